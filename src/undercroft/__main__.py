@@ -1,0 +1,3 @@
+from undercroft.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,307 @@
+"""The validated rules data as one frozen object, plus the cross-file checks."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, cast
+
+from undercroft.content import schema
+from undercroft.content.loader import FILES, Collector, DataError, Loc, data_digest, parse_yaml, validate_file
+from undercroft.rules.dice import Dice, DiceError
+
+GRID = 6
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterCell:
+    monster: str
+    number: Dice | None  # None: use the monster's own number appearing
+
+
+@dataclass(frozen=True)
+class Content:
+    """Everything in ``data/``, validated. Read-only."""
+
+    monsters: Mapping[str, schema.Monster]
+    items: Mapping[str, schema.Item]
+    party: Mapping[str, schema.Character]
+    tables: schema.TablesFile
+    rules: schema.RulesFile
+    encounters: Mapping[str, tuple[tuple[EncounterCell, ...], ...]]
+    dungeon: Mapping[str, schema.MapGen]
+    rulesets: Mapping[str, schema.Ruleset]
+    digest: str
+    directory: str
+
+    def ruleset(self, name: str) -> schema.Ruleset:
+        try:
+            return self.rulesets[name]
+        except KeyError:
+            raise KeyError(unknown_message("ruleset", name, self.rulesets)) from None
+
+    def monster(self, monster_id: str) -> schema.Monster:
+        try:
+            return self.monsters[monster_id]
+        except KeyError:
+            raise KeyError(unknown_message("monster", monster_id, self.monsters)) from None
+
+    def check_rules(self, ruleset: schema.Ruleset) -> schema.CheckRules:
+        return ruleset.check or self.rules.check
+
+
+def nearest(name: str, choices: Sequence[str] | Mapping[str, Any]) -> str | None:
+    got = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.5)
+    return got[0] if got else None
+
+
+def unknown_message(kind: str, name: str, choices: Sequence[str] | Mapping[str, Any]) -> str:
+    near = nearest(name, choices)
+    hint = f"; did you mean '{near}'?" if near else ""
+    return f"unknown {kind} '{name}'{hint}"
+
+
+# --- cross checks --------------------------------------------------------------------------------------------
+
+
+def _check_bands(
+    col: Collector,
+    fname: str,
+    loc: Loc,
+    bands: Sequence[schema.Band],
+    lo: int | None,
+    hi: int | None,
+    what: str,
+) -> None:
+    """Bands must run in order with no gap and no overlap, covering lo..hi (None: open-ended)."""
+    if not bands:
+        col.add(fname, loc, f"{what} has no bands")
+        return
+    expect = lo
+    for i, b in enumerate(bands):
+        here = (*loc, i)
+        if b.min is not None and b.max is not None and b.min > b.max:
+            col.add(fname, here, f"band min {b.min} is greater than max {b.max}")
+            return
+        if i == 0:
+            if lo is None and b.min is not None:
+                col.add(fname, here, f"first band must leave out 'min' (open-ended below), has min {b.min}")
+            elif lo is not None and b.min != lo:
+                col.add(fname, here, f"{what} must start at {lo}, starts at {b.min}")
+        else:
+            if b.min is None:
+                col.add(fname, here, "band is missing 'min'")
+                return
+            assert expect is not None
+            if b.min > expect:
+                col.add(fname, here, f"gap: {expect}..{b.min - 1} is in no band")
+            elif b.min < expect:
+                col.add(fname, here, f"overlap: {b.min}..{expect - 1} is already in an earlier band")
+        if b.max is None:
+            if i != len(bands) - 1:
+                col.add(fname, here, "only the last band may leave out 'max'")
+                return
+            if hi is not None:
+                col.add(fname, here, f"last band must end at {hi}")
+            return
+        expect = b.max + 1
+    if hi is None:
+        col.add(fname, (*loc, len(bands) - 1), "last band must leave out 'max' (open-ended above)")
+    elif expect is not None and expect - 1 != hi:
+        col.add(fname, (*loc, len(bands) - 1), f"{what} must end at {hi}, ends at {expect - 1}")
+
+
+def _dice_range(text: str) -> tuple[int, int]:
+    d = Dice.parse(text)
+    return d.minimum, d.maximum
+
+
+def _parse_cell(text: str) -> tuple[str, Dice | None]:
+    parts = text.split()
+    if len(parts) == 1:
+        return parts[0], None
+    if len(parts) == 2:
+        return parts[0], Dice.parse(parts[1])
+    raise DiceError(f"cell '{text}' must be 'monster_id' or 'monster_id NdM'")
+
+
+def _check_tables(col: Collector, tables: schema.TablesFile) -> None:
+    f = "tables.yaml"
+    lo, hi = _dice_range(tables.reaction.dice)
+    _check_bands(col, f, ("reaction", "bands"), tables.reaction.bands, lo, hi, "the reaction table")
+    for tid, neg in tables.negotiation.items():
+        _check_bands(col, f, ("negotiation", tid, "bands"), neg.bands, None, None, "the negotiation table")
+    b = tables.bribery
+    _check_bands(col, f, ("bribery", "columns"), b.columns, 0, None, "the bribery columns")
+    rows = cast(Sequence[schema.Band], b.rows)
+    _check_bands(col, f, ("bribery", "rows"), rows, rows[0].min if rows else 1, None, "the bribery rows")
+    if len(b.cells) != len(b.rows):
+        col.add(f, ("bribery", "cells"), f"has {len(b.cells)} rows of cells, the table has {len(b.rows)} rows")
+    for i, row in enumerate(b.cells):
+        if len(row) != len(b.columns):
+            col.add(f, ("bribery", "cells", i), f"has {len(row)} cells, the table has {len(b.columns)} columns")
+
+
+def _check_grids(
+    col: Collector, raw: Mapping[str, schema.EncounterTable], monsters: Mapping[str, Any]
+) -> dict[str, tuple[tuple[EncounterCell, ...], ...]]:
+    f = "encounters.yaml"
+    out: dict[str, tuple[tuple[EncounterCell, ...], ...]] = {}
+    for tid, table in raw.items():
+        ok = True
+        if len(table.rows) != GRID:
+            col.add(f, (tid, "rows"), f"a table needs {GRID} rows (first 1d6), has {len(table.rows)}")
+            ok = False
+        grid: list[tuple[EncounterCell, ...]] = []
+        for r, row in enumerate(table.rows):
+            if len(row) != GRID:
+                col.add(f, (tid, "rows", r), f"row {r + 1} needs {GRID} cells (second 1d6), has {len(row)}")
+                ok = False
+            cells: list[EncounterCell] = []
+            for c, text in enumerate(row):
+                try:
+                    mid, dice = _parse_cell(text)
+                except DiceError as exc:
+                    col.add(f, (tid, "rows", r, c), str(exc))
+                    ok = False
+                    continue
+                if mid not in monsters:
+                    col.add(f, (tid, "rows", r, c), unknown_message("monster", mid, monsters))
+                    ok = False
+                    continue
+                cells.append(EncounterCell(mid, dice))
+            grid.append(tuple(cells))
+        if ok:
+            out[tid] = tuple(grid)
+    return out
+
+
+def _check_refs(
+    col: Collector,
+    items: Mapping[str, schema.Item] | None,
+    party: Mapping[str, schema.Character] | None,
+    monsters: Mapping[str, Any] | None,
+    encounters: Mapping[str, schema.EncounterTable] | None,
+    tables: schema.TablesFile | None,
+    dungeon: Mapping[str, schema.MapGen] | None,
+    rulesets: Mapping[str, schema.Ruleset] | None,
+) -> None:
+    if party is not None and items is not None:
+        for cid, ch in party.items():
+            if ch.weapon not in items:
+                col.add("party.yaml", (cid, "weapon"), unknown_message("item", ch.weapon, items))
+            elif items[ch.weapon].kind != "weapon":
+                col.add("party.yaml", (cid, "weapon"), f"item '{ch.weapon}' is not a weapon")
+    if items is not None:
+        for iid, it in items.items():
+            if it.kind == "potion" and it.heal is None:
+                col.add("items.yaml", (iid,), "a potion needs 'heal'")
+            if it.kind == "oil" and it.oil_damage is None:
+                col.add("items.yaml", (iid,), "oil needs 'oil_damage'")
+    if dungeon is not None:
+        for gid, g in dungeon.items():
+            if g.rooms_min > g.rooms_max:
+                col.add("dungeon.yaml", (gid, "rooms_min"), "rooms_min is greater than rooms_max")
+            if g.room_size_min > g.room_size_max:
+                col.add("dungeon.yaml", (gid, "room_size_min"), "room_size_min is greater than room_size_max")
+    if rulesets is None:
+        return
+    f = "rulesets.yaml"
+    for rid, rs in rulesets.items():
+        if party is not None:
+            for i, cid in enumerate(rs.party):
+                if cid not in party:
+                    col.add(f, (rid, "party", i), unknown_message("character", cid, party))
+        if tables is not None and rs.negotiation_table not in tables.negotiation:
+            col.add(f, (rid, "negotiation_table"), unknown_message("table", rs.negotiation_table, tables.negotiation))
+        if items is not None:
+            for iid in rs.start_items:
+                if iid not in items:
+                    col.add(f, (rid, "start_items", iid), unknown_message("item", iid, items), key=True)
+        for li, lv in enumerate(rs.levels):
+            if dungeon is not None and lv.mapgen not in dungeon:
+                col.add(f, (rid, "levels", li, "mapgen"), unknown_message("map profile", lv.mapgen, dungeon))
+            if encounters is not None:
+                for key in ("resident", "wandering"):
+                    tid = getattr(lv, key)
+                    if tid not in encounters:
+                        col.add(f, (rid, "levels", li, key), unknown_message("encounter table", tid, encounters))
+            if items is not None:
+                for ii, fi in enumerate(lv.items):
+                    if fi.item not in items:
+                        col.add(f, (rid, "levels", li, "items", ii, "item"), unknown_message("item", fi.item, items))
+            if monsters is not None:
+                for gi, mid in enumerate(lv.guardians):
+                    if mid not in monsters:
+                        col.add(f, (rid, "levels", li, "guardians", gi), unknown_message("monster", mid, monsters))
+            if lv.final and not lv.guardians:
+                col.add(f, (rid, "levels", li), "a final level needs 'guardians'")
+        if not rs.levels[-1].final:
+            col.add(f, (rid, "levels", len(rs.levels) - 1), "the last level must be the final level (final: true)")
+
+
+def load_content(directory: str | Path, *, display_root: str | Path | None = None) -> Content:
+    """Load and validate ``directory``; raise :class:`DataError` listing every problem."""
+    d = Path(directory)
+    col = Collector()
+    shown = Path(display_root) if display_root is not None else d
+    if not d.is_dir():
+        raise DataError([_file_problem(str(d), "data directory not found")])
+    typed: dict[str, Any] = {}
+    for fname, model in FILES.items():
+        pf = parse_yaml(d / fname, str(shown / fname), col)
+        if pf is None:
+            typed[fname] = None
+            continue
+        col.files[fname] = pf
+        typed[fname] = validate_file(pf, model, fname, col)
+    monsters = typed["monsters.yaml"]
+    tables = typed["tables.yaml"]
+    if tables is not None:
+        _check_tables(col, tables)
+    grids: dict[str, tuple[tuple[EncounterCell, ...], ...]] = {}
+    # Names are checked against the ids a file declares even when that file has other problems, so one run
+    # reports a misspelt monster in a table beside a bad field in monsters.yaml.
+    ids = {f: _declared_ids(col, f) for f in ("monsters.yaml", "items.yaml", "party.yaml", "dungeon.yaml")}
+    if typed["encounters.yaml"] is not None and ids["monsters.yaml"] is not None:
+        grids = _check_grids(col, typed["encounters.yaml"], ids["monsters.yaml"])
+    _check_refs(
+        col,
+        typed["items.yaml"],
+        typed["party.yaml"],
+        ids["monsters.yaml"],
+        typed["encounters.yaml"],
+        tables,
+        typed["dungeon.yaml"],
+        typed["rulesets.yaml"],
+    )
+    if col.problems:
+        raise DataError(col.problems)
+    return Content(
+        monsters=MappingProxyType(dict(monsters)),
+        items=MappingProxyType(dict(typed["items.yaml"])),
+        party=MappingProxyType(dict(typed["party.yaml"])),
+        tables=tables,
+        rules=typed["rules.yaml"],
+        encounters=MappingProxyType(grids),
+        dungeon=MappingProxyType(dict(typed["dungeon.yaml"])),
+        rulesets=MappingProxyType(dict(typed["rulesets.yaml"])),
+        digest=data_digest(d),
+        directory=str(d),
+    )
+
+
+def _declared_ids(col: Collector, fname: str) -> dict[str, Any] | None:
+    pf = col.files.get(fname)
+    if pf is None or not isinstance(pf.value, dict):
+        return None
+    return {str(k): v for k, v in pf.value.items()}
+
+
+def _file_problem(path: str, message: str) -> Any:
+    from undercroft.content.loader import Problem
+
+    return Problem(path, 0, 0, "", message)

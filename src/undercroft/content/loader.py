@@ -1,0 +1,236 @@
+"""Load and validate the rules data: every problem, each as ``file:line:col: where: what``.
+
+YAML is composed into nodes (so every value keeps its line and column), duplicate keys are caught on the nodes,
+the nodes are constructed with the safe constructor (a ``!!python/object`` tag is an error, never an object), and
+the result is validated with pydantic; each pydantic error location is walked back through the nodes to its mark.
+Loading goes on after an error so one run reports all of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import TypeAdapter, ValidationError
+
+from undercroft.content import schema
+
+try:  # the C loader is much faster; fall back to the pure Python one
+    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
+except AttributeError:  # pragma: no cover - depends on how pyyaml was built
+    _Loader = yaml.SafeLoader
+
+FILES: dict[str, Any] = {
+    "monsters.yaml": schema.MonstersFile,
+    "items.yaml": schema.ItemsFile,
+    "party.yaml": schema.PartyFile,
+    "tables.yaml": schema.TablesFile,
+    "rules.yaml": schema.RulesFile,
+    "encounters.yaml": schema.EncountersFile,
+    "dungeon.yaml": schema.DungeonFile,
+    "rulesets.yaml": schema.RulesetsFile,
+}
+MAX_FILE_BYTES = 2_000_000
+
+Loc = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One problem in the data, with where it is."""
+
+    path: str
+    line: int  # 1-based; 0 when the file itself is the problem
+    column: int  # 1-based
+    where: str  # dotted path inside the file, e.g. ``ghoul.hp``
+    message: str
+
+    def __str__(self) -> str:
+        pos = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
+        return f"{pos}: {self.where}: {self.message}" if self.where else f"{pos}: {self.message}"
+
+
+class DataError(Exception):
+    """The data did not validate; ``problems`` holds every problem found."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = sorted(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class ParsedFile:
+    path: Path
+    display: str
+    node: yaml.Node | None
+    value: Any
+
+
+@dataclass
+class Collector:
+    problems: list[Problem] = field(default_factory=list)
+    files: dict[str, ParsedFile] = field(default_factory=dict)
+
+    def add(self, fname: str, loc: Loc, message: str, *, key: bool = False) -> None:
+        pf = self.files.get(fname)
+        display = pf.display if pf else fname
+        line, col = 0, 0
+        if pf is not None and pf.node is not None:
+            node = locate(pf.node, loc, key=key)
+            line, col = node.start_mark.line + 1, node.start_mark.column + 1
+        where = ".".join(str(p) for p in loc)
+        self.problems.append(Problem(display, line, col, where, message))
+
+
+def locate(root: yaml.Node, loc: Loc, *, key: bool = False) -> yaml.Node:
+    """The deepest node along ``loc``; with ``key`` the mapping key node of the last step."""
+    node = root
+    for i, part in enumerate(loc):
+        last = i == len(loc) - 1
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == str(part):
+                    node = k if (last and key) else v
+                    break
+            else:
+                continue  # pydantic adds loc parts (union members, validators) that are not in the YAML
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(node.value):
+                node = node.value[part]
+            else:
+                break
+        else:
+            continue
+    return node
+
+
+def _duplicate_keys(node: yaml.Node, loc: Loc, out: list[tuple[Loc, yaml.Node, str]]) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, yaml.Node] = {}
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode):
+                if k.value in seen:
+                    first = seen[k.value].start_mark
+                    out.append((loc, k, f"duplicate key '{k.value}' (first at line {first.line + 1})"))
+                else:
+                    seen[k.value] = k
+                _duplicate_keys(v, (*loc, k.value), out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            _duplicate_keys(v, (*loc, i), out)
+
+
+def parse_yaml(path: Path, display: str, col: Collector) -> ParsedFile | None:
+    """Read one YAML file into nodes and plain values; report why not if it cannot."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        col.problems.append(Problem(display, 0, 0, "", "file is missing"))
+        return None
+    except OSError as exc:
+        col.problems.append(Problem(display, 0, 0, "", f"cannot read: {exc.strerror or exc}"))
+        return None
+    if len(raw) > MAX_FILE_BYTES:
+        col.problems.append(Problem(display, 0, 0, "", f"file is larger than {MAX_FILE_BYTES} bytes"))
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        col.problems.append(Problem(display, 0, 0, "", f"not UTF-8 text (byte {exc.start})"))
+        return None
+    try:
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                col.problems.append(Problem(display, 1, 1, "", "file is empty"))
+                return None
+            dups: list[tuple[Loc, yaml.Node, str]] = []
+            _duplicate_keys(node, (), dups)
+            for loc, knode, msg in dups:
+                m = knode.start_mark
+                col.problems.append(
+                    Problem(display, m.line + 1, m.column + 1, ".".join(str(p) for p in loc), msg)
+                )
+            value = loader.construct_document(node)
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        what = exc.problem or "malformed YAML"
+        if isinstance(exc, yaml.constructor.ConstructorError) and "tag" in (exc.problem or ""):
+            what = f"{what.strip()} (data files may only hold plain values: no tags that build objects)"
+        elif exc.context:
+            what = f"{exc.context}: {what}"
+        col.problems.append(Problem(display, line, column, "", what))
+        return None
+    except yaml.YAMLError as exc:
+        col.problems.append(Problem(display, 0, 0, "", f"malformed YAML: {exc}"))
+        return None
+    return ParsedFile(path, display, node, value)
+
+
+def _describe(err: Mapping[str, Any]) -> str:
+    msg = str(err.get("msg", "invalid"))
+    kind = err.get("type", "")
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "missing":
+        return f"missing key '{err['loc'][-1]}'" if err.get("loc") else "missing key"
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    inp = err.get("input")
+    if isinstance(inp, (str, int, float, bool)) and repr(inp) not in msg and f"'{inp}'" not in msg:
+        msg = f"{msg} (got {inp!r})"
+    return msg
+
+
+_LOC_NOISE = ("function-after", "function-before", "function-wrap", "constrained-", "tagged-union")
+
+
+def _clean_loc(loc: Sequence[Any]) -> Loc:
+    out: list[str | int] = []
+    for p in loc:
+        if isinstance(p, str) and (p.startswith(_LOC_NOISE) or "[" in p):
+            continue
+        if isinstance(p, str) and p in ("str", "int", "none", "bool") and out:
+            continue
+        out.append(p)
+    return tuple(out)
+
+
+def validate_file(pf: ParsedFile, model: Any, fname: str, col: Collector) -> Any:
+    """Validate one parsed file against its model; report every error; return the typed value or None."""
+    adapter: TypeAdapter[Any] = TypeAdapter(model)
+    try:
+        return adapter.validate_python(pf.value)
+    except ValidationError as exc:
+        seen: set[tuple[Loc, str]] = set()
+        for err in exc.errors():
+            loc = _clean_loc(err["loc"])
+            msg = _describe(err)
+            if (loc, msg) in seen:
+                continue
+            seen.add((loc, msg))
+            col.add(fname, loc, msg, key=err["type"] == "extra_forbidden")
+        return None
+
+
+def data_digest(directory: Path) -> str:
+    """A short stable hash of the data files (names and bytes), for recordings."""
+    h = hashlib.blake2b(digest_size=12)
+    for name in sorted(FILES):
+        p = directory / name
+        h.update(name.encode())
+        h.update(b"\0")
+        try:
+            h.update(p.read_bytes())
+        except OSError:
+            h.update(b"<missing>")
+        h.update(b"\0")
+    return h.hexdigest()

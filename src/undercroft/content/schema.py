@@ -1,0 +1,314 @@
+"""Typed, frozen records for every rules data file under ``data/``.
+
+Each ``*File`` model is the top level of one YAML file. Field constraints here give the per-field errors; the
+cross-checks (bands that gap or overlap, 6x6 grids, names of monsters, items and tables) are in
+:mod:`undercroft.content.checks`, so every problem is reported with its file, line and column.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from undercroft.rules.dice import Dice, DiceError
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_dice(text: str) -> str:
+    try:
+        Dice.parse(text)
+    except DiceError as exc:
+        raise ValueError(str(exc)) from None
+    return text
+
+
+def _check_colour(text: str) -> str:
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
+        raise ValueError(f"colour '{text}' must be '#rrggbb'")
+    return text.lower()
+
+
+def _check_glyph(text: str) -> str:
+    if len(text) != 1 or not text.isprintable():
+        raise ValueError(f"glyph {text!r} must be exactly one printable character")
+    return text
+
+
+def _check_id(text: str) -> str:
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", text):
+        raise ValueError(f"id '{text}' must be lower case letters, digits and '_'")
+    return text
+
+
+DiceText = Annotated[StrictStr, AfterValidator(_check_dice)]
+Colour = Annotated[StrictStr, AfterValidator(_check_colour)]
+Glyph = Annotated[StrictStr, AfterValidator(_check_glyph)]
+Id = Annotated[StrictStr, AfterValidator(_check_id)]
+Percent = Annotated[StrictInt, Field(ge=0, le=100)]
+Text = Annotated[StrictStr, Field(min_length=1, max_length=2000)]
+
+# --- monsters.yaml -------------------------------------------------------------------------------------------
+
+Behaviour = Literal[
+    "passive",  # never initiates; strikes once at a party that walks past it (leaves by another door)
+    "kneels",  # idle until the party is inside its room; goes back to idle when left alone a round
+    "submerged",  # hidden until the party has passed; then strikes from behind and never stops
+    "holds_ground",  # never closes, never pursues, never leaves; strikes only when struck
+]
+
+
+class Monster(Model):
+    name: Text
+    hp: Annotated[StrictInt, Field(ge=1, le=999)]
+    defense: Annotated[StrictInt, Field(ge=0, le=40)]
+    attack: Annotated[StrictInt, Field(ge=-10, le=30)]
+    damage: Annotated[StrictInt, Field(ge=1, le=99)]
+    agility: Annotated[StrictInt, Field(ge=0, le=20)]
+    strength: Annotated[StrictInt, Field(ge=0, le=20)]
+    reluctance: Annotated[StrictInt, Field(ge=0, le=20)]
+    speed: Annotated[StrictInt, Field(ge=0, le=480)]
+    intelligent: StrictBool
+    self_preservation: StrictBool
+    number: DiceText
+    treasure: DiceText
+    negotiable: StrictBool
+    pursues: StrictBool
+    behaviours: tuple[Behaviour, ...] = ()
+    acts_every: Annotated[StrictInt, Field(ge=1, le=10)] = 1
+    regenerate: Annotated[StrictInt, Field(ge=0, le=99)] = 0
+    glyph: Glyph
+    colour: Colour
+    description: Text
+
+
+MonstersFile = dict[Id, Monster]
+
+# --- items.yaml ----------------------------------------------------------------------------------------------
+
+ItemKind = Literal["gold", "potion", "food", "oil", "weapon"]
+
+
+class Item(Model):
+    name: Text
+    kind: ItemKind
+    glyph: Glyph
+    colour: Colour
+    description: Text
+    heal: DiceText | None = None  # potions
+    damage: Annotated[StrictInt, Field(ge=0, le=99)] = 0  # weapons: added to MIGHT
+    oil_damage: DiceText | None = None  # oil thrown in a fight
+
+
+ItemsFile = dict[Id, Item]
+
+# --- party.yaml ----------------------------------------------------------------------------------------------
+
+
+class Character(Model):
+    name: Text
+    hp: Annotated[StrictInt, Field(ge=1, le=999)]
+    might: Annotated[StrictInt, Field(ge=-5, le=30)]
+    agility: Annotated[StrictInt, Field(ge=0, le=20)]
+    defense: Annotated[StrictInt, Field(ge=0, le=40)]
+    weapon: Id
+    negotiation: Annotated[StrictInt, Field(ge=-10, le=10)] = 0
+    speed: Annotated[StrictInt, Field(ge=0, le=480)]
+    glyph: Glyph
+    colour: Colour
+
+
+PartyFile = dict[Id, Character]
+
+# --- tables.yaml ---------------------------------------------------------------------------------------------
+
+
+class Band(Model):
+    """A band of totals: ``min`` and ``max`` inclusive; an open end is left out (negotiation only)."""
+
+    min: StrictInt | None = None
+    max: StrictInt | None = None
+
+
+class ReactionBand(Band):
+    result: Literal["attacks", "hostile", "uncertain", "peaceful", "friendly"]
+    label: Text
+    attacks_chance: Percent  # chance the monster attacks when the party waits or acts hostile
+    pursuit: Percent  # chance the monster chases a party that runs (seed 003 table)
+    pursuit_fights: StrictBool = True  # on 12 the monster pursues but does not fight
+
+
+class ReactionTable(Model):
+    dice: DiceText
+    bands: tuple[ReactionBand, ...]
+
+
+class NegotiationBand(Band):
+    result: Literal["failure", "agreement", "intimidation"]
+
+
+class Fraction(Model):
+    numerator: Annotated[StrictInt, Field(ge=0)]
+    denominator: Annotated[StrictInt, Field(ge=1)]
+    rounding: Literal["down", "up", "nearest"]
+
+
+class NegotiationTable(Model):
+    dice: DiceText
+    use_reluctance: StrictBool = True
+    use_ability: StrictBool = True
+    bands: tuple[NegotiationBand, ...]
+    tribute: Fraction
+
+
+class GoldBand(Model):
+    min: Annotated[StrictInt, Field(ge=1)]
+    max: StrictInt | None = None
+
+
+class BriberyTable(Model):
+    die: Annotated[StrictInt, Field(ge=2, le=100)]
+    columns: tuple[Band, ...]  # strength + reluctance of the strongest monster
+    rows: tuple[GoldBand, ...]  # gold offered
+    cells: tuple[tuple[Annotated[StrictInt, Field(ge=0, le=6)], ...], ...]
+
+
+class Distractions(Model):
+    food: Percent  # an unintelligent pursuer stops to eat
+    treasure: Percent  # an intelligent pursuer stops for dropped treasure
+    treasure_gold: DiceText  # how much gold a "drop treasure" throws down (capped by what the party has)
+    oil_stops: Percent  # burning oil stops a pursuer with self-preservation...
+    oil_slows_rounds: Annotated[StrictInt, Field(ge=0, le=60)]  # ...otherwise it loses this many rounds
+
+
+class TablesFile(Model):
+    reaction: ReactionTable
+    negotiation: dict[Id, NegotiationTable]
+    bribery: BriberyTable
+    distractions: Distractions
+
+
+# --- rules.yaml ----------------------------------------------------------------------------------------------
+
+
+class TimeRules(Model):
+    round_seconds: Annotated[StrictInt, Field(ge=1)]
+    rounds_per_turn: Annotated[StrictInt, Field(ge=1)]
+    move_rounds: Annotated[StrictInt, Field(ge=0, le=60)]  # rounds one step of exploring costs
+    rest_rounds: Annotated[StrictInt, Field(ge=1)]  # rounds one "rest" action takes
+
+
+class FatigueRules(Model):
+    max_running_rounds: Annotated[StrictInt, Field(ge=1)]
+    rest_turns: Annotated[StrictInt, Field(ge=1)]
+    to_hit_penalty: Annotated[StrictInt, Field(ge=0, le=20)]
+    damage_penalty: Annotated[StrictInt, Field(ge=0, le=20)]
+    opponent_bonus: Annotated[StrictInt, Field(ge=0, le=20)]
+    minimum_damage: Annotated[StrictInt, Field(ge=0, le=20)]
+
+
+class CombatRules(Model):
+    attack_die: Annotated[StrictInt, Field(ge=2, le=100)]
+    always_miss: Annotated[StrictInt, Field(ge=1)]  # natural face that always misses
+    critical: Annotated[StrictInt, Field(ge=1)]  # natural face that always hits...
+    critical_multiplier: Annotated[StrictInt, Field(ge=1, le=10)]  # ...for this many times the damage
+    monster_targeting: Literal["lowest_hp", "first", "random"]
+
+
+class EncounterRules(Model):
+    distance: DiceText  # feet
+    sight_feet: Annotated[StrictInt, Field(ge=0)]  # met farther than this: out of sight
+    surprise_die: Annotated[StrictInt, Field(ge=2)]
+    surprised_max: Annotated[StrictInt, Field(ge=0)]  # faces 1..this are surprised
+    running_multiplier: Annotated[StrictInt, Field(ge=1)]  # running speed = speed x this, per round
+    pursuit_max_rounds: Annotated[StrictInt, Field(ge=1)]
+
+
+class CheckRules(Model):
+    die: Annotated[StrictInt, Field(ge=2)]
+    resident_max: Annotated[StrictInt, Field(ge=0)]  # unvisited room: resident on 1..this
+    wandering_max: Annotated[StrictInt, Field(ge=0)]  # visited room or corridor: wanderer on 1..this
+
+
+class RulesFile(Model):
+    time: TimeRules
+    fatigue: FatigueRules
+    combat: CombatRules
+    encounter: EncounterRules
+    check: CheckRules
+
+
+# --- encounters.yaml -----------------------------------------------------------------------------------------
+
+
+class EncounterTable(Model):
+    """A 6x6 grid; each cell is ``monster_id`` or ``monster_id NdM`` (number appearing overrides the monster's)."""
+
+    rows: tuple[tuple[StrictStr, ...], ...]
+
+
+EncountersFile = dict[Id, EncounterTable]
+
+# --- dungeon.yaml --------------------------------------------------------------------------------------------
+
+
+class MapGen(Model):
+    width: Annotated[StrictInt, Field(ge=20, le=200)]
+    height: Annotated[StrictInt, Field(ge=15, le=200)]
+    rooms_min: Annotated[StrictInt, Field(ge=2, le=60)]
+    rooms_max: Annotated[StrictInt, Field(ge=2, le=60)]
+    room_size_min: Annotated[StrictInt, Field(ge=3, le=30)]
+    room_size_max: Annotated[StrictInt, Field(ge=3, le=40)]
+    fov_radius: Annotated[StrictInt, Field(ge=1, le=100)]
+
+
+class FloorItem(Model):
+    item: Id
+    count: DiceText  # how many piles of it a level holds
+    amount: DiceText = "1"  # per pile (gold: pieces)
+
+
+DungeonFile = dict[Id, MapGen]  # map generation profiles
+
+# --- rulesets.yaml -------------------------------------------------------------------------------------------
+
+
+class Procedures(Model):
+    monster_check: StrictBool  # seed 000: resident / wandering checks on entering a segment
+    surprise: StrictBool  # seed 003
+    distance: StrictBool  # seed 003
+    reaction: StrictBool  # seed 003
+    negotiation: StrictBool  # seed 000
+    bribery: StrictBool  # seed 000
+    pursuit: StrictBool  # seed 003: monsters that pursue chase a running party
+    fatigue: StrictBool  # seed 003: running rounds, rest, exhaustion
+
+
+class Level(Model):
+    name: Text
+    mapgen: Id
+    resident: Id  # encounter table
+    wandering: Id
+    number_bonus: Annotated[StrictInt, Field(ge=-10, le=10)] = 0  # level adjustment of number appearing
+    items: tuple[FloorItem, ...] = ()
+    final: StrictBool = False
+    guardians: tuple[Id, ...] = ()  # final level: monsters waiting in the last rooms
+
+
+class Ruleset(Model):
+    title: Text
+    description: Text
+    party: tuple[Id, ...] = Field(min_length=1, max_length=4)
+    procedures: Procedures
+    negotiation_table: Id
+    start_gold: DiceText
+    start_items: dict[Id, Annotated[StrictInt, Field(ge=0, le=99)]]
+    check: CheckRules | None = None  # overrides rules.yaml's monster check chances
+    levels: tuple[Level, ...] = Field(min_length=1, max_length=20)
+
+
+RulesetsFile = dict[Id, Ruleset]

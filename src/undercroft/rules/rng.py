@@ -1,0 +1,117 @@
+"""Named random streams derived from one game seed.
+
+Each stream is a numpy ``PCG64`` bit generator seeded by ``SeedSequence(seed, spawn_key=(stream_id, level))``, so a
+stream depends only on the seed, its name and its level: never on how many draws another stream made. Faces come
+from ``random_raw()`` (64 raw bits, stable across numpy versions) through our own unbiased rejection mapping;
+numpy's ``Generator`` methods are never used, because their output may change between releases.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+SEED_BITS = 64
+_SEED_MASK = (1 << SEED_BITS) - 1
+_RAW_SPAN = 1 << 64
+
+# Stream names used by the game. A name's id is a stable hash of the name, so adding a stream never renumbers
+# the others.
+LEVEL = "level"  # dungeon generation, one per maze level
+ENCOUNTER = "encounter"  # monster checks, encounter sequence, parley
+COMBAT = "combat"  # attack rolls
+COSMETIC = "cosmetic"  # UI only: never read by the rules
+
+
+def stream_id(name: str) -> int:
+    """A stable 32-bit id for a stream name (blake2b, never Python's salted ``hash``)."""
+    return int.from_bytes(hashlib.blake2b(name.encode("utf-8"), digest_size=4).digest(), "little")
+
+
+def parse_seed(text: str | int) -> int:
+    """A game seed from user input: a whole number 0..2**64-1 as is, any other text hashed stably."""
+    if isinstance(text, int):
+        if not 0 <= text <= _SEED_MASK:
+            raise ValueError(f"seed {text} is outside 0..{_SEED_MASK}")
+        return text
+    stripped = text.strip()
+    if stripped.isdigit() and int(stripped) <= _SEED_MASK:
+        return int(stripped)
+    return int.from_bytes(hashlib.blake2b(stripped.encode("utf-8"), digest_size=8).digest(), "little")
+
+
+class Stream:
+    """One named stream: a DiceSource over PCG64 raw output."""
+
+    __slots__ = ("_bg", "_raw", "draws", "level", "name")
+
+    def __init__(self, seed: int, name: str, level: int = 0) -> None:
+        self.name = name
+        self.level = level
+        ss = np.random.SeedSequence(seed, spawn_key=(stream_id(name), level))
+        self._bg = np.random.PCG64(ss)
+        self._raw = self._bg.random_raw
+        self.draws = 0
+
+    def raw(self) -> int:
+        """The next 64 raw bits."""
+        self.draws += 1
+        return int(self._raw())
+
+    def die(self, sides: int) -> int:
+        """A uniform face 1..sides by rejection sampling (no modulo bias)."""
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, not {sides}")
+        limit = _RAW_SPAN - (_RAW_SPAN % sides)
+        while True:
+            x = self.raw()
+            if x < limit:
+                return x % sides + 1
+
+    def below(self, n: int) -> int:
+        """A uniform integer 0..n-1."""
+        return self.die(n) - 1
+
+    def get_state(self) -> tuple[int, int, int]:
+        st = self._bg.state["state"]
+        return (int(st["state"]), int(st["inc"]), self.draws)
+
+    def set_state(self, state: tuple[int, int, int]) -> None:
+        s, inc, draws = state
+        self._bg.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": s, "inc": inc},
+            "has_uint32": 0,
+            "uinteger": 0,
+        }
+        self.draws = draws
+
+
+@dataclass
+class Streams:
+    """All the streams of one game, created on first use from the seed."""
+
+    seed: int
+
+    def __post_init__(self) -> None:
+        self.seed = parse_seed(self.seed)
+        self._streams: dict[tuple[str, int], Stream] = {}
+
+    def get(self, name: str, level: int = 0) -> Stream:
+        key = (name, level)
+        s = self._streams.get(key)
+        if s is None:
+            s = self._streams[key] = Stream(self.seed, name, level)
+        return s
+
+    def snapshot(self) -> dict[tuple[str, int], tuple[int, int, int]]:
+        """The state of every stream used so far (sorted, so its byte form is canonical)."""
+        return {k: self._streams[k].get_state() for k in sorted(self._streams)}
+
+    def restore(self, snap: dict[tuple[str, int], tuple[int, int, int]]) -> None:
+        self._streams = {}
+        for (name, level), st in snap.items():
+            s = self.get(name, level)
+            s.set_state(st)
