@@ -1,0 +1,220 @@
+"""Game state: plain mutable records owned by :class:`undercroft.rules.game.Game`.
+
+The state has a canonical form (:func:`canonical`), a JSON-able structure with a fixed key order, from which a
+stable checksum is computed (:func:`checksum`): replays compare it action by action.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from undercroft.rules.dungeon import LevelMap
+
+
+@dataclass
+class Member:
+    """One character of the party."""
+
+    template: str
+    name: str
+    hp: int
+    max_hp: int
+    might: int
+    agility: int
+    defense: int
+    weapon: int  # weapon damage bonus
+    negotiation: int
+    speed: int
+
+    @property
+    def alive(self) -> bool:
+        return self.hp > 0
+
+
+@dataclass
+class Group:
+    """Monsters of one kind met together: each creature its own pool of hit points."""
+
+    id: int
+    monster: str
+    hp: list[int]
+    max_hp: int
+    level: int
+    segment: int
+    pos: tuple[int, int]
+    origin: str  # "resident", "wandering" or "guardian"
+    treasure: int  # gold it holds (its own)
+    bribes: int = 0  # gold it was offered (it keeps it; recovered by killing it)
+    met: bool = False  # surprise, distance and reaction are settled once, when first met
+    hidden: bool = False  # submerged, not yet revealed
+    peaceful: bool = False  # an agreement holds (or it never initiates)
+    negotiated: bool = False  # a negotiation was tried
+    bribe_tried: bool = False  # the one bribe is spent
+    reaction: int = 0  # the 2d6 total (0: no reaction procedure)
+    reaction_result: str = ""
+    risen: bool = True  # kneelers: standing and fighting
+    turns: int = 0  # monster turns taken in the current fight (acts_every)
+
+    @property
+    def alive(self) -> list[int]:
+        return [i for i, h in enumerate(self.hp) if h > 0]
+
+    @property
+    def defeated(self) -> bool:
+        return all(h <= 0 for h in self.hp)
+
+
+@dataclass
+class Encounter:
+    group: int
+    distance: int = 0  # feet
+    party_surprised: bool = False
+    monster_surprised: bool = False
+    first_round: bool = True  # surprise only counts in the first round
+    entry: tuple[int, int] = (0, 0)  # the tile the party came from: its way out
+    out_of_sight: bool = False
+
+
+@dataclass
+class Combat:
+    group: int
+    round: int = 1
+    party_turn: bool = True
+    party_attacked: bool = False  # this round: the party swung (holds_ground answers only that)
+    free_round: str = ""  # "party" or "monsters": the other side does not act in round 1
+
+
+@dataclass
+class Pursuit:
+    group: int
+    distance: int  # feet between the party and the pursuer
+    rounds: int = 0
+    fights: bool = True  # a friendly pursuer (reaction 12) follows but does not fight
+
+
+@dataclass
+class LevelState:
+    index: int
+    map: LevelMap
+    visited: np.ndarray  # bool per segment
+    explored: np.ndarray  # bool (h, w)
+    items: dict[tuple[int, int], list[tuple[str, int]]]  # floor: tile -> [(item id, amount)]
+    groups: list[Group] = field(default_factory=list)
+
+
+@dataclass
+class GameState:
+    seed: int
+    ruleset: str
+    depth: int
+    levels: dict[int, LevelState]
+    pos: tuple[int, int]
+    prev_pos: tuple[int, int]
+    segment: int
+    segment_entry: tuple[int, int]  # the tile the party entered its current segment from
+    party: list[Member]
+    gold: int
+    items: dict[str, int]
+    rounds: int = 0  # the clock, in rounds of 10 s
+    running_rounds: int = 0
+    exhausted: bool = False
+    rest_rounds: int = 0  # rounds rested since exhaustion
+    mode: str = "explore"  # explore, encounter, combat, pursuit, dead, won
+    encounter: Encounter | None = None
+    combat: Combat | None = None
+    pursuit: Pursuit | None = None
+    next_group: int = 1
+    turn: int = 0  # actions taken
+    death: dict[str, Any] | None = None
+    kills: int = 0
+
+    @property
+    def level(self) -> LevelState:
+        return self.levels[self.depth]
+
+    def group(self, gid: int) -> Group:
+        for lv in self.levels.values():
+            for g in lv.groups:
+                if g.id == gid:
+                    return g
+        raise KeyError(f"no monster group {gid}")
+
+
+def _group_form(g: Group) -> list[Any]:
+    return [
+        g.id, g.monster, list(g.hp), g.max_hp, g.level, g.segment, list(g.pos), g.origin, g.treasure, g.bribes,
+        g.met, g.hidden, g.peaceful, g.negotiated, g.bribe_tried, g.reaction, g.reaction_result, g.risen, g.turns,
+    ]
+
+
+def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, int]]) -> dict[str, Any]:
+    """The state as plain values in a fixed order. ``streams`` holds the random streams' states."""
+    levels = {}
+    for idx in sorted(state.levels):
+        lv = state.levels[idx]
+        levels[str(idx)] = {
+            "visited": np.packbits(lv.visited).tobytes().hex(),
+            "explored": hashlib.blake2b(np.packbits(lv.explored).tobytes(), digest_size=8).hexdigest(),
+            "items": sorted([[x, y, i, a] for (x, y), lst in lv.items.items() for i, a in lst]),
+            "groups": [_group_form(g) for g in lv.groups],
+        }
+    enc = state.encounter
+    com = state.combat
+    pur = state.pursuit
+    return {
+        "party": {
+            "members": [[m.template, m.hp, m.max_hp] for m in state.party],
+            "gold": state.gold,
+            "items": sorted(state.items.items()),
+            "pos": list(state.pos),
+            "prev_pos": list(state.prev_pos),
+            "segment": state.segment,
+            "segment_entry": list(state.segment_entry),
+        },
+        "clock": {
+            "turn": state.turn, "rounds": state.rounds, "running": state.running_rounds,
+            "exhausted": state.exhausted, "rest": state.rest_rounds,
+        },
+        "mode": {
+            "mode": state.mode,
+            "depth": state.depth,
+            "encounter": None if enc is None else [
+                enc.group, enc.distance, enc.party_surprised, enc.monster_surprised, enc.first_round,
+                list(enc.entry), enc.out_of_sight,
+            ],
+            "combat": None if com is None else [
+                com.group, com.round, com.party_turn, com.party_attacked, com.free_round,
+            ],
+            "pursuit": None if pur is None else [pur.group, pur.distance, pur.rounds, pur.fights],
+            "next_group": state.next_group,
+            "kills": state.kills,
+        },
+        "levels": levels,
+        "rng": {f"{n}/{lv}": list(v) for (n, lv), v in streams.items()},
+    }
+
+
+def encode(form: dict[str, Any]) -> bytes:
+    return json.dumps(form, sort_keys=True, separators=(",", ":")).encode()
+
+
+def checksum(form: dict[str, Any]) -> str:
+    return hashlib.blake2b(encode(form), digest_size=8).hexdigest()
+
+
+def diff(a: dict[str, Any], b: dict[str, Any], prefix: str = "") -> list[str]:
+    """Which parts of two canonical forms differ (dotted paths), for desync reports."""
+    out: list[str] = []
+    for key in sorted(set(a) | set(b)):
+        va, vb = a.get(key), b.get(key)
+        path = f"{prefix}{key}"
+        if isinstance(va, dict) and isinstance(vb, dict):
+            out.extend(diff(va, vb, path + "."))
+        elif va != vb:
+            out.append(path)
+    return out
