@@ -74,7 +74,7 @@ def _load_extra_metrics() -> None:
 
 
 # Modules that register more metrics with @metric when imported.
-_METRIC_MODULES: list[str] = []
+_METRIC_MODULES: list[str] = ["undercroft.bench_dungeon"]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,458 @@
+"""The dungeon generator: one maze level from a map profile and the level's own stream.
+
+Pure and deterministic: a level depends only on the :class:`~undercroft.content.schema.MapGen` profile and the
+state of the :class:`~undercroft.rules.rng.Stream` passed in (no clock, no global ``random``, no ``hash()``, no
+set iteration, no numpy ``Generator``). tcod is used only for its pure array functions (``dijkstra2d`` and
+``compute_fov``); paths are read off the distance maps by our own hill climb with a fixed tie order, so a level
+never depends on how a library breaks ties between equally short paths.
+
+Layout
+------
+* **Rooms** are rectangles of floor placed at random without overlapping. Between two rooms' floors there are at
+  least three tiles (each room's own one-tile wall and a passage between them), and between a floor and the map
+  edge too, so the space outside every room's wall is one connected area: a corridor can always get through.
+* **Connections**: a minimum spanning tree over the rooms (Prim from room 0, by the gap between the rectangles)
+  plus a few extra loops between near rooms: one connected graph.
+* **Doors** sit in a room's wall, on the side facing the room it leads to; a door never sits next to another
+  door. The tile just outside a door is the corridor's first tile.
+* **Corridors** are 1-wide passages routed from door to door around the rooms, along a shortest path that avoids
+  running beside or across earlier corridors where it can. Corridors that still touch (share an edge) become one
+  segment: **a corridor segment is a maximal 4-connected area of corridor floor**, so every corridor tile belongs
+  to exactly one corridor segment. Doors always lead from a room to a corridor (never room to room) and belong to
+  the corridor's segment.
+* Segment ids: the rooms first, in placement order (room 0 holds the start, at its centre), then the corridors in
+  the order of their first tile (row by row).
+* ``far_rooms`` orders the rooms by walking distance (4-connected steps) from the start to each room's centre,
+  farthest first, ties by id; the start room is always last. The stairs down go in the farthest room, away from its
+  walls; the final level has none.
+
+Movement is 4-connected (orthogonal steps): :func:`path_between` walks like the corridors are carved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+import tcod.constants
+import tcod.map
+import tcod.path
+
+from undercroft.content.schema import MapGen
+from undercroft.rules.rng import Stream
+
+__all__ = [
+    "DOOR",
+    "FLOOR",
+    "STAIRS",
+    "WALL",
+    "LevelMap",
+    "Segment",
+    "compute_fov",
+    "generate_level",
+    "path_between",
+    "transparent",
+    "walkable",
+]
+
+# Tile codes (the values of ``LevelMap.tiles``, dtype uint8).
+WALL: Final = 0
+FLOOR: Final = 1
+DOOR: Final = 2
+STAIRS: Final = 3
+
+Point = tuple[int, int]  # (x, y)
+BoolArray = npt.NDArray[np.bool_]
+
+# Room floors keep this many tiles apart (wall, passage, wall) and this far from the map edge.
+_GAP: Final = 3
+_MIN_ROOM: Final = 3
+_ATTEMPTS_PER_ROOM: Final = 60
+# Extra cost of a corridor tile on or beside an earlier corridor: corridors detour this far to stay apart.
+_TOUCH_PENALTY: Final = 12
+# A corridor is first sought within this many tiles around the box of its two ends.
+_ROUTE_MARGIN: Final = 8
+_MAX_DIST: Final = int(np.iinfo(np.int32).max)
+# Orthogonal steps (dx, dy) in the fixed tie-break order: north, east, south, west.
+_STEPS: Final[tuple[Point, ...]] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A room or a corridor: the unit the monster checks work on."""
+
+    id: int  # index in LevelMap.segments
+    kind: Literal["room", "corridor"]
+    x1: int  # bounding box, inclusive; for rooms the floor rectangle, for corridors their floor and doors
+    y1: int
+    x2: int
+    y2: int
+    doors: tuple[Point, ...]  # (x, y) of the doors on this segment's edge, sorted
+    neighbours: tuple[int, ...]  # ids of the segments reachable through those doors, sorted
+
+    def contains(self, x: int, y: int) -> bool:
+        """Whether (x, y) lies in the bounding box."""
+        return self.x1 <= x <= self.x2 and self.y1 <= y <= self.y2
+
+
+@dataclass(frozen=True, eq=False)
+class LevelMap:
+    """One generated level. The arrays are read-only; index them ``[y, x]``."""
+
+    width: int
+    height: int
+    tiles: npt.NDArray[np.uint8]  # (height, width) tile codes
+    segment_of: npt.NDArray[np.int16]  # (height, width) segment id of each floor/door/stairs tile; -1 on walls
+    segments: tuple[Segment, ...]
+    start: Point  # where the party arrives: the centre of room 0
+    stairs: Point | None  # the stairs down; None on the final level
+    far_rooms: tuple[int, ...]  # room ids by walking distance from the start, farthest first
+
+    @property
+    def rooms(self) -> tuple[Segment, ...]:
+        return tuple(s for s in self.segments if s.kind == "room")
+
+    @property
+    def corridors(self) -> tuple[Segment, ...]:
+        return tuple(s for s in self.segments if s.kind == "corridor")
+
+
+@dataclass(frozen=True)
+class _Rect:
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+
+    @property
+    def centre(self) -> Point:
+        return ((self.x1 + self.x2) // 2, (self.y1 + self.y2) // 2)
+
+    def gap(self, other: _Rect) -> int:
+        """Manhattan gap between two rectangles (0 when they overlap)."""
+        gx = max(0, other.x1 - self.x2, self.x1 - other.x2)
+        gy = max(0, other.y1 - self.y2, self.y1 - other.y2)
+        return gx + gy
+
+
+# --- generation ----------------------------------------------------------------------------------------------
+
+
+def generate_level(profile: MapGen, stream: Stream, *, final: bool = False) -> LevelMap:
+    """Generate one level. Same profile and same stream state give the same level, array for array."""
+    width, height = profile.width, profile.height
+    rooms = _place_rooms(profile, stream)
+    edges = _connections(rooms, stream)
+
+    tiles = np.zeros((height, width), dtype=np.uint8)
+    blocked = np.zeros((height, width), dtype=np.bool_)  # where corridors may not go
+    blocked[0, :] = blocked[-1, :] = blocked[:, 0] = blocked[:, -1] = True
+    for r in rooms:
+        tiles[r.y1 : r.y2 + 1, r.x1 : r.x2 + 1] = FLOOR
+        blocked[r.y1 - 1 : r.y2 + 2, r.x1 - 1 : r.x2 + 2] = True
+
+    # Corridors are carved one path at a time; ``owner`` holds the last path on each tile, and paths that share
+    # or touch a tile are joined in ``parent`` (union-find): the classes are the corridor segments.
+    owner = np.full((height, width), -1, dtype=np.int32)
+    parent: list[int] = []
+    near = np.zeros((height, width), dtype=np.bool_)  # on or next to (8 ways) a corridor tile
+    doors: list[list[tuple[Point, Point]]] = [[] for _ in rooms]  # per room: (door, tile just outside)
+    for k, (a, b) in enumerate(edges):
+        door_a, out_a = _choose_door(rooms, a, b, doors[a], near, stream)
+        door_b, out_b = _choose_door(rooms, b, a, doors[b], near, stream)
+        path = _route(blocked, near, out_a, out_b)
+        xs = np.array([p[0] for p in path], dtype=np.intp)
+        ys = np.array([p[1] for p in path], dtype=np.intp)
+        parent.append(k)
+        touched = [owner[ys, xs]] + [owner[ys + dy, xs + dx] for dx, dy in _STEPS]  # paths never reach the edge
+        for j in np.unique(np.concatenate(touched)).tolist():
+            if j >= 0:
+                _union(parent, j, k)
+        owner[ys, xs] = k
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                near[ys + dy, xs + dx] = True
+        tiles[door_a[1], door_a[0]] = DOOR
+        tiles[door_b[1], door_b[0]] = DOOR
+
+    tiles[owner >= 0] = FLOOR
+    segment_of = np.full((height, width), -1, dtype=np.int16)
+    for i, r in enumerate(rooms):
+        segment_of[r.y1 : r.y2 + 1, r.x1 : r.x2 + 1] = i
+    corridor_tiles = _label_corridors(owner, parent, segment_of, len(rooms))
+
+    # Doors join their room to the corridor segment of the tile outside them.
+    room_doors: list[list[Point]] = [sorted(d for d, _ in pairs) for pairs in doors]
+    corridor_doors: list[list[Point]] = [[] for _ in corridor_tiles]
+    room_links: list[list[int]] = [[] for _ in rooms]
+    corridor_links: list[list[int]] = [[] for _ in corridor_tiles]
+    for ri, pairs in enumerate(doors):
+        for (dx, dy), (ox, oy) in pairs:
+            c = int(segment_of[oy, ox])
+            segment_of[dy, dx] = c
+            corridor_doors[c - len(rooms)].append((dx, dy))
+            room_links[ri].append(c)
+            corridor_links[c - len(rooms)].append(ri)
+
+    segments: list[Segment] = []
+    for i, r in enumerate(rooms):
+        segments.append(
+            Segment(i, "room", r.x1, r.y1, r.x2, r.y2, tuple(room_doors[i]), tuple(sorted(set(room_links[i]))))
+        )
+    for k, (ys, xs) in enumerate(corridor_tiles):
+        cdoors = sorted(corridor_doors[k])
+        bx = [int(xs.min()), int(xs.max())] + [d[0] for d in cdoors]
+        by = [int(ys.min()), int(ys.max())] + [d[1] for d in cdoors]
+        links = tuple(sorted(set(corridor_links[k])))
+        segments.append(Segment(len(rooms) + k, "corridor", min(bx), min(by), max(bx), max(by), tuple(cdoors), links))
+
+    start = rooms[0].centre
+    walk = tiles != WALL
+    dist = _distance_map(walk, start)
+    far_rooms = tuple(sorted(range(len(rooms)), key=lambda i: (-int(dist[rooms[i].centre[1], rooms[i].centre[0]]), i)))
+
+    stairs: Point | None = None
+    if not final:
+        far = rooms[far_rooms[0]]
+        ix1, iy1, ix2, iy2 = far.x1 + 1, far.y1 + 1, far.x2 - 1, far.y2 - 1  # away from the walls (rooms are >= 3 wide)
+        stairs = (ix1 + stream.below(ix2 - ix1 + 1), iy1 + stream.below(iy2 - iy1 + 1))
+        tiles[stairs[1], stairs[0]] = STAIRS
+
+    tiles.flags.writeable = False
+    segment_of.flags.writeable = False
+    return LevelMap(width, height, tiles, segment_of, tuple(segments), start, stairs, far_rooms)
+
+
+def _place_rooms(profile: MapGen, stream: Stream) -> list[_Rect]:
+    """Random non-overlapping rooms, ``_GAP`` tiles apart and from the edge; at least two always."""
+    width, height = profile.width, profile.height
+    lo = max(_MIN_ROOM, min(profile.room_size_min, profile.room_size_max))
+    hi = max(lo, profile.room_size_max)
+    rmin = min(profile.rooms_min, profile.rooms_max)
+    target = rmin + stream.below(max(profile.rooms_min, profile.rooms_max) - rmin + 1)
+    rooms = _try_rooms(width, height, lo, hi, target, target * _ATTEMPTS_PER_ROOM, stream)
+    if len(rooms) < 2:
+        # The profile's rooms are too big for its map: fall back to the smallest rooms, two of which always fit.
+        rooms = _try_rooms(width, height, _MIN_ROOM, _MIN_ROOM, max(2, target), target * _ATTEMPTS_PER_ROOM, stream)
+    return rooms
+
+
+def _try_rooms(width: int, height: int, lo: int, hi: int, target: int, attempts: int, stream: Stream) -> list[_Rect]:
+    free_w = width - 2 * _GAP  # floors lie in _GAP .. width - 1 - _GAP
+    free_h = height - 2 * _GAP
+    taken = np.zeros((height, width), dtype=np.bool_)
+    rooms: list[_Rect] = []
+    for _ in range(attempts):
+        if len(rooms) >= target:
+            break
+        w = min(lo + stream.below(hi - lo + 1), free_w)
+        h = min(lo + stream.below(hi - lo + 1), free_h)
+        x1 = _GAP + stream.below(free_w - w + 1)
+        y1 = _GAP + stream.below(free_h - h + 1)
+        x2, y2 = x1 + w - 1, y1 + h - 1
+        if taken[y1 - _GAP : y2 + _GAP + 1, x1 - _GAP : x2 + _GAP + 1].any():
+            continue
+        taken[y1 : y2 + 1, x1 : x2 + 1] = True
+        rooms.append(_Rect(x1, y1, x2, y2))
+    return rooms
+
+
+def _connections(rooms: list[_Rect], stream: Stream) -> list[tuple[int, int]]:
+    """Room pairs to join: a minimum spanning tree (Prim from room 0) and a few extra loops between near rooms."""
+    n = len(rooms)
+    in_tree = [False] * n
+    best = [(_MAX_DIST, 0)] * n  # (gap, tree room) for rooms outside the tree
+    in_tree[0] = True
+    for j in range(1, n):
+        best[j] = (rooms[0].gap(rooms[j]), 0)
+    edges: list[tuple[int, int]] = []
+    for _ in range(n - 1):
+        j = min((k for k in range(n) if not in_tree[k]), key=lambda k: (best[k], k))
+        edges.append((best[j][1], j))
+        in_tree[j] = True
+        for k in range(n):
+            if not in_tree[k]:
+                cand = (rooms[j].gap(rooms[k]), j)
+                if cand < best[k]:
+                    best[k] = cand
+    if n >= 4:
+        linked = {(min(a, b), max(a, b)) for a, b in edges}
+        others = sorted(
+            ((rooms[a].gap(rooms[b]), a, b) for a in range(n) for b in range(a + 1, n) if (a, b) not in linked),
+        )
+        extra = 1 + stream.below(n // 4 + 1)
+        pool = [(a, b) for _, a, b in others[: 3 * extra]]
+        for _ in range(min(extra, len(pool))):
+            edges.append(pool.pop(stream.below(len(pool))))
+    return edges
+
+
+def _choose_door(
+    rooms: list[_Rect], r: int, toward: int, existing: list[tuple[Point, Point]], near: BoolArray, stream: Stream
+) -> tuple[Point, Point]:
+    """A door in room ``r``'s wall facing room ``toward`` (and the tile just outside it); records it."""
+    room, other = rooms[r], rooms[toward]
+    (cx, cy), (ox, oy) = room.centre, other.centre
+    dx, dy = ox - cx, oy - cy
+    horizontal = (1, 0) if dx >= 0 else (-1, 0)
+    vertical = (0, 1) if dy >= 0 else (0, -1)
+    first, second = (horizontal, vertical) if abs(dx) >= abs(dy) else (vertical, horizontal)
+    sides = [first, second, (-second[0], -second[1]), (-first[0], -first[1])]
+    taken = [d for d, _ in existing]
+    for nx, ny in sides:
+        if nx:
+            x = room.x2 + 1 if nx > 0 else room.x1 - 1
+            spots = [(x, y) for y in range(room.y1, room.y2 + 1)]
+        else:
+            y = room.y2 + 1 if ny > 0 else room.y1 - 1
+            spots = [(x, y) for x in range(room.x1, room.x2 + 1)]
+        spots = [s for s in spots if all(abs(s[0] - t[0]) + abs(s[1] - t[1]) > 1 for t in taken)]
+        if not spots:
+            continue
+        clean = [s for s in spots if not near[s[1] + ny, s[0] + nx]]
+        pool = clean or spots
+        door = pool[stream.below(len(pool))]
+        pair = (door, (door[0] + nx, door[1] + ny))
+        existing.append(pair)
+        return pair
+    # Every wall is full of doors (a tiny room with many links): share one, the corridors meet outside it.
+    return existing[0]
+
+
+def _route(blocked: BoolArray, near: BoolArray, a: Point, b: Point) -> list[Point]:
+    """A shortest 1-wide path from ``a`` to ``b`` outside the rooms, preferring to keep off earlier corridors.
+
+    The search first runs in the box around ``a`` and ``b`` widened by ``_ROUTE_MARGIN`` (fast on big maps), then,
+    if the way out of that box is shut, on the whole map.
+    """
+    height, width = blocked.shape
+    box = (
+        max(0, min(a[0], b[0]) - _ROUTE_MARGIN),
+        max(0, min(a[1], b[1]) - _ROUTE_MARGIN),
+        min(width, max(a[0], b[0]) + _ROUTE_MARGIN + 1),
+        min(height, max(a[1], b[1]) + _ROUTE_MARGIN + 1),
+    )
+    for x0, y0, x1, y1 in (box, (0, 0, width, height)):
+        sub = np.s_[y0:y1, x0:x1]
+        cost = np.where(blocked[sub], 0, np.where(near[sub], 1 + _TOUCH_PENALTY, 1)).astype(np.int32)
+        cost[a[1] - y0, a[0] - x0] = cost[b[1] - y0, b[0] - x0] = 1
+        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+        dist[b[1] - y0, b[0] - x0] = 0
+        tcod.path.dijkstra2d(dist, cost, 1, None, out=dist)
+        path = _descend(dist, (a[0] - x0, a[1] - y0))
+        if path:
+            return [(x + x0, y + y0) for x, y in path]
+    # Cannot happen: the space outside the room walls is connected.
+    raise RuntimeError(f"no corridor from {a} to {b}")
+
+
+def _find(parent: list[int], k: int) -> int:
+    while parent[k] != k:
+        parent[k] = parent[parent[k]]
+        k = parent[k]
+    return k
+
+
+def _union(parent: list[int], j: int, k: int) -> None:
+    rj, rk = _find(parent, j), _find(parent, k)
+    if rj != rk:
+        parent[max(rj, rk)] = min(rj, rk)
+
+
+def _label_corridors(
+    owner: npt.NDArray[np.int32], parent: list[int], segment_of: npt.NDArray[np.int16], first_id: int
+) -> list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]:
+    """Number the corridor segments from ``first_id`` in order of their first tile (row by row); their tiles."""
+    ys, xs = np.nonzero(owner >= 0)  # row-major order
+    if not len(ys):
+        return []
+    roots = np.array([_find(parent, k) for k in range(len(parent))], dtype=np.intp)
+    tile_root = roots[owner[ys, xs]]
+    found, first = np.unique(tile_root, return_index=True)
+    rank = np.zeros(len(parent), dtype=np.intp)
+    rank[found[np.argsort(first)]] = np.arange(len(found))
+    labels = rank[tile_root]
+    segment_of[ys, xs] = first_id + labels
+    return [(ys[labels == m], xs[labels == m]) for m in range(len(found))]
+
+
+# --- queries -------------------------------------------------------------------------------------------------
+
+
+def transparent(level: LevelMap) -> BoolArray:
+    """(height, width): True where light passes: floor, doors and stairs."""
+    return np.asarray(level.tiles != WALL)
+
+
+def walkable(level: LevelMap) -> BoolArray:
+    """(height, width): True where one can stand (the same tiles as :func:`transparent` for now)."""
+    return np.asarray(level.tiles != WALL)
+
+
+def compute_fov(level: LevelMap, x: int, y: int, radius: int) -> BoolArray:
+    """(height, width): the tiles seen from (x, y): symmetric shadowcasting, walls lit, out to ``radius``.
+
+    A tile within ``radius`` means ``dx*dx + dy*dy <= radius*radius`` (``radius`` 0: no limit). tcod's symmetric
+    shadowcaster alone keeps only ``< radius*radius`` (radius 5 sees 4 tiles straight ahead, unlike its other
+    algorithms), so we ask it for one more and cut the circle ourselves: nearer tiles' visibility never depends
+    on farther ones.
+    """
+    seen = tcod.map.compute_fov(
+        transparent(level),
+        (y, x),
+        radius + 1 if radius > 0 else 0,
+        light_walls=True,
+        algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
+    )
+    if radius > 0:
+        ys, xs = np.ogrid[: level.height, : level.width]
+        seen &= (xs - x) ** 2 + (ys - y) ** 2 <= radius * radius
+    return seen
+
+
+def path_between(level: LevelMap, a: Point, b: Point) -> list[Point]:
+    """A shortest path of orthogonal steps from ``a`` to ``b``, both included ([] if there is none).
+
+    Among equally short paths it keeps going straight where it can, then tries north, east, south, west.
+    """
+    walk = walkable(level)
+    for x, y in (a, b):
+        if not (0 <= x < level.width and 0 <= y < level.height and walk[y, x]):
+            return []
+    dist = _distance_map(walk, b)
+    return _descend(dist, a)
+
+
+def _distance_map(walk: BoolArray, origin: Point) -> npt.NDArray[np.int32]:
+    """Orthogonal step counts from ``origin`` over ``walk``; ``_MAX_DIST`` where it cannot reach."""
+    dist = tcod.path.maxarray(walk.shape, dtype=np.int32)
+    dist[origin[1], origin[0]] = 0
+    tcod.path.dijkstra2d(dist, walk.astype(np.int8), 1, None, out=dist)
+    return dist
+
+
+def _descend(dist: npt.NDArray[np.int32], start: Point) -> list[Point]:
+    """Walk down a distance map from ``start`` to its zero; straight on where possible, else N, E, S, W."""
+    height, width = dist.shape
+    x, y = start
+    d = int(dist[y, x])
+    if d >= _MAX_DIST:
+        return []
+    path = [start]
+    heading: Point | None = None
+    while d > 0:
+        best: tuple[int, Point] | None = None
+        for step in (heading, *_STEPS) if heading else _STEPS:
+            nx, ny = x + step[0], y + step[1]
+            if 0 <= nx < width and 0 <= ny < height:
+                nd = int(dist[ny, nx])
+                if nd < d and (best is None or nd < best[0]):
+                    best = (nd, step)
+        if best is None:  # a distance map always has a lower neighbour; guard against a corrupt one
+            return []
+        d, heading = best
+        x, y = x + heading[0], y + heading[1]
+        path.append((x, y))
+    return path

@@ -1,0 +1,197 @@
+"""The fight the simulators compute: one party member (the delver) against K monsters of one kind.
+
+A :class:`FightSpec` holds every number a fight needs, taken from the rules data by :func:`spec_from_content`
+(or built by hand in tests with :func:`dataclasses.replace`). Both simulators (:mod:`undercroft.sim.vector`,
+:mod:`undercroft.sim.exact`) and the scalar rules engine follow the same rules, stated once here:
+
+* A round is the first side's turn, then the other side's. The delver acts first if its agility is at least the
+  monster's (the player wins ties) or if the monster holds its ground; otherwise the monsters act first.
+* The delver's turn: it attacks the living monster with the lowest index. Roll d(attack_die) = n. ``n ==
+  always_miss`` misses; ``n == critical`` hits; otherwise it hits iff ``n + might - (to_hit_penalty if
+  exhausted) >= monster defense``. Damage ``might + weapon - (damage_penalty if exhausted)``, times
+  ``critical_multiplier`` on a critical, then at least ``minimum_damage``. A monster at 0 hp or less is dead.
+* The monsters' turn: each living monster, in index order, attacks if it acts this turn: n == always_miss
+  misses, n == critical hits, otherwise it hits iff ``n + attack + (opponent_bonus if the delver is exhausted)
+  >= delver defense``; damage ``monster damage`` (times the multiplier on a critical), at least
+  ``minimum_damage``. The turn stops as soon as the delver is at 0 hp or less (the fight is lost).
+  Monsters act on their turns number 0, acts_every, 2*acts_every, ... (the counter counts every monsters' turn of
+  the fight, from 0, whether or not anything acted). At the end of every monsters' turn each living monster
+  regains ``regenerate`` hp, never above its maximum.
+* The fight ends when every monster is dead (won) or the delver is (died); after ``max_rounds`` rounds it is a
+  stalemate.
+
+A consequence both simulators use: the delver only ever damages the first living monster, so at any moment the
+monsters before the target are dead and the ones after it are untouched (at full hp). A group fight's state is
+therefore (delver hp, target index, target hp).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from undercroft.content import Content
+
+MAX_ROUNDS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one face of the attack die does for one attacker: whether it hits, and the damage dealt."""
+
+    face: int
+    hit: bool
+    critical: bool
+    damage: int  # 0 on a miss
+
+
+@dataclass(frozen=True, slots=True)
+class FightSpec:
+    """Every number of a fight, delver against ``count`` monsters of one kind (see the module docstring)."""
+
+    # the delver
+    delver_hp: int  # current hit points when the fight starts
+    delver_max_hp: int
+    might: int
+    weapon: int  # the weapon's damage, added to might
+    delver_defense: int
+    delver_agility: int
+    exhausted: bool
+    # the monsters (all alike)
+    monster_hp: int
+    monster_defense: int
+    monster_attack: int
+    monster_damage: int
+    monster_agility: int
+    regenerate: int
+    acts_every: int
+    holds_ground: bool
+    count: int
+    # rules.combat
+    attack_die: int
+    always_miss: int
+    critical: int
+    critical_multiplier: int
+    # rules.fatigue
+    to_hit_penalty: int
+    damage_penalty: int
+    opponent_bonus: int
+    minimum_damage: int
+    # bookkeeping
+    max_rounds: int = MAX_ROUNDS
+    monster_id: str = "custom"
+    character: str = "delver"
+
+    def __post_init__(self) -> None:
+        checks = [
+            (self.attack_die >= 2, f"attack_die must be at least 2, not {self.attack_die}"),
+            (self.delver_max_hp >= 1, f"delver_max_hp must be at least 1, not {self.delver_max_hp}"),
+            (
+                1 <= self.delver_hp <= self.delver_max_hp,
+                f"delver_hp must be 1..{self.delver_max_hp} (a delver at 0 is dead), not {self.delver_hp}",
+            ),
+            (self.monster_hp >= 1, f"monster_hp must be at least 1, not {self.monster_hp}"),
+            (self.count >= 1, f"count must be at least 1, not {self.count}"),
+            (self.acts_every >= 1, f"acts_every must be at least 1, not {self.acts_every}"),
+            (self.regenerate >= 0, f"regenerate must not be negative, not {self.regenerate}"),
+            (self.critical_multiplier >= 1, f"critical_multiplier must be at least 1, not {self.critical_multiplier}"),
+            (self.minimum_damage >= 0, f"minimum_damage must not be negative, not {self.minimum_damage}"),
+            (self.max_rounds >= 1, f"max_rounds must be at least 1, not {self.max_rounds}"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+
+    @property
+    def delver_first(self) -> bool:
+        """The delver takes the first turn of every round: it wins agility ties, and a monster that holds its
+        ground only ever answers a blow."""
+        return self.delver_agility >= self.monster_agility or self.holds_ground
+
+    @property
+    def delver_to_hit(self) -> int:
+        """The delver's bonus on the attack die."""
+        return self.might - (self.to_hit_penalty if self.exhausted else 0)
+
+    @property
+    def delver_base_damage(self) -> int:
+        """The delver's damage on an ordinary hit, before the minimum."""
+        return self.might + self.weapon - (self.damage_penalty if self.exhausted else 0)
+
+    @property
+    def monster_to_hit(self) -> int:
+        """The monsters' bonus on the attack die."""
+        return self.monster_attack + (self.opponent_bonus if self.exhausted else 0)
+
+    def _outcomes(self, bonus: int, defense: int, base_damage: int) -> tuple[Outcome, ...]:
+        out = []
+        for n in range(1, self.attack_die + 1):
+            if n == self.always_miss:
+                out.append(Outcome(n, False, False, 0))
+                continue
+            crit = n == self.critical
+            if not crit and n + bonus < defense:
+                out.append(Outcome(n, False, False, 0))
+                continue
+            dmg = base_damage * (self.critical_multiplier if crit else 1)
+            out.append(Outcome(n, True, crit, max(self.minimum_damage, dmg)))
+        return tuple(out)
+
+    def delver_outcomes(self) -> tuple[Outcome, ...]:
+        """What each face 1..attack_die does when the delver attacks a monster."""
+        return self._outcomes(self.delver_to_hit, self.monster_defense, self.delver_base_damage)
+
+    def monster_outcomes(self) -> tuple[Outcome, ...]:
+        """What each face 1..attack_die does when a monster attacks the delver."""
+        return self._outcomes(self.monster_to_hit, self.delver_defense, self.monster_damage)
+
+    def monster_acts(self, turn: int) -> bool:
+        """Whether the monsters act on their turn number ``turn`` (0-based; turn n is in round n + 1)."""
+        # holds_ground: it acts only right after a delver turn in which the delver attacked. The delver always
+        # attacks in this fight and always goes first against it, so that condition always holds here.
+        return turn % self.acts_every == 0
+
+
+def spec_from_content(
+    content: Content,
+    monster_id: str,
+    count: int = 1,
+    hp: int | None = None,
+    exhausted: bool = False,
+    character: str = "delver",
+) -> FightSpec:
+    """The fight of ``character`` (at ``hp``, default full) against ``count`` ``monster_id``, from the data."""
+    try:
+        ch = content.party[character]
+    except KeyError:
+        raise KeyError(f"unknown character '{character}'") from None
+    m = content.monster(monster_id)
+    combat = content.rules.combat
+    fatigue = content.rules.fatigue
+    return FightSpec(
+        delver_hp=ch.hp if hp is None else hp,
+        delver_max_hp=ch.hp,
+        might=ch.might,
+        weapon=content.items[ch.weapon].damage,
+        delver_defense=ch.defense,
+        delver_agility=ch.agility,
+        exhausted=exhausted,
+        monster_hp=m.hp,
+        monster_defense=m.defense,
+        monster_attack=m.attack,
+        monster_damage=m.damage,
+        monster_agility=m.agility,
+        regenerate=m.regenerate,
+        acts_every=m.acts_every,
+        holds_ground="holds_ground" in m.behaviours,
+        count=count,
+        attack_die=combat.attack_die,
+        always_miss=combat.always_miss,
+        critical=combat.critical,
+        critical_multiplier=combat.critical_multiplier,
+        to_hit_penalty=fatigue.to_hit_penalty,
+        damage_penalty=fatigue.damage_penalty,
+        opponent_bonus=fatigue.opponent_bonus,
+        minimum_damage=fatigue.minimum_damage,
+        monster_id=monster_id,
+        character=character,
+    )
