@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
+
+from pydantic import TypeAdapter, ValidationError
 
 from undercroft.content import schema
 from undercroft.content.loader import FILES, Collector, DataError, Loc, data_digest, parse_yaml, validate_file
@@ -128,13 +131,22 @@ def _parse_cell(text: str) -> tuple[str, Dice | None]:
     raise DiceError(f"cell '{text}' must be 'monster_id' or 'monster_id NdM'")
 
 
-def _check_tables(col: Collector, tables: schema.TablesFile) -> None:
+def _check_tables(
+    col: Collector,
+    reaction: schema.ReactionTable | None,
+    negotiation: Mapping[str, schema.NegotiationTable],
+    bribery: schema.BriberyTable | None,
+) -> None:
+    """Band and grid checks of tables.yaml; a part that failed field validation is None (or left out)."""
     f = "tables.yaml"
-    lo, hi = _dice_range(tables.reaction.dice)
-    _check_bands(col, f, ("reaction", "bands"), tables.reaction.bands, lo, hi, "the reaction table")
-    for tid, neg in tables.negotiation.items():
+    if reaction is not None:
+        lo, hi = _dice_range(reaction.dice)
+        _check_bands(col, f, ("reaction", "bands"), reaction.bands, lo, hi, "the reaction table")
+    for tid, neg in negotiation.items():
         _check_bands(col, f, ("negotiation", tid, "bands"), neg.bands, None, None, "the negotiation table")
-    b = tables.bribery
+    if bribery is None:
+        return
+    b = bribery
     _check_bands(col, f, ("bribery", "columns"), b.columns, 0, None, "the bribery columns")
     rows = cast(Sequence[schema.Band], b.rows)
     _check_bands(col, f, ("bribery", "rows"), rows, rows[0].min if rows else 1, None, "the bribery rows")
@@ -143,6 +155,28 @@ def _check_tables(col: Collector, tables: schema.TablesFile) -> None:
     for i, row in enumerate(b.cells):
         if len(row) != len(b.columns):
             col.add(f, ("bribery", "cells", i), f"has {len(row)} cells, the table has {len(b.columns)} columns")
+
+
+def _check_rules(col: Collector, rules: schema.RulesFile, rulesets: Mapping[str, schema.Ruleset] | None) -> None:
+    """Numbers in rules.yaml that must agree with each other."""
+    f = "rules.yaml"
+    c = rules.combat
+    for key in ("always_miss", "critical"):
+        if getattr(c, key) > c.attack_die:
+            col.add(f, ("combat", key), f"face {getattr(c, key)} is not on a d{c.attack_die}")
+    if c.always_miss == c.critical:
+        col.add(f, ("combat", "critical"), "the critical face cannot also be the always-miss face")
+    e = rules.encounter
+    if e.surprised_max >= e.surprise_die:
+        col.add(f, ("encounter", "surprised_max"), f"{e.surprised_max} on a d{e.surprise_die} would always surprise")
+    checks: list[tuple[str, Loc, schema.CheckRules]] = [(f, ("check",), rules.check)]
+    for rid, rs in (rulesets or {}).items():
+        if rs.check is not None:
+            checks.append(("rulesets.yaml", (rid, "check"), rs.check))
+    for fname, loc, chk in checks:
+        for key in ("resident_max", "wandering_max"):
+            if getattr(chk, key) > chk.die:
+                col.add(fname, (*loc, key), f"{getattr(chk, key)} is more than a d{chk.die} can roll")
 
 
 def _check_grids(
@@ -181,58 +215,56 @@ def _check_grids(
 
 def _check_refs(
     col: Collector,
-    items: Mapping[str, schema.Item] | None,
-    party: Mapping[str, schema.Character] | None,
-    monsters: Mapping[str, Any] | None,
-    encounters: Mapping[str, schema.EncounterTable] | None,
-    tables: schema.TablesFile | None,
-    dungeon: Mapping[str, schema.MapGen] | None,
-    rulesets: Mapping[str, schema.Ruleset] | None,
+    known: Mapping[str, Mapping[str, Any] | None],
+    items: Mapping[str, schema.Item],
+    party: Mapping[str, schema.Character],
+    dungeon: Mapping[str, schema.MapGen],
+    rulesets: Mapping[str, schema.Ruleset],
 ) -> None:
-    if party is not None and items is not None:
-        for cid, ch in party.items():
-            if ch.weapon not in items:
-                col.add("party.yaml", (cid, "weapon"), unknown_message("item", ch.weapon, items))
-            elif items[ch.weapon].kind != "weapon":
-                col.add("party.yaml", (cid, "weapon"), f"item '{ch.weapon}' is not a weapon")
-    if items is not None:
-        for iid, it in items.items():
-            if it.kind == "potion" and it.heal is None:
-                col.add("items.yaml", (iid,), "a potion needs 'heal'")
-            if it.kind == "oil" and it.oil_damage is None:
-                col.add("items.yaml", (iid,), "oil needs 'oil_damage'")
-    if dungeon is not None:
-        for gid, g in dungeon.items():
-            if g.rooms_min > g.rooms_max:
-                col.add("dungeon.yaml", (gid, "rooms_min"), "rooms_min is greater than rooms_max")
-            if g.room_size_min > g.room_size_max:
-                col.add("dungeon.yaml", (gid, "room_size_min"), "room_size_min is greater than room_size_max")
-    if rulesets is None:
-        return
+    """Names that point into other files. ``known`` holds the ids each file declares (None: the file could not be
+    read, so names into it are not checked); the other arguments hold the entries that passed field validation."""
+    item_ids = known["items"]
+    for cid, ch in party.items():
+        if item_ids is not None and ch.weapon not in item_ids:
+            col.add("party.yaml", (cid, "weapon"), unknown_message("item", ch.weapon, item_ids))
+        elif ch.weapon in items and items[ch.weapon].kind != "weapon":
+            col.add("party.yaml", (cid, "weapon"), f"item '{ch.weapon}' is not a weapon")
+    for iid, it in items.items():
+        if it.kind == "potion" and it.heal is None:
+            col.add("items.yaml", (iid,), "a potion needs 'heal'")
+        if it.kind == "oil" and it.oil_damage is None:
+            col.add("items.yaml", (iid,), "oil needs 'oil_damage'")
+    for gid, g in dungeon.items():
+        if g.rooms_min > g.rooms_max:
+            col.add("dungeon.yaml", (gid, "rooms_min"), "rooms_min is greater than rooms_max")
+        if g.room_size_min > g.room_size_max:
+            col.add("dungeon.yaml", (gid, "room_size_min"), "room_size_min is greater than room_size_max")
     f = "rulesets.yaml"
+    party_ids, tables, maps = known["party"], known["negotiation"], known["dungeon"]
+    encounters, monsters = known["encounters"], known["monsters"]
     for rid, rs in rulesets.items():
-        if party is not None:
+        if party_ids is not None:
             for i, cid in enumerate(rs.party):
-                if cid not in party:
-                    col.add(f, (rid, "party", i), unknown_message("character", cid, party))
-        if tables is not None and rs.negotiation_table not in tables.negotiation:
-            col.add(f, (rid, "negotiation_table"), unknown_message("table", rs.negotiation_table, tables.negotiation))
-        if items is not None:
+                if cid not in party_ids:
+                    col.add(f, (rid, "party", i), unknown_message("character", cid, party_ids))
+        if tables is not None and rs.negotiation_table not in tables:
+            col.add(f, (rid, "negotiation_table"), unknown_message("table", rs.negotiation_table, tables))
+        if item_ids is not None:
             for iid in rs.start_items:
-                if iid not in items:
-                    col.add(f, (rid, "start_items", iid), unknown_message("item", iid, items), key=True)
+                if iid not in item_ids:
+                    col.add(f, (rid, "start_items", iid), unknown_message("item", iid, item_ids), key=True)
         for li, lv in enumerate(rs.levels):
-            if dungeon is not None and lv.mapgen not in dungeon:
-                col.add(f, (rid, "levels", li, "mapgen"), unknown_message("map profile", lv.mapgen, dungeon))
+            if maps is not None and lv.mapgen not in maps:
+                col.add(f, (rid, "levels", li, "mapgen"), unknown_message("map profile", lv.mapgen, maps))
             if encounters is not None:
                 for key in ("resident", "wandering"):
                     tid = getattr(lv, key)
                     if tid not in encounters:
                         col.add(f, (rid, "levels", li, key), unknown_message("encounter table", tid, encounters))
-            if items is not None:
+            if item_ids is not None:
                 for ii, fi in enumerate(lv.items):
-                    if fi.item not in items:
-                        col.add(f, (rid, "levels", li, "items", ii, "item"), unknown_message("item", fi.item, items))
+                    if fi.item not in item_ids:
+                        col.add(f, (rid, "levels", li, "items", ii, "item"), unknown_message("item", fi.item, item_ids))
             if monsters is not None:
                 for gi, mid in enumerate(lv.guardians):
                     if mid not in monsters:
@@ -241,6 +273,28 @@ def _check_refs(
                 col.add(f, (rid, "levels", li), "a final level needs 'guardians'")
         if not rs.levels[-1].final:
             col.add(f, (rid, "levels", len(rs.levels) - 1), "the last level must be the final level (final: true)")
+
+
+def _good_entries(model: Any, value: Any) -> dict[str, Any]:
+    """The entries of a ``dict[Id, X]`` value that pass field validation on their own.
+
+    When a file has a field error, its cross-checks still run on its other entries, so one run reports a bad
+    field beside a band gap or a misspelt name elsewhere in the same file.
+    """
+    out: dict[str, Any] = {}
+    if isinstance(value, dict):
+        adapter: TypeAdapter[Any] = TypeAdapter(model)
+        for k, v in value.items():
+            with contextlib.suppress(ValidationError):
+                out.update(adapter.validate_python({k: v}))
+    return out
+
+
+def _good(model: Any, value: Any) -> Any:
+    try:
+        return TypeAdapter(model).validate_python(value)
+    except ValidationError:
+        return None
 
 
 def load_content(directory: str | Path, *, display_root: str | Path | None = None) -> Content:
@@ -260,24 +314,38 @@ def load_content(directory: str | Path, *, display_root: str | Path | None = Non
         typed[fname] = validate_file(pf, model, fname, col)
     monsters = typed["monsters.yaml"]
     tables = typed["tables.yaml"]
+    # Cross-checks run on every entry that passed field validation, even when other entries of its file did not.
+    good: dict[str, Any] = {}
+    for fname in ("encounters.yaml", "items.yaml", "party.yaml", "dungeon.yaml", "rulesets.yaml"):
+        if typed[fname] is not None:
+            good[fname] = typed[fname]
+        else:
+            pf = col.files.get(fname)
+            good[fname] = _good_entries(FILES[fname], pf.value) if pf is not None else {}
     if tables is not None:
-        _check_tables(col, tables)
+        _check_tables(col, tables.reaction, tables.negotiation, tables.bribery)
+    elif "tables.yaml" in col.files:
+        raw = col.files["tables.yaml"].value
+        raw = raw if isinstance(raw, dict) else {}
+        _check_tables(
+            col,
+            _good(schema.ReactionTable, raw.get("reaction")),
+            _good_entries(dict[schema.Id, schema.NegotiationTable], raw.get("negotiation")),
+            _good(schema.BriberyTable, raw.get("bribery")),
+        )
+    if typed["rules.yaml"] is not None:
+        _check_rules(col, typed["rules.yaml"], typed["rulesets.yaml"])
     grids: dict[str, tuple[tuple[EncounterCell, ...], ...]] = {}
     # Names are checked against the ids a file declares even when that file has other problems, so one run
     # reports a misspelt monster in a table beside a bad field in monsters.yaml.
-    ids = {f: _declared_ids(col, f) for f in ("monsters.yaml", "items.yaml", "party.yaml", "dungeon.yaml")}
-    if typed["encounters.yaml"] is not None and ids["monsters.yaml"] is not None:
-        grids = _check_grids(col, typed["encounters.yaml"], ids["monsters.yaml"])
-    _check_refs(
-        col,
-        typed["items.yaml"],
-        typed["party.yaml"],
-        ids["monsters.yaml"],
-        typed["encounters.yaml"],
-        tables,
-        typed["dungeon.yaml"],
-        typed["rulesets.yaml"],
-    )
+    known: dict[str, Mapping[str, Any] | None] = {
+        f.removesuffix(".yaml"): _declared_ids(col, f)
+        for f in ("monsters.yaml", "items.yaml", "party.yaml", "dungeon.yaml", "encounters.yaml")
+    }
+    known["negotiation"] = _declared_negotiation(col)
+    if known["monsters"] is not None:
+        grids = _check_grids(col, good["encounters.yaml"], known["monsters"])
+    _check_refs(col, known, good["items.yaml"], good["party.yaml"], good["dungeon.yaml"], good["rulesets.yaml"])
     if col.problems:
         raise DataError(col.problems)
     return Content(
@@ -299,6 +367,12 @@ def _declared_ids(col: Collector, fname: str) -> dict[str, Any] | None:
     if pf is None or not isinstance(pf.value, dict):
         return None
     return {str(k): v for k, v in pf.value.items()}
+
+
+def _declared_negotiation(col: Collector) -> dict[str, Any] | None:
+    tables = _declared_ids(col, "tables.yaml")
+    neg = tables.get("negotiation") if tables is not None else None
+    return {str(k): v for k, v in neg.items()} if isinstance(neg, dict) else None
 
 
 def _file_problem(path: str, message: str) -> Any:

@@ -217,7 +217,7 @@ def validate_file(pf: ParsedFile, model: Any, fname: str, col: Collector) -> Any
             if (loc, msg) in seen:
                 continue
             seen.add((loc, msg))
-            col.add(fname, loc, msg, key=err["type"] == "extra_forbidden")
+            col.add(fname, loc, msg, key=err["type"] == "extra_forbidden" or "[key]" in err["loc"])
         return None
 
 

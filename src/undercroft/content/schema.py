@@ -2,7 +2,7 @@
 
 Each ``*File`` model is the top level of one YAML file. Field constraints here give the per-field errors; the
 cross-checks (bands that gap or overlap, 6x6 grids, names of monsters, items and tables) are in
-:mod:`undercroft.content.checks`, so every problem is reported with its file, line and column.
+:mod:`undercroft.content.content`, so every problem is reported with its file, line and column.
 """
 
 from __future__ import annotations
@@ -45,7 +45,21 @@ def _check_id(text: str) -> str:
     return text
 
 
+def _check_count(text: str) -> str:
+    if Dice.parse(text).minimum < 1:
+        raise ValueError(f"number appearing '{text}' can roll less than 1")
+    return text
+
+
+def _check_amount(text: str) -> str:
+    if Dice.parse(text).minimum < 0:
+        raise ValueError(f"'{text}' can roll less than 0")
+    return text
+
+
 DiceText = Annotated[StrictStr, AfterValidator(_check_dice)]
+CountDice = Annotated[StrictStr, AfterValidator(_check_dice), AfterValidator(_check_count)]
+AmountDice = Annotated[StrictStr, AfterValidator(_check_dice), AfterValidator(_check_amount)]
 Colour = Annotated[StrictStr, AfterValidator(_check_colour)]
 Glyph = Annotated[StrictStr, AfterValidator(_check_glyph)]
 Id = Annotated[StrictStr, AfterValidator(_check_id)]
@@ -74,8 +88,8 @@ class Monster(Model):
     speed: Annotated[StrictInt, Field(ge=0, le=480)]
     intelligent: StrictBool
     self_preservation: StrictBool
-    number: DiceText
-    treasure: DiceText
+    number: CountDice
+    treasure: AmountDice
     negotiable: StrictBool
     pursues: StrictBool
     behaviours: tuple[Behaviour, ...] = ()

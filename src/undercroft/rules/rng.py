@@ -9,7 +9,6 @@ numpy's ``Generator`` methods are never used, because their output may change be
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,12 +31,14 @@ def stream_id(name: str) -> int:
 
 def parse_seed(text: str | int) -> int:
     """A game seed from user input: a whole number 0..2**64-1 as is, any other text hashed stably."""
+    if isinstance(text, bool):
+        raise ValueError("a seed is a whole number or text, not a truth value")
     if isinstance(text, int):
         if not 0 <= text <= _SEED_MASK:
             raise ValueError(f"seed {text} is outside 0..{_SEED_MASK}")
         return text
     stripped = text.strip()
-    if stripped.isdigit() and int(stripped) <= _SEED_MASK:
+    if stripped.isascii() and stripped.isdigit() and int(stripped) <= _SEED_MASK:  # not '²': isdigit() but no int
         return int(stripped)
     return int.from_bytes(hashlib.blake2b(stripped.encode("utf-8"), digest_size=8).digest(), "little")
 
@@ -89,14 +90,11 @@ class Stream:
         self.draws = draws
 
 
-@dataclass
 class Streams:
-    """All the streams of one game, created on first use from the seed."""
+    """All the streams of one game, created on first use from the seed (a number, or text hashed stably)."""
 
-    seed: int
-
-    def __post_init__(self) -> None:
-        self.seed = parse_seed(self.seed)
+    def __init__(self, seed: int | str) -> None:
+        self.seed: int = parse_seed(seed)
         self._streams: dict[tuple[str, int], Stream] = {}
 
     def get(self, name: str, level: int = 0) -> Stream:

@@ -1,0 +1,158 @@
+"""The command line of the Foundation: validate, bench, --version, --help."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from undercroft import __version__
+from undercroft.cli import main
+from undercroft.content import load_content
+
+Mutate = Callable[[Path, str, str, str], str]
+PROBLEM_LINE = re.compile(r"^(?P<path>.+\.yaml):(?P<line>\d+):(?P<col>\d+): (?P<rest>.+)$")
+
+
+def break_data(d: Path, mutate: Mutate) -> None:
+    """Three problems in three files."""
+    mutate(d, "monsters.yaml", "  hp: 4\n", '  hp: "four"\n')
+    mutate(d, "tables.yaml", "{min: 3, max: 5", "{min: 4, max: 5")
+    mutate(d, "encounters.yaml", "kobold, kobold]", "kobolt, kobold]")
+
+
+def test_validate_shipped_data(capsys: pytest.CaptureFixture[str], shipped_data: Path) -> None:
+    assert main(["validate"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    assert len(lines) == 1
+    content = load_content(shipped_data)
+    assert "ok" in lines[0]
+    assert f"{len(content.monsters)} monsters" in lines[0]
+    assert f"{len(content.rulesets)} rulesets" in lines[0]
+    assert content.digest in lines[0]
+
+
+def test_validate_bad_data_lists_every_problem(
+    capsys: pytest.CaptureFixture[str], data_copy: Path, mutate: Mutate
+) -> None:
+    break_data(data_copy, mutate)
+    assert main(["validate", str(data_copy)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "Traceback" not in out + err
+    *problems, summary = err.splitlines()
+    assert summary == "undercroft: 3 problem(s) in the rules data"
+    assert len(problems) == 3
+    for line in problems:
+        m = PROBLEM_LINE.match(line)
+        assert m, line
+        assert Path(m["path"]).parent == data_copy
+        assert int(m["line"]) >= 1 and int(m["col"]) >= 1
+    names = [Path(PROBLEM_LINE.match(line)["path"]).name for line in problems]  # type: ignore[index]
+    assert names == ["encounters.yaml", "monsters.yaml", "tables.yaml"]
+    assert "did you mean 'kobold'?" in problems[0]
+
+
+def test_validate_missing_directory(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["validate", str(tmp_path / "nowhere")]) == 2
+    out, err = capsys.readouterr()
+    assert "data directory not found" in err
+    assert "Traceback" not in out + err
+
+
+def test_validate_data_option_equals_positional(
+    capsys: pytest.CaptureFixture[str], data_copy: Path, mutate: Mutate
+) -> None:
+    assert main(["validate", str(data_copy)]) == 0
+    positional = capsys.readouterr()
+    assert main(["validate", "--data", str(data_copy)]) == 0
+    option = capsys.readouterr()
+    assert positional == option
+    assert str(data_copy) in positional.out
+
+    break_data(data_copy, mutate)
+    assert main(["validate", str(data_copy)]) == 2
+    positional = capsys.readouterr()
+    assert main(["validate", "--data", str(data_copy)]) == 2
+    assert capsys.readouterr() == positional
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"undercroft {__version__}"
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: undercroft")
+    for command in ("validate", "bench"):
+        assert command in out
+
+
+def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["no-such-command"])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert "invalid choice" in err
+    assert "Traceback" not in out + err
+
+
+def test_bench_json_only_data_load(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--json", "--only", "data_load_s"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    assert len(lines) == 1
+    result = json.loads(lines[0])
+    assert list(result) == ["data_load_s"]
+    assert isinstance(result["data_load_s"], float)
+    assert result["data_load_s"] > 0
+
+
+def test_bench_unknown_metric(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--only", "no_such_metric"]) == 2
+    out, err = capsys.readouterr()
+    assert "unknown metric(s) no_such_metric" in err
+    assert "data_load_s" in err  # lists the known ones
+    assert "Traceback" not in out + err
+
+
+def test_bench_on_bad_data_reports_the_data(
+    capsys: pytest.CaptureFixture[str], data_copy: Path, mutate: Mutate
+) -> None:
+    break_data(data_copy, mutate)
+    assert main(["bench", "--json", "--only", "data_load_s", "--data", str(data_copy)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "3 problem(s)" in err
+    assert "Traceback" not in err
+
+
+def test_python_m_validate_on_bad_data(data_copy: Path, mutate: Mutate, tmp_path: Path) -> None:
+    break_data(data_copy, mutate)
+    proc = subprocess.run(
+        [sys.executable, "-m", "undercroft", "validate", str(data_copy)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,  # not the repository: the command must not depend on the working directory
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    assert "Traceback" not in proc.stdout + proc.stderr
+    lines = proc.stderr.splitlines()
+    assert sum(1 for line in lines if PROBLEM_LINE.match(line)) == 3
+    assert lines[-1] == "undercroft: 3 problem(s) in the rules data"
