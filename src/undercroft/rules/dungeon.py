@@ -31,6 +31,8 @@ Movement is 4-connected (orthogonal steps): :func:`path_between` walks like the 
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -117,6 +119,13 @@ class LevelMap:
     @property
     def corridors(self) -> tuple[Segment, ...]:
         return tuple(s for s in self.segments if s.kind == "corridor")
+
+    @functools.cached_property
+    def transparent(self) -> BoolArray:
+        """(height, width): True where light passes (computed once: the tiles never change)."""
+        t = np.asarray(self.tiles != WALL)
+        t.flags.writeable = False
+        return t
 
 
 @dataclass(frozen=True)
@@ -383,7 +392,7 @@ def _label_corridors(
 
 def transparent(level: LevelMap) -> BoolArray:
     """(height, width): True where light passes: floor, doors and stairs."""
-    return np.asarray(level.tiles != WALL)
+    return level.transparent
 
 
 def walkable(level: LevelMap) -> BoolArray:
@@ -400,16 +409,29 @@ def compute_fov(level: LevelMap, x: int, y: int, radius: int) -> BoolArray:
     on farther ones.
     """
     seen = tcod.map.compute_fov(
-        transparent(level),
+        level.transparent,
         (y, x),
         radius + 1 if radius > 0 else 0,
         light_walls=True,
         algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
     )
-    if radius > 0:
-        ys, xs = np.ogrid[: level.height, : level.width]
-        seen &= (xs - x) ** 2 + (ys - y) ** 2 <= radius * radius
-    return seen
+    if radius <= 0:
+        return seen
+    # Cut the disc in the window around (x, y) only: the rest is already dark.
+    out = np.zeros_like(seen)
+    y0, y1 = max(0, y - radius), min(level.height, y + radius + 1)
+    x0, x1 = max(0, x - radius), min(level.width, x + radius + 1)
+    disc = _disc(radius)[y0 - (y - radius) : y1 - (y - radius), x0 - (x - radius) : x1 - (x - radius)]
+    out[y0:y1, x0:x1] = seen[y0:y1, x0:x1] & disc
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _disc(radius: int) -> BoolArray:
+    ys, xs = np.ogrid[-radius : radius + 1, -radius : radius + 1]
+    disc = np.asarray(xs * xs + ys * ys <= radius * radius)
+    disc.flags.writeable = False
+    return disc
 
 
 def path_between(level: LevelMap, a: Point, b: Point) -> list[Point]:
