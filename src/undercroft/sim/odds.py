@@ -1,0 +1,369 @@
+"""The odds of the fight in front of the party, for the encounter and combat screens and the autoplay bot.
+
+:func:`fight_odds` reads a game's state (never its random streams) and returns the chances of the fight with the
+group met, from the current hit points on: win, death and the expected hit points lost, if the party attacks
+until one side is down, always striking the weakest living creature (ties: the first; see
+:func:`attack_target`). The numbers follow the rules of :mod:`undercroft.sim.spec`:
+
+* one creature: exact, by dynamic programming (:func:`undercroft.sim.exact`, or the same computation started from
+  a fight in progress: a wounded creature, the monsters' ``acts_every`` phase, a free round pending);
+* a group: simulated, :data:`FIGHTS` fights (:func:`undercroft.sim.simulate` for a fresh group; the same rules
+  from a fight in progress otherwise), with dice seeded from the state itself, so the same state always gives
+  the same numbers and the game's own dice are never touched;
+* a party of several characters: approximated by its strongest living character fighting alone (the one with
+  the best odds); ``Odds.method`` says so.
+
+Results are cached by the state they depend on (the fight's every number, the creatures' hit points, whose turn
+is next): a repeated call costs a few microseconds, a new state about a millisecond (exact) or a few (groups).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+
+from undercroft.content import Content
+from undercroft.content.schema import Monster
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group, Member
+from undercroft.sim.exact import _delver_turn, _monster_attack, _regenerate, exact
+from undercroft.sim.spec import FightSpec
+from undercroft.sim.vector import DieRoller, pcg64_raw, simulate
+
+FIGHTS = 4000  # fights simulated for a group
+TOLERANCE = 1e-12  # live probability mass at which the exact computation stops
+CACHE_SIZE = 4096
+MODES = ("encounter", "combat", "pursuit")
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """The odds of one fight, from now to its end."""
+
+    win: float  # probability, 0..1
+    death: float
+    hp_lost_mean: float  # expected hit points ``character`` loses from now on
+    rounds_mean: float  # expected rounds from now on
+    method: str  # how the numbers were computed, in words
+    character: str  # the party member whose fight this is (the strongest, in a party)
+    exact: bool  # True: exact numbers; False: simulated (about +-1.5 points for win at 95%)
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """A fight at some moment: the fight's numbers and where it stands.
+
+    ``hps``: the living creatures' hit points in the order the party strikes them (weakest first);
+    ``delver_next``: the party takes the next turn; ``phase``: the monsters' turn counter modulo acts_every;
+    ``skip_next``: the monsters' next turn is lost (a free round for the party, or a monster that holds its ground
+    before anyone has swung).
+    """
+
+    spec: FightSpec
+    hps: tuple[int, ...]
+    delver_next: bool
+    phase: int = 0
+    skip_next: bool = False
+
+    @property
+    def fresh(self) -> bool:
+        """The fight as :func:`exact` and :func:`simulate` start it."""
+        s = self.spec
+        return (
+            all(h == s.monster_hp for h in self.hps)
+            and len(self.hps) == s.count
+            and self.phase == 0
+            and not self.skip_next
+            and self.delver_next == s.delver_first
+        )
+
+
+# --- specs ---------------------------------------------------------------------------------------------------
+
+
+def matchup_spec(
+    content: Content,
+    monster_id: str,
+    *,
+    count: int = 1,
+    hp: int | None = None,
+    exhausted: bool = False,
+    ruleset: str = "undercroft",
+) -> FightSpec:
+    """The fight of ``ruleset``'s delver (its first party member, at ``hp``, default full) against ``count``
+    ``monster_id`` under that ruleset (exhaustion counts only where it uses fatigue). Raises KeyError for an
+    unknown ruleset or monster (with a suggestion) and ValueError for impossible numbers."""
+    rs = content.ruleset(ruleset)
+    ch = content.party[rs.party[0]]
+    member = Member(rs.party[0], ch.name, ch.hp if hp is None else hp, ch.hp, ch.might, ch.agility, ch.defense,
+                    content.items[ch.weapon].damage, ch.negotiation, ch.speed)
+    return _spec(content, member, content.monster(monster_id), monster_id, count,
+                 exhausted and rs.procedures.fatigue, ch.agility)
+
+
+def _spec(content: Content, m: Member, mon: Monster, monster_id: str, count: int, exhausted: bool,
+          agility: int) -> FightSpec:
+    combat = content.rules.combat
+    fatigue = content.rules.fatigue
+    return FightSpec(
+        delver_hp=m.hp,
+        delver_max_hp=m.max_hp,
+        might=m.might,
+        weapon=m.weapon,
+        delver_defense=m.defense,
+        delver_agility=agility,
+        exhausted=exhausted,
+        monster_hp=mon.hp,
+        monster_defense=mon.defense,
+        monster_attack=mon.attack,
+        monster_damage=mon.damage,
+        monster_agility=mon.agility,
+        regenerate=mon.regenerate,
+        acts_every=mon.acts_every,
+        holds_ground="holds_ground" in mon.behaviours,
+        count=count,
+        attack_die=combat.attack_die,
+        always_miss=combat.always_miss,
+        critical=combat.critical,
+        critical_multiplier=combat.critical_multiplier,
+        to_hit_penalty=fatigue.to_hit_penalty,
+        damage_penalty=fatigue.damage_penalty,
+        opponent_bonus=fatigue.opponent_bonus,
+        minimum_damage=fatigue.minimum_damage,
+        monster_id=monster_id,
+        character=m.template,
+    )
+
+
+# --- the game's state ----------------------------------------------------------------------------------------
+
+
+def attack_target(group: Group) -> int:
+    """The creature the odds assume the party strikes: the weakest living one (ties: the first). -1: none."""
+    best = -1
+    for i, h in enumerate(group.hp):
+        if h > 0 and (best < 0 or h < group.hp[best]):
+            best = i
+    return best
+
+
+def _current_group(game: Game) -> Group | None:
+    st = game.state
+    gid = None
+    if st.mode == "combat" and st.combat is not None:
+        gid = st.combat.group
+    elif st.mode == "pursuit" and st.pursuit is not None:
+        gid = st.pursuit.group
+    elif st.mode == "encounter" and st.encounter is not None:
+        gid = st.encounter.group
+    if gid is None:
+        return None
+    for g in st.level.groups:
+        if g.id == gid:
+            return g
+    try:
+        return st.group(gid)
+    except KeyError:
+        return None
+
+
+def starts(content: Content, game: Game) -> list[Start]:
+    """The fight in progress (or about to start) as one :class:`Start` per living party member fighting alone."""
+    st = game.state
+    if st.mode not in MODES:
+        return []
+    g = _current_group(game)
+    if g is None or g.hidden:
+        return []
+    hps = tuple(sorted(h for h in g.hp if h > 0))
+    living = [m for m in st.party if m.hp > 0]
+    if not hps or not living:
+        return []
+    mon = content.monsters[g.monster]
+    holds = "holds_ground" in mon.behaviours
+    exhausted = st.exhausted and game.proc.fatigue
+    party_agility = max(m.agility for m in living)
+    c = st.combat
+    if st.mode == "combat" and c is not None:
+        delver_next = c.party_turn
+        turn = g.turns
+        # the party's turn: a free round of its own is pending; the monsters' turn: one holding its ground
+        # waits unless the party swung this round
+        skip = (c.free_round == "party" and c.round == 1) if delver_next else (holds and not c.party_attacked)
+    else:  # the fight would start now (_start_combat): a pending surprise gives someone a free round
+        enc = st.encounter
+        free = ""
+        if enc is not None and enc.first_round:
+            if enc.party_surprised and not enc.monster_surprised:
+                free = "monsters"
+            elif enc.monster_surprised and not enc.party_surprised:
+                free = "party"
+        turn = 0
+        if free:
+            delver_next = free == "party"
+            skip = free == "party" or holds  # a monster holding its ground does not open the fight
+        else:
+            delver_next = party_agility >= mon.agility or holds
+            skip = False
+    out = []
+    for m in living:
+        spec = _spec(content, m, mon, g.monster, len(hps), exhausted, party_agility)
+        out.append(Start(spec, hps, delver_next, turn % mon.acts_every, skip))
+    return out
+
+
+def fight_odds(content: Content, game: Game) -> Odds | None:
+    """The odds of the current fight (modes encounter, combat, pursuit; None in any other mode or without a
+    group in front of the party). Pure: reads the state, never the game's dice; cached by state."""
+    options = starts(content, game)
+    if not options:
+        return None
+    if len(options) == 1:
+        odds = start_odds(options[0])
+        if len(game.state.party) == 1:
+            return odds
+        name = next(m.name for m in game.state.party if m.template == odds.character)
+        return replace(odds, method=f"{odds.method}; {name} alone: the only one of the party still standing")
+    results = [start_odds(s) for s in options]
+    best = max(range(len(results)), key=lambda i: (results[i].win, -results[i].death, -results[i].hp_lost_mean))
+    odds = results[best]
+    name = next(m.name for m in game.state.party if m.template == odds.character)
+    return replace(odds, method=f"{odds.method}; party of {len(options)} approximated by its strongest living "
+                                f"character ({name}) fighting alone")
+
+
+# --- computing ------------------------------------------------------------------------------------------------
+
+
+def stream_seed(start: Start) -> int:
+    """The dice seed of a simulated :class:`Start`: a stable hash of the state (never the game's streams)."""
+    return int.from_bytes(hashlib.blake2b(repr(start).encode(), digest_size=8).digest(), "little")
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def start_odds(start: Start) -> Odds:
+    """The odds of ``start`` (cached)."""
+    spec = start.spec
+    n = len(start.hps)
+    if n == 1:
+        if start.fresh:
+            e = exact(spec)
+            return Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True)
+        win, death, lost, rounds = exact_from(start)
+        return Odds(win, death, lost, rounds, "exact", spec.character, True)
+    seed = stream_seed(start)
+    if start.fresh:
+        r = simulate(spec, FIGHTS, seed)
+        win, death, lost, rounds = r.win, r.death, r.hp_lost_mean, r.rounds_mean
+    else:
+        win, death, lost, rounds = simulate_from(start, FIGHTS, seed)
+    return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights", spec.character, False)
+
+
+def clear_cache() -> None:
+    """Forget every cached result."""
+    start_odds.cache_clear()
+
+
+def _monster_acts(start: Start, r: int) -> bool:
+    """Whether the monsters' r-th turn from now (0-based) is one in which they strike."""
+    if r == 0 and start.skip_next:
+        return False
+    return (start.phase + r) % start.spec.acts_every == 0
+
+
+def exact_from(start: Start, tolerance: float = TOLERANCE) -> tuple[float, float, float, float]:
+    """(win, death, expected hp lost, expected rounds) of a one-creature :class:`Start`, exactly (the forward
+    pass of :mod:`undercroft.sim.exact` from any state)."""
+    spec = start.spec
+    if len(start.hps) != 1:
+        raise ValueError("exact_from computes one creature")
+    d_full, m_full = spec.delver_hp, spec.monster_hp
+    d_faces: dict[int, int] = defaultdict(int)
+    for o in spec.delver_outcomes():
+        d_faces[o.damage] += 1
+    d_out = {dmg: k / spec.attack_die for dmg, k in d_faces.items()}
+    m_faces: dict[tuple[int, bool], int] = defaultdict(int)
+    for o in spec.monster_outcomes():
+        m_faces[(o.damage, o.hit)] += 1
+    m_out = {key: k / spec.attack_die for key, k in m_faces.items()}
+    lost_if_alive = (d_full - np.arange(1, d_full + 1)).astype(np.float64)
+    p = np.zeros((1, d_full, m_full))
+    p[0, d_full - 1, min(start.hps[0], m_full) - 1] = 1.0
+    win = death = lost = rounds = 0.0
+    order = ("delver", "monsters") if start.delver_next else ("monsters", "delver")
+    for r in range(spec.max_rounds):
+        for side in order:
+            if side == "delver":
+                p, won = _delver_turn(p, d_out, m_full)
+                w = float(won.sum())
+                win += w
+                lost += float(won @ lost_if_alive)
+                rounds += w * (r + 1)
+            else:
+                if _monster_acts(start, r):
+                    p, dead, _ = _monster_attack(p, m_out)
+                    death += dead
+                    lost += dead * d_full
+                    rounds += dead * (r + 1)
+                if spec.regenerate:
+                    p = _regenerate(p, spec.regenerate)
+        if float(p.sum()) < tolerance:
+            break
+    live = float(p.sum())
+    lost += float(p.sum(axis=(0, 2)) @ lost_if_alive)
+    rounds += live * spec.max_rounds
+    return win, death, lost, rounds
+
+
+def simulate_from(start: Start, fights: int, seed: int) -> tuple[float, float, float, float]:
+    """(win, death, mean hp lost, mean rounds) of ``fights`` simulated fights from any :class:`Start`: one hit point
+    array per creature, the creatures struck in order (the rules of :mod:`undercroft.sim.spec`)."""
+    spec = start.spec
+    k = len(start.hps)
+    full = spec.monster_hp
+    dice = DieRoller(pcg64_raw(seed), spec.attack_die)
+    dtab = np.array([o.damage for o in spec.delver_outcomes()], dtype=np.int32)
+    mtab = np.array([o.damage for o in spec.monster_outcomes()], dtype=np.int32)
+    hp = np.tile(np.array(start.hps, dtype=np.int32), (fights, 1))
+    dhp = np.full(fights, spec.delver_hp, dtype=np.int32)
+    tgt = np.zeros(fights, dtype=np.intp)
+    wins = deaths = 0
+    lost = rounds = 0
+    order = ("delver", "monsters") if start.delver_next else ("monsters", "delver")
+    for r in range(spec.max_rounds):
+        for side in order:
+            if side == "delver":
+                rows = np.arange(dhp.size)
+                hp[rows, tgt] -= dtab[dice.indices(dhp.size)]
+                tgt += hp[rows, tgt] <= 0
+                done = tgt >= k
+                if done.any():
+                    wins += int(done.sum())
+                    lost += int((spec.delver_hp - dhp[done]).sum())
+                    rounds += int(done.sum()) * (r + 1)
+            else:
+                done = np.zeros(dhp.size, dtype=bool)
+                if _monster_acts(start, r):
+                    for j in range(k):
+                        dmg = mtab[dice.indices(dhp.size)] * ((tgt <= j) & (dhp > 0))
+                        dhp -= dmg
+                    done = dhp <= 0
+                    if done.any():
+                        deaths += int(done.sum())
+                        lost += spec.delver_hp * int(done.sum())
+                        rounds += int(done.sum()) * (r + 1)
+                if spec.regenerate:
+                    hp = np.where(hp > 0, np.minimum(hp + spec.regenerate, full), hp)
+            if done.any():
+                keep = ~done
+                hp, dhp, tgt = hp[keep], dhp[keep], tgt[keep]
+                if dhp.size == 0:
+                    return wins / fights, deaths / fights, lost / fights, rounds / fights
+    lost += int((spec.delver_hp - dhp).sum())
+    rounds += int(dhp.size) * spec.max_rounds
+    return wins / fights, deaths / fights, lost / fights, rounds / fights

@@ -1,0 +1,220 @@
+"""The same fights through the real rules engine, one :meth:`Game.step` at a time.
+
+:func:`run_scalar` plays ``fights`` fights of a :class:`~undercroft.sim.spec.FightSpec`-like matchup (a party
+character of a ruleset, at some hit points, perhaps exhausted, against K of one monster) in one
+:class:`~undercroft.rules.game.Game`: it puts a group of K monsters in front of a lone party member and hands over to
+:func:`play_out`, which takes the ``fight`` action (the engine's own initiative, surprise, behaviours, fatigue and
+regeneration apply) and then ``attack``\\ s the weakest living creature (ties: the first; with fresh creatures that
+is the spec's "first living one") until the fight is won or lost, putting the state back before every fight.
+:func:`play_out` also plays on from any state of a game (a fight in progress), which is how the in-game odds
+(:mod:`undercroft.sim.odds`) are checked.
+
+It is the slow, literal reference that the vectorized simulator (:mod:`undercroft.sim.vector`) and the exact
+calculator (:mod:`undercroft.sim.exact`) are checked against (tests/test_three_way.py, tests/test_odds.py) and timed
+against (``undercroft bench --only sim_speedup_vs_scalar``). Its dice are a stream of its own
+(``Stream(seed, "scalar")``), never the game's. Rounds are counted as the spec counts them (a round is the first
+side's turn and then the other side's; ``rounds`` is the number of rounds begun), from the turns taken.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from undercroft.content import Content
+from undercroft.rules.actions import Action, Attack, Fight
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+from undercroft.rules.rng import Stream
+from undercroft.rules.state import Encounter, Group
+from undercroft.sim.odds import attack_target
+from undercroft.sim.spec import MAX_ROUNDS
+from undercroft.sim.vector import mean_ci, wilson
+
+
+@dataclass(frozen=True)
+class ScalarResult:
+    """Per-fight outcomes of :func:`run_scalar` and their summaries (95% intervals as in :mod:`vector`)."""
+
+    outcomes: tuple[str, ...]  # "win", "death" or "stalemate", one per fight
+    rounds: tuple[int, ...]
+    hp_lost: tuple[int, ...]
+    monster_hits: tuple[int, ...]
+    natural_kills: tuple[tuple[int, ...], ...]  # per fight: the natural faces of the blows that killed a creature
+
+    @property
+    def fights(self) -> int:
+        return len(self.outcomes)
+
+    def share(self, outcome: str) -> float:
+        return self.outcomes.count(outcome) / self.fights
+
+    def share_ci(self, outcome: str) -> tuple[float, float]:
+        return wilson(self.outcomes.count(outcome), self.fights)
+
+    @property
+    def win(self) -> float:
+        return self.share("win")
+
+    @property
+    def death(self) -> float:
+        return self.share("death")
+
+    @staticmethod
+    def _mean(values: Sequence[int]) -> tuple[float, tuple[float, float]]:
+        a = np.asarray(values, dtype=np.int64)
+        return mean_ci(int(a.sum()), int((a * a).sum()), int(a.size))
+
+    @property
+    def rounds_mean(self) -> float:
+        return self._mean(self.rounds)[0]
+
+    @property
+    def rounds_mean_ci(self) -> tuple[float, float]:
+        return self._mean(self.rounds)[1]
+
+    @property
+    def hp_lost_mean(self) -> float:
+        return self._mean(self.hp_lost)[0]
+
+    @property
+    def hp_lost_mean_ci(self) -> tuple[float, float]:
+        return self._mean(self.hp_lost)[1]
+
+    def standard_error(self, name: str) -> float:
+        """The standard error of the mean of ``rounds``, ``hp_lost`` or ``monster_hits``."""
+        a: NDArray[np.float64] = np.asarray(getattr(self, name), dtype=np.float64)
+        return float(a.std(ddof=1) / math.sqrt(a.size)) if a.size > 1 else math.inf
+
+
+def run_scalar(
+    content: Content,
+    monster_id: str,
+    fights: int,
+    seed: int = 1,
+    *,
+    count: int = 1,
+    hp: int | None = None,
+    exhausted: bool = False,
+    ruleset: str = "undercroft",
+    character: str | None = None,
+    monster_hps: Sequence[int] | None = None,
+    max_rounds: int = MAX_ROUNDS,
+) -> ScalarResult:
+    """Play ``fights`` fights of ``character`` (default: the ruleset's first party member) at ``hp`` (default
+    full) against ``count`` ``monster_id`` (at ``monster_hps``, default full) through :meth:`Game.step`.
+    ``exhausted`` sets the party's exhaustion (it only matters where the ruleset uses fatigue, as in play)."""
+    if count < 1:
+        raise ValueError(f"count must be at least 1, not {count}")
+    mon = content.monster(monster_id)
+    game = Game(content, ruleset, seed)
+    st = game.state
+    member = game._member(character if character is not None else game.rs.party[0])
+    if hp is not None:
+        if not 1 <= hp <= member.max_hp:
+            raise ValueError(f"hp must be 1..{member.max_hp}, not {hp}")
+        member.hp = hp
+    st.party = [member]
+    st.exhausted = exhausted
+    hps = list(monster_hps) if monster_hps is not None else [mon.hp] * count
+    g = Group(st.next_group, monster_id, hps, mon.hp, st.depth, st.segment, st.pos, "resident", 0)
+    st.next_group += 1
+    game._init_behaviour(g, mon)
+    st.level.groups.append(g)
+    st.mode = "encounter"
+    st.encounter = Encounter(g.id, entry=st.pos, first_round=False)  # met already: no surprise, no free round
+    return play_out(game, fights, seed, max_rounds=max_rounds)
+
+
+def _group(game: Game) -> Group:
+    st = game.state
+    if st.mode == "combat" and st.combat is not None:
+        return st.group(st.combat.group)
+    if st.mode == "pursuit" and st.pursuit is not None:
+        return st.group(st.pursuit.group)
+    if st.mode == "encounter" and st.encounter is not None:
+        return st.group(st.encounter.group)
+    raise ValueError(f"no fight in front of the party (mode {st.mode})")
+
+
+def play_out(game: Game, fights: int, seed: int = 1, *, max_rounds: int = MAX_ROUNDS) -> ScalarResult:
+    """Play the fight in front of the party ``fights`` times from the game's current state, through
+    :meth:`Game.step`: ``fight`` (in an encounter or a pursuit), then ``attack`` the weakest living creature
+    (ties: the first; the policy :mod:`undercroft.sim.odds` assumes) until one side is down. The dice come from
+    a stream of ``seed`` of this helper's own (``Stream(seed, "scalar")``), never the game's; the state is put
+    back as it was before each fight and at the end."""
+    if fights < 1:
+        raise ValueError(f"fights must be at least 1, not {fights}")
+    st = game.state
+    g = _group(game)
+    snap = (
+        st.mode, [m.hp for m in st.party], st.exhausted, st.turn, st.rounds, st.kills, st.gold,
+        copy.copy(st.encounter), copy.copy(st.combat), copy.copy(st.pursuit),
+        list(g.hp), g.turns, g.risen, g.peaceful, g.treasure, g.bribes, st.level.groups.index(g),
+    )
+
+    def restore() -> None:
+        (st.mode, hps, st.exhausted, st.turn, st.rounds, st.kills, st.gold, enc, com, pur,
+         g.hp, g.turns, g.risen, g.peaceful, g.treasure, g.bribes, where) = copy.copy(snap)
+        for m, h in zip(st.party, hps, strict=True):
+            m.hp = h
+        st.encounter, st.combat, st.pursuit = copy.copy(enc), copy.copy(com), copy.copy(pur)
+        g.hp = list(g.hp)
+        st.death = None
+        if g not in st.level.groups:
+            st.level.groups.insert(where, g)
+
+    forced = game._forced
+    game._forced = Stream(seed, "scalar")
+    start_hp = sum(snap[1])
+    outcomes: list[str] = []
+    rounds_out: list[int] = []
+    lost_out: list[int] = []
+    hits_out: list[int] = []
+    kills_out: list[tuple[int, ...]] = []
+    try:
+        for _ in range(fights):
+            restore()
+            events: list[Event] = []
+            swings = monster_turns = 0
+            if st.mode in ("encounter", "pursuit"):
+                events = _step(game, Fight())
+                first = next(e.get("first") for e in events if e.type == "combat")
+                monster_turns = 0 if first == "party" else 1
+            elif st.combat is not None and not st.combat.party_turn:
+                raise ValueError("play_out starts a fight in combat only on the party's turn")
+            while st.mode == "combat" and swings < max_rounds:
+                more = _step(game, Attack(attack_target(g)))
+                swings += 1
+                if st.mode in ("combat", "dead"):
+                    monster_turns += 1  # the monsters' turn began (a won fight ends on the swing)
+                events.extend(more)
+            hits = 0
+            kills: list[int] = []
+            for e in events:
+                if e.type == "attack" and e.get("hit"):
+                    if e.get("attacker_side") == "monsters":
+                        hits += 1
+                    elif e.get("target_hp_after") == 0:
+                        kills.append(int(e.get("natural")))
+            outcomes.append("death" if st.mode == "dead" else "stalemate" if st.mode == "combat" else "win")
+            rounds_out.append(min(max_rounds, math.ceil((swings + monster_turns) / 2)))
+            lost_out.append(start_hp - sum(max(0, m.hp) for m in st.party))
+            hits_out.append(hits)
+            kills_out.append(tuple(kills))
+    finally:
+        game._forced = forced
+        restore()
+    return ScalarResult(tuple(outcomes), tuple(rounds_out), tuple(lost_out), tuple(hits_out), tuple(kills_out))
+
+
+def _step(game: Game, action: Action) -> list[Event]:
+    events = game.step(action)
+    if events and events[0].type == "refused":
+        raise RuntimeError(f"the engine refused {action.type}: {events[0].text}")
+    return events

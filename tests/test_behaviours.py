@@ -1,0 +1,234 @@
+"""The behaviours of the Warden's eight (seed 001), one test each, through ``step()`` with forced dice."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine_helpers import NOTHING, encounter_faces, kinds, make_game, meet, of, one, rolls, script
+
+from undercroft.rules import dungeon
+from undercroft.rules.actions import Action, Attack, Drink, DropFood, Fight, Move, Run, Wait
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+
+ATTACKS = (1, 1)  # reaction 2: "attacks at once"
+
+
+def act(game: Game, action: Action, *faces: int) -> list[Event]:
+    """Script exactly ``faces`` for ``action``; every one must be used, and the action must be accepted."""
+    dice = script(game)
+    dice.push(*faces)
+    events = game.step(action)
+    assert not of(events, "refused"), events
+    assert dice.remaining == 0, f"{dice.remaining} scripted faces left unused: {events}"
+    return events
+
+
+def way_out(game: Game, avoid: tuple[int, int]) -> list[tuple[int, int]]:
+    """The shortest walk through the party's segment to a tile outside it other than ``avoid`` (the last step
+    leaves the segment), around the monsters."""
+    st = game.state
+    m = st.level.map
+    blocked = {g.pos for g in st.level.groups if not g.defeated and not g.hidden}
+    prev: dict[tuple[int, int], tuple[int, int] | None] = {st.pos: None}
+    todo = deque([st.pos])
+    while todo:
+        p = todo.popleft()
+        if int(m.segment_of[p[1], p[0]]) != st.segment:
+            out = []
+            q: tuple[int, int] | None = p
+            while q is not None and q != st.pos:
+                out.append(q)
+                q = prev[q]
+            return out[::-1]
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            x, y = p[0] + dx, p[1] + dy
+            if (x, y) in prev or (x, y) in blocked or (x, y) == avoid or m.tiles[y, x] == dungeon.WALL:
+                continue
+            prev[(x, y)] = p
+            todo.append((x, y))
+    raise AssertionError("no other way out")
+
+
+def walk(game: Game, path: list[tuple[int, int]]) -> list[list[Event]]:
+    """Step along ``path`` (no die is rolled on the way; the caller scripts the last step)."""
+    out = []
+    for x, y in path:
+        st = game.state
+        out.append(game.step(Move(x - st.pos[0], y - st.pos[1])))
+        assert not of(out[-1], "refused"), out[-1]
+    return out
+
+
+def step_inside(game: Game) -> list[Event]:
+    """One step further into the room, away from the door the party came in by."""
+    st = game.state
+    m = st.level.map
+    blocked = {g.pos for g in st.level.groups}
+    for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (-1, -1), (1, 1), (-1, 1)):
+        x, y = st.pos[0] + dx, st.pos[1] + dy
+        if int(m.segment_of[y, x]) == st.segment and m.tiles[y, x] == dungeon.FLOOR and (x, y) not in blocked:
+            return game.step(Move(dx, dy))
+    raise AssertionError("nowhere to step")
+
+
+# --- passive: the sump leeches ---------------------------------------------------------------------------------
+
+
+def test_passive_never_initiates_and_strikes_once_when_walked_past() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, ev = meet(game, "sump_leeches", 2, faces=encounter_faces(reaction=ATTACKS))
+    st = game.state
+    assert g.reaction_result == "attacks" and st.mode == "encounter" and not of(ev, "combat")
+    for _ in range(3):
+        ev = act(game, Wait())  # no attack roll, no attack
+        assert not of(ev, "attack") and not of(ev, "combat") and st.mode == "encounter"
+    entry = st.segment_entry
+    path = way_out(game, avoid=entry)
+    assert path[-1] != entry
+    walk(game, path[:-1])
+    assert not of(ev, "attack") and st.party[0].hp == 12
+    ev = act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 10, 1, NOTHING)
+    assert one(ev, "walked_past")["group"] == g.id
+    strikes = of(ev, "attack", attacker_side="monsters")
+    assert [e["attacker_index"] for e in strikes] == [0, 1]  # each strikes once: 10 + 2 hits, a 1 misses
+    assert st.party[0].hp == 12 - 2 and st.mode == "explore"
+
+
+def test_passive_lets_the_party_leave_the_way_it_came() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    _g, ev = meet(game, "sump_leeches", 2, faces=encounter_faces())
+    st = game.state
+    entry = st.segment_entry
+    ev = act(game, Move(entry[0] - st.pos[0], entry[1] - st.pos[1]), NOTHING)  # no strike: only the check
+    assert not of(ev, "walked_past") and not of(ev, "attack") and st.party[0].hp == 12
+    assert st.pos == entry and st.mode == "explore"
+
+
+# --- kneels: the wick-trimmer ----------------------------------------------------------------------------------
+
+
+def test_kneels_until_inside_then_rises_acts_every_other_round_and_kneels_again() -> None:
+    game = make_game("warden", dice=ScriptedDice())
+    g, ev = meet(game, "wick_trimmer")  # the Warden: a monster means a fight, but it is kneeling
+    st = game.state
+    assert not g.risen and st.mode == "encounter" and not of(ev, "combat")
+    ev = act(game, Wait())
+    assert not of(ev, "attack") and not g.risen
+    ev = step_inside(game)  # inside the room: it rises; AGILITY 1 against 3, the delver first
+    assert one(ev, "rises")["group"] == g.id and g.risen and st.mode == "combat" and not of(ev, "attack")
+    ev = act(game, Attack(0), 2, 9)  # it acts (9 + 3 hits for 2)
+    assert one(ev, "attack", attacker_side="monsters")["hit"]
+    ev = act(game, Attack(0), 2)  # the next round it does not
+    assert one(ev, "slow") and not of(ev, "attack", attacker_side="monsters")
+    ev = act(game, Attack(0), 2, 1)  # then it does again
+    assert one(ev, "attack", attacker_side="monsters")
+    ev = act(game, Wait())  # the party does not attack for a round: it kneels again
+    assert one(ev, "idle") and not g.risen and st.mode == "encounter" and st.combat is None
+    ev = step_inside(game)  # and rises again when the party moves in the room
+    assert one(ev, "rises") and st.mode == "combat"
+
+
+def test_kneeler_does_not_follow() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, _ = meet(game, "wick_trimmer", faces=encounter_faces(reaction=ATTACKS))
+    st = game.state
+    assert st.mode == "encounter" and not of(_, "combat")  # kneeling: even "attacks at once" waits
+    ev = step_inside(game)
+    assert one(ev, "rises") and st.mode == "combat"
+    ev = act(game, Run())  # no pursuit roll: it does not follow you out
+    assert one(ev, "leave")["pursued"] is False and st.mode == "explore" and not g.risen
+
+
+# --- submerged: the cistern drowner ----------------------------------------------------------------------------
+
+
+def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, ev = meet(game, "cistern_drowner")  # no die: it is under the water
+    st = game.state
+    assert kinds(ev) == ["hidden"] and g.hidden and st.mode == "explore"
+    assert not of(ev, "encounter")
+    walk(game, way_out(game, avoid=st.segment_entry)[:-1])  # walking about the room: nothing happens
+    assert g.hidden and st.mode == "explore" and st.party[0].hp == 12
+    path = way_out(game, avoid=st.segment_entry)
+    ev = act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 9)  # past it: it rises behind
+    assert kinds(ev)[:3] == ["move", "reveal", "combat"] and not g.hidden
+    assert one(ev, "combat")["free_round"] == "monsters"
+    strike = one(ev, "attack")
+    assert strike["attacker_side"] == "monsters" and strike["hit"] and st.party[0].hp == 12 - 3
+    assert st.mode == "combat" and st.combat is not None and st.combat.party_turn
+    # It does not stop: it pursues whatever the (absent) reaction, and food does not distract it.
+    st.party[0].speed = 130  # just faster than its 120, so the chase lasts: 10 ft a round of walking
+    room, here = path[-2] if len(path) > 1 else None, st.pos
+    ev = act(game, Run())  # no pursuit roll and no evasion: it always comes
+    assert one(ev, "pursuit") and st.mode == "pursuit" and one(ev, "chase")["distance"] == 30
+    assert st.pos == here and st.pos != g.pos and room != st.pos  # onward: not back past it into the water
+    ev = act(game, DropFood())  # no d100
+    assert one(ev, "ignored") and not rolls(ev, "food_distracts") and st.mode == "pursuit"
+    assert one(ev, "chase")["distance"] == 60
+
+
+def test_submerged_catches_a_party_that_is_not_faster() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    _g, _ = meet(game, "cistern_drowner")
+    st = game.state
+    entry = st.segment_entry
+    act(game, Move(entry[0] - st.pos[0], entry[1] - st.pos[1]), 1)  # leaving the way it came: it rises too
+    assert st.mode == "combat"
+    ev = act(game, Run(), 1)  # 120 against 90: caught at once; AGILITY 4 against 3: it strikes first
+    assert one(ev, "caught")["fights"] and st.mode == "combat"
+
+
+# --- regenerates: the ossuary knot -----------------------------------------------------------------------------
+
+
+def test_regenerates_every_round_up_to_its_maximum() -> None:
+    game = make_game("warden", dice=ScriptedDice())
+    g, _ = meet(game, "ossuary_knot")
+    regen = game.monster_of(g).regenerate
+    assert regen >= 1 and game.state.mode == "combat"
+    ev = act(game, Attack(0), 15, 1)  # 10 - 6 = 4, then it closes up
+    assert one(ev, "regenerate")["hp"] == 4 + regen and g.hp == [4 + regen]
+    assert one(ev, "regenerate").text == f"Ossuary Knot closes up. Ossuary Knot at {4 + regen}."
+    hp = 4 + regen
+    while hp < g.max_hp:
+        ev = act(game, Attack(0), 2, 1)  # both miss
+        hp = min(g.max_hp, hp + regen)
+        assert g.hp == [hp]
+    ev = act(game, Attack(0), 2, 1)
+    assert g.hp == [g.max_hp] and not of(ev, "regenerate")
+
+
+# --- holds its ground: the patient one -------------------------------------------------------------------------
+
+
+def test_holds_ground_only_strikes_after_a_swing_and_never_pursues() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, ev = meet(game, "the_patient_one", faces=encounter_faces(reaction=ATTACKS))
+    st = game.state
+    assert g.reaction_result == "attacks" and st.mode == "encounter" and not of(ev, "combat")
+    act(game, Wait())  # never initiates: no attack chance roll
+    st.party[0].hp = 4
+    ev = act(game, Drink(0), 1, 1)  # drinking in front of it: 6 healed, nothing happens
+    assert not of(ev, "attack") and st.party[0].hp == 10 and st.mode == "encounter"
+    ev = act(game, Fight())  # the party steps in: it acts only after the party swings
+    assert one(ev, "combat")["first"] == "party" and not of(ev, "attack")
+    ev = act(game, Wait())
+    assert one(ev, "holds") and not of(ev, "attack")
+    ev = act(game, Drink(0), 1, 1)
+    assert one(ev, "holds") and not of(ev, "attack") and st.party[0].hp == 12
+    ev = act(game, Attack(0), 2, 9)  # a swing (missed): it answers (9 + its attack)
+    assert [e["attacker_side"] for e in of(ev, "attack")] == ["party", "monsters"]
+    ev = act(game, Run())  # it never pursues
+    assert one(ev, "leave")["pursued"] is False and st.mode == "explore" and not rolls(ev, "pursuit")
+
+
+def test_the_armour_and_the_brute_simply_fight() -> None:
+    game = make_game("warden", dice=ScriptedDice())
+    _g, ev = meet(game, "gaoler", faces=(1,))  # the Warden: a fight at once; AGILITY 4 against 3: it strikes first
+    assert game.state.mode == "combat" and one(ev, "attack")["attacker_side"] == "monsters"
+    for mid in ("gaoler", "empty_harness"):
+        mon = game.content.monsters[mid]
+        assert mon.behaviours == () and mon.acts_every == 1 and mon.regenerate == 0

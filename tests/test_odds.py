@@ -1,0 +1,273 @@
+"""The odds shown in the game (undercroft.sim.odds.fight_odds): exact or simulated as documented, cached, never
+touching the game's dice, and in agreement with the rules engine playing on from the same state."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+
+import pytest
+
+from undercroft.content import Content, load_content
+from undercroft.paths import data_dir
+from undercroft.rules.actions import Attack, Fight
+from undercroft.rules.dice import Dice, ScriptedDice
+from undercroft.rules.game import Game
+from undercroft.rules.state import Encounter, Group
+from undercroft.sim import exact, simulate
+from undercroft.sim.odds import (
+    FIGHTS,
+    Odds,
+    Start,
+    attack_target,
+    clear_cache,
+    exact_from,
+    fight_odds,
+    matchup_spec,
+    simulate_from,
+    start_odds,
+    starts,
+    stream_seed,
+)
+from undercroft.sim.scalar import play_out
+
+SCALAR_FIGHTS = 3000
+SIGMAS = 4.0
+
+
+@pytest.fixture(scope="module")
+def content() -> Content:
+    return load_content(data_dir())
+
+
+def new_game(content: Content, ruleset: str = "warden", faces: Sequence[int] = ()) -> tuple[Game, ScriptedDice]:
+    """A game whose rolls are scripted (the start gold is answered with 1s)."""
+    n = Dice.parse(content.ruleset(ruleset).start_gold).count
+    dice = ScriptedDice([1] * n + list(faces))
+    return Game(content, ruleset, 5, dice=dice), dice
+
+
+def place(game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None = None,
+          enc: Encounter | None = None) -> Group:
+    """``count`` x ``monster`` in front of the party, met: mode encounter."""
+    st = game.state
+    mon = game.content.monsters[monster]
+    g = Group(st.next_group, monster, list(hp) if hp else [mon.hp] * count, mon.hp, st.depth, st.segment, st.pos,
+              "resident", 0, met=True)
+    st.next_group += 1
+    game._init_behaviour(g, mon)
+    st.level.groups.append(g)
+    st.mode = "encounter"
+    st.encounter = enc if enc is not None else Encounter(g.id, entry=st.prev_pos, first_round=False)
+    st.encounter.group = g.id
+    return g
+
+
+def agrees(odds: Odds, game: Game, seed: int = 11) -> list[str]:
+    """Where the engine, playing on from the game's state, disagrees with the odds (beyond SIGMAS errors)."""
+    s = play_out(game, SCALAR_FIGHTS, seed)
+    n_odds = math.inf if odds.exact else FIGHTS
+    out = []
+    p = odds.win
+    se = math.sqrt(max(p * (1 - p), 1e-12) * (1 / SCALAR_FIGHTS + 1 / n_odds))
+    if abs(s.win - p) > SIGMAS * se:
+        out.append(f"win: odds {p:.4f} vs engine {s.win:.4f} (se {se:.4f})")
+    se_lost = s.standard_error("hp_lost") * math.sqrt(1 + (0 if odds.exact else SCALAR_FIGHTS / FIGHTS))
+    if abs(s.hp_lost_mean - odds.hp_lost_mean) > SIGMAS * se_lost + 1e-9:
+        out.append(f"hp lost: odds {odds.hp_lost_mean:.3f} vs engine {s.hp_lost_mean:.3f} (se {se_lost:.3f})")
+    se_rounds = s.standard_error("rounds") * math.sqrt(1 + (0 if odds.exact else SCALAR_FIGHTS / FIGHTS))
+    if abs(s.rounds_mean - odds.rounds_mean) > SIGMAS * se_rounds + 1e-9:
+        out.append(f"rounds: odds {odds.rounds_mean:.3f} vs engine {s.rounds_mean:.3f} (se {se_rounds:.3f})")
+    return out
+
+
+# --- when there are odds -------------------------------------------------------------------------------------
+
+
+def test_no_odds_without_a_fight(content: Content) -> None:
+    game, _ = new_game(content)
+    assert game.state.mode == "explore"
+    assert fight_odds(content, game) is None
+
+
+def test_a_fresh_fight_is_the_exact_calculation(content: Content) -> None:
+    game, _ = new_game(content)
+    place(game, "gaoler")
+    odds = fight_odds(content, game)
+    e = exact(matchup_spec(content, "gaoler", ruleset="warden"))
+    assert odds is not None and odds.exact and odds.method == "exact" and odds.character == "delver"
+    assert (odds.win, odds.death, odds.hp_lost_mean) == (e.win, e.death, e.hp_lost_mean)
+
+
+def test_a_fresh_group_is_simulated_with_dice_from_the_state(content: Content) -> None:
+    game, _ = new_game(content)
+    place(game, "sump_leeches", 3)
+    (start,) = starts(content, game)
+    assert start.fresh
+    odds = fight_odds(content, game)
+    r = simulate(start.spec, FIGHTS, stream_seed(start))
+    assert odds is not None and not odds.exact and odds.method == f"simulated, {FIGHTS} fights"
+    assert (odds.win, odds.death, odds.hp_lost_mean) == (r.win, r.death, r.hp_lost_mean)
+    clear_cache()
+    assert fight_odds(content, game) == odds  # the same state, the same numbers
+
+
+def test_the_games_dice_and_state_are_never_touched(content: Content) -> None:
+    game, dice = new_game(content, "undercroft")
+    place(game, "ossuary_knot", 2, hp=[3, 10])
+    before = game.canonical()
+    clear_cache()
+    assert fight_odds(content, game) is not None
+    assert game.canonical() == before and dice.remaining == 0
+
+
+def test_odds_follow_the_hit_points(content: Content) -> None:
+    game, _ = new_game(content)
+    g = place(game, "gaoler")
+    full = fight_odds(content, game)
+    game.state.party[0].hp = 5
+    hurt = fight_odds(content, game)
+    g.hp = [2]
+    winning = fight_odds(content, game)
+    assert full is not None and hurt is not None and winning is not None
+    assert hurt.win < full.win and hurt.win < winning.win  # (a gaoler at 2 still strikes first, for 5)
+    assert hurt.hp_lost_mean <= 5 and winning.rounds_mean < hurt.rounds_mean
+
+
+def test_a_cached_call_takes_well_under_a_frame(content: Content) -> None:
+    game, _ = new_game(content)
+    place(game, "sump_leeches", 4, hp=[4, 2, 4, 4])
+    fight_odds(content, game)
+    n = 500
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fight_odds(content, game)
+    per_call = (time.perf_counter() - t0) / n
+    assert per_call < 0.002, f"{per_call * 1e3:.3f} ms per cached call"
+
+
+def test_the_weakest_living_creature_is_the_target() -> None:
+    g = Group(1, "x", [0, 5, 3, 3], 5, 0, 0, (0, 0), "resident", 0)
+    assert attack_target(g) == 2
+    g.hp = [0, 0]
+    assert attack_target(g) == -1
+
+
+# --- the fight-in-progress computations agree with exact() and simulate() on fresh fights -----------------------
+
+
+@pytest.mark.parametrize("monster", ["gaoler", "ossuary_knot", "wick_trimmer", "the_patient_one"])
+def test_exact_from_a_fresh_start_is_exact(content: Content, monster: str) -> None:
+    spec = matchup_spec(content, monster)
+    e = exact(spec)
+    win, death, lost, rounds = exact_from(Start(spec, (spec.monster_hp,), spec.delver_first))
+    assert win == pytest.approx(e.win, abs=1e-9) and death == pytest.approx(e.death, abs=1e-9)
+    assert lost == pytest.approx(e.hp_lost_mean, abs=1e-8) and rounds == pytest.approx(e.rounds_mean, abs=1e-8)
+
+
+@pytest.mark.parametrize(("monster", "count"), [("sump_leeches", 3), ("ossuary_knot", 2), ("wick_trimmer", 2)])
+def test_simulate_from_a_fresh_start_matches_exact(content: Content, monster: str, count: int) -> None:
+    spec = matchup_spec(content, monster, count=count)
+    e = exact(spec, groups=True)
+    n = 100_000
+    win, _, lost, rounds = simulate_from(Start(spec, (spec.monster_hp,) * count, spec.delver_first), n, 3)
+    assert abs(win - e.win) <= SIGMAS * math.sqrt(e.win * (1 - e.win) / n)
+    assert abs(lost - e.hp_lost_mean) <= 0.05 and abs(rounds - e.rounds_mean) <= 0.03
+
+
+# --- fights in progress, against the engine playing on from the same state ------------------------------------
+
+
+def test_mid_fight_one_wounded_regenerating_creature(content: Content) -> None:
+    game, _ = new_game(content)
+    g = place(game, "ossuary_knot")
+    assert game.step(Fight())[0].type != "refused" and game.state.mode == "combat"  # 3 v 3: the delver first
+    g.hp = [4]
+    game.state.party[0].hp = 5
+    odds = fight_odds(content, game)
+    assert odds is not None and odds.exact
+    bad = agrees(odds, game)
+    assert not bad, bad
+
+
+def test_mid_fight_slow_monster_out_of_phase(content: Content) -> None:
+    game, dice = new_game(content)
+    g = place(game, "wick_trimmer")
+    game.step(Fight())
+    dice.push(2, 19)  # the delver misses; the wick-trimmer hits (its turn 0)
+    game.step(Attack(0))
+    assert g.turns == 1 and dice.remaining == 0  # its next turn is a slow one
+    (start,) = starts(content, game)
+    assert start.phase == 1 and start.delver_next
+    odds = fight_odds(content, game)
+    assert odds is not None
+    bad = agrees(odds, game)
+    assert not bad, bad
+
+
+def test_mid_fight_group_with_the_dead_and_the_wounded(content: Content) -> None:
+    game, _ = new_game(content)
+    g = place(game, "sump_leeches", 4)
+    game.step(Fight())
+    g.hp = [0, 4, 1, 3]
+    game.state.party[0].hp = 6
+    (start,) = starts(content, game)
+    assert start.hps == (1, 3, 4) and not start.fresh
+    odds = fight_odds(content, game)
+    assert odds is not None and not odds.exact
+    bad = agrees(odds, game)
+    assert not bad, bad
+
+
+def test_a_free_round_for_the_party_is_counted(content: Content) -> None:
+    game, _ = new_game(content, "undercroft")
+    place(game, "gaoler", enc=Encounter(0, entry=game.state.prev_pos, monster_surprised=True))
+    (start,) = starts(content, game)
+    assert start.delver_next and start.skip_next  # the gaoler is faster, but surprised
+    odds = fight_odds(content, game)
+    assert odds is not None
+    bad = agrees(odds, game)
+    assert not bad, bad
+
+
+def test_a_monster_holding_its_ground_wastes_its_free_round(content: Content) -> None:
+    game, _ = new_game(content, "undercroft")
+    place(game, "the_patient_one", enc=Encounter(0, entry=game.state.prev_pos, party_surprised=True))
+    (start,) = starts(content, game)
+    assert not start.delver_next and start.skip_next
+    odds = fight_odds(content, game)
+    assert odds is not None
+    bad = agrees(odds, game)
+    assert not bad, bad
+
+
+def test_an_exhausted_delver_in_pursuit(content: Content) -> None:
+    game, _ = new_game(content, "undercroft")
+    g = place(game, "gaoler")
+    st = game.state
+    st.exhausted = True
+    st.mode, st.pursuit = "pursuit", None
+    from undercroft.rules.state import Pursuit
+
+    st.pursuit = Pursuit(g.id, 30)
+    (start,) = starts(content, game)
+    assert start.spec.exhausted
+    odds = fight_odds(content, game)
+    assert odds is not None
+    assert odds.win == start_odds(Start(matchup_spec(content, "gaoler", exhausted=True), (16,), False)).win
+    bad = agrees(odds, game)
+    assert not bad, bad
+
+
+def test_a_party_is_approximated_by_its_strongest_character(content: Content) -> None:
+    game, _ = new_game(content, "citadel")
+    place(game, "ogre")
+    odds = fight_odds(content, game)
+    assert odds is not None and "strongest" in odds.method
+    alone = [start_odds(s) for s in starts(content, game)]
+    assert len(alone) == 4 and odds.win == max(o.win for o in alone)
+    for m in game.state.party[1:]:
+        m.hp = 0
+    only = fight_odds(content, game)
+    assert only is not None and only.character == game.state.party[0].template and "only one" in only.method

@@ -1,0 +1,296 @@
+"""Running (seed 001's free exit), evasion and pursuit, time and fatigue (seed 003), through ``step()``.
+
+Every roll is forced; each step asserts that the engine used exactly the faces scripted for it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import NOTHING, encounter_faces, kinds, make_game, meet, of, one, rolls, script
+
+from undercroft.rules.actions import Action, Attack, DropFood, DropTreasure, Fight, Move, Rest, Run, ThrowOil
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+
+HOSTILE = (2, 2)  # reaction 4: hostile, 75% pursuit
+UNCERTAIN = (4, 4)  # reaction 8: uncertain, 50%
+PEACEFUL = (5, 5)  # reaction 10: no attack, 0%
+FRIENDLY = (6, 6)  # reaction 12: 25%, follows but does not fight
+ATTACKS = (1, 1)  # reaction 2: attacks at once, 100%
+
+
+def act(game: Game, action: Action, *faces: int) -> list[Event]:
+    """Script exactly ``faces`` for ``action``; every one must be used, and the action must be accepted."""
+    dice = script(game)
+    dice.push(*faces)
+    events = game.step(action)
+    assert not of(events, "refused"), events
+    assert dice.remaining == 0, f"{dice.remaining} scripted faces left unused: {events}"
+    return events
+
+
+def crawl_meet(monster: str, reaction: tuple[int, int] = UNCERTAIN, *, ruleset: str = "undercroft",
+               gold: int | None = None) -> tuple[Game, Group, list[Event]]:
+    """An undercroft game that walks into a new room and meets ``monster`` there, 60 ft away, nobody surprised."""
+    game = make_game(ruleset, dice=ScriptedDice(), gold=gold)
+    g, events = meet(game, monster, faces=encounter_faces(reaction=reaction))
+    assert script(game).remaining == 0
+    return game, g, events
+
+
+def chase(monster: str, reaction: tuple[int, int] = HOSTILE, *, gold: int | None = None,
+          party_speed: int | None = None) -> tuple[Game, Group]:
+    """Meet ``monster`` and run; it pursues (a forced d100 of 1) from 60 ft; one round of pursuit is run."""
+    game, g, _ = crawl_meet(monster, reaction, gold=gold)
+    if party_speed is not None:
+        game.state.party[0].speed = party_speed
+    ev = act(game, Run(), 1)
+    assert one(ev, "pursuit")["distance"] == 60, ev
+    return game, g
+
+
+# --- seed 001: a free exit -------------------------------------------------------------------------------------
+
+
+def test_running_from_a_monster_that_does_not_pursue_is_free_and_it_stays_hurt() -> None:
+    game = make_game("warden", dice=ScriptedDice())
+    g, ev = meet(game, "ghoul")  # the Warden: a monster in the room means a fight
+    st = game.state
+    assert st.mode == "combat" and not game.proc.pursuit  # seed 001: nothing follows
+    room, entry = st.segment, st.encounter.entry if st.encounter else None
+    act(game, Attack(0), 15, 1)  # 8 -> 2
+    assert g.hp == [2]
+    hp, clock = st.party[0].hp, st.rounds
+    ev = act(game, Run())  # no die at all
+    assert kinds(ev) == ["leave"] and ev[0]["pursued"] is False
+    assert st.mode == "explore" and st.pos == entry and st.segment != room
+    assert st.party[0].hp == hp and st.rounds == clock + 1  # no cost but the round it takes
+    assert g in st.level.groups and g.hp == [2] and g.segment == room  # it stays, keeps its damage
+    # Coming back: the room is not cleared; the same Ghoul, at the same 2 HP.
+    room_tile = st.prev_pos
+    ev = act(game, Move(room_tile[0] - st.pos[0], room_tile[1] - st.pos[1]))
+    e = one(ev, "encounter")
+    assert e["group"] == g.id and e["hp"] == [2] and e["first"] is False
+    assert st.mode == "encounter" and not rolls(ev, "monster_check")
+
+
+@pytest.mark.parametrize("monster", ["empty_harness", "the_patient_one", "wick_trimmer"])
+def test_a_monster_that_does_not_pursue_lets_the_party_go_in_undercroft(monster: str) -> None:
+    game, g, _ = crawl_meet(monster, ATTACKS if monster == "empty_harness" else UNCERTAIN)
+    if game.state.mode == "combat":
+        assert game.state.combat is not None and game.state.combat.party_turn
+    assert not game.monster_of(g).pursues
+    ev = act(game, Run())  # no pursuit roll
+    assert one(ev, "leave")["pursued"] is False and not of(ev, "pursuit")
+    assert game.state.mode == "explore" and g in game.state.level.groups
+
+
+# --- seed 003: evasion -----------------------------------------------------------------------------------------
+
+
+def test_a_faster_party_evades_automatically() -> None:
+    game, _g, _ = crawl_meet("ghoul", ATTACKS)  # it attacks at once: pursuit would be certain
+    assert game.state.mode == "combat"
+    game.state.party[0].speed = 120  # faster than its 90
+    ev = act(game, Run())
+    assert one(ev, "evade")["reason"] == "faster" and not rolls(ev, "pursuit")
+    assert game.state.mode == "explore"
+
+
+@pytest.mark.parametrize(
+    ("reaction", "chance"), [(HOSTILE, 75), (UNCERTAIN, 50), (FRIENDLY, 25)]
+)
+@pytest.mark.parametrize("over", [False, True])
+def test_the_chance_of_pursuit_comes_from_the_reaction(reaction: tuple[int, int], chance: int, over: bool) -> None:
+    game, g, _ = crawl_meet("gaoler", reaction)
+    face = chance + 1 if over else chance
+    ev = act(game, Run(), face)
+    r = one(ev, "roll", purpose="pursuit")
+    assert (r["dice"], r["total"], r["target"]) == ("1d100", face, chance)
+    if over:
+        assert one(ev, "evade")["reason"] == "no_pursuit" and game.state.mode == "explore"
+    else:
+        assert one(ev, "pursuit")["group"] == g.id and game.state.mode == "pursuit"
+
+
+def test_no_pursuit_from_a_peaceful_reaction_rolls_nothing() -> None:
+    game, _, _ = crawl_meet("gaoler", PEACEFUL)
+    ev = act(game, Run())
+    assert one(ev, "roll", purpose="pursuit")["result"] == "no" and one(ev, "evade")["reason"] == "no_pursuit"
+
+
+def test_a_monster_that_attacked_at_once_always_pursues() -> None:
+    game, _g, ev = crawl_meet("ghoul", ATTACKS)  # agility 3: the delver acts first
+    assert game.state.mode == "combat"
+    ev = act(game, Run())  # 100%: no die
+    assert one(ev, "roll", purpose="pursuit")["result"] == "yes" and game.state.mode == "pursuit"
+
+
+def test_pursuit_goes_on_in_rounds_while_in_sight() -> None:
+    game, _g = chase("gaoler")  # 90 against 90: the distance holds
+    st = game.state
+    assert st.mode == "pursuit" and st.pursuit is not None and st.pursuit.rounds == 1
+    for r in (2, 3, 4):
+        clock = st.rounds
+        ev = act(game, Run())
+        c = one(ev, "chase")
+        assert (c["round"], c["distance"]) == (r, 60) and st.rounds == clock + 1
+
+
+def test_a_pursuer_that_closes_the_distance_catches_the_party_and_fights() -> None:
+    game, _g = chase("gaoler", party_speed=80)  # it gains 3 x 10 = 30 ft a round: 60 -> 30
+    assert game.state.pursuit is not None and game.state.pursuit.distance == 30
+    ev = act(game, Run(), 9)  # 30 -> 0: caught; the gaoler (agility 4) strikes first
+    assert one(ev, "caught")["fights"] is True
+    assert game.state.mode == "combat" and one(ev, "attack")["attacker_side"] == "monsters"
+
+
+def test_a_friendly_pursuer_catches_up_and_does_not_fight() -> None:
+    game, g, _ = crawl_meet("the_unlit", FRIENDLY)  # 120 against 90: it gains 90 ft a round
+    ev = act(game, Run(), 25)
+    assert one(ev, "caught")["fights"] is False and game.state.mode == "explore" and g.peaceful
+
+
+# --- dropping things -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])
+def test_food_stops_an_unintelligent_pursuer_half_the_time(face: int, stops: bool) -> None:
+    game, g = chase("ogre")
+    assert not game.monster_of(g).intelligent
+    ev = act(game, DropFood(), face)
+    r = one(ev, "roll", purpose="food_distracts")
+    assert (r["total"], r["target"]) == (face, 50)
+    assert "rations" not in game.state.items
+    if stops:
+        assert one(ev, "distracted")["by"] == "food" and game.state.mode == "explore"
+    else:
+        assert one(ev, "chase") and game.state.mode == "pursuit"
+
+
+def test_food_never_stops_an_intelligent_pursuer() -> None:
+    game, _g = chase("gaoler")
+    ev = act(game, DropFood())  # no d100: it cannot work
+    assert one(ev, "ignored") and not rolls(ev, "food_distracts")
+    assert game.state.mode == "pursuit" and one(ev, "chase")
+
+
+@pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])
+def test_treasure_stops_an_intelligent_pursuer_half_the_time(face: int, stops: bool) -> None:
+    game, g = chase("gaoler", gold=100)
+    treasure = g.treasure
+    ev = act(game, DropTreasure(), 1, 1, face)  # 2d6x5 = 10 gold, then the d100
+    assert one(ev, "drop")["amount"] == 10 and game.state.gold == 90
+    r = one(ev, "roll", purpose="treasure_distracts")
+    assert (r["total"], r["target"]) == (face, 50)
+    if stops:
+        assert one(ev, "distracted")["by"] == "treasure" and game.state.mode == "explore"
+        assert g.treasure == treasure + 10
+    else:
+        assert game.state.mode == "pursuit" and g.treasure == treasure
+
+
+def test_treasure_never_stops_an_unintelligent_pursuer() -> None:
+    game, _g = chase("ogre", gold=100)
+    ev = act(game, DropTreasure(), 1, 1)
+    assert one(ev, "ignored") and not rolls(ev, "treasure_distracts") and game.state.mode == "pursuit"
+
+
+@pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])
+def test_burning_oil_stops_or_slows_a_pursuer_with_self_preservation(face: int, stops: bool) -> None:
+    game, g = chase("gaoler")
+    assert game.monster_of(g).self_preservation
+    ev = act(game, ThrowOil(), face)
+    assert "oil_flask" not in game.state.items
+    if stops:
+        assert one(ev, "distracted")["by"] == "fire" and game.state.mode == "explore"
+    else:
+        assert one(ev, "slowed")["feet"] == 3 * 90 * 3  # three rounds of its running
+        assert one(ev, "escape") and game.state.mode == "explore"
+
+
+def test_burning_oil_does_nothing_to_a_pursuer_without_self_preservation() -> None:
+    game, g = chase("the_unlit", party_speed=120)  # as fast as it: the distance holds
+    assert not game.monster_of(g).self_preservation
+    ev = act(game, ThrowOil())  # no die
+    assert one(ev, "ignored") and not of(ev, "slowed") and not of(ev, "distracted")
+    assert game.state.mode == "pursuit" and one(ev, "chase")["distance"] == 60
+
+
+# --- time and fatigue ------------------------------------------------------------------------------------------
+
+
+def test_time_rounds_of_ten_seconds_sixty_to_a_turn() -> None:
+    t = make_game("undercroft").content.rules.time
+    assert (t.round_seconds, t.rounds_per_turn, t.rest_rounds) == (10, 60, 60)
+    game, _g = chase("gaoler")
+    st = game.state
+    clock = st.rounds
+    act(game, Run())
+    act(game, Run())
+    assert st.rounds == clock + 2  # one round per round of running
+
+
+def run_thirty_rounds(game: Game) -> list[Event]:
+    """Run from the met gaoler and keep running: 30 rounds in all (the pursuit ends on the 30th)."""
+    st = game.state
+    clock = st.rounds
+    act(game, Run(), 1)
+    events: list[Event] = []
+    for _ in range(29):
+        assert not st.exhausted and st.mode == "pursuit"
+        events = act(game, Run())
+    assert st.rounds == clock + 30  # 300 seconds: five turns
+    return events
+
+
+def test_thirty_rounds_of_running_exhaust_and_running_is_refused() -> None:
+    game, _g, _ = crawl_meet("gaoler", HOSTILE)
+    st = game.state
+    ev = run_thirty_rounds(game)
+    assert one(ev, "exhausted")["rounds"] == 30 and st.exhausted
+    assert one(ev, "escape") and st.mode == "explore"  # it gave up after 30 rounds too
+    # The next monster met: running is refused, nothing changes.
+    _g2, _ = meet(game, "ogre", faces=encounter_faces())
+    assert st.mode == "encounter"
+    before = game.checksum()
+    ev = game.step(Run())
+    assert kinds(ev) == ["refused"] and "exhausted" in ev[0]["reason"] and game.checksum() == before
+    # Fighting is still possible, at -2.
+    act(game, Fight())
+    ev = act(game, Attack(0), 11, 1)
+    a = one(ev, "attack", attacker_side="party")
+    assert a["modifier"] == 3 - 2 and a["damage"] == 6 - 2
+
+
+def test_resting_three_turns_clears_exhaustion() -> None:
+    game, _g, _ = crawl_meet("gaoler", HOSTILE)
+    st = game.state
+    run_thirty_rounds(game)
+    assert st.exhausted and st.mode == "explore"
+    for n in (1, 2):
+        clock = st.rounds
+        ev = act(game, Rest(), NOTHING)  # a turn passes; a wandering check finds nothing
+        assert st.rounds == clock + 60 and st.exhausted and one(ev, "rest")["exhausted"] is True
+        assert one(ev, "rest").text == f"You rest for a turn ({60 * n}/180 rounds of rest)."
+    ev = act(game, Rest(), NOTHING)
+    assert not st.exhausted and st.running_rounds == 0
+    assert one(ev, "rest").text == "You rest for a turn. You are no longer exhausted."
+
+
+def test_running_while_exhausted_in_a_fight_is_refused() -> None:
+    game, _g, _ = crawl_meet("ghoul", ATTACKS)
+    game.state.exhausted = True
+    before = game.checksum()
+    ev = game.step(Run())
+    assert kinds(ev) == ["refused"] and game.checksum() == before
+
+
+def test_an_exhausted_party_caught_in_a_pursuit_must_turn_and_fight() -> None:
+    game, _g = chase("gaoler")
+    game.state.running_rounds = 29  # the next round is the 30th
+    ev = act(game, Run(), 1)  # exhausted: it turns to fight; the gaoler strikes first (a 1 misses)
+    assert one(ev, "exhausted") and game.state.mode == "combat"
+    assert [e.type for e in ev].count("caught") == 1
