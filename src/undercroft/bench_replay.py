@@ -1,0 +1,124 @@
+"""Benchmarks of recording and replaying (docs/PERFORMANCE.md, docs/REPLAY.md).
+
+The workload is a set of autoplay recordings written once per process into a temporary directory: bot games of
+the default ruleset from fixed seeds, keeping only games of at least :data:`MIN_GAME` actions, until there are
+:data:`WORKLOAD_ACTIONS` actions in all. (A bot game lasts a few hundred actions, so "a long recording" is a batch
+of the longer ones; short games would mostly measure level generation, which a replay repeats once per level.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from undercroft.bench import median_time, metric
+from undercroft.bot import play_game
+from undercroft.cli import load_data
+from undercroft.content import Content
+from undercroft.record import Recorder, Recording, load_recording, play_step, replay
+from undercroft.rules.game import Game
+
+WORKLOAD_ACTIONS = 5000
+MIN_GAME = 300
+RULESET = "undercroft"
+FIRST_SEED = 1000
+_content_cache: dict[str, Content] = {}
+_recs_cache: dict[str, list[Recording]] = {}
+
+
+def _content(args: argparse.Namespace) -> Content:
+    key = str(getattr(args, "data", None))
+    if key not in _content_cache:
+        _content_cache[key] = load_data(args)
+    return _content_cache[key]
+
+
+def workload(args: argparse.Namespace) -> list[Recording]:
+    """The loaded recordings (played and written once per process)."""
+    key = str(getattr(args, "data", None))
+    if key in _recs_cache:
+        return _recs_cache[key]
+    content = _content(args)
+    tmp = Path(tempfile.mkdtemp(prefix="undercroft-bench-"))
+    recs: list[Recording] = []
+    total = 0
+    seed = FIRST_SEED
+    while total < WORKLOAD_ACTIONS:
+        path = tmp / f"bench-{seed}.jsonl"
+        seed += 1
+        if play_game(content, RULESET, seed - 1, record=str(path)).turns < MIN_GAME:
+            path.unlink()
+            continue
+        rec = load_recording(path)
+        recs.append(rec)
+        total += len(rec.actions)
+    _recs_cache[key] = recs
+    return recs
+
+
+def _actions(recs: list[Recording]) -> int:
+    return sum(len(r.actions) for r in recs)
+
+
+def _replay_all(args: argparse.Namespace, verify: bool) -> float:
+    content = _content(args)
+    recs = workload(args)
+
+    def run() -> None:
+        for r in recs:
+            replay(content, r, verify=verify)
+
+    return _actions(recs) / median_time(run, repeat=5)
+
+
+@metric("replay_actions_per_s", "actions/s")
+def replay_actions_per_s(args: argparse.Namespace) -> float:
+    """Headless replay (rebuild each game from its seed, re-apply its actions, no checksums) of autoplay
+    recordings of 300 actions or more, 5000 actions or more in all; median of 5."""
+    return _replay_all(args, verify=False)
+
+
+@metric("verify_actions_per_s", "actions/s")
+def verify_actions_per_s(args: argparse.Namespace) -> float:
+    """``replay --verify``: as replay_actions_per_s, plus the state checksum compared after every action."""
+    return _replay_all(args, verify=True)
+
+
+@metric("load_recording_lines_per_s", "lines/s")
+def load_recording_lines_per_s(args: argparse.Namespace) -> float:
+    """Reading and checking the same recordings (JSON, hash chain, every field), without replaying; median of 5."""
+    recs = workload(args)
+    paths = [r.path for r in recs]
+
+    def run() -> None:
+        for p in paths:
+            load_recording(p)
+
+    return (_actions(recs) + len(recs)) / median_time(run, repeat=5)
+
+
+@metric("record_overhead_us", "us/action")
+def record_overhead_us(args: argparse.Namespace) -> float:
+    """What recording adds to an action: ``play_step`` with a Recorder (checksum, part digests, one write of a
+    whole line) minus a plain ``game.step``, per action, over the same actions; median of 5."""
+    content = _content(args)
+    recs = workload(args)
+    tmp = Path(tempfile.mkdtemp(prefix="undercroft-bench-rec-"))
+
+    def plain() -> None:
+        for r in recs:
+            g = Game(content, r.header.ruleset, r.header.seed)
+            for _, a, _ in r.actions:
+                g.step(a)
+
+    def recorded() -> None:
+        for r in recs:
+            g = Game(content, r.header.ruleset, r.header.seed)
+            with Recorder.create(tmp / "out.jsonl", g, content, overwrite=True) as rec:
+                for _, a, _ in r.actions:
+                    play_step(g, rec, a)
+
+    t_plain = median_time(plain, repeat=5)
+    t_rec = median_time(recorded, repeat=5)
+    return max(0.0, (t_rec - t_plain) / _actions(recs) * 1e6)

@@ -1,0 +1,659 @@
+"""A bot that plays whole games headless: the soak test behind ``undercroft autoplay``.
+
+It reads the game state (never the game's random streams: its own tie-breaks come from the stream ``"bot"`` of its
+seed) and proposes actions in order of preference; :meth:`Bot.choose` returns the first one the engine would take
+now that has not been refused at this turn. The play is plain and cautious:
+
+* **explore**: drink when hurt, rest off exhaustion, pick up the items it has seen, walk to the nearest unexplored
+  floor it can reach (4-connected, around monsters and around rooms it fled from), and when the level is explored
+  (or it has walked long enough) go to the stairs and descend; on the last level, go and face the guardians;
+* **encounter**: let a friendly reaction play out by waiting; talk when talking is allowed and its odds (the
+  negotiation table against the monster's reluctance) or the fight odds call for it; after a failed talk, bribe
+  with the smallest sum whose bribery digit gives at least 50% and that it can pay; fight when its odds are good,
+  otherwise run;
+* **combat**: drink when low, burn oil on a hard foe, run when the fight turns hopeless, else attack the weakest;
+* **pursuit**: drop food for an unintelligent pursuer, treasure for an intelligent one, burn oil at one that fears
+  fire, then keep running (or turn and fight when its odds are good or it is too tired to run).
+
+The fight odds are a quick estimate, not an exact computation: expected rounds to kill each creature (the party's
+expected damage per round against the monster's defense, less regeneration) against the expected damage the
+living creatures deal meanwhile, turned into a probability with a normal approximation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import tcod.path
+
+from undercroft.content import Content
+from undercroft.content.schema import Monster
+from undercroft.record import Recorder, play_step
+from undercroft.rules import dungeon
+from undercroft.rules.actions import (
+    Action,
+    Attack,
+    Bribe,
+    Descend,
+    Drink,
+    DropFood,
+    DropTreasure,
+    Fight,
+    Move,
+    Rest,
+    Run,
+    Talk,
+    ThrowOil,
+    Wait,
+)
+from undercroft.rules.dice import Dice
+from undercroft.rules.game import Game
+from undercroft.rules.rng import Stream, parse_seed
+from undercroft.rules.state import Group, Member
+
+Point = tuple[int, int]
+
+HURT = 0.5  # drink outside a fight at or below this fraction of max HP
+LOW = 0.4  # drink in a fight at or below this fraction
+FIGHT_ODDS = 0.55  # fight when the estimated chance to win is at least this
+TALK_ODDS = 0.5  # talk when the chance of an agreement is at least this...
+TALK_UNLESS = 0.8  # ...or when the fight odds are below this
+BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance
+GIVE_UP = 0.2  # run from a fight whose odds fell below this
+MAX_LEVEL_MOVES = 700
+MAX_WAITS = 3  # waits on one monster before doing something else  # then stop exploring and make for the stairs
+_STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+_FAR = int(np.iinfo(np.int32).max)
+
+
+def _dice(d: object) -> Dice:
+    return d if isinstance(d, Dice) else Dice.parse(str(d))
+
+
+def distribution(d: Dice) -> dict[int, float]:
+    """The exact distribution of a dice expression's total."""
+    dist = {0: 1.0}
+    for _ in range(d.count):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for face in range(1, d.sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0.0) + p / d.sides
+        dist = nxt
+    return {t * d.multiplier + d.bonus: p for t, p in dist.items()}
+
+
+def mean(d: Dice) -> float:
+    return (d.count * (d.sides + 1) / 2) * d.multiplier + d.bonus
+
+
+@dataclass(frozen=True)
+class Odds:
+    win: float  # estimated chance the party wins the fight to the death
+    rounds: float  # expected rounds it takes
+    taken: float  # expected damage the party takes
+
+
+def _swing(game: Game, bonus: int, defense: int, damage: int) -> tuple[float, float]:
+    """(mean, variance) of the damage of one swing under the d20 rules."""
+    cr, fat = game.rules.combat, game.rules.fatigue
+    mean_ = sq = 0.0
+    for n in range(1, cr.attack_die + 1):
+        crit = n == cr.critical
+        if n == cr.always_miss or not (crit or n + bonus >= defense):
+            continue
+        dmg = max(fat.minimum_damage, damage * (cr.critical_multiplier if crit else 1))
+        mean_ += dmg / cr.attack_die
+        sq += dmg * dmg / cr.attack_die
+    return mean_, sq - mean_ * mean_
+
+
+def _hit_chance(game: Game, bonus: int, defense: int) -> float:
+    cr = game.rules.combat
+    hits = sum(1 for n in range(1, cr.attack_die + 1)
+               if n != cr.always_miss and (n == cr.critical or n + bonus >= defense))
+    return hits / cr.attack_die
+
+
+def fight_odds(game: Game, g: Group, members: list[Member] | None = None) -> Odds:
+    """A quick estimate of the chance that the party (``members``, default the living) kills group ``g``."""
+    st = game.state
+    mon = game.monster_of(g)
+    fat = game.rules.fatigue
+    tired = st.exhausted and game.proc.fatigue
+    party = [m for m in (members if members is not None else st.party) if m.alive]
+    if not party:
+        return Odds(0.0, 0.0, 0.0)
+    hit_rate = dmg_sum = var_dpr = 0.0
+    for m in party:
+        bonus = m.might - (fat.to_hit_penalty if tired else 0)
+        dmg = m.might + m.weapon - (fat.damage_penalty if tired else 0)
+        mu, var = _swing(game, bonus, mon.defense, dmg)
+        p = _hit_chance(game, bonus, mon.defense)
+        hit_rate += p
+        dmg_sum += mu
+        var_dpr += var
+    if hit_rate <= 0 or dmg_sum <= mon.regenerate + 0.05:
+        return Odds(0.01, math.inf, math.inf)
+    per_hit = dmg_sum / hit_rate  # mean damage of a hit (crits included)
+    defense = min(m.defense for m in party)
+    e, v = _swing(game, mon.attack + (fat.opponent_bonus if tired else 0), defense, mon.damage)
+    rate = 1.0 / mon.acts_every
+    party_agility = max(m.agility for m in party)
+    monsters_first = mon.agility > party_agility and "holds_ground" not in mon.behaviours
+    alive = sorted(h for h in g.hp if h > 0)
+    n = len(alive)
+    taken = var_taken = rounds = 0.0
+    for k, hp in enumerate(alive):
+        # hits needed (whole hits: 7 HP against 6 damage is two hits), regeneration adding to it meanwhile
+        r = math.ceil(hp / per_hit) / hit_rate
+        if mon.regenerate:
+            r = math.ceil((hp + mon.regenerate * max(0.0, r - 1)) / per_hit) / hit_rate
+        rounds += r
+        attackers = n - k
+        swings = attackers * r if monsters_first else attackers * (r - 1) + (attackers - 1)
+        attacks = max(0.0, swings) * rate
+        taken += attacks * e
+        # variance: the hits themselves, and how long this creature takes to fall
+        var_taken += attacks * v + (attackers * rate * e) ** 2 * (r * var_dpr / (dmg_sum * dmg_sum))
+    party_hp = sum(m.hp for m in party)
+    heal = _potions(game) * mean(_dice(_potion_heal(game))) * 0.6 if _potion_heal(game) else 0.0
+    margin = party_hp + heal - taken - 0.5
+    z = margin / math.sqrt(var_taken + 1.0)
+    return Odds(0.5 * (1.0 + math.erf(z / math.sqrt(2.0))), rounds, taken)
+
+
+def _potions(game: Game) -> int:
+    st = game.state
+    return sum(n for i, n in st.items.items() if game.content.items[i].kind == "potion")
+
+
+def _potion_heal(game: Game) -> str | None:
+    st = game.state
+    for i in sorted(st.items):
+        item = game.content.items[i]
+        if item.kind == "potion" and st.items[i] > 0:
+            return item.heal
+    return None
+
+
+def _has(game: Game, kind: str) -> bool:
+    st = game.state
+    return any(n > 0 and game.content.items[i].kind == kind for i, n in st.items.items())
+
+
+def talk_odds(game: Game, g: Group) -> float:
+    """The chance that talking to ``g`` ends in agreement or intimidation (0 when talk is not possible)."""
+    mon = game.monster_of(g)
+    if not game.proc.negotiation or not mon.negotiable or g.negotiated:
+        return 0.0
+    table = game.content.tables.negotiation[game.rs.negotiation_table]
+    reluctance = mon.reluctance if table.use_reluctance else 0
+    ability = max((m.negotiation for m in game.living()), default=0) if table.use_ability else 0
+    good = 0.0
+    for total, p in distribution(_dice(table.dice)).items():
+        t = total - reluctance + ability
+        for b in table.bands:
+            if (b.min is None or t >= b.min) and (b.max is None or t <= b.max):
+                if b.result != "failure":
+                    good += p
+                break
+    return good
+
+
+def bribe_offer(game: Game, g: Group) -> int | None:
+    """The smallest sum the party can pay whose bribery digit gives at least :data:`BRIBE_ODDS`, or None."""
+    st = game.state
+    mon = game.monster_of(g)
+    b = game.content.tables.bribery
+    if not (game.proc.bribery and mon.negotiable and g.negotiated and not g.bribe_tried and not g.peaceful):
+        return None
+    for row in b.rows:
+        gold = row.min
+        if gold > st.gold:
+            return None
+        _, _, digit = game.bribe_cell(g, gold)
+        if min(digit, b.die) / b.die >= BRIBE_ODDS:
+            return gold
+    return None
+
+
+class Bot:
+    """Plays one game: ``choose()`` the next action, ``refused(action)`` when the engine said no."""
+
+    def __init__(self, game: Game, seed: int | str, *, max_level_moves: int = MAX_LEVEL_MOVES) -> None:
+        self.game = game
+        self.rng = Stream(parse_seed(seed), "bot")
+        self.max_level_moves = max_level_moves
+        self.stuck = 0  # consecutive choices with nothing useful to do
+        self._path: list[Point] = []
+        self._goal: Point | None = None
+        self._goal_kind = ""
+        self._depth = -1
+        self._level_moves = 0
+        self._avoid: set[int] = set()  # segments of this level holding a monster the party fled from
+        self._refused: set[Action] = set()
+        self._refused_turn = -1
+        self._fled: dict[int, int] = {}  # group id -> times the party ran from it
+        self._waits: dict[int, int] = {}  # group id -> times it waited on it
+        self._committed: set[int] = set()  # groups it will not run from any more
+        self._forced = False  # the current plan had to go through a segment it fled from
+
+    # --- the interface ------------------------------------------------------------------------------------
+
+    def choose(self) -> Action:
+        st = self.game.state
+        if st.turn != self._refused_turn:
+            self._refused.clear()
+            self._refused_turn = st.turn
+        if st.depth != self._depth:
+            self._depth = st.depth
+            self._level_moves = 0
+            self._avoid.clear()
+            self._fled.clear()
+            self._committed.clear()
+            self._path = []
+        plan = {
+            "explore": self._explore,
+            "encounter": self._encounter,
+            "combat": self._combat,
+            "pursuit": self._pursuit,
+        }.get(st.mode)
+        options = plan() if plan is not None else []
+        for a in [*options, Fight(), Attack(self._weakest()), Run(), Wait(), Rest()]:
+            if a not in self._refused and self.game.legal(a):
+                if isinstance(a, Move):
+                    self._level_moves += 1
+                return a
+        return Rest()
+
+    def refused(self, action: Action) -> None:
+        """The engine refused ``action`` at this turn: do not propose it again until the turn changes."""
+        self._refused.add(action)
+        self._path = []
+
+    # --- explore -------------------------------------------------------------------------------------------
+
+    def _explore(self) -> list[Action]:
+        g = self.game
+        st = g.state
+        out: list[Action] = []
+        hurt = self._hurt(HURT)
+        if hurt is not None and _has(g, "potion"):
+            out.append(Drink(hurt))
+        if st.exhausted and g.proc.fatigue:
+            out.append(Rest())
+        step = self._next_step()
+        if step is not None:
+            self.stuck = 0
+            out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
+        elif st.level.map.stairs == st.pos and self._goal_kind == "stairs":
+            self.stuck = 0
+            out.append(Descend())
+        else:
+            self.stuck += 1
+            out.append(Rest())
+        return out
+
+    def _hurt(self, frac: float) -> int | None:
+        """The index of the most hurt living member at or below ``frac`` of max HP, if any."""
+        st = self.game.state
+        worst = None
+        for i, m in enumerate(st.party):
+            if m.alive and m.hp <= frac * m.max_hp and (worst is None or m.hp < st.party[worst].hp):
+                worst = i
+        return worst
+
+    def _walk_cost(self, avoid: bool) -> npt.NDArray[np.int8]:
+        st = self.game.state
+        lv = st.level
+        cost: npt.NDArray[np.int8] = (lv.map.tiles != dungeon.WALL).astype(np.int8)
+        if avoid and self._avoid:
+            seg = lv.map.segment_of
+            for s in sorted(self._avoid):
+                if s != st.segment:
+                    cost[seg == s] = 0
+        for grp in lv.groups:
+            if not grp.defeated and not grp.hidden:
+                cost[grp.pos[1], grp.pos[0]] = 0
+        cost[st.pos[1], st.pos[0]] = 1
+        return cost
+
+    def _goals(self) -> list[tuple[str, npt.NDArray[np.bool_]]]:
+        """Goal masks in order of preference."""
+        st = self.game.state
+        lv = st.level
+        m = lv.map
+        walk = m.tiles != dungeon.WALL
+        out: list[tuple[str, npt.NDArray[np.bool_]]] = []
+        items = np.zeros_like(walk)
+        for (x, y) in lv.items:
+            if lv.explored[y, x]:
+                items[y, x] = True
+        out.append(("item", items))
+        if self._level_moves < self.max_level_moves:
+            out.append(("explore", walk & ~lv.explored))
+        if m.stairs is not None:
+            stairs = np.zeros_like(walk)
+            stairs[m.stairs[1], m.stairs[0]] = True
+            out.append(("stairs", stairs))
+        else:
+            guard = np.zeros_like(walk)
+            for grp in lv.groups:
+                if grp.origin == "guardian" and not grp.defeated and not grp.peaceful:  # at peace: out of reach
+                    guard |= (m.segment_of == grp.segment) & walk
+            out.append(("guardian", guard))
+        # Last resort: a monster that is not at peace stands in the way. Walking into its segment starts an
+        # encounter, so step out of the segment first when the party shares it.
+        hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
+        if any(grp.segment == st.segment for grp in hostile):
+            out.append(("reengage", walk & (m.segment_of != st.segment) & (m.segment_of >= 0)))
+        elif hostile:
+            mask = np.zeros_like(walk)
+            for grp in hostile:
+                mask |= (m.segment_of == grp.segment) & walk
+            out.append(("reengage", mask))
+        return out
+
+    def _plan(self) -> None:
+        st = self.game.state
+        self._path, self._goal, self._goal_kind = [], None, ""
+        # Orthogonal steps first (the way corridors run); diagonal steps, which the rules allow, only to get round
+        # a monster standing in a doorway.
+        for avoid, diagonal in ((True, False), (True, True), (False, False), (False, True)):
+            cost = self._walk_cost(avoid)
+            dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+            dist[st.pos[1], st.pos[0]] = 0
+            tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None, out=dist)
+            for kind, mask in self._goals():
+                if not avoid and kind not in ("stairs", "guardian", "reengage"):
+                    continue  # through a monster it fled from only to get on (or to win)
+                here = bool(mask[st.pos[1], st.pos[0]])
+                if kind == "stairs" and here:
+                    self._goal, self._goal_kind, self._forced = st.pos, kind, not avoid
+                    return
+                reach = mask & (dist < _FAR) & (cost > 0)
+                reach[st.pos[1], st.pos[0]] = False
+                if not reach.any():
+                    continue
+                d = np.where(reach, dist, _FAR)
+                best = int(d.min())
+                ys, xs = np.nonzero(d == best)
+                i = self.rng.below(len(xs)) if len(xs) > 1 else 0
+                goal = (int(xs[i]), int(ys[i]))
+                path = tcod.path.hillclimb2d(dist, (goal[1], goal[0]), True, diagonal)
+                self._path = [(int(x), int(y)) for y, x in path[::-1][1:]]
+                self._goal, self._goal_kind, self._forced = goal, kind, not avoid
+                return
+
+    def _goal_valid(self) -> bool:
+        st = self.game.state
+        lv = st.level
+        goal = self._goal
+        if goal is None:
+            return False
+        kind = self._goal_kind
+        if kind == "item":
+            return goal in lv.items
+        if kind == "explore":
+            return not bool(lv.explored[goal[1], goal[0]]) and self._level_moves < self.max_level_moves
+        if kind == "stairs":
+            return True
+        if kind == "guardian":
+            return any(grp.origin == "guardian" and not grp.defeated and not grp.peaceful for grp in lv.groups)
+        return False  # "reengage": plan again every step
+
+    def _next_step(self) -> Point | None:
+        st = self.game.state
+        lv = st.level
+        ok = bool(self._path) and self._goal_valid()
+        if ok:
+            nxt = self._path[0]
+            if max(abs(nxt[0] - st.pos[0]), abs(nxt[1] - st.pos[1])) != 1 or any(
+                grp.pos == nxt and not grp.defeated and not grp.hidden for grp in lv.groups
+            ):
+                ok = False
+        if not ok:
+            self._plan()
+        if self._path:
+            return self._path.pop(0)
+        return None
+
+    # --- encounter ---------------------------------------------------------------------------------------
+
+    def _group(self) -> Group | None:
+        st = self.game.state
+        for holder in (st.combat, st.pursuit, st.encounter):
+            if holder is not None:
+                try:
+                    return st.group(holder.group)
+                except KeyError:
+                    return None
+        return None
+
+    def _must_fight(self, g: Group) -> bool:
+        """A guardian of the last level, with nothing left to explore: it has to be faced to win."""
+        st = self.game.state
+        if g.origin != "guardian" or st.level.map.stairs is not None:
+            return False
+        return self._goal_kind in ("guardian", "") or self._level_moves >= self.max_level_moves
+
+    def _encounter(self) -> list[Action]:
+        game = self.game
+        st = game.state
+        g = self._group()
+        if g is None:
+            return []
+        mon = game.monster_of(g)
+        out: list[Action] = []
+        hurt = self._hurt(HURT)
+        if hurt is not None and _has(game, "potion"):
+            out.append(Drink(hurt))  # in an encounter a drink only lets a round pass
+        odds = fight_odds(game, g).win
+        must = self._must_fight(g)
+        if must:
+            return [*out, Fight()]
+        # Peaceful, or holding its ground: it starts nothing. (A passive one strikes whoever walks past it, and a
+        # kneeler rises once the party is inside: those are met like any other monster.)
+        quiet = g.peaceful or "holds_ground" in mon.behaviours
+        if quiet and odds < 0.9:
+            # it does not start anything: walk on, unless it stands in the only way on
+            step = self._next_step()
+            if step is not None:
+                out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
+                out.append(Run())
+                return out
+            if odds >= GIVE_UP or self._fled.get(g.id, 0) >= 2:
+                self._committed.add(g.id)
+                out.append(Fight())
+            self._flee(g)
+            out.append(Run())
+            return out
+        waits = self._waits.get(g.id, 0)
+        if (g.reaction_result in ("peaceful", "friendly") and g.origin != "guardian" and odds < 0.9
+                and waits < MAX_WAITS and g.risen and "passive" not in mon.behaviours):
+            self._waits[g.id] = waits + 1
+            out.append(Wait())  # a friendly monster given a moment goes its way (or lets the party be)
+        # Peace with a group standing in a corridor can block the way for good (a peaceful monster cannot be
+        # passed or attacked), so there it talks only when the fight is hopeless.
+        in_corridor = st.level.map.segments[g.segment].kind == "corridor"
+        talk_first = odds < GIVE_UP if in_corridor else (talk_odds(game, g) >= TALK_ODDS or odds < TALK_UNLESS)
+        if talk_first and g.origin != "guardian" and game.proc.negotiation and mon.negotiable and not g.negotiated:
+            out.append(Talk())  # a failed talk only lets a round pass
+        forced = self._forced and g.segment in self._avoid  # the only way on leads through it
+        if odds >= FIGHT_ODDS:
+            out.append(Fight())
+            return out
+        if not self._can_escape(g):
+            offer = bribe_offer(game, g)
+            if offer is not None and g.origin != "guardian":
+                out.append(Bribe(offer))  # refused, it attacks first: only when running is no safer
+        if forced and self._fled.get(g.id, 0) >= 2:
+            self._committed.add(g.id)  # no more running from it: this fight is to the death
+            out.append(Fight())
+            return out
+        self._flee(g)
+        out.append(Run())
+        return out
+
+    def _can_escape(self, g: Group) -> bool:
+        """Whether running gets away for sure: it does not pursue, it is slower, or it never saw the party."""
+        game = self.game
+        st = game.state
+        mon = game.monster_of(g)
+        if "submerged" in mon.behaviours:
+            return False
+        if not (game.proc.pursuit and mon.pursues):
+            return True
+        speed = min((m.speed for m in game.living()), default=0)
+        return speed > mon.speed or (st.encounter is not None and st.encounter.out_of_sight)
+
+    def _flee(self, g: Group) -> None:
+        self._fled[g.id] = self._fled.get(g.id, 0) + 1
+        self._avoid.add(g.segment)
+        self._path = []
+
+    # --- combat --------------------------------------------------------------------------------------------
+
+    def _weakest(self) -> int:
+        g = self._group()
+        if g is None or not g.alive:
+            return 0
+        return min(g.alive, key=lambda i: (g.hp[i], i))
+
+    def _combat(self) -> list[Action]:
+        game = self.game
+        st = game.state
+        g = self._group()
+        if g is None:
+            return []
+        out: list[Action] = []
+        low = self._hurt(LOW)
+        odds = fight_odds(game, g).win
+        if low is not None and _has(game, "potion"):
+            out.append(Drink(low))
+        committed = self._must_fight(g) or g.id in self._committed
+        if odds < GIVE_UP and not committed and self._can_escape(g) and not (st.exhausted and game.proc.fatigue):
+            self._flee(g)
+            out.append(Run())
+        target = self._weakest()
+        if odds < 0.6 and _has(game, "oil"):
+            out.append(ThrowOil(target))
+        out.append(Attack(target))
+        return out
+
+    # --- pursuit -------------------------------------------------------------------------------------------
+
+    def _pursuit(self) -> list[Action]:
+        game = self.game
+        st = game.state
+        g = self._group()
+        if g is None:
+            return []
+        mon: Monster = game.monster_of(g)
+        out: list[Action] = []
+        hurt = self._hurt(HURT)
+        if hurt is not None and _has(game, "potion"):
+            out.append(Drink(hurt))
+        submerged = "submerged" in mon.behaviours
+        if not submerged and not mon.intelligent and _has(game, "food"):
+            out.append(DropFood())
+        if not submerged and mon.intelligent and st.gold > 0:
+            out.append(DropTreasure())
+        if mon.self_preservation and _has(game, "oil"):
+            out.append(ThrowOil())
+        tired = st.exhausted and game.proc.fatigue
+        if tired or fight_odds(game, g).win >= FIGHT_ODDS:
+            out.append(Fight())
+        out.append(Run())
+        return out
+
+
+# --- whole games -----------------------------------------------------------------------------------------------
+
+MAX_ACTIONS = 5000  # a game still running after this many accepted actions is a timeout
+MAX_REFUSALS = 20  # refusals in a row at one turn: the bot is stuck (a timeout)
+MAX_STUCK = 30  # choices in a row with nothing useful to do: a timeout
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    ruleset: str
+    outcome: str  # "won", "dead", "timeout" or "crash"
+    turns: int
+    deepest: int  # 1-based level reached
+    cause: str | None = None  # what killed the party, or the crash
+    recording: str | None = None
+
+
+def game_seed(seed: int | str, index: int) -> int:
+    """The seed of game ``index`` of an autoplay batch started with ``seed``."""
+    return (parse_seed(seed) + index) % (1 << 64)
+
+
+def play_game(
+    content: Content,
+    ruleset: str,
+    seed: int,
+    *,
+    record: str | None = None,
+    max_actions: int = MAX_ACTIONS,
+) -> GameResult:
+    """Play one game with the bot; with ``record`` (a file path) write its recording.
+
+    An exception inside the engine is caught here (after the recorder wrote the crash line and report) and
+    reported as the outcome ``crash``.
+    """
+    game = Game(content, ruleset, seed)
+    bot = Bot(game, seed)
+    recorder = Recorder.create(Path(record), game, content, overwrite=True) if record else None
+    refusals = 0
+    try:
+        while not game.over and game.state.turn < max_actions:
+            action = bot.choose()
+            try:
+                events = play_step(game, recorder, action) if recorder else game.step(action)
+            except Exception as exc:
+                return GameResult(seed, ruleset, "crash", game.state.turn, game.state.depth + 1,
+                                  f"{type(exc).__name__}: {exc}", record)
+            if len(events) == 1 and events[0].type == "refused":
+                bot.refused(action)
+                refusals += 1
+                if refusals >= MAX_REFUSALS:
+                    break
+            else:
+                refusals = 0
+            if bot.stuck >= MAX_STUCK:
+                break
+    finally:
+        if recorder is not None:
+            recorder.close()
+    st = game.state
+    if st.mode == "won":
+        return GameResult(seed, ruleset, "won", st.turn, st.depth + 1, None, record)
+    if st.mode == "dead":
+        cause = str(st.death["cause"]) if st.death else "unknown"
+        return GameResult(seed, ruleset, "dead", st.turn, st.depth + 1, cause, record)
+    return GameResult(seed, ruleset, "timeout", st.turn, st.depth + 1, None, record)
+
+
+def summarize(results: list[GameResult]) -> dict[str, object]:
+    """The autoplay summary: games, wins, deaths by cause, deepest level, mean turns, timeouts (and crashes)."""
+    deaths: dict[str, int] = {}
+    for r in results:
+        if r.outcome == "dead":
+            key = r.cause or "unknown"
+            deaths[key] = deaths.get(key, 0) + 1
+    return {
+        "games": len(results),
+        "wins": sum(r.outcome == "won" for r in results),
+        "deaths": dict(sorted(deaths.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "deepest": max((r.deepest for r in results), default=0),
+        "mean_turns": round(sum(r.turns for r in results) / len(results), 1) if results else 0.0,
+        "timeouts": sum(r.outcome == "timeout" for r in results),
+        "crashes": sum(r.outcome == "crash" for r in results),
+    }

@@ -1,0 +1,266 @@
+"""``undercroft replay FILE`` and ``undercroft autoplay``: seeded replays for debugging, and the bot's soak test.
+
+See docs/REPLAY.md. Exit status: 0 fine, 1 a desync (or a crash reproduced, or an autoplay game that crashed),
+2 a file or argument that cannot be used (one ``FILE:LINE: message`` line, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from undercroft.cli import EXIT_FAIL, EXIT_OK, UserError, load_data
+from undercroft.rules.actions import Action, action_to_dict
+from undercroft.rules.events import Event
+
+AddDataArg = Callable[[argparse.ArgumentParser], None]
+
+
+def _turn(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a turn number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("a turn number is 0 or more")
+    return n
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if not 1 <= n <= 1_000_000:
+        raise argparse.ArgumentTypeError("expected 1..1000000")
+    return n
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="re-run a recording headless: print its log, verify it, or dump its events",
+        description="Re-run a recorded game headless. Default: print the plain game log.",
+    )
+    p.add_argument("file", metavar="FILE", help="a recording (.jsonl): a saved game or an autoplay recording")
+    p.add_argument("--verify", action="store_true",
+                   help="check every state checksum; exit 1 at the first mismatch, naming turn, action and part")
+    p.add_argument("--events", action="store_true", help="print the engine's events as JSON lines")
+    p.add_argument("--until", type=_turn, metavar="TURN", help="stop after turn TURN and print the state summary")
+    p.add_argument("--force", action="store_true",
+                   help="replay even a recording made with other rules data or another game version")
+    p.add_argument("--watch", action="store_true",
+                   help="play it back in the window: pause, step, faster/slower, jump to a turn (from --until)")
+    p.add_argument("--play", action="store_true",
+                   help="with --until: go on playing from that turn in the window, as a new recorded game")
+    p.add_argument("--screenshot", metavar="OUT.png",
+                   help="write a PNG of the screen at --until TURN (default: the end); opens no window")
+    add_data_arg(p)
+    p.set_defaults(handler=cmd_replay)
+
+    p = sub.add_parser(
+        "autoplay",
+        help="let a bot play whole games headless and summarize them (the soak test)",
+        description="A bot plays N games headless; prints games, wins, deaths by cause, deepest level, mean turns.",
+    )
+    p.add_argument("--games", type=_count, default=10, metavar="N", help="number of games (default 10)")
+    p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
+    p.add_argument("--ruleset", default="undercroft", metavar="R", help="ruleset (default undercroft)")
+    p.add_argument("--record", metavar="DIR", help="write one recording per game into DIR")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--max-actions", type=_count, default=None, metavar="N",
+                   help="stop a game after N actions and count it as a timeout (default 5000)")
+    add_data_arg(p)
+    p.set_defaults(handler=cmd_autoplay)
+
+
+# --- replay ----------------------------------------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from undercroft.record import Desync, RecordingError, compatibility, load_recording, replay, state_summary
+
+    path = Path(args.file)
+    try:
+        rec = load_recording(path)
+    except RecordingError as exc:
+        raise UserError(str(exc)) from None
+    content = load_data(args)
+    problems, notes = compatibility(rec, content)
+    for note in notes:
+        print(f"undercroft: note: {path}: {note}", file=sys.stderr)
+    if rec.header.ruleset not in content.rulesets:
+        raise UserError(f"{path}:1: {problems[0]}")
+    if problems:
+        for problem in problems:
+            print(f"undercroft: warning: {path}: {problem}", file=sys.stderr)
+        if not args.force:
+            raise UserError(f"{path}:1: refusing to replay a recording made with other rules data or another game "
+                            "version: its replay may diverge (--force to replay it anyway)")
+    if args.watch or args.play or args.screenshot:
+        from undercroft.ui.replay_view import run_replay_flags
+
+        return run_replay_flags(args, content, path)
+    out = sys.stdout
+    printer = _printer(out, events=args.events, log=not args.events and not args.verify)
+    last = [0]
+
+    def on_events(turn: int, action: Action, evs: list[Event]) -> None:
+        last[0] = turn
+        if printer is not None:
+            printer(turn, action, evs)
+
+    try:
+        game = replay(content, rec, verify=args.verify, until=args.until, on_events=on_events)
+    except Desync as exc:
+        line = f"{path}:{exc.line}" if exc.line else str(path)
+        action = json.dumps(action_to_dict(exc.action), sort_keys=True) if exc.action is not None else "(none)"
+        print(f"undercroft: {line}: desync at turn {exc.turn}: action {action}: the state differs in: "
+              f"{', '.join(exc.parts)}", file=sys.stderr)
+        return EXIT_FAIL
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_OK
+    except Exception as exc:
+        # The engine raised: show it as it did (this is the bug being debugged), then say where.
+        out.flush()
+        traceback.print_exception(exc, file=sys.stderr)
+        turn = last[0] + 1
+        crash = rec.crash
+        what = f"{type(exc).__name__}: {exc}"
+        if crash is not None and crash["turn"] == turn:
+            same = type(exc).__name__ == crash["type"]
+            print(f"undercroft: {path}:{crash['line']}: the recorded crash "
+                  + (f"reproduced at turn {turn}: {what}" if same else
+                     f"at turn {turn} raised {what} (recorded: {crash['type']}: {crash['message']})"),
+                  file=sys.stderr)
+        else:
+            print(f"undercroft: {path}:{turn + 1}: the engine raised at turn {turn}, where the recording has no "
+                  f"crash: {what}", file=sys.stderr)
+        return EXIT_FAIL
+    if rec.crash is not None and (args.until is None or rec.crash["turn"] <= args.until):
+        print(f"undercroft: {path}:{rec.crash['line']}: the recorded crash ({rec.crash['type']}: "
+              f"{rec.crash['message']}) did not happen again at turn {rec.crash['turn']}", file=sys.stderr)
+    if args.until is not None:
+        if args.until > rec.turns and not (rec.crash and args.until >= rec.crash["turn"]):
+            print(f"undercroft: note: {path}: the recording ends at turn {rec.turns}", file=sys.stderr)
+        print(state_summary(game), file=out)
+    elif args.verify:
+        status = f"finished: {rec.end}" if rec.finished else "unfinished"
+        print(f"{path}: ok: {len(rec.actions)} actions verified ({status}); final checksum {game.checksum()}",
+              file=out)
+    return EXIT_OK
+
+
+def _quiet_stdout() -> None:
+    """The reader of our output went away (``| head``): send the rest to nowhere, without a complaint at exit."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _printer(out: TextIO, *, events: bool, log: bool) -> Callable[[int, Action, list[Event]], None] | None:
+    if events:
+        def dump(turn: int, action: Action, evs: list[Event]) -> None:
+            for ev in evs:
+                out.write(json.dumps({"turn": turn, **ev.as_dict()}, separators=(",", ":")) + "\n")
+        return dump
+    if log:
+        def say(turn: int, action: Action, evs: list[Event]) -> None:
+            for ev in evs:
+                if ev.text:
+                    out.write(ev.text + "\n")
+        return say
+    return None
+
+
+# --- autoplay --------------------------------------------------------------------------------------------------
+
+
+def cmd_autoplay(args: argparse.Namespace) -> int:
+    from undercroft.bot import MAX_ACTIONS, GameResult, game_seed, play_game, summarize
+    from undercroft.rules.rng import parse_seed
+
+    content = load_data(args)
+    if args.ruleset not in content.rulesets:
+        raise UserError(f"unknown ruleset '{args.ruleset}'; known: {', '.join(content.rulesets)}")
+    try:
+        seed = parse_seed(args.seed)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    record_dir = Path(args.record) if args.record else None
+    if record_dir is not None:
+        try:
+            record_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"{record_dir}: cannot create the directory: {exc.strerror or exc}") from None
+    max_actions = args.max_actions or MAX_ACTIONS
+    progress = _Progress(args.games, sys.stderr)
+    results: list[GameResult] = []
+    for i in range(args.games):
+        s = game_seed(seed, i)
+        path = str(record_dir / f"autoplay-{args.ruleset}-{s}.jsonl") if record_dir else None
+        r = play_game(content, args.ruleset, s, record=path, max_actions=max_actions)
+        results.append(r)
+        progress.update(i + 1, r)
+    progress.done()
+    summary: dict[str, Any] = {**summarize(results), "ruleset": args.ruleset, "seed": seed}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        deaths = summary["deaths"]
+        print(f"Autoplay: {summary['games']} games of {args.ruleset}, seeds {seed}..{game_seed(seed, args.games - 1)}")
+        print(f"  wins:       {summary['wins']}")
+        print(f"  deaths:     {sum(deaths.values())}"
+              + (" (" + ", ".join(f"{k} {v}" for k, v in deaths.items()) + ")" if deaths else ""))
+        print(f"  timeouts:   {summary['timeouts']}")
+        if summary["crashes"]:
+            print(f"  crashes:    {summary['crashes']}")
+        print(f"  deepest:    level {summary['deepest']}")
+        print(f"  mean turns: {summary['mean_turns']}")
+        if record_dir is not None:
+            print(f"  recordings: {record_dir}")
+    for r in results:
+        if r.outcome == "crash":
+            where = f" (recording {r.recording})" if r.recording else ""
+            print(f"undercroft: game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}{where}", file=sys.stderr)
+    return EXIT_FAIL if summary["crashes"] else EXIT_OK
+
+
+class _Progress:
+    """A progress bar on a terminal; one plain line per game otherwise (stdout stays clean for --json)."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        self.tty = hasattr(stream, "isatty") and stream.isatty()
+
+    def update(self, done: int, r: Any) -> None:
+        what = {"dead": f"killed by the {r.cause}", "won": "won", "timeout": "timeout", "crash": "CRASH"}[r.outcome]
+        line = f"game {done}/{self.total}: seed {r.seed}: {what} on level {r.deepest} after {r.turns} turns"
+        if self.tty:
+            fill = self.WIDTH * done // self.total
+            bar = "#" * fill + "." * (self.WIDTH - fill)
+            self.stream.write(f"\r[{bar}] {done}/{self.total} {line[:60]:60s}")
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+__all__ = ["cmd_autoplay", "cmd_replay", "register"]

@@ -1,0 +1,744 @@
+"""Recordings: every game is written down as it is played, and the saved game IS its recording.
+
+A recording is a text file of JSON lines (see docs/REPLAY.md):
+
+* line 1, the **header**: format version, game version, ruleset, the digest of the data files, the seed, the Python
+  and numpy versions, the checksum of the starting state and the names of the state's parts;
+* one line per **accepted action**: its turn, the action, the checksum of the canonical state after it (blake2b)
+  and a short digest of each part of the state, so that a desync report can say which part differs;
+* at most one last line: **end** (the game was lost or won: the floor is discarded) or **crash** (the action during
+  which the engine raised; replaying the recording raises again at that turn).
+
+Every line carries ``hash``, a blake2b chained over the previous line's hash and the line's own content: a line
+that was edited, dropped or moved is caught when the file is loaded, with its line number. It is an integrity
+check, not a signature.
+
+Lines are written whole with one ``os.write`` on a file opened for appending (and optionally ``fsync``-ed), one
+per action, so a crash never leaves a file that cannot be loaded up to its last action. Loading never runs code
+from the file: it is plain JSON (no pickle), each line is at most :data:`MAX_LINE` bytes, and every field is
+checked. A game is rebuilt from ``(content, ruleset, seed)`` and its actions are re-applied: replays are bit-exact.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import platform
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from undercroft import __version__
+from undercroft.content import Content
+from undercroft.rules.actions import Action, ActionError, action_from_dict, action_to_dict
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+from undercroft.rules.rng import parse_seed
+
+__all__ = [
+    "FORMAT_VERSION",
+    "MAX_LINE",
+    "Desync",
+    "Header",
+    "Recorder",
+    "Recording",
+    "RecordingError",
+    "compatibility",
+    "crash_report_path",
+    "latest_unfinished",
+    "load_recording",
+    "new_save_path",
+    "play_step",
+    "replay",
+    "saves_dir",
+    "state_summary",
+]
+
+FORMAT_VERSION = 1
+MAGIC = "undercroft"  # the header's "recording" field
+MAX_LINE = 64 * 1024  # bytes; a longer line is refused without being parsed
+SUFFIX = ".jsonl"
+_HASH_BYTES = 6
+_PART_BYTES = 2
+_CHECKSUM_HEX = 16
+_MAX_MESSAGE = 2000  # a crash line keeps this much of the exception's message
+_HEX = frozenset("0123456789abcdef")
+
+
+class RecordingError(Exception):
+    """A recording that cannot be read (or written): ``str()`` is ``FILE:LINE: message``.
+
+    ``line`` is 1-based; 0 means the file as a whole (missing, unreadable), and then ``str()`` is ``FILE: message``.
+    """
+
+    def __init__(self, path: Path | str, line: int, message: str) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.message = message
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+
+
+class Desync(Exception):
+    """The replayed game differs from the recording at ``turn`` (after ``action``; None: the starting state).
+
+    ``parts`` names what differs: state parts (``party``, ``rng``, ...), or ``refused: why`` when the replayed engine
+    refused a recorded action, or ``end: ...`` when the recorded end of the game did not happen.
+    """
+
+    def __init__(self, turn: int, action: Action | None, parts: list[str], line: int = 0) -> None:
+        self.turn = turn
+        self.action = action
+        self.parts = parts
+        self.line = line
+        what = "the starting state" if action is None else f"action {describe_action(action)}"
+        super().__init__(f"desync at turn {turn} ({what}): differs in {', '.join(parts) or 'the checksum'}")
+
+
+@dataclass(frozen=True)
+class Header:
+    format: int
+    game_version: str
+    ruleset: str
+    data_digest: str
+    seed: int
+    python: str
+    numpy: str
+    finished: bool = False  # set when the file ends with an end line
+    start: str = ""  # checksum of the starting state
+    parts: tuple[str, ...] = ()  # the canonical state's top-level parts, in the order of each line's "parts"
+
+
+@dataclass(frozen=True)
+class Recording:
+    path: Path
+    header: Header
+    actions: list[tuple[int, Action, str]]  # (turn, action, checksum after it)
+    finished: bool = False
+    crash: dict[str, Any] | None = None  # {"turn", "action" (Action), "type", "message", "line"}
+    end: str | None = None  # "dead" or "won" when finished
+    part_digests: list[str] = field(default_factory=list, repr=False)  # per action, the "parts" field
+    last_hash: str = field(default="", repr=False)  # chain value of the last line (for appending)
+    size: int = field(default=0, repr=False)  # bytes of whole lines read (a torn tail is not counted)
+
+    @property
+    def turns(self) -> int:
+        """The turn of the last recorded action (0: none)."""
+        return self.actions[-1][0] if self.actions else 0
+
+    @staticmethod
+    def line_of(index: int) -> int:
+        """The file line of action number ``index`` (0-based)."""
+        return index + 2
+
+
+# --- encoding ------------------------------------------------------------------------------------------------
+
+
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+_dumps = _ENCODER.encode  # the canonical form of a line, and of the state (as undercroft.rules.state.encode)
+
+
+def _chain(prev: str, body: str) -> str:
+    return hashlib.blake2b(f"{prev}\n{body}".encode(), digest_size=_HASH_BYTES).hexdigest()
+
+
+def _line(prev: str, obj: dict[str, Any]) -> tuple[str, bytes]:
+    """(new chain value, the whole line): the sorted JSON body with ``hash`` appended last."""
+    body = _dumps(obj)
+    h = _chain(prev, body)
+    return h, (body[:-1] + f',"hash":"{h}"}}\n').encode("ascii")
+
+
+def state_digests(game: Game) -> tuple[str, str]:
+    """(checksum, part digests) of the game's canonical state. The checksum equals ``game.checksum()``; it is built
+    from the parts' encodings, so the parts cost no second encoding of the whole state."""
+    form = game.canonical()
+    keys = sorted(form)
+    enc = [_dumps(form[k]) for k in keys]
+    whole = "{" + ",".join([f'"{k}":{e}' for k, e in zip(keys, enc, strict=True)]) + "}"  # keys are plain names
+    total = hashlib.blake2b(whole.encode(), digest_size=8).hexdigest()
+    parts = "".join(hashlib.blake2b(e.encode(), digest_size=_PART_BYTES).hexdigest() for e in enc)
+    return total, parts
+
+
+def _part_names(game: Game) -> tuple[str, ...]:
+    return tuple(sorted(game.canonical()))
+
+
+def describe_action(action: Action) -> str:
+    d = action_to_dict(action)
+    args = " ".join(f"{k}={v}" for k, v in d.items() if k != "type")
+    return f"{d['type']}{' ' + args if args else ''}"
+
+
+# --- writing -------------------------------------------------------------------------------------------------
+
+
+def crash_report_path(path: Path) -> Path:
+    """Where the crash report of recording ``path`` goes: beside it, ``NAME.crash.txt``."""
+    return path.with_suffix(".crash.txt")
+
+
+class Recorder:
+    """Appends a game's lines to its recording: one whole line per ``os.write``, per action."""
+
+    def __init__(self, path: Path, fd: int, last_hash: str, next_turn: int, *, fsync: bool = False,
+                 header: Header | None = None) -> None:
+        self.path = path
+        self._fd: int | None = fd
+        self._hash = last_hash
+        self.next_turn = next_turn
+        self.fsync = fsync
+        self.finished = False
+        self.crashed = False
+        self.header = header
+
+    # creation
+
+    @classmethod
+    def create(cls, path: Path, game: Game, content: Content, *, fsync: bool = False,
+               overwrite: bool = False) -> Recorder:
+        """Start the recording of ``game`` (which must not have taken any action yet) at ``path``."""
+        if game.state.turn != 0:
+            raise ValueError("a recording starts before the first action")
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_TRUNC if overwrite else os.O_EXCL)
+        fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o644)
+        start, _ = state_digests(game)
+        header = Header(
+            format=FORMAT_VERSION,
+            game_version=__version__,
+            ruleset=game.ruleset_id,
+            data_digest=content.digest,
+            seed=game.state.seed,
+            python=platform.python_version(),
+            numpy=np.__version__,
+            start=start,
+            parts=_part_names(game),
+        )
+        obj = {
+            "recording": MAGIC, "format": header.format, "game_version": header.game_version,
+            "ruleset": header.ruleset, "data_digest": header.data_digest, "seed": header.seed,
+            "python": header.python, "numpy": header.numpy, "start": header.start, "parts": list(header.parts),
+        }
+        rec = cls(path, fd, "", 1, fsync=fsync, header=header)
+        rec._write(obj)
+        return rec
+
+    @classmethod
+    def append_to(cls, path: Path, *, fsync: bool = False, recording: Recording | None = None) -> Recorder:
+        """Continue writing an existing, unfinished recording (a torn last line, if any, is cut off first)."""
+        path = Path(path)
+        rec = recording if recording is not None else load_recording(path, lenient_tail=True)
+        if rec.finished:
+            raise RecordingError(path, 0, "this game is over: it cannot be continued")
+        if rec.crash is not None:
+            raise RecordingError(path, rec.crash["line"], "this recording ends in a crash: it cannot be continued")
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+        if os.fstat(fd).st_size > rec.size:
+            os.ftruncate(fd, rec.size)
+        return cls(path, fd, rec.last_hash, rec.turns + 1, fsync=fsync, header=rec.header)
+
+    # writing
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        if self._fd is None:
+            raise ValueError(f"{self.path}: the recorder is closed")
+        self._hash, data = _line(self._hash, obj)
+        view = memoryview(data)
+        while view:
+            n = os.write(self._fd, view)
+            view = view[n:]
+        if self.fsync:
+            os.fsync(self._fd)
+
+    def record(self, action: Action, game: Game) -> None:
+        """Write ``action``, which ``game.step`` has just ACCEPTED (a refused action is never recorded)."""
+        if self.finished or self.crashed:
+            raise ValueError(f"{self.path}: the recording is closed (game over or crashed)")
+        turn = game.state.turn
+        if turn != self.next_turn:
+            raise ValueError(f"{self.path}: expected the action of turn {self.next_turn}, the game is at turn {turn} "
+                             "(was the action refused, or one left unrecorded?)")
+        total, parts = state_digests(game)
+        self._write({"turn": turn, "action": action_to_dict(action), "checksum": total, "parts": parts})
+        self.next_turn += 1
+
+    def finish(self, game: Game) -> None:
+        """The game is over (death or victory): write the end line. The recording cannot be continued after it."""
+        if self.finished:
+            return
+        if not game.over:
+            raise ValueError("finish() is for a game that is over")
+        self._write({"end": game.state.mode, "turn": game.state.turn, "checksum": game.checksum()})
+        self.finished = True
+
+    def crash(self, game: Game, exc: BaseException, action: Action | None = None) -> Path:
+        """Record a crash: the crashing ``action`` (if it came from ``game.step``) as the last line, and a crash
+        report beside the recording. Returns the report's path."""
+        turn = self.next_turn
+        if action is not None and not self.finished and not self.crashed and self._fd is not None:
+            message = str(exc)[:_MAX_MESSAGE]
+            self._write({"turn": turn, "action": action_to_dict(action),
+                         "crash": {"type": type(exc).__name__, "message": message}})
+            self.crashed = True
+        return write_crash_report(self.path, game, exc, turn, action, self.header)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def write_crash_report(path: Path, game: Game, exc: BaseException, turn: int, action: Action | None,
+                       header: Header | None = None) -> Path:
+    """Write ``NAME.crash.txt`` beside recording ``path``: what, where, how to reproduce, and the traceback."""
+    report = crash_report_path(path)
+    tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    lines = [
+        "Undercroft crash report",
+        f"recording: {path}",
+        f"game version: {__version__}",
+        f"ruleset: {game.ruleset_id}",
+        f"seed: {game.state.seed}",
+        f"turn: {turn}",
+        f"action: {describe_action(action) if action is not None else '(none: not inside a game step)'}",
+        f"data digest: {header.data_digest if header else game.content.digest}",
+        f"python: {platform.python_version()} ({platform.platform()}), numpy: {np.__version__}",
+        f"time: {datetime.datetime.now(datetime.UTC).isoformat(timespec='seconds')}",
+        "",
+        f"Reproduce it: undercroft replay {path}",
+        "",
+        tb,
+    ]
+    report.write_text("\n".join(lines), encoding="utf-8")
+    return report
+
+
+def play_step(game: Game, recorder: Recorder, action: Action) -> list[Event]:
+    """``game.step(action)``, recorded when accepted, finished when the game ends. If the engine raises, the
+    recording keeps the crashing action (marked as a crash) and a crash report is written beside it; then the
+    exception goes on up."""
+    try:
+        events = game.step(action)
+    except Exception as exc:
+        try:
+            recorder.crash(game, exc, action)
+        except Exception as inner:  # never hide the engine's exception behind the recorder's
+            exc.add_note(f"(writing the crash report failed too: {inner!r})")
+        raise
+    if not (len(events) == 1 and events[0].type == "refused"):
+        recorder.record(action, game)
+        if game.over:
+            recorder.finish(game)
+    return events
+
+
+# --- reading -------------------------------------------------------------------------------------------------
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _iter_lines(path: Path, fh: Any, lenient_tail: bool) -> Iterator[tuple[int, bytes]]:
+    n = 0
+    while True:
+        raw: bytes = fh.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        n += 1
+        if not raw.endswith(b"\n"):
+            if len(raw) > MAX_LINE:
+                raise RecordingError(path, n, f"line longer than {MAX_LINE // 1024} KiB: refused (not a recording?)")
+            if lenient_tail:
+                return
+            raise RecordingError(path, n, "truncated: the file ends in the middle of this line")
+        yield n, raw
+
+
+def _parse(path: Path, n: int, raw: bytes) -> dict[str, Any]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordingError(path, n, f"not UTF-8 text (byte {exc.start + 1})") from None
+    if not text.strip():
+        raise RecordingError(path, n, "blank line")
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise RecordingError(path, n, "nested too deeply: refused") from None
+    except json.JSONDecodeError as exc:
+        raise RecordingError(path, n, f"not JSON: {exc.msg} (column {exc.colno})") from None
+    except ValueError as exc:
+        raise RecordingError(path, n, f"not a valid line: {exc}") from None
+    if not isinstance(obj, dict):
+        found = type(obj).__name__ if obj is not None else "null"
+        raise RecordingError(path, n, f"expected a JSON object, found {found}")
+    return obj
+
+
+def _check_hash(path: Path, n: int, obj: dict[str, Any], prev: str) -> str:
+    h = obj.pop("hash", None)
+    if not isinstance(h, str):
+        raise RecordingError(path, n, "line has no 'hash' (not written by Undercroft, or edited)")
+    try:
+        body = _dumps(obj)
+    except (ValueError, TypeError, RecursionError):
+        raise RecordingError(path, n, "line holds values a recording never has") from None
+    if _chain(prev, body) != h:
+        raise RecordingError(path, n, "tampered or corrupt: the line's hash does not match its content "
+                                      "(edited, or a line before it was removed or moved)")
+    return h
+
+
+def _want(path: Path, n: int, obj: dict[str, Any], key: str, kind: type, what: str) -> Any:
+    v = obj.get(key)
+    if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
+        raise RecordingError(path, n, f"'{key}' must be {what}")
+    return v
+
+
+def _is_hex(s: object, length: int) -> bool:
+    return isinstance(s, str) and len(s) == length and set(s) <= _HEX
+
+
+def _header(path: Path, obj: dict[str, Any]) -> Header:
+    if obj.get("recording") != MAGIC:
+        raise RecordingError(path, 1, "not an Undercroft recording (the first line is not a recording header)")
+    fmt = _want(path, 1, obj, "format", int, "a whole number")
+    if fmt > FORMAT_VERSION or fmt < 1:
+        raise RecordingError(path, 1, f"recording format {fmt}: this version of Undercroft reads format "
+                                      f"{FORMAT_VERSION} (upgrade the game to replay it)")
+    known = {"recording", "format", "game_version", "ruleset", "data_digest", "seed", "python", "numpy", "start",
+             "parts"}
+    extra = sorted(set(obj) - known)
+    if extra:
+        raise RecordingError(path, 1, f"unknown header field(s): {', '.join(extra)}")
+    strings = {k: _want(path, 1, obj, k, str, "text") for k in
+               ("game_version", "ruleset", "data_digest", "python", "numpy", "start")}
+    for k, v in strings.items():
+        if len(v) > 200:
+            raise RecordingError(path, 1, f"'{k}' is too long")
+    seed = _want(path, 1, obj, "seed", int, "a whole number")
+    try:
+        parse_seed(seed)
+    except ValueError as exc:
+        raise RecordingError(path, 1, str(exc)) from None
+    if not _is_hex(strings["start"], _CHECKSUM_HEX):
+        raise RecordingError(path, 1, "'start' must be a 16-digit hex checksum")
+    parts = _want(path, 1, obj, "parts", list, "a list of names")
+    if not parts or len(parts) > 64 or not all(isinstance(p, str) and 0 < len(p) <= 40 for p in parts):
+        raise RecordingError(path, 1, "'parts' must be a list of names")
+    return Header(fmt, strings["game_version"], strings["ruleset"], strings["data_digest"], seed, strings["python"],
+                  strings["numpy"], False, strings["start"], tuple(parts))
+
+
+def _action(path: Path, n: int, obj: dict[str, Any]) -> Action:
+    try:
+        return action_from_dict(obj.get("action"))
+    except ActionError as exc:
+        raise RecordingError(path, n, f"bad action: {exc}") from None
+
+
+def load_recording(path: Path | str, *, lenient_tail: bool = False) -> Recording:
+    """Read and check a whole recording; raise :class:`RecordingError` naming the first bad line.
+
+    ``lenient_tail``: a last line cut short (no newline) is ignored instead of refused (for continuing a game
+    whose writer was killed mid-write; the writer never leaves one, but a disk might).
+    """
+    path = Path(path)
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below; a context manager would hide the OSError source
+    except FileNotFoundError:
+        raise RecordingError(path, 0, "no such file") from None
+    except IsADirectoryError:
+        raise RecordingError(path, 0, "is a directory, not a recording") from None
+    except OSError as exc:
+        raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
+    with fh:
+        try:
+            return _load(path, fh, lenient_tail)
+        except OSError as exc:
+            raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
+
+
+def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
+    header: Header | None = None
+    prev = ""
+    actions: list[tuple[int, Action, str]] = []
+    digests: list[str] = []
+    crash: dict[str, Any] | None = None
+    end: str | None = None
+    closed_at = 0
+    size = 0
+    nparts = 0
+    for n, raw in _iter_lines(path, fh, lenient_tail):
+        obj = _parse(path, n, raw)
+        if n == 1:
+            if obj.get("recording") != MAGIC:
+                raise RecordingError(path, 1, "not an Undercroft recording (the first line is not a recording header)")
+            prev = _check_hash(path, n, obj, prev)
+            header = _header(path, obj)
+            nparts = len(header.parts)
+            size += len(raw)
+            continue
+        if closed_at:
+            raise RecordingError(path, n, f"nothing may follow the {'crash' if crash else 'end'} line "
+                                          f"(line {closed_at})")
+        prev = _check_hash(path, n, obj, prev)
+        expect = len(actions) + 1
+        if "end" in obj:
+            if set(obj) != {"end", "turn", "checksum"}:
+                raise RecordingError(path, n, "an end line holds 'end', 'turn' and 'checksum'")
+            end = obj["end"]
+            if end not in ("dead", "won"):
+                raise RecordingError(path, n, "'end' must be 'dead' or 'won'")
+            if obj["turn"] != expect - 1 or not actions or obj["checksum"] != actions[-1][2]:
+                raise RecordingError(path, n, "the end line does not match the last action")
+            closed_at = n
+        elif "crash" in obj:
+            if set(obj) != {"turn", "action", "crash"}:
+                raise RecordingError(path, n, "a crash line holds 'turn', 'action' and 'crash'")
+            info = obj["crash"]
+            if not (isinstance(info, dict) and set(info) == {"type", "message"}
+                    and isinstance(info["type"], str) and isinstance(info["message"], str)):
+                raise RecordingError(path, n, "'crash' must hold 'type' and 'message'")
+            if obj["turn"] != expect:
+                raise RecordingError(path, n, f"turn {obj['turn']!r} out of order: expected {expect}")
+            crash = {"turn": expect, "action": _action(path, n, obj), "type": info["type"],
+                     "message": info["message"], "line": n}
+            closed_at = n
+        else:
+            if set(obj) != {"turn", "action", "checksum", "parts"}:
+                keys = ", ".join(sorted(set(obj))) or "nothing"
+                raise RecordingError(path, n, f"not an action line (it holds {keys})")
+            turn = obj["turn"]
+            if turn != expect or isinstance(turn, bool):
+                raise RecordingError(path, n, f"turn {turn!r} out of order: expected {expect}")
+            chk, parts = obj["checksum"], obj["parts"]
+            if not _is_hex(chk, _CHECKSUM_HEX):
+                raise RecordingError(path, n, "'checksum' must be a 16-digit hex checksum")
+            if not _is_hex(parts, nparts * 2 * _PART_BYTES):
+                raise RecordingError(path, n, f"'parts' must be {nparts} hex digests")
+            actions.append((turn, _action(path, n, obj), chk))
+            digests.append(parts)
+        size += len(raw)
+    if header is None:
+        raise RecordingError(path, 1, "empty file: not a recording")
+    if end is not None:
+        header = Header(header.format, header.game_version, header.ruleset, header.data_digest, header.seed,
+                        header.python, header.numpy, True, header.start, header.parts)
+    return Recording(path, header, actions, end is not None, crash, end, digests, prev, size)
+
+
+# --- checking and replaying ----------------------------------------------------------------------------------
+
+
+def compatibility(rec: Recording, content: Content) -> tuple[list[str], list[str]]:
+    """(problems, notes): problems make a replay unreliable (other data, another game version, an unknown ruleset);
+    notes are differences that should not matter (Python and numpy versions: the random streams use only PCG64's
+    raw output, which numpy keeps stable)."""
+    h = rec.header
+    problems, notes = [], []
+    if h.ruleset not in content.rulesets:
+        problems.append(f"ruleset '{h.ruleset}' is not in this data ({', '.join(content.rulesets)})")
+    if h.data_digest != content.digest:
+        problems.append(f"recorded with other rules data (digest {h.data_digest}; this data is {content.digest})")
+    if h.game_version != __version__:
+        problems.append(f"recorded by Undercroft {h.game_version}; this is {__version__}")
+    if h.python.split(".")[:2] != platform.python_version().split(".")[:2]:
+        notes.append(f"recorded under Python {h.python}; this is {platform.python_version()}")
+    if h.numpy != np.__version__:
+        notes.append(f"recorded with numpy {h.numpy}; this is {np.__version__}")
+    return problems, notes
+
+
+def _which_parts(game: Game, rec: Recording, index: int) -> list[str]:
+    names = _part_names(game)
+    if names != rec.header.parts:
+        return [f"the state's layout (recorded parts {', '.join(rec.header.parts)}; now {', '.join(names)})"]
+    _, mine = state_digests(game)
+    theirs = rec.part_digests[index] if index < len(rec.part_digests) else ""
+    w = 2 * _PART_BYTES
+    out = [name for i, name in enumerate(names) if mine[i * w:(i + 1) * w] != theirs[i * w:(i + 1) * w]]
+    return out or ["the checksum only (the parts agree: a digest collision, or the 'checksum' field was rewritten)"]
+
+
+def replay(
+    content: Content,
+    rec: Recording,
+    *,
+    verify: bool = False,
+    until: int | None = None,
+    on_events: Callable[[int, Action, list[Event]], None] | None = None,
+) -> Game:
+    """Rebuild the game from ``(content, ruleset, seed)`` and re-apply the recorded actions (up to turn ``until``).
+
+    A recorded action that the engine refuses raises :class:`Desync` in any mode; with ``verify`` every checksum is
+    compared and the first mismatch raises :class:`Desync`. A recording that ends in a crash replays the crashing
+    action last, so the same exception is raised again at the same turn (with a note naming the turn).
+    """
+    h = rec.header
+    game = Game(content, h.ruleset, h.seed)
+    if verify and h.start and game.checksum() != h.start:
+        raise Desync(0, None, ["the starting state (level generation or setup)"], line=1)
+    step = game.step
+    for i, (turn, action, chk) in enumerate(rec.actions):
+        if until is not None and turn > until:
+            return game
+        try:
+            events = step(action)
+        except Exception as exc:
+            exc.add_note(f"replaying {rec.path}: at turn {turn} (line {i + 2}), action {describe_action(action)}")
+            raise
+        if len(events) == 1 and events[0].type == "refused":
+            raise Desync(turn, action, [f"refused: {events[0].get('reason', events[0].text)}"], line=i + 2)
+        if on_events is not None:
+            on_events(turn, action, events)
+        if verify and game.checksum() != chk:
+            raise Desync(turn, action, _which_parts(game, rec, i), line=i + 2)
+    crash = rec.crash
+    if crash is not None and (until is None or crash["turn"] <= until):
+        try:
+            events = step(crash["action"])
+        except Exception as exc:
+            exc.add_note(f"replaying {rec.path}: the recorded crash reproduced at turn {crash['turn']} "
+                         f"(line {crash['line']}), action {describe_action(crash['action'])}")
+            raise
+        if on_events is not None and not (len(events) == 1 and events[0].type == "refused"):
+            on_events(crash["turn"], crash["action"], events)
+    if verify and rec.finished and until is None and game.state.mode != rec.end:
+        last = rec.actions[-1]
+        raise Desync(last[0], last[1], [f"end: recorded '{rec.end}', replayed mode '{game.state.mode}'"],
+                     line=len(rec.actions) + 2)
+    return game
+
+
+# --- saves ---------------------------------------------------------------------------------------------------
+
+
+def saves_dir() -> Path:
+    """The directory of saved games (recordings) in the user's data directory; created on demand."""
+    from undercroft.paths import user_data_dir
+
+    d = user_data_dir() / "saves"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def new_save_path(seed: int, ruleset: str) -> Path:
+    """A fresh file name for a new game's recording in :func:`saves_dir` (``RULESET-SEED-TIME.jsonl``)."""
+    d = saves_dir()
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in ruleset)[:40]
+    base = f"{safe}-{seed}-{stamp}"
+    path = d / f"{base}{SUFFIX}"
+    k = 2
+    while path.exists():
+        path = d / f"{base}-{k}{SUFFIX}"
+        k += 1
+    return path
+
+
+def _status(path: Path) -> str | None:
+    """'open', 'finished', 'crashed', or None (not a recording), from the first and last lines only."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(MAX_LINE + 1)
+            if b'"recording":"undercroft"' not in first:
+                return None
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - MAX_LINE))
+            tail = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    except OSError:
+        return None
+    try:
+        last = json.loads(tail)
+    except (ValueError, RecursionError):
+        return "open"
+    if isinstance(last, dict) and "end" in last:
+        return "finished"
+    if isinstance(last, dict) and "crash" in last:
+        return "crashed"
+    return "open"
+
+
+def latest_unfinished(directory: Path | None = None) -> Path | None:
+    """The most recently written recording in ``directory`` (default: :func:`saves_dir`) that can be continued:
+    not finished and not ended by a crash. None when there is none."""
+    d = saves_dir() if directory is None else Path(directory)
+    best: tuple[float, str, Path] | None = None
+    try:
+        candidates = sorted(d.glob(f"*{SUFFIX}"))
+    except OSError:
+        return None
+    for p in candidates:
+        if _status(p) != "open":
+            continue
+        try:
+            key = (p.stat().st_mtime, p.name, p)
+        except OSError:
+            continue
+        if best is None or key[:2] > best[:2]:
+            best = key
+    return best[2] if best else None
+
+
+# --- summaries -----------------------------------------------------------------------------------------------
+
+
+def state_summary(game: Game) -> str:
+    """A few lines for a human: turn, level, segment, mode, party HP, gold, items, monsters present."""
+    st = game.state
+    spec = game.rs.levels[st.depth]
+    seg = st.level.map.segments[st.segment] if 0 <= st.segment < len(st.level.map.segments) else None
+    where = f"segment {st.segment}" + (f" ({seg.kind})" if seg else "")
+    lines = [
+        f"Turn {st.turn} ({st.rounds} rounds). Level {st.depth + 1} of {len(game.rs.levels)}: {spec.name}. "
+        f"{where.capitalize()}, at {st.pos[0]},{st.pos[1]}. Mode: {st.mode}.",
+        "Party: " + ", ".join(f"{m.name} HP {m.hp}/{m.max_hp}" for m in st.party)
+        + (" (exhausted)" if st.exhausted else "") + ".",
+        f"Gold: {st.gold}. Items: " + (", ".join(f"{game.content.items[i].name} x{n}" for i, n in sorted(
+            st.items.items())) or "none") + ".",
+    ]
+    engaged = None
+    for holder in (st.combat, st.pursuit, st.encounter):
+        if holder is not None:
+            engaged = holder.group
+            break
+    groups = [g for g in st.level.groups if not g.defeated and (g.segment == st.segment or g.id == engaged)]
+    if groups:
+        descr = []
+        for g in groups:
+            mon = game.monster_of(g)
+            alive = [h for h in g.hp if h > 0]
+            flags = [f for f, on in (("hidden", g.hidden), ("peaceful", g.peaceful), ("engaged", g.id == engaged))
+                     if on]
+            descr.append(f"{len(alive)} x {mon.name} (HP {', '.join(map(str, alive))}"
+                         + (f"; {', '.join(flags)}" if flags else "") + ")")
+        lines.append("Monsters present: " + "; ".join(descr) + ".")
+    else:
+        lines.append("Monsters present: none.")
+    if st.death:
+        lines.append(f"Dead: killed by the {st.death['cause']} on turn {st.death['turn']}.")
+    elif st.mode == "won":
+        lines.append("Won.")
+    return "\n".join(lines)

@@ -1,0 +1,152 @@
+"""``undercroft autoplay`` and the bot: whole games headless, deterministic, every recording verifiable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from undercroft.bot import Bot, bribe_offer, fight_odds, game_seed, play_game, summarize, talk_odds
+from undercroft.cli import main
+from undercroft.content import Content, load_content
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+
+
+@pytest.fixture(scope="module")
+def content(shipped_data: Path) -> Content:
+    return load_content(shipped_data)
+
+
+def autoplay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["autoplay", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_same_seed_gives_the_same_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out1, _ = autoplay(capsys, "--games", "4", "--seed", "21", "--json")
+    assert code == 0
+    code, out2, _ = autoplay(capsys, "--games", "4", "--seed", "21", "--json")
+    assert out1 == out2
+    summary = json.loads(out1)
+    assert {"games", "wins", "deaths", "deepest", "mean_turns", "timeouts"} <= set(summary)
+    assert summary["games"] == 4
+    assert summary["wins"] + sum(summary["deaths"].values()) + summary["timeouts"] + summary["crashes"] == 4
+    assert 1 <= summary["deepest"] <= 4
+    assert summary["mean_turns"] > 0
+    code, out3, _ = autoplay(capsys, "--games", "4", "--seed", "22", "--json")
+    assert out3 != out1
+
+
+def test_soak_every_recording_verifies(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """What CI runs: a small batch per ruleset, each recording replayed with --verify."""
+    for ruleset in ("undercroft", "citadel", "warden", "crawler"):
+        d = tmp_path / ruleset
+        code, out, err = autoplay(capsys, "--games", "3", "--seed", "100", "--ruleset", ruleset, "--record", str(d),
+                                  "--json")
+        assert code == 0, err
+        assert json.loads(out)["crashes"] == 0
+        files = sorted(d.glob("*.jsonl"))
+        assert len(files) == 3
+        for f in files:
+            assert main(["replay", "--verify", str(f)]) == 0
+            out, err = capsys.readouterr()
+            assert "ok" in out, err
+
+
+def test_text_summary_and_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = autoplay(capsys, "--games", "2", "--seed", "5")
+    assert code == 0
+    assert "wins:" in out and "deaths:" in out and "deepest:" in out and "mean turns:" in out
+    # stderr is not a terminal here: one plain line per game, and nothing of it on stdout
+    assert err.count("game ") == 2 and "\r" not in err
+    assert "game 1/2" not in out
+
+
+def test_json_keeps_stdout_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = autoplay(capsys, "--games", "2", "--seed", "5", "--json")
+    assert code == 0
+    json.loads(out)  # the whole of stdout is one JSON object
+    assert "game 2/2" in err
+
+
+def test_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = autoplay(capsys, "--games", "1", "--ruleset", "nethack")
+    assert code == 2 and "unknown ruleset 'nethack'" in err
+    with pytest.raises(SystemExit):
+        autoplay(capsys, "--games", "0")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = autoplay(capsys, "--games", "1", "--record", str(blocker / "sub"))
+    assert code == 2 and "Traceback" not in err
+
+
+def test_a_capped_game_is_a_timeout(content: Content) -> None:
+    r = play_game(content, "citadel", 1, max_actions=40)
+    assert r.outcome == "timeout" and r.turns == 40
+    s = summarize([r])
+    assert s["timeouts"] == 1 and s["games"] == 1 and s["wins"] == 0
+
+
+def test_game_seeds() -> None:
+    assert [game_seed(7, i) for i in range(3)] == [7, 8, 9]
+    assert game_seed(2**64 - 1, 1) == 0
+    assert game_seed("abc", 0) == game_seed("abc", 0)
+
+
+# --- the bot ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["undercroft", "citadel", "warden", "crawler"])
+def test_the_bot_never_touches_the_game(content: Content, ruleset: str) -> None:
+    """Choosing reads the state only: no dice drawn, nothing changed (its randomness is its own stream)."""
+    game = Game(content, ruleset, 77)
+    bot = Bot(game, 77)
+    for _ in range(300):
+        if game.over:
+            break
+        before = game.checksum()
+        a = bot.choose()
+        assert game.checksum() == before
+        events = game.step(a)
+        if len(events) == 1 and events[0].type == "refused":
+            bot.refused(a)
+
+
+def test_the_bot_explores_and_descends(content: Content) -> None:
+    results = [play_game(content, "undercroft", s) for s in range(1, 9)]
+    assert max(r.deepest for r in results) >= 2
+    assert all(r.outcome in ("dead", "won", "timeout") for r in results)
+
+
+def group(content: Content, monster: str, n: int = 1) -> Group:
+    hp = content.monsters[monster].hp
+    return Group(1, monster, [hp] * n, hp, 0, 0, (0, 0), "resident", 10)
+
+
+def test_fight_odds_order_the_monsters(content: Content) -> None:
+    game = Game(content, "warden", 1)
+    game.state.items = {}  # no potions to count on
+    rat = fight_odds(game, group(content, "giant_rat")).win
+    harness = fight_odds(game, group(content, "empty_harness")).win
+    unlit = fight_odds(game, group(content, "the_unlit")).win
+    assert rat > 0.9 > harness > unlit
+    assert unlit < 0.1  # "it kills a full-health delver in two hits"
+    assert fight_odds(game, group(content, "kobold", 6)).win < fight_odds(game, group(content, "kobold", 2)).win
+
+
+def test_talk_and_bribe_odds(content: Content) -> None:
+    game = Game(content, "citadel", 1)
+    gob = group(content, "goblin")
+    assert 0 < talk_odds(game, gob) < 1
+    assert talk_odds(game, group(content, "demon")) == 0  # never negotiated with
+    assert bribe_offer(game, gob) is None  # a bribe only after a failed talk
+    gob.negotiated = True
+    offer = bribe_offer(game, gob)
+    assert offer is not None and offer <= game.state.gold
+    _, _, digit = game.bribe_cell(gob, offer)
+    assert digit / content.tables.bribery.die >= 0.5
+    warden = Game(content, "warden", 1)
+    assert talk_odds(warden, group(content, "goblin")) == 0  # no talking below the seal
