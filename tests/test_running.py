@@ -73,7 +73,8 @@ def test_running_from_a_monster_that_does_not_pursue_is_free_and_it_stays_hurt()
     ev = act(game, Move(room_tile[0] - st.pos[0], room_tile[1] - st.pos[1]))
     e = one(ev, "encounter")
     assert e["group"] == g.id and e["hp"] == [2] and e["first"] is False
-    assert st.mode == "encounter" and not rolls(ev, "monster_check")
+    # The Warden: met again, it is a fight again (no new check, no new rolls before the fight).
+    assert st.mode == "combat" and not rolls(ev, "monster_check")
 
 
 @pytest.mark.parametrize("monster", ["empty_harness", "the_patient_one", "wick_trimmer"])

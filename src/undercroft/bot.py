@@ -188,7 +188,7 @@ def _has(game: Game, kind: str) -> bool:
 def talk_odds(game: Game, g: Group) -> float:
     """The chance that talking to ``g`` ends in agreement or intimidation (0 when talk is not possible)."""
     mon = game.monster_of(g)
-    if not game.proc.negotiation or not mon.negotiable or g.negotiated:
+    if not game.proc.negotiation or not game.negotiable(g) or g.negotiated:
         return 0.0
     table = game.content.tables.negotiation[game.rs.negotiation_table]
     reluctance = mon.reluctance if table.use_reluctance else 0
@@ -207,9 +207,8 @@ def talk_odds(game: Game, g: Group) -> float:
 def bribe_offer(game: Game, g: Group) -> int | None:
     """The smallest sum the party can pay whose bribery digit gives at least :data:`BRIBE_ODDS`, or None."""
     st = game.state
-    mon = game.monster_of(g)
     b = game.content.tables.bribery
-    if not (game.proc.bribery and mon.negotiable and g.negotiated and not g.bribe_tried and not g.peaceful):
+    if not (game.proc.bribery and game.negotiable(g) and g.negotiated and not g.bribe_tried and not g.peaceful):
         return None
     for row in b.rows:
         gold = row.min
@@ -481,7 +480,7 @@ class Bot:
         # passed or attacked), so there it talks only when the fight is hopeless.
         in_corridor = st.level.map.segments[g.segment].kind == "corridor"
         talk_first = odds < GIVE_UP if in_corridor else (talk_odds(game, g) >= TALK_ODDS or odds < TALK_UNLESS)
-        if talk_first and g.origin != "guardian" and game.proc.negotiation and mon.negotiable and not g.negotiated:
+        if talk_first and g.origin != "guardian" and game.proc.negotiation and game.negotiable(g) and not g.negotiated:
             out.append(Talk())  # a failed talk only lets a round pass
         forced = self._forced and g.segment in self._avoid  # the only way on leads through it
         if odds >= FIGHT_ODDS:

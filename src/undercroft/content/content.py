@@ -253,6 +253,10 @@ def _check_refs(
             for iid in rs.start_items:
                 if iid not in item_ids:
                     col.add(f, (rid, "start_items", iid), unknown_message("item", iid, item_ids), key=True)
+        if monsters is not None and rs.unnegotiable is not None:
+            for ui, mid in enumerate(rs.unnegotiable):
+                if mid not in monsters:
+                    col.add(f, (rid, "unnegotiable", ui), unknown_message("monster", mid, monsters))
         for li, lv in enumerate(rs.levels):
             if maps is not None and lv.mapgen not in maps:
                 col.add(f, (rid, "levels", li, "mapgen"), unknown_message("map profile", lv.mapgen, maps))

@@ -322,6 +322,9 @@ class Ruleset(Model):
     start_gold: DiceText
     start_items: dict[Id, Annotated[StrictInt, Field(ge=0, le=99)]]
     check: CheckRules | None = None  # overrides rules.yaml's monster check chances
+    # When given, the ruleset decides who can be talked to and bribed: every monster but these (seed 000 as
+    # written: The Nameless One and Demons). Otherwise each monster's `negotiable` decides.
+    unnegotiable: tuple[Id, ...] | None = None
     levels: tuple[Level, ...] = Field(min_length=1, max_length=20)
 
 

@@ -32,7 +32,6 @@ Movement is 4-connected (orthogonal steps): :func:`path_between` walks like the 
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass
 from typing import Final, Literal
 

@@ -56,6 +56,22 @@ class Refused(Exception):
     """Raised inside a handler before any change: the action is not allowed now."""
 
 
+def the(name: str) -> str:
+    """'the Ghoul', but 'The Unlit' (a name that brings its own article)."""
+    return name if name.startswith("The ") else f"the {name}"
+
+
+def The(name: str) -> str:  # the capitalised twin of the()
+    return name if name.startswith("The ") else f"The {name}"
+
+
+def a_name(name: str) -> str:
+    """'A Ghoul', 'An Orc', 'The Unlit'."""
+    if name.startswith("The "):
+        return name
+    return f"{'An' if name[0].lower() in 'aeiou' else 'A'} {name}"
+
+
 def _band(bands: Any, total: int) -> Any:
     for b in bands:
         if (b.min is None or total >= b.min) and (b.max is None or total <= b.max):
@@ -79,7 +95,7 @@ class Game:
         self.rs = content.ruleset(ruleset)
         self.proc = self.rs.procedures
         self.rules = content.rules
-        self.streams = Streams(seed)  # type: ignore[arg-type]
+        self.streams = Streams(seed)
         self._forced = dice
         members = [self._member(cid) for cid in self.rs.party]
         setup = self._dice(SETUP)
@@ -159,6 +175,7 @@ class Game:
                 ("explore", "descend"): self._descend,
                 ("explore", "rest"): self._rest,
                 ("explore", "drink"): self._drink,
+                ("explore", "fight"): self._attack_peaceful,
                 ("encounter", "move"): self._move,
                 ("encounter", "fight"): self._fight,
                 ("encounter", "talk"): self._talk,
@@ -323,27 +340,40 @@ class Game:
         if not (0 <= x < m.width and 0 <= y < m.height) or m.tiles[y, x] == dungeon.WALL:
             raise Refused("A wall is in the way.")
         blocker = self._group_at((x, y))
-        if blocker is not None:
-            raise Refused(f"The {self.monster_of(blocker).name} is in the way.")
+        if blocker is not None and not blocker.peaceful:
+            if st.mode == "explore":
+                # Walking into a monster the party had left alone confronts it again.
+                self._begin_encounter(blocker, events)
+                return
+            raise Refused(f"{The(self.monster_of(blocker).name)} is in the way.")
         new_seg = int(m.segment_of[y, x])
+        far = False
         if st.mode == "encounter":
             assert st.encounter is not None
             g = st.group(st.encounter.group)
             mon = self.monster_of(g)
-            if not self._lets_party_move(g, mon):
-                raise Refused(f"The {mon.name} is facing you: fight, talk, wait or run.")
+            far = st.encounter.out_of_sight
+            if not (far or self._lets_party_move(g, mon)):
+                raise Refused(f"{The(mon.name)} is facing you: fight, talk, wait or run.")
         st.prev_pos = st.pos
         st.pos = (x, y)
-        self._tick(self.rules.time.move_rounds)
+        if blocker is not None:  # a peaceful monster steps aside: it takes the party's place
+            blocker.pos = st.prev_pos
+            events.append(Event("pass", {"group": blocker.id},
+                                f"{The(self.monster_of(blocker).name)} lets you pass."))
+        if not far:
+            self._tick(self.rules.time.move_rounds)
         events.append(Event("move", {"from": list(st.prev_pos), "to": [x, y], "segment": new_seg}))
         self._see()
         if st.mode == "encounter":
             assert st.encounter is not None
             g = st.group(st.encounter.group)
-            if new_seg == st.segment and not g.risen:
+            if far and new_seg == st.segment:
+                self._round_passes(events)  # it keeps coming while the party moves
+            elif new_seg == st.segment and not g.risen:
                 # kneelers rise once the party is inside the room
                 g.risen = True
-                events.append(Event("rises", {"group": g.id}, f"The {self.monster_of(g).name} rises."))
+                events.append(Event("rises", {"group": g.id}, f"{The(self.monster_of(g).name)} rises."))
                 self._start_combat(g, events)
                 return
             if new_seg != st.segment:
@@ -391,11 +421,12 @@ class Game:
                 g.met = True
                 events.append(Event("reveal", {"group": g.id, "monster": g.monster},
                                     f"Something rises from the water behind you: {mon.name}!"))
-                st.encounter = Encounter(g.id, entry=st.prev_pos)
+                # It rose behind the party (on the tile it just left): the way out is onward, not back past it.
+                st.encounter = Encounter(g.id, entry=st.pos)
                 self._start_combat(g, events, free_round="monsters")
                 return
             if "passive" in mon.behaviours and not g.peaceful and st.pos != st.segment_entry:
-                events.append(Event("walked_past", {"group": g.id}, f"The {mon.name} objects to being walked past."))
+                events.append(Event("walked_past", {"group": g.id}, f"{The(mon.name)} objects to being walked past."))
                 for i in g.alive:
                     self._monster_attack(g, i, events)
                     if not self.living():
@@ -416,7 +447,7 @@ class Game:
             g = present[0]
             mon = self.monster_of(g)
             if g.peaceful:
-                events.append(Event("peaceful", {"group": g.id}, f"The {mon.name} lets you be."))
+                events.append(Event("peaceful", {"group": g.id}, f"{The(mon.name)} lets you be."))
                 return
             self._init_behaviour(g, mon)
             self._begin_encounter(g, events)
@@ -473,7 +504,7 @@ class Game:
         """Where a new group stands: the segment tile farthest from the party (ties: top, then left)."""
         st = self.state
         m = st.level.map
-        ys, xs = np.nonzero((m.segment_of == seg) & (m.tiles != dungeon.DOOR))
+        ys, xs = np.nonzero((m.segment_of == seg) & (m.tiles == dungeon.FLOOR))  # not a door, not the stairs
         if len(xs) == 0:
             return st.pos
         occupied = {g.pos for g in st.level.groups if not g.defeated}
@@ -571,10 +602,24 @@ class Game:
             return None
         return _band(self.content.tables.reaction.bands, g.reaction)  # type: ignore[no-any-return]
 
+    def negotiable(self, g: Group) -> bool:
+        """Whether the party may talk to (and bribe) ``g``: the ruleset's list where it has one, else the data."""
+        if self.rs.unnegotiable is not None:
+            return g.monster not in self.rs.unnegotiable
+        return self.monster_of(g).negotiable
+
+    def _way_out(self) -> tuple[int, int]:
+        """The door the party came in by: where it entered this segment from (not merely its last step, which may
+        lie inside the room when a wanderer arrives while it rests); its last step where there is no such tile."""
+        st = self.state
+        came_from = st.segment_entry
+        outside = int(st.level.map.segment_of[came_from[1], came_from[0]]) != st.segment
+        return came_from if outside else st.prev_pos
+
     def _begin_encounter(self, g: Group, events: list[Event]) -> None:
         st = self.state
         mon = self.monster_of(g)
-        enc = Encounter(g.id, entry=st.prev_pos)
+        enc = Encounter(g.id, entry=self._way_out())
         first = not g.met
         if first and "submerged" in mon.behaviours:
             g.hidden = True
@@ -585,10 +630,33 @@ class Game:
         count = len(g.alive)
         events.append(Event("encounter", {"group": g.id, "monster": g.monster, "count": count,
                                           "hp": list(g.hp), "origin": g.origin, "first": first},
-                            f"{count} x {mon.name}!" if count > 1 else f"A {mon.name}!"))
-        if not first:
+                            f"{count} x {mon.name}!" if count > 1 else f"{a_name(mon.name)}!"))
+        if first:
+            g.met = True
+            if self._first_meeting(g, mon, enc, events):
+                return
+        elif self.proc.reaction and not g.reaction:
+            self._roll_reaction(g, events)  # met before without a reaction (both sides surprised, far apart)
+        if enc.out_of_sight:
+            events.append(Event("out_of_sight", {"group": g.id, "distance": enc.distance},
+                                f"It is out of sight, {enc.distance} ft away, and coming closer."))
             return
-        g.met = True
+        if not self._initiates(g, mon):
+            return
+        if g.reaction_result == "attacks" and not enc.monster_surprised:
+            events.append(Event("attacks", {"group": g.id}, f"{The(mon.name)} attacks!"))
+            self._start_combat(g, events)
+            return
+        if not self.proc.reaction and not self.proc.negotiation:
+            # The Warden: a monster in the room means a fight.
+            self._start_combat(g, events)
+            return
+        if enc.party_surprised:
+            self._monster_reacts(g, events)
+
+    def _first_meeting(self, g: Group, mon: Monster, enc: Encounter, events: list[Event]) -> bool:
+        """Distance, surprise and reaction, settled once when first met. True if the meeting comes to nothing."""
+        st = self.state
         enc_rules = self.rules.encounter
         if self.proc.distance:
             dist, _ = self._roll(events, "distance", enc_rules.distance, ENCOUNTER,
@@ -612,37 +680,25 @@ class Game:
             else:
                 enc.party_surprised, enc.monster_surprised = ps, ms
                 if ps or ms:
-                    who = "You are" if ps else f"The {mon.name} is"
+                    who = "You are" if ps else f"{The(mon.name)} is"
                     events.append(Event("surprise", {"party": ps, "monster": ms}, f"{who} surprised."))
             if ps and ms and enc.out_of_sight:
                 events.append(Event("bypass", {"group": g.id},
                                     "Neither side notices the other at this distance."))
                 st.mode, st.encounter = "explore", None
-                return
+                return True
         if self.proc.reaction:
-            band_text: dict[str, str] = {str(b.result): b.label for b in self.content.tables.reaction.bands}
-            total, res = self._roll(
-                events, "reaction", self.content.tables.reaction.dice, ENCOUNTER,
-                result=lambda t: str(_band(self.content.tables.reaction.bands, t).result),
-                text=lambda r, t, res_: f"Reaction: rolled {t}: {band_text[res_]}.",
-            )
-            g.reaction, g.reaction_result = total, res
-        if enc.out_of_sight:
-            events.append(Event("out_of_sight", {"group": g.id, "distance": enc.distance},
-                                f"It is out of sight, {enc.distance} ft away, and coming closer."))
-            return
-        if not self._initiates(g, mon):
-            return
-        if g.reaction_result == "attacks" and not enc.monster_surprised:
-            events.append(Event("attacks", {"group": g.id}, f"The {mon.name} attacks!"))
-            self._start_combat(g, events)
-            return
-        if not self.proc.reaction and not self.proc.negotiation:
-            # The Warden: a monster in the room means a fight.
-            self._start_combat(g, events)
-            return
-        if enc.party_surprised:
-            self._monster_reacts(g, events)
+            self._roll_reaction(g, events)
+        return False
+
+    def _roll_reaction(self, g: Group, events: list[Event]) -> None:
+        band_text: dict[str, str] = {str(b.result): b.label for b in self.content.tables.reaction.bands}
+        total, res = self._roll(
+            events, "reaction", self.content.tables.reaction.dice, ENCOUNTER,
+            result=lambda t: str(_band(self.content.tables.reaction.bands, t).result),
+            text=lambda r, t, res_: f"Reaction: rolled {t}: {band_text[res_]}.",
+        )
+        g.reaction, g.reaction_result = total, res
 
     def _initiates(self, g: Group, mon: Monster) -> bool:
         return g.risen and not g.peaceful and not any(b in mon.behaviours for b in ("passive", "holds_ground"))
@@ -658,16 +714,16 @@ class Game:
         if not self._initiates(g, mon):
             return
         if self._percent(events, "monster_attacks", self._attack_chance(g), group=g.id):
-            events.append(Event("attacks", {"group": g.id}, f"The {mon.name} attacks!"))
+            events.append(Event("attacks", {"group": g.id}, f"{The(mon.name)} attacks!"))
             self._start_combat(g, events, first="monsters")
             return
         if g.reaction_result in ("peaceful", "friendly"):
             if g.origin == "wandering":
                 st.level.groups.remove(g)
-                events.append(Event("leaves", {"group": g.id}, f"The {mon.name} goes on its way."))
+                events.append(Event("leaves", {"group": g.id}, f"{The(mon.name)} goes on its way."))
             else:
                 g.peaceful = True
-                events.append(Event("peaceful", {"group": g.id}, f"The {mon.name} leaves you be."))
+                events.append(Event("peaceful", {"group": g.id}, f"{The(mon.name)} leaves you be."))
             st.mode, st.encounter = "explore", None
 
     def _round_passes(self, events: list[Event]) -> None:
@@ -682,7 +738,7 @@ class Game:
                 enc.distance = max(0, enc.distance - mon.speed)
                 enc.out_of_sight = enc.distance > self.rules.encounter.sight_feet
                 events.append(Event("approach", {"group": g.id, "distance": enc.distance},
-                                    f"The {mon.name} comes closer: {enc.distance} ft."
+                                    f"{The(mon.name)} comes closer: {enc.distance} ft."
                                     if not enc.out_of_sight else f"Something comes closer: {enc.distance} ft."))
 
     def _wait(self, a: Wait, events: list[Event]) -> None:
@@ -693,6 +749,20 @@ class Game:
         self._round_passes(events)
         if not st.encounter.out_of_sight:
             self._monster_reacts(g, events)
+
+    def _attack_peaceful(self, a: Fight, events: list[Event]) -> None:
+        """Break an agreement: attack the nearest monster the party can see in its segment (000 8.6)."""
+        st = self.state
+        here = [g for g in self._groups_in(st.segment) if not g.hidden]
+        if not here:
+            raise Refused("There is nothing here to fight.")
+        g = min(here, key=lambda gg: (max(abs(gg.pos[0] - st.pos[0]), abs(gg.pos[1] - st.pos[1])), gg.id))
+        st.encounter = Encounter(g.id, entry=self._way_out(), first_round=False)
+        st.mode = "encounter"
+        if g.peaceful:
+            name = self.monster_of(g).name
+            events.append(Event("break_peace", {"group": g.id}, f"You break the peace with {the(name)}."))
+        self._fight(a, events)
 
     def _fight(self, a: Fight, events: list[Event]) -> None:
         st = self.state
@@ -711,10 +781,10 @@ class Game:
         mon = self.monster_of(g)
         if not self.proc.negotiation:
             raise Refused("There is no negotiating with anything down here.")
-        if not mon.negotiable:
-            raise Refused(f"The {mon.name} cannot be negotiated with.")
+        if not self.negotiable(g):
+            raise Refused(f"{The(mon.name)} cannot be negotiated with.")
         if g.negotiated:
-            raise Refused(f"You have already tried to talk to the {mon.name}.")
+            raise Refused(f"You have already tried to talk to {the(mon.name)}.")
         table = self.content.tables.negotiation[self.rs.negotiation_table]
         reluctance = mon.reluctance if table.use_reluctance else 0
         ability = max((m.negotiation for m in self.living()), default=0) if table.use_ability else 0
@@ -736,8 +806,8 @@ class Game:
             parts += f" + {ability} negotiation"
         outcome = {
             "failure": "Failure.",
-            "agreement": f"Agreement: the {mon.name} will not attack while you do not.",
-            "intimidation": f"Intimidation: the {mon.name} hands over {tribute} gold as tribute.",
+            "agreement": f"Agreement: {the(mon.name)} will not attack while you do not.",
+            "intimidation": f"Intimidation: {the(mon.name)} hands over {tribute} gold as tribute.",
         }[result]
         events.append(Event("negotiate", {
             "group": g.id, "dice": r.dice, "faces": list(r.faces), "reluctance": reluctance, "ability": ability,
@@ -775,12 +845,12 @@ class Game:
         b = self.content.tables.bribery
         if not self.proc.bribery:
             raise Refused("Bribery is not part of these rules.")
-        if not mon.negotiable:
-            raise Refused(f"The {mon.name} cannot be bribed.")
+        if not self.negotiable(g):
+            raise Refused(f"{The(mon.name)} cannot be bribed.")
         if not g.negotiated:
             raise Refused("Try talking first: a bribe comes only after a failed negotiation.")
         if g.bribe_tried:
-            raise Refused(f"The {mon.name} has already been offered a bribe.")
+            raise Refused(f"{The(mon.name)} has already been offered a bribe.")
         if a.gold < b.rows[0].min:
             raise Refused(f"Offer at least {b.rows[0].min} gold.")
         if a.gold > st.gold:
@@ -795,7 +865,7 @@ class Game:
             "group": g.id, "gold": a.gold, "column": col, "row": row, "digit": digit, "dice": r.dice,
             "faces": list(r.faces), "total": r.total, "target": digit, "result": "accepted" if accepted else "refused",
         }, f"Bribe of {a.gold} gold: rolled {r.total} vs {digit}: "
-           + ("accepted." if accepted else f"refused. The {mon.name} keeps the gold and attacks!")))
+           + ("accepted." if accepted else f"refused. {The(mon.name)} keeps the gold and attacks!")))
         if accepted:
             g.peaceful = True
             st.mode, st.encounter = "explore", None
@@ -848,7 +918,7 @@ class Game:
             g.risen = False
         if not pursues:
             events.append(Event("leave", {"group": g.id, "pursued": False},
-                                f"You leave through the door. The {mon.name} stays where it is."))
+                                f"You leave through the door. {The(mon.name)} stays where it is."))
             st.mode, st.encounter = "explore", None
             return
         band = self._reaction_band(g)
@@ -856,19 +926,19 @@ class Game:
         party_speed, monster_speed = self._party_speed(), mon.speed
         if not submerged and party_speed > monster_speed:
             events.append(Event("evade", {"group": g.id, "reason": "faster"},
-                                f"You are faster than the {mon.name} ({party_speed} vs {monster_speed} ft): "
+                                f"You are faster than {the(mon.name)} ({party_speed} vs {monster_speed} ft): "
                                 "you get away."))
             st.mode, st.encounter = "explore", None
             return
         if not submerged and enc is not None and enc.out_of_sight:
             events.append(Event("evade", {"group": g.id, "reason": "out_of_sight"},
-                                f"The {mon.name} never saw where you went."))
+                                f"{The(mon.name)} never saw where you went."))
             st.mode, st.encounter = "explore", None
             return
         chance = PERCENT if (band is None or submerged) else band.pursuit
         if not self._percent(events, "pursuit", chance, group=g.id):
             events.append(Event("evade", {"group": g.id, "reason": "no_pursuit"},
-                                f"The {mon.name} does not follow."))
+                                f"{The(mon.name)} does not follow."))
             st.mode, st.encounter = "explore", None
             return
         distance = enc.distance if (enc is not None and self.proc.distance) else 0
@@ -876,7 +946,7 @@ class Game:
         st.pursuit = Pursuit(g.id, distance, 0, fights)
         st.mode = "pursuit"
         events.append(Event("pursuit", {"group": g.id, "distance": distance},
-                            f"The {mon.name} comes after you! ({distance} ft behind)"))
+                            f"{The(mon.name)} comes after you! ({distance} ft behind)"))
         self._pursuit_round(events)
 
     def _pursuit_round(self, events: list[Event]) -> None:
@@ -892,26 +962,26 @@ class Game:
         if p.distance <= 0:
             if not p.fights:
                 events.append(Event("caught", {"group": g.id, "fights": False},
-                                    f"The {mon.name} catches up, and only wants to be friends."))
+                                    f"{The(mon.name)} catches up, and only wants to be friends."))
                 g.peaceful = True
                 st.mode, st.pursuit, st.encounter = "explore", None, None
                 return
-            events.append(Event("caught", {"group": g.id, "fights": True}, f"The {mon.name} catches you!"))
+            events.append(Event("caught", {"group": g.id, "fights": True}, f"{The(mon.name)} catches you!"))
             st.pursuit = None
             self._start_combat(g, events)
             return
         if p.distance > enc_rules.sight_feet:
             events.append(Event("escape", {"group": g.id, "distance": p.distance},
-                                f"You are out of its sight ({p.distance} ft): the {mon.name} gives up."))
+                                f"You are out of its sight ({p.distance} ft): {the(mon.name)} gives up."))
             st.mode, st.pursuit, st.encounter = "explore", None, None
             return
         if p.rounds >= enc_rules.pursuit_max_rounds and "submerged" not in mon.behaviours:
             events.append(Event("escape", {"group": g.id, "distance": p.distance},
-                                f"The {mon.name} gives up the chase."))
+                                f"{The(mon.name)} gives up the chase."))
             st.mode, st.pursuit, st.encounter = "explore", None, None
             return
         events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds},
-                            f"The {mon.name} is {p.distance} ft behind you."))
+                            f"{The(mon.name)} is {p.distance} ft behind you."))
 
     def _pursuit_run(self, a: Run, events: list[Event]) -> None:
         if not self._run_round(events):
@@ -947,7 +1017,7 @@ class Game:
     def _stops(self, g: Group, why: str, events: list[Event]) -> None:
         st = self.state
         mon = self.monster_of(g)
-        events.append(Event("distracted", {"group": g.id, "by": why}, f"The {mon.name} stops for the {why}."))
+        events.append(Event("distracted", {"group": g.id, "by": why}, f"{The(mon.name)} stops for the {why}."))
         if st.mode == "encounter":
             g.peaceful = True  # busy with it: it lets the party be
         st.mode, st.pursuit, st.encounter = "explore", None, None
@@ -968,7 +1038,7 @@ class Game:
             self._stops(g, "food", events)
             return
         if not works:
-            events.append(Event("ignored", {"group": g.id}, f"The {mon.name} ignores the food."))
+            events.append(Event("ignored", {"group": g.id}, f"{The(mon.name)} ignores the food."))
         self._after_drop(events)
 
     def _drop_treasure(self, a: DropTreasure, events: list[Event]) -> None:
@@ -989,7 +1059,7 @@ class Game:
             return
         st.level.items.setdefault(st.pos, []).append(("gold", gold))
         if not works:
-            events.append(Event("ignored", {"group": g.id}, f"The {mon.name} ignores the gold."))
+            events.append(Event("ignored", {"group": g.id}, f"{The(mon.name)} ignores the gold."))
         self._after_drop(events)
 
     def _after_drop(self, events: list[Event]) -> None:
@@ -1010,7 +1080,7 @@ class Game:
         d = self.content.tables.distractions
         events.append(Event("oil", {"item": oil, "group": g.id}, "You throw burning oil behind you."))
         if not mon.self_preservation:
-            events.append(Event("ignored", {"group": g.id}, f"The {mon.name} comes on through the flames."))
+            events.append(Event("ignored", {"group": g.id}, f"{The(mon.name)} comes on through the flames."))
         elif self._percent(events, "oil_stops", d.oil_stops, group=g.id):
             self._stops(g, "fire", events)
             return
@@ -1018,7 +1088,7 @@ class Game:
             slowed = d.oil_slows_rounds * mon.speed * self.rules.encounter.running_multiplier
             p.distance += slowed
             events.append(Event("slowed", {"group": g.id, "feet": slowed},
-                                f"The {mon.name} balks at the fire and falls {slowed} ft behind."))
+                                f"{The(mon.name)} balks at the fire and falls {slowed} ft behind."))
         self._after_drop(events)
 
     def _take_oil(self) -> str:
@@ -1055,7 +1125,7 @@ class Game:
             first = "party" if (party_agility >= mon.agility or holds) else "monsters"
             events.append(Event("initiative", {"party": party_agility, "monster": mon.agility, "first": first},
                                 f"AGILITY {party_agility} vs {mon.agility}: "
-                                + ("you act first." if first == "party" else f"the {mon.name} acts first.")))
+                                + ("you act first." if first == "party" else f"{the(mon.name)} acts first.")))
         st.mode = "combat"
         st.pursuit = None
         st.combat = Combat(g.id, 1, first == "party", False, free_round)
@@ -1164,7 +1234,7 @@ class Game:
         c.party_turn = False
         if c.free_round == "party" and c.round == 1:
             events.append(Event("surprised_skip", {"group": g.id},
-                                f"The {self.monster_of(g).name} is surprised and does not act."))
+                                f"{The(self.monster_of(g).name)} is surprised and does not act."))
             self._end_round(g, events)
             return
         self._monsters_turn(g, events)
@@ -1179,16 +1249,16 @@ class Game:
         if kneel_back and not first_turn_of_fight:
             g.risen = False
             events.append(Event("idle", {"group": g.id},
-                                f"Left alone, the {mon.name} kneels again and goes back to trimming a wick."))
+                                f"Left alone, {the(mon.name)} kneels again."))
             st.combat = None
             st.mode = "encounter"
             return
         acts = g.turns % mon.acts_every == 0
         if "holds_ground" in mon.behaviours and not c.party_attacked:
             acts = False
-            events.append(Event("holds", {"group": g.id}, f"The {mon.name} waits."))
+            events.append(Event("holds", {"group": g.id}, f"{The(mon.name)} waits."))
         elif not acts:
-            events.append(Event("slow", {"group": g.id}, f"The {mon.name} is slow to move."))
+            events.append(Event("slow", {"group": g.id}, f"{The(mon.name)} is slow to move."))
         if acts:
             for i in g.alive:
                 self._monster_attack(g, i, events)
@@ -1267,7 +1337,7 @@ class Game:
         st.kills += len(g.hp)
         st.level.groups.remove(g)
         st.mode, st.combat, st.encounter, st.pursuit = "explore", None, None, None
-        text = f"The {mon.name} is defeated." + (f" You take {gold} gold." if gold else "")
+        text = f"{The(mon.name)} is defeated." + (f" You take {gold} gold." if gold else "")
         if len(living) > 1 and gold:
             text += " Shares: " + ", ".join(f"{st.party[i].name} {shares[st.party[i].template]}" for i in living) + "."
         events.append(Event("victory", {"group": g.id, "monster": g.monster, "gold": gold, "shares": shares}, text))
@@ -1282,5 +1352,5 @@ class Game:
         st.combat = st.encounter = st.pursuit = None
         st.death = {"cause": cause, "turn": st.turn + 1, "depth": st.depth, "seed": st.seed}
         events.append(Event("death", dict(st.death),
-                            f"You are dead. Killed by the {cause} on turn {st.turn + 1}, level {st.depth + 1}. "
+                            f"You are dead. Killed by {the(cause)} on turn {st.turn + 1}, level {st.depth + 1}. "
                             f"Seed {st.seed}."))

@@ -1,0 +1,294 @@
+"""Shared helpers for the rules-engine tests (``tests/test_engine_*.py``).
+
+The API is small and meant to stay stable:
+
+* :func:`content` - the shipped rules data, loaded once;
+* :func:`make_game` - a game of a ruleset; with a :class:`ScriptedDice`, every gameplay roll comes from the script
+  (the start gold is answered for you, see below), while maps still come from the seed;
+* :func:`script` - the scripted dice of a game made with one;
+* :func:`walk_to`, :func:`walk_into`, :func:`go_down` - drive the party through :meth:`Game.step`; on each
+  segment entered on the way the helper scripts a monster check that finds nothing (:data:`NOTHING`);
+* :func:`place_group` and :func:`meet` - put a group of monsters in front of the party and start an encounter
+  with the engine's own procedure;
+* :func:`encounter_faces` - the faces of the encounter sequence (distance, surprise, reaction) of seed 003;
+* :func:`of`, :func:`one`, :func:`kinds`, :func:`rolls` - pick events out of a step's result.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from functools import cache
+from weakref import WeakKeyDictionary
+
+from undercroft.content import Content, load_content
+from undercroft.paths import data_dir
+from undercroft.rules import dungeon
+from undercroft.rules.actions import Descend, Move
+from undercroft.rules.dice import Dice, ScriptedDice
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+
+# A monster-check face that finds nothing in any segment of any shipped ruleset (residents on 1-4 at most).
+NOTHING = 6
+
+_SCRIPTS: WeakKeyDictionary[Game, ScriptedDice] = WeakKeyDictionary()
+
+
+@cache
+def content() -> Content:
+    """The shipped rules data (read only)."""
+    return load_content(data_dir())
+
+
+class _SetupThenScript:
+    """Answers the ``n`` start-gold dice with 1s, then hands every roll to the test's script."""
+
+    def __init__(self, n: int, then: ScriptedDice) -> None:
+        self.n = n
+        self.then = then
+
+    def die(self, sides: int) -> int:
+        if self.n > 0:
+            self.n -= 1
+            return 1
+        return self.then.die(sides)
+
+
+def make_game(
+    ruleset: str = "undercroft", seed: int = 1, dice: ScriptedDice | None = None, *, gold: int | None = None
+) -> Game:
+    """A new game. ``dice``: None for the seeded dice, or a script for every gameplay roll.
+
+    With a script, the start-gold roll takes no faces from it (it is answered with 1s), so the first face of the
+    script is the first roll of play. ``gold`` sets the party's gold before the first action.
+    """
+    if dice is None:
+        game = Game(content(), ruleset, seed)
+    else:
+        n = Dice.parse(content().ruleset(ruleset).start_gold).count
+        game = Game(content(), ruleset, seed, dice=_SetupThenScript(n, dice))
+        _SCRIPTS[game] = dice
+    if gold is not None:
+        game.state.gold = gold
+    return game
+
+
+def script(game: Game) -> ScriptedDice:
+    """The scripted dice of ``game`` (made by :func:`make_game` with ``dice``)."""
+    try:
+        return _SCRIPTS[game]
+    except KeyError:
+        raise AssertionError("this game rolls seeded dice: make it with make_game(..., dice=ScriptedDice())") from None
+
+
+# --- events --------------------------------------------------------------------------------------------------
+
+
+def of(events: Iterable[Event], kind: str, **fields: object) -> list[Event]:
+    """The events of type ``kind`` (whose data match ``fields``)."""
+    return [e for e in events if e.type == kind and all(e.get(k) == v for k, v in fields.items())]
+
+
+def one(events: Iterable[Event], kind: str, **fields: object) -> Event:
+    """The single event of type ``kind`` (matching ``fields``); fails otherwise."""
+    found = of(events, kind, **fields)
+    assert len(found) == 1, f"expected one {kind!r} event {fields or ''}, got {len(found)}: {list(events)}"
+    return found[0]
+
+
+def kinds(events: Iterable[Event]) -> list[str]:
+    """The types of ``events``, in order."""
+    return [e.type for e in events]
+
+
+def rolls(events: Iterable[Event], purpose: str) -> list[Event]:
+    """The ``roll`` events of one purpose (``monster_check``, ``reaction``...)."""
+    return of(events, "roll", purpose=purpose)
+
+
+# --- walking -------------------------------------------------------------------------------------------------
+
+
+def _occupied(game: Game) -> set[tuple[int, int]]:
+    return {g.pos for g in game.state.level.groups if not g.defeated and not g.hidden}
+
+
+def _haunted(game: Game) -> set[int]:
+    return {g.segment for g in game.state.level.groups if not g.defeated}
+
+
+def _path(game: Game, goals: set[tuple[int, int]], allowed: set[int]) -> list[tuple[int, int]]:
+    """Shortest orthogonal path (without the start) to the nearest goal, through ``allowed`` segments only."""
+    st = game.state
+    m = st.level.map
+    blocked = _occupied(game)
+    start = st.pos
+    prev: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
+    todo = deque([start])
+    while todo:
+        p = todo.popleft()
+        if p in goals:
+            out = []
+            q: tuple[int, int] | None = p
+            while q is not None and q != start:
+                out.append(q)
+                q = prev[q]
+            return out[::-1]
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            x, y = p[0] + dx, p[1] + dy
+            if not (0 <= x < m.width and 0 <= y < m.height) or (x, y) in prev:
+                continue
+            if m.tiles[y, x] == dungeon.WALL or (x, y) in blocked:
+                continue
+            if (x, y) not in goals and int(m.segment_of[y, x]) not in allowed:
+                continue
+            prev[(x, y)] = p
+            todo.append((x, y))
+    raise AssertionError(f"no way from {start} to any of {len(goals)} goal tiles")
+
+
+def _walk(game: Game, path: Sequence[tuple[int, int]], last_faces: Sequence[int] | None) -> list[Event]:
+    """Step along ``path``; every segment entered on the way finds nothing; the last step gets ``last_faces``."""
+    st = game.state
+    dice = script(game)
+    events: list[Event] = []
+    for k, (x, y) in enumerate(path):
+        assert st.mode == "explore", f"walking, but the game is in mode {st.mode}: {events}"
+        seg = int(st.level.map.segment_of[y, x])
+        last = k == len(path) - 1
+        if last and last_faces is not None:
+            dice.push(*last_faces)
+        elif seg != st.segment and seg >= 0 and not any(g.segment == seg for g in st.level.groups if not g.defeated):
+            dice.push(NOTHING)
+        events = game.step(Move(x - st.pos[0], y - st.pos[1]))
+        assert not of(events, "refused"), events
+        assert st.pos == (x, y)
+    return events
+
+
+def walk_to(game: Game, tile: tuple[int, int], *, faces: Sequence[int] | None = None) -> list[Event]:
+    """Walk the party to ``tile``, avoiding monsters' segments; returns the last step's events.
+
+    Every segment entered on the way is checked with :data:`NOTHING`; with ``faces``, those are scripted for the
+    last step instead (and only them).
+    """
+    st = game.state
+    if st.pos == tile:
+        return []
+    haunted = _haunted(game) - {st.segment}
+    allowed = {s.id for s in st.level.map.segments} - haunted
+    return _walk(game, _path(game, {tile}, allowed), faces)
+
+
+def walk_into(
+    game: Game, kind: str = "room", *, visited: bool | None = None, faces: Sequence[int] = (NOTHING,)
+) -> list[Event]:
+    """Walk into the nearest other segment of ``kind`` ("room" or "corridor"), and return that step's events.
+
+    ``visited``: only rooms or corridors already visited (True) or not yet (False); None: any. The segments on the
+    way find nothing; ``faces`` are scripted for the step into the segment (its monster check and whatever
+    follows). The segment holds no monster yet.
+    """
+    st = game.state
+    m = st.level.map
+    haunted = _haunted(game) - {st.segment}
+    targets = [
+        s for s in m.segments
+        if s.kind == kind and s.id != st.segment and s.id not in haunted
+        and (visited is None or bool(st.level.visited[s.id]) == visited)
+    ]
+    assert targets, f"no {kind} (visited={visited}) left to walk into"
+    ids = {s.id for s in targets}
+    goals = {
+        (x, y)
+        for s in targets
+        for y in range(s.y1, s.y2 + 1)
+        for x in range(s.x1, s.x2 + 1)
+        if int(m.segment_of[y, x]) in ids
+    }
+    allowed = {s.id for s in m.segments} - haunted
+    path = _path(game, goals, allowed)
+    return _walk(game, path, faces)
+
+
+def go_down(game: Game) -> list[Event]:
+    """Walk to the stairs (finding nothing on the way) and descend; returns the descend step's events."""
+    stairs = game.state.level.map.stairs
+    assert stairs is not None, "this level has no stairs"
+    walk_to(game, stairs)
+    events = game.step(Descend())
+    assert of(events, "descend"), events
+    return events
+
+
+# --- monsters ------------------------------------------------------------------------------------------------
+
+
+def encounter_faces(
+    distance: tuple[int, int] = (3, 3), surprise: tuple[int, int] = (6, 6), reaction: tuple[int, int] = (4, 4)
+) -> tuple[int, ...]:
+    """The faces of seed 003's encounter sequence, in the order the engine rolls them.
+
+    Defaults: 60 ft (in sight), nobody surprised, reaction 8 (uncertain). Rulesets without distance, surprise or
+    reaction (citadel, warden) roll none of these: script nothing for them.
+    """
+    return (*distance, *surprise, *reaction)
+
+
+def place_group(
+    game: Game,
+    monster: str,
+    count: int = 1,
+    *,
+    treasure: int = 0,
+    origin: str = "resident",
+    hp: Sequence[int] | None = None,
+) -> tuple[Group, list[Event]]:
+    """Put ``count`` x ``monster`` next to the party, in its segment, and start the encounter.
+
+    The engine's own encounter procedure runs (distance, surprise and reaction as the ruleset says: script their
+    faces first). Returns the group and the events of the meeting.
+    """
+    st = game.state
+    mon = content().monsters[monster]
+    m = st.level.map
+    taken = _occupied(game)
+    spots = [
+        (st.pos[0] + dx, st.pos[1] + dy)
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
+    ]
+    free = [
+        p for p in spots
+        if 0 <= p[0] < m.width and 0 <= p[1] < m.height and m.tiles[p[1], p[0]] == dungeon.FLOOR
+        and int(m.segment_of[p[1], p[0]]) == st.segment and p not in taken
+    ]
+    pos = free[0] if free else st.pos
+    g = Group(st.next_group, monster, list(hp) if hp is not None else [mon.hp] * count, mon.hp, st.depth,
+              st.segment, pos, origin, treasure)
+    st.next_group += 1
+    game._init_behaviour(g, mon)
+    st.level.groups.append(g)
+    events: list[Event] = []
+    game._begin_encounter(g, events)
+    return g, events
+
+
+def meet(
+    game: Game,
+    monster: str,
+    count: int = 1,
+    *,
+    faces: Sequence[int] = (),
+    treasure: int = 0,
+    origin: str = "resident",
+) -> tuple[Group, list[Event]]:
+    """Walk into a new room (it holds nothing), then meet ``count`` x ``monster`` there.
+
+    ``faces`` are scripted for the meeting (e.g. :func:`encounter_faces` for undercroft and crawler). The party
+    came in through a door, so running leaves by it.
+    """
+    walk_into(game, "room", visited=False)
+    script(game).push(*faces)
+    return place_group(game, monster, count, treasure=treasure, origin=origin)

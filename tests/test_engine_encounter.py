@@ -1,0 +1,339 @@
+"""The encounter sequence of seed 003: distance, surprise, reaction, waiting, and monsters coming into sight.
+
+Undercroft plays the whole sequence. Every test forces the dice; the script must be used up exactly.
+"""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import (
+    content,
+    encounter_faces,
+    kinds,
+    make_game,
+    meet,
+    of,
+    one,
+    rolls,
+    script,
+    walk_into,
+    walk_to,
+)
+
+from undercroft.rules.actions import Attack, Fight, Wait
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+
+BANDIT = content().monsters["bandit"]  # AGILITY 3 like the delver: the party wins ties
+DELVER = content().party["delver"]
+# A d20 face that hits without being a natural 20 (no double damage): the bandit on the delver, the delver on it.
+BANDIT_HITS = max(2, DELVER.defense - BANDIT.attack)
+DELVER_HITS = max(2, BANDIT.defense - DELVER.might)
+DELVER_DAMAGE = DELVER.might + content().items[DELVER.weapon].damage
+assert BANDIT_HITS < 20 and DELVER_HITS < 20 and BANDIT.hp > DELVER_DAMAGE
+
+
+def bandit(faces: tuple[int, ...], origin: str = "resident", seed: int = 1) -> tuple[Game, Group, list[Event]]:
+    g = make_game("undercroft", seed, ScriptedDice())
+    group, events = meet(g, "bandit", faces=faces, origin=origin)
+    return g, group, events
+
+
+# --- distance ----------------------------------------------------------------------------------------------
+
+
+def test_distance_is_2d6_times_10_feet() -> None:
+    g, _group, events = bandit(encounter_faces(distance=(2, 3)))
+    dist = one(rolls(events, "distance"), "roll")
+    assert dist["dice"] == "2d6x10" and dist["faces"] == [2, 3] and dist["multiplier"] == 10
+    assert dist["total"] == 50 and dist.text == "Distance: 50 ft."
+    assert g.state.encounter is not None and g.state.encounter.distance == 50
+    assert not of(events, "out_of_sight") and g.state.mode == "encounter"
+
+
+def test_a_monster_farther_than_sight_is_out_of_sight() -> None:
+    sight = content().rules.encounter.sight_feet
+    assert sight == 60
+    g, group, events = bandit(encounter_faces(distance=(3, 4)))  # 70 ft
+    oos = one(events, "out_of_sight")
+    assert oos["distance"] == 70 and oos["group"] == group.id
+    assert g.state.encounter is not None and g.state.encounter.out_of_sight
+
+
+def test_the_sequence_rolls_distance_surprise_reaction_in_that_order() -> None:
+    g, _group, events = bandit(encounter_faces())
+    assert [e["purpose"] for e in of(events, "roll")] == [
+        "distance", "surprise_party", "surprise_monster", "reaction"]
+    assert kinds(events)[0] == "encounter"
+    assert script(g).remaining == 0
+
+
+# --- surprise ----------------------------------------------------------------------------------------------
+
+
+def test_both_surprised_cancels_out_and_nobody_gets_a_free_round() -> None:
+    g, group, events = bandit(encounter_faces(surprise=(1, 2), reaction=(1, 1)))
+    s = one(events, "surprise")
+    assert s["party"] is True and s["monster"] is True
+    assert [e["result"] for e in of(events, "roll") if e["purpose"].startswith("surprise")] == [
+        "surprised", "surprised"]
+    # reaction 2 attacks at once, and nobody has a free round: initiative decides (the party wins the tie).
+    assert one(events, "attacks")["group"] == group.id
+    assert one(events, "combat")["free_round"] == ""
+    assert one(events, "initiative")["first"] == "party"
+    assert not of(events, "attack")
+    st = g.state
+    assert st.mode == "combat" and st.combat is not None and st.combat.party_turn and st.combat.round == 1
+
+
+def test_both_surprised_out_of_sight_pass_each_other_by() -> None:
+    g, group, events = bandit(encounter_faces(distance=(6, 6), surprise=(2, 1))[:4])  # no reaction is rolled
+    assert one(events, "bypass")["group"] == group.id
+    assert not rolls(events, "reaction")
+    assert g.state.mode == "explore" and g.state.encounter is None
+    assert script(g).remaining == 0
+
+
+def test_party_surprised_gives_the_monster_a_free_round_when_it_attacks() -> None:
+    # reaction 2: it attacks at once, in its free round, and hits.
+    g, _group, events = bandit((*encounter_faces(surprise=(2, 5), reaction=(1, 1)), BANDIT_HITS))
+    s = one(events, "surprise")
+    assert s["party"] is True and s["monster"] is False and s.text == "You are surprised."
+    assert one(events, "combat")["free_round"] == "monsters"
+    assert not of(events, "initiative")
+    (hit,) = of(events, "attack")
+    assert hit["attacker_side"] == "monsters" and hit["natural"] == BANDIT_HITS and hit["hit"]
+    assert hit["total"] == BANDIT_HITS + BANDIT.attack and hit["defense"] == DELVER.defense
+    assert hit["damage"] == BANDIT.damage and hit["target_hp_after"] == DELVER.hp - BANDIT.damage
+    st = g.state
+    assert st.party[0].hp == DELVER.hp - BANDIT.damage
+    # the monster's free round is over: round 2, the party's turn
+    assert st.mode == "combat" and st.combat is not None and st.combat.round == 2 and st.combat.party_turn
+    assert script(g).remaining == 0
+
+
+def test_party_surprised_a_hostile_monster_may_attack_at_once() -> None:
+    # reaction 4 (hostile, 50%): the surprised party cannot act, the monster rolls d100 = 50: it attacks (misses).
+    g, _group, events = bandit((*encounter_faces(surprise=(1, 6), reaction=(2, 2)), 50, 1))
+    chance = one(rolls(events, "monster_attacks"), "roll")
+    assert chance["dice"] == "1d100" and chance["target"] == 50 and chance["total"] == 50 and chance["result"] == "yes"
+    assert one(events, "combat")["free_round"] == "monsters"
+    assert [e["attacker_side"] for e in of(events, "attack")] == ["monsters"]
+    assert g.state.combat is not None and g.state.combat.round == 2
+
+
+def test_party_surprised_an_uncertain_monster_does_nothing() -> None:
+    g, _group, events = bandit(encounter_faces(surprise=(1, 6), reaction=(3, 4)))
+    chance = one(rolls(events, "monster_attacks"), "roll")
+    assert chance["dice"] == "" and chance["target"] == 0 and chance["result"] == "no"
+    assert g.state.mode == "encounter" and not of(events, "combat")
+
+
+def test_monster_surprised_gives_the_party_a_free_round() -> None:
+    g, group, events = bandit(encounter_faces(surprise=(5, 2)))
+    s = one(events, "surprise")
+    assert s["party"] is False and s["monster"] is True
+    events = g.step(Fight())
+    assert one(events, "combat")["free_round"] == "party" and not of(events, "initiative")
+    # the delver hits; the bandit is surprised and does not act in round 1
+    script(g).push(DELVER_HITS)
+    events = g.step(Attack(0))
+    (hit,) = of(events, "attack")
+    assert hit["attacker_side"] == "party" and hit["hit"] and hit["damage"] == DELVER_DAMAGE
+    assert hit["target_hp_after"] == BANDIT.hp - DELVER_DAMAGE
+    assert one(events, "surprised_skip")["group"] == group.id
+    st = g.state
+    assert st.party[0].hp == DELVER.hp and st.combat is not None and st.combat.round == 2 and st.combat.party_turn
+    # round 2: the bandit strikes back after the party's swing
+    script(g).push(1, BANDIT_HITS)
+    events = g.step(Attack(0))
+    assert [e["attacker_side"] for e in of(events, "attack")] == ["party", "monsters"]
+    assert st.party[0].hp == DELVER.hp - BANDIT.damage
+    assert script(g).remaining == 0
+
+
+def test_monster_surprised_does_not_attack_at_once_even_on_a_2() -> None:
+    g, _group, events = bandit(encounter_faces(surprise=(4, 1), reaction=(1, 1)))
+    assert one(rolls(events, "reaction"), "roll")["result"] == "attacks"
+    assert not of(events, "attacks") and not of(events, "combat")
+    assert g.state.mode == "encounter"
+
+
+def test_nobody_surprised_initiative_decides() -> None:
+    _g, _group, events = bandit(encounter_faces(surprise=(3, 3), reaction=(1, 1)))
+    assert not of(events, "surprise")
+    assert one(events, "combat")["free_round"] == ""
+    ini = one(events, "initiative")
+    assert ini["party"] == DELVER.agility and ini["monster"] == BANDIT.agility and ini["first"] == "party"
+
+
+def test_a_quicker_monster_acts_first_when_nobody_is_surprised() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    spider = content().monsters["giant_spider"]
+    assert spider.agility > DELVER.agility
+    _group, events = meet(g, "giant_spider", faces=(*encounter_faces(reaction=(1, 1)), 1))
+    assert one(events, "initiative")["first"] == "monsters"
+    assert [e["attacker_side"] for e in of(events, "attack")] == ["monsters"]
+    assert g.state.combat is not None and g.state.combat.party_turn
+
+
+# --- reaction ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("faces", "result"),
+    [
+        ((1, 1), "attacks"),
+        ((1, 2), "hostile"),
+        ((2, 3), "hostile"),
+        ((3, 3), "uncertain"),
+        ((4, 4), "uncertain"),
+        ((4, 5), "peaceful"),
+        ((5, 6), "peaceful"),
+        ((6, 6), "friendly"),
+    ],
+)
+def test_each_reaction_band(faces: tuple[int, int], result: str) -> None:
+    g, group, events = bandit(encounter_faces(reaction=faces))
+    r = one(rolls(events, "reaction"), "roll")
+    assert r["dice"] == "2d6" and r["faces"] == list(faces) and r["total"] == sum(faces) and r["result"] == result
+    assert group.reaction == sum(faces) and group.reaction_result == result
+    if result == "attacks":
+        assert one(events, "attacks")["group"] == group.id
+        assert g.state.mode == "combat"
+    else:
+        assert not of(events, "attacks") and g.state.mode == "encounter"
+
+
+@pytest.mark.parametrize(("d100", "attacks"), [(50, True), (51, False), (1, True), (100, False)])
+def test_waiting_on_a_hostile_monster_rolls_its_attack_chance(d100: int, attacks: bool) -> None:
+    g, group, _ = bandit(encounter_faces(reaction=(2, 3)))
+    chance = next(b.attacks_chance for b in content().tables.reaction.bands if b.result == "hostile")
+    assert chance == 50
+    script(g).push(d100, *([1] if attacks else []))
+    events = g.step(Wait())
+    assert kinds(events)[0] == "wait"
+    roll = one(rolls(events, "monster_attacks"), "roll")
+    assert roll["dice"] == "1d100" and roll["total"] == d100 and roll["target"] == 50
+    assert roll["result"] == ("yes" if attacks else "no")
+    if attacks:
+        assert one(events, "attacks")["group"] == group.id
+        # the monster acts on its reaction: it strikes first, no initiative
+        combat = one(events, "combat")
+        assert combat["first"] == "monsters" and combat["free_round"] == ""
+        assert not of(events, "initiative")
+        assert [e["attacker_side"] for e in of(events, "attack")] == ["monsters"]
+        assert g.state.mode == "combat"
+    else:
+        assert not of(events, "attack") and g.state.mode == "encounter"
+    assert script(g).remaining == 0
+
+
+def test_waiting_on_an_uncertain_monster_never_brings_an_attack() -> None:
+    g, _group, _ = bandit(encounter_faces(reaction=(3, 5)))
+    for _ in range(3):
+        events = g.step(Wait())
+        roll = one(rolls(events, "monster_attacks"), "roll")
+        assert roll["target"] == 0 and roll["result"] == "no" and roll["faces"] == []
+        assert g.state.mode == "encounter"
+    assert script(g).remaining == 0
+
+
+@pytest.mark.parametrize("faces", [(4, 5), (5, 6), (6, 6)])
+def test_waiting_a_wanderer_that_will_not_attack_goes_its_way(faces: tuple[int, int]) -> None:
+    g, group, _ = bandit(encounter_faces(reaction=faces), origin="wandering")
+    events = g.step(Wait())
+    assert one(events, "leaves")["group"] == group.id
+    assert group not in g.state.level.groups
+    assert g.state.mode == "explore" and g.state.encounter is None
+
+
+@pytest.mark.parametrize("faces", [(4, 5), (5, 6), (6, 6)])
+def test_waiting_a_resident_that_will_not_attack_lets_the_party_be(faces: tuple[int, int]) -> None:
+    g, group, _ = bandit(encounter_faces(reaction=faces))
+    inside = g.state.pos
+    events = g.step(Wait())
+    assert one(events, "peaceful")["group"] == group.id
+    assert group in g.state.level.groups and group.peaceful
+    assert g.state.mode == "explore"
+    # it stays in its room, peaceful: walking out and back in starts no encounter (and rolls no check)
+    walk_into(g, "corridor")
+    events = walk_to(g, inside)
+    assert one(events, "peaceful")["group"] == group.id and not of(events, "encounter")
+    assert g.state.mode == "explore" and script(g).remaining == 0
+
+
+def test_holding_back_in_combat_lets_the_monster_strike() -> None:
+    g, _group, _ = bandit(encounter_faces(reaction=(1, 1)))
+    assert g.state.mode == "combat"
+    # in combat, waiting is holding back: the bandit then strikes
+    script(g).push(1)
+    events = g.step(Wait())
+    assert kinds(events)[:2] == ["wait", "attack"]
+
+
+# --- out of sight ------------------------------------------------------------------------------------------
+
+
+def test_an_out_of_sight_monster_comes_closer_each_round_by_its_speed() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    leeches = content().monsters["sump_leeches"]
+    assert leeches.speed == 30
+    _group, events = meet(g, "sump_leeches", faces=encounter_faces(distance=(6, 6)))
+    assert one(events, "out_of_sight")["distance"] == 120
+    distances = []
+    for _ in range(2):
+        events = g.step(Wait())
+        distances.append(one(events, "approach")["distance"])
+    assert distances == [90, 60]
+    assert g.state.encounter is not None and not g.state.encounter.out_of_sight
+    # in sight (60 ft is within sight): it has arrived, nothing more comes closer
+    assert not of(g.step(Wait()), "approach") and g.state.encounter.distance == 60
+    assert script(g).remaining == 0  # the leeches never initiate: no attack roll
+
+
+def test_a_hostile_monster_out_of_sight_attacks_only_once_it_is_in_sight() -> None:
+    # 120 ft away, reaction 2: it does not attack yet; it comes 90 ft closer (30 ft) and then attacks.
+    g, _group, events = bandit(encounter_faces(distance=(6, 6), reaction=(1, 1)))
+    assert one(rolls(events, "reaction"), "roll")["result"] == "attacks"
+    assert not of(events, "attacks") and g.state.mode == "encounter"
+    script(g).push(1)  # its first swing misses
+    events = g.step(Wait())
+    assert one(events, "approach")["distance"] == 120 - BANDIT.speed
+    assert one(rolls(events, "monster_attacks"), "roll")["target"] == 100
+    assert one(events, "combat")["first"] == "monsters"
+    assert g.state.mode == "combat" and script(g).remaining == 0
+
+
+def test_out_of_sight_text_hides_the_monster_until_it_is_seen() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    meet(g, "sump_leeches", faces=encounter_faces(distance=(6, 6)))
+    first = one(g.step(Wait()), "approach")
+    second = one(g.step(Wait()), "approach")
+    assert first.text == "Something comes closer: 90 ft."
+    assert second.text == "The Sump Leeches comes closer: 60 ft."
+
+
+# --- rulesets without the sequence ------------------------------------------------------------------------
+
+
+def test_citadel_meets_without_distance_surprise_or_reaction() -> None:
+    g = make_game("citadel", 1, ScriptedDice())
+    _group, events = meet(g, "orc")
+    assert kinds(events) == ["encounter"] and g.state.mode == "encounter"
+    # waiting on a monster with no reaction roll: it attacks (certain, no die), first
+    script(g).push(1)
+    events = g.step(Wait())
+    assert one(rolls(events, "monster_attacks"), "roll")["target"] == 100
+    assert one(events, "combat")["first"] == "monsters"
+    assert script(g).remaining == 0
+
+
+def test_warden_monster_in_the_room_means_a_fight() -> None:
+    g = make_game("warden", 1, ScriptedDice())
+    _group, events = meet(g, "empty_harness")  # slower than the delver: the delver swings first
+    assert kinds(events) == ["encounter", "initiative", "combat"]
+    assert g.state.mode == "combat" and g.state.combat is not None and g.state.combat.party_turn
+    assert script(g).remaining == 0

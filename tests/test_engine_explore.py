@@ -1,0 +1,371 @@
+"""The dungeon and the monster check (seed 000, 8.0-8.3): what entering a segment can raise.
+
+Every test forces the dice (ScriptedDice): a rule that rolled one die more or less than the text says would run
+out of script or leave faces unused, and both fail the test.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from engine_helpers import (
+    NOTHING,
+    content,
+    go_down,
+    kinds,
+    make_game,
+    of,
+    one,
+    rolls,
+    script,
+    walk_into,
+    walk_to,
+)
+
+from undercroft.rules.actions import Attack, Descend, Fight, Move, Rest, Run
+from undercroft.rules.dice import Dice, ScriptedDice
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+
+
+def faces_for(dice: Dice, face: int) -> list[int]:
+    """One face per die of ``dice`` (none for a fixed number)."""
+    return [face] * dice.count
+
+
+def monster_faces(table: str, row: int, col: int, number_face: int = 1, treasure_face: int = 1) -> list[int]:
+    """The faces after a monster check that found something: row, column, number appearing, treasure."""
+    cell = content().encounters[table][row - 1][col - 1]
+    mon = content().monsters[cell.monster]
+    number = cell.number or Dice.parse(mon.number)
+    return [row, col, *faces_for(number, number_face), *faces_for(Dice.parse(mon.treasure), treasure_face)]
+
+
+def level_tables(game: Game) -> tuple[str, str]:
+    spec = game.rs.levels[game.state.depth]
+    return spec.resident, spec.wandering
+
+
+# --- the monster check --------------------------------------------------------------------------------------
+
+
+def test_new_room_holds_a_resident_on_3() -> None:
+    d = ScriptedDice()
+    g = make_game("undercroft", 1, d)
+    resident, _ = level_tables(g)
+    # 3: a resident; row 2, column 5; 1d6+1 kobolds (face 2: three); treasure 1d6x5 (face 4: 20 gold);
+    # then distance 60 ft, nobody surprised, reaction 8.
+    events = walk_into(g, "room", visited=False, faces=[3, 2, 5, 2, 4, 3, 3, 6, 6, 4, 4])
+    check = one(rolls(events, "monster_check"), "roll")
+    assert check["dice"] == "1d6" and check["faces"] == [3] and check["total"] == 3
+    assert check["target"] == 3 and check["result"] == "resident"
+    assert check["kind"] == "room" and check["visited"] is False
+    table = one(events, "table")
+    assert (table["table"], table["row"], table["column"]) == (resident, 2, 5)
+    assert table["monster"] == content().encounters[resident][1][4].monster == "kobold"
+    number = one(rolls(events, "number_appearing"), "roll")
+    assert number["dice"] == "1d6+1" and number["faces"] == [2] and number["total"] == 3 and table["number"] == 3
+    enc = one(events, "encounter")
+    assert enc["monster"] == "kobold" and enc["count"] == 3 and enc["origin"] == "resident" and enc["first"] is True
+    assert enc["hp"] == [4, 4, 4]
+    (group,) = g.state.level.groups
+    assert group.origin == "resident" and group.treasure == 20 and group.segment == g.state.segment
+    assert g.state.mode == "encounter"
+    assert d.remaining == 0
+
+
+def test_new_room_is_empty_on_4() -> None:
+    d = ScriptedDice()
+    g = make_game("undercroft", 1, d)
+    events = walk_into(g, "room", visited=False, faces=[4])
+    check = one(rolls(events, "monster_check"), "roll")
+    assert check["faces"] == [4] and check["result"] == "none" and check["target"] == 3
+    assert not of(events, "table") and not of(events, "encounter")
+    assert g.state.level.groups == [] and g.state.mode == "explore"
+    assert d.remaining == 0  # one die, nothing more
+
+
+def _into(g: Game, where: str, face: int) -> list[Event]:
+    if where == "corridor":
+        return walk_into(g, "corridor", faces=[face])
+    walk_into(g, "corridor")  # out of the start room, then back into it: a visited room
+    return walk_into(g, "room", visited=True, faces=[face])
+
+
+@pytest.mark.parametrize("where", ["corridor", "visited room"])
+@pytest.mark.parametrize("face", [2, 3])
+def test_visited_room_and_corridor_find_nothing_above_1(where: str, face: int) -> None:
+    d = ScriptedDice()
+    g = make_game("undercroft", 1, d)
+    events = _into(g, where, face)
+    check = one(rolls(events, "monster_check"), "roll")
+    assert check["target"] == 1 and check["result"] == "none"
+    assert check["kind"] == ("corridor" if where == "corridor" else "room")
+    if where != "corridor":
+        assert check["visited"] is True
+    assert g.state.mode == "explore" and not of(events, "encounter")
+    assert d.remaining == 0
+
+
+@pytest.mark.parametrize("where", ["corridor", "visited room"])
+def test_visited_room_and_corridor_meet_a_wanderer_on_1(where: str) -> None:
+    d = ScriptedDice()
+    g = make_game("undercroft", 1, d)
+    _, wandering = level_tables(g)
+    # 1: a wanderer; wandering table row 1, column 4 (a kobold band, 1d6+1, face 1: two; 1d6x5 gold), then the
+    # encounter sequence: 60 ft, nobody surprised, reaction 8.
+    faces = [1, *monster_faces(wandering, 1, 4), 3, 3, 6, 6, 4, 4]
+    if where == "corridor":
+        events = walk_into(g, "corridor", faces=faces)
+    else:
+        walk_into(g, "corridor")
+        events = walk_into(g, "room", visited=True, faces=faces)
+    check = one(rolls(events, "monster_check"), "roll")
+    assert check["result"] == "wandering" and check["target"] == 1
+    table = one(events, "table")
+    assert table["table"] == wandering and (table["row"], table["column"]) == (1, 4)
+    assert table["monster"] == content().encounters[wandering][0][3].monster
+    enc = one(events, "encounter")
+    assert enc["origin"] == "wandering" and enc["count"] == 2
+    assert d.remaining == 0 and g.state.mode == "encounter"
+
+
+def test_a_visited_room_never_rolls_a_resident() -> None:
+    """1-3 finds a resident only in a room never visited: 2 in the start room (visited) is nothing."""
+    d = ScriptedDice()
+    g = make_game("citadel", 3, d)
+    walk_into(g, "corridor")
+    events = walk_into(g, "room", visited=True, faces=[2])
+    assert one(rolls(events, "monster_check"), "roll")["result"] == "none"
+    assert g.state.level.groups == []
+
+
+def test_moving_inside_a_segment_rolls_nothing() -> None:
+    d = ScriptedDice()
+    g = make_game("undercroft", 1, d)
+    walk_into(g, "room", visited=False)
+    st = g.state
+    seg = st.level.map.segments[st.segment]
+    inside = next(
+        (x, y) for y in range(seg.y1, seg.y2 + 1) for x in range(seg.x1, seg.x2 + 1)
+        if abs(x - st.pos[0]) + abs(y - st.pos[1]) == 1 and st.level.map.segment_of[y, x] == st.segment
+    )
+    events = g.step(Move(inside[0] - st.pos[0], inside[1] - st.pos[1]))
+    assert kinds(events) in (["move"], ["move", "pickup"])  # no die asked: the script is empty
+    assert d.remaining == 0
+
+
+def test_resting_checks_for_wanderers() -> None:
+    d = ScriptedDice([2])
+    g = make_game("citadel", 1, d)
+    events = g.step(Rest())
+    check = one(rolls(events, "monster_check"), "roll")
+    assert check["target"] == 1 and check["result"] == "none" and check["visited"] is True
+
+
+# --- the 6x6 tables ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("row", "col"), [(2, 5), (5, 2)])
+def test_first_die_is_the_row_second_the_column(row: int, col: int) -> None:
+    d = ScriptedDice()
+    g = make_game("citadel", 2, d)
+    resident, _ = level_tables(g)
+    grid = content().encounters[resident]
+    assert grid[1][4].monster != grid[4][1].monster  # the test can tell rows from columns
+    events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, row, col)])
+    table = one(events, "table")
+    assert (table["row"], table["column"]) == (row, col)
+    assert one(rolls(events, "table_row"), "roll")["faces"] == [row]
+    assert one(rolls(events, "table_column"), "roll")["faces"] == [col]
+    assert table["monster"] == grid[row - 1][col - 1].monster
+    assert one(events, "encounter")["monster"] == grid[row - 1][col - 1].monster
+    assert d.remaining == 0
+
+
+def test_number_appearing_from_the_cell_dice() -> None:
+    """undercroft level 1 wanderers, row 2 column 1 is "kobold 1d4": the cell's dice, not the kobold's 1d6+1."""
+    d = ScriptedDice()
+    g = make_game("undercroft", 1, d)
+    _, wandering = level_tables(g)
+    cell = content().encounters[wandering][1][0]
+    assert cell.monster == "kobold" and str(cell.number) == "1d4"
+    events = walk_into(g, "corridor", faces=[1, 2, 1, 4, 1, 3, 3, 6, 6, 4, 4])
+    number = one(rolls(events, "number_appearing"), "roll")
+    assert number["dice"] == "1d4" and number["faces"] == [4] and number["modifier"] == 0 and number["total"] == 4
+    assert one(events, "encounter")["count"] == 4
+    assert d.remaining == 0
+
+
+def test_number_appearing_from_the_monster_dice() -> None:
+    d = ScriptedDice()
+    g = make_game("undercroft", 1, d)
+    _, wandering = level_tables(g)
+    cell = content().encounters[wandering][0][3]
+    assert cell.monster == "kobold" and cell.number is None
+    events = walk_into(g, "corridor", faces=[1, 1, 4, 5, 1, 3, 3, 6, 6, 4, 4])
+    number = one(rolls(events, "number_appearing"), "roll")
+    assert number["dice"] == content().monsters["kobold"].number == "1d6+1"
+    assert number["total"] == 6 and one(events, "encounter")["count"] == 6
+    assert d.remaining == 0
+
+
+def test_the_level_number_bonus_is_added() -> None:
+    """Citadel's third maze level adds 1 to every number appearing (the level adjustment, data-driven)."""
+    d = ScriptedDice()
+    g = make_game("citadel", 4, d)
+    go_down(g)
+    go_down(g)
+    spec = g.rs.levels[g.state.depth]
+    assert g.state.depth == 2 and spec.number_bonus == 1
+    resident, _ = level_tables(g)
+    cell = content().encounters[resident][0][1]
+    assert cell.monster == "orc" and str(cell.number) == "2d4"
+    events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 2, number_face=1)])
+    number = one(rolls(events, "number_appearing"), "roll")
+    assert number["faces"] == [1, 1] and number["modifier"] == 1 and number["total"] == 3
+    assert one(events, "encounter")["count"] == 3 and len(g.state.level.groups[0].hp) == 3
+    assert d.remaining == 0
+
+
+def test_no_bonus_on_the_first_level() -> None:
+    d = ScriptedDice()
+    g = make_game("citadel", 4, d)
+    resident, _ = level_tables(g)
+    events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 1, number_face=3)])
+    number = one(rolls(events, "number_appearing"), "roll")
+    assert number["modifier"] == 0 and number["total"] == 6  # giant rats: 2d4, faces 3 and 3
+
+
+# --- residents stay ----------------------------------------------------------------------------------------
+
+
+def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
+    d = ScriptedDice()
+    g = make_game("citadel", 1, d)
+    resident, _ = level_tables(g)
+    assert content().encounters[resident][4][3].monster == "hobgoblin"
+    # a hobgoblin (1d4: one), 3d6x10 gold (30)
+    walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 5, 4, number_face=1, treasure_face=1)])
+    st = g.state
+    (group,) = st.level.groups
+    assert group.hp == [10] and group.treasure == 30
+    room, door, inside = st.segment, st.prev_pos, st.pos
+    hob, warrior = content().monsters["hobgoblin"], content().party["warrior"]
+    damage = warrior.might + content().items[warrior.weapon].damage
+    assert damage < hob.hp
+    events = g.step(Fight())
+    assert one(events, "initiative")["first"] == "party"  # the rogue's AGILITY 5 beats the hobgoblin's
+    # the warrior hits (19, no natural 20); the rogue, priest and mage roll natural 1s; the hobgoblin misses.
+    d.push(19, 1, 1, 1, 1)
+    events = g.step(Attack(0))
+    assert group.hp == [hob.hp - damage] and st.mode == "combat"
+    assert [e["hit"] for e in of(events, "attack")] == [True, False, False, False, False]
+    events = g.step(Run())
+    leave = one(events, "leave")
+    assert leave["pursued"] is False and st.mode == "explore" and st.pos == door and st.segment != room
+    assert group in st.level.groups and group.hp == [hob.hp - damage]
+    # back in: no new monster check (it is still there), the same group, still hurt
+    events = g.step(Move(inside[0] - door[0], inside[1] - door[1]))
+    assert not rolls(events, "monster_check")
+    enc = one(events, "encounter")
+    assert enc["group"] == group.id and enc["hp"] == [hob.hp - damage]
+    assert enc["first"] is False and enc["origin"] == "resident"
+    assert st.mode == "encounter" and group.treasure == 30
+    assert d.remaining == 0
+
+
+def test_a_run_from_undercroft_leaves_the_resident_in_its_room() -> None:
+    d = ScriptedDice()
+    g = make_game("undercroft", 1, d)
+    resident, _ = level_tables(g)
+    assert content().encounters[resident][2][2].monster == "skeleton"  # does not pursue
+    walk_into(g, "room", visited=False,
+              faces=[2, *monster_faces(resident, 3, 3, number_face=2), 3, 3, 6, 6, 4, 4])
+    st = g.state
+    (group,) = st.level.groups
+    inside, door = st.pos, st.prev_pos
+    events = g.step(Run())
+    assert one(events, "leave")["group"] == group.id and st.mode == "explore"
+    events = g.step(Move(inside[0] - door[0], inside[1] - door[1]))
+    enc = one(events, "encounter")
+    assert enc["first"] is False and enc["count"] == 2
+    assert not rolls(events, "distance") and not rolls(events, "reaction")  # settled once, when first met
+    assert d.remaining == 0
+
+
+def test_running_from_a_wanderer_met_while_resting_leaves_the_room() -> None:
+    """The way out is the door the party came in by, even after it walked about the room and rested."""
+    d = ScriptedDice()
+    g = make_game("citadel", 1, d)
+    walk_into(g, "room", visited=False)
+    st = g.state
+    room, door = st.segment, st.prev_pos
+    m = st.level.map
+    x, y = st.pos
+    step = next((dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if m.tiles[y + dy, x + dx] == 1 and m.segment_of[y + dy, x + dx] == room)
+    g.step(Move(*step))
+    _, wandering = level_tables(g)
+    d.push(1, *monster_faces(wandering, 1, 1))  # giant rats
+    events = g.step(Rest())
+    assert one(events, "encounter")["origin"] == "wandering" and st.mode == "encounter"
+    (rats,) = st.level.groups
+    events = g.step(Run())
+    assert one(events, "leave")["group"] == rats.id
+    assert st.mode == "explore" and st.pos == door and st.segment != room
+    assert rats.segment == room and rats in st.level.groups
+    assert d.remaining == 0
+
+
+# --- levels ------------------------------------------------------------------------------------------------
+
+
+def test_level_two_does_not_depend_on_what_happened_on_level_one() -> None:
+    a = make_game("undercroft", 77, ScriptedDice())
+    go_down(a)
+    b = make_game("undercroft", 77, ScriptedDice())
+    walk_into(b, "corridor")
+    walk_into(b, "room", visited=False)
+    script(b).push(NOTHING, NOTHING)
+    b.step(Rest())
+    b.step(Rest())
+    walk_into(b, "room", visited=False)
+    go_down(b)
+    c = make_game("undercroft", 77)  # seeded dice all along
+    c.state.levels[1] = c._make_level(1)
+    assert a.state.turn != b.state.turn
+    for other in (b, c):
+        assert np.array_equal(a.state.levels[1].map.tiles, other.state.levels[1].map.tiles)
+        assert np.array_equal(a.state.levels[1].map.segment_of, other.state.levels[1].map.segment_of)
+        assert a.state.levels[1].map.stairs == other.state.levels[1].map.stairs
+        assert a.state.levels[1].items == other.state.levels[1].items
+    d = make_game("undercroft", 78, ScriptedDice())
+    go_down(d)
+    assert not np.array_equal(a.state.levels[1].map.tiles, d.state.levels[1].map.tiles)
+
+
+def test_descending_arrives_at_the_start_of_the_new_level() -> None:
+    g = make_game("citadel", 5, ScriptedDice())
+    events = go_down(g)
+    st = g.state
+    desc = one(events, "descend")
+    assert desc["depth"] == 1 and desc["name"] == g.rs.levels[1].name
+    assert st.depth == 1 and st.pos == st.level.map.start and st.mode == "explore"
+    assert st.level.visited[st.segment]
+
+
+def test_descend_is_refused_off_the_stairs() -> None:
+    g = make_game("citadel", 5, ScriptedDice())
+    before = g.checksum()
+    events = g.step(Descend())
+    assert one(events, "refused")["reason"] == "There are no stairs down here."
+    assert g.checksum() == before
+
+
+def test_walk_to_any_tile_of_the_map() -> None:
+    """The helpers walk through step(): sanity check that a far room is reached without a monster."""
+    g = make_game("warden", 9, ScriptedDice())
+    far = g.state.level.map.segments[g.state.level.map.far_rooms[0]]
+    walk_to(g, ((far.x1 + far.x2) // 2, (far.y1 + far.y2) // 2))
+    assert g.state.segment == far.id and g.state.mode == "explore" and script(g).remaining == 0

@@ -1,0 +1,130 @@
+"""Agreements that can be broken, peaceful monsters that step aside, and meeting a monster again."""
+
+from __future__ import annotations
+
+from engine_helpers import encounter_faces, kinds, make_game, meet, one, rolls, script
+
+from undercroft.rules import dungeon
+from undercroft.rules.actions import Fight, Move, Talk, Wait
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.game import Game, a_name, the
+
+
+def _agree(game: Game, monster: str = "goblin") -> None:
+    meet(game, monster, faces=encounter_faces(), treasure=40)
+    script(game).push(6, 6)  # 12 - reluctance 2 = 10: agreement
+    ev = game.step(Talk())
+    assert one(ev, "negotiate")["result"] == "agreement"
+    assert game.state.mode == "explore"
+
+
+def test_a_peaceful_monster_steps_aside() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    _agree(game)
+    st = game.state
+    g = st.level.groups[-1]
+    before = st.pos
+    ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
+    assert "pass" in kinds(ev) and one(ev, "pass").text == "The Goblin lets you pass."
+    assert g.pos == before and st.pos != before  # they swapped places
+    assert st.mode == "explore"
+
+
+def test_the_party_may_still_attack_after_an_agreement() -> None:
+    """Seed 000, 8.6: having made terms, the party may still attack (e.g. for the rest of the treasure)."""
+    game = make_game("undercroft", dice=ScriptedDice())
+    _agree(game)
+    g = game.state.level.groups[-1]
+    ev = game.step(Fight())
+    assert kinds(ev)[:2] == ["break_peace", "initiative"]
+    assert game.state.mode == "combat" and not g.peaceful
+
+
+def test_fight_while_exploring_needs_a_monster_in_sight() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    before = game.checksum()
+    ev = game.step(Fight())
+    assert kinds(ev) == ["refused"] and "nothing here to fight" in ev[0].text
+    assert game.checksum() == before
+
+
+def test_walking_into_a_monster_left_alone_confronts_it_again() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, _ = meet(game, "goblin", faces=encounter_faces())
+    st = game.state
+    st.mode, st.encounter = "explore", None  # e.g. both sides were surprised far apart
+    ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
+    assert one(ev, "encounter")["first"] is False and st.mode == "encounter"
+    assert not rolls(ev, "reaction")  # its reaction was settled when first met
+
+
+def test_a_monster_met_without_a_reaction_gets_one_when_met_again() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, _ = meet(game, "goblin", faces=encounter_faces())
+    st = game.state
+    g.reaction, g.reaction_result = 0, ""  # as after a bypass: never reacted
+    st.mode, st.encounter = "explore", None
+    script(game).push(3, 3)  # reaction 6: uncertain
+    ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
+    assert rolls(ev, "reaction")[0]["total"] == 6 and g.reaction_result == "uncertain"
+
+
+def test_a_monster_that_attacks_on_sight_attacks_again_when_met_again() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, _ = meet(game, "goblin", faces=encounter_faces(reaction=(1, 4)))  # 5: hostile
+    st = game.state
+    g.reaction, g.reaction_result = 2, "attacks"
+    st.mode, st.encounter = "explore", None
+    ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
+    assert "attacks" in kinds(ev) and st.mode == "combat"
+
+
+def test_out_of_sight_the_party_may_move_and_the_monster_keeps_coming() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, ev = meet(game, "goblin", faces=encounter_faces(distance=(6, 6)))  # 120 ft: out of sight
+    st = game.state
+    assert st.encounter is not None and st.encounter.out_of_sight
+    m = st.level.map
+    step = next((dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if m.tiles[st.pos[1] + dy, st.pos[0] + dx] == dungeon.FLOOR
+                and (st.pos[0] + dx, st.pos[1] + dy) != g.pos
+                and int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == st.segment)
+    clock = st.rounds
+    ev = game.step(Move(*step))
+    assert one(ev, "approach")["distance"] == 120 - game.monster_of(g).speed
+    assert st.rounds == clock + 1  # one round, not two
+
+
+def test_new_groups_never_stand_on_the_stairs() -> None:
+    for seed in range(1, 40):
+        game = make_game("undercroft", seed=seed)
+        m = game.state.level.map
+        assert m.stairs is not None
+        seg = int(m.segment_of[m.stairs[1], m.stairs[0]])
+        assert game._far_tile(seg) != m.stairs
+
+
+def test_the_citadel_talks_to_anything_but_the_nameless_one_and_demons() -> None:
+    """Seed 000, 8.4, as written: the citadel ruleset lists who is not negotiable; the data flag is not used."""
+    game = make_game("citadel", dice=ScriptedDice())
+    assert not game.content.monsters["skeleton"].negotiable
+    g, _ = meet(game, "skeleton")
+    assert game.negotiable(g)
+    script(game).push(3, 3)
+    ev = game.step(Talk())
+    assert one(ev, "negotiate")["group"] == g.id
+    for monster in ("the_nameless_one", "demon"):
+        other = make_game("citadel", dice=ScriptedDice())
+        meet(other, monster)
+        before = other.checksum()
+        ev = other.step(Talk())
+        assert kinds(ev) == ["refused"] and other.checksum() == before
+
+
+def test_names_that_bring_their_own_article() -> None:
+    assert the("Ghoul") == "the Ghoul" and the("The Unlit") == "The Unlit"
+    assert a_name("Orc") == "An Orc" and a_name("Ghoul") == "A Ghoul" and a_name("The Unlit") == "The Unlit"
+    game = make_game("undercroft", dice=ScriptedDice())
+    meet(game, "the_patient_one", faces=encounter_faces())
+    ev = game.step(Wait())
+    assert all("The The" not in e.text and "the The" not in e.text for e in ev)

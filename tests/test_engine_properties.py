@@ -1,0 +1,305 @@
+"""Properties of the engine over random play: no crash, no negative HP or gold, gold conserved by parley, refused
+actions change nothing, the same seed and actions replay the same game; and every roll is reported as an event.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine_helpers import content, encounter_faces, make_game, meet, of, one, script, walk_into
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from undercroft.rules import dungeon
+from undercroft.rules.actions import (
+    Action,
+    Attack,
+    Bribe,
+    Descend,
+    Drink,
+    DropFood,
+    DropTreasure,
+    Fight,
+    Move,
+    Rest,
+    Run,
+    Talk,
+    ThrowOil,
+    Wait,
+)
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+
+RULESETS = ("undercroft", "citadel", "warden", "crawler")
+MOVES = [Move(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+OTHERS: list[Action] = [
+    Descend(), Rest(), Fight(), Attack(0), Attack(1), Attack(2), Talk(), Bribe(1), Bribe(30), Bribe(120),
+    Bribe(1_000_000), Wait(), Run(), DropFood(), DropTreasure(), ThrowOil(0), ThrowOil(1), Drink(0), Drink(1),
+    Drink(3),
+]
+ONWARD = "onward"  # a step along the way to the stairs (or the farthest room): play that goes somewhere
+CANDIDATES: list[Action | str] = [*MOVES, *OTHERS, ONWARD, ONWARD, ONWARD, ONWARD, ONWARD, ONWARD]
+ROLL_FIELDS = {"purpose", "dice", "faces", "modifier", "multiplier", "total", "target", "result"}
+
+
+def onward(game: Game) -> Action:
+    st = game.state
+    m = st.level.map
+    goal = m.stairs
+    if goal is None:
+        far = m.segments[m.far_rooms[0]]
+        goal = ((far.x1 + far.x2) // 2, (far.y1 + far.y2) // 2)
+    if st.pos == goal:
+        return Descend()
+    path = dungeon.path_between(m, st.pos, goal)
+    if len(path) < 2:
+        return Wait()
+    return Move(path[1][0] - st.pos[0], path[1][1] - st.pos[1])
+
+
+def all_gold(game: Game) -> int:
+    """Every gold piece in the game: the party's, the monsters' treasure and bribes, and the gold on the floors."""
+    s = game.state
+    total = s.gold
+    for lv in s.levels.values():
+        total += sum(g.treasure + g.bribes for g in lv.groups)
+        total += sum(a for pile in lv.items.values() for item, a in pile if content().items[item].kind == "gold")
+    return total
+
+
+def check_invariants(game: Game) -> None:
+    s = game.state
+    assert s.gold >= 0
+    for m in s.party:
+        assert 0 <= m.hp <= m.max_hp
+    for lv in s.levels.values():
+        for g in lv.groups:
+            assert all(0 <= h <= g.max_hp for h in g.hp)
+            assert g.treasure >= 0 and g.bribes >= 0
+    assert (s.mode == "encounter") <= (s.encounter is not None)
+    assert (s.mode == "combat") <= (s.combat is not None)
+    assert (s.mode == "pursuit") <= (s.pursuit is not None)
+    assert s.mode in ("explore", "encounter", "combat", "pursuit", "dead", "won")
+    assert (s.mode == "dead") == (s.death is not None) or s.mode == "won"
+
+
+def resolve(game: Game, c: Action | str) -> Action:
+    return onward(game) if isinstance(c, str) else c
+
+
+def play(game: Game, rnd: random.Random, length: int, *, try_illegal: bool) -> list[list[Event]]:
+    """Play ``length`` actions sampled from the candidates: legal ones are stepped (and, if asked, now and then an
+    illegal one, which must be refused harmlessly). Checks the invariants after every step."""
+    log: list[list[Event]] = []
+    for _ in range(length):
+        if game.over:
+            break
+        actions = [resolve(game, c) for c in CANDIDATES]
+        legal = [a for a in actions if game.legal(a)]
+        action = rnd.choice(actions) if try_illegal and rnd.random() < 0.2 else rnd.choice(legal)
+        was_legal = game.legal(action)
+        before = game.checksum()
+        gold = all_gold(game)
+        events = game.step(action)
+        log.append(events)
+        refusals = of(events, "refused")
+        if refusals or not was_legal:
+            assert [e.type for e in events] == ["refused"], events
+            assert refusals[0]["reason"] and refusals[0].text
+            assert game.checksum() == before, f"refused {action} changed the state"
+        elif action.type in ("talk", "bribe"):
+            assert all_gold(game) == gold, f"{action} created or destroyed gold: {events}"
+        check_invariants(game)
+    return log
+
+
+PLAY = {
+    "seed": st.integers(0, 2**32),
+    "ruleset": st.sampled_from(RULESETS),
+    "rnd": st.randoms(use_true_random=False),
+    "length": st.integers(1, 300),
+}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**PLAY)
+def test_random_legal_play_never_breaks_a_rule(seed: int, ruleset: str, rnd: random.Random, length: int) -> None:
+    game = make_game(ruleset, seed)
+    check_invariants(game)
+    play(game, rnd, length, try_illegal=False)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**PLAY)
+def test_refused_actions_change_nothing(seed: int, ruleset: str, rnd: random.Random, length: int) -> None:
+    play(make_game(ruleset, seed), rnd, length, try_illegal=True)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(RULESETS), policy=st.integers(0, 2**32),
+       length=st.integers(1, 200))
+def test_the_same_seed_and_actions_replay_the_same_game(seed: int, ruleset: str, policy: int, length: int) -> None:
+    a, b = make_game(ruleset, seed), make_game(ruleset, seed)
+    assert a.checksum() == b.checksum()
+    log_a = play(a, random.Random(policy), length, try_illegal=True)
+    log_b = play(b, random.Random(policy), length, try_illegal=True)
+    assert [[e.as_dict() for e in evs] for evs in log_a] == [[e.as_dict() for e in evs] for evs in log_b]
+    assert a.checksum() == b.checksum()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**16),
+    monster=st.sampled_from(["orc", "goblin", "kobold", "ogre", "troll", "wight", "bandit", "hobgoblin"]),
+    count=st.integers(1, 4),
+    treasure=st.integers(0, 500),
+    gold=st.integers(0, 500),
+    talk=st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    offer=st.integers(-5, 600),
+    bribe_face=st.integers(1, 6),
+)
+def test_parley_conserves_gold(
+    seed: int, monster: str, count: int, treasure: int, gold: int, talk: tuple[int, int], offer: int,
+    bribe_face: int,
+) -> None:
+    """Talk then bribe with forced dice: gold only moves between the party and the group, never appears."""
+    game = make_game("citadel", seed % 50, ScriptedDice(), gold=gold)
+    group, _ = meet(game, monster, count, treasure=treasure)
+    gold = game.state.gold  # the walk into the room may have picked some up
+    start = all_gold(game)
+    script(game).push(*talk)
+    neg = one(game.step(Talk()), "negotiate")
+    assert all_gold(game) == start
+    if neg["result"] == "intimidation":
+        assert neg["tribute"] == treasure // 4 and game.state.gold == gold + treasure // 4
+    if neg["result"] != "failure":
+        return
+    script(game).push(bribe_face, *([1] * count))  # if refused, every creature swings once (and misses)
+    before = game.checksum()
+    events = game.step(Bribe(offer))
+    if of(events, "refused"):
+        assert not 1 <= offer <= gold and game.checksum() == before
+    else:
+        assert one(events, "bribe")["gold"] == offer
+        assert game.state.gold == gold - offer and group.bribes == offer
+    assert all_gold(game) == start
+
+
+# --- every roll is an event -------------------------------------------------------------------------------
+
+
+def faces_reported(events: list[Event]) -> list[int]:
+    """The faces of every die the events report, in order."""
+    out: list[int] = []
+    for e in events:
+        if e.type in ("roll", "negotiate", "bribe"):
+            out.extend(e["faces"])
+        elif e.type == "attack":
+            out.append(e["natural"])
+    return out
+
+
+def test_every_die_rolled_is_reported_in_an_event() -> None:
+    d = ScriptedDice()
+    g = make_game("undercroft", 1, d)
+    log: list[Event] = []
+    # a new room: a resident (row 2, column 5: kobolds 1d6+1, 1d6x5 gold), 60 ft, the party surprised,
+    # reaction 4 (hostile), the d100 says no attack
+    log += walk_into(g, "room", visited=False, faces=[3, 2, 5, 1, 2, 3, 3, 1, 4, 2, 2, 80])
+    d.push(3, 3)
+    log += g.step(Talk())  # 6 - 1 reluctance + 0: failure
+    d.push(1)
+    log += g.step(Bribe(10))  # accepted
+    assert g.state.mode == "explore"
+    scripted = [3, 2, 5, 1, 2, 3, 3, 1, 4, 2, 2, 80, 3, 3, 1]
+    assert d.remaining == 0
+    # every face the script gave after the walk (its empty monster checks) is in an event, in order
+    assert faces_reported(log) == scripted == [f for _, f in d.used][-len(scripted):]
+    for e in of(log, "roll"):
+        assert set(e.data) >= ROLL_FIELDS, e
+    for e in of(log, "negotiate") + of(log, "bribe"):
+        assert {"group", "result", "dice", "faces", "total"} <= set(e.data)
+
+
+def test_combat_rolls_are_attack_events_with_their_numbers() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    _group, _ = meet(g, "orc", faces=encounter_faces())  # 8 HP: the delver's 6 damage leaves it standing
+    script(g).push(12, 1)
+    g.step(Fight())
+    events = g.step(Attack(0))
+    for e in of(events, "attack"):
+        data: dict[str, Any] = e.data
+        assert {"attacker", "target", "natural", "modifier", "total", "defense", "hit", "damage",
+                "target_hp_after"} <= set(data)
+        assert data["total"] == data["natural"] + data["modifier"]
+        assert data["hit"] == (data["natural"] != 1 and (data["natural"] == 20 or data["total"] >= data["defense"]))
+    assert [e["natural"] for e in of(events, "attack")] == [12, 1]
+    assert script(g).remaining == 0
+
+
+def test_event_records_are_plain_json() -> None:
+    import json
+
+    g = make_game("undercroft", 3, ScriptedDice())
+    _group, events = meet(g, "orc", faces=encounter_faces(reaction=(1, 1)))
+    for e in events:
+        line = json.dumps(e.as_dict())
+        assert json.loads(line)["type"] == e.type
+
+
+def test_refused_actions_say_why_in_every_mode() -> None:
+    g = make_game("citadel", 1, ScriptedDice(), gold=10)
+    checks: list[tuple[Action, str]] = [
+        (Attack(0), "you cannot attack now (explore)"),
+        (Talk(), "you cannot talk now (explore)"),
+        (Move(0, 0), "A step is one tile in one of eight directions."),
+        (Move(2, 0), "A step is one tile in one of eight directions."),
+        (Drink(9), "Nobody there to drink."),
+    ]
+    for action, reason in checks:
+        before = g.checksum()
+        (e,) = g.step(action)
+        assert e.type == "refused" and e["reason"] == reason and e["action"] == action.type
+        assert g.checksum() == before
+    _group, _ = meet(g, "orc")
+    for action, reason in [(Attack(0), "you cannot attack now (encounter)"), (Descend(), "you cannot descend now "
+                                                                                            "(encounter)")]:
+        before = g.checksum()
+        (e,) = g.step(action)
+        assert e["reason"] == reason and g.checksum() == before
+    g.step(Fight())  # the party is quicker: initiative rolls no die
+    assert g.state.mode == "combat" and g.state.combat is not None and g.state.combat.party_turn
+    for action, reason in [(Attack(5), "Choose a living target."), (Talk(), "you cannot talk now (combat)"),
+                           (Rest(), "you cannot rest now (combat)")]:
+        before = g.checksum()
+        (e,) = g.step(action)
+        assert e["reason"] == reason and g.checksum() == before
+    g.state.party[0].hp = 0  # a dead party member cannot drink
+    before = g.checksum()
+    assert g.step(Drink(0))[0]["reason"] == "Nobody there to drink."
+    assert g.checksum() == before
+
+
+# --- docs/EVENTS.md stays in step with the engine ----------------------------------------------------------
+
+
+def test_every_event_type_is_documented_with_a_json_example() -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    source = (root / "src" / "undercroft" / "rules" / "game.py").read_text(encoding="utf-8")
+    emitted = set(re.findall(r'Event\(\s*"([a-z_]+)"', source))
+    doc = (root / "docs" / "EVENTS.md").read_text(encoding="utf-8")
+    sections = re.split(r"^### `([a-z_]+)`\n", doc, flags=re.MULTILINE)
+    documented = dict(zip(sections[1::2], sections[2::2], strict=True))
+    assert emitted - set(documented) == set(), "event types missing from docs/EVENTS.md"
+    assert set(documented) - emitted == set(), "docs/EVENTS.md documents event types the engine does not emit"
+    for kind, body in documented.items():
+        lines = [ln for ln in body.splitlines() if ln.startswith("{")]
+        assert lines, f"no example line for {kind}"
+        for ln in lines:
+            assert json.loads(ln)["type"] == kind
