@@ -60,6 +60,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
                    help="with --until: go on playing from that turn in the window, as a new recorded game")
     p.add_argument("--screenshot", metavar="OUT.png",
                    help="write a PNG of the screen at --until TURN (default: the end); opens no window")
+    p.add_argument("--terminal", action="store_true",
+                   help="with --watch: in this terminal instead of a window (chosen by itself with no display)")
     add_data_arg(p)
     p.set_defaults(handler=cmd_replay)
 
@@ -102,7 +104,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if not args.force:
             raise UserError(f"{path}:1: refusing to replay a recording made with other rules data or another game "
                             "version: its replay may diverge (--force to replay it anyway)")
-    if args.watch or args.play or args.screenshot:
+    if args.watch or args.play or args.screenshot or args.terminal:
+        from undercroft.term.app import replay_in_terminal
+
+        in_terminal = replay_in_terminal(args, content, path)
+        if in_terminal is not None:
+            return in_terminal
         from undercroft.ui.replay_view import run_replay_flags
 
         return run_replay_flags(args, content, path)

@@ -1,0 +1,112 @@
+"""Regenerate the screenshots of docs/screenshots/ (no window needed).
+
+    python docs/screenshots/make_screenshots.py [--seed N] [--out docs/screenshots]
+
+A real game is played through the scenes with synthetic key presses (the same keys a player presses) and each
+scene is drawn in the project's tileset with ``undercroft.ui.replay_view.render_png``. Saves go to a temporary
+directory, never to your own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from tcod.event import KeySym, Modifier
+
+HERE = Path(__file__).resolve().parent
+ARROWS = {(0, -1): KeySym.UP, (0, 1): KeySym.DOWN, (-1, 0): KeySym.LEFT, (1, 0): KeySym.RIGHT}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--out", default=str(HERE))
+    args = p.parse_args()
+    out = Path(args.out)
+    tmp = tempfile.mkdtemp(prefix="undercroft-shots-")
+    os.environ["XDG_DATA_HOME"] = tmp
+
+    from undercroft.content import load_content
+    from undercroft.paths import data_dir
+    from undercroft.rules import dungeon
+    from undercroft.ui.keys import key
+    from undercroft.ui.replay_view import render_png
+    from undercroft.ui.scenes import SceneStack, TitleScene
+    from undercroft.ui.session import Session
+
+    content = load_content(data_dir())
+
+    def shot(stack: SceneStack, name: str) -> None:
+        path = render_png(stack, out / f"{name}.png")
+        print("wrote", path)
+
+    title = TitleScene(content, seed=args.seed)
+    title.seed_typed = False
+    shot(SceneStack([title]), "title")
+
+    def step_key(session: Session) -> KeySym:
+        st = session.game.state
+        me = st.party[0]
+        if st.mode in ("explore", "combat") and me.hp * 2 < me.max_hp and st.items.get("healing_potion"):
+            return KeySym.Q
+        if st.mode in ("encounter", "pursuit"):
+            return KeySym.F
+        if st.mode == "combat":
+            return KeySym.A
+        m = st.level.map
+        best = None
+        for s in m.rooms:
+            if st.level.visited[s.id]:
+                continue
+            path = dungeon.path_between(m, st.pos, ((s.x1 + s.x2) // 2, (s.y1 + s.y2) // 2))
+            if len(path) > 1 and (best is None or len(path) < len(best)):
+                best = path
+        if best is None:
+            return KeySym.Z
+        return ARROWS[(best[1][0] - st.pos[0], best[1][1] - st.pos[1])]
+
+    taken: set[str] = set()
+    for seed in range(args.seed, args.seed + 200):
+        stack = SceneStack([TitleScene(content, seed=seed)])
+        stack.apply(stack.top.start(seed))  # type: ignore[attr-defined]
+        for _ in range(600):
+            top = type(stack.top).__name__
+            session = stack.top.session  # type: ignore[attr-defined]
+            st = session.game.state
+            if top == "ExploreScene" and "explore" not in taken and st.turn >= 30 and st.level.explored.sum() > 500 \
+                    and st.party[0].hp * 3 >= st.party[0].max_hp * 2:
+                shot(stack, "explore")
+                taken.add("explore")
+            if top == "EncounterScene" and "encounter" not in taken and st.encounter is not None \
+                    and not st.encounter.out_of_sight and len(session.game.state.level.groups) \
+                    and st.turn > 10:
+                shot(stack, "encounter")
+                taken.add("encounter")
+            swung = any(e.type == "attack" and e.get("attacker_side") == "party" for e in session.last_events)
+            if top == "CombatScene" and "combat" not in taken and st.combat is not None and st.combat.round >= 2 \
+                    and swung:
+                shot(stack, "combat")
+                taken.add("combat")
+            if top == "EndScene":
+                if "death" not in taken and st.mode == "dead":
+                    shot(stack, "death")
+                    taken.add("death")
+                break
+            stack.handle(key(step_key(session)))
+        if {"explore", "encounter", "combat", "death"} <= taken:
+            break
+    # the help overlay over a game
+    session = Session.new(content, "undercroft", args.seed)
+    from undercroft.ui.scenes import game_stack
+
+    stack = SceneStack(game_stack(session))
+    stack.handle(key(KeySym.SLASH, Modifier.LSHIFT))
+    shot(stack, "help")
+    print("missing:", {"explore", "encounter", "combat", "death"} - taken or "none")
+
+
+if __name__ == "__main__":
+    main()

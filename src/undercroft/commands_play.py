@@ -1,0 +1,57 @@
+"""``undercroft play`` (also plain ``undercroft``): the game in a window."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from undercroft.cli import EXIT_USAGE, UserError, load_data
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             add_data_arg: Callable[[argparse.ArgumentParser], None]) -> None:
+    p = sub.add_parser("play", help="play in a window (the default command)",
+                       description="Open the game window: the title screen, or straight into a new game with --seed.")
+    p.add_argument("--ruleset", default="undercroft", metavar="NAME",
+                   help="undercroft (default), citadel, warden or crawler (see data/rulesets.yaml)")
+    p.add_argument("--seed", metavar="SEED", help="start a new game with this seed (a number, or any text)")
+    p.add_argument("--terminal", action="store_true",
+                   help="play inside this terminal instead of a window (chosen by itself when there is no display)")
+    add_data_arg(p)
+    p.set_defaults(handler=cmd_play)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from undercroft.content.content import unknown_message
+    from undercroft.rules.rng import parse_seed
+
+    content = load_data(args)
+    if args.ruleset not in content.rulesets:
+        raise UserError(unknown_message("ruleset", args.ruleset, content.rulesets))
+    seed: int | None = None
+    if args.seed is not None:
+        try:
+            seed = parse_seed(args.seed)
+        except ValueError as exc:
+            raise UserError(f"--seed: {exc}") from None
+
+    from undercroft.term.app import TERMINAL_HINT, use_terminal
+
+    try:
+        in_terminal = use_terminal(args.terminal)
+    except ValueError as exc:
+        raise UserError(str(exc), EXIT_USAGE) from None
+    if in_terminal:
+        from undercroft.term.app import play as play_in_terminal
+
+        return play_in_terminal(content, ruleset=args.ruleset, seed=seed)
+
+    from undercroft.ui.app import NO_DISPLAY, NoDisplay, play
+    from undercroft.ui.tiles import TilesetMissing
+
+    try:
+        return play(content, ruleset=args.ruleset, seed=seed)
+    except NoDisplay:
+        raise UserError(NO_DISPLAY + TERMINAL_HINT, EXIT_USAGE) from None
+    except TilesetMissing as exc:
+        raise UserError(str(exc), EXIT_USAGE) from None

@@ -1,0 +1,300 @@
+"""Recordings in the window: watch one (``--watch``), branch off it (``--play``), or photograph a turn
+(``--screenshot``, no window at all).
+
+Watching keeps **keyframes**: a copy of the game every :data:`KEYFRAME_EVERY` actions (and wherever a jump lands),
+so jumping back to a turn replays from the nearest keyframe before it, never from turn 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import tcod.console
+import tcod.event
+from tcod.event import KeySym
+
+from undercroft import record
+from undercroft.content import Content
+from undercroft.rules.actions import Action
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+from undercroft.ui import keys, render
+from undercroft.ui.app import EventSource, new_console, run
+from undercroft.ui.png import write_png
+from undercroft.ui.scenes.base import Exit, Push, Scene, SceneStack, Transition
+from undercroft.ui.scenes.overlays import LogScene, PromptScene
+from undercroft.ui.scenes.play import EndScene, game_stack, scene_for_mode
+from undercroft.ui.session import MessageLog, Session
+from undercroft.ui.tiles import load_tileset
+
+KEYFRAME_EVERY = 50
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)  # actions per second
+DEFAULT_SPEED = 3  # SPEEDS[3]: 4 actions a second
+
+
+def clone(game: Game) -> Game:
+    """An independent copy of ``game`` (sharing the read-only content)."""
+    return copy.deepcopy(game, {id(game.content): game.content})
+
+
+class ReplayScene(Scene):
+    """Play a recording back: pause, single step (forward and back), faster/slower, jump to a turn."""
+
+    def __init__(self, content: Content, rec: record.Recording, *, speed: int = DEFAULT_SPEED,
+                 paused: bool = False, clock: Callable[[], float] = time.monotonic) -> None:
+        self.content = content
+        self.rec = rec
+        self.actions: list[Action] = [a for _, a, _ in rec.actions]
+        game = Game(content, rec.header.ruleset, rec.header.seed)
+        self.keyframes: dict[int, Game] = {0: clone(game)}
+        self.session = Session.watch(content, game)
+        self.session.log.add(f"Replay of {rec.path.name}: {game.rs.title}, seed {game.state.seed}, "
+                             f"{len(self.actions)} actions.", "alert")
+        self.index = 0  # actions applied
+        self.speed = max(0, min(len(SPEEDS) - 1, speed))
+        self.paused = paused
+        self.clock = clock
+        self.last = clock()
+        self.budget = 0.0
+        self.error = ""
+        self.replayed = 0  # actions stepped since the start (tests: jumps use keyframes)
+
+    # --- moving through the recording ------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def turn(self) -> int:
+        return self.game.state.turn
+
+    @property
+    def at_end(self) -> bool:
+        return self.index >= len(self.actions)
+
+    def _apply(self, log: MessageLog | None) -> bool:
+        if self.at_end or self.error:
+            return False
+        action = self.actions[self.index]
+        try:
+            events = self.game.step(action)
+        except Exception as exc:  # a recording that crashed the engine: show it, do not die
+            self.error = f"The engine failed at turn {self.index + 1}: {type(exc).__name__}: {exc}"
+            self.paused = True
+            return False
+        self.replayed += 1
+        if len(events) == 1 and events[0].type == "refused":
+            self.error = f"Desync at turn {self.index + 1}: the engine refused it ({events[0].text})"
+            self.paused = True
+            return False
+        self.index += 1
+        if self.index % KEYFRAME_EVERY == 0 and self.index not in self.keyframes:
+            self.keyframes[self.index] = clone(self.game)
+        if log is not None:
+            log.add_events(events)
+            self.session.last_events = events
+        return True
+
+    def step(self) -> bool:
+        return self._apply(self.session.log)
+
+    def jump(self, target: int) -> None:
+        """Go to the state after ``target`` actions: from the nearest keyframe at or before it."""
+        target = max(0, min(len(self.actions), target))
+        if target == self.index:
+            return
+        self.error = ""
+        if not (self.index < target and target - self.index <= KEYFRAME_EVERY):
+            base = max(k for k in self.keyframes if k <= target)
+            self.session.game = clone(self.keyframes[base])
+            self.index = base
+        quiet = MessageLog()
+        while self.index < target and self._apply(quiet):
+            pass
+        for text, kind in quiet.lines[-40:]:
+            self.session.log.add(text, kind)
+        self.session.log.add(f"Jumped to turn {self.turn}.", "alert")
+        self.session.last_events = []
+        if self.index not in self.keyframes:
+            self.keyframes[self.index] = clone(self.game)
+
+    # --- scene -------------------------------------------------------------------------------------------------
+
+    def tick_interval(self) -> float | None:
+        return None if self.paused or self.at_end else 1 / 60
+
+    def on_tick(self) -> Transition | None:
+        now = self.clock()
+        if self.paused or self.at_end:
+            self.last = now
+            return None
+        self.budget += (now - self.last) * SPEEDS[self.speed]
+        self.last = now
+        n = int(self.budget)
+        self.budget -= n
+        for _ in range(min(n, 500)):
+            if not self.step():
+                break
+        if self.at_end:
+            self.paused = True
+        return None
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        c = keys.char(event)
+        sym = event.sym
+        if c == " " or sym == KeySym.P:
+            self.paused = not self.paused
+            self.last = self.clock()
+        elif c == "." or sym in (KeySym.RIGHT, KeySym.KP_6):
+            self.paused = True
+            self.step()
+        elif c == "," or sym in (KeySym.LEFT, KeySym.KP_4):
+            self.paused = True
+            self.jump(self.index - 1)
+        elif c in ("+", "=") or sym in (KeySym.UP, KeySym.KP_PLUS):
+            self.speed = min(len(SPEEDS) - 1, self.speed + 1)
+        elif c in ("-", "_") or sym in (KeySym.DOWN, KeySym.KP_MINUS):
+            self.speed = max(0, self.speed - 1)
+        elif sym == KeySym.HOME:
+            self.jump(0)
+        elif sym == KeySym.END:
+            self.jump(len(self.actions))
+        elif c == "g":
+            self.paused = True
+
+            def go(text: str) -> Transition | None:
+                self.jump(int(text))
+                return None
+
+            return Push(PromptScene("Jump", f"Go to turn (0-{len(self.actions)}):", go, digits_only=True,
+                                    max_len=9))
+        elif c == "l":
+            return Push(LogScene(self.session))
+        elif c == "q" or keys.is_cancel(event):
+            return Exit(0)
+        return None
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        s = self.session
+        scene = scene_for_mode(s) if s.mode not in ("dead", "won") else EndScene(s, write_morgue=False)
+        scene.on_draw(console)
+        state = "ERROR" if self.error else "end" if self.at_end else "paused" if self.paused else "playing"
+        speed = SPEEDS[self.speed]
+        bar = (f" REPLAY  turn {self.turn}/{len(self.actions)}  {state}  x{speed:g}/s   "
+               "space pause  . step  , back  +/- speed  g jump  q quit ")
+        console.draw_rect(0, 0, console.width, 1, ord(" "), bg=(90, 20, 20))
+        render.put_text(console, 0, 0, bar[: console.width], render.WHITE, (90, 20, 20))
+        if self.error:
+            render.put_lines(console, 2, 1, console.width - 4, [(self.error, render.BAD)])
+
+
+# --- entry points ----------------------------------------------------------------------------------------------
+
+
+def watch(content: Content, path: Path, *, start: int = 0, speed: int = DEFAULT_SPEED, paused: bool = False,
+          events: EventSource | None = None, max_frames: int | None = None) -> int:
+    """``undercroft replay FILE --watch``: play a recording back in the window. Raises RecordingError (a bad
+    file) before opening anything, and ui.app.NoDisplay without a display."""
+    rec = record.load_recording(path)
+
+    def make() -> SceneStack:
+        scene = ReplayScene(content, rec, speed=speed, paused=paused)
+        if start:
+            scene.jump(start)
+        return SceneStack([scene])
+
+    return run(make, title=f"Undercroft replay: {Path(path).name}", events=events, max_frames=max_frames)
+
+
+def branch(content: Content, path: Path, until: int) -> Session:
+    """A new recorded game that repeats the first ``until`` turns of recording ``path`` and goes on from there."""
+    rec = record.load_recording(path)
+    h = rec.header
+    game = Game(content, h.ruleset, h.seed)
+    new_path = record.new_save_path(game.state.seed, h.ruleset)
+    recorder = record.Recorder.create(new_path, game, content)
+    session = Session(content, game, recorder)
+    for turn, action, _ in rec.actions:
+        if turn > until or game.over:
+            break
+        session.act(action)
+    session.last_events = []
+    session.log.add(f"Branched from {Path(path).name} at turn {game.state.turn}: this game is recorded to "
+                    f"{new_path.name}.", "alert")
+    return session
+
+
+def branch_play(content: Content, path: Path, until: int, *, events: EventSource | None = None,
+                max_frames: int | None = None) -> int:
+    """``undercroft replay FILE --until TURN --play``: continue interactively from that turn (a new recording;
+    the original is left as it is)."""
+    record.load_recording(path)  # a bad file fails here, before a window opens
+
+    def make() -> SceneStack:
+        return SceneStack(game_stack(branch(content, path, until)))
+
+    return run(make, events=events, max_frames=max_frames)
+
+
+def render_png(stack: SceneStack, out_png: Path | str) -> Path:
+    """Draw ``stack`` into an 80x50 console and write it as a PNG in the project's tileset (no window)."""
+    console = new_console()
+    stack.draw(console)
+    return write_png(out_png, load_tileset().render(console))
+
+
+def screenshot(content: Content, path: Path, until: int | None, out_png: Path | str) -> Path:
+    """``undercroft replay FILE --until TURN --screenshot OUT.png``: the screen at that turn, without a window."""
+    rec = record.load_recording(path)
+    log = MessageLog()
+    last: list[Event] = []
+
+    def collect(turn: int, action: Action, events: list[Event]) -> None:
+        log.add_events(events)
+        last[:] = events
+
+    game = record.replay(content, rec, until=until, on_events=collect)
+    session = Session.watch(content, game)
+    session.log = log
+    session.last_events = last
+    return render_png(SceneStack(game_stack(session)), out_png)
+
+
+def run_replay_flags(args: argparse.Namespace, content: Content, path: Path) -> int:
+    """``undercroft replay FILE`` with ``--watch``, ``--play`` or ``--screenshot`` (``--until TURN``): errors become
+    one ``undercroft: ...`` line (a UserError), never a traceback."""
+    from undercroft.cli import EXIT_FAIL, EXIT_OK, UserError
+    from undercroft.ui.app import NO_DISPLAY, NoDisplay
+    from undercroft.ui.tiles import TilesetMissing
+
+    chosen = [f for f in ("watch", "play", "screenshot") if getattr(args, f, None)]
+    if len(chosen) > 1:
+        raise UserError(f"choose one of --{', --'.join(chosen)}")
+    until: int | None = args.until
+    try:
+        if args.watch:
+            return watch(content, path, start=until or 0)
+        if args.play:
+            if until is None:
+                raise UserError("--play needs --until TURN: the turn to branch from")
+            return branch_play(content, path, until)
+        out = screenshot(content, path, until, args.screenshot)
+        print(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}")
+        return EXIT_OK
+    except NoDisplay:
+        raise UserError(NO_DISPLAY) from None
+    except TilesetMissing as exc:
+        raise UserError(str(exc)) from None
+    except record.RecordingError as exc:
+        raise UserError(str(exc)) from None
+    except record.Desync as exc:
+        raise UserError(f"{path}: {exc}", EXIT_FAIL) from None
+    except OSError as exc:
+        raise UserError(f"{exc.filename or path}: {exc.strerror or exc}") from None

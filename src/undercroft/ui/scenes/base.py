@@ -1,0 +1,132 @@
+"""Scenes and the scene stack.
+
+A scene turns input into a transition and draws itself::
+
+    on_event(event) -> Push | Pop | Replace | Reset | Exit | None
+    on_draw(console)
+
+The stack draws from the topmost opaque scene upward (an overlay such as a prompt or the help screen draws over
+the scene below it) and gives events to the top scene only. Scenes that animate (replays) return from
+``tick_interval()`` the seconds between calls of ``on_tick``.
+
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+import tcod.console
+import tcod.event
+
+
+class Scene:
+    """Base scene: opaque, no ticks, no text input; ignores every event."""
+
+    opaque: bool = True  # draws the whole screen: scenes below it are not drawn
+    wants_text: bool = False  # needs TextInput events (the app starts SDL text input while it is on top)
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        return None
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        pass
+
+    def tick_interval(self) -> float | None:
+        """Seconds between ``on_tick`` calls now; None: just wait for input."""
+        return None
+
+    def on_tick(self) -> Transition | None:
+        return None
+
+
+@dataclass(frozen=True)
+class Push:
+    scene: Scene
+
+
+@dataclass(frozen=True)
+class Pop:
+    """Remove the top scene; then apply ``then`` (a transition for the scene that is now on top)."""
+
+    then: Transition | None = None
+
+
+@dataclass(frozen=True)
+class Replace:
+    scene: Scene
+
+
+@dataclass(frozen=True)
+class Reset:
+    """Replace the whole stack by ``scene`` (and ``above`` on top of it): back to the title, into a game."""
+
+    scene: Scene
+    above: tuple[Scene, ...] = ()
+
+
+@dataclass(frozen=True)
+class Exit:
+    """Leave the program with ``code``."""
+
+    code: int = 0
+
+
+Transition: TypeAlias = Push | Pop | Replace | Reset | Exit
+
+
+class SceneStack:
+    """The scenes, bottom first. ``exit_code`` is set once a scene asks to leave (or the stack empties)."""
+
+    def __init__(self, scenes: list[Scene]) -> None:
+        self.scenes = list(scenes)
+        self.exit_code: int | None = None if self.scenes else 0
+
+    @property
+    def top(self) -> Scene:
+        return self.scenes[-1]
+
+    def apply(self, t: Transition | None) -> None:
+        while t is not None:
+            nxt: Transition | None = None
+            if isinstance(t, Push):
+                self.scenes.append(t.scene)
+            elif isinstance(t, Pop):
+                if self.scenes:
+                    self.scenes.pop()
+                nxt = t.then
+            elif isinstance(t, Replace):
+                if self.scenes:
+                    self.scenes.pop()
+                self.scenes.append(t.scene)
+            elif isinstance(t, Reset):
+                self.scenes = [t.scene, *t.above]
+            elif isinstance(t, Exit):
+                self.exit_code = t.code
+                return
+            t = nxt
+        if not self.scenes:
+            self.exit_code = 0
+
+    def handle(self, event: tcod.event.Event) -> None:
+        if self.scenes and self.exit_code is None:
+            self.apply(self.top.on_event(event))
+
+    def feed(self, *events: tcod.event.Event) -> None:
+        """Handle several events (tests and scripted screenshots)."""
+        for e in events:
+            self.handle(e)
+
+    def tick(self) -> None:
+        if self.scenes and self.exit_code is None:
+            self.apply(self.top.on_tick())
+
+    def draw(self, console: tcod.console.Console) -> None:
+        console.clear()
+        start = 0
+        for i in range(len(self.scenes) - 1, -1, -1):
+            if self.scenes[i].opaque:
+                start = i
+                break
+        for scene in self.scenes[start:]:
+            scene.on_draw(console)

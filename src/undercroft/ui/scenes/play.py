@@ -1,0 +1,531 @@
+"""The scenes of a game: explore, encounter, combat, pursuit, and the end (death or victory).
+
+Each scene belongs to one engine mode. After every action the scene asks the game which mode it is in and moves
+to that mode's scene: explore stays at the bottom of the stack and the others are pushed over it (and popped when
+the game is back to exploring). The scenes hold no rules: what is open now is ``game.legal(action)``, and why an
+action was not taken is the engine's refused text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tcod.console
+import tcod.event
+from tcod.event import KeySym
+
+from undercroft.rules.actions import (
+    Action,
+    Attack,
+    Bribe,
+    Descend,
+    Drink,
+    DropFood,
+    DropTreasure,
+    Fight,
+    Move,
+    Rest,
+    Run,
+    Talk,
+    ThrowOil,
+    Wait,
+)
+from undercroft.rules.state import Group
+from undercroft.ui import keys, render
+from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
+from undercroft.ui.scenes.base import Pop, Push, Replace, Reset, Scene, Transition
+from undercroft.ui.scenes.overlays import HelpScene, InventoryScene, LogScene, MenuScene, PromptScene
+from undercroft.ui.session import Session, end_lines, event_lines
+
+PANEL_W = 38  # at most half the map: a panel on the side away from the party never covers it
+
+
+def scene_for_mode(session: Session) -> Scene:
+    mode = session.mode
+    if mode == "encounter":
+        return EncounterScene(session)
+    if mode == "combat":
+        return CombatScene(session)
+    if mode == "pursuit":
+        return PursuitScene(session)
+    if mode in ("dead", "won"):
+        return EndScene(session)
+    return ExploreScene(session)
+
+
+def game_stack(session: Session) -> list[Scene]:
+    """The scenes for a game as it stands (a new game, a continued one, a replay at some turn)."""
+    base: list[Scene] = [ExploreScene(session)]
+    if session.mode != "explore":
+        base.append(scene_for_mode(session))
+    return base
+
+
+def _title(session: Session) -> Scene:
+    from undercroft.ui.scenes.title import TitleScene
+
+    return TitleScene(session.content, ruleset=session.game.ruleset_id)
+
+
+class GameScene(Scene):
+    """What every game scene shares: the world drawn below, common keys, following the engine's mode."""
+
+    mode = "explore"
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def follow(self) -> Transition | None:
+        """The transition to the scene of the game's current mode (None: still this one)."""
+        mode = self.session.mode
+        if mode == self.mode:
+            return None
+        nxt = scene_for_mode(self.session)
+        if self.mode == "explore":
+            return Push(nxt)
+        if mode == "explore":
+            return Pop()
+        return Replace(nxt)
+
+    def act(self, action: Action) -> Transition | None:
+        self.session.act(action)
+        return self.follow()
+
+    def drink(self) -> Transition | None:
+        """Drink a potion: the lone delver at once; in a party, choose who."""
+        party = self.session.game.state.party
+        if len(party) == 1:
+            return self.act(Drink(0))
+        options = [(str(i + 1), f"{m.name} (HP {m.hp}/{m.max_hp})") for i, m in enumerate(party)]
+        return Push(MenuScene("Who drinks?", options, lambda i: self.act(Drink(i))))
+
+    def common_key(self, event: tcod.event.KeyDown) -> Transition | None:
+        c = keys.char(event)
+        if c == "?":
+            return Push(HelpScene())
+        if c in ("l", "L"):  # in explore, 'l' is the vi-key east: there the log is Shift+L
+            return Push(LogScene(self.session))
+        if c == "i":
+            return Push(InventoryScene(self.session, self.drink))
+        if keys.is_cancel(event):
+            return Reset(_title(self.session))
+        return None
+
+    def draw_world(self, console: tcod.console.Console, highlight: int | None = None) -> None:
+        g = self.session.game
+        render.draw_map(console, g, highlight=highlight)
+        render.draw_status(console, g)
+        render.draw_log(console, self.session.log.lines, fresh=self.session.log.fresh)
+
+    def draw_panel_events(self, console: tcod.console.Console, x: int, y: int, w: int, rows: int,
+                          heading: str = "What happened:") -> None:
+        """The last action's outcome, each result with the roll behind it."""
+        lines: list[tuple[str, RGB]] = []
+        for ev in self.session.last_events:
+            for text, kind in event_lines(ev):
+                if kind != "detail":
+                    lines.append((text, render.KIND_COLOURS.get(kind, TEXT)))
+        if not lines or rows <= 1:
+            return
+        render.put_text(console, x, y, heading, DIM)
+        render.put_lines(console, x, y + 1, w, lines, max_rows=rows - 1)
+
+
+class ExploreScene(GameScene):
+    mode = "explore"
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        d = keys.direction(event)
+        if d is not None:
+            return self.act(Move(*d))
+        c = keys.char(event)
+        if c == ">":
+            return self.act(Descend())
+        if c in ("z", ".") or event.sym == KeySym.KP_5:
+            return self.act(Rest())
+        if c == "q":
+            return self.drink()
+        return self.common_key(event)
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        self.draw_world(console)
+        g = self.session.game
+        name = f" Level {g.state.depth + 1}: {g.rs.levels[g.state.depth].name} "
+        render.put_text(console, console.width - len(name) - 1, 0, name, TITLE, render.BLACK)
+
+
+# --- the encounter ---------------------------------------------------------------------------------------------
+
+ENCOUNTER_CHOICES: list[tuple[str, str, Action]] = [
+    ("f", "Fight", Fight()),
+    ("t", "Talk", Talk()),
+    ("b", "Bribe...", Bribe(0)),
+    ("r", "Run", Run()),
+    ("w", "Wait", Wait()),
+    ("d", "Drop food", DropFood()),
+    ("g", "Drop treasure", DropTreasure()),
+    ("o", "Burning oil", ThrowOil()),
+    ("q", "Drink", Drink()),
+]
+
+
+class EncounterScene(GameScene):
+    """The monsters met (name, count, distance, surprise, reaction) and the choices with their keys."""
+
+    mode = "encounter"
+
+    def group(self) -> Group | None:
+        st = self.session.game.state
+        if st.encounter is None:
+            return None
+        try:
+            return st.group(st.encounter.group)
+        except KeyError:
+            return None
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        d = keys.direction(event, vi=False)  # letters are the choices here: walk with arrows and numpad
+        if d is not None:
+            return self.act(Move(*d))
+        c = keys.char(event)
+        if c == "b":
+            return self.bribe_prompt()
+        if c == "q":
+            return self.drink()
+        for k, _, action in ENCOUNTER_CHOICES:
+            if c == k:
+                return self.act(action)
+        return self.common_key(event)
+
+    def bribe_prompt(self) -> Transition | None:
+        gold = self.session.game.state.gold
+
+        def done(text: str) -> Transition | None:
+            return self.act(Bribe(int(text)))
+
+        return Push(PromptScene("Bribe", f"How much gold do you offer? (you have {gold})", done,
+                                digits_only=True, max_len=7, hint=self.bribe_hint))
+
+    def bribe_hint(self, text: str) -> str:
+        g = self.group()
+        game = self.session.game
+        if g is None or not text.isdigit():
+            return ""
+        try:
+            _, _, digit = game.bribe_cell(g, int(text))
+        except Exception:  # below the table's first row: the engine will say why on Enter
+            return ""
+        die = game.content.tables.bribery.die
+        return f"The table says: accepted on 1d{die} <= {digit}."
+
+    def info_lines(self) -> list[tuple[str, RGB]]:
+        game = self.session.game
+        st = game.state
+        g = self.group()
+        enc = st.encounter
+        if g is None or enc is None:
+            return []
+        mon = game.monster_of(g)
+        alive = g.alive
+        proc = game.proc
+        head = f"{len(alive)} x {mon.name}" if len(alive) > 1 else f"A {mon.name}"
+        out: list[tuple[str, RGB]] = [(f"{head} ({g.origin})", render.hex_rgb(mon.colour))]
+        out.append(("HP " + "  ".join(str(g.hp[i]) for i in alive) + f"  (max {g.max_hp})"
+                    if len(alive) > 1 else f"HP {g.hp[alive[0]]}/{g.max_hp}" if alive else "", TEXT))
+        if proc.distance:
+            far = "  (out of sight, coming closer)" if enc.out_of_sight else ""
+            out.append((f"Distance: {enc.distance} ft{far}", TEXT))
+        if proc.surprise:
+            if enc.party_surprised and enc.monster_surprised:
+                s = "both sides"
+            elif enc.party_surprised:
+                s = "you are surprised"
+            elif enc.monster_surprised:
+                s = f"the {mon.name} is surprised"
+            else:
+                s = "nobody"
+            out.append((f"Surprise: {s}", TEXT))
+        if proc.reaction and g.reaction:
+            label = next((b.label for b in game.content.tables.reaction.bands if b.result == g.reaction_result),
+                         g.reaction_result)
+            out.append((f"Reaction: {g.reaction}, {label}", TEXT))
+        talk = []
+        if g.negotiated:
+            talk.append("talked")
+        if g.bribe_tried:
+            talk.append("bribe offered")
+        if talk:
+            out.append(("Already: " + ", ".join(talk), DIM))
+        out.append((mon.description, DIM))
+        return out
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        g = self.group()
+        self.draw_world(console, highlight=g.id if g is not None else None)
+        game = self.session.game
+        w = PANEL_W
+        x = render.side_panel_x(game, w)
+        h = render.MAP_ROWS - 2
+        render.panel(console, x, 1, w, h, "Encounter")
+        y = 3
+        y += render.put_lines(console, x + 2, y, w - 4, self.info_lines(), max_rows=10, keep_last=False)
+        y += 1
+        render.put_text(console, x + 2, y, "Your choice:", TITLE)
+        y += 1
+        for i, (k, label, action) in enumerate(ENCOUNTER_CHOICES):
+            render.choice(console, x + 2, y + i, k, label, game.legal(action), width=w - 4)
+        y += len(ENCOUNTER_CHOICES)
+        render.put_text(console, x + 2, y, "arrows/numpad: walk on, or away",
+                        TEXT if game.legal(Move(1, 0)) else FAINT, width=w - 4)
+        y += 2
+        if self.session.refused:
+            y += render.put_lines(console, x + 2, y, w - 4,
+                                  [("Not now: " + self.session.refused, render.KIND_COLOURS["refused"])])
+            y += 1
+        self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1)
+
+
+# --- the fight ---------------------------------------------------------------------------------------------------
+
+
+class CombatScene(GameScene):
+    """Every combatant with its HP; choose a target; attack, drink, throw oil, hold back, or run out the door."""
+
+    mode = "combat"
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.target = 0
+
+    def group(self) -> Group | None:
+        st = self.session.game.state
+        if st.combat is None:
+            return None
+        try:
+            return st.group(st.combat.group)
+        except KeyError:
+            return None
+
+    def _fix_target(self) -> None:
+        g = self.group()
+        if g is None or not g.alive:
+            return
+        if self.target not in g.alive:
+            later = [i for i in g.alive if i > self.target]
+            self.target = later[0] if later else g.alive[0]
+
+    def _cycle(self, step: int) -> None:
+        g = self.group()
+        if g is None or not g.alive:
+            return
+        self._fix_target()
+        alive = g.alive
+        self.target = alive[(alive.index(self.target) + step) % len(alive)]
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        self._fix_target()
+        if event.sym in (KeySym.UP, KeySym.KP_8, KeySym.LEFT, KeySym.KP_4):
+            self._cycle(-1)
+            return None
+        if event.sym in (KeySym.DOWN, KeySym.KP_2, KeySym.TAB, KeySym.RIGHT, KeySym.KP_6):
+            self._cycle(1)
+            return None
+        n = keys.digit(event)
+        g = self.group()
+        if n is not None and g is not None:
+            if 1 <= n <= len(g.hp) and g.hp[n - 1] > 0:
+                self.target = n - 1
+            return None
+        c = keys.char(event)
+        if c in ("a", "f") or keys.is_confirm(event):
+            return self.act(Attack(self.target))
+        if c == "o":
+            return self.act(ThrowOil(self.target))
+        if c == "w":
+            return self.act(Wait())
+        if c == "r":
+            return self.act(Run())
+        if c == "q":
+            return self.drink()
+        return self.common_key(event)
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        self._fix_target()
+        g = self.group()
+        self.draw_world(console, highlight=g.id if g is not None else None)
+        game = self.session.game
+        st = game.state
+        w = PANEL_W
+        x = render.side_panel_x(game, w)
+        h = render.MAP_ROWS - 2
+        c = st.combat
+        render.panel(console, x, 1, w, h, f"Fight, round {c.round}" if c is not None else "Fight")
+        y = 3
+        if c is not None:
+            turn = "Your turn." if c.party_turn else "Their turn."
+            if st.exhausted:
+                turn += " You are exhausted."
+            render.put_text(console, x + 2, y, turn, TITLE)
+            y += 2
+        for m in st.party:
+            colour = TEXT if m.alive else FAINT
+            hp = f"HP {m.hp}/{m.max_hp}" if m.alive else "down"
+            render.put_text(console, x + 4, y, f"{m.name:<20} {hp}", colour)
+            y += 1
+        y += 1
+        if g is not None:
+            mon = game.monster_of(g)
+            mcol = render.hex_rgb(mon.colour)
+            for i, hp_i in enumerate(g.hp[:12]):
+                name = game.creature_name(g, i)
+                sel = i == self.target and hp_i > 0
+                label = f"{i + 1}. {name:<17} " + (f"HP {hp_i}/{g.max_hp}" if hp_i > 0 else "dead")
+                if sel:
+                    console.draw_rect(x + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
+                    render.put_text(console, x + 2, y, ">", render.KEY, render.SELECT_BG)
+                render.put_text(console, x + 4, y, label, mcol if hp_i > 0 else FAINT,
+                                render.SELECT_BG if sel else None, width=w - 6)
+                y += 1
+            if len(g.hp) > 12:
+                render.put_text(console, x + 4, y, f"... and {len(g.hp) - 12} more", DIM)
+                y += 1
+        y += 1
+        target_name = game.creature_name(g, self.target) if g is not None and g.alive else "it"
+        opts: list[tuple[str, str, Action]] = [
+            ("a", f"Attack {target_name}", Attack(self.target)),
+            ("o", "Throw oil at it", ThrowOil(self.target)),
+            ("q", "Drink", Drink()),
+            ("w", "Hold back", Wait()),
+            ("r", "Run through the door", Run()),
+        ]
+        for k, label, action in opts:
+            render.choice(console, x + 2, y, k, label, game.legal(action), width=w - 4)
+            y += 1
+        render.put_text(console, x + 2, y, "Up/Down or 1-9: target", DIM)
+        y += 2
+        if self.session.refused:
+            y += render.put_lines(console, x + 2, y, w - 4,
+                                  [("Not now: " + self.session.refused, render.KIND_COLOURS["refused"])])
+            y += 1
+        self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1, heading="This round:")
+
+
+# --- pursuit ---------------------------------------------------------------------------------------------------
+
+PURSUIT_CHOICES: list[tuple[str, str, Action]] = [
+    ("r", "Keep running", Run()),
+    ("d", "Drop food", DropFood()),
+    ("g", "Drop treasure", DropTreasure()),
+    ("o", "Throw burning oil", ThrowOil()),
+    ("f", "Turn and fight", Fight()),
+    ("q", "Drink", Drink()),
+]
+
+
+class PursuitScene(GameScene):
+    mode = "pursuit"
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        c = keys.char(event)
+        if c == "q":
+            return self.drink()
+        for k, _, action in PURSUIT_CHOICES:
+            if c == k:
+                return self.act(action)
+        return self.common_key(event)
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        game = self.session.game
+        st = game.state
+        p = st.pursuit
+        self.draw_world(console, highlight=p.group if p is not None else None)
+        w = PANEL_W
+        x = render.side_panel_x(game, w)
+        h = render.MAP_ROWS - 2
+        render.panel(console, x, 1, w, h, "Running")
+        y = 3
+        if p is not None:
+            mon = game.monster_of(st.group(p.group))
+            render.put_text(console, x + 2, y, f"The {mon.name} is {p.distance} ft behind you.",
+                            render.hex_rgb(mon.colour), width=w - 4)
+            y += 1
+            render.put_text(console, x + 2, y, f"Round {p.rounds} of the chase."
+                            + (" It only wants to be friends." if not p.fights else ""), TEXT, width=w - 4)
+            y += 1
+            if game.proc.fatigue:
+                render.put_text(console, x + 2, y, "Exhausted!" if st.exhausted
+                                else f"Running for {st.running_rounds} rounds.", TEXT, width=w - 4)
+                y += 1
+        y += 1
+        for k, label, action in PURSUIT_CHOICES:
+            render.choice(console, x + 2, y, k, label, game.legal(action), width=w - 4)
+            y += 1
+        y += 1
+        if self.session.refused:
+            y += render.put_lines(console, x + 2, y, w - 4,
+                                  [("Not now: " + self.session.refused, render.KIND_COLOURS["refused"])])
+            y += 1
+        self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1)
+
+
+# --- the end -----------------------------------------------------------------------------------------------------
+
+
+class EndScene(GameScene):
+    """Death (or victory): cause, turn, depth and seed; the morgue file is written once, for a recorded game."""
+
+    def __init__(self, session: Session, *, write_morgue: bool | None = None) -> None:
+        super().__init__(session)
+        self.mode = session.mode
+        self.morgue_error = ""
+        if write_morgue is None:
+            write_morgue = session.keep_morgue
+        if write_morgue and session.morgue is None:
+            try:
+                session.write_morgue()
+            except OSError as exc:
+                self.morgue_error = f"The morgue file could not be written: {exc.strerror or exc}"
+        self.on_title: Callable[[], Transition | None] = lambda: Reset(_title(self.session))
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        c = keys.char(event)
+        if c == "l":
+            return Push(LogScene(self.session))
+        if keys.is_confirm(event) or keys.is_cancel(event) or c == " ":
+            return self.on_title()
+        return None
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        game = self.session.game
+        dead = game.state.mode == "dead"
+        render.draw_map(console, game)
+        # darken the map behind the notice
+        cells = render.cells(console)[: render.MAP_ROWS]
+        cells["fg"] //= 2
+        cells["bg"] //= 2
+        render.draw_status(console, game)
+        render.draw_log(console, self.session.log.lines, fresh=self.session.log.fresh)
+        w, h = 60, 16
+        x = (console.width - w) // 2
+        y = 10
+        render.panel(console, x, y, w, h, "Death" if dead else "Victory")
+        lines = end_lines(game)
+        render.put_text(console, x + 3, y + 2, lines[0], render.BAD if dead else render.GOLD)
+        for i, line in enumerate(lines[1:]):
+            render.put_text(console, x + 3, y + 4 + i, line, TEXT, width=w - 6)
+        yy = y + 4 + len(lines)
+        if self.session.morgue is not None:
+            yy += render.put_lines(console, x + 3, yy, w - 6, [(f"Morgue file: {self.session.morgue}", DIM)])
+        elif self.morgue_error:
+            yy += render.put_lines(console, x + 3, yy, w - 6, [(self.morgue_error, render.BAD)])
+        render.put_text(console, x + 3, y + h - 2, "Enter: title    l: the whole log", render.KEY)

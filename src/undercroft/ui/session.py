@@ -1,0 +1,213 @@
+"""A game being played in the window: the Game, its recorder and the message log.
+
+Every player action goes through :meth:`Session.act`, which uses :func:`undercroft.record.play_step` (step, record,
+finish, crash capture) whenever there is a recorder. A session without a recorder is a replay being watched or a
+screenshot being taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from undercroft import record
+from undercroft.content import Content
+from undercroft.rules.actions import Action
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+
+LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see render.KIND_COLOURS)
+MAX_LOG = 5000
+
+_GOOD = {"victory", "won", "pickup", "peaceful", "leaves", "evade", "escape", "distracted", "descend", "drink"}
+_BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises"}
+_ALERT = {"encounter", "combat", "pursuit", "surprise", "chase", "approach", "initiative", "out_of_sight", "kill"}
+
+
+def event_lines(event: Event) -> list[LogLine]:
+    """The log lines of one event, in the plain style of the source; the player's roll before its outcome."""
+    e = event
+    if e.type == "refused":
+        return [(e.text, "refused")]
+    if e.type == "roll":
+        return [(e.text, "roll")] if e.text else []
+    if e.type == "attack":
+        roll_text = str(e.get("roll_text", ""))
+        if e.get("attacker_side") == "party":
+            lines: list[LogLine] = [(roll_text, "roll")] if roll_text else []
+            return [*lines, (e.text, "good" if e.get("hit") else "normal")]
+        out: list[LogLine] = [(e.text, "bad" if e.get("hit") else "normal")]
+        if roll_text:
+            out.append((roll_text, "detail"))
+        return out
+    if e.type in ("negotiate", "bribe"):
+        return [(e.text, "roll")]
+    if not e.text:
+        return []
+    if e.type == "victory" and e.get("gold"):
+        return [(e.text, "gold")]
+    kind = "good" if e.type in _GOOD else "bad" if e.type in _BAD else "alert" if e.type in _ALERT else "normal"
+    return [(e.text, kind)]
+
+
+@dataclass
+class MessageLog:
+    lines: list[LogLine] = field(default_factory=list)
+    fresh: int = 0  # lines added by the last action (drawn bright)
+
+    repeat: int = 1  # how many times the last line came in a row ("A wall is in the way. (x3)")
+    last: str = ""
+
+    def _append(self, text: str, kind: str) -> None:
+        if self.lines and text == self.last:
+            self.repeat += 1
+            self.lines[-1] = (f"{text} (x{self.repeat})", kind)
+        else:
+            self.repeat = 1
+            self.last = text
+            self.lines.append((text, kind))
+        self.fresh += 1
+
+    def add(self, text: str, kind: str = "normal") -> None:
+        self._append(text, kind)
+        self._trim()
+
+    def add_events(self, events: list[Event], *, brief: bool = True) -> None:
+        """Append an action's events (``brief``: leave out the monsters' own roll lines)."""
+        self.fresh = 0
+        for ev in events:
+            for text, kind in event_lines(ev):
+                if brief and kind == "detail":
+                    continue
+                self._append(text, kind)
+        self._trim()
+
+    def _trim(self) -> None:
+        if len(self.lines) > MAX_LOG:
+            del self.lines[: len(self.lines) - MAX_LOG]
+
+
+class Session:
+    """One game in the window."""
+
+    def __init__(self, content: Content, game: Game, recorder: record.Recorder | None = None,
+                 path: Path | None = None) -> None:
+        self.content = content
+        self.game = game
+        self.recorder = recorder
+        self.path = path if path is not None else (recorder.path if recorder is not None else None)
+        self.log = MessageLog()
+        self.last_events: list[Event] = []
+        self.morgue: Path | None = None
+        self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)
+        self.morgue_dir: Path | None = None  # default: the user data directory's morgue/
+
+    # --- starting ------------------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, content: Content, ruleset: str, seed: int | str) -> Session:
+        """A new recorded game in the saves directory."""
+        game = Game(content, ruleset, seed)
+        path = record.new_save_path(game.state.seed, ruleset)
+        recorder = record.Recorder.create(path, game, content)
+        s = cls(content, game, recorder)
+        s.log.add(f"{game.rs.title}, seed {game.state.seed}. {game.rs.levels[0].name}.", "alert")
+        s.log.add("Press ? for help.", "detail")
+        return s
+
+    @classmethod
+    def resume(cls, content: Content, path: Path) -> Session:
+        """Continue an unfinished recording exactly where it stopped (the log is rebuilt from the replay)."""
+        rec = record.load_recording(path, lenient_tail=True)
+        log = MessageLog()
+
+        def collect(turn: int, action: Action, events: list[Event]) -> None:
+            log.add_events(events)
+
+        game = record.replay(content, rec, on_events=collect)
+        recorder = record.Recorder.append_to(path, recording=rec)
+        s = cls(content, game, recorder, path)
+        s.log = log
+        s.log.add(f"Continued: {game.rs.title}, seed {game.state.seed}, turn {game.state.turn}.", "alert")
+        return s
+
+    @classmethod
+    def watch(cls, content: Content, game: Game) -> Session:
+        """An unrecorded session (replays, screenshots)."""
+        return cls(content, game, None)
+
+    # --- playing -------------------------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        return self.game.state.mode
+
+    def legal(self, action: Action) -> bool:
+        return self.game.legal(action)
+
+    def act(self, action: Action) -> list[Event]:
+        """Take one player action: step, record (and finish when the game ends), log."""
+        if self.recorder is not None:
+            events = record.play_step(self.game, self.recorder, action)
+        else:
+            events = self.game.step(action)
+        self.last_events = events
+        self.log.add_events(events)
+        return events
+
+    @property
+    def refused(self) -> str:
+        """Why the last action was refused ('' when it was accepted)."""
+        ev = self.last_events
+        return ev[0].text if len(ev) == 1 and ev[0].type == "refused" else ""
+
+    def close(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+
+    # --- the end -------------------------------------------------------------------------------------------
+
+    def write_morgue(self, directory: Path | None = None) -> Path:
+        """The morgue file of a game that is over: who, how, where, and the whole log."""
+        from undercroft.paths import user_data_dir
+
+        g = self.game
+        st = g.state
+        d = directory or self.morgue_dir or user_data_dir() / "morgue"
+        d.mkdir(parents=True, exist_ok=True)
+        name = f"morgue-{st.ruleset}-{st.seed}-turn{st.turn}.txt"
+        if self.path is not None:
+            name = f"morgue-{self.path.stem}.txt"
+        out = d / name
+        lines = ["Undercroft morgue file", ""]
+        lines.extend(end_lines(g))
+        lines += ["", record.state_summary(g), ""]
+        if self.path is not None:
+            lines += [f"Recording: {self.path}", f"Watch it: undercroft replay {self.path} --watch", ""]
+        lines += ["Message log", "-----------"]
+        lines.extend(text for text, _ in self.log.lines)
+        out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        self.morgue = out
+        return out
+
+
+def end_lines(game: Game) -> list[str]:
+    """What the death (or victory) screen says: cause, turn, depth and seed."""
+    st = game.state
+    level = game.rs.levels[st.depth].name
+    if st.mode == "dead" and st.death is not None:
+        d = st.death
+        return [
+            "You are dead.",
+            f"Killed by the {d['cause']} on turn {d['turn']}.",
+            f"Depth: level {int(d['depth']) + 1} ({level}).",
+            f"Seed {d['seed']}, ruleset {game.rs.title}.",
+            f"Kills: {st.kills}. Gold: {st.gold}.",
+        ]
+    return [
+        "You have won.",
+        f"The last of the things at the end fell on turn {st.turn}.",
+        f"Depth: level {st.depth + 1} ({level}).",
+        f"Seed {st.seed}, ruleset {game.rs.title}.",
+        f"Kills: {st.kills}. Gold: {st.gold}.",
+    ]

@@ -1,0 +1,169 @@
+"""Recordings in the window: watch with keyframes, branch off a turn, and a PNG of a turn without a window."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tcod.event
+from engine_helpers import content
+from tcod.event import KeySym, Modifier
+from ui_helpers import isolate_user_data, names, press, screen, seek_fight_key, type_text
+
+from undercroft import record
+from undercroft.rules.game import Game
+from undercroft.ui import app
+from undercroft.ui.keys import key
+from undercroft.ui.png import encode_png
+from undercroft.ui.replay_view import KEYFRAME_EVERY, ReplayScene, branch, branch_play, screenshot, watch
+from undercroft.ui.scenes import SceneStack, game_stack
+from undercroft.ui.session import Session
+
+
+@pytest.fixture
+def user(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    from tcod.cffi import lib
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    lib.SDL_SetHint(b"SDL_VIDEO_DRIVER", b"dummy")
+    return isolate_user_data(monkeypatch, tmp_path)
+
+
+def recorded_game(seed: int = 5, actions: int = 120, *, fight: bool = True) -> Path:
+    """A recording made by playing through the scenes (seeking fights, or running from everything)."""
+    session = Session.new(content(), "undercroft", seed)
+    stack = SceneStack(game_stack(session))
+    for _ in range(actions * 3):
+        if session.game.state.turn >= actions or session.game.over:
+            break
+        stack.handle(key(seek_fight_key(session, fight=fight)))
+    assert session.path is not None
+    session.close()
+    return session.path
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    w, h = struct.unpack(">II", data[16:24])
+    return w, h
+
+
+def test_png_encoder_round_trip() -> None:
+    pixels = np.arange(2 * 3 * 4, dtype=np.uint8).reshape(2, 3, 4)
+    data = encode_png(pixels)
+    assert png_size(data) == (3, 2)
+    idat = data[data.index(b"IDAT") + 4:data.index(b"IEND") - 8]
+    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(2, 1 + 3 * 4)
+    assert (raw[:, 0] == 0).all() and np.array_equal(raw[:, 1:].reshape(2, 3, 4), pixels)
+
+
+def test_screenshot_writes_the_screen_of_that_turn(user: Path, tmp_path: Path) -> None:
+    path = recorded_game(actions=30)
+    out = tmp_path / "turn10.png"
+    screenshot(content(), path, 10, out)
+    data = out.read_bytes()
+    assert png_size(data) == (800, 800)  # 80x50 tiles of 10x16 px
+    # the same pixels as drawing the replayed game at turn 10 ourselves
+    game = record.replay(content(), record.load_recording(path), until=10)
+    assert game.state.turn == 10
+    idat = data[data.index(b"IDAT") + 4:data.index(b"IEND") - 8]
+    rgba = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(800, 1 + 800 * 4)[:, 1:].reshape(800, 800, 4)
+    assert rgba[..., 3].min() == 255  # opaque
+    assert len(np.unique(rgba.reshape(-1, 4), axis=0)) > 10  # a picture, not a blank
+
+
+def test_watch_steps_jumps_back_by_keyframe_and_ends_like_the_replay(user: Path) -> None:
+    path = recorded_game(seed=1, actions=140, fight=False)
+    rec = record.load_recording(path)
+    n = len(rec.actions)
+    assert n > KEYFRAME_EVERY * 2
+    now = [0.0]
+    scene = ReplayScene(content(), rec, paused=True, clock=lambda: now[0])
+    stack = SceneStack([scene])
+    assert "REPLAY  turn 0/" in screen(stack) and "paused" in screen(stack)
+    press(stack, KeySym.PERIOD)  # one step
+    assert scene.turn == 1
+    press(stack, KeySym.SPACE)  # play: 4 actions a second
+    now[0] += 1.0
+    stack.tick()
+    assert scene.turn == 5
+    press(stack, KeySym.EQUALS, mod=Modifier.LSHIFT)  # faster: 8 a second
+    now[0] += 1.0
+    stack.tick()
+    assert scene.turn == 13
+    press(stack, KeySym.MINUS)
+    press(stack, KeySym.SPACE)  # pause
+    now[0] += 10.0
+    stack.tick()
+    assert scene.turn == 13
+    # jump to the end, then back: the way back starts from a keyframe, not from turn 0
+    press(stack, KeySym.G)
+    type_text(stack, str(n))
+    press(stack, KeySym.RETURN)
+    assert scene.turn == n and names(stack) == ["ReplayScene"]
+    assert scene.game.checksum() == record.replay(content(), rec).checksum()
+    before = scene.replayed
+    target = n - 3
+    press(stack, KeySym.G)
+    type_text(stack, str(target))
+    press(stack, KeySym.RETURN)
+    assert scene.turn == target
+    assert scene.replayed - before < KEYFRAME_EVERY + 1  # from the nearest keyframe, not a replay from turn 0
+    assert scene.game.checksum() == record.replay(content(), rec, until=target).checksum()
+    press(stack, KeySym.LEFT)  # one step back
+    assert scene.turn == target - 1
+    assert scene.game.checksum() == record.replay(content(), rec, until=target - 1).checksum()
+    press(stack, KeySym.HOME)
+    assert scene.turn == 0
+    assert scene.game.checksum() == Game(content(), rec.header.ruleset, rec.header.seed).checksum()
+    press(stack, KeySym.Q)
+    assert stack.exit_code == 0
+
+
+def test_watch_in_the_window(user: Path) -> None:
+    path = recorded_game(actions=20)
+    batches = iter([[key(KeySym.END)], [key(KeySym.HOME)], [key(KeySym.SPACE)], [], [key(KeySym.Q)]])
+    assert watch(content(), path, events=lambda t: next(batches, [tcod.event.Quit()])) == 0
+
+
+def test_branch_repeats_the_turns_then_records_a_new_game(user: Path) -> None:
+    path = recorded_game(seed=2, actions=40)
+    original = path.read_bytes()
+    rec = record.load_recording(path)
+    session = branch(content(), path, 12)
+    assert session.game.state.turn == 12
+    assert session.game.checksum() == record.replay(content(), rec, until=12).checksum()
+    assert session.path is not None and session.path != path
+    stack = SceneStack(game_stack(session))
+    assert "Branched from" in screen(stack)
+    for _ in range(3):
+        stack.handle(key(seek_fight_key(session)))
+    session.close()
+    new = record.load_recording(session.path)
+    assert new.turns == session.game.state.turn and new.turns > 12
+    assert [a for _, a, _ in new.actions[:12]] == [a for _, a, _ in rec.actions[:12]]
+    record.replay(content(), new, verify=True)
+    assert path.read_bytes() == original  # the original recording is untouched
+
+
+def test_branch_play_in_the_window(user: Path) -> None:
+    path = recorded_game(seed=3, actions=15)
+    assert branch_play(content(), path, 5, events=lambda t: [tcod.event.Quit()]) == 0
+    assert app.NO_DISPLAY  # (the window opened: the dummy driver)
+
+
+def test_replay_command_flags(user: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from undercroft.cli import main
+
+    path = recorded_game(actions=12)
+    out = tmp_path / "shot.png"
+    assert main(["replay", str(path), "--until", "4", "--screenshot", str(out)]) == 0
+    assert png_size(out.read_bytes()) == (800, 800)
+    assert main(["replay", str(path), "--play"]) == 2
+    assert "--play needs --until TURN" in capsys.readouterr().err
+    assert main(["replay", str(path), "--until", "2", "--screenshot", str(tmp_path / "no" / "x.png")]) == 2
+    assert main(["replay", str(path), "--watch", "--play", "--until", "2"]) == 2

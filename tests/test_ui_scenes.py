@@ -1,0 +1,303 @@
+"""Scenes rendered into an offscreen console, driven by synthetic key events: what a player reads and does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tcod.console
+from engine_helpers import content, encounter_faces, place_group
+from tcod.event import KeySym, Modifier
+from ui_helpers import (
+    TestDice,
+    isolate_user_data,
+    names,
+    panel_text,
+    press,
+    row_of,
+    rows,
+    screen,
+    type_text,
+)
+
+from undercroft.rules import dungeon
+from undercroft.rules.game import Game
+from undercroft.ui import render
+from undercroft.ui.scenes import (
+    CombatScene,
+    EncounterScene,
+    EndScene,
+    ExploreScene,
+    SceneStack,
+    TitleScene,
+    game_stack,
+)
+from undercroft.ui.session import Session
+
+
+@pytest.fixture
+def user(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    return isolate_user_data(monkeypatch, tmp_path)
+
+
+def forced(ruleset: str = "undercroft", seed: int = 1) -> tuple[Session, TestDice]:
+    """An unrecorded game whose every gameplay roll the test decides."""
+    dice = TestDice()
+    game = Game(content(), ruleset, seed, dice=dice)
+    return Session(content(), game), dice
+
+
+def meet(session: Session, dice: TestDice, monster: str, count: int = 1) -> SceneStack:
+    """Meet ``count`` x ``monster`` next to the party: 60 ft, nobody surprised, reaction 8 (uncertain)."""
+    if session.game.proc.distance:
+        dice.push(*encounter_faces())
+    _, events = place_group(session.game, monster, count)
+    session.log.add_events(events)  # as if the step into the room had met them
+    session.last_events = events
+    return SceneStack(game_stack(session))
+
+
+# --- title -------------------------------------------------------------------------------------------------------
+
+
+def test_title_shows_the_menu_and_starts_a_typed_seed(user: Path) -> None:
+    stack = SceneStack([TitleScene(content(), seed=None)])
+    text = screen(stack)
+    for item in ("[n] New game", "(random)", "[s] New game with a seed you type", "[c] Continue",
+                 "(no unfinished game)", "[r] Ruleset", "Undercroft", "[?] Help", "[q] Quit"):
+        assert item in text
+    press(stack, KeySym.R)
+    assert "Citadel (citadel)" in screen(stack)
+    press(stack, KeySym.N3)  # the third ruleset: warden
+    assert names(stack) == ["TitleScene"]
+    assert "The Warden" in screen(stack)
+    press(stack, KeySym.S)
+    type_text(stack, "4")
+    type_text(stack, "2")
+    assert "> 42_" in screen(stack)
+    press(stack, KeySym.RETURN)
+    assert names(stack)[0] == "ExploreScene"
+    session = stack.scenes[0].session  # type: ignore[attr-defined]
+    assert session.game.state.seed == 42 and session.game.ruleset_id == "warden"
+    assert session.path is not None and session.path.parent == user / "saves"
+    press(stack, KeySym.ESCAPE)  # back to the title: the game is kept
+    text = screen(stack)
+    assert names(stack) == ["TitleScene"] and "The Warden, seed 42, turn 0" in text
+
+
+def test_title_quit_and_help() -> None:
+    stack = SceneStack([TitleScene(content(), seed=7)])
+    assert "seed 7 (typed)" in screen(stack)
+    press(stack, KeySym.SLASH, mod=Modifier.LSHIFT)
+    assert "Help" in screen(stack) and "Alt+Enter" in screen(stack)
+    press(stack, KeySym.SPACE)
+    press(stack, KeySym.Q)
+    assert stack.exit_code == 0
+
+
+# --- explore -----------------------------------------------------------------------------------------------------
+
+
+def test_explore_status_bar_map_and_keys() -> None:
+    session, _ = forced()
+    game = session.game
+    stack = SceneStack(game_stack(session))
+    text = screen(stack)
+    st = game.state
+    status = rows(text)[render.STATUS_Y]
+    assert f"HP 12/12  Gold {st.gold}  Level 1  Turn 0  Seed {st.seed}" in status
+    assert "Level 1: The Drowned Cellars" in text
+    assert rows(text)[st.pos[1]][st.pos[0]] == "@"
+    # walk: arrows, vi-keys and the numpad all step
+    m = st.level.map
+    for sym, (dx, dy) in ((KeySym.RIGHT, (1, 0)), (KeySym.H, (-1, 0)), (KeySym.KP_2, (0, 1)), (KeySym.K, (0, -1))):
+        x, y = st.pos
+        before = st.turn
+        press(stack, sym)
+        if m.tiles[y + dy, x + dx] != dungeon.WALL:
+            assert st.pos == (x + dx, y + dy) and st.turn == before + 1
+    assert f"Turn {st.turn}" in screen(stack)
+    press(stack, KeySym.PERIOD, mod=Modifier.LSHIFT)  # '>' away from the stairs: refused, and said why
+    assert "There are no stairs down here." in screen(stack)
+    press(stack, KeySym.I)
+    text = screen(stack)
+    assert "Inventory" in text and "Healing Potion x2" in text
+    press(stack, KeySym.ESCAPE)
+    press(stack, KeySym.L, mod=Modifier.LSHIFT)  # Shift+L: plain l is the vi-key east
+    assert "Message log" in screen(stack)
+    press(stack, KeySym.ESCAPE)
+    press(stack, KeySym.SLASH, mod=Modifier.LSHIFT)
+    assert "Exploring" in screen(stack)
+    press(stack, KeySym.SPACE)
+    game.state.party[0].hp = 5
+    press(stack, KeySym.Q)  # drink
+    assert "healed" in screen(stack) and game.state.items["healing_potion"] == 1
+    assert names(stack) == ["ExploreScene"]
+
+
+def test_map_is_drawn_lit_dim_and_dark() -> None:
+    session, _ = forced()
+    game = session.game
+    console = tcod.console.Console(80, 50, order="F")
+    lv = game.state.level
+    lv.explored[:, :] = False
+    lv.explored[:, :10] = True  # remembered strip on the left
+    vis = render.draw_map(console, game)
+    cells = render.cells(console)
+    m = lv.map
+    seen = vis & (m.tiles == dungeon.FLOOR)
+    remembered = lv.explored & ~vis & (m.tiles == dungeon.FLOOR)
+    dark = ~(lv.explored | vis)
+    assert seen.any() and remembered.any() and dark.any()
+    assert (cells["bg"][:43][seen] == render.LIT_BG[dungeon.FLOOR]).all()
+    assert (cells["fg"][:43][remembered] == render.DIM_FG[dungeon.FLOOR]).all()
+    assert (cells["ch"][:43][dark] == ord(" ")).all()
+    assert np.array_equal(cells["bg"][:43][dark], np.zeros((int(dark.sum()), 3), dtype=np.uint8))
+
+
+# --- a whole encounter and a fight -----------------------------------------------------------------------------
+
+
+def test_a_whole_encounter_then_a_fight(user: Path) -> None:
+    session, dice = forced()
+    stack = meet(session, dice, "goblin")
+    assert names(stack) == ["ExploreScene", "EncounterScene"]
+    text = screen(stack)
+    for shown in ("Encounter", "A Goblin (resident)", "HP 5/5", "Distance: 60 ft", "Surprise: nobody",
+                  "Reaction: 8, uncertain", "[f] Fight", "[t] Talk", "[b] Bribe...", "[r] Run", "[w] Wait",
+                  "[d] Drop food", "[g] Drop treasure", "[o] Burning oil", "[q] Drink",
+                  "Reaction: rolled 8: uncertain."):
+        assert shown in text, shown
+    status = rows(text)[render.STATUS_Y]
+    assert "HP 12/12" in status and "Turn 0" in status
+
+    press(stack, KeySym.W)  # wait: an uncertain goblin does nothing
+    assert "You wait." in screen(stack)
+    dice.push(1, 1)  # talk: 2 - 2 reluctance = 0: failure
+    press(stack, KeySym.T)
+    text = screen(stack)
+    assert "Negotiation: 2 - 2 reluctance + 0 negotiation = 0. Failure." in text
+    assert "Already: talked" in text
+    press(stack, KeySym.T)  # once only: the engine says why not
+    text = screen(stack)
+    assert "Not now: You have already tried to talk to the Goblin." in panel_text(text, session)
+    assert "You have already tried to talk to the Goblin." in rows(text)[-1]  # and in the log
+
+    press(stack, KeySym.B)
+    assert names(stack)[-1] == "PromptScene"
+    type_text(stack, "1x0")  # only digits are taken
+    text = screen(stack)
+    assert "> 10_" in text and "accepted on 1d6 <= 1" in text
+    dice.push(6, 2)  # the bribe is refused; the goblin strikes first (and misses)
+    press(stack, KeySym.RETURN)
+    assert names(stack) == ["ExploreScene", "CombatScene"]
+    text = screen(stack)
+    assert "Bribe of 10 gold: rolled 6 vs 1: refused. The Goblin keeps the gold and attacks!" in panel_text(
+        text, session)
+    assert "Goblin misses." in text
+    for shown in ("Fight, round", "Your turn.", "Delver", "HP 12/12", "1. Goblin", "HP 5/5",
+                  "[a] Attack Goblin", "[o] Throw oil at it", "[q] Drink", "[w] Hold back",
+                  "[r] Run through the door"):
+        assert shown in text, shown
+
+    dice.push(15)  # 15 + 3 = 18 hits: 6 damage kills the 5-HP goblin
+    press(stack, KeySym.A)
+    assert names(stack) == ["ExploreScene"]
+    text = screen(stack)
+    assert "You hit. 6 damage. Goblin at 0." in text
+    assert "The Goblin is defeated. You take" in text
+    assert row_of(text, "You roll 15 + 3 = 18 vs defense 10.", render.LOG_Y) < row_of(text, "You hit. 6 damage.",
+                                                                                      render.LOG_Y)
+    assert session.game.state.gold == 180  # the start gold (3d6x10, all sixes): the bribe came back with the kill
+
+
+def test_fight_three_targets_player_roll_before_monster_outcome() -> None:
+    session, dice = forced()
+    stack = meet(session, dice, "goblin", 3)
+    press(stack, KeySym.F)  # fight: AGILITY 3 vs 3, the party acts first
+    assert names(stack) == ["ExploreScene", "CombatScene"]
+    text = screen(stack)
+    assert "AGILITY 3 vs 3: you act first." in text
+    for i in (1, 2, 3):
+        assert f"{i}. Goblin #{i}" in text
+    press(stack, KeySym.DOWN)  # choose the second
+    assert "[a] Attack Goblin #2" in screen(stack)
+    dice.push(15, 20, 2)  # you kill #2; #1 rolls a natural 20 (4 damage); #3 misses
+    press(stack, KeySym.RETURN)
+    text = screen(stack)
+    assert "Goblin #2 is dead." in text
+    log = render.LOG_Y
+    you = row_of(text, "You roll 15 + 3 = 18 vs defense 10.", log)
+    hit = row_of(text, "You hit. 6 damage. Goblin #2 at 0.", log)
+    their = row_of(text, "Goblin #1 hits. 4 damage. HP 8/12.", log)
+    assert you < hit < their  # in the log
+    panel = panel_text(text, session)
+    assert "This round: You roll 15 + 3 = 18 vs defense 10. You hit. 6 damage. Goblin #2 at 0." in panel
+    assert panel.index("You hit. 6 damage.") < panel.index("Goblin #1 hits. 4 damage. HP 8/12.")
+    assert "Goblin #3 misses." in text
+    assert "HP 8/12" in rows(text)[render.STATUS_Y]
+    assert "2. Goblin #2" in text and "dead" in text
+    press(stack, KeySym.N3)  # target by number
+    assert "[a] Attack Goblin #3" in screen(stack)
+    dice.push(1, 2)  # a natural 1 misses; #1 misses
+    press(stack, KeySym.A)
+    assert "You miss." in screen(stack)
+    dice.push(15, 2)
+    press(stack, KeySym.A)
+    assert "Goblin #3 is dead." in screen(stack)
+    dice.push(15)
+    press(stack, KeySym.A)
+    assert names(stack) == ["ExploreScene"] and session.game.state.kills == 3
+
+
+def test_run_through_the_door_and_the_death_screen(user: Path, tmp_path: Path) -> None:
+    session, dice = forced("warden")
+    session.keep_morgue = True
+    session.morgue_dir = tmp_path / "morgue"
+    stack = meet(session, dice, "gaoler")  # the warden: a monster in the room means a fight
+    assert names(stack) == ["ExploreScene", "CombatScene"]
+    hp = session.game.state.party[0].hp
+    while session.mode == "combat":
+        dice.push(1, 19)  # you miss; it hits
+        press(stack, KeySym.A)
+    assert session.game.state.party[0].hp < hp
+    assert names(stack) == ["EndScene"] or names(stack) == ["ExploreScene", "EndScene"]
+    text = screen(stack)
+    st = session.game.state
+    assert "You are dead." in text
+    assert f"Killed by the Gaoler on turn {st.turn}." in text
+    assert "Depth: level 1 (The First Floor)." in text
+    assert f"Seed {st.seed}, ruleset The Warden." in text
+    assert session.morgue is not None and session.morgue.is_file()
+    morgue = session.morgue.read_text()
+    assert "You are dead." in morgue and "Gaoler" in morgue and "Message log" in morgue
+    press(stack, KeySym.RETURN)
+    assert names(stack) == ["TitleScene"]
+
+
+def test_running_leaves_the_fight() -> None:
+    session, dice = forced("warden")
+    stack = meet(session, dice, "gaoler")
+    press(stack, KeySym.R)
+    assert names(stack) == ["ExploreScene"]
+    assert "You leave through the door. The Gaoler stays where it is." in screen(stack)
+
+
+@pytest.mark.parametrize("ruleset", ["undercroft", "citadel", "warden", "crawler"])
+def test_every_ruleset_draws_every_scene(ruleset: str) -> None:
+    session, dice = forced(ruleset)
+    stack = meet(session, dice, "goblin" if ruleset != "warden" else "gaoler", 2)
+    text = screen(stack)
+    assert "HP " in rows(text)[render.STATUS_Y]
+    assert isinstance(stack.top, (EncounterScene, CombatScene))
+    if isinstance(stack.top, EncounterScene):
+        press(stack, KeySym.F)
+        assert isinstance(stack.top, CombatScene)
+        assert "Fight, round 1" in screen(stack)
+    for m in session.game.state.party:
+        m.hp = 0
+    session.game.state.mode = "dead"
+    session.game.state.death = {"cause": "test", "turn": 1, "depth": 0, "seed": session.game.state.seed}
+    end = SceneStack([ExploreScene(session), EndScene(session, write_morgue=False)])
+    assert "You are dead." in screen(end)

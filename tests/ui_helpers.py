@@ -1,0 +1,119 @@
+"""Helpers for the window tests (``tests/test_ui_*.py``): dice to force a fight, key presses, screen text."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+import tcod.console
+import tcod.event
+from tcod.event import KeySym, Modifier
+
+from undercroft.ui import render
+from undercroft.ui.keys import key
+from undercroft.ui.scenes import SceneStack
+from undercroft.ui.scenes.play import PANEL_W
+from undercroft.ui.session import Session
+
+
+class TestDice:
+    """Every gameplay roll: queued faces first; unscripted, a d20 shows 2 (every attack misses) and any other die
+    its highest face (a monster check of 6 finds nothing). A one-sided die (a random target among one) is always 1
+    and takes nothing from the queue."""
+
+    __test__ = False
+
+    def __init__(self) -> None:
+        self.queue: deque[int] = deque()
+        self.rolled: list[tuple[int, int]] = []
+
+    def push(self, *faces: int) -> None:
+        self.queue.extend(faces)
+
+    def die(self, sides: int) -> int:
+        if sides == 1:
+            return 1
+        face = self.queue.popleft() if self.queue else (2 if sides == 20 else sides)
+        assert 1 <= face <= sides, f"scripted face {face} does not fit a d{sides}"
+        self.rolled.append((sides, face))
+        return face
+
+
+def press(stack: SceneStack, *syms: KeySym, mod: Modifier = Modifier.NONE) -> None:
+    for s in syms:
+        stack.handle(key(s, mod))
+
+
+def type_text(stack: SceneStack, text: str) -> None:
+    stack.handle(tcod.event.TextInput(text=text))
+
+
+def screen(stack: SceneStack) -> str:
+    console = tcod.console.Console(80, 50, order="F")
+    stack.draw(console)
+    return str(console)
+
+
+def rows(text: str) -> list[str]:
+    """The screen rows of ``str(console)`` (which is framed as '<row0\n row1\n ... rowN>')."""
+    return [line[1:] for line in text[:-1].splitlines()]
+
+
+def panel_text(text: str, session: Session) -> str:
+    """The side panel's text with its wrapped lines joined again (one space between rows)."""
+    x = render.side_panel_x(session.game, PANEL_W)
+    parts = [r[x + 1:x + PANEL_W - 1].strip() for r in rows(text)[1:render.MAP_ROWS - 1]]
+    return " ".join(p for p in parts if p)
+
+
+def row_of(text: str, needle: str, start: int = 0) -> int:
+    """The first screen row from ``start`` holding ``needle`` (fails when absent)."""
+    for i, line in enumerate(rows(text)):
+        if i >= start and needle in line:
+            return i
+    raise AssertionError(f"{needle!r} is not on the screen:\n{text}")
+
+
+def names(stack: SceneStack) -> list[str]:
+    return [type(s).__name__ for s in stack.scenes]
+
+
+def isolate_user_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Saves and morgue files go to ``tmp_path/user`` (never the real user directory)."""
+    d = tmp_path / "user"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr("undercroft.paths.user_data_dir", lambda: d)
+    return d
+
+
+def all_text(lines: Iterable[tuple[str, str]]) -> str:
+    return "\n".join(t for t, _ in lines)
+
+
+_ARROWS = {(0, -1): KeySym.UP, (0, 1): KeySym.DOWN, (-1, 0): KeySym.LEFT, (1, 0): KeySym.RIGHT}
+
+
+def seek_fight_key(session: Session, *, fight: bool = True) -> KeySym:
+    """A key that heads for a fight: walk to the nearest unvisited room, fight whatever is met, attack. With
+    ``fight`` off, it runs from whatever it meets instead (for long games)."""
+    from undercroft.rules import dungeon
+
+    st = session.game.state
+    if st.mode in ("encounter", "pursuit"):
+        return KeySym.F if fight else KeySym.R
+    if st.mode == "combat":
+        return KeySym.A if fight else KeySym.R
+    m = st.level.map
+    best: list[tuple[int, int]] | None = None
+    for s in m.rooms:
+        if st.level.visited[s.id]:
+            continue
+        path = dungeon.path_between(m, st.pos, ((s.x1 + s.x2) // 2, (s.y1 + s.y2) // 2))
+        if len(path) > 1 and (best is None or len(path) < len(best)):
+            best = path
+    if best is None:
+        return KeySym.Z  # rest: wanderers come
+    nx, ny = best[1]
+    return _ARROWS[(nx - st.pos[0], ny - st.pos[1])]
