@@ -1,0 +1,109 @@
+"""The terminal front end's measures (registered with ``bench``; docs/PERFORMANCE.md).
+
+The workload: an explore screen of a game some way into its first level, the delver stepping back and forth.
+After each step the scene is drawn into the 80x50 console and :class:`~undercroft.term.ansi.AnsiRenderer` turns
+it into the escape codes for the terminal (24-bit colour, the larger of the two colour modes), as
+``play --terminal`` does. Nothing is written to a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import dataclass
+
+from undercroft.bench import metric
+from undercroft.cli import load_data
+
+SEED = 20240601
+STEPS = 41
+
+
+@dataclass(frozen=True)
+class FrameStats:
+    times_ms: list[float]  # draw + diff + encode, one per step
+    diff_ms: list[float]  # diff + encode only
+    sizes: list[int]  # bytes sent, one per step
+    full_bytes: int  # bytes of a redraw of every cell of the same screen
+
+
+_cache: dict[str, FrameStats] = {}
+
+
+def frame_stats(args: argparse.Namespace) -> FrameStats:
+    """Step, draw, diff; once per process (both metrics read it)."""
+    key = str(getattr(args, "data", None))
+    if key in _cache:
+        return _cache[key]
+    from undercroft.rules.actions import Move
+    from undercroft.rules.game import Game
+    from undercroft.term.ansi import AnsiRenderer
+    from undercroft.ui.app import new_console
+    from undercroft.ui.scenes import SceneStack
+    from undercroft.ui.scenes.play import ExploreScene
+    from undercroft.ui.session import Session
+
+    content = load_data(args)
+    game = Game(content, "undercroft", SEED)
+    session = Session.watch(content, game)
+    for dx, dy in [(1, 0), (0, 1), (-1, 0), (0, -1)] * 10:  # some explored map and some log lines
+        if game.state.mode != "explore":
+            break
+        session.act(Move(dx, dy))
+    stack = SceneStack([ExploreScene(session)])
+    console = new_console()
+    renderer = AnsiRenderer(truecolor=True)
+    stack.draw(console)
+    full_bytes = len(renderer.render(console).encode("utf-8"))
+
+    # A pair of opposite steps that both succeed here: back and forth over the same floor.
+    pair = None
+    for d in [(1, 0), (0, 1), (1, 1), (1, -1)]:
+        there, back = Move(*d), Move(-d[0], -d[1])
+        if game.legal(there) and game.state.mode == "explore":
+            pair = (there, back)
+            break
+    if pair is None:
+        raise RuntimeError(f"bench_term: no open step for seed {SEED}; pick another seed")
+
+    times: list[float] = []
+    diffs: list[float] = []
+    sizes: list[int] = []
+    for i in range(STEPS):
+        turn = game.state.turn
+        session.act(pair[i % 2])
+        if game.state.mode != "explore" or game.state.turn == turn:
+            break  # a monster came, or the step was refused: enough samples either way
+        t0 = time.perf_counter()
+        stack.draw(console)
+        t1 = time.perf_counter()
+        data = renderer.render(console).encode("utf-8")
+        t2 = time.perf_counter()
+        times.append((t2 - t0) * 1000.0)
+        diffs.append((t2 - t1) * 1000.0)
+        sizes.append(len(data))
+    if not sizes:
+        raise RuntimeError(f"bench_term: the delver could not step for seed {SEED}")
+    stats = FrameStats(times, diffs, sizes, full_bytes)
+    _cache[key] = stats
+    return stats
+
+
+@metric("terminal_frame_ms", "ms")
+def terminal_frame_ms(args: argparse.Namespace) -> float:
+    """Median time to redraw the explore screen in the terminal after one step: draw the scenes into the console,
+    diff it against the last frame, encode the escape codes of the changed cells."""
+    return statistics.median(frame_stats(args).times_ms)
+
+
+@metric("terminal_frame_bytes", "B")
+def terminal_frame_bytes(args: argparse.Namespace) -> float:
+    """Median bytes sent to the terminal for that frame (24-bit colour); compare terminal_full_frame_bytes."""
+    return float(statistics.median(frame_stats(args).sizes))
+
+
+@metric("terminal_full_frame_bytes", "B")
+def terminal_full_frame_bytes(args: argparse.Namespace) -> float:
+    """Bytes of a redraw of every cell of the same screen (the first frame, and after a resize)."""
+    return float(frame_stats(args).full_bytes)
