@@ -301,3 +301,15 @@ def test_every_ruleset_draws_every_scene(ruleset: str) -> None:
     session.game.state.death = {"cause": "test", "turn": 1, "depth": 0, "seed": session.game.state.seed}
     end = SceneStack([ExploreScene(session), EndScene(session, write_morgue=False)])
     assert "You are dead." in screen(end)
+
+
+def test_terms_made_then_broken_with_f_while_exploring() -> None:
+    session, dice = forced()
+    stack = meet(session, dice, "goblin")
+    dice.push(6, 6)  # 12 - 2 reluctance = 10: agreement
+    press(stack, KeySym.T)
+    assert names(stack) == ["ExploreScene"]
+    assert "Agreement: the Goblin" in screen(stack)
+    press(stack, KeySym.F)  # break the peace
+    assert names(stack) == ["ExploreScene", "CombatScene"]
+    assert "You break the peace with the Goblin." in screen(stack)

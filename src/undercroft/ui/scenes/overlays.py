@@ -18,6 +18,7 @@ HELP: list[tuple[str, list[tuple[str, str]]]] = [
         ("arrows, numpad, hjkl yubn", "walk (eight directions; a monster in the way blocks)"),
         (">", "go down the stairs"),
         ("z  .  numpad 5", "rest a turn (time passes: exhaustion wears off, wanderers may come)"),
+        ("f", "attack a monster in this room or corridor, even one you made terms with"),
         ("q", "drink a healing potion"),
         ("i", "inventory"),
         ("L", "the full message log (Shift+L: l is the vi-key east; plain l in the panels below)"),

@@ -147,6 +147,8 @@ class ExploreScene(GameScene):
             return self.act(Rest())
         if c == "q":
             return self.drink()
+        if c == "f":
+            return self.act(Fight())  # a monster met and left alone, or one the party has terms with
         return self.common_key(event)
 
     def on_draw(self, console: tcod.console.Console) -> None:
