@@ -229,6 +229,9 @@ def test_other_data_desyncs_and_names_the_part(data_copy: Path, mutate: Any, tmp
 # --- crash capture ------------------------------------------------------------------------------------------
 
 
+CRASH_TURN = 10  # a step the bot takes (a move) early, before any fight: whatever the balance of the rules
+
+
 def inject(monkeypatch: pytest.MonkeyPatch, at_turn: int) -> None:
     """Make the engine raise Boom while taking the action of turn ``at_turn`` (inside a move or a rest)."""
     for name in ("_move", "_rest"):
@@ -259,25 +262,25 @@ def play_until_crash(content: Content, path: Path) -> tuple[Game, Recorder, int]
 def test_an_injected_crash_is_captured_and_reproduced(content: Content, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "crash.jsonl"
-    inject(monkeypatch, 40)
+    inject(monkeypatch, CRASH_TURN)
     _, rec, turn = play_until_crash(content, path)
     rec.close()
-    assert turn == 40
+    assert turn == CRASH_TURN
     got = load_recording(path)
-    assert len(got.actions) == 39  # every action before the crash
-    assert got.crash is not None and got.crash["turn"] == 40 and got.crash["type"] == "Boom"
-    assert got.crash["message"] == "injected at turn 40"
+    assert len(got.actions) == CRASH_TURN - 1  # every action before the crash
+    assert got.crash is not None and got.crash["turn"] == CRASH_TURN and got.crash["type"] == "Boom"
+    assert got.crash["message"] == f"injected at turn {CRASH_TURN}"
     assert not got.finished
     report = record.crash_report_path(path)
     text = report.read_text()
-    assert "Traceback (most recent call last)" in text and "Boom: injected at turn 40" in text
-    assert "seed: 8" in text and "turn: 40" in text and str(path) in text
+    assert "Traceback (most recent call last)" in text and f"Boom: injected at turn {CRASH_TURN}" in text
+    assert "seed: 8" in text and f"turn: {CRASH_TURN}" in text and str(path) in text
     # Replaying raises the same exception at the same turn.
     turns: list[int] = []
-    with pytest.raises(Boom, match="injected at turn 40") as info:
+    with pytest.raises(Boom, match=f"injected at turn {CRASH_TURN}") as info:
         replay(content, got, verify=True, on_events=lambda t, a, evs: turns.append(t))
-    assert turns[-1] == 39
-    assert any("turn 40" in note for note in getattr(info.value, "__notes__", []))
+    assert turns[-1] == CRASH_TURN - 1
+    assert any(f"turn {CRASH_TURN}" in note for note in getattr(info.value, "__notes__", []))
     # A crashed recording is not a game to continue.
     with pytest.raises(RecordingError, match="crash"):
         Recorder.append_to(path)
@@ -287,12 +290,12 @@ def test_an_injected_crash_is_captured_and_reproduced(content: Content, tmp_path
 def test_a_fixed_crash_replays_through(content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "crash.jsonl"
     with monkeypatch.context() as m:
-        inject(m, 25)
+        inject(m, CRASH_TURN - 4)
         _, rec, _ = play_until_crash(content, path)
         rec.close()
     got = load_recording(path)
     game = replay(content, got, verify=True)  # the bug is gone: the crashing action is simply taken
-    assert game.state.turn == 25
+    assert game.state.turn == CRASH_TURN - 4
 
 
 # --- continuing a game ----------------------------------------------------------------------------------------
@@ -303,17 +306,19 @@ def test_append_to_continues_a_game(content: Content, tmp_path: Path) -> None:
     game_a, rec = bot_game(content, whole, seed=9, actions=160)
     rec.close()
     actions = [a for _, a, _ in load_recording(whole).actions]
+    assert len(actions) >= 20
+    half = len(actions) // 2  # wherever the bot's game ended, stop halfway and continue
     part = tmp_path / "part.jsonl"
     game = Game(content, "undercroft", 9)
     with Recorder.create(part, game, content) as rec:
-        for a in actions[:70]:
+        for a in actions[:half]:
             play_step(game, rec, a)
     # continue: replay the saved game headless to its end, then play on into the same file
     got = load_recording(part)
     game_b = replay(content, got, verify=True)
-    assert game_b.state.turn == 70
+    assert game_b.state.turn == half
     with Recorder.append_to(part, recording=got) as rec:
-        for a in actions[70:]:
+        for a in actions[half:]:
             play_step(game_b, rec, a)
     assert game_b.checksum() == game_a.checksum()
     both = load_recording(part)

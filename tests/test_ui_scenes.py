@@ -313,3 +313,20 @@ def test_terms_made_then_broken_with_f_while_exploring() -> None:
     press(stack, KeySym.F)  # break the peace
     assert names(stack) == ["ExploreScene", "CombatScene"]
     assert "You break the peace with the Goblin." in screen(stack)
+
+
+def test_the_odds_of_the_fight_are_on_the_encounter_and_fight_screens() -> None:
+    from undercroft.sim.odds import fight_odds
+
+    session, dice = forced()
+    stack = meet(session, dice, "gaoler")
+    odds = fight_odds(session.content, session.game)
+    assert odds is not None and odds.exact
+    text = panel_text(screen(stack), session)
+    assert f"If you fight on: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f}" in text
+    dice.push(10, 10)  # the gaoler (faster) strikes first: 10 + 2 >= 12, 5 damage
+    press(stack, KeySym.F)
+    assert names(stack) == ["ExploreScene", "CombatScene"]
+    after = fight_odds(session.content, session.game)
+    assert after is not None and after.win < odds.win  # recomputed as HP changes
+    assert f"If you fight on: win {after.win:.0%}" in panel_text(screen(stack), session)

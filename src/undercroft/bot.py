@@ -58,6 +58,7 @@ from undercroft.rules.state import Group, Member
 Point = tuple[int, int]
 
 HURT = 0.5  # drink outside a fight at or below this fraction of max HP
+REST_UNTIL = 0.9  # rest while exploring when below this fraction of max HP
 LOW = 0.4  # drink in a fight at or below this fraction
 FIGHT_ODDS = 0.55  # fight when the estimated chance to win is at least this
 TALK_ODDS = 0.5  # talk when the chance of an agreement is at least this...
@@ -285,6 +286,8 @@ class Bot:
             out.append(Drink(hurt))
         if st.exhausted and g.proc.fatigue:
             out.append(Rest())
+        if g.rules.time.rest_heal and self._hurt(REST_UNTIL) is not None and not self._groups_here():
+            out.append(Rest())  # rest wounds off where nothing is in sight (a wanderer may still come)
         step = self._next_step()
         if step is not None:
             self.stuck = 0
@@ -296,6 +299,10 @@ class Bot:
             self.stuck += 1
             out.append(Rest())
         return out
+
+    def _groups_here(self) -> bool:
+        st = self.game.state
+        return any(g.segment == st.segment and not g.defeated for g in st.level.groups)
 
     def _hurt(self, frac: float) -> int | None:
         """The index of the most hurt living member at or below ``frac`` of max HP, if any."""
@@ -451,13 +458,14 @@ class Bot:
         hurt = self._hurt(HURT)
         if hurt is not None and _has(game, "potion"):
             out.append(Drink(hurt))  # in an encounter a drink only lets a round pass
-        odds = fight_odds(game, g).win
+        odds = self._odds(g)
         must = self._must_fight(g)
         if must:
             return [*out, Fight()]
-        # Peaceful, or holding its ground: it starts nothing. (A passive one strikes whoever walks past it, and a
-        # kneeler rises once the party is inside: those are met like any other monster.)
-        quiet = g.peaceful or "holds_ground" in mon.behaviours
+        # Peaceful, holding its ground, or passive: it starts nothing (a passive one strikes once at whoever walks
+        # past it, which costs less than fighting a crowd of them). A kneeler rises once the party is inside: it
+        # is met like any other monster.
+        quiet = g.peaceful or "holds_ground" in mon.behaviours or "passive" in mon.behaviours
         if quiet and odds < 0.9:
             # it does not start anything: walk on, unless it stands in the only way on
             step = self._next_step()
@@ -498,6 +506,16 @@ class Bot:
         out.append(Run())
         return out
 
+    def _odds(self, g: Group) -> float:
+        """The chance to win the fight with ``g``: the game's own odds (:mod:`undercroft.sim.odds`, as the screens
+        show them) for the group in front of the party."""
+        from undercroft.sim.odds import fight_odds as exact_odds
+
+        odds = exact_odds(self.game.content, self.game)
+        if odds is None:
+            return fight_odds(self.game, g).win
+        return odds.win
+
     def _can_escape(self, g: Group) -> bool:
         """Whether running gets away for sure: it does not pursue, it is slower, or it never saw the party."""
         game = self.game
@@ -531,7 +549,7 @@ class Bot:
             return []
         out: list[Action] = []
         low = self._hurt(LOW)
-        odds = fight_odds(game, g).win
+        odds = self._odds(g)
         if low is not None and _has(game, "potion"):
             out.append(Drink(low))
         committed = self._must_fight(g) or g.id in self._committed
@@ -565,7 +583,7 @@ class Bot:
         if mon.self_preservation and _has(game, "oil"):
             out.append(ThrowOil())
         tired = st.exhausted and game.proc.fatigue
-        if tired or fight_odds(game, g).win >= FIGHT_ODDS:
+        if tired or self._odds(g) >= FIGHT_ODDS:
             out.append(Fight())
         out.append(Run())
         return out

@@ -214,6 +214,7 @@ class TimeRules(Model):
     rounds_per_turn: Annotated[StrictInt, Field(ge=1)]
     move_rounds: Annotated[StrictInt, Field(ge=0, le=60)]  # rounds one step of exploring costs
     rest_rounds: Annotated[StrictInt, Field(ge=1)]  # rounds one "rest" action takes
+    rest_heal: Annotated[StrictInt, Field(ge=0, le=99)]  # HP each living character regains per rest action
 
 
 class FatigueRules(Model):

@@ -426,7 +426,9 @@ class Game:
                 self._start_combat(g, events, free_round="monsters")
                 return
             if "passive" in mon.behaviours and not g.peaceful and st.pos != st.segment_entry:
-                events.append(Event("walked_past", {"group": g.id}, f"{The(mon.name)} objects to being walked past."))
+                strike = "they strike" if len(g.alive) > 1 else "it strikes"
+                events.append(Event("walked_past", {"group": g.id},
+                                    f"You walk past {the(mon.name)}, and {strike}."))
                 for i in g.alive:
                     self._monster_attack(g, i, events)
                     if not self.living():
@@ -549,7 +551,15 @@ class Game:
                 text = f"You rest for a turn ({st.rest_rounds}/{need} rounds of rest)."
         else:
             st.running_rounds = 0
-        events.append(Event("rest", {"rounds": t.rest_rounds, "exhausted": st.exhausted}, text))
+        healed = 0
+        for m in self.living():
+            gain = min(t.rest_heal, m.max_hp - m.hp)
+            m.hp += gain
+            healed += gain
+        if healed:
+            text += " " + " ".join(f"{self.party_name(m)}: HP {m.hp}/{m.max_hp}." if len(st.party) > 1
+                                   else f"HP {m.hp}/{m.max_hp}." for m in self.living())
+        events.append(Event("rest", {"rounds": t.rest_rounds, "exhausted": st.exhausted, "healed": healed}, text))
         if self.proc.monster_check:
             s = st.level.map.segments[st.segment]
             if not self._groups_in(st.segment):

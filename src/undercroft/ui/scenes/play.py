@@ -30,7 +30,9 @@ from undercroft.rules.actions import (
     ThrowOil,
     Wait,
 )
+from undercroft.rules.game import a_name, the
 from undercroft.rules.state import Group
+from undercroft.sim.odds import fight_odds
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Pop, Push, Replace, Reset, Scene, Transition
@@ -90,6 +92,19 @@ class GameScene(Scene):
     def act(self, action: Action) -> Transition | None:
         self.session.act(action)
         return self.follow()
+
+    def odds_lines(self) -> list[tuple[str, RGB]]:
+        """The odds of fighting on from here, computed from the real rules (cached by state: see sim.odds)."""
+        odds = fight_odds(self.session.content, self.session.game)
+        if odds is None:
+            return []
+        how = "exact" if odds.exact else "simulated"
+        colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
+        out = [(f"If you fight on: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f}"
+                f" ({how})", colour)]
+        if len(self.session.game.state.party) > 1:
+            out.append((f"(for {odds.character} alone, the strongest)", DIM))
+        return out
 
     def drink(self) -> Transition | None:
         """Drink a potion: the lone delver at once; in a party, choose who."""
@@ -234,7 +249,7 @@ class EncounterScene(GameScene):
         mon = game.monster_of(g)
         alive = g.alive
         proc = game.proc
-        head = f"{len(alive)} x {mon.name}" if len(alive) > 1 else f"A {mon.name}"
+        head = f"{len(alive)} x {mon.name}" if len(alive) > 1 else a_name(mon.name)
         out: list[tuple[str, RGB]] = [(f"{head} ({g.origin})", render.hex_rgb(mon.colour))]
         out.append(("HP " + "  ".join(str(g.hp[i]) for i in alive) + f"  (max {g.max_hp})"
                     if len(alive) > 1 else f"HP {g.hp[alive[0]]}/{g.max_hp}" if alive else "", TEXT))
@@ -247,7 +262,7 @@ class EncounterScene(GameScene):
             elif enc.party_surprised:
                 s = "you are surprised"
             elif enc.monster_surprised:
-                s = f"the {mon.name} is surprised"
+                s = f"{the(mon.name)} is surprised"
             else:
                 s = "nobody"
             out.append((f"Surprise: {s}", TEXT))
@@ -262,6 +277,7 @@ class EncounterScene(GameScene):
             talk.append("bribe offered")
         if talk:
             out.append(("Already: " + ", ".join(talk), DIM))
+        out.extend(self.odds_lines())
         out.append((mon.description, DIM))
         return out
 
@@ -274,7 +290,7 @@ class EncounterScene(GameScene):
         h = render.MAP_ROWS - 2
         render.panel(console, x, 1, w, h, "Encounter")
         y = 3
-        y += render.put_lines(console, x + 2, y, w - 4, self.info_lines(), max_rows=10, keep_last=False)
+        y += render.put_lines(console, x + 2, y, w - 4, self.info_lines(), max_rows=13, keep_last=False)
         y += 1
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
@@ -398,6 +414,7 @@ class CombatScene(GameScene):
                 render.put_text(console, x + 4, y, f"... and {len(g.hp) - 12} more", DIM)
                 y += 1
         y += 1
+        y += render.put_lines(console, x + 2, y, w - 4, self.odds_lines())
         target_name = game.creature_name(g, self.target) if g is not None and g.alive else "it"
         opts: list[tuple[str, str, Action]] = [
             ("a", f"Attack {target_name}", Attack(self.target)),
