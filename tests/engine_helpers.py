@@ -11,7 +11,8 @@ The API is small and meant to stay stable:
 * :func:`place_group` and :func:`meet` - put a group of monsters in front of the party and start an encounter
   with the engine's own procedure;
 * :func:`encounter_faces` - the faces of the encounter sequence (distance, surprise, reaction) of seed 003;
-* :func:`of`, :func:`one`, :func:`kinds`, :func:`rolls` - pick events out of a step's result.
+* :func:`of`, :func:`one`, :func:`kinds`, :func:`rolls` - pick events out of a step's result;
+* :func:`act` - take one action with exactly the faces scripted for it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from weakref import WeakKeyDictionary
 from undercroft.content import Content, load_content
 from undercroft.paths import data_dir
 from undercroft.rules import dungeon
-from undercroft.rules.actions import Descend, Move
+from undercroft.rules.actions import Action, Descend, Move
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -292,3 +293,13 @@ def meet(
     walk_into(game, "room", visited=False)
     script(game).push(*faces)
     return place_group(game, monster, count, treasure=treasure, origin=origin)
+
+
+def act(game: Game, action: Action, *faces: int) -> list[Event]:
+    """Script exactly ``faces`` for ``action``; every one must be used, and the action must be accepted."""
+    dice = script(game)
+    dice.push(*faces)
+    events = game.step(action)
+    assert not of(events, "refused"), events
+    assert dice.remaining == 0, f"{dice.remaining} scripted faces left unused: {events}"
+    return events

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine_helpers import NOTHING, encounter_faces, kinds, make_game, meet, of, one, rolls, script
+from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls
 
 from undercroft.rules import dungeon
-from undercroft.rules.actions import Action, Attack, Drink, DropFood, Fight, Move, Run, Wait
+from undercroft.rules.actions import Attack, Drink, DropFood, Fight, Move, Run, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -15,14 +15,6 @@ from undercroft.rules.game import Game
 ATTACKS = (1, 1)  # reaction 2: "attacks at once"
 
 
-def act(game: Game, action: Action, *faces: int) -> list[Event]:
-    """Script exactly ``faces`` for ``action``; every one must be used, and the action must be accepted."""
-    dice = script(game)
-    dice.push(*faces)
-    events = game.step(action)
-    assert not of(events, "refused"), events
-    assert dice.remaining == 0, f"{dice.remaining} scripted faces left unused: {events}"
-    return events
 
 
 def way_out(game: Game, avoid: tuple[int, int]) -> list[tuple[int, int]]:

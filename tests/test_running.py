@@ -6,9 +6,9 @@ Every roll is forced; each step asserts that the engine used exactly the faces s
 from __future__ import annotations
 
 import pytest
-from engine_helpers import NOTHING, encounter_faces, kinds, make_game, meet, of, one, rolls, script
+from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, script
 
-from undercroft.rules.actions import Action, Attack, DropFood, DropTreasure, Fight, Move, Rest, Run, ThrowOil
+from undercroft.rules.actions import Attack, DropFood, DropTreasure, Fight, Move, Rest, Run, ThrowOil
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -21,14 +21,6 @@ FRIENDLY = (6, 6)  # reaction 12: 25%, follows but does not fight
 ATTACKS = (1, 1)  # reaction 2: attacks at once, 100%
 
 
-def act(game: Game, action: Action, *faces: int) -> list[Event]:
-    """Script exactly ``faces`` for ``action``; every one must be used, and the action must be accepted."""
-    dice = script(game)
-    dice.push(*faces)
-    events = game.step(action)
-    assert not of(events, "refused"), events
-    assert dice.remaining == 0, f"{dice.remaining} scripted faces left unused: {events}"
-    return events
 
 
 def crawl_meet(monster: str, reaction: tuple[int, int] = UNCERTAIN, *, ruleset: str = "undercroft",

@@ -27,11 +27,10 @@ from functools import lru_cache
 import numpy as np
 
 from undercroft.content import Content
-from undercroft.content.schema import Monster
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group, Member
 from undercroft.sim.exact import _delver_turn, _monster_attack, _regenerate, exact
-from undercroft.sim.spec import FightSpec
+from undercroft.sim.spec import FightSpec, fight_spec
 from undercroft.sim.vector import DieRoller, pcg64_raw, simulate
 
 FIGHTS = 4000  # fights simulated for a group
@@ -101,41 +100,15 @@ def matchup_spec(
     ch = content.party[rs.party[0]]
     member = Member(rs.party[0], ch.name, ch.hp if hp is None else hp, ch.hp, ch.might, ch.agility, ch.defense,
                     content.items[ch.weapon].damage, ch.negotiation, ch.speed)
-    return _spec(content, member, content.monster(monster_id), monster_id, count,
+    return _spec(content, member, monster_id, count,
                  exhausted and rs.procedures.fatigue, ch.agility)
 
 
-def _spec(content: Content, m: Member, mon: Monster, monster_id: str, count: int, exhausted: bool,
+def _spec(content: Content, m: Member, monster_id: str, count: int, exhausted: bool,
           agility: int) -> FightSpec:
-    combat = content.rules.combat
-    fatigue = content.rules.fatigue
-    return FightSpec(
-        delver_hp=m.hp,
-        delver_max_hp=m.max_hp,
-        might=m.might,
-        weapon=m.weapon,
-        delver_defense=m.defense,
-        delver_agility=agility,
-        exhausted=exhausted,
-        monster_hp=mon.hp,
-        monster_defense=mon.defense,
-        monster_attack=mon.attack,
-        monster_damage=mon.damage,
-        monster_agility=mon.agility,
-        regenerate=mon.regenerate,
-        acts_every=mon.acts_every,
-        holds_ground="holds_ground" in mon.behaviours,
-        count=count,
-        attack_die=combat.attack_die,
-        always_miss=combat.always_miss,
-        critical=combat.critical,
-        critical_multiplier=combat.critical_multiplier,
-        to_hit_penalty=fatigue.to_hit_penalty,
-        damage_penalty=fatigue.damage_penalty,
-        opponent_bonus=fatigue.opponent_bonus,
-        minimum_damage=fatigue.minimum_damage,
-        monster_id=monster_id,
-        character=m.template,
+    return fight_spec(
+        content, monster_id, hp=m.hp, max_hp=m.max_hp, might=m.might, weapon=m.weapon, defense=m.defense,
+        agility=agility, exhausted=exhausted, count=count, character=m.template,
     )
 
 
@@ -211,7 +184,7 @@ def starts(content: Content, game: Game) -> list[Start]:
             skip = False
     out = []
     for m in living:
-        spec = _spec(content, m, mon, g.monster, len(hps), exhausted, party_agility)
+        spec = _spec(content, m, g.monster, len(hps), exhausted, party_agility)
         out.append(Start(spec, hps, delver_next, turn % mon.acts_every, skip))
     return out
 

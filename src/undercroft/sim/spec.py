@@ -164,16 +164,38 @@ def spec_from_content(
         ch = content.party[character]
     except KeyError:
         raise KeyError(f"unknown character '{character}'") from None
+    return fight_spec(
+        content, monster_id, hp=ch.hp if hp is None else hp, max_hp=ch.hp, might=ch.might,
+        weapon=content.items[ch.weapon].damage, defense=ch.defense, agility=ch.agility, exhausted=exhausted,
+        count=count, character=character,
+    )
+
+
+def fight_spec(
+    content: Content,
+    monster_id: str,
+    *,
+    hp: int,
+    max_hp: int,
+    might: int,
+    weapon: int,
+    defense: int,
+    agility: int,
+    exhausted: bool,
+    count: int,
+    character: str,
+) -> FightSpec:
+    """A fighter with these numbers against ``count`` ``monster_id``, under the data's combat and fatigue rules."""
     m = content.monster(monster_id)
     combat = content.rules.combat
     fatigue = content.rules.fatigue
     return FightSpec(
-        delver_hp=ch.hp if hp is None else hp,
-        delver_max_hp=ch.hp,
-        might=ch.might,
-        weapon=content.items[ch.weapon].damage,
-        delver_defense=ch.defense,
-        delver_agility=ch.agility,
+        delver_hp=hp,
+        delver_max_hp=max_hp,
+        might=might,
+        weapon=weapon,
+        delver_defense=defense,
+        delver_agility=agility,
         exhausted=exhausted,
         monster_hp=m.hp,
         monster_defense=m.defense,
