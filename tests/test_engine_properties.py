@@ -264,8 +264,8 @@ def test_refused_actions_say_why_in_every_mode() -> None:
         assert e.type == "refused" and e["reason"] == reason and e["action"] == action.type
         assert g.checksum() == before
     _group, _ = meet(g, "orc")
-    for action, reason in [(Attack(0), "you cannot attack now (encounter)"), (Descend(), "you cannot descend now "
-                                                                                            "(encounter)")]:
+    for action, reason in [(Attack(0), "you cannot attack now (encounter)"),
+                           (Descend(), "There are no stairs down here.")]:
         before = g.checksum()
         (e,) = g.step(action)
         assert e["reason"] == reason and g.checksum() == before

@@ -325,11 +325,11 @@ REFS = [
         "unknown character 'selsword'; did you mean 'sellsword'?",
     ),
     (
-        "guardians: [minotaur, troll]",
-        "guardians: [minotaur, trol]",
-        "trol]",
+        "guardians: [troll, minotaur]",
+        "guardians: [troll, minotar]",
+        "minotar]",
         "crawler.levels.3.guardians.1",
-        "unknown monster 'trol'; did you mean 'troll'?",
+        "unknown monster 'minotar'; did you mean 'minotaur'?",
     ),
     (
         "resident: undercroft_1_resident",
@@ -364,7 +364,7 @@ def test_weapon_must_be_a_weapon(data_copy: Path, mutate: Mutate) -> None:
 
 
 def test_final_level_needs_guardians(data_copy: Path, mutate: Mutate) -> None:
-    text = mutate(data_copy, "rulesets.yaml", "      guardians: [the_unlit, the_patient_one]\n", "")
+    text = mutate(data_copy, "rulesets.yaml", "      guardians: [the_patient_one, the_unlit]\n", "")
     p = only_problem(data_copy)
     check(p, "rulesets.yaml", pos(text, "name: Below the Seal"), "undercroft.levels.3", "needs 'guardians'")
 

@@ -6,7 +6,7 @@ now that has not been refused at this turn. The play is plain and cautious:
 
 * **explore**: drink when hurt, rest off exhaustion, pick up the items it has seen, walk to the nearest unexplored
   floor it can reach (4-connected, around monsters and around rooms it fled from), and when the level is explored
-  (or it has walked long enough) go to the stairs and descend; on the last level, go and face the guardians;
+  (or it has walked long enough) go to the stairs and descend; on the last level the stairs are the way out;
 * **encounter**: let a friendly reaction play out by waiting; talk when talking is allowed and its odds (the
   negotiation table against the monster's reluctance) or the fight odds call for it; after a failed talk, bribe
   with the smallest sum whose bribery digit gives at least 50% and that it can pay; fight when its odds are good,
@@ -60,7 +60,7 @@ Point = tuple[int, int]
 HURT = 0.5  # drink outside a fight at or below this fraction of max HP
 REST_UNTIL = 0.9  # rest while exploring when below this fraction of max HP
 LOW = 0.4  # drink in a fight at or below this fraction
-FIGHT_ODDS = 0.55  # fight when the estimated chance to win is at least this
+FIGHT_ODDS = 0.8  # fight when the estimated chance to win is at least this
 TALK_ODDS = 0.5  # talk when the chance of an agreement is at least this...
 TALK_UNLESS = 0.8  # ...or when the fight odds are below this
 BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance

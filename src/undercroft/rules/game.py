@@ -177,6 +177,7 @@ class Game:
                 ("explore", "drink"): self._drink,
                 ("explore", "fight"): self._attack_peaceful,
                 ("encounter", "move"): self._move,
+                ("encounter", "descend"): self._descend,
                 ("encounter", "fight"): self._fight,
                 ("encounter", "talk"): self._talk,
                 ("encounter", "bribe"): self._bribe,
@@ -278,7 +279,9 @@ class Game:
     def _make_level(self, idx: int) -> LevelState:
         spec = self.rs.levels[idx]
         stream = self.streams.get(LEVEL, idx)
-        m = dungeon.generate_level(self.content.dungeon[spec.mapgen], stream, final=spec.final)
+        # Every level has its stairs: on the final level they are the way out, in the farthest room, where the
+        # first guardian waits.
+        m = dungeon.generate_level(self.content.dungeon[spec.mapgen], stream)
         lv = LevelState(
             index=idx,
             map=m,
@@ -309,11 +312,20 @@ class Game:
             seg = m.segments[rooms[i % len(rooms)]]
             mon = self.content.monsters[mid]
             treasure = max(0, roll(stream, mon.treasure).total)
-            pos = ((seg.x1 + seg.x2) // 2, (seg.y1 + seg.y2) // 2)
+            pos = self._guard_post(m, seg)
             g = Group(gid_base + i, mid, [mon.hp], mon.hp, idx, seg.id, pos, "guardian", treasure)
             self._init_behaviour(g, mon)
             lv.groups.append(g)
         return lv
+
+    @staticmethod
+    def _guard_post(m: dungeon.LevelMap, seg: dungeon.Segment) -> tuple[int, int]:
+        """Where a guardian stands: the room floor tile nearest its centre that is not the stairs (top-left first)."""
+        cx, cy = (seg.x1 + seg.x2) // 2, (seg.y1 + seg.y2) // 2
+        tiles = [(abs(x - cx) + abs(y - cy), y, x) for y in range(seg.y1, seg.y2 + 1) for x in range(seg.x1, seg.x2 + 1)
+                 if m.tiles[y, x] == dungeon.FLOOR]
+        _, y, x = min(tiles)
+        return (x, y)
 
     @staticmethod
     def _init_behaviour(g: Group, mon: Monster) -> None:
@@ -426,14 +438,14 @@ class Game:
                 self._start_combat(g, events, free_round="monsters")
                 return
             if "passive" in mon.behaviours and not g.peaceful and st.pos != st.segment_entry:
-                strike = "they strike" if len(g.alive) > 1 else "it strikes"
+                # It "only objects to being walked past" (001): one strike, from the first of them. It is
+                # dangerous in numbers only if the party stands in it and fights.
                 events.append(Event("walked_past", {"group": g.id},
-                                    f"You walk past {the(mon.name)}, and {strike}."))
-                for i in g.alive:
-                    self._monster_attack(g, i, events)
-                    if not self.living():
-                        self._die(mon.name, events)
-                        return
+                                    f"You walk past {the(mon.name)}, and it objects."))
+                self._monster_attack(g, g.alive[0], events)
+                if not self.living():
+                    self._die(mon.name, events)
+                    return
 
     def _enter_segment(self, seg: int, events: list[Event]) -> None:
         st = self.state
@@ -522,6 +534,18 @@ class Game:
         st = self.state
         if st.level.map.stairs != st.pos:
             raise Refused("There are no stairs down here.")
+        if st.mode == "encounter":
+            assert st.encounter is not None
+            g = st.group(st.encounter.group)
+            if not self._lets_party_move(g, self.monster_of(g)):
+                raise Refused(f"{The(self.monster_of(g).name)} is facing you: fight, talk, wait or run.")
+            st.mode, st.encounter = "explore", None  # it lets the party go
+        if self.rs.levels[st.depth].final:
+            self._tick(self.rules.time.move_rounds)
+            st.mode = "won"
+            events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "escaped"},
+                                "You pass the things at the end and climb out through the seal. You have won."))
+            return
         st.depth += 1
         if st.depth not in st.levels:
             st.levels[st.depth] = self._make_level(st.depth)
@@ -1353,7 +1377,7 @@ class Game:
         events.append(Event("victory", {"group": g.id, "monster": g.monster, "gold": gold, "shares": shares}, text))
         if self.rs.levels[st.depth].final and not any(gg.origin == "guardian" for gg in st.level.groups):
             st.mode = "won"
-            events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed},
+            events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "slew"},
                                 "The last of the things at the end is down. You have won."))
 
     def _die(self, cause: str, events: list[Event]) -> None:

@@ -14,7 +14,7 @@ from undercroft import record
 from undercroft.content import Content
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
-from undercroft.rules.game import Game
+from undercroft.rules.game import Game, the
 
 LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see render.KIND_COLOURS)
 MAX_LOG = 5000
@@ -199,14 +199,17 @@ def end_lines(game: Game) -> list[str]:
         d = st.death
         return [
             "You are dead.",
-            f"Killed by the {d['cause']} on turn {d['turn']}.",
+            f"Killed by {the(str(d['cause']))} on turn {d['turn']}.",
             f"Depth: level {int(d['depth']) + 1} ({level}).",
             f"Seed {d['seed']}, ruleset {game.rs.title}.",
             f"Kills: {st.kills}. Gold: {st.gold}.",
         ]
+    slew = not any(g.origin == "guardian" for g in st.level.groups)
+    how = (f"The last of the things at the end fell on turn {st.turn}." if slew
+           else f"You went out through the seal on turn {st.turn}.")
     return [
         "You have won.",
-        f"The last of the things at the end fell on turn {st.turn}.",
+        how,
         f"Depth: level {st.depth + 1} ({level}).",
         f"Seed {st.seed}, ruleset {game.rs.title}.",
         f"Kills: {st.kills}. Gold: {st.gold}.",

@@ -1,0 +1,123 @@
+"""The final level: the things at the end wait in its farthest rooms; the way out is behind the first of them."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine_helpers import encounter_faces, go_down, kinds, make_game, one, script, walk_to
+
+from undercroft.rules import dungeon
+from undercroft.rules.actions import Descend, Move
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+
+
+def final_level(ruleset: str = "undercroft", seed: int = 1) -> Game:
+    game = make_game(ruleset, seed, ScriptedDice())
+    while not game.rs.levels[game.state.depth].final:
+        go_down(game)
+    return game
+
+
+def guardian(game: Game, index: int) -> Group:
+    mid = game.rs.levels[game.state.depth].guardians[index]
+    return next(g for g in game.state.level.groups if g.origin == "guardian" and g.monster == mid)
+
+
+def steps_inside(game: Game, goal: tuple[int, int]) -> list[tuple[int, int]]:
+    """Orthogonal steps through the party's segment to ``goal``, around the monsters."""
+    st = game.state
+    m = st.level.map
+    blocked = {g.pos for g in st.level.groups if not g.defeated}
+    prev: dict[tuple[int, int], tuple[int, int] | None] = {st.pos: None}
+    todo = deque([st.pos])
+    while todo:
+        p = todo.popleft()
+        if p == goal:
+            out = []
+            q: tuple[int, int] | None = p
+            while q is not None and q != st.pos:
+                out.append(q)
+                q = prev[q]
+            return out[::-1]
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            n = (p[0] + dx, p[1] + dy)
+            if n in prev or n in blocked or int(m.segment_of[n[1], n[0]]) != st.segment:
+                continue
+            prev[n] = p
+            todo.append(n)
+    raise AssertionError("no way to the goal inside the segment")
+
+
+def enter_the_exit_room(game: Game) -> Group:
+    st = game.state
+    m = st.level.map
+    assert m.stairs is not None
+    room = m.segments[int(m.segment_of[m.stairs[1], m.stairs[0]])]
+    door = room.doors[0]
+    walk_to(game, door)
+    inside = next((door[0] + dx, door[1] + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+                  if int(m.segment_of[door[1] + dy, door[0] + dx]) == room.id)
+    script(game).push(*encounter_faces())  # met at 60 ft, nobody surprised, reaction 8: uncertain
+    ev = game.step(Move(inside[0] - st.pos[0], inside[1] - st.pos[1]))
+    g = guardian(game, 0)
+    assert one(ev, "encounter")["group"] == g.id and st.mode == "encounter"
+    return g
+
+
+def test_the_way_out_is_in_the_farthest_room_where_the_first_guardian_waits() -> None:
+    for ruleset in ("undercroft", "warden", "citadel", "crawler"):
+        game = final_level(ruleset)
+        m = game.state.level.map
+        assert m.stairs is not None, ruleset
+        room = int(m.segment_of[m.stairs[1], m.stairs[0]])
+        assert room == m.far_rooms[0]
+        first, second = guardian(game, 0), guardian(game, 1)
+        assert first.segment == room and first.pos != m.stairs
+        assert second.segment == m.far_rooms[1]
+
+
+def test_walking_past_the_patient_one_and_out_through_the_seal_wins() -> None:
+    game = final_level()
+    g = enter_the_exit_room(game)
+    assert g.monster == "the_patient_one"  # it never closes: the party may walk past it
+    st = game.state
+    m = st.level.map
+    assert m.stairs is not None
+    for p in steps_inside(game, m.stairs):
+        ev = game.step(Move(p[0] - st.pos[0], p[1] - st.pos[1]))
+        assert "refused" not in kinds(ev) and "attack" not in kinds(ev)
+    ev = game.step(Descend())
+    won = one(ev, "won")
+    assert won["how"] == "escaped" and st.mode == "won" and game.over
+    assert g in st.level.groups  # it was never fought
+
+
+def test_a_guardian_that_faces_the_party_bars_the_way_out() -> None:
+    game = final_level("citadel")  # The Nameless One guards the citadel's way out (no encounter rolls there)
+    st = game.state
+    m = st.level.map
+    assert m.stairs is not None
+    first = guardian(game, 0)
+    assert first.monster == "the_nameless_one"
+    room = m.segments[first.segment]
+    walk_to(game, room.doors[0])
+    door = st.pos
+    inside = next((door[0] + dx, door[1] + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+                  if int(m.segment_of[door[1] + dy, door[0] + dx]) == room.id)
+    game.step(Move(inside[0] - st.pos[0], inside[1] - st.pos[1]))
+    assert st.mode == "encounter"
+    before = game.checksum()
+    ev = game.step(Move(*next((dx, dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+                              if int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == room.id
+                              and (st.pos[0] + dx, st.pos[1] + dy) != first.pos)))
+    assert kinds(ev) == ["refused"] and "facing you" in ev[0].text and game.checksum() == before
+
+
+def test_the_stairs_of_a_level_that_is_not_final_lead_down() -> None:
+    game = make_game("undercroft", 1, ScriptedDice())
+    ev = go_down(game)
+    assert one(ev, "descend")["depth"] == 1 and game.state.mode == "explore"
+    assert game.state.levels[0].map.tiles[game.state.levels[0].map.stairs[1],
+                                                            game.state.levels[0].map.stairs[0]] == dungeon.STAIRS
