@@ -146,7 +146,9 @@ def test_talk_and_bribe_odds(content: Content) -> None:
     gob.negotiated = True
     offer = bribe_offer(game, gob)
     assert offer is not None and offer <= game.state.gold
-    _, _, digit = game.bribe_cell(gob, offer)
+    cell = game.bribe_cell(gob, offer)
+    assert cell is not None
+    digit = cell[2]
     assert digit / content.tables.bribery.die >= 0.5
     warden = Game(content, "warden", 1)
     assert talk_odds(warden, group(content, "goblin")) == 0  # no talking below the seal

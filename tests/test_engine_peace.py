@@ -128,3 +128,10 @@ def test_names_that_bring_their_own_article() -> None:
     meet(game, "the_patient_one", faces=encounter_faces())
     ev = game.step(Wait())
     assert all("The The" not in e.text and "the The" not in e.text for e in ev)
+
+
+def test_no_bribery_cell_below_the_tables_first_row() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, _ = meet(game, "goblin", faces=encounter_faces())
+    first = game.content.tables.bribery.rows[0].min
+    assert game.bribe_cell(g, first - 1) is None and game.bribe_cell(g, first) is not None

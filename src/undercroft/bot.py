@@ -215,8 +215,8 @@ def bribe_offer(game: Game, g: Group) -> int | None:
         gold = row.min
         if gold > st.gold:
             return None
-        _, _, digit = game.bribe_cell(g, gold)
-        if min(digit, b.die) / b.die >= BRIBE_ODDS:
+        cell = game.bribe_cell(g, gold)
+        if cell is not None and min(cell[2], b.die) / b.die >= BRIBE_ODDS:
             return gold
     return None
 

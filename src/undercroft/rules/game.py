@@ -861,15 +861,15 @@ class Game:
             return int(-(-num // frac.denominator))
         return int((2 * num + frac.denominator) // (2 * frac.denominator))
 
-    def bribe_cell(self, g: Group, gold: int) -> tuple[int, int, int]:
-        """(column, row, digit) of the bribery table for ``gold`` offered to group ``g``."""
+    def bribe_cell(self, g: Group, gold: int) -> tuple[int, int, int] | None:
+        """(column, row, digit) of the bribery table for ``gold`` offered to group ``g``; None below its rows."""
         b = self.content.tables.bribery
         mon = self.monster_of(g)
         score = mon.strength + mon.reluctance  # the group is one species: its strongest is any of them
         col = next(i for i, c in enumerate(b.columns)
                    if (c.min is None or score >= c.min) and (c.max is None or score <= c.max))
-        row = next(i for i, r in enumerate(b.rows) if gold >= r.min and (r.max is None or gold <= r.max))
-        return col, row, b.cells[row][col]
+        row = next((i for i, r in enumerate(b.rows) if gold >= r.min and (r.max is None or gold <= r.max)), None)
+        return None if row is None else (col, row, b.cells[row][col])
 
     def _bribe(self, a: Bribe, events: list[Event]) -> None:
         st = self.state
@@ -889,7 +889,9 @@ class Game:
             raise Refused(f"Offer at least {b.rows[0].min} gold.")
         if a.gold > st.gold:
             raise Refused(f"You have only {st.gold} gold.")
-        col, row, digit = self.bribe_cell(g, a.gold)
+        cell = self.bribe_cell(g, a.gold)
+        assert cell is not None  # the first row's minimum was checked above
+        col, row, digit = cell
         g.bribe_tried = True
         st.gold -= a.gold
         g.bribes += a.gold

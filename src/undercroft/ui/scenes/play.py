@@ -232,10 +232,10 @@ class EncounterScene(GameScene):
         game = self.session.game
         if g is None or not text.isdigit():
             return ""
-        try:
-            _, _, digit = game.bribe_cell(g, int(text))
-        except Exception:  # below the table's first row: the engine will say why on Enter
+        cell = game.bribe_cell(g, int(text))
+        if cell is None:  # below the table's first row: the engine will say why on Enter
             return ""
+        digit = cell[2]
         die = game.content.tables.bribery.die
         return f"The table says: accepted on 1d{die} <= {digit}."
 
