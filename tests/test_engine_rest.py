@@ -1,0 +1,47 @@
+"""Resting: a turn passes, wounds close a little (rules.yaml time.rest_heal), a wanderer may come."""
+
+from __future__ import annotations
+
+from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, one, rolls, script
+from test_engine_explore import level_tables, monster_faces
+
+from undercroft.rules.actions import Rest
+from undercroft.rules.dice import ScriptedDice
+
+
+def test_a_turn_of_rest_heals_rest_heal_hit_points_never_above_the_maximum() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    st = game.state
+    heal = game.rules.time.rest_heal
+    assert heal == 1
+    st.party[0].hp = 10
+    clock = st.rounds
+    ev = act(game, Rest(), NOTHING)  # the wandering check finds nothing
+    rest = one(ev, "rest")
+    assert rest["healed"] == 1 and st.party[0].hp == 11 and rest.text == "You rest for a turn. HP 11/12."
+    assert st.rounds == clock + game.rules.time.rest_rounds
+    assert rolls(ev, "monster_check")[0]["result"] == "none"
+    act(game, Rest(), NOTHING)
+    ev = act(game, Rest(), NOTHING)
+    assert one(ev, "rest")["healed"] == 0 and st.party[0].hp == 12  # full: nothing more
+
+
+def test_a_wanderer_may_come_while_resting() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    st = game.state
+    st.party[0].hp = 5
+    _, wandering = level_tables(game)
+    script(game).push(1, *monster_faces(wandering, 1, 1), *encounter_faces())
+    ev = game.step(Rest())
+    assert kinds(ev)[0] == "rest" and st.party[0].hp == 6
+    assert one(ev, "encounter")["origin"] == "wandering" and st.mode == "encounter"
+
+
+def test_every_character_of_a_party_heals() -> None:
+    game = make_game("citadel", dice=ScriptedDice())
+    st = game.state
+    for m in st.party:
+        m.hp = m.max_hp - 2
+    ev = act(game, Rest(), NOTHING)
+    assert one(ev, "rest")["healed"] == len(st.party)
+    assert all(m.hp == m.max_hp - 1 for m in st.party)
