@@ -15,9 +15,11 @@ now that has not been refused at this turn. The play is plain and cautious:
 * **pursuit**: drop food for an unintelligent pursuer, treasure for an intelligent one, burn oil at one that fears
   fire, then keep running (or turn and fight when its odds are good or it is too tired to run).
 
-The fight odds are a quick estimate, not an exact computation: expected rounds to kill each creature (the party's
-expected damage per round against the monster's defense, less regeneration) against the expected damage the
-living creatures deal meanwhile, turned into a probability with a normal approximation.
+The fight odds are the game's own (:func:`undercroft.sim.odds.fight_odds`, what the encounter and fight screens
+show: exact for one creature, simulated for a group). Only where those have nothing to say (no group in front of
+the party) does it fall back on :func:`fight_odds` here, a quick estimate: expected rounds to kill each creature
+against the expected damage the living creatures deal meanwhile, turned into a probability with a normal
+approximation.
 """
 
 from __future__ import annotations
