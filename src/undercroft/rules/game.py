@@ -154,6 +154,9 @@ class Game:
         if handler is None:
             reason = f"you cannot {action.type.replace('_', ' ')} now ({st.mode})"
             return [Event("refused", {"action": action.type, "reason": reason}, reason[0].upper() + reason[1:] + ".")]
+        why = self._precheck(action)
+        if why is not None:
+            return [Event("refused", {"action": action.type, "reason": why}, why)]
         events: list[Event] = []
         try:
             handler(action, events)
@@ -164,8 +167,55 @@ class Game:
         return events
 
     def legal(self, action: Action) -> bool:
-        """Whether ``action`` would be accepted now (without taking it)."""
-        return (self.state.mode, action.type) in self._handlers() and not self.over
+        """Whether an action of this kind is possible now (without taking it): the mode allows it and nothing in
+        the state forbids it (no potion, a monster that cannot be talked to, the one bribe spent, ...). Its
+        arguments (a target, a sum of gold, a step into a wall) are checked when it is taken."""
+        if self.over or (self.state.mode, action.type) not in self._handlers():
+            return False
+        return self._precheck(action) is None
+
+    def refusal(self, action: Action) -> str | None:
+        """Why an action of this kind would be refused now, or None (see :meth:`legal`)."""
+        st = self.state
+        if self.over:
+            return "The game is over."
+        if (st.mode, action.type) not in self._handlers():
+            return f"You cannot {action.type.replace('_', ' ')} now ({st.mode})."
+        return self._precheck(action)
+
+    def _precheck(self, action: Action) -> str | None:
+        """The state's reasons to refuse an action the mode allows (read-only: it changes nothing)."""
+        st = self.state
+        kind = action.type
+        if st.combat is not None and not st.combat.party_turn and kind in ("attack", "oil", "wait", "drink", "run"):
+            return "It is not your turn."
+        if kind == "drink":
+            return None if self._potion() is not None else "You have no potion."
+        if kind == "drop_food":
+            return None if self._item_of("food") is not None else "You have no food to drop."
+        if kind == "drop_treasure":
+            return None if st.gold > 0 else "You have no treasure to drop."
+        if kind == "oil":
+            return None if self._item_of("oil") is not None else "You have no oil."
+        if kind == "run" and st.exhausted and self.proc.fatigue:
+            return ("You are too exhausted to run: turn and fight." if st.mode == "pursuit"
+                    else "You are too exhausted to run: rest first, or fight.")
+        if kind == "descend":
+            return self._check_descend()
+        if kind == "fight" and st.mode == "explore" and self._nearest_here() is None:
+            return "There is nothing here to fight."
+        if kind in ("talk", "bribe"):
+            assert st.encounter is not None
+            g = st.group(st.encounter.group)
+            return self._check_talk(g) if kind == "talk" else self._check_bribe(g)
+        return None
+
+    def _item_of(self, kind: str) -> str | None:
+        st = self.state
+        return next((i for i in sorted(st.items) if st.items[i] > 0 and self.content.items[i].kind == kind), None)
+
+    def _potion(self) -> str | None:
+        return self._item_of("potion")
 
     def _handlers(self) -> dict[tuple[str, str], Callable[[Any, list[Event]], None]]:
         h = getattr(self, "_handler_table", None)
@@ -530,15 +580,20 @@ class Game:
                 return p
         return (int(xs[order[0]]), int(ys[order[0]]))
 
-    def _descend(self, a: Descend, events: list[Event]) -> None:
+    def _check_descend(self) -> str | None:
         st = self.state
         if st.level.map.stairs != st.pos:
-            raise Refused("There are no stairs down here.")
+            return "There are no stairs down here."
         if st.mode == "encounter":
             assert st.encounter is not None
             g = st.group(st.encounter.group)
             if not self._lets_party_move(g, self.monster_of(g)):
-                raise Refused(f"{The(self.monster_of(g).name)} is facing you: fight, talk, wait or run.")
+                return f"{The(self.monster_of(g).name)} is facing you: fight, talk, wait or run."
+        return None
+
+    def _descend(self, a: Descend, events: list[Event]) -> None:
+        st = self.state
+        if st.mode == "encounter":
             st.mode, st.encounter = "explore", None  # it lets the party go
         if self.rs.levels[st.depth].final:
             self._tick(self.rules.time.move_rounds)
@@ -593,15 +648,9 @@ class Game:
         st = self.state
         if not 0 <= a.member < len(st.party) or not st.party[a.member].alive:
             raise Refused("Nobody there to drink.")
-        potion = next((i for i in sorted(st.items) if st.items[i] > 0 and self.content.items[i].kind == "potion"),
-                      None)
-        if potion is None:
-            raise Refused("You have no potion.")
+        potion = self._potion()
+        assert potion is not None  # _precheck
         m = st.party[a.member]
-        if st.mode == "combat":
-            assert st.combat is not None
-            if not st.combat.party_turn:
-                raise Refused("It is not your turn.")
         st.items[potion] -= 1
         if st.items[potion] == 0:
             del st.items[potion]
@@ -784,13 +833,19 @@ class Game:
         if not st.encounter.out_of_sight:
             self._monster_reacts(g, events)
 
-    def _attack_peaceful(self, a: Fight, events: list[Event]) -> None:
-        """Break an agreement: attack the nearest monster the party can see in its segment (000 8.6)."""
+    def _nearest_here(self) -> Group | None:
+        """The nearest monster the party can see in its segment."""
         st = self.state
         here = [g for g in self._groups_in(st.segment) if not g.hidden]
         if not here:
-            raise Refused("There is nothing here to fight.")
-        g = min(here, key=lambda gg: (max(abs(gg.pos[0] - st.pos[0]), abs(gg.pos[1] - st.pos[1])), gg.id))
+            return None
+        return min(here, key=lambda gg: (max(abs(gg.pos[0] - st.pos[0]), abs(gg.pos[1] - st.pos[1])), gg.id))
+
+    def _attack_peaceful(self, a: Fight, events: list[Event]) -> None:
+        """Break an agreement: attack the nearest monster the party can see in its segment (000 8.6)."""
+        st = self.state
+        g = self._nearest_here()
+        assert g is not None  # _precheck
         st.encounter = Encounter(g.id, entry=self._way_out(), first_round=False)
         st.mode = "encounter"
         if g.peaceful:
@@ -808,17 +863,35 @@ class Game:
 
     # --- negotiation and bribery (seed 000) -----------------------------------------------------------------
 
+    def _check_talk(self, g: Group) -> str | None:
+        mon = self.monster_of(g)
+        if not self.proc.negotiation:
+            return "There is no negotiating with anything down here."
+        if not self.negotiable(g):
+            return f"{The(mon.name)} cannot be negotiated with."
+        if g.negotiated:
+            return f"You have already tried to talk to {the(mon.name)}."
+        return None
+
+    def _check_bribe(self, g: Group) -> str | None:
+        mon = self.monster_of(g)
+        if not self.proc.bribery:
+            return "Bribery is not part of these rules."
+        if not self.negotiable(g):
+            return f"{The(mon.name)} cannot be bribed."
+        if not g.negotiated:
+            return "Try talking first: a bribe comes only after a failed negotiation."
+        if g.bribe_tried:
+            return f"{The(mon.name)} has already been offered a bribe."
+        if self.state.gold < self.content.tables.bribery.rows[0].min:
+            return f"You have too little gold to offer (at least {self.content.tables.bribery.rows[0].min})."
+        return None
+
     def _talk(self, a: Talk, events: list[Event]) -> None:
         st = self.state
         assert st.encounter is not None
         g = st.group(st.encounter.group)
         mon = self.monster_of(g)
-        if not self.proc.negotiation:
-            raise Refused("There is no negotiating with anything down here.")
-        if not self.negotiable(g):
-            raise Refused(f"{The(mon.name)} cannot be negotiated with.")
-        if g.negotiated:
-            raise Refused(f"You have already tried to talk to {the(mon.name)}.")
         table = self.content.tables.negotiation[self.rs.negotiation_table]
         reluctance = mon.reluctance if table.use_reluctance else 0
         ability = max((m.negotiation for m in self.living()), default=0) if table.use_ability else 0
@@ -877,14 +950,6 @@ class Game:
         g = st.group(st.encounter.group)
         mon = self.monster_of(g)
         b = self.content.tables.bribery
-        if not self.proc.bribery:
-            raise Refused("Bribery is not part of these rules.")
-        if not self.negotiable(g):
-            raise Refused(f"{The(mon.name)} cannot be bribed.")
-        if not g.negotiated:
-            raise Refused("Try talking first: a bribe comes only after a failed negotiation.")
-        if g.bribe_tried:
-            raise Refused(f"{The(mon.name)} has already been offered a bribe.")
         if a.gold < b.rows[0].min:
             raise Refused(f"Offer at least {b.rows[0].min} gold.")
         if a.gold > st.gold:
@@ -937,10 +1002,6 @@ class Game:
         gid = st.combat.group if st.combat is not None else (enc.group if enc is not None else -1)
         g = st.group(gid)
         mon = self.monster_of(g)
-        if st.exhausted and self.proc.fatigue:
-            raise Refused("You are too exhausted to run: rest first, or fight.")
-        if st.combat is not None and not st.combat.party_turn:
-            raise Refused("It is not your turn.")
         entry = enc.entry if enc is not None else st.prev_pos
         self._run_round(events)
         self._tick(1)
@@ -1020,8 +1081,7 @@ class Game:
                             f"{The(mon.name)} is {p.distance} ft behind you."))
 
     def _pursuit_run(self, a: Run, events: list[Event]) -> None:
-        if not self._run_round(events):
-            raise Refused("You are too exhausted to run: turn and fight.")
+        self._run_round(events)  # _precheck (and _after_drop) never run an exhausted party
         self._tick(1)
         self._pursuit_round(events)
         st = self.state
@@ -1060,9 +1120,8 @@ class Game:
 
     def _drop_food(self, a: DropFood, events: list[Event]) -> None:
         st = self.state
-        food = next((i for i in sorted(st.items) if self.content.items[i].kind == "food" and st.items[i] > 0), None)
-        if food is None:
-            raise Refused("You have no food to drop.")
+        food = self._item_of("food")
+        assert food is not None  # _precheck
         g = self._current_group()
         mon = self.monster_of(g)
         st.items[food] -= 1
@@ -1079,8 +1138,6 @@ class Game:
 
     def _drop_treasure(self, a: DropTreasure, events: list[Event]) -> None:
         st = self.state
-        if st.gold <= 0:
-            raise Refused("You have no treasure to drop.")
         g = self._current_group()
         mon = self.monster_of(g)
         want, _ = self._roll(events, "treasure_dropped", self.content.tables.distractions.treasure_gold, ENCOUNTER)
@@ -1129,9 +1186,8 @@ class Game:
 
     def _take_oil(self) -> str:
         st = self.state
-        oil = next((i for i in sorted(st.items) if self.content.items[i].kind == "oil" and st.items[i] > 0), None)
-        if oil is None:
-            raise Refused("You have no oil.")
+        oil = self._item_of("oil")
+        assert oil is not None  # _precheck
         st.items[oil] -= 1
         if st.items[oil] == 0:
             del st.items[oil]
@@ -1177,8 +1233,6 @@ class Game:
         c = st.combat
         assert c is not None
         g = st.group(c.group)
-        if not c.party_turn:
-            raise Refused("It is not your turn.")
         if not 0 <= a.target < len(g.hp) or g.hp[a.target] <= 0:
             raise Refused("Choose a living target.")
         for i, m in enumerate(st.party):
@@ -1232,8 +1286,6 @@ class Game:
         c = st.combat
         assert c is not None
         g = st.group(c.group)
-        if not c.party_turn:
-            raise Refused("It is not your turn.")
         if not 0 <= a.target < len(g.hp) or g.hp[a.target] <= 0:
             raise Refused("Choose a living target.")
         oil = self._take_oil()
@@ -1254,8 +1306,6 @@ class Game:
         st = self.state
         c = st.combat
         assert c is not None
-        if not c.party_turn:
-            raise Refused("It is not your turn.")
         events.append(Event("wait", {}, "You hold back."))
         self._after_party_turn(st.group(c.group), events, attacked=False)
 
