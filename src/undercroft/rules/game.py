@@ -470,6 +470,26 @@ class Game:
                 st.items[item] = st.items.get(item, 0) + amount
                 what = name if amount == 1 else f"{amount} x {name}"
                 events.append(Event("pickup", {"item": item, "amount": amount}, f"You pick up {what}."))
+                if self.content.items[item].kind == "weapon":
+                    self._wield(item, events)
+
+    def _wield(self, item: str, events: list[Event]) -> None:
+        """A better weapon found is taken up at once, by the living character with the weakest one."""
+        st = self.state
+        bonus = self.content.items[item].damage
+        members = [i for i, m in enumerate(st.party) if m.alive and m.weapon < bonus]
+        if not members:
+            return
+        i = min(members, key=lambda j: (st.party[j].weapon, j))
+        m = st.party[i]
+        m.weapon = bonus
+        st.items[item] -= 1
+        if st.items[item] == 0:
+            del st.items[item]
+        name = self.content.items[item].name
+        who = self.party_name(m)
+        events.append(Event("wield", {"member": i, "item": item, "weapon": bonus, "damage": m.might + bonus},
+                            f"{who} take{'s' if who != 'You' else ''} up the {name}: {m.might + bonus} damage a hit."))
 
     def _leave_segment(self, old: int, events: list[Event]) -> None:
         """Walking out of a segment: what lies in wait there reacts (passive strikes, the submerged rise)."""

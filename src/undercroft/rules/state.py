@@ -168,7 +168,7 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
     pur = state.pursuit
     return {
         "party": {
-            "members": [[m.template, m.hp, m.max_hp] for m in state.party],
+            "members": [[m.template, m.hp, m.max_hp, m.weapon] for m in state.party],
             "gold": state.gold,
             "items": sorted(state.items.items()),
             "pos": list(state.pos),
