@@ -330,3 +330,12 @@ def test_the_odds_of_the_fight_are_on_the_encounter_and_fight_screens() -> None:
     after = fight_odds(session.content, session.game)
     assert after is not None and after.win < odds.win  # recomputed as HP changes
     assert f"If you fight on: win {after.win:.0%}" in panel_text(screen(stack), session)
+
+
+def test_inventory_shows_the_damage_of_the_weapon_in_hand() -> None:
+    session, _ = forced()
+    stack = SceneStack(game_stack(session))
+    press(stack, KeySym.I)
+    assert "damage 6 (weapon +3)" in screen(stack)
+    session.game.state.party[0].weapon = 4  # as after taking up a long sword
+    assert "damage 7 (weapon +4)" in screen(stack)

@@ -236,10 +236,8 @@ class InventoryScene(Scene):
         x = (console.width - w) // 2
         lines: list[tuple[str, render.RGB]] = [(f"Gold: {st.gold}", render.GOLD)]
         for m in st.party:
-            tpl = g.content.party.get(m.template)
-            weapon = g.content.items[tpl.weapon].name if tpl is not None and tpl.weapon in g.content.items else ""
-            lines.append((f"{m.name}: HP {m.hp}/{m.max_hp}, MIGHT {m.might}, AGILITY {m.agility}, "
-                          f"defense {m.defense}" + (f", {weapon}" if weapon and len(st.party) == 1 else ""), TEXT))
+            lines.append((f"{m.name}: HP {m.hp}/{m.max_hp}, damage {m.might + m.weapon} (weapon +{m.weapon})", TEXT))
+            lines.append((f"   MIGHT {m.might}, AGILITY {m.agility}, defense {m.defense}", DIM))
         lines.append(("", TEXT))
         if not st.items:
             lines.append(("Your pack is empty.", DIM))
