@@ -407,27 +407,39 @@ def compute_fov(level: LevelMap, x: int, y: int, radius: int) -> BoolArray:
     algorithms), so we ask it for one more and cut the circle ourselves: nearer tiles' visibility never depends
     on farther ones.
     """
-    seen = tcod.map.compute_fov(
-        level.transparent,
-        (y, x),
-        radius + 1 if radius > 0 else 0,
-        light_walls=True,
-        algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
-    )
     if radius <= 0:
-        return seen
-    # Cut the disc in the window around (x, y) only: the rest is already dark.
-    out = np.zeros_like(seen)
-    y0, y1 = max(0, y - radius), min(level.height, y + radius + 1)
-    x0, x1 = max(0, x - radius), min(level.width, x + radius + 1)
-    disc = _disc(radius)[y0 - (y - radius) : y1 - (y - radius), x0 - (x - radius) : x1 - (x - radius)]
-    out[y0:y1, x0:x1] = seen[y0:y1, x0:x1] & disc
+        return tcod.map.compute_fov(
+            level.transparent, (y, x), 0, light_walls=True, algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST
+        )
+    y0, x0, seen = fov_window(level, x, y, radius)
+    out = np.zeros((level.height, level.width), dtype=bool)
+    out[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] = seen
     return out
 
 
+def fov_window(level: LevelMap, x: int, y: int, radius: int) -> tuple[int, int, BoolArray]:
+    """The field of view of :func:`compute_fov` (``radius`` > 0) as ``(y0, x0, seen)``: only the window of the map
+    that can hold a seen tile, whose top-left corner is (x0, y0). Shadowcasting only ever looks nearer than a tile
+    to decide it, so the window gives the same answer as the whole map, for a fraction of the work."""
+    m = radius + 1
+    y0, y1 = max(0, y - m), min(level.height, y + m + 1)
+    x0, x1 = max(0, x - m), min(level.width, x + m + 1)
+    seen = tcod.map.compute_fov(
+        level.transparent[y0:y1, x0:x1],
+        (y - y0, x - x0),
+        m,
+        light_walls=True,
+        algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
+    )
+    dy, dx = y0 - (y - m), x0 - (x - m)
+    seen &= _disc(radius, m)[dy : dy + (y1 - y0), dx : dx + (x1 - x0)]
+    return y0, x0, seen
+
+
 @functools.lru_cache(maxsize=32)
-def _disc(radius: int) -> BoolArray:
-    ys, xs = np.ogrid[-radius : radius + 1, -radius : radius + 1]
+def _disc(radius: int, half: int) -> BoolArray:
+    """A (2*half+1)-square mask of the tiles within ``radius`` of its centre."""
+    ys, xs = np.ogrid[-half : half + 1, -half : half + 1]
     disc = np.asarray(xs * xs + ys * ys <= radius * radius)
     disc.flags.writeable = False
     return disc

@@ -306,8 +306,8 @@ class Game:
         st = self.state
         lv = st.level
         radius = self.content.dungeon[self.rs.levels[st.depth].mapgen].fov_radius
-        fov = dungeon.compute_fov(lv.map, st.pos[0], st.pos[1], radius)
-        lv.explored |= fov
+        y0, x0, seen = dungeon.fov_window(lv.map, st.pos[0], st.pos[1], radius)
+        lv.explored[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] |= seen
 
     def visible(self) -> np.ndarray:
         st = self.state
