@@ -1,7 +1,7 @@
 """The dungeon generator: one maze level from a map profile and the level's own stream.
 
 Pure and deterministic: a level depends only on the :class:`~undercroft.content.schema.MapGen` profile and the
-state of the :class:`~undercroft.rules.rng.Stream` passed in (no clock, no global ``random``, no ``hash()``, no
+state of the :class:`~undercroft.rules.rng.Stream` passed in (no clock, no global ``random``, no salted hashing, no
 set iteration, no numpy ``Generator``). tcod is used only for its pure array functions (``dijkstra2d`` and
 ``compute_fov``); paths are read off the distance maps by our own hill climb with a fixed tie order, so a level
 never depends on how a library breaks ties between equally short paths.
