@@ -53,9 +53,10 @@ def test_new_room_holds_a_resident_on_3() -> None:
     d = ScriptedDice()
     g = make_game("undercroft", 1, d)
     resident, _ = level_tables(g)
-    # 3: a resident; row 2, column 5; 1d6+1 kobolds (face 2: three); treasure 1d6x5 (face 4: 20 gold);
-    # then distance 60 ft, nobody surprised, reaction 8.
-    events = walk_into(g, "room", visited=False, faces=[3, 2, 5, 2, 4, 3, 3, 6, 6, 4, 4])
+    # 3: a resident; row 2, column 5; 1d6+1 kobolds (face 6: seven, plus the level's number_bonus); treasure
+    # 1d6x5 (face 4: 20 gold); then distance 60 ft, nobody surprised, reaction 8.
+    bonus = g.rs.levels[0].number_bonus
+    events = walk_into(g, "room", visited=False, faces=[3, 2, 5, 6, 4, 3, 3, 6, 6, 4, 4])
     check = one(rolls(events, "monster_check"), "roll")
     assert check["dice"] == "1d6" and check["faces"] == [3] and check["total"] == 3
     assert check["target"] == 3 and check["result"] == "resident"
@@ -64,10 +65,12 @@ def test_new_room_holds_a_resident_on_3() -> None:
     assert (table["table"], table["row"], table["column"]) == (resident, 2, 5)
     assert table["monster"] == content().encounters[resident][1][4].monster == "kobold"
     number = one(rolls(events, "number_appearing"), "roll")
-    assert number["dice"] == "1d6+1" and number["faces"] == [2] and number["total"] == 3 and table["number"] == 3
+    n = 7 + bonus
+    assert number["dice"] == "1d6+1" and number["faces"] == [6] and number["modifier"] == 1 + bonus
+    assert number["total"] == n == table["number"]
     enc = one(events, "encounter")
-    assert enc["monster"] == "kobold" and enc["count"] == 3 and enc["origin"] == "resident" and enc["first"] is True
-    assert enc["hp"] == [4, 4, 4]
+    assert enc["monster"] == "kobold" and enc["count"] == n and enc["origin"] == "resident" and enc["first"] is True
+    assert enc["hp"] == [4] * n
     (group,) = g.state.level.groups
     assert group.origin == "resident" and group.treasure == 20 and group.segment == g.state.segment
     assert g.state.mode == "encounter"
@@ -112,9 +115,9 @@ def test_visited_room_and_corridor_meet_a_wanderer_on_1(where: str) -> None:
     d = ScriptedDice()
     g = make_game("undercroft", 1, d)
     _, wandering = level_tables(g)
-    # 1: a wanderer; wandering table row 1, column 4 (a kobold band, 1d6+1, face 1: two; 1d6x5 gold), then the
-    # encounter sequence: 60 ft, nobody surprised, reaction 8.
-    faces = [1, *monster_faces(wandering, 1, 4), 3, 3, 6, 6, 4, 4]
+    # 1: a wanderer; wandering table row 1, column 4 (a kobold band, 1d6+1, face 4: five, plus the level's
+    # number_bonus; 1d6x5 gold), then the encounter sequence: 60 ft, nobody surprised, reaction 8.
+    faces = [1, *monster_faces(wandering, 1, 4, number_face=4), 3, 3, 6, 6, 4, 4]
     if where == "corridor":
         events = walk_into(g, "corridor", faces=faces)
     else:
@@ -126,7 +129,7 @@ def test_visited_room_and_corridor_meet_a_wanderer_on_1(where: str) -> None:
     assert table["table"] == wandering and (table["row"], table["column"]) == (1, 4)
     assert table["monster"] == content().encounters[wandering][0][3].monster
     enc = one(events, "encounter")
-    assert enc["origin"] == "wandering" and enc["count"] == 2
+    assert enc["origin"] == "wandering" and enc["count"] == 5 + g.rs.levels[0].number_bonus
     assert d.remaining == 0 and g.state.mode == "encounter"
 
 
@@ -192,8 +195,9 @@ def test_number_appearing_from_the_cell_dice() -> None:
     assert cell.monster == "kobold" and str(cell.number) == "1d4"
     events = walk_into(g, "corridor", faces=[1, 2, 1, 4, 1, 3, 3, 6, 6, 4, 4])
     number = one(rolls(events, "number_appearing"), "roll")
-    assert number["dice"] == "1d4" and number["faces"] == [4] and number["modifier"] == 0 and number["total"] == 4
-    assert one(events, "encounter")["count"] == 4
+    bonus = g.rs.levels[0].number_bonus
+    assert number["dice"] == "1d4" and number["faces"] == [4] and number["modifier"] == bonus
+    assert number["total"] == 4 + bonus and one(events, "encounter")["count"] == 4 + bonus
     assert d.remaining == 0
 
 
@@ -206,7 +210,8 @@ def test_number_appearing_from_the_monster_dice() -> None:
     events = walk_into(g, "corridor", faces=[1, 1, 4, 5, 1, 3, 3, 6, 6, 4, 4])
     number = one(rolls(events, "number_appearing"), "roll")
     assert number["dice"] == content().monsters["kobold"].number == "1d6+1"
-    assert number["total"] == 6 and one(events, "encounter")["count"] == 6
+    n = 6 + g.rs.levels[0].number_bonus
+    assert number["total"] == n and one(events, "encounter")["count"] == n
     assert d.remaining == 0
 
 
@@ -281,7 +286,7 @@ def test_a_run_from_undercroft_leaves_the_resident_in_its_room() -> None:
     resident, _ = level_tables(g)
     assert content().encounters[resident][2][2].monster == "skeleton"  # does not pursue
     walk_into(g, "room", visited=False,
-              faces=[2, *monster_faces(resident, 3, 3, number_face=2), 3, 3, 6, 6, 4, 4])
+              faces=[2, *monster_faces(resident, 3, 3, number_face=4), 3, 3, 6, 6, 4, 4])
     st = g.state
     (group,) = st.level.groups
     inside, door = st.pos, st.prev_pos
@@ -289,7 +294,7 @@ def test_a_run_from_undercroft_leaves_the_resident_in_its_room() -> None:
     assert one(events, "leave")["group"] == group.id and st.mode == "explore"
     events = g.step(Move(inside[0] - door[0], inside[1] - door[1]))
     enc = one(events, "encounter")
-    assert enc["first"] is False and enc["count"] == 2
+    assert enc["first"] is False and enc["count"] == 4 + g.rs.levels[0].number_bonus
     assert not rolls(events, "distance") and not rolls(events, "reaction")  # settled once, when first met
     assert d.remaining == 0
 

@@ -28,11 +28,13 @@ def content(shipped_data: Path) -> Content:
 
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory: pytest.TempPathFactory, content: Content) -> Path:
-    """A finished bot game of the default ruleset (the bot dies in it, as the rules stand)."""
-    path = tmp_path_factory.mktemp("rec") / "game.jsonl"
-    r = play_game(content, "undercroft", 5, record=str(path))
-    assert r.outcome == "dead"
-    return path
+    """A finished bot game of the default ruleset that ends in death (the first such seed from 5 on)."""
+    directory = tmp_path_factory.mktemp("rec")
+    for seed in range(5, 60):
+        path = directory / f"game-{seed}.jsonl"
+        if play_game(content, "undercroft", seed, record=str(path)).outcome == "dead":
+            return path
+    raise AssertionError("no bot game from seeds 5..59 died")
 
 
 @pytest.fixture
