@@ -94,6 +94,10 @@ def test_the_window_key_helpers_read_terminal_keys_the_same(term: blessed.Termin
     assert steps("yubn") == [(-1, -1), (1, -1), (-1, 1), (1, 1)]
     assert steps("\x1bOw\x1bOy\x1bOq\x1bOs") == [(-1, -1), (1, -1), (-1, 1), (1, 1)]
     assert steps("\x1b[H\x1b[5~\x1b[F\x1b[6~") == [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    # NumLock on: the numpad arrives as plain digits, which walk like the numpad (and "!" is no step).
+    assert steps("8246") == [north, south, west, east]
+    assert steps("7913") == [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    assert steps("!") == [None]
     assert steps("HK\x1b[1;5A") == [None, None, None]  # Shift-h is not a step; nor Ctrl-Up
     term.ungetch("?")
     (ev, _) = key_events(term.inkey(timeout=0))

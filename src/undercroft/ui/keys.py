@@ -14,6 +14,11 @@ DIRECTIONS: dict[KeySym, tuple[int, int]] = {
     K.KP_8: (0, -1), K.KP_2: (0, 1), K.KP_4: (-1, 0), K.KP_6: (1, 0),
     K.KP_7: (-1, -1), K.KP_9: (1, -1), K.KP_1: (-1, 1), K.KP_3: (1, 1),
 }
+# The digit row as a numpad: what a terminal sends for the numpad with NumLock on (and a phone-pad habit).
+DIGITS: dict[KeySym, tuple[int, int]] = {
+    K.N8: (0, -1), K.N2: (0, 1), K.N4: (-1, 0), K.N6: (1, 0),
+    K.N7: (-1, -1), K.N9: (1, -1), K.N1: (-1, 1), K.N3: (1, 1),
+}
 VI_KEYS: dict[str, tuple[int, int]] = {
     "k": (0, -1), "j": (0, 1), "h": (-1, 0), "l": (1, 0),
     "y": (-1, -1), "u": (1, -1), "b": (-1, 1), "n": (1, 1),
@@ -64,12 +69,15 @@ def digit(event: tcod.event.KeyDown) -> int | None:
 
 
 def direction(event: tcod.event.KeyDown, *, vi: bool = True) -> tuple[int, int] | None:
-    """A step (dx, dy) for arrows, numpad and (``vi``) vi-keys (lower case only), or None."""
+    """A step (dx, dy) for arrows, numpad, the digit row laid out as a numpad, and (``vi``) vi-keys (lower case
+    only), or None."""
     if event.mod & (Modifier.CTRL | Modifier.ALT | Modifier.GUI):
         return None
     d = DIRECTIONS.get(event.sym)
     if d is not None:
         return d
+    if not event.mod & Modifier.SHIFT and event.sym in DIGITS:
+        return DIGITS[event.sym]
     c = char(event) if vi else None
     return VI_KEYS.get(c) if c is not None else None
 

@@ -15,9 +15,9 @@ from undercroft.ui.session import Session
 
 HELP: list[tuple[str, list[tuple[str, str]]]] = [
     ("Exploring", [
-        ("arrows, numpad, hjkl yubn", "walk (eight directions; a monster in the way blocks)"),
+        ("arrows, numpad, 1-9, hjkl yubn", "walk (eight directions; a monster in the way blocks)"),
         (">", "go down the stairs (on the last level: out through the way out, and win)"),
-        ("z  .  numpad 5", "rest a turn (time passes: exhaustion wears off, wanderers may come)"),
+        ("z  .  5", "rest a turn (time passes: exhaustion wears off, wanderers may come)"),
         ("f", "attack a monster in this room or corridor, even one you made terms with"),
         ("q", "drink a healing potion"),
         ("i", "inventory"),

@@ -158,7 +158,7 @@ class ExploreScene(GameScene):
         c = keys.char(event)
         if c == ">":
             return self.act(Descend())
-        if c in ("z", ".") or event.sym == KeySym.KP_5:
+        if c in ("z", ".") or event.sym in (KeySym.KP_5, KeySym.N5):
             return self.act(Rest())
         if c == "q":
             return self.drink()
