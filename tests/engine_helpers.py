@@ -6,6 +6,7 @@ The API is small and meant to stay stable:
 * :func:`make_game` - a game of a ruleset; with a :class:`ScriptedDice`, every gameplay roll comes from the script
   (the start gold is answered for you, see below), while maps still come from the seed;
 * :func:`script` - the scripted dice of a game made with one;
+* :func:`path_to` - the shortest walk to some tiles through some segments, around the monsters;
 * :func:`walk_to`, :func:`walk_into`, :func:`go_down` - drive the party through :meth:`Game.step`; on each
   segment entered on the way the helper scripts a monster check that finds nothing (:data:`NOTHING`);
 * :func:`place_group` and :func:`meet` - put a group of monsters in front of the party and start an encounter
@@ -120,7 +121,7 @@ def _haunted(game: Game) -> set[int]:
     return {g.segment for g in game.state.level.groups if not g.defeated}
 
 
-def _path(game: Game, goals: set[tuple[int, int]], allowed: set[int]) -> list[tuple[int, int]]:
+def path_to(game: Game, goals: set[tuple[int, int]], allowed: set[int]) -> list[tuple[int, int]]:
     """Shortest orthogonal path (without the start) to the nearest goal, through ``allowed`` segments only."""
     st = game.state
     m = st.level.map
@@ -180,7 +181,7 @@ def walk_to(game: Game, tile: tuple[int, int], *, faces: Sequence[int] | None = 
         return []
     haunted = _haunted(game) - {st.segment}
     allowed = {s.id for s in st.level.map.segments} - haunted
-    return _walk(game, _path(game, {tile}, allowed), faces)
+    return _walk(game, path_to(game, {tile}, allowed), faces)
 
 
 def walk_into(
@@ -210,7 +211,7 @@ def walk_into(
         if int(m.segment_of[y, x]) in ids
     }
     allowed = {s.id for s in m.segments} - haunted
-    path = _path(game, goals, allowed)
+    path = path_to(game, goals, allowed)
     return _walk(game, path, faces)
 
 

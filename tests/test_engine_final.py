@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections import deque
-
-from engine_helpers import encounter_faces, go_down, kinds, make_game, one, script, walk_to
+from engine_helpers import encounter_faces, go_down, kinds, make_game, one, path_to, script, walk_to
 
 from undercroft.rules import dungeon
 from undercroft.rules.actions import Descend, Move
@@ -27,27 +25,15 @@ def guardian(game: Game, index: int) -> Group:
 
 def steps_inside(game: Game, goal: tuple[int, int]) -> list[tuple[int, int]]:
     """Orthogonal steps through the party's segment to ``goal``, around the monsters."""
+    return path_to(game, {goal}, {game.state.segment})
+
+
+def door_step(game: Game, room: int) -> tuple[int, int]:
+    """The step (dx, dy) from the party's tile into ``room`` (the party stands in one of its doors)."""
     st = game.state
     m = st.level.map
-    blocked = {g.pos for g in st.level.groups if not g.defeated}
-    prev: dict[tuple[int, int], tuple[int, int] | None] = {st.pos: None}
-    todo = deque([st.pos])
-    while todo:
-        p = todo.popleft()
-        if p == goal:
-            out = []
-            q: tuple[int, int] | None = p
-            while q is not None and q != st.pos:
-                out.append(q)
-                q = prev[q]
-            return out[::-1]
-        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-            n = (p[0] + dx, p[1] + dy)
-            if n in prev or n in blocked or int(m.segment_of[n[1], n[0]]) != st.segment:
-                continue
-            prev[n] = p
-            todo.append(n)
-    raise AssertionError("no way to the goal inside the segment")
+    return next((dx, dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+                if int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == room)
 
 
 def enter_the_exit_room(game: Game) -> Group:
@@ -55,12 +41,9 @@ def enter_the_exit_room(game: Game) -> Group:
     m = st.level.map
     assert m.stairs is not None
     room = m.segments[int(m.segment_of[m.stairs[1], m.stairs[0]])]
-    door = room.doors[0]
-    walk_to(game, door)
-    inside = next((door[0] + dx, door[1] + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
-                  if int(m.segment_of[door[1] + dy, door[0] + dx]) == room.id)
+    walk_to(game, room.doors[0])
     script(game).push(*encounter_faces())  # met at 60 ft, nobody surprised, reaction 8: uncertain
-    ev = game.step(Move(inside[0] - st.pos[0], inside[1] - st.pos[1]))
+    ev = game.step(Move(*door_step(game, room.id)))
     g = guardian(game, 0)
     assert one(ev, "encounter")["group"] == g.id and st.mode == "encounter"
     return g
@@ -103,10 +86,7 @@ def test_a_guardian_that_faces_the_party_bars_the_way_out() -> None:
     assert first.monster == "the_nameless_one"
     room = m.segments[first.segment]
     walk_to(game, room.doors[0])
-    door = st.pos
-    inside = next((door[0] + dx, door[1] + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
-                  if int(m.segment_of[door[1] + dy, door[0] + dx]) == room.id)
-    game.step(Move(inside[0] - st.pos[0], inside[1] - st.pos[1]))
+    game.step(Move(*door_step(game, room.id)))
     assert st.mode == "encounter"
     before = game.checksum()
     ev = game.step(Move(*next((dx, dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
