@@ -1,0 +1,228 @@
+"""Every rule formula, once: pure functions of numbers and data records, no state, no dice drawn.
+
+The engine (:mod:`undercroft.rules`), the simulators (:mod:`undercroft.sim`), the bot and the screens all call
+these; nothing else restates them. Where the vectorized simulator needs a rule in numpy, a test compares its
+table with these functions over the whole input domain (tests/test_formulas.py).
+
+Clauses (docs/RULES.md):
+
+* 001, the fight: :func:`attack` (the d20 roll: a natural ``always_miss`` misses, a natural ``critical`` hits
+  for ``critical_multiplier`` times the damage, otherwise hit iff total >= defense), :func:`damage`,
+  :func:`party_acts_first` (initiative: the higher AGILITY acts first, the party wins ties, a monster that holds
+  its ground never opens), :func:`monster_acts` (slow monsters act every n-th turn).
+* 003, fatigue: :func:`to_hit_bonus`, :func:`damage_bonus`, :func:`monster_bonus` (an exhausted party is worse
+  at both and easier to hit).
+* 003, surprise: :func:`free_round` (one side surprised gives the other a free first round; both surprised
+  cancels out).
+* 003, running and pursuit: :func:`party_speed`, :func:`escapes_by_speed`, :func:`pursuit_gain`.
+* 000, negotiation and bribery: :func:`band`, :func:`negotiation_modifiers`, :func:`negotiation_total`,
+  :func:`tribute`, :func:`bribe_cell`, :func:`bribe_accepted`.
+* Checks: :func:`percent` (a d100 percentile check), :func:`monster_check` (000: 1..max on the check die).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from undercroft.content.schema import (
+    BriberyTable,
+    CombatRules,
+    FatigueRules,
+    Fraction,
+    Monster,
+    NegotiationTable,
+)
+from undercroft.rules.types import FreeRound, Side
+
+PERCENT = 100
+
+
+class _Banded(Protocol):
+    @property
+    def min(self) -> int | None: ...
+
+    @property
+    def max(self) -> int | None: ...
+
+
+B = TypeVar("B", bound=_Banded)
+
+
+# --- the fight (001) -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Swing:
+    """What one attack roll did: the natural face, the total with the bonus, hit, critical."""
+
+    natural: int
+    total: int
+    hit: bool
+    critical: bool
+
+
+def attack(natural: int, bonus: int, defense: int, combat: CombatRules) -> Swing:
+    """The d20 roll of 001: a natural ``always_miss`` always misses, a natural ``critical`` always hits (and is a
+    critical), any other face hits iff ``natural + bonus >= defense``."""
+    total = natural + bonus
+    critical = natural == combat.critical
+    hit = natural != combat.always_miss and (critical or total >= defense)
+    return Swing(natural, total, hit, hit and critical)
+
+
+def damage(base: int, critical: bool, combat: CombatRules, fatigue: FatigueRules) -> int:
+    """Damage of a hit: the base, times the multiplier on a critical, never below the minimum."""
+    return max(fatigue.minimum_damage, base * (combat.critical_multiplier if critical else 1))
+
+
+def to_hit_bonus(might: int, exhausted: bool, fatigue: FatigueRules) -> int:
+    """A character's bonus on the attack die: MIGHT, less the exhaustion penalty (003)."""
+    return might - (fatigue.to_hit_penalty if exhausted else 0)
+
+
+def damage_bonus(might: int, weapon: int, exhausted: bool, fatigue: FatigueRules) -> int:
+    """A character's damage on an ordinary hit (before the minimum): MIGHT plus the weapon, less exhaustion."""
+    return might + weapon - (fatigue.damage_penalty if exhausted else 0)
+
+
+def monster_bonus(monster_attack: int, exhausted: bool, fatigue: FatigueRules) -> int:
+    """A monster's bonus on the attack die: its attack, plus the bonus against an exhausted party (003)."""
+    return monster_attack + (fatigue.opponent_bonus if exhausted else 0)
+
+
+def party_acts_first(party_agility: int, monster_agility: int, holds_ground: bool) -> bool:
+    """Initiative (001): the higher AGILITY acts first; the party wins ties; a monster that holds its ground only
+    ever answers a blow, so the party always opens against it."""
+    return party_agility >= monster_agility or holds_ground
+
+
+def party_agility(agilities: Iterable[int]) -> int:
+    """The party's AGILITY for initiative: its best living character's."""
+    return max(agilities, default=0)
+
+
+def first_side(party_first: bool) -> Side:
+    return Side.PARTY if party_first else Side.MONSTERS
+
+
+def monster_acts(turn: int, acts_every: int) -> bool:
+    """Whether the monsters act on their turn number ``turn`` (0-based): turns 0, n, 2n, ... for a monster that
+    acts every n-th turn."""
+    return turn % acts_every == 0
+
+
+def exhausted_counts(exhausted: bool, fatigue_rules_on: bool) -> bool:
+    """Exhaustion weighs only in the rulesets that use fatigue (003)."""
+    return exhausted and fatigue_rules_on
+
+
+# --- surprise (003) ------------------------------------------------------------------------------------------
+
+
+def free_round(first_round: bool, party_surprised: bool, monster_surprised: bool) -> FreeRound:
+    """Who gets a free first round: the side that is not surprised, when exactly one is and the fight starts in
+    the first round of the encounter. Both surprised cancels out; no surprise, no free round."""
+    if not first_round or party_surprised == monster_surprised:
+        return FreeRound.NONE
+    return FreeRound.MONSTERS if party_surprised else FreeRound.PARTY
+
+
+def surprised(face: int, surprised_max: int) -> bool:
+    """A side is surprised on faces 1..surprised_max of the surprise die."""
+    return face <= surprised_max
+
+
+# --- checks -------------------------------------------------------------------------------------------------
+
+
+def percent(face: int | None, chance: int) -> bool:
+    """A percentile check: d100 <= chance. ``face`` None: a certain outcome (chance <= 0 or >= 100) rolls no die."""
+    if chance >= PERCENT:
+        return True
+    if chance <= 0:
+        return False
+    assert face is not None
+    return face <= chance
+
+
+def percent_needs_die(chance: int) -> bool:
+    """Whether a percentile check needs a die at all (certain outcomes roll none)."""
+    return 0 < chance < PERCENT
+
+
+def monster_check(face: int, limit: int) -> bool:
+    """The monster check (000): a monster on faces 1..limit."""
+    return face <= limit
+
+
+# --- negotiation and bribery (000) -----------------------------------------------------------------------------
+
+
+def band(bands: Sequence[B], total: int) -> B:
+    """The band of a table that holds ``total`` (validation guarantees the bands cover every total)."""
+    for b in bands:
+        if (b.min is None or total >= b.min) and (b.max is None or total <= b.max):
+            return b
+    raise ValueError(f"no band holds {total}")
+
+
+def negotiation_modifiers(table: NegotiationTable, monster: Monster, abilities: Iterable[int]) -> tuple[int, int]:
+    """(reluctance, ability) that a negotiation roll is adjusted by: the monster's reluctance and the party's best
+    negotiation ability, each only where the table uses it."""
+    reluctance = monster.reluctance if table.use_reluctance else 0
+    ability = max(abilities, default=0) if table.use_ability else 0
+    return reluctance, ability
+
+
+def negotiation_total(faces_total: int, reluctance: int, ability: int) -> int:
+    return faces_total - reluctance + ability
+
+
+def fraction(amount: int, frac: Fraction) -> int:
+    """``amount`` times a fraction, rounded as the data says (down, up or nearest, halves up)."""
+    num = amount * frac.numerator
+    if frac.rounding == "down":
+        return num // frac.denominator
+    if frac.rounding == "up":
+        return -(-num // frac.denominator)
+    return (2 * num + frac.denominator) // (2 * frac.denominator)
+
+
+def bribe_cell(table: BriberyTable, monster: Monster, gold: int) -> tuple[int, int, int] | None:
+    """(column, row, digit) of the bribery table for ``gold`` offered to a group of ``monster``; None below its
+    rows. The column is the strongest monster's strength + reluctance (a group is one species)."""
+    score = monster.strength + monster.reluctance
+    col = next(i for i, c in enumerate(table.columns)
+               if (c.min is None or score >= c.min) and (c.max is None or score <= c.max))
+    row = next((i for i, r in enumerate(table.rows) if gold >= r.min and (r.max is None or gold <= r.max)), None)
+    return None if row is None else (col, row, table.cells[row][col])
+
+
+def bribe_accepted(face: int, digit: int) -> bool:
+    """A bribe is taken when the bribery die shows the cell's digit or less."""
+    return face <= digit
+
+
+# --- running and pursuit (001, 003) ------------------------------------------------------------------------------
+
+
+def party_speed(speeds: Iterable[int]) -> int:
+    """A party moves at its slowest living character's speed."""
+    return min(speeds, default=0)
+
+
+def escapes_by_speed(party_speed_: int, monster_speed: int) -> bool:
+    """003: a party faster than the monster evades it automatically (before the combat phase has begun)."""
+    return party_speed_ > monster_speed
+
+
+def pursuit_gain(monster_speed: int, party_speed_: int, running_multiplier: int) -> int:
+    """Feet a pursuer gains on a running party in one round (negative: it falls behind)."""
+    return (monster_speed - party_speed_) * running_multiplier
+
+
+def oil_slowed_feet(rounds: int, monster_speed: int, running_multiplier: int) -> int:
+    """Feet a pursuer that balks at burning oil falls behind."""
+    return rounds * monster_speed * running_multiplier
