@@ -144,6 +144,17 @@ class GameState:
                     return g
         raise KeyError(f"no monster group {gid}")
 
+    def front_group(self) -> Group | None:
+        """The group in front of the party: the one it fights, else the one chasing it, else the one it has met;
+        None when there is none (exploring, or the group is gone)."""
+        for holder in (self.combat, self.pursuit, self.encounter):
+            if holder is not None:
+                try:
+                    return self.group(holder.group)
+                except KeyError:
+                    return None
+        return None
+
 
 def _group_form(g: Group) -> list[Any]:
     return [
