@@ -24,6 +24,7 @@ from functools import cache
 from weakref import WeakKeyDictionary
 
 from undercroft.content import Content, load_content
+from undercroft.narrate import Narrator
 from undercroft.paths import data_dir
 from undercroft.rules import dungeon
 from undercroft.rules.actions import Action, Descend, Move
@@ -31,6 +32,7 @@ from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
+from undercroft.rules.types import Origin
 
 # A monster-check face that finds nothing in any segment of any shipped ruleset (residents on 1-4 at most).
 NOTHING = 6
@@ -98,6 +100,16 @@ def one(events: Iterable[Event], kind: str, **fields: object) -> Event:
     found = of(events, kind, **fields)
     assert len(found) == 1, f"expected one {kind!r} event {fields or ''}, got {len(found)}: {list(events)}"
     return found[0]
+
+
+def say(game: Game, event: Event) -> str:
+    """The player's line for ``event`` of ``game`` (:mod:`undercroft.narrate`)."""
+    return Narrator(game.content, game.ruleset_id).text(event)
+
+
+def roll_line(game: Game, event: Event) -> str:
+    """The roll behind an attack event, as the log shows it."""
+    return Narrator(game.content, game.ruleset_id).roll_line(event)
 
 
 def kinds(events: Iterable[Event]) -> list[str]:
@@ -245,7 +257,7 @@ def place_group(
     count: int = 1,
     *,
     treasure: int = 0,
-    origin: str = "resident",
+    origin: Origin = Origin.RESIDENT,
     hp: Sequence[int] | None = None,
 ) -> tuple[Group, list[Event]]:
     """Put ``count`` x ``monster`` next to the party, in its segment, and start the encounter.
@@ -254,7 +266,6 @@ def place_group(
     faces first). Returns the group and the events of the meeting.
     """
     st = game.state
-    mon = content().monsters[monster]
     m = st.level.map
     taken = _occupied(game)
     spots = [
@@ -266,15 +277,8 @@ def place_group(
         if 0 <= p[0] < m.width and 0 <= p[1] < m.height and m.tiles[p[1], p[0]] == dungeon.FLOOR
         and int(m.segment_of[p[1], p[0]]) == st.segment and p not in taken
     ]
-    pos = free[0] if free else st.pos
-    g = Group(st.next_group, monster, list(hp) if hp is not None else [mon.hp] * count, mon.hp, st.depth,
-              st.segment, pos, origin, treasure)
-    st.next_group += 1
-    game._init_behaviour(g, mon)
-    st.level.groups.append(g)
-    events: list[Event] = []
-    game._begin_encounter(g, events)
-    return g, events
+    g = game.add_group(monster, count, hp=hp, pos=free[0] if free else st.pos, origin=origin, treasure=treasure)
+    return g, game.start_encounter(g)
 
 
 def meet(
@@ -284,7 +288,7 @@ def meet(
     *,
     faces: Sequence[int] = (),
     treasure: int = 0,
-    origin: str = "resident",
+    origin: Origin = Origin.RESIDENT,
 ) -> tuple[Group, list[Event]]:
     """Walk into a new room (it holds nothing), then meet ``count`` x ``monster`` there.
 

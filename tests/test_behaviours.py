@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls
+from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, say
 
 from undercroft.rules import dungeon
 from undercroft.rules.actions import Attack, Drink, DropFood, Fight, Move, Run, Wait
@@ -183,7 +183,7 @@ def test_regenerates_every_round_up_to_its_maximum() -> None:
     assert regen >= 1 and game.state.mode == "combat"
     ev = act(game, Attack(0), 15, 1)  # 10 - 6 = 4, then it closes up
     assert one(ev, "regenerate")["hp"] == 4 + regen and g.hp == [4 + regen]
-    assert one(ev, "regenerate").text == f"Ossuary Knot closes up. Ossuary Knot at {4 + regen}."
+    assert say(game, one(ev, "regenerate")) == f"Ossuary Knot closes up. Ossuary Knot at {4 + regen}."
     hp = 4 + regen
     while hp < g.max_hp:
         ev = act(game, Attack(0), 2, 1)  # both miss

@@ -27,6 +27,7 @@ import pytest
 from undercroft.content import Content, load_content
 from undercroft.paths import data_dir
 from undercroft.rules.actions import Action, Attack, Drink, Fight
+from undercroft.rules.context import init_behaviour
 from undercroft.rules.game import Game
 from undercroft.rules.state import Encounter, Group
 from undercroft.sim import exact, spec_from_content
@@ -153,7 +154,7 @@ def fight(game: Game, monster: str, policy: Policy, tally: Tally, hp: int | None
     g = Group(st.next_group, monster, [mon.hp] * tally.count, mon.hp, st.depth, st.segment, st.pos, "resident", 0,
               met=True)
     st.next_group += 1
-    game._init_behaviour(g, mon)
+    init_behaviour(g, mon)
     st.level.groups.append(g)
     st.encounter = Encounter(g.id, entry=st.pos, first_round=False)
     hp_now = delver.hp

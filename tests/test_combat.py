@@ -10,10 +10,11 @@ import dataclasses
 from collections.abc import Sequence
 
 import pytest
-from engine_helpers import content, kinds, of, one
+from engine_helpers import content, kinds, of, one, roll_line, say
 
 from undercroft.content import Content
 from undercroft.rules.actions import Action, Attack, Bribe, Drink, Fight, Move, Rest, Talk, Wait
+from undercroft.rules.context import init_behaviour
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -43,7 +44,7 @@ def place(game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None 
     g = Group(st.next_group, monster, list(hp) if hp else [mon.hp] * count, mon.hp, st.depth, st.segment, pos,
               "resident", treasure, met=True)
     st.next_group += 1
-    game._init_behaviour(g, mon)
+    init_behaviour(g, mon)
     st.level.groups.append(g)
     st.mode, st.encounter = "encounter", Encounter(g.id, entry=st.prev_pos, first_round=False)
     return g
@@ -105,7 +106,7 @@ def test_a_natural_one_misses_whatever_the_bonus() -> None:
     a = party_attack(ev)
     assert a["natural"] == 1 and a["total"] == 51 and a["total"] >= a["defense"]
     assert a["hit"] is False and a["damage"] == 0 and g.hp == [200]
-    assert ev[0].text == "You miss."
+    assert say(game, ev[0]) == "You miss."
     ev = step(game, dice, Attack(0), 2, 1)  # any other face with MIGHT 50 hits
     assert party_attack(ev)["hit"] and g.hp == [147]
 
@@ -115,7 +116,7 @@ def test_a_monster_natural_one_misses_whatever_its_attack() -> None:
     engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 2, 1)
     m = one(ev, "attack", attacker_side="monsters")
-    assert m["total"] == 31 and m["hit"] is False and m.text == "Ghoul misses."
+    assert m["total"] == 31 and m["hit"] is False and say(game, m) == "Ghoul misses."
     assert game.state.party[0].hp == 12
 
 
@@ -136,7 +137,7 @@ def test_a_monster_natural_twenty_deals_double_damage() -> None:
     ev = step(game, dice, Attack(0), 2, 20)
     m = one(ev, "attack", attacker_side="monsters")
     assert m["hit"] and m["critical"] and m["damage"] == 6
-    assert m.text == "Ghoul hits. 6 damage. HP 6/12."
+    assert say(game, m) == "Ghoul hits. 6 damage. HP 6/12."
 
 
 @pytest.mark.parametrize(("might", "weapon"), [(3, 3), (5, 3), (3, 1), (0, 2)])
@@ -215,7 +216,7 @@ def test_three_monsters_are_three_pools_kill_one_and_there_are_two() -> None:
     g, _ = engage(game, "ghoul", 3)
     ev = step(game, dice, Attack(0), 15, 1, 1, 1)
     assert g.hp == [2, 8, 8]
-    assert party_attack(ev).text == "You hit. 6 damage. Ghoul #1 at 2."
+    assert say(game, party_attack(ev)) == "You hit. 6 damage. Ghoul #1 at 2."
     assert [e["attacker_index"] for e in monster_attacks(ev)] == [0, 1, 2]
     ev = step(game, dice, Attack(0), 15, 1, 1)
     assert g.hp == [0, 8, 8] and g.alive == [1, 2]
@@ -230,7 +231,7 @@ def test_target_selection() -> None:
     ev = step(game, dice, Attack(2), 15, 1, 1, 1)
     a = party_attack(ev)
     assert a["target_index"] == 2 and g.hp == [8, 8, 2]
-    assert a.text == "You hit. 6 damage. Ghoul #3 at 2."
+    assert say(game, a) == "You hit. 6 damage. Ghoul #3 at 2."
     ev = step(game, dice, Attack(2), 15, 1, 1)
     assert g.hp == [8, 8, 0]
     before = game.checksum()
@@ -248,11 +249,12 @@ def test_log_lines_are_exactly_the_texts() -> None:
     game, dice = new_game()
     engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 15, 9)
-    assert [e.text for e in of(ev, "attack")] == ["You hit. 6 damage. Ghoul at 2.", "Ghoul hits. 3 damage. HP 9/12."]
-    assert party_attack(ev)["roll_text"] == "You roll 15 + 3 = 18 vs defense 12."
+    assert [say(game, e) for e in of(ev, "attack")] == [
+        "You hit. 6 damage. Ghoul at 2.", "Ghoul hits. 3 damage. HP 9/12."]
+    assert roll_line(game, party_attack(ev)) == "You roll 15 + 3 = 18 vs defense 12."
     ev = step(game, dice, Attack(0), 2, 8)
-    assert [e.text for e in of(ev, "attack")] == ["You miss.", "Ghoul misses."]
-    assert party_attack(ev)["roll_text"] == "You roll 2 + 3 = 5 vs defense 12."
+    assert [say(game, e) for e in of(ev, "attack")] == ["You miss.", "Ghoul misses."]
+    assert roll_line(game, party_attack(ev)) == "You roll 2 + 3 = 5 vs defense 12."
 
 
 def test_roll_text_form() -> None:
@@ -260,8 +262,8 @@ def test_roll_text_form() -> None:
     engage(game, "empty_harness")  # defense 13
     ev = step(game, dice, Attack(0), 14, 1)
     a = party_attack(ev)
-    assert a["roll_text"] == "You roll 14 + 3 = 17 vs defense 13."
-    assert a.text == "You hit. 6 damage. Empty Harness at 8."
+    assert roll_line(game, a) == "You roll 14 + 3 = 17 vs defense 13."
+    assert say(game, a) == "You hit. 6 damage. Empty Harness at 8."
     # the player's roll and outcome come before the monster's outcome
     assert kinds(ev).index("attack") == ev.index(a) and ev.index(a) < ev.index(monster_attacks(ev)[0])
 
@@ -294,7 +296,7 @@ def test_exhaustion_minus_two_to_hit_and_damage_and_plus_two_for_the_opponent() 
     a, m = party_attack(ev), one(ev, "attack", attacker_side="monsters")
     assert (a["modifier"], a["total"], a["hit"], a["damage"]) == (1, 12, True, 4) and g.hp == [4]
     assert (m["modifier"], m["total"], m["hit"], m["damage"]) == (5, 12, True, 3)
-    assert a.text == "You hit. 4 damage. Ghoul at 4."
+    assert say(game, a) == "You hit. 4 damage. Ghoul at 4."
     ev = step(game, dice, Attack(0), 10, 6)  # 11 and 11: both miss
     assert [e["hit"] for e in of(ev, "attack")] == [False, False]
 
@@ -338,11 +340,11 @@ def test_drinking_takes_the_action_and_heals_by_the_data_dice_up_to_max() -> Non
     d.hp = 2
     ev = step(game, dice, Drink(0), 1, 2, 9)  # 1 + 2 + 4 = 7: 2 -> 9; then the ghoul acts (9 + 3 hits)
     assert kinds(ev) == ["roll", "drink", "attack"]
-    assert ev[1]["heal"] == 7 and ev[1].text == "You drink. 7 healed. HP 9/12."
+    assert ev[1]["heal"] == 7 and say(game, ev[1]) == "You drink. 7 healed. HP 9/12."
     assert ev[2]["attacker_side"] == "monsters" and d.hp == 6
     assert game.state.items["healing_potion"] == 1
     ev = step(game, dice, Drink(0), 4, 4, 1)  # 12 would give 18: capped at 12
-    assert ev[1]["heal"] == 12 and d.hp == 12 and ev[1].text == "You drink. 6 healed. HP 12/12."
+    assert ev[1]["heal"] == 12 and d.hp == 12 and say(game, ev[1]) == "You drink. 6 healed. HP 12/12."
     assert "healing_potion" not in game.state.items
 
 
@@ -370,7 +372,7 @@ def test_victory_gives_the_treasure_and_the_bribes_to_the_party() -> None:
     assert v["gold"] == 50 and v["shares"] == {"delver": 50}
     assert game.state.gold == gold + 50 and game.state.mode == "explore"
     assert g not in game.state.level.groups
-    assert v.text == "The Ghoul is defeated. You take 50 gold."
+    assert say(game, v) == "The Ghoul is defeated. You take 50 gold."
 
 
 def test_a_party_divides_the_treasure_in_shares() -> None:
@@ -379,8 +381,7 @@ def test_a_party_divides_the_treasure_in_shares() -> None:
     assert game.state.gold == 60
     g = place(game, "ghoul", treasure=40)
     g.met = False
-    events: list[Event] = []
-    game._begin_encounter(g, events)  # the citadel: no distance, surprise or reaction
+    game.start_encounter(g)  # the citadel: no distance, surprise or reaction
     assert game.state.mode == "encounter" and dice.used == []
     ev = step(game, dice, Talk(), 1, 1)  # 2 - 4 reluctance + 2 (the priest) = 0: failure
     assert one(ev, "negotiate")["result"] == "failure"
@@ -393,7 +394,7 @@ def test_a_party_divides_the_treasure_in_shares() -> None:
     assert v["gold"] == 70
     assert v["shares"] == {"warrior": 18, "rogue": 18, "priest": 17, "mage": 17}
     assert sum(v["shares"].values()) == 70 and game.state.gold == 100
-    assert "Shares: Warrior 18, Rogue 18, Priest 17, Mage 17." in v.text
+    assert "Shares: Warrior 18, Rogue 18, Priest 17, Mage 17." in say(game, v)
 
 
 # --- death -----------------------------------------------------------------------------------------------------
@@ -414,5 +415,5 @@ def test_zero_hp_is_dead_and_the_game_is_over() -> None:
     before = game.checksum()
     for action in (Attack(0), Drink(0), Wait(), Rest(), Move(1, 0), Fight()):
         ev = game.step(action)
-        assert kinds(ev) == ["refused"] and ev[0]["reason"] == "the game is over"
+        assert kinds(ev) == ["refused"] and ev[0]["reason"] == "The game is over."
     assert game.checksum() == before and dice.used[-1] == (20, 9)

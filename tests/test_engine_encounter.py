@@ -15,6 +15,7 @@ from engine_helpers import (
     of,
     one,
     rolls,
+    say,
     script,
     walk_into,
     walk_to,
@@ -48,7 +49,7 @@ def test_distance_is_2d6_times_10_feet() -> None:
     g, _group, events = bandit(encounter_faces(distance=(2, 3)))
     dist = one(rolls(events, "distance"), "roll")
     assert dist["dice"] == "2d6x10" and dist["faces"] == [2, 3] and dist["multiplier"] == 10
-    assert dist["total"] == 50 and dist.text == "Distance: 50 ft."
+    assert dist["total"] == 50 and say(g, dist) == "Distance: 50 ft."
     assert g.state.encounter is not None and g.state.encounter.distance == 50
     assert not of(events, "out_of_sight") and g.state.mode == "encounter"
 
@@ -100,7 +101,7 @@ def test_party_surprised_gives_the_monster_a_free_round_when_it_attacks() -> Non
     # reaction 2: it attacks at once, in its free round, and hits.
     g, _group, events = bandit((*encounter_faces(surprise=(2, 5), reaction=(1, 1)), BANDIT_HITS))
     s = one(events, "surprise")
-    assert s["party"] is True and s["monster"] is False and s.text == "You are surprised."
+    assert s["party"] is True and s["monster"] is False and say(g, s) == "You are surprised."
     assert one(events, "combat")["free_round"] == "monsters"
     assert not of(events, "initiative")
     (hit,) = of(events, "attack")
@@ -312,8 +313,8 @@ def test_out_of_sight_text_hides_the_monster_until_it_is_seen() -> None:
     meet(g, "sump_leeches", faces=encounter_faces(distance=(6, 6)))
     first = one(g.step(Wait()), "approach")
     second = one(g.step(Wait()), "approach")
-    assert first.text == "Something comes closer: 90 ft."
-    assert second.text == "The Sump Leeches comes closer: 60 ft."
+    assert say(g, first) == "Something comes closer: 90 ft."
+    assert say(g, second) == "The Sump Leeches comes closer: 60 ft."
 
 
 # --- rulesets without the sequence ------------------------------------------------------------------------

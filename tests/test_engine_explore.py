@@ -26,6 +26,7 @@ from undercroft.rules.actions import Attack, Descend, Fight, Move, Rest, Run
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.levels import make_level
 
 
 def faces_for(dice: Dice, face: int) -> list[int]:
@@ -338,7 +339,7 @@ def test_level_two_does_not_depend_on_what_happened_on_level_one() -> None:
     walk_into(b, "room", visited=False)
     go_down(b)
     c = make_game("undercroft", 77)  # seeded dice all along
-    c.state.levels[1] = c._make_level(1)
+    c.state.levels[1] = make_level(c.content, c.rs, c.streams, 1)
     assert a.state.turn != b.state.turn
     for other in (b, c):
         assert np.array_equal(a.state.levels[1].map.tiles, other.state.levels[1].map.tiles)

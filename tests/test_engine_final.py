@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine_helpers import encounter_faces, go_down, kinds, make_game, one, path_to, script, walk_to
+from engine_helpers import encounter_faces, go_down, kinds, make_game, one, path_to, say, script, walk_to
 
 from undercroft.rules import dungeon
 from undercroft.rules.actions import Descend, Move
@@ -92,7 +92,7 @@ def test_a_guardian_that_faces_the_party_bars_the_way_out() -> None:
     ev = game.step(Move(*next((dx, dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
                               if int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == room.id
                               and (st.pos[0] + dx, st.pos[1] + dy) != first.pos)))
-    assert kinds(ev) == ["refused"] and "facing you" in ev[0].text and game.checksum() == before
+    assert kinds(ev) == ["refused"] and "facing you" in say(game, ev[0]) and game.checksum() == before
 
 
 def test_the_stairs_of_a_level_that_is_not_final_lead_down() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine_helpers import act, make_game, meet, of, one
+from engine_helpers import act, make_game, meet, of, one, say
 
 from undercroft.rules import dungeon
 from undercroft.rules.actions import Attack, Move
@@ -30,7 +30,7 @@ def test_a_better_weapon_is_taken_up_and_hits_harder() -> None:
     ev = game.step(Move(*step))
     wield = one(ev, "wield")
     assert wield["item"] == "long_sword" and wield["damage"] == 7
-    assert wield.text == "You take up the Long Sword: 7 damage a hit."
+    assert say(game, wield) == "You take up the Long Sword: 7 damage a hit."
     assert st.party[0].weapon == 4 and "long_sword" not in st.items
     assert game.checksum() != before  # the weapon in hand is part of the state
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine_helpers import encounter_faces, make_game, meet, script
+from engine_helpers import encounter_faces, make_game, meet, say, script
 
 from undercroft.rules.actions import Bribe, Descend, Drink, DropFood, DropTreasure, Fight, Run, Talk, ThrowOil, Wait
 from undercroft.rules.dice import ScriptedDice
@@ -20,7 +20,7 @@ def test_legal_follows_the_state_not_only_the_mode() -> None:
         assert not game.legal(action) and game.refusal(action) == why
         before = game.checksum()
         (e,) = game.step(action)
-        assert e.type == "refused" and e.text == why and game.checksum() == before
+        assert e.type == "refused" and say(game, e) == why and game.checksum() == before
     meet(game, "demon", faces=encounter_faces())
     for action, why in [
         (Talk(), "The Demon cannot be negotiated with."),

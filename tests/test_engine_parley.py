@@ -7,7 +7,7 @@ Mostly the citadel ruleset (the 000 procedure as written: a party of four whose 
 from __future__ import annotations
 
 import pytest
-from engine_helpers import content, encounter_faces, kinds, make_game, meet, of, one, place_group, script, walk_to
+from engine_helpers import content, encounter_faces, kinds, make_game, meet, of, one, place_group, say, script, walk_to
 
 from undercroft.rules.actions import Attack, Bribe, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
@@ -36,7 +36,7 @@ def refused(g: Game, action: Talk | Bribe | Fight | Run | Attack) -> str:
     assert g.checksum() == before
     assert len(script(g).used) == used
     reason = events[0]["reason"]
-    assert reason and events[0]["action"] == action.type and events[0].text
+    assert reason and events[0]["action"] == action.type and say(g, events[0])
     return str(reason)
 
 
@@ -105,7 +105,7 @@ def test_intimidation_hands_over_a_quarter_of_the_treasure_rounded_down() -> Non
     neg = one(events, "negotiate")
     assert neg["result"] == "intimidation" and neg["tribute"] == 25
     assert g.state.gold == 75 and orc.treasure == 78
-    assert "25 gold" in neg.text
+    assert "25 gold" in say(g, neg)
     assert orc.peaceful and g.state.mode == "explore"
 
 
@@ -184,7 +184,7 @@ def test_no_bribe_after_an_agreement() -> None:
     script(g).push(4, 4)
     g.step(Talk())
     assert g.state.mode == "explore"
-    assert refused(g, Bribe(60)) == "you cannot bribe now (explore)"
+    assert refused(g, Bribe(60)) == "You cannot bribe now (explore)."
 
 
 def _col(score: int) -> int:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from engine_helpers import encounter_faces, kinds, make_game, meet, one, rolls, script
+from engine_helpers import encounter_faces, kinds, make_game, meet, one, rolls, say, script
 
-from undercroft.rules import dungeon
+from undercroft.rules import dungeon, monster_check
 from undercroft.rules.actions import Fight, Move, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
-from undercroft.rules.game import Game, a_name, the
+from undercroft.rules.game import Game
+from undercroft.rules.names import a_name, the
 
 
 def _agree(game: Game, monster: str = "goblin") -> None:
@@ -25,7 +26,7 @@ def test_a_peaceful_monster_steps_aside() -> None:
     g = st.level.groups[-1]
     before = st.pos
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
-    assert "pass" in kinds(ev) and one(ev, "pass").text == "The Goblin lets you pass."
+    assert "pass" in kinds(ev) and say(game, one(ev, "pass")) == "The Goblin lets you pass."
     assert g.pos == before and st.pos != before  # they swapped places
     assert st.mode == "explore"
 
@@ -44,7 +45,7 @@ def test_fight_while_exploring_needs_a_monster_in_sight() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     before = game.checksum()
     ev = game.step(Fight())
-    assert kinds(ev) == ["refused"] and "nothing here to fight" in ev[0].text
+    assert kinds(ev) == ["refused"] and "nothing here to fight" in say(game, ev[0])
     assert game.checksum() == before
 
 
@@ -101,7 +102,7 @@ def test_new_groups_never_stand_on_the_stairs() -> None:
         m = game.state.level.map
         assert m.stairs is not None
         seg = int(m.segment_of[m.stairs[1], m.stairs[0]])
-        assert game._far_tile(seg) != m.stairs
+        assert monster_check.far_tile(game, seg) != m.stairs
 
 
 def test_the_citadel_talks_to_anything_but_the_nameless_one_and_demons() -> None:
@@ -127,7 +128,7 @@ def test_names_that_bring_their_own_article() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     meet(game, "the_patient_one", faces=encounter_faces())
     ev = game.step(Wait())
-    assert all("The The" not in e.text and "the The" not in e.text for e in ev)
+    assert all("The The" not in say(game, e) and "the The" not in say(game, e) for e in ev)
 
 
 def test_no_bribery_cell_below_the_tables_first_row() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine_helpers import content, encounter_faces, make_game, meet, of, one, script, walk_into
+from engine_helpers import content, encounter_faces, make_game, meet, of, one, say, script, walk_into
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -107,7 +107,7 @@ def play(game: Game, rnd: random.Random, length: int, *, try_illegal: bool) -> l
         refusals = of(events, "refused")
         if refusals or not was_legal:
             assert [e.type for e in events] == ["refused"], events
-            assert refusals[0]["reason"] and refusals[0].text
+            assert refusals[0]["reason"] and say(game, refusals[0])
             assert game.checksum() == before, f"refused {action} changed the state"
         elif action.type in ("talk", "bribe"):
             assert all_gold(game) == gold, f"{action} created or destroyed gold: {events}"
@@ -252,8 +252,8 @@ def test_event_records_are_plain_json() -> None:
 def test_refused_actions_say_why_in_every_mode() -> None:
     g = make_game("citadel", 1, ScriptedDice(), gold=10)
     checks: list[tuple[Action, str]] = [
-        (Attack(0), "you cannot attack now (explore)"),
-        (Talk(), "you cannot talk now (explore)"),
+        (Attack(0), "You cannot attack now (explore)."),
+        (Talk(), "You cannot talk now (explore)."),
         (Move(0, 0), "A step is one tile in one of eight directions."),
         (Move(2, 0), "A step is one tile in one of eight directions."),
         (Drink(9), "Nobody there to drink."),
@@ -264,15 +264,15 @@ def test_refused_actions_say_why_in_every_mode() -> None:
         assert e.type == "refused" and e["reason"] == reason and e["action"] == action.type
         assert g.checksum() == before
     _group, _ = meet(g, "orc")
-    for action, reason in [(Attack(0), "you cannot attack now (encounter)"),
+    for action, reason in [(Attack(0), "You cannot attack now (encounter)."),
                            (Descend(), "There are no stairs down here.")]:
         before = g.checksum()
         (e,) = g.step(action)
         assert e["reason"] == reason and g.checksum() == before
     g.step(Fight())  # the party is quicker: initiative rolls no die
     assert g.state.mode == "combat" and g.state.combat is not None and g.state.combat.party_turn
-    for action, reason in [(Attack(5), "Choose a living target."), (Talk(), "you cannot talk now (combat)"),
-                           (Rest(), "you cannot rest now (combat)")]:
+    for action, reason in [(Attack(5), "Choose a living target."), (Talk(), "You cannot talk now (combat)."),
+                           (Rest(), "You cannot rest now (combat).")]:
         before = g.checksum()
         (e,) = g.step(action)
         assert e["reason"] == reason and g.checksum() == before
@@ -291,7 +291,7 @@ def test_every_event_type_is_documented_with_a_json_example() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    source = (root / "src" / "undercroft" / "rules" / "game.py").read_text(encoding="utf-8")
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted((root / "src" / "undercroft" / "rules").glob("*.py")))
     emitted = set(re.findall(r'Event\(\s*"([a-z_]+)"', source))
     doc = (root / "docs" / "EVENTS.md").read_text(encoding="utf-8")
     sections = re.split(r"^### `([a-z_]+)`\n", doc, flags=re.MULTILINE)

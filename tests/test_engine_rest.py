@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, one, rolls, script
+from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, one, rolls, say, script
 from test_engine_explore import level_tables, monster_faces
 
 from undercroft.rules.actions import Rest
@@ -18,7 +18,7 @@ def test_a_turn_of_rest_heals_rest_heal_hit_points_never_above_the_maximum() -> 
     clock = st.rounds
     ev = act(game, Rest(), NOTHING)  # the wandering check finds nothing
     rest = one(ev, "rest")
-    assert rest["healed"] == 1 and st.party[0].hp == 11 and rest.text == "You rest for a turn. HP 11/12."
+    assert rest["healed"] == 1 and st.party[0].hp == 11 and say(game, rest) == "You rest for a turn. HP 11/12."
     assert st.rounds == clock + game.rules.time.rest_rounds
     assert rolls(ev, "monster_check")[0]["result"] == "none"
     act(game, Rest(), NOTHING)

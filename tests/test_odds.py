@@ -12,6 +12,7 @@ import pytest
 from undercroft.content import Content, load_content
 from undercroft.paths import data_dir
 from undercroft.rules.actions import Attack, Fight
+from undercroft.rules.context import init_behaviour
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Encounter, Group
@@ -56,7 +57,7 @@ def place(game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None 
     g = Group(st.next_group, monster, list(hp) if hp else [mon.hp] * count, mon.hp, st.depth, st.segment, st.pos,
               "resident", 0, met=True)
     st.next_group += 1
-    game._init_behaviour(g, mon)
+    init_behaviour(g, mon)
     st.level.groups.append(g)
     st.mode = "encounter"
     st.encounter = enc if enc is not None else Encounter(g.id, entry=st.prev_pos, first_round=False)

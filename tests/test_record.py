@@ -244,15 +244,19 @@ CRASH_TURN = 10  # a step the bot takes (a move) early, before any fight: whatev
 
 def inject(monkeypatch: pytest.MonkeyPatch, at_turn: int) -> None:
     """Make the engine raise Boom while taking the action of turn ``at_turn`` (inside a move or a rest)."""
-    for name in ("_move", "_rest"):
-        original = getattr(Game, name)
+    from undercroft.rules.game import HANDLERS
+    from undercroft.rules.types import Mode
 
-        def broken(self: Game, a: Any, events: Any, _original: Any = original) -> None:
-            if self.state.turn + 1 == at_turn:
+    for kind in ("move", "rest"):
+        key = (Mode.EXPLORE, kind)
+        original = HANDLERS[key]
+
+        def broken(ctx: Any, a: Any, events: Any, _original: Any = original) -> None:
+            if ctx.state.turn + 1 == at_turn:
                 raise Boom(f"injected at turn {at_turn}")
-            _original(self, a, events)
+            _original(ctx, a, events)
 
-        monkeypatch.setattr(Game, name, broken)
+        monkeypatch.setitem(HANDLERS, key, broken)
 
 
 def play_until_crash(content: Content, path: Path) -> tuple[Game, Recorder, int]:

@@ -290,16 +290,17 @@ def test_no_pickle_anywhere() -> None:
 
 def test_a_crash_recording_reproduces_through_the_cli(run: Run, content: Content, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from undercroft.rules.game import Game
+    from undercroft.rules.game import HANDLERS
+    from undercroft.rules.types import Mode
 
-    original = Game._move
+    original = HANDLERS[(Mode.EXPLORE, "move")]
 
-    def broken(self: Game, a: Any, events: Any) -> None:
-        if self.state.turn >= 19:  # the first step at or after turn 20
+    def broken(ctx: Any, a: Any, events: Any) -> None:
+        if ctx.state.turn >= 19:  # the first step at or after turn 20
             raise ZeroDivisionError("injected")
-        original(self, a, events)
+        original(ctx, a, events)
 
-    monkeypatch.setattr(Game, "_move", broken)
+    monkeypatch.setitem(HANDLERS, (Mode.EXPLORE, "move"), broken)
     path = tmp_path / "crash.jsonl"
     r = play_game(content, "undercroft", 5, record=str(path))
     assert r.outcome == "crash" and r.turns >= 19
@@ -310,6 +311,6 @@ def test_a_crash_recording_reproduces_through_the_cli(run: Run, content: Content
     assert code == 1
     assert "Traceback" in err and "ZeroDivisionError: injected" in err
     assert f"{path}:{turn + 1}: the recorded crash reproduced at turn {turn}" in err
-    monkeypatch.setattr(Game, "_move", original)  # the bug is fixed
+    monkeypatch.setitem(HANDLERS, (Mode.EXPLORE, "move"), original)  # the bug is fixed
     code, _, err = run("replay", "--verify", str(path))
     assert code == 0 and f"did not happen again at turn {turn}" in err

@@ -6,7 +6,7 @@ Every roll is forced; each step asserts that the engine used exactly the faces s
 from __future__ import annotations
 
 import pytest
-from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, script
+from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script
 
 from undercroft.rules.actions import Attack, DropFood, DropTreasure, Fight, Move, Rest, Run, ThrowOil
 from undercroft.rules.dice import ScriptedDice
@@ -267,10 +267,10 @@ def test_resting_three_turns_clears_exhaustion() -> None:
         clock = st.rounds
         ev = act(game, Rest(), NOTHING)  # a turn passes; a wandering check finds nothing
         assert st.rounds == clock + 60 and st.exhausted and one(ev, "rest")["exhausted"] is True
-        assert one(ev, "rest").text == f"You rest for a turn ({60 * n}/180 rounds of rest)."
+        assert say(game, one(ev, "rest")) == f"You rest for a turn ({60 * n}/180 rounds of rest)."
     ev = act(game, Rest(), NOTHING)
     assert not st.exhausted and st.running_rounds == 0
-    assert one(ev, "rest").text == "You rest for a turn. You are no longer exhausted."
+    assert say(game, one(ev, "rest")) == "You rest for a turn. You are no longer exhausted."
 
 
 def test_running_while_exhausted_in_a_fight_is_refused() -> None:

@@ -53,7 +53,7 @@ def meet(session: Session, dice: TestDice, monster: str, count: int = 1) -> Scen
     if session.game.proc.distance:
         dice.push(*encounter_faces())
     _, events = place_group(session.game, monster, count)
-    session.log.add_events(events)  # as if the step into the room had met them
+    session.log.add_events(events, session.narrator)  # as if the step into the room had met them
     session.last_events = events
     return SceneStack(game_stack(session))
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from undercroft.cli import EXIT_FAIL, EXIT_OK, UserError, load_data
+from undercroft.narrate import Narrator
 from undercroft.rules.actions import Action, action_to_dict
 from undercroft.rules.events import Event
 
@@ -114,7 +115,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
         return run_replay_flags(args, content, path)
     out = sys.stdout
-    printer = _printer(out, events=args.events, log=not args.events and not args.verify)
+    printer = _printer(out, Narrator(content, rec.header.ruleset), events=args.events,
+                       log=not args.events and not args.verify)
     last = [0]
 
     def on_events(turn: int, action: Action, evs: list[Event]) -> None:
@@ -175,17 +177,21 @@ def _quiet_stdout() -> None:
         pass
 
 
-def _printer(out: TextIO, *, events: bool, log: bool) -> Callable[[int, Action, list[Event]], None] | None:
+def _printer(out: TextIO, narrator: Narrator, *, events: bool,
+             log: bool) -> Callable[[int, Action, list[Event]], None] | None:
     if events:
         def dump(turn: int, action: Action, evs: list[Event]) -> None:
             for ev in evs:
-                out.write(json.dumps({"turn": turn, **ev.as_dict()}, separators=(",", ":")) + "\n")
+                text = narrator.text(ev)
+                line = {"turn": turn, **ev.as_dict(), **({"text": text} if text else {})}
+                out.write(json.dumps(line, separators=(",", ":")) + "\n")
         return dump
     if log:
         def say(turn: int, action: Action, evs: list[Event]) -> None:
             for ev in evs:
-                if ev.text:
-                    out.write(ev.text + "\n")
+                text = narrator.text(ev)
+                if text:
+                    out.write(text + "\n")
         return say
     return None
 

@@ -609,7 +609,7 @@ def replay(
             exc.add_note(f"replaying {rec.path}: at turn {turn} (line {i + 2}), action {describe_action(action)}")
             raise
         if len(events) == 1 and events[0].type == "refused":
-            raise Desync(turn, action, [f"refused: {events[0].get('reason', events[0].text)}"], line=i + 2)
+            raise Desync(turn, action, [f"refused: {events[0].get('reason', '')}"], line=i + 2)
         if on_events is not None:
             on_events(turn, action, events)
         if verify and game.checksum() != chk:

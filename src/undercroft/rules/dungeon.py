@@ -24,7 +24,7 @@ Layout
   the order of their first tile (row by row).
 * ``far_rooms`` orders the rooms by walking distance (4-connected steps) from the start to each room's centre,
   farthest first, ties by id; the start room is always last. The stairs down go in the farthest room, away from its
-  walls; the final level has none.
+  walls (on the final level they are the way out).
 
 Movement is 4-connected (orthogonal steps): :func:`path_between` walks like the corridors are carved.
 """
@@ -108,7 +108,7 @@ class LevelMap:
     segment_of: npt.NDArray[np.int16]  # (height, width) segment id of each floor/door/stairs tile; -1 on walls
     segments: tuple[Segment, ...]
     start: Point  # where the party arrives: the centre of room 0
-    stairs: Point | None  # the stairs down; None on the final level
+    stairs: Point  # the stairs down (on the final level, the way out)
     far_rooms: tuple[int, ...]  # room ids by walking distance from the start, farthest first
 
     @property
@@ -148,7 +148,7 @@ class _Rect:
 # --- generation ----------------------------------------------------------------------------------------------
 
 
-def generate_level(profile: MapGen, stream: Stream, *, final: bool = False) -> LevelMap:
+def generate_level(profile: MapGen, stream: Stream) -> LevelMap:
     """Generate one level. Same profile and same stream state give the same level, array for array."""
     width, height = profile.width, profile.height
     rooms = _place_rooms(profile, stream)
@@ -221,12 +221,10 @@ def generate_level(profile: MapGen, stream: Stream, *, final: bool = False) -> L
     dist = _distance_map(walk, start)
     far_rooms = tuple(sorted(range(len(rooms)), key=lambda i: (-int(dist[rooms[i].centre[1], rooms[i].centre[0]]), i)))
 
-    stairs: Point | None = None
-    if not final:
-        far = rooms[far_rooms[0]]
-        ix1, iy1, ix2, iy2 = far.x1 + 1, far.y1 + 1, far.x2 - 1, far.y2 - 1  # away from the walls (rooms are >= 3 wide)
-        stairs = (ix1 + stream.below(ix2 - ix1 + 1), iy1 + stream.below(iy2 - iy1 + 1))
-        tiles[stairs[1], stairs[0]] = STAIRS
+    far = rooms[far_rooms[0]]
+    ix1, iy1, ix2, iy2 = far.x1 + 1, far.y1 + 1, far.x2 - 1, far.y2 - 1  # away from the walls (rooms are >= 3 wide)
+    stairs = (ix1 + stream.below(ix2 - ix1 + 1), iy1 + stream.below(iy2 - iy1 + 1))
+    tiles[stairs[1], stairs[0]] = STAIRS
 
     tiles.flags.writeable = False
     segment_of.flags.writeable = False

@@ -1,7 +1,7 @@
-"""Events: what happened, as records the UI renders and tests assert on.
+"""Events: what happened, as records the front ends narrate and tests assert on.
 
-An event has a ``type`` (see docs/EVENTS.md), plain JSON-able ``data`` and, where a player would read it, a
-``text`` line in the plain style of the source ("You hit. 6 damage. Ghoul at 2.").
+An event has a ``type`` (see docs/EVENTS.md) and plain JSON-able ``data``. It carries no English:
+:mod:`undercroft.narrate` words it for the player.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Any
 class Event:
     type: str
     data: dict[str, Any] = field(default_factory=dict)
-    text: str = ""
 
     def __getitem__(self, key: str) -> Any:
         return self.data[key]
@@ -23,7 +22,4 @@ class Event:
         return self.data.get(key, default)
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type, **self.data}
-        if self.text:
-            out["text"] = self.text
-        return out
+        return {"type": self.type, **self.data}

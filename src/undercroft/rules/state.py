@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from undercroft.rules.dungeon import LevelMap
+from undercroft.rules.types import FreeRound, Mode, Origin
 
 
 @dataclass
@@ -47,7 +48,7 @@ class Group:
     level: int
     segment: int
     pos: tuple[int, int]
-    origin: str  # "resident", "wandering" or "guardian"
+    origin: Origin
     treasure: int  # gold it holds (its own)
     bribes: int = 0  # gold it was offered (it keeps it; recovered by killing it)
     met: bool = False  # surprise, distance and reaction are settled once, when first met
@@ -56,7 +57,7 @@ class Group:
     negotiated: bool = False  # a negotiation was tried
     bribe_tried: bool = False  # the one bribe is spent
     reaction: int = 0  # the 2d6 total (0: no reaction procedure)
-    reaction_result: str = ""
+    reaction_result: str = ""  # the reaction band's result ("attacks", ..., "friendly"); "" before
     risen: bool = True  # kneelers: standing and fighting
     turns: int = 0  # monster turns taken in the current fight (acts_every)
 
@@ -86,7 +87,7 @@ class Combat:
     round: int = 1
     party_turn: bool = True
     party_attacked: bool = False  # this round: the party swung (holds_ground answers only that)
-    free_round: str = ""  # "party" or "monsters": the other side does not act in round 1
+    free_round: FreeRound = FreeRound.NONE  # the side with a free first round: the other does not act in round 1
 
 
 @dataclass
@@ -124,7 +125,7 @@ class GameState:
     running_rounds: int = 0
     exhausted: bool = False
     rest_rounds: int = 0  # rounds rested since exhaustion
-    mode: str = "explore"  # explore, encounter, combat, pursuit, dead, won
+    mode: Mode = Mode.EXPLORE
     encounter: Encounter | None = None
     combat: Combat | None = None
     pursuit: Pursuit | None = None

@@ -18,7 +18,6 @@ side's turn and then the other side's; ``rounds`` is the number of rounds begun)
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from undercroft.rules.actions import Action, Attack, Fight
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream
-from undercroft.rules.state import Encounter, Group
+from undercroft.rules.types import Mode, Side
 from undercroft.sim.odds import attack_target
 from undercroft.sim.spec import MAX_ROUNDS
 from undercroft.sim.vector import mean_ci, wilson
@@ -111,110 +110,80 @@ def run_scalar(
     ``exhausted`` sets the party's exhaustion (it only matters where the ruleset uses fatigue, as in play)."""
     if count < 1:
         raise ValueError(f"count must be at least 1, not {count}")
-    mon = content.monster(monster_id)
+    content.monster(monster_id)  # an unknown monster is a KeyError with a suggestion
     game = Game(content, ruleset, seed)
     st = game.state
-    member = game._member(character if character is not None else game.rs.party[0])
+    member = game.new_member(character if character is not None else game.rs.party[0])
     if hp is not None:
         if not 1 <= hp <= member.max_hp:
             raise ValueError(f"hp must be 1..{member.max_hp}, not {hp}")
         member.hp = hp
     st.party = [member]
     st.exhausted = exhausted
-    hps = list(monster_hps) if monster_hps is not None else [mon.hp] * count
-    g = Group(st.next_group, monster_id, hps, mon.hp, st.depth, st.segment, st.pos, "resident", 0)
-    st.next_group += 1
-    game._init_behaviour(g, mon)
-    st.level.groups.append(g)
-    st.mode = "encounter"
-    st.encounter = Encounter(g.id, entry=st.pos, first_round=False)  # met already: no surprise, no free round
+    g = game.add_group(monster_id, count, hp=monster_hps)
+    game.start_encounter(g, meeting=False)  # met already: no surprise, no free round
     return play_out(game, fights, seed, max_rounds=max_rounds)
-
-
-def _group(game: Game) -> Group:
-    st = game.state
-    if st.mode == "combat" and st.combat is not None:
-        return st.group(st.combat.group)
-    if st.mode == "pursuit" and st.pursuit is not None:
-        return st.group(st.pursuit.group)
-    if st.mode == "encounter" and st.encounter is not None:
-        return st.group(st.encounter.group)
-    raise ValueError(f"no fight in front of the party (mode {st.mode})")
 
 
 def play_out(game: Game, fights: int, seed: int = 1, *, max_rounds: int = MAX_ROUNDS) -> ScalarResult:
     """Play the fight in front of the party ``fights`` times from the game's current state, through
     :meth:`Game.step`: ``fight`` (in an encounter or a pursuit), then ``attack`` the weakest living creature
     (ties: the first; the policy :mod:`undercroft.sim.odds` assumes) until one side is down. The dice come from
-    a stream of ``seed`` of this helper's own (``Stream(seed, "scalar")``), never the game's; the state is put
-    back as it was before each fight and at the end."""
+    a stream of ``seed`` of this helper's own (``Stream(seed, "scalar")``), never the game's; the game is put
+    back as it was (:meth:`Game.snapshot`, :meth:`Game.restore`) before each fight and at the end."""
     if fights < 1:
         raise ValueError(f"fights must be at least 1, not {fights}")
-    st = game.state
-    g = _group(game)
-    snap = (
-        st.mode, [m.hp for m in st.party], st.exhausted, st.turn, st.rounds, st.kills, st.gold,
-        copy.copy(st.encounter), copy.copy(st.combat), copy.copy(st.pursuit),
-        list(g.hp), g.turns, g.risen, g.peaceful, g.treasure, g.bribes, st.level.groups.index(g),
-    )
-
-    def restore() -> None:
-        (st.mode, hps, st.exhausted, st.turn, st.rounds, st.kills, st.gold, enc, com, pur,
-         g.hp, g.turns, g.risen, g.peaceful, g.treasure, g.bribes, where) = copy.copy(snap)
-        for m, h in zip(st.party, hps, strict=True):
-            m.hp = h
-        st.encounter, st.combat, st.pursuit = copy.copy(enc), copy.copy(com), copy.copy(pur)
-        g.hp = list(g.hp)
-        st.death = None
-        if g not in st.level.groups:
-            st.level.groups.insert(where, g)
-
-    forced = game._forced
-    game._forced = Stream(seed, "scalar")
-    start_hp = sum(snap[1])
+    if game.state.front_group() is None:
+        raise ValueError(f"no fight in front of the party (mode {game.state.mode})")
+    snap = game.snapshot()
+    start_hp = sum(m.hp for m in game.state.party)
     outcomes: list[str] = []
     rounds_out: list[int] = []
     lost_out: list[int] = []
     hits_out: list[int] = []
     kills_out: list[tuple[int, ...]] = []
     try:
-        for _ in range(fights):
-            restore()
-            events: list[Event] = []
-            swings = monster_turns = 0
-            if st.mode in ("encounter", "pursuit"):
-                events = _step(game, Fight())
-                first = next(e.get("first") for e in events if e.type == "combat")
-                monster_turns = 0 if first == "party" else 1
-            elif st.combat is not None and not st.combat.party_turn:
-                raise ValueError("play_out starts a fight in combat only on the party's turn")
-            while st.mode == "combat" and swings < max_rounds:
-                more = _step(game, Attack(attack_target(g)))
-                swings += 1
-                if st.mode in ("combat", "dead"):
-                    monster_turns += 1  # the monsters' turn began (a won fight ends on the swing)
-                events.extend(more)
-            hits = 0
-            kills: list[int] = []
-            for e in events:
-                if e.type == "attack" and e.get("hit"):
-                    if e.get("attacker_side") == "monsters":
-                        hits += 1
-                    elif e.get("target_hp_after") == 0:
-                        kills.append(int(e.get("natural")))
-            outcomes.append("death" if st.mode == "dead" else "stalemate" if st.mode == "combat" else "win")
-            rounds_out.append(min(max_rounds, math.ceil((swings + monster_turns) / 2)))
-            lost_out.append(start_hp - sum(max(0, m.hp) for m in st.party))
-            hits_out.append(hits)
-            kills_out.append(tuple(kills))
+        with game.forced_dice(Stream(seed, "scalar")):
+            for _ in range(fights):
+                game.restore(snap)
+                st = game.state
+                g = st.front_group()
+                assert g is not None
+                events: list[Event] = []
+                swings = monster_turns = 0
+                if st.mode in (Mode.ENCOUNTER, Mode.PURSUIT):
+                    events = _step(game, Fight())
+                    first = next(e.get("first") for e in events if e.type == "combat")
+                    monster_turns = 0 if first == Side.PARTY else 1
+                elif st.combat is not None and not st.combat.party_turn:
+                    raise ValueError("play_out starts a fight in combat only on the party's turn")
+                while st.mode == Mode.COMBAT and swings < max_rounds:
+                    more = _step(game, Attack(attack_target(g)))
+                    swings += 1
+                    if st.mode in (Mode.COMBAT, Mode.DEAD):
+                        monster_turns += 1  # the monsters' turn began (a won fight ends on the swing)
+                    events.extend(more)
+                hits = 0
+                kills: list[int] = []
+                for e in events:
+                    if e.type == "attack" and e.get("hit"):
+                        if e.get("attacker_side") == Side.MONSTERS:
+                            hits += 1
+                        elif e.get("target_hp_after") == 0:
+                            kills.append(int(e.get("natural")))
+                outcomes.append("death" if st.mode == Mode.DEAD else "stalemate" if st.mode == Mode.COMBAT
+                                else "win")
+                rounds_out.append(min(max_rounds, math.ceil((swings + monster_turns) / 2)))
+                lost_out.append(start_hp - sum(max(0, m.hp) for m in st.party))
+                hits_out.append(hits)
+                kills_out.append(tuple(kills))
     finally:
-        game._forced = forced
-        restore()
+        game.restore(snap)
     return ScalarResult(tuple(outcomes), tuple(rounds_out), tuple(lost_out), tuple(hits_out), tuple(kills_out))
 
 
 def _step(game: Game, action: Action) -> list[Event]:
     events = game.step(action)
     if events and events[0].type == "refused":
-        raise RuntimeError(f"the engine refused {action.type}: {events[0].text}")
+        raise RuntimeError(f"the engine refused {action.type}: {events[0].get('reason')}")
     return events

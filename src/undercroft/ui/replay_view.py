@@ -19,6 +19,7 @@ from tcod.event import KeySym
 
 from undercroft import record
 from undercroft.content import Content
+from undercroft.narrate import Narrator
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -89,14 +90,14 @@ class ReplayScene(Scene):
             return False
         self.replayed += 1
         if len(events) == 1 and events[0].type == "refused":
-            self.error = f"Desync at turn {self.index + 1}: the engine refused it ({events[0].text})"
+            self.error = f"Desync at turn {self.index + 1}: the engine refused it ({events[0].get('reason')})"
             self.paused = True
             return False
         self.index += 1
         if self.index % KEYFRAME_EVERY == 0 and self.index not in self.keyframes:
             self.keyframes[self.index] = clone(self.game)
         if log is not None:
-            log.add_events(events)
+            log.add_events(events, self.session.narrator)
             self.session.last_events = events
         return True
 
@@ -256,8 +257,10 @@ def screenshot(content: Content, path: Path, until: int | None, out_png: Path | 
     log = MessageLog()
     last: list[Event] = []
 
+    narrator = Narrator(content, rec.header.ruleset)
+
     def collect(turn: int, action: Action, events: list[Event]) -> None:
-        log.add_events(events)
+        log.add_events(events, narrator)
         last[:] = events
 
     game = record.replay(content, rec, until=until, on_events=collect)

@@ -12,43 +12,14 @@ from pathlib import Path
 
 from undercroft import record
 from undercroft.content import Content
+from undercroft.narrate import LogLine, Narrator
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
-from undercroft.rules.game import Game, the
+from undercroft.rules.game import Game
+from undercroft.rules.names import the
+from undercroft.rules.types import Mode, Origin
 
-LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see render.KIND_COLOURS)
 MAX_LOG = 5000
-
-_GOOD = {"victory", "won", "pickup", "peaceful", "leaves", "evade", "escape", "distracted", "descend", "drink"}
-_BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises"}
-_ALERT = {"encounter", "combat", "pursuit", "surprise", "chase", "approach", "initiative", "out_of_sight", "kill"}
-
-
-def event_lines(event: Event) -> list[LogLine]:
-    """The log lines of one event, in the plain style of the source; the player's roll before its outcome."""
-    e = event
-    if e.type == "refused":
-        return [(e.text, "refused")]
-    if e.type == "roll":
-        return [(e.text, "roll")] if e.text else []
-    if e.type == "attack":
-        roll_text = str(e.get("roll_text", ""))
-        if e.get("attacker_side") == "party":
-            lines: list[LogLine] = [(roll_text, "roll")] if roll_text else []
-            return [*lines, (e.text, "good" if e.get("hit") else "normal")]
-        out: list[LogLine] = [(e.text, "bad" if e.get("hit") else "normal")]
-        if roll_text:
-            out.append((roll_text, "detail"))
-        return out
-    if e.type in ("negotiate", "bribe"):
-        return [(e.text, "roll")]
-    if not e.text:
-        return []
-    if e.type == "victory" and e.get("gold"):
-        return [(e.text, "gold")]
-    kind = "good" if e.type in _GOOD else "bad" if e.type in _BAD else "alert" if e.type in _ALERT else "normal"
-    return [(e.text, kind)]
-
 
 @dataclass
 class MessageLog:
@@ -72,11 +43,11 @@ class MessageLog:
         self._append(text, kind)
         self._trim()
 
-    def add_events(self, events: list[Event], *, brief: bool = True) -> None:
-        """Append an action's events (``brief``: leave out the monsters' own roll lines)."""
+    def add_events(self, events: list[Event], narrator: Narrator, *, brief: bool = True) -> None:
+        """Append an action's events as ``narrator`` words them (``brief``: leave out the monsters' own rolls)."""
         self.fresh = 0
         for ev in events:
-            for text, kind in event_lines(ev):
+            for text, kind in narrator.lines(ev):
                 if brief and kind == "detail":
                     continue
                 self._append(text, kind)
@@ -97,6 +68,7 @@ class Session:
         self.recorder = recorder
         self.path = path if path is not None else (recorder.path if recorder is not None else None)
         self.log = MessageLog()
+        self.narrator = Narrator(content, game.ruleset_id)
         self.last_events: list[Event] = []
         self.morgue: Path | None = None
         self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)
@@ -120,9 +92,10 @@ class Session:
         """Continue an unfinished recording exactly where it stopped (the log is rebuilt from the replay)."""
         rec = record.load_recording(path, lenient_tail=True)
         log = MessageLog()
+        narrator = Narrator(content, rec.header.ruleset)
 
         def collect(turn: int, action: Action, events: list[Event]) -> None:
-            log.add_events(events)
+            log.add_events(events, narrator)
 
         game = record.replay(content, rec, on_events=collect)
         recorder = record.Recorder.append_to(path, recording=rec)
@@ -139,7 +112,7 @@ class Session:
     # --- playing -------------------------------------------------------------------------------------------
 
     @property
-    def mode(self) -> str:
+    def mode(self) -> Mode:
         return self.game.state.mode
 
     def legal(self, action: Action) -> bool:
@@ -152,14 +125,14 @@ class Session:
         else:
             events = self.game.step(action)
         self.last_events = events
-        self.log.add_events(events)
+        self.log.add_events(events, self.narrator)
         return events
 
     @property
     def refused(self) -> str:
         """Why the last action was refused ('' when it was accepted)."""
         ev = self.last_events
-        return ev[0].text if len(ev) == 1 and ev[0].type == "refused" else ""
+        return self.narrator.text(ev[0]) if len(ev) == 1 and ev[0].type == "refused" else ""
 
     def close(self) -> None:
         if self.recorder is not None:
@@ -195,7 +168,7 @@ def end_lines(game: Game) -> list[str]:
     """What the death (or victory) screen says: cause, turn, depth and seed."""
     st = game.state
     level = game.rs.levels[st.depth].name
-    if st.mode == "dead" and st.death is not None:
+    if st.mode == Mode.DEAD and st.death is not None:
         d = st.death
         return [
             "You are dead.",
@@ -204,7 +177,7 @@ def end_lines(game: Game) -> list[str]:
             f"Seed {d['seed']}, ruleset {game.rs.title}.",
             f"Kills: {st.kills}. Gold: {st.gold}.",
         ]
-    slew = not any(g.origin == "guardian" for g in st.level.groups)
+    slew = not any(g.origin == Origin.GUARDIAN for g in st.level.groups)
     how = (f"The last of the things at the end fell on turn {st.turn}." if slew
            else f"You went out through the seal on turn {st.turn}.")
     return [

@@ -30,14 +30,14 @@ from undercroft.rules.actions import (
     ThrowOil,
     Wait,
 )
-from undercroft.rules.game import a_name, the
+from undercroft.rules.names import a_name, the
 from undercroft.rules.state import Group
 from undercroft.sim.odds import fight_odds
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Pop, Push, Replace, Reset, Scene, Transition
 from undercroft.ui.scenes.overlays import HelpScene, InventoryScene, LogScene, MenuScene, PromptScene
-from undercroft.ui.session import Session, end_lines, event_lines
+from undercroft.ui.session import Session, end_lines
 
 PANEL_W = 38  # at most half the map: a panel on the side away from the party never covers it
 
@@ -137,7 +137,7 @@ class GameScene(Scene):
         """The last action's outcome, each result with the roll behind it."""
         lines: list[tuple[str, RGB]] = []
         for ev in self.session.last_events:
-            for text, kind in event_lines(ev):
+            for text, kind in self.session.narrator.lines(ev):
                 if kind != "detail":
                     lines.append((text, render.KIND_COLOURS.get(kind, TEXT)))
         if not lines or rows <= 1:
@@ -401,7 +401,7 @@ class CombatScene(GameScene):
             mon = game.monster_of(g)
             mcol = render.hex_rgb(mon.colour)
             for i, hp_i in enumerate(g.hp[:12]):
-                name = game.creature_name(g, i)
+                name = self.session.narrator.creature(g.monster, i, len(g.hp))
                 sel = i == self.target and hp_i > 0
                 label = f"{i + 1}. {name:<17} " + (f"HP {hp_i}/{g.max_hp}" if hp_i > 0 else "dead")
                 if sel:
@@ -415,7 +415,8 @@ class CombatScene(GameScene):
                 y += 1
         y += 1
         y += render.put_lines(console, x + 2, y, w - 4, self.odds_lines())
-        target_name = game.creature_name(g, self.target) if g is not None and g.alive else "it"
+        target_name = (self.session.narrator.creature(g.monster, self.target, len(g.hp))
+                       if g is not None and g.alive else "it")
         opts: list[tuple[str, str, Action]] = [
             ("a", f"Attack {target_name}", Attack(self.target)),
             ("o", "Throw oil at it", ThrowOil(self.target)),

@@ -1,0 +1,388 @@
+"""Narration: the player's text for each engine event, in the plain style of the source texts.
+
+The engine (:mod:`undercroft.rules`) emits events as data only; this module words them, once, for every reader:
+the window and the terminal (the message log), ``replay --events``, the morgue file and autoplay. Articles are
+handled in one place (:mod:`undercroft.rules.names`): "the Ghoul", "The Unlit", never "the The Unlit".
+
+A :class:`Narrator` knows the data and the ruleset (the party's names, whether it is a lone delver, "You", or a
+party of named characters). ``text(event)`` is the event's line ("" for events a player does not read, such as a
+step); ``lines(event)`` the log lines with a colour kind each, the player's roll before its outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from undercroft.content import Content
+from undercroft.rules.events import Event
+from undercroft.rules.names import The, a_name, the
+
+LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see ui.render.KIND_COLOURS)
+
+_GOOD = {"victory", "won", "pickup", "peaceful", "leaves", "evade", "escape", "distracted", "descend", "drink"}
+_BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises"}
+_ALERT = {"encounter", "combat", "pursuit", "surprise", "chase", "approach", "initiative", "out_of_sight", "kill"}
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """'1 round', '3 rounds'."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def sentence(text: str) -> str:
+    """Capitalised, with a full stop."""
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+class Narrator:
+    """Words the events of games of one ruleset (see the module docstring)."""
+
+    def __init__(self, content: Content, ruleset: str) -> None:
+        self.content = content
+        self.rs = content.ruleset(ruleset)
+        self.party = list(self.rs.party)
+        self.solo = len(self.party) == 1
+        self._table: dict[str, Callable[[Event], str]] = {
+            name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_e_")
+        }
+
+    # --- names ------------------------------------------------------------------------------------------------
+
+    def monster(self, monster_id: str) -> str:
+        """A monster's name ("Ghoul", "The Unlit"); an unknown id as it is."""
+        m = self.content.monsters.get(monster_id)
+        return m.name if m is not None else monster_id
+
+    def creature(self, monster_id: str, index: int, count: int) -> str:
+        """One creature of a group: "Ghoul", or "Ghoul #2" in a group of several."""
+        name = self.monster(monster_id)
+        return name if count == 1 else f"{name} #{index + 1}"
+
+    def member(self, index: int) -> str:
+        """A character's name ("Warrior"); "You" for a lone delver."""
+        if self.solo:
+            return "You"
+        if 0 <= index < len(self.party):
+            return self.content.party[self.party[index]].name
+        return f"character {index + 1}"
+
+    def template_name(self, template: str) -> str:
+        c = self.content.party.get(template)
+        return c.name if c is not None else template
+
+    @staticmethod
+    def verb(who: str, base: str, third: str | None = None) -> str:
+        """'You hit', 'Warrior hits'."""
+        return f"{who} {base}" if who == "You" else f"{who} {third or base + 's'}"
+
+    # --- the public face --------------------------------------------------------------------------------------
+
+    def text(self, event: Event) -> str:
+        """The event's line for the player ("" when there is nothing to read)."""
+        f = self._table.get(event.type)
+        return f(event) if f is not None else ""
+
+    def roll_line(self, event: Event) -> str:
+        """The roll behind an attack: "You roll 15 + 3 = 18 vs defense 12."."""
+        d = event.data
+        if d.get("attacker_side") == "party":
+            who = self.member(int(d["member"]))
+        else:
+            who = self.creature(str(d["attacker"]), int(d.get("attacker_index", 0)), int(d.get("count", 1)))
+        mod = int(d["modifier"])
+        sign = "+" if mod >= 0 else "-"
+        return f"{self.verb(who, 'roll')} {d['natural']} {sign} {abs(mod)} = {d['total']} vs defense {d['defense']}."
+
+    def lines(self, event: Event) -> list[LogLine]:
+        """The log lines of one event, each with its colour kind; the player's roll before its outcome."""
+        e = event
+        text = self.text(e)
+        if e.type == "refused":
+            return [(text, "refused")]
+        if e.type == "roll":
+            return [(text, "roll")] if text else []
+        if e.type == "attack":
+            roll = self.roll_line(e)
+            if e.get("attacker_side") == "party":
+                return [(roll, "roll"), (text, "good" if e.get("hit") else "normal")]
+            return [(text, "bad" if e.get("hit") else "normal"), (roll, "detail")]
+        if e.type in ("negotiate", "bribe"):
+            return [(text, "roll")]
+        if not text:
+            return []
+        if e.type == "victory" and e.get("gold"):
+            return [(text, "gold")]
+        kind = "good" if e.type in _GOOD else "bad" if e.type in _BAD else "alert" if e.type in _ALERT else "normal"
+        return [(text, kind)]
+
+    def death(self, death: dict[str, Any]) -> str:
+        """"Killed by the Ogre on turn 12, level 2." for a recorded death (``state.death``)."""
+        return f"Killed by {the(str(death['cause']))} on turn {death['turn']}, level {int(death['depth']) + 1}."
+
+    # --- one method per event type (``_e_<type>``) ------------------------------------------------------------
+
+    def _e_refused(self, e: Event) -> str:
+        return sentence(str(e.get("reason", "")))
+
+    def _e_roll(self, e: Event) -> str:
+        d = e.data
+        purpose = str(d.get("purpose", ""))
+        total, res = d.get("total"), d.get("result")
+        if purpose == "monster_check":
+            fresh_room = d.get("kind") == "room" and not d.get("visited")
+            where = "new room" if fresh_room else ("corridor" if d.get("kind") == "corridor" else "visited room")
+            origin = "resident" if fresh_room else "wandering"
+            found = f"a {origin} monster" if res != "none" else "nothing"
+            return f"Monster check ({where}): rolled {total}, 1-{d['target']} means a {origin} monster: {found}."
+        if purpose == "distance":
+            return f"Distance: {total} ft."
+        if purpose == "surprise_party":
+            return f"Surprise (party): rolled {total}: {res}."
+        if purpose == "surprise_monster":
+            return f"Surprise ({self.monster(str(d.get('monster', '')))}): rolled {total}: {res}."
+        if purpose == "reaction":
+            labels = {str(b.result): b.label for b in self.content.tables.reaction.bands}
+            return f"Reaction: rolled {total}: {labels.get(str(res), res)}."
+        if d.get("dice") and res in ("yes", "no"):  # a percentile check (a certain one rolls no die: no line)
+            return f"{purpose.replace('_', ' ').capitalize()}: rolled {total} vs {d['target']}%: {res}."
+        return ""
+
+    def _e_encounter(self, e: Event) -> str:
+        name, count = self.monster(e["monster"]), int(e["count"])
+        return f"{count} x {name}!" if count > 1 else f"{a_name(name)}!"
+
+    def _e_hidden(self, e: Event) -> str:
+        return "The water is still. You see nothing."
+
+    def _e_reveal(self, e: Event) -> str:
+        return f"Something rises from the water behind you: {self.monster(e['monster'])}!"
+
+    def _e_walked_past(self, e: Event) -> str:
+        return f"You walk past {the(self.monster(e['monster']))}, and it objects."
+
+    def _e_pass(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} lets you pass."
+
+    def _e_peaceful(self, e: Event) -> str:
+        verb = "lets" if e.get("already") else "leaves"
+        return f"{The(self.monster(e['monster']))} {verb} you be."
+
+    def _e_table(self, e: Event) -> str:
+        return (f"Table {e['table']}: row {e['row']}, column {e['column']}: {e['number']} x "
+                f"{self.monster(e['monster'])}.")
+
+    def _e_pickup(self, e: Event) -> str:
+        item, amount = self.content.items[e["item"]], int(e["amount"])
+        if item.kind == "gold":
+            return f"You pick up {amount} gold."
+        what = item.name if amount == 1 else f"{amount} x {item.name}"
+        return f"You pick up {what}."
+
+    def _e_wield(self, e: Event) -> str:
+        who = self.member(int(e["member"]))
+        return f"{self.verb(who, 'take')} up the {self.content.items[e['item']].name}: {e['damage']} damage a hit."
+
+    def _e_initiative(self, e: Event) -> str:
+        first = ("you act first." if e["first"] == "party"
+                 else f"{the(self.monster(str(e.get('monster_id', ''))))} acts first.")
+        return f"AGILITY {e['party']} vs {e['monster']}: {first}"
+
+    def _e_combat(self, e: Event) -> str:
+        free = {"party": " Free round: yours.", "monsters": " Free round: theirs."}.get(str(e.get("free_round")), "")
+        return f"Fight!{free}"
+
+    def _e_attack(self, e: Event) -> str:
+        d = e.data
+        if d.get("attacker_side") == "party":
+            who = self.member(int(d["member"]))
+            if not d["hit"]:
+                return f"{self.verb(who, 'miss', 'misses')}."
+            name = self.creature(str(d["target"]), int(d["target_index"]), int(d.get("count", 1)))
+            hard = f" hard (natural {d['natural']})" if d.get("critical") else ""
+            return f"{self.verb(who, 'hit')}{hard}. {d['damage']} damage. {name} at {d['target_hp_after']}."
+        name = self.creature(str(d["attacker"]), int(d.get("attacker_index", 0)), int(d.get("count", 1)))
+        if not d["hit"]:
+            return f"{name} misses."
+        hp = f"HP {d['target_hp_after']}/{d['target_max_hp']}."
+        if self.solo:
+            return f"{name} hits. {d['damage']} damage. {hp}"
+        target = self.template_name(str(d["target"]))
+        return f"{name} hits {target}. {d['damage']} damage. {target} {hp}"
+
+    def _e_kill(self, e: Event) -> str:
+        return f"{self.creature(e['monster'], int(e['index']), int(e.get('count', 1)))} is dead."
+
+    def _e_oil(self, e: Event) -> str:
+        if "damage" not in e.data:
+            return "You throw burning oil behind you."
+        name = self.creature(e["monster"], int(e["target_index"]), int(e.get("count", 1)))
+        return f"Burning oil. {e['damage']} damage. {name} at {e['target_hp_after']}."
+
+    def _e_wait(self, e: Event) -> str:
+        return "You hold back." if e.get("combat") else "You wait."
+
+    def _e_surprised_skip(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} is surprised and does not act."
+
+    def _e_idle(self, e: Event) -> str:
+        return f"Left alone, {the(self.monster(e['monster']))} kneels again."
+
+    def _e_holds(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} waits."
+
+    def _e_slow(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} is slow to move."
+
+    def _e_rises(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} rises."
+
+    def _e_regenerate(self, e: Event) -> str:
+        name = self.creature(e["monster"], int(e["index"]), int(e.get("count", 1)))
+        return f"{name} closes up. {name} at {e['hp']}."
+
+    def _e_victory(self, e: Event) -> str:
+        gold = int(e["gold"])
+        text = f"{The(self.monster(e['monster']))} is defeated." + (f" You take {gold} gold." if gold else "")
+        shares: dict[str, int] = e.get("shares") or {}
+        if len(shares) > 1 and gold:
+            text += " Shares: " + ", ".join(f"{self.template_name(t)} {n}" for t, n in shares.items()) + "."
+        return text
+
+    def _e_won(self, e: Event) -> str:
+        if e.get("how") == "escaped":
+            return "You pass the things at the end and climb out through the seal. You have won."
+        return "The last of the things at the end is down. You have won."
+
+    def _e_death(self, e: Event) -> str:
+        return f"You are dead. {self.death(e.data)} Seed {e['seed']}."
+
+    def _e_descend(self, e: Event) -> str:
+        return f"You go down to level {int(e['depth']) + 1}: {e['name']}."
+
+    def _e_rest(self, e: Event) -> str:
+        text = "You rest for a turn."
+        progress = e.get("progress")
+        if e.get("recovered"):
+            text = "You rest for a turn. You are no longer exhausted."
+        elif progress:
+            text = f"You rest for a turn ({progress[0]}/{progress[1]} rounds of rest)."
+        if e.get("healed"):
+            hp = e.get("hp") or []
+            if self.solo:
+                text += " " + " ".join(f"HP {h}/{mx}." for _, h, mx in hp)
+            else:
+                text += " " + " ".join(f"{self.member(int(i))}: HP {h}/{mx}." for i, h, mx in hp)
+        return text
+
+    def _e_drink(self, e: Event) -> str:
+        who = self.member(int(e["member"]))
+        return f"{self.verb(who, 'drink')}. {e['healed']} healed. HP {e['hp']}/{e['max_hp']}."
+
+    def _e_approach(self, e: Event) -> str:
+        if e.get("out_of_sight"):
+            return f"Something comes closer: {e['distance']} ft."
+        return f"{The(self.monster(e['monster']))} comes closer: {e['distance']} ft."
+
+    def _e_out_of_sight(self, e: Event) -> str:
+        return f"It is out of sight, {e['distance']} ft away, and coming closer."
+
+    def _e_attacks(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} attacks!"
+
+    def _e_leaves(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} goes on its way."
+
+    def _e_surprise(self, e: Event) -> str:
+        if e["party"] and e["monster"]:
+            return "Both sides are surprised: the surprise cancels out."
+        who = "You are" if e["party"] else f"{The(self.monster(str(e.get('monster_id', ''))))} is"
+        return f"{who} surprised."
+
+    def _e_bypass(self, e: Event) -> str:
+        return "Neither side notices the other at this distance."
+
+    def _e_break_peace(self, e: Event) -> str:
+        return f"You break the peace with {the(self.monster(e['monster']))}."
+
+    def _e_negotiate(self, e: Event) -> str:
+        name = self.monster(e["monster"])
+        parts = f"{sum(e['faces'])}"
+        if e.get("use_reluctance"):
+            parts += f" - {e['reluctance']} reluctance"
+        if e.get("use_ability"):
+            parts += f" + {e['ability']} negotiation"
+        outcome = {
+            "failure": "Failure.",
+            "agreement": f"Agreement: {the(name)} will not attack while you do not.",
+            "intimidation": f"Intimidation: {the(name)} hands over {e['tribute']} gold as tribute.",
+        }[str(e["result"])]
+        return f"Negotiation: {parts} = {e['total']}. {outcome}"
+
+    def _e_bribe(self, e: Event) -> str:
+        head = f"Bribe of {e['gold']} gold: rolled {e['total']} vs {e['digit']}: "
+        if e["result"] == "accepted":
+            return head + "accepted."
+        return head + f"refused. {The(self.monster(e['monster']))} keeps the gold and attacks!"
+
+    def _e_exhausted(self, e: Event) -> str:
+        fat = self.content.rules.fatigue
+        return (f"You have run {plural(int(e['rounds']), 'round')}: exhausted until you rest "
+                f"{plural(fat.rest_turns, 'turn')} (-{fat.to_hit_penalty} to hit, -{fat.damage_penalty} damage, "
+                f"foes +{fat.opponent_bonus}).")
+
+    def _e_leave(self, e: Event) -> str:
+        return f"You leave through the door. {The(self.monster(e['monster']))} stays where it is."
+
+    def _e_evade(self, e: Event) -> str:
+        name = self.monster(e["monster"])
+        reason = e.get("reason")
+        if reason == "faster":
+            return (f"You are faster than {the(name)} ({e['party_speed']} vs {e['monster_speed']} ft): "
+                    "you get away.")
+        if reason == "out_of_sight":
+            return f"{The(name)} never saw where you went."
+        return f"{The(name)} does not follow."
+
+    def _e_pursuit(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} comes after you! ({e['distance']} ft behind)"
+
+    def _e_caught(self, e: Event) -> str:
+        if e.get("exhausted"):
+            return "Too exhausted to run on, you turn to fight."
+        if not e["fights"]:
+            return f"{The(self.monster(e['monster']))} catches up, and only wants to be friends."
+        return f"{The(self.monster(e['monster']))} catches you!"
+
+    def _e_escape(self, e: Event) -> str:
+        name = self.monster(e["monster"])
+        if e.get("reason") == "gave_up":
+            return f"{The(name)} gives up the chase."
+        return f"You are out of its sight ({e['distance']} ft): {the(name)} gives up."
+
+    def _e_chase(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} is {e['distance']} ft behind you."
+
+    def _e_distracted(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} stops for the {e['by']}."
+
+    def _e_drop(self, e: Event) -> str:
+        return f"You drop {e['amount']} gold." if e["item"] == "gold" else "You drop food."
+
+    def _e_ignored(self, e: Event) -> str:
+        name = The(self.monster(e["monster"]))
+        what = e.get("what")
+        if what == "fire":
+            return f"{name} comes on through the flames."
+        return f"{name} ignores the {'gold' if what == 'gold' else 'food'}."
+
+    def _e_slowed(self, e: Event) -> str:
+        return f"{The(self.monster(e['monster']))} balks at the fire and falls {e['feet']} ft behind."
+
+
+def narrate(event: Event, content: Content, ruleset: str) -> str:
+    """One event's line (see :meth:`Narrator.text`); a :class:`Narrator` is cheaper for many events."""
+    return Narrator(content, ruleset).text(event)

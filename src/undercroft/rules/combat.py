@@ -1,0 +1,251 @@
+"""The fight (001), with the fatigue of 003.
+
+* Order: the higher AGILITY acts first, the party wins ties, a monster that holds its ground never opens
+  (:func:`formulas.party_acts_first`); a surprised side loses the first round (:func:`formulas.free_round`).
+* The party's turn (:func:`attack`): every living character rolls d20 + MIGHT against the target's defense
+  (:func:`formulas.attack`): a natural 1 misses, a natural 20 hits for double damage (:func:`formulas.damage`).
+  Burning oil (:func:`oil`) and holding back (:func:`wait`) also take the party's turn.
+* The monsters' turn: each living creature strikes (slow ones every n-th turn, :func:`formulas.monster_acts`) at
+  the character the data's targeting picks; a kneeler left alone kneels again; one holding its ground answers
+  only a blow. Regeneration at the end of the round.
+* The fight is to the death: a group with no creature standing is defeated (:func:`victory`: its treasure and the
+  bribes it took are shared); a party with no one standing is dead (:func:`die`).
+"""
+
+from __future__ import annotations
+
+from undercroft.rules import formulas
+from undercroft.rules.context import Ctx, Refused
+from undercroft.rules.dice import Dice, roll
+from undercroft.rules.events import Event
+from undercroft.rules.rng import COMBAT
+from undercroft.rules.state import Combat, Encounter, Group
+from undercroft.rules.types import Behaviour, FreeRound, Mode, Origin, Side
+
+
+def start(ctx: Ctx, g: Group, events: list[Event], first: Side | None = None,
+          free_round: FreeRound = FreeRound.NONE) -> None:
+    """The fight with ``g`` begins: who acts first, a free round for the side that was not surprised."""
+    st = ctx.state
+    mon = ctx.monster_of(g)
+    enc = st.encounter
+    g.peaceful = False
+    g.risen = True
+    g.turns = 0
+    if enc is not None and not free_round:
+        free_round = formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised)
+    if enc is not None:
+        enc.first_round = False
+    holds = Behaviour.HOLDS_GROUND in mon.behaviours
+    if free_round:
+        first = Side(free_round.value)
+    if first is None:
+        party_agility = formulas.party_agility(m.agility for m in ctx.living())
+        first = formulas.first_side(formulas.party_acts_first(party_agility, mon.agility, holds))
+        events.append(Event("initiative", {"party": party_agility, "monster": mon.agility, "first": first,
+                                           "group": g.id, "monster_id": g.monster}))
+    st.mode = Mode.COMBAT
+    st.pursuit = None
+    st.combat = Combat(g.id, 1, first == Side.PARTY, False, free_round)
+    if st.encounter is None:
+        st.encounter = Encounter(g.id, entry=st.prev_pos, first_round=False)
+    events.append(Event("combat", {"group": g.id, "first": first, "free_round": free_round,
+                                   "monster": g.monster}))
+    if first == Side.MONSTERS:
+        monsters_turn(ctx, g, events)
+
+
+def _target_or_refuse(g: Group, target: int) -> None:
+    if not 0 <= target < len(g.hp) or g.hp[target] <= 0:
+        raise Refused("Choose a living target.")
+
+
+def attack(ctx: Ctx, target: int, events: list[Event]) -> None:
+    """The party's turn: every living character strikes ``target`` (the next living creature once it falls)."""
+    st = ctx.state
+    c = st.combat
+    assert c is not None
+    g = st.group(c.group)
+    _target_or_refuse(g, target)
+    for i, m in enumerate(st.party):
+        if not m.alive or g.defeated:
+            continue
+        member_attack(ctx, i, g, target if g.hp[target] > 0 else g.alive[0], events)
+    after_party_turn(ctx, g, events, attacked=True)
+
+
+def member_attack(ctx: Ctx, i: int, g: Group, target: int, events: list[Event]) -> None:
+    """Character ``i`` strikes creature ``target`` of ``g``."""
+    st = ctx.state
+    m = st.party[i]
+    mon = ctx.monster_of(g)
+    cr, fat = ctx.rules.combat, ctx.rules.fatigue
+    tired = ctx.tired()
+    bonus = formulas.to_hit_bonus(m.might, tired, fat)
+    n = roll(ctx.dice(COMBAT), Dice(1, cr.attack_die)).total
+    swing = formulas.attack(n, bonus, mon.defense, cr)
+    dealt = 0
+    if swing.hit:
+        dealt = formulas.damage(formulas.damage_bonus(m.might, m.weapon, tired, fat), swing.critical, cr, fat)
+        g.hp[target] = max(0, g.hp[target] - dealt)
+    events.append(Event("attack", {
+        "attacker": m.template, "attacker_side": Side.PARTY, "member": i, "target": g.monster,
+        "target_index": target, "group": g.id, "count": len(g.hp), "dice": f"1d{cr.attack_die}", "natural": n,
+        "modifier": bonus, "total": swing.total, "defense": mon.defense, "hit": swing.hit,
+        "critical": swing.critical, "damage": dealt, "target_hp_after": g.hp[target],
+    }))
+    if g.hp[target] <= 0 and swing.hit:
+        events.append(Event("kill", {"group": g.id, "index": target, "monster": g.monster, "count": len(g.hp)}))
+
+
+def oil(ctx: Ctx, target: int, events: list[Event]) -> None:
+    """The party's turn spent throwing burning oil at one creature."""
+    st = ctx.state
+    c = st.combat
+    assert c is not None
+    g = st.group(c.group)
+    _target_or_refuse(g, target)
+    item = ctx.item_of("oil")
+    assert item is not None  # the precheck
+    ctx.take_item(item)
+    dmg_dice = ctx.content.items[item].oil_damage
+    assert dmg_dice is not None
+    dmg, _ = ctx.roll(events, "oil_damage", dmg_dice, COMBAT)
+    dmg = max(ctx.rules.fatigue.minimum_damage, dmg)
+    g.hp[target] = max(0, g.hp[target] - dmg)
+    events.append(Event("oil", {"item": item, "group": g.id, "target_index": target, "damage": dmg,
+                                "target_hp_after": g.hp[target], "monster": g.monster, "count": len(g.hp)}))
+    if g.hp[target] <= 0:
+        events.append(Event("kill", {"group": g.id, "index": target, "monster": g.monster, "count": len(g.hp)}))
+    after_party_turn(ctx, g, events, attacked=True)
+
+
+def wait(ctx: Ctx, events: list[Event]) -> None:
+    """The party holds back this round."""
+    st = ctx.state
+    c = st.combat
+    assert c is not None
+    events.append(Event("wait", {"combat": True}))
+    after_party_turn(ctx, st.group(c.group), events, attacked=False)
+
+
+def after_party_turn(ctx: Ctx, g: Group, events: list[Event], *, attacked: bool) -> None:
+    st = ctx.state
+    c = st.combat
+    assert c is not None
+    c.party_attacked = attacked
+    if g.defeated:
+        victory(ctx, g, events)
+        return
+    c.party_turn = False
+    if c.free_round == FreeRound.PARTY and c.round == 1:
+        events.append(Event("surprised_skip", {"group": g.id, "monster": g.monster}))
+        end_round(ctx, g, events)
+        return
+    monsters_turn(ctx, g, events)
+
+
+def monsters_turn(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    st = ctx.state
+    c = st.combat
+    assert c is not None
+    mon = ctx.monster_of(g)
+    kneel_back = Behaviour.KNEELS in mon.behaviours and c.round > 1 and not c.party_attacked
+    first_turn_of_fight = g.turns == 0 and c.round == 1
+    if kneel_back and not first_turn_of_fight:
+        g.risen = False
+        events.append(Event("idle", {"group": g.id, "monster": g.monster}))
+        st.combat = None
+        st.mode = Mode.ENCOUNTER
+        return
+    acts = formulas.monster_acts(g.turns, mon.acts_every)
+    if Behaviour.HOLDS_GROUND in mon.behaviours and not c.party_attacked:
+        acts = False
+        events.append(Event("holds", {"group": g.id, "monster": g.monster}))
+    elif not acts:
+        events.append(Event("slow", {"group": g.id, "monster": g.monster}))
+    if acts:
+        for i in g.alive:
+            monster_attack(ctx, g, i, events)
+            if not ctx.living():
+                die(ctx, mon.name, events)
+                return
+    end_round(ctx, g, events)
+
+
+def end_round(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    st = ctx.state
+    c = st.combat
+    assert c is not None
+    mon = ctx.monster_of(g)
+    g.turns += 1
+    if mon.regenerate:
+        healed = []
+        for i in g.alive:
+            before = g.hp[i]
+            g.hp[i] = min(g.max_hp, g.hp[i] + mon.regenerate)
+            if g.hp[i] > before:
+                healed.append(i)
+        for i in healed:
+            events.append(Event("regenerate", {"group": g.id, "index": i, "hp": g.hp[i], "monster": g.monster,
+                                               "count": len(g.hp)}))
+    ctx.tick(1)
+    c.round += 1
+    c.party_turn = True
+    c.party_attacked = False
+
+
+def monster_attack(ctx: Ctx, g: Group, i: int, events: list[Event]) -> None:
+    """Creature ``i`` of ``g`` strikes a character (the data's targeting rule picks which)."""
+    st = ctx.state
+    mon = ctx.monster_of(g)
+    cr, fat = ctx.rules.combat, ctx.rules.fatigue
+    targets = [j for j, m in enumerate(st.party) if m.alive]
+    if cr.monster_targeting == "lowest_hp":
+        tj = min(targets, key=lambda j: (st.party[j].hp, j))
+    elif cr.monster_targeting == "first":
+        tj = targets[0]
+    else:
+        tj = targets[ctx.dice(COMBAT).die(len(targets)) - 1]
+    m = st.party[tj]
+    bonus = formulas.monster_bonus(mon.attack, ctx.tired(), fat)
+    n = roll(ctx.dice(COMBAT), Dice(1, cr.attack_die)).total
+    swing = formulas.attack(n, bonus, m.defense, cr)
+    dealt = 0
+    if swing.hit:
+        dealt = formulas.damage(mon.damage, swing.critical, cr, fat)
+        m.hp = max(0, m.hp - dealt)
+    events.append(Event("attack", {
+        "attacker": g.monster, "attacker_side": Side.MONSTERS, "attacker_index": i, "group": g.id,
+        "count": len(g.hp), "target": m.template, "member": tj, "dice": f"1d{cr.attack_die}", "natural": n,
+        "modifier": bonus, "total": swing.total, "defense": m.defense, "hit": swing.hit, "critical": swing.critical,
+        "damage": dealt, "target_hp_after": m.hp, "target_max_hp": m.max_hp,
+    }))
+
+
+def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    """The group is down: the party shares its treasure and the bribes it took; on the final level, the last
+    guardian down wins the game."""
+    st = ctx.state
+    gold = g.treasure + g.bribes
+    living = [i for i, m in enumerate(st.party) if m.alive]
+    share, rest = divmod(gold, len(living))
+    shares = {st.party[i].template: share + (1 if k < rest else 0) for k, i in enumerate(living)}
+    st.gold += gold
+    g.treasure = g.bribes = 0
+    st.kills += len(g.hp)
+    st.level.groups.remove(g)
+    st.mode, st.combat, st.encounter, st.pursuit = Mode.EXPLORE, None, None, None
+    events.append(Event("victory", {"group": g.id, "monster": g.monster, "gold": gold, "shares": shares}))
+    if ctx.rs.levels[st.depth].final and not any(gg.origin == Origin.GUARDIAN for gg in st.level.groups):
+        st.mode = Mode.WON
+        events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "slew"}))
+
+
+def die(ctx: Ctx, cause: str, events: list[Event]) -> None:
+    """The party is dead; ``cause`` is the name of what killed it."""
+    st = ctx.state
+    st.mode = Mode.DEAD
+    st.combat = st.encounter = st.pursuit = None
+    st.death = {"cause": cause, "turn": st.turn + 1, "depth": st.depth, "seed": st.seed}
+    events.append(Event("death", dict(st.death)))

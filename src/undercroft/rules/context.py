@@ -1,0 +1,174 @@
+"""The engine's plumbing, shared by every rules module: the state, the data, the dice, and the small queries
+every procedure asks (who is alive, which groups stand in a segment, what the party carries).
+
+:class:`Ctx` holds no rule of its own. :class:`undercroft.rules.game.Game` is a ``Ctx`` plus dispatch; each rules
+module (:mod:`~undercroft.rules.explore`, :mod:`~undercroft.rules.encounter`, ...) is a set of functions of a
+``Ctx``. Dice come from the named streams of the game seed, per purpose and per level, or from one injected source
+(scripted dice in tests, a simulator's own stream).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from undercroft.content import Content
+from undercroft.content.schema import Monster
+from undercroft.rules import dungeon, formulas
+from undercroft.rules.dice import Dice, DiceSource, Roll, roll
+from undercroft.rules.events import Event
+from undercroft.rules.rng import ENCOUNTER, Streams
+from undercroft.rules.state import GameState, Group, Member
+from undercroft.rules.types import Behaviour
+
+SETUP = "setup"
+
+
+class Refused(Exception):
+    """Raised inside a handler before any change: the action is not allowed now."""
+
+
+def init_behaviour(g: Group, mon: Monster) -> None:
+    """A group's standing when first placed (or met again): a kneeler kneels until the party is inside."""
+    if Behaviour.KNEELS in mon.behaviours:
+        g.risen = False
+
+
+class Ctx:
+    """The state of one game with its data and dice (see the module docstring)."""
+
+    state: GameState
+
+    def __init__(self, content: Content, ruleset: str, seed: int | str, dice: DiceSource | None) -> None:
+        self.content = content
+        self.ruleset_id = ruleset
+        self.rs = content.ruleset(ruleset)
+        self.proc = self.rs.procedures
+        self.rules = content.rules
+        self.streams = Streams(seed)
+        self.dice_override: DiceSource | None = dice
+
+    # --- dice -------------------------------------------------------------------------------------------------
+
+    def dice(self, name: str) -> DiceSource:
+        """The dice for one purpose: the injected source if any, else the named stream of the current level."""
+        if self.dice_override is not None:
+            return self.dice_override
+        depth = self.state.depth if hasattr(self, "state") else 0
+        return self.streams.get(name, depth)
+
+    def roll(self, events: list[Event], purpose: str, dice: Dice | str, stream: str, *, modifier: int = 0,
+             target: Any = None, result: Callable[[int], str] | None = None, **extra: Any) -> tuple[int, str]:
+        """Roll ``dice`` on ``stream`` for ``purpose``; record a ``roll`` event; return (total, result)."""
+        r: Roll = roll(self.dice(stream), dice)
+        total = r.total + modifier
+        res = result(total) if result else ""
+        events.append(Event("roll", {
+            "purpose": purpose, "dice": r.dice, "faces": list(r.faces), "modifier": r.modifier + modifier,
+            "multiplier": r.multiplier, "total": total, "target": target, "result": res, **extra,
+        }))
+        return total, res
+
+    def percent(self, events: list[Event], purpose: str, chance: int, stream: str = ENCOUNTER,
+                **extra: Any) -> bool:
+        """A percentile check (:func:`formulas.percent`); a certain outcome rolls no die."""
+        if not formulas.percent_needs_die(chance):
+            ok = formulas.percent(None, chance)
+            events.append(Event("roll", {"purpose": purpose, "dice": "", "faces": [], "modifier": 0, "multiplier": 1,
+                                         "total": None, "target": chance, "result": "yes" if ok else "no", **extra}))
+            return ok
+        _, res = self.roll(events, purpose, "1d100", stream, target=chance,
+                           result=lambda t: "yes" if formulas.percent(t, chance) else "no", **extra)
+        return res == "yes"
+
+    # --- time and sight ---------------------------------------------------------------------------------------
+
+    def tick(self, rounds: int) -> None:
+        """Let ``rounds`` rounds of 10 seconds pass."""
+        self.state.rounds += rounds
+
+    def fov_radius(self) -> int:
+        return self.content.dungeon[self.rs.levels[self.state.depth].mapgen].fov_radius
+
+    def see(self) -> None:
+        """Mark what the party sees from where it stands as explored."""
+        st = self.state
+        y0, x0, seen = dungeon.fov_window(st.level.map, st.pos[0], st.pos[1], self.fov_radius())
+        st.level.explored[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] |= seen
+
+    def visible(self) -> np.ndarray:
+        """The tiles the party sees now (bool, height x width)."""
+        st = self.state
+        return dungeon.compute_fov(st.level.map, st.pos[0], st.pos[1], self.fov_radius())
+
+    # --- queries ----------------------------------------------------------------------------------------------
+
+    def new_member(self, template: str) -> Member:
+        """A party member fresh from the data (full HP, the starting weapon)."""
+        c = self.content.party[template]
+        weapon = self.content.items[c.weapon].damage
+        return Member(template, c.name, c.hp, c.hp, c.might, c.agility, c.defense, weapon, c.negotiation, c.speed)
+
+    def monster_of(self, g: Group) -> Monster:
+        return self.content.monsters[g.monster]
+
+    def living(self) -> list[Member]:
+        return [m for m in self.state.party if m.alive]
+
+    def tired(self) -> bool:
+        """Whether exhaustion weighs on the party now (only where the ruleset uses fatigue)."""
+        return formulas.exhausted_counts(self.state.exhausted, self.proc.fatigue)
+
+    def party_speed(self) -> int:
+        return formulas.party_speed(m.speed for m in self.living())
+
+    def groups_in(self, seg: int) -> list[Group]:
+        return [g for g in self.state.level.groups if g.segment == seg and not g.defeated]
+
+    def group_at(self, pos: tuple[int, int]) -> Group | None:
+        for g in self.state.level.groups:
+            if g.pos == pos and not g.defeated and not g.hidden:
+                return g
+        return None
+
+    def nearest_here(self) -> Group | None:
+        """The nearest monster the party can see in its segment (ties: the lower id)."""
+        st = self.state
+        here = [g for g in self.groups_in(st.segment) if not g.hidden]
+        if not here:
+            return None
+        return min(here, key=lambda gg: (max(abs(gg.pos[0] - st.pos[0]), abs(gg.pos[1] - st.pos[1])), gg.id))
+
+    def current_group(self) -> Group:
+        """The group in front of the party (a handler of a mode that has one)."""
+        g = self.state.front_group()
+        assert g is not None
+        return g
+
+    def item_of(self, kind: str) -> str | None:
+        """The first item of ``kind`` the party carries (by id), or None."""
+        st = self.state
+        return next((i for i in sorted(st.items) if st.items[i] > 0 and self.content.items[i].kind == kind), None)
+
+    def take_item(self, item: str) -> None:
+        """Use up one of ``item``."""
+        st = self.state
+        st.items[item] -= 1
+        if st.items[item] == 0:
+            del st.items[item]
+
+    def negotiable(self, g: Group) -> bool:
+        """Whether the party may talk to (and bribe) ``g``: the ruleset's list where it has one, else the data."""
+        if self.rs.unnegotiable is not None:
+            return g.monster not in self.rs.unnegotiable
+        return self.monster_of(g).negotiable
+
+    def way_out(self) -> tuple[int, int]:
+        """The door the party came in by: where it entered this segment from (not merely its last step, which may
+        lie inside the room when a wanderer arrives while it rests); its last step where there is no such tile."""
+        st = self.state
+        came_from = st.segment_entry
+        outside = int(st.level.map.segment_of[came_from[1], came_from[0]]) != st.segment
+        return came_from if outside else st.prev_pos

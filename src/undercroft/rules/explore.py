@@ -1,0 +1,241 @@
+"""Exploring: moving, segments, items, rest and the stairs.
+
+* A step is one tile in one of eight directions; walls stop it (:func:`move`). Walking into a segment runs its
+  entry procedure (:func:`enter_segment`): a group already there is met (:mod:`~undercroft.rules.encounter`),
+  else the monster check (:mod:`~undercroft.rules.monster_check`, 000). Walking out of one lets what lies in wait
+  react (:func:`leave_segment`: a passive monster objects once, 001; a submerged one rises behind the party).
+* While a monster faces the party it may walk on only if the monster lets it (peaceful, kneeling, passive,
+  holding its ground) or is still out of sight; a far group keeps coming while the party moves.
+* What lies on a tile is picked up; a better weapon is wielded at once (:func:`pickup`).
+* Resting (:func:`rest`) is a turn of the clock (:mod:`~undercroft.rules.fatigue`) and a wandering-monster check.
+* A potion heals (:func:`drink`); in a fight it takes the drinker's turn, in an encounter a round.
+* The stairs (:func:`descend`) lead down; on the final level they are the way out, and going out wins.
+"""
+
+from __future__ import annotations
+
+from undercroft.rules import combat, dungeon, encounter, fatigue, monster_check
+from undercroft.rules.context import Ctx, Refused, init_behaviour
+from undercroft.rules.events import Event
+from undercroft.rules.levels import make_level
+from undercroft.rules.names import The
+from undercroft.rules.rng import COMBAT, ENCOUNTER
+from undercroft.rules.state import Encounter
+from undercroft.rules.types import Behaviour, FreeRound, Mode
+
+FACING = "{} is facing you: fight, talk, wait or run."
+
+
+def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
+    st = ctx.state
+    m = st.level.map
+    if not (-1 <= dx <= 1 and -1 <= dy <= 1) or (dx == 0 and dy == 0):
+        raise Refused("A step is one tile in one of eight directions.")
+    x, y = st.pos[0] + dx, st.pos[1] + dy
+    if not (0 <= x < m.width and 0 <= y < m.height) or m.tiles[y, x] == dungeon.WALL:
+        raise Refused("A wall is in the way.")
+    blocker = ctx.group_at((x, y))
+    if blocker is not None and not blocker.peaceful:
+        if st.mode == Mode.EXPLORE:
+            # Walking into a monster the party had left alone confronts it again.
+            encounter.begin(ctx, blocker, events)
+            return
+        raise Refused(f"{The(ctx.monster_of(blocker).name)} is in the way.")
+    new_seg = int(m.segment_of[y, x])
+    far = False
+    if st.mode == Mode.ENCOUNTER:
+        assert st.encounter is not None
+        g = st.group(st.encounter.group)
+        mon = ctx.monster_of(g)
+        far = st.encounter.out_of_sight
+        if not (far or encounter.lets_party_move(g, mon)):
+            raise Refused(FACING.format(The(mon.name)))
+    st.prev_pos = st.pos
+    st.pos = (x, y)
+    if blocker is not None:  # a peaceful monster steps aside: it takes the party's place
+        blocker.pos = st.prev_pos
+        events.append(Event("pass", {"group": blocker.id, "monster": blocker.monster}))
+    if not far:
+        ctx.tick(ctx.rules.time.move_rounds)
+    events.append(Event("move", {"from": list(st.prev_pos), "to": [x, y], "segment": new_seg}))
+    ctx.see()
+    if st.mode == Mode.ENCOUNTER:
+        assert st.encounter is not None
+        g = st.group(st.encounter.group)
+        if far and new_seg == st.segment:
+            encounter.round_passes(ctx, events)  # it keeps coming while the party moves
+        elif new_seg == st.segment and not g.risen:
+            # kneelers rise once the party is inside the room
+            g.risen = True
+            events.append(Event("rises", {"group": g.id, "monster": g.monster}))
+            combat.start(ctx, g, events)
+            return
+        if new_seg != st.segment:
+            st.mode, st.encounter = Mode.EXPLORE, None
+    pickup(ctx, events)
+    if new_seg != st.segment and new_seg >= 0:
+        leave_segment(ctx, st.segment, events)
+        if st.mode in (Mode.DEAD, Mode.COMBAT):
+            st.segment = new_seg
+            return
+        enter_segment(ctx, new_seg, events)
+
+
+def pickup(ctx: Ctx, events: list[Event]) -> None:
+    """Take up whatever lies where the party stands."""
+    st = ctx.state
+    pile = st.level.items.pop(st.pos, None)
+    if not pile:
+        return
+    for item, amount in pile:
+        if ctx.content.items[item].kind == "gold":
+            st.gold += amount
+        else:
+            st.items[item] = st.items.get(item, 0) + amount
+        events.append(Event("pickup", {"item": item, "amount": amount}))
+        if ctx.content.items[item].kind == "weapon":
+            wield(ctx, item, events)
+
+
+def wield(ctx: Ctx, item: str, events: list[Event]) -> None:
+    """A better weapon found is taken up at once, by the living character with the weakest one."""
+    st = ctx.state
+    bonus = ctx.content.items[item].damage
+    members = [i for i, m in enumerate(st.party) if m.alive and m.weapon < bonus]
+    if not members:
+        return
+    i = min(members, key=lambda j: (st.party[j].weapon, j))
+    m = st.party[i]
+    m.weapon = bonus
+    ctx.take_item(item)
+    events.append(Event("wield", {"member": i, "item": item, "weapon": bonus, "damage": m.might + bonus}))
+
+
+def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
+    """Walking out of a segment: what lies in wait there reacts (passive strikes, the submerged rise)."""
+    st = ctx.state
+    for g in ctx.groups_in(old):
+        mon = ctx.monster_of(g)
+        if g.hidden:
+            g.hidden = False
+            g.segment = int(st.level.map.segment_of[st.pos[1], st.pos[0]])
+            g.pos = st.prev_pos
+            g.met = True
+            events.append(Event("reveal", {"group": g.id, "monster": g.monster}))
+            # It rose behind the party (on the tile it just left): the way out is onward, not back past it.
+            st.encounter = Encounter(g.id, entry=st.pos)
+            combat.start(ctx, g, events, free_round=FreeRound.MONSTERS)
+            return
+        if Behaviour.PASSIVE in mon.behaviours and not g.peaceful and st.pos != st.segment_entry:
+            # It "only objects to being walked past" (001): one strike, from the first of them. It is
+            # dangerous in numbers only if the party stands in it and fights.
+            events.append(Event("walked_past", {"group": g.id, "monster": g.monster}))
+            combat.monster_attack(ctx, g, g.alive[0], events)
+            if not ctx.living():
+                combat.die(ctx, mon.name, events)
+                return
+
+
+def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
+    """The entry procedure of a segment: meet who is there, else the monster check."""
+    st = ctx.state
+    lv = st.level
+    s = lv.map.segments[seg]
+    visited = bool(lv.visited[seg])
+    st.segment = seg
+    st.segment_entry = st.prev_pos
+    events.append(Event("enter", {"segment": seg, "kind": s.kind, "visited": visited}))
+    present = [g for g in ctx.groups_in(seg) if not g.hidden]
+    lv.visited[seg] = True
+    if present:
+        g = present[0]
+        mon = ctx.monster_of(g)
+        if g.peaceful:
+            events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "already": True}))
+            return
+        init_behaviour(g, mon)
+        encounter.begin(ctx, g, events)
+        return
+    if any(g.hidden for g in ctx.groups_in(seg)):
+        return
+    if ctx.proc.monster_check:
+        monster_check.check(ctx, seg, s.kind, visited, events)
+
+
+def check_descend(ctx: Ctx) -> str | None:
+    """Why the party cannot take the stairs now, or None."""
+    st = ctx.state
+    if st.level.map.stairs != st.pos:
+        return "There are no stairs down here."
+    if st.mode == Mode.ENCOUNTER:
+        assert st.encounter is not None
+        g = st.group(st.encounter.group)
+        if not encounter.lets_party_move(g, ctx.monster_of(g)):
+            return FACING.format(The(ctx.monster_of(g).name))
+    return None
+
+
+def descend(ctx: Ctx, events: list[Event]) -> None:
+    st = ctx.state
+    if st.mode == Mode.ENCOUNTER:
+        st.mode, st.encounter = Mode.EXPLORE, None  # it lets the party go
+    if ctx.rs.levels[st.depth].final:
+        ctx.tick(ctx.rules.time.move_rounds)
+        st.mode = Mode.WON
+        events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "escaped"}))
+        return
+    st.depth += 1
+    if st.depth not in st.levels:
+        st.levels[st.depth] = make_level(ctx.content, ctx.rs, ctx.streams, st.depth)
+    lv = st.level
+    st.pos = st.prev_pos = lv.map.start
+    st.segment = int(lv.map.segment_of[st.pos[1], st.pos[0]])
+    st.segment_entry = st.pos
+    lv.visited[st.segment] = True
+    spec = ctx.rs.levels[st.depth]
+    ctx.tick(ctx.rules.time.move_rounds)
+    ctx.see()
+    events.append(Event("descend", {"depth": st.depth, "name": spec.name}))
+
+
+def rest(ctx: Ctx, events: list[Event]) -> None:
+    """A turn of rest (:func:`fatigue.rest`), then the wandering-monster check where nobody is present."""
+    st = ctx.state
+    fatigue.rest(ctx, events)
+    if ctx.proc.monster_check:
+        s = st.level.map.segments[st.segment]
+        if not ctx.groups_in(st.segment):
+            monster_check.check(ctx, st.segment, s.kind, True, events)
+
+
+def drink(ctx: Ctx, member: int, events: list[Event]) -> None:
+    """Character ``member`` drinks a potion."""
+    st = ctx.state
+    if not 0 <= member < len(st.party) or not st.party[member].alive:
+        raise Refused("Nobody there to drink.")
+    potion = ctx.item_of("potion")
+    assert potion is not None  # the precheck
+    m = st.party[member]
+    ctx.take_item(potion)
+    heal_dice = ctx.content.items[potion].heal
+    assert heal_dice is not None
+    heal, _ = ctx.roll(events, "heal", heal_dice, ENCOUNTER if st.mode != Mode.COMBAT else COMBAT)
+    before = m.hp
+    m.hp = min(m.max_hp, m.hp + heal)
+    events.append(Event("drink", {"member": member, "item": potion, "heal": heal, "healed": m.hp - before,
+                                  "hp": m.hp, "max_hp": m.max_hp}))
+    if st.mode == Mode.COMBAT:
+        assert st.combat is not None
+        g = st.group(st.combat.group)
+        attacked = False
+        for i, mm in enumerate(st.party):
+            if not mm.alive or i == member:
+                continue
+            if g.defeated:
+                break
+            combat.member_attack(ctx, i, g, g.alive[0], events)
+            attacked = True
+        combat.after_party_turn(ctx, g, events, attacked=attacked)
+    elif st.mode in (Mode.ENCOUNTER, Mode.PURSUIT):
+        encounter.round_passes(ctx, events)
+

@@ -1,0 +1,71 @@
+"""Making a level: the map (:mod:`undercroft.rules.dungeon`), the floor items and the guardians.
+
+Each level draws only from its own stream (``level``/depth), so a level is the same whatever happened before it.
+Items lie in rooms other than the start; the guardians of a final level wait in its farthest rooms, the first of
+them by the stairs, which on the final level are the way out (our design: see docs/RULES.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from undercroft.content import Content
+from undercroft.content.schema import Ruleset
+from undercroft.rules import dungeon
+from undercroft.rules.context import init_behaviour
+from undercroft.rules.dice import roll
+from undercroft.rules.rng import LEVEL, Streams
+from undercroft.rules.state import Group, LevelState
+from undercroft.rules.types import Origin
+
+GROUP_ID_BASE = 10_000  # guardians of level i have ids GROUP_ID_BASE * (i + 1) + k
+
+
+def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> LevelState:
+    """Level ``idx`` of ruleset ``rs``, from its own stream."""
+    spec = rs.levels[idx]
+    stream = streams.get(LEVEL, idx)
+    m = dungeon.generate_level(content.dungeon[spec.mapgen], stream)
+    lv = LevelState(
+        index=idx,
+        map=m,
+        visited=np.zeros(len(m.segments), dtype=bool),
+        explored=np.zeros((m.height, m.width), dtype=bool),
+        items={},
+    )
+    start_seg = int(m.segment_of[m.start[1], m.start[0]])
+    candidates = [
+        (x, y)
+        for s in m.segments
+        if s.kind == "room" and s.id != start_seg
+        for y in range(s.y1, s.y2 + 1)
+        for x in range(s.x1, s.x2 + 1)
+        if m.tiles[y, x] == dungeon.FLOOR
+    ]
+    for fi in spec.items:
+        n = max(0, roll(stream, fi.count).total)
+        for _ in range(n):
+            if not candidates:
+                break
+            amount = max(1, roll(stream, fi.amount).total)
+            tile = candidates[stream.below(len(candidates))]
+            lv.items.setdefault(tile, []).append((fi.item, amount))
+    gid_base = GROUP_ID_BASE * (idx + 1)
+    for i, mid in enumerate(spec.guardians):
+        rooms = [r for r in m.far_rooms if r != start_seg]
+        seg = m.segments[rooms[i % len(rooms)]]
+        mon = content.monsters[mid]
+        treasure = max(0, roll(stream, mon.treasure).total)
+        g = Group(gid_base + i, mid, [mon.hp], mon.hp, idx, seg.id, guard_post(m, seg), Origin.GUARDIAN, treasure)
+        init_behaviour(g, mon)
+        lv.groups.append(g)
+    return lv
+
+
+def guard_post(m: dungeon.LevelMap, seg: dungeon.Segment) -> tuple[int, int]:
+    """Where a guardian stands: the room floor tile nearest its centre that is not the stairs (top-left first)."""
+    cx, cy = (seg.x1 + seg.x2) // 2, (seg.y1 + seg.y2) // 2
+    tiles = [(abs(x - cx) + abs(y - cy), y, x) for y in range(seg.y1, seg.y2 + 1) for x in range(seg.x1, seg.x2 + 1)
+             if m.tiles[y, x] == dungeon.FLOOR]
+    _, y, x = min(tiles)
+    return (x, y)

@@ -1,0 +1,75 @@
+"""The monster check and the 6x6 tables (000).
+
+* Entering a room never visited: a resident on 1..``check.resident_max`` of the check die; a corridor or a room
+  visited before (and every turn of rest): a wanderer on 1..``check.wandering_max``.
+* A monster found: d6 for the row and d6 for the column of the level's resident or wandering table; the cell names
+  the monster and may give its number appearing (else the monster's own ``number``), plus the level's
+  ``number_bonus``, at least one; then its treasure.
+* The new group stands on the segment tile farthest from the party (:func:`far_tile`), and is met at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from undercroft.rules import dungeon, encounter, formulas
+from undercroft.rules.context import Ctx, init_behaviour
+from undercroft.rules.dice import Dice
+from undercroft.rules.events import Event
+from undercroft.rules.rng import ENCOUNTER
+from undercroft.rules.state import Group
+from undercroft.rules.types import Origin
+
+
+def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> None:
+    """The monster check on entering (or resting in) segment ``seg``."""
+    chk = ctx.content.check_rules(ctx.rs)
+    st = ctx.state
+    if kind == "room" and not visited:
+        limit, origin = chk.resident_max, Origin.RESIDENT
+    else:
+        limit, origin = chk.wandering_max, Origin.WANDERING
+    _, res = ctx.roll(events, "monster_check", Dice(1, chk.die), ENCOUNTER, target=limit,
+                      result=lambda t: str(origin) if formulas.monster_check(t, limit) else "none",
+                      segment=seg, kind=kind, visited=visited)
+    if res == "none":
+        return
+    spec = ctx.rs.levels[st.depth]
+    table_id = spec.resident if origin == Origin.RESIDENT else spec.wandering
+    grid = ctx.content.encounters[table_id]
+    d6 = Dice(1, 6)
+    row, _ = ctx.roll(events, "table_row", d6, ENCOUNTER, table=table_id)
+    col, _ = ctx.roll(events, "table_column", d6, ENCOUNTER, table=table_id)
+    cell = grid[row - 1][col - 1]
+    mon = ctx.content.monsters[cell.monster]
+    number_dice = cell.number or Dice.parse(mon.number)
+    n, _ = ctx.roll(events, "number_appearing", number_dice, ENCOUNTER, modifier=spec.number_bonus,
+                    monster=cell.monster)
+    n = max(1, n)
+    treasure, _ = ctx.roll(events, "treasure", mon.treasure, ENCOUNTER, monster=cell.monster)
+    events.append(Event("table", {"table": table_id, "row": row, "column": col, "monster": cell.monster,
+                                  "number": n}))
+    g = Group(st.next_group, cell.monster, [mon.hp] * n, mon.hp, st.depth, seg, far_tile(ctx, seg), origin,
+              max(0, treasure))
+    st.next_group += 1
+    init_behaviour(g, mon)
+    st.level.groups.append(g)
+    encounter.begin(ctx, g, events)
+
+
+def far_tile(ctx: Ctx, seg: int) -> tuple[int, int]:
+    """Where a new group stands: the segment tile farthest from the party (ties: top, then left); never a door
+    or the stairs, never a tile another group holds."""
+    st = ctx.state
+    m = st.level.map
+    ys, xs = np.nonzero((m.segment_of == seg) & (m.tiles == dungeon.FLOOR))
+    if len(xs) == 0:
+        return st.pos
+    occupied = {g.pos for g in st.level.groups if not g.defeated}
+    dist = np.maximum(np.abs(xs - st.pos[0]), np.abs(ys - st.pos[1]))
+    order = np.lexsort((xs, ys, -dist))
+    for i in order:
+        p = (int(xs[i]), int(ys[i]))
+        if p not in occupied and p != st.pos:
+            return p
+    return (int(xs[order[0]]), int(ys[order[0]]))

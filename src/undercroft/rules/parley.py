@@ -1,0 +1,113 @@
+"""Negotiation and bribery (000).
+
+* Talking (:func:`talk`, 000 8): the ruleset's negotiation table, rolled once per group, less the monster's
+  reluctance and plus the party's best negotiation ability where the table uses them; failure, agreement (it will
+  not attack while the party does not) or intimidation (it also hands over a share of its treasure as tribute).
+* Bribery (:func:`bribe`, 000 9): only after a failed negotiation, once per group; the column is the monster's
+  strength + reluctance, the row the gold offered, and the die must show the cell's digit or less. A refused
+  bribe is kept, and the monster attacks first.
+* Some monsters cannot be negotiated with at all (the data, or the ruleset's list: 000 8.4).
+"""
+
+from __future__ import annotations
+
+from undercroft.rules import combat, encounter, formulas
+from undercroft.rules.context import Ctx, Refused
+from undercroft.rules.dice import Dice, roll
+from undercroft.rules.events import Event
+from undercroft.rules.names import The, the
+from undercroft.rules.rng import ENCOUNTER
+from undercroft.rules.state import Group
+from undercroft.rules.types import Mode, Side
+
+
+def check_talk(ctx: Ctx, g: Group) -> str | None:
+    """Why the party cannot talk to ``g`` now, or None."""
+    mon = ctx.monster_of(g)
+    if not ctx.proc.negotiation:
+        return "There is no negotiating with anything down here."
+    if not ctx.negotiable(g):
+        return f"{The(mon.name)} cannot be negotiated with."
+    if g.negotiated:
+        return f"You have already tried to talk to {the(mon.name)}."
+    return None
+
+
+def check_bribe(ctx: Ctx, g: Group) -> str | None:
+    """Why the party cannot offer ``g`` a bribe now, or None."""
+    mon = ctx.monster_of(g)
+    least = ctx.content.tables.bribery.rows[0].min
+    if not ctx.proc.bribery:
+        return "Bribery is not part of these rules."
+    if not ctx.negotiable(g):
+        return f"{The(mon.name)} cannot be bribed."
+    if not g.negotiated:
+        return "Try talking first: a bribe comes only after a failed negotiation."
+    if g.bribe_tried:
+        return f"{The(mon.name)} has already been offered a bribe."
+    if ctx.state.gold < least:
+        return f"You have too little gold to offer (at least {least})."
+    return None
+
+
+def talk(ctx: Ctx, events: list[Event]) -> None:
+    st = ctx.state
+    assert st.encounter is not None
+    g = st.group(st.encounter.group)
+    mon = ctx.monster_of(g)
+    table = ctx.content.tables.negotiation[ctx.rs.negotiation_table]
+    reluctance, ability = formulas.negotiation_modifiers(table, mon, (m.negotiation for m in ctx.living()))
+    r = roll(ctx.dice(ENCOUNTER), table.dice)
+    total = formulas.negotiation_total(r.total, reluctance, ability)
+    result = str(formulas.band(table.bands, total).result)
+    g.negotiated = True
+    tribute = 0
+    if result in ("agreement", "intimidation"):
+        g.peaceful = True
+        if result == "intimidation":
+            tribute = formulas.fraction(g.treasure, table.tribute)
+            g.treasure -= tribute
+            st.gold += tribute
+    events.append(Event("negotiate", {
+        "group": g.id, "monster": g.monster, "dice": r.dice, "faces": list(r.faces), "reluctance": reluctance,
+        "ability": ability, "use_reluctance": table.use_reluctance, "use_ability": table.use_ability,
+        "modifier": ability - reluctance, "total": total, "result": result, "tribute": tribute,
+    }))
+    if g.peaceful:
+        st.mode, st.encounter = Mode.EXPLORE, None
+    else:
+        encounter.round_passes(ctx, events)
+
+
+def bribe_cell(ctx: Ctx, g: Group, gold: int) -> tuple[int, int, int] | None:
+    """(column, row, digit) of the bribery table for ``gold`` offered to ``g``; None below its rows."""
+    return formulas.bribe_cell(ctx.content.tables.bribery, ctx.monster_of(g), gold)
+
+
+def bribe(ctx: Ctx, gold: int, events: list[Event]) -> None:
+    st = ctx.state
+    assert st.encounter is not None
+    g = st.group(st.encounter.group)
+    b = ctx.content.tables.bribery
+    if gold < b.rows[0].min:
+        raise Refused(f"Offer at least {b.rows[0].min} gold.")
+    if gold > st.gold:
+        raise Refused(f"You have only {st.gold} gold.")
+    cell = bribe_cell(ctx, g, gold)
+    assert cell is not None  # the first row's minimum was checked above
+    col, row, digit = cell
+    g.bribe_tried = True
+    st.gold -= gold
+    g.bribes += gold
+    r = roll(ctx.dice(ENCOUNTER), Dice(1, b.die))
+    accepted = formulas.bribe_accepted(r.total, digit)
+    events.append(Event("bribe", {
+        "group": g.id, "monster": g.monster, "gold": gold, "column": col, "row": row, "digit": digit,
+        "dice": r.dice, "faces": list(r.faces), "total": r.total, "target": digit,
+        "result": "accepted" if accepted else "refused",
+    }))
+    if accepted:
+        g.peaceful = True
+        st.mode, st.encounter = Mode.EXPLORE, None
+    else:
+        combat.start(ctx, g, events, first=Side.MONSTERS)
