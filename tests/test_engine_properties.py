@@ -291,7 +291,8 @@ def test_every_event_type_is_documented_with_a_json_example() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    source = "".join(p.read_text(encoding="utf-8") for p in sorted((root / "src" / "undercroft" / "rules").glob("*.py")))
+    rules = root / "src" / "undercroft" / "rules"
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted(rules.glob("*.py")))
     emitted = set(re.findall(r'Event\(\s*"([a-z_]+)"', source))
     doc = (root / "docs" / "EVENTS.md").read_text(encoding="utf-8")
     sections = re.split(r"^### `([a-z_]+)`\n", doc, flags=re.MULTILINE)
