@@ -144,3 +144,12 @@ def test_scripted_dice_push_appends_in_order() -> None:
     dice.push(2, 3)
     assert [dice.die(6) for _ in range(3)] == [1, 2, 3]
     assert dice.remaining == 0
+
+
+def test_notation_is_the_one_dice_type_and_rules_dice_re_exports_it() -> None:
+    import undercroft.notation as notation
+    import undercroft.rules.dice as rules_dice
+
+    assert rules_dice.Dice is notation.Dice
+    assert rules_dice.DiceError is notation.DiceError
+    assert notation.Dice.parse("2d6x10") == rules_dice.Dice.parse("2d6x10")

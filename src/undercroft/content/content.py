@@ -14,7 +14,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from undercroft.content import schema
 from undercroft.content.loader import FILES, Collector, DataError, Loc, data_digest, parse_yaml, validate_file
-from undercroft.rules.dice import Dice, DiceError
+from undercroft.notation import Dice, DiceError
 
 GRID = 6
 

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from undercroft.rules.dice import Dice, DiceError
+from undercroft.notation import Dice, DiceError
 
 
 class Model(BaseModel):
