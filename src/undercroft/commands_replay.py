@@ -18,6 +18,7 @@ from undercroft.cli import EXIT_FAIL, EXIT_OK, UserError, load_data
 from undercroft.narrate import Narrator
 from undercroft.rules.actions import Action, action_to_dict
 from undercroft.rules.events import Event
+from undercroft.rules.names import the
 
 AddDataArg = Callable[[argparse.ArgumentParser], None]
 
@@ -260,7 +261,8 @@ class _Progress:
         self.tty = hasattr(stream, "isatty") and stream.isatty()
 
     def update(self, done: int, r: Any) -> None:
-        what = {"dead": f"killed by the {r.cause}", "won": "won", "timeout": "timeout", "crash": "CRASH"}[r.outcome]
+        what = {"dead": f"killed by {the(str(r.cause))}", "won": "won", "timeout": "timeout",
+                "crash": "CRASH"}[r.outcome]
         line = f"game {done}/{self.total}: seed {r.seed}: {what} on level {r.deepest} after {r.turns} turns"
         if self.tty:
             fill = self.WIDTH * done // self.total

@@ -39,7 +39,9 @@ from undercroft.content import Content
 from undercroft.rules.actions import Action, ActionError, action_from_dict, action_to_dict
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.names import the
 from undercroft.rules.rng import parse_seed
+from undercroft.rules.types import Mode
 
 __all__ = [
     "FORMAT_VERSION",
@@ -738,7 +740,7 @@ def state_summary(game: Game) -> str:
     else:
         lines.append("Monsters present: none.")
     if st.death:
-        lines.append(f"Dead: killed by the {st.death['cause']} on turn {st.death['turn']}.")
-    elif st.mode == "won":
+        lines.append(f"Dead: killed by {the(str(st.death['cause']))} on turn {st.death['turn']}.")
+    elif st.mode == Mode.WON:
         lines.append("Won.")
     return "\n".join(lines)

@@ -1,0 +1,187 @@
+"""Narration (undercroft.narrate): every event a player reads has its line, and articles come out right for every
+monster name in every sentence form ("the Ghoul", "The Unlit", never "the The Unlit")."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engine_helpers import content
+
+from undercroft.narrate import Narrator, plural
+from undercroft.record import state_summary
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+from undercroft.rules.types import Mode
+from undercroft.ui.session import end_lines
+
+# Events the player does not read (bookkeeping): no line.
+SILENT = {"move", "enter"}
+
+# One or more samples of every narrated event, with the monster left as "{m}".
+SAMPLES: list[tuple[str, dict[str, Any]]] = [
+    ("refused", {"action": "talk", "reason": "You cannot talk now (explore)."}),
+    ("roll", {"purpose": "surprise_monster", "dice": "1d6", "faces": [2], "modifier": 0, "multiplier": 1,
+              "total": 2, "target": 2, "result": "surprised", "monster": "{m}"}),
+    ("roll", {"purpose": "monster_attacks", "dice": "1d100", "faces": [40], "modifier": 0, "multiplier": 1,
+              "total": 40, "target": 50, "result": "yes", "group": 1}),
+    ("encounter", {"group": 1, "monster": "{m}", "count": 1, "hp": [5], "origin": "resident", "first": True}),
+    ("encounter", {"group": 1, "monster": "{m}", "count": 3, "hp": [5, 5, 5], "origin": "resident", "first": True}),
+    ("hidden", {"group": 1}),
+    ("reveal", {"group": 1, "monster": "{m}"}),
+    ("walked_past", {"group": 1, "monster": "{m}"}),
+    ("pass", {"group": 1, "monster": "{m}"}),
+    ("peaceful", {"group": 1, "monster": "{m}", "already": True}),
+    ("peaceful", {"group": 1, "monster": "{m}", "already": False}),
+    ("table", {"table": "t", "row": 1, "column": 2, "monster": "{m}", "number": 2}),
+    ("pickup", {"item": "gold", "amount": 5}),
+    ("pickup", {"item": "long_sword", "amount": 1}),
+    ("wield", {"member": 0, "item": "long_sword", "weapon": 4, "damage": 7}),
+    ("initiative", {"party": 3, "monster": 5, "first": "monsters", "group": 1, "monster_id": "{m}"}),
+    ("combat", {"group": 1, "first": "party", "free_round": "party", "monster": "{m}"}),
+    ("attack", {"attacker": "delver", "attacker_side": "party", "member": 0, "target": "{m}", "target_index": 0,
+                "group": 1, "count": 1, "dice": "1d20", "natural": 20, "modifier": 3, "total": 23, "defense": 12,
+                "hit": True, "critical": True, "damage": 12, "target_hp_after": 0}),
+    ("attack", {"attacker": "{m}", "attacker_side": "monsters", "attacker_index": 1, "group": 1, "count": 2,
+                "target": "delver", "member": 0, "dice": "1d20", "natural": 15, "modifier": 2, "total": 17,
+                "defense": 12, "hit": True, "critical": False, "damage": 3, "target_hp_after": 9,
+                "target_max_hp": 12}),
+    ("kill", {"group": 1, "index": 0, "monster": "{m}", "count": 1}),
+    ("oil", {"item": "oil_flask", "group": 1, "target_index": 0, "damage": 4, "target_hp_after": 2, "monster": "{m}",
+             "count": 1}),
+    ("oil", {"item": "oil_flask", "group": 1, "monster": "{m}"}),
+    ("wait", {"combat": True}),
+    ("surprised_skip", {"group": 1, "monster": "{m}"}),
+    ("idle", {"group": 1, "monster": "{m}"}),
+    ("holds", {"group": 1, "monster": "{m}"}),
+    ("slow", {"group": 1, "monster": "{m}"}),
+    ("rises", {"group": 1, "monster": "{m}"}),
+    ("regenerate", {"group": 1, "index": 0, "hp": 5, "monster": "{m}", "count": 1}),
+    ("victory", {"group": 1, "monster": "{m}", "gold": 10, "shares": {"delver": 10}}),
+    ("won", {"turn": 9, "depth": 4, "seed": 1, "how": "slew"}),
+    ("death", {"cause": "{name}", "turn": 9, "depth": 1, "seed": 1}),
+    ("descend", {"depth": 1, "name": "The Cellars"}),
+    ("rest", {"rounds": 60, "exhausted": True, "healed": 1, "recovered": False, "progress": [60, 180],
+              "hp": [[0, 11, 12]]}),
+    ("drink", {"member": 0, "item": "healing_potion", "heal": 7, "healed": 7, "hp": 9, "max_hp": 12}),
+    ("approach", {"group": 1, "distance": 60, "monster": "{m}", "out_of_sight": False}),
+    ("out_of_sight", {"group": 1, "distance": 90}),
+    ("attacks", {"group": 1, "monster": "{m}"}),
+    ("leaves", {"group": 1, "monster": "{m}"}),
+    ("surprise", {"party": False, "monster": True, "monster_id": "{m}"}),
+    ("bypass", {"group": 1}),
+    ("break_peace", {"group": 1, "monster": "{m}"}),
+    ("negotiate", {"group": 1, "monster": "{m}", "dice": "2d6", "faces": [3, 4], "reluctance": 2, "ability": 0,
+                   "use_reluctance": True, "use_ability": False, "modifier": -2, "total": 5, "result": "agreement",
+                   "tribute": 0}),
+    ("negotiate", {"group": 1, "monster": "{m}", "dice": "2d6", "faces": [6, 6], "reluctance": 0, "ability": 0,
+                   "use_reluctance": True, "use_ability": False, "modifier": 0, "total": 12,
+                   "result": "intimidation", "tribute": 5}),
+    ("bribe", {"group": 1, "monster": "{m}", "gold": 50, "column": 0, "row": 0, "digit": 3, "dice": "1d6",
+               "faces": [5], "total": 5, "target": 3, "result": "refused"}),
+    ("exhausted", {"rounds": 1}),
+    ("leave", {"group": 1, "pursued": False, "monster": "{m}"}),
+    ("evade", {"group": 1, "reason": "faster", "monster": "{m}", "party_speed": 120, "monster_speed": 90}),
+    ("evade", {"group": 1, "reason": "out_of_sight", "monster": "{m}"}),
+    ("evade", {"group": 1, "reason": "no_pursuit", "monster": "{m}"}),
+    ("pursuit", {"group": 1, "distance": 30, "monster": "{m}"}),
+    ("caught", {"group": 1, "fights": True, "monster": "{m}"}),
+    ("caught", {"group": 1, "fights": False, "monster": "{m}"}),
+    ("escape", {"group": 1, "distance": 130, "monster": "{m}", "reason": "out_of_sight"}),
+    ("escape", {"group": 1, "distance": 30, "monster": "{m}", "reason": "gave_up"}),
+    ("chase", {"group": 1, "distance": 30, "round": 2, "monster": "{m}"}),
+    ("distracted", {"group": 1, "by": "food", "monster": "{m}"}),
+    ("drop", {"item": "rations", "amount": 1}),
+    ("ignored", {"group": 1, "monster": "{m}", "what": "fire"}),
+    ("ignored", {"group": 1, "monster": "{m}", "what": "gold"}),
+    ("slowed", {"group": 1, "feet": 90, "monster": "{m}"}),
+]
+
+BAD_FORMS = re.compile(r"\b(the|a|an) The\b|\bThe The\b|(?<![\d.])1 (rounds|turns|gold pieces)\b", re.IGNORECASE)
+
+
+def fill(value: Any, monster: str, name: str) -> Any:
+    if isinstance(value, str):
+        return value.replace("{m}", monster).replace("{name}", name)
+    if isinstance(value, dict):
+        return {k: fill(v, monster, name) for k, v in value.items()}
+    if isinstance(value, list):
+        return [fill(v, monster, name) for v in value]
+    return value
+
+
+def emitted_types() -> set[str]:
+    src = Path(__file__).resolve().parent.parent / "src" / "undercroft" / "rules"
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(src.glob("*.py")))
+    return set(re.findall(r'Event\(\s*"([a-z_]+)"', text))
+
+
+def test_every_event_the_engine_emits_is_narrated_or_silent_on_purpose() -> None:
+    narrated = {t for t, _ in SAMPLES}
+    assert emitted_types() - SILENT == narrated, "a sample (and a narration) for every event a player reads"
+    nar = Narrator(content(), "undercroft")
+    for kind in SILENT:
+        assert nar.text(Event(kind, {})) == ""
+
+
+@pytest.mark.parametrize("ruleset", ["undercroft", "citadel"])
+def test_every_monster_name_in_every_sentence_has_the_right_article(ruleset: str) -> None:
+    nar = Narrator(content(), ruleset)
+    seen = 0
+    for mid, mon in content().monsters.items():
+        for kind, data in SAMPLES:
+            event = Event(kind, fill(data, mid, mon.name))
+            lines = [nar.text(event), *(text for text, _ in nar.lines(event))]
+            for line in lines:
+                assert not BAD_FORMS.search(line), f"{kind} for {mid}: {line!r}"
+                assert "{" not in line and "None" not in line, f"{kind} for {mid}: {line!r}"
+            assert lines[0], f"{kind} has no line"
+            seen += 1
+    assert seen == len(content().monsters) * len(SAMPLES)
+
+
+def test_names_that_bring_their_own_article() -> None:
+    nar = Narrator(content(), "undercroft")
+    unlit = next(mid for mid, m in content().monsters.items() if m.name == "The Unlit")
+    assert nar.text(Event("attacks", {"group": 1, "monster": unlit})) == "The Unlit attacks!"
+    assert nar.text(Event("encounter", {"monster": unlit, "count": 1})) == "The Unlit!"
+    assert nar.text(Event("walked_past", {"monster": unlit})) == "You walk past The Unlit, and it objects."
+    assert nar.text(Event("attacks", {"group": 1, "monster": "ghoul"})) == "The Ghoul attacks!"
+    assert nar.text(Event("encounter", {"monster": "orc", "count": 1})) == "An Orc!"
+    assert nar.text(Event("death", {"cause": "The Unlit", "turn": 7, "depth": 4, "seed": 3})) == (
+        "You are dead. Killed by The Unlit on turn 7, level 5. Seed 3.")
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    assert plural(1, "round") == "1 round" and plural(3, "round") == "3 rounds"
+    nar = Narrator(content(), "undercroft")
+    assert nar.text(Event("exhausted", {"rounds": 1})).startswith("You have run 1 round:")
+
+
+def test_the_fight_lines_of_a_party_name_who_struck_and_who_was_struck() -> None:
+    nar = Narrator(content(), "citadel")
+    hit = Event("attack", {"attacker": "ghoul", "attacker_side": "monsters", "attacker_index": 0, "count": 1,
+                           "target": "rogue", "member": 1, "natural": 15, "modifier": 2, "total": 17, "defense": 12,
+                           "hit": True, "critical": False, "damage": 3, "target_hp_after": 5, "target_max_hp": 8})
+    assert nar.text(hit) == "Ghoul hits Rogue. 3 damage. Rogue HP 5/8."
+    mine = Event("attack", {"attacker": "rogue", "attacker_side": "party", "member": 1, "target": "ghoul",
+                            "target_index": 1, "count": 2, "natural": 9, "modifier": -1, "total": 8, "defense": 12,
+                            "hit": False, "critical": False, "damage": 0, "target_hp_after": 5})
+    assert nar.text(mine) == "Rogue misses."
+    assert nar.lines(mine)[0] == ("Rogue rolls 9 - 1 = 8 vs defense 12.", "roll")
+
+
+def test_the_death_screen_the_morgue_and_the_summary_use_the_articles_once() -> None:
+    game = Game(content(), "undercroft", 3)
+    st = game.state
+    st.mode = Mode.DEAD
+    st.death = {"cause": "The Unlit", "turn": 40, "depth": 4, "seed": st.seed}
+    screen = "\n".join(end_lines(game))
+    summary = state_summary(game)
+    assert "Killed by The Unlit on turn 40." in screen
+    assert "killed by The Unlit on turn 40" in summary
+    assert not BAD_FORMS.search(screen) and not BAD_FORMS.search(summary)
+    st.death = {"cause": "Ogre", "turn": 12, "depth": 1, "seed": st.seed}
+    assert "Killed by the Ogre on turn 12." in "\n".join(end_lines(game))
