@@ -56,7 +56,7 @@ from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin
-from undercroft.sim.odds import fight_odds
+from undercroft.sim.odds import attack_target, fight_odds
 
 Point = tuple[int, int]
 
@@ -412,10 +412,10 @@ class Bot:
     # --- combat --------------------------------------------------------------------------------------------
 
     def _weakest(self) -> int:
+        """The creature to strike: the weakest living one, as the odds assume (0 when there is none)."""
         g = self._group()
-        if g is None or not g.alive:
-            return 0
-        return min(g.alive, key=lambda i: (g.hp[i], i))
+        target = -1 if g is None else attack_target(g)
+        return max(target, 0)
 
     def _combat(self) -> list[Action]:
         game = self.game
