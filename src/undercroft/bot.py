@@ -190,7 +190,7 @@ class Bot:
         hurt = self._hurt(HURT)
         if hurt is not None and _has(g, "potion"):
             out.append(Drink(hurt))
-        if st.exhausted and g.proc.fatigue:
+        if formulas.exhausted_counts(st.exhausted, g.proc.fatigue):
             out.append(Rest())
         if g.rules.time.rest_heal and self._hurt(REST_UNTIL) is not None and not self._groups_here():
             out.append(Rest())  # rest wounds off where nothing is in sight (a wanderer may still come)
@@ -429,7 +429,8 @@ class Bot:
         if low is not None and _has(game, "potion"):
             out.append(Drink(low))
         committed = g.id in self._committed
-        if odds < GIVE_UP and not committed and self._can_escape(g) and not (st.exhausted and game.proc.fatigue):
+        tired = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
+        if odds < GIVE_UP and not committed and self._can_escape(g) and not tired:
             self._flee(g)
             out.append(Run())
         target = self._weakest()
@@ -458,7 +459,7 @@ class Bot:
             out.append(DropTreasure())
         if mon.self_preservation and _has(game, "oil"):
             out.append(ThrowOil())
-        tired = st.exhausted and game.proc.fatigue
+        tired = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
         if tired or self._odds() >= FIGHT_ODDS:
             out.append(Fight())
         out.append(Run())
