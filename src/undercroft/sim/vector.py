@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -213,16 +214,20 @@ class _Tally:
 # --- the fight -----------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)
 def face_tables(spec: FightSpec) -> tuple[IntArray, IntArray, IntArray]:
     """Per face index (face - 1): delver damage to the monster, monster damage to the delver, monster hit (0/1).
 
     The numbers are :meth:`FightSpec.delver_outcomes` and :meth:`FightSpec.monster_outcomes`, that is
     :func:`undercroft.rules.formulas.attack` and :func:`~undercroft.rules.formulas.damage` face by face; the
-    simulator only looks them up (tests/test_formulas.py checks the tables over the data's whole domain)."""
+    simulator only looks them up (tests/test_formulas.py checks the tables over the data's whole domain).
+    Cached by spec (every chunk of a run uses the same tables), so the arrays are read-only."""
     d = np.array([o.damage for o in spec.delver_outcomes()], dtype=np.int32)
     mo = spec.monster_outcomes()
     m = np.array([o.damage for o in mo], dtype=np.int32)
     h = np.array([int(o.hit) for o in mo], dtype=np.int32)
+    for a in (d, m, h):
+        a.flags.writeable = False
     return d, m, h
 
 
