@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 
-from undercroft.bench import _data, median_time, metric
-from undercroft.content import Content, load_content
+from undercroft.bench import median_time, metric
+from undercroft.cli import load_data
+from undercroft.content import Content
 from undercroft.sim.spec import FightSpec
 
 VECTOR_FIGHTS = 1_000_000
@@ -22,7 +23,7 @@ MONSTER = "gaoler"
 def _matchup(args: argparse.Namespace) -> tuple[Content, str, FightSpec]:
     from undercroft.sim.odds import matchup_spec
 
-    content = load_content(_data(args))
+    content = load_data(args)
     monster = MONSTER if MONSTER in content.monsters else next(iter(content.monsters))
     return content, monster, matchup_spec(content, monster)
 

@@ -16,15 +16,14 @@ now that has not been refused at this turn. The play is plain and cautious:
   fire, then keep running (or turn and fight when its odds are good or it is too tired to run).
 
 The fight odds are the game's own (:func:`undercroft.sim.odds.fight_odds`, what the encounter and fight screens
-show: exact for one creature, simulated for a group). Only where those have nothing to say (no group in front of
-the party) does it fall back on :func:`fight_odds` here, a quick estimate: expected rounds to kill each creature
-against the expected damage the living creatures deal meanwhile, turned into a probability with a normal
-approximation.
+show: exact for one creature, simulated for a group); where those have nothing to say (a group it cannot see) it
+counts on nothing (0). Talk, bribe and escape chances come from :mod:`undercroft.rules.formulas`, the rules the
+engine plays by.
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +34,7 @@ import tcod.path
 from undercroft.content import Content
 from undercroft.content.schema import Monster
 from undercroft.record import Recorder, play_step
-from undercroft.rules import dungeon
+from undercroft.rules import dungeon, formulas
 from undercroft.rules.actions import (
     Action,
     Attack,
@@ -55,7 +54,9 @@ from undercroft.rules.actions import (
 from undercroft.rules.dice import Dice
 from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream, parse_seed
-from undercroft.rules.state import Group, Member
+from undercroft.rules.state import Group
+from undercroft.rules.types import Behaviour, Mode, Origin
+from undercroft.sim.odds import attack_target, fight_odds
 
 Point = tuple[int, int]
 
@@ -73,10 +74,6 @@ _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _FAR = int(np.iinfo(np.int32).max)
 
 
-def _dice(d: object) -> Dice:
-    return d if isinstance(d, Dice) else Dice.parse(str(d))
-
-
 def distribution(d: Dice) -> dict[int, float]:
     """The exact distribution of a dice expression's total."""
     dist = {0: 1.0}
@@ -87,100 +84,6 @@ def distribution(d: Dice) -> dict[int, float]:
                 nxt[total + face] = nxt.get(total + face, 0.0) + p / d.sides
         dist = nxt
     return {t * d.multiplier + d.bonus: p for t, p in dist.items()}
-
-
-def mean(d: Dice) -> float:
-    return (d.count * (d.sides + 1) / 2) * d.multiplier + d.bonus
-
-
-@dataclass(frozen=True)
-class Odds:
-    win: float  # estimated chance the party wins the fight to the death
-    rounds: float  # expected rounds it takes
-    taken: float  # expected damage the party takes
-
-
-def _swing(game: Game, bonus: int, defense: int, damage: int) -> tuple[float, float]:
-    """(mean, variance) of the damage of one swing under the d20 rules."""
-    cr, fat = game.rules.combat, game.rules.fatigue
-    mean_ = sq = 0.0
-    for n in range(1, cr.attack_die + 1):
-        crit = n == cr.critical
-        if n == cr.always_miss or not (crit or n + bonus >= defense):
-            continue
-        dmg = max(fat.minimum_damage, damage * (cr.critical_multiplier if crit else 1))
-        mean_ += dmg / cr.attack_die
-        sq += dmg * dmg / cr.attack_die
-    return mean_, sq - mean_ * mean_
-
-
-def _hit_chance(game: Game, bonus: int, defense: int) -> float:
-    cr = game.rules.combat
-    hits = sum(1 for n in range(1, cr.attack_die + 1)
-               if n != cr.always_miss and (n == cr.critical or n + bonus >= defense))
-    return hits / cr.attack_die
-
-
-def fight_odds(game: Game, g: Group, members: list[Member] | None = None) -> Odds:
-    """A quick estimate of the chance that the party (``members``, default the living) kills group ``g``."""
-    st = game.state
-    mon = game.monster_of(g)
-    fat = game.rules.fatigue
-    tired = st.exhausted and game.proc.fatigue
-    party = [m for m in (members if members is not None else st.party) if m.alive]
-    if not party:
-        return Odds(0.0, 0.0, 0.0)
-    hit_rate = dmg_sum = var_dpr = 0.0
-    for m in party:
-        bonus = m.might - (fat.to_hit_penalty if tired else 0)
-        dmg = m.might + m.weapon - (fat.damage_penalty if tired else 0)
-        mu, var = _swing(game, bonus, mon.defense, dmg)
-        p = _hit_chance(game, bonus, mon.defense)
-        hit_rate += p
-        dmg_sum += mu
-        var_dpr += var
-    if hit_rate <= 0 or dmg_sum <= mon.regenerate + 0.05:
-        return Odds(0.01, math.inf, math.inf)
-    per_hit = dmg_sum / hit_rate  # mean damage of a hit (crits included)
-    defense = min(m.defense for m in party)
-    e, v = _swing(game, mon.attack + (fat.opponent_bonus if tired else 0), defense, mon.damage)
-    rate = 1.0 / mon.acts_every
-    party_agility = max(m.agility for m in party)
-    monsters_first = mon.agility > party_agility and "holds_ground" not in mon.behaviours
-    alive = sorted(h for h in g.hp if h > 0)
-    n = len(alive)
-    taken = var_taken = rounds = 0.0
-    for k, hp in enumerate(alive):
-        # hits needed (whole hits: 7 HP against 6 damage is two hits), regeneration adding to it meanwhile
-        r = math.ceil(hp / per_hit) / hit_rate
-        if mon.regenerate:
-            r = math.ceil((hp + mon.regenerate * max(0.0, r - 1)) / per_hit) / hit_rate
-        rounds += r
-        attackers = n - k
-        swings = attackers * r if monsters_first else attackers * (r - 1) + (attackers - 1)
-        attacks = max(0.0, swings) * rate
-        taken += attacks * e
-        # variance: the hits themselves, and how long this creature takes to fall
-        var_taken += attacks * v + (attackers * rate * e) ** 2 * (r * var_dpr / (dmg_sum * dmg_sum))
-    party_hp = sum(m.hp for m in party)
-    heal = _potions(game) * mean(_dice(_potion_heal(game))) * 0.6 if _potion_heal(game) else 0.0
-    margin = party_hp + heal - taken - 0.5
-    z = margin / math.sqrt(var_taken + 1.0)
-    return Odds(0.5 * (1.0 + math.erf(z / math.sqrt(2.0))), rounds, taken)
-
-
-def _potions(game: Game) -> int:
-    st = game.state
-    return sum(n for i, n in st.items.items() if game.content.items[i].kind == "potion")
-
-
-def _potion_heal(game: Game) -> str | None:
-    st = game.state
-    for i in sorted(st.items):
-        item = game.content.items[i]
-        if item.kind == "potion" and st.items[i] > 0:
-            return item.heal
-    return None
 
 
 def _has(game: Game, kind: str) -> bool:
@@ -194,17 +97,17 @@ def talk_odds(game: Game, g: Group) -> float:
     if not game.proc.negotiation or not game.negotiable(g) or g.negotiated:
         return 0.0
     table = game.content.tables.negotiation[game.rs.negotiation_table]
-    reluctance = mon.reluctance if table.use_reluctance else 0
-    ability = max((m.negotiation for m in game.living()), default=0) if table.use_ability else 0
+    reluctance, ability = formulas.negotiation_modifiers(table, mon, (m.negotiation for m in game.living()))
     good = 0.0
-    for total, p in distribution(_dice(table.dice)).items():
-        t = total - reluctance + ability
-        for b in table.bands:
-            if (b.min is None or t >= b.min) and (b.max is None or t <= b.max):
-                if b.result != "failure":
-                    good += p
-                break
+    for total, p in distribution(Dice.parse(table.dice)).items():
+        if formulas.band(table.bands, formulas.negotiation_total(total, reluctance, ability)).result != "failure":
+            good += p
     return good
+
+
+def _bribe_chance(die: int, digit: int) -> float:
+    """The chance a bribe is taken: the faces of the bribery die that accept it."""
+    return sum(formulas.bribe_accepted(face, digit) for face in range(1, die + 1)) / die
 
 
 def bribe_offer(game: Game, g: Group) -> int | None:
@@ -217,8 +120,8 @@ def bribe_offer(game: Game, g: Group) -> int | None:
         gold = row.min
         if gold > st.gold:
             return None
-        cell = game.bribe_cell(g, gold)
-        if cell is not None and min(cell[2], b.die) / b.die >= BRIBE_ODDS:
+        cell = formulas.bribe_cell(b, game.monster_of(g), gold)
+        if cell is not None and _bribe_chance(b.die, cell[2]) >= BRIBE_ODDS:
             return gold
     return None
 
@@ -258,12 +161,13 @@ class Bot:
             self._fled.clear()
             self._committed.clear()
             self._path = []
-        plan = {
-            "explore": self._explore,
-            "encounter": self._encounter,
-            "combat": self._combat,
-            "pursuit": self._pursuit,
-        }.get(st.mode)
+        plans: dict[str, Callable[[], list[Action]]] = {
+            Mode.EXPLORE: self._explore,
+            Mode.ENCOUNTER: self._encounter,
+            Mode.COMBAT: self._combat,
+            Mode.PURSUIT: self._pursuit,
+        }
+        plan = plans.get(st.mode)
         options = plan() if plan is not None else []
         for a in [*options, Fight(), Attack(self._weakest()), Run(), Wait(), Rest()]:
             if a not in self._refused and self.game.legal(a):
@@ -286,7 +190,7 @@ class Bot:
         hurt = self._hurt(HURT)
         if hurt is not None and _has(g, "potion"):
             out.append(Drink(hurt))
-        if st.exhausted and g.proc.fatigue:
+        if formulas.exhausted_counts(st.exhausted, g.proc.fatigue):
             out.append(Rest())
         if g.rules.time.rest_heal and self._hurt(REST_UNTIL) is not None and not self._groups_here():
             out.append(Rest())  # rest wounds off where nothing is in sight (a wanderer may still come)
@@ -344,16 +248,10 @@ class Bot:
         out.append(("item", items))
         if self._level_moves < self.max_level_moves:
             out.append(("explore", walk & ~lv.explored))
-        if m.stairs is not None:
+        if m.stairs is not None:  # every level the engine makes has them (the last one's are the way out)
             stairs = np.zeros_like(walk)
             stairs[m.stairs[1], m.stairs[0]] = True
             out.append(("stairs", stairs))
-        else:
-            guard = np.zeros_like(walk)
-            for grp in lv.groups:
-                if grp.origin == "guardian" and not grp.defeated and not grp.peaceful:  # at peace: out of reach
-                    guard |= (m.segment_of == grp.segment) & walk
-            out.append(("guardian", guard))
         # Last resort: a monster that is not at peace stands in the way. Walking into its segment starts an
         # encounter, so step out of the segment first when the party shares it.
         hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
@@ -377,7 +275,7 @@ class Bot:
             dist[st.pos[1], st.pos[0]] = 0
             tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None, out=dist)
             for kind, mask in self._goals():
-                if not avoid and kind not in ("stairs", "guardian", "reengage"):
+                if not avoid and kind not in ("stairs", "reengage"):
                     continue  # through a monster it fled from only to get on (or to win)
                 here = bool(mask[st.pos[1], st.pos[0]])
                 if kind == "stairs" and here:
@@ -408,11 +306,7 @@ class Bot:
             return goal in lv.items
         if kind == "explore":
             return not bool(lv.explored[goal[1], goal[0]]) and self._level_moves < self.max_level_moves
-        if kind == "stairs":
-            return True
-        if kind == "guardian":
-            return any(grp.origin == "guardian" and not grp.defeated and not grp.peaceful for grp in lv.groups)
-        return False  # "reengage": plan again every step
+        return kind == "stairs"  # "reengage": plan again every step
 
     def _next_step(self) -> Point | None:
         st = self.game.state
@@ -433,21 +327,7 @@ class Bot:
     # --- encounter ---------------------------------------------------------------------------------------
 
     def _group(self) -> Group | None:
-        st = self.game.state
-        for holder in (st.combat, st.pursuit, st.encounter):
-            if holder is not None:
-                try:
-                    return st.group(holder.group)
-                except KeyError:
-                    return None
-        return None
-
-    def _must_fight(self, g: Group) -> bool:
-        """A guardian of the last level, with nothing left to explore: it has to be faced to win."""
-        st = self.game.state
-        if g.origin != "guardian" or st.level.map.stairs is not None:
-            return False
-        return self._goal_kind in ("guardian", "") or self._level_moves >= self.max_level_moves
+        return self.game.state.front_group()
 
     def _encounter(self) -> list[Action]:
         game = self.game
@@ -460,14 +340,11 @@ class Bot:
         hurt = self._hurt(HURT)
         if hurt is not None and _has(game, "potion"):
             out.append(Drink(hurt))  # in an encounter a drink only lets a round pass
-        odds = self._odds(g)
-        must = self._must_fight(g)
-        if must:
-            return [*out, Fight()]
+        odds = self._odds()
         # Peaceful, holding its ground, or passive: it starts nothing (a passive one strikes once at whoever walks
         # past it, which costs less than fighting a crowd of them). A kneeler rises once the party is inside: it
         # is met like any other monster.
-        quiet = g.peaceful or "holds_ground" in mon.behaviours or "passive" in mon.behaviours
+        quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
         if quiet and odds < 0.9:
             # it does not start anything: walk on, unless it stands in the only way on
             step = self._next_step()
@@ -482,15 +359,16 @@ class Bot:
             out.append(Run())
             return out
         waits = self._waits.get(g.id, 0)
-        if (g.reaction_result in ("peaceful", "friendly") and g.origin != "guardian" and odds < 0.9
-                and waits < MAX_WAITS and g.risen and "passive" not in mon.behaviours):
+        if (g.reaction_result in ("peaceful", "friendly") and g.origin != Origin.GUARDIAN and odds < 0.9
+                and waits < MAX_WAITS and g.risen and Behaviour.PASSIVE not in mon.behaviours):
             self._waits[g.id] = waits + 1
             out.append(Wait())  # a friendly monster given a moment goes its way (or lets the party be)
         # Peace with a group standing in a corridor can block the way for good (a peaceful monster cannot be
         # passed or attacked), so there it talks only when the fight is hopeless.
         in_corridor = st.level.map.segments[g.segment].kind == "corridor"
         talk_first = odds < GIVE_UP if in_corridor else (talk_odds(game, g) >= TALK_ODDS or odds < TALK_UNLESS)
-        if talk_first and g.origin != "guardian" and game.proc.negotiation and game.negotiable(g) and not g.negotiated:
+        if (talk_first and g.origin != Origin.GUARDIAN and game.proc.negotiation and game.negotiable(g)
+                and not g.negotiated):
             out.append(Talk())  # a failed talk only lets a round pass
         forced = self._forced and g.segment in self._avoid  # the only way on leads through it
         if odds >= FIGHT_ODDS:
@@ -498,7 +376,7 @@ class Bot:
             return out
         if not self._can_escape(g):
             offer = bribe_offer(game, g)
-            if offer is not None and g.origin != "guardian":
+            if offer is not None and g.origin != Origin.GUARDIAN:
                 out.append(Bribe(offer))  # refused, it attacks first: only when running is no safer
         if forced and self._fled.get(g.id, 0) >= 2:
             self._committed.add(g.id)  # no more running from it: this fight is to the death
@@ -508,27 +386,23 @@ class Bot:
         out.append(Run())
         return out
 
-    def _odds(self, g: Group) -> float:
-        """The chance to win the fight with ``g``: the game's own odds (:mod:`undercroft.sim.odds`, as the screens
-        show them) for the group in front of the party."""
-        from undercroft.sim.odds import fight_odds as exact_odds
-
-        odds = exact_odds(self.game.content, self.game)
-        if odds is None:
-            return fight_odds(self.game, g).win
-        return odds.win
+    def _odds(self) -> float:
+        """The chance to win the fight in front of the party: the game's own odds (:mod:`undercroft.sim.odds`, as
+        the screens show them); 0 where they have nothing to say (a group the party cannot see)."""
+        odds = fight_odds(self.game.content, self.game)
+        return 0.0 if odds is None else odds.win
 
     def _can_escape(self, g: Group) -> bool:
         """Whether running gets away for sure: it does not pursue, it is slower, or it never saw the party."""
         game = self.game
         st = game.state
         mon = game.monster_of(g)
-        if "submerged" in mon.behaviours:
+        if Behaviour.SUBMERGED in mon.behaviours:
             return False
         if not (game.proc.pursuit and mon.pursues):
             return True
-        speed = min((m.speed for m in game.living()), default=0)
-        return speed > mon.speed or (st.encounter is not None and st.encounter.out_of_sight)
+        speed = formulas.party_speed(m.speed for m in game.living())
+        return formulas.escapes_by_speed(speed, mon.speed) or (st.encounter is not None and st.encounter.out_of_sight)
 
     def _flee(self, g: Group) -> None:
         self._fled[g.id] = self._fled.get(g.id, 0) + 1
@@ -538,10 +412,10 @@ class Bot:
     # --- combat --------------------------------------------------------------------------------------------
 
     def _weakest(self) -> int:
+        """The creature to strike: the weakest living one, as the odds assume (0 when there is none)."""
         g = self._group()
-        if g is None or not g.alive:
-            return 0
-        return min(g.alive, key=lambda i: (g.hp[i], i))
+        target = -1 if g is None else attack_target(g)
+        return max(target, 0)
 
     def _combat(self) -> list[Action]:
         game = self.game
@@ -551,11 +425,12 @@ class Bot:
             return []
         out: list[Action] = []
         low = self._hurt(LOW)
-        odds = self._odds(g)
+        odds = self._odds()
         if low is not None and _has(game, "potion"):
             out.append(Drink(low))
-        committed = self._must_fight(g) or g.id in self._committed
-        if odds < GIVE_UP and not committed and self._can_escape(g) and not (st.exhausted and game.proc.fatigue):
+        committed = g.id in self._committed
+        tired = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
+        if odds < GIVE_UP and not committed and self._can_escape(g) and not tired:
             self._flee(g)
             out.append(Run())
         target = self._weakest()
@@ -577,15 +452,15 @@ class Bot:
         hurt = self._hurt(HURT)
         if hurt is not None and _has(game, "potion"):
             out.append(Drink(hurt))
-        submerged = "submerged" in mon.behaviours
+        submerged = Behaviour.SUBMERGED in mon.behaviours
         if not submerged and not mon.intelligent and _has(game, "food"):
             out.append(DropFood())
         if not submerged and mon.intelligent and st.gold > 0:
             out.append(DropTreasure())
         if mon.self_preservation and _has(game, "oil"):
             out.append(ThrowOil())
-        tired = st.exhausted and game.proc.fatigue
-        if tired or self._odds(g) >= FIGHT_ODDS:
+        tired = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
+        if tired or self._odds() >= FIGHT_ODDS:
             out.append(Fight())
         out.append(Run())
         return out
@@ -652,9 +527,9 @@ def play_game(
         if recorder is not None:
             recorder.close()
     st = game.state
-    if st.mode == "won":
+    if st.mode == Mode.WON:
         return GameResult(seed, ruleset, "won", st.turn, st.depth + 1, None, record)
-    if st.mode == "dead":
+    if st.mode == Mode.DEAD:
         cause = str(st.death["cause"]) if st.death else "unknown"
         return GameResult(seed, ruleset, "dead", st.turn, st.depth + 1, cause, record)
     return GameResult(seed, ruleset, "timeout", st.turn, st.depth + 1, None, record)

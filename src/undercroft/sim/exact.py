@@ -61,7 +61,20 @@ class ExactResult:
         }
 
 
-def _delver_turn(p: Grid, outcomes: dict[int, float], full: int) -> tuple[Grid, NDArray[np.float64]]:
+def outcome_probabilities(spec: FightSpec) -> tuple[dict[int, float], dict[tuple[int, bool], float]]:
+    """The probability of each distinct outcome of one swing: the delver's by damage dealt, a monster's by (damage,
+    hit). Faces are counted per outcome first, so a sure thing has probability exactly 1."""
+    d_faces: dict[int, int] = defaultdict(int)
+    for o in spec.delver_outcomes():
+        d_faces[o.damage] += 1
+    m_faces: dict[tuple[int, bool], int] = defaultdict(int)
+    for o in spec.monster_outcomes():
+        m_faces[(o.damage, o.hit)] += 1
+    return ({dmg: n / spec.attack_die for dmg, n in d_faces.items()},
+            {key: n / spec.attack_die for key, n in m_faces.items()})
+
+
+def delver_turn(p: Grid, outcomes: dict[int, float], full: int) -> tuple[Grid, NDArray[np.float64]]:
     """The delver strikes the target; returns the live grid and the won mass by delver hp index."""
     _, d, m = p.shape
     new = np.zeros_like(p)
@@ -78,7 +91,7 @@ def _delver_turn(p: Grid, outcomes: dict[int, float], full: int) -> tuple[Grid, 
     return new, won
 
 
-def _monster_attack(p: Grid, outcomes: dict[tuple[int, bool], float]) -> tuple[Grid, float, float]:
+def monster_attack(p: Grid, outcomes: dict[tuple[int, bool], float]) -> tuple[Grid, float, float]:
     """One monster attack on every state of ``p``; returns the live grid, the dead mass and the expected hits."""
     d = p.shape[1]
     mass = float(p.sum())
@@ -97,7 +110,7 @@ def _monster_attack(p: Grid, outcomes: dict[tuple[int, bool], float]) -> tuple[G
     return new, dead, hits
 
 
-def _regenerate(p: Grid, regen: int) -> Grid:
+def regenerate(p: Grid, regen: int) -> Grid:
     """Every live target regains ``regen`` hp, capped at full (index m - 1)."""
     m = p.shape[2]
     new = np.zeros_like(p)
@@ -112,14 +125,7 @@ def exact(spec: FightSpec, *, groups: bool = False, tolerance: float = TOLERANCE
     if spec.count != 1 and not groups:
         raise ValueError(f"the exact calculator is for one monster, this fight has {spec.count}")
     k, d_full, m_full = spec.count, spec.delver_hp, spec.monster_hp
-    d_faces: dict[int, int] = defaultdict(int)  # faces per distinct outcome, so a sure thing has p exactly 1
-    for o in spec.delver_outcomes():
-        d_faces[o.damage] += 1
-    d_out = {dmg: n / spec.attack_die for dmg, n in d_faces.items()}
-    m_faces: dict[tuple[int, bool], int] = defaultdict(int)
-    for o in spec.monster_outcomes():
-        m_faces[(o.damage, o.hit)] += 1
-    m_out = {key: n / spec.attack_die for key, n in m_faces.items()}
+    d_out, m_out = outcome_probabilities(spec)
     lost_if_alive = (d_full - np.arange(1, d_full + 1)).astype(np.float64)  # hp lost at delver hp index
 
     p = np.zeros((k, d_full, m_full))
@@ -132,7 +138,7 @@ def exact(spec: FightSpec, *, groups: bool = False, tolerance: float = TOLERANCE
         for side in order:
             if side == "delver":
                 swings += float(p.sum())
-                p, won = _delver_turn(p, d_out, m_full)
+                p, won = delver_turn(p, d_out, m_full)
                 w = float(won.sum())
                 win += w
                 hp_lost += float(won @ lost_if_alive)
@@ -140,14 +146,14 @@ def exact(spec: FightSpec, *, groups: bool = False, tolerance: float = TOLERANCE
             else:
                 if spec.monster_acts(r):
                     for j in range(k):  # monster j lives in the layers whose target index is <= j
-                        sub, dead, h = _monster_attack(p[: j + 1], m_out)
+                        sub, dead, h = monster_attack(p[: j + 1], m_out)
                         p[: j + 1] = sub
                         death += dead
                         hits += h
                         hp_lost += dead * d_full
                         pmf[r + 1] += dead
                 if spec.regenerate:
-                    p = _regenerate(p, spec.regenerate)
+                    p = regenerate(p, spec.regenerate)
         live = float(p.sum())
         if live < tolerance and r + 1 < spec.max_rounds:
             truncated = live

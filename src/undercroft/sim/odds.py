@@ -20,23 +20,24 @@ is next): a repeated call costs a few microseconds, a new state about a millisec
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
 from undercroft.content import Content
+from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group, Member
-from undercroft.sim.exact import _delver_turn, _monster_attack, _regenerate, exact
+from undercroft.rules.types import Behaviour, FreeRound, Mode
+from undercroft.sim.exact import delver_turn, exact, monster_attack, outcome_probabilities, regenerate
 from undercroft.sim.spec import FightSpec, fight_spec
-from undercroft.sim.vector import DieRoller, pcg64_raw, simulate
+from undercroft.sim.vector import DieRoller, face_tables, pcg64_raw, simulate
 
 FIGHTS = 4000  # fights simulated for a group
 TOLERANCE = 1e-12  # live probability mass at which the exact computation stops
 CACHE_SIZE = 4096
-MODES = ("encounter", "combat", "pursuit")
+MODES = frozenset({Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,7 @@ def matchup_spec(
     member = Member(rs.party[0], ch.name, ch.hp if hp is None else hp, ch.hp, ch.might, ch.agility, ch.defense,
                     content.items[ch.weapon].damage, ch.negotiation, ch.speed)
     return _spec(content, member, monster_id, count,
-                 exhausted and rs.procedures.fatigue, ch.agility)
+                 formulas.exhausted_counts(exhausted, rs.procedures.fatigue), ch.agility)
 
 
 def _spec(content: Content, m: Member, monster_id: str, count: int, exhausted: bool,
@@ -124,32 +125,12 @@ def attack_target(group: Group) -> int:
     return best
 
 
-def _current_group(game: Game) -> Group | None:
-    st = game.state
-    gid = None
-    if st.mode == "combat" and st.combat is not None:
-        gid = st.combat.group
-    elif st.mode == "pursuit" and st.pursuit is not None:
-        gid = st.pursuit.group
-    elif st.mode == "encounter" and st.encounter is not None:
-        gid = st.encounter.group
-    if gid is None:
-        return None
-    for g in st.level.groups:
-        if g.id == gid:
-            return g
-    try:
-        return st.group(gid)
-    except KeyError:
-        return None
-
-
 def starts(content: Content, game: Game) -> list[Start]:
     """The fight in progress (or about to start) as one :class:`Start` per living party member fighting alone."""
     st = game.state
     if st.mode not in MODES:
         return []
-    g = _current_group(game)
+    g = st.front_group()
     if g is None or g.hidden:
         return []
     hps = tuple(sorted(h for h in g.hp if h > 0))
@@ -157,34 +138,30 @@ def starts(content: Content, game: Game) -> list[Start]:
     if not hps or not living:
         return []
     mon = content.monsters[g.monster]
-    holds = "holds_ground" in mon.behaviours
-    exhausted = st.exhausted and game.proc.fatigue
-    party_agility = max(m.agility for m in living)
+    holds = Behaviour.HOLDS_GROUND in mon.behaviours
+    exhausted = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
+    agility = formulas.party_agility(m.agility for m in living)
     c = st.combat
-    if st.mode == "combat" and c is not None:
+    if st.mode == Mode.COMBAT and c is not None:
         delver_next = c.party_turn
         turn = g.turns
         # the party's turn: a free round of its own is pending; the monsters' turn: one holding its ground
         # waits unless the party swung this round
-        skip = (c.free_round == "party" and c.round == 1) if delver_next else (holds and not c.party_attacked)
+        skip = (c.free_round == FreeRound.PARTY and c.round == 1) if delver_next else (holds and not c.party_attacked)
     else:  # the fight would start now (_start_combat): a pending surprise gives someone a free round
         enc = st.encounter
-        free = ""
-        if enc is not None and enc.first_round:
-            if enc.party_surprised and not enc.monster_surprised:
-                free = "monsters"
-            elif enc.monster_surprised and not enc.party_surprised:
-                free = "party"
+        free = (FreeRound.NONE if enc is None
+                else formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised))
         turn = 0
-        if free:
-            delver_next = free == "party"
-            skip = free == "party" or holds  # a monster holding its ground does not open the fight
+        if free != FreeRound.NONE:
+            delver_next = free == FreeRound.PARTY
+            skip = free == FreeRound.PARTY or holds  # a monster holding its ground does not open the fight
         else:
-            delver_next = party_agility >= mon.agility or holds
+            delver_next = formulas.party_acts_first(agility, mon.agility, holds)
             skip = False
     out = []
     for m in living:
-        spec = _spec(content, m, g.monster, len(hps), exhausted, party_agility)
+        spec = _spec(content, m, g.monster, len(hps), exhausted, agility)
         out.append(Start(spec, hps, delver_next, turn % mon.acts_every, skip))
     return out
 
@@ -246,7 +223,7 @@ def _monster_acts(start: Start, r: int) -> bool:
     """Whether the monsters' r-th turn from now (0-based) is one in which they strike."""
     if r == 0 and start.skip_next:
         return False
-    return (start.phase + r) % start.spec.acts_every == 0
+    return formulas.monster_acts(start.phase + r, start.spec.acts_every)
 
 
 def exact_from(start: Start, tolerance: float = TOLERANCE) -> tuple[float, float, float, float]:
@@ -256,14 +233,7 @@ def exact_from(start: Start, tolerance: float = TOLERANCE) -> tuple[float, float
     if len(start.hps) != 1:
         raise ValueError("exact_from computes one creature")
     d_full, m_full = spec.delver_hp, spec.monster_hp
-    d_faces: dict[int, int] = defaultdict(int)
-    for o in spec.delver_outcomes():
-        d_faces[o.damage] += 1
-    d_out = {dmg: k / spec.attack_die for dmg, k in d_faces.items()}
-    m_faces: dict[tuple[int, bool], int] = defaultdict(int)
-    for o in spec.monster_outcomes():
-        m_faces[(o.damage, o.hit)] += 1
-    m_out = {key: k / spec.attack_die for key, k in m_faces.items()}
+    d_out, m_out = outcome_probabilities(spec)
     lost_if_alive = (d_full - np.arange(1, d_full + 1)).astype(np.float64)
     p = np.zeros((1, d_full, m_full))
     p[0, d_full - 1, min(start.hps[0], m_full) - 1] = 1.0
@@ -272,19 +242,19 @@ def exact_from(start: Start, tolerance: float = TOLERANCE) -> tuple[float, float
     for r in range(spec.max_rounds):
         for side in order:
             if side == "delver":
-                p, won = _delver_turn(p, d_out, m_full)
+                p, won = delver_turn(p, d_out, m_full)
                 w = float(won.sum())
                 win += w
                 lost += float(won @ lost_if_alive)
                 rounds += w * (r + 1)
             else:
                 if _monster_acts(start, r):
-                    p, dead, _ = _monster_attack(p, m_out)
+                    p, dead, _ = monster_attack(p, m_out)
                     death += dead
                     lost += dead * d_full
                     rounds += dead * (r + 1)
                 if spec.regenerate:
-                    p = _regenerate(p, spec.regenerate)
+                    p = regenerate(p, spec.regenerate)
         if float(p.sum()) < tolerance:
             break
     live = float(p.sum())
@@ -300,8 +270,7 @@ def simulate_from(start: Start, fights: int, seed: int) -> tuple[float, float, f
     k = len(start.hps)
     full = spec.monster_hp
     dice = DieRoller(pcg64_raw(seed), spec.attack_die)
-    dtab = np.array([o.damage for o in spec.delver_outcomes()], dtype=np.int32)
-    mtab = np.array([o.damage for o in spec.monster_outcomes()], dtype=np.int32)
+    dtab, mtab, _ = face_tables(spec)
     hp = np.tile(np.array(start.hps, dtype=np.int32), (fights, 1))
     dhp = np.full(fights, spec.delver_hp, dtype=np.int32)
     tgt = np.zeros(fights, dtype=np.intp)

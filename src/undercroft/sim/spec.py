@@ -2,7 +2,9 @@
 
 A :class:`FightSpec` holds every number a fight needs, taken from the rules data by :func:`spec_from_content`
 (or built by hand in tests with :func:`dataclasses.replace`). Both simulators (:mod:`undercroft.sim.vector`,
-:mod:`undercroft.sim.exact`) and the scalar rules engine follow the same rules, stated once here:
+:mod:`undercroft.sim.exact`) and the scalar rules engine follow the same rules. Each formula is written once, in
+:mod:`undercroft.rules.formulas` (the spec calls it: :attr:`FightSpec.delver_first`, the bonuses, the per-face
+:class:`Outcome` tables); this is how a fight strings them together:
 
 * A round is the first side's turn, then the other side's. The delver acts first if its agility is at least the
   monster's (the player wins ties) or if the monster holds its ground; otherwise the monsters act first.
@@ -30,6 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from undercroft.content import Content
+from undercroft.content.schema import CombatRules, FatigueRules
+from undercroft.rules import formulas
+from undercroft.rules.types import Behaviour
 
 MAX_ROUNDS = 500
 
@@ -101,39 +106,52 @@ class FightSpec:
             if not ok:
                 raise ValueError(message)
 
+    # The rules themselves are :mod:`undercroft.rules.formulas`; the spec only supplies their numbers.
+
+    @property
+    def combat_rules(self) -> CombatRules:
+        """The spec's numbers as the data's combat rules (unvalidated: tests may switch a face off with 0)."""
+        return CombatRules.model_construct(
+            attack_die=self.attack_die, always_miss=self.always_miss, critical=self.critical,
+            critical_multiplier=self.critical_multiplier, monster_targeting="first",
+        )
+
+    @property
+    def fatigue_rules(self) -> FatigueRules:
+        """The spec's numbers as the data's fatigue rules (running and resting are no part of a fight: 1)."""
+        return FatigueRules.model_construct(
+            max_running_rounds=1, rest_turns=1, to_hit_penalty=self.to_hit_penalty,
+            damage_penalty=self.damage_penalty, opponent_bonus=self.opponent_bonus,
+            minimum_damage=self.minimum_damage,
+        )
+
     @property
     def delver_first(self) -> bool:
-        """The delver takes the first turn of every round: it wins agility ties, and a monster that holds its
-        ground only ever answers a blow."""
-        return self.delver_agility >= self.monster_agility or self.holds_ground
+        """The delver takes the first turn of every round (:func:`formulas.party_acts_first`)."""
+        return formulas.party_acts_first(self.delver_agility, self.monster_agility, self.holds_ground)
 
     @property
     def delver_to_hit(self) -> int:
         """The delver's bonus on the attack die."""
-        return self.might - (self.to_hit_penalty if self.exhausted else 0)
+        return formulas.to_hit_bonus(self.might, self.exhausted, self.fatigue_rules)
 
     @property
     def delver_base_damage(self) -> int:
         """The delver's damage on an ordinary hit, before the minimum."""
-        return self.might + self.weapon - (self.damage_penalty if self.exhausted else 0)
+        return formulas.damage_bonus(self.might, self.weapon, self.exhausted, self.fatigue_rules)
 
     @property
     def monster_to_hit(self) -> int:
         """The monsters' bonus on the attack die."""
-        return self.monster_attack + (self.opponent_bonus if self.exhausted else 0)
+        return formulas.monster_bonus(self.monster_attack, self.exhausted, self.fatigue_rules)
 
     def _outcomes(self, bonus: int, defense: int, base_damage: int) -> tuple[Outcome, ...]:
+        combat, fatigue = self.combat_rules, self.fatigue_rules
         out = []
         for n in range(1, self.attack_die + 1):
-            if n == self.always_miss:
-                out.append(Outcome(n, False, False, 0))
-                continue
-            crit = n == self.critical
-            if not crit and n + bonus < defense:
-                out.append(Outcome(n, False, False, 0))
-                continue
-            dmg = base_damage * (self.critical_multiplier if crit else 1)
-            out.append(Outcome(n, True, crit, max(self.minimum_damage, dmg)))
+            swing = formulas.attack(n, bonus, defense, combat)
+            dmg = formulas.damage(base_damage, swing.critical, combat, fatigue) if swing.hit else 0
+            out.append(Outcome(n, swing.hit, swing.critical, dmg))
         return tuple(out)
 
     def delver_outcomes(self) -> tuple[Outcome, ...]:
@@ -148,7 +166,7 @@ class FightSpec:
         """Whether the monsters act on their turn number ``turn`` (0-based; turn n is in round n + 1)."""
         # holds_ground: it acts only right after a delver turn in which the delver attacked. The delver always
         # attacks in this fight and always goes first against it, so that condition always holds here.
-        return turn % self.acts_every == 0
+        return formulas.monster_acts(turn, self.acts_every)
 
 
 def spec_from_content(
@@ -204,7 +222,7 @@ def fight_spec(
         monster_agility=m.agility,
         regenerate=m.regenerate,
         acts_every=m.acts_every,
-        holds_ground="holds_ground" in m.behaviours,
+        holds_ground=Behaviour.HOLDS_GROUND in m.behaviours,
         count=count,
         attack_die=combat.attack_die,
         always_miss=combat.always_miss,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -213,25 +214,34 @@ class _Tally:
 # --- the fight -----------------------------------------------------------------------------------------------
 
 
-def _tables(spec: FightSpec) -> tuple[IntArray, IntArray, IntArray]:
-    """Per face index (face - 1): delver damage to the monster, monster damage to the delver, monster hit (0/1)."""
+@lru_cache(maxsize=256)
+def face_tables(spec: FightSpec) -> tuple[IntArray, IntArray, IntArray]:
+    """Per face index (face - 1): delver damage to the monster, monster damage to the delver, monster hit (0/1).
+
+    The numbers are :meth:`FightSpec.delver_outcomes` and :meth:`FightSpec.monster_outcomes`, that is
+    :func:`undercroft.rules.formulas.attack` and :func:`~undercroft.rules.formulas.damage` face by face; the
+    simulator only looks them up (tests/test_formulas.py checks the tables over the data's whole domain).
+    Cached by spec (every chunk of a run uses the same tables), so the arrays are read-only."""
     d = np.array([o.damage for o in spec.delver_outcomes()], dtype=np.int32)
     mo = spec.monster_outcomes()
     m = np.array([o.damage for o in mo], dtype=np.int32)
     h = np.array([int(o.hit) for o in mo], dtype=np.int32)
+    for a in (d, m, h):
+        a.flags.writeable = False
     return d, m, h
 
 
 def _run_chunk(spec: FightSpec, n: int, dice: DieRoller, tally: _Tally) -> None:
     k = spec.count
     full = spec.monster_hp
-    dtab, mtab, htab = _tables(spec)
+    dtab, mtab, htab = face_tables(spec)
     regen = spec.regenerate
     dhp: IntArray = np.full(n, spec.delver_hp, dtype=np.int32)
     mhp: IntArray = np.full(n, full, dtype=np.int32)  # hp of the target (the first living monster)
     tgt: IntArray = np.zeros(n, dtype=np.int32)  # index of the target; k when all are dead
     hits: IntArray = np.zeros(n, dtype=np.int32)
-    order = ("delver", "monsters") if spec.delver_first else ("monsters", "delver")
+    first = spec.delver_first
+    order = ("delver", "monsters") if first else ("monsters", "delver")
 
     for r in range(spec.max_rounds):
         for side in order:
@@ -263,7 +273,7 @@ def _run_chunk(spec: FightSpec, n: int, dice: DieRoller, tally: _Tally) -> None:
                 if not acts:
                     continue
                 done = dhp <= 0
-                kind, swings = "death", (r + 1 if spec.delver_first else r)
+                kind, swings = "death", (r + 1 if first else r)
             if done.any():
                 tally.record(kind, r + 1, swings, dhp[done], hits[done])
                 keep = ~done

@@ -17,6 +17,7 @@ import tcod.console
 
 from undercroft.rules import dungeon
 from undercroft.rules.game import Game
+from undercroft.rules.types import Mode
 
 RGB = tuple[int, int, int]
 
@@ -133,7 +134,7 @@ def draw_map(console: tcod.console.Console, game: Game, visible: npt.NDArray[np.
     px, py = st.pos
     lead = next((mm for mm in st.party if mm.alive), st.party[0])
     put(px, py, content.party[lead.template].glyph if lead.template in content.party else "@",
-        WHITE if st.mode != "dead" else BAD)
+        WHITE if st.mode != Mode.DEAD else BAD)
     return visible
 
 

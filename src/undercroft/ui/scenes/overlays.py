@@ -8,6 +8,7 @@ import tcod.console
 import tcod.event
 from tcod.event import KeySym
 
+from undercroft.rules import formulas
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, KEY, TEXT, TITLE
 from undercroft.ui.scenes.base import Pop, Scene, Transition
@@ -235,8 +236,11 @@ class InventoryScene(Scene):
         w = 60
         x = (console.width - w) // 2
         lines: list[tuple[str, render.RGB]] = [(f"Gold: {st.gold}", render.GOLD)]
+        tired = formulas.exhausted_counts(st.exhausted, g.proc.fatigue)
         for m in st.party:
-            lines.append((f"{m.name}: HP {m.hp}/{m.max_hp}, damage {m.might + m.weapon} (weapon +{m.weapon})", TEXT))
+            dmg = formulas.damage(formulas.damage_bonus(m.might, m.weapon, tired, g.rules.fatigue), False,
+                                  g.rules.combat, g.rules.fatigue)
+            lines.append((f"{m.name}: HP {m.hp}/{m.max_hp}, damage {dmg} (weapon +{m.weapon})", TEXT))
             lines.append((f"   MIGHT {m.might}, AGILITY {m.agility}, defense {m.defense}", DIM))
         lines.append(("", TEXT))
         if not st.items:

@@ -14,6 +14,7 @@ import tcod.console
 import tcod.event
 from tcod.event import KeySym
 
+from undercroft.rules import formulas
 from undercroft.rules.actions import (
     Action,
     Attack,
@@ -32,6 +33,7 @@ from undercroft.rules.actions import (
 )
 from undercroft.rules.names import a_name, the
 from undercroft.rules.state import Group
+from undercroft.rules.types import OVER, Mode
 from undercroft.sim.odds import fight_odds
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
@@ -44,13 +46,13 @@ PANEL_W = 38  # at most half the map: a panel on the side away from the party ne
 
 def scene_for_mode(session: Session) -> Scene:
     mode = session.mode
-    if mode == "encounter":
+    if mode == Mode.ENCOUNTER:
         return EncounterScene(session)
-    if mode == "combat":
+    if mode == Mode.COMBAT:
         return CombatScene(session)
-    if mode == "pursuit":
+    if mode == Mode.PURSUIT:
         return PursuitScene(session)
-    if mode in ("dead", "won"):
+    if mode in OVER:
         return EndScene(session)
     return ExploreScene(session)
 
@@ -58,7 +60,7 @@ def scene_for_mode(session: Session) -> Scene:
 def game_stack(session: Session) -> list[Scene]:
     """The scenes for a game as it stands (a new game, a continued one, a replay at some turn)."""
     base: list[Scene] = [ExploreScene(session)]
-    if session.mode != "explore":
+    if session.mode != Mode.EXPLORE:
         base.append(scene_for_mode(session))
     return base
 
@@ -72,7 +74,7 @@ def _title(session: Session) -> Scene:
 class GameScene(Scene):
     """What every game scene shares: the world drawn below, common keys, following the engine's mode."""
 
-    mode = "explore"
+    mode: str = Mode.EXPLORE
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -83,9 +85,9 @@ class GameScene(Scene):
         if mode == self.mode:
             return None
         nxt = scene_for_mode(self.session)
-        if self.mode == "explore":
+        if self.mode == Mode.EXPLORE:
             return Push(nxt)
-        if mode == "explore":
+        if mode == Mode.EXPLORE:
             return Pop()
         return Replace(nxt)
 
@@ -147,7 +149,7 @@ class GameScene(Scene):
 
 
 class ExploreScene(GameScene):
-    mode = "explore"
+    mode = Mode.EXPLORE
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if not isinstance(event, tcod.event.KeyDown):
@@ -191,16 +193,10 @@ ENCOUNTER_CHOICES: list[tuple[str, str, Action]] = [
 class EncounterScene(GameScene):
     """The monsters met (name, count, distance, surprise, reaction) and the choices with their keys."""
 
-    mode = "encounter"
+    mode = Mode.ENCOUNTER
 
     def group(self) -> Group | None:
-        st = self.session.game.state
-        if st.encounter is None:
-            return None
-        try:
-            return st.group(st.encounter.group)
-        except KeyError:
-            return None
+        return self.session.game.state.front_group()
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if not isinstance(event, tcod.event.KeyDown):
@@ -232,7 +228,7 @@ class EncounterScene(GameScene):
         game = self.session.game
         if g is None or not text.isdigit():
             return ""
-        cell = game.bribe_cell(g, int(text))
+        cell = formulas.bribe_cell(game.content.tables.bribery, game.monster_of(g), int(text))
         if cell is None:  # below the table's first row: the engine will say why on Enter
             return ""
         digit = cell[2]
@@ -313,20 +309,14 @@ class EncounterScene(GameScene):
 class CombatScene(GameScene):
     """Every combatant with its HP; choose a target; attack, drink, throw oil, hold back, or run out the door."""
 
-    mode = "combat"
+    mode = Mode.COMBAT
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
         self.target = 0
 
     def group(self) -> Group | None:
-        st = self.session.game.state
-        if st.combat is None:
-            return None
-        try:
-            return st.group(st.combat.group)
-        except KeyError:
-            return None
+        return self.session.game.state.front_group()
 
     def _fix_target(self) -> None:
         g = self.group()
@@ -449,7 +439,7 @@ PURSUIT_CHOICES: list[tuple[str, str, Action]] = [
 
 
 class PursuitScene(GameScene):
-    mode = "pursuit"
+    mode = Mode.PURSUIT
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if not isinstance(event, tcod.event.KeyDown):
@@ -466,14 +456,15 @@ class PursuitScene(GameScene):
         game = self.session.game
         st = game.state
         p = st.pursuit
-        self.draw_world(console, highlight=p.group if p is not None else None)
+        front = st.front_group()
+        self.draw_world(console, highlight=front.id if front is not None else None)
         w = PANEL_W
         x = render.side_panel_x(game, w)
         h = render.MAP_ROWS - 2
         render.panel(console, x, 1, w, h, "Running")
         y = 3
-        if p is not None:
-            mon = game.monster_of(st.group(p.group))
+        if p is not None and front is not None:
+            mon = game.monster_of(front)
             render.put_text(console, x + 2, y, f"The {mon.name} is {p.distance} ft behind you.",
                             render.hex_rgb(mon.colour), width=w - 4)
             y += 1
@@ -527,7 +518,7 @@ class EndScene(GameScene):
 
     def on_draw(self, console: tcod.console.Console) -> None:
         game = self.session.game
-        dead = game.state.mode == "dead"
+        dead = game.state.mode == Mode.DEAD
         render.draw_map(console, game)
         # darken the map behind the notice
         cells = render.cells(console)[: render.MAP_ROWS]
