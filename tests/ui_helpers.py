@@ -52,9 +52,10 @@ class Driver:
     """A scene stack on the null front end, driven through the one loop: each :meth:`send` is one round of it
     (the events of one wait, handled, then a frame presented). Time is the front end's simulated clock."""
 
-    def __init__(self, stack: SceneStack, *, size: tuple[int, int] = (render.WIDTH, render.HEIGHT)) -> None:
-        self.frontend = NullFrontEnd(size=size)
-        self.loop = Loop(self.frontend, stack, clock=self.frontend.now)
+    def __init__(self, stack: SceneStack, *, size: tuple[int, int] = (render.WIDTH, render.HEIGHT),
+                 frontend: NullFrontEnd | None = None) -> None:
+        self.frontend = frontend if frontend is not None else NullFrontEnd(size=size)
+        self.loop = Loop(self.frontend, stack)
         self.loop.draw()
 
     @property
@@ -82,8 +83,10 @@ class Driver:
 
     def idle(self, seconds: float) -> None:
         """Nobody presses anything for ``seconds``: scenes that animate tick."""
-        self.frontend.time += seconds
-        self.send()
+        self.frontend.idle(seconds)
+        self.loop.wait()
+        if self.loop.running:
+            self.loop.draw()
 
     def screen(self) -> str:
         """The next frame the loop presents (drawn now: it shows changes made to the game behind the scenes')."""

@@ -17,6 +17,7 @@ import contextlib
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Final
@@ -271,3 +272,6 @@ class TerminalFrontEnd:
 
     def text_input(self, on: bool) -> None:
         self.text = on
+
+    def now(self) -> float:
+        return time.monotonic()

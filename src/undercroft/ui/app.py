@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Iterator
 
 import tcod.console
@@ -95,6 +96,9 @@ class Window:
                 toggle_fullscreen(self.context)
                 continue
             yield event
+
+    def now(self) -> float:
+        return time.monotonic()
 
     def text_input(self, on: bool) -> None:
         window = self.context.sdl_window

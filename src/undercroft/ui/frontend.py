@@ -53,6 +53,10 @@ class FrontEnd(Protocol):
         """Whether typed text should also come as :class:`tcod.event.TextInput` events (a scene that wants it)."""
         ...
 
+    def now(self) -> float:
+        """Its clock, in seconds: when the scenes' ticks are due (the null front end's is simulated)."""
+        ...
+
 
 # Opens a front end for a title (the window's; the terminal ignores it) for the length of a ``with`` block.
 FrontEndFactory = Callable[[str], contextlib.AbstractContextManager[FrontEnd]]
@@ -95,12 +99,14 @@ class NullFrontEnd:
 
     Each wait takes the next batch of ``batches`` (or, with ``source``, asks it, as the SDL queue would be asked);
     when the script is over, or ``source`` returns None, the front end is closed (a :class:`tcod.event.Quit`).
-    Time is simulated: :meth:`now` advances by the whole timeout of a wait that brings no events.
+    Time is simulated: :meth:`now` advances by the whole timeout of a wait that brings no events, and a batch that
+    is a number of seconds is a wait of that long with nothing pressed.
     """
 
-    def __init__(self, batches: Iterable[Sequence[tcod.event.Event]] = (), *, source: EventSource | None = None,
-                 size: tuple[int, int] = (render.WIDTH, render.HEIGHT)) -> None:
-        self.queue: deque[list[tcod.event.Event]] = deque(list(b) for b in batches)
+    def __init__(self, batches: Iterable[Sequence[tcod.event.Event] | float] = (), *,
+                 source: EventSource | None = None, size: tuple[int, int] = (render.WIDTH, render.HEIGHT)) -> None:
+        self.queue: deque[list[tcod.event.Event] | float] = deque(
+            b if isinstance(b, (int, float)) else list(b) for b in batches)
         self.source = source
         self.columns, self.rows = size
         self.frames = 0  # consoles presented
@@ -122,6 +128,10 @@ class NullFrontEnd:
         """Queue one batch: the events of the next wait."""
         self.queue.append(list(events))
 
+    def idle(self, seconds: float) -> None:
+        """Queue a wait of ``seconds`` in which nothing is pressed."""
+        self.queue.append(float(seconds))
+
     def size(self) -> tuple[int, int]:
         return self.columns, self.rows
 
@@ -133,7 +143,7 @@ class NullFrontEnd:
 
     def events(self, timeout: float | None) -> list[tcod.event.Event]:
         self.timeouts.append(timeout)
-        batch: Iterable[tcod.event.Event] | None
+        batch: Iterable[tcod.event.Event] | float | None
         if self.queue:
             batch = self.queue.popleft()
         elif self.source is not None:
@@ -142,6 +152,9 @@ class NullFrontEnd:
             batch = None
         if batch is None:
             return [tcod.event.Quit()]
+        if isinstance(batch, float):
+            self.time += batch
+            return []
         out = list(batch)
         if not out and timeout is not None:
             self.time += timeout

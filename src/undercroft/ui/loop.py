@@ -15,7 +15,6 @@ Also here, written once for every front end: ``undercroft play`` (:func:`play`),
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,11 +34,10 @@ class Loop:
     """The scene stack on one front end. :meth:`run` until the end; tests may go round by round (:meth:`draw`,
     then :meth:`wait`)."""
 
-    def __init__(self, frontend: FrontEnd, stack: SceneStack, *,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, frontend: FrontEnd, stack: SceneStack, *, clock: Callable[[], float] | None = None) -> None:
         self.frontend = frontend
         self.stack = stack
-        self.clock = clock
+        self.clock = frontend.now if clock is None else clock
         self.console = new_console()
         self.closed = False  # the front end was closed (the window's close button, a quit request)
         self.fits = True  # the front end is large enough to show the console
@@ -174,15 +172,12 @@ def watch(open_front_end: FrontEndFactory, content: Content, path: Path, options
     from undercroft.ui.replay_view import DEFAULT_SPEED, ReplayScene
 
     rec = record.load_recording(path)
-
-    def make() -> SceneStack:
+    with open_front_end(f"{TITLE} replay: {Path(path).name}") as frontend:
         speed = DEFAULT_SPEED if options.speed is None else options.speed
-        scene = ReplayScene(content, rec, speed=speed, paused=options.paused)
+        scene = ReplayScene(content, rec, speed=speed, paused=options.paused, clock=frontend.now)
         if options.start:
             scene.jump(options.start)
-        return SceneStack([scene])
-
-    return run(open_front_end, make, title=f"{TITLE} replay: {Path(path).name}", max_frames=max_frames)
+        return Loop(frontend, SceneStack([scene])).run(max_frames)
 
 
 def branch_play(open_front_end: FrontEndFactory, content: Content, path: Path, until: int, *,
