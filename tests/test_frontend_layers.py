@@ -1,4 +1,5 @@
-"""The front ends never reach back into the command line: ``ui`` and ``term`` take plain options from it."""
+"""The front ends never reach back into the command line (``ui`` and ``term`` take plain options from it), and
+``ui`` never imports ``term``."""
 
 from __future__ import annotations
 
@@ -34,6 +35,13 @@ def test_ui_and_term_never_import_the_command_line() -> None:
     offenders = {str(f.relative_to(PACKAGE)) for f in files
                  if any(m == "undercroft.cli" or m.startswith(("undercroft.cli.", "undercroft.commands_"))
                         for m in imported_modules(f))}
+    assert offenders == set()
+
+
+def test_ui_never_imports_term() -> None:
+    """term sits on ui (its scenes, its console): ui importing term back would make the two one tangle."""
+    offenders = {str(f.relative_to(PACKAGE)) for f in sorted((PACKAGE / "ui").rglob("*.py"))
+                 if any(m == "undercroft.term" or m.startswith("undercroft.term.") for m in imported_modules(f))}
     assert offenders == set()
 
 

@@ -15,9 +15,9 @@ import tcod.event
 
 from undercroft.content import Content, load_content
 from undercroft.term import app
-from undercroft.term.app import Screen, TerminalFrontEnd, has_display, too_small_message, use_terminal
+from undercroft.term.app import Screen, TerminalFrontEnd, choose, has_display, too_small_message, use_terminal
 from undercroft.ui import loop
-from undercroft.ui.frontend import FrontEndFactory, FrontEndOptions, choose, new_console
+from undercroft.ui.frontend import FrontEndFactory, FrontEndOptions, new_console
 from undercroft.ui.loop import PlayOptions, play_stack, run
 
 

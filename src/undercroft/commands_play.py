@@ -35,10 +35,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UserError(f"--seed: {exc}") from None
 
-    from undercroft.term.app import TERMINAL_HINT
+    from undercroft.term.app import TERMINAL_HINT, choose
     from undercroft.ui import loop
     from undercroft.ui.app import NO_DISPLAY, NoDisplay
-    from undercroft.ui.frontend import FrontEndOptions, choose
+    from undercroft.ui.frontend import FrontEndOptions
     from undercroft.ui.tiles import TilesetMissing
 
     try:

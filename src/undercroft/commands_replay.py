@@ -163,9 +163,10 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
     terminal), ``--play`` (in the window) or ``--screenshot`` (no window), from ``--until TURN``: errors become one
     ``undercroft: ...`` line (a UserError), never a traceback."""
     from undercroft import record
+    from undercroft.term.app import choose
     from undercroft.ui import loop
     from undercroft.ui.app import NO_DISPLAY, NoDisplay, Window
-    from undercroft.ui.frontend import FrontEndOptions, choose
+    from undercroft.ui.frontend import FrontEndOptions
     from undercroft.ui.replay_view import screenshot
     from undercroft.ui.tiles import TilesetMissing
 

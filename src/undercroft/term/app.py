@@ -27,6 +27,7 @@ import tcod.event
 
 from undercroft.term.ansi import CSI, RESET, AnsiRenderer
 from undercroft.ui import render
+from undercroft.ui.frontend import FrontEndFactory, FrontEndOptions
 
 if TYPE_CHECKING:  # blessed is imported when the terminal is used, not when the window is
     import blessed
@@ -72,6 +73,17 @@ def use_terminal(requested: bool, environ: dict[str, str] | None = None) -> bool
             raise ValueError(NO_TTY)
         return True
     return tty and not has_display(environ)
+
+
+def choose(options: FrontEndOptions) -> FrontEndFactory:
+    """The front end to open: the terminal when asked for (or when there is no display but a terminal), the window
+    otherwise. Raises ValueError (:data:`NO_TTY`) when the terminal is asked for without one. Nothing is opened
+    yet: the window may still find no display (:class:`undercroft.ui.app.NoDisplay`) when it is."""
+    if use_terminal(options.terminal):
+        return TerminalFrontEnd.open
+    from undercroft.ui.app import Window
+
+    return Window.open
 
 
 def too_small_message(width: int, height: int) -> str:

@@ -75,23 +75,10 @@ def fits(size: tuple[int, int], console: tcod.console.Console) -> bool:
 
 @dataclass(frozen=True)
 class FrontEndOptions:
-    """How the command line asked for the game to be shown (filled in from its flags by ``undercroft.cli``)."""
+    """How the command line asked for the game to be shown (filled in from its flags by ``undercroft.cli``; the
+    choice is :func:`undercroft.term.app.choose`, which knows both front ends: ``ui`` never imports ``term``)."""
 
     terminal: bool = False  # --terminal: in this terminal, not a window
-
-
-def choose(options: FrontEndOptions) -> FrontEndFactory:
-    """The terminal when asked for (or when there is no display but a terminal), the window otherwise.
-
-    Raises ValueError (:data:`undercroft.term.app.NO_TTY`) when the terminal is asked for without one. Nothing is
-    opened yet: the window may still find no display (:class:`undercroft.ui.app.NoDisplay`) when opened."""
-    from undercroft.term.app import TerminalFrontEnd, use_terminal
-
-    if use_terminal(options.terminal):
-        return TerminalFrontEnd.open
-    from undercroft.ui.app import Window
-
-    return Window.open
 
 
 class NullFrontEnd:
