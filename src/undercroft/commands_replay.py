@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+import undercroft.content
 from undercroft.cli import EXIT_FAIL, EXIT_OK, UserError, load_data
-from undercroft.content import Content
 from undercroft.rules.actions import Action, action_to_dict
 from undercroft.rules.events import Event
 
@@ -158,7 +158,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
+def _show(args: argparse.Namespace, content: undercroft.content.Content, path: Path) -> int:
     """``--watch`` (in the window, or in this terminal: ``--terminal``, or by itself with no display but a
     terminal), ``--play`` (in the window) or ``--screenshot`` (no window), from ``--until TURN``: errors become one
     ``undercroft: ...`` line (a UserError), never a traceback."""
