@@ -1,17 +1,24 @@
-"""The terminal loop in-process: choosing the front end, the size notice, centring, the restore codes."""
+"""The terminal front end in-process, under the one loop: choosing it, the size notice, centring, the restore
+codes, keys in batches, a resize, watching a recording."""
 
 from __future__ import annotations
 
+import functools
 import io
+import sys
 from pathlib import Path
 
 import blessed
 import pyte
 import pytest
+import tcod.event
 
 from undercroft.content import Content, load_content
 from undercroft.term import app
-from undercroft.term.app import Screen, has_display, play_stack, run, too_small_message, use_terminal
+from undercroft.term.app import Screen, TerminalFrontEnd, choose, has_display, too_small_message, use_terminal
+from undercroft.ui import loop
+from undercroft.ui.frontend import FrontEndFactory, FrontEndOptions, new_console
+from undercroft.ui.loop import PlayOptions, play_stack, run
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +42,10 @@ class FakeTerm(blessed.Terminal):  # type: ignore[misc]
     def height(self) -> int:
         return self._size[1]
 
+    def open(self) -> FrontEndFactory:
+        """A factory of the terminal front end on this fake terminal."""
+        return functools.partial(TerminalFrontEnd.open, term=self)
+
 
 def test_has_display() -> None:
     assert not has_display({}, "linux")
@@ -56,6 +67,24 @@ def test_use_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
         use_terminal(True, {})
 
 
+def test_choose_the_front_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    from undercroft.ui.app import Window
+
+    monkeypatch.setattr(app, "is_terminal", lambda: True)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    if sys.platform in ("win32", "darwin"):
+        pytest.skip("a window can always be opened there")
+    assert choose(FrontEndOptions()) == TerminalFrontEnd.open  # no display: the terminal by itself
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert choose(FrontEndOptions()) == Window.open
+    assert choose(FrontEndOptions(terminal=True)) == TerminalFrontEnd.open
+    monkeypatch.setattr(app, "is_terminal", lambda: False)
+    with pytest.raises(ValueError, match="needs a terminal"):
+        choose(FrontEndOptions(terminal=True))
+
+
 def test_too_small_notice() -> None:
     screen = Screen(truecolor=True)
     out = screen.resize(60, 20)
@@ -74,19 +103,19 @@ def test_the_game_in_a_larger_terminal_is_centred(content: Content, tmp_path: Pa
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setenv("HOME", str(tmp_path))
-    from undercroft.ui.app import new_console
-
     screen = Screen(truecolor=False)
     out = screen.resize(100, 60)
-    stack = play_stack(content, seed=7)
-    out += screen.frame(stack, new_console())
+    stack = play_stack(content, PlayOptions(seed=7))
+    console = new_console()
+    stack.draw(console)
+    out += screen.frame(console)
     assert out.count(app.SYNC_BEGIN) == 1 and out.endswith(app.SYNC_END)  # a big frame is shown at once
     term = pyte.Screen(100, 60)
     pyte.Stream(term).feed(out)
     status = next(i for i, line in enumerate(term.display) if "HP " in line)
     assert status == 43 + 5
     assert term.display[status].startswith(" " * 10 + " HP ")
-    assert screen.frame(stack, new_console()) == ""  # nothing changed: nothing sent
+    assert screen.frame(console) == ""  # nothing changed: nothing sent
 
 
 def test_run_in_process(content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,7 +124,7 @@ def test_run_in_process(content: Content, tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("HOME", str(tmp_path))
     term = FakeTerm()
     term.ungetch("n")  # title: new game
-    assert run(lambda: play_stack(content), term=term, max_frames=2) == 0
+    assert run(term.open(), lambda: play_stack(content), max_frames=2) == 0
     written = term.out.getvalue()
     assert written.startswith(term.enter_fullscreen)
     assert written.endswith(term.exit_fullscreen)
@@ -110,18 +139,18 @@ def test_run_exits_with_the_scene_code(content: Content, tmp_path: Path, monkeyp
     monkeypatch.setenv("HOME", str(tmp_path))
     term = FakeTerm()
     term.ungetch("q")  # title: quit
-    assert run(lambda: play_stack(content), term=term) == 0
+    assert loop.play(term.open(), content) == 0
     assert term.out.getvalue().endswith(term.exit_fullscreen)
 
 
 def test_a_crash_restores_the_terminal(content: Content) -> None:
     term = FakeTerm()
 
-    def broken() -> app.SceneStack:
+    def broken() -> loop.SceneStack:
         raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError, match="boom"):
-        run(broken, term=term)
+        run(term.open(), broken)
     written = term.out.getvalue()
     assert written.startswith(term.enter_fullscreen) and written.endswith(term.exit_fullscreen)
     assert written.rfind(term.normal_cursor) > written.rfind(term.hide_cursor)
@@ -138,12 +167,12 @@ def test_a_terminal_that_is_not_utf8_gets_question_marks() -> None:
 
 def test_watch_a_recording_in_the_terminal(content: Content, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """Play three steps (recorded as any game is), then watch the recording: the window's replay scene."""
+    """Play steps (recorded as any game is), then watch the recording: the window's replay scene, the same loop."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setenv("HOME", str(tmp_path))
     term = FakeTerm()
     term.ungetch("hjklyubnhjkl")
-    assert run(lambda: play_stack(content, seed=11), term=term, max_frames=2) == 0  # the keys are one batch
+    assert loop.play(term.open(), content, PlayOptions(seed=11), max_frames=2) == 0  # the keys are one batch
     saves = sorted(tmp_path.rglob("*.jsonl"))
     assert len(saves) == 1
     from undercroft.record import load_recording
@@ -151,12 +180,37 @@ def test_watch_a_recording_in_the_terminal(content: Content, tmp_path: Path,
     assert load_recording(saves[0]).turns >= 2
     term = FakeTerm()
     term.ungetch("..")  # two steps
-    monkeypatch.setattr(app, "run", lambda make, term: run(make, term=term, max_frames=2))
-    assert app.watch(content, saves[0], paused=True, term=term) == 0
+    assert loop.watch(term.open(), content, saves[0], loop.WatchOptions(paused=True), max_frames=2) == 0
     screen = pyte.Screen(80, 50)
     pyte.Stream(screen).feed(term.out.getvalue())
     assert "REPLAY  turn 2/" in screen.display[0]
     assert any("HP " in line for line in screen.display)
     term = FakeTerm()
     term.ungetch("q")
-    assert app.watch(content, saves[0], paused=True, term=term) == 0
+    assert loop.watch(term.open(), content, saves[0], loop.WatchOptions(paused=True)) == 0
+
+
+def test_keys_of_a_hidden_game_do_nothing_until_it_fits_again(content: Content, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Too small: the notice, the keys typed meanwhile dropped; enlarged: the game, and keys move again."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    term = FakeTerm(60, 20)
+    stack = play_stack(content, PlayOptions(seed=11))
+    session = stack.scenes[0].session  # type: ignore[attr-defined]
+    with TerminalFrontEnd.open(term=term) as frontend:
+        lp = loop.Loop(frontend, stack)
+        lp.draw()
+        assert not lp.fits
+        term.ungetch("hjkl")
+        lp.wait()
+        assert session.game.state.turn == 0  # nothing happened behind the notice
+        term._size = (80, 50)
+        assert list(frontend.events(0.0)) == [
+            tcod.event.WindowResized(type="WindowResized", window_id=0, data=(80, 50))]
+        lp.draw()
+        assert lp.fits
+        term.ungetch("hjklhjkl")
+        lp.wait()
+        assert session.game.state.turn >= 1
+    assert too_small_message(60, 20) in term.out.getvalue()

@@ -1,7 +1,9 @@
-"""Recordings in the window: watch with keyframes, branch off a turn, and a PNG of a turn without a window."""
+"""Recordings on screen: watch with keyframes (through the one loop), branch off a turn, and a PNG of a turn without
+a window."""
 
 from __future__ import annotations
 
+import functools
 import struct
 import zlib
 from pathlib import Path
@@ -11,14 +13,16 @@ import pytest
 import tcod.event
 from engine_helpers import content
 from tcod.event import KeySym, Modifier
-from ui_helpers import isolate_user_data, names, press, screen, seek_fight_key, type_text
+from ui_helpers import Driver, isolate_user_data, names, press, screen, seek_fight_key, type_text
 
 from undercroft import record
 from undercroft.rules.game import Game
-from undercroft.ui import app
+from undercroft.ui import loop
+from undercroft.ui.app import Window
+from undercroft.ui.frontend import NullFrontEnd
 from undercroft.ui.keys import key
 from undercroft.ui.png import encode_png
-from undercroft.ui.replay_view import KEYFRAME_EVERY, ReplayScene, branch, branch_play, screenshot, watch
+from undercroft.ui.replay_view import KEYFRAME_EVERY, ReplayScene, branch, screenshot
 from undercroft.ui.scenes import SceneStack, game_stack
 from undercroft.ui.session import Session
 
@@ -33,15 +37,18 @@ def user(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 def recorded_game(seed: int = 5, actions: int = 120, *, fight: bool = True) -> Path:
-    """A recording made by playing through the scenes (seeking fights, or running from everything)."""
+    """A recording made by playing through the loop (seeking fights, or running from everything), then closing."""
     session = Session.new(content(), "undercroft", seed)
-    stack = SceneStack(game_stack(session))
-    for _ in range(actions * 3):
-        if session.game.state.turn >= actions or session.game.over:
-            break
-        stack.handle(key(seek_fight_key(session, fight=fight)))
+    presses = [0]
+
+    def keys(timeout: float | None) -> list[tcod.event.Event] | None:
+        presses[0] += 1
+        if session.game.state.turn >= actions or session.game.over or presses[0] > actions * 3:
+            return None  # closed
+        return [key(seek_fight_key(session, fight=fight))]
+
+    assert loop.run(NullFrontEnd(source=keys).open, lambda: SceneStack(game_stack(session))) == 0
     assert session.path is not None
-    session.close()
     return session.path
 
 
@@ -81,25 +88,25 @@ def test_watch_steps_jumps_back_by_keyframe_and_ends_like_the_replay(user: Path)
     rec = record.load_recording(path)
     n = len(rec.actions)
     assert n > KEYFRAME_EVERY * 2
-    now = [0.0]
-    scene = ReplayScene(content(), rec, paused=True, clock=lambda: now[0])
-    stack = SceneStack([scene])
+    frontend = NullFrontEnd()
+    scene = ReplayScene(content(), rec, paused=True, clock=frontend.now)  # the front end's simulated time
+    stack = Driver(SceneStack([scene]), frontend=frontend)
     assert "REPLAY  turn 0/" in screen(stack) and "paused" in screen(stack)
     press(stack, KeySym.PERIOD)  # one step
     assert scene.turn == 1
     press(stack, KeySym.SPACE)  # play: 4 actions a second
-    now[0] += 1.0
-    stack.tick()
+    stack.idle(1.0)
     assert scene.turn == 5
+    assert frontend.timeouts[-1] == pytest.approx(1 / 60)  # while playing, the loop waits no longer than a tick
     press(stack, KeySym.EQUALS, mod=Modifier.LSHIFT)  # faster: 8 a second
-    now[0] += 1.0
-    stack.tick()
+    stack.idle(1.0)
     assert scene.turn == 13
+    assert "turn 13/" in screen(stack) and "playing" in screen(stack)
     press(stack, KeySym.MINUS)
     press(stack, KeySym.SPACE)  # pause
-    now[0] += 10.0
-    stack.tick()
+    stack.idle(10.0)
     assert scene.turn == 13
+    assert frontend.timeouts[-1] is None  # paused: the loop just waits for a key
     # jump to the end, then back: the way back starts from a keyframe, not from turn 0
     press(stack, KeySym.G)
     type_text(stack, str(n))
@@ -127,7 +134,22 @@ def test_watch_steps_jumps_back_by_keyframe_and_ends_like_the_replay(user: Path)
 def test_watch_in_the_window(user: Path) -> None:
     path = recorded_game(actions=20)
     batches = iter([[key(KeySym.END)], [key(KeySym.HOME)], [key(KeySym.SPACE)], [], [key(KeySym.Q)]])
-    assert watch(content(), path, events=lambda t: next(batches, [tcod.event.Quit()])) == 0
+    source = functools.partial(Window.open, source=lambda t: next(batches, None))
+    assert loop.watch(source, content(), path) == 0
+    assert next(batches, None) is None  # every key was read: q left
+
+
+def test_watch_through_the_loop_plays_at_its_speed_and_quits(user: Path) -> None:
+    """``replay --watch`` on the null front end: from --until, paused; space plays (4 actions a second), q leaves."""
+    path = recorded_game(actions=30)
+    frontend = NullFrontEnd([[key(KeySym.SPACE)], 1.0, [], [key(KeySym.Q)]])
+    frames: list[str] = []
+    frontend.on_present = lambda console: frames.append(str(console).splitlines()[0])
+    assert loop.watch(frontend.open, content(), path, loop.WatchOptions(start=10, paused=True)) == 0
+    assert "turn 10/" in frames[0] and "paused" in frames[0]
+    assert frontend.queue == type(frontend.queue)()  # q was the last thing read: the loop ended there
+    assert "playing" in frames[-1]
+    assert "turn 14/" in frames[-1]  # a second passed: 4 more actions
 
 
 def test_branch_repeats_the_turns_then_records_a_new_game(user: Path) -> None:
@@ -152,8 +174,11 @@ def test_branch_repeats_the_turns_then_records_a_new_game(user: Path) -> None:
 
 def test_branch_play_in_the_window(user: Path) -> None:
     path = recorded_game(seed=3, actions=15)
-    assert branch_play(content(), path, 5, events=lambda t: [tcod.event.Quit()]) == 0
-    assert app.NO_DISPLAY  # (the window opened: the dummy driver)
+    assert loop.branch_play(functools.partial(Window.open, source=lambda t: None), content(), path, 5) == 0
+    saves = sorted(path.parent.glob("*.jsonl"))
+    assert len(saves) == 2  # the branch: a new recording, of 5 turns so far
+    new = next(p for p in saves if p != path)
+    assert record.load_recording(new).turns == 5
 
 
 def test_replay_command_flags(user: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""Scenes rendered into an offscreen console, driven by synthetic key events: what a player reads and does."""
+"""The scenes through the one loop on the null front end: keys a player presses in, the frames presented out."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import tcod.console
 from engine_helpers import content, encounter_faces, place_group
 from tcod.event import KeySym, Modifier
 from ui_helpers import (
+    Driver,
     TestDice,
     isolate_user_data,
     names,
@@ -48,21 +49,22 @@ def forced(ruleset: str = "undercroft", seed: int = 1) -> tuple[Session, TestDic
     return Session(content(), game), dice
 
 
-def meet(session: Session, dice: TestDice, monster: str, count: int = 1) -> SceneStack:
-    """Meet ``count`` x ``monster`` next to the party: 60 ft, nobody surprised, reaction 8 (uncertain)."""
+def meet(session: Session, dice: TestDice, monster: str, count: int = 1) -> Driver:
+    """Meet ``count`` x ``monster`` next to the party: 60 ft, nobody surprised, reaction 8 (uncertain); the game
+    on the null front end, through the one loop."""
     if session.game.proc.distance:
         dice.push(*encounter_faces())
     _, events = place_group(session.game, monster, count)
     session.log.add_events(events, session.narrator)  # as if the step into the room had met them
     session.last_events = events
-    return SceneStack(game_stack(session))
+    return Driver(SceneStack(game_stack(session)))
 
 
 # --- title -------------------------------------------------------------------------------------------------------
 
 
 def test_title_shows_the_menu_and_starts_a_typed_seed(user: Path) -> None:
-    stack = SceneStack([TitleScene(content(), seed=None)])
+    stack = Driver(SceneStack([TitleScene(content(), seed=None)]))
     text = screen(stack)
     for item in ("[n] New game", "(random)", "[s] New game with a seed you type", "[c] Continue",
                  "(no unfinished game)", "[r] Ruleset", "Undercroft", "[?] Help", "[q] Quit"):
@@ -87,7 +89,7 @@ def test_title_shows_the_menu_and_starts_a_typed_seed(user: Path) -> None:
 
 
 def test_title_quit_and_help() -> None:
-    stack = SceneStack([TitleScene(content(), seed=7)])
+    stack = Driver(SceneStack([TitleScene(content(), seed=7)]))
     assert "seed 7 (typed)" in screen(stack)
     press(stack, KeySym.SLASH, mod=Modifier.LSHIFT)
     assert "Help" in screen(stack) and "Alt+Enter" in screen(stack)
@@ -102,7 +104,7 @@ def test_title_quit_and_help() -> None:
 def test_explore_status_bar_map_and_keys() -> None:
     session, _ = forced()
     game = session.game
-    stack = SceneStack(game_stack(session))
+    stack = Driver(SceneStack(game_stack(session)))
     text = screen(stack)
     st = game.state
     status = rows(text)[render.STATUS_Y]
@@ -299,7 +301,7 @@ def test_every_ruleset_draws_every_scene(ruleset: str) -> None:
         m.hp = 0
     session.game.state.mode = "dead"
     session.game.state.death = {"cause": "test", "turn": 1, "depth": 0, "seed": session.game.state.seed}
-    end = SceneStack([ExploreScene(session), EndScene(session, write_morgue=False)])
+    end = Driver(SceneStack([ExploreScene(session), EndScene(session, write_morgue=False)]))
     assert "You are dead." in screen(end)
 
 
@@ -334,7 +336,7 @@ def test_the_odds_of_the_fight_are_on_the_encounter_and_fight_screens() -> None:
 
 def test_inventory_shows_the_damage_of_the_weapon_in_hand() -> None:
     session, _ = forced()
-    stack = SceneStack(game_stack(session))
+    stack = Driver(SceneStack(game_stack(session)))
     press(stack, KeySym.I)
     assert "damage 6 (weapon +3)" in screen(stack)
     session.game.state.party[0].weapon = 4  # as after taking up a long sword

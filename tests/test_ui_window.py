@@ -1,7 +1,9 @@
-"""The real window (SDL's dummy video driver): frames presented, closed cleanly, closed mid-fight and continued."""
+"""The real window (SDL's dummy video driver) as a front end of the one loop: frames presented, Alt+Enter, closed
+and continued. (A fight closed mid-way and continued: tests/test_ui_loop.py, on the null front end.)"""
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -16,9 +18,11 @@ from tcod.event import KeySym, Modifier
 from ui_helpers import isolate_user_data, seek_fight_key
 
 from undercroft import record
-from undercroft.ui import app
+from undercroft.ui import app, loop
+from undercroft.ui.app import Window
+from undercroft.ui.frontend import EventSource, FrontEndFactory
 from undercroft.ui.keys import key
-from undercroft.ui.scenes import CombatScene, SceneStack, TitleScene
+from undercroft.ui.scenes import SceneStack, TitleScene
 
 
 def set_sdl_hint(name: bytes, value: bytes) -> None:
@@ -34,7 +38,7 @@ def dummy_video(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return isolate_user_data(monkeypatch, tmp_path)
 
 
-def feed(*batches: list[tcod.event.Event]) -> app.EventSource:
+def feed(*batches: list[tcod.event.Event]) -> EventSource:
     """An event source giving one batch per frame, then closing the window."""
     it: Iterator[list[tcod.event.Event]] = iter(batches)
 
@@ -42,6 +46,11 @@ def feed(*batches: list[tcod.event.Event]) -> app.EventSource:
         return next(it, [tcod.event.Quit()])
 
     return source
+
+
+def window(source: EventSource) -> FrontEndFactory:
+    """The real window, its SDL event queue replaced by ``source``."""
+    return functools.partial(Window.open, source=source)
 
 
 def test_window_opens_presents_frames_and_closes() -> None:
@@ -57,85 +66,62 @@ def test_window_opens_presents_frames_and_closes() -> None:
             return [key(KeySym.SPACE), tcod.event.WindowEvent(type="WindowResized", window_id=0, data=(1700, 900))]
         return [tcod.event.Quit()]
 
-    assert app.play(content(), events=source) == 0
+    assert loop.play(window(source), content()) == 0
     assert len(frames) == 4
 
 
+def test_alt_enter_is_the_windows_own() -> None:
+    """Alt+Enter toggles fullscreen and never reaches the scenes; other keys do."""
+    with Window.open(source=feed([key(KeySym.RETURN, Modifier.LALT), key(KeySym.Q)])) as w:
+        assert list(w.events(0.0)) == [key(KeySym.Q)]
+        assert w.size()[0] >= 80 and w.size()[1] >= 50
+        w.text_input(True)
+        assert w.text
+        w.text_input(False)
+        assert not w.text
+
+
 def test_window_max_frames_and_quit_key() -> None:
-    assert app.run(lambda: SceneStack([TitleScene(content(), seed=3)]), max_frames=3) == 0
-    assert app.run(lambda: SceneStack([TitleScene(content(), seed=3)]), events=feed([key(KeySym.Q)])) == 0
+    def make() -> SceneStack:
+        return SceneStack([TitleScene(content(), seed=3)])
+
+    assert loop.run(Window.open, make, max_frames=3) == 0  # never blocks waiting for input
+    assert loop.run(window(feed([key(KeySym.Q)])), make) == 0
 
 
-def play_until_fight(seed: int) -> dict[str, object]:
-    """Play a new recorded game of ``seed`` in the window, heading for a fight; close the window in round 2."""
+def test_a_game_in_the_window_closed_then_continued(dummy_video: Path) -> None:
+    """Play a few steps in the real window, close it: the save is there, and the title continues it."""
     holder: dict[str, SceneStack] = {}
-    seen: dict[str, object] = {}
 
     def make() -> SceneStack:
-        t = TitleScene(content(), seed=seed)
-        stack = SceneStack([t])
-        stack.apply(t.start(seed))
-        holder["stack"] = stack
-        return stack
+        holder["stack"] = loop.play_stack(content(), loop.PlayOptions(seed=4))
+        return holder["stack"]
 
-    def source(timeout: float | None) -> list[tcod.event.Event]:
+    calls: list[float | None] = []
+
+    def steps(timeout: float | None) -> list[tcod.event.Event]:
+        calls.append(timeout)
         session = holder["stack"].scenes[0].session  # type: ignore[attr-defined]
-        game = session.game
-        if game.state.mode == "combat" and game.state.combat is not None and game.state.combat.round >= 2:
-            seen["checksum"] = game.checksum()
-            seen["turn"] = game.state.turn
-            seen["path"] = session.path
-            return [tcod.event.Quit()]  # the window closes mid-fight
-        if game.over or game.state.turn > 400:
-            return [tcod.event.Quit()]
-        return [key(seek_fight_key(session))]
+        if session.game.state.turn >= 3 or session.game.over or len(calls) > 50:
+            return [tcod.event.WindowEvent(type="WindowClose", window_id=1, data=(0, 0))]  # the close button
+        return [key(seek_fight_key(session, fight=False))]
 
-    assert app.run(make, events=source) == 0
-    return seen
-
-
-def test_close_the_window_mid_fight_then_continue(dummy_video: Path) -> None:
-    found = None
-    for seed in range(1, 30):
-        seen = play_until_fight(seed)
-        if "checksum" in seen:
-            found = seen
-            break
-    assert found is not None, "no seed led to a fight"
-    path = found["path"]
-    assert isinstance(path, Path) and path.is_file()
+    assert loop.run(window(steps), make) == 0
+    session = holder["stack"].scenes[0].session  # type: ignore[attr-defined]
+    assert session.game.state.turn >= 3 and not session.game.over
+    assert session.recorder._fd is None  # the recording was closed with the window
+    path = session.path
     assert record.latest_unfinished() == path
-
-    # a new start: the title offers to continue, and 'c' resumes exactly there, in the fight
-    resumed: dict[str, object] = {}
-    holder2: dict[str, SceneStack] = {}
+    turn, checksum = session.game.state.turn, session.game.checksum()
+    holder.clear()
 
     def make2() -> SceneStack:
-        holder2["stack"] = SceneStack([TitleScene(content())])
-        return holder2["stack"]
+        holder["stack"] = SceneStack([TitleScene(content())])
+        return holder["stack"]
 
-    steps = iter([[key(KeySym.C)], []])
-
-    def source2(timeout: float | None) -> list[tcod.event.Event]:
-        batch = next(steps, None)
-        if batch is not None:
-            return batch
-        stack = holder2["stack"]
-        resumed["scenes"] = [type(s).__name__ for s in stack.scenes]
-        session = stack.scenes[0].session  # type: ignore[attr-defined]
-        resumed["checksum"] = session.game.checksum()
-        resumed["turn"] = session.game.state.turn
-        assert isinstance(stack.top, CombatScene)
-        stack.handle(key(KeySym.A))  # and the fight goes on, recorded in the same file
-        resumed["after"] = session.game.state.turn
-        return [tcod.event.Quit()]
-
-    assert app.run(make2, events=source2) == 0
-    assert resumed["scenes"] == ["ExploreScene", "CombatScene"]
-    assert resumed["checksum"] == found["checksum"] and resumed["turn"] == found["turn"]
-    rec = record.load_recording(path)
-    assert rec.turns == resumed["after"]
-    record.replay(content(), rec, verify=True)
+    assert loop.run(window(feed([key(KeySym.C)])), make2) == 0
+    again = holder["stack"].scenes[0].session  # type: ignore[attr-defined]
+    assert again.path == path and again.game.state.turn == turn and again.game.checksum() == checksum
 
 
 def test_no_display_is_one_clear_line(tmp_path: Path) -> None:

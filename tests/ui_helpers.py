@@ -1,4 +1,9 @@
-"""Helpers for the window tests (``tests/test_ui_*.py``): dice to force a fight, key presses, screen text."""
+"""Helpers for the window tests (``tests/test_ui_*.py``): dice to force a fight, key presses, screen text.
+
+:class:`Driver` plays a scene stack through the one loop (:class:`undercroft.ui.loop.Loop`) on the null front end:
+keys go in as the front end's events, the screen is the frame the loop presents. ``press``, ``type_text`` and
+``screen`` take a Driver (through the loop) or a bare SceneStack (straight to the scenes).
+"""
 
 from __future__ import annotations
 
@@ -12,8 +17,10 @@ import tcod.event
 from tcod.event import KeySym, Modifier
 
 from undercroft.ui import render
+from undercroft.ui.frontend import NullFrontEnd
 from undercroft.ui.keys import key
-from undercroft.ui.scenes import SceneStack
+from undercroft.ui.loop import Loop
+from undercroft.ui.scenes import Scene, SceneStack
 from undercroft.ui.scenes.play import PANEL_W
 from undercroft.ui.session import Session
 
@@ -41,18 +48,78 @@ class TestDice:
         return face
 
 
-def press(stack: SceneStack, *syms: KeySym, mod: Modifier = Modifier.NONE) -> None:
+class Driver:
+    """A scene stack on the null front end, driven through the one loop: each :meth:`send` is one round of it
+    (the events of one wait, handled, then a frame presented). Time is the front end's simulated clock."""
+
+    def __init__(self, stack: SceneStack, *, size: tuple[int, int] = (render.WIDTH, render.HEIGHT),
+                 frontend: NullFrontEnd | None = None) -> None:
+        self.frontend = frontend if frontend is not None else NullFrontEnd(size=size)
+        self.loop = Loop(self.frontend, stack)
+        self.loop.draw()
+
+    @property
+    def stack(self) -> SceneStack:
+        return self.loop.stack
+
+    @property
+    def scenes(self) -> list[Scene]:
+        return self.stack.scenes
+
+    @property
+    def top(self) -> Scene:
+        return self.stack.top
+
+    @property
+    def exit_code(self) -> int | None:
+        return self.stack.exit_code
+
+    def send(self, *events: tcod.event.Event) -> None:
+        """One round of the loop: ``events`` arrive together; they are handled, then the next frame presented."""
+        self.frontend.push(*events)
+        self.loop.wait()
+        if self.loop.running:
+            self.loop.draw()
+
+    def idle(self, seconds: float) -> None:
+        """Nobody presses anything for ``seconds``: scenes that animate tick."""
+        self.frontend.idle(seconds)
+        self.loop.wait()
+        if self.loop.running:
+            self.loop.draw()
+
+    def screen(self) -> str:
+        """The next frame the loop presents (drawn now: it shows changes made to the game behind the scenes')."""
+        self.loop.draw()
+        return self.frontend.screen()
+
+
+Target = Driver | SceneStack
+
+
+def press(target: Target, *syms: KeySym, mod: Modifier = Modifier.NONE) -> None:
+    """Press keys one after the other (through the loop, one round each, for a Driver)."""
     for s in syms:
-        stack.handle(key(s, mod))
+        if isinstance(target, Driver):
+            target.send(key(s, mod))
+        else:
+            target.handle(key(s, mod))
 
 
-def type_text(stack: SceneStack, text: str) -> None:
-    stack.handle(tcod.event.TextInput(text=text))
+def type_text(target: Target, text: str) -> None:
+    event = tcod.event.TextInput(text=text)
+    if isinstance(target, Driver):
+        assert target.frontend.text, "typing where no scene wants text: the front end would send no TextInput"
+        target.send(event)
+    else:
+        target.handle(event)
 
 
-def screen(stack: SceneStack) -> str:
+def screen(target: Target) -> str:
+    if isinstance(target, Driver):
+        return target.screen()
     console = tcod.console.Console(80, 50, order="F")
-    stack.draw(console)
+    target.draw(console)
     return str(console)
 
 
@@ -76,8 +143,8 @@ def row_of(text: str, needle: str, start: int = 0) -> int:
     raise AssertionError(f"{needle!r} is not on the screen:\n{text}")
 
 
-def names(stack: SceneStack) -> list[str]:
-    return [type(s).__name__ for s in stack.scenes]
+def names(target: Target) -> list[str]:
+    return [type(s).__name__ for s in target.scenes]
 
 
 def isolate_user_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:

@@ -2,9 +2,9 @@
 
     python docs/screenshots/make_screenshots.py [--seed N] [--out docs/screenshots]
 
-A real game is played through the scenes with synthetic key presses (the same keys a player presses) and each
-scene is drawn in the project's tileset with ``undercroft.ui.replay_view.render_png``. Saves go to a temporary
-directory, never to your own.
+A real game is played through the one loop (``undercroft.ui.loop``) on the null front end: the script is its
+input, the same keys a player presses, and a frame the loop presents is written in the project's tileset with
+``undercroft.ui.replay_view.console_png``. Saves go to a temporary directory, never to your own.
 """
 
 from __future__ import annotations
@@ -29,23 +29,30 @@ def main() -> None:
     tmp = tempfile.mkdtemp(prefix="undercroft-shots-")
     os.environ["XDG_DATA_HOME"] = tmp
 
+    import tcod.event
+
     from undercroft.content import load_content
     from undercroft.paths import data_dir
     from undercroft.rules import dungeon
+    from undercroft.ui import loop
+    from undercroft.ui.frontend import NullFrontEnd
     from undercroft.ui.keys import key
-    from undercroft.ui.replay_view import render_png
-    from undercroft.ui.scenes import SceneStack, TitleScene
+    from undercroft.ui.replay_view import console_png
+    from undercroft.ui.scenes import SceneStack, TitleScene, game_stack
     from undercroft.ui.session import Session
 
     content = load_content(data_dir())
 
-    def shot(stack: SceneStack, name: str) -> None:
-        path = render_png(stack, out / f"{name}.png")
-        print("wrote", path)
+    def shot(frontend: NullFrontEnd, name: str) -> None:
+        """The frame the loop has just presented."""
+        assert frontend.console is not None
+        print("wrote", console_png(frontend.console, out / f"{name}.png"))
 
     title = TitleScene(content, seed=args.seed)
     title.seed_typed = False
-    shot(SceneStack([title]), "title")
+    fe = NullFrontEnd()
+    loop.run(fe.open, lambda: SceneStack([title]), max_frames=1)
+    shot(fe, "title")
 
     def step_key(session: Session) -> KeySym:
         st = session.game.state
@@ -69,42 +76,53 @@ def main() -> None:
         return ARROWS[(best[1][0] - st.pos[0], best[1][1] - st.pos[1])]
 
     taken: set[str] = set()
-    for seed in range(args.seed, args.seed + 200):
-        stack = SceneStack([TitleScene(content, seed=seed)])
-        stack.apply(stack.top.start(seed))  # type: ignore[attr-defined]
-        for _ in range(600):
+
+    def play(seed: int) -> None:
+        """One game of ``seed`` through the loop, photographing each scene the first time it looks its part."""
+        stack = loop.play_stack(content, loop.PlayOptions(seed=seed))
+        frontend = NullFrontEnd()
+        presses = [0]
+
+        def script(timeout: float | None) -> list[tcod.event.Event] | None:
+            """Called as the loop waits for input: the frame on the front end is the game as it is now."""
             top = type(stack.top).__name__
             session = stack.top.session  # type: ignore[attr-defined]
             st = session.game.state
             if top == "ExploreScene" and "explore" not in taken and st.turn >= 30 and st.level.explored.sum() > 500 \
                     and st.party[0].hp * 3 >= st.party[0].max_hp * 2:
-                shot(stack, "explore")
+                shot(frontend, "explore")
                 taken.add("explore")
             if top == "EncounterScene" and "encounter" not in taken and st.encounter is not None \
                     and not st.encounter.out_of_sight and len(session.game.state.level.groups) \
                     and st.turn > 10:
-                shot(stack, "encounter")
+                shot(frontend, "encounter")
                 taken.add("encounter")
             swung = any(e.type == "attack" and e.get("attacker_side") == "party" for e in session.last_events)
             if top == "CombatScene" and "combat" not in taken and st.combat is not None and st.combat.round >= 2 \
                     and swung:
-                shot(stack, "combat")
+                shot(frontend, "combat")
                 taken.add("combat")
             if top == "EndScene":
                 if "death" not in taken and st.mode == "dead":
-                    shot(stack, "death")
+                    shot(frontend, "death")
                     taken.add("death")
-                break
-            stack.handle(key(step_key(session)))
+                return None  # close
+            presses[0] += 1
+            if presses[0] > 600:
+                return None
+            return [key(step_key(session))]
+
+        frontend.source = script
+        loop.run(frontend.open, lambda: stack)
+
+    for seed in range(args.seed, args.seed + 200):
+        play(seed)
         if {"explore", "encounter", "combat", "death"} <= taken:
             break
     # the help overlay over a game
-    session = Session.new(content, "undercroft", args.seed)
-    from undercroft.ui.scenes import game_stack
-
-    stack = SceneStack(game_stack(session))
-    stack.handle(key(KeySym.SLASH, Modifier.LSHIFT))
-    shot(stack, "help")
+    fe = NullFrontEnd([[key(KeySym.SLASH, Modifier.LSHIFT)]])
+    loop.run(fe.open, lambda: SceneStack(game_stack(Session.new(content, "undercroft", args.seed))), max_frames=2)
+    shot(fe, "help")
     print("missing:", {"explore", "encounter", "combat", "death"} - taken or "none")
 
 

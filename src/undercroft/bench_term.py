@@ -39,7 +39,7 @@ def frame_stats(args: argparse.Namespace) -> FrameStats:
     from undercroft.rules.actions import Move
     from undercroft.rules.game import Game
     from undercroft.term.ansi import AnsiRenderer
-    from undercroft.ui.app import new_console
+    from undercroft.ui.frontend import new_console
     from undercroft.ui.scenes import SceneStack
     from undercroft.ui.scenes.play import ExploreScene
     from undercroft.ui.session import Session

@@ -18,7 +18,7 @@ def explore_frame_ms(args: argparse.Namespace) -> float:
     from undercroft.content import load_content
     from undercroft.rules.actions import Move
     from undercroft.rules.game import Game
-    from undercroft.ui.app import new_console
+    from undercroft.ui.frontend import new_console
     from undercroft.ui.scenes import SceneStack
     from undercroft.ui.scenes.play import ExploreScene
     from undercroft.ui.session import Session

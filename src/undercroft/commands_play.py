@@ -1,4 +1,4 @@
-"""``undercroft play`` (also plain ``undercroft``): the game in a window."""
+"""``undercroft play`` (also plain ``undercroft``): the game in a window, or in this terminal."""
 
 from __future__ import annotations
 
@@ -35,22 +35,18 @@ def cmd_play(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UserError(f"--seed: {exc}") from None
 
-    from undercroft.term.app import TERMINAL_HINT, use_terminal
-
-    try:
-        in_terminal = use_terminal(args.terminal)
-    except ValueError as exc:
-        raise UserError(str(exc), EXIT_USAGE) from None
-    if in_terminal:
-        from undercroft.term.app import play as play_in_terminal
-
-        return play_in_terminal(content, ruleset=args.ruleset, seed=seed)
-
-    from undercroft.ui.app import NO_DISPLAY, NoDisplay, play
+    from undercroft.term.app import TERMINAL_HINT, choose
+    from undercroft.ui import loop
+    from undercroft.ui.app import NO_DISPLAY, NoDisplay
+    from undercroft.ui.frontend import FrontEndOptions
     from undercroft.ui.tiles import TilesetMissing
 
     try:
-        return play(content, ruleset=args.ruleset, seed=seed)
+        front_end = choose(FrontEndOptions(terminal=args.terminal))
+    except ValueError as exc:
+        raise UserError(str(exc), EXIT_USAGE) from None
+    try:
+        return loop.play(front_end, content, loop.PlayOptions(ruleset=args.ruleset, seed=seed))
     except NoDisplay:
         raise UserError(NO_DISPLAY + TERMINAL_HINT, EXIT_USAGE) from None
     except TilesetMissing as exc:

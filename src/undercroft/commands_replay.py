@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+import undercroft.content
 from undercroft.cli import EXIT_FAIL, EXIT_OK, UserError, load_data
 from undercroft.narrate import Narrator
 from undercroft.rules.actions import Action, action_to_dict
@@ -107,14 +108,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             raise UserError(f"{path}:1: refusing to replay a recording made with other rules data or another game "
                             "version: its replay may diverge (--force to replay it anyway)")
     if args.watch or args.play or args.screenshot or args.terminal:
-        from undercroft.term.app import replay_in_terminal
-
-        in_terminal = replay_in_terminal(args, content, path)
-        if in_terminal is not None:
-            return in_terminal
-        from undercroft.ui.replay_view import run_replay_flags
-
-        return run_replay_flags(args, content, path)
+        return _show(args, content, path)
     out = sys.stdout
     printer = _printer(out, Narrator(content, rec.header.ruleset), events=args.events,
                        log=not args.events and not args.verify)
@@ -165,6 +159,50 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"{path}: ok: {len(rec.actions)} actions verified ({status}); final checksum {game.checksum()}",
               file=out)
     return EXIT_OK
+
+
+def _show(args: argparse.Namespace, content: undercroft.content.Content, path: Path) -> int:
+    """``--watch`` (in the window, or in this terminal: ``--terminal``, or by itself with no display but a
+    terminal), ``--play`` (in the window) or ``--screenshot`` (no window), from ``--until TURN``: errors become one
+    ``undercroft: ...`` line (a UserError), never a traceback."""
+    from undercroft import record
+    from undercroft.term.app import choose
+    from undercroft.ui import loop
+    from undercroft.ui.app import NO_DISPLAY, NoDisplay, Window
+    from undercroft.ui.frontend import FrontEndOptions
+    from undercroft.ui.replay_view import screenshot
+    from undercroft.ui.tiles import TilesetMissing
+
+    if args.terminal and not args.watch:
+        raise UserError("--terminal goes with --watch (or with play: undercroft play --terminal)")
+    chosen = [f for f in ("watch", "play", "screenshot") if getattr(args, f, None)]
+    if len(chosen) > 1:
+        raise UserError(f"choose one of --{', --'.join(chosen)}")
+    until: int | None = args.until
+    try:
+        if args.watch:
+            try:
+                front_end = choose(FrontEndOptions(terminal=args.terminal))
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            return loop.watch(front_end, content, path, loop.WatchOptions(start=until or 0))
+        if args.play:
+            if until is None:
+                raise UserError("--play needs --until TURN: the turn to branch from")
+            return loop.branch_play(Window.open, content, path, until)
+        out = screenshot(content, path, until, args.screenshot)
+        print(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}")
+        return EXIT_OK
+    except NoDisplay:
+        raise UserError(NO_DISPLAY) from None
+    except TilesetMissing as exc:
+        raise UserError(str(exc)) from None
+    except record.RecordingError as exc:
+        raise UserError(str(exc)) from None
+    except record.Desync as exc:
+        raise UserError(f"{path}: {exc}", EXIT_FAIL) from None
+    except OSError as exc:
+        raise UserError(f"{exc.filename or path}: {exc.strerror or exc}") from None
 
 
 def _quiet_stdout() -> None:

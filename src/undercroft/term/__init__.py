@@ -1,8 +1,8 @@
 """The game inside a terminal: the window's scenes drawn with ANSI escape codes (``undercroft play --terminal``).
 
 :mod:`~undercroft.term.ansi` turns console frames into escape codes (only the cells that changed),
-:mod:`~undercroft.term.keys` turns blessed keystrokes into tcod key events, :mod:`~undercroft.term.app` runs the
-scene stack in the terminal.
+:mod:`~undercroft.term.keys` turns blessed keystrokes into tcod key events, :mod:`~undercroft.term.app` is the
+terminal front end the one loop (:mod:`undercroft.ui.loop`) runs the scenes on.
 """
 
 import os

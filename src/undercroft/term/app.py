@@ -1,8 +1,9 @@
-"""The game inside the terminal: the window's scene stack, drawn with ANSI escape codes, read with blessed.
+"""The terminal front end: the window's scenes, drawn with ANSI escape codes, read with blessed.
 
-The same scenes as the window (:mod:`undercroft.ui.scenes`) draw into the same 80x50 console; instead of
-presenting it in an SDL window, :class:`~undercroft.term.ansi.AnsiRenderer` sends the cells that changed since the
-last frame, and keys read by blessed become the tcod key events the scenes expect (:mod:`undercroft.term.keys`).
+:class:`TerminalFrontEnd` is a :class:`~undercroft.ui.frontend.FrontEnd`: the one loop (:mod:`undercroft.ui.loop`)
+draws the same scenes as in the window into the same 80x50 console; instead of presenting it in an SDL window,
+:class:`~undercroft.term.ansi.AnsiRenderer` sends the cells that changed since the last frame, and keys read by
+blessed become the tcod key events the scenes expect (:mod:`undercroft.term.keys`).
 
 The terminal is put back as it was however the game ends: quitting, Ctrl-C, a crash, SIGTERM or a hang-up all leave
 through the same ``with`` blocks (alternate screen, hidden cursor, cbreak, keypad mode). Ctrl-Z restores it
@@ -12,23 +13,21 @@ larger than the game); a terminal smaller than 80x50 shows what it needs instead
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Final
 
 import tcod.console
+import tcod.event
 
-from undercroft.content import Content
 from undercroft.term.ansi import CSI, RESET, AnsiRenderer
 from undercroft.ui import render
-from undercroft.ui.scenes.base import SceneStack
+from undercroft.ui.frontend import FrontEndFactory, FrontEndOptions
 
 if TYPE_CHECKING:  # blessed is imported when the terminal is used, not when the window is
     import blessed
@@ -76,6 +75,17 @@ def use_terminal(requested: bool, environ: dict[str, str] | None = None) -> bool
     return tty and not has_display(environ)
 
 
+def choose(options: FrontEndOptions) -> FrontEndFactory:
+    """The front end to open: the terminal when asked for (or when there is no display but a terminal), the window
+    otherwise. Raises ValueError (:data:`NO_TTY`) when the terminal is asked for without one. Nothing is opened
+    yet: the window may still find no display (:class:`undercroft.ui.app.NoDisplay`) when it is."""
+    if use_terminal(options.terminal):
+        return TerminalFrontEnd.open
+    from undercroft.ui.app import Window
+
+    return Window.open
+
+
 def too_small_message(width: int, height: int) -> str:
     return f"terminal too small: need {NEED_W}x{NEED_H}, have {width}x{height}"
 
@@ -110,11 +120,11 @@ class Screen:
             out.append(f"{CSI}{top + i + 1};{max(0, (width - len(text)) // 2) + 1}H{text}")
         return "".join(out)
 
-    def frame(self, stack: SceneStack, console: tcod.console.Console) -> str:
-        """The escape codes for the stack's next frame ("" when nothing changed or the game does not fit)."""
+    def frame(self, console: tcod.console.Console) -> str:
+        """The escape codes for the next frame, drawn in ``console`` ("" when nothing changed or it does not
+        fit)."""
         if not self.fits:
             return ""
-        stack.draw(console)
         out = self.renderer.render(console)
         if len(out) >= SYNC_MIN_BYTES:
             out = f"{SYNC_BEGIN}{out}{SYNC_END}"
@@ -218,113 +228,62 @@ class _Terminal:
                 signal.signal(sig, previous)  # type: ignore[arg-type]
 
 
-def run(make_stack: Callable[[], SceneStack], *, term: blessed.Terminal | None = None,
-        max_frames: int | None = None) -> int:
-    """Run the scenes of ``make_stack()`` in the terminal until one exits. Returns the exit status.
+class TerminalFrontEnd:
+    """This terminal as a front end: its size, the changed cells of each frame, its keys as tcod events.
 
-    Ctrl-C raises KeyboardInterrupt after the terminal is restored (the command line reports it, status 130);
-    every action is already saved by then, as when the window is closed.
+    A wait for keys lasts at most :data:`POLL_S`, so that a resize is noticed (and reported as a
+    :class:`tcod.event.WindowResized`); the keys already typed come as one batch (at most :data:`MAX_BATCH`)
+    before the next frame. Ctrl-C raises KeyboardInterrupt, after the terminal is given back.
     """
-    import blessed
 
-    from undercroft.term.keys import key_events
-    from undercroft.ui.app import new_console
+    def __init__(self, term: blessed.Terminal) -> None:
+        self.term = term
+        self.screen = Screen(truecolor=term.number_of_colors >= 1 << 24)
+        self.tty = _Terminal(term)
+        self.text = False
+        self.measured: tuple[int, int] | None = None  # the size last reported: what present() lays out for
 
-    term = term if term is not None else blessed.Terminal()
+    @classmethod
+    @contextlib.contextmanager
+    def open(cls, title: str = "", *, term: blessed.Terminal | None = None) -> Iterator[TerminalFrontEnd]:
+        """Take the terminal over (alternate screen, hidden cursor, cbreak, keypad mode) for the ``with`` block;
+        ``title`` is the window's (unused here)."""
+        import blessed
 
-    console = new_console()
-    screen = Screen(truecolor=term.number_of_colors >= 1 << 24)
-    tty = _Terminal(term)
-    with tty.session():
-        stack = make_stack()
-        frames = 0
-        next_tick: float | None = None
-        while stack.exit_code is None and stack.scenes:
-            size = (term.width, term.height)
-            if size != screen.size or tty.redraw:
-                tty.redraw = False
-                tty.write(screen.resize(*size))
-            tty.write(screen.frame(stack, console))
-            frames += 1
-            if max_frames is not None and frames >= max_frames:
-                return 0
-            interval = stack.top.tick_interval()
-            now = time.monotonic()
-            if interval is None:
-                next_tick = None
-            elif next_tick is None:
-                next_tick = now + interval
-            wait = POLL_S if next_tick is None else max(0.0, min(POLL_S, next_tick - now))
-            ks = term.inkey(timeout=wait)
-            handled = 0
-            while ks:  # this key and any already typed after it, then one frame for them all
-                if screen.fits:  # keys pressed while the game is hidden do nothing
-                    for event in key_events(ks, text=stack.top.wants_text):
-                        stack.handle(event)
-                        if stack.exit_code is not None:
-                            break
-                handled += 1
-                if handled >= MAX_BATCH or stack.exit_code is not None:
-                    break
-                ks = term.inkey(timeout=0)
-            if next_tick is not None and time.monotonic() >= next_tick and stack.exit_code is None:
-                next_tick = None
-                if screen.fits:
-                    stack.tick()
-        return stack.exit_code if stack.exit_code is not None else 0
+        frontend = cls(term if term is not None else blessed.Terminal())
+        with frontend.tty.session():
+            yield frontend
 
+    def size(self) -> tuple[int, int]:
+        self.measured = (self.term.width, self.term.height)
+        return self.measured
 
-def play_stack(content: Content, ruleset: str = "undercroft", seed: int | None = None) -> SceneStack:
-    """The window's first scenes: the title screen, or straight into a new game when a seed is given."""
-    from undercroft.ui.scenes.title import TitleScene
+    def present(self, console: tcod.console.Console) -> None:
+        size = self.measured if self.measured is not None else self.size()
+        if size != self.screen.size or self.tty.redraw:
+            self.tty.redraw = False
+            self.tty.write(self.screen.resize(*size))
+        self.tty.write(self.screen.frame(console))
 
-    title = TitleScene(content, ruleset=ruleset, seed=seed)
-    stack = SceneStack([title])
-    if seed is not None:
-        stack.apply(title.start(seed))
-    return stack
+    def events(self, timeout: float | None) -> Iterator[tcod.event.Event]:
+        from undercroft.term.keys import key_events
 
+        ks = self.term.inkey(timeout=POLL_S if timeout is None else min(POLL_S, timeout))
+        if not ks:
+            size = (self.term.width, self.term.height)
+            if size != self.measured:
+                yield tcod.event.WindowResized(type="WindowResized", window_id=0, data=size)
+            return
+        handled = 0
+        while ks:  # this key and any already typed after it, then one frame for them all
+            yield from key_events(ks, text=self.text)  # (read as the loop takes them: a prompt opened by one
+            handled += 1  # key gets the text of the next)
+            if handled >= MAX_BATCH:
+                return
+            ks = self.term.inkey(timeout=0)
 
-def play(content: Content, ruleset: str = "undercroft", seed: int | None = None, *,
-         term: blessed.Terminal | None = None) -> int:
-    """``undercroft play --terminal``."""
-    return run(lambda: play_stack(content, ruleset, seed), term=term)
+    def text_input(self, on: bool) -> None:
+        self.text = on
 
-
-def watch(content: Content, path: Path, *, start: int = 0, speed: int | None = None, paused: bool = False,
-          term: blessed.Terminal | None = None) -> int:
-    """``undercroft replay FILE --watch --terminal``: the window's replay viewer (its scene, its keys) in the
-    terminal. Raises RecordingError for a bad file before the terminal is taken over."""
-    from undercroft import record
-    from undercroft.ui.replay_view import DEFAULT_SPEED, ReplayScene
-
-    rec = record.load_recording(path)
-
-    def make() -> SceneStack:
-        scene = ReplayScene(content, rec, speed=DEFAULT_SPEED if speed is None else speed, paused=paused)
-        if start:
-            scene.jump(start)
-        return SceneStack([scene])
-
-    return run(make, term=term)
-
-
-def replay_in_terminal(args: argparse.Namespace, content: Content, path: Path) -> int | None:
-    """``undercroft replay FILE --watch [--terminal] [--until TURN]`` in the terminal when asked for (or when there
-    is no display but a terminal); None when the window should show it (or another flag was given)."""
-    from undercroft import record
-    from undercroft.cli import UserError
-
-    if getattr(args, "terminal", False) and not args.watch:
-        raise UserError("--terminal goes with --watch (or with play: undercroft play --terminal)")
-    if not args.watch or args.play or args.screenshot:
-        return None
-    try:
-        if not use_terminal(bool(getattr(args, "terminal", False))):
-            return None
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    try:
-        return watch(content, path, start=args.until or 0)
-    except record.RecordingError as exc:
-        raise UserError(str(exc)) from None
+    def now(self) -> float:
+        return time.monotonic()

@@ -1,36 +1,33 @@
-"""The window and its main loop: draw the scene stack, present it, hand events to the top scene.
+"""The window: the front end (:class:`~undercroft.ui.frontend.FrontEnd`) that shows the console with SDL.
 
 The console is always 80x50 cells; the window scales it by whole multiples (``integer_scaling``) when resized,
-Alt+Enter toggles fullscreen. Closing the window at any time keeps the game: every action is already on disk.
+Alt+Enter toggles fullscreen. The loop that runs the scenes in it is :mod:`undercroft.ui.loop`, the same for every
+front end: closing the window at any time keeps the game, every action is already on disk.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Iterator
 
 import tcod.console
 import tcod.context
 import tcod.event
 
-from undercroft.content import Content
 from undercroft.ui import render
+from undercroft.ui.frontend import EventSource, new_console
 from undercroft.ui.keys import is_fullscreen_toggle
-from undercroft.ui.scenes.base import SceneStack
 from undercroft.ui.tiles import load_tileset
 
 NO_DISPLAY = "no display available (set DISPLAY, or use SDL_VIDEODRIVER=dummy for tests)"
 
-EventSource = Callable[[float | None], Iterable[tcod.event.Event]]
+__all__ = ["NO_DISPLAY", "EventSource", "NoDisplay", "Window", "new_console", "open_window", "toggle_fullscreen"]
 
 
 class NoDisplay(Exception):
     """tcod could not open a window."""
-
-
-def new_console() -> tcod.console.Console:
-    return tcod.console.Console(render.WIDTH, render.HEIGHT, order="F")
 
 
 def open_window(title: str = "Undercroft") -> tcod.context.Context:
@@ -61,68 +58,54 @@ def toggle_fullscreen(context: tcod.context.Context) -> None:
         window.fullscreen = not window.fullscreen
 
 
-def run(make_stack: Callable[[], SceneStack], *, title: str = "Undercroft", events: EventSource | None = None,
-        max_frames: int | None = None) -> int:
-    """Open the window, then run the scenes of ``make_stack()`` until one exits or the window is closed.
+class Window:
+    """The SDL window as a front end. ``source`` replaces SDL's event queue (tests feed synthetic events through
+    the real window); Alt+Enter is the window's own (fullscreen) and never reaches the scenes."""
 
-    ``events`` replaces the SDL event queue (tests feed synthetic events through the real window); ``max_frames``
-    stops after that many presented frames. Returns the exit status (0: quit or window closed).
-    """
-    context = open_window(title)
-    console = new_console()
-    text_input = False
-    try:
-        stack = make_stack()
-        frames = 0
-        while stack.exit_code is None and stack.scenes:
-            stack.draw(console)
-            context.present(console, keep_aspect=True, integer_scaling=True)
-            frames += 1
-            if max_frames is not None and frames >= max_frames:
-                return 0
-            top = stack.top
-            if top.wants_text != text_input and context.sdl_window is not None:
-                text_input = top.wants_text
-                if text_input:
-                    context.sdl_window.start_text_input()
-                else:
-                    context.sdl_window.stop_text_input()
-            timeout = top.tick_interval()
-            if events is not None:
-                source = events(timeout)
-            elif max_frames is not None:
-                source = tcod.event.get()  # a bounded run never blocks waiting for input
-            else:
-                source = tcod.event.wait(timeout)
-            for event in source:
-                if events is None:
-                    event = context.convert_event(event)
-                if isinstance(event, tcod.event.Quit) or (
-                    isinstance(event, tcod.event.WindowEvent) and event.type == "WindowClose"
-                ):
-                    return 0  # the recording is the save: nothing to write
-                if is_fullscreen_toggle(event):
-                    toggle_fullscreen(context)
-                    continue
-                stack.handle(event)
-                if stack.exit_code is not None:
-                    break
-            if timeout is not None:
-                stack.tick()
-        return stack.exit_code if stack.exit_code is not None else 0
-    finally:
-        context.close()
+    def __init__(self, context: tcod.context.Context, source: EventSource | None = None) -> None:
+        self.context = context
+        self.source = source
+        self.text = False
 
+    @classmethod
+    @contextlib.contextmanager
+    def open(cls, title: str = "Undercroft", *, source: EventSource | None = None) -> Iterator[Window]:
+        """Open the window (:class:`NoDisplay` without a display) for the length of the ``with`` block."""
+        context = open_window(title)
+        try:
+            yield cls(context, source)
+        finally:
+            context.close()
 
-def play(content: Content, ruleset: str = "undercroft", seed: int | None = None, **kw: object) -> int:
-    """``undercroft play``: the title screen (or straight into a new game when a seed is given)."""
-    from undercroft.ui.scenes.title import TitleScene
+    def size(self) -> tuple[int, int]:
+        # The console is scaled to the window, so it always fits; more cells would fit at 1x when it is large.
+        return self.context.recommended_console_size(render.WIDTH, render.HEIGHT)
 
-    def make() -> SceneStack:
-        t = TitleScene(content, ruleset=ruleset, seed=seed)
-        stack = SceneStack([t])
-        if seed is not None:
-            stack.apply(t.start(seed))
-        return stack
+    def present(self, console: tcod.console.Console) -> None:
+        self.context.present(console, keep_aspect=True, integer_scaling=True)
 
-    return run(make, **kw)  # type: ignore[arg-type]
+    def events(self, timeout: float | None) -> Iterator[tcod.event.Event]:
+        if self.source is not None:
+            batch = self.source(timeout)
+            events = iter([tcod.event.Quit()] if batch is None else batch)
+        else:
+            events = (self.context.convert_event(e) for e in (tcod.event.get() if timeout == 0
+                                                                else tcod.event.wait(timeout)))
+        for event in events:
+            if is_fullscreen_toggle(event):
+                toggle_fullscreen(self.context)
+                continue
+            yield event
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def text_input(self, on: bool) -> None:
+        window = self.context.sdl_window
+        if on == self.text or window is None:
+            return
+        self.text = on
+        if on:
+            window.start_text_input()
+        else:
+            window.stop_text_input()

@@ -1,5 +1,6 @@
-"""Recordings in the window: watch one (``--watch``), branch off it (``--play``), or photograph a turn
-(``--screenshot``, no window at all).
+"""Recordings on screen: the scene that watches one (``--watch``), a new game branched off one of its turns
+(``--play``), and a photograph of a turn (``--screenshot``, no window at all). The loop that shows the first two,
+in the window or the terminal, is :mod:`undercroft.ui.loop`.
 
 Watching keeps **keyframes**: a copy of the game every :data:`KEYFRAME_EVERY` actions (and wherever a jump lands),
 so jumping back to a turn replays from the nearest keyframe before it, never from turn 0.
@@ -7,7 +8,6 @@ so jumping back to a turn replays from the nearest keyframe before it, never fro
 
 from __future__ import annotations
 
-import argparse
 import copy
 import time
 from collections.abc import Callable
@@ -24,7 +24,7 @@ from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.ui import keys, render
-from undercroft.ui.app import EventSource, new_console, run
+from undercroft.ui.frontend import new_console
 from undercroft.ui.png import write_png
 from undercroft.ui.scenes.base import Exit, Push, Scene, SceneStack, Transition
 from undercroft.ui.scenes.overlays import LogScene, PromptScene
@@ -199,21 +199,6 @@ class ReplayScene(Scene):
 # --- entry points ----------------------------------------------------------------------------------------------
 
 
-def watch(content: Content, path: Path, *, start: int = 0, speed: int = DEFAULT_SPEED, paused: bool = False,
-          events: EventSource | None = None, max_frames: int | None = None) -> int:
-    """``undercroft replay FILE --watch``: play a recording back in the window. Raises RecordingError (a bad
-    file) before opening anything, and ui.app.NoDisplay without a display."""
-    rec = record.load_recording(path)
-
-    def make() -> SceneStack:
-        scene = ReplayScene(content, rec, speed=speed, paused=paused)
-        if start:
-            scene.jump(start)
-        return SceneStack([scene])
-
-    return run(make, title=f"Undercroft replay: {Path(path).name}", events=events, max_frames=max_frames)
-
-
 def branch(content: Content, path: Path, until: int) -> Session:
     """A new recorded game that repeats the first ``until`` turns of recording ``path`` and goes on from there."""
     rec = record.load_recording(path)
@@ -232,23 +217,16 @@ def branch(content: Content, path: Path, until: int) -> Session:
     return session
 
 
-def branch_play(content: Content, path: Path, until: int, *, events: EventSource | None = None,
-                max_frames: int | None = None) -> int:
-    """``undercroft replay FILE --until TURN --play``: continue interactively from that turn (a new recording;
-    the original is left as it is)."""
-    record.load_recording(path)  # a bad file fails here, before a window opens
-
-    def make() -> SceneStack:
-        return SceneStack(game_stack(branch(content, path, until)))
-
-    return run(make, events=events, max_frames=max_frames)
+def console_png(console: tcod.console.Console, out_png: Path | str) -> Path:
+    """Write ``console`` as a PNG in the project's tileset (no window)."""
+    return write_png(out_png, load_tileset().render(console))
 
 
 def render_png(stack: SceneStack, out_png: Path | str) -> Path:
     """Draw ``stack`` into an 80x50 console and write it as a PNG in the project's tileset (no window)."""
     console = new_console()
     stack.draw(console)
-    return write_png(out_png, load_tileset().render(console))
+    return console_png(console, out_png)
 
 
 def screenshot(content: Content, path: Path, until: int | None, out_png: Path | str) -> Path:
@@ -268,36 +246,3 @@ def screenshot(content: Content, path: Path, until: int | None, out_png: Path | 
     session.log = log
     session.last_events = last
     return render_png(SceneStack(game_stack(session)), out_png)
-
-
-def run_replay_flags(args: argparse.Namespace, content: Content, path: Path) -> int:
-    """``undercroft replay FILE`` with ``--watch``, ``--play`` or ``--screenshot`` (``--until TURN``): errors become
-    one ``undercroft: ...`` line (a UserError), never a traceback."""
-    from undercroft.cli import EXIT_FAIL, EXIT_OK, UserError
-    from undercroft.ui.app import NO_DISPLAY, NoDisplay
-    from undercroft.ui.tiles import TilesetMissing
-
-    chosen = [f for f in ("watch", "play", "screenshot") if getattr(args, f, None)]
-    if len(chosen) > 1:
-        raise UserError(f"choose one of --{', --'.join(chosen)}")
-    until: int | None = args.until
-    try:
-        if args.watch:
-            return watch(content, path, start=until or 0)
-        if args.play:
-            if until is None:
-                raise UserError("--play needs --until TURN: the turn to branch from")
-            return branch_play(content, path, until)
-        out = screenshot(content, path, until, args.screenshot)
-        print(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}")
-        return EXIT_OK
-    except NoDisplay:
-        raise UserError(NO_DISPLAY) from None
-    except TilesetMissing as exc:
-        raise UserError(str(exc)) from None
-    except record.RecordingError as exc:
-        raise UserError(str(exc)) from None
-    except record.Desync as exc:
-        raise UserError(f"{path}: {exc}", EXIT_FAIL) from None
-    except OSError as exc:
-        raise UserError(f"{exc.filename or path}: {exc.strerror or exc}") from None
