@@ -68,15 +68,7 @@ FRONT_ENDS_MUST_NOT_IMPORT: tuple[str, ...] = (f"{PACKAGE}.cli",)
 # Known violations, allowed for now: (importer, imported) module pairs -> why, and who removes them.
 # This must become EMPTY; an entry that no longer matches any import fails test_known_violations_are_still_real,
 # so whoever fixes one also deletes it here. The checks themselves are not weakened: only these exact pairs pass.
-KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
-    (f"{PACKAGE}.ui.replay_view", f"{PACKAGE}.cli"):
-        "replay viewer borrows cli's exit codes and UserError; being fixed in the `frontend` branch (issue 11)",
-    (f"{PACKAGE}.term.app", f"{PACKAGE}.cli"):
-        "terminal app borrows cli's UserError; being fixed in the `frontend` branch (issue 11)",
-    (f"{PACKAGE}.bench", f"{PACKAGE}.cli"):
-        "bench.run imports cli.UserError while cli imports bench (a bench <-> cli cycle); found by this test, "
-        "no branch fixes it yet (move UserError somewhere both can import)",
-}
+KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {}
 
 
 def _lines(found: Iterable[Import]) -> str:

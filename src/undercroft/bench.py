@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         wanted = [n.strip() for n in args.only.split(",") if n.strip()]
         unknown = [n for n in wanted if n not in METRICS]
         if unknown:
-            from undercroft.cli import UserError
+            from undercroft.cliutil import UserError
 
             raise UserError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(METRICS)}")
         names = wanted

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from undercroft.bench import median_time, metric
 from undercroft.bot import play_game
-from undercroft.cli import load_data
+from undercroft.cliutil import load_data
 from undercroft.content import Content
 from undercroft.record import Recorder, Recording, load_recording, play_step, replay
 from undercroft.rules.game import Game

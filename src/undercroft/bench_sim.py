@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from undercroft.bench import median_time, metric
-from undercroft.cli import load_data
+from undercroft.cliutil import load_data
 from undercroft.content import Content
 from undercroft.sim.spec import FightSpec
 

@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass
 
 from undercroft.bench import metric
-from undercroft.cli import load_data
+from undercroft.cliutil import load_data
+from undercroft.rules.types import Mode
 
 SEED = 20240601
 STEPS = 41
@@ -48,7 +49,7 @@ def frame_stats(args: argparse.Namespace) -> FrameStats:
     game = Game(content, "undercroft", SEED)
     session = Session.watch(content, game)
     for dx, dy in [(1, 0), (0, 1), (-1, 0), (0, -1)] * 10:  # some explored map and some log lines
-        if game.state.mode != "explore":
+        if game.state.mode != Mode.EXPLORE:
             break
         session.act(Move(dx, dy))
     stack = SceneStack([ExploreScene(session)])
@@ -61,7 +62,7 @@ def frame_stats(args: argparse.Namespace) -> FrameStats:
     pair = None
     for d in [(1, 0), (0, 1), (1, 1), (1, -1)]:
         there, back = Move(*d), Move(-d[0], -d[1])
-        if game.legal(there) and game.state.mode == "explore":
+        if game.legal(there) and game.state.mode == Mode.EXPLORE:
             pair = (there, back)
             break
     if pair is None:
@@ -73,7 +74,7 @@ def frame_stats(args: argparse.Namespace) -> FrameStats:
     for i in range(STEPS):
         turn = game.state.turn
         session.act(pair[i % 2])
-        if game.state.mode != "explore" or game.state.turn == turn:
+        if game.state.mode != Mode.EXPLORE or game.state.turn == turn:
             break  # a monster came, or the step was refused: enough samples either way
         t0 = time.perf_counter()
         stack.draw(console)

@@ -7,6 +7,7 @@ import statistics
 import time
 
 from undercroft.bench import _data, metric
+from undercroft.rules.types import Mode
 
 FRAMES = 101
 
@@ -28,7 +29,7 @@ def explore_frame_ms(args: argparse.Namespace) -> float:
     session = Session.watch(content, game)
     # walk about the first level for some explored map and log lines (whatever happens, stay in explore)
     for dx, dy in [(1, 0), (0, 1), (-1, 0), (0, -1)] * 10:
-        if game.state.mode != "explore":
+        if game.state.mode != Mode.EXPLORE:
             break
         session.act(Move(dx, dy))
     stack = SceneStack([ExploreScene(session)])

@@ -9,31 +9,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from undercroft import __version__
-from undercroft.content import Content, DataError, load_content
-from undercroft.paths import data_dir
+from undercroft.cliutil import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UserError, load_data
+from undercroft.content import DataError
 
-EXIT_OK = 0
-EXIT_FAIL = 1
-EXIT_USAGE = 2
+__all__ = ["EXIT_FAIL", "EXIT_OK", "EXIT_USAGE", "UserError", "build_parser", "load_data", "main"]
 
 Handler = Callable[[argparse.Namespace], int]
-
-
-class UserError(Exception):
-    """A problem the user can fix; printed as one line, exit status 2 unless ``code`` says otherwise."""
-
-    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def load_data(args: argparse.Namespace) -> Content:
-    """The validated data of ``--data`` (or the shipped data); raises DataError."""
-    directory = Path(args.data) if getattr(args, "data", None) else data_dir()
-    return load_content(directory)
 
 
 def _add_data_arg(p: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from undercroft.cli import EXIT_USAGE, UserError, load_data
+from undercroft.cliutil import EXIT_USAGE, UserError, load_data
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],

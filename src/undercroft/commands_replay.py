@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import undercroft.content
-from undercroft.cli import EXIT_FAIL, EXIT_OK, UserError, load_data
+from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
 from undercroft.narrate import Narrator
 from undercroft.rules.actions import Action, action_to_dict
 from undercroft.rules.events import Event

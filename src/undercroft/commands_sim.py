@@ -91,7 +91,7 @@ class Progress:
 
 
 def _user_error(message: str) -> Exception:
-    from undercroft.cli import UserError
+    from undercroft.cliutil import UserError
 
     return UserError(message)
 
@@ -371,7 +371,7 @@ def write_block(path: Path, block: str) -> str:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from undercroft.cli import load_data
+    from undercroft.cliutil import load_data
 
     content = load_data(args)
     _check_args(args, content)

@@ -23,6 +23,7 @@ from undercroft.narrate import Narrator
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.types import OVER
 from undercroft.ui import keys, render
 from undercroft.ui.frontend import new_console
 from undercroft.ui.png import write_png
@@ -184,7 +185,7 @@ class ReplayScene(Scene):
 
     def on_draw(self, console: tcod.console.Console) -> None:
         s = self.session
-        scene = scene_for_mode(s) if s.mode not in ("dead", "won") else EndScene(s, write_morgue=False)
+        scene = scene_for_mode(s) if s.mode not in OVER else EndScene(s, write_morgue=False)
         scene.on_draw(console)
         state = "ERROR" if self.error else "end" if self.at_end else "paused" if self.paused else "playing"
         speed = SPEEDS[self.speed]
