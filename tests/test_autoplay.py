@@ -13,6 +13,7 @@ from undercroft.content import Content, load_content
 from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
+from undercroft.rules.types import Origin
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +125,7 @@ def test_the_bot_explores_and_descends(content: Content) -> None:
 
 def group(content: Content, monster: str, n: int = 1) -> Group:
     hp = content.monsters[monster].hp
-    return Group(1, monster, [hp] * n, hp, 0, 0, (0, 0), "resident", 10)
+    return Group(1, monster, [hp] * n, hp, 0, 0, (0, 0), Origin.RESIDENT, 10)
 
 
 def test_talk_and_bribe_odds(content: Content) -> None:

@@ -30,6 +30,7 @@ from undercroft.rules.actions import Action, Attack, Drink, Fight
 from undercroft.rules.context import init_behaviour
 from undercroft.rules.game import Game
 from undercroft.rules.state import Encounter, Group
+from undercroft.rules.types import Mode, Origin
 from undercroft.sim import exact, spec_from_content
 
 SEED = 1001  # the calibration seed: every number in docs/BALANCE.md is reproducible from it
@@ -149,9 +150,9 @@ def fight(game: Game, monster: str, policy: Policy, tally: Tally, hp: int | None
     delver = st.party[0]
     delver.hp = delver.max_hp if hp is None else hp
     st.items = {k: v for k, v in game.rs.start_items.items() if v > 0}
-    st.mode, st.death, st.combat, st.pursuit = "encounter", None, None, None
+    st.mode, st.death, st.combat, st.pursuit = Mode.ENCOUNTER, None, None, None
     st.level.groups.clear()
-    g = Group(st.next_group, monster, [mon.hp] * tally.count, mon.hp, st.depth, st.segment, st.pos, "resident", 0,
+    g = Group(st.next_group, monster, [mon.hp] * tally.count, mon.hp, st.depth, st.segment, st.pos, Origin.RESIDENT, 0,
               met=True)
     st.next_group += 1
     init_behaviour(g, mon)

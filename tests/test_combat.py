@@ -19,6 +19,7 @@ from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.state import Encounter, Group
+from undercroft.rules.types import Mode, Origin
 
 # --- helpers -------------------------------------------------------------------------------------------------
 
@@ -42,11 +43,11 @@ def place(game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None 
     spots = [(st.pos[0] + dx, st.pos[1] + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))]
     pos = next(p for p in spots if m.tiles[p[1], p[0]] != 0 and int(m.segment_of[p[1], p[0]]) == st.segment)
     g = Group(st.next_group, monster, list(hp) if hp else [mon.hp] * count, mon.hp, st.depth, st.segment, pos,
-              "resident", treasure, met=True)
+              Origin.RESIDENT, treasure, met=True)
     st.next_group += 1
     init_behaviour(g, mon)
     st.level.groups.append(g)
-    st.mode, st.encounter = "encounter", Encounter(g.id, entry=st.prev_pos, first_round=False)
+    st.mode, st.encounter = Mode.ENCOUNTER, Encounter(g.id, entry=st.prev_pos, first_round=False)
     return g
 
 

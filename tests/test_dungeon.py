@@ -294,7 +294,9 @@ def hand_map(rows: list[str]) -> LevelMap:
     tiles = np.array([[codes[c] for c in row] for row in rows], dtype=np.uint8)
     seg = np.where(tiles == WALL, -1, 0).astype(np.int16)
     room = Segment(0, "room", 1, 1, len(rows[0]) - 2, len(rows) - 2, (), ())
-    return LevelMap(len(rows[0]), len(rows), tiles, seg, (room,), (1, 1), None, (0,))
+    ys, xs = np.nonzero(tiles == STAIRS)
+    stairs = (int(xs[0]), int(ys[0])) if len(xs) else (1, 1)
+    return LevelMap(len(rows[0]), len(rows), tiles, seg, (room,), (1, 1), stairs, (0,))
 
 
 def test_fov_sees_the_room_but_not_through_walls() -> None:

@@ -26,6 +26,7 @@ from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
+from undercroft.rules.types import Origin
 
 BANDIT = content().monsters["bandit"]  # AGILITY 3 like the delver: the party wins ties
 DELVER = content().party["delver"]
@@ -36,7 +37,7 @@ DELVER_DAMAGE = DELVER.might + content().items[DELVER.weapon].damage
 assert BANDIT_HITS < 20 and DELVER_HITS < 20 and BANDIT.hp > DELVER_DAMAGE
 
 
-def bandit(faces: tuple[int, ...], origin: str = "resident", seed: int = 1) -> tuple[Game, Group, list[Event]]:
+def bandit(faces: tuple[int, ...], origin: Origin = Origin.RESIDENT, seed: int = 1) -> tuple[Game, Group, list[Event]]:
     g = make_game("undercroft", seed, ScriptedDice())
     group, events = meet(g, "bandit", faces=faces, origin=origin)
     return g, group, events
@@ -244,7 +245,7 @@ def test_waiting_on_an_uncertain_monster_never_brings_an_attack() -> None:
 
 @pytest.mark.parametrize("faces", [(4, 5), (5, 6), (6, 6)])
 def test_waiting_a_wanderer_that_will_not_attack_goes_its_way(faces: tuple[int, int]) -> None:
-    g, group, _ = bandit(encounter_faces(reaction=faces), origin="wandering")
+    g, group, _ = bandit(encounter_faces(reaction=faces), origin=Origin.WANDERING)
     events = g.step(Wait())
     assert one(events, "leaves")["group"] == group.id
     assert group not in g.state.level.groups

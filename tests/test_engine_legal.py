@@ -6,6 +6,7 @@ from engine_helpers import encounter_faces, make_game, meet, say, script
 
 from undercroft.rules.actions import Bribe, Descend, Drink, DropFood, DropTreasure, Fight, Run, Talk, ThrowOil, Wait
 from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.types import Mode
 
 
 def test_legal_follows_the_state_not_only_the_mode() -> None:
@@ -43,7 +44,7 @@ def test_a_bribe_is_legal_only_after_a_failed_talk_and_only_once() -> None:
     script(game).push(6, 2)  # refused: the goblin attacks first (and misses)
     game.step(Bribe(10))
     assert g.bribe_tried and game.state.mode == "combat"
-    game.state.mode, game.state.combat = "encounter", None  # as if back in the encounter
+    game.state.mode, game.state.combat = Mode.ENCOUNTER, None  # as if back in the encounter
     assert game.refusal(Bribe(0)) == "The Goblin has already been offered a bribe."
 
 

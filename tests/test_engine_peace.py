@@ -9,6 +9,7 @@ from undercroft.rules.actions import Fight, Move, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.names import a_name, the
+from undercroft.rules.types import Mode
 
 
 def _agree(game: Game, monster: str = "goblin") -> None:
@@ -53,7 +54,7 @@ def test_walking_into_a_monster_left_alone_confronts_it_again() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     g, _ = meet(game, "goblin", faces=encounter_faces())
     st = game.state
-    st.mode, st.encounter = "explore", None  # e.g. both sides were surprised far apart
+    st.mode, st.encounter = Mode.EXPLORE, None  # e.g. both sides were surprised far apart
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
     assert one(ev, "encounter")["first"] is False and st.mode == "encounter"
     assert not rolls(ev, "reaction")  # its reaction was settled when first met
@@ -64,7 +65,7 @@ def test_a_monster_met_without_a_reaction_gets_one_when_met_again() -> None:
     g, _ = meet(game, "goblin", faces=encounter_faces())
     st = game.state
     g.reaction, g.reaction_result = 0, ""  # as after a bypass: never reacted
-    st.mode, st.encounter = "explore", None
+    st.mode, st.encounter = Mode.EXPLORE, None
     script(game).push(3, 3)  # reaction 6: uncertain
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
     assert rolls(ev, "reaction")[0]["total"] == 6 and g.reaction_result == "uncertain"
@@ -75,7 +76,7 @@ def test_a_monster_that_attacks_on_sight_attacks_again_when_met_again() -> None:
     g, _ = meet(game, "goblin", faces=encounter_faces(reaction=(1, 4)))  # 5: hostile
     st = game.state
     g.reaction, g.reaction_result = 2, "attacks"
-    st.mode, st.encounter = "explore", None
+    st.mode, st.encounter = Mode.EXPLORE, None
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
     assert "attacks" in kinds(ev) and st.mode == "combat"
 

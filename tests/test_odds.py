@@ -16,6 +16,7 @@ from undercroft.rules.context import init_behaviour
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Encounter, Group
+from undercroft.rules.types import Mode, Origin
 from undercroft.sim import exact, simulate
 from undercroft.sim.odds import (
     FIGHTS,
@@ -55,11 +56,11 @@ def place(game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None 
     st = game.state
     mon = game.content.monsters[monster]
     g = Group(st.next_group, monster, list(hp) if hp else [mon.hp] * count, mon.hp, st.depth, st.segment, st.pos,
-              "resident", 0, met=True)
+              Origin.RESIDENT, 0, met=True)
     st.next_group += 1
     init_behaviour(g, mon)
     st.level.groups.append(g)
-    st.mode = "encounter"
+    st.mode = Mode.ENCOUNTER
     st.encounter = enc if enc is not None else Encounter(g.id, entry=st.prev_pos, first_round=False)
     st.encounter.group = g.id
     return g
@@ -149,7 +150,7 @@ def test_a_cached_call_takes_well_under_a_frame(content: Content) -> None:
 
 
 def test_the_weakest_living_creature_is_the_target() -> None:
-    g = Group(1, "x", [0, 5, 3, 3], 5, 0, 0, (0, 0), "resident", 0)
+    g = Group(1, "x", [0, 5, 3, 3], 5, 0, 0, (0, 0), Origin.RESIDENT, 0)
     assert attack_target(g) == 2
     g.hp = [0, 0]
     assert attack_target(g) == -1
@@ -248,7 +249,7 @@ def test_an_exhausted_delver_in_pursuit(content: Content) -> None:
     g = place(game, "gaoler")
     st = game.state
     st.exhausted = True
-    st.mode, st.pursuit = "pursuit", None
+    st.mode, st.pursuit = Mode.PURSUIT, None
     from undercroft.rules.state import Pursuit
 
     st.pursuit = Pursuit(g.id, 30)

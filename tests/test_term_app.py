@@ -19,6 +19,7 @@ from undercroft.term.app import Screen, TerminalFrontEnd, choose, has_display, t
 from undercroft.ui import loop
 from undercroft.ui.frontend import FrontEndFactory, FrontEndOptions, new_console
 from undercroft.ui.loop import PlayOptions, play_stack, run
+from undercroft.ui.scenes import SceneStack
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def content(shipped_data: Path) -> Content:
     return load_content(shipped_data)
 
 
-class FakeTerm(blessed.Terminal):  # type: ignore[misc]
+class FakeTerm(blessed.Terminal):
     """A blessed terminal writing into a string, with a fixed size and keys queued by ``ungetch``."""
 
     def __init__(self, cols: int = 80, rows: int = 50) -> None:
@@ -146,7 +147,7 @@ def test_run_exits_with_the_scene_code(content: Content, tmp_path: Path, monkeyp
 def test_a_crash_restores_the_terminal(content: Content) -> None:
     term = FakeTerm()
 
-    def broken() -> loop.SceneStack:
+    def broken() -> SceneStack:
         raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError, match="boom"):

@@ -82,7 +82,7 @@ def test_the_window_key_helpers_read_terminal_keys_the_same(term: blessed.Termin
 
     def steps(data: str) -> list[tuple[int, int] | None]:
         term.ungetch(data)
-        out = []
+        out: list[tuple[int, int] | None] = []
         while ks := term.inkey(timeout=0, esc_delay=0):
             out.extend(ui_keys.direction(e) for e in key_events(ks) if isinstance(e, KeyDown))
         return out

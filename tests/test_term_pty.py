@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX p
 TIMEOUT = 15.0  # seconds for any one thing to appear on the screen
 
 
-class _AnsweringScreen(pyte.Screen):  # type: ignore[misc]
+class _AnsweringScreen(pyte.Screen):  # type: ignore[misc,name-defined]
     """A pyte screen that answers the terminal's reports (cursor position, device attributes), as a real one does:
     blessed asks when it starts and waits for the answer."""
 
@@ -186,7 +186,7 @@ def test_play_in_a_terminal_moves_and_quits(game: Callable[..., PtyGame]) -> Non
             break
     moved = g.find("@")
     assert moved is not None and moved != start, g.text()
-    assert abs(moved[0] - start[0]) + abs(moved[1] - start[1]) == 1
+    assert start is not None and abs(moved[0] - start[0]) + abs(moved[1] - start[1]) == 1
     assert "Turn 1" in g.text()
     # Quit: Esc to the title screen, then q.
     g.send(b"\x1b")

@@ -24,6 +24,7 @@ from ui_helpers import (
 
 from undercroft.rules import dungeon
 from undercroft.rules.game import Game
+from undercroft.rules.types import Mode
 from undercroft.ui import render
 from undercroft.ui.scenes import (
     CombatScene,
@@ -299,7 +300,7 @@ def test_every_ruleset_draws_every_scene(ruleset: str) -> None:
         assert "Fight, round 1" in screen(stack)
     for m in session.game.state.party:
         m.hp = 0
-    session.game.state.mode = "dead"
+    session.game.state.mode = Mode.DEAD
     session.game.state.death = {"cause": "test", "turn": 1, "depth": 0, "seed": session.game.state.seed}
     end = Driver(SceneStack([ExploreScene(session), EndScene(session, write_morgue=False)]))
     assert "You are dead." in screen(end)
