@@ -16,7 +16,7 @@ import numpy as np
 
 from undercroft.content import Content
 from undercroft.content.schema import Monster
-from undercroft.rules import dungeon, formulas
+from undercroft.rules import formulas, levelmap
 from undercroft.rules.dice import Dice, DiceSource, Roll, roll
 from undercroft.rules.events import Event
 from undercroft.rules.rng import ENCOUNTER, Streams
@@ -95,13 +95,13 @@ class Ctx:
     def see(self) -> None:
         """Mark what the party sees from where it stands as explored."""
         st = self.state
-        y0, x0, seen = dungeon.fov_window(st.level.map, st.pos[0], st.pos[1], self.fov_radius())
+        y0, x0, seen = levelmap.fov_window(st.level.map, st.pos[0], st.pos[1], self.fov_radius())
         st.level.explored[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] |= seen
 
     def visible(self) -> np.ndarray:
         """The tiles the party sees now (bool, height x width)."""
         st = self.state
-        return dungeon.compute_fov(st.level.map, st.pos[0], st.pos[1], self.fov_radius())
+        return levelmap.compute_fov(st.level.map, st.pos[0], st.pos[1], self.fov_radius())
 
     # --- queries ----------------------------------------------------------------------------------------------
 

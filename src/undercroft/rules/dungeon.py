@@ -31,17 +31,33 @@ Movement is 4-connected (orthogonal steps): :func:`path_between` walks like the 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-import tcod.constants
-import tcod.map
 import tcod.path
 
 from undercroft.content.schema import MapGen
+from undercroft.rules.levelmap import (
+    DOOR,
+    FLOOR,
+    MAX_DIST,
+    STAIRS,
+    STEPS,
+    WALL,
+    BoolArray,
+    LevelMap,
+    Point,
+    Segment,
+    compute_fov,
+    descend_path,
+    distance_map,
+    fov_window,
+    path_between,
+    transparent,
+    walkable,
+)
 from undercroft.rules.rng import Stream
 
 __all__ = [
@@ -52,20 +68,12 @@ __all__ = [
     "LevelMap",
     "Segment",
     "compute_fov",
+    "fov_window",
     "generate_level",
     "path_between",
     "transparent",
     "walkable",
 ]
-
-# Tile codes (the values of ``LevelMap.tiles``, dtype uint8).
-WALL: Final = 0
-FLOOR: Final = 1
-DOOR: Final = 2
-STAIRS: Final = 3
-
-Point = tuple[int, int]  # (x, y)
-BoolArray = npt.NDArray[np.bool_]
 
 # Room floors keep this many tiles apart (wall, passage, wall) and this far from the map edge.
 _GAP: Final = 3
@@ -75,56 +83,6 @@ _ATTEMPTS_PER_ROOM: Final = 60
 _TOUCH_PENALTY: Final = 12
 # A corridor is first sought within this many tiles around the box of its two ends.
 _ROUTE_MARGIN: Final = 8
-_MAX_DIST: Final = int(np.iinfo(np.int32).max)
-# Orthogonal steps (dx, dy) in the fixed tie-break order: north, east, south, west.
-_STEPS: Final[tuple[Point, ...]] = ((0, -1), (1, 0), (0, 1), (-1, 0))
-
-
-@dataclass(frozen=True)
-class Segment:
-    """A room or a corridor: the unit the monster checks work on."""
-
-    id: int  # index in LevelMap.segments
-    kind: Literal["room", "corridor"]
-    x1: int  # bounding box, inclusive; for rooms the floor rectangle, for corridors their floor and doors
-    y1: int
-    x2: int
-    y2: int
-    doors: tuple[Point, ...]  # (x, y) of the doors on this segment's edge, sorted
-    neighbours: tuple[int, ...]  # ids of the segments reachable through those doors, sorted
-
-    def contains(self, x: int, y: int) -> bool:
-        """Whether (x, y) lies in the bounding box."""
-        return self.x1 <= x <= self.x2 and self.y1 <= y <= self.y2
-
-
-@dataclass(frozen=True, eq=False)
-class LevelMap:
-    """One generated level. The arrays are read-only; index them ``[y, x]``."""
-
-    width: int
-    height: int
-    tiles: npt.NDArray[np.uint8]  # (height, width) tile codes
-    segment_of: npt.NDArray[np.int16]  # (height, width) segment id of each floor/door/stairs tile; -1 on walls
-    segments: tuple[Segment, ...]
-    start: Point  # where the party arrives: the centre of room 0
-    stairs: Point  # the stairs down (on the final level, the way out)
-    far_rooms: tuple[int, ...]  # room ids by walking distance from the start, farthest first
-
-    @property
-    def rooms(self) -> tuple[Segment, ...]:
-        return tuple(s for s in self.segments if s.kind == "room")
-
-    @property
-    def corridors(self) -> tuple[Segment, ...]:
-        return tuple(s for s in self.segments if s.kind == "corridor")
-
-    @functools.cached_property
-    def transparent(self) -> BoolArray:
-        """(height, width): True where light passes (computed once: the tiles never change)."""
-        t = np.asarray(self.tiles != WALL)
-        t.flags.writeable = False
-        return t
 
 
 @dataclass(frozen=True)
@@ -174,7 +132,7 @@ def generate_level(profile: MapGen, stream: Stream) -> LevelMap:
         xs = np.array([p[0] for p in path], dtype=np.intp)
         ys = np.array([p[1] for p in path], dtype=np.intp)
         parent.append(k)
-        touched = [owner[ys, xs]] + [owner[ys + dy, xs + dx] for dx, dy in _STEPS]  # paths never reach the edge
+        touched = [owner[ys, xs]] + [owner[ys + dy, xs + dx] for dx, dy in STEPS]  # paths never reach the edge
         for j in np.unique(np.concatenate(touched)).tolist():
             if j >= 0:
                 _union(parent, j, k)
@@ -218,7 +176,7 @@ def generate_level(profile: MapGen, stream: Stream) -> LevelMap:
 
     start = rooms[0].centre
     walk = tiles != WALL
-    dist = _distance_map(walk, start)
+    dist = distance_map(walk, start)
     far_rooms = tuple(sorted(range(len(rooms)), key=lambda i: (-int(dist[rooms[i].centre[1], rooms[i].centre[0]]), i)))
 
     far = rooms[far_rooms[0]]
@@ -269,7 +227,7 @@ def _connections(rooms: list[_Rect], stream: Stream) -> list[tuple[int, int]]:
     """Room pairs to join: a minimum spanning tree (Prim from room 0) and a few extra loops between near rooms."""
     n = len(rooms)
     in_tree = [False] * n
-    best = [(_MAX_DIST, 0)] * n  # (gap, tree room) for rooms outside the tree
+    best = [(MAX_DIST, 0)] * n  # (gap, tree room) for rooms outside the tree
     in_tree[0] = True
     for j in range(1, n):
         best[j] = (rooms[0].gap(rooms[j]), 0)
@@ -347,7 +305,7 @@ def _route(blocked: BoolArray, near: BoolArray, a: Point, b: Point) -> list[Poin
         dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
         dist[b[1] - y0, b[0] - x0] = 0
         tcod.path.dijkstra2d(dist, cost, 1, None, out=dist)
-        path = _descend(dist, (a[0] - x0, a[1] - y0))
+        path = descend_path(dist, (a[0] - x0, a[1] - y0))
         if path:
             return [(x + x0, y + y0) for x, y in path]
     # Cannot happen: the space outside the room walls is connected.
@@ -382,108 +340,3 @@ def _label_corridors(
     labels = rank[tile_root]
     segment_of[ys, xs] = first_id + labels
     return [(ys[labels == m], xs[labels == m]) for m in range(len(found))]
-
-
-# --- queries -------------------------------------------------------------------------------------------------
-
-
-def transparent(level: LevelMap) -> BoolArray:
-    """(height, width): True where light passes: floor, doors and stairs."""
-    return level.transparent
-
-
-def walkable(level: LevelMap) -> BoolArray:
-    """(height, width): True where one can stand (the same tiles as :func:`transparent` for now)."""
-    return np.asarray(level.tiles != WALL)
-
-
-def compute_fov(level: LevelMap, x: int, y: int, radius: int) -> BoolArray:
-    """(height, width): the tiles seen from (x, y): symmetric shadowcasting, walls lit, out to ``radius``.
-
-    A tile within ``radius`` means ``dx*dx + dy*dy <= radius*radius`` (``radius`` 0: no limit). tcod's symmetric
-    shadowcaster alone keeps only ``< radius*radius`` (radius 5 sees 4 tiles straight ahead, unlike its other
-    algorithms), so we ask it for one more and cut the circle ourselves: nearer tiles' visibility never depends
-    on farther ones.
-    """
-    if radius <= 0:
-        return tcod.map.compute_fov(
-            level.transparent, (y, x), 0, light_walls=True, algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST
-        )
-    y0, x0, seen = fov_window(level, x, y, radius)
-    out = np.zeros((level.height, level.width), dtype=bool)
-    out[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] = seen
-    return out
-
-
-def fov_window(level: LevelMap, x: int, y: int, radius: int) -> tuple[int, int, BoolArray]:
-    """The field of view of :func:`compute_fov` (``radius`` > 0) as ``(y0, x0, seen)``: only the window of the map
-    that can hold a seen tile, whose top-left corner is (x0, y0). Shadowcasting only ever looks nearer than a tile
-    to decide it, so the window gives the same answer as the whole map, for a fraction of the work."""
-    m = radius + 1
-    y0, y1 = max(0, y - m), min(level.height, y + m + 1)
-    x0, x1 = max(0, x - m), min(level.width, x + m + 1)
-    seen = tcod.map.compute_fov(
-        level.transparent[y0:y1, x0:x1],
-        (y - y0, x - x0),
-        m,
-        light_walls=True,
-        algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
-    )
-    dy, dx = y0 - (y - m), x0 - (x - m)
-    seen &= _disc(radius, m)[dy : dy + (y1 - y0), dx : dx + (x1 - x0)]
-    return y0, x0, seen
-
-
-@functools.lru_cache(maxsize=32)
-def _disc(radius: int, half: int) -> BoolArray:
-    """A (2*half+1)-square mask of the tiles within ``radius`` of its centre."""
-    ys, xs = np.ogrid[-half : half + 1, -half : half + 1]
-    disc = np.asarray(xs * xs + ys * ys <= radius * radius)
-    disc.flags.writeable = False
-    return disc
-
-
-def path_between(level: LevelMap, a: Point, b: Point) -> list[Point]:
-    """A shortest path of orthogonal steps from ``a`` to ``b``, both included ([] if there is none).
-
-    Among equally short paths it keeps going straight where it can, then tries north, east, south, west.
-    """
-    walk = walkable(level)
-    for x, y in (a, b):
-        if not (0 <= x < level.width and 0 <= y < level.height and walk[y, x]):
-            return []
-    dist = _distance_map(walk, b)
-    return _descend(dist, a)
-
-
-def _distance_map(walk: BoolArray, origin: Point) -> npt.NDArray[np.int32]:
-    """Orthogonal step counts from ``origin`` over ``walk``; ``_MAX_DIST`` where it cannot reach."""
-    dist = tcod.path.maxarray(walk.shape, dtype=np.int32)
-    dist[origin[1], origin[0]] = 0
-    tcod.path.dijkstra2d(dist, walk.astype(np.int8), 1, None, out=dist)
-    return dist
-
-
-def _descend(dist: npt.NDArray[np.int32], start: Point) -> list[Point]:
-    """Walk down a distance map from ``start`` to its zero; straight on where possible, else N, E, S, W."""
-    height, width = dist.shape
-    x, y = start
-    d = int(dist[y, x])
-    if d >= _MAX_DIST:
-        return []
-    path = [start]
-    heading: Point | None = None
-    while d > 0:
-        best: tuple[int, Point] | None = None
-        for step in (heading, *_STEPS) if heading else _STEPS:
-            nx, ny = x + step[0], y + step[1]
-            if 0 <= nx < width and 0 <= ny < height:
-                nd = int(dist[ny, nx])
-                if nd < d and (best is None or nd < best[0]):
-                    best = (nd, step)
-        if best is None:  # a distance map always has a lower neighbour; guard against a corrupt one
-            return []
-        d, heading = best
-        x, y = x + heading[0], y + heading[1]
-        path.append((x, y))
-    return path
