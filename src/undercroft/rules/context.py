@@ -49,6 +49,8 @@ class Ctx:
         self.rules = content.rules
         self.streams = Streams(seed)
         self.dice_override: DiceSource | None = dice
+        # how far the party sees on each level (read on every step)
+        self._fov_radii = tuple(content.dungeon[lv.mapgen].fov_radius for lv in self.rs.levels)
 
     # --- dice -------------------------------------------------------------------------------------------------
 
@@ -90,13 +92,15 @@ class Ctx:
         self.state.rounds += rounds
 
     def fov_radius(self) -> int:
-        return self.content.dungeon[self.rs.levels[self.state.depth].mapgen].fov_radius
+        """How far the party sees on its level (the level's map profile)."""
+        return self._fov_radii[self.state.depth]
 
     def see(self) -> None:
         """Mark what the party sees from where it stands as explored."""
         st = self.state
-        y0, x0, seen = levelmap.fov_window(st.level.map, st.pos[0], st.pos[1], self.fov_radius())
-        st.level.explored[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] |= seen
+        lv = st.levels[st.depth]
+        y0, x0, seen = levelmap.fov_window(lv.map, st.pos[0], st.pos[1], self._fov_radii[st.depth])
+        lv.explored[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] |= seen
 
     def visible(self) -> np.ndarray:
         """The tiles the party sees now (bool, height x width)."""

@@ -114,16 +114,18 @@ class Game(Ctx):
 
     def step(self, action: Action) -> list[Event]:
         """Apply one action; return its events. A refused action changes nothing."""
-        why = self.refusal(action)
+        st = self.state
+        handler = None if st.mode in OVER else HANDLERS.get((st.mode, action.type))
+        why = self.refusal(action) if handler is None else self._precheck(action.type)
         if why is not None:
             return [Event("refused", {"action": action.type, "reason": why})]
-        handler = HANDLERS[(self.state.mode, action.type)]
+        assert handler is not None
         events: list[Event] = []
         try:
             handler(self, action, events)
         except Refused as exc:
             return [Event("refused", {"action": action.type, "reason": str(exc)})]
-        self.state.turn += 1
+        st.turn += 1
         return events
 
     def legal(self, action: Action) -> bool:
