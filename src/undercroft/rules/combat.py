@@ -55,6 +55,13 @@ def start(ctx: Ctx, g: Group, events: list[Event], first: Side | None = None,
         monsters_turn(ctx, g, events)
 
 
+def _fight_of(ctx: Ctx) -> Combat:
+    """The fight in progress (a combat handler runs only in one)."""
+    c = ctx.state.combat
+    assert c is not None
+    return c
+
+
 def _target_or_refuse(g: Group, target: int) -> None:
     if not 0 <= target < len(g.hp) or g.hp[target] <= 0:
         raise Refused("Choose a living target.")
@@ -63,8 +70,7 @@ def _target_or_refuse(g: Group, target: int) -> None:
 def attack(ctx: Ctx, target: int, events: list[Event]) -> None:
     """The party's turn: every living character strikes ``target`` (the next living creature once it falls)."""
     st = ctx.state
-    c = st.combat
-    assert c is not None
+    c = _fight_of(ctx)
     g = st.group(c.group)
     _target_or_refuse(g, target)
     for i, m in enumerate(st.party):
@@ -101,8 +107,7 @@ def member_attack(ctx: Ctx, i: int, g: Group, target: int, events: list[Event]) 
 def oil(ctx: Ctx, target: int, events: list[Event]) -> None:
     """The party's turn spent throwing burning oil at one creature."""
     st = ctx.state
-    c = st.combat
-    assert c is not None
+    c = _fight_of(ctx)
     g = st.group(c.group)
     _target_or_refuse(g, target)
     item = ctx.item_of("oil")
@@ -123,16 +128,13 @@ def oil(ctx: Ctx, target: int, events: list[Event]) -> None:
 def wait(ctx: Ctx, events: list[Event]) -> None:
     """The party holds back this round."""
     st = ctx.state
-    c = st.combat
-    assert c is not None
+    c = _fight_of(ctx)
     events.append(Event("wait", {"combat": True}))
     after_party_turn(ctx, st.group(c.group), events, attacked=False)
 
 
 def after_party_turn(ctx: Ctx, g: Group, events: list[Event], *, attacked: bool) -> None:
-    st = ctx.state
-    c = st.combat
-    assert c is not None
+    c = _fight_of(ctx)
     c.party_attacked = attacked
     if g.defeated:
         victory(ctx, g, events)
@@ -147,8 +149,7 @@ def after_party_turn(ctx: Ctx, g: Group, events: list[Event], *, attacked: bool)
 
 def monsters_turn(ctx: Ctx, g: Group, events: list[Event]) -> None:
     st = ctx.state
-    c = st.combat
-    assert c is not None
+    c = _fight_of(ctx)
     mon = ctx.monster_of(g)
     kneel_back = Behaviour.KNEELS in mon.behaviours and c.round > 1 and not c.party_attacked
     first_turn_of_fight = g.turns == 0 and c.round == 1
@@ -174,9 +175,7 @@ def monsters_turn(ctx: Ctx, g: Group, events: list[Event]) -> None:
 
 
 def end_round(ctx: Ctx, g: Group, events: list[Event]) -> None:
-    st = ctx.state
-    c = st.combat
-    assert c is not None
+    c = _fight_of(ctx)
     mon = ctx.monster_of(g)
     g.turns += 1
     if mon.regenerate:
