@@ -16,7 +16,7 @@ Clauses (docs/RULES.md):
   cancels out).
 * 003, running and pursuit: :func:`party_speed`, :func:`escapes_by_speed`, :func:`pursuit_gain`.
 * 000, negotiation and bribery: :func:`band`, :func:`negotiation_modifiers`, :func:`negotiation_total`,
-  :func:`tribute`, :func:`bribe_cell`, :func:`bribe_accepted`.
+  :func:`fraction` (the tribute), :func:`bribe_cell`, :func:`bribe_accepted`.
 * Checks: :func:`percent` (a d100 percentile check), :func:`monster_check` (000: 1..max on the check die).
 """
 
