@@ -162,15 +162,42 @@ def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() ->
     assert one(ev, "chase")["distance"] == 60
 
 
+def test_submerged_stays_down_when_the_party_steps_back_out_the_way_it_came() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, _ = meet(game, "cistern_drowner")
+    st = game.state
+    entry = st.segment_entry
+    ev = act(game, Move(entry[0] - st.pos[0], entry[1] - st.pos[1]), NOTHING)  # back out: the way's own check
+    assert not of(ev, "reveal") and not of(ev, "combat") and g.hidden and st.mode == "explore"
+    assert rolls(ev, "monster_check")  # the segment it stepped back into has its entry procedure as ever
+
+
 def test_submerged_catches_a_party_that_is_not_faster() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     _g, _ = meet(game, "cistern_drowner")
     st = game.state
-    entry = st.segment_entry
-    act(game, Move(entry[0] - st.pos[0], entry[1] - st.pos[1]), 1)  # leaving the way it came: it rises too
+    path = way_out(game, avoid=st.segment_entry)
+    walk(game, path[:-1])
+    act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 1)  # past it: it rises behind
     assert st.mode == "combat"
     ev = act(game, Run(), 1)  # 120 against 90: caught at once; AGILITY 4 against 3: it strikes first
     assert one(ev, "caught")["fights"] and st.mode == "combat"
+
+
+def test_the_segment_stepped_into_when_it_rises_gets_its_entry_once_the_fight_is_over() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, _ = meet(game, "cistern_drowner")
+    st = game.state
+    path = way_out(game, avoid=st.segment_entry)
+    walk(game, path[:-1])
+    ev = act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 1)  # it rises, strikes and misses
+    beyond = st.segment
+    assert one(ev, "reveal") and st.mode == "combat" and not st.level.visited[beyond]
+    assert not rolls(ev, "monster_check")  # no check in the middle of a fight
+    ev = act(game, Attack(0), 20, NOTHING)  # a natural 20 kills it; then the check of the segment stepped into
+    assert one(ev, "victory") and one(ev, "enter")["segment"] == beyond
+    assert one(rolls(ev, "monster_check"), "roll")["total"] == NOTHING and st.level.visited[beyond]
+    assert st.mode == "explore" and g.defeated
 
 
 # --- regenerates: the ossuary knot -----------------------------------------------------------------------------

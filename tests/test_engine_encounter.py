@@ -14,6 +14,7 @@ from engine_helpers import (
     meet,
     of,
     one,
+    place_group,
     rolls,
     say,
     script,
@@ -75,13 +76,22 @@ def test_the_sequence_rolls_distance_surprise_reaction_in_that_order() -> None:
 # --- surprise ----------------------------------------------------------------------------------------------
 
 
-def test_both_surprised_cancels_out_and_nobody_gets_a_free_round() -> None:
-    g, group, events = bandit(encounter_faces(surprise=(1, 2), reaction=(1, 1)))
+def test_both_surprised_cancels_out_neither_side_acts_that_round_and_nobody_gets_a_free_round() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    walk_into(g, "room", visited=False)
+    before = g.state.rounds
+    script(g).push(*encounter_faces(surprise=(1, 2), reaction=(1, 1)))
+    group, events = place_group(g, "bandit")
     s = one(events, "surprise")
     assert s["party"] is True and s["monster"] is True
     assert [e["result"] for e in of(events, "roll") if e["purpose"].startswith("surprise")] == [
         "surprised", "surprised"]
-    # reaction 2 attacks at once, and nobody has a free round: initiative decides (the party wins the tie).
+    # 003: "neither side moves nor fights that round": the round goes by; reaction 2 attacks in the next one,
+    # and nobody has a free round: initiative decides (the party wins the tie).
+    order = kinds(events)
+    assert order.index("round_lost") < order.index("attacks")
+    assert say(g, one(events, "round_lost")) == "Neither side moves nor fights this round."
+    assert g.state.rounds == before + 1
     assert one(events, "attacks")["group"] == group.id
     assert one(events, "combat")["free_round"] == ""
     assert one(events, "initiative")["first"] == "party"

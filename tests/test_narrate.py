@@ -72,6 +72,7 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("leaves", {"group": 1, "monster": "{m}"}),
     ("surprise", {"party": False, "monster": True, "monster_id": "{m}"}),
     ("bypass", {"group": 1}),
+    ("round_lost", {"group": 1, "monster": "{m}"}),
     ("break_peace", {"group": 1, "monster": "{m}"}),
     ("negotiate", {"group": 1, "monster": "{m}", "dice": "2d6", "faces": [3, 4], "reluctance": 2, "ability": 0,
                    "use_reluctance": True, "use_ability": False, "modifier": -2, "total": 5, "result": "agreement",

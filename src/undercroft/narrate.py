@@ -302,6 +302,9 @@ class Narrator:
         who = "You are" if e["party"] else f"{The(self.monster(str(e.get('monster_id', ''))))} is"
         return f"{who} surprised."
 
+    def _e_round_lost(self, e: Event) -> str:
+        return "Neither side moves nor fights this round."
+
     def _e_bypass(self, e: Event) -> str:
         return "Neither side notices the other at this distance."
 

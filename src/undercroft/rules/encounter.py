@@ -2,7 +2,8 @@
 
 * First meeting (:func:`begin`): distance (``encounter.distance``; farther than ``sight_feet`` it is out of sight
   and comes closer each round), surprise for each side (1..``surprised_max`` on the surprise die; both surprised
-  cancels out, and far apart they pass each other by), then the 2d6 reaction (the reaction table's bands).
+  cancels out: neither side moves nor fights that round, and far apart they pass each other by), then the 2d6
+  reaction (the reaction table's bands).
 * A group met again keeps its reaction. A submerged monster is not seen at all until the party walks on.
 * The monster acts on its reaction when the party waits or was surprised (:func:`monster_reacts`): the band's
   chance to attack, else a peaceful or friendly group goes its way (a wanderer) or lets the party be.
@@ -56,15 +57,21 @@ def begin(ctx: Ctx, g: Group, events: list[Event]) -> None:
     st.mode, st.encounter = Mode.ENCOUNTER, enc
     events.append(Event("encounter", {"group": g.id, "monster": g.monster, "count": len(g.alive),
                                       "hp": list(g.hp), "origin": g.origin, "first": first}))
+    both_surprised = False
     if first:
         g.met = True
-        if _first_meeting(ctx, g, mon, enc, events):
+        both_surprised = _first_meeting(ctx, g, mon, enc, events)
+        if st.mode != Mode.ENCOUNTER:  # far apart and both surprised: they passed each other by
             return
     elif ctx.proc.reaction and not g.reaction:
         roll_reaction(ctx, g, events)  # met before without a reaction (both sides surprised, far apart)
     if enc.out_of_sight:
         events.append(Event("out_of_sight", {"group": g.id, "distance": enc.distance}))
         return
+    if both_surprised:
+        # 003: "neither side moves nor fights that round": the round goes by, and what follows is the next one.
+        round_passes(ctx, events)
+        events.append(Event("round_lost", {"group": g.id, "monster": g.monster}))
     if not initiates(ctx, g, mon):
         return
     if g.reaction_result == "attacks" and not enc.monster_surprised:
@@ -80,9 +87,11 @@ def begin(ctx: Ctx, g: Group, events: list[Event]) -> None:
 
 
 def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: list[Event]) -> bool:
-    """Distance, surprise and reaction, settled once when first met. True if the meeting comes to nothing."""
+    """Distance, surprise and reaction, settled once when first met. True when both sides were surprised (far
+    apart, they pass each other by: the party is exploring again)."""
     st = ctx.state
     rules = ctx.rules.encounter
+    both = False
     if ctx.proc.distance:
         dist, _ = ctx.roll(events, "distance", rules.distance, ENCOUNTER)
         enc.distance = dist
@@ -97,7 +106,8 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
         _, pr = ctx.roll(events, "surprise_party", sd, ENCOUNTER, target=sm, result=result)
         _, mr = ctx.roll(events, "surprise_monster", sd, ENCOUNTER, target=sm, result=result, monster=g.monster)
         ps, ms = pr == "surprised", mr == "surprised"
-        if ps and ms:
+        both = ps and ms
+        if both:
             events.append(Event("surprise", {"party": True, "monster": True, "monster_id": g.monster}))
             enc.first_round = False
         else:
@@ -110,7 +120,7 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
             return True
     if ctx.proc.reaction:
         roll_reaction(ctx, g, events)
-    return False
+    return both
 
 
 def roll_reaction(ctx: Ctx, g: Group, events: list[Event]) -> None:

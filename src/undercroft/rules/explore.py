@@ -10,6 +10,8 @@
 * Resting (:func:`rest`) is a turn of the clock (:mod:`~undercroft.rules.fatigue`) and a wandering-monster check.
 * A potion heals (:func:`drink`); in a fight it takes the drinker's turn, in an encounter a round.
 * The stairs (:func:`descend`) lead down; on the final level they are the way out, and going out wins.
+* A submerged monster rises only once the party is past it (leaves by another way than it came); the segment
+  stepped into then gets its entry procedure when the fight is over (:func:`settle`).
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
     for g in ctx.groups_in(old):
         mon = ctx.monster_of(g)
         if g.hidden:
+            if st.pos == st.segment_entry:
+                continue  # stepped straight back out the way it came: not past the water, nothing rises
             g.hidden = False
             g.segment = int(st.level.map.segment_of[st.pos[1], st.pos[0]])
             g.pos = st.prev_pos
@@ -160,6 +164,15 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
         return
     if ctx.proc.monster_check:
         monster_check.check(ctx, seg, s.kind, visited, events)
+
+
+def settle(ctx: Ctx, events: list[Event]) -> None:
+    """After any action: a party exploring in a segment it never entered (a fight broke out on the threshold, as
+    when a submerged monster rises behind it) gets that segment's entry procedure now: it is marked visited and
+    gets its monster check, as any entry does."""
+    st = ctx.state
+    if st.mode == Mode.EXPLORE and st.segment >= 0 and not st.level.visited[st.segment]:
+        enter_segment(ctx, st.segment, events)
 
 
 def check_descend(ctx: Ctx) -> str | None:

@@ -125,6 +125,7 @@ class Game(Ctx):
             handler(self, action, events)
         except Refused as exc:
             return [Event("refused", {"action": action.type, "reason": str(exc)})]
+        explore.settle(self, events)
         st.turn += 1
         return events
 
