@@ -88,6 +88,7 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("evade", {"group": 1, "reason": "out_of_sight", "monster": "{m}"}),
     ("evade", {"group": 1, "reason": "no_pursuit", "monster": "{m}"}),
     ("pursuit", {"group": 1, "distance": 30, "monster": "{m}"}),
+    ("pursuit", {"group": 1, "distance": 0, "monster": "{m}"}),
     ("caught", {"group": 1, "fights": True, "monster": "{m}"}),
     ("caught", {"group": 1, "fights": False, "monster": "{m}"}),
     ("escape", {"group": 1, "distance": 130, "monster": "{m}", "reason": "out_of_sight"}),

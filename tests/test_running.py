@@ -84,8 +84,8 @@ def test_a_monster_that_does_not_pursue_lets_the_party_go_in_undercroft(monster:
 
 
 def test_a_faster_party_evades_automatically() -> None:
-    game, _g, _ = crawl_meet("ghoul", ATTACKS)  # it attacks at once: pursuit would be certain
-    assert game.state.mode == "combat"
+    game, _g, _ = crawl_meet("ghoul", HOSTILE)  # 75% pursuit; no fight yet (003: evasion before the combat phase)
+    assert game.state.mode == "encounter"
     game.state.party[0].speed = 120  # faster than its 90
     ev = act(game, Run())
     assert one(ev, "evade")["reason"] == "faster" and not rolls(ev, "pursuit")
@@ -118,7 +118,10 @@ def test_a_monster_that_attacked_at_once_always_pursues() -> None:
     game, _g, ev = crawl_meet("ghoul", ATTACKS)  # agility 3: the delver acts first
     assert game.state.mode == "combat"
     ev = act(game, Run())  # 100%: no die
-    assert one(ev, "roll", purpose="pursuit")["result"] == "yes" and game.state.mode == "pursuit"
+    assert one(ev, "roll", purpose="pursuit")["result"] == "yes"
+    # From a fight the chase starts in melee, at 0 ft: as fast as the party, it catches it at once.
+    assert one(ev, "pursuit")["distance"] == 0 and one(ev, "caught")["fights"] is True
+    assert game.state.mode == "combat"
 
 
 def test_pursuit_goes_on_in_rounds_while_in_sight() -> None:

@@ -393,16 +393,27 @@ class Bot:
         return 0.0 if odds is None else odds.win
 
     def _can_escape(self, g: Group) -> bool:
-        """Whether running gets away for sure: it does not pursue, it is slower, or it never saw the party."""
+        """Whether running gets away for sure: it does not pursue; or, before any fight (003's automatic evasion),
+        the party is faster or it never saw the party; or, from a fight (a pursuit roll, a chase from 0 ft), the
+        party outruns it out of sight before exhaustion stops the running."""
         game = self.game
         st = game.state
         mon = game.monster_of(g)
-        if Behaviour.SUBMERGED in mon.behaviours:
-            return False
         if not (game.proc.pursuit and mon.pursues):
             return True
         speed = formulas.party_speed(m.speed for m in game.living())
-        return formulas.escapes_by_speed(speed, mon.speed) or (st.encounter is not None and st.encounter.out_of_sight)
+        if st.combat is None:
+            if Behaviour.SUBMERGED in mon.behaviours:
+                return False
+            return formulas.escapes_by_speed(speed, mon.speed) or (
+                st.encounter is not None and st.encounter.out_of_sight)
+        rules = game.content.rules
+        gain = -formulas.pursuit_gain(mon.speed, speed, rules.encounter.running_multiplier)
+        if gain <= 0:
+            return False
+        rounds = rules.encounter.sight_feet // gain + 1  # rounds of the chase until it is out of sight
+        left = rules.fatigue.max_running_rounds - st.running_rounds - 1  # the run itself is one round
+        return not game.proc.fatigue or rounds < left
 
     def _flee(self, g: Group) -> None:
         self._fled[g.id] = self._fled.get(g.id, 0) + 1

@@ -351,7 +351,10 @@ class Narrator:
         return f"{The(name)} does not follow."
 
     def _e_pursuit(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} comes after you! ({e['distance']} ft behind)"
+        name = The(self.monster(e["monster"]))
+        if e["distance"] <= 0:  # running from a fight: it starts at the party's heels
+            return f"{name} comes after you, right at your heels!"
+        return f"{name} comes after you! ({e['distance']} ft behind)"
 
     def _e_caught(self, e: Event) -> str:
         if e.get("exhausted"):

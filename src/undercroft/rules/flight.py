@@ -1,12 +1,15 @@
 """Running, evasion and pursuit (001 running; 003 evasion, pursuit, food, treasure, oil).
 
-* Running (:func:`run`): the party leaves through the door it came in by. A monster that does not pursue stays
-  where it is (001). Otherwise 003: a party faster than the monster evades it automatically
-  (:func:`formulas.escapes_by_speed`); a group that never saw where it went (out of sight) loses it; else the
-  reaction band's pursuit chance decides whether it follows.
+* Running (:func:`run`): the party leaves through the door it came in by. A monster pursues only if the ruleset
+  has pursuit on and its data says it pursues; one that does not stays where it is (001). Otherwise 003: before
+  the combat phase (running from the encounter) a party faster than the monster evades it automatically
+  (:func:`formulas.escapes_by_speed`), and a group that never saw where it went (out of sight) loses it; from a
+  fight neither applies. Then the reaction band's pursuit chance decides whether it follows (certain for a group
+  with no reaction, and for a submerged monster). A chase from the encounter starts at its distance; from a fight
+  at 0 ft (the sides were in melee).
 * Pursuit (:func:`pursuit_round`): each round the pursuer gains (its speed - the party's) x the running multiplier
   in feet; at 0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond sight, or after
-  ``pursuit_max_rounds`` rounds, it gives up. A submerged monster never stops.
+  ``pursuit_max_rounds`` rounds, it gives up. A submerged monster never gives up.
 * Distractions (003): dropped food stops an unintelligent pursuer, dropped treasure an intelligent one, each on a
   percentile chance; burning oil stops a monster with self-preservation, or slows it.
 * Every round of running counts towards exhaustion (:mod:`undercroft.rules.fatigue`).
@@ -31,11 +34,12 @@ def run(ctx: Ctx, events: list[Event]) -> None:
     g = ctx.current_group()
     mon = ctx.monster_of(g)
     entry = enc.entry if enc is not None else st.prev_pos
+    from_fight = st.combat is not None  # 003: evasion by speed or out of sight only before the combat phase
     fatigue.run_round(ctx, events)
     ctx.tick(1)
     st.combat = None
     submerged = Behaviour.SUBMERGED in mon.behaviours
-    pursues = (ctx.proc.pursuit and mon.pursues) or submerged
+    pursues = ctx.proc.pursuit and mon.pursues
     # Leave through the door the party came in by.
     st.prev_pos, st.pos = st.pos, entry
     st.segment = int(st.level.map.segment_of[entry[1], entry[0]])
@@ -48,12 +52,12 @@ def run(ctx: Ctx, events: list[Event]) -> None:
         return
     band = encounter.reaction_band(ctx, g)
     party_speed, monster_speed = ctx.party_speed(), mon.speed
-    if not submerged and formulas.escapes_by_speed(party_speed, monster_speed):
+    if not from_fight and not submerged and formulas.escapes_by_speed(party_speed, monster_speed):
         events.append(Event("evade", {"group": g.id, "reason": "faster", "monster": g.monster,
                                       "party_speed": party_speed, "monster_speed": monster_speed}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
-    if not submerged and enc is not None and enc.out_of_sight:
+    if not from_fight and not submerged and enc is not None and enc.out_of_sight:
         events.append(Event("evade", {"group": g.id, "reason": "out_of_sight", "monster": g.monster}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
@@ -62,7 +66,7 @@ def run(ctx: Ctx, events: list[Event]) -> None:
         events.append(Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
-    distance = enc.distance if (enc is not None and ctx.proc.distance) else 0
+    distance = enc.distance if (not from_fight and enc is not None and ctx.proc.distance) else 0
     fights = band.pursuit_fights if band is not None else True
     st.pursuit = Pursuit(g.id, distance, 0, fights)
     st.mode = Mode.PURSUIT

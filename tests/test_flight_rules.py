@@ -1,0 +1,117 @@
+"""Issue 12 (3, 5): evasion by speed only before the fight (003); nothing follows a running delver in warden (001).
+
+Every roll is forced; each step asserts that the engine used exactly the faces scripted for it.
+"""
+
+from __future__ import annotations
+
+from engine_helpers import act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script
+
+from undercroft.rules.actions import Fight, Move, Run
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+from undercroft.rules.types import Behaviour
+
+HOSTILE = (2, 2)  # reaction 4: hostile, 75% pursuit
+ATTACKS = (1, 1)  # reaction 2: attacks at once, 100%
+FORTY_FEET = (2, 2)  # distance 2d6 x 10 = 40 ft
+
+
+def crawl_meet(monster: str, reaction: tuple[int, int] = HOSTILE, distance: tuple[int, int] = (3, 3),
+               *, ruleset: str = "undercroft", speed: int | None = None) -> tuple[Game, Group]:
+    """Meet ``monster`` in a new room, nobody surprised; ``speed``: the delver's."""
+    game = make_game(ruleset, dice=ScriptedDice())
+    g, _ = meet(game, monster, faces=encounter_faces(distance=distance, reaction=reaction))
+    assert script(game).remaining == 0
+    if speed is not None:
+        game.state.party[0].speed = speed
+    return game, g
+
+
+def fight(game: Game) -> None:
+    """Begin the fight (the ghoul, agility 3: the delver acts first, no die)."""
+    act(game, Fight())
+    assert game.state.mode == "combat" and game.state.combat is not None and game.state.combat.party_turn
+
+
+def test_a_faster_party_evades_automatically_only_before_the_fight() -> None:
+    # Before any fight: 100 ft a round against the ghoul's 90, it is gone, no die.
+    game, _ = crawl_meet("ghoul", speed=100)
+    assert game.state.mode == "encounter"
+    ev = act(game, Run())
+    assert one(ev, "evade")["reason"] == "faster" and not rolls(ev, "pursuit") and not of(ev, "pursuit")
+    assert game.state.mode == "explore"
+    # The same party, the same ghoul, but the fight has begun: no automatic evasion; the pursuit roll decides.
+    game, _ = crawl_meet("ghoul", speed=100)
+    fight(game)
+    ev = act(game, Run(), 75)
+    r = one(ev, "roll", purpose="pursuit")
+    assert (r["total"], r["target"], r["result"]) == (75, 75, "yes") and not of(ev, "evade")
+    assert one(ev, "pursuit")["distance"] == 0  # the sides were in melee
+    assert say(game, one(ev, "pursuit")) == "The Ghoul comes after you, right at your heels!"
+    assert one(ev, "chase")["distance"] == 3 * (100 - 90)  # it falls behind from there
+    assert game.state.mode == "pursuit"
+
+
+def test_a_faster_party_running_from_a_fight_gets_away_when_the_monster_does_not_follow() -> None:
+    game, _g = crawl_meet("ghoul", speed=100)
+    fight(game)
+    ev = act(game, Run(), 76)
+    assert one(ev, "roll", purpose="pursuit")["result"] == "no"
+    assert one(ev, "evade")["reason"] == "no_pursuit" and game.state.mode == "explore"
+
+
+def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_at_0_ft() -> None:
+    # From the encounter, 40 ft away and as fast as the party: the chase starts and holds at 40 ft.
+    game, _ = crawl_meet("ghoul", distance=FORTY_FEET, speed=90)
+    ev = act(game, Run(), 75)
+    assert one(ev, "pursuit")["distance"] == 40 and one(ev, "chase")["distance"] == 40
+    assert game.state.mode == "pursuit"
+    # From the fight, met at the same 40 ft: it starts at the party's heels and catches it at once.
+    game, _ = crawl_meet("ghoul", distance=FORTY_FEET, speed=90)
+    fight(game)
+    ev = act(game, Run(), 75)
+    assert one(ev, "pursuit")["distance"] == 0 and not of(ev, "chase")
+    assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
+
+
+def test_a_monster_that_attacked_at_once_pursues_a_faster_party_from_the_fight() -> None:
+    game, _ = crawl_meet("ghoul", ATTACKS, speed=120)  # it attacks at once: 100%, no die
+    assert game.state.mode == "combat"
+    ev = act(game, Run())
+    assert one(ev, "roll", purpose="pursuit")["result"] == "yes" and one(ev, "pursuit")["distance"] == 0
+    assert not of(ev, "evade")
+    assert one(ev, "escape")["reason"] == "out_of_sight"  # 90 ft ahead after one round: out of its sight
+
+
+def drowner_fight(ruleset: str) -> Game:
+    """Meet the Cistern Drowner (under the water) and leave the way the delver came: it rises, misses (a 1)."""
+    game = make_game(ruleset, dice=ScriptedDice())
+    g, _ = meet(game, "cistern_drowner")  # no die: it is hidden
+    mon = game.monster_of(g)
+    assert Behaviour.SUBMERGED in mon.behaviours and mon.pursues
+    st = game.state
+    entry = st.segment_entry
+    act(game, Move(entry[0] - st.pos[0], entry[1] - st.pos[1]), 1)
+    assert st.mode == "combat" and st.combat is not None and st.combat.party_turn
+    return game
+
+
+def test_in_warden_the_drowner_does_not_follow_a_delver_who_runs_from_its_fight() -> None:
+    game = drowner_fight("warden")
+    st = game.state
+    g = st.group(st.combat.group if st.combat is not None else 0)
+    assert not game.proc.pursuit
+    ev = act(game, Run())  # no die: nothing follows (001)
+    assert kinds(ev) == ["leave"] and one(ev, "leave")["pursued"] is False
+    assert st.mode == "explore" and st.pursuit is None and g in st.level.groups
+
+
+def test_in_undercroft_the_drowner_still_pursues_from_its_fight() -> None:
+    game = drowner_fight("undercroft")
+    assert game.proc.pursuit
+    ev = act(game, Run(), 1)  # certain pursuit (no die), from 0 ft; 120 against 90: caught; it strikes first
+    r = one(ev, "roll", purpose="pursuit")
+    assert (r["target"], r["result"]) == (100, "yes") and one(ev, "pursuit")["distance"] == 0
+    assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
