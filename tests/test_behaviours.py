@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections import deque
-
-from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, say
+from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, walk, way_out
 
 from undercroft.rules import dungeon
 from undercroft.rules.actions import Attack, Drink, DropFood, Fight, Move, Run, Wait
@@ -15,42 +13,6 @@ from undercroft.rules.game import Game
 ATTACKS = (1, 1)  # reaction 2: "attacks at once"
 
 
-
-
-def way_out(game: Game, avoid: tuple[int, int]) -> list[tuple[int, int]]:
-    """The shortest walk through the party's segment to a tile outside it other than ``avoid`` (the last step
-    leaves the segment), around the monsters."""
-    st = game.state
-    m = st.level.map
-    blocked = {g.pos for g in st.level.groups if not g.defeated and not g.hidden}
-    prev: dict[tuple[int, int], tuple[int, int] | None] = {st.pos: None}
-    todo = deque([st.pos])
-    while todo:
-        p = todo.popleft()
-        if int(m.segment_of[p[1], p[0]]) != st.segment:
-            out = []
-            q: tuple[int, int] | None = p
-            while q is not None and q != st.pos:
-                out.append(q)
-                q = prev[q]
-            return out[::-1]
-        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-            x, y = p[0] + dx, p[1] + dy
-            if (x, y) in prev or (x, y) in blocked or (x, y) == avoid or m.tiles[y, x] == dungeon.WALL:
-                continue
-            prev[(x, y)] = p
-            todo.append((x, y))
-    raise AssertionError("no other way out")
-
-
-def walk(game: Game, path: list[tuple[int, int]]) -> list[list[Event]]:
-    """Step along ``path`` (no die is rolled on the way; the caller scripts the last step)."""
-    out = []
-    for x, y in path:
-        st = game.state
-        out.append(game.step(Move(x - st.pos[0], y - st.pos[1])))
-        assert not of(out[-1], "refused"), out[-1]
-    return out
 
 
 def step_inside(game: Game) -> list[Event]:

@@ -5,7 +5,7 @@ Every roll is forced; each step asserts that the engine used exactly the faces s
 
 from __future__ import annotations
 
-from engine_helpers import act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script
+from engine_helpers import act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script, walk, way_out
 
 from undercroft.rules.actions import Fight, Move, Run
 from undercroft.rules.dice import ScriptedDice
@@ -86,14 +86,15 @@ def test_a_monster_that_attacked_at_once_pursues_a_faster_party_from_the_fight()
 
 
 def drowner_fight(ruleset: str) -> Game:
-    """Meet the Cistern Drowner (under the water) and leave the way the delver came: it rises, misses (a 1)."""
+    """Meet the Cistern Drowner (under the water) and walk out past it: it rises, misses (a 1)."""
     game = make_game(ruleset, dice=ScriptedDice())
     g, _ = meet(game, "cistern_drowner")  # no die: it is hidden
     mon = game.monster_of(g)
     assert Behaviour.SUBMERGED in mon.behaviours and mon.pursues
     st = game.state
-    entry = st.segment_entry
-    act(game, Move(entry[0] - st.pos[0], entry[1] - st.pos[1]), 1)
+    path = way_out(game, avoid=st.segment_entry)
+    walk(game, path[:-1])
+    act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 1)
     assert st.mode == "combat" and st.combat is not None and st.combat.party_turn
     return game
 

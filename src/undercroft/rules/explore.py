@@ -171,8 +171,14 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
     when a submerged monster rises behind it) gets that segment's entry procedure now: it is marked visited and
     gets its monster check, as any entry does."""
     st = ctx.state
-    if st.mode == Mode.EXPLORE and st.segment >= 0 and not st.level.visited[st.segment]:
-        enter_segment(ctx, st.segment, events)
+    if st.mode != Mode.EXPLORE or st.segment < 0 or st.level.visited[st.segment]:
+        return
+    if ctx.groups_in(st.segment):
+        # The group the fight was with is still here (the party ran from it, nowhere yet): it was met already, and
+        # a segment with a monster in it gets no monster check.
+        st.level.visited[st.segment] = True
+        return
+    enter_segment(ctx, st.segment, events)
 
 
 def check_descend(ctx: Ctx) -> str | None:
