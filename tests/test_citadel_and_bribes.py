@@ -14,8 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import tcod.console
 from engine_helpers import act, content, encounter_faces, kinds, make_game, meet, one, say, script, walk_to
+from tcod.event import KeySym
 from test_validation import Mutate, check, only_problem, pos
+from ui_helpers import Driver, TestDice, names, panel_text, press, rows, screen
 
 from undercroft.bot import Bot
 from undercroft.rules.actions import Action, Attack, Bribe, Fight, Run, Talk
@@ -23,6 +26,9 @@ from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
+from undercroft.ui import render
+from undercroft.ui.scenes import SceneStack, game_stack
+from undercroft.ui.session import Session
 
 NO_RUNNING = "There is no running away in these rules: talk, bribe or fight."
 
@@ -68,6 +74,39 @@ def test_the_citadel_refuses_run_in_a_fight() -> None:
     assert not g.legal(Run())  # greyed on the fight panel
     assert refused(g, Run()) == NO_RUNNING
     assert g.state.mode == Mode.COMBAT and g.legal(Attack(0))
+
+
+def _colour_of(stack: SceneStack, label: str) -> tuple[int, int, int]:
+    """The colour of ``label`` (a choice such as "[r] Run") on the screen the stack draws."""
+    console = tcod.console.Console(render.WIDTH, render.HEIGHT, order="F")
+    stack.draw(console)
+    for y, row in enumerate(rows(str(console))):
+        x = row.find(label)
+        if x >= 0:
+            fg = console.fg[x, y]
+            return int(fg[0]), int(fg[1]), int(fg[2])
+    raise AssertionError(f"{label!r} is not on the screen")
+
+
+def test_the_citadel_screens_grey_out_run_and_say_why() -> None:
+    dice = TestDice()
+    game = Game(content(), "citadel", 1, dice=dice)
+    session = Session(content(), game)
+    g = game.add_group("orc")
+    session.log.add_events(game.start_encounter(g), session.narrator)
+    stack = SceneStack(game_stack(session))
+    driver = Driver(stack)
+    assert names(driver) == ["ExploreScene", "EncounterScene"]
+    assert _colour_of(stack, "[r] Run") == render.FAINT and _colour_of(stack, "[f] Fight") != render.FAINT
+    press(driver, KeySym.R)
+    assert names(driver) == ["ExploreScene", "EncounterScene"]
+    assert f"Not now: {NO_RUNNING}" in panel_text(screen(driver), session)
+    press(driver, KeySym.F)  # initiative by agility: the party first
+    assert names(driver) == ["ExploreScene", "CombatScene"]
+    assert _colour_of(stack, "[r] Run through the door") == render.FAINT
+    press(driver, KeySym.R)
+    assert names(driver) == ["ExploreScene", "CombatScene"]
+    assert f"Not now: {NO_RUNNING}" in panel_text(screen(driver), session)
 
 
 def test_the_citadel_refuses_run_after_a_failed_talk_and_a_refused_bribe() -> None:
