@@ -68,6 +68,7 @@ FIGHT_ODDS = 0.8  # fight when the estimated chance to win is at least this
 TALK_ODDS = 0.5  # talk when the chance of an agreement is at least this...
 TALK_UNLESS = 0.8  # ...or when the fight odds are below this
 BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance
+PASS_COST = 8  # walking through a monster at peace (it steps aside), against 1 for a free tile
 GIVE_UP = 0.2  # run from a fight whose odds fell below this
 MAX_LEVEL_MOVES = 700
 MAX_WAITS = 3  # waits on one monster before doing something else  # then stop exploring and make for the stairs
@@ -230,9 +231,13 @@ class Bot:
             for s in sorted(self._avoid):
                 if s != st.segment:
                     cost[seg == s] = 0
+        # A monster at peace steps aside when the party walks into it. Where there is no running (the citadel) the
+        # bot makes terms with nearly everything it meets: there it walks through them, or their peace walls it in.
+        through = not self.game.proc.running
         for grp in lv.groups:
             if not grp.defeated and not grp.hidden:
-                cost[grp.pos[1], grp.pos[0]] = 0
+                free = through and grp.peaceful and bool(cost[grp.pos[1], grp.pos[0]])
+                cost[grp.pos[1], grp.pos[0]] = PASS_COST if free else 0
         cost[st.pos[1], st.pos[0]] = 1
         return cost
 
@@ -373,7 +378,7 @@ class Bot:
         # passed or attacked), so there it talks only when the fight is hopeless.
         in_corridor = st.level.map.segments[g.segment].kind == "corridor"
         talk_first = odds < GIVE_UP if in_corridor else (talk_odds(game, g) >= TALK_ODDS or odds < TALK_UNLESS)
-        if no_running and odds < FIGHT_ODDS:
+        if no_running and odds < FIGHT_ODDS and not in_corridor:
             talk_first = True  # no running away: talking (then a bribe) is the only way past but a fight
         if (talk_first and g.origin != Origin.GUARDIAN and game.proc.negotiation and game.negotiable(g)
                 and not g.negotiated):
