@@ -387,7 +387,7 @@ class Bot:
         if odds >= FIGHT_ODDS:
             out.append(Fight())
             return out
-        if not self._can_escape(g):
+        if not (can_run and self._can_escape(g)):
             offer = bribe_offer(game, g)
             if offer is not None and g.origin != Origin.GUARDIAN:
                 out.append(Bribe(offer))  # refused, it attacks first: only when running is no safer
@@ -409,13 +409,10 @@ class Bot:
         return 0.0 if odds is None else odds.win
 
     def _can_escape(self, g: Group) -> bool:
-        """Whether running gets away for sure: the engine lets the party run now, and it does not pursue, it is
-        slower, or it never saw the party."""
+        """Whether running gets away for sure: it does not pursue, it is slower, or it never saw the party."""
         game = self.game
         st = game.state
         mon = game.monster_of(g)
-        if not game.legal(Run()):
-            return False
         if Behaviour.SUBMERGED in mon.behaviours:
             return False
         if not (game.proc.pursuit and mon.pursues):
@@ -449,7 +446,8 @@ class Bot:
             out.append(Drink(low))
         committed = g.id in self._committed
         tired = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
-        if odds < GIVE_UP and not committed and self._can_escape(g) and not tired:
+        can_run = game.legal(Run())  # not where the rules have no running
+        if odds < GIVE_UP and not committed and can_run and self._can_escape(g) and not tired:
             self._flee(g)
             out.append(Run())
         target = self._weakest()
