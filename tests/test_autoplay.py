@@ -134,7 +134,9 @@ def test_talk_and_bribe_odds(content: Content) -> None:
     assert 0 < talk_odds(game, gob) < 1
     assert talk_odds(game, group(content, "demon")) == 0  # never negotiated with
     assert bribe_offer(game, gob) is None  # a bribe only after a failed talk
-    gob.negotiated = True
+    gob.negotiation = "agreement"
+    assert bribe_offer(game, gob) is None  # nor after terms (000 8.7)
+    gob.negotiation = "failure"
     offer = bribe_offer(game, gob)
     assert offer is not None and offer <= game.state.gold
     cell = formulas.bribe_cell(content.tables.bribery, content.monsters["goblin"], offer)

@@ -42,6 +42,13 @@ def monster_faces(table: str, row: int, col: int, number_face: int = 1, treasure
     return [row, col, *faces_for(number, number_face), *faces_for(Dice.parse(mon.treasure), treasure_face)]
 
 
+def with_running(game: Game) -> Game:
+    """``game`` with running switched on: the citadel's party, tables and plain meetings (no dice), but a way out
+    as the other rulesets have (the citadel itself has no running away: 000)."""
+    game.proc = game.proc.model_copy(update={"running": True})
+    return game
+
+
 def level_tables(game: Game) -> tuple[str, str]:
     spec = game.rs.levels[game.state.depth]
     return spec.resident, spec.wandering
@@ -248,7 +255,7 @@ def test_no_bonus_on_the_first_level() -> None:
 
 def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
     d = ScriptedDice()
-    g = make_game("citadel", 1, d)
+    g = with_running(make_game("citadel", 1, d))
     resident, _ = level_tables(g)
     assert content().encounters[resident][4][3].monster == "hobgoblin"
     # a hobgoblin (1d4: one), 3d6x10 gold (30)
@@ -303,7 +310,7 @@ def test_a_run_from_undercroft_leaves_the_resident_in_its_room() -> None:
 def test_running_from_a_wanderer_met_while_resting_leaves_the_room() -> None:
     """The way out is the door the party came in by, even after it walked about the room and rested."""
     d = ScriptedDice()
-    g = make_game("citadel", 1, d)
+    g = with_running(make_game("citadel", 1, d))
     walk_into(g, "room", visited=False)
     st = g.state
     room, door = st.segment, st.prev_pos

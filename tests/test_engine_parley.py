@@ -124,9 +124,12 @@ def test_only_one_negotiation_per_group() -> None:
 
 
 def test_a_failed_negotiation_is_remembered_when_the_party_comes_back() -> None:
-    g, orc = citadel()
+    """Undercroft (the citadel has no running away): the party runs and the orc does not follow."""
+    g = make_game("undercroft", 1, ScriptedDice(), gold=200)
+    orc, _ = meet(g, "orc", faces=encounter_faces())
     inside = g.state.pos
     fail_talk(g, orc)
+    script(g).push(100)  # its pursuit roll: it does not follow
     g.step(Run())
     assert g.state.mode == "explore"
     events = walk_to(g, inside)
@@ -278,14 +281,17 @@ def test_a_refused_bribe_means_the_monsters_attack_first() -> None:
 
 
 def test_only_one_bribe_per_group_whatever_its_size() -> None:
-    g, orcs = citadel("orc", 3, gold=200)
+    """Undercroft (the citadel has no running away): refused, the party runs and comes back."""
+    g = make_game("undercroft", 1, ScriptedDice(), gold=200)
+    orcs, _ = meet(g, "orc", 3, faces=encounter_faces())
     inside = g.state.pos
     fail_talk(g, orcs)
     script(g).push(6, 1, 1, 1)
     g.step(Bribe(50))
     assert g.state.mode == "combat"
+    script(g).push(100)  # their pursuit roll: they do not follow
     events = g.step(Run())
-    assert one(events, "leave")["group"] == orcs.id and g.state.mode == "explore"
+    assert one(events, "evade")["group"] == orcs.id and g.state.mode == "explore"
     events = walk_to(g, inside)
     assert one(events, "encounter")["first"] is False and g.state.mode == "encounter"
     assert refused(g, Bribe(30)) == "The Orc has already been offered a bribe."

@@ -10,8 +10,9 @@ now that has not been refused at this turn. The play is plain and cautious:
 * **encounter**: let a friendly reaction play out by waiting; talk when talking is allowed and its odds (the
   negotiation table against the monster's reluctance) or the fight odds call for it; after a failed talk, bribe
   with the smallest sum whose bribery digit gives at least 50% and that it can pay; fight when its odds are good,
-  otherwise run;
-* **combat**: drink when low, burn oil on a hard foe, run when the fight turns hopeless, else attack the weakest;
+  otherwise run; where the rules have no running (the citadel), talk, then bribe, then fight;
+* **combat**: drink when low, burn oil on a hard foe, run when the fight turns hopeless (where the rules let it),
+  else attack the weakest;
 * **pursuit**: drop food for an unintelligent pursuer, treasure for an intelligent one, burn oil at one that fears
   fire, then keep running (or turn and fight when its odds are good or it is too tired to run).
 
@@ -67,6 +68,7 @@ FIGHT_ODDS = 0.8  # fight when the estimated chance to win is at least this
 TALK_ODDS = 0.5  # talk when the chance of an agreement is at least this...
 TALK_UNLESS = 0.8  # ...or when the fight odds are below this
 BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance
+PASS_COST = 8  # walking through a monster at peace (it steps aside), against 1 for a free tile
 GIVE_UP = 0.2  # run from a fight whose odds fell below this
 MAX_LEVEL_MOVES = 700
 MAX_WAITS = 3  # waits on one monster before doing something else  # then stop exploring and make for the stairs
@@ -114,7 +116,8 @@ def bribe_offer(game: Game, g: Group) -> int | None:
     """The smallest sum the party can pay whose bribery digit gives at least :data:`BRIBE_ODDS`, or None."""
     st = game.state
     b = game.content.tables.bribery
-    if not (game.proc.bribery and game.negotiable(g) and g.negotiated and not g.bribe_tried and not g.peaceful):
+    failed = g.negotiation == "failure"  # a bribe only after a failed negotiation, never after terms (000 8.7)
+    if not (game.proc.bribery and game.negotiable(g) and failed and not g.bribe_tried and not g.peaceful):
         return None
     for row in b.rows:
         gold = row.min
@@ -228,9 +231,13 @@ class Bot:
             for s in sorted(self._avoid):
                 if s != st.segment:
                     cost[seg == s] = 0
+        # A monster at peace steps aside when the party walks into it. Where there is no running (the citadel) the
+        # bot makes terms with nearly everything it meets: there it walks through them, or their peace walls it in.
+        through = not self.game.proc.running
         for grp in lv.groups:
             if not grp.defeated and not grp.hidden:
-                cost[grp.pos[1], grp.pos[0]] = 0
+                free = through and grp.peaceful and bool(cost[grp.pos[1], grp.pos[0]])
+                cost[grp.pos[1], grp.pos[0]] = PASS_COST if free else 0
         cost[st.pos[1], st.pos[0]] = 1
         return cost
 
@@ -344,19 +351,23 @@ class Bot:
         # Peaceful, holding its ground, or passive: it starts nothing (a passive one strikes once at whoever walks
         # past it, which costs less than fighting a crowd of them). A kneeler rises once the party is inside: it
         # is met like any other monster.
+        can_run = game.legal(Run())  # not where the rules have no running, nor when too exhausted to run
+        no_running = not game.proc.running  # the citadel: talk, bribe or fight to the death
         quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
         if quiet and odds < 0.9:
             # it does not start anything: walk on, unless it stands in the only way on
             step = self._next_step()
             if step is not None:
                 out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
-                out.append(Run())
+                if can_run:
+                    out.append(Run())
                 return out
-            if odds >= GIVE_UP or self._fled.get(g.id, 0) >= 2:
+            if odds >= GIVE_UP or self._fled.get(g.id, 0) >= 2 or no_running:
                 self._committed.add(g.id)
                 out.append(Fight())
-            self._flee(g)
-            out.append(Run())
+            if can_run:
+                self._flee(g)
+                out.append(Run())
             return out
         waits = self._waits.get(g.id, 0)
         if (g.reaction_result in ("peaceful", "friendly") and g.origin != Origin.GUARDIAN and odds < 0.9
@@ -367,6 +378,8 @@ class Bot:
         # passed or attacked), so there it talks only when the fight is hopeless.
         in_corridor = st.level.map.segments[g.segment].kind == "corridor"
         talk_first = odds < GIVE_UP if in_corridor else (talk_odds(game, g) >= TALK_ODDS or odds < TALK_UNLESS)
+        if no_running and odds < FIGHT_ODDS and not in_corridor:
+            talk_first = True  # no running away: talking (then a bribe) is the only way past but a fight
         if (talk_first and g.origin != Origin.GUARDIAN and game.proc.negotiation and game.negotiable(g)
                 and not g.negotiated):
             out.append(Talk())  # a failed talk only lets a round pass
@@ -374,13 +387,16 @@ class Bot:
         if odds >= FIGHT_ODDS:
             out.append(Fight())
             return out
-        if not self._can_escape(g):
+        if not (can_run and self._can_escape(g)):
             offer = bribe_offer(game, g)
             if offer is not None and g.origin != Origin.GUARDIAN:
                 out.append(Bribe(offer))  # refused, it attacks first: only when running is no safer
-        if forced and self._fled.get(g.id, 0) >= 2:
-            self._committed.add(g.id)  # no more running from it: this fight is to the death
+        if (forced and self._fled.get(g.id, 0) >= 2) or no_running:
+            self._committed.add(g.id)  # no more running from it (or none in these rules): a fight to the death
             out.append(Fight())
+            return out
+        if not can_run:
+            out.append(Fight())  # too exhausted to run
             return out
         self._flee(g)
         out.append(Run())
@@ -441,7 +457,8 @@ class Bot:
             out.append(Drink(low))
         committed = g.id in self._committed
         tired = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
-        if odds < GIVE_UP and not committed and self._can_escape(g) and not tired:
+        can_run = game.legal(Run())  # not where the rules have no running
+        if odds < GIVE_UP and not committed and can_run and self._can_escape(g) and not tired:
             self._flee(g)
             out.append(Run())
         target = self._weakest()

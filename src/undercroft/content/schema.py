@@ -301,6 +301,9 @@ class Procedures(Model):
     bribery: StrictBool  # seed 000
     pursuit: StrictBool  # seed 003: monsters that pursue chase a running party
     fatigue: StrictBool  # seed 003: running rounds, rest, exhaustion
+    # The party may run from an encounter or a fight (001 free exit, 003 evasion); seed 000 as written has none:
+    # talk, bribe or fight, and a fight ends with the death of one side.
+    running: StrictBool
 
 
 class Level(Model):

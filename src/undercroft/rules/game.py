@@ -161,6 +161,8 @@ class Game(Ctx):
             return None if st.gold > 0 else "You have no treasure to drop."
         if kind == "oil":
             return None if self.item_of("oil") is not None else "You have no oil."
+        if kind == "run" and not self.proc.running:
+            return "There is no running away in these rules: talk, bribe or fight."
         if kind == "run" and self.tired():
             return ("You are too exhausted to run: turn and fight." if st.mode == Mode.PURSUIT
                     else "You are too exhausted to run: rest first, or fight.")

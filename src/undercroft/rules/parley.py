@@ -43,6 +43,8 @@ def check_bribe(ctx: Ctx, g: Group) -> str | None:
         return f"{The(mon.name)} cannot be bribed."
     if not g.negotiated:
         return "Try talking first: a bribe comes only after a failed negotiation."
+    if g.negotiation != "failure":
+        return f"You made terms with {the(mon.name)}: there is nothing to bribe it for."
     if g.bribe_tried:
         return f"{The(mon.name)} has already been offered a bribe."
     if ctx.state.gold < least:
@@ -60,7 +62,7 @@ def talk(ctx: Ctx, events: list[Event]) -> None:
     r = roll(ctx.dice(ENCOUNTER), table.dice)
     total = formulas.negotiation_total(r.total, reluctance, ability)
     result = str(formulas.band(table.bands, total).result)
-    g.negotiated = True
+    g.negotiation = result
     tribute = 0
     if result in ("agreement", "intimidation"):
         g.peaceful = True

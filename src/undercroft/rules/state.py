@@ -54,12 +54,17 @@ class Group:
     met: bool = False  # surprise, distance and reaction are settled once, when first met
     hidden: bool = False  # submerged, not yet revealed
     peaceful: bool = False  # an agreement holds (or it never initiates)
-    negotiated: bool = False  # a negotiation was tried
+    negotiation: str = ""  # the negotiation's result: "" (none tried), "failure", "agreement", "intimidation"
     bribe_tried: bool = False  # the one bribe is spent
     reaction: int = 0  # the 2d6 total (0: no reaction procedure)
     reaction_result: str = ""  # the reaction band's result ("attacks", ..., "friendly"); "" before
     risen: bool = True  # kneelers: standing and fighting
     turns: int = 0  # monster turns taken in the current fight (acts_every)
+
+    @property
+    def negotiated(self) -> bool:
+        """Whether a negotiation was tried (whatever its result)."""
+        return self.negotiation != ""
 
     @property
     def alive(self) -> list[int]:
@@ -160,7 +165,7 @@ class GameState:
 def _group_form(g: Group) -> list[Any]:
     return [
         g.id, g.monster, list(g.hp), g.max_hp, g.level, g.segment, list(g.pos), g.origin, g.treasure, g.bribes,
-        g.met, g.hidden, g.peaceful, g.negotiated, g.bribe_tried, g.reaction, g.reaction_result, g.risen, g.turns,
+        g.met, g.hidden, g.peaceful, g.negotiation, g.bribe_tried, g.reaction, g.reaction_result, g.risen, g.turns,
     ]
 
 
