@@ -94,3 +94,38 @@ def test_every_walk_into_a_segment_runs_its_entry_procedure(ruleset: str) -> Non
                 if e.type == "reveal":
                     lurking = {s: g for s, g in lurking.items() if g != e["group"]}
     assert entries > 50 and checked > 20, (entries, checked)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_running_follows_the_rulesets_texts(ruleset: str) -> None:
+    """000 (citadel): no running away; 001 (warden): nothing follows; 003: evasion by speed only before a fight."""
+    runs = 0
+    for p in played(ruleset):
+        fighting: set[int] = set()  # groups the party has fought in their current meeting
+        for turn, events in enumerate(p.steps):
+            for e in events:
+                if e.type == "encounter":
+                    fighting.discard(e["group"])
+                elif e.type == "combat":
+                    fighting.add(e["group"])
+                elif e.type in ("leave", "evade", "pursuit"):
+                    runs += 1
+                    assert ruleset != "citadel", f"{where(p, turn)}: a run in the citadel"
+                    assert not (e.type == "pursuit" and ruleset == "warden"), f"{where(p, turn)}: a pursuit"
+                    if e.type == "evade" and e["reason"] == "faster":
+                        assert e["group"] not in fighting, f"{where(p, turn)}: evaded by speed mid-fight"
+    if ruleset != "citadel":
+        assert runs > 0, "the games had no run: the property was not tried"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_bribe_after_terms_were_made(ruleset: str) -> None:
+    """000 8.7: a bribe only "if negotiation fails"."""
+    for p in played(ruleset):
+        terms: set[int] = set()
+        for turn, events in enumerate(p.steps):
+            for e in events:
+                if e.type == "negotiate" and e["result"] != "failure":
+                    terms.add(e["group"])
+                if e.type == "bribe":
+                    assert e["group"] not in terms, f"{where(p, turn)}: a bribe after terms were made"
