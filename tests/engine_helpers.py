@@ -347,3 +347,14 @@ def walk(game: Game, path: list[tuple[int, int]]) -> list[list[Event]]:
         out.append(game.step(Move(x - st.pos[0], y - st.pos[1])))
         assert not of(out[-1], "refused"), out[-1]
     return out
+
+
+def walk_out_past(game: Game, *faces: int) -> list[Event]:
+    """Walk out of the party's segment by another way than it came in (past whatever lies there); ``faces`` are
+    scripted for the last step, which leaves the segment. Returns that step's events."""
+    st = game.state
+    path = way_out(game, avoid=st.segment_entry)
+    for x, y in path[:-1]:
+        events = game.step(Move(x - st.pos[0], y - st.pos[1]))
+        assert not of(events, "refused"), events
+    return act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), *faces)

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, walk, way_out
+from engine_helpers import (
+    NOTHING,
+    act,
+    encounter_faces,
+    kinds,
+    make_game,
+    meet,
+    of,
+    one,
+    rolls,
+    say,
+    walk,
+    walk_out_past,
+    way_out,
+)
 
 from undercroft.rules import dungeon
 from undercroft.rules.actions import Attack, Drink, DropFood, Fight, Move, Run, Wait
@@ -138,9 +152,7 @@ def test_submerged_catches_a_party_that_is_not_faster() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     _g, _ = meet(game, "cistern_drowner")
     st = game.state
-    path = way_out(game, avoid=st.segment_entry)
-    walk(game, path[:-1])
-    act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 1)  # past it: it rises behind
+    walk_out_past(game, 1)  # past it: it rises behind
     assert st.mode == "combat"
     ev = act(game, Run(), 1)  # 120 against 90: caught at once; AGILITY 4 against 3: it strikes first
     assert one(ev, "caught")["fights"] and st.mode == "combat"
@@ -150,9 +162,7 @@ def test_the_segment_stepped_into_when_it_rises_gets_its_entry_once_the_fight_is
     game = make_game("undercroft", dice=ScriptedDice())
     g, _ = meet(game, "cistern_drowner")
     st = game.state
-    path = way_out(game, avoid=st.segment_entry)
-    walk(game, path[:-1])
-    ev = act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 1)  # it rises, strikes and misses
+    ev = walk_out_past(game, 1)  # it rises, strikes and misses
     beyond = st.segment
     assert one(ev, "reveal") and st.mode == "combat" and not st.level.visited[beyond]
     assert not rolls(ev, "monster_check")  # no check in the middle of a fight

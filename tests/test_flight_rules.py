@@ -5,9 +5,9 @@ Every roll is forced; each step asserts that the engine used exactly the faces s
 
 from __future__ import annotations
 
-from engine_helpers import act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script, walk, way_out
+from engine_helpers import act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script, walk_out_past
 
-from undercroft.rules.actions import Fight, Move, Run
+from undercroft.rules.actions import Fight, Run
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -92,9 +92,7 @@ def drowner_fight(ruleset: str) -> Game:
     mon = game.monster_of(g)
     assert Behaviour.SUBMERGED in mon.behaviours and mon.pursues
     st = game.state
-    path = way_out(game, avoid=st.segment_entry)
-    walk(game, path[:-1])
-    act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 1)
+    walk_out_past(game, 1)
     assert st.mode == "combat" and st.combat is not None and st.combat.party_turn
     return game
 
