@@ -145,6 +145,26 @@ def test_a_faster_party_escapes_an_equally_fast_one_does_not() -> None:
     assert not formulas.escapes_by_speed(90, 120)
 
 
+def test_only_a_pursuer_where_the_rules_have_pursuit_follows() -> None:
+    assert formulas.follows(True, True)
+    assert not formulas.follows(False, True), "001 alone: running is free, nothing follows"
+    assert not formulas.follows(True, False)
+
+
+def test_automatic_evasion_only_before_the_fight_and_never_from_the_submerged() -> None:
+    def evade(**kw: bool | int) -> str | None:
+        args: dict[str, bool | int] = {"in_fight": False, "submerged": False, "party_speed_": 120,
+                                       "monster_speed": 90, "out_of_sight": False}
+        args.update(kw)
+        return formulas.automatic_evasion(**args)  # type: ignore[arg-type]
+
+    assert evade() == "faster"
+    assert evade(party_speed_=90, out_of_sight=True) == "out_of_sight"
+    assert evade(party_speed_=90) is None
+    assert evade(in_fight=True) is None and evade(in_fight=True, out_of_sight=True) is None
+    assert evade(submerged=True) is None
+
+
 def test_the_party_moves_at_its_slowest() -> None:
     assert formulas.party_speed([120, 90, 150]) == 90
     assert formulas.party_speed([]) == 0

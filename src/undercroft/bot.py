@@ -35,7 +35,7 @@ import tcod.path
 from undercroft.content import Content
 from undercroft.content.schema import Monster
 from undercroft.record import Recorder, play_step
-from undercroft.rules import dungeon, formulas
+from undercroft.rules import dungeon, formulas, parley
 from undercroft.rules.actions import (
     Action,
     Attack,
@@ -96,7 +96,7 @@ def _has(game: Game, kind: str) -> bool:
 def talk_odds(game: Game, g: Group) -> float:
     """The chance that talking to ``g`` ends in agreement or intimidation (0 when talk is not possible)."""
     mon = game.monster_of(g)
-    if not game.proc.negotiation or not game.negotiable(g) or g.negotiated:
+    if parley.check_talk(game, g) is not None:  # the engine's own reasons to refuse a talk
         return 0.0
     table = game.content.tables.negotiation[game.rs.negotiation_table]
     reluctance, ability = formulas.negotiation_modifiers(table, mon, (m.negotiation for m in game.living()))
@@ -116,8 +116,7 @@ def bribe_offer(game: Game, g: Group) -> int | None:
     """The smallest sum the party can pay whose bribery digit gives at least :data:`BRIBE_ODDS`, or None."""
     st = game.state
     b = game.content.tables.bribery
-    failed = g.negotiation == "failure"  # a bribe only after a failed negotiation, never after terms (000 8.7)
-    if not (game.proc.bribery and game.negotiable(g) and failed and not g.bribe_tried and not g.peaceful):
+    if g.peaceful or parley.check_bribe(game, g) is not None:  # the engine's reasons (a failed talk first, ...)
         return None
     for row in b.rows:
         gold = row.min
@@ -193,7 +192,7 @@ class Bot:
         hurt = self._hurt(HURT)
         if hurt is not None and _has(g, "potion"):
             out.append(Drink(hurt))
-        if formulas.exhausted_counts(st.exhausted, g.proc.fatigue):
+        if g.tired():
             out.append(Rest())
         if g.rules.time.rest_heal and self._hurt(REST_UNTIL) is not None and not self._groups_here():
             out.append(Rest())  # rest wounds off where nothing is in sight (a wanderer may still come)
@@ -415,14 +414,14 @@ class Bot:
         game = self.game
         st = game.state
         mon = game.monster_of(g)
-        if not (game.proc.pursuit and mon.pursues):
+        if not formulas.follows(game.proc.pursuit, mon.pursues):
             return True
-        speed = formulas.party_speed(m.speed for m in game.living())
+        speed = game.party_speed()
         if st.combat is None:
-            if Behaviour.SUBMERGED in mon.behaviours:
-                return False
-            return formulas.escapes_by_speed(speed, mon.speed) or (
-                st.encounter is not None and st.encounter.out_of_sight)
+            out_of_sight = st.encounter is not None and st.encounter.out_of_sight
+            return formulas.automatic_evasion(in_fight=False, submerged=Behaviour.SUBMERGED in mon.behaviours,
+                                              party_speed_=speed, monster_speed=mon.speed,
+                                              out_of_sight=out_of_sight) is not None
         rules = game.content.rules
         gain = -formulas.pursuit_gain(mon.speed, speed, rules.encounter.running_multiplier)
         if gain <= 0:
@@ -446,7 +445,6 @@ class Bot:
 
     def _combat(self) -> list[Action]:
         game = self.game
-        st = game.state
         g = self._group()
         if g is None:
             return []
@@ -456,7 +454,7 @@ class Bot:
         if low is not None and _has(game, "potion"):
             out.append(Drink(low))
         committed = g.id in self._committed
-        tired = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
+        tired = game.tired()
         can_run = game.legal(Run())  # not where the rules have no running
         if odds < GIVE_UP and not committed and can_run and self._can_escape(g) and not tired:
             self._flee(g)
@@ -487,7 +485,7 @@ class Bot:
             out.append(DropTreasure())
         if mon.self_preservation and _has(game, "oil"):
             out.append(ThrowOil())
-        tired = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
+        tired = game.tired()
         if tired or self._odds() >= FIGHT_ODDS:
             out.append(Fight())
         out.append(Run())

@@ -388,7 +388,3 @@ class Narrator:
     def _e_slowed(self, e: Event) -> str:
         return f"{The(self.monster(e['monster']))} balks at the fire and falls {e['feet']} ft behind."
 
-
-def narrate(event: Event, content: Content, ruleset: str) -> str:
-    """One event's line (see :meth:`Narrator.text`); a :class:`Narrator` is cheaper for many events."""
-    return Narrator(content, ruleset).text(event)

@@ -39,26 +39,24 @@ def run(ctx: Ctx, events: list[Event]) -> None:
     ctx.tick(1)
     st.combat = None
     submerged = Behaviour.SUBMERGED in mon.behaviours
-    pursues = ctx.proc.pursuit and mon.pursues
     # Leave through the door the party came in by.
     st.prev_pos, st.pos = st.pos, entry
     st.segment = int(st.level.map.segment_of[entry[1], entry[0]])
     ctx.see()
     if Behaviour.KNEELS in mon.behaviours:
         g.risen = False
-    if not pursues:
+    if not formulas.follows(ctx.proc.pursuit, mon.pursues):
         events.append(Event("leave", {"group": g.id, "pursued": False, "monster": g.monster}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     band = encounter.reaction_band(ctx, g)
     party_speed, monster_speed = ctx.party_speed(), mon.speed
-    if not from_fight and not submerged and formulas.escapes_by_speed(party_speed, monster_speed):
-        events.append(Event("evade", {"group": g.id, "reason": "faster", "monster": g.monster,
-                                      "party_speed": party_speed, "monster_speed": monster_speed}))
-        st.mode, st.encounter = Mode.EXPLORE, None
-        return
-    if not from_fight and not submerged and enc is not None and enc.out_of_sight:
-        events.append(Event("evade", {"group": g.id, "reason": "out_of_sight", "monster": g.monster}))
+    evaded = formulas.automatic_evasion(in_fight=from_fight, submerged=submerged, party_speed_=party_speed,
+                                        monster_speed=monster_speed,
+                                        out_of_sight=enc is not None and enc.out_of_sight)
+    if evaded is not None:
+        speeds = {"party_speed": party_speed, "monster_speed": monster_speed} if evaded == "faster" else {}
+        events.append(Event("evade", {"group": g.id, "reason": evaded, "monster": g.monster, **speeds}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     chance = formulas.PERCENT if (band is None or submerged) else band.pursuit

@@ -14,7 +14,8 @@ Clauses (docs/RULES.md):
   at both and easier to hit).
 * 003, surprise: :func:`free_round` (one side surprised gives the other a free first round; both surprised
   cancels out).
-* 003, running and pursuit: :func:`party_speed`, :func:`escapes_by_speed`, :func:`pursuit_gain`.
+* 001 running, 003 evasion and pursuit: :func:`follows`, :func:`automatic_evasion`, :func:`party_speed`,
+  :func:`escapes_by_speed`, :func:`pursuit_gain`.
 * 000, negotiation and bribery: :func:`band`, :func:`negotiation_modifiers`, :func:`negotiation_total`,
   :func:`fraction` (the tribute), :func:`bribe_cell`, :func:`bribe_accepted`.
 * Checks: :func:`percent` (a d100 percentile check), :func:`monster_check` (000: 1..max on the check die).
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from undercroft.content.schema import (
     BriberyTable,
@@ -216,6 +217,24 @@ def party_speed(speeds: Iterable[int]) -> int:
 def escapes_by_speed(party_speed_: int, monster_speed: int) -> bool:
     """003: a party faster than the monster evades it automatically (before the combat phase has begun)."""
     return party_speed_ > monster_speed
+
+
+def follows(pursuit_rules: bool, monster_pursues: bool) -> bool:
+    """Whether a monster follows a running party: only where the ruleset has pursuit (003) and its data says it
+    pursues; otherwise running is free and it stays where it is (001)."""
+    return pursuit_rules and monster_pursues
+
+
+def automatic_evasion(*, in_fight: bool, submerged: bool, party_speed_: int, monster_speed: int,
+                      out_of_sight: bool) -> Literal["faster", "out_of_sight"] | None:
+    """How a running party gets away from a pursuer without a pursuit roll, if it does (003, "only if the combat
+    phase has not begun"): faster than the monster, or never seen by it. Never from a fight, never from a
+    submerged monster."""
+    if in_fight or submerged:
+        return None
+    if escapes_by_speed(party_speed_, monster_speed):
+        return "faster"
+    return "out_of_sight" if out_of_sight else None
 
 
 def pursuit_gain(monster_speed: int, party_speed_: int, running_multiplier: int) -> int:
