@@ -36,7 +36,7 @@ HELP: list[tuple[str, list[tuple[str, str]]]] = [
         ("up/down, Tab, 1-9", "choose the target"),
         ("a  f  Enter", "attack it"),
         ("q  o  w", "drink, throw oil at it, hold back"),
-        ("r", "run out through the door you came in by (free: it does not follow)"),
+        ("r", "run out through the door you came in by (a pursuer may chase you from there)"),
     ]),
     ("Pursued", [
         ("r", "keep running"),
