@@ -10,7 +10,8 @@ The API is small and meant to stay stable:
 * :func:`walk_to`, :func:`walk_into`, :func:`go_down` - drive the party through :meth:`Game.step`; on each
   segment entered on the way the helper scripts a monster check that finds nothing (:data:`NOTHING`);
 * :func:`place_group` and :func:`meet` - put a group of monsters in front of the party and start an encounter
-  with the engine's own procedure;
+  with the engine's own procedure (where the ruleset rolls a distance, the meeting places the group at it);
+* :func:`walk_up_to` - walk the party to a tile beside a group;
 * :func:`encounter_faces` - the faces of the encounter sequence (distance, surprise, reaction) of seed 003;
 * :func:`of`, :func:`one`, :func:`kinds`, :func:`rolls` - pick events out of a step's result;
 * :func:`act` - take one action with exactly the faces scripted for it.
@@ -358,3 +359,24 @@ def walk_out_past(game: Game, *faces: int) -> list[Event]:
         events = game.step(Move(x - st.pos[0], y - st.pos[1]))
         assert not of(events, "refused"), events
     return act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), *faces)
+
+
+def walk_up_to(game: Game, g: Group) -> list[list[Event]]:
+    """Walk the party, inside its segment and around the monsters, to a tile beside ``g`` (a group met at a
+    distance stands some way off: 1 tile = 10 ft). No die may be rolled on the way. Returns each step's events."""
+    st = game.state
+    m = st.level.map
+    near = {
+        (g.pos[0] + dx, g.pos[1] + dy)
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+        if (dx, dy) != (0, 0) and m.tiles[g.pos[1] + dy, g.pos[0] + dx] == dungeon.FLOOR
+        and int(m.segment_of[g.pos[1] + dy, g.pos[0] + dx]) == st.segment
+    }
+    if st.pos in near:
+        return []
+    used = len(script(game).used) if game in _SCRIPTS else 0
+    out = walk(game, path_to(game, near, {st.segment}))
+    assert game not in _SCRIPTS or len(script(game).used) == used, "a die was rolled on the way"
+    assert max(abs(g.pos[0] - st.pos[0]), abs(g.pos[1] - st.pos[1])) == 1
+    return out

@@ -105,8 +105,9 @@ def test_kneeler_does_not_follow() -> None:
     assert st.mode == "encounter" and not of(_, "combat")  # kneeling: even "attacks at once" waits
     ev = step_inside(game)
     assert one(ev, "rises") and st.mode == "combat"
-    ev = act(game, Run())  # no pursuit roll: it does not follow you out
+    ev = act(game, Run(), NOTHING)  # no pursuit roll: it does not follow you out (the d6: the check beyond)
     assert one(ev, "leave")["pursued"] is False and st.mode == "explore" and not g.risen
+    assert not rolls(ev, "pursuit") and one(ev, "roll")["purpose"] == "monster_check"
 
 
 # --- submerged: the cistern drowner ----------------------------------------------------------------------------
@@ -117,6 +118,7 @@ def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() ->
     g, ev = meet(game, "cistern_drowner")  # no die: it is under the water
     st = game.state
     assert kinds(ev) == ["hidden"] and g.hidden and st.mode == "explore"
+    pool = st.segment
     assert not of(ev, "encounter")
     walk(game, way_out(game, avoid=st.segment_entry)[:-1])  # walking about the room: nothing happens
     assert g.hidden and st.mode == "explore" and st.party[0].hp == 12
@@ -129,10 +131,12 @@ def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() ->
     assert st.mode == "combat" and st.combat is not None and st.combat.party_turn
     # It does not stop: it pursues whatever the (absent) reaction, and food does not distract it.
     st.party[0].speed = 130  # just faster than its 120, so the chase lasts: 10 ft a round of walking
-    room, here = path[-2] if len(path) > 1 else None, st.pos
+    back = [w for w in game.exits() if w.segment == pool]  # the way back past it into the water
+    assert back and all(w.blocked for w in back)
     ev = act(game, Run())  # no pursuit roll and no evasion: it always comes
     assert one(ev, "pursuit") and st.mode == "pursuit" and one(ev, "chase")["distance"] == 30
-    assert st.pos == here and st.pos != g.pos and room != st.pos  # onward: not back past it into the water
+    assert tuple(one(ev, "run")["to"]) == st.pos and st.pos != g.pos
+    assert st.segment != pool and st.pos not in {w.landing for w in back}  # onward: not back into the water
     ev = act(game, DropFood())  # no d100
     assert one(ev, "ignored") and not rolls(ev, "food_distracts") and st.mode == "pursuit"
     assert one(ev, "chase")["distance"] == 60
@@ -212,7 +216,7 @@ def test_holds_ground_only_strikes_after_a_swing_and_never_pursues() -> None:
     assert one(ev, "holds") and not of(ev, "attack") and st.party[0].hp == 12
     ev = act(game, Attack(0), 2, 9)  # a swing (missed): it answers (9 + its attack)
     assert [e["attacker_side"] for e in of(ev, "attack")] == ["party", "monsters"]
-    ev = act(game, Run())  # it never pursues
+    ev = act(game, Run(), NOTHING)  # it never pursues (the d6: the monster check of the segment run into)
     assert one(ev, "leave")["pursued"] is False and st.mode == "explore" and not rolls(ev, "pursuit")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import tcod.console
-from engine_helpers import act, content, encounter_faces, kinds, make_game, meet, one, say, script, walk_to
+from engine_helpers import NOTHING, act, content, encounter_faces, kinds, make_game, meet, one, say, script, walk_to
 from tcod.event import KeySym
 from test_validation import Mutate, check, only_problem, pos
 from ui_helpers import Driver, TestDice, names, panel_text, press, rows, screen
@@ -128,8 +128,10 @@ def test_the_other_rulesets_keep_running(ruleset: str) -> None:
     assert g.legal(Run())
     if ruleset != "warden":
         script(g).push(100)  # the Ghoul's pursuit roll: it does not follow
+    script(g).push(NOTHING)  # the run over, the segment run into gets its monster check
     events = g.step(Run())
     assert "refused" not in kinds(events) and script(g).remaining == 0
+    assert one(events, "run") and one(events, "enter")
     assert g.state.mode == Mode.EXPLORE
 
 
@@ -177,7 +179,7 @@ def test_no_bribe_after_terms_even_when_the_peace_was_broken(monster: str, faces
     assert group.negotiation == result and mode(g) == Mode.EXPLORE
     assert one(act(g, Fight()), "break_peace")["group"] == group.id
     assert mode(g) == Mode.COMBAT and not group.peaceful
-    act(g, Run(), 100)  # its pursuit roll (as fast as the delver): it does not follow
+    act(g, Run(), 100, NOTHING)  # its pursuit roll (as fast as the delver): it does not follow; then the check
     assert mode(g) == Mode.EXPLORE
     events = walk_to(g, inside)
     assert one(events, "encounter")["first"] is False and mode(g) == Mode.ENCOUNTER

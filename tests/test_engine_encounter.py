@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from engine_helpers import (
+    NOTHING,
     content,
     encounter_faces,
     kinds,
@@ -22,7 +23,7 @@ from engine_helpers import (
     walk_to,
 )
 
-from undercroft.rules.actions import Attack, Fight, Wait
+from undercroft.rules.actions import Attack, Bribe, Fight, Rest, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -56,13 +57,26 @@ def test_distance_is_2d6_times_10_feet() -> None:
     assert not of(events, "out_of_sight") and g.state.mode == "encounter"
 
 
-def test_a_monster_farther_than_sight_is_out_of_sight() -> None:
-    sight = content().rules.encounter.sight_feet
-    assert sight == 60
-    g, group, events = bandit(encounter_faces(distance=(3, 4)))  # 70 ft
+def test_a_monster_whose_tile_the_party_cannot_see_is_out_of_sight() -> None:
+    # A wanderer 120 ft away may stand beyond the room: where the party cannot see its tile, it is out of sight.
+    g, group, events = bandit(encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
     oos = one(events, "out_of_sight")
-    assert oos["distance"] == 70 and oos["group"] == group.id
-    assert g.state.encounter is not None and g.state.encounter.out_of_sight
+    assert oos["distance"] == 120 and oos["group"] == group.id
+    assert one(events, "placed")["out_of_sight"] is True and one(events, "encounter")["out_of_sight"] is True
+    assert not g.visible()[group.pos[1], group.pos[0]]
+    enc = g.state.encounter
+    assert enc is not None and enc.out_of_sight and enc.distance == g.distance_to(group) == 120
+    for action in (Talk(), Bribe(5), Fight()):  # not seen yet: nothing to talk to, bribe or fight
+        assert kinds(g.step(action)) == ["refused"]
+
+
+def test_sight_is_the_map_not_a_number_of_feet() -> None:
+    # A resident 70 ft away (beyond sight_feet) in its own room, in the party's view, is in sight.
+    assert content().rules.encounter.sight_feet == 60
+    g, group, events = bandit(encounter_faces(distance=(3, 4)))  # 70 ft
+    assert one(events, "placed")["distance"] == 70 and not of(events, "out_of_sight")
+    assert g.visible()[group.pos[1], group.pos[0]]
+    assert g.state.encounter is not None and not g.state.encounter.out_of_sight
 
 
 def test_the_sequence_rolls_distance_surprise_reaction_in_that_order() -> None:
@@ -101,7 +115,9 @@ def test_both_surprised_cancels_out_neither_side_acts_that_round_and_nobody_gets
 
 
 def test_both_surprised_out_of_sight_pass_each_other_by() -> None:
-    g, group, events = bandit(encounter_faces(distance=(6, 6), surprise=(2, 1))[:4])  # no reaction is rolled
+    # A wanderer placed out of the party's view (120 ft, beyond the room); no reaction is rolled.
+    g, group, events = bandit(encounter_faces(distance=(6, 6), surprise=(2, 1))[:4], origin=Origin.WANDERING)
+    assert one(events, "placed")["out_of_sight"] is True
     assert one(events, "bypass")["group"] == group.id
     assert not rolls(events, "reaction")
     assert g.state.mode == "explore" and g.state.encounter is None
@@ -256,10 +272,17 @@ def test_waiting_on_an_uncertain_monster_never_brings_an_attack() -> None:
 @pytest.mark.parametrize("faces", [(4, 5), (5, 6), (6, 6)])
 def test_waiting_a_wanderer_that_will_not_attack_goes_its_way(faces: tuple[int, int]) -> None:
     g, group, _ = bandit(encounter_faces(reaction=faces), origin=Origin.WANDERING)
+    assert g.state.encounter is not None and not g.state.encounter.out_of_sight
     events = g.step(Wait())
     assert one(events, "leaves")["group"] == group.id
-    assert group not in g.state.level.groups
     assert g.state.mode == "explore" and g.state.encounter is None
+    # Until the party's next action it may be pursued; any other action lets it go, and it is gone.
+    assert g.state.fled == group.id and group in g.state.level.groups
+    script(g).push(NOTHING)  # a turn of rest: the wandering check (the leaving group is no longer there)
+    events = g.step(Rest())
+    assert not of(events, "refused") and g.state.fled == 0
+    assert group not in g.state.level.groups
+    assert script(g).remaining == 0
 
 
 @pytest.mark.parametrize("faces", [(4, 5), (5, 6), (6, 6)])
@@ -292,40 +315,48 @@ def test_holding_back_in_combat_lets_the_monster_strike() -> None:
 def test_an_out_of_sight_monster_comes_closer_each_round_by_its_speed() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     leeches = content().monsters["sump_leeches"]
-    assert leeches.speed == 30
-    _group, events = meet(g, "sump_leeches", faces=encounter_faces(distance=(6, 6)))
+    assert leeches.speed == 30  # three tiles a round
+    group, events = meet(g, "sump_leeches", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
     assert one(events, "out_of_sight")["distance"] == 120
-    distances = []
-    for _ in range(2):
+    distances, seen = [], []
+    for _ in range(3):
         events = g.step(Wait())
         distances.append(one(events, "approach")["distance"])
-    assert distances == [90, 60]
+        seen.append(bool(of(events, "in_sight")))
+        assert g.state.encounter is not None and g.state.encounter.distance == g.distance_to(group)
+    assert distances == [90, 60, 30] and seen == [False, False, True]
     assert g.state.encounter is not None and not g.state.encounter.out_of_sight
-    # in sight (60 ft is within sight): it has arrived, nothing more comes closer
-    assert not of(g.step(Wait()), "approach") and g.state.encounter.distance == 60
+    # in sight: it has arrived, nothing more comes closer
+    assert not of(g.step(Wait()), "approach") and g.state.encounter.distance == 30
     assert script(g).remaining == 0  # the leeches never initiate: no attack roll
 
 
 def test_a_hostile_monster_out_of_sight_attacks_only_once_it_is_in_sight() -> None:
-    # 120 ft away, reaction 2: it does not attack yet; it comes 90 ft closer (30 ft) and then attacks.
-    g, _group, events = bandit(encounter_faces(distance=(6, 6), reaction=(1, 1)))
+    # 120 ft away out of view, reaction 2: it does not attack yet; it comes 90 ft closer (30 ft), into sight,
+    # and then attacks at once, as met in sight: it charges, and initiative decides (the party wins the tie).
+    g, group, events = bandit(encounter_faces(distance=(6, 6), reaction=(1, 1)), origin=Origin.WANDERING)
     assert one(rolls(events, "reaction"), "roll")["result"] == "attacks"
     assert not of(events, "attacks") and g.state.mode == "encounter"
-    script(g).push(1)  # its first swing misses
     events = g.step(Wait())
-    assert one(events, "approach")["distance"] == 120 - BANDIT.speed
-    assert one(rolls(events, "monster_attacks"), "roll")["target"] == 100
-    assert one(events, "combat")["first"] == "monsters"
-    assert g.state.mode == "combat" and script(g).remaining == 0
+    coming, charging = of(events, "approach")  # the round's walk, then its charge at the party
+    assert coming["distance"] == 120 - BANDIT.speed and charging["distance"] == 10
+    order = kinds(events)
+    assert order.index("approach") < order.index("in_sight") < order.index("attacks") < order.index("combat")
+    assert order.index("in_sight") < events.index(charging) < order.index("combat")
+    assert one(events, "initiative")["first"] == "party" and not of(events, "attack")
+    assert not rolls(events, "monster_attacks")  # reaction 2 attacks for sure: no chance is rolled
+    assert g.state.mode == "combat" and g.distance_to(group) == 10 and script(g).remaining == 0
 
 
 def test_out_of_sight_text_hides_the_monster_until_it_is_seen() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
-    meet(g, "sump_leeches", faces=encounter_faces(distance=(6, 6)))
+    meet(g, "sump_leeches", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
     first = one(g.step(Wait()), "approach")
     second = one(g.step(Wait()), "approach")
+    third = one(g.step(Wait()), "approach")  # it comes into view
     assert say(g, first) == "Something comes closer: 90 ft."
-    assert say(g, second) == "The Sump Leeches comes closer: 60 ft."
+    assert say(g, second) == "Something comes closer: 60 ft."
+    assert say(g, third) == "The Sump Leeches comes closer: 30 ft."
 
 
 # --- rulesets without the sequence ------------------------------------------------------------------------

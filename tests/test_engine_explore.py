@@ -274,6 +274,7 @@ def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
     events = g.step(Attack(0))
     assert group.hp == [hob.hp - damage] and st.mode == "combat"
     assert [e["hit"] for e in of(events, "attack")] == [True, False, False, False, False]
+    d.push(NOTHING)  # the run over, the corridor run into gets its monster check
     events = g.step(Run())
     leave = one(events, "leave")
     assert leave["pursued"] is False and st.mode == "explore" and st.pos == door and st.segment != room
@@ -298,8 +299,10 @@ def test_a_run_from_undercroft_leaves_the_resident_in_its_room() -> None:
     st = g.state
     (group,) = st.level.groups
     inside, door = st.pos, st.prev_pos
+    d.push(NOTHING)  # the run over, the corridor run into gets its monster check
     events = g.step(Run())
     assert one(events, "leave")["group"] == group.id and st.mode == "explore"
+    assert st.pos == door and one(events, "enter")["segment"] == st.segment and rolls(events, "monster_check")
     events = g.step(Move(inside[0] - door[0], inside[1] - door[1]))
     enc = one(events, "encounter")
     assert enc["first"] is False and enc["count"] == 4 + g.rs.levels[0].number_bonus
@@ -324,6 +327,7 @@ def test_running_from_a_wanderer_met_while_resting_leaves_the_room() -> None:
     events = g.step(Rest())
     assert one(events, "encounter")["origin"] == "wandering" and st.mode == "encounter"
     (rats,) = st.level.groups
+    d.push(NOTHING)  # the run over, the corridor run into gets its monster check
     events = g.step(Run())
     assert one(events, "leave")["group"] == rats.id
     assert st.mode == "explore" and st.pos == door and st.segment != room

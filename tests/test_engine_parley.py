@@ -7,7 +7,20 @@ Mostly the citadel ruleset (the 000 procedure as written: a party of four whose 
 from __future__ import annotations
 
 import pytest
-from engine_helpers import content, encounter_faces, kinds, make_game, meet, of, one, place_group, say, script, walk_to
+from engine_helpers import (
+    NOTHING,
+    content,
+    encounter_faces,
+    kinds,
+    make_game,
+    meet,
+    of,
+    one,
+    place_group,
+    say,
+    script,
+    walk_to,
+)
 
 from undercroft.rules.actions import Attack, Bribe, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
@@ -129,9 +142,9 @@ def test_a_failed_negotiation_is_remembered_when_the_party_comes_back() -> None:
     orc, _ = meet(g, "orc", faces=encounter_faces())
     inside = g.state.pos
     fail_talk(g, orc)
-    script(g).push(100)  # its pursuit roll: it does not follow
-    g.step(Run())
-    assert g.state.mode == "explore"
+    script(g).push(100, NOTHING)  # its pursuit roll: it does not follow; the segment run into finds nothing
+    events = g.step(Run())
+    assert one(events, "evade")["group"] == orc.id and g.state.mode == "explore" and script(g).remaining == 0
     events = walk_to(g, inside)
     assert one(events, "encounter")["first"] is False
     assert refused(g, Talk()).startswith("You have already tried")
@@ -289,9 +302,9 @@ def test_only_one_bribe_per_group_whatever_its_size() -> None:
     script(g).push(6, 1, 1, 1)
     g.step(Bribe(50))
     assert g.state.mode == "combat"
-    script(g).push(100)  # their pursuit roll: they do not follow
+    script(g).push(100, NOTHING)  # their pursuit roll: they do not follow; the segment run into finds nothing
     events = g.step(Run())
-    assert one(events, "evade")["group"] == orcs.id and g.state.mode == "explore"
+    assert one(events, "evade")["group"] == orcs.id and g.state.mode == "explore" and script(g).remaining == 0
     events = walk_to(g, inside)
     assert one(events, "encounter")["first"] is False and g.state.mode == "encounter"
     assert refused(g, Bribe(30)) == "The Orc has already been offered a bribe."

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from engine_helpers import encounter_faces, kinds, make_game, meet, one, rolls, say, script
+from engine_helpers import encounter_faces, kinds, make_game, meet, of, one, rolls, say, script, walk_up_to
 
 from undercroft.rules import dungeon, monster_check
 from undercroft.rules.actions import Fight, Move, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.names import a_name, the
-from undercroft.rules.types import Mode
+from undercroft.rules.types import Mode, Origin
 
 
 def _agree(game: Game, monster: str = "goblin") -> None:
@@ -25,6 +25,7 @@ def test_a_peaceful_monster_steps_aside() -> None:
     _agree(game)
     st = game.state
     g = st.level.groups[-1]
+    walk_up_to(game, g)  # met 60 ft away: the party walks up to it (it lets the party be)
     before = st.pos
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
     assert "pass" in kinds(ev) and say(game, one(ev, "pass")) == "The Goblin lets you pass."
@@ -37,9 +38,10 @@ def test_the_party_may_still_attack_after_an_agreement() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     _agree(game)
     g = game.state.level.groups[-1]
-    ev = game.step(Fight())
-    assert kinds(ev)[:2] == ["break_peace", "initiative"]
-    assert game.state.mode == "combat" and not g.peaceful
+    assert game.distance_to(g) == 60
+    ev = game.step(Fight())  # 60 ft apart: the party closes on it (nine tiles in a round), then the fight
+    assert kinds(ev)[:3] == ["break_peace", "close", "initiative"]
+    assert game.state.mode == "combat" and not g.peaceful and game.distance_to(g) == 10
 
 
 def test_fight_while_exploring_needs_a_monster_in_sight() -> None:
@@ -55,6 +57,7 @@ def test_walking_into_a_monster_left_alone_confronts_it_again() -> None:
     g, _ = meet(game, "goblin", faces=encounter_faces())
     st = game.state
     st.mode, st.encounter = Mode.EXPLORE, None  # e.g. both sides were surprised far apart
+    walk_up_to(game, g)  # (met 60 ft away)
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
     assert one(ev, "encounter")["first"] is False and st.mode == "encounter"
     assert not rolls(ev, "reaction")  # its reaction was settled when first met
@@ -66,6 +69,7 @@ def test_a_monster_met_without_a_reaction_gets_one_when_met_again() -> None:
     st = game.state
     g.reaction, g.reaction_result = 0, ""  # as after a bypass: never reacted
     st.mode, st.encounter = Mode.EXPLORE, None
+    walk_up_to(game, g)  # (met 60 ft away)
     script(game).push(3, 3)  # reaction 6: uncertain
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
     assert rolls(ev, "reaction")[0]["total"] == 6 and g.reaction_result == "uncertain"
@@ -77,15 +81,17 @@ def test_a_monster_that_attacks_on_sight_attacks_again_when_met_again() -> None:
     st = game.state
     g.reaction, g.reaction_result = 2, "attacks"
     st.mode, st.encounter = Mode.EXPLORE, None
+    walk_up_to(game, g)  # (met 60 ft away)
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
     assert "attacks" in kinds(ev) and st.mode == "combat"
 
 
 def test_out_of_sight_the_party_may_move_and_the_monster_keeps_coming() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
-    g, ev = meet(game, "goblin", faces=encounter_faces(distance=(6, 6)))  # 120 ft: out of sight
+    # A wanderer 120 ft away, beyond the room where the party cannot see it: out of sight.
+    g, ev = meet(game, "goblin", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
     st = game.state
-    assert st.encounter is not None and st.encounter.out_of_sight
+    assert st.encounter is not None and st.encounter.out_of_sight and one(ev, "out_of_sight")["distance"] == 120
     m = st.level.map
     step = next((dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
                 if m.tiles[st.pos[1] + dy, st.pos[0] + dx] == dungeon.FLOOR
@@ -93,7 +99,8 @@ def test_out_of_sight_the_party_may_move_and_the_monster_keeps_coming() -> None:
                 and int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == st.segment)
     clock = st.rounds
     ev = game.step(Move(*step))
-    assert one(ev, "approach")["distance"] == 120 - game.monster_of(g).speed
+    assert not of(ev, "refused") and one(ev, "move")
+    assert one(ev, "approach")["distance"] == 120 - game.monster_of(g).speed == game.distance_to(g)
     assert st.rounds == clock + 1  # one round, not two
 
 

@@ -5,7 +5,20 @@ Every roll is forced; each step asserts that the engine used exactly the faces s
 
 from __future__ import annotations
 
-from engine_helpers import act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script, walk_out_past
+from engine_helpers import (
+    NOTHING,
+    act,
+    encounter_faces,
+    kinds,
+    make_game,
+    meet,
+    of,
+    one,
+    rolls,
+    say,
+    script,
+    walk_out_past,
+)
 
 from undercroft.rules.actions import Fight, Run
 from undercroft.rules.dice import ScriptedDice
@@ -39,7 +52,7 @@ def test_a_faster_party_evades_automatically_only_before_the_fight() -> None:
     # Before any fight: 100 ft a round against the ghoul's 90, it is gone, no die.
     game, _ = crawl_meet("ghoul", speed=100)
     assert game.state.mode == "encounter"
-    ev = act(game, Run())
+    ev = act(game, Run(), NOTHING)  # (the d6: the monster check of the segment run into, once it is gone)
     assert one(ev, "evade")["reason"] == "faster" and not rolls(ev, "pursuit") and not of(ev, "pursuit")
     assert game.state.mode == "explore"
     # The same party, the same ghoul, but the fight has begun: no automatic evasion; the pursuit roll decides.
@@ -57,7 +70,7 @@ def test_a_faster_party_evades_automatically_only_before_the_fight() -> None:
 def test_a_faster_party_running_from_a_fight_gets_away_when_the_monster_does_not_follow() -> None:
     game, _g = crawl_meet("ghoul", speed=100)
     fight(game)
-    ev = act(game, Run(), 76)
+    ev = act(game, Run(), 76, NOTHING)  # it stays: the run is over, the segment run into gets its check
     assert one(ev, "roll", purpose="pursuit")["result"] == "no"
     assert one(ev, "evade")["reason"] == "no_pursuit" and game.state.mode == "explore"
 
@@ -79,7 +92,7 @@ def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_at_0_ft() 
 def test_a_monster_that_attacked_at_once_pursues_a_faster_party_from_the_fight() -> None:
     game, _ = crawl_meet("ghoul", ATTACKS, speed=120)  # it attacks at once: 100%, no die
     assert game.state.mode == "combat"
-    ev = act(game, Run())
+    ev = act(game, Run(), NOTHING)  # no pursuit die; the d6: the check of the segment run into, once it is lost
     assert one(ev, "roll", purpose="pursuit")["result"] == "yes" and one(ev, "pursuit")["distance"] == 0
     assert not of(ev, "evade")
     assert one(ev, "escape")["reason"] == "out_of_sight"  # 90 ft ahead after one round: out of its sight
@@ -102,8 +115,9 @@ def test_in_warden_the_drowner_does_not_follow_a_delver_who_runs_from_its_fight(
     st = game.state
     g = st.group(st.combat.group if st.combat is not None else 0)
     assert not game.proc.pursuit
-    ev = act(game, Run())  # no die: nothing follows (001)
-    assert kinds(ev) == ["leave"] and one(ev, "leave")["pursued"] is False
+    ev = act(game, Run(), NOTHING)  # no die for the run: nothing follows (001); then the check of the segment beyond
+    assert kinds(ev) == ["run", "leave", "enter", "roll"] and one(ev, "leave")["pursued"] is False
+    assert not rolls(ev, "pursuit") and one(ev, "roll")["purpose"] == "monster_check"
     assert st.mode == "explore" and st.pursuit is None and g in st.level.groups
 
 

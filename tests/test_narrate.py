@@ -29,6 +29,18 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
               "total": 40, "target": 50, "result": "yes", "group": 1}),
     ("encounter", {"group": 1, "monster": "{m}", "count": 1, "hp": [5], "origin": "resident", "first": True}),
     ("encounter", {"group": 1, "monster": "{m}", "count": 3, "hp": [5, 5, 5], "origin": "resident", "first": True}),
+    ("encounter", {"group": 1, "monster": "{m}", "count": 2, "hp": [5, 5], "origin": "wandering", "first": True,
+                   "out_of_sight": True}),
+    ("placed", {"group": 1, "pos": [30, 12], "distance": 60, "rolled": 70, "out_of_sight": False}),
+    ("in_sight", {"group": 1, "monster": "{m}", "distance": 30, "count": 2}),
+    ("in_sight", {"group": 1, "monster": "{m}", "distance": 30, "count": 1}),
+    ("close", {"group": 1, "monster": "{m}", "distance": 30}),
+    ("close", {"group": 1, "monster": "{m}", "distance": 10}),
+    ("run", {"group": 1, "door": [40, 9], "to": [40, 8], "segment": 4}),
+    ("pursue", {"group": 1, "distance": 40, "monster": "{m}"}),
+    ("let_go", {"group": 1, "monster": "{m}"}),
+    ("got_away", {"group": 1, "distance": 130, "monster": "{m}", "reason": "out_of_sight"}),
+    ("got_away", {"group": 1, "distance": 20, "monster": "{m}", "reason": "gave_up"}),
     ("hidden", {"group": 1}),
     ("reveal", {"group": 1, "monster": "{m}"}),
     ("walked_past", {"group": 1, "monster": "{m}"}),
@@ -69,7 +81,7 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("approach", {"group": 1, "distance": 60, "monster": "{m}", "out_of_sight": False}),
     ("out_of_sight", {"group": 1, "distance": 90}),
     ("attacks", {"group": 1, "monster": "{m}"}),
-    ("leaves", {"group": 1, "monster": "{m}"}),
+    ("leaves", {"group": 1, "monster": "{m}", "distance": 40}),
     ("surprise", {"party": False, "monster": True, "monster_id": "{m}"}),
     ("bypass", {"group": 1}),
     ("round_lost", {"group": 1, "monster": "{m}"}),
@@ -91,9 +103,11 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("pursuit", {"group": 1, "distance": 0, "monster": "{m}"}),
     ("caught", {"group": 1, "fights": True, "monster": "{m}"}),
     ("caught", {"group": 1, "fights": False, "monster": "{m}"}),
+    ("caught", {"group": 1, "fights": True, "monster": "{m}", "by": "party"}),
     ("escape", {"group": 1, "distance": 130, "monster": "{m}", "reason": "out_of_sight"}),
     ("escape", {"group": 1, "distance": 30, "monster": "{m}", "reason": "gave_up"}),
     ("chase", {"group": 1, "distance": 30, "round": 2, "monster": "{m}"}),
+    ("chase", {"group": 1, "distance": 30, "round": 2, "monster": "{m}", "by": "party"}),
     ("distracted", {"group": 1, "by": "food", "monster": "{m}"}),
     ("drop", {"item": "rations", "amount": 1}),
     ("ignored", {"group": 1, "monster": "{m}", "what": "fire"}),
@@ -136,6 +150,10 @@ def test_every_monster_name_in_every_sentence_has_the_right_article(ruleset: str
         for kind, data in SAMPLES:
             event = Event(kind, fill(data, mid, mon.name))
             lines = [nar.text(event), *(text for text, _ in nar.lines(event))]
+            hidden = [nar.text(event, unseen=True), *(text for text, _ in nar.lines(event, unseen=True))]
+            if kind in ("table", "encounter", "surprise", "leave", "evade", "approach"):
+                assert all(mon.name not in line for line in hidden), f"{kind} unseen names {mid}: {hidden}"
+            lines += hidden
             for line in lines:
                 assert not BAD_FORMS.search(line), f"{kind} for {mid}: {line!r}"
                 assert "{" not in line and "None" not in line, f"{kind} for {mid}: {line!r}"
@@ -187,3 +205,81 @@ def test_the_death_screen_the_morgue_and_the_summary_use_the_articles_once() -> 
     assert not BAD_FORMS.search(screen) and not BAD_FORMS.search(summary)
     st.death = {"cause": "Ogre", "turn": 12, "depth": 1, "seed": st.seed}
     assert "Killed by the Ogre on turn 12." in "\n".join(end_lines(game))
+
+
+# --- a group met out of sight is not named until it comes into sight (003) ---------------------------------------
+
+
+def test_a_group_met_out_of_sight_is_not_named_until_it_comes_into_sight() -> None:
+    nar = Narrator(content(), "undercroft")
+    meeting = [
+        Event("roll", {"purpose": "monster_check", "dice": "1d6", "faces": [1], "modifier": 0, "multiplier": 1,
+                       "total": 1, "target": 1, "result": "wandering", "kind": "corridor", "visited": True}),
+        Event("table", {"table": "wandering_1", "row": 3, "column": 4, "monster": "orc", "number": 3}),
+        Event("encounter", {"group": 7, "monster": "orc", "count": 3, "hp": [8, 8, 8], "origin": "wandering",
+                            "first": True, "out_of_sight": True}),
+        Event("roll", {"purpose": "distance", "dice": "2d6x10", "faces": [6, 6], "modifier": 0, "multiplier": 10,
+                       "total": 120, "target": None, "result": ""}),
+        Event("placed", {"group": 7, "pos": [3, 4], "distance": 120, "rolled": 120, "out_of_sight": True}),
+        Event("roll", {"purpose": "surprise_monster", "dice": "1d6", "faces": [1], "modifier": 0, "multiplier": 1,
+                       "total": 1, "target": 2, "result": "surprised", "monster": "orc"}),
+        Event("surprise", {"party": False, "monster": True, "monster_id": "orc"}),
+        Event("roll", {"purpose": "reaction", "dice": "2d6", "faces": [4, 4], "modifier": 0, "multiplier": 1,
+                       "total": 8, "target": None, "result": "uncertain"}),
+        Event("out_of_sight", {"group": 7, "distance": 120}),
+    ]
+    unseen: dict[int, str] = {}
+    lines = nar.log_lines(meeting, unseen)
+    assert unseen == {7: "orc"}
+    told = [text for text, kind in lines if kind != "detail"]  # what the log shows
+    assert not any("Orc" in t for t in told), told
+    assert "Something is moving out there." in told and "Distance: 120 ft." in told
+    assert "Whatever it is, it is surprised." in told
+    quiet = [text for text, kind in lines if kind == "detail"]
+    assert "On the map: 120 ft away, out of sight (rolled 120 ft)." in quiet
+    assert any(t.startswith("Table wandering_1: row 3, column 4") for t in quiet)
+    assert any(t.startswith("Reaction (out of sight)") for t in quiet)
+    assert not any("Orc" in t for t, _ in lines)
+    # A round later it walks closer, still unseen; then into sight: from then on it is named.
+    wait = [Event("wait", {"combat": False}),
+            Event("approach", {"group": 7, "distance": 30, "monster": "orc", "out_of_sight": False}),
+            Event("in_sight", {"group": 7, "monster": "orc", "distance": 30, "count": 3})]
+    told = [text for text, _ in nar.log_lines(wait, unseen)]
+    assert told == ["You wait.", "Something comes closer: 30 ft.", "It comes into sight: 3 x Orc, 30 ft away."]
+    assert unseen == {}
+    assert nar.log_lines([Event("attacks", {"group": 7, "monster": "orc"})], unseen) == [("The Orc attacks!", "bad")]
+
+
+def test_running_from_a_group_never_seen_does_not_name_it() -> None:
+    nar = Narrator(content(), "undercroft")
+    unseen = {4: "troll"}
+    run = [Event("run", {"group": 4, "door": [10, 3], "to": [10, 2], "segment": 3}),
+           Event("evade", {"group": 4, "reason": "out_of_sight", "monster": "troll"})]
+    assert [t for t, _ in nar.log_lines(run, unseen)] == ["You run through the door.", "It never saw where you went."]
+    leave = [Event("leave", {"group": 4, "pursued": False, "monster": "troll"})]
+    assert [t for t, _ in nar.log_lines(leave, unseen)] == ["Whatever it was stays where it is."]
+    assert [t for t, _ in nar.log_lines(leave, {})] == ["The Troll stays where it is."]
+
+
+def test_the_new_lines_of_the_map_and_the_chase() -> None:
+    nar = Narrator(content(), "undercroft")
+    say = nar.text
+    assert say(Event("encounter", {"group": 1, "monster": "orc", "count": 2, "out_of_sight": True})) == (
+        "Something is moving out there.")
+    assert nar.lines(Event("placed", {"group": 1, "pos": [1, 2], "distance": 40, "rolled": 50,
+                                      "out_of_sight": False})) == [
+        ("On the map: 40 ft away, in sight (rolled 50 ft).", "detail")]
+    assert say(Event("close", {"group": 1, "monster": "orc", "distance": 30})) == (
+        "You close in on the Orc: 30 ft apart.")
+    assert say(Event("close", {"group": 1, "monster": "orc", "distance": 10})) == "You close with the Orc."
+    assert say(Event("pursue", {"group": 1, "distance": 40, "monster": "kobold"})) == (
+        "You go after the Kobold! (40 ft ahead)")
+    assert say(Event("chase", {"group": 1, "distance": 10, "round": 1, "monster": "kobold", "by": "party"})) == (
+        "The Kobold is 10 ft ahead of you.")
+    assert say(Event("caught", {"group": 1, "fights": True, "monster": "kobold", "by": "party"})) == (
+        "You catch up with the Kobold!")
+    assert say(Event("let_go", {"group": 1, "monster": "kobold"})) == "You let the Kobold go."
+    assert say(Event("got_away", {"group": 1, "distance": 130, "monster": "kobold", "reason": "out_of_sight"})) == (
+        "The Kobold is out of your sight (130 ft): it gets away.")
+    assert say(Event("got_away", {"group": 1, "distance": 20, "monster": "kobold", "reason": "gave_up"})) == (
+        "You give up the chase: the Kobold gets away.")

@@ -73,19 +73,23 @@ def test_no_one_acts_in_a_round_where_both_sides_are_surprised(ruleset: str) -> 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_walk_into_a_segment_runs_its_entry_procedure(ruleset: str) -> None:
-    """000: entering a segment means the monster check, unless a monster is there already (then it is met)."""
+    """000: entering a segment means the monster check, unless a monster is there already (then it is met).
+    A submerged monster lying hidden in a segment (met there, or found there by its monster check) is there
+    already: entering that segment again meets nothing and rolls no check."""
     entries = checked = 0
     for p in played(ruleset):
         lurking: dict[int, int] = {}  # segment -> a hidden group there
+        last_enter = -1
         for turn, events in enumerate(p.steps):
             for i, e in enumerate(events):
+                if e.type == "hidden":  # it lies in the segment entered last
+                    lurking[last_enter] = e["group"]
                 if e.type != "enter":
                     continue
+                last_enter = e["segment"]
                 entries += 1
                 after = events[i + 1:]
                 nxt = after[0] if after else None
-                if nxt is not None and nxt.type == "hidden":
-                    lurking[e["segment"]] = nxt["group"]
                 met = nxt is not None and nxt.type in ("encounter", "peaceful", "hidden")
                 rolled = nxt is not None and nxt.type == "roll" and nxt["purpose"] == "monster_check"
                 assert met or rolled or e["segment"] in lurking, f"{where(p, turn)}: {[x.type for x in events]}"

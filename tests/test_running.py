@@ -55,9 +55,10 @@ def test_running_from_a_monster_that_does_not_pursue_is_free_and_it_stays_hurt()
     act(game, Attack(0), 15, 1)  # 8 -> 2
     assert g.hp == [2]
     hp, clock = st.party[0].hp, st.rounds
-    ev = act(game, Run())  # no die at all
-    assert kinds(ev) == ["leave"] and ev[0]["pursued"] is False
-    assert st.mode == "explore" and st.pos == entry and st.segment != room
+    ev = act(game, Run(), NOTHING)  # no die for the run; the corridor run into gets its monster check
+    assert kinds(ev) == ["run", "leave", "enter", "roll"] and one(ev, "leave")["pursued"] is False
+    assert one(ev, "roll", purpose="monster_check")["segment"] == st.segment
+    assert st.mode == "explore" and st.pos == entry and st.segment != room  # the landing: the door it came in by
     assert st.party[0].hp == hp and st.rounds == clock + 1  # no cost but the round it takes
     assert g in st.level.groups and g.hp == [2] and g.segment == room  # it stays, keeps its damage
     # Coming back: the room is not cleared; the same Ghoul, at the same 2 HP.
@@ -75,8 +76,9 @@ def test_a_monster_that_does_not_pursue_lets_the_party_go_in_undercroft(monster:
     if game.state.mode == "combat":
         assert game.state.combat is not None and game.state.combat.party_turn
     assert not game.monster_of(g).pursues
-    ev = act(game, Run())  # no pursuit roll
-    assert one(ev, "leave")["pursued"] is False and not of(ev, "pursuit")
+    ev = act(game, Run(), NOTHING)  # no pursuit roll; only the monster check of the segment run into
+    assert one(ev, "leave")["pursued"] is False and not of(ev, "pursuit") and not rolls(ev, "pursuit")
+    assert one(ev, "enter") and one(ev, "roll")["purpose"] == "monster_check"
     assert game.state.mode == "explore" and g in game.state.level.groups
 
 
@@ -87,7 +89,7 @@ def test_a_faster_party_evades_automatically() -> None:
     game, _g, _ = crawl_meet("ghoul", HOSTILE)  # 75% pursuit; no fight yet (003: evasion before the combat phase)
     assert game.state.mode == "encounter"
     game.state.party[0].speed = 120  # faster than its 90
-    ev = act(game, Run())
+    ev = act(game, Run(), NOTHING)  # (the monster check of the segment run into)
     assert one(ev, "evade")["reason"] == "faster" and not rolls(ev, "pursuit")
     assert game.state.mode == "explore"
 
@@ -99,7 +101,7 @@ def test_a_faster_party_evades_automatically() -> None:
 def test_the_chance_of_pursuit_comes_from_the_reaction(reaction: tuple[int, int], chance: int, over: bool) -> None:
     game, g, _ = crawl_meet("gaoler", reaction)
     face = chance + 1 if over else chance
-    ev = act(game, Run(), face)
+    ev = act(game, Run(), face, *((NOTHING,) if over else ()))  # got away: the segment run into is entered
     r = one(ev, "roll", purpose="pursuit")
     assert (r["dice"], r["total"], r["target"]) == ("1d100", face, chance)
     if over:
@@ -110,7 +112,7 @@ def test_the_chance_of_pursuit_comes_from_the_reaction(reaction: tuple[int, int]
 
 def test_no_pursuit_from_a_peaceful_reaction_rolls_nothing() -> None:
     game, _, _ = crawl_meet("gaoler", PEACEFUL)
-    ev = act(game, Run())
+    ev = act(game, Run(), NOTHING)  # the d6 is the monster check of the segment run into
     assert one(ev, "roll", purpose="pursuit")["result"] == "no" and one(ev, "evade")["reason"] == "no_pursuit"
 
 
@@ -145,8 +147,8 @@ def test_a_pursuer_that_closes_the_distance_catches_the_party_and_fights() -> No
 
 def test_a_friendly_pursuer_catches_up_and_does_not_fight() -> None:
     game, g, _ = crawl_meet("the_unlit", FRIENDLY)  # 120 against 90: it gains 90 ft a round
-    ev = act(game, Run(), 25)
-    assert one(ev, "caught")["fights"] is False and game.state.mode == "explore" and g.peaceful
+    ev = act(game, Run(), 25, NOTHING)  # caught, no fight: the run is over, the segment run into is entered
+    assert one(ev, "caught")["fights"] is False and one(ev, "enter") and game.state.mode == "explore" and g.peaceful
 
 
 # --- dropping things -------------------------------------------------------------------------------------------
@@ -156,7 +158,7 @@ def test_a_friendly_pursuer_catches_up_and_does_not_fight() -> None:
 def test_food_stops_an_unintelligent_pursuer_half_the_time(face: int, stops: bool) -> None:
     game, g = chase("ogre")
     assert not game.monster_of(g).intelligent
-    ev = act(game, DropFood(), face)
+    ev = act(game, DropFood(), face, *((NOTHING,) if stops else ()))
     r = one(ev, "roll", purpose="food_distracts")
     assert (r["total"], r["target"]) == (face, 50)
     assert "rations" not in game.state.items
@@ -177,7 +179,7 @@ def test_food_never_stops_an_intelligent_pursuer() -> None:
 def test_treasure_stops_an_intelligent_pursuer_half_the_time(face: int, stops: bool) -> None:
     game, g = chase("gaoler", gold=100)
     treasure = g.treasure
-    ev = act(game, DropTreasure(), 1, 1, face)  # 2d6x5 = 10 gold, then the d100
+    ev = act(game, DropTreasure(), 1, 1, face, *((NOTHING,) if stops else ()))  # 2d6x5 = 10 gold, then the d100
     assert one(ev, "drop")["amount"] == 10 and game.state.gold == 90
     r = one(ev, "roll", purpose="treasure_distracts")
     assert (r["total"], r["target"]) == (face, 50)
@@ -198,7 +200,7 @@ def test_treasure_never_stops_an_unintelligent_pursuer() -> None:
 def test_burning_oil_stops_or_slows_a_pursuer_with_self_preservation(face: int, stops: bool) -> None:
     game, g = chase("gaoler")
     assert game.monster_of(g).self_preservation
-    ev = act(game, ThrowOil(), face)
+    ev = act(game, ThrowOil(), face, NOTHING)  # stopped or left behind: the run is over either way
     assert "oil_flask" not in game.state.items
     if stops:
         assert one(ev, "distracted")["by"] == "fire" and game.state.mode == "explore"
@@ -235,9 +237,9 @@ def run_thirty_rounds(game: Game) -> list[Event]:
     clock = st.rounds
     act(game, Run(), 1)
     events: list[Event] = []
-    for _ in range(29):
+    for k in range(29):
         assert not st.exhausted and st.mode == "pursuit"
-        events = act(game, Run())
+        events = act(game, Run(), *((NOTHING,) if k == 28 else ()))  # the last: the segment run into is entered
     assert st.rounds == clock + 30  # 300 seconds: five turns
     return events
 

@@ -163,13 +163,19 @@ _ARROWS = {(0, -1): KeySym.UP, (0, 1): KeySym.DOWN, (-1, 0): KeySym.LEFT, (1, 0)
 
 
 def seek_fight_key(session: Session, *, fight: bool = True) -> KeySym:
-    """A key that heads for a fight: walk to the nearest unvisited room, fight whatever is met, attack. With
-    ``fight`` off, it runs from whatever it meets instead (for long games)."""
+    """A key that heads for a fight: walk to the nearest unvisited room, fight whatever is met (waiting for one
+    out of sight to come), attack. With ``fight`` off, it runs from whatever it meets instead (for long games):
+    pressed again over the choice of doors, ``r`` takes the way in (or the first open door)."""
     from undercroft.rules import dungeon
+    from undercroft.rules.actions import Fight
 
     st = session.game.state
     if st.mode in ("encounter", "pursuit"):
-        return KeySym.F if fight else KeySym.R
+        if not fight:
+            return KeySym.R  # (with a choice of doors, r again takes the way in, or the first open door)
+        if st.mode == "encounter" and not session.game.legal(Fight()):
+            return KeySym.W  # out of sight: wait for it to come
+        return KeySym.F if session.game.legal(Fight()) else KeySym.R  # giving chase: run on after it
     if st.mode == "combat":
         return KeySym.A if fight else KeySym.R
     m = st.level.map

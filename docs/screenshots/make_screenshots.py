@@ -34,6 +34,7 @@ def main() -> None:
     from undercroft.content import load_content
     from undercroft.paths import data_dir
     from undercroft.rules import dungeon
+    from undercroft.rules.actions import Fight, Run
     from undercroft.ui import loop
     from undercroft.ui.frontend import NullFrontEnd
     from undercroft.ui.keys import key
@@ -59,8 +60,10 @@ def main() -> None:
         me = st.party[0]
         if st.mode in ("explore", "combat") and me.hp * 2 < me.max_hp and st.items.get("healing_potion"):
             return KeySym.Q
+        if st.mode == "encounter" and not session.game.legal(Fight()):
+            return KeySym.W  # out of sight: wait for it to come
         if st.mode in ("encounter", "pursuit"):
-            return KeySym.F
+            return KeySym.F if session.game.legal(Fight()) else KeySym.R  # giving chase: run on
         if st.mode == "combat":
             return KeySym.A
         m = st.level.map
@@ -97,11 +100,25 @@ def main() -> None:
                     and st.turn > 10:
                 shot(frontend, "encounter")
                 taken.add("encounter")
+            if top == "EncounterScene" and "unseen" not in taken and st.encounter is not None \
+                    and st.encounter.out_of_sight:
+                shot(frontend, "unseen")
+                taken.add("unseen")
             swung = any(e.type == "attack" and e.get("attacker_side") == "party" for e in session.last_events)
             if top == "CombatScene" and "combat" not in taken and st.combat is not None and st.combat.round >= 2 \
                     and swung:
                 shot(frontend, "combat")
                 taken.add("combat")
+            if top == "DoorScene" and "run" not in taken:  # the choice of doors, over the fight
+                shot(frontend, "run")
+                taken.add("run")
+                return [key(KeySym.ESCAPE)]
+            game = session.game
+            front = st.front_group()
+            if top == "CombatScene" and "combat" in taken and "run" not in taken and game.legal(Run()) \
+                    and front is not None and len(front.alive) >= 2 \
+                    and sum(not w.blocked for w in game.exits()) >= 2:
+                return [key(KeySym.R)]
             if top == "EndScene":
                 if "death" not in taken and st.mode == "dead":
                     shot(frontend, "death")
@@ -117,13 +134,13 @@ def main() -> None:
 
     for seed in range(args.seed, args.seed + 200):
         play(seed)
-        if {"explore", "encounter", "combat", "death"} <= taken:
+        if {"explore", "encounter", "unseen", "combat", "run", "death"} <= taken:
             break
     # the help overlay over a game
     fe = NullFrontEnd([[key(KeySym.SLASH, Modifier.LSHIFT)]])
     loop.run(fe.open, lambda: SceneStack(game_stack(Session.new(content, "undercroft", args.seed))), max_frames=2)
     shot(fe, "help")
-    print("missing:", {"explore", "encounter", "combat", "death"} - taken or "none")
+    print("missing:", {"explore", "encounter", "unseen", "combat", "run", "death"} - taken or "none")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 It reads the game state (never the game's random streams: its own tie-breaks come from the stream ``"bot"`` of its
 seed) and proposes actions in order of preference; :meth:`Bot.choose` returns the first one the engine would take
-now that has not been refused at this turn. The play is plain and cautious:
+now (``Game.legal``) that has not been refused at this turn. The play is plain and cautious:
 
 * **explore**: drink when hurt, rest off exhaustion, pick up the items it has seen, walk to the nearest unexplored
   floor it can reach (4-connected, around monsters and around rooms it fled from), and when the level is explored
@@ -11,15 +11,29 @@ now that has not been refused at this turn. The play is plain and cautious:
   negotiation table against the monster's reluctance) or the fight odds call for it; after a failed talk, bribe
   with the smallest sum whose bribery digit gives at least 50% and that it can pay; fight when its odds are good,
   otherwise run; where the rules have no running (the citadel), talk, then bribe, then fight;
-* **combat**: drink when low, burn oil on a hard foe, run when the fight turns hopeless (where the rules let it),
-  else attack the weakest;
+* **a group out of sight** (met beyond the party's sight, it walks toward the party each round): the bot decides
+  as it would in sight. If that is to run (or to try a talk that is likely to fail, then run), it runs now, while
+  the group cannot see where it goes and the run is sure; if it is to walk on past a quiet group, it walks on;
+  otherwise (it will fight, talk or bribe) it waits for the group to come. A group that comes no closer (something
+  stands in its way) it goes to meet, and when that gets nowhere (:data:`MAX_UNSEEN`) it walks on. After running
+  twice from a group that stands on its only way on (or :data:`MAX_FLEES` times from one group), it stops running
+  from it: it waits for it, and fights;
+* **running**: through the open door (``Game.exits()``) that best gets away: not into a segment holding another
+  hostile group or one it fled from, not a door the group stands nearer than the party, a segment already visited
+  before one not yet entered (no resident to raise), then the one nearest its goal, then the one farthest from the
+  group; the way it came in is plain ``Run()``;
+* **combat**: drink when low, burn oil on a hard foe, run when the fight turns hopeless (where the rules let it,
+  and not from a group it has committed to), else attack the weakest;
 * **pursuit**: drop food for an unintelligent pursuer, treasure for an intelligent one, burn oil at one that fears
-  fire, then keep running (or turn and fight when its odds are good or it is too tired to run).
+  fire, then keep running (or turn and fight when its odds are good or it is too tired to run);
+* **a group that goes its way** (a wanderer leaving after a peaceful or friendly reaction): it is let go, unless
+  it carries treasure, the fight odds it showed were at least :data:`PURSUE_ODDS`, the party is not hurt and the
+  chase catches it for sure (the party gains on it, well inside the rounds before it gives up or the party tires).
+  In the chase the bot runs on while that still holds, else it waits (lets it go).
 
 The fight odds are the game's own (:func:`undercroft.sim.odds.fight_odds`, what the encounter and fight screens
-show: exact for one creature, simulated for a group); where those have nothing to say (a group it cannot see) it
-counts on nothing (0). Talk, bribe and escape chances come from :mod:`undercroft.rules.formulas`, the rules the
-engine plays by.
+show: exact for one creature, simulated for a group); where those have nothing to say it counts on nothing (0).
+Talk, bribe, escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules the engine plays by.
 """
 
 from __future__ import annotations
@@ -46,6 +60,7 @@ from undercroft.rules.actions import (
     DropTreasure,
     Fight,
     Move,
+    Pursue,
     Rest,
     Run,
     Talk,
@@ -56,7 +71,7 @@ from undercroft.rules.dice import Dice
 from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.state import Group
-from undercroft.rules.types import Behaviour, Mode, Origin
+from undercroft.rules.types import Behaviour, Mode, Origin, Side
 from undercroft.sim.odds import attack_target, fight_odds
 
 Point = tuple[int, int]
@@ -70,10 +85,19 @@ TALK_UNLESS = 0.8  # ...or when the fight odds are below this
 BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance
 PASS_COST = 8  # walking through a monster at peace (it steps aside), against 1 for a free tile
 GIVE_UP = 0.2  # run from a fight whose odds fell below this
-MAX_LEVEL_MOVES = 700
-MAX_WAITS = 3  # waits on one monster before doing something else  # then stop exploring and make for the stairs
+MAX_LEVEL_MOVES = 700  # then stop exploring and make for the stairs
+MAX_WAITS = 3  # waits on one monster before doing something else
+MAX_UNSEEN = 12  # actions spent on one group out of sight before walking on regardless
+FLEES_ON_THE_WAY = 2  # runs from a group standing on the only way on before it stops running from it
+MAX_FLEES = 4  # runs from one group on a level before it stops running from it at all
+PURSUE_ODDS = FIGHT_ODDS  # go after a group that goes its way only with the odds it would fight at
 _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _FAR = int(np.iinfo(np.int32).max)
+
+
+def _steps(a: Point, b: Point) -> int:
+    """Steps between two tiles in the open (the party walks in eight directions)."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def distribution(d: Dice) -> dict[int, float]:
@@ -148,6 +172,8 @@ class Bot:
         self._waits: dict[int, int] = {}  # group id -> times it waited on it
         self._committed: set[int] = set()  # groups it will not run from any more
         self._forced = False  # the current plan had to go through a segment it fled from
+        self._odds_of: dict[int, float] = {}  # group id -> the fight odds it showed when last met
+        self._unseen: dict[int, tuple[int, int]] = {}  # group id -> (actions spent on it out of sight, its distance)
 
     # --- the interface ------------------------------------------------------------------------------------
 
@@ -163,6 +189,8 @@ class Bot:
             self._fled.clear()
             self._committed.clear()
             self._path = []
+        if st.mode != Mode.ENCOUNTER:
+            self._unseen.clear()  # (counted for one encounter at a time)
         plans: dict[str, Callable[[], list[Action]]] = {
             Mode.EXPLORE: self._explore,
             Mode.ENCOUNTER: self._encounter,
@@ -171,7 +199,9 @@ class Bot:
         }
         plan = plans.get(st.mode)
         options = plan() if plan is not None else []
-        for a in [*options, Fight(), Attack(self._weakest()), Run(), Wait(), Rest()]:
+        for a in [*options, Fight(), Attack(self._weakest()), None, Wait(), Rest()]:
+            if a is None:  # running, through the door its plan would pick
+                a = self._run() if st.mode in (Mode.ENCOUNTER, Mode.COMBAT) else Run()
             if a not in self._refused and self.game.legal(a):
                 if isinstance(a, Move):
                     self._level_moves += 1
@@ -189,6 +219,8 @@ class Bot:
         g = self.game
         st = g.state
         out: list[Action] = []
+        if st.fled and g.legal(Pursue()) and self._should_pursue(st.fled):
+            return [Pursue()]  # (any other action lets it go)
         hurt = self._hurt(HURT)
         if hurt is not None and _has(g, "potion"):
             out.append(Drink(hurt))
@@ -230,12 +262,11 @@ class Bot:
             for s in sorted(self._avoid):
                 if s != st.segment:
                     cost[seg == s] = 0
-        # A monster at peace steps aside when the party walks into it. Where there is no running (the citadel) the
-        # bot makes terms with nearly everything it meets: there it walks through them, or their peace walls it in.
-        through = not self.game.proc.running
+        # A monster at peace steps aside when the party walks into it: a (slow) way through, or its peace walls the
+        # party in (a group it made terms with in a corridor, the one way on).
         for grp in lv.groups:
             if not grp.defeated and not grp.hidden:
-                free = through and grp.peaceful and bool(cost[grp.pos[1], grp.pos[0]])
+                free = grp.peaceful and bool(cost[grp.pos[1], grp.pos[0]])
                 cost[grp.pos[1], grp.pos[0]] = PASS_COST if free else 0
         cost[st.pos[1], st.pos[0]] = 1
         return cost
@@ -274,13 +305,21 @@ class Bot:
         st = self.game.state
         self._path, self._goal, self._goal_kind = [], None, ""
         # Orthogonal steps first (the way corridors run); diagonal steps, which the rules allow, only to get round
-        # a monster standing in a doorway.
-        for avoid, diagonal in ((True, False), (True, True), (False, False), (False, True)):
-            cost = self._walk_cost(avoid)
-            dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
-            dist[st.pos[1], st.pos[0]] = 0
-            tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None, out=dist)
-            for kind, mask in self._goals():
+        # a monster standing in a doorway. Going back at a monster in the way only when no other goal is in reach.
+        goals = self._goals()
+        passes = ((True, False), (True, True), (False, False), (False, True))
+        maps: dict[tuple[bool, bool], tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]] = {}
+        for last_resort, (avoid, diagonal) in [(r, p) for r in (False, True) for p in passes]:
+            if (avoid, diagonal) not in maps:
+                cost = self._walk_cost(avoid)
+                dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+                dist[st.pos[1], st.pos[0]] = 0
+                tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None, out=dist)
+                maps[avoid, diagonal] = (cost, dist)
+            cost, dist = maps[avoid, diagonal]
+            for kind, mask in goals:
+                if (kind == "reengage") != last_resort:
+                    continue
                 if not avoid and kind not in ("stairs", "reengage"):
                     continue  # through a monster it fled from only to get on (or to win)
                 here = bool(mask[st.pos[1], st.pos[0]])
@@ -336,17 +375,106 @@ class Bot:
         return self.game.state.front_group()
 
     def _encounter(self) -> list[Action]:
-        game = self.game
-        st = game.state
+        st = self.game.state
         g = self._group()
         if g is None:
             return []
+        if st.level.map.stairs == st.pos and self._goal_kind == "stairs" and self.game.legal(Descend()):
+            return [Descend()]  # on the stairs it was making for, and the group lets it go down
+        odds = self._odds()
+        self._odds_of[g.id] = odds
+        enc = st.encounter
+        if enc is None or not enc.out_of_sight:
+            self._unseen.pop(g.id, None)
+            return self._meet(g, odds)
+        return self._out_of_sight(g, odds, enc.distance)
+
+    def _out_of_sight(self, g: Group, odds: float, distance: int) -> list[Action]:
+        """A group met out of sight: do now what the bot would do in sight, as far as it can (see the module
+        docstring)."""
+        game = self.game
+        st = game.state
+        spent, last = self._unseen.get(g.id, (0, distance + 1))
+        self._unseen[g.id] = (spent + 1, distance)
+        waits = self._waits.get(g.id)
+        plan = self._meet(g, odds)
+        if waits is None:  # a wait on a group out of sight is no wait on its reaction
+            self._waits.pop(g.id, None)
+        else:
+            self._waits[g.id] = waits
+        drink = [a for a in plan if isinstance(a, Drink)]
+        decisive = next((a for a in plan if not isinstance(a, Drink)
+                         and not (isinstance(a, Talk) and parley.check_talk(game, g) is not None)), None)
+        if isinstance(decisive, (Run, Move)):
+            return plan  # run while it cannot see where the party goes; walk on past a quiet group
+        run = next((a for a in plan if isinstance(a, Run)), None)
+        if isinstance(decisive, Talk) and run is not None and talk_odds(game, g) < TALK_ODDS:
+            return [*drink, run]  # a talk that would likely fail, then a run: run now, while the run is sure
+        # It will be fought, talked to or bribed: let it come, and go to meet it when it comes no closer.
+        if spent < MAX_UNSEEN:
+            if distance < last:
+                return [*drink, Wait()]
+            step = self._step_toward(g)
+            if step is not None:
+                return [*drink, Move(step[0] - st.pos[0], step[1] - st.pos[1])]
+        # It is not coming and there is no way to it: walk on; out of the segment (which ends the encounter) when the
+        # bot has nowhere else to go, or its way on is the stairs (not taken with a group facing the party).
+        step = self._next_step()
+        if step is None or self._goal_kind == "stairs":
+            step = self._step_out() or step
+        if step is not None:
+            return [*drink, Move(step[0] - st.pos[0], step[1] - st.pos[1])]
+        return [*drink, Wait()]
+
+    def _step_out(self) -> Point | None:
+        """The party's next step on the shortest walk out of its segment (None: no way out)."""
+        st = self.game.state
+        m = st.level.map
+        cost = self._walk_cost(False)
+        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+        dist[st.pos[1], st.pos[0]] = 0
+        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+        out = (m.segment_of != st.segment) & (m.segment_of >= 0) & (cost > 0) & (dist < _FAR)
+        if not out.any():
+            return None
+        d = np.where(out, dist, _FAR)
+        ys, xs = np.nonzero(d == int(d.min()))
+        path = tcod.path.hillclimb2d(dist, (int(ys[0]), int(xs[0])), True, True)  # from there back to the party
+        return (int(path[-2][1]), int(path[-2][0])) if len(path) > 1 else None
+
+    def _step_toward(self, g: Group) -> Point | None:
+        """The party's next step toward ``g`` without leaving its segment (which would end the encounter): to the
+        tile it can reach nearest the group's (None: it stands there already)."""
+        st = self.game.state
+        m = st.level.map
+        cost = self._walk_cost(False)
+        cost[m.segment_of != st.segment] = 0
+        cost[st.pos[1], st.pos[0]] = 1
+        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+        dist[st.pos[1], st.pos[0]] = 0
+        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+        floor = (m.tiles != dungeon.WALL).astype(np.int8)  # how near the group, round whatever stands in the way
+        near = tcod.path.maxarray(cost.shape, dtype=np.int32)
+        near[g.pos[1], g.pos[0]] = 0
+        tcod.path.dijkstra2d(near, floor, 1, 1, out=near)
+        reach = (dist < _FAR) & (cost > 0)
+        reach[g.pos[1], g.pos[0]] = False
+        key = np.where(reach, near.astype(np.int64) * 4096 + dist, np.iinfo(np.int64).max)
+        ty, tx = np.unravel_index(int(np.argmin(key)), key.shape)
+        if (int(tx), int(ty)) == st.pos:
+            return None
+        path = tcod.path.hillclimb2d(dist, (int(ty), int(tx)), True, True)  # from there back to the party
+        return (int(path[-2][1]), int(path[-2][0])) if len(path) > 1 else None
+
+    def _meet(self, g: Group, odds: float) -> list[Action]:
+        """What to do about a group in sight."""
+        game = self.game
+        st = game.state
         mon = game.monster_of(g)
         out: list[Action] = []
         hurt = self._hurt(HURT)
         if hurt is not None and _has(game, "potion"):
             out.append(Drink(hurt))  # in an encounter a drink only lets a round pass
-        odds = self._odds()
         # Peaceful, holding its ground, or passive: it starts nothing (a passive one strikes once at whoever walks
         # past it, which costs less than fighting a crowd of them). A kneeler rises once the party is inside: it
         # is met like any other monster.
@@ -354,19 +482,20 @@ class Bot:
         no_running = not game.proc.running  # the citadel: talk, bribe or fight to the death
         quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
         if quiet and odds < 0.9:
-            # it does not start anything: walk on, unless it stands in the only way on
+            # it does not start anything: walk on, unless it stands in the only way on (the plan is to go back at a
+            # monster in the way: this is the meeting it went for)
             step = self._next_step()
-            if step is not None:
+            if step is not None and self._goal_kind != "reengage":
                 out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
                 if can_run:
-                    out.append(Run())
+                    out.append(self._run())
                 return out
-            if odds >= GIVE_UP or self._fled.get(g.id, 0) >= 2 or no_running:
+            if odds >= GIVE_UP or self._fled.get(g.id, 0) >= FLEES_ON_THE_WAY or no_running:
                 self._committed.add(g.id)
                 out.append(Fight())
             if can_run:
                 self._flee(g)
-                out.append(Run())
+                out.append(self._run())
             return out
         waits = self._waits.get(g.id, 0)
         if (g.reaction_result in ("peaceful", "friendly") and g.origin != Origin.GUARDIAN and odds < 0.9
@@ -382,7 +511,8 @@ class Bot:
         if (talk_first and g.origin != Origin.GUARDIAN and game.proc.negotiation and game.negotiable(g)
                 and not g.negotiated):
             out.append(Talk())  # a failed talk only lets a round pass
-        forced = self._forced and g.segment in self._avoid  # the only way on leads through it
+        forced = self._forced and (g.segment in self._avoid or st.segment in self._avoid)  # the only way on
+        fled = self._fled.get(g.id, 0)
         if odds >= FIGHT_ODDS:
             out.append(Fight())
             return out
@@ -390,15 +520,15 @@ class Bot:
             offer = bribe_offer(game, g)
             if offer is not None and g.origin != Origin.GUARDIAN:
                 out.append(Bribe(offer))  # refused, it attacks first: only when running is no safer
-        if (forced and self._fled.get(g.id, 0) >= 2) or no_running:
+        if (forced and fled >= FLEES_ON_THE_WAY) or fled >= MAX_FLEES or no_running or g.id in self._committed:
             self._committed.add(g.id)  # no more running from it (or none in these rules): a fight to the death
             out.append(Fight())
             return out
         if not can_run:
-            out.append(Fight())  # too exhausted to run
+            out.append(Fight())  # too exhausted to run, or it stands between the party and every way out
             return out
         self._flee(g)
-        out.append(Run())
+        out.append(self._run())
         return out
 
     def _odds(self) -> float:
@@ -435,6 +565,77 @@ class Bot:
         self._avoid.add(g.segment)
         self._path = []
 
+    def _run(self) -> Run:
+        """Running from the group in front of the party: through the open door that best gets away (see the
+        module docstring); ``Run()`` when that is the way the party came in (or no door is open: the engine says
+        why)."""
+        game = self.game
+        st = game.state
+        lv = st.level
+        ways = game.exits()
+        open_ = [i for i, w in enumerate(ways) if not w.blocked]
+        if not open_:
+            return Run()
+        g = self._group()
+        tiles = [] if g is None else [p for p, hp in zip(game.creature_tiles(g), g.hp, strict=True) if hp > 0]
+        hostile = {o.segment for o in lv.groups
+                   if not o.defeated and not o.hidden and not o.peaceful and (g is None or o.id != g.id)}
+        to_goal = self._from_goal()
+
+        def key(i: int) -> tuple[bool, bool, bool, bool, int, int, int]:
+            w = ways[i]
+            them = min((_steps(t, w.door) for t in tiles), default=_FAR)
+            lead = them - _steps(st.pos, w.door)  # how much nearer that door the party stands than the group
+            seen = w.segment >= 0 and bool(lv.visited[w.segment])
+            far = _FAR if to_goal is None else int(to_goal[w.landing[1], w.landing[0]])
+            return (w.segment in hostile, w.segment in self._avoid, lead <= 0, not seen, far, -lead, i)
+
+        best = min(open_, key=key)
+        return Run() if ways[best].came_in else Run(door=best)
+
+    def _from_goal(self) -> npt.NDArray[np.int32] | None:
+        """Walking distances to the bot's goal (its current one, else the stairs) from every tile."""
+        st = self.game.state
+        goal = self._goal if self._goal is not None else st.level.map.stairs
+        if goal is None:
+            return None
+        cost = self._walk_cost(True)
+        cost[goal[1], goal[0]] = 1
+        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+        dist[goal[1], goal[0]] = 0
+        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+        return dist
+
+    # --- a group that goes its way -----------------------------------------------------------------------------
+
+    def _should_pursue(self, gid: int) -> bool:
+        """Whether to go after the group ``gid`` that has just gone its way (see the module docstring)."""
+        game = self.game
+        try:
+            g = game.state.group(gid)
+        except KeyError:
+            return False
+        if g.treasure <= 0 or self._odds_of.get(gid, 0.0) < PURSUE_ODDS or self._hurt(REST_UNTIL) is not None:
+            return False
+        return self._catches(g, game.distance_to(g) if game.proc.distance else 0, 0)
+
+    def _catches(self, g: Group, distance: int, rounds: int) -> bool:
+        """Whether the party's chase of ``g``, ``distance`` feet ahead after ``rounds`` rounds, catches it for sure:
+        it gains on it every round, and catches it before it is out of sight, before the chase's last round and
+        before the party is exhausted."""
+        game = self.game
+        st = game.state
+        rules = game.content.rules
+        gain = formulas.pursuit_gain(game.party_speed(), game.monster_of(g).speed, rules.encounter.running_multiplier)
+        if distance <= 0:
+            return True
+        if gain <= 0 or distance - gain > rules.encounter.sight_feet:
+            return False
+        need = -(-distance // gain)  # rounds to catch it
+        if rounds + need >= rules.encounter.pursuit_max_rounds:
+            return False
+        return not game.proc.fatigue or st.running_rounds + need < rules.fatigue.max_running_rounds - 1
+
     # --- combat --------------------------------------------------------------------------------------------
 
     def _weakest(self) -> int:
@@ -453,12 +654,15 @@ class Bot:
         odds = self._odds()
         if low is not None and _has(game, "potion"):
             out.append(Drink(low))
+        fled = self._fled.get(g.id, 0)
+        if (self._forced and fled >= FLEES_ON_THE_WAY) or fled >= MAX_FLEES:
+            self._committed.add(g.id)  # it stands on the only way on (or keeps coming): no more running from it
         committed = g.id in self._committed
         tired = game.tired()
-        can_run = game.legal(Run())  # not where the rules have no running
+        can_run = game.legal(Run())  # not where the rules have no running, nor with every way out blocked
         if odds < GIVE_UP and not committed and can_run and self._can_escape(g) and not tired:
             self._flee(g)
-            out.append(Run())
+            out.append(self._run())
         target = self._weakest()
         if odds < 0.6 and _has(game, "oil"):
             out.append(ThrowOil(target))
@@ -473,6 +677,10 @@ class Bot:
         g = self._group()
         if g is None:
             return []
+        p = st.pursuit
+        if p is not None and p.chaser == Side.PARTY:  # the party gives chase: run on (Run) or let it go (Wait)
+            on = not game.tired() and self._odds() >= PURSUE_ODDS and self._catches(g, p.distance, p.rounds)
+            return [Run()] if on else [Wait()]
         mon: Monster = game.monster_of(g)
         out: list[Action] = []
         hurt = self._hurt(HURT)

@@ -7,11 +7,16 @@ handled in one place (:mod:`undercroft.rules.names`): "the Ghoul", "The Unlit", 
 A :class:`Narrator` knows the data and the ruleset (the party's names, whether it is a lone delver, "You", or a
 party of named characters). ``text(event)`` is the event's line ("" for events a player does not read, such as a
 step); ``lines(event)`` the log lines with a colour kind each, the player's roll before its outcome.
+
+A group met out of sight is not named until it comes into sight (003: the party does not know what it is until
+then): ``log_lines(events, unseen)`` words one action's events in order, following which groups the party has met
+but not yet seen (``unseen``, kept by the caller from one action to the next), and tells their events without the
+monster's name ("Something is moving out there."), the rolls about them on the quiet side.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from undercroft.content import Content
@@ -21,8 +26,14 @@ from undercroft.rules.names import The, a_name, the
 LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see ui.render.KIND_COLOURS)
 
 _GOOD = {"victory", "won", "pickup", "peaceful", "leaves", "evade", "escape", "distracted", "descend", "drink"}
-_BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises"}
-_ALERT = {"encounter", "combat", "pursuit", "surprise", "chase", "approach", "initiative", "out_of_sight", "kill"}
+_BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises", "got_away"}
+_ALERT = {"encounter", "combat", "pursuit", "surprise", "chase", "approach", "initiative", "out_of_sight", "kill",
+          "in_sight", "pursue", "close"}
+_QUIET = {"placed"}  # roll-ish details: on the quiet side of the log (kind "detail")
+# Events that tell the party something about a group met out of sight, worded without its name while unseen.
+_CONCEALED = {"table", "encounter", "surprise", "leave", "evade", "roll", "approach"}
+
+Unseen = dict[int, str]  # group id -> monster id: the groups met but not yet seen
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -81,8 +92,11 @@ class Narrator:
 
     # --- the public face --------------------------------------------------------------------------------------
 
-    def text(self, event: Event) -> str:
-        """The event's line for the player ("" when there is nothing to read)."""
+    def text(self, event: Event, *, unseen: bool = False) -> str:
+        """The event's line for the player ("" when there is nothing to read). ``unseen``: the event is about a
+        group the party has not seen yet, and the line does not name its monster."""
+        if unseen and event.type in _CONCEALED:
+            return self._unseen_text(event)
         f = self._table.get(event.type)
         return f(event) if f is not None else ""
 
@@ -97,14 +111,19 @@ class Narrator:
         sign = "+" if mod >= 0 else "-"
         return f"{self.verb(who, 'roll')} {d['natural']} {sign} {abs(mod)} = {d['total']} vs defense {d['defense']}."
 
-    def lines(self, event: Event) -> list[LogLine]:
-        """The log lines of one event, each with its colour kind; the player's roll before its outcome."""
+    def lines(self, event: Event, *, unseen: bool = False) -> list[LogLine]:
+        """The log lines of one event, each with its colour kind; the player's roll before its outcome.
+        ``unseen``: about a group not seen yet (see :meth:`text`); its table and rolls go to the quiet side."""
         e = event
-        text = self.text(e)
+        text = self.text(e, unseen=unseen)
         if e.type == "refused":
             return [(text, "refused")]
         if e.type == "roll":
-            return [(text, "roll")] if text else []
+            return [(text, "detail" if unseen else "roll")] if text else []
+        if unseen and e.type == "table":
+            return [(text, "detail")]
+        if e.type in _QUIET:
+            return [(text, "detail")] if text else []
         if e.type == "attack":
             roll = self.roll_line(e)
             if e.get("attacker_side") == "party":
@@ -118,6 +137,92 @@ class Narrator:
             return [(text, "gold")]
         kind = "good" if e.type in _GOOD else "bad" if e.type in _BAD else "alert" if e.type in _ALERT else "normal"
         return [(text, kind)]
+
+    def log_lines(self, events: Sequence[Event], unseen: Unseen | None = None) -> list[LogLine]:
+        """The log lines of one action's events, in order, with the groups met but not yet seen left unnamed.
+
+        ``unseen`` (group id -> monster id) is what the party has met and not seen before these events; it is
+        followed through them and updated in place, so a caller keeps one from action to action (a fresh one
+        for a game told from its start)."""
+        if unseen is None:
+            unseen = {}
+        out: list[LogLine] = []
+        current = 0  # the group of the last meeting in these events (its reaction roll names no group)
+        for i, e in enumerate(events):
+            if e.type == "encounter":
+                current = int(e["group"])
+            self._follow_sight(e, unseen, before=True)
+            out.extend(self.lines(e, unseen=self._concealed(events, i, unseen, current)))
+            self._follow_sight(e, unseen, before=False)
+        return out
+
+    @staticmethod
+    def _follow_sight(e: Event, unseen: Unseen, *, before: bool) -> None:
+        """Update ``unseen`` by ``e``: before its line is told (a meeting out of sight), or after (coming into
+        sight: its own line still says what comes, and from then on the group is named)."""
+        d = e.data
+        t = e.type
+        if before:
+            if t == "encounter":
+                if d.get("out_of_sight"):
+                    unseen[int(d["group"])] = str(d["monster"])
+                else:
+                    unseen.pop(int(d["group"]), None)
+            elif t in ("in_sight", "combat", "attacks"):
+                unseen.pop(int(d.get("group", 0)), None)
+        elif t == "placed" and not d.get("out_of_sight"):
+            unseen.pop(int(d["group"]), None)
+
+    @staticmethod
+    def _concealed(events: Sequence[Event], i: int, unseen: Unseen, current: int) -> bool:
+        """Whether event ``i`` is about a group the party has not seen yet."""
+        e = events[i]
+        if e.type not in _CONCEALED:
+            return False
+        d = e.data
+        if e.type == "table":  # the monster check comes before the meeting: is that one out of sight?
+            met = next((x for x in events[i + 1:] if x.type == "encounter" and x.get("monster") == d["monster"]), None)
+            return met is not None and bool(met.get("out_of_sight"))
+        if "group" in d:
+            return int(d["group"]) in unseen
+        if e.type == "surprise":
+            return str(d.get("monster_id", "")) in unseen.values()
+        if e.type == "roll":
+            purpose = d.get("purpose")
+            if purpose == "surprise_monster":
+                return str(d.get("monster", "")) in unseen.values()
+            if purpose == "reaction":
+                return current in unseen
+        return False
+
+    def _unseen_text(self, e: Event) -> str:
+        """The line of an event about a group not seen yet: no name, no number."""
+        d = e.data
+        t = e.type
+        if t == "table":
+            return f"Table {d['table']}: row {d['row']}, column {d['column']}: something, out of sight."
+        if t == "encounter":
+            return "Something is moving out there."
+        if t == "surprise":
+            if d["party"] and d["monster"]:
+                return "Both sides are surprised: the surprise cancels out."
+            return "You are surprised." if d["party"] else "Whatever it is, it is surprised."
+        if t == "leave":
+            return "Whatever it was stays where it is."
+        if t == "approach":
+            return f"Something comes closer: {d['distance']} ft."
+        if t == "evade":
+            if d.get("reason") == "faster":
+                return f"You are faster than it ({d['party_speed']} vs {d['monster_speed']} ft): you get away."
+            return "It never saw where you went." if d.get("reason") == "out_of_sight" else "It does not follow."
+        if t == "roll":
+            purpose = d.get("purpose")
+            if purpose == "surprise_monster":
+                return f"Surprise (it): rolled {d.get('total')}: {d.get('result')}."
+            if purpose == "reaction":
+                return f"Reaction (out of sight): rolled {d.get('total')}."
+        f = self._table.get(t)
+        return f(e) if f is not None else ""
 
     def death(self, death: dict[str, Any]) -> str:
         """"Killed by the Ogre on turn 12, level 2." for a recorded death (``state.death``)."""
@@ -152,6 +257,8 @@ class Narrator:
         return ""
 
     def _e_encounter(self, e: Event) -> str:
+        if e.get("out_of_sight"):  # 003: the party does not know what it is until it comes into sight
+            return "Something is moving out there."
         name, count = self.monster(e["monster"]), int(e["count"])
         return f"{count} x {name}!" if count > 1 else f"{a_name(name)}!"
 
@@ -338,7 +445,39 @@ class Narrator:
                 f"foes +{fat.opponent_bonus}).")
 
     def _e_leave(self, e: Event) -> str:
-        return f"You leave through the door. {The(self.monster(e['monster']))} stays where it is."
+        return f"{The(self.monster(e['monster']))} stays where it is."
+
+    def _e_run(self, e: Event) -> str:
+        return "You run through the door."
+
+    def _e_placed(self, e: Event) -> str:
+        where = "out of sight" if e.get("out_of_sight") else "in sight"
+        return f"On the map: {e['distance']} ft away, {where} (rolled {e['rolled']} ft)."
+
+    def _e_in_sight(self, e: Event) -> str:
+        name, count = self.monster(e["monster"]), int(e["count"])
+        who = f"{count} x {name}" if count > 1 else a_name(name)
+        if who.startswith(("A ", "An ")):  # mid-sentence: "a Hobgoblin" (but "The Unlit")
+            who = who[0].lower() + who[1:]
+        return f"It comes into sight: {who}, {e['distance']} ft away."
+
+    def _e_close(self, e: Event) -> str:
+        name = the(self.monster(e["monster"]))
+        if int(e["distance"]) <= self.content.rules.encounter.feet_per_tile:
+            return f"You close with {name}."
+        return f"You close in on {name}: {e['distance']} ft apart."
+
+    def _e_pursue(self, e: Event) -> str:
+        return f"You go after {the(self.monster(e['monster']))}! ({e['distance']} ft ahead)"
+
+    def _e_let_go(self, e: Event) -> str:
+        return f"You let {the(self.monster(e['monster']))} go."
+
+    def _e_got_away(self, e: Event) -> str:
+        name = self.monster(e["monster"])
+        if e.get("reason") == "gave_up":
+            return f"You give up the chase: {the(name)} gets away."
+        return f"{The(name)} is out of your sight ({e['distance']} ft): it gets away."
 
     def _e_evade(self, e: Event) -> str:
         name = self.monster(e["monster"])
@@ -357,6 +496,8 @@ class Narrator:
         return f"{name} comes after you! ({e['distance']} ft behind)"
 
     def _e_caught(self, e: Event) -> str:
+        if e.get("by") == "party":
+            return f"You catch up with {the(self.monster(e['monster']))}!"
         if e.get("exhausted"):
             return "Too exhausted to run on, you turn to fight."
         if not e["fights"]:
@@ -370,6 +511,8 @@ class Narrator:
         return f"You are out of its sight ({e['distance']} ft): {the(name)} gives up."
 
     def _e_chase(self, e: Event) -> str:
+        if e.get("by") == "party":
+            return f"{The(self.monster(e['monster']))} is {e['distance']} ft ahead of you."
         return f"{The(self.monster(e['monster']))} is {e['distance']} ft behind you."
 
     def _e_distracted(self, e: Event) -> str:

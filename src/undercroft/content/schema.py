@@ -236,7 +236,8 @@ class CombatRules(Model):
 
 class EncounterRules(Model):
     distance: DiceText  # feet
-    sight_feet: Annotated[StrictInt, Field(ge=0)]  # met farther than this: out of sight
+    sight_feet: Annotated[StrictInt, Field(ge=0)]  # a chase: a pursuer farther than this has lost sight
+    feet_per_tile: Annotated[StrictInt, Field(ge=1, le=100)]  # the map's scale
     surprise_die: Annotated[StrictInt, Field(ge=2)]
     surprised_max: Annotated[StrictInt, Field(ge=0)]  # faces 1..this are surprised
     running_multiplier: Annotated[StrictInt, Field(ge=1)]  # running speed = speed x this, per round

@@ -69,9 +69,18 @@ class Wait(Action):
 
 @dataclass(frozen=True, slots=True)
 class Run(Action):
-    """Run: leave through the door the party came in by (encounter or combat), or keep running (pursuit)."""
+    """Run (encounter or combat) through door ``door`` of the party's segment (its index in
+    ``Game.exits()``; -1: the way the party came in), or keep running (pursuit, where ``door`` is not used)."""
 
     type: ClassVar[str] = "run"
+    door: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Pursue(Action):
+    """Go after a group that has just gone its way from the party (003: the party may pursue)."""
+
+    type: ClassVar[str] = "pursue"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +111,8 @@ class Drink(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
-    for cls in (Move, Descend, Rest, Fight, Attack, Talk, Bribe, Wait, Run, DropFood, DropTreasure, ThrowOil, Drink)
+    for cls in (Move, Descend, Rest, Fight, Attack, Talk, Bribe, Wait, Run, Pursue, DropFood, DropTreasure, ThrowOil,
+                Drink)
 }
 
 

@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from undercroft.rules import formulas
+from undercroft.rules import approach, formulas
 from undercroft.rules.context import Ctx, Refused
 from undercroft.rules.dice import Dice, roll
 from undercroft.rules.events import Event
@@ -44,6 +44,7 @@ def start(ctx: Ctx, g: Group, events: list[Event], first: Side | None = None,
         first = formulas.first_side(formulas.party_acts_first(party_agility, mon.agility, holds))
         events.append(Event("initiative", {"party": party_agility, "monster": mon.agility, "first": first,
                                            "group": g.id, "monster_id": g.monster}))
+    approach.beside(ctx, g)  # the sides stand together (a fight with no distance rolled closes at once)
     st.mode = Mode.COMBAT
     st.pursuit = None
     st.combat = Combat(g.id, 1, first == Side.PARTY, False, free_round)

@@ -51,6 +51,10 @@ class Ctx:
         self.dice_override: DiceSource | None = dice
         # how far the party sees on each level (read on every step)
         self._fov_radii = tuple(content.dungeon[lv.mapgen].fov_radius for lv in self.rs.levels)
+        # walking steps between two tiles of a level, (depth, a, b) -> steps: the maps never change, so a pure
+        # function's memo (:func:`undercroft.rules.approach.steps_between`); not part of the state
+        self.walk_cache: dict[tuple[int, tuple[int, int], tuple[int, int]], int] = {}
+        self._sight_memo: tuple[tuple[int, tuple[int, int]], tuple[int, int, np.ndarray]] | None = None
 
     # --- dice -------------------------------------------------------------------------------------------------
 
@@ -99,8 +103,18 @@ class Ctx:
         """Mark what the party sees from where it stands as explored."""
         st = self.state
         lv = st.levels[st.depth]
-        y0, x0, seen = levelmap.fov_window(lv.map, st.pos[0], st.pos[1], self._fov_radii[st.depth])
+        y0, x0, seen = self.sight()
         lv.explored[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] |= seen
+
+    def sight(self) -> tuple[int, int, np.ndarray]:
+        """The party's field of view as :func:`levelmap.fov_window` gives it ``(y0, x0, seen)``; the last one is
+        kept (a pure function of the level and the tile: the maps never change)."""
+        st = self.state
+        key = (st.depth, st.pos)
+        if self._sight_memo is None or self._sight_memo[0] != key:
+            lv = st.levels[st.depth]
+            self._sight_memo = (key, levelmap.fov_window(lv.map, st.pos[0], st.pos[1], self._fov_radii[st.depth]))
+        return self._sight_memo[1]
 
     def visible(self) -> np.ndarray:
         """The tiles the party sees now (bool, height x width)."""
@@ -129,11 +143,14 @@ class Ctx:
         return formulas.party_speed(m.speed for m in self.living())
 
     def groups_in(self, seg: int) -> list[Group]:
-        return [g for g in self.state.level.groups if g.segment == seg and not g.defeated]
+        """The groups standing in segment ``seg`` (not one that has just gone its way: it is leaving)."""
+        fled = self.state.fled
+        return [g for g in self.state.level.groups if g.segment == seg and not g.defeated and g.id != fled]
 
     def group_at(self, pos: tuple[int, int]) -> Group | None:
+        fled = self.state.fled
         for g in self.state.level.groups:
-            if g.pos == pos and not g.defeated and not g.hidden:
+            if g.pos == pos and not g.defeated and not g.hidden and g.id != fled:
                 return g
         return None
 

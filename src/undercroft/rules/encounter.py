@@ -1,12 +1,17 @@
 """The encounter (003): meeting a group, its distance, surprise and reaction, and what the monster does.
 
-* First meeting (:func:`begin`): distance (``encounter.distance``; farther than ``sight_feet`` it is out of sight
-  and comes closer each round), surprise for each side (1..``surprised_max`` on the surprise die; both surprised
-  cancels out: neither side moves nor fights that round, and far apart they pass each other by), then the 2d6
-  reaction (the reaction table's bands).
+* First meeting (:func:`begin`): distance (``encounter.distance``: the group stands at that walking distance on
+  the map, :func:`undercroft.rules.approach.place`; where the party cannot see its tile it is out of sight and
+  walks toward the party each round, and the encounter opens when it comes into sight), surprise for each side
+  (1..``surprised_max`` on the surprise die; both surprised cancels out: neither side moves nor fights that
+  round, and out of sight they pass each other by), then the 2d6 reaction (the reaction table's bands).
+* The distance is the walking distance on the map, measured after every action (:func:`follow`). Talking,
+  bribing and fighting need the group in sight; to fight, the sides close at their speeds (:func:`fight`), round
+  by round, and a hostile monster may attack meanwhile. A monster that attacks comes at the party at its speed.
 * A group met again keeps its reaction. A submerged monster is not seen at all until the party walks on.
 * The monster acts on its reaction when the party waits or was surprised (:func:`monster_reacts`): the band's
-  chance to attack, else a peaceful or friendly group goes its way (a wanderer) or lets the party be.
+  chance to attack, else a peaceful or friendly group goes its way (a wanderer: the party may pursue it, 003) or
+  lets the party be.
 * Every action that lets a round pass in an encounter (:func:`round_passes`) brings a far group closer.
 * The party may fight (:func:`fight`), or break an agreement by attacking a peaceful group (:func:`break_peace`,
   000 8.6).
@@ -15,7 +20,7 @@
 from __future__ import annotations
 
 from undercroft.content.schema import Monster, ReactionBand
-from undercroft.rules import combat, formulas
+from undercroft.rules import approach, combat, formulas
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
@@ -55,12 +60,15 @@ def begin(ctx: Ctx, g: Group, events: list[Event]) -> None:
         events.append(Event("hidden", {"group": g.id}))
         return
     st.mode, st.encounter = Mode.ENCOUNTER, enc
-    events.append(Event("encounter", {"group": g.id, "monster": g.monster, "count": len(g.alive),
-                                      "hp": list(g.hp), "origin": g.origin, "first": first}))
+    measure(ctx, enc, g)
+    met = Event("encounter", {"group": g.id, "monster": g.monster, "count": len(g.alive), "hp": list(g.hp),
+                              "origin": g.origin, "first": first, "out_of_sight": enc.out_of_sight})
+    events.append(met)
     both_surprised = False
     if first:
         g.met = True
         both_surprised = _first_meeting(ctx, g, mon, enc, events)
+        met.data["out_of_sight"] = enc.out_of_sight  # where it stands was settled by the meeting
         if st.mode != Mode.ENCOUNTER:  # far apart and both surprised: they passed each other by
             return
     elif ctx.proc.reaction and not g.reaction:
@@ -76,6 +84,7 @@ def begin(ctx: Ctx, g: Group, events: list[Event]) -> None:
         return
     if g.reaction_result == "attacks" and not enc.monster_surprised:
         events.append(Event("attacks", {"group": g.id, "monster": g.monster}))
+        charge(ctx, g, events)
         combat.start(ctx, g, events)
         return
     if not ctx.proc.reaction and not ctx.proc.negotiation:
@@ -94,8 +103,11 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
     both = False
     if ctx.proc.distance:
         dist, _ = ctx.roll(events, "distance", rules.distance, ENCOUNTER)
-        enc.distance = dist
-        enc.out_of_sight = dist > rules.sight_feet
+        g.pos = approach.place(ctx, g, dist, anywhere=g.origin == Origin.WANDERING)
+        g.segment = int(st.level.map.segment_of[g.pos[1], g.pos[0]])
+        measure(ctx, enc, g)
+        events.append(Event("placed", {"group": g.id, "pos": list(g.pos), "distance": enc.distance,
+                                       "rolled": dist, "out_of_sight": enc.out_of_sight}))
     if ctx.proc.surprise:
         sm = rules.surprised_max
         sd = Dice(1, rules.surprise_die)
@@ -140,12 +152,15 @@ def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
     chance = band.attacks_chance if band is not None else formulas.PERCENT
     if ctx.percent(events, "monster_attacks", chance, group=g.id):
         events.append(Event("attacks", {"group": g.id, "monster": g.monster}))
+        charge(ctx, g, events)
         combat.start(ctx, g, events, first=Side.MONSTERS)
         return
     if g.reaction_result in ("peaceful", "friendly"):
         if g.origin == Origin.WANDERING:
-            st.level.groups.remove(g)
-            events.append(Event("leaves", {"group": g.id, "monster": g.monster}))
+            # It goes its way; until the party's next action it may be pursued (flight.pursue), then it is gone.
+            st.fled = g.id
+            events.append(Event("leaves", {"group": g.id, "monster": g.monster,
+                                           "distance": approach.distance(ctx, g)}))
         else:
             g.peaceful = True
             events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "already": False}))
@@ -153,7 +168,8 @@ def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
 
 
 def round_passes(ctx: Ctx, events: list[Event]) -> None:
-    """A round of the encounter goes by: surprise no longer counts, and a far group comes closer."""
+    """A round of the encounter goes by: surprise no longer counts, and a group out of sight walks toward the
+    party at its speed (it may come into sight)."""
     st = ctx.state
     ctx.tick(1)
     enc = st.encounter
@@ -161,11 +177,75 @@ def round_passes(ctx: Ctx, events: list[Event]) -> None:
         enc.first_round = False
         if enc.out_of_sight:
             g = st.group(enc.group)
-            mon = ctx.monster_of(g)
-            enc.distance = max(0, enc.distance - mon.speed)
-            enc.out_of_sight = enc.distance > ctx.rules.encounter.sight_feet
+            approach.advance(ctx, g, approach.tiles_per_round(ctx, ctx.monster_of(g).speed))
+            measure(ctx, enc, g)
             events.append(Event("approach", {"group": g.id, "distance": enc.distance, "monster": g.monster,
                                              "out_of_sight": enc.out_of_sight}))
+            if not enc.out_of_sight:
+                comes_into_sight(ctx, g, events)
+
+
+def measure(ctx: Ctx, enc: Encounter, g: Group) -> None:
+    """The encounter's distance (walking, in feet) and whether the group is out of sight, from the map."""
+    enc.distance = approach.distance(ctx, g)
+    enc.out_of_sight = ctx.proc.distance and not approach.in_sight(ctx, g)
+
+
+def follow(ctx: Ctx, events: list[Event]) -> None:
+    """After every action in an encounter: the distance and sight as the map has them now; a group that has come
+    into sight (the party walked into view of it) opens the encounter."""
+    st = ctx.state
+    enc = st.encounter
+    if st.mode != Mode.ENCOUNTER or enc is None:
+        return
+    try:
+        g = st.group(enc.group)
+    except KeyError:
+        return
+    was = enc.out_of_sight
+    measure(ctx, enc, g)
+    if was and not enc.out_of_sight:
+        comes_into_sight(ctx, g, events)
+
+
+def comes_into_sight(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    """The party and a group that was out of sight see each other: now it is met (003); one that attacks comes on."""
+    st = ctx.state
+    enc = st.encounter
+    assert enc is not None
+    events.append(Event("in_sight", {"group": g.id, "monster": g.monster, "distance": enc.distance,
+                                     "count": len(g.alive)}))
+    if initiates(ctx, g, ctx.monster_of(g)) and g.reaction_result == "attacks" and not enc.monster_surprised:
+        events.append(Event("attacks", {"group": g.id, "monster": g.monster}))
+        charge(ctx, g, events, moved=True)
+        combat.start(ctx, g, events)
+
+
+def charge(ctx: Ctx, g: Group, events: list[Event], *, moved: bool = False) -> None:
+    """A monster that attacks comes at the party at its speed: a round for each stretch it covers beyond the
+    first, and for the first too when it has already walked this round (``moved``: it came into sight walking).
+    A monster that cannot move stays where it is."""
+    st = ctx.state
+    tiles = approach.tiles_per_round(ctx, ctx.monster_of(g).speed)
+    first = not moved
+    while not approach.side_by_side(ctx, g):
+        if not first:
+            ctx.tick(1)
+        first = False
+        if not approach.advance(ctx, g, tiles):
+            break
+        events.append(Event("approach", {"group": g.id, "distance": approach.distance(ctx, g), "monster": g.monster,
+                                         "out_of_sight": False}))
+    if st.encounter is not None:
+        st.encounter.distance = approach.distance(ctx, g)
+
+
+def check_in_sight(ctx: Ctx) -> str | None:
+    """Why the party cannot deal with the group it has met yet: it is out of sight (None: it is in sight)."""
+    enc = ctx.state.encounter
+    if ctx.state.mode == Mode.ENCOUNTER and enc is not None and enc.out_of_sight:
+        return "You cannot see it yet: wait, walk on or run."
+    return None
 
 
 def wait(ctx: Ctx, events: list[Event]) -> None:
@@ -174,19 +254,50 @@ def wait(ctx: Ctx, events: list[Event]) -> None:
     assert st.encounter is not None
     g = st.group(st.encounter.group)
     events.append(Event("wait", {"combat": False}))
+    unseen = st.encounter.out_of_sight
     round_passes(ctx, events)
-    if not st.encounter.out_of_sight:
+    if not unseen and st.mode == Mode.ENCOUNTER:  # (a group that came into sight spent the round coming)
         monster_reacts(ctx, g, events)
 
 
 def fight(ctx: Ctx, events: list[Event]) -> None:
-    """The party attacks the group it faces."""
+    """The party attacks the group it faces: where the ruleset has distance, the sides first close (:func:`close`)."""
     st = ctx.state
     assert st.encounter is not None
     g = st.group(st.encounter.group)
     g.peaceful = False
     g.risen = True
+    if ctx.proc.distance:
+        close(ctx, g, events)
+        if st.mode != Mode.ENCOUNTER:  # the monster struck first on the way
+            return
     combat.start(ctx, g, events)
+
+
+def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    """The party closes on ``g`` to fight it: each round it walks its speed toward the group (which, hostile, comes
+    on at its own); every round they are still apart the monster may attack first (its reaction band's chance)."""
+    st = ctx.state
+    enc = st.encounter
+    assert enc is not None
+    mon = ctx.monster_of(g)
+    while not approach.side_by_side(ctx, g):
+        moved = approach.party_advance(ctx, g, approach.tiles_per_round(ctx, ctx.party_speed()))
+        if initiates(ctx, g, mon):
+            moved = approach.advance(ctx, g, approach.tiles_per_round(ctx, mon.speed)) or moved
+        enc.distance = approach.distance(ctx, g)
+        events.append(Event("close", {"group": g.id, "monster": g.monster, "distance": enc.distance}))
+        if approach.side_by_side(ctx, g) or not moved:
+            return
+        ctx.tick(1)  # a round goes by with the sides still apart
+        enc.first_round = False
+        band = reaction_band(ctx, g)
+        if initiates(ctx, g, mon) and band is not None and \
+                ctx.percent(events, "monster_attacks", band.attacks_chance, group=g.id):
+            events.append(Event("attacks", {"group": g.id, "monster": g.monster}))
+            charge(ctx, g, events)
+            combat.start(ctx, g, events, first=Side.MONSTERS)
+            return
 
 
 def break_peace(ctx: Ctx, events: list[Event]) -> None:

@@ -11,7 +11,8 @@
 * A potion heals (:func:`drink`); in a fight it takes the drinker's turn, in an encounter a round.
 * The stairs (:func:`descend`) lead down; on the final level they are the way out, and going out wins.
 * A submerged monster rises only once the party is past it (leaves by another way than it came); the segment
-  stepped into then gets its entry procedure when the fight is over (:func:`settle`).
+  stepped into then gets its entry procedure when the fight is over (:func:`settle`), as a segment the party ran
+  into gets it when the run is over.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
         leave_segment(ctx, st.segment, events)
         if st.mode in (Mode.DEAD, Mode.COMBAT):
             st.segment = new_seg
+            st.entered = False  # its entry procedure waits until the fight is over (settle)
             return
         enter_segment(ctx, new_seg, events)
 
@@ -122,8 +124,8 @@ def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
             if st.pos == st.segment_entry:
                 continue  # stepped straight back out the way it came: not past the water, nothing rises
             g.hidden = False
-            g.segment = int(st.level.map.segment_of[st.pos[1], st.pos[0]])
-            g.pos = st.prev_pos
+            g.pos = st.prev_pos  # it rises from the water behind the party, in its own segment
+            g.segment = int(st.level.map.segment_of[g.pos[1], g.pos[0]])
             g.met = True
             events.append(Event("reveal", {"group": g.id, "monster": g.monster}))
             # It rose behind the party (on the tile it just left): the way out is onward, not back past it.
@@ -148,6 +150,7 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
     visited = bool(lv.visited[seg])
     st.segment = seg
     st.segment_entry = st.prev_pos
+    st.entered = True
     events.append(Event("enter", {"segment": seg, "kind": s.kind, "visited": visited}))
     present = [g for g in ctx.groups_in(seg) if not g.hidden]
     lv.visited[seg] = True
@@ -167,18 +170,17 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
 
 
 def settle(ctx: Ctx, events: list[Event]) -> None:
-    """After any action: a party exploring in a segment it never entered (a fight broke out on the threshold, as
-    when a submerged monster rises behind it) gets that segment's entry procedure now: it is marked visited and
-    gets its monster check, as any entry does."""
+    """After every action. A party exploring in a segment whose entry procedure it has not had (it ran into it, or
+    a fight broke out on the threshold, as when a submerged monster rises behind it) looks round and gets it now,
+    as any entry does. In an encounter, the distance and sight follow the map (:func:`encounter.follow`)."""
     st = ctx.state
-    if st.mode != Mode.EXPLORE or st.segment < 0 or st.level.visited[st.segment]:
-        return
-    if ctx.groups_in(st.segment):
-        # The group the fight was with is still here (the party ran from it, nowhere yet): it was met already, and
-        # a segment with a monster in it gets no monster check.
-        st.level.visited[st.segment] = True
-        return
-    enter_segment(ctx, st.segment, events)
+    if st.mode == Mode.EXPLORE and not st.entered:
+        ctx.see()
+        if st.segment >= 0:
+            enter_segment(ctx, st.segment, events)
+        else:
+            st.entered = True
+    encounter.follow(ctx, events)
 
 
 def check_descend(ctx: Ctx) -> str | None:
@@ -189,7 +191,7 @@ def check_descend(ctx: Ctx) -> str | None:
     if st.mode == Mode.ENCOUNTER:
         assert st.encounter is not None
         g = st.group(st.encounter.group)
-        if not encounter.lets_party_move(g, ctx.monster_of(g)):
+        if not (st.encounter.out_of_sight or encounter.lets_party_move(g, ctx.monster_of(g))):
             return FACING.format(The(ctx.monster_of(g).name))
     return None
 
@@ -210,6 +212,7 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
     st.pos = st.prev_pos = lv.map.start
     st.segment = int(lv.map.segment_of[st.pos[1], st.pos[0]])
     st.segment_entry = st.pos
+    st.entered = True
     lv.visited[st.segment] = True
     spec = ctx.rs.levels[st.depth]
     ctx.tick(ctx.rules.time.move_rounds)

@@ -1,17 +1,25 @@
 """Running, evasion and pursuit (001 running; 003 evasion, pursuit, food, treasure, oil).
 
-* Running (:func:`run`): the party leaves through the door it came in by. A monster pursues only if the ruleset
-  has pursuit on and its data says it pursues; one that does not stays where it is (001). Otherwise 003: before
+* Running (:func:`run`): the party leaves through a door of its segment, the one the player chooses (001: "any
+  door"), landing on the tile beyond it; a door the group stands in front of (no way round its creatures, or the
+  group beyond it) is blocked (003: evasion only when the route is not blocked). Nothing is mapped while running;
+  once the run is over the party looks round and the segment it ran into gets its entry procedure, as any entry.
+  A monster pursues only if the ruleset has pursuit on and its data says it pursues; one that does not stays
+  where it is, keeping its damage (001). Otherwise 003: before
   the combat phase (running from the encounter) a party faster than the monster evades it automatically
   (:func:`formulas.escapes_by_speed`), and a group that never saw where it went (out of sight) loses it; from a
   fight neither applies. Then the reaction band's pursuit chance decides whether it follows (certain for a group
-  with no reaction, and for a submerged monster). A chase from the encounter starts at its distance; from a fight
-  at 0 ft (the sides were in melee).
+  with no reaction, and for a submerged monster). A chase starts where the sides stand as the party turns to run:
+  from the encounter at their walking distance on the map (0 where the ruleset has no distance); from a fight at
+  0 ft, the sides being in melee.
 * Pursuit (:func:`pursuit_round`): each round the pursuer gains (its speed - the party's) x the running multiplier
   in feet; at 0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond sight, or after
   ``pursuit_max_rounds`` rounds, it gives up. A submerged monster never gives up.
 * Distractions (003): dropped food stops an unintelligent pursuer, dropped treasure an intelligent one, each on a
   percentile chance; burning oil stops a monster with self-preservation, or slows it.
+* The party may pursue a group that goes its way (:func:`pursue`, 003): the same chase turned round, the party
+  gaining (its speed - the group's) x the multiplier a round; it catches it (a fight), loses sight of it or gives
+  up (the group is gone), or lets it go (``wait``).
 * Every round of running counts towards exhaustion (:mod:`undercroft.rules.fatigue`).
 """
 
@@ -19,30 +27,70 @@ from __future__ import annotations
 
 from typing import Literal
 
-from undercroft.rules import combat, encounter, fatigue, formulas
-from undercroft.rules.context import Ctx
+from undercroft.rules import approach, combat, encounter, fatigue, formulas
+from undercroft.rules.context import Ctx, Refused
 from undercroft.rules.events import Event
+from undercroft.rules.names import The
 from undercroft.rules.rng import ENCOUNTER
 from undercroft.rules.state import Group, Pursuit
-from undercroft.rules.types import Behaviour, Mode
+from undercroft.rules.types import Behaviour, Mode, Side
 
 
-def run(ctx: Ctx, events: list[Event]) -> None:
-    """Run from the group in front of the party (from an encounter or a fight)."""
+def exit_for(ctx: Ctx, door: int) -> approach.Exit:
+    """The way out a run through ``door`` takes (-1: the way the party came in); :class:`Refused` when there is no
+    such door or the group stands in front of it."""
+    g = ctx.state.front_group()
+    ways = approach.exits(ctx, g)
+    if door == -1:
+        way = next((w for w in ways if w.came_in), None)
+        if way is None:  # came in by no door of this segment (down the stairs): the nearest open one
+            way = next((w for w in ways if not w.blocked), None)
+    elif 0 <= door < len(ways):
+        way = ways[door]
+    else:
+        raise Refused("There is no such door.")
+    if way is None:
+        raise Refused("There is no way out of here.")
+    if way.blocked:
+        name = ctx.monster_of(g).name if g is not None else "it"
+        raise Refused(f"{The(name)} stands between you and that door.")
+    return way
+
+
+def check_run(ctx: Ctx) -> str | None:
+    """Why the party cannot run from where it stands now (every way out blocked), or None."""
+    st = ctx.state
+    if st.mode not in (Mode.ENCOUNTER, Mode.COMBAT):
+        return None
+    ways = approach.exits(ctx, st.front_group())
+    if ways and all(w.blocked for w in ways):
+        g = st.front_group()
+        name = ctx.monster_of(g).name if g is not None else "it"
+        return f"{The(name)} stands between you and every way out."
+    return None
+
+
+def run(ctx: Ctx, door: int, events: list[Event]) -> None:
+    """Run from the group in front of the party (from an encounter or a fight) through ``door``."""
     st = ctx.state
     enc = st.encounter
     g = ctx.current_group()
     mon = ctx.monster_of(g)
-    entry = enc.entry if enc is not None else st.prev_pos
+    way = exit_for(ctx, door)
+    apart = approach.distance(ctx, g) if ctx.proc.distance else 0  # where the sides stand as the party turns to run
     from_fight = st.combat is not None  # 003: evasion by speed or out of sight only before the combat phase
     fatigue.run_round(ctx, events)
     ctx.tick(1)
     st.combat = None
     submerged = Behaviour.SUBMERGED in mon.behaviours
-    # Leave through the door the party came in by.
-    st.prev_pos, st.pos = st.pos, entry
-    st.segment = int(st.level.map.segment_of[entry[1], entry[0]])
-    ctx.see()
+    # Through the door to the tile beyond it; nothing is mapped on the way (003), and the segment is entered
+    # (its entry procedure) once the run is over.
+    before = way.door if way.landing != way.door else _inside(ctx, way.door)
+    st.prev_pos, st.pos = before, way.landing
+    st.segment = way.segment
+    st.entered = False
+    events.append(Event("run", {"group": g.id, "door": list(way.door), "to": list(way.landing),
+                                "segment": way.segment}))
     if Behaviour.KNEELS in mon.behaviours:
         g.risen = False
     if not formulas.follows(ctx.proc.pursuit, mon.pursues):
@@ -64,12 +112,64 @@ def run(ctx: Ctx, events: list[Event]) -> None:
         events.append(Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
-    distance = enc.distance if (not from_fight and enc is not None and ctx.proc.distance) else 0
+    distance = 0 if from_fight else apart  # where the sides stand: in a fight they are in melee, in contact
     fights = band.pursuit_fights if band is not None else True
     st.pursuit = Pursuit(g.id, distance, 0, fights)
     st.mode = Mode.PURSUIT
     events.append(Event("pursuit", {"group": g.id, "distance": distance, "monster": g.monster}))
     pursuit_round(ctx, events)
+
+
+def _inside(ctx: Ctx, door: tuple[int, int]) -> tuple[int, int]:
+    """The tile inside the party's segment next to one of its doors (where a runner steps through it from)."""
+    st = ctx.state
+    m = st.level.map
+    for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+        x, y = door[0] + dx, door[1] + dy
+        if 0 <= x < m.width and 0 <= y < m.height and int(m.segment_of[y, x]) == st.segment:
+            return (x, y)
+    return st.pos
+
+
+def pursue(ctx: Ctx, events: list[Event]) -> None:
+    """Go after the group that has just gone its way (003: "the party must decide whether or not to pursue")."""
+    st = ctx.state
+    g = st.group(st.fled)
+    st.fled = 0
+    distance = approach.distance(ctx, g) if ctx.proc.distance else 0
+    st.pursuit = Pursuit(g.id, distance, 0, True, Side.PARTY)
+    st.mode, st.encounter = Mode.PURSUIT, None
+    events.append(Event("pursue", {"group": g.id, "distance": distance, "monster": g.monster}))
+    keep_running(ctx, events)
+
+
+def check_pursue(ctx: Ctx) -> str | None:
+    """Why the party cannot pursue now, or None."""
+    st = ctx.state
+    if not st.fled:
+        return "Nothing is getting away from you."
+    if not ctx.proc.pursuit:
+        return "There is no pursuit in these rules."
+    if ctx.tired():
+        return "You are too exhausted to give chase."
+    return None
+
+
+def let_go(ctx: Ctx, events: list[Event]) -> None:
+    """The party does not pursue (any action but ``pursue`` after a group went its way; ``wait`` in a chase):
+    the group is gone."""
+    st = ctx.state
+    gid = st.pursuit.group if st.pursuit is not None else st.fled
+    st.fled = 0
+    if st.pursuit is not None and st.pursuit.chaser == Side.PARTY:
+        events.append(Event("let_go", {"group": gid, "monster": st.group(gid).monster}))
+        st.mode, st.pursuit = Mode.EXPLORE, None
+    _gone(ctx, gid)
+
+
+def _gone(ctx: Ctx, gid: int) -> None:
+    st = ctx.state
+    st.level.groups[:] = [g for g in st.level.groups if g.id != gid]
 
 
 def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
@@ -81,6 +181,9 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
     mon = ctx.monster_of(g)
     rules = ctx.rules.encounter
     p.rounds += 1
+    if p.chaser == Side.PARTY:
+        _chase_round(ctx, p, g, events)
+        return
     p.distance -= formulas.pursuit_gain(mon.speed, ctx.party_speed(), rules.running_multiplier)
     if p.distance <= 0:
         if not p.fights:
@@ -105,6 +208,30 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
     events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster}))
 
 
+def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
+    """A round of the party's chase: the same rules turned round (003)."""
+    st = ctx.state
+    mon = ctx.monster_of(g)
+    rules = ctx.rules.encounter
+    p.distance -= formulas.pursuit_gain(ctx.party_speed(), mon.speed, rules.running_multiplier)
+    if p.distance <= 0:
+        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "by": "party"}))
+        st.pursuit = None
+        g.peaceful = False
+        combat.start(ctx, g, events)
+        return
+    over = ("out_of_sight" if p.distance > rules.sight_feet
+            else "gave_up" if p.rounds >= rules.pursuit_max_rounds else "")
+    if over:
+        events.append(Event("got_away", {"group": g.id, "distance": p.distance, "monster": g.monster,
+                                         "reason": over}))
+        st.mode, st.pursuit = Mode.EXPLORE, None
+        _gone(ctx, g.id)
+        return
+    events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster,
+                                  "by": "party"}))
+
+
 def keep_running(ctx: Ctx, events: list[Event]) -> None:
     """Run on while pursued; too exhausted to run on, the party turns to fight."""
     fatigue.run_round(ctx, events)  # the precheck (and after_drop) never run an exhausted party
@@ -115,6 +242,9 @@ def keep_running(ctx: Ctx, events: list[Event]) -> None:
         p = st.pursuit
         assert p is not None
         g = st.group(p.group)
+        if p.chaser == Side.PARTY:  # too exhausted to chase on: it gets away
+            let_go(ctx, events)
+            return
         events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "exhausted": True}))
         st.pursuit = None
         combat.start(ctx, g, events)

@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from undercroft.content import Content
-from undercroft.rules import combat, encounter, explore, flight, parley
+from undercroft.rules import approach, combat, encounter, explore, flight, parley
 from undercroft.rules.actions import Action
 from undercroft.rules.context import SETUP, Ctx, Refused, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
 from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
 from undercroft.rules.state import Encounter, GameState, Group, canonical, checksum
-from undercroft.rules.types import OVER, Mode, Origin
+from undercroft.rules.types import OVER, Mode, Origin, Side
 
 Handler = Callable[[Ctx, Any, list[Event]], None]
 
@@ -41,13 +41,14 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.EXPLORE, "rest"): lambda c, a, ev: explore.rest(c, ev),
     (Mode.EXPLORE, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
     (Mode.EXPLORE, "fight"): lambda c, a, ev: encounter.break_peace(c, ev),
+    (Mode.EXPLORE, "pursue"): lambda c, a, ev: flight.pursue(c, ev),
     (Mode.ENCOUNTER, "move"): lambda c, a, ev: explore.move(c, a.dx, a.dy, ev),
     (Mode.ENCOUNTER, "descend"): lambda c, a, ev: explore.descend(c, ev),
     (Mode.ENCOUNTER, "fight"): lambda c, a, ev: encounter.fight(c, ev),
     (Mode.ENCOUNTER, "talk"): lambda c, a, ev: parley.talk(c, ev),
     (Mode.ENCOUNTER, "bribe"): lambda c, a, ev: parley.bribe(c, a.gold, ev),
     (Mode.ENCOUNTER, "wait"): lambda c, a, ev: encounter.wait(c, ev),
-    (Mode.ENCOUNTER, "run"): lambda c, a, ev: flight.run(c, ev),
+    (Mode.ENCOUNTER, "run"): lambda c, a, ev: flight.run(c, a.door, ev),
     (Mode.ENCOUNTER, "drop_food"): lambda c, a, ev: flight.drop_food(c, ev),
     (Mode.ENCOUNTER, "drop_treasure"): lambda c, a, ev: flight.drop_treasure(c, ev),
     (Mode.ENCOUNTER, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
@@ -55,13 +56,14 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.COMBAT, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
     (Mode.COMBAT, "oil"): lambda c, a, ev: combat.oil(c, a.target, ev),
     (Mode.COMBAT, "wait"): lambda c, a, ev: combat.wait(c, ev),
-    (Mode.COMBAT, "run"): lambda c, a, ev: flight.run(c, ev),
+    (Mode.COMBAT, "run"): lambda c, a, ev: flight.run(c, a.door, ev),
     (Mode.PURSUIT, "run"): lambda c, a, ev: flight.keep_running(c, ev),
     (Mode.PURSUIT, "drop_food"): lambda c, a, ev: flight.drop_food(c, ev),
     (Mode.PURSUIT, "drop_treasure"): lambda c, a, ev: flight.drop_treasure(c, ev),
     (Mode.PURSUIT, "oil"): lambda c, a, ev: flight.oil(c, ev),
     (Mode.PURSUIT, "fight"): lambda c, a, ev: flight.turn_and_fight(c, ev),
     (Mode.PURSUIT, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
+    (Mode.PURSUIT, "wait"): lambda c, a, ev: flight.let_go(c, ev),
 }
 
 _ON_ITS_TURN = ("attack", "oil", "wait", "drink", "run")
@@ -121,10 +123,13 @@ class Game(Ctx):
             return [Event("refused", {"action": action.type, "reason": why})]
         assert handler is not None
         events: list[Event] = []
+        fled = st.fled
         try:
             handler(self, action, events)
         except Refused as exc:
             return [Event("refused", {"action": action.type, "reason": str(exc)})]
+        if fled and st.fled == fled:  # the party did not pursue the group that went its way: it is gone
+            flight.let_go(self, events)
         explore.settle(self, events)
         st.turn += 1
         return events
@@ -161,21 +166,47 @@ class Game(Ctx):
             return None if st.gold > 0 else "You have no treasure to drop."
         if kind == "oil":
             return None if self.item_of("oil") is not None else "You have no oil."
+        chasing = st.pursuit is not None and st.pursuit.chaser == Side.PARTY
+        if chasing and kind in ("drop_food", "drop_treasure", "oil", "fight"):
+            return "You are the one giving chase: run on, or wait to let it go."
+        if kind == "wait" and st.mode == Mode.PURSUIT and not chasing:
+            return "It is after you: run, fight or drop something."
+        if kind == "pursue":
+            return flight.check_pursue(self)
         if kind == "run" and not self.proc.running:
             return "There is no running away in these rules: talk, bribe or fight."
         if kind == "run" and self.tired():
             return ("You are too exhausted to run: turn and fight." if st.mode == Mode.PURSUIT
                     else "You are too exhausted to run: rest first, or fight.")
+        if kind == "run" and st.mode != Mode.PURSUIT:
+            return flight.check_run(self)
         if kind == "descend":
             return explore.check_descend(self)
         if kind == "fight" and st.mode == Mode.EXPLORE and self.nearest_here() is None:
             return "There is nothing here to fight."
+        if kind in ("talk", "bribe", "fight") and st.mode == Mode.ENCOUNTER:
+            unseen = encounter.check_in_sight(self)
+            if unseen is not None:
+                return unseen
         if kind in ("talk", "bribe"):
             g = self.current_group()
             return parley.check_talk(self, g) if kind == "talk" else parley.check_bribe(self, g)
         return None
 
     # --- questions the screens, the bot and the simulators ask ------------------------------------------------
+
+    def exits(self) -> list[approach.Exit]:
+        """The ways out of the party's segment, in the order ``Run(door=i)`` names them: each door, the tile beyond
+        it, and whether the group faced stands in front of it (blocked)."""
+        return approach.exits(self, self.state.front_group())
+
+    def creature_tiles(self, g: Group) -> list[tuple[int, int]]:
+        """Where each creature of ``g`` stands on the map (in creature order)."""
+        return approach.creature_tiles(self, g)
+
+    def distance_to(self, g: Group) -> int:
+        """The walking distance between the party and ``g`` in feet (the map's scale)."""
+        return approach.distance(self, g)
 
     def bribe_cell(self, g: Group, gold: int) -> tuple[int, int, int] | None:
         """(column, row, digit) of the bribery table for ``gold`` offered to ``g``; None below its rows."""
@@ -208,6 +239,7 @@ class Game(Ctx):
             g.met = True
             self.state.mode = Mode.ENCOUNTER
             self.state.encounter = Encounter(g.id, entry=self.state.pos, first_round=False)
+            encounter.measure(self, self.state.encounter, g)
         return events
 
     @contextmanager

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from undercroft.rules.dungeon import LevelMap
-from undercroft.rules.types import FreeRound, Mode, Origin
+from undercroft.rules.types import FreeRound, Mode, Origin, Side
 
 
 @dataclass
@@ -101,6 +101,7 @@ class Pursuit:
     distance: int  # feet between the party and the pursuer
     rounds: int = 0
     fights: bool = True  # a friendly pursuer (reaction 12) follows but does not fight
+    chaser: Side = Side.MONSTERS  # who runs after whom: the group after the party, or the party after the group
 
 
 @dataclass
@@ -138,6 +139,8 @@ class GameState:
     turn: int = 0  # actions taken
     death: dict[str, Any] | None = None
     kills: int = 0
+    entered: bool = True  # the entry procedure of the party's segment is done (not yet, after a run into it)
+    fled: int = 0  # a group that has just gone its way from the party (it may be pursued now), else 0
 
     @property
     def level(self) -> LevelState:
@@ -207,7 +210,9 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
             "combat": None if com is None else [
                 com.group, com.round, com.party_turn, com.party_attacked, com.free_round,
             ],
-            "pursuit": None if pur is None else [pur.group, pur.distance, pur.rounds, pur.fights],
+            "pursuit": None if pur is None else [pur.group, pur.distance, pur.rounds, pur.fights, pur.chaser],
+            "entered": state.entered,
+            "fled": state.fled,
             "next_group": state.next_group,
             "kills": state.kills,
         },

@@ -88,10 +88,18 @@ def cells(console: tcod.console.Console) -> npt.NDArray[np.void]:
 # --- the map ---------------------------------------------------------------------------------------------------
 
 
+MET_BG: Final[RGB] = (110, 20, 20)  # behind each creature of the group met
+TARGET_BG: Final[RGB] = (200, 60, 30)  # behind the creature targeted in a fight
+
+
 def draw_map(console: tcod.console.Console, game: Game, visible: npt.NDArray[np.bool_] | None = None,
-             *, x: int = 0, y: int = 0, highlight: int | None = None) -> npt.NDArray[np.bool_]:
+             *, x: int = 0, y: int = 0, highlight: int | None = None,
+             target: int | None = None) -> npt.NDArray[np.bool_]:
     """The current level at (x, y): lit where seen now, dim where remembered, dark elsewhere; items, monsters
-    in view and the party on top. ``highlight`` is a group id to mark (the one met). Returns the visible mask."""
+    in view and the party on top. Each living creature of a group in sight stands on its own tile
+    (``game.creature_tiles``); a group met but not yet seen is not drawn. ``highlight`` is a group id to mark (the
+    one met), ``target`` the index of its creature to mark brighter (the one targeted in a fight). Returns the
+    visible mask."""
     st = game.state
     lv = st.level
     m = lv.map
@@ -130,7 +138,13 @@ def draw_map(console: tcod.console.Console, game: Game, visible: npt.NDArray[np.
         if g.defeated or g.hidden or g.id == unseen or not (0 <= gy < h and 0 <= gx < w) or not vis[gy, gx]:
             continue
         mon = content.monsters[g.monster]
-        put(gx, gy, mon.glyph, hex_rgb(mon.colour), (110, 20, 20) if g.id == highlight else None)
+        colour = hex_rgb(mon.colour)
+        spots = game.creature_tiles(g)
+        for i in reversed(g.alive):  # the first creature last: on a shared tile, it is the one shown
+            cx, cy = spots[i]
+            if 0 <= cy < h and 0 <= cx < w and vis[cy, cx]:
+                bg = None if g.id != highlight else TARGET_BG if i == target else MET_BG
+                put(cx, cy, mon.glyph, colour, bg)
     px, py = st.pos
     lead = next((mm for mm in st.party if mm.alive), st.party[0])
     put(px, py, content.party[lead.template].glyph if lead.template in content.party else "@",
@@ -181,6 +195,18 @@ def choice(console: tcod.console.Console, x: int, y: int, keyname: str, label: s
     put_text(console, x, y, f"[{keyname}]", KEY if enabled else FAINT)
     put_text(console, x + len(keyname) + 3, y, label, TEXT if enabled else FAINT,
              width=None if width is None else width - len(keyname) - 3)
+
+
+def compass(dx: int, dy: int) -> str:
+    """Where (dx, dy) lies on the map in words (north is up): "south" when it is (nearly) straight south, else
+    "south-east" once the smaller part is a third of the larger; "here" for (0, 0)."""
+    if dx == 0 and dy == 0:
+        return "here"
+    ns = "north" if dy < 0 else "south"
+    ew = "west" if dx < 0 else "east"
+    if 3 * min(abs(dx), abs(dy)) < max(abs(dx), abs(dy)):
+        return ns if abs(dy) > abs(dx) else ew
+    return f"{ns}-{ew}"
 
 
 def side_panel_x(game: Game, width: int) -> int:

@@ -30,7 +30,7 @@ from undercroft.ui.png import write_png
 from undercroft.ui.scenes.base import Exit, Push, Scene, SceneStack, Transition
 from undercroft.ui.scenes.overlays import LogScene, PromptScene
 from undercroft.ui.scenes.play import EndScene, game_stack, scene_for_mode
-from undercroft.ui.session import MessageLog, Session
+from undercroft.ui.session import MessageLog, Session, unseen_groups
 from undercroft.ui.tiles import load_tileset
 
 KEYFRAME_EVERY = 50
@@ -111,15 +111,17 @@ class ReplayScene(Scene):
         if target == self.index:
             return
         self.error = ""
+        before = self.index
         if not (self.index < target and target - self.index <= KEYFRAME_EVERY):
             base = max(k for k in self.keyframes if k <= target)
             self.session.game = clone(self.keyframes[base])
             self.index = base
-        quiet = MessageLog()
+        quiet = MessageLog(unseen=unseen_groups(self.game) if self.index != before else self.session.log.unseen)
         while self.index < target and self._apply(quiet):
             pass
         for text, kind in quiet.lines[-40:]:
             self.session.log.add(text, kind)
+        self.session.log.unseen = quiet.unseen
         self.session.log.add(f"Jumped to turn {self.turn}.", "alert")
         self.session.last_events = []
         if self.index not in self.keyframes:

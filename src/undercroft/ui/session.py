@@ -12,7 +12,7 @@ from pathlib import Path
 
 from undercroft import record
 from undercroft.content import Content
-from undercroft.narrate import LogLine, Narrator
+from undercroft.narrate import LogLine, Narrator, Unseen
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -21,6 +21,17 @@ from undercroft.rules.types import Mode, Origin
 
 MAX_LOG = 5000
 
+
+def unseen_groups(game: Game) -> Unseen:
+    """The group the party has met and cannot see yet (the narrator does not name it): for a log that starts in
+    the middle of a game."""
+    enc = game.state.encounter
+    if game.state.mode != Mode.ENCOUNTER or enc is None or not enc.out_of_sight:
+        return {}
+    g = game.state.front_group()
+    return {g.id: g.monster} if g is not None else {}
+
+
 @dataclass
 class MessageLog:
     lines: list[LogLine] = field(default_factory=list)
@@ -28,6 +39,8 @@ class MessageLog:
 
     repeat: int = 1  # how many times the last line came in a row ("A wall is in the way. (x3)")
     last: str = ""
+    unseen: Unseen = field(default_factory=dict)  # the groups met but not yet seen: the narrator does not name them
+    batch: list[LogLine] = field(default_factory=list)  # the last action's lines, the quiet ones included
 
     def _append(self, text: str, kind: str) -> None:
         if self.lines and text == self.last:
@@ -44,13 +57,14 @@ class MessageLog:
         self._trim()
 
     def add_events(self, events: list[Event], narrator: Narrator, *, brief: bool = True) -> None:
-        """Append an action's events as ``narrator`` words them (``brief``: leave out the monsters' own rolls)."""
+        """Append an action's events as ``narrator`` words them (``brief``: leave out the quiet lines: the
+        monsters' own rolls, where a group was placed, the rolls about one not seen yet)."""
         self.fresh = 0
-        for ev in events:
-            for text, kind in narrator.lines(ev):
-                if brief and kind == "detail":
-                    continue
-                self._append(text, kind)
+        self.batch = narrator.log_lines(events, self.unseen)
+        for text, kind in self.batch:
+            if brief and kind == "detail":
+                continue
+            self._append(text, kind)
         self._trim()
 
     def _trim(self) -> None:

@@ -4,6 +4,7 @@ from undercroft.ui.scenes.base import Exit, Pop, Push, Replace, Reset, Scene, Sc
 from undercroft.ui.scenes.overlays import HelpScene, InventoryScene, LogScene, MenuScene, PromptScene
 from undercroft.ui.scenes.play import (
     CombatScene,
+    DoorScene,
     EncounterScene,
     EndScene,
     ExploreScene,
@@ -15,6 +16,7 @@ from undercroft.ui.scenes.title import TitleScene
 
 __all__ = [
     "CombatScene",
+    "DoorScene",
     "EncounterScene",
     "EndScene",
     "Exit",

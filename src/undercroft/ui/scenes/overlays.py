@@ -16,32 +16,36 @@ from undercroft.ui.session import Session
 
 HELP: list[tuple[str, list[tuple[str, str]]]] = [
     ("Exploring", [
-        ("arrows, numpad, 1-9, hjkl yubn", "walk (eight directions; a monster in the way blocks)"),
-        (">", "go down the stairs (on the last level: out through the way out, and win)"),
-        ("z  .  5", "rest a turn (time passes: exhaustion wears off, wanderers may come)"),
-        ("f", "attack a monster in this room or corridor, even one you made terms with"),
+        ("arrows, numpad, 1-9, vi", "walk (eight directions; the vi-keys: hjkl yubn)"),
+        (">", "go down the stairs (last level: out, and win)"),
+        ("z  .  5", "rest a turn (wanderers may come)"),
+        ("f", "attack a monster here (even one under terms)"),
+        ("p", "pursue a monster that has just gone its way"),
         ("q", "drink a healing potion"),
         ("i", "inventory"),
-        ("L", "the full message log (Shift+L: l is the vi-key east; plain l in the panels below)"),
+        ("L", "the whole log (Shift+L: plain l walks east)"),
         ("?", "this help"),
-        ("Esc", "back to the title (the game is saved: Continue resumes it)"),
+        ("Esc", "back to the title (the game is kept)"),
     ]),
     ("An encounter", [
-        ("f  t  b", "fight, talk, bribe (after a failed talk; you type the gold)"),
-        ("r  w", "run out the way you came, wait a round"),
-        ("d  g  o", "drop food, drop treasure, burning oil (where the rules allow it)"),
-        ("q  l", "drink, the full log; arrows and numpad walk on past, or away"),
+        ("f  t  b", "fight, talk, bribe (once it is in sight; a bribe after a failed talk: you type the gold)"),
+        ("r  w", "run through a door (several open: choose which, r again for the way you came in), wait a round"),
+        ("d  g  o", "drop food, drop treasure, burning oil"),
+        ("q  l", "drink, the log; arrows/numpad: walk on or away"),
     ]),
     ("A fight", [
         ("up/down, Tab, 1-9", "choose the target"),
         ("a  f  Enter", "attack it"),
         ("q  o  w", "drink, throw oil at it, hold back"),
-        ("r", "run out through the door you came in by (a pursuer may chase you from there)"),
+        ("r", "run through a door, as in an encounter"),
     ]),
     ("Pursued", [
         ("r", "keep running"),
-        ("d  g  o", "drop food, drop treasure, throw burning oil behind you"),
+        ("d  g  o", "drop food, drop treasure, throw oil behind you"),
         ("f  q", "turn and fight, drink"),
+    ]),
+    ("Giving chase", [
+        ("r  w  q", "run on after it, let it go, drink"),
     ]),
     ("Anywhere", [
         ("Alt+Enter", "fullscreen on/off"),

@@ -9,11 +9,13 @@ action was not taken is the engine's refused text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 import tcod.console
 import tcod.event
 from tcod.event import KeySym
 
+from undercroft.narrate import plural
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
     Action,
@@ -25,15 +27,17 @@ from undercroft.rules.actions import (
     DropTreasure,
     Fight,
     Move,
+    Pursue,
     Rest,
     Run,
     Talk,
     ThrowOil,
     Wait,
 )
-from undercroft.rules.names import a_name, the
+from undercroft.rules.approach import Exit
+from undercroft.rules.names import The, a_name, the
 from undercroft.rules.state import Group
-from undercroft.rules.types import OVER, Mode
+from undercroft.rules.types import OVER, Mode, Side
 from undercroft.sim.odds import fight_odds
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
@@ -128,20 +132,36 @@ class GameScene(Scene):
             return Reset(_title(self.session))
         return None
 
-    def draw_world(self, console: tcod.console.Console, highlight: int | None = None) -> None:
+    def draw_world(self, console: tcod.console.Console, highlight: int | None = None,
+                   target: int | None = None) -> None:
         g = self.session.game
-        render.draw_map(console, g, highlight=highlight)
+        render.draw_map(console, g, highlight=highlight, target=target)
         render.draw_status(console, g)
         render.draw_log(console, self.session.log.lines, fresh=self.session.log.fresh)
 
+    def run_away(self) -> Transition | None:
+        """Run: through the one open door at once; with several, choose which (:class:`DoorScene`); with none (or
+        no running now), the engine says why not."""
+        game = self.session.game
+        open_ = [i for i, w in enumerate(game.exits()) if not w.blocked]
+        if not game.legal(Run()) or len(open_) <= 1:
+            return self.act(Run(door=open_[0]) if len(open_) == 1 else Run())
+        return Push(DoorScene(self.session, lambda i: self.act(Run(door=i))))
+
+    def run_label(self, one: str, several: str) -> str:
+        """The run choice's label: ``several`` when running is open and a choice of doors follows (more than one
+        door is open)."""
+        game = self.session.game
+        return several if sum(not w.blocked for w in game.exits()) > 1 and game.legal(Run()) else one
+
     def draw_panel_events(self, console: tcod.console.Console, x: int, y: int, w: int, rows: int,
                           heading: str = "What happened:") -> None:
-        """The last action's outcome, each result with the roll behind it."""
+        """The last action's outcome, each result with the roll behind it (as the log told it: a group not seen
+        yet is not named)."""
         lines: list[tuple[str, RGB]] = []
-        for ev in self.session.last_events:
-            for text, kind in self.session.narrator.lines(ev):
-                if kind != "detail":
-                    lines.append((text, render.KIND_COLOURS.get(kind, TEXT)))
+        for text, kind in self.session.log.batch if self.session.last_events else []:
+            if kind != "detail":
+                lines.append((text, render.KIND_COLOURS.get(kind, TEXT)))
         if not lines or rows <= 1:
             return
         render.put_text(console, x, y, heading, DIM)
@@ -166,13 +186,32 @@ class ExploreScene(GameScene):
             return self.drink()
         if c == "f":
             return self.act(Fight())  # a monster met and left alone, or one the party has terms with
+        if c == "p":
+            return self.act(Pursue())  # a group that has just gone its way
         return self.common_key(event)
 
+    def fleeing(self) -> Group | None:
+        """The group that has just gone its way, when the party may go after it now."""
+        game = self.session.game
+        st = game.state
+        if not st.fled or not game.legal(Pursue()):
+            return None
+        return next((g for g in st.level.groups if g.id == st.fled), None)
+
     def on_draw(self, console: tcod.console.Console) -> None:
-        self.draw_world(console)
+        away = self.fleeing()
+        self.draw_world(console, highlight=away.id if away is not None else None)
         g = self.session.game
         name = f" Level {g.state.depth + 1}: {g.rs.levels[g.state.depth].name} "
         render.put_text(console, console.width - len(name) - 1, 0, name, TITLE, render.BLACK)
+        if away is not None:
+            mon = g.monster_of(away)
+            offer = f" {The(mon.name)} goes its way: "
+            x = 1
+            render.put_text(console, x, 0, offer, render.hex_rgb(mon.colour), render.PANEL_BG)
+            x += len(offer)
+            render.put_text(console, x, 0, "[p]", render.KEY, render.PANEL_BG)
+            render.put_text(console, x + 3, 0, " pursue ", TEXT, render.PANEL_BG)
 
 
 # --- the encounter ---------------------------------------------------------------------------------------------
@@ -209,6 +248,8 @@ class EncounterScene(GameScene):
             return self.bribe_prompt()
         if c == "q":
             return self.drink()
+        if c == "r":
+            return self.run_away()
         for k, _, action in ENCOUNTER_CHOICES:
             if c == k:
                 return self.act(action)
@@ -242,16 +283,22 @@ class EncounterScene(GameScene):
         enc = st.encounter
         if g is None or enc is None:
             return []
+        proc = game.proc
+        out: list[tuple[str, RGB]]
+        if enc.out_of_sight:  # 003: the party does not know what it is until it comes into sight
+            out = [("Something is out there, coming closer.", render.ALERT)]
+            if proc.distance:
+                out.append((f"Distance: {enc.distance} ft (out of sight)", TEXT))
+            out.append(("You cannot see what it is yet: wait for it, walk on, or run.", DIM))
+            return out
         mon = game.monster_of(g)
         alive = g.alive
-        proc = game.proc
         head = f"{len(alive)} x {mon.name}" if len(alive) > 1 else a_name(mon.name)
-        out: list[tuple[str, RGB]] = [(f"{head} ({g.origin})", render.hex_rgb(mon.colour))]
+        out = [(f"{head} ({g.origin})", render.hex_rgb(mon.colour))]
         out.append(("HP " + "  ".join(str(g.hp[i]) for i in alive) + f"  (max {g.max_hp})"
                     if len(alive) > 1 else f"HP {g.hp[alive[0]]}/{g.max_hp}" if alive else "", TEXT))
         if proc.distance:
-            far = "  (out of sight, coming closer)" if enc.out_of_sight else ""
-            out.append((f"Distance: {enc.distance} ft{far}", TEXT))
+            out.append((f"Distance: {enc.distance} ft", TEXT))
         if proc.surprise:
             if enc.party_surprised and enc.monster_surprised:
                 s = "both sides"
@@ -291,6 +338,8 @@ class EncounterScene(GameScene):
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
         for i, (k, label, action) in enumerate(ENCOUNTER_CHOICES):
+            if k == "r":
+                label = self.run_label(label, "Run... (choose a door)")
             render.choice(console, x + 2, y + i, k, label, game.legal(action), width=w - 4)
         y += len(ENCOUNTER_CHOICES)
         render.put_text(console, x + 2, y, "arrows/numpad: walk on, or away",
@@ -358,7 +407,7 @@ class CombatScene(GameScene):
         if c == "w":
             return self.act(Wait())
         if c == "r":
-            return self.act(Run())
+            return self.run_away()
         if c == "q":
             return self.drink()
         return self.common_key(event)
@@ -366,7 +415,7 @@ class CombatScene(GameScene):
     def on_draw(self, console: tcod.console.Console) -> None:
         self._fix_target()
         g = self.group()
-        self.draw_world(console, highlight=g.id if g is not None else None)
+        self.draw_world(console, highlight=g.id if g is not None else None, target=self.target)
         game = self.session.game
         st = game.state
         w = PANEL_W
@@ -412,7 +461,7 @@ class CombatScene(GameScene):
             ("o", "Throw oil at it", ThrowOil(self.target)),
             ("q", "Drink", Drink()),
             ("w", "Hold back", Wait()),
-            ("r", "Run through the door", Run()),
+            ("r", self.run_label("Run through the door", "Run through a door..."), Run()),
         ]
         for k, label, action in opts:
             render.choice(console, x + 2, y, k, label, game.legal(action), width=w - 4)
@@ -436,10 +485,25 @@ PURSUIT_CHOICES: list[tuple[str, str, Action]] = [
     ("f", "Turn and fight", Fight()),
     ("q", "Drink", Drink()),
 ]
+CHASE_CHOICES: list[tuple[str, str, Action]] = [  # the party is the one giving chase
+    ("r", "Run on after it", Run()),
+    ("w", "Let it go", Wait()),
+    ("q", "Drink", Drink()),
+]
 
 
 class PursuitScene(GameScene):
+    """A chase: a monster after the running party, or the party after a group that went its way."""
+
     mode = Mode.PURSUIT
+
+    def chasing(self) -> bool:
+        """Whether the party is the one giving chase."""
+        p = self.session.game.state.pursuit
+        return p is not None and p.chaser == Side.PARTY
+
+    def choices(self) -> list[tuple[str, str, Action]]:
+        return CHASE_CHOICES if self.chasing() else PURSUIT_CHOICES
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if not isinstance(event, tcod.event.KeyDown):
@@ -447,7 +511,7 @@ class PursuitScene(GameScene):
         c = keys.char(event)
         if c == "q":
             return self.drink()
-        for k, _, action in PURSUIT_CHOICES:
+        for k, _, action in self.choices():
             if c == k:
                 return self.act(action)
         return self.common_key(event)
@@ -461,22 +525,22 @@ class PursuitScene(GameScene):
         w = PANEL_W
         x = render.side_panel_x(game, w)
         h = render.MAP_ROWS - 2
-        render.panel(console, x, 1, w, h, "Running")
+        chasing = self.chasing()
+        render.panel(console, x, 1, w, h, "Giving chase" if chasing else "Running")
         y = 3
         if p is not None and front is not None:
             mon = game.monster_of(front)
-            render.put_text(console, x + 2, y, f"The {mon.name} is {p.distance} ft behind you.",
-                            render.hex_rgb(mon.colour), width=w - 4)
-            y += 1
-            render.put_text(console, x + 2, y, f"Round {p.rounds} of the chase."
-                            + (" It only wants to be friends." if not p.fights else ""), TEXT, width=w - 4)
-            y += 1
+            where = (f"You are chasing {the(mon.name)}, {p.distance} ft ahead." if chasing
+                     else f"{The(mon.name)} is {p.distance} ft behind you.")
+            y += render.put_lines(console, x + 2, y, w - 4, [(where, render.hex_rgb(mon.colour))])
+            friends = " It only wants to be friends." if not p.fights and not chasing else ""
+            y += render.put_lines(console, x + 2, y, w - 4, [(f"Round {p.rounds} of the chase.{friends}", TEXT)])
             if game.proc.fatigue:
                 render.put_text(console, x + 2, y, "Exhausted!" if st.exhausted
-                                else f"Running for {st.running_rounds} rounds.", TEXT, width=w - 4)
+                                else f"Running for {plural(st.running_rounds, 'round')}.", TEXT, width=w - 4)
                 y += 1
         y += 1
-        for k, label, action in PURSUIT_CHOICES:
+        for k, label, action in self.choices():
             render.choice(console, x + 2, y, k, label, game.legal(action), width=w - 4)
             y += 1
         y += 1
@@ -485,6 +549,113 @@ class PursuitScene(GameScene):
                                   [("Not now: " + self.session.refused, render.KIND_COLOURS["refused"])])
             y += 1
         self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1)
+
+
+# --- running: which door ---------------------------------------------------------------------------------------
+
+DOOR_KEYS = "123456789"
+DOOR_OPEN_BG: Final[RGB] = (40, 120, 50)
+DOOR_CURSOR_BG: Final[RGB] = (90, 200, 90)
+DOOR_BLOCKED_BG: Final[RGB] = (130, 30, 30)
+
+
+class DoorScene(Scene):
+    """Which door to run through: the ways out of the party's room or corridor, each marked on the map with its
+    key and listed with where it is from the party ("north-east, 6 tiles"); a door the monsters stand in front of
+    is shown blocked. A key (or Up/Down and Enter) runs through it, ``r`` the way the party came in (or the
+    first open door), Esc stays."""
+
+    opaque = False
+
+    def __init__(self, session: Session, on_choose: Callable[[int], Transition | None]) -> None:
+        self.session = session
+        self.on_choose = on_choose  # called with the door's index in game.exits()
+        self.cursor = 0  # among the open doors
+
+    def ways(self) -> list[Exit]:
+        return self.session.game.exits()
+
+    def open_doors(self) -> list[int]:
+        """The indexes (in ``game.exits()``) of the doors open now, in the order of their keys."""
+        return [i for i, w in enumerate(self.ways()) if not w.blocked]
+
+    def describe(self, way: Exit) -> str:
+        """Where a door is from the party: "north-east, 6 tiles"."""
+        px, py = self.session.game.state.pos
+        dx, dy = way.door[0] - px, way.door[1] - py
+        n = max(abs(dx), abs(dy))
+        return f"{render.compass(dx, dy)}, {n} tile{'' if n == 1 else 's'}"
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        doors = self.open_doors()
+        if keys.is_cancel(event) or not doors:
+            return Pop()
+        self.cursor = min(self.cursor, len(doors) - 1)
+        if keys.is_confirm(event):
+            return Pop(then=self.on_choose(doors[self.cursor]))
+        if event.sym in (KeySym.UP, KeySym.KP_8, KeySym.LEFT, KeySym.KP_4):
+            self.cursor = (self.cursor - 1) % len(doors)
+            return None
+        if event.sym in (KeySym.DOWN, KeySym.KP_2, KeySym.TAB, KeySym.RIGHT, KeySym.KP_6):
+            self.cursor = (self.cursor + 1) % len(doors)
+            return None
+        c = keys.char(event)
+        if c is not None and c in DOOR_KEYS[:len(doors)]:
+            return Pop(then=self.on_choose(doors[DOOR_KEYS.index(c)]))
+        if c == "r":  # r again: the way in, or the first open door
+            return Pop(then=self.on_choose(self.default(doors)))
+        return None
+
+    def default(self, doors: list[int]) -> int:
+        """The door ``r`` runs through: the way the party came in when it is open, else the first open one."""
+        ways = self.ways()
+        return next((i for i in doors if ways[i].came_in), doors[0])
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        game = self.session.game
+        ways = self.ways()
+        doors = self.open_doors()
+        self.cursor = min(self.cursor, max(0, len(doors) - 1))
+        out = render.cells(console)
+        # The doors on the map: each open one with its key, the blocked ones struck out.
+        for i, way in enumerate(ways):
+            x, y = way.door
+            if not (0 <= y < min(render.MAP_ROWS, console.height) and 0 <= x < console.width):
+                continue
+            if way.blocked:
+                out["ch"][y, x], out["fg"][y, x], out["bg"][y, x] = ord("x"), render.WHITE, DOOR_BLOCKED_BG
+            else:
+                n = doors.index(i)
+                key = DOOR_KEYS[n] if n < len(DOOR_KEYS) else "+"
+                bg = DOOR_CURSOR_BG if n == self.cursor else DOOR_OPEN_BG
+                out["ch"][y, x], out["fg"][y, x], out["bg"][y, x] = ord(key), render.BLACK, bg
+        # The list, in place of the side panel.
+        w = PANEL_W
+        px = render.side_panel_x(game, w)
+        render.panel(console, px, 1, w, render.MAP_ROWS - 2, "Run: which door?")
+        y = 3
+        for i, way in enumerate(ways):
+            label = self.describe(way) + (" (came in)" if way.came_in else "")
+            if way.blocked:
+                render.put_text(console, px + 2, y, f"[x] {label}: blocked", FAINT, width=w - 4)
+            else:
+                n = doors.index(i)
+                if n == self.cursor:
+                    console.draw_rect(px + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
+                render.choice(console, px + 2, y, DOOR_KEYS[n] if n < len(DOOR_KEYS) else "Enter", label,
+                              width=w - 4)
+            y += 1
+        y += 1
+        if doors:
+            back = ways[self.default(doors)].came_in
+            first = DOOR_KEYS[0]
+            hint = f"1-{min(len(doors), len(DOOR_KEYS))}: run  r: {'way in' if back else first}  Esc: stay"
+            render.put_text(console, px + 2, y, hint, DIM, width=w - 4)
+            y += 2
+        if any(way.blocked for way in ways):
+            render.put_lines(console, px + 2, y, w - 4, [("x: blocked, the monsters stand in front of it.", DIM)])
 
 
 # --- the end -----------------------------------------------------------------------------------------------------

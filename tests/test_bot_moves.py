@@ -1,0 +1,128 @@
+"""The bot under the map's rules (issue 12): it waits for a group out of sight it means to meet and slips away
+from one it cannot face, runs through a door away from the group rather than past it, and chases a group that
+goes its way only for its treasure and when it would fight it anyway. Scripted dice, the engine's public interface."""
+
+from __future__ import annotations
+
+from engine_helpers import NOTHING, act, encounter_faces, make_game, of, one, script, walk_into, walk_to
+
+from undercroft.bot import Bot
+from undercroft.rules.actions import Fight, Move, Pursue, Run, Talk, Wait
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+from undercroft.rules.types import Mode, Origin
+
+
+def in_a_new_room(ruleset: str = "undercroft", seed: int = 1) -> Game:
+    game = make_game(ruleset, seed, dice=ScriptedDice())
+    walk_into(game, "room", visited=False)
+    return game
+
+
+def meet_at(game: Game, monster: str, count: int, distance: tuple[int, int], *, treasure: int = 0,
+            reaction: tuple[int, int] = (4, 4)) -> Group:
+    """A wandering group met with the engine's own procedure at the rolled ``distance`` (2d6 x 10 ft faces)."""
+    g = game.add_group(monster, count, pos=game.state.pos, origin=Origin.WANDERING, treasure=treasure)
+    script(game).push(*encounter_faces(distance=distance, reaction=reaction))
+    game.start_encounter(g)
+    assert script(game).remaining == 0
+    return g
+
+
+def steps(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+# --- a group out of sight ------------------------------------------------------------------------------------------
+
+
+def test_the_bot_waits_for_a_group_out_of_sight_it_will_face_instead_of_running() -> None:
+    game = in_a_new_room()
+    st = game.state
+    meet_at(game, "goblin", 1, (6, 6))  # 120 ft, beyond sight; one goblin is an easy fight
+    assert st.encounter is not None and st.encounter.out_of_sight
+    bot = Bot(game, 1)
+    for _ in range(5):  # the goblin walks 60 ft a round
+        assert bot.choose() == Wait()  # not Run: it lets the goblin come (it cannot talk to or fight it yet)
+        act(game, Wait())
+        if not st.encounter.out_of_sight:
+            break
+    assert st.mode == Mode.ENCOUNTER and not st.encounter.out_of_sight
+    assert bot.choose() in (Talk(), Fight())  # in sight now: it deals with it
+
+
+def test_the_bot_slips_away_at_once_from_a_group_out_of_sight_it_cannot_face() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g = meet_at(game, "troll", 1, (6, 6))  # a troll: hopeless to fight, next to hopeless to talk to
+    assert st.encounter is not None and st.encounter.out_of_sight
+    bot = Bot(game, 1)
+    action = bot.choose()
+    assert isinstance(action, Run)  # now, while it cannot see where the party goes: no pursuit roll
+    ev = act(game, action, NOTHING)
+    assert one(ev, "evade", reason="out_of_sight") and st.mode == Mode.EXPLORE and st.segment != g.segment
+
+
+# --- running: the door ---------------------------------------------------------------------------------------------
+
+
+def test_the_bot_runs_through_a_door_away_from_the_group_not_past_it() -> None:
+    game = in_a_new_room("warden", 2)  # a room with three doors; no pursuit in warden: the run is over at once
+    st = game.state
+    m = st.level.map
+    seg = m.segments[st.segment]
+    entry = st.pos  # just inside the door the party came in by
+    far = max((w for w in game.exits() if not w.came_in), key=lambda w: steps(w.door, entry))
+    # The party crosses the room toward its farthest door; a demon comes in behind it, by the door it came in by.
+    inside = [(x, y) for y in range(seg.y1, seg.y2 + 1) for x in range(seg.x1, seg.x2 + 1)
+              if int(m.segment_of[y, x]) == seg.id]
+    walk_to(game, min(inside, key=lambda p: (steps(p, far.door), p)))
+    g = game.add_group("demon", 1, pos=entry)
+    game.start_encounter(g, meeting=False)
+    ways = game.exits()
+    assert not any(w.blocked for w in ways)  # the engine would let it run through any door, back past the demon too
+    action = Bot(game, 1).choose()
+    assert isinstance(action, Run) and action.door >= 0
+    way = ways[action.door]
+    assert not way.came_in and way.door == far.door
+    assert steps(g.pos, way.door) > steps(st.pos, way.door)  # the party is nearer that door than the demon
+    ev = act(game, action, NOTHING)
+    assert tuple(one(ev, "run")["to"]) == way.landing == st.pos and st.mode == Mode.EXPLORE
+    assert st.segment == way.segment != g.segment
+
+
+# --- a group that goes its way -------------------------------------------------------------------------------------
+
+
+def wanderer_goes_its_way(treasure: int) -> tuple[Game, Bot, Group]:
+    """Three kobolds (the bot's odds against them are good, short of sure) meet the party in a friendly mood; the
+    bot gives them a moment, and they go their way."""
+    game = in_a_new_room()
+    g = meet_at(game, "kobold", 3, (2, 2), treasure=treasure, reaction=(6, 5))  # 40 ft; reaction 11
+    bot = Bot(game, 1)
+    assert bot.choose() == Wait()
+    ev = act(game, Wait())
+    assert one(ev, "leaves") and game.state.fled == g.id and game.legal(Pursue())
+    return game, bot, g
+
+
+def test_the_bot_chases_a_group_that_goes_off_with_treasure_and_catches_it() -> None:
+    game, bot, g = wanderer_goes_its_way(treasure=50)
+    st = game.state
+    assert bot.choose() == Pursue()
+    game.step(Pursue())
+    while st.mode == Mode.PURSUIT:
+        action = bot.choose()
+        assert action == Run()  # faster than kobolds: it runs on
+        assert not of(game.step(action), "refused")
+    assert st.mode == Mode.COMBAT and st.combat is not None and st.combat.group == g.id
+
+
+def test_the_bot_lets_a_group_with_nothing_to_take_go_its_way() -> None:
+    game, bot, g = wanderer_goes_its_way(treasure=0)
+    st = game.state
+    action = bot.choose()
+    assert action != Pursue() and isinstance(action, Move)  # it walks on
+    game.step(action)
+    assert st.fled == 0 and all(x.id != g.id for x in st.level.groups)  # and the kobolds are gone

@@ -1,0 +1,375 @@
+"""Issue 12: an encounter has a place on the map (003 distance), running goes through any door (001) and into the
+entry procedure of the segment beyond, the way out may be blocked (003), nothing is mapped while running, and the
+party may pursue a group that goes its way (003). Scripted dice throughout."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from engine_helpers import (
+    NOTHING,
+    act,
+    content,
+    encounter_faces,
+    kinds,
+    make_game,
+    of,
+    one,
+    rolls,
+    script,
+    walk_into,
+    walk_to,
+)
+
+from undercroft.rules import approach
+from undercroft.rules.actions import Bribe, Descend, Fight, Move, Pursue, Rest, Run, Talk, Wait
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+from undercroft.rules.types import Mode, Origin, Side
+
+FEET = 10  # rules.yaml encounter.feet_per_tile
+
+
+def in_a_new_room(ruleset: str = "undercroft") -> Game:
+    game = make_game(ruleset, dice=ScriptedDice())
+    walk_into(game, "room", visited=False)
+    return game
+
+
+def meet_at(game: Game, monster: str, count: int, distance: tuple[int, int], *,
+            origin: Origin = Origin.RESIDENT, reaction: tuple[int, int] = (4, 4)) -> tuple[Group, list[object]]:
+    g = game.add_group(monster, count, pos=game.state.pos, origin=origin)
+    script(game).push(*encounter_faces(distance=distance, reaction=reaction))
+    events = game.start_encounter(g)
+    assert script(game).remaining == 0
+    return g, list(events)
+
+
+def steps(game: Game, a: tuple[int, int], b: tuple[int, int]) -> int:
+    return approach.step_map(game.state.level.map, a).at(b)
+
+
+# --- 1. the group stands at the rolled distance ------------------------------------------------------------------
+
+
+def test_a_resident_stands_in_its_room_at_the_rolled_walking_distance() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g, events = meet_at(game, "orc", 3, (2, 2))  # 40 ft: four tiles
+    placed = one(events, "placed")  # type: ignore[arg-type]
+    assert placed["rolled"] == 40 and placed["distance"] == 40
+    assert steps(game, st.pos, g.pos) == 4 and g.segment == st.segment
+    assert st.encounter is not None and st.encounter.distance == 40 and not st.encounter.out_of_sight
+    tiles = game.creature_tiles(g)
+    assert len(set(tiles)) == 3 and st.pos not in tiles  # each creature has its own tile
+    assert all(int(st.level.map.segment_of[y, x]) == st.segment for x, y in tiles)
+
+    def cheb(p: tuple[int, int]) -> int:
+        return max(abs(p[0] - st.pos[0]), abs(p[1] - st.pos[1]))
+
+    assert all(cheb(p) >= cheb(g.pos) for p in tiles)  # none nearer than the group: its distance is theirs
+
+
+def test_a_resident_in_a_room_smaller_than_the_roll_stands_at_its_farthest_tile() -> None:
+    game = in_a_new_room()
+    st = game.state
+    m = st.level.map
+    g, _ = meet_at(game, "orc", 1, (6, 6))  # 120 ft: farther than this room reaches
+    sm = approach.step_map(m, st.pos)
+    room = [(x, y) for y in range(m.height) for x in range(m.width)
+            if int(m.segment_of[y, x]) == st.segment and m.tiles[y, x] == 1]
+    farthest = max(sm.at(p) for p in room)
+    assert farthest < 12 and steps(game, st.pos, g.pos) == farthest
+    assert st.encounter is not None and st.encounter.distance == farthest * FEET
+
+
+def test_a_wanderer_may_stand_beyond_the_room_out_of_sight_and_comes_closer_at_its_speed() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g, events = meet_at(game, "orc", 2, (6, 6), origin=Origin.WANDERING)  # 120 ft, anywhere on the level
+    enc = st.encounter
+    assert enc is not None and enc.distance == 120 and enc.out_of_sight
+    assert one(events, "encounter", out_of_sight=True)  # type: ignore[arg-type]
+    assert not game.visible()[g.pos[1], g.pos[0]]
+    assert not any(w.blocked for w in game.exits())  # unseen, it blocks no way out (the party cannot know)
+    # Out of sight it cannot be talked to, bribed or fought.
+    for action in (Talk(), Bribe(5), Fight()):
+        assert game.refusal(action) == "You cannot see it yet: wait, walk on or run."
+        assert kinds(game.step(action)) == ["refused"]
+    ev = act(game, Wait())  # the orc (90 ft a round) walks 9 tiles toward the party: 30 ft left, and in sight
+    assert one(ev, "approach")["distance"] == 30 and enc.distance == 30
+    assert one(ev, "in_sight")["count"] == 2 and not enc.out_of_sight
+    assert game.legal(Talk()) and game.legal(Fight())
+
+
+def test_out_of_sight_the_party_may_take_the_stairs_as_it_may_walk_on() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    st = game.state
+    m = st.level.map
+    walk_to(game, m.stairs)
+    hidden = next((x, y) for y in range(m.height) for x in range(m.width)
+                  if m.tiles[y, x] == 1 and not game.visible()[y, x]
+                  and 0 < approach.steps_between(game, st.pos, (x, y)) <= 12)
+    g = game.add_group("orc", 1, pos=hidden, origin=Origin.WANDERING)
+    game.start_encounter(g, meeting=False)
+    assert st.encounter is not None and st.encounter.out_of_sight
+    assert game.legal(Descend())
+    g.pos = next(p for p in game.creature_tiles(g))  # (unchanged) and now in view: it faces the party
+    st.encounter.out_of_sight = False
+    assert game.refusal(Descend()) == "The Orc is facing you: fight, talk, wait or run."
+
+
+def test_the_distance_shown_follows_the_map_after_every_action() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g, _ = meet_at(game, "orc", 1, (6, 6), origin=Origin.WANDERING)
+    enc = st.encounter
+    assert enc is not None and enc.out_of_sight
+    # The party walks about the room (the group out of sight keeps coming): the distance is the map's each time.
+    for dx, dy in ((0, -1), (0, -1)):
+        if st.mode != Mode.ENCOUNTER or not enc.out_of_sight:
+            break
+        act(game, Move(dx, dy))
+        assert enc.distance == steps(game, st.pos, g.pos) * FEET
+
+
+def test_to_fight_the_sides_close_and_the_fight_is_side_by_side() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g, _ = meet_at(game, "orc", 3, (2, 3))  # 50 ft
+    assert steps(game, st.pos, g.pos) == 5
+    ev = act(game, Fight())  # party speed 90: nine tiles in the round, so the sides meet in it (no attack roll)
+    assert kinds(ev)[:3] == ["close", "initiative", "combat"] and one(ev, "close")["distance"] == FEET
+    assert st.mode == Mode.COMBAT and steps(game, st.pos, g.pos) == 1
+    tiles = game.creature_tiles(g)
+    assert all(steps(game, st.pos, p) <= 2 for p in tiles) and st.pos not in tiles
+
+
+def test_a_slow_party_closing_gives_a_hostile_monster_its_chance_to_strike_first() -> None:
+    game = in_a_new_room()
+    st = game.state
+    for m in st.party:
+        m.speed = 10  # one tile a round
+    meet_at(game, "the_patient_one", 1, (2, 3))  # holds its ground: it never comes on, nor strikes first
+    ev = act(game, Fight())  # four rounds of walking, no attack roll: it does not initiate
+    assert len(of(ev, "close")) == 4 and not rolls(ev, "monster_attacks") and st.mode == Mode.COMBAT
+    game2 = in_a_new_room()
+    for m in game2.state.party:
+        m.speed = 10
+    meet_at(game2, "orc", 1, (2, 3), reaction=(2, 2))  # hostile (reaction 4): it comes on at 9 tiles a round
+    ev = act(game2, Fight())
+    assert len(of(ev, "close")) == 1 and game2.state.mode == Mode.COMBAT  # it met the party in the first round
+
+
+def test_a_monster_that_attacks_on_sight_comes_at_the_party() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g, events = meet_at(game, "orc", 1, (2, 3), reaction=(1, 1))  # reaction 2: it attacks at once
+    assert kinds(events)[-3:] == ["initiative", "combat", "attack"] or one(events, "combat")  # type: ignore[arg-type]
+    assert one(events, "approach")  # type: ignore[arg-type]
+    assert st.mode == Mode.COMBAT and steps(game, st.pos, g.pos) == 1
+
+
+# --- 2, 3. running through any door, blocked ways, and the entry procedure beyond ----------------------------------
+
+
+def test_running_goes_through_the_chosen_door_and_the_segment_beyond_gets_its_monster_check() -> None:
+    game = in_a_new_room("warden")  # no pursuit in warden: the run is over at once
+    st = game.state
+    g = game.add_group("gaoler", 1, pos=st.pos)
+    game.start_encounter(g, meeting=False)
+    ways = game.exits()
+    assert len(ways) >= 2, "this room needs two doors for the test"
+    other = next(i for i, w in enumerate(ways) if not w.came_in and not w.blocked)
+    ev = act(game, Run(door=other), NOTHING)
+    run = one(ev, "run")
+    assert tuple(run["to"]) == ways[other].landing == st.pos and st.segment == ways[other].segment
+    check = one(ev, "roll", purpose="monster_check")
+    assert check["segment"] == ways[other].segment  # the entry procedure of the segment run into
+    assert kinds(ev).index("run") < kinds(ev).index("enter") and st.mode == Mode.EXPLORE
+    assert g.segment != st.segment and g.hp == [game.monster_of(g).hp]  # it stays where it was
+
+
+def test_a_door_behind_the_group_is_blocked_and_with_every_way_blocked_there_is_no_running() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    st = game.state
+    m = st.level.map
+    walk_into(game, "corridor", visited=False)
+    seg = m.segments[st.segment]
+    ways = game.exits()
+    came = next(w for w in ways if w.came_in)
+    ahead = [w for w in ways if not w.came_in]
+    assert ahead, "this corridor needs a second door"
+    # Stand the group in the corridor one step on from the party, toward the other doors.
+    sm = approach.step_map(m, ahead[0].door, within=seg.id)
+    nxt = min(((st.pos[0] + dx, st.pos[1] + dy) for dx, dy in approach.STEPS8
+               if sm.at((st.pos[0] + dx, st.pos[1] + dy)) >= 0
+               and int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == seg.id),
+              key=lambda p: sm.at(p))
+    g = game.add_group("orc", 1, pos=nxt)
+    game.start_encounter(g, meeting=False)
+    ways = game.exits()
+    assert all(w.blocked for w in ways if not w.came_in) and not next(w for w in ways if w.came_in).blocked
+    i = next(i for i, w in enumerate(ways) if not w.came_in)
+    assert game.step(Run(door=i))[0]["reason"] == "The Orc stands between you and that door."
+    assert game.legal(Run())  # the way back is open
+    ev = act(game, Run())  # met without a reaction, it follows for sure; the chase starts 10 ft apart
+    assert tuple(one(ev, "run")["to"]) == came.landing and one(ev, "pursuit")["distance"] == FEET
+
+
+def test_with_the_group_in_the_only_doorway_there_is_no_running() -> None:
+    game = make_game("undercroft", 2, dice=ScriptedDice())  # the start room has one door
+    st = game.state
+    (door,) = st.level.map.segments[st.segment].doors
+    g = game.add_group("orc", 1, pos=door)
+    game.start_encounter(g, meeting=False)
+    assert [w.blocked for w in game.exits()] == [True]
+    assert game.refusal(Run()) == "The Orc stands between you and every way out."
+    assert game.step(Run())[0].type == "refused"
+    g.pos = (st.pos[0] + 1, st.pos[1])  # beside the party, inside the room: the door is open again
+    assert game.legal(Run())
+
+
+def test_nothing_is_mapped_while_running_and_the_party_looks_round_when_the_chase_is_over() -> None:
+    game = in_a_new_room()
+    st = game.state
+    meet_at(game, "orc", 1, (2, 2), reaction=(2, 2))  # 40 ft; reaction 4: hostile
+    for m in st.party:
+        m.speed = 80  # slower than the orc (90): no automatic evasion; it gains 30 ft a round
+    other = next(i for i, w in enumerate(game.exits()) if not w.came_in and not w.blocked)
+    before = st.level.explored.copy()
+    ev = act(game, Run(door=other), 1)  # the pursuit roll (75%): it comes; the chase starts at the sides' distance
+    assert st.mode == Mode.PURSUIT and one(ev, "pursuit")["distance"] == 40
+    assert np.array_equal(st.level.explored, before)  # running: nothing mapped
+    assert (game.visible() & ~st.level.explored).any()  # though there is something new in view
+    assert not of(ev, "enter")  # and no entry procedure yet
+    st.pursuit.distance = 1000  # type: ignore[union-attr]  # far behind: it loses sight of the party
+    ev = act(game, Run(), NOTHING)
+    assert one(ev, "escape") and game.mode == Mode.EXPLORE and one(ev, "enter")["segment"] == st.segment
+    assert not (game.visible() & ~st.level.explored).any()  # the chase over, the party looks round
+
+
+# --- 9. the party may pursue a group that goes its way -------------------------------------------------------------
+
+
+def friendly_wanderer(game: Game) -> Group:
+    g, _ = meet_at(game, "kobold", 1, (2, 2), origin=Origin.WANDERING, reaction=(6, 5))  # 11: leaves or parleys
+    ev = act(game, Wait())  # the band's attack chance is nil: a wanderer goes its way
+    assert one(ev, "leaves")["distance"] > 0 and game.state.fled == g.id
+    return g
+
+
+def test_the_party_may_pursue_a_group_that_goes_its_way_and_catch_it() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g = friendly_wanderer(game)
+    mon = game.monster_of(g)
+    assert game.legal(Pursue())
+    for m in st.party:
+        m.speed = mon.speed + 10  # faster: gains 30 ft a round running (40 ft to make up)
+    ev = act(game, Pursue())
+    assert one(ev, "pursue") and st.mode == Mode.PURSUIT and st.pursuit is not None
+    assert st.pursuit.chaser == Side.PARTY
+    assert game.refusal(Fight()) == "You are the one giving chase: run on, or wait to let it go."
+    while st.mode == Mode.PURSUIT:
+        ev = game.step(Run())
+        assert not of(ev, "refused")
+    assert one(ev, "caught", by="party") and st.mode == Mode.COMBAT and steps(game, st.pos, g.pos) == 1
+
+
+def test_a_faster_group_gets_away_from_a_pursuing_party_and_is_gone() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g = friendly_wanderer(game)
+    for m in st.party:
+        m.speed = game.monster_of(g).speed - 30
+    ev = act(game, Pursue())  # it gains 90 ft in the first round: 130 ft ahead, out of sight
+    assert one(ev, "got_away", reason="out_of_sight") and st.mode == Mode.EXPLORE
+    assert all(x.id != g.id for x in st.level.groups)
+
+
+def test_not_pursuing_lets_it_go() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g = friendly_wanderer(game)
+    act(game, Rest(), NOTHING)  # anything but a pursuit: it is gone
+    assert st.fled == 0 and all(x.id != g.id for x in st.level.groups)
+    assert game.refusal(Pursue()) == "Nothing is getting away from you."
+    game2 = in_a_new_room()
+    g2 = friendly_wanderer(game2)
+    for m in game2.state.party:
+        m.speed = game2.monster_of(g2).speed + 10
+    act(game2, Pursue())
+    ev = act(game2, Wait())  # in a chase, waiting lets it go
+    assert one(ev, "let_go") and game2.state.mode == Mode.EXPLORE
+    assert all(x.id != g2.id for x in game2.state.level.groups)
+
+
+@pytest.mark.parametrize("ruleset", ["citadel", "warden"])
+def test_no_pursuit_where_the_rules_have_none(ruleset: str) -> None:
+    game = in_a_new_room(ruleset)
+    game.state.fled = game.add_group("orc" if ruleset == "citadel" else "gaoler", 1).id
+    assert game.refusal(Pursue()) == "There is no pursuit in these rules."
+
+
+# --- 11. properties of autoplayed games of every ruleset, from the events alone ----------------------------------
+
+from test_rules_properties import RULESETS, played, where  # noqa: E402  (the same games, played once)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_fight_talk_or_bribe_with_a_group_out_of_sight(ruleset: str) -> None:
+    """003: "Only when the monster and party actually meet will the party know an encounter has occurred"."""
+    dealt = 0
+    for p in played(ruleset):
+        unseen: dict[int, bool] = {}
+        for turn, events in enumerate(p.steps):
+            for e in events:
+                if e.type in ("encounter", "placed", "approach") and "out_of_sight" in e.data:
+                    unseen[e["group"]] = bool(e["out_of_sight"])
+                elif e.type == "out_of_sight":
+                    unseen[e["group"]] = True
+                elif e.type == "in_sight":
+                    unseen[e["group"]] = False
+                elif e.type in ("combat", "negotiate", "bribe"):
+                    dealt += 1
+                    assert not unseen.get(e["group"], False), f"{where(p, turn)}: {e.type} with a group out of sight"
+    assert dealt > 10
+
+
+@pytest.mark.parametrize("ruleset", [r for r in RULESETS if r != "citadel"])
+def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None:
+    """Running is an entry like walking: once the run is over, the segment run into is entered (its monster
+    check, or the group there is met), unless a fight on the threshold ends the game or the party runs on."""
+    runs = entered = 0
+    checks = content().ruleset(ruleset).procedures.monster_check  # (every shipped ruleset has it)
+    for p in played(ruleset):
+        pending: int | None = None  # the segment run into, not yet entered
+        where_from = ""
+        lurking: dict[int, int] = {}  # group -> the segment it lies submerged in (an entry there meets nothing)
+        last_enter = -1
+        for turn, events in enumerate(p.steps):
+            for i, e in enumerate(events):
+                if e.type == "enter":
+                    last_enter = e["segment"]
+                if e.type == "hidden":
+                    lurking[e["group"]] = last_enter
+                elif e.type == "reveal":
+                    lurking.pop(e["group"], None)
+                if e.type == "run":
+                    runs += 1
+                    pending, where_from = e["segment"], where(p, turn)
+                elif e.type == "enter" and pending is not None:
+                    assert e["segment"] == pending, f"{where_from}: ran into {pending}, entered {e['segment']}"
+                    nxt = events[i + 1] if i + 1 < len(events) else None
+                    met = nxt is not None and nxt.type in ("encounter", "peaceful", "hidden")
+                    rolled = nxt is not None and nxt.type == "roll" and nxt["purpose"] == "monster_check"
+                    assert met or rolled or not checks or e["segment"] in lurking.values(), \
+                        f"{where(p, turn)}: {[x.type for x in events]}"
+                    entered += 1
+                    pending = None
+                elif e.type == "move" and pending is not None:
+                    raise AssertionError(f"{where_from}: walked on from segment {pending} without entering it")
+        # (a game may end, in death or at the action cap, before the run is over)
+    assert runs > 5 and entered > 5, (runs, entered)

@@ -1,0 +1,275 @@
+"""Issue 12 on the screen: each creature of a group in sight on its own tile, the distance the map measures, a group
+out of sight neither drawn nor named, running through a chosen door, and the party's own chase. The scenes through
+the one loop on the null front end; every roll scripted."""
+
+from __future__ import annotations
+
+import numpy as np
+import tcod.console
+from engine_helpers import NOTHING, content, encounter_faces, make_game, script, walk_into
+from tcod.event import KeySym
+from ui_helpers import Driver, names, panel_text, press, rows, screen
+
+from undercroft.rules import approach
+from undercroft.rules.actions import Bribe, Fight, Talk
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+from undercroft.rules.types import Mode, Origin, Side
+from undercroft.ui import render
+from undercroft.ui.scenes import DoorScene, SceneStack, game_stack
+from undercroft.ui.scenes.play import PANEL_W
+from undercroft.ui.session import Session
+
+
+def in_a_new_room(ruleset: str = "undercroft", seed: int = 1) -> Game:
+    game = make_game(ruleset, seed, dice=ScriptedDice())
+    walk_into(game, "room", visited=False)
+    return game
+
+
+def meet_at(game: Game, monster: str, count: int, distance: tuple[int, int], *,
+            origin: Origin = Origin.RESIDENT, reaction: tuple[int, int] = (4, 4)) -> tuple[Group, Driver, Session]:
+    """Meet ``count`` x ``monster`` at the rolled ``distance`` (nobody surprised), on the screen."""
+    g = game.add_group(monster, count, pos=game.state.pos, origin=origin)
+    script(game).push(*encounter_faces(distance=distance, reaction=reaction))
+    events = game.start_encounter(g)
+    session = Session(content(), game)
+    session.log.add_events(events, session.narrator)
+    session.last_events = events
+    return g, Driver(SceneStack(game_stack(session))), session
+
+
+def beside(game: Game) -> tuple[int, int]:
+    """A floor tile of the party's segment next to the party."""
+    st = game.state
+    m = st.level.map
+    for dx, dy in approach.STEPS8:
+        x, y = st.pos[0] + dx, st.pos[1] + dy
+        if m.tiles[y, x] == 1 and int(m.segment_of[y, x]) == st.segment:
+            return (x, y)
+    raise AssertionError("no floor beside the party")
+
+
+def face(game: Game, monster: str, count: int = 1) -> tuple[Group, Driver, Session]:
+    """Face a group met before, standing beside the party (nothing rolled)."""
+    g = game.add_group(monster, count, pos=beside(game))
+    game.start_encounter(g, meeting=False)
+    session = Session(content(), game)
+    return g, Driver(SceneStack(game_stack(session))), session
+
+
+def cells_of(driver: Driver) -> np.ndarray:
+    driver.screen()
+    console = driver.frontend.console
+    assert console is not None
+    return render.cells(console)
+
+
+def glyphs(driver: Driver, glyph: str, game: Game) -> set[tuple[int, int]]:
+    """The map tiles (beside the side panel) showing ``glyph``."""
+    x0 = render.side_panel_x(game, PANEL_W)
+    ys, xs = np.nonzero(cells_of(driver)["ch"][:render.MAP_ROWS] == ord(glyph))
+    return {(int(x), int(y)) for x, y in zip(xs, ys, strict=True) if not x0 <= x < x0 + PANEL_W}
+
+
+def colour_of(driver: Driver, label: str) -> tuple[int, int, int]:
+    console = tcod.console.Console(render.WIDTH, render.HEIGHT, order="F")
+    driver.stack.draw(console)
+    for y, row in enumerate(rows(str(console))):
+        x = row.find(label)
+        if x >= 0:
+            return tuple(int(c) for c in console.fg[x, y])  # type: ignore[return-value]
+    raise AssertionError(f"{label!r} is not on the screen")
+
+
+# --- 1. each creature on the map -----------------------------------------------------------------------------------
+
+
+def test_a_group_of_three_shows_three_creatures_beside_the_party_in_a_fight() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g, driver, _ = meet_at(game, "orc", 3, (2, 2))  # 40 ft: in sight in this room
+    tiles = game.creature_tiles(g)
+    assert glyphs(driver, "o", game) == set(tiles) and len(set(tiles)) == 3  # each on its own tile, met already
+    press(driver, KeySym.F)  # the sides close: the fight is side by side
+    assert names(driver) == ["ExploreScene", "CombatScene"] and st.mode == Mode.COMBAT
+    tiles = game.creature_tiles(g)
+    assert glyphs(driver, "o", game) == set(tiles)
+    assert all(max(abs(x - st.pos[0]), abs(y - st.pos[1])) <= 2 for x, y in tiles)
+    cells = cells_of(driver)
+    bg = {p: tuple(int(c) for c in cells["bg"][p[1], p[0]]) for p in tiles}
+    assert bg[tiles[0]] == render.TARGET_BG and bg[tiles[1]] == bg[tiles[2]] == render.MET_BG  # the target
+    press(driver, KeySym.DOWN)  # target the second
+    cells = cells_of(driver)
+    assert tuple(int(c) for c in cells["bg"][tiles[1][1], tiles[1][0]]) == render.TARGET_BG
+    g.hp[1] = 0  # fallen: not drawn
+    assert glyphs(driver, "o", game) == {tiles[0], tiles[2]}
+
+
+# --- 2. the panel: distance, out of sight ----------------------------------------------------------------------------
+
+
+def test_a_group_out_of_sight_is_neither_drawn_nor_named_until_it_comes_into_sight() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g, driver, session = meet_at(game, "orc", 3, (6, 6), origin=Origin.WANDERING)  # 120 ft, out of sight
+    enc = st.encounter
+    assert enc is not None and enc.out_of_sight
+    text = screen(driver)
+    panel = panel_text(text, session)
+    assert "Something is out there, coming closer." in panel
+    assert f"Distance: {enc.distance} ft (out of sight)" in panel
+    assert "Orc" not in text  # not on the panel, not in the log (the monster check's table line is quiet)
+    assert "Reaction" not in panel and "If you fight on" not in panel and "HP 8" not in panel
+    assert not glyphs(driver, "o", game)
+    for label, action in (("[f] Fight", Fight()), ("[t] Talk", Talk()), ("[b] Bribe", Bribe(0))):
+        assert not game.legal(action) and colour_of(driver, label) == render.FAINT
+    assert colour_of(driver, "[w] Wait") != render.FAINT
+    press(driver, KeySym.F)  # the engine says why not
+    assert "Not now: You cannot see it yet: wait, walk on or run." in panel_text(screen(driver), session)
+    press(driver, KeySym.W)  # it walks up: into sight
+    assert not enc.out_of_sight
+    text = screen(driver)
+    panel = panel_text(text, session)
+    assert "3 x Orc (wandering)" in panel and f"Distance: {enc.distance} ft" in panel
+    assert "It comes into sight: 3 x Orc" in text
+    assert glyphs(driver, "o", game) == {p for p in game.creature_tiles(g) if game.visible()[p[1], p[0]]}
+    assert colour_of(driver, "[f] Fight") != render.FAINT
+
+
+def test_the_distance_on_the_panel_is_the_maps_after_every_step() -> None:
+    game = in_a_new_room()
+    st = game.state
+    g, driver, session = meet_at(game, "orc", 1, (6, 6), origin=Origin.WANDERING)
+    for sym in (KeySym.UP, KeySym.UP, KeySym.DOWN):
+        if st.mode != Mode.ENCOUNTER:
+            break
+        script(game).push(*[NOTHING] * 4)
+        press(driver, sym)
+        if st.mode == Mode.ENCOUNTER:
+            assert st.encounter is not None
+            shown = game.distance_to(g)
+            assert st.encounter.distance == shown
+            assert f"Distance: {shown} ft" in panel_text(screen(driver), session)
+
+
+# --- 3. running through a chosen door ------------------------------------------------------------------------------
+
+
+def test_r_with_several_doors_open_asks_which_and_marks_them_on_the_map() -> None:
+    game = in_a_new_room("warden")  # no pursuit in warden: the run is over at once
+    st = game.state
+    _, driver, _ = face(game, "gaoler")
+    ways = game.exits()
+    open_ = [i for i, w in enumerate(ways) if not w.blocked]
+    assert len(open_) >= 2, "this room needs two open doors"
+    turn = st.turn
+    press(driver, KeySym.R)
+    assert names(driver)[-1] == "DoorScene"
+    text = screen(driver)
+    assert "Run: which door?" in text
+    for n, i in enumerate(open_):
+        dx, dy = ways[i].door[0] - st.pos[0], ways[i].door[1] - st.pos[1]
+        steps = max(abs(dx), abs(dy))
+        assert f"[{n + 1}] {render.compass(dx, dy)}, {steps} tile" in text
+        x, y = ways[i].door
+        assert rows(text)[y][x] == str(n + 1)  # marked on the map with its key
+    press(driver, KeySym.ESCAPE)  # stay: nothing happened
+    assert names(driver)[-1] == "EncounterScene" and st.turn == turn and "Run: which door?" not in screen(driver)
+    press(driver, KeySym.R)
+    script(game).push(NOTHING)  # the monster check of the segment run into
+    press(driver, KeySym.N2)
+    assert names(driver) == ["ExploreScene"]
+    assert st.pos == ways[open_[1]].landing
+    text = screen(driver)
+    assert "You run through the door." in text and "The Gaoler stays where it is." in text
+
+
+def test_r_with_one_door_open_runs_at_once_and_with_none_says_why() -> None:
+    game = make_game("undercroft", 2, dice=ScriptedDice())  # the start room has one door
+    st = game.state
+    (door,) = st.level.map.segments[st.segment].doors
+    g = game.add_group("orc", 1, pos=door)  # in the doorway
+    game.start_encounter(g, meeting=False)
+    session = Session(content(), game)
+    driver = Driver(SceneStack(game_stack(session)))
+    assert colour_of(driver, "[r] Run") == render.FAINT
+    press(driver, KeySym.R)
+    assert names(driver) == ["ExploreScene", "EncounterScene"]
+    assert "Not now: The Orc stands between you and every way out." in panel_text(screen(driver), session)
+    g.pos = beside(game)  # inside the room: the one door is open
+    assert colour_of(driver, "[r] Run") != render.FAINT and "[r] Run..." not in screen(driver)
+    landing = game.exits()[0].landing
+    press(driver, KeySym.R)  # met without a reaction, it follows for sure: a chase, no roll
+    assert not isinstance(driver.top, DoorScene)
+    assert st.pos == landing and "You run through the door." in screen(driver)
+
+
+def test_r_twice_runs_the_way_in() -> None:
+    game = in_a_new_room("warden")
+    st = game.state
+    _, driver, _ = face(game, "gaoler")
+    ways = game.exits()
+    back = next(w for w in ways if w.came_in and not w.blocked)
+    press(driver, KeySym.R)
+    assert "r: way in" in screen(driver)
+    script(game).push(NOTHING)
+    press(driver, KeySym.R)
+    assert names(driver) == ["ExploreScene"] and st.pos == back.landing
+
+
+# --- 4. the party gives chase ----------------------------------------------------------------------------------------
+
+
+def friendly_wanderer() -> tuple[Game, Group, Driver, Session]:
+    game = in_a_new_room()
+    g, driver, session = meet_at(game, "kobold", 1, (2, 2), origin=Origin.WANDERING, reaction=(6, 5))
+    press(driver, KeySym.W)  # 11: no attack; a wanderer goes its way
+    assert game.state.fled == g.id
+    return game, g, driver, session
+
+
+def test_a_group_that_goes_its_way_may_be_pursued_and_the_chase_panel() -> None:
+    game, g, driver, session = friendly_wanderer()
+    st = game.state
+    assert names(driver) == ["ExploreScene"]
+    text = screen(driver)
+    assert "The Kobold goes its way: [p] pursue" in rows(text)[0]
+    for m in st.party:
+        m.speed = game.monster_of(g).speed + 10  # faster: it catches up in two rounds
+    press(driver, KeySym.P)
+    assert names(driver) == ["ExploreScene", "PursuitScene"]
+    assert st.pursuit is not None and st.pursuit.chaser == Side.PARTY
+    text = screen(driver)
+    panel = panel_text(text, session)
+    assert "Giving chase" in text
+    assert f"You are chasing the Kobold, {st.pursuit.distance} ft ahead." in panel
+    assert "[r] Run on after it" in panel and "[w] Let it go" in panel and "Turn and fight" not in panel
+    assert "You go after the Kobold!" in text
+    press(driver, KeySym.R)
+    assert names(driver) == ["ExploreScene", "CombatScene"] and "You catch up with the Kobold!" in screen(driver)
+
+
+def test_letting_it_go() -> None:
+    game, g, driver, _ = friendly_wanderer()
+    for m in game.state.party:
+        m.speed = game.monster_of(g).speed + 10
+    press(driver, KeySym.P)
+    press(driver, KeySym.W)
+    assert names(driver) == ["ExploreScene"]
+    text = screen(driver)
+    assert "You let the Kobold go." in text and "[p] pursue" not in text
+
+
+def test_the_offer_is_gone_after_any_other_action() -> None:
+    game, _, driver, _ = friendly_wanderer()
+    script(game).push(NOTHING)  # a rest: the monster check finds nothing
+    press(driver, KeySym.Z)
+    assert game.state.fled == 0 and "[p] pursue" not in screen(driver)
+
+
+def test_compass_words() -> None:
+    assert render.compass(0, -4) == "north" and render.compass(6, 1) == "east"
+    assert render.compass(3, -3) == "north-east" and render.compass(-2, 5) == "south-west"
+    assert render.compass(0, 0) == "here"
