@@ -237,7 +237,7 @@ def test_a_group_met_out_of_sight_is_not_named_until_it_comes_into_sight() -> No
     assert "Whatever it is, it is surprised." in told
     quiet = [text for text, kind in lines if kind == "detail"]
     assert "On the map: 120 ft away, out of sight (rolled 120 ft)." in quiet
-    assert any(t.startswith("Table wandering_1: row 3, column 4") for t in quiet)
+    assert any(t.startswith("The wandering table: row 3, column 4") for t in quiet)
     assert any(t.startswith("Reaction (out of sight)") for t in quiet)
     assert not any("Orc" in t for t, _ in lines)
     # A round later it walks closer, still unseen; then into sight: from then on it is named.

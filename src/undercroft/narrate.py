@@ -6,24 +6,81 @@ handled in one place (:mod:`undercroft.rules.names`): "the Ghoul", "The Unlit", 
 
 A :class:`Narrator` knows the data and the ruleset (the party's names, whether it is a lone delver, "You", or a
 party of named characters). ``text(event)`` is the event's line ("" for events a player does not read, such as a
-step); ``lines(event)`` the log lines with a colour kind each, the player's roll before its outcome.
+step); ``lines(event)`` the log lines with a colour kind each, the player's roll before its outcome;
+``entries(event)`` the same with each line's level (``player``, ``detail``, ``internal``: see :data:`LEVELS`), by
+which the message log shows a player only what a player needs. No line names a table or a monster by its id.
 
 A group met out of sight is not named until it comes into sight (003: the party does not know what it is until
-then): ``log_lines(events, unseen)`` words one action's events in order, following which groups the party has met
-but not yet seen (``unseen``, kept by the caller from one action to the next), and tells their events without the
-monster's name ("Something is moving out there."), the rolls about them on the quiet side.
+then): ``log_lines(events, unseen)`` (``log_entries``, with the levels) words one action's events in order,
+following which groups the party has met but not yet seen (``unseen``, kept by the caller from one action to the
+next), and tells their events without the monster's name ("Something is moving out there."), the rolls about them
+on the quiet side.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final, Literal, NamedTuple
 
 from undercroft.content import Content
 from undercroft.rules.events import Event
 from undercroft.rules.names import The, a_name, the
 
 LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see ui.render.KIND_COLOURS)
+
+# --- levels: who a line is for (issue 13, "a quiet log") ---------------------------------------------------------
+#
+# ``player``: what a player needs (meetings, hits, damage, deaths, finds, refusals, the party's own rolls in a fight,
+# talk and bribes); the message log and the panels show only these. ``detail``: the rolls a player may want
+# (surprise, reaction, distance, a monster's attack roll, the percentile checks, a monster check that found
+# something). ``internal``: how the rules got there (a monster check that found nothing, the table's row and column,
+# where a group was placed). The full log (``L``) can show every level; ``replay --events`` keeps everything.
+
+Level = Literal["player", "detail", "internal"]
+LEVELS: Final[tuple[Level, ...]] = ("player", "detail", "internal")  # from the most to the least needed
+
+
+class Entry(NamedTuple):
+    """One log line with its colour kind and its level."""
+
+    text: str
+    kind: str
+    level: Level
+
+
+# The level of each event type's line (an attack's roll line is decided in :meth:`Narrator.entries`: the party's
+# roll is the player's, 001; a monster's is a detail). Every event type the engine emits is here (a test checks).
+EVENT_LEVELS: Final[dict[str, Level]] = {
+    # bookkeeping, never worded
+    "move": "internal", "enter": "internal",
+    # the rules' working: where the group stands, which table cell it came from
+    "placed": "internal", "table": "internal",
+    # rolls: by purpose (ROLL_LEVELS)
+    "roll": "detail",
+    # what happens
+    "refused": "player", "encounter": "player", "in_sight": "player", "out_of_sight": "player",
+    "approach": "player", "close": "player", "hidden": "player", "reveal": "player", "walked_past": "player",
+    "pass": "player", "peaceful": "player", "attacks": "player", "leaves": "player", "surprise": "player",
+    "round_lost": "player", "bypass": "player", "break_peace": "player", "negotiate": "player", "bribe": "player",
+    "pickup": "player", "wield": "player", "drop": "player", "drink": "player", "rest": "player",
+    "descend": "player", "initiative": "player", "combat": "player", "attack": "player", "kill": "player",
+    "oil": "player", "wait": "player", "surprised_skip": "player", "idle": "player", "holds": "player",
+    "slow": "player", "rises": "player", "regenerate": "player", "victory": "player", "won": "player",
+    "death": "player", "exhausted": "player", "leave": "player", "run": "player", "evade": "player",
+    "pursuit": "player", "caught": "player", "escape": "player", "chase": "player", "distracted": "player",
+    "ignored": "player", "slowed": "player", "pursue": "player", "let_go": "player", "got_away": "player",
+}
+
+# The level of a ``roll`` event's line, by its purpose (rolls with no line of their own are internal).
+ROLL_LEVELS: Final[dict[str, Level]] = {
+    "monster_check": "detail",  # one that finds nothing is internal (Narrator.level)
+    "distance": "detail", "surprise_party": "detail", "surprise_monster": "detail", "reaction": "detail",
+    "monster_attacks": "detail", "pursuit": "detail", "food_distracts": "detail", "treasure_distracts": "detail",
+    "oil_stops": "detail",
+    # told by another event's line (the table, the heal, the oil's damage, the treasure dropped)
+    "table_row": "internal", "table_column": "internal", "number_appearing": "internal", "treasure": "internal",
+    "treasure_dropped": "internal", "heal": "internal", "oil_damage": "internal",
+}
 
 _GOOD = {"victory", "won", "pickup", "peaceful", "leaves", "evade", "escape", "distracted", "descend", "drink"}
 _BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises", "got_away"}
@@ -73,6 +130,17 @@ class Narrator:
         name = self.monster(monster_id)
         return name if count == 1 else f"{name} #{index + 1}"
 
+    def table_name(self, table_id: str) -> str:
+        """An encounter table as a player reads it, never its id: "The resident table of level 2"."""
+        for i, lv in enumerate(self.rs.levels):
+            if table_id in (lv.resident, lv.wandering):
+                origin = "resident" if table_id == lv.resident else "wandering"
+                return f"The {origin} table of level {i + 1}"
+        for origin in ("resident", "wandering"):
+            if origin in table_id:
+                return f"The {origin} table"
+        return "The monster table"
+
     def member(self, index: int) -> str:
         """A character's name ("Warrior"); "You" for a lone delver."""
         if self.solo:
@@ -111,50 +179,68 @@ class Narrator:
         sign = "+" if mod >= 0 else "-"
         return f"{self.verb(who, 'roll')} {d['natural']} {sign} {abs(mod)} = {d['total']} vs defense {d['defense']}."
 
-    def lines(self, event: Event, *, unseen: bool = False) -> list[LogLine]:
-        """The log lines of one event, each with its colour kind; the player's roll before its outcome.
+    def level(self, event: Event) -> Level:
+        """The level of an event's line (an attack's roll line aside: see :meth:`entries`)."""
+        if event.type == "roll":
+            purpose = str(event.get("purpose", ""))
+            if purpose == "monster_check" and event.get("result") == "none":
+                return "internal"
+            return ROLL_LEVELS.get(purpose, "detail")
+        return EVENT_LEVELS.get(event.type, "detail")
+
+    def entries(self, event: Event, *, unseen: bool = False) -> list[Entry]:
+        """The log lines of one event, each with its colour kind and level; the player's roll before its outcome.
         ``unseen``: about a group not seen yet (see :meth:`text`); its table and rolls go to the quiet side."""
         e = event
         text = self.text(e, unseen=unseen)
-        if e.type == "refused":
-            return [(text, "refused")]
-        if e.type == "roll":
-            return [(text, "detail" if unseen else "roll")] if text else []
-        if unseen and e.type == "table":
-            return [(text, "detail")]
-        if e.type in _QUIET:
-            return [(text, "detail")] if text else []
+        level = self.level(e)
         if e.type == "attack":
             roll = self.roll_line(e)
-            if e.get("attacker_side") == "party":
-                return [(roll, "roll"), (text, "good" if e.get("hit") else "normal")]
-            return [(text, "bad" if e.get("hit") else "normal"), (roll, "detail")]
-        if e.type in ("negotiate", "bribe"):
-            return [(text, "roll")]
+            if e.get("attacker_side") == "party":  # 001: the player's roll is shown, before the outcome
+                return [Entry(roll, "roll", "player"), Entry(text, "good" if e.get("hit") else "normal", "player")]
+            return [Entry(text, "bad" if e.get("hit") else "normal", "player"), Entry(roll, "detail", "detail")]
         if not text:
             return []
-        if e.type == "victory" and e.get("gold"):
-            return [(text, "gold")]
-        kind = "good" if e.type in _GOOD else "bad" if e.type in _BAD else "alert" if e.type in _ALERT else "normal"
-        return [(text, kind)]
+        if e.type == "refused":
+            kind = "refused"
+        elif e.type == "roll":
+            kind = "detail" if unseen else "roll"
+        elif (unseen and e.type == "table") or e.type in _QUIET:
+            kind = "detail"
+        elif e.type in ("negotiate", "bribe"):
+            kind = "roll"
+        elif e.type == "victory" and e.get("gold"):
+            kind = "gold"
+        else:
+            kind = "good" if e.type in _GOOD else "bad" if e.type in _BAD else "alert" if e.type in _ALERT else "normal"
+        return [Entry(text, kind, level)]
 
-    def log_lines(self, events: Sequence[Event], unseen: Unseen | None = None) -> list[LogLine]:
-        """The log lines of one action's events, in order, with the groups met but not yet seen left unnamed.
+    def lines(self, event: Event, *, unseen: bool = False) -> list[LogLine]:
+        """The log lines of one event, each with its colour kind (every level: see :meth:`entries`)."""
+        return [(x.text, x.kind) for x in self.entries(event, unseen=unseen)]
+
+    def log_entries(self, events: Sequence[Event], unseen: Unseen | None = None) -> list[Entry]:
+        """The log lines of one action's events, in order, each with its level, with the groups met but not yet
+        seen left unnamed.
 
         ``unseen`` (group id -> monster id) is what the party has met and not seen before these events; it is
         followed through them and updated in place, so a caller keeps one from action to action (a fresh one
         for a game told from its start)."""
         if unseen is None:
             unseen = {}
-        out: list[LogLine] = []
+        out: list[Entry] = []
         current = 0  # the group of the last meeting in these events (its reaction roll names no group)
         for i, e in enumerate(events):
             if e.type == "encounter":
                 current = int(e["group"])
             self._follow_sight(e, unseen, before=True)
-            out.extend(self.lines(e, unseen=self._concealed(events, i, unseen, current)))
+            out.extend(self.entries(e, unseen=self._concealed(events, i, unseen, current)))
             self._follow_sight(e, unseen, before=False)
         return out
+
+    def log_lines(self, events: Sequence[Event], unseen: Unseen | None = None) -> list[LogLine]:
+        """:meth:`log_entries` without the levels: every line, as ``(text, kind)``."""
+        return [(x.text, x.kind) for x in self.log_entries(events, unseen)]
 
     @staticmethod
     def _follow_sight(e: Event, unseen: Unseen, *, before: bool) -> None:
@@ -185,12 +271,12 @@ class Narrator:
             return met is not None and bool(met.get("out_of_sight"))
         if "group" in d:
             return int(d["group"]) in unseen
-        if e.type == "surprise":
-            return str(d.get("monster_id", "")) in unseen.values()
+        if e.type == "surprise":  # the meeting's own group (another unseen one of the same kind is not this one)
+            return current in unseen if current else str(d.get("monster_id", "")) in unseen.values()
         if e.type == "roll":
             purpose = d.get("purpose")
             if purpose == "surprise_monster":
-                return str(d.get("monster", "")) in unseen.values()
+                return current in unseen if current else str(d.get("monster", "")) in unseen.values()
             if purpose == "reaction":
                 return current in unseen
         return False
@@ -200,7 +286,7 @@ class Narrator:
         d = e.data
         t = e.type
         if t == "table":
-            return f"Table {d['table']}: row {d['row']}, column {d['column']}: something, out of sight."
+            return f"{self.table_name(str(d['table']))}: row {d['row']}, column {d['column']}: something, out of sight."
         if t == "encounter":
             return "Something is moving out there."
         if t == "surprise":
@@ -279,7 +365,7 @@ class Narrator:
         return f"{The(self.monster(e['monster']))} {verb} you be."
 
     def _e_table(self, e: Event) -> str:
-        return (f"Table {e['table']}: row {e['row']}, column {e['column']}: {e['number']} x "
+        return (f"{self.table_name(str(e['table']))}: row {e['row']}, column {e['column']}: {e['number']} x "
                 f"{self.monster(e['monster'])}.")
 
     def _e_pickup(self, e: Event) -> str:

@@ -234,10 +234,23 @@ def draw_status(console: tcod.console.Console, game: Game, y: int = STATUS_Y) ->
     text = status_text(game)
     low = any(m.hp * 3 <= m.max_hp for m in game.state.party if m.alive)
     put_text(console, 1, y, text, BAD if low else WHITE, STATUS_BG)
-    items = game.state.items
-    pack = "  ".join(f"{game.content.items[i].glyph}{n}" for i, n in sorted(items.items()) if n > 0)
-    if pack and len(text) + len(pack) + 4 <= console.width:
-        put_text(console, console.width - len(pack) - 1, y, pack, GOLD, STATUS_BG)
+    for pack in pack_texts(game):  # in words where they fit ("!2 potions"), else the glyphs alone ("!2")
+        if pack and len(text) + len(pack) + 4 <= console.width:
+            put_text(console, console.width - len(pack) - 1, y, pack, GOLD, STATUS_BG)
+            break
+
+
+PACK_WORDS = {"potion": ("potion", "potions"), "oil": ("oil", "oil"), "food": ("ration", "rations")}
+
+
+def pack_texts(game: Game) -> tuple[str, str]:
+    """What the party carries, in words (``!2 potions  o1 oil  ,1 ration``) and in glyphs only (``!2  o1  ,1``)."""
+    items = [(game.content.items[i], n) for i, n in sorted(game.state.items.items()) if n > 0]
+    words = []
+    for item, n in items:
+        one, many = PACK_WORDS.get(item.kind, (item.name.lower(), item.name.lower()))
+        words.append(f"{item.glyph}{n} {one if n == 1 else many}")
+    return "  ".join(words), "  ".join(f"{item.glyph}{n}" for item, n in items)
 
 
 def draw_log(console: tcod.console.Console, lines: Sequence[tuple[str, str]], y: int = LOG_Y,

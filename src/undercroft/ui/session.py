@@ -7,19 +7,21 @@ screenshot being taken.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from undercroft import record
 from undercroft.content import Content
-from undercroft.narrate import LogLine, Narrator, Unseen
+from undercroft.narrate import LEVELS, Entry, Level, LogLine, Narrator, Unseen
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.names import the
 from undercroft.rules.types import Mode, Origin
 
-MAX_LOG = 5000
+MAX_LOG = 5000  # the player's lines kept
+MAX_FULL = 4 * MAX_LOG  # the lines of every level kept (the full log)
 
 
 def unseen_groups(game: Game) -> Unseen:
@@ -32,15 +34,33 @@ def unseen_groups(game: Game) -> Unseen:
     return {g.id: g.monster} if g is not None else {}
 
 
+def collapse(entries: Iterable[Entry]) -> list[Entry]:
+    """Runs of one line told again and again as one: "A wall is in the way. (x3)"."""
+    out: list[Entry] = []
+    last, repeat = "", 1
+    for x in entries:
+        if out and x.text == last:
+            repeat += 1
+            out[-1] = x._replace(text=f"{x.text} (x{repeat})")
+        else:
+            last, repeat = x.text, 1
+            out.append(x)
+    return out
+
+
 @dataclass
 class MessageLog:
-    lines: list[LogLine] = field(default_factory=list)
+    """The message log of a game: every line with its level (``full``), and the player's log (``lines``: the
+    ``player`` lines only, what the bottom of the screen and the morgue file show), repeats collapsed."""
+
+    lines: list[LogLine] = field(default_factory=list)  # the player's lines, repeats collapsed
     fresh: int = 0  # lines added by the last action (drawn bright)
 
     repeat: int = 1  # how many times the last line came in a row ("A wall is in the way. (x3)")
     last: str = ""
     unseen: Unseen = field(default_factory=dict)  # the groups met but not yet seen: the narrator does not name them
-    batch: list[LogLine] = field(default_factory=list)  # the last action's lines, the quiet ones included
+    batch: list[LogLine] = field(default_factory=list)  # the last action's player lines (the panels' "what happened")
+    full: list[Entry] = field(default_factory=list)  # every line of every level, as told (repeats not collapsed)
 
     def _append(self, text: str, kind: str) -> None:
         if self.lines and text == self.last:
@@ -53,23 +73,33 @@ class MessageLog:
         self.fresh += 1
 
     def add(self, text: str, kind: str = "normal") -> None:
+        """A line of the front end's own (a banner, "Jumped to turn 40."): for the player."""
+        self.full.append(Entry(text, kind, "player"))
         self._append(text, kind)
         self._trim()
 
-    def add_events(self, events: list[Event], narrator: Narrator, *, brief: bool = True) -> None:
-        """Append an action's events as ``narrator`` words them (``brief``: leave out the quiet lines: the
-        monsters' own rolls, where a group was placed, the rolls about one not seen yet)."""
+    def add_events(self, events: list[Event], narrator: Narrator) -> None:
+        """Append an action's events as ``narrator`` words them: every line to ``full``, the player's to
+        ``lines`` and ``batch`` (the detail and internal lines only the full log shows)."""
         self.fresh = 0
-        self.batch = narrator.log_lines(events, self.unseen)
+        entries = narrator.log_entries(events, self.unseen)
+        self.full.extend(entries)
+        self.batch = [(x.text, x.kind) for x in entries if x.level == "player"]
         for text, kind in self.batch:
-            if brief and kind == "detail":
-                continue
             self._append(text, kind)
         self._trim()
+
+    def view(self, level: Level = "player") -> list[Entry]:
+        """The log down to ``level`` (``player``: what a player needs, as ``lines``; ``internal``: everything),
+        repeats collapsed."""
+        upto = LEVELS[: LEVELS.index(level) + 1]
+        return collapse(x for x in self.full if x.level in upto)
 
     def _trim(self) -> None:
         if len(self.lines) > MAX_LOG:
             del self.lines[: len(self.lines) - MAX_LOG]
+        if len(self.full) > MAX_FULL:
+            del self.full[: len(self.full) - MAX_FULL]
 
 
 class Session:

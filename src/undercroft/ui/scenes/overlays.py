@@ -8,6 +8,7 @@ import tcod.console
 import tcod.event
 from tcod.event import KeySym
 
+from undercroft.narrate import Entry, Level, plural
 from undercroft.rules import formulas
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, KEY, TEXT, TITLE
@@ -17,13 +18,15 @@ from undercroft.ui.session import Session
 HELP: list[tuple[str, list[tuple[str, str]]]] = [
     ("Exploring", [
         ("arrows, numpad, 1-9, vi", "walk (eight directions; the vi-keys: hjkl yubn)"),
-        (">", "go down the stairs (last level: out, and win)"),
+        (">", "walk to the known stairs; on them, go down (last level: out, and win)"),
+        ("x", "explore: walk to the nearest place not yet seen"),
+        ("click", "walk to a known tile (any key or monster stops a walk)"),
         ("z  .  5", "rest a turn (wanderers may come)"),
         ("f", "attack a monster here (even one under terms)"),
         ("p", "pursue a monster that has just gone its way"),
         ("q", "drink a healing potion"),
         ("i", "inventory"),
-        ("L", "the whole log (Shift+L: plain l walks east)"),
+        ("L", "the whole log (Shift+L: plain l walks east); in it, a: the rolls too, then everything"),
         ("?", "this help"),
         ("Esc", "back to the title (the game is kept)"),
     ]),
@@ -172,21 +175,44 @@ class MenuScene(Scene):
             render.choice(console, x + 2, y + 2 + i, k, label)
 
 
+# The full log's levels, from the quiet default to everything (``a`` or Tab goes to the next).
+LOG_LEVELS: list[tuple[Level, str]] = [
+    ("player", "what happened"),
+    ("detail", "what happened and the rolls behind it"),
+    ("internal", "everything, the rules' own working too"),
+]
+
+
 class LogScene(Scene):
-    """The whole message log, newest at the bottom; scroll with arrows, PgUp/PgDn, Home/End."""
+    """The whole message log, newest at the bottom; scroll with arrows, PgUp/PgDn, Home/End. ``a`` (or Tab) shows
+    more: the rolls a player may want (surprise, reaction, distance), then the rules' own working (the monster
+    checks that found nothing, the table cells, where a group was placed); the lines below the player's drawn
+    dimmer."""
 
     opaque = True
 
     def __init__(self, session: Session) -> None:
         self.session = session
         self.offset = 0  # rows scrolled up from the bottom
+        self.level = 0  # index into LOG_LEVELS
+        self._cache: tuple[tuple[int, int, int, int], list[tuple[str, render.RGB]], int] | None = None
 
-    def _rows(self, width: int) -> list[tuple[str, render.RGB]]:
+    def _rows(self, width: int) -> tuple[list[tuple[str, render.RGB]], int]:
+        """The wrapped rows of the log at the chosen level, and how many messages they are."""
+        log = self.session.log
+        key = (self.level, len(log.full), len(log.lines), width)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1], self._cache[2]
+        level = LOG_LEVELS[self.level][0]
+        entries = log.view(level) if level != "player" else [Entry(t, k, "player") for t, k in log.lines]
         out: list[tuple[str, render.RGB]] = []
-        for text, kind in self.session.log.lines:
+        for text, kind, lv in entries:
             colour = render.KIND_COLOURS.get(kind, TEXT)
+            if lv != "player":
+                colour = render.dim(colour, 0.75 if lv == "detail" else 0.55)
             out.extend((part, colour) for part in render.wrap(text, width))
-        return out
+        self._cache = (key, out, len(entries))
+        return out, len(entries)
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if not isinstance(event, tcod.event.KeyDown):
@@ -199,21 +225,26 @@ class LogScene(Scene):
             self.offset = 10**9
         elif event.sym == KeySym.END:
             self.offset = 0
+        elif event.sym == KeySym.TAB or keys.char(event) in ("a", "A"):
+            self.level = (self.level + 1) % len(LOG_LEVELS)
+            self.offset = 0
         elif keys.is_cancel(event) or keys.char(event) in ("l", "L", "q") or keys.is_confirm(event):
             return Pop()
         return None
 
     def on_draw(self, console: tcod.console.Console) -> None:
-        render.panel(console, 0, 0, console.width, console.height, "Message log")
-        rows = self._rows(console.width - 4)
-        view = console.height - 4
+        render.panel(console, 0, 0, console.width, console.height, f"Message log: {LOG_LEVELS[self.level][1]}")
+        rows, n = self._rows(console.width - 4)
+        view = console.height - 5
         self.offset = min(self.offset, max(0, len(rows) - view))
         end = len(rows) - self.offset
         for i, (text, colour) in enumerate(rows[max(0, end - view):end]):
             render.put_text(console, 2, 1 + i, text, colour)
+        more = ("a: back to what happened" if self.level == len(LOG_LEVELS) - 1
+                else "a: more (the rolls, then the rules' own working)")
+        render.put_text(console, 2, console.height - 3, f"{plural(n, 'message')}. {more}.", DIM)
         render.put_text(console, 2, console.height - 2,
-                        f"{len(self.session.log.lines)} messages. Up/Down, PgUp/PgDn, Home/End scroll; Esc closes.",
-                        DIM)
+                        "Up/Down, PgUp/PgDn, Home/End scroll; Esc closes.", DIM)
 
 
 class InventoryScene(Scene):

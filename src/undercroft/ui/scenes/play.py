@@ -9,12 +9,14 @@ action was not taken is the engine's refused text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 import tcod.console
 import tcod.event
 from tcod.event import KeySym
 
+from undercroft import travel
 from undercroft.narrate import plural
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
@@ -35,6 +37,8 @@ from undercroft.rules.actions import (
     Wait,
 )
 from undercroft.rules.approach import Exit
+from undercroft.rules.events import Event
+from undercroft.rules.levelmap import Point
 from undercroft.rules.names import The, a_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import OVER, Mode, Side
@@ -168,18 +172,49 @@ class GameScene(Scene):
         render.put_lines(console, x, y + 1, w, lines, max_rows=rows - 1)
 
 
+# Travel: the events of a step that let a trip go on (any other one stops it: a pickup, a meeting, a refusal...).
+QUIET_EVENTS: Final = frozenset({"move", "enter", "roll"})
+TRAVEL_STEP_S: Final = 0.03  # between two steps of a trip: the walk is seen, and a key can stop it
+
+
+@dataclass
+class Trip:
+    """A walk in progress, one ordinary ``Move`` a tick: to ``goal`` (travel), or, with ``explore``, to the
+    nearest place left to explore (``goal`` the one aimed at now). It stops when anything happens."""
+
+    goal: Point | None
+    explore: bool
+    hp: tuple[int, ...]
+    seen: frozenset[int]  # the groups in sight at the last step
+    caution: int = travel.WARY  # BOLD: past the monsters left behind, or into one in the way
+
+
 class ExploreScene(GameScene):
     mode = Mode.EXPLORE
 
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.trip: Trip | None = None
+        self.insist = False  # auto-explore stopped short of the monsters left behind: x again goes past them
+
     def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if self.trip is not None and isinstance(event, (tcod.event.KeyDown, tcod.event.MouseButtonDown)):
+            self.trip = None  # any key (or click) stops a walk, and does nothing else
+            return None
+        if isinstance(event, tcod.event.MouseButtonDown):
+            self.insist = False
+            return self.click(event)
         if not isinstance(event, tcod.event.KeyDown):
             return None
+        c = keys.char(event)
+        if c == "x":
+            return self.start(None, explore=True)
+        self.insist = False
         d = keys.direction(event)
         if d is not None:
             return self.act(Move(*d))
-        c = keys.char(event)
         if c == ">":
-            return self.act(Descend())
+            return self.to_stairs()
         if c in ("z", ".") or event.sym in (KeySym.KP_5, KeySym.N5):
             return self.act(Rest())
         if c == "q":
@@ -189,6 +224,104 @@ class ExploreScene(GameScene):
         if c == "p":
             return self.act(Pursue())  # a group that has just gone its way
         return self.common_key(event)
+
+    # --- travel ------------------------------------------------------------------------------------------------
+
+    def tick_interval(self) -> float | None:
+        return TRAVEL_STEP_S if self.trip is not None else None
+
+    def on_tick(self) -> Transition | None:
+        return self.travel_step()
+
+    def click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        """A left click on a known tile of the map: travel there."""
+        if event.button != tcod.event.MouseButton.LEFT:
+            return None
+        x, y = int(event.position[0]), int(event.position[1])
+        lv = self.session.game.state.level
+        if not (0 <= y < min(lv.map.height, render.MAP_ROWS) and 0 <= x < lv.map.width) or not lv.explored[y, x]:
+            return None
+        if (x, y) == self.session.game.state.pos:
+            return None
+        return self.start((x, y))
+
+    def to_stairs(self) -> Transition | None:
+        """``>``: down the stairs when the party stands on them, else travel to them once they are known."""
+        game = self.session.game
+        stairs = travel.stairs(game)
+        if game.legal(Descend()) or stairs is None or stairs == game.state.pos:
+            return self.act(Descend())  # taken, or the engine says why not
+        if not travel.path(game, stairs):
+            self.session.log.add("You know of no way to the stairs from here.", "refused")
+            return None
+        return self.start(stairs)
+
+    def start(self, goal: Point | None, *, explore: bool = False) -> Transition | None:
+        """Begin a walk; its first step is taken at once, the others one a tick."""
+        game = self.session.game
+        self.trip = Trip(goal, explore, tuple(m.hp for m in game.state.party), travel.visible_groups(game),
+                         travel.BOLD if explore and self.insist else travel.WARY)
+        self.insist = False
+        if not explore and goal is not None and not travel.path(game, goal):
+            self.trip = None
+            self.session.log.add("You know of no way there.", "refused")
+            return None
+        return self.travel_step()
+
+    def travel_step(self) -> Transition | None:
+        """One step of the walk, through the session like any key press; the walk ends when anything happens."""
+        trip = self.trip
+        game = self.session.game
+        if trip is None or self.session.mode != Mode.EXPLORE:
+            self.trip = None
+            return None
+        if trip.explore:
+            trip.goal = travel.explore_target(game, trip.goal, trip.caution)
+            if trip.goal is None:
+                self.trip = None
+                self.session.log.add(self.explored_text())
+                return None
+        assert trip.goal is not None
+        move = travel.step_toward(game, trip.goal, trip.caution)
+        if move is None:
+            self.trip = None
+            return None
+        events = self.session.act(move)
+        if self.interrupted(trip, events) or (not trip.explore and game.state.pos == trip.goal):
+            self.trip = None
+        return self.follow()
+
+    def interrupted(self, trip: Trip, events: list[Event]) -> bool:
+        """Whether a step's outcome stops the walk: a refusal, anything but walking on (a pickup, a monster
+        check that finds something), another mode, HP changed, a group come into sight."""
+        game = self.session.game
+        if self.session.mode != Mode.EXPLORE or any(e.type not in QUIET_EVENTS for e in events):
+            return True
+        if any(e.type == "roll" and e.get("result") not in ("none", "", None) for e in events):
+            return True
+        hp = tuple(m.hp for m in game.state.party)
+        seen = travel.visible_groups(game)
+        new = seen - trip.seen
+        trip.seen = seen
+        if hp != trip.hp:
+            return True
+        return bool(new)
+
+    def explored_text(self) -> str:
+        """What auto-explore says when nothing reachable is left: where the stairs are."""
+        game = self.session.game
+        stairs = travel.stairs(game)
+        if travel.explore_target(game, caution=travel.BOLD) is not None:
+            self.insist = True
+            return "Nothing more to explore without going past a monster (x again: go anyway)."
+        if stairs is None:
+            return "Explored. No stairs are known on this level."
+        px, py = game.state.pos
+        dx, dy = stairs[0] - px, stairs[1] - py
+        n = max(abs(dx), abs(dy))
+        if n == 0:
+            return "Explored. You stand on the stairs."
+        return f"Explored. The stairs are {render.compass(dx, dy)}, {n} tile{'' if n == 1 else 's'} away (> to go)."
 
     def fleeing(self) -> Group | None:
         """The group that has just gone its way, when the party may go after it now."""

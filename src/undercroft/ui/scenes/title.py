@@ -1,4 +1,5 @@
-"""The title screen: new game (a random seed shown, or one typed in), continue, ruleset, help, quit."""
+"""The title screen: new game (a random seed shown, or one typed in), every unfinished game to continue or abandon,
+the past games, ruleset, help, quit."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import tcod.console
 import tcod.event
 
 from undercroft import record
+from undercroft import saves as saves_mod
 from undercroft.content import Content
 from undercroft.rules.rng import parse_seed
 from undercroft.ui import keys, render
-from undercroft.ui.render import DIM, FAINT, TITLE
-from undercroft.ui.scenes.base import Exit, Push, Reset, Scene, Transition
+from undercroft.ui.render import DIM, FAINT, KEY, TITLE
+from undercroft.ui.scenes.base import Exit, Pop, Push, Reset, Scene, Transition
 from undercroft.ui.scenes.overlays import HelpScene, MenuScene, PromptScene
 from undercroft.ui.scenes.play import game_stack
 from undercroft.ui.session import Session
@@ -33,34 +35,46 @@ def random_seed() -> int:
 
 
 class TitleScene(Scene):
+    LIST_Y = 27  # first row of the unfinished games
+    LIST_ROWS = 8
+
     def __init__(self, content: Content, *, ruleset: str = "undercroft", seed: int | None = None,
                  saves: Path | None = None) -> None:
         self.content = content
         self.ruleset = ruleset if ruleset in content.rulesets else next(iter(content.rulesets))
         self.seed = seed if seed is not None else random_seed()
         self.seed_typed = seed is not None
+        self.seed_text = str(self.seed)
         self.saves = saves
         self.message = ""
-        self._continue: tuple[Path, str] | None = None
+        self.notes: list[str] = []
+        self.games: list[saves_mod.GameInfo] = []
+        self.cursor = 0
+        self.confirm_abandon: Path | None = None
         self._scan()
 
     def _scan(self) -> None:
-        """Find the game to continue (the newest unfinished recording)."""
-        self._continue = None
+        """Find every game that can be continued (newest first)."""
+        self.notes = []
         try:
-            path = record.latest_unfinished(self.saves)
-        except OSError:
-            path = None
-        if path is None:
-            return
-        try:
-            rec = record.load_recording(path, lenient_tail=True)
-        except record.RecordingError as exc:
-            self._continue = (path, f"cannot be read: {exc.message}")
-            return
-        h = rec.header
-        title = self.content.rulesets[h.ruleset].title if h.ruleset in self.content.rulesets else h.ruleset
-        self._continue = (path, f"{title}, seed {h.seed}, turn {rec.turns}")
+            self.games = saves_mod.unfinished(self.saves, self.content, self.notes)
+        except OSError as exc:
+            self.games = []
+            self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
+        self.cursor = max(0, min(self.cursor, len(self.games) - 1))
+
+    @property
+    def _continue(self) -> tuple[Path, str] | None:
+        """(path, description) of the selected unfinished game."""
+        if not self.games:
+            return None
+        g = self.games[self.cursor]
+        return g.path, self.describe(g)
+
+    def describe(self, g: saves_mod.GameInfo) -> str:
+        level = f", level {g.level}" if g.level is not None else ""
+        hp = f", HP {g.hp}" if g.hp else ""
+        return f"{saves_mod.ruleset_title(self.content, g.ruleset)}, seed {g.seed_text}, turn {g.turns}{level}{hp}"
 
     # --- actions ---------------------------------------------------------------------------------------------
 
@@ -70,19 +84,40 @@ class TitleScene(Scene):
         except OSError as exc:
             self.message = f"Cannot create the save file: {exc.strerror or exc}"
             return None
+        if self.seed_typed and session.path is not None and self.seed_text != str(seed):
+            saves_mod.remember_seed(session.path, self.seed_text)
         return self._enter(session)
 
-    def resume(self) -> Transition | None:
-        if self._continue is None:
+    def resume(self, index: int | None = None) -> Transition | None:
+        if not self.games:
             self.message = "There is no unfinished game to continue."
             return None
-        path, _ = self._continue
+        g = self.games[self.cursor if index is None else index]
         try:
-            session = Session.resume(self.content, path)
+            session = Session.resume(self.content, g.path)
         except (record.RecordingError, record.Desync, OSError, ValueError, KeyError) as exc:
-            self.message = f"Cannot continue {path.name}: {exc}"
+            self.message = f"Cannot continue {g.path.name}: {exc}"
             return None
+        title = saves_mod.ruleset_title(self.content, g.ruleset)
+        note = f"Continuing a {title} game (seed {g.seed_text})"
+        if g.ruleset != self.ruleset:
+            note += f": its own ruleset, not the {self.content.rulesets[self.ruleset].title} chosen on the title"
+        session.log.add(note + ".", "alert")
         return self._enter(session)
+
+    def abandon(self) -> Transition | None:
+        path = self.confirm_abandon
+        self.confirm_abandon = None
+        if path is None:
+            return None
+        try:
+            dest = saves_mod.abandon(path)
+        except OSError as exc:
+            self.message = f"Cannot move {path.name} aside: {exc.strerror or exc}"
+            return None
+        self.message = f"Abandoned: moved to {dest.parent.name}/{dest.name} (listed under Past games)."
+        self._scan()
+        return None
 
     @staticmethod
     def _enter(session: Session) -> Transition:
@@ -92,6 +127,7 @@ class TitleScene(Scene):
     def typed_seed(self, text: str) -> Transition | None:
         self.seed = parse_seed(text)
         self.seed_typed = True
+        self.seed_text = text.strip() or str(self.seed)
         return self.start(self.seed)
 
     def choose_ruleset(self, i: int) -> Transition | None:
@@ -100,17 +136,52 @@ class TitleScene(Scene):
 
     # --- input and drawing -------------------------------------------------------------------------------------
 
+    def _row_at(self, y: int) -> int | None:
+        i = y - self.LIST_Y - 1
+        top = self._top()
+        return top + i if 0 <= i < self.LIST_ROWS and top + i < len(self.games) else None
+
+    def _top(self) -> int:
+        return max(0, self.cursor - self.LIST_ROWS + 1)
+
     def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, tcod.event.MouseButtonDown):
+            row = self._row_at(int(event.position[1]))
+            if row is None:
+                return None
+            self.confirm_abandon = None
+            if row == self.cursor:
+                return self.resume(row)  # a click on the chosen game continues it
+            self.cursor = row
+            return None
         if not isinstance(event, tcod.event.KeyDown):
             return None
         self.message = ""
         c = keys.char(event)
+        if self.confirm_abandon is not None:
+            if c in ("y", "Y"):
+                return self.abandon()
+            self.confirm_abandon = None
+            self.message = "Kept."
+            return None
+        if event.sym in (tcod.event.KeySym.UP, tcod.event.KeySym.DOWN) and self.games:
+            step = -1 if event.sym == tcod.event.KeySym.UP else 1
+            self.cursor = (self.cursor + step) % len(self.games)
+            return None
         if c == "n" or keys.is_confirm(event):
             return self.start(self.seed)
         if c == "s":
             return Push(PromptScene("Seed", "Type a seed (a number, or any words):", self.typed_seed, max_len=40))
         if c == "c":
             return self.resume()
+        if c == "a":
+            if not self.games:
+                self.message = "There is no unfinished game to abandon."
+                return None
+            self.confirm_abandon = self.games[self.cursor].path
+            return None
+        if c == "p":
+            return Push(PastGamesScene(self.content, self.saves))
         if c == "r":
             names = list(self.content.rulesets)
             options = [(str(i + 1), f"{self.content.rulesets[n].title} ({n})") for i, n in enumerate(names)]
@@ -126,24 +197,122 @@ class TitleScene(Scene):
     def on_draw(self, console: tcod.console.Console) -> None:
         cx = (console.width - len(_LOGO[0])) // 2
         for i, line in enumerate(_LOGO):
-            render.put_text(console, cx, 4 + i, line, TITLE)
+            render.put_text(console, cx, 3 + i, line, TITLE)
         tag = "A seeded, recorded dungeon crawl. Every number is in the data."
-        render.put_text(console, (console.width - len(tag)) // 2, 11, tag, DIM)
-        x, y = 20, 15
+        render.put_text(console, (console.width - len(tag)) // 2, 9, tag, DIM)
+        x, y, w = 6, 12, console.width - 7
         seed_note = "(typed)" if self.seed_typed else "(random)"
-        render.choice(console, x, y, "n", f"New game        seed {self.seed} {seed_note}")
-        render.choice(console, x, y + 2, "s", "New game with a seed you type")
-        if self._continue is not None:
-            render.choice(console, x, y + 4, "c", f"Continue        {self._continue[1]}", width=console.width - x - 1)
-        else:
-            render.choice(console, x, y + 4, "c", "Continue        (no unfinished game)", enabled=False)
+        shown = self.seed_text if self.seed_typed else str(self.seed)
+        render.choice(console, x, y, "n", f"New game        seed {shown} {seed_note}", width=w)
+        render.choice(console, x, y + 1, "s", "New game with a seed you type")
         rs = self.content.rulesets[self.ruleset]
-        render.choice(console, x, y + 6, "r", f"Ruleset         {rs.title}")
-        render.put_lines(console, x + 4, y + 7, console.width - x - 8, [(rs.description, DIM)])
-        render.choice(console, x, y + 12, "?", "Help: every key")
-        render.choice(console, x, y + 14, "q", "Quit")
-        if self.message:
-            render.put_lines(console, 4, y + 17, console.width - 8, [(self.message, render.BAD)])
+        render.choice(console, x, y + 3, "r", f"Ruleset         {rs.title}")
+        render.put_lines(console, x + 4, y + 4, w - 8, [(rs.description, DIM)])
+        render.choice(console, x, y + 8, "p", "Past games      every finished or abandoned game, high scores")
+        render.choice(console, x, y + 9, "?", "Help: every key")
+        render.choice(console, x, y + 10, "q", "Quit")
+        cont = self._continue
+        if cont is not None:
+            render.choice(console, x, y + 12, "c", f"Continue        {cont[1]}", width=w)
+            render.choice(console, x, y + 13, "a", "Abandon the chosen game (moved aside, never deleted)")
+        else:
+            render.choice(console, x, y + 12, "c", "Continue        (no unfinished game)", enabled=False)
+        ly = self.LIST_Y
+        if self.games:
+            render.put_text(console, x, ly, f"Unfinished games ({len(self.games)}): Up/Down or click to choose", DIM,
+                            width=w)
+            top = self._top()
+            for i, g in enumerate(self.games[top:top + self.LIST_ROWS]):
+                chosen = top + i == self.cursor
+                render.put_text(console, x, ly + 1 + i, ("> " if chosen else "  ") + f"{g.date}  {self.describe(g)}",
+                                render.TEXT if chosen else DIM, width=w)
+        my = ly + self.LIST_ROWS + 2
+        if self.confirm_abandon is not None:
+            render.put_lines(console, 4, my, console.width - 8, [(
+                f"Abandon {self.confirm_abandon.name}? It moves to saves/{saves_mod.ABANDONED}/ and shows under "
+                "Past games. y: abandon, any other key: keep it.", render.BAD)])
+        elif self.message:
+            render.put_lines(console, 4, my, console.width - 8, [(self.message, render.BAD)])
+        elif self.notes:
+            render.put_text(console, 4, my, self.notes[0] + (f" (+{len(self.notes) - 1} more)"
+                                                             if len(self.notes) > 1 else ""), FAINT,
+                            width=console.width - 8)
         foot = "Closing the window keeps your game: Continue resumes it."
         render.put_text(console, (console.width - len(foot)) // 2, console.height - 3, foot, FAINT)
         render.put_text(console, 2, console.height - 1, f"{len(self.content.rulesets)} rulesets", FAINT)
+
+
+class PastGamesScene(Scene):
+    """The morgue index: every finished, crashed or abandoned game; sorted by date or as a high-score table."""
+
+    TOP = 5  # first row of the table body
+
+    def __init__(self, content: Content, saves: Path | None = None) -> None:
+        self.content = content
+        self.saves = saves
+        self.sort = "date"
+        self.offset = 0
+        self.cursor = 0
+        self.notes: list[str] = []
+        self.games: list[saves_mod.GameInfo] = []
+        self._scan()
+
+    def _scan(self) -> None:
+        self.notes = []
+        try:
+            self.games = saves_mod.past_games(self.saves, content=self.content, notes=self.notes, sort=self.sort)
+        except OSError as exc:
+            self.games = []
+            self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
+        self.cursor = max(0, min(self.cursor, len(self.games) - 1))
+
+    def _rows(self, console: tcod.console.Console) -> int:
+        return max(1, console.height - self.TOP - 6)
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, tcod.event.MouseButtonDown):
+            i = int(event.position[1]) - self.TOP
+            if i >= 0 and self.offset + i < len(self.games):
+                self.cursor = self.offset + i
+            return None
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        c = keys.char(event)
+        if c == "d" or c == "t":
+            self.sort = "date" if c == "d" else "depth"
+            self.offset = self.cursor = 0
+            self._scan()
+            return None
+        if event.sym in (tcod.event.KeySym.UP, tcod.event.KeySym.DOWN) and self.games:
+            self.cursor = max(0, min(len(self.games) - 1,
+                                     self.cursor + (-1 if event.sym == tcod.event.KeySym.UP else 1)))
+            return None
+        if c == "q" or keys.is_cancel(event) or keys.is_confirm(event) or event.sym == tcod.event.KeySym.SPACE:
+            return Pop()
+        return None
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        console.clear()
+        title = "Past games: " + ("newest first" if self.sort == "date" else "high scores (deepest, then most turns)")
+        render.put_text(console, 2, 1, title, TITLE)
+        render.put_text(console, 2, 2, "d: by date   t: high scores (depth, turns)   Up/Down: choose   Esc: back", DIM,
+                        width=console.width - 4)
+        if not self.games:
+            render.put_text(console, 2, self.TOP, "No game has ended yet.", DIM)
+        else:
+            lines = saves_mod.format_table(self.games, self.content, max_width=console.width - 4)
+            render.put_text(console, 2, self.TOP - 1, lines[0], KEY)
+            rows = self._rows(console)
+            if self.cursor < self.offset:
+                self.offset = self.cursor
+            elif self.cursor >= self.offset + rows:
+                self.offset = self.cursor - rows + 1
+            for i, line in enumerate(lines[1 + self.offset:1 + self.offset + rows]):
+                chosen = self.offset + i == self.cursor
+                render.put_text(console, 2, self.TOP + i, line, render.TEXT if chosen else DIM)
+            g = self.games[self.cursor]
+            render.put_text(console, 2, console.height - 4, f"Watch it: undercroft replay {g.path} --watch", FAINT,
+                            width=console.width - 4)
+        if self.notes:
+            render.put_text(console, 2, console.height - 2, self.notes[0] + (
+                f" (+{len(self.notes) - 1} more)" if len(self.notes) > 1 else ""), FAINT, width=console.width - 4)

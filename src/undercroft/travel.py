@@ -1,0 +1,192 @@
+"""Travel and auto-explore: plans a walk over the part of the map the party knows, one ordinary step at a time.
+
+Nothing here changes the game: the planner reads the state (the explored tiles, the map, the stairs, the groups
+in sight) and says which ``Move(dx, dy)`` comes next; the front end sends it through the session like any other
+key press, so a recording of a travelled game holds only ordinary moves. Deterministic: the same state gives the
+same step (ties broken in the fixed order of :data:`STEPS8`). The walk only uses known (explored) floor and never
+a tile where a group in sight stands (other than a peaceful one, which steps aside). A breadth-first flood in eight
+directions over numpy arrays (no ``tcod.path``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from undercroft.rules import levelmap
+from undercroft.rules.actions import Move
+from undercroft.rules.approach import STEPS8
+from undercroft.rules.game import Game
+from undercroft.rules.levelmap import Point
+
+BoolArray = npt.NDArray[np.bool_]
+Steps = npt.NDArray[np.int32]
+UNREACHED = -1
+
+
+# How careful a walk is: BOLD goes anywhere known (walking into a monster meets it); PLAIN goes round the
+# monsters in sight; WARY also keeps out of the rooms and corridors where monsters met and left alone wait.
+BOLD, PLAIN, WARY = 0, 1, 2
+
+
+def known_walk(game: Game, caution: int = PLAIN) -> BoolArray:
+    """(height, width): the tiles the party may travel over: explored and not a wall; from PLAIN up, no creature
+    in sight that would not step aside on it (:func:`blocked`); WARY, not inside a room or corridor where a group
+    met and left alone is (:func:`haunted`), but the party's own."""
+    st = game.state
+    lv = st.level
+    walk = np.asarray(lv.explored & levelmap.walkable(lv.map))
+    if caution >= PLAIN:
+        for p in blocked(game):
+            walk[p[1], p[0]] = False
+    if caution >= WARY:
+        for seg in haunted(game) - {st.segment}:
+            walk[lv.map.segment_of == seg] = False
+    walk[st.pos[1], st.pos[0]] = True
+    return walk
+
+
+def visible_groups(game: Game) -> frozenset[int]:
+    """The ids of the groups the party sees now (not defeated, not hidden)."""
+    seen = game.visible()
+    out = set()
+    for g in game.state.level.groups:
+        if g.defeated or g.hidden or not g.alive:
+            continue
+        if any(seen[y, x] for x, y in game.creature_tiles(g)):
+            out.add(g.id)
+    return frozenset(out)
+
+
+def haunted(game: Game) -> set[int]:
+    """The rooms and corridors of this level where a group the party has met, and that would not let it pass,
+    still is (walking in meets it again)."""
+    return {g.segment for g in game.state.level.groups
+            if g.met and g.alive and not g.peaceful and not g.hidden}
+
+
+def blocked(game: Game) -> set[Point]:
+    """The tiles of the creatures in sight that would not step aside (walking into them meets them)."""
+    seen = game.visible()
+    out: set[Point] = set()
+    for g in game.state.level.groups:
+        if g.defeated or g.hidden or g.peaceful or not g.alive:
+            continue
+        out.update((x, y) for x, y in game.creature_tiles(g) if seen[y, x])
+    return out
+
+
+def flood(walk: BoolArray, origin: Point) -> Steps:
+    """Fewest steps (eight directions) from ``origin`` over ``walk`` to every tile; :data:`UNREACHED` elsewhere."""
+    h, w = walk.shape
+    steps = np.full((h, w), UNREACHED, dtype=np.int32)
+    front = np.zeros((h, w), dtype=bool)
+    front[origin[1], origin[0]] = True
+    steps[origin[1], origin[0]] = 0
+    free = walk.copy()
+    free[origin[1], origin[0]] = False
+    k = 0
+    while front.any():
+        k += 1
+        grown = front.copy()
+        grown[1:, :] |= front[:-1, :]
+        grown[:-1, :] |= front[1:, :]
+        wide = grown.copy()
+        wide[:, 1:] |= grown[:, :-1]
+        wide[:, :-1] |= grown[:, 1:]
+        front = wide & free
+        free &= ~front
+        steps[front] = k
+    return steps
+
+
+def path(game: Game, goal: Point, caution: int = WARY) -> list[Point]:
+    """The tiles of a shortest known walk from the party to ``goal``, the party's own tile left out ([] when the
+    party is there or there is no known way): as careful as ``caution`` allows, less only where there is no other
+    way (the last resort walks into a monster, which stops the walk)."""
+    for c in range(caution, BOLD - 1, -1):
+        p = _path(game, goal, known_walk(game, c))
+        if p:
+            return p
+    return []
+
+
+def _path(game: Game, goal: Point, walk: BoolArray) -> list[Point]:
+    gx, gy = goal
+    if not (0 <= gy < walk.shape[0] and 0 <= gx < walk.shape[1]) or not walk[gy, gx]:
+        return []
+    back = flood(walk, goal)
+    x, y = game.state.pos
+    d = int(back[y, x])
+    out: list[Point] = []
+    if d == UNREACHED:
+        return out
+    while d > 0:
+        for dx, dy in STEPS8:
+            nx, ny = x + dx, y + dy
+            if 0 <= ny < back.shape[0] and 0 <= nx < back.shape[1] and back[ny, nx] == d - 1:
+                x, y, d = nx, ny, d - 1
+                out.append((x, y))
+                break
+        else:  # pragma: no cover - a flood always has a nearer neighbour
+            return []
+    return out
+
+
+def step_toward(game: Game, goal: Point, caution: int = WARY) -> Move | None:
+    """The next step of the walk to ``goal`` (None: there already, or no known way)."""
+    p = path(game, goal, caution)
+    if not p:
+        return None
+    x, y = game.state.pos
+    return Move(p[0][0] - x, p[0][1] - y)
+
+
+def stairs(game: Game) -> Point | None:
+    """The stairs, once the party has seen them."""
+    lv = game.state.level
+    sx, sy = lv.map.stairs
+    return (sx, sy) if lv.explored[sy, sx] else None
+
+
+def targets(game: Game) -> BoolArray:
+    """(height, width): where auto-explore goes: known floor beside a tile not yet seen, any known tile of a room
+    or corridor not yet visited, and the items seen lying on the floor."""
+    lv = game.state.level
+    m = lv.map
+    explored = np.asarray(lv.explored, dtype=bool)
+    walk = explored & levelmap.walkable(m)
+    unknown = np.pad(~explored, 1, constant_values=False)
+    h, w = explored.shape
+    near = np.zeros((h, w), dtype=bool)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            near |= unknown[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+    out = walk & near
+    seg = m.segment_of
+    unvisited = np.zeros((h, w), dtype=bool)
+    inside = seg >= 0
+    unvisited[inside] = ~np.asarray(lv.visited, dtype=bool)[seg[inside]]
+    out |= walk & unvisited
+    for (ix, iy), pile in lv.items.items():
+        if pile and explored[iy, ix]:
+            out[iy, ix] = True
+    out[game.state.pos[1], game.state.pos[0]] = False
+    return out
+
+
+def explore_target(game: Game, keep: Point | None = None, caution: int = WARY) -> Point | None:
+    """The nearest place left to explore (None: nothing reachable is left). ``keep``, the place aimed at so far,
+    is kept while it still is one, so the walk does not waver between two equally near places. ``caution``: as
+    :func:`known_walk` (WARY: not in, nor through, a room or corridor where a monster met and left alone waits,
+    nor through a monster in sight)."""
+    want = targets(game)
+    reach = flood(known_walk(game, caution), game.state.pos)
+    ok = want & (reach > 0)
+    if keep is not None and ok[keep[1], keep[0]]:
+        return keep
+    if not ok.any():
+        return None
+    dist = np.where(ok, reach, np.iinfo(np.int32).max)
+    y, x = np.unravel_index(int(np.argmin(dist)), dist.shape)  # nearest; ties: the first in reading order
+    return int(x), int(y)

@@ -1,0 +1,143 @@
+"""Every save and past game: the title's list of unfinished games, abandoning, the past-games screen and
+``undercroft games`` (all in a tmp user data directory)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import tcod.event
+from engine_helpers import content
+from tcod.event import KeySym
+from ui_helpers import Driver, isolate_user_data, names, press, screen, type_text
+
+from undercroft import bot, cli, record, saves
+from undercroft.rules.actions import Rest
+from undercroft.rules.rng import parse_seed
+from undercroft.ui.scenes import SceneStack, TitleScene
+from undercroft.ui.scenes.title import PastGamesScene
+from undercroft.ui.session import Session
+
+
+@pytest.fixture
+def user(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    return isolate_user_data(monkeypatch, tmp_path)
+
+
+def unfinished_game(ruleset: str, seed: int, mtime: float, seed_text: str = "") -> Path:
+    s = Session.new(content(), ruleset, seed)
+    s.act(Rest())
+    s.close()
+    assert s.path is not None
+    if seed_text:
+        saves.remember_seed(s.path, seed_text)
+    os.utime(s.path, (mtime, mtime))
+    return s.path
+
+
+def finished_game(user: Path, ruleset: str, seed: int, mtime: float) -> Path:
+    path = user / "saves" / f"{ruleset}-{seed}-done.jsonl"
+    result = bot.play_game(content(), ruleset, seed, record=str(path), max_actions=3000)
+    assert result.outcome == "dead"
+    rec = record.load_recording(path)
+    Session(content(), record.replay(content(), rec), path=path).write_morgue(user / "morgue")
+    os.utime(path, (mtime, mtime))
+    return path
+
+
+def test_title_lists_every_unfinished_game_and_continues_the_second(user: Path) -> None:
+    first = unfinished_game("citadel", parse_seed("goblin king"), 2_000_000_000, "goblin king")
+    second = unfinished_game("warden", 5, 1_900_000_000)
+    (user / "saves" / "junk.jsonl").write_text("not json\n", encoding="utf-8")
+    d = Driver(SceneStack([TitleScene(content(), seed=7)]))
+    text = screen(d)
+    assert "Unfinished games (2)" in text
+    assert "Citadel, seed goblin king, turn 1, level 1, HP" in text  # the word seed as typed, not its number
+    assert "The Warden, seed 5, turn 1, level 1" in text
+    assert text.index("goblin king") < text.index("The Warden, seed 5")  # newest first
+    assert "skipped junk.jsonl" in text  # one line, no traceback
+    press(d, KeySym.DOWN)
+    press(d, KeySym.C)
+    assert names(d)[0] == "ExploreScene"
+    session = d.scenes[0].session  # type: ignore[attr-defined]
+    assert session.path == second and session.game.ruleset_id == "warden"
+    log = " ".join(t for t, _ in session.log.lines)
+    assert "Continuing a The Warden game (seed 5): its own ruleset, not the Undercroft chosen on the title" in log
+    session.close()
+    assert first.exists()
+
+
+def test_abandon_asks_then_moves_the_game_aside(user: Path) -> None:
+    path = unfinished_game("crawler", 3, 2_000_000_000)
+    d = Driver(SceneStack([TitleScene(content(), seed=7)]))
+    press(d, KeySym.A)
+    assert "Abandon " + path.name in screen(d).replace("\n", "").replace(" ", " ")
+    press(d, KeySym.N)  # anything but y keeps it
+    assert path.exists() and "Kept." in screen(d)
+    press(d, KeySym.A)
+    press(d, KeySym.Y)
+    assert not path.exists()
+    moved = user / "saves" / "abandoned" / path.name
+    assert moved.exists() and "(no unfinished game)" in screen(d)
+    press(d, KeySym.P)
+    text = screen(d)
+    assert "Past games" in text and "abandoned" in text
+
+
+def test_a_typed_word_seed_is_kept(user: Path) -> None:
+    d = Driver(SceneStack([TitleScene(content(), seed=None)]))
+    press(d, KeySym.S)
+    type_text(d, "dragon")
+    press(d, KeySym.RETURN)
+    session = d.scenes[0].session  # type: ignore[attr-defined]
+    assert session.game.state.seed > 10**9
+    press(d, KeySym.ESCAPE)
+    assert "seed dragon, turn 0" in screen(d)
+
+
+def test_click_a_row_chooses_then_continues(user: Path) -> None:
+    unfinished_game("citadel", 1, 2_000_000_000)
+    second = unfinished_game("undercroft", 2, 1_900_000_000)
+    title = TitleScene(content(), seed=7)
+    d = Driver(SceneStack([title]))
+    y = TitleScene.LIST_Y + 2  # the second row of the list (the tile under the pointer)
+    click = tcod.event.MouseButtonDown(position=tcod.event.Point(10.0, float(y)), tile=tcod.event.Point(10, y),
+                                       button=tcod.event.MouseButton.LEFT)
+    d.send(click)
+    assert title.cursor == 1 and names(d) == ["TitleScene"]
+    d.send(click)
+    assert d.scenes[0].session.path == second  # type: ignore[attr-defined]
+    d.scenes[0].session.close()  # type: ignore[attr-defined]
+
+
+def test_past_games_screen_and_command(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    finished_game(user, "undercroft", 2, 1_900_000_000)  # killed by a kobold on level 1, turn 42
+    finished_game(user, "citadel", 2, 2_000_000_000)  # killed by an orc on level 3
+    unfinished_game("crawler", 9, 2_100_000_000, "moth")
+    (user / "saves" / "foreign.jsonl").write_text('{"hello": 1}\n', encoding="utf-8")
+    scene = PastGamesScene(content())
+    d = Driver(SceneStack([scene]))
+    text = screen(d)
+    assert "Past games: newest first" in text
+    assert "Citadel" in text and "Orc" in text and "Kobold" in text and "dead" in text
+    assert text.index("Citadel") < text.index("Kobold")
+    assert "skipped foreign.jsonl: not an Undercroft recording" in text
+    press(d, KeySym.T)
+    assert "high scores" in screen(d)
+    assert [g.ruleset for g in scene.games] == ["citadel", "undercroft"]  # level 3 before level 1
+
+    assert cli.main(["games", "--sort", "depth"]) == 0
+    out, err = capsys.readouterr()
+    assert "Past games (2):" in out and "Unfinished games (1):" in out and "seed moth" in out
+    assert "skipped foreign.jsonl" in err and "Traceback" not in err
+    lines = out.splitlines()
+    assert lines[1].split() == ["Date", "Ruleset", "Seed", "Result", "Level", "Turns", "Cause"]
+    assert "Kobold" in lines[3] and " 42 " in lines[3]
+    assert cli.main(["games", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [g["ruleset"] for g in data["past"]] == ["citadel", "undercroft"]
+    assert data["past"][1]["cause"] == "the Kobold" and data["past"][1]["level"] == 1
+    assert data["unfinished"][0]["seed_text"] == "moth"
+    assert data["skipped"] == ["skipped foreign.jsonl: not an Undercroft recording"]
