@@ -20,6 +20,7 @@ from undercroft.rules.types import Mode, Origin
 from undercroft.sim import exact, simulate
 from undercroft.sim.odds import (
     FIGHTS,
+    PARTY,
     Odds,
     Start,
     attack_target,
@@ -262,13 +263,13 @@ def test_an_exhausted_delver_in_pursuit(content: Content) -> None:
     assert not bad, bad
 
 
-def test_a_party_is_approximated_by_its_strongest_character(content: Content) -> None:
+def test_a_party_is_simulated_whole(content: Content) -> None:
     game, _ = new_game(content, "citadel")
     place(game, "ogre")
     odds = fight_odds(content, game)
-    assert odds is not None and "strongest" in odds.method
+    assert odds is not None and odds.character == PARTY and "the whole party of 4" in odds.method
     alone = [start_odds(s) for s in starts(content, game)]
-    assert len(alone) == 4 and odds.win == max(o.win for o in alone)
+    assert len(alone) == 4 and odds.win >= max(o.win for o in alone)
     for m in game.state.party[1:]:
         m.hp = 0
     only = fight_odds(content, game)

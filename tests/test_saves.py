@@ -113,20 +113,24 @@ def test_click_a_row_chooses_then_continues(user: Path) -> None:
 
 
 def test_past_games_screen_and_command(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    finished_game(user, "undercroft", 2, 1_900_000_000)  # killed by a kobold on level 1, turn 42
-    finished_game(user, "citadel", 2, 2_000_000_000)  # killed by an orc on level 3
+    finished_game(user, "undercroft", 2, 1_900_000_000)  # the bot's games: who kills it depends on the bot
+    finished_game(user, "citadel", 2, 2_000_000_000)
     unfinished_game("crawler", 9, 2_100_000_000, "moth")
     (user / "saves" / "foreign.jsonl").write_text('{"hello": 1}\n', encoding="utf-8")
+    facts = {g.ruleset: g for g in saves.past_games(content=content())}
+    killer = {r: g.cause.removeprefix("the ").removeprefix("The ") for r, g in facts.items()}
+    assert all(killer.values()) and all(g.level is not None for g in facts.values())
     scene = PastGamesScene(content())
     d = Driver(SceneStack([scene]))
     text = screen(d)
     assert "Past games: newest first" in text
-    assert "Citadel" in text and "Orc" in text and "Kobold" in text and "dead" in text
-    assert text.index("Citadel") < text.index("Kobold")
+    assert "Citadel" in text and killer["citadel"] in text and killer["undercroft"] in text and "dead" in text
+    assert text.index("Citadel") < text.index("Undercroft")  # newest first
     assert "skipped foreign.jsonl: not an Undercroft recording" in text
     press(d, KeySym.T)
     assert "high scores" in screen(d)
-    assert [g.ruleset for g in scene.games] == ["citadel", "undercroft"]  # level 3 before level 1
+    deeper = sorted(facts.values(), key=lambda g: (-(g.level or 0), -g.turns))
+    assert [g.ruleset for g in scene.games] == [g.ruleset for g in deeper]  # deepest first
 
     assert cli.main(["games", "--sort", "depth"]) == 0
     out, err = capsys.readouterr()
@@ -134,10 +138,20 @@ def test_past_games_screen_and_command(user: Path, capsys: pytest.CaptureFixture
     assert "skipped foreign.jsonl" in err and "Traceback" not in err
     lines = out.splitlines()
     assert lines[1].split() == ["Date", "Ruleset", "Seed", "Result", "Level", "Turns", "Cause"]
-    assert "Kobold" in lines[3] and " 42 " in lines[3]
+    assert killer[deeper[0].ruleset] in lines[2] and f" {deeper[1].turns} " in lines[3]
     assert cli.main(["games", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [g["ruleset"] for g in data["past"]] == ["citadel", "undercroft"]
-    assert data["past"][1]["cause"] == "the Kobold" and data["past"][1]["level"] == 1
+    assert data["past"][1]["cause"] == facts["undercroft"].cause
+    assert data["past"][1]["level"] == facts["undercroft"].level
     assert data["unfinished"][0]["seed_text"] == "moth"
     assert data["skipped"] == ["skipped foreign.jsonl: not an Undercroft recording"]
+
+
+def test_a_word_seed_given_on_the_command_line_is_kept_as_typed(user: Path) -> None:
+    from undercroft.ui.loop import PlayOptions, play_stack
+
+    stack = play_stack(content(), PlayOptions(seed=parse_seed("goblin king"), seed_text="goblin king"))
+    games = saves.unfinished(None, content(), [])
+    assert [g.seed_text for g in games] == ["goblin king"]
+    assert not isinstance(stack.scenes[-1], TitleScene)  # straight into the game

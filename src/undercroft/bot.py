@@ -32,7 +32,8 @@ now (``Game.legal``) that has not been refused at this turn. The play is plain a
   In the chase the bot runs on while that still holds, else it waits (lets it go).
 
 The fight odds are the game's own (:func:`undercroft.sim.odds.fight_odds`, what the encounter and fight screens
-show: exact for one creature, simulated for a group); where those have nothing to say it counts on nothing (0).
+show: exact for one creature, simulated for a group and for a whole party); where those have nothing to say it
+counts on nothing (0).
 Talk, bribe, escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules the engine plays by.
 """
 

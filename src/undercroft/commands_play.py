@@ -46,7 +46,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc), EXIT_USAGE) from None
     try:
-        return loop.play(front_end, content, loop.PlayOptions(ruleset=args.ruleset, seed=seed))
+        options = loop.PlayOptions(ruleset=args.ruleset, seed=seed, seed_text=args.seed or "")
+        return loop.play(front_end, content, options)
     except NoDisplay:
         raise UserError(NO_DISPLAY + TERMINAL_HINT, EXIT_USAGE) from None
     except TilesetMissing as exc:

@@ -713,8 +713,9 @@ def state_summary(game: Game) -> str:
     spec = game.rs.levels[st.depth]
     seg = st.level.map.segments[st.segment] if 0 <= st.segment < len(st.level.map.segments) else None
     where = f"segment {st.segment}" + (f" ({seg.kind})" if seg else "")
+    rounds = f"{st.rounds} round" + ("" if st.rounds == 1 else "s")
     lines = [
-        f"Turn {st.turn} ({st.rounds} rounds). Level {st.depth + 1} of {len(game.rs.levels)}: {spec.name}. "
+        f"Turn {st.turn} ({rounds}). Level {st.depth + 1} of {len(game.rs.levels)}: {spec.name}. "
         f"{where.capitalize()}, at {st.pos[0]},{st.pos[1]}. Mode: {st.mode}.",
         "Party: " + ", ".join(f"{m.name} HP {m.hp}/{m.max_hp}" for m in st.party)
         + (" (exhausted)" if st.exhausted else "") + ".",

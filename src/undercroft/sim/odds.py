@@ -10,8 +10,11 @@ until one side is down, always striking the weakest living creature (ties: the f
 * a group: simulated, :data:`FIGHTS` fights (:func:`undercroft.sim.simulate` for a fresh group; the same rules
   from a fight in progress otherwise), with dice seeded from the state itself, so the same state always gives
   the same numbers and the game's own dice are never touched;
-* a party of several characters: approximated by its strongest living character fighting alone (the one with
-  the best odds); ``Odds.method`` says so.
+* a party of several living characters: the whole party, simulated (:func:`simulate_party`, :data:`FIGHTS`
+  fights) as the engine fights (:mod:`undercroft.rules.combat`): every living character strikes the target each
+  party turn (the first living creature once it falls), each creature strikes the character the data's
+  ``combat.monster_targeting`` picks, with the per-face outcomes of :mod:`undercroft.rules.formulas` (through
+  each character's :class:`FightSpec`); ``hp_lost_mean`` is then the whole party's.
 
 Results are cached by the state they depend on (the fight's every number, the creatures' hit points, whose turn
 is next): a repeated call costs a few microseconds, a new state about a millisecond (exact) or a few (groups).
@@ -38,6 +41,7 @@ FIGHTS = 4000  # fights simulated for a group
 TOLERANCE = 1e-12  # live probability mass at which the exact computation stops
 CACHE_SIZE = 4096
 MODES = frozenset({Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT})
+PARTY = "party"  # Odds.character of the whole party's odds
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +53,7 @@ class Odds:
     hp_lost_mean: float  # expected hit points ``character`` loses from now on
     rounds_mean: float  # expected rounds from now on
     method: str  # how the numbers were computed, in words
-    character: str  # the party member whose fight this is (the strongest, in a party)
+    character: str  # the party member whose fight this is (:data:`PARTY` for the whole party)
     exact: bool  # True: exact numbers; False: simulated (about +-1.5 points for win at 95%)
 
 
@@ -80,6 +84,20 @@ class Start:
             and not self.skip_next
             and self.delver_next == s.delver_first
         )
+
+
+@dataclass(frozen=True, slots=True)
+class PartyStart:
+    """A fight of several living characters at some moment: one :class:`FightSpec` per living character (in party
+    order, each at its current hit points), the creatures' hit points in index order (0: dead), whose turn is
+    next and the monsters' phase (as in :class:`Start`), and the data's ``combat.monster_targeting``."""
+
+    specs: tuple[FightSpec, ...]
+    hps: tuple[int, ...]
+    delver_next: bool
+    phase: int
+    skip_next: bool
+    targeting: str
 
 
 # --- specs ---------------------------------------------------------------------------------------------------
@@ -126,17 +144,27 @@ def attack_target(group: Group) -> int:
 
 
 def starts(content: Content, game: Game) -> list[Start]:
-    """The fight in progress (or about to start) as one :class:`Start` per living party member fighting alone."""
+    """The fight in progress (or about to start) as one :class:`Start` per living party member fighting alone
+    (the creatures' living hit points sorted, weakest first)."""
+    return _starts(content, game)[0]
+
+
+def party_start(content: Content, game: Game) -> PartyStart | None:
+    """The fight in progress (or about to start) of the whole living party (None: no fight)."""
+    return _starts(content, game)[1]
+
+
+def _starts(content: Content, game: Game) -> tuple[list[Start], PartyStart | None]:
     st = game.state
     if st.mode not in MODES:
-        return []
+        return [], None
     g = st.front_group()
     if g is None or g.hidden:
-        return []
+        return [], None
     hps = tuple(sorted(h for h in g.hp if h > 0))
     living = [m for m in st.party if m.hp > 0]
     if not hps or not living:
-        return []
+        return [], None
     mon = content.monsters[g.monster]
     holds = Behaviour.HOLDS_GROUND in mon.behaviours
     exhausted = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
@@ -160,17 +188,21 @@ def starts(content: Content, game: Game) -> list[Start]:
             delver_next = formulas.party_acts_first(agility, mon.agility, holds)
             skip = False
     out = []
+    specs = []
     for m in living:
         spec = _spec(content, m, g.monster, len(hps), exhausted, agility)
+        specs.append(spec)
         out.append(Start(spec, hps, delver_next, turn % mon.acts_every, skip))
-    return out
+    party = PartyStart(tuple(specs), tuple(max(0, h) for h in g.hp), delver_next, turn % mon.acts_every, skip,
+                       content.rules.combat.monster_targeting)
+    return out, party
 
 
 def fight_odds(content: Content, game: Game) -> Odds | None:
     """The odds of the current fight (modes encounter, combat, pursuit; None in any other mode or without a
     group in front of the party). Pure: reads the state, never the game's dice; cached by state."""
-    options = starts(content, game)
-    if not options:
+    options, party = _starts(content, game)
+    if not options or party is None:
         return None
     if len(options) == 1:
         odds = start_odds(options[0])
@@ -178,18 +210,13 @@ def fight_odds(content: Content, game: Game) -> Odds | None:
             return odds
         name = next(m.name for m in game.state.party if m.template == odds.character)
         return replace(odds, method=f"{odds.method}; {name} alone: the only one of the party still standing")
-    results = [start_odds(s) for s in options]
-    best = max(range(len(results)), key=lambda i: (results[i].win, -results[i].death, -results[i].hp_lost_mean))
-    odds = results[best]
-    name = next(m.name for m in game.state.party if m.template == odds.character)
-    return replace(odds, method=f"{odds.method}; party of {len(options)} approximated by its strongest living "
-                                f"character ({name}) fighting alone")
+    return party_odds(party)
 
 
 # --- computing ------------------------------------------------------------------------------------------------
 
 
-def stream_seed(start: Start) -> int:
+def stream_seed(start: Start | PartyStart) -> int:
     """The dice seed of a simulated :class:`Start`: a stable hash of the state (never the game's streams)."""
     return int.from_bytes(hashlib.blake2b(repr(start).encode(), digest_size=8).digest(), "little")
 
@@ -217,6 +244,15 @@ def start_odds(start: Start) -> Odds:
 def clear_cache() -> None:
     """Forget every cached result."""
     start_odds.cache_clear()
+    party_odds.cache_clear()
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def party_odds(start: PartyStart) -> Odds:
+    """The odds of the whole party's fight ``start`` (cached): :func:`simulate_party`, dice seeded from the state."""
+    win, death, lost, rounds = simulate_party(start, FIGHTS, stream_seed(start))
+    return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights; the whole party of {len(start.specs)}",
+                PARTY, False)
 
 
 def _monster_acts(start: Start, r: int) -> bool:
@@ -309,3 +345,89 @@ def simulate_from(start: Start, fights: int, seed: int) -> tuple[float, float, f
     lost += int((spec.delver_hp - dhp).sum())
     rounds += int(dhp.size) * spec.max_rounds
     return wins / fights, deaths / fights, lost / fights, rounds / fights
+
+
+def simulate_party(start: PartyStart, fights: int, seed: int) -> tuple[float, float, float, float]:
+    """(win, death, mean hit points the party loses, mean rounds) of ``fights`` simulated fights of the whole
+    living party from :class:`PartyStart`, as :mod:`undercroft.rules.combat` fights them with the party always
+    attacking the weakest living creature (:func:`attack_target`): in the party's turn every living character in
+    party order strikes the target, or the first living creature once it has fallen; in the monsters' turn (when
+    they act: :func:`formulas.monster_acts`, a lost free round) each living creature in index order strikes the
+    character ``start.targeting`` picks (``lowest_hp``: ties the first; ``first``; ``random``), and the fight is
+    lost when no one stands; regeneration ends every monsters' turn. Each face's damage is the character's
+    :meth:`FightSpec.delver_outcomes` and :meth:`FightSpec.monster_outcomes` (:mod:`undercroft.rules.formulas`).
+    Dice: a numpy stream of ``seed`` of its own, never the game's."""
+    specs = start.specs
+    s0 = specs[0]
+    n_members, k = len(specs), len(start.hps)
+    full = s0.monster_hp
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+    die = s0.attack_die
+    dtab = np.stack([face_tables(s)[0] for s in specs])  # [member, face-1]: damage to a creature
+    mtab = np.stack([face_tables(s)[1] for s in specs])  # [member, face-1]: damage a creature deals the member
+    hp = np.tile(np.array(start.hps, dtype=np.int32), (fights, 1))
+    php = np.tile(np.array([s.delver_hp for s in specs], dtype=np.int32), (fights, 1))
+    start_total = int(sum(s.delver_hp for s in specs))
+    big = np.int32(np.iinfo(np.int32).max)
+    wins = deaths = 0
+    lost = rounds = 0
+    order = ("party", "monsters") if start.delver_next else ("monsters", "party")
+    for r in range(s0.max_rounds):
+        for side in order:
+            n = hp.shape[0]
+            rows = np.arange(n)
+            if side == "party":
+                tgt = np.argmin(np.where(hp > 0, hp, big), axis=1)  # attack_target: the weakest, ties the first
+                faces = rng.integers(0, die, size=(n, n_members))
+                for j in range(n_members):
+                    up = hp > 0
+                    standing = up.any(axis=1) & (php[:, j] > 0)
+                    tgt = np.where(up[rows, tgt], tgt, np.argmax(up, axis=1))  # the first living one
+                    hp[rows, tgt] -= dtab[j, faces[:, j]] * standing
+                np.maximum(hp, 0, out=hp)
+                done = ~(hp > 0).any(axis=1)
+                if done.any():
+                    wins += int(done.sum())
+                    lost += start_total * int(done.sum()) - int(php[done].sum())
+                    rounds += int(done.sum()) * (r + 1)
+            else:
+                done = np.zeros(n, dtype=bool)
+                if _monster_acts_party(start, r):
+                    faces = rng.integers(0, die, size=(n, k))
+                    pick = rng.random((n, k)) if start.targeting == "random" else None
+                    for i in range(k):
+                        up = php > 0
+                        acting = (hp[:, i] > 0) & up.any(axis=1)
+                        if start.targeting == "lowest_hp":
+                            who = np.argmin(np.where(up, php, big), axis=1)
+                        elif start.targeting == "first":
+                            who = np.argmax(up, axis=1)
+                        else:
+                            assert pick is not None
+                            living = up.sum(axis=1)
+                            nth = np.minimum((pick[:, i] * living).astype(np.int64), np.maximum(living - 1, 0))
+                            who = np.argmax(np.cumsum(up, axis=1) > nth[:, None], axis=1)
+                        php[rows, who] -= mtab[who, faces[:, i]] * acting
+                    np.maximum(php, 0, out=php)
+                    done = ~(php > 0).any(axis=1)
+                    if done.any():
+                        deaths += int(done.sum())
+                        lost += start_total * int(done.sum())
+                        rounds += int(done.sum()) * (r + 1)
+                if s0.regenerate:
+                    hp = np.where(hp > 0, np.minimum(hp + s0.regenerate, full), hp)
+            if done.any():
+                keep = ~done
+                hp, php = hp[keep], php[keep]
+                if hp.shape[0] == 0:
+                    return wins / fights, deaths / fights, lost / fights, rounds / fights
+    lost += start_total * int(hp.shape[0]) - int(php.sum())
+    rounds += int(hp.shape[0]) * s0.max_rounds
+    return wins / fights, deaths / fights, lost / fights, rounds / fights
+
+
+def _monster_acts_party(start: PartyStart, r: int) -> bool:
+    """Whether the monsters' r-th turn from now (0-based) is one in which they strike."""
+    if r == 0 and start.skip_next:
+        return False
+    return formulas.monster_acts(start.phase + r, start.specs[0].acts_every)

@@ -137,6 +137,7 @@ class PlayOptions:
 
     ruleset: str = "undercroft"
     seed: int | None = None
+    seed_text: str = ""  # the seed as typed (a word seed is kept as the word), "" for none
 
 
 def play_stack(content: Content, options: PlayOptions = PlayOptions()) -> SceneStack:
@@ -144,6 +145,8 @@ def play_stack(content: Content, options: PlayOptions = PlayOptions()) -> SceneS
     from undercroft.ui.scenes.title import TitleScene
 
     title = TitleScene(content, ruleset=options.ruleset, seed=options.seed)
+    if options.seed_text:
+        title.seed_text = options.seed_text.strip()[:40] or title.seed_text
     stack = SceneStack([title])
     if options.seed is not None:
         stack.apply(title.start(options.seed))

@@ -1,6 +1,7 @@
 """The scenes of the window (see :mod:`undercroft.ui.scenes.base` for the stack)."""
 
 from undercroft.ui.scenes.base import Exit, Pop, Push, Replace, Reset, Scene, SceneStack, Transition
+from undercroft.ui.scenes.look import LookScene
 from undercroft.ui.scenes.overlays import HelpScene, InventoryScene, LogScene, MenuScene, PromptScene
 from undercroft.ui.scenes.play import (
     CombatScene,
@@ -24,6 +25,7 @@ __all__ = [
     "HelpScene",
     "InventoryScene",
     "LogScene",
+    "LookScene",
     "MenuScene",
     "Pop",
     "PromptScene",

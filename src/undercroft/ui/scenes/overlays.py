@@ -26,6 +26,7 @@ HELP: list[tuple[str, list[tuple[str, str]]]] = [
         ("p", "pursue a monster that has just gone its way"),
         ("q", "drink a healing potion"),
         ("i", "inventory"),
+        (";", "look (also in an encounter, a fight, a chase): a cursor says what is there; Tab: next creature"),
         ("L", "the whole log (Shift+L: plain l walks east); in it, a: the rolls too, then everything"),
         ("?", "this help"),
         ("Esc", "back to the title (the game is kept)"),

@@ -42,10 +42,11 @@ from undercroft.rules.levelmap import Point
 from undercroft.rules.names import The, a_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import OVER, Mode, Side
-from undercroft.sim.odds import fight_odds
+from undercroft.sim.odds import PARTY, fight_odds
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Pop, Push, Replace, Reset, Scene, Transition
+from undercroft.ui.scenes.look import LookScene, draw_hover
 from undercroft.ui.scenes.overlays import HelpScene, InventoryScene, LogScene, MenuScene, PromptScene
 from undercroft.ui.session import Session, end_lines
 
@@ -109,11 +110,13 @@ class GameScene(Scene):
         if odds is None:
             return []
         how = "exact" if odds.exact else "simulated"
+        if odds.character == PARTY:
+            how = "the whole party, simulated"
         colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
         out = [(f"If you fight on: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f}"
                 f" ({how})", colour)]
-        if len(self.session.game.state.party) > 1:
-            out.append((f"(for {odds.character} alone, the strongest)", DIM))
+        if len(self.session.game.state.party) > 1 and odds.character != PARTY:
+            out.append((f"(for {odds.character} alone, the only one standing)", DIM))
         return out
 
     def drink(self) -> Transition | None:
@@ -128,6 +131,8 @@ class GameScene(Scene):
         c = keys.char(event)
         if c == "?":
             return Push(HelpScene())
+        if c == ";":  # look: arrows (and, exploring, vi-keys) move a cursor; it sends no action
+            return Push(LookScene(self.session, self.odds_lines, vi=self.mode == Mode.EXPLORE))
         if c in ("l", "L"):  # in explore, 'l' is the vi-key east: there the log is Shift+L
             return Push(LogScene(self.session))
         if c == "i":
@@ -196,10 +201,14 @@ class ExploreScene(GameScene):
         super().__init__(session)
         self.trip: Trip | None = None
         self.insist = False  # auto-explore stopped short of the monsters left behind: x again goes past them
+        self.hover: Point | None = None  # the map tile under the mouse pointer (described on the top row)
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if self.trip is not None and isinstance(event, (tcod.event.KeyDown, tcod.event.MouseButtonDown)):
             self.trip = None  # any key (or click) stops a walk, and does nothing else
+            return None
+        if isinstance(event, tcod.event.MouseMotion):
+            self.hover = (int(event.position[0]), int(event.position[1]))
             return None
         if isinstance(event, tcod.event.MouseButtonDown):
             self.insist = False
@@ -345,6 +354,8 @@ class ExploreScene(GameScene):
             x += len(offer)
             render.put_text(console, x, 0, "[p]", render.KEY, render.PANEL_BG)
             render.put_text(console, x + 3, 0, " pursue ", TEXT, render.PANEL_BG)
+        elif self.trip is None:
+            draw_hover(console, self.session, self.hover, console.width - len(name) - 3)
 
 
 # --- the encounter ---------------------------------------------------------------------------------------------

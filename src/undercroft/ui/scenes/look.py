@@ -1,0 +1,253 @@
+"""Look: a cursor over the map that says what is under it (``;``), and the same line for the mouse pointer.
+
+What a tile shows is asked of the engine and the data, never worked out here: the tile and the items lying on it
+(the level's map and floor), the creatures of the groups in sight (``game.creature_tiles``, ``game.visible``),
+the walking distance (``game.distance_to``), the odds of a fight (:mod:`undercroft.sim.odds`). A tile explored but
+not in sight now is described as remembered; a group not in sight (or met but not yet seen) is never named. The
+look changes nothing: it sends no action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+import tcod.console
+import tcod.event
+from tcod.event import KeySym
+
+from undercroft.rules import dungeon
+from undercroft.rules.levelmap import Point
+from undercroft.rules.state import Group
+from undercroft.sim.odds import Start, start_odds
+from undercroft.sim.spec import fight_spec
+from undercroft.ui import keys, render
+from undercroft.ui.render import DIM, RGB, TEXT
+from undercroft.ui.scenes.base import Pop, Scene, Transition
+from undercroft.ui.session import Session
+
+TILE_WORDS: Final[dict[int, str]] = {
+    dungeon.WALL: "a wall",
+    dungeon.FLOOR: "floor",
+    dungeon.DOOR: "a door",
+    dungeon.STAIRS: "stairs down",
+}
+CURSOR_FG: Final[RGB] = render.BLACK
+CURSOR_BG: Final[RGB] = (230, 230, 230)
+LOOK_W: Final = 38
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A creature in sight: its group and its index in the group."""
+
+    group: Group
+    index: int
+
+
+def on_map(session: Session, p: Point) -> bool:
+    lv = session.game.state.level
+    x, y = p
+    return 0 <= y < min(lv.map.height, render.MAP_ROWS) and 0 <= x < lv.map.width
+
+
+def groups_in_sight(session: Session) -> list[Group]:
+    """The groups the party sees now, as the map shows them (:func:`undercroft.ui.render.draw_map`): neither
+    defeated nor hidden nor met but still out of sight, the group's own tile and a living creature's in sight."""
+    game = session.game
+    st = game.state
+    enc = st.encounter
+    unseen = enc.group if enc is not None and enc.out_of_sight else None
+    vis = game.visible()
+    out = []
+    for g in st.level.groups:
+        if g.defeated or g.hidden or g.id == unseen or not g.alive or not vis[g.pos[1], g.pos[0]]:
+            continue  # (as the map draws them: a group whose own tile is out of sight is not shown)
+        tiles = game.creature_tiles(g)
+        if any(vis[tiles[i][1], tiles[i][0]] for i in g.alive):
+            out.append(g)
+    return out
+
+
+def creature_at(session: Session, p: Point) -> Seen | None:
+    """The creature in sight standing on ``p`` (on a shared tile, the first, the one drawn)."""
+    game = session.game
+    vis = game.visible()
+    if not on_map(session, p) or not vis[p[1], p[0]]:
+        return None
+    for g in groups_in_sight(session):
+        tiles = game.creature_tiles(g)
+        for i in g.alive:
+            if tiles[i] == p:
+                return Seen(g, i)
+    return None
+
+
+def targets(session: Session) -> list[Point]:
+    """What Tab cycles through: the creatures in sight (each tile once), group by group, the nearest group first,
+    each in its own order; then the items in sight, nearest first."""
+    game = session.game
+    st = game.state
+    vis = game.visible()
+    px, py = st.pos
+    out: list[Point] = []
+    for g in sorted(groups_in_sight(session), key=game.distance_to):
+        tiles = game.creature_tiles(g)
+        out.extend(tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]] and tiles[i] not in out)
+    items = [p for p, pile in st.level.items.items() if pile and on_map(session, p) and vis[p[1], p[0]]]
+    items.sort(key=lambda q: (max(abs(q[0] - px), abs(q[1] - py)), q[1], q[0]))
+    return out + [p for p in items if p not in out]
+
+
+def items_text(session: Session, p: Point) -> str:
+    """The items lying on ``p``, as a pickup names them: "30 gold", "Healing Potion", "3 x Flask of Oil"."""
+    content = session.game.content
+    parts = []
+    for item_id, n in session.game.state.level.items.get(p, []):
+        item = content.items[item_id]
+        parts.append(f"{n} gold" if item.kind == "gold" else item.name if n == 1 else f"{n} x {item.name}")
+    return ", ".join(parts)
+
+
+def describe(session: Session, p: Point) -> str:
+    """One line: what is on ``p`` as the party knows it ("" off the map)."""
+    return describe_lines(session, p)[0][0] if on_map(session, p) else ""
+
+
+def describe_lines(session: Session, p: Point,
+                   odds: Callable[[], list[tuple[str, RGB]]] | None = None) -> list[tuple[str, RGB]]:
+    """What is on ``p``: the first line the summary (the hover line), then the details of a creature in sight.
+    ``odds``: the odds lines of the fight in front of the party (the encounter panel's), for its group."""
+    game = session.game
+    st = game.state
+    lv = st.level
+    if not on_map(session, p):
+        return [("", TEXT)]
+    x, y = p
+    vis = game.visible()
+    tile = TILE_WORDS.get(int(lv.map.tiles[y, x]), "floor")
+    items = items_text(session, p)
+    if not (vis[y, x] or lv.explored[y, x]):
+        return [("Unexplored.", DIM)]
+    if not vis[y, x]:
+        known = "the floor" if tile == "floor" else tile
+        return [(f"You remember {known}" + (f", {items} lying there." if items else "."), DIM)]
+    where = f"{tile[0].upper()}{tile[1:]}" + (f"; here: {items}." if items else ".")
+    seen = creature_at(session, p)
+    if p == st.pos:
+        lead = next((m for m in st.party if m.alive), st.party[0])
+        who = "You" if len(st.party) == 1 else "Your party"
+        return [(f"{who} ({lead.name}, HP {lead.hp}/{lead.max_hp}). {where}", render.WHITE)]
+    if seen is None:
+        return [(where, TEXT)]
+    g, i = seen.group, seen.index
+    mon = game.monster_of(g)
+    colour = render.hex_rgb(mon.colour)
+    of = f", {i + 1} of {len(g.hp)}" if len(g.hp) > 1 else ""
+    head = f"{session.narrator.monster(g.monster)}{of}: HP {g.hp[i]}/{g.max_hp}, {game.distance_to(g)} ft away."
+    out: list[tuple[str, RGB]] = [(head, colour)]
+    if len(g.alive) != len(g.hp):
+        out.append((f"{len(g.alive)} of the {len(g.hp)} still stand.", TEXT))
+    if g.peaceful:
+        out.append(("It lets you pass.", TEXT))
+    front = st.front_group()
+    lines = odds() if odds is not None and front is not None and front.id == g.id else []
+    out.extend(lines if lines else explore_odds(session, g))
+    out.append((mon.description, DIM))
+    out.append((where, DIM))
+    return out
+
+
+def explore_odds(session: Session, g: Group) -> list[tuple[str, RGB]]:
+    """The odds of a fresh fight with ``g`` as it stands, for a lone delver (a party's are shown once met)."""
+    game = session.game
+    st = game.state
+    living = [m for m in st.party if m.alive]
+    hps = tuple(sorted(h for h in g.hp if h > 0))
+    if len(living) != 1 or not hps or st.front_group() is not None:
+        return []
+    m = living[0]
+    spec = fight_spec(game.content, g.monster, hp=m.hp, max_hp=m.max_hp, might=m.might, weapon=m.weapon,
+                      defense=m.defense, agility=m.agility, exhausted=st.exhausted and game.proc.fatigue,
+                      count=len(hps), character=m.template)
+    odds = start_odds(Start(spec, hps, spec.delver_first))
+    how = "exact" if odds.exact else "simulated"
+    colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
+    return [(f"If you fight it: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f}"
+             f" ({how})", colour)]
+
+
+def draw_hover(console: tcod.console.Console, session: Session, p: Point | None, width: int) -> None:
+    """The mouse pointer's tile, in words, on the map's top row from column 1, at most ``width`` wide (nothing
+    off the map)."""
+    if p is None or not on_map(session, p):
+        return
+    text = describe(session, p)
+    if text:
+        render.put_text(console, 1, 0, f" {text} ", TEXT, render.PANEL_BG, width=width)
+
+
+class LookScene(Scene):
+    """``;``: a cursor over the map, starting on the party; arrows, numpad and vi-keys move it, Tab (Shift+Tab)
+    goes to the next (previous) creature or item in sight, Esc or ``;`` closes. What is under it is told in a
+    panel on the side away from the cursor. Sends no action."""
+
+    opaque = False
+
+    def __init__(self, session: Session, odds: Callable[[], list[tuple[str, RGB]]] | None = None,
+                 *, vi: bool = True) -> None:
+        self.session = session
+        self.odds = odds
+        self.vi = vi
+        self.cursor: Point = session.game.state.pos
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, tcod.event.MouseMotion):
+            p = (int(event.position[0]), int(event.position[1]))
+            if on_map(self.session, p):
+                self.cursor = p
+            return None
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        c = keys.char(event)
+        if keys.is_cancel(event) or c == ";" or keys.is_confirm(event):
+            return Pop()
+        if event.sym == KeySym.TAB:
+            self.cycle(-1 if keys.shifted(event) else 1)
+            return None
+        d = keys.direction(event, vi=self.vi)
+        if d is not None:
+            step = 5 if keys.shifted(event) and event.sym not in keys.DIGITS else 1
+            nx, ny = self.cursor[0] + d[0] * step, self.cursor[1] + d[1] * step
+            lv = self.session.game.state.level
+            nx = max(0, min(lv.map.width - 1, nx))
+            ny = max(0, min(min(lv.map.height, render.MAP_ROWS) - 1, ny))
+            self.cursor = (nx, ny)
+        return None
+
+    def cycle(self, step: int) -> None:
+        ts = targets(self.session)
+        if not ts:
+            return
+        if self.cursor in ts:
+            self.cursor = ts[(ts.index(self.cursor) + step) % len(ts)]
+        else:
+            self.cursor = ts[0 if step > 0 else -1]
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        x, y = self.cursor
+        out = render.cells(console)
+        if 0 <= y < console.height and 0 <= x < console.width:  # the cursor: the cell in inverse
+            fg = tuple(int(v) for v in out["fg"][y, x])
+            out["bg"][y, x] = fg if any(fg) and fg != tuple(int(v) for v in out["bg"][y, x]) else CURSOR_BG
+            out["fg"][y, x] = CURSOR_FG
+        lines = describe_lines(self.session, self.cursor, self.odds)
+        w = LOOK_W
+        px = render.WIDTH - w - 1 if x < render.WIDTH // 2 else 1
+        rows = sum(len(render.wrap(t, w - 4)) for t, _ in lines)
+        h = min(render.MAP_ROWS - 2, rows + 5)
+        render.panel(console, px, 1, w, h, "Look")
+        render.put_lines(console, px + 2, 3, w - 4, lines, max_rows=h - 5, keep_last=False)
+        hint = "Tab: next  arrows: move  Esc: back"
+        render.put_text(console, px + 2, h - 1, hint, DIM, width=w - 4)
