@@ -27,7 +27,7 @@ HELP: list[tuple[str, list[tuple[str, str]]]] = [
         ("q", "drink a healing potion"),
         ("i", "inventory"),
         (";", "look (also in an encounter, a fight, a chase): a cursor says what is there; Tab: next creature"),
-        ("L", "the whole log (Shift+L: plain l walks east); in it, a: the rolls too, then everything"),
+        ("L", "the whole log (Shift+L, on every screen); in it, a: the rolls too, then everything"),
         ("?", "this help"),
         ("Esc", "back to the title (the game is kept)"),
     ]),
@@ -35,7 +35,7 @@ HELP: list[tuple[str, list[tuple[str, str]]]] = [
         ("f  t  b", "fight, talk, bribe (once it is in sight; a bribe after a failed talk: you type the gold)"),
         ("r  w", "run through a door (several open: choose which, r again for the way you came in), wait a round"),
         ("d  g  o", "drop food, drop treasure, burning oil"),
-        ("q  l", "drink, the log; arrows/numpad: walk on or away"),
+        ("q  L", "drink, the log; arrows/numpad: walk on or away"),
     ]),
     ("A fight", [
         ("up/down, Tab, 1-9", "choose the target"),

@@ -133,7 +133,7 @@ class GameScene(Scene):
             return Push(HelpScene())
         if c == ";":  # look: arrows (and, exploring, vi-keys) move a cursor; it sends no action
             return Push(LookScene(self.session, self.odds_lines, vi=self.mode == Mode.EXPLORE))
-        if c in ("l", "L"):  # in explore, 'l' is the vi-key east: there the log is Shift+L
+        if c == "L":  # the log is Shift+L on every screen: plain 'l' is the vi-key east while exploring
             return Push(LogScene(self.session))
         if c == "i":
             return Push(InventoryScene(self.session, self.drink))
@@ -825,7 +825,7 @@ class EndScene(GameScene):
         if not isinstance(event, tcod.event.KeyDown):
             return None
         c = keys.char(event)
-        if c == "l":
+        if c == "L":
             return Push(LogScene(self.session))
         if keys.is_confirm(event) or keys.is_cancel(event) or c == " ":
             return self.on_title()
@@ -854,4 +854,4 @@ class EndScene(GameScene):
             yy += render.put_lines(console, x + 3, yy, w - 6, [(f"Morgue file: {self.session.morgue}", DIM)])
         elif self.morgue_error:
             yy += render.put_lines(console, x + 3, yy, w - 6, [(self.morgue_error, render.BAD)])
-        render.put_text(console, x + 3, y + h - 2, "Enter: title    l: the whole log", render.KEY)
+        render.put_text(console, x + 3, y + h - 2, "Enter: title    L: the whole log", render.KEY)

@@ -1,0 +1,42 @@
+"""Issue 13, point 5 (in part): plain `l` walks east while exploring and never opens the log in the panels, where
+an accident would cost a turn's attention; the log is `L` on every screen."""
+
+from __future__ import annotations
+
+from engine_helpers import content, make_game, walk_into
+from tcod.event import KeySym, Modifier
+from ui_helpers import Driver, names, press
+
+from undercroft.rules.dice import ScriptedDice
+from undercroft.ui.scenes import SceneStack, game_stack
+from undercroft.ui.session import Session
+
+
+def facing_a_monster() -> tuple[Driver, Session]:
+    game = make_game("undercroft", 1, dice=ScriptedDice())
+    walk_into(game, "room", visited=False)
+    st = game.state
+    g = game.add_group("orc", 1, pos=(st.pos[0], st.pos[1]))
+    game.start_encounter(g, meeting=False)
+    session = Session(content(), game)
+    return Driver(SceneStack(game_stack(session))), session
+
+
+def test_plain_l_does_not_open_the_log_in_an_encounter_and_shift_l_does() -> None:
+    driver, session = facing_a_monster()
+    turn = session.game.state.turn
+    press(driver, KeySym.L)
+    assert "LogScene" not in names(driver) and session.game.state.turn == turn
+    press(driver, KeySym.L, mod=Modifier.LSHIFT)
+    assert names(driver)[-1] == "LogScene"
+
+
+def test_plain_l_walks_east_while_exploring() -> None:
+    game = make_game("undercroft", 1)
+    session = Session(content(), game)
+    driver = Driver(SceneStack(game_stack(session)))
+    x, y = game.state.pos
+    east_open = game.state.level.map.tiles[y, x + 1] != 0
+    press(driver, KeySym.L)
+    assert "LogScene" not in names(driver)
+    assert game.state.pos == ((x + 1, y) if east_open else (x, y))
