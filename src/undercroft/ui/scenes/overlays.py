@@ -36,6 +36,7 @@ HELP: list[tuple[str, list[tuple[str, str]]]] = [
         ("r  w", "run through a door (several open: choose which, r again for the way you came in), wait a round"),
         ("d  g  o", "drop food, drop treasure, burning oil"),
         ("q  L", "drink, the log; arrows/numpad: walk on or away"),
+        (">", "on the stairs, if it lets you go: down (last level: out)"),
     ]),
     ("A fight", [
         ("up/down, Tab, 1-9", "choose the target"),

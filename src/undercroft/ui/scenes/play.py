@@ -388,6 +388,8 @@ class EncounterScene(GameScene):
         if d is not None:
             return self.act(Move(*d))
         c = keys.char(event)
+        if c == ">":  # the stairs (the engine says why not, if not)
+            return self.act(Descend())
         if c == "b":
             return self.bribe_prompt()
         if c == "q":
@@ -486,6 +488,11 @@ class EncounterScene(GameScene):
                 label = self.run_label(label, "Run... (choose a door)")
             render.choice(console, x + 2, y + i, k, label, game.legal(action), width=w - 4)
         y += len(ENCOUNTER_CHOICES)
+        if game.legal(Descend()):  # on the stairs (the last level's way out) with a monster that lets you go
+            final = game.rs.levels[game.state.depth].final
+            render.choice(console, x + 2, y, ">", "Leave: out, and win" if final else "Go down the stairs", True,
+                          width=w - 4)
+            y += 1
         render.put_text(console, x + 2, y, "arrows/numpad: walk on, or away",
                         TEXT if game.legal(Move(1, 0)) else FAINT, width=w - 4)
         y += 2
