@@ -77,27 +77,9 @@ def blocked(game: Game) -> set[Point]:
 
 
 def flood(walk: BoolArray, origin: Point) -> Steps:
-    """Fewest steps (eight directions) from ``origin`` over ``walk`` to every tile; :data:`UNREACHED` elsewhere."""
-    h, w = walk.shape
-    steps = np.full((h, w), UNREACHED, dtype=np.int32)
-    front = np.zeros((h, w), dtype=bool)
-    front[origin[1], origin[0]] = True
-    steps[origin[1], origin[0]] = 0
-    free = walk.copy()
-    free[origin[1], origin[0]] = False
-    k = 0
-    while front.any():
-        k += 1
-        grown = front.copy()
-        grown[1:, :] |= front[:-1, :]
-        grown[:-1, :] |= front[1:, :]
-        wide = grown.copy()
-        wide[:, 1:] |= grown[:, :-1]
-        wide[:, :-1] |= grown[:, 1:]
-        front = wide & free
-        free &= ~front
-        steps[front] = k
-    return steps
+    """Fewest steps (eight directions) from ``origin`` over ``walk`` to every tile; :data:`UNREACHED` elsewhere
+    (the engine's own flood, :func:`undercroft.rules.levelmap.flood8`, over the whole map)."""
+    return levelmap.flood8(walk, origin)
 
 
 def path(game: Game, goal: Point, caution: int = WARY) -> list[Point]:

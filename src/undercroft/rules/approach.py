@@ -41,7 +41,7 @@ class StepMap:
 
     x0: int
     y0: int
-    steps: npt.NDArray[np.int16]
+    steps: npt.NDArray[np.int32]
 
     def at(self, p: Point) -> int:
         """Steps to ``p`` (-1: not reached within the window)."""
@@ -112,33 +112,8 @@ def step_map(m: LevelMap, origin: Point, limit: int = REACH,
     for bx, by in blocked:
         if (bx, by) != origin and y0 <= by < y1 and x0 <= bx < x1:
             walk[by - y0, bx - x0] = False
-    steps = np.full(walk.shape, -1, dtype=np.int16)
-    front = np.zeros(walk.shape, dtype=bool)
-    front[oy - y0, ox - x0] = True
-    steps[oy - y0, ox - x0] = 0
-    free = walk.copy()
-    free[oy - y0, ox - x0] = False
-    tx, ty = (target[0] - x0, target[1] - y0) if target is not None else (-1, -1)
-    aim = 0 <= ty < walk.shape[0] and 0 <= tx < walk.shape[1]
-    if aim and (tx, ty) == (ox - x0, oy - y0):
-        return StepMap(x0, y0, steps)
-    grown = np.empty_like(front)
-    for k in range(1, limit + 1):
-        grown[...] = front
-        grown[1:, :] |= front[:-1, :]
-        grown[:-1, :] |= front[1:, :]
-        wide = grown.copy()
-        wide[:, 1:] |= grown[:, :-1]
-        wide[:, :-1] |= grown[:, 1:]
-        wide &= free
-        if not wide.any():
-            break
-        steps[wide] = k
-        free &= ~wide
-        front = wide
-        if aim and steps[ty, tx] >= 0:
-            break
-    return StepMap(x0, y0, steps)
+    aim = None if target is None else (target[0] - x0, target[1] - y0)
+    return StepMap(x0, y0, levelmap.flood8(walk, (ox - x0, oy - y0), limit, aim))
 
 
 def feet(ctx: Ctx, steps: int) -> int:

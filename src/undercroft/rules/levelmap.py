@@ -151,6 +151,45 @@ def path_between(level: LevelMap, a: Point, b: Point) -> list[Point]:
     return descend_path(dist, a)
 
 
+def flood8(walk: BoolArray, origin: Point, limit: int | None = None,
+           target: Point | None = None) -> npt.NDArray[np.int32]:
+    """Fewest steps in eight directions from ``origin`` over the True tiles of ``walk`` (``origin`` itself always
+    counts as open), -1 where not reached: a breadth-first flood, one numpy dilation a step. It stops after
+    ``limit`` steps, or once it reaches ``target`` (every nearer tile is settled by then). The engine's walking
+    distances (:mod:`~undercroft.rules.approach`) and the front ends' travel planner share it."""
+    h, w = walk.shape
+    ox, oy = origin
+    steps = np.full((h, w), -1, dtype=np.int32)
+    steps[oy, ox] = 0
+    tx, ty = target if target is not None else (-1, -1)
+    aim = 0 <= ty < h and 0 <= tx < w
+    if aim and (tx, ty) == (ox, oy):
+        return steps
+    front = np.zeros((h, w), dtype=bool)
+    front[oy, ox] = True
+    free = walk.copy()
+    free[oy, ox] = False
+    grown = np.empty_like(front)
+    k = 0
+    while limit is None or k < limit:
+        k += 1
+        grown[...] = front
+        grown[1:, :] |= front[:-1, :]
+        grown[:-1, :] |= front[1:, :]
+        wide = grown.copy()
+        wide[:, 1:] |= grown[:, :-1]
+        wide[:, :-1] |= grown[:, 1:]
+        wide &= free
+        if not wide.any():
+            break
+        steps[wide] = k
+        free &= ~wide
+        front = wide
+        if aim and steps[ty, tx] >= 0:
+            break
+    return steps
+
+
 def distance_map(walk: BoolArray, origin: Point) -> npt.NDArray[np.int32]:
     """Orthogonal step counts from ``origin`` over ``walk``; :data:`MAX_DIST` where it cannot reach."""
     dist = tcod.path.maxarray(walk.shape, dtype=np.int32)
