@@ -81,9 +81,73 @@ def test_default_prints_the_plain_log(run: Run, recording: Path) -> None:
     code, out, err = run("replay", str(recording))
     assert code == 0, err
     lines = out.splitlines()
-    assert any(x.startswith("Monster check") for x in lines)
+    assert any(x.startswith(("  . Monster check", "  : Monster check")) for x in lines)  # marked: not the player's
     assert lines[-1].startswith("You are dead. Killed by the")
     assert not any(x.startswith("{") for x in lines)
+
+
+GOLDEN = Path(__file__).parent / "golden" / "undercroft-1.jsonl"
+MARKS = ("  . ", "  : ")  # the detail and internal lines of the plain log (docs/REPLAY.md)
+
+
+def found_nothing(line: str) -> bool:
+    """A monster check that found nothing: the rules' own working (narrate: ``internal``)."""
+    return "Monster check (" in line and line.endswith(": nothing.")
+
+
+def test_log_level_player_prints_only_the_players_lines(run: Run) -> None:
+    code, everything, err = run("replay", str(GOLDEN))
+    assert code == 0, err
+    code, out, err = run("replay", "--log-level", "player", str(GOLDEN))
+    assert code == 0, err
+    full, player = everything.splitlines(), out.splitlines()
+    assert any(found_nothing(x) for x in full)
+    assert 0 < len(player) < len(full)
+    assert not any(found_nothing(x) or "Monster check" in x for x in player)
+    assert not any(x.startswith(MARKS) or x.startswith(" ") for x in player)  # unmarked: nothing but the player's
+    assert player == [x for x in full if not x.startswith(MARKS)]  # the same lines, in the same order
+    assert "You pick up Rations." in player and "A Ghoul!" in player
+    assert not {"Distance: 80 ft.", "The resident table of level 1: row 6, column 4: 1 x Ghoul."} & set(player)
+
+
+def test_log_level_internal_is_the_default_and_marks_every_line_below_the_players(run: Run) -> None:
+    _, default, _ = run("replay", str(GOLDEN))
+    code, out, err = run("replay", "--log-level", "internal", str(GOLDEN))
+    assert code == 0, err
+    assert out == default
+    lines = out.splitlines()
+    nothing = [x for x in lines if found_nothing(x)]
+    assert nothing and all(x.startswith("  : Monster check (") for x in nothing)
+    assert "  : The resident table of level 1: row 6, column 4: 1 x Ghoul." in lines
+    assert "  : On the map: 40 ft away, in sight (rolled 80 ft)." in lines
+    assert "  . Monster check (new room): rolled 1, 1-3 means a resident monster: a resident monster." in lines
+    assert "  . Distance: 80 ft." in lines and "  . Reaction: rolled 8: uncertain." in lines
+    assert "A Ghoul!" in lines and "  . A Ghoul!" not in lines  # the player's lines as they were
+
+
+def test_log_level_detail_adds_the_rolls_but_not_the_rules_working(run: Run) -> None:
+    counts: dict[str, int] = {}
+    for level in ("player", "detail", "internal"):
+        code, out, err = run("replay", "--log-level", level, str(GOLDEN))
+        assert code == 0, err
+        counts[level] = len(out.splitlines())
+        if level == "detail":
+            lines = out.splitlines()
+            assert "  . Distance: 80 ft." in lines
+            assert not any(x.startswith("  : ") or found_nothing(x) for x in lines)
+    assert counts["player"] < counts["detail"] < counts["internal"]
+
+
+def test_log_level_is_checked(run: Run, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        run("replay", "--log-level", "everything", str(GOLDEN))
+    assert info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+    for flag in ("--events", "--verify"):  # they print no plain log: the level would silently mean nothing
+        code, out, err = run("replay", "--log-level", "player", flag, str(GOLDEN))
+        assert code == 2 and out == "" and "Traceback" not in err
+        assert err.strip().splitlines() == [
+            f"undercroft: --log-level chooses the lines of the plain log, which {flag} does not print"]
 
 
 def test_verify_accepts_a_good_recording(run: Run, recording: Path) -> None:

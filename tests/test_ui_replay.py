@@ -192,3 +192,30 @@ def test_replay_command_flags(user: Path, tmp_path: Path, capsys: pytest.Capture
     assert "--play needs --until TURN" in capsys.readouterr().err
     assert main(["replay", str(path), "--until", "2", "--screenshot", str(tmp_path / "no" / "x.png")]) == 2
     assert main(["replay", str(path), "--watch", "--play", "--until", "2"]) == 2
+
+
+def test_the_log_is_shift_l_in_the_viewer_and_plain_l_does_nothing() -> None:
+    """Issue 13: the log is `L` on every screen; plain `l` (a vi-key walking east in play) opens nothing here."""
+    golden = Path(__file__).parent / "golden" / "undercroft-1.jsonl"
+    scene = ReplayScene(content(), record.load_recording(golden), paused=True)
+    stack = Driver(SceneStack([scene]))
+    press(stack, KeySym.PERIOD)
+    assert scene.turn == 1
+    assert "L log" in screen(stack).splitlines()[0]  # the bar says so, on an 80-column screen
+    press(stack, KeySym.L)
+    assert names(stack) == ["ReplayScene"] and scene.turn == 1 and scene.paused
+    press(stack, KeySym.L, mod=Modifier.LSHIFT)
+    assert names(stack) == ["ReplayScene", "LogScene"]
+    press(stack, KeySym.L, mod=Modifier.LSHIFT)  # and L closes it again
+    assert names(stack) == ["ReplayScene"]
+
+
+def test_the_replay_bar_keeps_the_log_and_quit_hints_when_narrow() -> None:
+    from undercroft.ui.replay_view import hint_text
+
+    assert hint_text(200) == "space pause  . step  , back  +/- speed  g jump  L log  q quit "
+    for room in (80, 44, 30, 10):
+        text = hint_text(room)
+        assert "L log" in text and "q quit" in text and "space pause" in text
+        assert len(text) <= max(room, len(hint_text(0)))
+    assert "g jump" not in hint_text(44) and ", back" in hint_text(44)

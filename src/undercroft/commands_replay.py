@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 import undercroft.content
 from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
-from undercroft.narrate import Narrator
+from undercroft.narrate import LEVELS, Level, Narrator
 from undercroft.rules.actions import Action, action_to_dict
 from undercroft.rules.events import Event
 from undercroft.rules.names import the
@@ -65,6 +65,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
                    help="write a PNG of the screen at --until TURN (default: the end); opens no window")
     p.add_argument("--terminal", action="store_true",
                    help="with --watch: in this terminal instead of a window (chosen by itself with no display)")
+    p.add_argument("--log-level", choices=LEVELS, default=None, metavar="{" + ",".join(LEVELS) + "}",
+                   help="how much of the plain log to print: player (what a player reads), detail (and the rolls "
+                        "behind it), internal (and the rules' own working; the default). Above player, a detail "
+                        "line is marked with an indented '.', an internal one with an indented ':'")
     add_data_arg(p)
     p.set_defaults(handler=cmd_replay)
 
@@ -91,6 +95,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from undercroft.record import Desync, RecordingError, compatibility, load_recording, replay, state_summary
 
     path = Path(args.file)
+    if args.log_level is not None:
+        other = [f"--{f}" for f in ("events", "verify", "watch", "play", "screenshot", "terminal")
+                 if getattr(args, f, None)]
+        if other:
+            raise UserError(f"--log-level chooses the lines of the plain log, which {other[0]} does not print")
+    level: Level = args.log_level or "internal"
     try:
         rec = load_recording(path)
     except RecordingError as exc:
@@ -111,7 +121,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return _show(args, content, path)
     out = sys.stdout
     printer = _printer(out, Narrator(content, rec.header.ruleset), events=args.events,
-                       log=not args.events and not args.verify)
+                       log=not args.events and not args.verify, level=level)
     last = [0]
 
     def on_events(turn: int, action: Action, evs: list[Event]) -> None:
@@ -216,8 +226,13 @@ def _quiet_stdout() -> None:
         pass
 
 
-def _printer(out: TextIO, narrator: Narrator, *, events: bool,
-             log: bool) -> Callable[[int, Action, list[Event]], None] | None:
+# The plain log's mark of a line's level, at its start, when more than the player's lines are printed: a player
+# line as it is, a detail line indented under it with a dot, an internal line with a colon (docs/REPLAY.md).
+LEVEL_MARKS: dict[Level, str] = {"player": "", "detail": "  . ", "internal": "  : "}
+
+
+def _printer(out: TextIO, narrator: Narrator, *, events: bool, log: bool,
+             level: Level = "internal") -> Callable[[int, Action, list[Event]], None] | None:
     if events:
         def dump(turn: int, action: Action, evs: list[Event]) -> None:
             for ev in evs:
@@ -226,11 +241,17 @@ def _printer(out: TextIO, narrator: Narrator, *, events: bool,
                 out.write(json.dumps(line, separators=(",", ":")) + "\n")
         return dump
     if log:
+        shown = LEVELS[: LEVELS.index(level) + 1]
+        marks = LEVEL_MARKS if level != "player" else dict.fromkeys(LEVELS, "")
+
         def say(turn: int, action: Action, evs: list[Event]) -> None:
             for ev in evs:
                 text = narrator.text(ev)
-                if text:
-                    out.write(text + "\n")
+                if not text:
+                    continue
+                lv = narrator.level(ev)
+                if lv in shown:
+                    out.write(marks[lv] + text + "\n")
         return say
     return None
 

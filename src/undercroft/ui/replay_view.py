@@ -179,7 +179,7 @@ class ReplayScene(Scene):
 
             return Push(PromptScene("Jump", f"Go to turn (0-{len(self.actions)}):", go, digits_only=True,
                                     max_len=9))
-        elif c == "l":
+        elif c == "L":  # Shift+L, as everywhere in the game (plain l is a vi-key walking east: nothing here)
             return Push(LogScene(self.session))
         elif c == "q" or keys.is_cancel(event):
             return Exit(0)
@@ -191,12 +191,32 @@ class ReplayScene(Scene):
         scene.on_draw(console)
         state = "ERROR" if self.error else "end" if self.at_end else "paused" if self.paused else "playing"
         speed = SPEEDS[self.speed]
-        bar = (f" REPLAY  turn {self.turn}/{len(self.actions)}  {state}  x{speed:g}/s   "
-               "space pause  . step  , back  +/- speed  g jump  q quit ")
+        status = f" REPLAY  turn {self.turn}/{len(self.actions)}  {state}  x{speed:g}/s   "
+        bar = status + hint_text(console.width - len(status))
         console.draw_rect(0, 0, console.width, 1, ord(" "), bg=(90, 20, 20))
         render.put_text(console, 0, 0, bar[: console.width], render.WHITE, (90, 20, 20))
         if self.error:
             render.put_lines(console, 2, 1, console.width - 4, [(self.error, render.BAD)])
+
+
+# The keys of the replay bar, in the order shown, and the order in which they give way on a narrow screen.
+HINTS: tuple[tuple[str, str], ...] = (("space", "pause"), (".", "step"), (",", "back"), ("+/-", "speed"),
+                                      ("g", "jump"), ("L", "log"), ("q", "quit"))
+HINTS_DROPPED_FIRST = ("+/-", "g", ",", ".")
+
+
+def hint_text(room: int) -> str:
+    """The replay bar's key hints in at most ``room`` characters: spaced out if they fit, else closer together,
+    else without the least needed (the log and quitting stay)."""
+    hints = list(HINTS)
+    drop = list(HINTS_DROPPED_FIRST)
+    while True:
+        for sep in ("  ", " "):
+            text = sep.join(f"{k} {what}" for k, what in hints) + " "
+            if len(text) <= room or not drop:
+                return text
+        gone = drop.pop(0)
+        hints = [h for h in hints if h[0] != gone]
 
 
 # --- entry points ----------------------------------------------------------------------------------------------
