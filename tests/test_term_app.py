@@ -215,3 +215,133 @@ def test_keys_of_a_hidden_game_do_nothing_until_it_fits_again(content: Content, 
         lp.wait()
         assert session.game.state.turn >= 1
     assert too_small_message(60, 20) in term.out.getvalue()
+
+
+# --- the mouse ---------------------------------------------------------------------------------------------------
+
+MOUSE_ON = "\x1b[?1006h\x1b[?1003h"
+MOUSE_OFF = "\x1b[?1003l\x1b[?1006l"
+
+
+def test_the_mouse_codes() -> None:
+    assert app.mouse_codes(True) == MOUSE_ON
+    assert app.mouse_codes(False) == MOUSE_OFF
+    assert app.mouse_wanted({}) and app.mouse_wanted({"UNDERCROFT_NO_MOUSE": "0"})
+    assert not app.mouse_wanted({"UNDERCROFT_NO_MOUSE": "1"})
+    tty = app._Terminal(FakeTerm())
+    assert "\x1b[?1003h" in tty._enter_codes() and "\x1b[?1006h" in tty._enter_codes()  # back from Ctrl-Z
+    assert "\x1b[?1003l" in tty._leave_codes() and "\x1b[?1006l" in tty._leave_codes()  # Ctrl-Z
+    off = app._Terminal(FakeTerm(), mouse=False)
+    assert "?1003" not in off._enter_codes() + off._leave_codes()
+    assert "?1006" not in off._enter_codes() + off._leave_codes()
+
+
+def test_the_mouse_is_on_while_the_game_runs(content: Content, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("UNDERCROFT_NO_MOUSE", raising=False)
+    term = FakeTerm()
+    term.ungetch("q")
+    assert loop.play(term.open(), content) == 0
+    written = term.out.getvalue()
+    on, off = written.find(MOUSE_ON), written.rfind(MOUSE_OFF)
+    assert written.find(term.enter_fullscreen) < on < off < written.rfind(term.exit_fullscreen)
+    assert written.count(MOUSE_ON) == 1
+    monkeypatch.setenv("UNDERCROFT_NO_MOUSE", "1")
+    term = FakeTerm()
+    term.ungetch("q")
+    assert loop.play(term.open(), content) == 0
+    assert "\x1b[?1003" not in term.out.getvalue() and "\x1b[?1006" not in term.out.getvalue()
+    term.ungetch("\x1b[<0;11;6M")  # not decoded as a mouse report: no mouse event
+    with TerminalFrontEnd.open(term=term) as frontend:
+        assert not any(isinstance(e, tcod.event.MouseButtonDown) for e in frontend.events(0.0))
+
+
+def test_a_crash_turns_the_mouse_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("UNDERCROFT_NO_MOUSE", raising=False)
+    term = FakeTerm()
+
+    def broken() -> SceneStack:
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        run(term.open(), broken)
+    written = term.out.getvalue()
+    assert written.rfind(MOUSE_OFF) > written.rfind(MOUSE_ON) >= 0
+    assert written.endswith(term.exit_fullscreen)
+
+
+def _mouse_frontend_events(cols: int, rows: int, data: str) -> list[tcod.event.Event]:
+    """The events of the input ``data`` on a ``cols`` x ``rows`` terminal with mouse on, after a first frame."""
+    term = FakeTerm(cols, rows)
+    with TerminalFrontEnd.open(term=term, mouse=True) as frontend:
+        frontend.size()
+        frontend.present(new_console())
+        term.ungetch(data)
+        return list(frontend.events(0.0))
+
+
+def test_mouse_events_in_the_console_tiles() -> None:
+    """80x50: the console at the corner; 100x55: centred at (10, 2), which is taken off."""
+    (down,) = _mouse_frontend_events(80, 50, "\x1b[<0;11;6M")
+    assert isinstance(down, tcod.event.MouseButtonDown)
+    assert down.button == tcod.event.MouseButton.LEFT and down.position == (10, 5)
+    down, up = _mouse_frontend_events(100, 55, "\x1b[<0;21;8M\x1b[<0;21;8m")
+    assert isinstance(down, tcod.event.MouseButtonDown) and down.position == (10, 5)
+    assert isinstance(up, tcod.event.MouseButtonUp) and up.position == (10, 5)
+    (wheel,) = _mouse_frontend_events(100, 55, "\x1b[<65;11;3M")
+    assert isinstance(wheel, tcod.event.MouseWheel) and wheel.y == -1 and wheel.position == (0, 0)
+    # In the margins around the centred console: dropped.
+    assert _mouse_frontend_events(100, 55, "\x1b[<0;10;8M\x1b[<0;91;8M\x1b[<0;21;2M\x1b[<35;21;53M") == []
+    # Too small: the notice is shown, the game is not, and clicks on it do nothing.
+    assert _mouse_frontend_events(60, 20, "\x1b[<0;11;6M\x1b[<35;2;2M") == []
+
+
+def test_a_burst_of_moves_is_its_last() -> None:
+    events = _mouse_frontend_events(80, 50, "".join(f"\x1b[<35;{x};6M" for x in range(1, 31)))
+    assert len(events) == 1 and isinstance(events[0], tcod.event.MouseMotion) and events[0].position == (29, 5)
+    # Moves around a key or a click keep their order: each run of moves becomes its last move.
+    events = _mouse_frontend_events(80, 50, "\x1b[<35;1;1M\x1b[<35;2;1Mx\x1b[<35;3;1M\x1b[<0;3;1M\x1b[<35;4;1M")
+    assert [type(e).__name__ for e in events] == [
+        "MouseMotion", "KeyDown", "MouseMotion", "MouseButtonDown", "MouseMotion"]
+    assert [e.position for e in events if isinstance(e, tcod.event.MouseMotion)] == [(1, 0), (2, 0), (3, 0)]
+
+
+def test_hover_and_click_in_the_game(content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scenes get the terminal's mouse as the window's: a hover describes a tile, a click travels."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    term = FakeTerm(100, 55)
+    stack = play_stack(content, PlayOptions(seed=3))
+    session = stack.scenes[0].session  # type: ignore[attr-defined]
+    with TerminalFrontEnd.open(term=term, mouse=True) as frontend:
+        lp = loop.Loop(frontend, stack)
+        lp.draw()
+        screen = pyte.Screen(100, 55)
+        stream = pyte.Stream(screen)
+
+        def show() -> None:  # what was written since the last look
+            stream.feed(term.out.getvalue())
+            term.out.seek(0)
+            term.out.truncate()
+
+        show()
+        at = next((x, y) for y, line in enumerate(screen.display) if (x := line.find("@")) >= 0)
+        # A floor tile two steps east or west of the delver, in terminal cells.
+        target = next((at[0] + dx, at[1]) for dx in (2, -2, 3, -3)
+                      if screen.display[at[1]][at[0] + dx] == "\u00b7")
+        term.ungetch(f"\x1b[<35;{target[0] + 1};{target[1] + 1}M")
+        lp.wait()
+        lp.draw()
+        show()
+        assert "Floor" in screen.display[2]  # the console's top row, 2 rows down in this terminal
+        term.ungetch(f"\x1b[<0;{target[0] + 1};{target[1] + 1}M\x1b[<0;{target[0] + 1};{target[1] + 1}m")
+        for _ in range(50):  # the trip takes a step a tick
+            lp.wait()
+            lp.draw()
+            show()
+            if screen.display[target[1]][target[0]] == "@":
+                break
+        assert screen.display[target[1]][target[0]] == "@"
+        assert session.game.state.turn >= 2

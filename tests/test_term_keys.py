@@ -1,12 +1,27 @@
-"""Terminal keys: blessed decodes the bytes, keys.py turns them into the KeyDown events the window sends."""
+"""Terminal keys and mouse: blessed decodes the bytes, keys.py turns them into the events the window sends
+(KeyDown, TextInput; MouseMotion, MouseButtonDown/Up, MouseWheel in console tiles)."""
 
 from __future__ import annotations
 
+import io
+
 import blessed
 import pytest
-from tcod.event import KeyDown, KeySym, Modifier, TextInput
+from tcod.event import (
+    Event,
+    KeyDown,
+    KeySym,
+    Modifier,
+    MouseButton,
+    MouseButtonDown,
+    MouseButtonMask,
+    MouseButtonUp,
+    MouseMotion,
+    MouseWheel,
+    TextInput,
+)
 
-from undercroft.term.keys import key_events
+from undercroft.term.keys import is_mouse, key_events, mouse_events
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +117,73 @@ def test_the_window_key_helpers_read_terminal_keys_the_same(term: blessed.Termin
     term.ungetch("?")
     (ev, _) = key_events(term.inkey(timeout=0))
     assert isinstance(ev, KeyDown) and ui_keys.char(ev) == "?"
+
+
+# --- the mouse ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def mouse_term() -> blessed.Terminal:
+    """A terminal with mouse reporting on (as the terminal app sets it): blessed decodes the reports."""
+    t = blessed.Terminal(kind="xterm-256color", force_styling=True, stream=io.StringIO())
+    t._dec_mode_set_enabled(1006)
+    t._dec_mode_set_enabled(1003)
+    return t
+
+
+def mouse(term: blessed.Terminal, data: str, origin: tuple[int, int] = (0, 0)) -> list[Event]:
+    """Every event that the mouse reports ``data`` produce, the console drawn at ``origin``."""
+    term.ungetch(data)
+    out: list[Event] = []
+    while ks := term.inkey(timeout=0, esc_delay=0):
+        assert is_mouse(ks), ks.name
+        out.extend(mouse_events(ks, origin))
+    return out
+
+
+def test_a_left_click_is_a_button_down_at_its_tile(mouse_term: blessed.Terminal) -> None:
+    (down,) = mouse(mouse_term, "\x1b[<0;11;6M")  # column 11, row 6, counted from 1
+    assert isinstance(down, MouseButtonDown)
+    assert down.button == MouseButton.LEFT
+    assert down.position == (10.0, 5.0) and down.integer_position == (10, 5)
+    (up,) = mouse(mouse_term, "\x1b[<0;11;6m")
+    assert isinstance(up, MouseButtonUp) and up.button == MouseButton.LEFT and up.position == (10, 5)
+    (right,) = mouse(mouse_term, "\x1b[<2;1;1M")
+    assert isinstance(right, MouseButtonDown) and right.button == MouseButton.RIGHT and right.position == (0, 0)
+    (middle,) = mouse(mouse_term, "\x1b[<1;80;50M")
+    assert isinstance(middle, MouseButtonDown) and middle.button == MouseButton.MIDDLE
+    assert middle.position == (79, 49)
+    (ctrl,) = mouse(mouse_term, "\x1b[<16;3;3M")  # Ctrl-click: still a left click
+    assert isinstance(ctrl, MouseButtonDown) and ctrl.button == MouseButton.LEFT
+
+
+def test_the_console_origin_is_taken_off(mouse_term: blessed.Terminal) -> None:
+    (down,) = mouse(mouse_term, "\x1b[<0;21;9M", origin=(10, 3))
+    assert isinstance(down, MouseButtonDown) and down.position == (10, 5)
+    # Left of, above, right of and below the console: nothing.
+    assert mouse(mouse_term, "\x1b[<0;10;9M\x1b[<0;21;3M\x1b[<0;91;9M\x1b[<0;21;54M", origin=(10, 3)) == []
+    assert mouse(mouse_term, "\x1b[<35;91;9M\x1b[<64;21;54M", origin=(10, 3)) == []
+
+
+def test_motion_and_drag_are_mouse_motion(mouse_term: blessed.Terminal) -> None:
+    (move,) = mouse(mouse_term, "\x1b[<35;4;7M")
+    assert isinstance(move, MouseMotion)
+    assert move.position == (3, 6) and move.motion == (0, 0) and move.state == MouseButtonMask(0)
+    (drag,) = mouse(mouse_term, "\x1b[<32;5;7M", origin=(1, 1))
+    assert isinstance(drag, MouseMotion) and drag.position == (3, 5) and drag.state == MouseButtonMask.LEFT
+
+
+def test_the_wheel(mouse_term: blessed.Terminal) -> None:
+    up, down = mouse(mouse_term, "\x1b[<64;4;7M\x1b[<65;4;7M")
+    assert isinstance(up, MouseWheel) and (up.x, up.y) == (0, 1) and up.position == (3, 6)
+    assert isinstance(down, MouseWheel) and (down.x, down.y) == (0, -1)
+
+
+def test_mouse_reports_are_not_keys(mouse_term: blessed.Terminal, term: blessed.Terminal) -> None:
+    mouse_term.ungetch("\x1b[<0;11;6M")
+    ks = mouse_term.inkey(timeout=0)
+    assert is_mouse(ks) and key_events(ks) == []
+    mouse_term.ungetch("x")
+    ks = mouse_term.inkey(timeout=0)
+    assert not is_mouse(ks) and mouse_events(ks) == []
+    assert decode(term, "\x1b[A") == [(KeySym.UP, NONE)]

@@ -5,9 +5,19 @@ draws the same scenes as in the window into the same 80x50 console; instead of p
 :class:`~undercroft.term.ansi.AnsiRenderer` sends the cells that changed since the last frame, and keys read by
 blessed become the tcod key events the scenes expect (:mod:`undercroft.term.keys`).
 
+The mouse works as in the window: while the game owns the terminal, xterm mouse reporting is on (any-motion
+tracking, DEC mode 1003, so hovering shows what is under the pointer; SGR encoding, mode 1006, so any column can be
+reported). The modes are set outright, without first asking the terminal (blessed's ``mouse_enabled`` asks with
+DECRQM and enables nothing when there is no answer, as under tmux, which does pass the modes on); a terminal
+without mouse support ignores them. Reports become :class:`tcod.event.MouseMotion`, ``MouseButtonDown``,
+``MouseButtonUp`` and ``MouseWheel`` events in the console's tiles (the centring offset taken off); those outside
+the console, or while the terminal is too small, are dropped, and a burst of moves read in one batch comes as its
+last. ``UNDERCROFT_NO_MOUSE=1`` in the environment leaves the mouse off (the terminal's own selection then works).
+
 The terminal is put back as it was however the game ends: quitting, Ctrl-C, a crash, SIGTERM or a hang-up all leave
-through the same ``with`` blocks (alternate screen, hidden cursor, cbreak, keypad mode). Ctrl-Z restores it
-before stopping and takes it over again on ``fg``. A resize redraws everything (centred when the terminal is
+through the same ``with`` blocks (alternate screen, hidden cursor, cbreak, keypad mode, mouse reporting off, so the
+shell gets no mouse reports afterwards: the input still unread then is discarded). Ctrl-Z restores it (mouse off
+too) before stopping and takes it over again on ``fg``. A resize redraws everything (centred when the terminal is
 larger than the game); a terminal smaller than 80x50 shows what it needs instead of a broken screen.
 """
 
@@ -41,6 +51,11 @@ CLEAR: Final = f"{RESET}{CSI}H{CSI}2J"
 SYNC_BEGIN: Final = f"{CSI}?2026h"
 SYNC_END: Final = f"{CSI}?2026l"
 SYNC_MIN_BYTES: Final = 1024
+# xterm mouse reporting: SGR-encoded reports (1006) of every move, press, release and wheel turn (1003). Enabled in
+# this order and disabled in the reverse one, so that no report is ever sent in the legacy encoding.
+MOUSE_MODES: Final = (1006, 1003)
+NO_MOUSE_ENV: Final = "UNDERCROFT_NO_MOUSE"
+MOUSE_SETTLE_S: Final = 0.03  # after turning the mouse off, for reports already on their way, then discarded
 
 NO_TTY = "--terminal needs a terminal: standard input and output must both be a TTY"
 TERMINAL_HINT = "; or play inside a terminal with --terminal"
@@ -84,6 +99,19 @@ def choose(options: FrontEndOptions) -> FrontEndFactory:
     from undercroft.ui.app import Window
 
     return Window.open
+
+
+def mouse_wanted(environ: dict[str, str] | None = None) -> bool:
+    """Mouse reporting, unless :data:`NO_MOUSE_ENV` is set (to anything but "" or "0")."""
+    env = os.environ if environ is None else environ
+    return env.get(NO_MOUSE_ENV, "").strip() in ("", "0")
+
+
+def mouse_codes(on: bool) -> str:
+    """The DECSET (``on``) or DECRST codes of :data:`MOUSE_MODES`, one sequence each, in enabling or disabling
+    order."""
+    modes = MOUSE_MODES if on else MOUSE_MODES[::-1]
+    return "".join(f"{CSI}?{mode}{'h' if on else 'l'}" for mode in modes)
 
 
 def too_small_message(width: int, height: int) -> str:
@@ -134,9 +162,10 @@ class Screen:
 class _Terminal:
     """Hands the terminal over to the game and back; also on Ctrl-Z, SIGTERM and SIGHUP."""
 
-    def __init__(self, term: blessed.Terminal) -> None:
+    def __init__(self, term: blessed.Terminal, mouse: bool = True) -> None:
         self.term = term
         self.stream: IO[str] = term.stream
+        self.mouse = mouse and term.does_styling  # blessed writes no DEC modes to a terminal it does not style
         self.redraw = False  # set when the screen must be drawn anew (back from Ctrl-Z)
         self._saved_tty: list[object] | None = None
 
@@ -160,8 +189,39 @@ class _Terminal:
             stack.enter_context(term.hidden_cursor())
             stack.enter_context(term.keypad())
             stack.enter_context(term.cbreak())
+            if self.mouse:  # after cbreak, so that no report is echoed; off (and the input flushed) before it ends
+                self._mouse(True)
+                stack.callback(self._mouse, False)
             stack.callback(self.write, RESET)
             yield
+
+    def _mouse(self, on: bool) -> None:
+        """Mouse reporting on or off, through blessed, so that its ``inkey`` decodes the reports only while on
+        (it matches those of the modes it believes set)."""
+        for mode in MOUSE_MODES if on else MOUSE_MODES[::-1]:
+            if on:
+                self.term._dec_mode_set_enabled(mode)
+            else:
+                self.term._dec_mode_set_disabled(mode)
+        if not on:
+            self._discard_input()
+
+    @staticmethod
+    def _discard_input() -> None:
+        """Drop the input not read yet (mouse reports sent before the terminal turned reporting off), so that the
+        shell does not get it as typed text."""
+        if sys.platform == "win32":
+            return
+        import termios
+
+        try:
+            fd = sys.stdin.fileno()
+            if not os.isatty(fd):
+                return
+            time.sleep(MOUSE_SETTLE_S)
+            termios.tcflush(fd, termios.TCIFLUSH)
+        except (termios.error, OSError, ValueError):
+            pass
 
     def _save_tty(self) -> None:
         if sys.platform == "win32":
@@ -175,11 +235,11 @@ class _Terminal:
 
     def _enter_codes(self) -> str:
         t = self.term
-        return f"{t.enter_fullscreen}{t.hide_cursor}{t.smkx}"
+        return f"{t.enter_fullscreen}{t.hide_cursor}{t.smkx}{mouse_codes(True) if self.mouse else ''}"
 
     def _leave_codes(self) -> str:
         t = self.term
-        return f"{RESET}{t.rmkx}{t.normal_cursor}{t.exit_fullscreen}"
+        return f"{RESET}{mouse_codes(False) if self.mouse else ''}{t.rmkx}{t.normal_cursor}{t.exit_fullscreen}"
 
     def _suspend(self, signum: int, frame: FrameType | None) -> None:
         """Ctrl-Z: give the terminal back as it was, stop, and take it over again when continued."""
@@ -229,28 +289,31 @@ class _Terminal:
 
 
 class TerminalFrontEnd:
-    """This terminal as a front end: its size, the changed cells of each frame, its keys as tcod events.
+    """This terminal as a front end: its size, the changed cells of each frame, its keys and mouse as tcod events.
 
-    A wait for keys lasts at most :data:`POLL_S`, so that a resize is noticed (and reported as a
-    :class:`tcod.event.WindowResized`); the keys already typed come as one batch (at most :data:`MAX_BATCH`)
-    before the next frame. Ctrl-C raises KeyboardInterrupt, after the terminal is given back.
+    A wait for input lasts at most :data:`POLL_S`, so that a resize is noticed (and reported as a
+    :class:`tcod.event.WindowResized`); the keys and mouse reports already there come as one batch (at most
+    :data:`MAX_BATCH`) before the next frame, its pointer moves merged into the last. Ctrl-C raises
+    KeyboardInterrupt, after the terminal is given back. ``mouse`` None: on unless :data:`NO_MOUSE_ENV` says no.
     """
 
-    def __init__(self, term: blessed.Terminal) -> None:
+    def __init__(self, term: blessed.Terminal, mouse: bool | None = None) -> None:
         self.term = term
         self.screen = Screen(truecolor=term.number_of_colors >= 1 << 24)
-        self.tty = _Terminal(term)
+        self.tty = _Terminal(term, mouse=mouse_wanted() if mouse is None else mouse)
         self.text = False
         self.measured: tuple[int, int] | None = None  # the size last reported: what present() lays out for
 
     @classmethod
     @contextlib.contextmanager
-    def open(cls, title: str = "", *, term: blessed.Terminal | None = None) -> Iterator[TerminalFrontEnd]:
-        """Take the terminal over (alternate screen, hidden cursor, cbreak, keypad mode) for the ``with`` block;
-        ``title`` is the window's (unused here)."""
+    def open(cls, title: str = "", *, term: blessed.Terminal | None = None,
+             mouse: bool | None = None) -> Iterator[TerminalFrontEnd]:
+        """Take the terminal over (alternate screen, hidden cursor, cbreak, keypad mode, mouse reporting unless
+        ``mouse`` is False or :data:`NO_MOUSE_ENV` says no) for the ``with`` block; ``title`` is the window's
+        (unused here)."""
         import blessed
 
-        frontend = cls(term if term is not None else blessed.Terminal())
+        frontend = cls(term if term is not None else blessed.Terminal(), mouse=mouse)
         with frontend.tty.session():
             yield frontend
 
@@ -266,7 +329,7 @@ class TerminalFrontEnd:
         self.tty.write(self.screen.frame(console))
 
     def events(self, timeout: float | None) -> Iterator[tcod.event.Event]:
-        from undercroft.term.keys import key_events
+        from undercroft.term.keys import is_mouse, key_events
 
         ks = self.term.inkey(timeout=POLL_S if timeout is None else min(POLL_S, timeout))
         if not ks:
@@ -275,12 +338,31 @@ class TerminalFrontEnd:
                 yield tcod.event.WindowResized(type="WindowResized", window_id=0, data=size)
             return
         handled = 0
+        moved: tcod.event.MouseMotion | None = None  # the last pointer move not yet passed on
         while ks:  # this key and any already typed after it, then one frame for them all
-            yield from key_events(ks, text=self.text)  # (read as the loop takes them: a prompt opened by one
-            handled += 1  # key gets the text of the next)
+            # (read as the loop takes them: a prompt opened by one key gets the text of the next)
+            for event in self.mouse_events(ks) if is_mouse(ks) else key_events(ks, text=self.text):
+                if isinstance(event, tcod.event.MouseMotion):
+                    moved = event  # a burst of moves: only where the pointer ended up
+                    continue
+                if moved is not None:
+                    yield moved
+                    moved = None
+                yield event
+            handled += 1
             if handled >= MAX_BATCH:
-                return
+                break
             ks = self.term.inkey(timeout=0)
+        if moved is not None:
+            yield moved
+
+    def mouse_events(self, ks: blessed.keyboard.Keystroke) -> list[tcod.event.Event]:
+        """The events of a mouse report, in the console's tiles; none while the game is not shown (too small)."""
+        from undercroft.term.keys import mouse_events
+
+        if not self.screen.fits:
+            return []
+        return mouse_events(ks, self.screen.renderer.origin, (NEED_W, NEED_H))
 
     def text_input(self, on: bool) -> None:
         self.text = on

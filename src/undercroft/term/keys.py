@@ -10,6 +10,15 @@ input is on. So the scenes need not know which front end they run under.
 What a terminal cannot tell apart it cannot report: with NumLock on, most terminals send a numpad digit as the
 digit itself, and with NumLock off as the arrow or Home/End/PgUp/PgDn key; only in keypad mode (which the
 terminal app turns on) do some send distinct numpad sequences (``KEY_KP_8``), and those become ``KeySym.KP_8``.
+
+The mouse: while the terminal app has xterm mouse reporting on (any-motion tracking, SGR encoding), blessed decodes
+each report into a keystroke named ``MOUSE_...`` (:func:`is_mouse`), and :func:`mouse_events` turns it into the
+event the window would send, in the game console's tiles (the terminal cell less the console's ``origin``): a
+:class:`tcod.event.MouseMotion` for a move (with or without a button held), a
+:class:`tcod.event.MouseButtonDown` / :class:`tcod.event.MouseButtonUp` for a press / release of the left, middle,
+right or back/forward button, a :class:`tcod.event.MouseWheel` (``y`` +1 up, -1 down; ``x`` for sideways
+scrolling). A report outside the console is dropped, as is a legacy (non-SGR) release, which does not say which
+button it was.
 """
 
 from __future__ import annotations
@@ -17,7 +26,22 @@ from __future__ import annotations
 from typing import Final
 
 from blessed.keyboard import Keystroke
-from tcod.event import Event, KeyDown, KeySym, Modifier, Scancode, TextInput
+from blessed.mouse import MouseEvent
+from tcod.event import (
+    Event,
+    KeyDown,
+    KeySym,
+    Modifier,
+    MouseButton,
+    MouseButtonDown,
+    MouseButtonMask,
+    MouseButtonUp,
+    MouseMotion,
+    MouseWheel,
+    Point,
+    Scancode,
+    TextInput,
+)
 
 # blessed key names (without modifier prefixes) -> the SDL key symbol.
 _NAMED: Final[dict[str, KeySym]] = {
@@ -168,3 +192,68 @@ def key_events(ks: Keystroke, text: bool = True) -> list[Event]:
         if text:
             events.append(TextInput(text=ch))
     return events
+
+
+# The console that mouse positions are reported in (render.WIDTH x render.HEIGHT; not imported, to keep this module
+# free of the renderer).
+CONSOLE_W: Final = 80
+CONSOLE_H: Final = 50
+
+# xterm's button numbers (modifier and motion bits stripped) -> tcod's buttons, and the buttons held in a drag.
+_BUTTONS: Final[dict[int, MouseButton]] = {
+    0: MouseButton.LEFT,
+    1: MouseButton.MIDDLE,
+    2: MouseButton.RIGHT,
+    128: MouseButton.X1,  # button 8: back
+    129: MouseButton.X2,  # button 9: forward
+}
+_HELD: Final[dict[int, MouseButtonMask]] = {
+    0: MouseButtonMask.LEFT,
+    1: MouseButtonMask.MIDDLE,
+    2: MouseButtonMask.RIGHT,
+    128: MouseButtonMask.X1,
+    129: MouseButtonMask.X2,
+}
+# Wheel buttons 4-7 -> (x, y) of a MouseWheel: up, down, left, right.
+_WHEEL: Final[dict[int, tuple[int, int]]] = {64: (0, 1), 65: (0, -1), 66: (-1, 0), 67: (1, 0)}
+
+
+def is_mouse(ks: Keystroke) -> bool:
+    """Whether ``ks`` is a mouse report blessed decoded (named ``MOUSE_LEFT``, ``MOUSE_MOTION`` ...)."""
+    name = ks.name
+    return name is not None and name.startswith("MOUSE_")
+
+
+def _mouse_event(ks: Keystroke) -> MouseEvent | None:
+    """The decoded report behind a mouse keystroke (blessed offers it only as ``_mode_values``)."""
+    value = ks._mode_values  # blessed has no public accessor for the whole report
+    return value if isinstance(value, MouseEvent) else None
+
+
+def mouse_events(ks: Keystroke, origin: tuple[int, int] = (0, 0),
+                 size: tuple[int, int] = (CONSOLE_W, CONSOLE_H)) -> list[Event]:
+    """The tcod events for one blessed mouse keystroke, at the console tile under the pointer: the terminal cell
+    less ``origin`` (where the console's top-left corner is drawn). [] for a report outside the ``size`` console,
+    or one that is not a mouse report."""
+    report = _mouse_event(ks) if is_mouse(ks) else None
+    if report is None:
+        return []
+    x, y = report.x - origin[0], report.y - origin[1]
+    if not (0 <= x < size[0] and 0 <= y < size[1]):
+        return []
+    position = Point(float(x), float(y))
+    tile = Point(x, y)
+    b = report.button_value
+    if b in _WHEEL:
+        if report.released:
+            return []
+        dx, dy = _WHEEL[b]
+        return [MouseWheel(x=dx, y=dy, flipped=False, position=position)]
+    if report.is_motion:
+        return [MouseMotion(position=position, motion=Point(0.0, 0.0), tile=tile, tile_motion=Point(0, 0),
+                            state=_HELD.get(b, MouseButtonMask(0)))]
+    button = _BUTTONS.get(b)
+    if button is None:  # a legacy release (which button?) or an unknown extra button
+        return []
+    cls = MouseButtonUp if report.released else MouseButtonDown
+    return [cls(position=position, tile=tile, button=button)]
