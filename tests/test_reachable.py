@@ -44,6 +44,7 @@ KEYS: list[tuple[KeySym, Modifier]] = (
     [(k, Modifier.NONE) for k in LETTERS]
     + [(k, Modifier.LSHIFT) for k in LETTERS]
     + [(KeySym(ord(c)), Modifier.NONE) for c in "0123456789.,;"]
+    + [(KeySym(ord(c)), Modifier.LSHIFT) for c in "0123456789"]
     + [(KeySym.PERIOD, Modifier.LSHIFT), (KeySym.SLASH, Modifier.LSHIFT)]
     + [(k, Modifier.NONE) for k in (KeySym.RIGHT, KeySym.LEFT, KeySym.UP, KeySym.DOWN, KeySym.RETURN, KeySym.TAB,
                                      KeySym.SPACE, KeySym.KP_5)]

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import tcod.console
-from engine_helpers import make_game
+from engine_helpers import content, make_game
+from tcod.event import KeySym
+from ui_helpers import Driver, isolate_user_data, names, press, rows, screen, type_text
 
 from undercroft.ui import render
+from undercroft.ui.scenes import SceneStack
+from undercroft.ui.scenes.title import TitleScene
 
 
 def bar(ruleset: str, width: int = 80) -> str:
@@ -23,3 +30,19 @@ def test_a_lone_delver_sees_the_pack_in_words() -> None:
 def test_a_party_on_a_narrow_screen_falls_back_to_the_glyphs() -> None:
     line = bar("crawler", width=80)  # two characters' HP take the room the words would need
     assert "HP Del" in line and "!2" in line and "potions" not in line
+
+
+def test_a_word_seed_shows_as_typed_on_the_status_bar_and_after_continue(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 13: a seed typed as words was shown as the 19-digit number it hashes to."""
+    isolate_user_data(monkeypatch, tmp_path)
+    stack = Driver(SceneStack([TitleScene(content(), seed=None)]))
+    press(stack, KeySym.S)
+    type_text(stack, "goblin king")
+    press(stack, KeySym.RETURN)
+    assert names(stack) == ["ExploreScene"]
+    status = rows(screen(stack))[render.STATUS_Y]
+    assert "Seed goblin king" in status
+    press(stack, KeySym.ESCAPE)  # back to the title: the game is kept; continue it
+    press(stack, KeySym.C)
+    assert names(stack) == ["ExploreScene"] and "Seed goblin king" in rows(screen(stack))[render.STATUS_Y]

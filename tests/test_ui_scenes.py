@@ -12,6 +12,7 @@ from tcod.event import KeySym, Modifier
 from ui_helpers import (
     Driver,
     TestDice,
+    click_text,
     isolate_user_data,
     names,
     panel_text,
@@ -72,7 +73,10 @@ def test_title_shows_the_menu_and_starts_a_typed_seed(user: Path) -> None:
         assert item in text
     press(stack, KeySym.R)
     assert "Citadel (citadel)" in screen(stack)
-    press(stack, KeySym.N3)  # the third ruleset: warden
+    press(stack, KeySym.N3)  # a walking key moves the choice: two down, the third ruleset
+    press(stack, KeySym.DOWN)
+    assert names(stack)[-1] == "MenuScene"
+    click_text(stack, "The Warden (warden)")  # a click takes it
     assert names(stack) == ["TitleScene"]
     assert "The Warden" in screen(stack)
     press(stack, KeySym.S)
@@ -93,7 +97,9 @@ def test_title_quit_and_help() -> None:
     stack = Driver(SceneStack([TitleScene(content(), seed=7)]))
     assert "seed 7 (typed)" in screen(stack)
     press(stack, KeySym.SLASH, mod=Modifier.LSHIFT)
-    assert "Help" in screen(stack) and "Alt+Enter" in screen(stack)
+    assert "Help" in screen(stack) and "Alt+Enter" not in screen(stack)  # at the end: it scrolls
+    press(stack, KeySym.PAGEDOWN, KeySym.PAGEDOWN, KeySym.PAGEDOWN)
+    assert "Alt+Enter" in screen(stack) and names(stack)[-1] == "HelpScene"
     press(stack, KeySym.SPACE)
     press(stack, KeySym.Q)
     assert stack.exit_code == 0
@@ -168,7 +174,7 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     assert names(stack) == ["ExploreScene", "EncounterScene"]
     text = screen(stack)
     for shown in ("Encounter", "A Goblin (resident)", "HP 5/5", "Distance: 40 ft", "Surprise: nobody",
-                  "Reaction: 8, uncertain", "[f] Fight", "[t] Talk", "[b] Bribe...", "[r] Run", "[w] Wait",
+                  "Reaction: 8, uncertain", "[f] Fight", "[t] Talk", "[$] Bribe...", "[r] Run", "[w] Wait",
                   "[d] Drop food", "[g] Drop treasure", "[o] Burning oil", "[q] Drink"):
         assert shown in text, shown
     assert "Reaction: rolled 8: uncertain." not in text  # the roll is a detail: the full log's (the panel says it)
@@ -188,7 +194,7 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     log = [r.strip() for r in rows(text)[render.LOG_Y:] if r.strip()]
     assert "You have already tried to talk to the Goblin." in log[-1]  # and in the log, its newest line
 
-    press(stack, KeySym.B)
+    press(stack, KeySym.N4, mod=Modifier.LSHIFT)  # $: bribe (b is a vi-key: it walks)
     assert names(stack)[-1] == "PromptScene"
     type_text(stack, "1x0")  # only digits are taken
     text = screen(stack)
@@ -225,8 +231,11 @@ def test_fight_three_targets_player_roll_before_monster_outcome() -> None:
     assert "AGILITY 3 vs 3: you act first." in text
     for i in (1, 2, 3):
         assert f"{i}. Goblin #{i}" in text
-    press(stack, KeySym.DOWN)  # choose the second
+    press(stack, KeySym.TAB)  # choose the second
     assert "[a] Attack Goblin #2" in screen(stack)
+    press(stack, KeySym.DOWN)  # a walking key: no walking in a fight, no turn, the target stays
+    text = screen(stack)
+    assert "[a] Attack Goblin #2" in text and "Not now: no walking away from a fight" in panel_text(text, session)
     dice.push(15, 20, 2)  # you kill #2; #1 rolls a natural 20 (4 damage); #3 misses
     press(stack, KeySym.RETURN)
     text = screen(stack)
@@ -242,7 +251,9 @@ def test_fight_three_targets_player_roll_before_monster_outcome() -> None:
     assert "Goblin #3 misses." in text
     assert "HP 8/12" in rows(text)[render.STATUS_Y]
     assert "2. Goblin #2" in text and "dead" in text
-    press(stack, KeySym.N3)  # target by number
+    press(stack, KeySym.TAB, mod=Modifier.LSHIFT)  # back to the first
+    assert "[a] Attack Goblin #1" in screen(stack)
+    click_text(stack, "3. Goblin #3")  # a click on its row targets it
     assert "[a] Attack Goblin #3" in screen(stack)
     dice.push(1, 2)  # a natural 1 misses; #1 misses
     press(stack, KeySym.A)
@@ -287,7 +298,7 @@ def test_running_leaves_the_fight() -> None:
     press(stack, KeySym.R)
     if sum(not w.blocked for w in ways) > 1:  # a choice of doors: the first
         assert names(stack)[-1] == "DoorScene"
-        press(stack, KeySym.N1)
+        press(stack, KeySym.RETURN)
     assert names(stack) == ["ExploreScene"]
     text = screen(stack)
     assert "You run through the door." in text and "The Gaoler stays where it is." in text

@@ -190,3 +190,35 @@ def seek_fight_key(session: Session, *, fight: bool = True) -> KeySym:
         return KeySym.Z  # rest: wanderers come
     nx, ny = best[1]
     return _ARROWS[(nx - st.pos[0], ny - st.pos[1])]
+
+
+def click(x: int, y: int, button: tcod.event.MouseButton = tcod.event.MouseButton.LEFT
+          ) -> tcod.event.MouseButtonDown:
+    """A click on the console's cell (x, y), as the front ends deliver it (the window converts pixels to cells,
+    the terminal reports cells)."""
+    return tcod.event.MouseButtonDown(position=tcod.event.Point(float(x), float(y)), button=button)
+
+
+def pointer(x: int, y: int) -> tcod.event.MouseMotion:
+    """The mouse pointer moved onto the cell (x, y)."""
+    return tcod.event.MouseMotion(position=tcod.event.Point(float(x), float(y)))
+
+
+def wheel(up: int) -> tcod.event.MouseWheel:
+    """The wheel turned ``up`` notches up (negative: down)."""
+    return tcod.event.MouseWheel(x=0, y=up, flipped=False)
+
+
+def click_text(target: Target, needle: str) -> None:
+    """A left click on the first cell of ``needle`` where it is on the screen (an AssertionError when it is not)."""
+    text = screen(target)
+    for y, row in enumerate(rows(text)):
+        x = row.find(needle)
+        if x >= 0:
+            ev = click(x, y)
+            if isinstance(target, Driver):
+                target.send(ev)
+            else:
+                target.handle(ev)
+            return
+    raise AssertionError(f"{needle!r} is not on the screen")

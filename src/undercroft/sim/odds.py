@@ -154,11 +154,13 @@ def party_start(content: Content, game: Game) -> PartyStart | None:
     return _starts(content, game)[1]
 
 
-def _starts(content: Content, game: Game) -> tuple[list[Start], PartyStart | None]:
+def _starts(content: Content, game: Game, group: Group | None = None) -> tuple[list[Start], PartyStart | None]:
+    """The fight in front of the party; with ``group``, a fight with that group begun now (while exploring: no
+    surprise, no free round, the sides in the order of their AGILITY)."""
     st = game.state
-    if st.mode not in MODES:
+    if group is None and st.mode not in MODES:
         return [], None
-    g = st.front_group()
+    g = st.front_group() if group is None else group
     if g is None or g.hidden:
         return [], None
     hps = tuple(sorted(h for h in g.hp if h > 0))
@@ -169,7 +171,7 @@ def _starts(content: Content, game: Game) -> tuple[list[Start], PartyStart | Non
     holds = Behaviour.HOLDS_GROUND in mon.behaviours
     exhausted = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
     agility = formulas.party_agility(m.agility for m in living)
-    c = st.combat
+    c = st.combat if group is None else None
     if st.mode == Mode.COMBAT and c is not None:
         delver_next = c.party_turn
         turn = g.turns
@@ -177,7 +179,7 @@ def _starts(content: Content, game: Game) -> tuple[list[Start], PartyStart | Non
         # waits unless the party swung this round
         skip = (c.free_round == FreeRound.PARTY and c.round == 1) if delver_next else (holds and not c.party_attacked)
     else:  # the fight would start now (_start_combat): a pending surprise gives someone a free round
-        enc = st.encounter
+        enc = st.encounter if group is None else None
         free = (FreeRound.NONE if enc is None
                 else formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised))
         turn = 0
@@ -198,10 +200,11 @@ def _starts(content: Content, game: Game) -> tuple[list[Start], PartyStart | Non
     return out, party
 
 
-def fight_odds(content: Content, game: Game) -> Odds | None:
+def fight_odds(content: Content, game: Game, group: Group | None = None) -> Odds | None:
     """The odds of the current fight (modes encounter, combat, pursuit; None in any other mode or without a
-    group in front of the party). Pure: reads the state, never the game's dice; cached by state."""
-    options, party = _starts(content, game)
+    group in front of the party); with ``group``, of a fight with it begun now (look, while exploring: the whole
+    living party). Pure: reads the state, never the game's dice; cached by state."""
+    options, party = _starts(content, game, group)
     if not options or party is None:
         return None
     if len(options) == 1:

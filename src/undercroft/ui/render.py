@@ -215,23 +215,25 @@ def side_panel_x(game: Game, width: int) -> int:
     return right if game.state.pos[0] < right else 1
 
 
-def status_text(game: Game) -> str:
+def status_text(game: Game, seed: str | None = None) -> str:
+    """The status bar's text; ``seed``: the seed as the player typed it (default: its number)."""
     st = game.state
     if len(st.party) == 1:
         m = st.party[0]
         hp = f"HP {m.hp}/{m.max_hp}"
     else:
         hp = "HP " + " ".join(f"{m.name[:3]} {m.hp}/{m.max_hp}" for m in st.party)
-    parts = [hp, f"Gold {st.gold}", f"Level {st.depth + 1}", f"Turn {st.turn}", f"Seed {st.seed}"]
+    shown = st.seed if seed is None else seed
+    parts = [hp, f"Gold {st.gold}", f"Level {st.depth + 1}", f"Turn {st.turn}", f"Seed {shown}"]
     if st.exhausted:
         parts.append("EXHAUSTED")
     return "  ".join(parts)
 
 
-def draw_status(console: tcod.console.Console, game: Game, y: int = STATUS_Y) -> None:
-    """HP x/y, gold, level, turn and seed on one bar; the pack on its right when it fits."""
+def draw_status(console: tcod.console.Console, game: Game, y: int = STATUS_Y, seed: str | None = None) -> None:
+    """HP x/y, gold, level, turn and seed (as typed, when given) on one bar; the pack on its right when it fits."""
     console.draw_rect(0, y, console.width, 1, ord(" "), fg=TEXT, bg=STATUS_BG)
-    text = status_text(game)
+    text = status_text(game, seed)
     low = any(m.hp * 3 <= m.max_hp for m in game.state.party if m.alive)
     put_text(console, 1, y, text, BAD if low else WHITE, STATUS_BG)
     for pack in pack_texts(game):  # in words where they fit ("!2 potions"), else the glyphs alone ("!2")

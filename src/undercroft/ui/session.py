@@ -115,6 +115,7 @@ class Session:
         self.narrator = Narrator(content, game.ruleset_id)
         self.last_events: list[Event] = []
         self.morgue: Path | None = None
+        self.seed_text = ""  # the seed as the player typed it ("": read from the save's sidecar, or the number)
         self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)
         self.morgue_dir: Path | None = None  # default: the user data directory's morgue/
 
@@ -177,6 +178,19 @@ class Session:
         """Why the last action was refused ('' when it was accepted)."""
         ev = self.last_events
         return self.narrator.text(ev[0]) if len(ev) == 1 and ev[0].type == "refused" else ""
+
+    @property
+    def seed_label(self) -> str:
+        """The seed as the player typed it (a word seed stays the word), else its number."""
+        if not self.seed_text:
+            seed = self.game.state.seed
+            if self.path is not None:
+                from undercroft.saves import seed_label
+
+                self.seed_text = seed_label(self.path, seed)
+            else:
+                self.seed_text = str(seed)
+        return self.seed_text
 
     def close(self) -> None:
         if self.recorder is not None:

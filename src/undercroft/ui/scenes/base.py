@@ -130,3 +130,24 @@ class SceneStack:
                 break
         for scene in self.scenes[start:]:
             scene.on_draw(console)
+
+
+class Buttons:
+    """The clickable places a scene drew this frame: a row of cells and what a click there means (a command of
+    the scene's keymap, or any value the scene gives). Cleared at the start of each draw."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, int, int, object]] = []  # (x, y, width, what)
+
+    def clear(self) -> None:
+        self.rows.clear()
+
+    def add(self, x: int, y: int, width: int, what: object) -> None:
+        self.rows.append((x, y, max(1, width), what))
+
+    def at(self, x: int, y: int) -> object | None:
+        """What the cell (x, y) is a button for (the last one drawn there), or None."""
+        for bx, by, bw, what in reversed(self.rows):
+            if by == y and bx <= x < bx + bw:
+                return what
+        return None

@@ -15,14 +15,12 @@ from typing import Final
 
 import tcod.console
 import tcod.event
-from tcod.event import KeySym
 
 from undercroft.rules import dungeon
 from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
-from undercroft.sim.odds import Start, start_odds
-from undercroft.sim.spec import fight_spec
-from undercroft.ui import keys, render
+from undercroft.sim.odds import PARTY, fight_odds
+from undercroft.ui import keymap, render
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Pop, Scene, Transition
 from undercroft.ui.session import Session
@@ -160,19 +158,18 @@ def describe_lines(session: Session, p: Point,
 
 
 def explore_odds(session: Session, g: Group) -> list[tuple[str, RGB]]:
-    """The odds of a fresh fight with ``g`` as it stands, for a lone delver (a party's are shown once met)."""
+    """The odds of a fight with ``g`` begun now, as it stands, for the whole living party (the same odds as the
+    encounter panel's: :func:`undercroft.sim.odds.fight_odds`); none once a group is in front of the party (its
+    panel tells those)."""
     game = session.game
-    st = game.state
-    living = [m for m in st.party if m.alive]
-    hps = tuple(sorted(h for h in g.hp if h > 0))
-    if len(living) != 1 or not hps or st.front_group() is not None:
+    if game.state.front_group() is not None:
         return []
-    m = living[0]
-    spec = fight_spec(game.content, g.monster, hp=m.hp, max_hp=m.max_hp, might=m.might, weapon=m.weapon,
-                      defense=m.defense, agility=m.agility, exhausted=st.exhausted and game.proc.fatigue,
-                      count=len(hps), character=m.template)
-    odds = start_odds(Start(spec, hps, spec.delver_first))
+    odds = fight_odds(game.content, game, g)
+    if odds is None:
+        return []
     how = "exact" if odds.exact else "simulated"
+    if odds.character == PARTY:
+        how = "the whole party, simulated"
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
     return [(f"If you fight it: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f}"
              f" ({how})", colour)]
@@ -194,12 +191,11 @@ class LookScene(Scene):
     panel on the side away from the cursor. Sends no action."""
 
     opaque = False
+    keymode = "look"
 
-    def __init__(self, session: Session, odds: Callable[[], list[tuple[str, RGB]]] | None = None,
-                 *, vi: bool = True) -> None:
+    def __init__(self, session: Session, odds: Callable[[], list[tuple[str, RGB]]] | None = None) -> None:
         self.session = session
         self.odds = odds
-        self.vi = vi
         self.cursor: Point = session.game.state.pos
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
@@ -210,15 +206,18 @@ class LookScene(Scene):
             return None
         if not isinstance(event, tcod.event.KeyDown):
             return None
-        c = keys.char(event)
-        if keys.is_cancel(event) or c == ";" or keys.is_confirm(event):
-            return Pop()
-        if event.sym == KeySym.TAB:
-            self.cycle(-1 if keys.shifted(event) else 1)
+        hit = keymap.lookup(self.keymode, event)
+        if hit is None:
             return None
-        d = keys.direction(event, vi=self.vi)
+        command, name = hit
+        if command == "close":
+            return Pop()
+        if command in ("next", "previous"):
+            self.cycle(1 if command == "next" else -1)
+            return None
+        d = keymap.direction(name)
         if d is not None:
-            step = 5 if keys.shifted(event) and event.sym not in keys.DIGITS else 1
+            step = 5 if name.startswith("Shift+") else 1
             nx, ny = self.cursor[0] + d[0] * step, self.cursor[1] + d[1] * step
             lv = self.session.game.state.level
             nx = max(0, min(lv.map.width - 1, nx))

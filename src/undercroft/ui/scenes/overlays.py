@@ -10,77 +10,66 @@ from tcod.event import KeySym
 
 from undercroft.narrate import Entry, Level, plural
 from undercroft.rules import formulas
-from undercroft.ui import keys, render
-from undercroft.ui.render import DIM, KEY, TEXT, TITLE
-from undercroft.ui.scenes.base import Pop, Scene, Transition
+from undercroft.ui import keymap, keys, render
+from undercroft.ui.render import DIM, KEY, RGB, TEXT, TITLE
+from undercroft.ui.scenes.base import Buttons, Pop, Scene, Transition
 from undercroft.ui.session import Session
-
-HELP: list[tuple[str, list[tuple[str, str]]]] = [
-    ("Exploring", [
-        ("arrows, numpad, 1-9, vi", "walk (eight directions; the vi-keys: hjkl yubn)"),
-        (">", "walk to the known stairs; on them, go down (last level: out, and win)"),
-        ("x", "explore: walk to the nearest place not yet seen"),
-        ("click", "walk to a known tile (any key or monster stops a walk)"),
-        ("z  .  5", "rest a turn (wanderers may come)"),
-        ("f", "attack a monster here (even one under terms)"),
-        ("p", "pursue a monster that has just gone its way"),
-        ("q", "drink a healing potion"),
-        ("i", "inventory"),
-        (";", "look (also in an encounter, a fight, a chase): a cursor says what is there; Tab: next creature"),
-        ("L", "the whole log (Shift+L, on every screen); in it, a: the rolls too, then everything"),
-        ("?", "this help"),
-        ("Esc", "back to the title (the game is kept)"),
-    ]),
-    ("An encounter", [
-        ("f  t  b", "fight, talk, bribe (once it is in sight; a bribe after a failed talk: you type the gold)"),
-        ("r  w", "run through a door (several open: choose which, r again for the way you came in), wait a round"),
-        ("d  g  o", "drop food, drop treasure, burning oil"),
-        ("q  L", "drink, the log; arrows/numpad: walk on or away"),
-        (">", "on the stairs, if it lets you go: down (last level: out)"),
-    ]),
-    ("A fight", [
-        ("up/down, Tab, 1-9", "choose the target"),
-        ("a  f  Enter", "attack it"),
-        ("q  o  w", "drink, throw oil at it, hold back"),
-        ("r", "run through a door, as in an encounter"),
-    ]),
-    ("Pursued", [
-        ("r", "keep running"),
-        ("d  g  o", "drop food, drop treasure, throw oil behind you"),
-        ("f  q", "turn and fight, drink"),
-    ]),
-    ("Giving chase", [
-        ("r  w  q", "run on after it, let it go, drink"),
-    ]),
-    ("Anywhere", [
-        ("Alt+Enter", "fullscreen on/off"),
-        ("closing the window", "keeps the game: every action is already saved"),
-    ]),
-]
 
 
 class HelpScene(Scene):
-    """Every key, by scene. Any key closes it."""
+    """Every key, by screen, made from the keymap (:mod:`undercroft.ui.keymap`). The walking keys and the mouse
+    wheel scroll it when it is longer than the screen; any other key closes it."""
 
     opaque = True
 
+    def __init__(self) -> None:
+        self.offset = 0  # rows scrolled down
+        self.page = 1  # rows shown, as last drawn
+
+    def lines(self, width: int) -> list[tuple[int, str, RGB]]:
+        """The help as rows to draw: (indent, text, colour); the keys in a column, what they do wrapped beside."""
+        col = 26
+        out: list[tuple[int, str, RGB]] = []
+        for section, rows in keymap.help_sections():
+            out.append((0, section, TITLE))
+            for k, what in rows:
+                parts = render.wrap(what, width - col)
+                kk = k if len(k) <= col - 3 else k[: col - 4] + "~"
+                out.append((2, f"{kk:<{col - 2}}" + (parts[0] if parts else ""), KEY))
+                out.extend((col, part, TEXT) for part in parts[1:])
+            out.append((0, "", TEXT))
+        return out
+
     def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, tcod.event.MouseWheel):
+            self.offset = max(0, self.offset - 3 * int(event.y))
+            return None
         if isinstance(event, tcod.event.KeyDown) and event.sym not in _MODIFIER_KEYS:
+            name = keymap.key_name(event)
+            d = keymap.direction(name) if name is not None else None
+            if d is not None and d[1] != 0:
+                step = self.page if name in ("PgUp", "PgDn") else 1
+                self.offset = max(0, self.offset + d[1] * step)
+                return None
             return Pop()
         return None
 
     def on_draw(self, console: tcod.console.Console) -> None:
         render.panel(console, 0, 0, console.width, console.height, "Help")
-        y = 2
-        col = 30
-        for section, rows in HELP:
-            render.put_text(console, 2, y, section, TITLE)
-            y += 1
-            for k, what in rows:
-                render.put_text(console, 4, y, k, KEY, width=col - 5)
-                y += render.put_lines(console, col, y, console.width - col - 2, [(what, TEXT)])
-            y += 1
-        render.put_text(console, 2, console.height - 2, "Any key: back. docs/PLAYING.md says more.", DIM)
+        rows = self.lines(console.width - 6)
+        self.page = max(1, console.height - 4)
+        self.offset = min(self.offset, max(0, len(rows) - self.page))
+        for i, (indent, text, colour) in enumerate(rows[self.offset:self.offset + self.page]):
+            if colour == KEY and indent == 2:  # the keys bright, what they do in the text colour
+                render.put_text(console, 2 + indent, 1 + i, text[:24], KEY)
+                render.put_text(console, 2 + 26, 1 + i, text[24:], TEXT, width=console.width - 30)
+            else:
+                render.put_text(console, 2 + indent, 1 + i, text, colour, width=console.width - 4 - indent)
+        more = len(rows) > self.page
+        hint = "Any key: back. docs/PLAYING.md says more."
+        if more:
+            hint = "Up/Down, PgUp/PgDn, wheel: scroll. " + hint
+        render.put_text(console, 2, console.height - 2, hint, DIM, width=console.width - 4)
 
 
 _MODIFIER_KEYS = {KeySym.LSHIFT, KeySym.RSHIFT, KeySym.LCTRL, KeySym.RCTRL, KeySym.LALT, KeySym.RALT,
@@ -135,46 +124,68 @@ class PromptScene(Scene):
 
 
 class MenuScene(Scene):
-    """Choose one of a few options by its key (or arrows and Enter); Esc cancels."""
+    """Choose one of a few options: the walking keys move the choice, Enter takes it, a click on an option takes
+    it, Esc cancels. An option's own key (a letter, never a walking key) takes it too."""
 
     opaque = False
+    keymode = "menu"
 
     def __init__(self, title: str, options: Sequence[tuple[str, str]],
                  on_choose: Callable[[int], Transition | None]) -> None:
         self.title = title
-        self.options = list(options)  # (key character, label)
+        self.options = list(options)  # (key character or "", label)
+        for k, _ in self.options:
+            if k and k in keymap.WALK:
+                raise ValueError(f"menu key {k!r} is a walking key")
         self.on_choose = on_choose
         self.cursor = 0
+        self.buttons = Buttons()
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, (tcod.event.MouseMotion, tcod.event.MouseButtonDown)):
+            what = self.buttons.at(int(event.position[0]), int(event.position[1]))
+            if not isinstance(what, int):
+                return None
+            self.cursor = what
+            if isinstance(event, tcod.event.MouseButtonDown) and event.button == tcod.event.MouseButton.LEFT:
+                return Pop(then=self.on_choose(what))
+            return None
         if not isinstance(event, tcod.event.KeyDown):
             return None
-        if keys.is_cancel(event):
-            return Pop()
-        if keys.is_confirm(event):
-            return Pop(then=self.on_choose(self.cursor))
-        if event.sym in (KeySym.UP, KeySym.KP_8):
-            self.cursor = (self.cursor - 1) % len(self.options)
-        elif event.sym in (KeySym.DOWN, KeySym.KP_2, KeySym.TAB):
-            self.cursor = (self.cursor + 1) % len(self.options)
-        else:
-            c = keys.char(event)
-            for i, (k, _) in enumerate(self.options):
-                if c == k:
-                    return Pop(then=self.on_choose(i))
+        hit = keymap.lookup(self.keymode, event)
+        if hit is not None:
+            command, name = hit
+            if command == "close":
+                return Pop()
+            if command == "choose":
+                return Pop(then=self.on_choose(self.cursor))
+            dx, dy = keymap.WALK[name]
+            self.cursor = (self.cursor + (-1 if dy < 0 or (dy == 0 and dx < 0) else 1)) % len(self.options)
+            return None
+        c = keys.char(event)
+        for i, (k, _) in enumerate(self.options):
+            if k and c == k:
+                return Pop(then=self.on_choose(i))
         return None
 
     def on_draw(self, console: tcod.console.Console) -> None:
         w = max(30, max(len(label) for _, label in self.options) + 10)
-        h = len(self.options) + 4
+        h = len(self.options) + 5
         x = (console.width - w) // 2
         y = 14
+        self.buttons.clear()
         render.panel(console, x, y, w, h, self.title)
         for i, (k, label) in enumerate(self.options):
-            bg = render.SELECT_BG if i == self.cursor else None
-            if bg is not None:
-                console.draw_rect(x + 1, y + 2 + i, w - 2, 1, ord(" "), bg=bg)
-            render.choice(console, x + 2, y + 2 + i, k, label)
+            sel = i == self.cursor
+            if sel:
+                console.draw_rect(x + 1, y + 2 + i, w - 2, 1, ord(" "), bg=render.SELECT_BG)
+            if k:
+                render.choice(console, x + 2, y + 2 + i, k, label)
+            else:
+                render.put_text(console, x + 2, y + 2 + i, ("> " if sel else "  ") + label,
+                                KEY if sel else TEXT, render.SELECT_BG if sel else None, width=w - 4)
+            self.buttons.add(x + 1, y + 2 + i, w - 2, i)
+        render.put_text(console, x + 2, y + h - 2, "Up/Down, Enter or a click; Esc: cancel", DIM, width=w - 4)
 
 
 # The full log's levels, from the quiet default to everything (``a`` or Tab goes to the next).
@@ -216,22 +227,30 @@ class LogScene(Scene):
         self._cache = (key, out, len(entries))
         return out, len(entries)
 
+    keymode = "log"
+
     def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, tcod.event.MouseWheel):
+            self.offset = max(0, self.offset + 3 * int(event.y))
+            return None
         if not isinstance(event, tcod.event.KeyDown):
             return None
-        step = {KeySym.UP: 1, KeySym.DOWN: -1, KeySym.PAGEUP: 20, KeySym.PAGEDOWN: -20, KeySym.KP_8: 1,
-                KeySym.KP_2: -1, KeySym.K: 1, KeySym.J: -1}.get(event.sym)
-        if step is not None:
-            self.offset = max(0, self.offset + step)
-        elif event.sym == KeySym.HOME:
-            self.offset = 10**9
-        elif event.sym == KeySym.END:
-            self.offset = 0
-        elif event.sym == KeySym.TAB or keys.char(event) in ("a", "A"):
+        hit = keymap.lookup(self.keymode, event)
+        if hit is None:
+            return None
+        command, name = hit
+        if command == "close":
+            return Pop()
+        if command == "more":
             self.level = (self.level + 1) % len(LOG_LEVELS)
             self.offset = 0
-        elif keys.is_cancel(event) or keys.char(event) in ("l", "L", "q") or keys.is_confirm(event):
-            return Pop()
+        elif name == "Home":
+            self.offset = 10**9
+        elif name == "End":
+            self.offset = 0
+        else:
+            dy = keymap.WALK[name][1]
+            self.offset = max(0, self.offset - dy * (20 if name in ("PgUp", "PgDn") else 1))
         return None
 
     def on_draw(self, console: tcod.console.Console) -> None:
@@ -246,7 +265,7 @@ class LogScene(Scene):
                 else "a: more (the rolls, then the rules' own working)")
         render.put_text(console, 2, console.height - 3, f"{plural(n, 'message')}. {more}.", DIM)
         render.put_text(console, 2, console.height - 2,
-                        "Up/Down, PgUp/PgDn, Home/End scroll; Esc closes.", DIM)
+                        "Up/Down, PgUp/PgDn, Home/End, the wheel scroll; Esc closes.", DIM)
 
 
 class InventoryScene(Scene):

@@ -8,13 +8,13 @@ action was not taken is the engine's refused text.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 import tcod.console
 import tcod.event
-from tcod.event import KeySym
 
 from undercroft import travel
 from undercroft.narrate import plural
@@ -43,9 +43,10 @@ from undercroft.rules.names import The, a_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import OVER, Mode, Side
 from undercroft.sim.odds import PARTY, fight_odds
-from undercroft.ui import keys, render
+from undercroft.ui import keymap, keys, render
+from undercroft.ui.keymap import WALK
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
-from undercroft.ui.scenes.base import Pop, Push, Replace, Reset, Scene, Transition
+from undercroft.ui.scenes.base import Buttons, Pop, Push, Replace, Reset, Scene, Transition
 from undercroft.ui.scenes.look import LookScene, draw_hover
 from undercroft.ui.scenes.overlays import HelpScene, InventoryScene, LogScene, MenuScene, PromptScene
 from undercroft.ui.session import Session, end_lines
@@ -80,13 +81,24 @@ def _title(session: Session) -> Scene:
     return TitleScene(session.content, ruleset=session.game.ruleset_id)
 
 
+Handler = Callable[[str], "Transition | None"]  # a command's handler, given the name of the key pressed
+
+
 class GameScene(Scene):
-    """What every game scene shares: the world drawn below, common keys, following the engine's mode."""
+    """What every game scene shares: the world drawn below, common keys, following the engine's mode.
+
+    Keys go through the keymap (:mod:`undercroft.ui.keymap`): :meth:`handlers` gives the scene's handler of each
+    command of its mode (``keymode``). A click on a choice drawn with :meth:`choice` runs that choice's handler,
+    as its key would; the pointer over the map is described on the top row."""
 
     mode: str = Mode.EXPLORE
+    keymode: str = "explore"
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        self.buttons = Buttons()
+        self.hover: Point | None = None  # the map tile under the mouse pointer (described on the top row)
+        self.notice = ""  # why a key did nothing here (walking in a fight): shown in the panel until the next key
 
     def follow(self) -> Transition | None:
         """The transition to the scene of the game's current mode (None: still this one)."""
@@ -104,6 +116,83 @@ class GameScene(Scene):
         self.session.act(action)
         return self.follow()
 
+    # --- input -------------------------------------------------------------------------------------------------
+
+    def handlers(self) -> dict[str, Handler]:
+        """The scene's handler of each command of its keymap mode (a test checks they are the same set)."""
+        return {
+            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink)),
+            "look": lambda _k: Push(LookScene(self.session, self.odds_lines)),
+            "log": lambda _k: Push(LogScene(self.session)),
+            "help": lambda _k: Push(HelpScene()),
+            "title": lambda _k: Reset(_title(self.session)),
+        }
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, tcod.event.MouseMotion):
+            self.hover = (int(event.position[0]), int(event.position[1]))
+            return None
+        if isinstance(event, tcod.event.MouseButtonDown):
+            return self.on_click(event)
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        hit = keymap.lookup(self.key_mode(), event)
+        if hit is None:
+            return None
+        self.notice = ""
+        command, name = hit
+        return self.handlers()[command](name)
+
+    def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        """A left click on a choice of the panel takes it, as its key would."""
+        if event.button != tcod.event.MouseButton.LEFT:
+            return None
+        what = self.buttons.at(int(event.position[0]), int(event.position[1]))
+        if isinstance(what, str) and what in self.handlers():
+            self.notice = ""
+            return self.handlers()[what]("click")
+        return None
+
+    def key_mode(self) -> str:
+        """The keymap mode of the scene now (a chase has two)."""
+        return self.keymode
+
+    def taker(self, action: Action) -> Handler:
+        """A handler that takes ``action``."""
+        return lambda _key: self.act(action)
+
+    def no_walking(self, text: str) -> Handler:
+        """The walking keys where the party cannot walk (a fight, a chase): a notice, no action, no turn."""
+
+        def handler(_key: str) -> Transition | None:
+            self.notice = text
+            return None
+
+        return handler
+
+    def choice(self, console: tcod.console.Console, x: int, y: int, command: str, label: str, enabled: bool,
+               width: int) -> None:
+        """A choice of the panel, ``[k] label``, with its key from the keymap; a click on it takes it."""
+        render.choice(console, x, y, keymap.key_for(self.key_mode(), command), label, enabled, width=width)
+        self.buttons.add(x, y, width, command)
+
+    def draw_refusal(self, console: tcod.console.Console, x: int, y: int, w: int) -> int:
+        """Why the last key did nothing ("Not now: ..."): the engine's refusal, or the scene's notice. Returns the
+        rows used (and one blank after)."""
+        text = self.session.refused or self.notice
+        if not text:
+            return 0
+        return render.put_lines(console, x, y, w, [("Not now: " + text, render.KIND_COLOURS["refused"])]) + 1
+
+    def draw_hover_line(self, console: tcod.console.Console, right: int, panel: tuple[int, int] | None = None
+                        ) -> None:
+        """The top row: what is under the mouse pointer (in every game scene, as exploring); nothing when the
+        pointer is over the panel (``panel``: its x and width)."""
+        p = self.hover
+        if p is not None and panel is not None and panel[0] <= p[0] < panel[0] + panel[1] and p[1] >= 1:
+            return
+        draw_hover(console, self.session, p, right)
+
     def odds_lines(self) -> list[tuple[str, RGB]]:
         """The odds of fighting on from here, computed from the real rules (cached by state: see sim.odds)."""
         odds = fight_odds(self.session.content, self.session.game)
@@ -120,32 +209,23 @@ class GameScene(Scene):
         return out
 
     def drink(self) -> Transition | None:
-        """Drink a potion: the lone delver at once; in a party, choose who."""
+        """Drink a potion: the lone delver at once; in a party, choose who (the most wounded is offered first)."""
         party = self.session.game.state.party
         if len(party) == 1:
             return self.act(Drink(0))
-        options = [(str(i + 1), f"{m.name} (HP {m.hp}/{m.max_hp})") for i, m in enumerate(party)]
-        return Push(MenuScene("Who drinks?", options, lambda i: self.act(Drink(i))))
-
-    def common_key(self, event: tcod.event.KeyDown) -> Transition | None:
-        c = keys.char(event)
-        if c == "?":
-            return Push(HelpScene())
-        if c == ";":  # look: arrows (and, exploring, vi-keys) move a cursor; it sends no action
-            return Push(LookScene(self.session, self.odds_lines, vi=self.mode == Mode.EXPLORE))
-        if c == "L":  # the log is Shift+L on every screen: plain 'l' is the vi-key east while exploring
-            return Push(LogScene(self.session))
-        if c == "i":
-            return Push(InventoryScene(self.session, self.drink))
-        if keys.is_cancel(event):
-            return Reset(_title(self.session))
-        return None
+        options = [("", f"{m.name} (HP {m.hp}/{m.max_hp})" if m.alive else f"{m.name} (down)") for m in party]
+        menu = MenuScene("Who drinks?", options, lambda i: self.act(Drink(i)))
+        living = [i for i, m in enumerate(party) if m.alive]
+        if living:
+            menu.cursor = min(living, key=lambda i: (party[i].hp - party[i].max_hp, i))
+        return Push(menu)
 
     def draw_world(self, console: tcod.console.Console, highlight: int | None = None,
                    target: int | None = None) -> None:
         g = self.session.game
+        self.buttons.clear()
         render.draw_map(console, g, highlight=highlight, target=target)
-        render.draw_status(console, g)
+        render.draw_status(console, g, seed=self.session.seed_label)
         render.draw_log(console, self.session.log.lines, fresh=self.session.log.fresh)
 
     def run_away(self) -> Transition | None:
@@ -196,43 +276,41 @@ class Trip:
 
 class ExploreScene(GameScene):
     mode = Mode.EXPLORE
+    keymode = "explore"
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
         self.trip: Trip | None = None
         self.insist = False  # auto-explore stopped short of the monsters left behind: x again goes past them
-        self.hover: Point | None = None  # the map tile under the mouse pointer (described on the top row)
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "walk": lambda k: self.act(Move(*WALK[k])),
+            "stairs": lambda _k: self.to_stairs(),
+            "explore": lambda _k: self.start(None, explore=True),
+            "rest": lambda _k: self.act(Rest()),
+            "drink": lambda _k: self.drink(),
+            "fight": lambda _k: self.act(Fight()),  # a monster met and left alone, or one under terms
+            "pursue": lambda _k: self.act(Pursue()),  # a group that has just gone its way
+        }
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if self.trip is not None and isinstance(event, (tcod.event.KeyDown, tcod.event.MouseButtonDown)):
             self.trip = None  # any key (or click) stops a walk, and does nothing else
             return None
-        if isinstance(event, tcod.event.MouseMotion):
-            self.hover = (int(event.position[0]), int(event.position[1]))
-            return None
-        if isinstance(event, tcod.event.MouseButtonDown):
+        if isinstance(event, tcod.event.KeyDown):
+            hit = keymap.lookup(self.key_mode(), event)
+            if hit is not None and hit[0] != "explore":
+                self.insist = False  # x again (and only x) goes past the monsters left behind
+        elif isinstance(event, tcod.event.MouseButtonDown):
             self.insist = False
-            return self.click(event)
-        if not isinstance(event, tcod.event.KeyDown):
-            return None
-        c = keys.char(event)
-        if c == "x":
-            return self.start(None, explore=True)
-        self.insist = False
-        d = keys.direction(event)
-        if d is not None:
-            return self.act(Move(*d))
-        if c == ">":
-            return self.to_stairs()
-        if c in ("z", ".") or event.sym in (KeySym.KP_5, KeySym.N5):
-            return self.act(Rest())
-        if c == "q":
-            return self.drink()
-        if c == "f":
-            return self.act(Fight())  # a monster met and left alone, or one the party has terms with
-        if c == "p":
-            return self.act(Pursue())  # a group that has just gone its way
-        return self.common_key(event)
+        return super().on_event(event)
+
+    def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        if self.buttons.at(int(event.position[0]), int(event.position[1])) is not None:
+            return super().on_click(event)  # the [p] pursue offer
+        return self.click(event)
 
     # --- travel ------------------------------------------------------------------------------------------------
 
@@ -354,22 +432,23 @@ class ExploreScene(GameScene):
             x += len(offer)
             render.put_text(console, x, 0, "[p]", render.KEY, render.PANEL_BG)
             render.put_text(console, x + 3, 0, " pursue ", TEXT, render.PANEL_BG)
+            self.buttons.add(x, 0, 11, "pursue")
         elif self.trip is None:
-            draw_hover(console, self.session, self.hover, console.width - len(name) - 3)
+            self.draw_hover_line(console, console.width - len(name) - 3)
 
 
 # --- the encounter ---------------------------------------------------------------------------------------------
 
-ENCOUNTER_CHOICES: list[tuple[str, str, Action]] = [
-    ("f", "Fight", Fight()),
-    ("t", "Talk", Talk()),
-    ("b", "Bribe...", Bribe(0)),
-    ("r", "Run", Run()),
-    ("w", "Wait", Wait()),
-    ("d", "Drop food", DropFood()),
-    ("g", "Drop treasure", DropTreasure()),
-    ("o", "Burning oil", ThrowOil()),
-    ("q", "Drink", Drink()),
+ENCOUNTER_CHOICES: list[tuple[str, str, Action]] = [  # (keymap command, label, the action it takes)
+    ("fight", "Fight", Fight()),
+    ("talk", "Talk", Talk()),
+    ("bribe", "Bribe...", Bribe(0)),
+    ("run", "Run", Run()),
+    ("wait", "Wait", Wait()),
+    ("food", "Drop food", DropFood()),
+    ("treasure", "Drop treasure", DropTreasure()),
+    ("oil", "Burning oil", ThrowOil()),
+    ("drink", "Drink", Drink()),
 ]
 
 
@@ -377,29 +456,23 @@ class EncounterScene(GameScene):
     """The monsters met (name, count, distance, surprise, reaction) and the choices with their keys."""
 
     mode = Mode.ENCOUNTER
+    keymode = "encounter"
 
     def group(self) -> Group | None:
         return self.session.game.state.front_group()
 
-    def on_event(self, event: tcod.event.Event) -> Transition | None:
-        if not isinstance(event, tcod.event.KeyDown):
-            return None
-        d = keys.direction(event, vi=False)  # letters are the choices here: walk with arrows and numpad
-        if d is not None:
-            return self.act(Move(*d))
-        c = keys.char(event)
-        if c == ">":  # the stairs (the engine says why not, if not)
-            return self.act(Descend())
-        if c == "b":
-            return self.bribe_prompt()
-        if c == "q":
-            return self.drink()
-        if c == "r":
-            return self.run_away()
-        for k, _, action in ENCOUNTER_CHOICES:
-            if c == k:
-                return self.act(action)
-        return self.common_key(event)
+    def handlers(self) -> dict[str, Handler]:
+        out: dict[str, Handler] = {**super().handlers()}
+        for command, _, action in ENCOUNTER_CHOICES:
+            out[command] = self.taker(action)
+        out.update({
+            "walk": lambda k: self.act(Move(*WALK[k])),
+            "stairs": lambda _k: self.act(Descend()),  # the engine says why not, if not
+            "bribe": lambda _k: self.bribe_prompt(),
+            "drink": lambda _k: self.drink(),
+            "run": lambda _k: self.run_away(),
+        })
+        return out
 
     def bribe_prompt(self) -> Transition | None:
         gold = self.session.game.state.gold
@@ -478,28 +551,26 @@ class EncounterScene(GameScene):
         x = render.side_panel_x(game, w)
         h = render.MAP_ROWS - 2
         render.panel(console, x, 1, w, h, "Encounter")
+        self.draw_hover_line(console, console.width - 2, (x, w))
         y = 3
         y += render.put_lines(console, x + 2, y, w - 4, self.info_lines(), max_rows=13, keep_last=False)
         y += 1
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
-        for i, (k, label, action) in enumerate(ENCOUNTER_CHOICES):
-            if k == "r":
+        for i, (command, label, action) in enumerate(ENCOUNTER_CHOICES):
+            if command == "run":
                 label = self.run_label(label, "Run... (choose a door)")
-            render.choice(console, x + 2, y + i, k, label, game.legal(action), width=w - 4)
+            self.choice(console, x + 2, y + i, command, label, game.legal(action), w - 4)
         y += len(ENCOUNTER_CHOICES)
         if game.legal(Descend()):  # on the stairs (the last level's way out) with a monster that lets you go
             final = game.rs.levels[game.state.depth].final
-            render.choice(console, x + 2, y, ">", "Leave: out, and win" if final else "Go down the stairs", True,
-                          width=w - 4)
+            self.choice(console, x + 2, y, "stairs", "Leave: out, and win" if final else "Go down the stairs", True,
+                        w - 4)
             y += 1
-        render.put_text(console, x + 2, y, "arrows/numpad: walk on, or away",
+        render.put_text(console, x + 2, y, "arrows, numpad, vi-keys: walk on, or away",
                         TEXT if game.legal(Move(1, 0)) else FAINT, width=w - 4)
         y += 2
-        if self.session.refused:
-            y += render.put_lines(console, x + 2, y, w - 4,
-                                  [("Not now: " + self.session.refused, render.KIND_COLOURS["refused"])])
-            y += 1
+        y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1)
 
 
@@ -510,6 +581,7 @@ class CombatScene(GameScene):
     """Every combatant with its HP; choose a target; attack, drink, throw oil, hold back, or run out the door."""
 
     mode = Mode.COMBAT
+    keymode = "fight"
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
@@ -526,42 +598,50 @@ class CombatScene(GameScene):
             later = [i for i in g.alive if i > self.target]
             self.target = later[0] if later else g.alive[0]
 
-    def _cycle(self, step: int) -> None:
+    def _cycle(self, step: int) -> Transition | None:
         g = self.group()
         if g is None or not g.alive:
-            return
+            return None
         self._fix_target()
         alive = g.alive
         self.target = alive[(alive.index(self.target) + step) % len(alive)]
+        return None
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "walk": self.no_walking("no walking away from a fight: r runs through a door."),
+            "next": lambda _k: self._cycle(1),
+            "previous": lambda _k: self._cycle(-1),
+            "fight": lambda _k: self.act(Attack(self.target)),
+            "oil": lambda _k: self.act(ThrowOil(self.target)),
+            "wait": lambda _k: self.act(Wait()),
+            "run": lambda _k: self.run_away(),
+            "drink": lambda _k: self.drink(),
+        }
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
-        if not isinstance(event, tcod.event.KeyDown):
-            return None
         self._fix_target()
-        if event.sym in (KeySym.UP, KeySym.KP_8, KeySym.LEFT, KeySym.KP_4):
-            self._cycle(-1)
+        return super().on_event(event)
+
+    def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        """A click on a living creature (its row in the panel, or its tile on the map) targets it."""
+        if event.button != tcod.event.MouseButton.LEFT:
             return None
-        if event.sym in (KeySym.DOWN, KeySym.KP_2, KeySym.TAB, KeySym.RIGHT, KeySym.KP_6):
-            self._cycle(1)
+        x, y = int(event.position[0]), int(event.position[1])
+        what = self.buttons.at(x, y)
+        if isinstance(what, int):
+            self.target = what
             return None
-        n = keys.digit(event)
+        if what is not None:
+            return super().on_click(event)
         g = self.group()
-        if n is not None and g is not None:
-            if 1 <= n <= len(g.hp) and g.hp[n - 1] > 0:
-                self.target = n - 1
-            return None
-        c = keys.char(event)
-        if c in ("a", "f") or keys.is_confirm(event):
-            return self.act(Attack(self.target))
-        if c == "o":
-            return self.act(ThrowOil(self.target))
-        if c == "w":
-            return self.act(Wait())
-        if c == "r":
-            return self.run_away()
-        if c == "q":
-            return self.drink()
-        return self.common_key(event)
+        if g is not None:
+            tiles = self.session.game.creature_tiles(g)
+            hit = [i for i in g.alive if tiles[i] == (x, y)]
+            if hit:
+                self.target = hit[0]
+        return None
 
     def on_draw(self, console: tcod.console.Console) -> None:
         self._fix_target()
@@ -574,6 +654,7 @@ class CombatScene(GameScene):
         h = render.MAP_ROWS - 2
         c = st.combat
         render.panel(console, x, 1, w, h, f"Fight, round {c.round}" if c is not None else "Fight")
+        self.draw_hover_line(console, console.width - 2, (x, w))
         y = 3
         if c is not None:
             turn = "Your turn." if c.party_turn else "Their turn."
@@ -599,6 +680,8 @@ class CombatScene(GameScene):
                     render.put_text(console, x + 2, y, ">", render.KEY, render.SELECT_BG)
                 render.put_text(console, x + 4, y, label, mcol if hp_i > 0 else FAINT,
                                 render.SELECT_BG if sel else None, width=w - 6)
+                if hp_i > 0:
+                    self.buttons.add(x + 1, y, w - 2, i)  # a click on its row targets it
                 y += 1
             if len(g.hp) > 12:
                 render.put_text(console, x + 4, y, f"... and {len(g.hp) - 12} more", DIM)
@@ -608,38 +691,35 @@ class CombatScene(GameScene):
         target_name = (self.session.narrator.creature(g.monster, self.target, len(g.hp))
                        if g is not None and g.alive else "it")
         opts: list[tuple[str, str, Action]] = [
-            ("a", f"Attack {target_name}", Attack(self.target)),
-            ("o", "Throw oil at it", ThrowOil(self.target)),
-            ("q", "Drink", Drink()),
-            ("w", "Hold back", Wait()),
-            ("r", self.run_label("Run through the door", "Run through a door..."), Run()),
+            ("fight", f"Attack {target_name}", Attack(self.target)),
+            ("oil", "Throw oil at it", ThrowOil(self.target)),
+            ("drink", "Drink", Drink()),
+            ("wait", "Hold back", Wait()),
+            ("run", self.run_label("Run through the door", "Run through a door..."), Run()),
         ]
-        for k, label, action in opts:
-            render.choice(console, x + 2, y, k, label, game.legal(action), width=w - 4)
+        for command, label, action in opts:
+            self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
             y += 1
-        render.put_text(console, x + 2, y, "Up/Down or 1-9: target", DIM)
+        render.put_text(console, x + 2, y, "Tab, Shift+Tab or a click: target", DIM, width=w - 4)
         y += 2
-        if self.session.refused:
-            y += render.put_lines(console, x + 2, y, w - 4,
-                                  [("Not now: " + self.session.refused, render.KIND_COLOURS["refused"])])
-            y += 1
+        y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1, heading="This round:")
 
 
 # --- pursuit ---------------------------------------------------------------------------------------------------
 
-PURSUIT_CHOICES: list[tuple[str, str, Action]] = [
-    ("r", "Keep running", Run()),
-    ("d", "Drop food", DropFood()),
-    ("g", "Drop treasure", DropTreasure()),
-    ("o", "Throw burning oil", ThrowOil()),
-    ("f", "Turn and fight", Fight()),
-    ("q", "Drink", Drink()),
+PURSUIT_CHOICES: list[tuple[str, str, Action]] = [  # (keymap command, label, action)
+    ("run", "Keep running", Run()),
+    ("food", "Drop food", DropFood()),
+    ("treasure", "Drop treasure", DropTreasure()),
+    ("oil", "Throw burning oil", ThrowOil()),
+    ("fight", "Turn and fight", Fight()),
+    ("drink", "Drink", Drink()),
 ]
 CHASE_CHOICES: list[tuple[str, str, Action]] = [  # the party is the one giving chase
-    ("r", "Run on after it", Run()),
-    ("w", "Let it go", Wait()),
-    ("q", "Drink", Drink()),
+    ("run", "Run on after it", Run()),
+    ("wait", "Let it go", Wait()),
+    ("drink", "Drink", Drink()),
 ]
 
 
@@ -647,6 +727,9 @@ class PursuitScene(GameScene):
     """A chase: a monster after the running party, or the party after a group that went its way."""
 
     mode = Mode.PURSUIT
+
+    def key_mode(self) -> str:
+        return "chase" if self.chasing() else "pursued"
 
     def chasing(self) -> bool:
         """Whether the party is the one giving chase."""
@@ -656,16 +739,14 @@ class PursuitScene(GameScene):
     def choices(self) -> list[tuple[str, str, Action]]:
         return CHASE_CHOICES if self.chasing() else PURSUIT_CHOICES
 
-    def on_event(self, event: tcod.event.Event) -> Transition | None:
-        if not isinstance(event, tcod.event.KeyDown):
-            return None
-        c = keys.char(event)
-        if c == "q":
-            return self.drink()
-        for k, _, action in self.choices():
-            if c == k:
-                return self.act(action)
-        return self.common_key(event)
+    def handlers(self) -> dict[str, Handler]:
+        out: dict[str, Handler] = {**super().handlers()}
+        for command, _, action in self.choices():
+            out[command] = self.taker(action)
+        out["drink"] = lambda _k: self.drink()
+        out["walk"] = self.no_walking("you are chasing it: r runs on." if self.chasing()
+                                      else "you are running: r keeps running.")
+        return out
 
     def on_draw(self, console: tcod.console.Console) -> None:
         game = self.session.game
@@ -678,6 +759,7 @@ class PursuitScene(GameScene):
         h = render.MAP_ROWS - 2
         chasing = self.chasing()
         render.panel(console, x, 1, w, h, "Giving chase" if chasing else "Running")
+        self.draw_hover_line(console, console.width - 2, (x, w))
         y = 3
         if p is not None and front is not None:
             mon = game.monster_of(front)
@@ -691,44 +773,56 @@ class PursuitScene(GameScene):
                                 else f"Running for {plural(st.running_rounds, 'round')}.", TEXT, width=w - 4)
                 y += 1
         y += 1
-        for k, label, action in self.choices():
-            render.choice(console, x + 2, y, k, label, game.legal(action), width=w - 4)
+        for command, label, action in self.choices():
+            self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
             y += 1
         y += 1
-        if self.session.refused:
-            y += render.put_lines(console, x + 2, y, w - 4,
-                                  [("Not now: " + self.session.refused, render.KIND_COLOURS["refused"])])
-            y += 1
+        y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1)
 
 
 # --- running: which door ---------------------------------------------------------------------------------------
 
-DOOR_KEYS = "123456789"
 DOOR_OPEN_BG: Final[RGB] = (40, 120, 50)
 DOOR_CURSOR_BG: Final[RGB] = (90, 200, 90)
 DOOR_BLOCKED_BG: Final[RGB] = (130, 30, 30)
 
 
+def _bearing(dx: int, dy: int) -> float:
+    """Clockwise from north, in turns (0 <= b < 1): the order the doors are listed and stepped through in."""
+    return (math.atan2(dx, -dy) / (2 * math.pi)) % 1.0
+
+
 class DoorScene(Scene):
-    """Which door to run through: the ways out of the party's room or corridor, each marked on the map with its
-    key and listed with where it is from the party ("north-east, 6 tiles"); a door the monsters stand in front of
-    is shown blocked. A key (or Up/Down and Enter) runs through it, ``r`` the way the party came in (or the
-    first open door), Esc stays."""
+    """Which door to run through: the ways out of the party's room or corridor, marked on the map and listed with
+    where each is from the party ("north-east, 6 tiles"), clockwise from north; a door the monsters stand in
+    front of is shown blocked. The walking keys move the choice (up or left: the one before; down or right: the
+    next), Enter runs through it, ``r`` the way the party came in (or the first open door), a click on a door
+    (on the map or in the list) runs through it, Esc stays. Digits are walking keys, never door numbers."""
 
     opaque = False
+    keymode = "door"
 
     def __init__(self, session: Session, on_choose: Callable[[int], Transition | None]) -> None:
         self.session = session
         self.on_choose = on_choose  # called with the door's index in game.exits()
-        self.cursor = 0  # among the open doors
+        self.buttons = Buttons()
+        doors = self.open_doors()
+        self.cursor = doors.index(self.default(doors)) if doors else 0  # among the open doors
 
     def ways(self) -> list[Exit]:
         return self.session.game.exits()
 
+    def order(self) -> list[int]:
+        """The indexes (in ``game.exits()``) of every door, clockwise from north as seen from the party."""
+        px, py = self.session.game.state.pos
+        ways = self.ways()
+        return sorted(range(len(ways)), key=lambda i: (_bearing(ways[i].door[0] - px, ways[i].door[1] - py), i))
+
     def open_doors(self) -> list[int]:
-        """The indexes (in ``game.exits()``) of the doors open now, in the order of their keys."""
-        return [i for i, w in enumerate(self.ways()) if not w.blocked]
+        """The indexes (in ``game.exits()``) of the doors open now, in the order they are listed."""
+        ways = self.ways()
+        return [i for i in self.order() if not ways[i].blocked]
 
     def describe(self, way: Exit) -> str:
         """Where a door is from the party: "north-east, 6 tiles"."""
@@ -737,40 +831,61 @@ class DoorScene(Scene):
         n = max(abs(dx), abs(dy))
         return f"{render.compass(dx, dy)}, {n} tile{'' if n == 1 else 's'}"
 
+    def handlers(self) -> dict[str, Callable[[str], Transition | None]]:
+        return {
+            "cursor": self.move,
+            "choose": lambda _k: self.choose(self.cursor),
+            "run": lambda _k: self.choose_door(self.default(self.open_doors())),
+            "close": lambda _k: Pop(),
+        }
+
+    def move(self, key: str) -> Transition | None:
+        dx, dy = WALK[key]
+        n = len(self.open_doors())
+        if n:
+            self.cursor = (self.cursor + (-1 if dy < 0 or (dy == 0 and dx < 0) else 1)) % n
+        return None
+
+    def choose(self, n: int) -> Transition | None:
+        doors = self.open_doors()
+        return self.choose_door(doors[min(n, len(doors) - 1)])
+
+    def choose_door(self, i: int) -> Transition | None:
+        return Pop(then=self.on_choose(i))
+
     def on_event(self, event: tcod.event.Event) -> Transition | None:
+        doors = self.open_doors()
+        if not doors:
+            return Pop() if isinstance(event, (tcod.event.KeyDown, tcod.event.MouseButtonDown)) else None
+        self.cursor = min(self.cursor, len(doors) - 1)
+        if isinstance(event, tcod.event.MouseMotion):
+            what = self.buttons.at(int(event.position[0]), int(event.position[1]))
+            if isinstance(what, int) and what in doors:
+                self.cursor = doors.index(what)
+            return None
+        if isinstance(event, tcod.event.MouseButtonDown):
+            what = self.buttons.at(int(event.position[0]), int(event.position[1]))
+            if event.button == tcod.event.MouseButton.LEFT and isinstance(what, int) and what in doors:
+                return self.choose_door(what)
+            return None
         if not isinstance(event, tcod.event.KeyDown):
             return None
-        doors = self.open_doors()
-        if keys.is_cancel(event) or not doors:
-            return Pop()
-        self.cursor = min(self.cursor, len(doors) - 1)
-        if keys.is_confirm(event):
-            return Pop(then=self.on_choose(doors[self.cursor]))
-        if event.sym in (KeySym.UP, KeySym.KP_8, KeySym.LEFT, KeySym.KP_4):
-            self.cursor = (self.cursor - 1) % len(doors)
-            return None
-        if event.sym in (KeySym.DOWN, KeySym.KP_2, KeySym.TAB, KeySym.RIGHT, KeySym.KP_6):
-            self.cursor = (self.cursor + 1) % len(doors)
-            return None
-        c = keys.char(event)
-        if c is not None and c in DOOR_KEYS[:len(doors)]:
-            return Pop(then=self.on_choose(doors[DOOR_KEYS.index(c)]))
-        if c == "r":  # r again: the way in, or the first open door
-            return Pop(then=self.on_choose(self.default(doors)))
-        return None
+        hit = keymap.lookup(self.keymode, event)
+        return self.handlers()[hit[0]](hit[1]) if hit is not None else None
 
     def default(self, doors: list[int]) -> int:
         """The door ``r`` runs through: the way the party came in when it is open, else the first open one."""
         ways = self.ways()
-        return next((i for i in doors if ways[i].came_in), doors[0])
+        return next((i for i in doors if ways[i].came_in), doors[0]) if doors else 0
 
     def on_draw(self, console: tcod.console.Console) -> None:
         game = self.session.game
         ways = self.ways()
         doors = self.open_doors()
         self.cursor = min(self.cursor, max(0, len(doors) - 1))
+        self.buttons.clear()
         out = render.cells(console)
-        # The doors on the map: each open one with its key, the blocked ones struck out.
+        # The doors on the map: each open one marked (the chosen one brighter), the blocked ones struck out.
         for i, way in enumerate(ways):
             x, y = way.door
             if not (0 <= y < min(render.MAP_ROWS, console.height) and 0 <= x < console.width):
@@ -778,33 +893,34 @@ class DoorScene(Scene):
             if way.blocked:
                 out["ch"][y, x], out["fg"][y, x], out["bg"][y, x] = ord("x"), render.WHITE, DOOR_BLOCKED_BG
             else:
-                n = doors.index(i)
-                key = DOOR_KEYS[n] if n < len(DOOR_KEYS) else "+"
-                bg = DOOR_CURSOR_BG if n == self.cursor else DOOR_OPEN_BG
-                out["ch"][y, x], out["fg"][y, x], out["bg"][y, x] = ord(key), render.BLACK, bg
+                chosen = doors.index(i) == self.cursor
+                out["ch"][y, x], out["fg"][y, x] = ord("+"), render.BLACK
+                out["bg"][y, x] = DOOR_CURSOR_BG if chosen else DOOR_OPEN_BG
+                self.buttons.add(x, y, 1, i)
         # The list, in place of the side panel.
         w = PANEL_W
         px = render.side_panel_x(game, w)
         render.panel(console, px, 1, w, render.MAP_ROWS - 2, "Run: which door?")
         y = 3
-        for i, way in enumerate(ways):
+        for i in self.order():
+            way = ways[i]
             label = self.describe(way) + (" (came in)" if way.came_in else "")
             if way.blocked:
-                render.put_text(console, px + 2, y, f"[x] {label}: blocked", FAINT, width=w - 4)
+                render.put_text(console, px + 2, y, f"x {label}: blocked", FAINT, width=w - 4)
             else:
-                n = doors.index(i)
-                if n == self.cursor:
+                chosen = doors.index(i) == self.cursor
+                if chosen:
                     console.draw_rect(px + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
-                render.choice(console, px + 2, y, DOOR_KEYS[n] if n < len(DOOR_KEYS) else "Enter", label,
-                              width=w - 4)
+                render.put_text(console, px + 2, y, (">" if chosen else "+") + " " + label,
+                                render.KEY if chosen else TEXT, render.SELECT_BG if chosen else None, width=w - 4)
+                self.buttons.add(px + 1, y, w - 2, i)
             y += 1
         y += 1
         if doors:
             back = ways[self.default(doors)].came_in
-            first = DOOR_KEYS[0]
-            hint = f"1-{min(len(doors), len(DOOR_KEYS))}: run  r: {'way in' if back else first}  Esc: stay"
-            render.put_text(console, px + 2, y, hint, DIM, width=w - 4)
-            y += 2
+            hint = (f"Up/Down: choose  Enter: run  r: {'the way in' if back else 'the first'}  Esc: stay."
+                    " Or click a door.")
+            y += render.put_lines(console, px + 2, y, w - 4, [(hint, DIM)]) + 1
         if any(way.blocked for way in ways):
             render.put_lines(console, px + 2, y, w - 4, [("x: blocked, the monsters stand in front of it.", DIM)])
 
@@ -846,7 +962,7 @@ class EndScene(GameScene):
         cells = render.cells(console)[: render.MAP_ROWS]
         cells["fg"] //= 2
         cells["bg"] //= 2
-        render.draw_status(console, game)
+        render.draw_status(console, game, seed=self.session.seed_label)
         render.draw_log(console, self.session.log.lines, fresh=self.session.log.fresh)
         w, h = 60, 16
         x = (console.width - w) // 2

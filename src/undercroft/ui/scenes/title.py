@@ -84,8 +84,10 @@ class TitleScene(Scene):
         except OSError as exc:
             self.message = f"Cannot create the save file: {exc.strerror or exc}"
             return None
-        if self.seed_typed and session.path is not None and self.seed_text != str(seed):
-            saves_mod.remember_seed(session.path, self.seed_text)
+        if self.seed_typed and self.seed_text != str(seed):
+            session.seed_text = self.seed_text
+            if session.path is not None:
+                saves_mod.remember_seed(session.path, self.seed_text)
         return self._enter(session)
 
     def resume(self, index: int | None = None) -> Transition | None:
@@ -184,7 +186,7 @@ class TitleScene(Scene):
             return Push(PastGamesScene(self.content, self.saves))
         if c == "r":
             names = list(self.content.rulesets)
-            options = [(str(i + 1), f"{self.content.rulesets[n].title} ({n})") for i, n in enumerate(names)]
+            options = [("", f"{self.content.rulesets[n].title} ({n})") for n in names]
             menu = MenuScene("Ruleset", options, self.choose_ruleset)
             menu.cursor = names.index(self.ruleset)
             return Push(menu)
