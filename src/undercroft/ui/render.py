@@ -7,8 +7,9 @@ random stream or changes the game.
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 import numpy as np
@@ -159,24 +160,68 @@ def wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
 
 
+_CUTS: list[list[str]] = []  # the watchers of cut text (tests: :func:`watch_cuts`)
+
+
+@contextlib.contextmanager
+def watch_cuts() -> Iterator[list[str]]:
+    """Collect, while drawing inside the block, every text that was cut: a line clipped at its width or at the
+    console's edge, a message of which only a part was drawn. Tests draw every screen inside it and expect []."""
+    found: list[str] = []
+    _CUTS.append(found)
+    try:
+        yield found
+    finally:
+        _CUTS.remove(found)
+
+
+def _cut(text: str) -> None:
+    for found in _CUTS:
+        found.append(text)
+
+
 def put_text(console: tcod.console.Console, x: int, y: int, text: str, fg: RGB = TEXT, bg: RGB | None = None,
              width: int | None = None) -> None:
-    """One line, clipped to ``width`` (default: to the console's edge)."""
+    """One line, clipped to ``width`` (default: to the console's edge); a clipped line is a cut
+    (:func:`watch_cuts`): callers wrap what may be long."""
     room = (console.width - x) if width is None else width
-    if room <= 0 or not 0 <= y < console.height:
+    room = min(room, console.width - x)
+    if not 0 <= y < console.height:
+        return
+    if len(text.rstrip()) > max(room, 0):
+        _cut(text)
+    if room <= 0:
         return
     console.print(x, y, text[:room], fg=fg, bg=bg)
 
 
+MORE: Final = "..."
+
+
 def put_lines(console: tcod.console.Console, x: int, y: int, width: int, lines: Iterable[tuple[str, RGB]],
               max_rows: int | None = None, *, keep_last: bool = True) -> int:
-    """Wrapped lines from (x, y); returns the number of rows used. When they do not fit in ``max_rows``, the last
-    rows are kept (``keep_last``: the newest messages) or the first ones."""
-    rows: list[tuple[str, RGB]] = []
-    for text, colour in lines:
-        rows.extend((part, colour) for part in wrap(text, width))
+    """Wrapped lines from (x, y), each a whole message; returns the number of rows used. When they do not fit in
+    ``max_rows``, whole messages are left out, never a part of one: the oldest (``keep_last``: the newest are
+    kept) or the last ones, and a dim ``...`` row says so (the whole log, ``L``, has them)."""
+    messages = [[(part, colour) for part in wrap(text, width)] for text, colour in lines]
+    rows = [r for m in messages for r in m]
     if max_rows is not None and len(rows) > max_rows:
-        rows = rows[-max_rows:] if keep_last else rows[:max_rows]
+        kept: list[list[tuple[str, RGB]]] = []
+        room = max_rows - 1  # one row for the "..."
+        for m in (reversed(messages) if keep_last else messages):
+            if len(m) > room:
+                break
+            kept.append(m)
+            room -= len(m)
+        if not kept and messages:  # not even one whole message fits: its first rows, and the cut is known
+            m = messages[-1] if keep_last else messages[0]
+            _cut(" ".join(part for part, _ in m))
+            kept = [m[: max(0, max_rows - 1)]]
+        if keep_last:
+            kept.reverse()
+        body = [r for m in kept for r in m]
+        rows = [(MORE, DIM), *body] if keep_last else [*body, (MORE, DIM)]
+        rows = rows[:max_rows]
     for i, (text, colour) in enumerate(rows):
         put_text(console, x, y + i, text, colour, width=width)
     return len(rows)
@@ -257,13 +302,24 @@ def pack_texts(game: Game) -> tuple[str, str]:
 
 def draw_log(console: tcod.console.Console, lines: Sequence[tuple[str, str]], y: int = LOG_Y,
              rows: int = LOG_ROWS, fresh: int = 0) -> None:
-    """The newest messages, wrapped, newest at the bottom; the last ``fresh`` ones bright, older ones dimmed."""
-    wrapped: list[tuple[str, RGB]] = []
+    """The newest messages, wrapped, newest at the bottom; the last ``fresh`` ones bright, older ones dimmed. Only
+    whole messages: an older one that would not fit whole is left to the full log (``L``)."""
     n = len(lines)
-    for i, (text, kind) in enumerate(lines[-rows:]):
+    out: list[list[tuple[str, RGB]]] = []
+    used = 0
+    for i in range(n - 1, max(-1, n - rows - 1), -1):
+        text, kind = lines[i]
         colour = KIND_COLOURS.get(kind, TEXT)
-        if n - min(n, rows) + i < n - fresh:
+        if i < n - fresh:
             colour = dim(colour, 0.6)
-        wrapped.extend((part, colour) for part in wrap(text, console.width - 2))
-    for i, (text, colour) in enumerate(wrapped[-rows:]):
+        parts = wrap(text, console.width - 2)
+        if used + len(parts) > rows:
+            if not out:  # the newest alone does not fit: its first rows (a cut)
+                _cut(text)
+                out.append([(p, colour) for p in parts[:rows]])
+            break
+        out.append([(p, colour) for p in parts])
+        used += len(parts)
+    wrapped = [r for m in reversed(out) for r in m]
+    for i, (text, colour) in enumerate(wrapped):
         put_text(console, 1, y + i, text, colour)

@@ -567,7 +567,7 @@ class EncounterScene(GameScene):
             self.choice(console, x + 2, y, "stairs", "Leave: out, and win" if final else "Go down the stairs", True,
                         w - 4)
             y += 1
-        render.put_text(console, x + 2, y, "arrows, numpad, vi-keys: walk on, or away",
+        render.put_text(console, x + 2, y, "walking keys: walk on, or away",
                         TEXT if game.legal(Move(1, 0)) else FAINT, width=w - 4)
         y += 2
         y += self.draw_refusal(console, x + 2, y, w - 4)
