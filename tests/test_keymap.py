@@ -152,6 +152,10 @@ def test_b_walks_in_an_encounter_and_dollar_bribes() -> None:
     session = facing("encounter")
     actions, scenes = sent(session, type, KeySym.B, Modifier.NONE)
     assert actions == [Move(-1, 1)] and scenes[-1] == "EncounterScene"
+    g = session.game.state.front_group()
+    assert g is not None
+    g.negotiation = "failure"  # a bribe comes after a failed talk
+    session.game.state.gold = 100
     _, scenes = sent(session, type, KeySym.N4, Modifier.LSHIFT)
     assert scenes[-1] == "PromptScene"
 
@@ -198,3 +202,16 @@ def test_playing_md_key_tables_are_the_tables_made_from_the_keymap() -> None:
     assert set(keytable.modes_in(text)) >= {"explore", "common", "encounter", "fight", "pursued", "chase", "door",
                                             "look", "log"}
     assert "| `$` | bribe" in text and "| Tab | the next target |" in text
+
+
+def test_a_bribe_that_cannot_be_offered_asks_for_no_gold_and_says_why() -> None:
+    """In the crawler (no bribery) $ opened the gold prompt, and only after the sum was typed said why not."""
+    game = make_game("crawler", 1, dice=ScriptedDice())
+    walk_into(game, "room", visited=False)
+    g = game.add_group("orc", 1, pos=game.state.pos)
+    game.start_encounter(g, meeting=False)
+    session = Session(content(), game)
+    driver = Driver(SceneStack(game_stack(session)))
+    press(driver, KeySym.N4, mod=Modifier.LSHIFT)
+    assert names(driver)[-1] == "EncounterScene"
+    assert "Not now: Bribery is not part of these rules." in panel_text(screen(driver), session)

@@ -475,6 +475,9 @@ class EncounterScene(GameScene):
         return out
 
     def bribe_prompt(self) -> Transition | None:
+        """Ask how much gold, when a bribe can be offered now; else the engine says why not (no prompt)."""
+        if not self.session.game.legal(Bribe(0)):
+            return self.act(Bribe(0))
         gold = self.session.game.state.gold
 
         def done(text: str) -> Transition | None:
