@@ -5,18 +5,33 @@ option is taken by a click; the wheel scrolls the log and the help; the pointer 
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from engine_helpers import NOTHING, content, make_game, script
 from tcod.event import KeySym
 from test_ui_encounter_map import face, in_a_new_room, meet_at
-from ui_helpers import Driver, click, click_text, names, panel_text, pointer, press, rows, screen, wheel
+from ui_helpers import (
+    Driver,
+    click,
+    click_text,
+    isolate_user_data,
+    names,
+    panel_text,
+    pointer,
+    press,
+    rows,
+    screen,
+    wheel,
+)
 
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.types import Mode
 from undercroft.ui import render
-from undercroft.ui.scenes import DoorScene, SceneStack, game_stack
+from undercroft.ui.scenes import DoorScene, SceneStack, TitleScene, game_stack
 from undercroft.ui.scenes.look import describe
 from undercroft.ui.scenes.overlays import HelpScene, LogScene
-from undercroft.ui.scenes.play import PANEL_W
+from undercroft.ui.scenes.play import PANEL_W, ExploreScene
 from undercroft.ui.session import Session
 
 
@@ -124,3 +139,17 @@ def test_the_pointer_is_described_on_the_encounter_screen_but_not_over_its_panel
     driver.send(pointer(px + 5, y))
     top = rows(screen(driver))[0]
     assert describe(bare, (px + 5, y)) not in top
+
+
+def test_a_click_on_a_title_menu_row_is_its_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    isolate_user_data(monkeypatch, tmp_path)
+    stack = Driver(SceneStack([TitleScene(content(), seed=7)]))
+    click_text(stack, "Help: every key")
+    assert names(stack)[-1] == "HelpScene"
+    press(stack, KeySym.ESCAPE)
+    click_text(stack, "Ruleset ")
+    assert names(stack)[-1] == "MenuScene"
+    click_text(stack, "The Warden (warden)")
+    click_text(stack, "New game ")
+    scene = stack.scenes[0]
+    assert isinstance(scene, ExploreScene) and scene.session.game.ruleset_id == "warden"

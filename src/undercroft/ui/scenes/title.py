@@ -15,7 +15,7 @@ from undercroft.content import Content
 from undercroft.rules.rng import parse_seed
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, FAINT, KEY, TITLE
-from undercroft.ui.scenes.base import Exit, Pop, Push, Reset, Scene, Transition
+from undercroft.ui.scenes.base import Buttons, Exit, Pop, Push, Reset, Scene, Transition
 from undercroft.ui.scenes.overlays import HelpScene, MenuScene, PromptScene
 from undercroft.ui.scenes.play import game_stack
 from undercroft.ui.session import Session
@@ -51,6 +51,7 @@ class TitleScene(Scene):
         self.games: list[saves_mod.GameInfo] = []
         self.cursor = 0
         self.confirm_abandon: Path | None = None
+        self.buttons = Buttons()
         self._scan()
 
     def _scan(self) -> None:
@@ -146,8 +147,17 @@ class TitleScene(Scene):
     def _top(self) -> int:
         return max(0, self.cursor - self.LIST_ROWS + 1)
 
+    def _menu(self, console: tcod.console.Console, x: int, y: int, key: str, label: str, *, enabled: bool = True,
+              width: int | None = None) -> None:
+        """A menu row, ``[k] label``; a click on it is its key."""
+        render.choice(console, x, y, key, label, enabled=enabled, width=width)
+        self.buttons.add(x, y, (width or console.width - x), key)
+
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if isinstance(event, tcod.event.MouseButtonDown):
+            what = self.buttons.at(int(event.position[0]), int(event.position[1]))
+            if isinstance(what, str) and event.button == tcod.event.MouseButton.LEFT:
+                return self.on_event(keys.key(tcod.event.KeySym(ord(what))))  # a click on a menu row: its key
             row = self._row_at(int(event.position[1]))
             if row is None:
                 return None
@@ -205,20 +215,21 @@ class TitleScene(Scene):
         x, y, w = 6, 12, console.width - 7
         seed_note = "(typed)" if self.seed_typed else "(random)"
         shown = self.seed_text if self.seed_typed else str(self.seed)
-        render.choice(console, x, y, "n", f"New game        seed {shown} {seed_note}", width=w)
-        render.choice(console, x, y + 1, "s", "New game with a seed you type")
+        self.buttons.clear()
+        self._menu(console, x, y, "n", f"New game        seed {shown} {seed_note}", width=w)
+        self._menu(console, x, y + 1, "s", "New game with a seed you type")
         rs = self.content.rulesets[self.ruleset]
-        render.choice(console, x, y + 3, "r", f"Ruleset         {rs.title}")
+        self._menu(console, x, y + 3, "r", f"Ruleset         {rs.title}")
         render.put_lines(console, x + 4, y + 4, w - 8, [(rs.description, DIM)])
-        render.choice(console, x, y + 8, "p", "Past games      every finished or abandoned game, high scores")
-        render.choice(console, x, y + 9, "?", "Help: every key")
-        render.choice(console, x, y + 10, "q", "Quit")
+        self._menu(console, x, y + 8, "p", "Past games      every finished or abandoned game, high scores")
+        self._menu(console, x, y + 9, "?", "Help: every key")
+        self._menu(console, x, y + 10, "q", "Quit")
         cont = self._continue
         if cont is not None:
-            render.choice(console, x, y + 12, "c", f"Continue        {cont[1]}", width=w)
-            render.choice(console, x, y + 13, "a", "Abandon the chosen game (moved aside, never deleted)")
+            self._menu(console, x, y + 12, "c", f"Continue        {cont[1]}", width=w)
+            self._menu(console, x, y + 13, "a", "Abandon the chosen game (moved aside, never deleted)")
         else:
-            render.choice(console, x, y + 12, "c", "Continue        (no unfinished game)", enabled=False)
+            self._menu(console, x, y + 12, "c", "Continue        (no unfinished game)", enabled=False)
         ly = self.LIST_Y
         if self.games:
             render.put_text(console, x, ly, f"Unfinished games ({len(self.games)}): Up/Down or click to choose", DIM,
