@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
@@ -15,23 +14,10 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX p
 
 if sys.platform != "win32":
     from test_term_pty import PtyGame, _in_game, _restored
+    from test_term_pty import game as game  # the fixture: a game started in a pty, closed after the test
 
 MOUSE_ON = b"\x1b[?1006h\x1b[?1003h"
 MOUSE_OFF = b"\x1b[?1003l\x1b[?1006l"
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Iterator[Callable[..., PtyGame]]:
-    started: list[PtyGame] = []
-
-    def start(*args: str, **kw: object) -> PtyGame:
-        g = PtyGame(list(args), tmp_path, **kw)  # type: ignore[arg-type]
-        started.append(g)
-        return g
-
-    yield start
-    for g in started:
-        g.close()
 
 
 def sgr(button: int, x: int, y: int, release: bool = False) -> bytes:
