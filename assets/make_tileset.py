@@ -1,12 +1,15 @@
-"""Build ``assets/tileset_10x16.png``: a CP437 16x16 tilesheet of 10x16 px tiles from DejaVu Sans Mono.
+"""Build the tilesets in ``assets/``: CP437 16x16 tilesheets from DejaVu Sans Mono, one per tile size.
 
 A developer tool, not part of the game: it needs Pillow (``pip install pillow``), which the game does not.
 Run from the repository root::
 
-    python assets/make_tileset.py [--font PATH] [--out assets/tileset_10x16.png]
+    python assets/make_tileset.py [--font PATH] [--size small|medium|large|all] [--out FILE]
 
+Sizes (``SIZES``): small 10x16 px tiles (the font at 14 px), medium 14x22 (19 px) and large 20x32 (28 px).
 Letters come from the font, anti-aliased into the alpha channel (white RGB). Box-drawing and block characters
 are drawn procedurally so that they join across tiles; characters the mono font lacks fall back to DejaVu Sans.
+Box-drawing lines are ``LINE`` px thick: they are drawn on a grid of LINE x LINE px units and scaled up, so a
+large tile's lines are the small tile's, twice as thick.
 """
 
 from __future__ import annotations
@@ -19,11 +22,28 @@ import numpy as np
 import tcod.tileset
 from PIL import Image, ImageDraw, ImageFont
 
+# name: (tile width, tile height, font size in px, box-drawing line thickness in px)
+SIZES: dict[str, tuple[int, int, int, int]] = {
+    "small": (10, 16, 14, 1),
+    "medium": (14, 22, 19, 2),
+    "large": (20, 32, 28, 2),
+}
 W, H = 10, 16
 FONT_SIZE = 14
+LINE = 1
 MONO = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 FALLBACK = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-CX, CY = 4, 7  # centre pixel of box-drawing lines
+
+
+def _configure(name: str) -> None:
+    """Draw tiles of size ``name`` from now on."""
+    global W, H, FONT_SIZE, LINE
+    W, H, FONT_SIZE, LINE = SIZES[name]
+
+
+def file_name(name: str) -> str:
+    w, h, _, _ = SIZES[name]
+    return f"tileset_{w}x{h}.png"
 
 
 def _glyph(font: ImageFont.FreeTypeFont, ch: str) -> np.ndarray:
@@ -57,7 +77,9 @@ def _box(name: str) -> np.ndarray | None:
             dirs = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R", "HORIZONTAL": "LR", "VERTICAL": "UD"}.get(w, "")
             for d in dirs:
                 arms[d] = weight
-    a = np.zeros((H, W), dtype=np.uint8)
+    gw, gh = W // LINE, H // LINE  # the grid of line-thick units the lines are drawn on
+    cx, cy = (gw - 1) // 2, (gh - 1) // 2  # the centre unit
+    a = np.zeros((gh, gw), dtype=np.uint8)
 
     def hline(y: int, x0: int, x1: int) -> None:
         a[y, min(x0, x1):max(x0, x1) + 1] = 255
@@ -76,28 +98,34 @@ def _box(name: str) -> np.ndarray | None:
 
     for d, wgt in arms.items():
         if d in "LR":
-            edge = W - 1 if d == "R" else 0
+            edge = gw - 1 if d == "R" else 0
             sgn = 1 if d == "R" else -1
             if wgt == "single":
-                start = CX
+                start = cx
                 if arms.get("U") == "double" or arms.get("D") == "double":
-                    start = CX - sgn  # reach the far line of a double vertical
-                hline(CY, start, edge)
+                    start = cx - sgn  # reach the far line of a double vertical
+                hline(cy, start, edge)
             else:
-                hline(CY - 1, reach("U", "D", CX + sgn, CX - sgn, CX), edge)
-                hline(CY + 1, reach("D", "U", CX + sgn, CX - sgn, CX), edge)
+                hline(cy - 1, reach("U", "D", cx + sgn, cx - sgn, cx), edge)
+                hline(cy + 1, reach("D", "U", cx + sgn, cx - sgn, cx), edge)
         else:
-            edge = H - 1 if d == "D" else 0
+            edge = gh - 1 if d == "D" else 0
             sgn = 1 if d == "D" else -1
             if wgt == "single":
-                start = CY
+                start = cy
                 if arms.get("L") == "double" or arms.get("R") == "double":
-                    start = CY - sgn
-                vline(CX, start, edge)
+                    start = cy - sgn
+                vline(cx, start, edge)
             else:
-                vline(CX - 1, reach("L", "R", CY + sgn, CY - sgn, CY), edge)
-                vline(CX + 1, reach("R", "L", CY + sgn, CY - sgn, CY), edge)
-    return a
+                vline(cx - 1, reach("L", "R", cy + sgn, cy - sgn, cy), edge)
+                vline(cx + 1, reach("R", "L", cy + sgn, cy - sgn, cy), edge)
+    out = np.kron(a, np.ones((LINE, LINE), dtype=np.uint8))
+    full = np.zeros((H, W), dtype=np.uint8)
+    # units that do not divide the tile: the last unit's line is stretched to the tile's edge
+    full[:out.shape[0], :out.shape[1]] = out
+    full[out.shape[0]:, :out.shape[1]] = out[-1:, :]
+    full[:, out.shape[1]:] = full[:, out.shape[1] - 1:out.shape[1]]
+    return full
 
 
 def _block(cp: int) -> np.ndarray | None:
@@ -146,18 +174,29 @@ def build(font_path: str, fallback_path: str) -> np.ndarray:
     return sheet
 
 
+def write(name: str, font: str, fallback: str, out: str) -> None:
+    _configure(name)
+    alpha = build(font, fallback)
+    rgba = np.zeros((*alpha.shape, 4), dtype=np.uint8)
+    rgba[..., :3] = 255
+    rgba[..., 3] = alpha
+    Image.fromarray(rgba).save(out, optimize=True)
+    print(f"wrote {out} ({alpha.shape[1]}x{alpha.shape[0]} px, 16x16 tiles of {W}x{H})")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--font", default=MONO)
     p.add_argument("--fallback", default=FALLBACK)
-    p.add_argument("--out", default=str(Path(__file__).resolve().parent / "tileset_10x16.png"))
+    p.add_argument("--size", choices=[*SIZES, "all"], default="all")
+    p.add_argument("--out", default=None, help="the file to write (one --size only; default assets/tileset_WxH.png)")
     args = p.parse_args()
-    alpha = build(args.font, args.fallback)
-    rgba = np.zeros((*alpha.shape, 4), dtype=np.uint8)
-    rgba[..., :3] = 255
-    rgba[..., 3] = alpha
-    Image.fromarray(rgba).save(args.out, optimize=True)
-    print(f"wrote {args.out} ({alpha.shape[1]}x{alpha.shape[0]} px, 16x16 tiles of {W}x{H})")
+    names = list(SIZES) if args.size == "all" else [args.size]
+    if args.out is not None and len(names) != 1:
+        p.error("--out needs one --size")
+    for name in names:
+        out = args.out or str(Path(__file__).resolve().parent / file_name(name))
+        write(name, args.font, args.fallback, out)
 
 
 if __name__ == "__main__":
