@@ -17,6 +17,7 @@ from ui_helpers import (
     click_text,
     isolate_user_data,
     names,
+    panel_rect,
     panel_text,
     pointer,
     press,
@@ -27,11 +28,10 @@ from ui_helpers import (
 
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.types import Mode
-from undercroft.ui import render
 from undercroft.ui.scenes import DoorScene, SceneStack, TitleScene, game_stack
 from undercroft.ui.scenes.look import describe
 from undercroft.ui.scenes.overlays import HelpScene, LogScene
-from undercroft.ui.scenes.play import PANEL_W, ExploreScene
+from undercroft.ui.scenes.play import ExploreScene
 from undercroft.ui.session import Session
 
 
@@ -131,7 +131,7 @@ def test_the_pointer_is_described_on_the_encounter_screen_but_not_over_its_panel
     x, y = game.creature_tiles(g)[0]
     driver.send(pointer(x, y))
     assert "Orc" in rows(screen(driver))[0]
-    px = render.side_panel_x(game, PANEL_W)
+    px = panel_rect(session).x
     y = 10
     game.state.level.explored[y, px + 5] = True  # a known tile of the map that the panel covers
     bare = Session(content(), game)

@@ -32,7 +32,7 @@ def _mouse_off_at_exit(g: PtyGame) -> None:
 
 
 def test_hover_and_click_in_a_terminal(game: Callable[..., PtyGame]) -> None:
-    g = game("play", "--terminal", "--seed", "3", cols=100, rows=55)  # the console centred at (10, 2)
+    g = game("play", "--terminal", "--seed", "3", cols=100, rows=55)  # the level centred: 10 columns in
     _in_game(g)
     assert MOUSE_ON in bytes(g.raw)
     at = g.find("@", rows=55)
@@ -41,10 +41,10 @@ def test_hover_and_click_in_a_terminal(game: Callable[..., PtyGame]) -> None:
     target = next(((at[0] + dx, at[1]) for dx in (2, -2, 3, -3) if lines[at[1]][at[0] + dx] == "\u00b7"), None)
     assert target is not None, g.text()
     g.send(sgr(35, *target))  # a move: the top row of the console says what is there
-    g.wait_for("the tile described", lambda: "Floor" in g.lines()[2])
+    g.wait_for("the tile described", lambda: "Floor" in g.lines()[0])
     g.send(sgr(0, *target) + sgr(0, *target, release=True))  # a left click: travel there
     g.wait_for("the delver there", lambda: g.find("@", rows=55) == target)
-    g.send(sgr(0, 3, 3) + sgr(0, 3, 3, release=True))  # in the margin, outside the console: nothing
+    g.send(sgr(0, 3, 3) + sgr(0, 3, 3, release=True))  # beside the level, off the map: nothing
     g.pump(0.3)
     assert g.find("@", rows=55) == target
     g.send(b"\x1b")

@@ -228,17 +228,19 @@ def test_ctrl_c_restores_the_terminal(game: Callable[..., PtyGame]) -> None:
 
 def test_too_small_then_resized(game: Callable[..., PtyGame]) -> None:
     g = game("play", "--terminal", "--seed", "1", cols=60, rows=20)
-    g.wait_for("the size notice", lambda: "terminal too small: need 80x50, have 60x20" in g.text())
+    g.wait_for("the size notice", lambda: "terminal too small: need 80x24, have 60x20" in g.text())
     g.send(b"l")  # ignored while the game cannot be seen
     g.resize(100, 55)
     os.kill(g.pid, signal.SIGWINCH)
     _in_game(g)
     assert "too small" not in g.text()
-    # Centred in the larger terminal: 10 columns to the left, the status bar on row 43 + 2.
+    # Laid out for the larger terminal: the whole level (43 rows, centred 10 columns in), the status bar under
+    # it, 11 rows of log.
     status_row = next(i for i, line in enumerate(g.lines()) if "HP " in line)
-    assert status_row == 43 + 2
-    assert g.lines()[status_row].startswith(" " * 10)
+    assert status_row == 43
+    assert g.lines()[status_row].startswith(" HP ")
     assert "Turn 0" in g.lines()[status_row]
+    assert "@" in "".join(line[10:90] for line in g.lines()[:43])
     g.send(b"\x03")
     assert g.wait_exit() == 130
     _restored(g)

@@ -8,7 +8,7 @@ import numpy as np
 import tcod.console
 from engine_helpers import NOTHING, content, encounter_faces, make_game, script, walk_into
 from tcod.event import KeySym
-from ui_helpers import Driver, names, panel_text, press, rows, screen
+from ui_helpers import Driver, names, panel_rect, panel_text, press, rows, screen
 
 from undercroft.rules import approach
 from undercroft.rules.actions import Bribe, Fight, Talk
@@ -17,8 +17,8 @@ from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode, Origin, Side
 from undercroft.ui import render
+from undercroft.ui.layout import PANEL_W
 from undercroft.ui.scenes import DoorScene, SceneStack, game_stack
-from undercroft.ui.scenes.play import PANEL_W
 from undercroft.ui.session import Session
 
 
@@ -68,7 +68,7 @@ def cells_of(driver: Driver) -> np.ndarray:
 
 def glyphs(driver: Driver, glyph: str, game: Game) -> set[tuple[int, int]]:
     """The map tiles (beside the side panel) showing ``glyph``."""
-    x0 = render.side_panel_x(game, PANEL_W)
+    x0 = panel_rect(Session(content(), game)).x
     ys, xs = np.nonzero(cells_of(driver)["ch"][:render.MAP_ROWS] == ord(glyph))
     return {(int(x), int(y)) for x, y in zip(xs, ys, strict=True) if not x0 <= x < x0 + PANEL_W}
 

@@ -26,7 +26,7 @@ from ui_helpers import (
 from undercroft.rules import dungeon
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
-from undercroft.ui import render
+from undercroft.ui import palette, render
 from undercroft.ui.scenes import (
     CombatScene,
     EncounterScene,
@@ -159,8 +159,8 @@ def test_map_is_drawn_lit_dim_and_dark() -> None:
     remembered = lv.explored & ~vis & (m.tiles == dungeon.FLOOR)
     dark = ~(lv.explored | vis)
     assert seen.any() and remembered.any() and dark.any()
-    assert (cells["bg"][:43][seen] == render.LIT_BG[dungeon.FLOOR]).all()
-    assert (cells["fg"][:43][remembered] == render.DIM_FG[dungeon.FLOOR]).all()
+    assert (cells["bg"][:43][seen] == palette.LIT_BG[dungeon.FLOOR]).all()
+    assert (cells["fg"][:43][remembered] == palette.DIM_FG[dungeon.FLOOR]).all()
     assert (cells["ch"][:43][dark] == ord(" ")).all()
     assert np.array_equal(cells["bg"][:43][dark], np.zeros((int(dark.sum()), 3), dtype=np.uint8))
 

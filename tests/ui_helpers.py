@@ -19,9 +19,9 @@ from tcod.event import KeySym, Modifier
 from undercroft.ui import render
 from undercroft.ui.frontend import NullFrontEnd
 from undercroft.ui.keys import key
+from undercroft.ui.layout import PANEL_W, Layout, Rect
 from undercroft.ui.loop import Loop
 from undercroft.ui.scenes import Scene, SceneStack
-from undercroft.ui.scenes.play import PANEL_W
 from undercroft.ui.session import Session
 
 
@@ -128,10 +128,17 @@ def rows(text: str) -> list[str]:
     return [line[1:] for line in text[:-1].splitlines()]
 
 
+def panel_rect(session: Session, size: tuple[int, int] = (render.WIDTH, render.HEIGHT)) -> Rect:
+    """Where a game scene's side panel stands on a screen of ``size`` (on the side away from the party)."""
+    st = session.game.state
+    return Layout.of(*size).panel(st.pos[0] < st.level.map.width - PANEL_W - 1)
+
+
 def panel_text(text: str, session: Session) -> str:
     """The side panel's text with its wrapped lines joined again (one space between rows)."""
-    x = render.side_panel_x(session.game, PANEL_W)
-    parts = [r[x + 1:x + PANEL_W - 1].strip() for r in rows(text)[1:render.MAP_ROWS - 1]]
+    lines = rows(text)
+    r = panel_rect(session, (max(len(line) for line in lines), len(lines)))
+    parts = [line[r.x + 1:r.x + r.w - 1].strip() for line in lines[r.y + 1:r.y + r.h - 1]]
     return " ".join(p for p in parts if p)
 
 

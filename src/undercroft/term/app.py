@@ -36,14 +36,14 @@ import tcod.console
 import tcod.event
 
 from undercroft.term.ansi import CSI, RESET, AnsiRenderer
-from undercroft.ui import render
 from undercroft.ui.frontend import FrontEndFactory, FrontEndOptions
+from undercroft.ui.layout import MIN_H, MIN_W
 
 if TYPE_CHECKING:  # blessed is imported when the terminal is used, not when the window is
     import blessed
 
-NEED_W: Final = render.WIDTH
-NEED_H: Final = render.HEIGHT
+NEED_W: Final = MIN_W  # the smallest terminal the game lays out for (a larger one shows more map and log)
+NEED_H: Final = MIN_H
 POLL_S: Final = 0.1  # how often the size is checked while waiting for a key
 MAX_BATCH: Final = 64  # keys handled before the next redraw when input arrives faster than frames
 CLEAR: Final = f"{RESET}{CSI}H{CSI}2J"
@@ -124,6 +124,7 @@ class Screen:
     def __init__(self, truecolor: bool) -> None:
         self.renderer = AnsiRenderer(truecolor=truecolor)
         self.size: tuple[int, int] | None = None
+        self.console_size: tuple[int, int] | None = None  # of the last frame: mouse reports are in its cells
         self.fits = True
 
     def resize(self, width: int, height: int) -> str:
@@ -132,7 +133,6 @@ class Screen:
         self.fits = width >= NEED_W and height >= NEED_H
         self.renderer.invalidate()
         if self.fits:
-            self.renderer.origin = ((width - NEED_W) // 2, (height - NEED_H) // 2)
             return CLEAR
         lines = [
             too_small_message(width, height),
@@ -153,6 +153,12 @@ class Screen:
         fit)."""
         if not self.fits:
             return ""
+        self.console_size = (console.width, console.height)
+        if self.size is not None:  # the console is the terminal's size; were it smaller, it would be centred
+            origin = (max(0, (self.size[0] - console.width) // 2), max(0, (self.size[1] - console.height) // 2))
+            if origin != self.renderer.origin:
+                self.renderer.origin = origin
+                self.renderer.invalidate()
         out = self.renderer.render(console)
         if len(out) >= SYNC_MIN_BYTES:
             out = f"{SYNC_BEGIN}{out}{SYNC_END}"
@@ -362,7 +368,8 @@ class TerminalFrontEnd:
 
         if not self.screen.fits:
             return []
-        return mouse_events(ks, self.screen.renderer.origin, (NEED_W, NEED_H))
+        size = self.screen.console_size or self.screen.size or (NEED_W, NEED_H)
+        return mouse_events(ks, self.screen.renderer.origin, size)
 
     def text_input(self, on: bool) -> None:
         self.text = on

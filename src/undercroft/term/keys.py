@@ -194,8 +194,8 @@ def key_events(ks: Keystroke, text: bool = True) -> list[Event]:
     return events
 
 
-# The console that mouse positions are reported in (render.WIDTH x render.HEIGHT; not imported, to keep this module
-# free of the renderer).
+# The default console that mouse positions are reported in (the front end passes the real size; not imported from the
+# layout, to keep this module free of the renderer).
 CONSOLE_W: Final = 80
 CONSOLE_H: Final = 50
 

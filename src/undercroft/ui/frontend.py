@@ -29,9 +29,9 @@ from undercroft.ui import render
 EventSource = Callable[[float | None], Iterable[tcod.event.Event] | None]
 
 
-def new_console() -> tcod.console.Console:
-    """The console every scene draws into: 80x50 cells, indexed [x, y]."""
-    return tcod.console.Console(render.WIDTH, render.HEIGHT, order="F")
+def new_console(width: int = render.WIDTH, height: int = render.HEIGHT) -> tcod.console.Console:
+    """The console every scene draws into (80x50 cells unless the front end shows more), indexed [x, y]."""
+    return tcod.console.Console(width, height, order="F")
 
 
 class FrontEnd(Protocol):

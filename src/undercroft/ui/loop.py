@@ -23,7 +23,8 @@ import tcod.event
 
 from undercroft import record
 from undercroft.content import Content
-from undercroft.ui.frontend import FrontEnd, FrontEndFactory, fits, is_close, new_console
+from undercroft.ui.frontend import FrontEnd, FrontEndFactory, is_close, new_console
+from undercroft.ui.layout import MIN_H, MIN_W
 from undercroft.ui.scenes.base import SceneStack
 from undercroft.ui.session import Session
 
@@ -54,8 +55,12 @@ class Loop:
         return self.stack.exit_code if self.stack.exit_code is not None and not self.closed else 0
 
     def draw(self) -> None:
-        """Draw the stack (when it can be seen) and present the frame."""
-        self.fits = fits(self.frontend.size(), self.console)
+        """Draw the stack (when it can be seen) and present the frame. The console takes the front end's size
+        (from 80x24 up: the scenes lay out for any size); a smaller front end shows "too small" instead."""
+        size = self.frontend.size()
+        self.fits = size[0] >= MIN_W and size[1] >= MIN_H
+        if self.fits and (self.console.width, self.console.height) != size:
+            self.console = new_console(*size)
         if self.fits:
             self.stack.draw(self.console)
         self.frontend.present(self.console)

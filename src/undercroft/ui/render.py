@@ -19,8 +19,43 @@ import tcod.console
 from undercroft.rules import dungeon
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
+from undercroft.ui.layout import Viewport
+from undercroft.ui.palette import (
+    ALERT,
+    BAD,
+    BLACK,
+    DIM,
+    DIM_BG,
+    DIM_FG,
+    FADE_OLD,
+    FADE_REMEMBERED,
+    FAINT,
+    FRAME,
+    GOLD,
+    GOOD,
+    KEY,
+    KIND_COLOURS,
+    LIT_BG,
+    LIT_FG,
+    MET_BG,
+    PANEL_BG,
+    RGB,
+    ROLL,
+    SELECT_BG,
+    STATUS_BG,
+    TARGET_BG,
+    TARGET_FG,
+    TEXT,
+    TITLE,
+    WHITE,
+    fade,
+    hex_rgb,
+)
 
-RGB = tuple[int, int, int]
+__all__ = [  # the palette's names are used through render by the scenes
+    "ALERT", "BAD", "BLACK", "DIM", "FAINT", "FRAME", "GOLD", "GOOD", "KEY", "KIND_COLOURS", "MET_BG", "PANEL_BG",
+    "RGB", "ROLL", "SELECT_BG", "STATUS_BG", "TARGET_BG", "TEXT", "TITLE", "WHITE", "fade", "hex_rgb",
+]
 
 WIDTH: Final = 80
 HEIGHT: Final = 50
@@ -29,55 +64,14 @@ STATUS_Y: Final = 43
 LOG_Y: Final = 44
 LOG_ROWS: Final = HEIGHT - LOG_Y
 
-# --- palette ---------------------------------------------------------------------------------------------------
-
-BLACK: Final[RGB] = (0, 0, 0)
-WHITE: Final[RGB] = (255, 255, 255)
-TEXT: Final[RGB] = (220, 215, 200)
-DIM: Final[RGB] = (130, 125, 115)
-FAINT: Final[RGB] = (80, 78, 72)
-TITLE: Final[RGB] = (255, 200, 90)
-KEY: Final[RGB] = (255, 220, 120)
-GOOD: Final[RGB] = (130, 220, 120)
-BAD: Final[RGB] = (255, 100, 80)
-ALERT: Final[RGB] = (255, 160, 60)
-GOLD: Final[RGB] = (255, 215, 0)
-ROLL: Final[RGB] = (150, 170, 200)
-PANEL_BG: Final[RGB] = (14, 12, 20)
-STATUS_BG: Final[RGB] = (30, 34, 56)
-FRAME: Final[RGB] = (150, 140, 120)
-SELECT_BG: Final[RGB] = (70, 50, 20)
-
-KIND_COLOURS: Final[dict[str, RGB]] = {
-    "normal": TEXT,
-    "roll": ROLL,
-    "detail": DIM,
-    "good": GOOD,
-    "bad": BAD,
-    "alert": ALERT,
-    "gold": GOLD,
-    "refused": (230, 150, 110),
-}
+# --- palette (the colours and their contrast rules live in undercroft.ui.palette) -------------------------------
 
 # Tile looks, indexed by tile code (WALL, FLOOR, DOOR, STAIRS).
 _N_TILES = 4
 TILE_CH: Final = np.zeros(_N_TILES, dtype=np.int32)
 TILE_CH[[dungeon.WALL, dungeon.FLOOR, dungeon.DOOR, dungeon.STAIRS]] = [ord("#"), 0xB7, ord("+"), ord(">")]
-LIT_FG: Final = np.array([(176, 156, 124), (112, 104, 88), (230, 170, 70), (255, 255, 255)], dtype=np.uint8)
-LIT_BG: Final = np.array([(66, 54, 42), (26, 23, 20), (70, 44, 20), (50, 50, 80)], dtype=np.uint8)
-DIM_FG: Final = np.array([(74, 70, 78), (46, 46, 56), (96, 80, 60), (130, 130, 160)], dtype=np.uint8)
-DIM_BG: Final = np.array([(22, 21, 28), (0, 0, 0), (20, 16, 12), (16, 16, 30)], dtype=np.uint8)
 SHROUD: Final = np.zeros((), dtype=tcod.console.rgb_graphic)
 SHROUD["ch"] = ord(" ")
-
-
-def hex_rgb(text: str) -> RGB:
-    """'#rrggbb' to (r, g, b)."""
-    return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
-
-
-def dim(c: RGB, f: float = 0.45) -> RGB:
-    return int(c[0] * f), int(c[1] * f), int(c[2] * f)
 
 
 def cells(console: tcod.console.Console) -> npt.NDArray[np.void]:
@@ -89,63 +83,72 @@ def cells(console: tcod.console.Console) -> npt.NDArray[np.void]:
 # --- the map ---------------------------------------------------------------------------------------------------
 
 
-MET_BG: Final[RGB] = (110, 20, 20)  # behind each creature of the group met
-TARGET_BG: Final[RGB] = (200, 60, 30)  # behind the creature targeted in a fight
 
 
 def draw_map(console: tcod.console.Console, game: Game, visible: npt.NDArray[np.bool_] | None = None,
-             *, x: int = 0, y: int = 0, highlight: int | None = None,
+             *, view: Viewport | None = None, highlight: int | None = None,
              target: int | None = None) -> npt.NDArray[np.bool_]:
-    """The current level at (x, y): lit where seen now, dim where remembered, dark elsewhere; items, monsters
-    in view and the party on top. Each living creature of a group in sight stands on its own tile
-    (``game.creature_tiles``); a group met but not yet seen is not drawn. ``highlight`` is a group id to mark (the
-    one met), ``target`` the index of its creature to mark brighter (the one targeted in a fight). Returns the
-    visible mask."""
+    """The current level through ``view`` (default: from the console's top left corner, as many rows as the
+    level has): lit where seen now, dim where remembered, dark elsewhere; items, monsters in view and the party
+    on top. Each living creature of a group in sight stands on its own tile (``game.creature_tiles``); a group
+    met but not yet seen is not drawn. ``highlight`` is a group id to mark (the one met), ``target`` the index of
+    its creature to mark brighter (the one targeted in a fight). Returns the visible mask."""
     st = game.state
     lv = st.level
     m = lv.map
     if visible is None:
         visible = game.visible()
-    explored = lv.explored | visible
-    tiles = m.tiles
-    h = min(m.height, console.height - y)
-    w = min(m.width, console.width - x)
-    out = cells(console)[y:y + h, x:x + w]
-    vis = visible[:h, :w]
-    exp = explored[:h, :w]
-    t = tiles[:h, :w]
+    if view is None:
+        view = Viewport(0, 0, console.width, min(console.height, m.height))
+    ox, oy = view.ox, view.oy
+    # the screen cells [sx0, sx1) x [sy0, sy1) show level tiles [sx0 + ox, ...) x [sy0 + oy, ...)
+    sx0, sy0 = max(0, -ox), max(0, -oy)
+    sx1, sy1 = min(view.w, console.width, m.width - ox), min(view.h, console.height, m.height - oy)
+    screen = cells(console)
+    screen[: min(view.h, console.height), : min(view.w, console.width)] = SHROUD
+    if sx1 <= sx0 or sy1 <= sy0:
+        return visible
+    out = screen[sy0:sy1, sx0:sx1]
+    sl = (slice(sy0 + oy, sy1 + oy), slice(sx0 + ox, sx1 + ox))
+    vis = visible[sl]
+    exp = (lv.explored[sl] | vis)
+    t = m.tiles[sl]
     out["ch"] = np.where(exp, TILE_CH[t], SHROUD["ch"])
     cond = [vis[..., np.newaxis], exp[..., np.newaxis]]
     out["fg"] = np.select(cond, [LIT_FG[t], DIM_FG[t]], default=SHROUD["fg"])
     out["bg"] = np.select(cond, [LIT_BG[t], DIM_BG[t]], default=SHROUD["bg"])
+    explored = lv.explored | visible
 
-    def put(px: int, py: int, glyph: str, colour: RGB, bg: RGB | None = None) -> None:
-        if 0 <= px < w and 0 <= py < h:
-            out["ch"][py, px] = ord(glyph)
-            out["fg"][py, px] = colour
+    def put(mx: int, my: int, glyph: str, colour: RGB, bg: RGB | None = None) -> None:
+        px, py = mx - ox, my - oy
+        if sx0 <= px < sx1 and sy0 <= py < sy1:
+            screen["ch"][py, px] = ord(glyph)
+            screen["fg"][py, px] = colour
             if bg is not None:
-                out["bg"][py, px] = bg
+                screen["bg"][py, px] = bg
 
     content = game.content
     for (ix, iy), pile in lv.items.items():
-        if pile and 0 <= iy < h and 0 <= ix < w and exp[iy, ix]:
+        if pile and explored[iy, ix]:
             item = content.items[pile[-1][0]]
             colour = hex_rgb(item.colour)
-            put(ix, iy, item.glyph, colour if vis[iy, ix] else dim(colour))
+            put(ix, iy, item.glyph, colour if visible[iy, ix] else fade(colour, FADE_REMEMBERED))
     enc = st.encounter
     unseen = enc.group if enc is not None and enc.out_of_sight else None  # met, but not yet in sight
     for g in lv.groups:
         gx, gy = g.pos
-        if g.defeated or g.hidden or g.id == unseen or not (0 <= gy < h and 0 <= gx < w) or not vis[gy, gx]:
+        if g.defeated or g.hidden or g.id == unseen or not visible[gy, gx]:
             continue
         mon = content.monsters[g.monster]
         colour = hex_rgb(mon.colour)
         spots = game.creature_tiles(g)
         for i in reversed(g.alive):  # the first creature last: on a shared tile, it is the one shown
             cx, cy = spots[i]
-            if 0 <= cy < h and 0 <= cx < w and vis[cy, cx]:
-                bg = None if g.id != highlight else TARGET_BG if i == target else MET_BG
-                put(cx, cy, mon.glyph, colour, bg)
+            if visible[cy, cx]:
+                if g.id == highlight and i == target:
+                    put(cx, cy, mon.glyph, TARGET_FG, TARGET_BG)
+                else:
+                    put(cx, cy, mon.glyph, colour, MET_BG if g.id == highlight else None)
     px, py = st.pos
     lead = next((mm for mm in st.party if mm.alive), st.party[0])
     put(px, py, content.party[lead.template].glyph if lead.template in content.party else "@",
@@ -213,10 +216,7 @@ def put_lines(console: tcod.console.Console, x: int, y: int, width: int, lines: 
                 break
             kept.append(m)
             room -= len(m)
-        if not kept and messages:  # not even one whole message fits: its first rows, and the cut is known
-            m = messages[-1] if keep_last else messages[0]
-            _cut(" ".join(part for part, _ in m))
-            kept = [m[: max(0, max_rows - 1)]]
+        # (not even one whole message may fit: then the "..." alone, and the whole log has them)
         if keep_last:
             kept.reverse()
         body = [r for m in kept for r in m]
@@ -254,36 +254,49 @@ def compass(dx: int, dy: int) -> str:
     return f"{ns}-{ew}"
 
 
-def side_panel_x(game: Game, width: int) -> int:
-    """Put a panel on the side of the map away from the party, so it never hides the party."""
-    right = WIDTH - width - 1
-    return right if game.state.pos[0] < right else 1
-
-
-def status_text(game: Game, seed: str | None = None) -> str:
-    """The status bar's text; ``seed``: the seed as the player typed it (default: its number)."""
+def status_texts(game: Game, seed: str | None = None) -> list[str]:
+    """The status bar's text, from the fullest to the shortest (the bar shows the first that fits): with the seed
+    (as the player typed it, when given) and the turn, without the seed, without the turn, then in short forms
+    (``HP D12/12 S10/10  $125  L1``)."""
     st = game.state
     if len(st.party) == 1:
         m = st.party[0]
-        hp = f"HP {m.hp}/{m.max_hp}"
+        hp = short = f"HP {m.hp}/{m.max_hp}"
     else:
         hp = "HP " + " ".join(f"{m.name[:3]} {m.hp}/{m.max_hp}" for m in st.party)
+        short = "HP " + " ".join(f"{m.name[:1]}{m.hp}/{m.max_hp}" for m in st.party)
     shown = st.seed if seed is None else seed
-    parts = [hp, f"Gold {st.gold}", f"Level {st.depth + 1}", f"Turn {st.turn}", f"Seed {shown}"]
-    if st.exhausted:
-        parts.append("EXHAUSTED")
-    return "  ".join(parts)
+    tired = ["EXHAUSTED"] if st.exhausted else []
+    gold, level, turn = f"Gold {st.gold}", f"Level {st.depth + 1}", f"Turn {st.turn}"
+    variants = [
+        [hp, gold, level, turn, f"Seed {shown}", *tired],
+        [hp, gold, level, turn, *tired],
+        [hp, gold, level, *tired],
+        [short, f"${st.gold}", f"L{st.depth + 1}", f"T{st.turn}", *(["EXH"] if tired else [])],
+        [short, f"${st.gold}", f"L{st.depth + 1}", *(["EXH"] if tired else [])],
+    ]
+    return ["  ".join(v) for v in variants]
 
 
-def draw_status(console: tcod.console.Console, game: Game, y: int = STATUS_Y, seed: str | None = None) -> None:
-    """HP x/y, gold, level, turn and seed (as typed, when given) on one bar; the pack on its right when it fits."""
-    console.draw_rect(0, y, console.width, 1, ord(" "), fg=TEXT, bg=STATUS_BG)
-    text = status_text(game, seed)
+def status_text(game: Game, seed: str | None = None) -> str:
+    """The status bar's whole text; ``seed``: the seed as the player typed it (default: its number)."""
+    return status_texts(game, seed)[0]
+
+
+def draw_status(console: tcod.console.Console, game: Game, y: int = STATUS_Y, seed: str | None = None,
+                x: int = 0, width: int | None = None) -> None:
+    """HP x/y, gold, level, turn and seed (as typed, when given) on one bar from ``x``, ``width`` wide (default:
+    the console's); the pack on its right when it fits. A narrow bar leaves out the seed, then the turn, then
+    uses short forms (:func:`status_texts`), rather than cut it."""
+    width = console.width - x if width is None else width
+    console.draw_rect(x, y, width, 1, ord(" "), fg=TEXT, bg=STATUS_BG)
+    texts = status_texts(game, seed)
+    text = next((t for t in texts if len(t) + 2 <= width), texts[-1])
     low = any(m.hp * 3 <= m.max_hp for m in game.state.party if m.alive)
-    put_text(console, 1, y, text, BAD if low else WHITE, STATUS_BG)
+    put_text(console, x + 1, y, text, BAD if low else WHITE, STATUS_BG, width=width - 2)
     for pack in pack_texts(game):  # in words where they fit ("!2 potions"), else the glyphs alone ("!2")
-        if pack and len(text) + len(pack) + 4 <= console.width:
-            put_text(console, console.width - len(pack) - 1, y, pack, GOLD, STATUS_BG)
+        if pack and len(text) + len(pack) + 4 <= width:
+            put_text(console, x + width - len(pack) - 1, y, pack, GOLD, STATUS_BG)
             break
 
 
@@ -301,7 +314,7 @@ def pack_texts(game: Game) -> tuple[str, str]:
 
 
 def draw_log(console: tcod.console.Console, lines: Sequence[tuple[str, str]], y: int = LOG_Y,
-             rows: int = LOG_ROWS, fresh: int = 0) -> None:
+             rows: int = LOG_ROWS, fresh: int = 0, x: int = 0, width: int | None = None) -> None:
     """The newest messages, wrapped, newest at the bottom; the last ``fresh`` ones bright, older ones dimmed. Only
     whole messages: an older one that would not fit whole is left to the full log (``L``)."""
     n = len(lines)
@@ -311,8 +324,8 @@ def draw_log(console: tcod.console.Console, lines: Sequence[tuple[str, str]], y:
         text, kind = lines[i]
         colour = KIND_COLOURS.get(kind, TEXT)
         if i < n - fresh:
-            colour = dim(colour, 0.6)
-        parts = wrap(text, console.width - 2)
+            colour = fade(colour, FADE_OLD)
+        parts = wrap(text, (console.width - x if width is None else width) - 2)
         if used + len(parts) > rows:
             if not out:  # the newest alone does not fit: its first rows (a cut)
                 _cut(text)
@@ -322,4 +335,4 @@ def draw_log(console: tcod.console.Console, lines: Sequence[tuple[str, str]], y:
         used += len(parts)
     wrapped = [r for m in reversed(out) for r in m]
     for i, (text, colour) in enumerate(wrapped):
-        put_text(console, 1, y + i, text, colour)
+        put_text(console, x + 1, y + i, text, colour)

@@ -19,6 +19,7 @@ from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.names import the
 from undercroft.rules.types import Mode, Origin
+from undercroft.ui.layout import Camera
 
 MAX_LOG = 5000  # the player's lines kept
 MAX_FULL = 4 * MAX_LOG  # the lines of every level kept (the full log)
@@ -115,6 +116,7 @@ class Session:
         self.narrator = Narrator(content, game.ruleset_id)
         self.last_events: list[Event] = []
         self.morgue: Path | None = None
+        self.camera = Camera()  # which part of the level the map shows (front-end state, never the game's)
         self.seed_text = ""  # the seed as the player typed it ("": read from the save's sidecar, or the number)
         self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)
         self.morgue_dir: Path | None = None  # default: the user data directory's morgue/

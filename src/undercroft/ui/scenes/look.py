@@ -21,6 +21,8 @@ from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
 from undercroft.sim.odds import PARTY, fight_odds
 from undercroft.ui import keymap, render
+from undercroft.ui.layout import Layout
+from undercroft.ui.palette import CURSOR_BG, CURSOR_FG
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Pop, Scene, Transition
 from undercroft.ui.session import Session
@@ -31,8 +33,6 @@ TILE_WORDS: Final[dict[int, str]] = {
     dungeon.DOOR: "a door",
     dungeon.STAIRS: "stairs down",
 }
-CURSOR_FG: Final[RGB] = render.BLACK
-CURSOR_BG: Final[RGB] = (230, 230, 230)
 LOOK_W: Final = 38
 
 
@@ -47,7 +47,7 @@ class Seen:
 def on_map(session: Session, p: Point) -> bool:
     lv = session.game.state.level
     x, y = p
-    return 0 <= y < min(lv.map.height, render.MAP_ROWS) and 0 <= x < lv.map.width
+    return 0 <= y < lv.map.height and 0 <= x < lv.map.width
 
 
 def groups_in_sight(session: Session) -> list[Group]:
@@ -175,14 +175,15 @@ def explore_odds(session: Session, g: Group) -> list[tuple[str, RGB]]:
              f" ({how})", colour)]
 
 
-def draw_hover(console: tcod.console.Console, session: Session, p: Point | None, width: int) -> None:
-    """The mouse pointer's tile, in words, on the map's top row from column 1, at most ``width`` wide (nothing
-    off the map)."""
+def draw_hover(console: tcod.console.Console, session: Session, p: Point | None, width: int, x: int = 1) -> None:
+    """The tile ``p`` (the level tile under the mouse pointer), in words, on the top row from column ``x``, at
+    most ``width`` wide: the words that fit (nothing off the map)."""
     if p is None or not on_map(session, p):
         return
     text = describe(session, p)
     if text:
-        render.put_text(console, 1, 0, f" {text} ", TEXT, render.PANEL_BG, width=width)
+        line = render.wrap(f" {text} ", max(1, width))[0]
+        render.put_text(console, x, 0, f" {line} ", TEXT, render.PANEL_BG, width=width)
 
 
 class LookScene(Scene):
@@ -200,8 +201,8 @@ class LookScene(Scene):
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if isinstance(event, tcod.event.MouseMotion):
-            p = (int(event.position[0]), int(event.position[1]))
-            if on_map(self.session, p):
+            p = self.session.camera.last.to_map((int(event.position[0]), int(event.position[1])))
+            if p is not None and on_map(self.session, p):
                 self.cursor = p
             return None
         if not isinstance(event, tcod.event.KeyDown):
@@ -220,8 +221,9 @@ class LookScene(Scene):
             step = 5 if name.startswith("Shift+") else 1
             nx, ny = self.cursor[0] + d[0] * step, self.cursor[1] + d[1] * step
             lv = self.session.game.state.level
-            nx = max(0, min(lv.map.width - 1, nx))
-            ny = max(0, min(min(lv.map.height, render.MAP_ROWS) - 1, ny))
+            view = self.session.camera.last  # the part of the level on screen: the cursor stays in it
+            nx = max(max(0, view.ox), min(min(lv.map.width, view.ox + view.w) - 1, nx))
+            ny = max(max(0, view.oy), min(min(lv.map.height, view.oy + view.h) - 1, ny))
             self.cursor = (nx, ny)
         return None
 
@@ -235,18 +237,20 @@ class LookScene(Scene):
             self.cursor = ts[0 if step > 0 else -1]
 
     def on_draw(self, console: tcod.console.Console) -> None:
-        x, y = self.cursor
+        view = self.session.camera.last
+        x, y = view.to_screen(self.cursor)
         out = render.cells(console)
-        if 0 <= y < console.height and 0 <= x < console.width:  # the cursor: the cell in inverse
+        if 0 <= y < min(console.height, view.h) and 0 <= x < console.width:  # the cursor: the cell in inverse
             fg = tuple(int(v) for v in out["fg"][y, x])
             out["bg"][y, x] = fg if any(fg) and fg != tuple(int(v) for v in out["bg"][y, x]) else CURSOR_BG
             out["fg"][y, x] = CURSOR_FG
         lines = describe_lines(self.session, self.cursor, self.odds)
+        layout = Layout.of(console.width, console.height)
+        r = layout.panel(right=x < console.width // 2)
         w = LOOK_W
-        px = render.WIDTH - w - 1 if x < render.WIDTH // 2 else 1
         rows = sum(len(render.wrap(t, w - 4)) for t, _ in lines)
-        h = min(render.MAP_ROWS - 2, rows + 5)
-        render.panel(console, px, 1, w, h, "Look")
-        render.put_lines(console, px + 2, 3, w - 4, lines, max_rows=h - 5, keep_last=False)
+        h = min(r.h, rows + 5)
+        render.panel(console, r.x, r.y, w, h, "Look")
+        render.put_lines(console, r.x + 2, r.y + 2, w - 4, lines, max_rows=h - 5, keep_last=False)
         hint = "Tab: next  arrows: move  Esc: back"
-        render.put_text(console, px + 2, h - 1, hint, DIM, width=w - 4)
+        render.put_text(console, r.x + 2, r.y + h - 2, hint, DIM, width=w - 4)

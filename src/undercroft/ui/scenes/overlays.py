@@ -10,7 +10,7 @@ from tcod.event import KeySym
 
 from undercroft.narrate import Entry, Level, plural
 from undercroft.rules import formulas
-from undercroft.ui import keymap, keys, render
+from undercroft.ui import keymap, keys, palette, render
 from undercroft.ui.render import DIM, KEY, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Buttons, Pop, Scene, Transition
 from undercroft.ui.session import Session
@@ -114,7 +114,7 @@ class PromptScene(Scene):
     def on_draw(self, console: tcod.console.Console) -> None:
         w = 50
         x = (console.width - w) // 2
-        y = 16
+        y = max(0, min(16, (console.height - 8) // 2))
         render.panel(console, x, y, w, 8, self.title)
         render.put_text(console, x + 2, y + 2, self.question, TEXT, width=w - 4)
         render.put_text(console, x + 2, y + 3, "> " + self.text + "_", KEY, width=w - 4)
@@ -172,7 +172,7 @@ class MenuScene(Scene):
         w = max(30, max(len(label) for _, label in self.options) + 10)
         h = len(self.options) + 5
         x = (console.width - w) // 2
-        y = 14
+        y = max(0, min(14, (console.height - h) // 2))
         self.buttons.clear()
         render.panel(console, x, y, w, h, self.title)
         for i, (k, label) in enumerate(self.options):
@@ -222,7 +222,7 @@ class LogScene(Scene):
         for text, kind, lv in entries:
             colour = render.KIND_COLOURS.get(kind, TEXT)
             if lv != "player":
-                colour = render.dim(colour, 0.75 if lv == "detail" else 0.55)
+                colour = palette.fade(colour, palette.FADE_DETAIL if lv == "detail" else palette.FADE_INTERNAL)
             out.extend((part, colour) for part in render.wrap(text, width))
         self._cache = (key, out, len(entries))
         return out, len(entries)
@@ -306,7 +306,8 @@ class InventoryScene(Scene):
             lines.append((f"{item.glyph} {item.name} x{n}", render.hex_rgb(item.colour)))
             lines.append((f"   {item.description}", DIM))
         rows = sum(len(render.wrap(t, w - 4)) for t, _ in lines)
-        h = rows + 5
-        render.panel(console, x, 4, w, h, "Inventory")
-        render.put_lines(console, x + 2, 6, w - 4, lines)
-        render.put_text(console, x + 2, 4 + h - 2, "q: drink a potion   Esc: close", DIM)
+        h = min(rows + 5, console.height)
+        y = max(0, min(4, (console.height - h) // 2))
+        render.panel(console, x, y, w, h, "Inventory")
+        render.put_lines(console, x + 2, y + 2, w - 4, lines, max_rows=h - 5, keep_last=False)
+        render.put_text(console, x + 2, y + h - 2, "q: drink a potion   Esc: close", DIM)

@@ -45,13 +45,13 @@ from undercroft.rules.types import OVER, Mode, Side
 from undercroft.sim.odds import PARTY, fight_odds
 from undercroft.ui import keymap, keys, render
 from undercroft.ui.keymap import WALK
+from undercroft.ui.layout import PANEL_W, Layout, Rect
+from undercroft.ui.palette import DOOR_BLOCKED_BG, DOOR_CURSOR_BG, DOOR_OPEN_BG
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Buttons, Pop, Push, Replace, Reset, Scene, Transition
 from undercroft.ui.scenes.look import LookScene, draw_hover
 from undercroft.ui.scenes.overlays import HelpScene, InventoryScene, LogScene, MenuScene, PromptScene
 from undercroft.ui.session import Session, end_lines
-
-PANEL_W = 38  # at most half the map: a panel on the side away from the party never covers it
 
 
 def scene_for_mode(session: Session) -> Scene:
@@ -184,14 +184,16 @@ class GameScene(Scene):
             return 0
         return render.put_lines(console, x, y, w, [("Not now: " + text, render.KIND_COLOURS["refused"])]) + 1
 
-    def draw_hover_line(self, console: tcod.console.Console, right: int, panel: tuple[int, int] | None = None
+    def draw_hover_line(self, console: tcod.console.Console, panel: Rect | None = None, right: int | None = None
                         ) -> None:
-        """The top row: what is under the mouse pointer (in every game scene, as exploring); nothing when the
-        pointer is over the panel (``panel``: its x and width)."""
-        p = self.hover
-        if p is not None and panel is not None and panel[0] <= p[0] < panel[0] + panel[1] and p[1] >= 1:
+        """The top row: what is under the mouse pointer (in every game scene, as exploring), up to column
+        ``right``; nothing when the pointer is over the panel, or off the map."""
+        s = self.hover
+        if s is None or (panel is not None and s in panel):
             return
-        draw_hover(console, self.session, p, right)
+        p = self.session.camera.last.to_map(s)
+        x0, x1 = Layout.of(console.width, console.height).clear(panel)
+        draw_hover(console, self.session, p, (right if right is not None else x1 - 1) - x0 - 1, x=x0 + 1)
 
     def odds_lines(self) -> list[tuple[str, RGB]]:
         """The odds of fighting on from here, computed from the real rules (cached by state: see sim.odds)."""
@@ -220,13 +222,44 @@ class GameScene(Scene):
             menu.cursor = min(living, key=lambda i: (party[i].hp - party[i].max_hp, i))
         return Push(menu)
 
+    def panel_right(self) -> bool:
+        """Whether a side panel goes on the right: the party stands in the left part of the level."""
+        st = self.session.game.state
+        return st.pos[0] < st.level.map.width - PANEL_W - 1
+
+    def panel_rect(self, layout: Layout) -> Rect | None:
+        """Where this scene's side panel goes (None: no panel, the whole map shows)."""
+        return None
+
+    def faced(self) -> tuple[Point, ...]:
+        """The tiles of the creatures the party faces, in sight: kept in view beside the panel with the party."""
+        game = self.session.game
+        g = game.state.front_group()
+        enc = game.state.encounter
+        if g is None or (enc is not None and enc.out_of_sight):
+            return ()
+        vis = game.visible()
+        tiles = game.creature_tiles(g)
+        return tuple(tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]])
+
     def draw_world(self, console: tcod.console.Console, highlight: int | None = None,
-                   target: int | None = None) -> None:
+                   target: int | None = None) -> tuple[Layout, Rect | None]:
+        """The map through the camera, the status bar and the log, laid out for the console's size; returns the
+        layout and where the panel goes."""
         g = self.session.game
+        st = g.state
         self.buttons.clear()
-        render.draw_map(console, g, highlight=highlight, target=target)
-        render.draw_status(console, g, seed=self.session.seed_label)
-        render.draw_log(console, self.session.log.lines, fresh=self.session.log.fresh)
+        layout = Layout.of(console.width, console.height)
+        panel = self.panel_rect(layout)
+        m = st.level.map
+        view = self.session.camera.view(layout, (m.width, m.height), st.pos, level=st.depth, panel=panel,
+                                        keep=self.faced())
+        render.draw_map(console, g, view=view, highlight=highlight, target=target)
+        x0, x1 = layout.text_columns(panel)
+        render.draw_status(console, g, layout.status_y, seed=self.session.seed_label, x=x0, width=x1 - x0)
+        render.draw_log(console, self.session.log.lines, layout.log_y, layout.log_rows, fresh=self.session.log.fresh,
+                        x=x0, width=x1 - x0)
+        return layout, panel
 
     def run_away(self) -> Transition | None:
         """Run: through the one open door at once; with several, choose which (:class:`DoorScene`); with none (or
@@ -324,13 +357,13 @@ class ExploreScene(GameScene):
         """A left click on a known tile of the map: travel there."""
         if event.button != tcod.event.MouseButton.LEFT:
             return None
-        x, y = int(event.position[0]), int(event.position[1])
+        p = self.session.camera.last.to_map((int(event.position[0]), int(event.position[1])))
         lv = self.session.game.state.level
-        if not (0 <= y < min(lv.map.height, render.MAP_ROWS) and 0 <= x < lv.map.width) or not lv.explored[y, x]:
+        if p is None or not (0 <= p[1] < lv.map.height and 0 <= p[0] < lv.map.width) or not lv.explored[p[1], p[0]]:
             return None
-        if (x, y) == self.session.game.state.pos:
+        if p == self.session.game.state.pos:
             return None
-        return self.start((x, y))
+        return self.start(p)
 
     def to_stairs(self) -> Transition | None:
         """``>``: down the stairs when the party stands on them, else travel to them once they are known."""
@@ -434,7 +467,7 @@ class ExploreScene(GameScene):
             render.put_text(console, x + 3, 0, " pursue ", TEXT, render.PANEL_BG)
             self.buttons.add(x, 0, 11, "pursue")
         elif self.trip is None:
-            self.draw_hover_line(console, console.width - len(name) - 3)
+            self.draw_hover_line(console, right=console.width - len(name) - 3)
 
 
 # --- the encounter ---------------------------------------------------------------------------------------------
@@ -457,6 +490,9 @@ class EncounterScene(GameScene):
 
     mode = Mode.ENCOUNTER
     keymode = "encounter"
+
+    def panel_rect(self, layout: Layout) -> Rect | None:
+        return layout.panel(self.panel_right())
 
     def group(self) -> Group | None:
         return self.session.game.state.front_group()
@@ -548,24 +584,33 @@ class EncounterScene(GameScene):
 
     def on_draw(self, console: tcod.console.Console) -> None:
         g = self.group()
-        self.draw_world(console, highlight=g.id if g is not None else None)
+        _, r = self.draw_world(console, highlight=g.id if g is not None else None)
+        assert r is not None
         game = self.session.game
-        w = PANEL_W
-        x = render.side_panel_x(game, w)
-        h = render.MAP_ROWS - 2
-        render.panel(console, x, 1, w, h, "Encounter")
-        self.draw_hover_line(console, console.width - 2, (x, w))
-        y = 3
-        y += render.put_lines(console, x + 2, y, w - 4, self.info_lines(), max_rows=13, keep_last=False)
+        x, w, bottom = r.x, r.w, r.y + r.h - 1
+        render.panel(console, r.x, r.y, r.w, r.h, "Encounter")
+        self.draw_hover_line(console, r)
+        y = r.y + 2
+        compact = r.h < 30  # a short screen: the choices in two columns, the run choice's label short
+        stairs = game.legal(Descend())  # on the stairs (the last level's way out) with a monster that lets you go
+        choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
+        below = 2 + choices + int(stairs) + 2  # "Your choice:", the choices, the stairs, the walking hint
+        y += render.put_lines(console, x + 2, y, w - 4, self.info_lines(), max_rows=max(3, bottom - y - below),
+                              keep_last=False)
         y += 1
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
+        col = (w - 4) // 2
         for i, (command, label, action) in enumerate(ENCOUNTER_CHOICES):
             if command == "run":
-                label = self.run_label(label, "Run... (choose a door)")
-            self.choice(console, x + 2, y + i, command, label, game.legal(action), w - 4)
-        y += len(ENCOUNTER_CHOICES)
-        if game.legal(Descend()):  # on the stairs (the last level's way out) with a monster that lets you go
+                label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
+            if compact:
+                self.choice(console, x + 2 + col * (i // choices), y + i % choices, command, label,
+                            game.legal(action), col)
+            else:
+                self.choice(console, x + 2, y + i, command, label, game.legal(action), w - 4)
+        y += choices
+        if stairs:
             final = game.rs.levels[game.state.depth].final
             self.choice(console, x + 2, y, "stairs", "Leave: out, and win" if final else "Go down the stairs", True,
                         w - 4)
@@ -574,7 +619,7 @@ class EncounterScene(GameScene):
                         TEXT if game.legal(Move(1, 0)) else FAINT, width=w - 4)
         y += 2
         y += self.draw_refusal(console, x + 2, y, w - 4)
-        self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1)
+        self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)
 
 
 # --- the fight ---------------------------------------------------------------------------------------------------
@@ -585,6 +630,9 @@ class CombatScene(GameScene):
 
     mode = Mode.COMBAT
     keymode = "fight"
+
+    def panel_rect(self, layout: Layout) -> Rect | None:
+        return layout.panel(self.panel_right())
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
@@ -639,9 +687,10 @@ class CombatScene(GameScene):
         if what is not None:
             return super().on_click(event)
         g = self.group()
-        if g is not None:
+        p = self.session.camera.last.to_map((x, y))
+        if g is not None and p is not None:
             tiles = self.session.game.creature_tiles(g)
-            hit = [i for i in g.alive if tiles[i] == (x, y)]
+            hit = [i for i in g.alive if tiles[i] == p]
             if hit:
                 self.target = hit[0]
         return None
@@ -649,16 +698,15 @@ class CombatScene(GameScene):
     def on_draw(self, console: tcod.console.Console) -> None:
         self._fix_target()
         g = self.group()
-        self.draw_world(console, highlight=g.id if g is not None else None, target=self.target)
+        _, r = self.draw_world(console, highlight=g.id if g is not None else None, target=self.target)
+        assert r is not None
         game = self.session.game
         st = game.state
-        w = PANEL_W
-        x = render.side_panel_x(game, w)
-        h = render.MAP_ROWS - 2
+        x, w, bottom = r.x, r.w, r.y + r.h - 1
         c = st.combat
-        render.panel(console, x, 1, w, h, f"Fight, round {c.round}" if c is not None else "Fight")
-        self.draw_hover_line(console, console.width - 2, (x, w))
-        y = 3
+        render.panel(console, r.x, r.y, r.w, r.h, f"Fight, round {c.round}" if c is not None else "Fight")
+        self.draw_hover_line(console, r)
+        y = r.y + 2
         if c is not None:
             turn = "Your turn." if c.party_turn else "Their turn."
             if st.exhausted:
@@ -674,8 +722,15 @@ class CombatScene(GameScene):
         if g is not None:
             mon = game.monster_of(g)
             mcol = render.hex_rgb(mon.colour)
-            for i, hp_i in enumerate(g.hp[:12]):
-                name = self.session.narrator.creature(g.monster, i, len(g.hp))
+            n = len(g.hp)
+            room = max(2, bottom - y - 12)  # what the odds, the choices and the hint leave for the list
+            first, last = 0, n
+            if n > room:  # a window of the list around the target, the rest counted
+                first = max(0, min(n - (room - 1), self.target - (room - 1) // 2))
+                last = first + room - 1
+            for i in range(first, last):
+                hp_i = g.hp[i]
+                name = self.session.narrator.creature(g.monster, i, n)
                 sel = i == self.target and hp_i > 0
                 label = f"{i + 1}. {name:<17} " + (f"HP {hp_i}/{g.max_hp}" if hp_i > 0 else "dead")
                 if sel:
@@ -686,8 +741,9 @@ class CombatScene(GameScene):
                 if hp_i > 0:
                     self.buttons.add(x + 1, y, w - 2, i)  # a click on its row targets it
                 y += 1
-            if len(g.hp) > 12:
-                render.put_text(console, x + 4, y, f"... and {len(g.hp) - 12} more", DIM)
+            if last - first < n:
+                render.put_text(console, x + 4, y, f"... {n - (last - first)} more (Tab: the next)", DIM,
+                                width=w - 6)
                 y += 1
         y += 1
         y += render.put_lines(console, x + 2, y, w - 4, self.odds_lines())
@@ -706,7 +762,7 @@ class CombatScene(GameScene):
         render.put_text(console, x + 2, y, "Tab, Shift+Tab or a click: target", DIM, width=w - 4)
         y += 2
         y += self.draw_refusal(console, x + 2, y, w - 4)
-        self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1, heading="This round:")
+        self.draw_panel_events(console, x + 2, y, w - 4, bottom - y, heading="This round:")
 
 
 # --- pursuit ---------------------------------------------------------------------------------------------------
@@ -730,6 +786,9 @@ class PursuitScene(GameScene):
     """A chase: a monster after the running party, or the party after a group that went its way."""
 
     mode = Mode.PURSUIT
+
+    def panel_rect(self, layout: Layout) -> Rect | None:
+        return layout.panel(self.panel_right())
 
     def key_mode(self) -> str:
         return "chase" if self.chasing() else "pursued"
@@ -756,14 +815,13 @@ class PursuitScene(GameScene):
         st = game.state
         p = st.pursuit
         front = st.front_group()
-        self.draw_world(console, highlight=front.id if front is not None else None)
-        w = PANEL_W
-        x = render.side_panel_x(game, w)
-        h = render.MAP_ROWS - 2
+        _, r = self.draw_world(console, highlight=front.id if front is not None else None)
+        assert r is not None
+        x, w, bottom = r.x, r.w, r.y + r.h - 1
         chasing = self.chasing()
-        render.panel(console, x, 1, w, h, "Giving chase" if chasing else "Running")
-        self.draw_hover_line(console, console.width - 2, (x, w))
-        y = 3
+        render.panel(console, r.x, r.y, r.w, r.h, "Giving chase" if chasing else "Running")
+        self.draw_hover_line(console, r)
+        y = r.y + 2
         if p is not None and front is not None:
             mon = game.monster_of(front)
             where = (f"You are chasing {the(mon.name)}, {p.distance} ft ahead." if chasing
@@ -781,14 +839,11 @@ class PursuitScene(GameScene):
             y += 1
         y += 1
         y += self.draw_refusal(console, x + 2, y, w - 4)
-        self.draw_panel_events(console, x + 2, y, w - 4, h - (y - 1) - 1)
+        self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)
 
 
 # --- running: which door ---------------------------------------------------------------------------------------
 
-DOOR_OPEN_BG: Final[RGB] = (40, 120, 50)
-DOOR_CURSOR_BG: Final[RGB] = (90, 200, 90)
-DOOR_BLOCKED_BG: Final[RGB] = (130, 30, 30)
 
 
 def _bearing(dx: int, dy: int) -> float:
@@ -888,10 +943,11 @@ class DoorScene(Scene):
         self.cursor = min(self.cursor, max(0, len(doors) - 1))
         self.buttons.clear()
         out = render.cells(console)
+        view = self.session.camera.last
         # The doors on the map: each open one marked (the chosen one brighter), the blocked ones struck out.
         for i, way in enumerate(ways):
-            x, y = way.door
-            if not (0 <= y < min(render.MAP_ROWS, console.height) and 0 <= x < console.width):
+            x, y = view.to_screen(way.door)
+            if not (view.shows(way.door) and 0 <= y < console.height and 0 <= x < console.width):
                 continue
             if way.blocked:
                 out["ch"][y, x], out["fg"][y, x], out["bg"][y, x] = ord("x"), render.WHITE, DOOR_BLOCKED_BG
@@ -901,10 +957,11 @@ class DoorScene(Scene):
                 out["bg"][y, x] = DOOR_CURSOR_BG if chosen else DOOR_OPEN_BG
                 self.buttons.add(x, y, 1, i)
         # The list, in place of the side panel.
-        w = PANEL_W
-        px = render.side_panel_x(game, w)
-        render.panel(console, px, 1, w, render.MAP_ROWS - 2, "Run: which door?")
-        y = 3
+        st = game.state
+        r = Layout.of(console.width, console.height).panel(st.pos[0] < st.level.map.width - PANEL_W - 1)
+        w, px = r.w, r.x
+        render.panel(console, r.x, r.y, r.w, r.h, "Run: which door?")
+        y = r.y + 2
         for i in self.order():
             way = ways[i]
             label = self.describe(way) + (" (came in)" if way.came_in else "")
@@ -960,16 +1017,14 @@ class EndScene(GameScene):
     def on_draw(self, console: tcod.console.Console) -> None:
         game = self.session.game
         dead = game.state.mode == Mode.DEAD
-        render.draw_map(console, game)
+        layout, _ = self.draw_world(console)
         # darken the map behind the notice
-        cells = render.cells(console)[: render.MAP_ROWS]
+        cells = render.cells(console)[: layout.map_h]
         cells["fg"] //= 2
         cells["bg"] //= 2
-        render.draw_status(console, game, seed=self.session.seed_label)
-        render.draw_log(console, self.session.log.lines, fresh=self.session.log.fresh)
         w, h = 60, 16
         x = (console.width - w) // 2
-        y = 10
+        y = max(0, min(10, (layout.map_h - h) // 2))
         render.panel(console, x, y, w, h, "Death" if dead else "Victory")
         lines = end_lines(game)
         render.put_text(console, x + 3, y + 2, lines[0], render.BAD if dead else render.GOLD)

@@ -207,12 +207,21 @@ class TitleScene(Scene):
         return None
 
     def on_draw(self, console: tcod.console.Console) -> None:
-        cx = (console.width - len(_LOGO[0])) // 2
-        for i, line in enumerate(_LOGO):
-            render.put_text(console, cx, 3 + i, line, TITLE)
+        compact = console.height < 40  # a short screen: a one-line title, the menu from the top, a shorter list
         tag = "A seeded, recorded dungeon crawl. Every number is in the data."
-        render.put_text(console, (console.width - len(tag)) // 2, 9, tag, DIM)
-        x, y, w = 6, 12, console.width - 7
+        if compact:
+            render.put_text(console, 2, 0, "UNDERCROFT", TITLE)
+            render.put_text(console, 14, 0, tag, DIM, width=console.width - 15)
+            y = 2
+        else:
+            cx = (console.width - len(_LOGO[0])) // 2
+            for i, line in enumerate(_LOGO):
+                render.put_text(console, cx, 3 + i, line, TITLE)
+            render.put_text(console, (console.width - len(tag)) // 2, 9, tag, DIM)
+            y = 12
+        x, w = 6, console.width - 7
+        self.LIST_Y = y + 15
+        self.LIST_ROWS = max(1, min(8, console.height - self.LIST_Y - 4))
         seed_note = "(typed)" if self.seed_typed else "(random)"
         shown = self.seed_text if self.seed_typed else str(self.seed)
         self.buttons.clear()
@@ -220,7 +229,8 @@ class TitleScene(Scene):
         self._menu(console, x, y + 1, "s", "New game with a seed you type")
         rs = self.content.rulesets[self.ruleset]
         self._menu(console, x, y + 3, "r", f"Ruleset         {rs.title}")
-        render.put_lines(console, x + 4, y + 4, w - 8, [(rs.description, DIM)])
+        if len(render.wrap(rs.description, w - 8)) <= 4:  # (the ruleset menu names them all)
+            render.put_lines(console, x + 4, y + 4, w - 8, [(rs.description, DIM)])
         self._menu(console, x, y + 8, "p", "Past games      every finished or abandoned game, high scores")
         self._menu(console, x, y + 9, "?", "Help: every key")
         self._menu(console, x, y + 10, "q", "Quit")
@@ -250,9 +260,10 @@ class TitleScene(Scene):
             render.put_text(console, 4, my, self.notes[0] + (f" (+{len(self.notes) - 1} more)"
                                                              if len(self.notes) > 1 else ""), FAINT,
                             width=console.width - 8)
-        foot = "Closing the window keeps your game: Continue resumes it."
-        render.put_text(console, (console.width - len(foot)) // 2, console.height - 3, foot, FAINT)
-        render.put_text(console, 2, console.height - 1, f"{len(self.content.rulesets)} rulesets", FAINT)
+        if not compact:
+            foot = "Closing the window keeps your game: Continue resumes it."
+            render.put_text(console, (console.width - len(foot)) // 2, console.height - 3, foot, FAINT)
+            render.put_text(console, 2, console.height - 1, f"{len(self.content.rulesets)} rulesets", FAINT)
 
 
 class PastGamesScene(Scene):

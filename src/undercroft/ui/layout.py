@@ -1,0 +1,170 @@
+"""Where things go on a console of any size from 80x24 up: the map viewport, the status bar, the log, the panels.
+
+:class:`Layout` is made from the console's size alone. The map is a viewport over the level: as many rows as the
+console has to spare above the status bar and at least three rows of log (the whole level's 43 rows from 47 rows
+up, the spare rows then going to the log), all its columns; a wider console shows the whole level centred. A side
+panel (an encounter, a fight, a chase, the door choice, look) is :data:`PANEL_W` columns on the side away from the
+party: on a tall console it stands over the map between the top row and the status bar; on a short one (under
+:data:`TALL` rows) it takes the whole height of its side and the status bar and the log move to the other side.
+
+:class:`Camera` chooses which part of the level the viewport shows. It follows the party, scrolling only when the
+party comes within a quarter of the view of an edge (as DCSS's and NetHack's consoles do, not every step), and it
+shifts so that the party and the creatures it faces stand in the part of the map no panel covers. The camera is
+front-end state (it lives in the session, never in the game) and draws nothing from any random stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from undercroft.rules.levelmap import Point
+
+MIN_W: Final = 80
+MIN_H: Final = 24
+PANEL_W: Final = 38
+MIN_LOG: Final = 3  # rows of log below the status bar, at least
+LEVEL_H: Final = 43  # the dungeon profiles' height: more map rows than that are never needed
+TALL: Final = 40  # from this many rows a panel stands over the map; below, it takes the whole height
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: int
+    y: int
+    w: int
+    h: int
+
+    def __contains__(self, p: object) -> bool:
+        if not isinstance(p, tuple) or len(p) != 2:
+            return False
+        x, y = p
+        return isinstance(x, int) and isinstance(y, int) and self.x <= x < self.x + self.w and \
+            self.y <= y < self.y + self.h
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The parts of a ``width`` x ``height`` console. ``map_h`` rows of map from the top, the status bar at
+    ``status_y``, ``log_rows`` rows of log from ``log_y``."""
+
+    width: int
+    height: int
+    map_h: int
+    status_y: int
+    log_y: int
+    log_rows: int
+
+    @classmethod
+    def of(cls, width: int, height: int) -> Layout:
+        """The layout of a console of this size (smaller than 80x24 is laid out as 80x24 would be: the front
+        ends say "too small" instead of drawing it)."""
+        width, height = max(width, MIN_W), max(height, MIN_H)
+        map_h = min(LEVEL_H, height - 1 - MIN_LOG)
+        return cls(width, height, map_h, map_h, map_h + 1, height - map_h - 1)
+
+    @property
+    def tall(self) -> bool:
+        """Whether a panel stands over the map (True) or takes a whole side (False)."""
+        return self.height >= TALL
+
+    def panel(self, right: bool) -> Rect:
+        """Where a side panel goes: on the right (``right``) or the left."""
+        x = self.width - PANEL_W - 1 if right else 1
+        if self.tall:
+            return Rect(x, 1, PANEL_W, self.map_h - 2)
+        return Rect(self.width - PANEL_W if right else 0, 0, PANEL_W, self.height)
+
+    def clear(self, panel: Rect | None) -> tuple[int, int]:
+        """The columns [x0, x1) of the map that no panel covers."""
+        if panel is None:
+            return 0, self.width
+        if panel.x > self.width // 2:
+            return 0, panel.x
+        return panel.x + panel.w, self.width
+
+    def text_columns(self, panel: Rect | None) -> tuple[int, int]:
+        """The columns [x0, x1) left for the status bar and the log: all of them, or (a panel taking a whole
+        side) those on the other side."""
+        if panel is None or self.tall:
+            return 0, self.width
+        return self.clear(panel)
+
+
+@dataclass(frozen=True)
+class Viewport:
+    """The map as drawn: level tile (mx, my) is at screen cell (mx - ox, my - oy), for screen rows [0, h) and
+    columns [0, w)."""
+
+    ox: int
+    oy: int
+    w: int
+    h: int
+
+    def to_screen(self, p: Point) -> Point:
+        return (p[0] - self.ox, p[1] - self.oy)
+
+    def to_map(self, s: Point) -> Point | None:
+        """The level tile under screen cell ``s``, or None off the map's rows and columns."""
+        x, y = s
+        if not (0 <= x < self.w and 0 <= y < self.h):
+            return None
+        return (x + self.ox, y + self.oy)
+
+    def shows(self, p: Point) -> bool:
+        """Whether level tile ``p`` is on screen."""
+        x, y = self.to_screen(p)
+        return 0 <= x < self.w and 0 <= y < self.h
+
+
+IDENTITY: Final = Viewport(0, 0, MIN_W, LEVEL_H)
+
+
+def _axis(prev: int | None, size: int, view: int, focus: int, lo: int, hi: int, box: tuple[int, int]) -> int:
+    """The origin along one axis. ``size``: the level's extent; ``view``: the screen's; ``focus``: the party;
+    [lo, hi): the screen span no panel covers; ``box``: the level span that must be inside it."""
+    if size <= view:
+        o = -((view - size) // 2)  # the whole level fits: centred
+    else:
+        margin = view // 4
+        o = prev if prev is not None else focus - view // 2
+        if not margin <= focus - o < view - margin:
+            o = focus - view // 2
+        o = max(0, min(size - view, o))
+    b0, b1 = box
+    if b1 - b0 + 1 <= hi - lo:
+        if b0 - o < lo:
+            o = b0 - lo
+        elif b1 - o >= hi:
+            o = b1 - hi + 1
+    elif not lo <= focus - o < hi:
+        o = focus - (lo + hi) // 2
+    return o
+
+
+class Camera:
+    """Which part of the level the map viewport shows; kept from frame to frame (it scrolls near the edges)."""
+
+    def __init__(self) -> None:
+        self.origin: tuple[int, int] | None = None
+        self.key: object = None  # the level the origin belongs to
+        self.last: Viewport = IDENTITY
+
+    def view(self, layout: Layout, level_size: tuple[int, int], party: Point, *, level: object = None,
+             panel: Rect | None = None, keep: tuple[Point, ...] = ()) -> Viewport:
+        """The viewport for this frame: ``party`` in view, and ``keep`` (the creatures faced) with it in the
+        columns no ``panel`` covers (the rows below the top line) when they fit there."""
+        if level != self.key:
+            self.origin, self.key = None, level
+        mw, mh = level_size
+        pts = (party, *keep)
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        c0, c1 = layout.clear(panel)
+        px, py = party
+        prev = self.origin
+        ox = _axis(None if prev is None else prev[0], mw, layout.width, px, c0, c1, (min(xs), max(xs)))
+        oy = _axis(None if prev is None else prev[1], mh, layout.map_h, py, 1, layout.map_h, (min(ys), max(ys)))
+        self.origin = (ox, oy)
+        self.last = Viewport(ox, oy, layout.width, layout.map_h)
+        return self.last
