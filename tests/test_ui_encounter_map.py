@@ -16,7 +16,7 @@ from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode, Origin, Side
-from undercroft.ui import render
+from undercroft.ui import palette, render
 from undercroft.ui.layout import PANEL_W
 from undercroft.ui.scenes import DoorScene, SceneStack, game_stack
 from undercroft.ui.session import Session
@@ -99,7 +99,13 @@ def test_a_group_of_three_shows_three_creatures_beside_the_party_in_a_fight() ->
     assert all(max(abs(x - st.pos[0]), abs(y - st.pos[1])) <= 2 for x, y in tiles)
     cells = cells_of(driver)
     bg = {p: tuple(int(c) for c in cells["bg"][p[1], p[0]]) for p in tiles}
-    assert bg[tiles[0]] == render.TARGET_BG and bg[tiles[1]] == bg[tiles[2]] == render.MET_BG  # the target
+    assert bg[tiles[0]] == render.TARGET_BG  # the target: white on red
+    assert tuple(int(c) for c in cells["fg"][tiles[0][1], tiles[0][0]]) == palette.TARGET_FG
+    assert bg[tiles[1]] == bg[tiles[2]] == palette.UNHURT_BG  # the others on the colour of their health
+    g.hp[1], g.hp[2] = g.max_hp * 2 // 3, max(1, g.max_hp // 3)  # hurt; badly hurt
+    cells = cells_of(driver)
+    assert tuple(int(c) for c in cells["bg"][tiles[1][1], tiles[1][0]]) == palette.HURT_BG
+    assert tuple(int(c) for c in cells["bg"][tiles[2][1], tiles[2][0]]) == palette.MET_BG
     press(driver, KeySym.TAB)  # target the second
     cells = cells_of(driver)
     assert tuple(int(c) for c in cells["bg"][tiles[1][1], tiles[1][0]]) == render.TARGET_BG

@@ -4,6 +4,10 @@ The workload: an explore screen of a game some way into its first level, the del
 After each step the scene is drawn into the 80x50 console and :class:`~undercroft.term.ansi.AnsiRenderer` turns
 it into the escape codes for the terminal (24-bit colour, the larger of the two colour modes), as
 ``play --terminal`` does. Nothing is written to a terminal.
+
+The unsuffixed rows measure the 80x50 console (their size since they were added); ``terminal_frame_ms_WxH`` the
+same workload on a terminal of each size of :data:`SIZES` (issue 14: the console is the terminal's size, from
+80x24 up), through :class:`~undercroft.term.app.Screen` as the game loop does.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from undercroft.rules.types import Mode
 
 SEED = 20240601
 STEPS = 41
+SIZES: list[tuple[int, int]] = [(80, 24), (80, 50), (200, 60)]  # the smallest, the window's, a large terminal
 
 
 @dataclass(frozen=True)
@@ -29,17 +34,20 @@ class FrameStats:
     full_bytes: int  # bytes of a redraw of every cell of the same screen
 
 
-_cache: dict[str, FrameStats] = {}
+_cache: dict[tuple[str, tuple[int, int] | None], FrameStats] = {}
 
 
-def frame_stats(args: argparse.Namespace) -> FrameStats:
-    """Step, draw, diff; once per process (both metrics read it)."""
-    key = str(getattr(args, "data", None))
+def frame_stats(args: argparse.Namespace, size: tuple[int, int] | None = None) -> FrameStats:
+    """Step, draw, diff; once per process and size (the metrics of one size read the same run). ``size`` None:
+    ``new_console()``'s console and the bare renderer (the unsuffixed rows); else a console of that size and the
+    terminal front end's :class:`~undercroft.term.app.Screen` laid out for a terminal of that size."""
+    key = (str(getattr(args, "data", None)), size)
     if key in _cache:
         return _cache[key]
     from undercroft.rules.actions import Move
     from undercroft.rules.game import Game
     from undercroft.term.ansi import AnsiRenderer
+    from undercroft.term.app import Screen
     from undercroft.ui.frontend import new_console
     from undercroft.ui.scenes import SceneStack
     from undercroft.ui.scenes.play import ExploreScene
@@ -53,10 +61,17 @@ def frame_stats(args: argparse.Namespace) -> FrameStats:
             break
         session.act(Move(dx, dy))
     stack = SceneStack([ExploreScene(session)])
-    console = new_console()
-    renderer = AnsiRenderer(truecolor=True)
+    if size is None:
+        console = new_console()
+        renderer = AnsiRenderer(truecolor=True)
+        render = renderer.render
+    else:
+        console = new_console(*size)
+        screen = Screen(truecolor=True)
+        screen.resize(*size)
+        render = screen.frame
     stack.draw(console)
-    full_bytes = len(renderer.render(console).encode("utf-8"))
+    full_bytes = len(render(console).encode("utf-8"))
 
     # A pair of opposite steps that both succeed here: back and forth over the same floor.
     pair = None
@@ -79,7 +94,7 @@ def frame_stats(args: argparse.Namespace) -> FrameStats:
         t0 = time.perf_counter()
         stack.draw(console)
         t1 = time.perf_counter()
-        data = renderer.render(console).encode("utf-8")
+        data = render(console).encode("utf-8")
         t2 = time.perf_counter()
         times.append((t2 - t0) * 1000.0)
         diffs.append((t2 - t1) * 1000.0)
@@ -108,3 +123,16 @@ def terminal_frame_bytes(args: argparse.Namespace) -> float:
 def terminal_full_frame_bytes(args: argparse.Namespace) -> float:
     """Bytes of a redraw of every cell of the same screen (the first frame, and after a resize)."""
     return float(frame_stats(args).full_bytes)
+
+
+def _register_sized(width: int, height: int) -> None:
+    def sized(args: argparse.Namespace) -> float:
+        return statistics.median(frame_stats(args, (width, height)).times_ms)
+
+    sized.__doc__ = (f"terminal_frame_ms on a {width}x{height} terminal (a {width}x{height} console drawn and "
+                     f"sent through Screen.frame); median of up to {STEPS} steps.")
+    metric(f"terminal_frame_ms_{width}x{height}", "ms")(sized)
+
+
+for _w, _h in SIZES:
+    _register_sized(_w, _h)

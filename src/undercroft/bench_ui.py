@@ -1,4 +1,9 @@
-"""The ``explore_frame_ms`` metric: drawing one full explore frame (registered with ``bench``)."""
+"""The ``explore_frame_ms`` metrics: drawing one full explore frame (registered with ``bench``).
+
+``explore_frame_ms`` draws into the 80x50 console (the window's size, the row's size since it was added);
+``explore_frame_ms_WxH`` draws into a console of each size of :data:`SIZES` (issue 14: the scenes lay out for any
+console from 80x24 up).
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,11 @@ from undercroft.bench import _data, metric
 from undercroft.rules.types import Mode
 
 FRAMES = 101
+SIZES: list[tuple[int, int]] = [(80, 24), (80, 50), (200, 60)]  # the smallest, the window's, a large terminal
 
 
-@metric("explore_frame_ms", "ms")
-def explore_frame_ms(args: argparse.Namespace) -> float:
-    """Median time to draw a full explore frame (map with field of view, items, monsters, status bar and message
-    log) into an 80x50 console, for a game some way into its first level. No window is opened."""
+def frame_ms(args: argparse.Namespace, size: tuple[int, int] | None = None) -> float:
+    """Median time in ms to draw the explore scene into a console of ``size`` (None: ``new_console()``'s)."""
     from undercroft.content import load_content
     from undercroft.rules.actions import Move
     from undercroft.rules.game import Game
@@ -33,7 +37,7 @@ def explore_frame_ms(args: argparse.Namespace) -> float:
             break
         session.act(Move(dx, dy))
     stack = SceneStack([ExploreScene(session)])
-    console = new_console()
+    console = new_console() if size is None else new_console(*size)
     stack.draw(console)  # warm up
     times = []
     for _ in range(FRAMES):
@@ -41,3 +45,22 @@ def explore_frame_ms(args: argparse.Namespace) -> float:
         stack.draw(console)
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000.0
+
+
+@metric("explore_frame_ms", "ms")
+def explore_frame_ms(args: argparse.Namespace) -> float:
+    """Median time to draw a full explore frame (map with field of view, items, monsters, status bar and message
+    log) into an 80x50 console, for a game some way into its first level. No window is opened."""
+    return frame_ms(args)
+
+
+def _register_sized(width: int, height: int) -> None:
+    def sized(args: argparse.Namespace) -> float:
+        return frame_ms(args, (width, height))
+
+    sized.__doc__ = f"The same frame as explore_frame_ms, drawn into a {width}x{height} console; median of {FRAMES}."
+    metric(f"explore_frame_ms_{width}x{height}", "ms")(sized)
+
+
+for _w, _h in SIZES:
+    _register_sized(_w, _h)

@@ -281,7 +281,12 @@ MENU = KeyMode("menu", "A menu (who drinks, the ruleset)", overlay=True, binds=(
 ))
 
 ANYWHERE = KeyMode("anywhere", "Anywhere", binds=(
-    Bind("fullscreen", ("Alt+Enter",), "fullscreen on/off (the window)"),
+    Bind("fullscreen", ("Alt+Enter",), "fullscreen on/off (the window; F11 too)",
+         doc="fullscreen on/off (the window; F11 too): a larger screen shows more of the map and the log"),
+    # The window's own keys (ui/app.py handles them; they never reach a scene): documentation rows.
+    Bind("window", (), "the window bigger, smaller, automatic (remembered)", shown="Ctrl+=  Ctrl+-  Ctrl+0",
+         doc="the window one step bigger or smaller (tileset and whole-number scale), or back to the size that "
+             "fits the screen; remembered for next time", md="Ctrl+=, Ctrl+-, Ctrl+0"),
     _mouse("closing the window", "keeps the game: every action is already saved"),
 ))
 
@@ -374,6 +379,7 @@ def markdown_table(mode: str) -> str:
     """The key table of one mode, as PLAYING.md shows it (``common``: the keys of every game screen)."""
     rows = ["| key | |", "| --- | --- |"]
     for b in _own(COMMON if mode == "common" else BY_NAME[mode]):
-        keys_md = b.md_keys() if b.keys else f"{b.shown} (mouse)" if b.shown != "closing the window" else b.shown
+        keys_md = (b.md_keys() if b.keys or b.md else f"{b.shown} (mouse)" if b.shown != "closing the window"
+                   else b.shown)
         rows.append(f"| {keys_md} | {b.doc_text()} |")
     return "\n".join(rows)

@@ -71,7 +71,9 @@ DIM_BG: Final = np.array([(22, 21, 28), (0, 0, 0), (20, 16, 12), (16, 16, 30)], 
 TILE_NAMES: Final = ("wall", "floor", "door", "stairs")  # the rows of the four arrays above
 LIT_FLOOR_BG: Final[RGB] = (26, 23, 20)  # LIT_BG's floor row, as an RGB
 
-MET_BG: Final[RGB] = (110, 20, 20)  # behind each creature of the group met
+MET_BG: Final[RGB] = (110, 20, 20)  # behind each creature of the group met (badly hurt: a third of its HP or less)
+HURT_BG: Final[RGB] = (86, 62, 0)  # behind a creature of the group met that has lost a third of its HP
+UNHURT_BG: Final[RGB] = (24, 70, 34)  # behind a creature of the group met that has lost less
 TARGET_BG: Final[RGB] = (200, 60, 30)  # behind the creature targeted in a fight
 TARGET_FG: Final[RGB] = WHITE  # the targeted creature's glyph (5.1:1 on TARGET_BG; its own colour is not readable)
 
@@ -175,8 +177,19 @@ MONSTER_TEXT_BGS: Final[tuple[RGB, ...]] = (
     SELECT_BG,  # its name on the selected row of the fight list
     BLACK,  # the look cursor inverts its glyph onto black
 )
-MONSTER_GLYPH_BGS: Final[tuple[RGB, ...]] = (MET_BG,)  # behind each creature of the group met (NON_TEXT)
+# behind each creature of the group met, by its health (NON_TEXT)
+MONSTER_GLYPH_BGS: Final[tuple[RGB, ...]] = (UNHURT_BG, HURT_BG, MET_BG)
 ITEM_TEXT_BGS: Final[tuple[RGB, ...]] = (
     LIT_FLOOR_BG,  # on the lit floor
     PANEL_BG,  # in the inventory
 )
+
+
+def health_bg(hp: int, max_hp: int) -> RGB:
+    """The background of a creature of the group met, by its health: green while it has lost less than a third of
+    its hit points, amber down to a third, red below (the targeted one is drawn on :data:`TARGET_BG`)."""
+    if 3 * hp > 2 * max_hp:
+        return UNHURT_BG
+    if 3 * hp > max_hp:
+        return HURT_BG
+    return MET_BG

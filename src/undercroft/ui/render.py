@@ -49,6 +49,7 @@ from undercroft.ui.palette import (
     TITLE,
     WHITE,
     fade,
+    health_bg,
     hex_rgb,
 )
 
@@ -147,8 +148,8 @@ def draw_map(console: tcod.console.Console, game: Game, visible: npt.NDArray[np.
             if visible[cy, cx]:
                 if g.id == highlight and i == target:
                     put(cx, cy, mon.glyph, TARGET_FG, TARGET_BG)
-                else:
-                    put(cx, cy, mon.glyph, colour, MET_BG if g.id == highlight else None)
+                else:  # the group met: each creature on the colour of its health
+                    put(cx, cy, mon.glyph, colour, health_bg(g.hp[i], g.max_hp) if g.id == highlight else None)
     px, py = st.pos
     lead = next((mm for mm in st.party if mm.alive), st.party[0])
     put(px, py, content.party[lead.template].glyph if lead.template in content.party else "@",

@@ -1,0 +1,126 @@
+"""Issue 14, points 1 and 3: screens from 80x24 up. The layout of each size, the camera that follows the party
+(scrolling only near the edges), the party and the creatures it faces never under a panel (checked on every
+screen of autoplayed games at 80x24 and 80x50), a resize laid out at once, and a larger screen showing more."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import tcod.console
+from engine_helpers import content
+from ui_helpers import Driver, rows, screen
+
+from undercroft.bot import Bot, game_seed
+from undercroft.rules.game import Game
+from undercroft.rules.types import Mode
+from undercroft.ui.layout import MIN_H, MIN_W, PANEL_W, Camera, Layout, Rect
+from undercroft.ui.scenes import SceneStack, game_stack
+from undercroft.ui.session import Session
+
+
+def test_the_layout_of_each_size() -> None:
+    small = Layout.of(80, 24)
+    assert (small.map_h, small.status_y, small.log_y, small.log_rows) == (20, 20, 21, 3) and not small.tall
+    classic = Layout.of(80, 50)
+    assert (classic.map_h, classic.status_y, classic.log_y, classic.log_rows) == (43, 43, 44, 6) and classic.tall
+    big = Layout.of(200, 60)
+    assert (big.map_h, big.log_rows) == (43, 16)  # the whole level, and the rest is log
+    assert Layout.of(60, 20) == Layout.of(MIN_W, MIN_H)  # never laid out smaller (the front ends say "too small")
+
+
+def test_panels_stand_over_the_map_when_tall_and_take_a_side_when_short() -> None:
+    assert Layout.of(80, 50).panel(right=True) == Rect(41, 1, PANEL_W, 41)
+    assert Layout.of(80, 50).text_columns(Layout.of(80, 50).panel(True)) == (0, 80)
+    short = Layout.of(80, 24)
+    right, left = short.panel(right=True), short.panel(right=False)
+    assert right == Rect(42, 0, PANEL_W, 24) and left == Rect(0, 0, PANEL_W, 24)
+    assert short.text_columns(right) == (0, 42) and short.text_columns(left) == (38, 80)
+    assert short.clear(right) == (0, 42) and short.clear(left) == (38, 80)
+
+
+def test_the_camera_scrolls_only_near_the_edges() -> None:
+    layout = Layout.of(80, 24)  # 20 rows of a 43-row level
+    cam = Camera()
+    origins = []
+    for y in range(2, 41):
+        view = cam.view(layout, (80, 43), (40, y), level=0)
+        sy = y - view.oy
+        assert 0 <= sy < view.h  # always on screen
+        assert view.oy in (0, 43 - 20) or 20 // 4 <= sy < 20 - 20 // 4  # away from the edges, but at the level's
+        origins.append(view.oy)
+    changes = sum(a != b for a, b in itertools.pairwise(origins))
+    assert 0 < changes <= 6, origins  # a few jumps, not a scroll every step
+    assert cam.view(layout, (80, 43), (40, 3), level=1).oy == 0  # a new level: placed afresh
+
+
+def test_a_level_narrower_than_the_screen_is_centred() -> None:
+    view = Camera().view(Layout.of(200, 60), (80, 43), (10, 10))
+    assert (view.ox, view.oy) == (-60, 0)  # 60 columns either side
+
+
+def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:
+    """On the screen drawn last: the party's glyph where the camera puts it, off every panel; the creatures it
+    faces (in sight) off the panel too, when the clear part of the map is wide enough for them and the party."""
+    game = session.game
+    st = game.state
+    view = session.camera.last
+    layout = Layout.of(*size)
+    panel = None
+    if st.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT):
+        panel = layout.panel(st.pos[0] < st.level.map.width - PANEL_W - 1)
+    sx, sy = view.to_screen(st.pos)
+    assert 0 <= sy < layout.map_h and 0 <= sx < layout.width
+    assert panel is None or (sx, sy) not in panel
+    g = st.front_group()
+    enc = st.encounter
+    if panel is None or g is None or (enc is not None and enc.out_of_sight):
+        return
+    vis = game.visible()
+    tiles = game.creature_tiles(g)
+    faced = [tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]]]
+    xs = [p[0] for p in (st.pos, *faced)]
+    ys = [p[1] for p in (st.pos, *faced)]
+    c0, c1 = layout.clear(panel)
+    if max(xs) - min(xs) < c1 - c0 and max(ys) - min(ys) < layout.map_h - 1:
+        for p in faced:
+            q = view.to_screen(p)
+            assert q not in panel and 0 <= q[1] < layout.map_h, (p, q, panel)
+
+
+@pytest.mark.parametrize("ruleset", ["undercroft", "crawler", "citadel", "warden"])
+def test_panels_never_hide_the_party_or_what_it_faces(ruleset: str) -> None:
+    checked = 0
+    for i in range(2):
+        seed = game_seed(1414, i)
+        game = Game(content(), ruleset, seed)
+        bot = Bot(game, seed)
+        session = Session(content(), game)
+        for _ in range(300):
+            if game.over:
+                break
+            action = bot.choose()
+            events = session.act(action)
+            if len(events) == 1 and events[0].type == "refused":
+                bot.refused(action)
+            for size in ((80, 24), (80, 50)):
+                console = tcod.console.Console(*size, order="F")
+                SceneStack(game_stack(session)).draw(console)
+                party_and_faced_clear(session, size)
+            checked += game.mode != Mode.EXPLORE
+    assert checked > 5
+
+
+def test_a_resize_lays_the_screen_out_at_once() -> None:
+    session = Session(content(), Game(content(), "undercroft", 3))
+    for n in range(12):
+        session.log.add(f"Message {n}.")
+    driver = Driver(SceneStack(game_stack(session)), size=(80, 50))
+    assert "HP 12/12" in rows(screen(driver))[43]
+    driver.frontend.columns, driver.frontend.rows = 80, 24
+    text = rows(screen(driver))
+    assert len(text) == 24 and "HP 12/12" in text[20] and "Message 11." in text[23]
+    driver.frontend.columns, driver.frontend.rows = 200, 60
+    text = rows(screen(driver))
+    assert len(text) == 60 and len(text[0]) == 200 and "HP 12/12" in text[43]
+    assert sum("Message" in line for line in text[44:]) == 12  # a taller screen: more of the log
