@@ -286,6 +286,9 @@ class GameScene(Scene):
                 lines.append((text, render.KIND_COLOURS.get(kind, TEXT)))
         if not lines or rows <= 1:
             return
+        sizes = [len(render.wrap(t, w)) for t, _ in lines]
+        if sum(sizes) > rows - 1 and sizes[-1] + 1 > rows - 1:
+            return  # not even the last result fits whole: the log below tells it
         render.put_text(console, x, y, heading, DIM)
         render.put_lines(console, x, y + 1, w, lines, max_rows=rows - 1)
 
