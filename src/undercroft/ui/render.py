@@ -73,6 +73,13 @@ TILE_CH: Final = np.zeros(_N_TILES, dtype=np.int32)
 TILE_CH[[dungeon.WALL, dungeon.FLOOR, dungeon.DOOR, dungeon.STAIRS]] = [ord("#"), 0xB7, ord("+"), ord(">")]
 SHROUD: Final = np.zeros((), dtype=tcod.console.rgb_graphic)
 SHROUD["ch"] = ord(" ")
+# Every look of every tile code as a whole cell, three per code: dark, remembered, seen. A tile's cell is
+# LOOK[3 * code + explored + visible] (visible implies explored): one indexed copy draws the whole terrain.
+LOOK: Final = np.zeros(3 * _N_TILES, dtype=tcod.console.rgb_graphic)
+LOOK[0::3] = SHROUD
+LOOK["ch"][1::3] = LOOK["ch"][2::3] = TILE_CH
+LOOK["fg"][1::3], LOOK["bg"][1::3] = DIM_FG, DIM_BG
+LOOK["fg"][2::3], LOOK["bg"][2::3] = LIT_FG, LIT_BG
 
 
 def cells(console: tcod.console.Console) -> npt.NDArray[np.void]:
@@ -106,19 +113,16 @@ def draw_map(console: tcod.console.Console, game: Game, visible: npt.NDArray[np.
     sx0, sy0 = max(0, -ox), max(0, -oy)
     sx1, sy1 = min(view.w, console.width, m.width - ox), min(view.h, console.height, m.height - oy)
     screen = cells(console)
-    screen[: min(view.h, console.height), : min(view.w, console.width)] = SHROUD
+    vh, vw = min(view.h, console.height), min(view.w, console.width)
     if sx1 <= sx0 or sy1 <= sy0:
+        screen[:vh, :vw] = SHROUD
         return visible
-    out = screen[sy0:sy1, sx0:sx1]
+    if sy0 > 0 or sx0 > 0 or sy1 < vh or sx1 < vw:  # the level does not fill the view: dark around it
+        screen[:vh, :vw] = SHROUD
     sl = (slice(sy0 + oy, sy1 + oy), slice(sx0 + ox, sx1 + ox))
     vis = visible[sl]
-    exp = (lv.explored[sl] | vis)
-    t = m.tiles[sl]
-    out["ch"] = np.where(exp, TILE_CH[t], SHROUD["ch"])
-    cond = [vis[..., np.newaxis], exp[..., np.newaxis]]
-    out["fg"] = np.select(cond, [LIT_FG[t], DIM_FG[t]], default=SHROUD["fg"])
-    out["bg"] = np.select(cond, [LIT_BG[t], DIM_BG[t]], default=SHROUD["bg"])
     explored = lv.explored | visible
+    screen[sy0:sy1, sx0:sx1] = LOOK[3 * m.tiles[sl].astype(np.intp) + explored[sl] + vis]
 
     def put(mx: int, my: int, glyph: str, colour: RGB, bg: RGB | None = None) -> None:
         px, py = mx - ox, my - oy
