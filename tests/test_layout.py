@@ -67,7 +67,7 @@ def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:
     view = session.camera.last
     layout = Layout.of(*size)
     panel = None
-    if st.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT):
+    if st.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT, Mode.DEAD, Mode.WON):  # the end screen's too
         panel = layout.panel(st.pos[0] < st.level.map.width - PANEL_W - 1)
     sx, sy = view.to_screen(st.pos)
     assert 0 <= sy < layout.map_h and 0 <= sx < layout.width
@@ -98,6 +98,10 @@ def test_panels_never_hide_the_party_or_what_it_faces(ruleset: str) -> None:
         session = Session(content(), game)
         for _ in range(300):
             if game.over:
+                for size in ((80, 24), (80, 50)):  # the end screen: the party (and its killer) beside its panel
+                    console = tcod.console.Console(*size, order="F")
+                    SceneStack(game_stack(session)).draw(console)
+                    party_and_faced_clear(session, size)
                 break
             action = bot.choose()
             events = session.act(action)
@@ -124,3 +128,13 @@ def test_a_resize_lays_the_screen_out_at_once() -> None:
     text = rows(screen(driver))
     assert len(text) == 60 and len(text[0]) == 200 and "HP 12/12" in text[43]
     assert sum("Message" in line for line in text[44:]) == 12  # a taller screen: more of the log
+
+
+def test_a_path_breaks_after_a_slash_never_inside_a_name() -> None:
+    from undercroft.ui import render
+
+    path = "/home/someone/.local/share/undercroft/morgue/morgue-undercroft-12345-turn678.txt"
+    rows = render.wrap_path(path, 40)
+    assert "".join(rows) == path and all(len(r) <= 40 for r in rows) and len(rows) > 1
+    assert all(r.endswith(("/", "-")) for r in rows[:-1])
+    assert render.wrap_path("a" * 50, 20) == ["a" * 20, "a" * 20, "a" * 10]

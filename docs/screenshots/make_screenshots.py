@@ -16,8 +16,9 @@ script is its input, the same keys a player presses, and a frame the loop presen
 tileset. The terminal set is planned the same way on a null front end of 80x24 (which keys reach each scene), then
 those keys are typed into the real game in the pty; before each key the script waits until the terminal shows what
 the plan saw, so the screenshot is the terminal's own screen at that moment (a difference is reported, and the
-screen is photographed as it is). Saves go to a temporary directory, never to your own. Seeds are fixed; the one
-thing that differs from run to run is the random seed offered on the title screen.
+screen is photographed as it is). Saves and settings go to a temporary directory, never to your own. Seeds are
+fixed; what differs from run to run is the random seed offered on the terminal's title screen and the time in the
+morgue file's name on the death screens.
 """
 
 from __future__ import annotations
@@ -60,20 +61,32 @@ def main() -> None:
     p.add_argument("--term-ruleset", default="undercroft", help="the terminal set's ruleset")
     args = p.parse_args()
     out = Path(args.out)
-    tmp = tempfile.mkdtemp(prefix="undercroft-shots-")
-    os.environ["XDG_DATA_HOME"] = tmp
+    # Saves go to a fixed place of their own (so the morgue file's path on the death screens is the same each
+    # time), a fresh one for each set.
+    base = Path(tempfile.gettempdir()) / "undercroft-screenshots"
     start = time.monotonic()
+
+    def fresh(name: str) -> Path:
+        home = base / name
+        shutil.rmtree(home, ignore_errors=True)
+        home.mkdir(parents=True)
+        os.environ["XDG_DATA_HOME"] = str(home / "data")
+        os.environ["XDG_CONFIG_HOME"] = str(home / "config")  # not your settings either
+        return home
+
     try:
         if "window" in args.only or "large" in args.only:
             outputs = [(out, "small")] if "window" in args.only else []
             outputs += [(out / "large", "large")] if "large" in args.only else []
+            fresh("window")
             window_shots(args.seed, (80, 50), outputs)
         if "wide" in args.only:
+            fresh("wide")
             window_shots(args.seed, (120, 50), [(out / "wide", "small")])
         if "terminal" in args.only:
-            terminal_shots(args.term_seed, args.term_ruleset, out / "terminal", Path(tmp) / "pty")
+            terminal_shots(args.term_seed, args.term_ruleset, out / "terminal", fresh("terminal"))
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(base, ignore_errors=True)
     print(f"done in {time.monotonic() - start:.1f} s")
 
 
@@ -223,13 +236,15 @@ def key_event(c: str) -> KeyDown:
 
 def screen_text(console: Any) -> list[str]:
     """The rows of ``console`` as the terminal front end writes them (a control character is a space)."""
-    return ["".join(" " if c < 0x20 or 0x7F <= c < 0xA0 else chr(c) for c in row) for row in console.ch.tolist()]
+    ch = console.ch.T if console.ch.shape == (console.width, console.height) else console.ch  # [x, y] or [y, x]
+    return ["".join(" " if c < 0x20 or 0x7F <= c < 0xA0 else chr(c) for c in row) for row in ch.tolist()]
 
 
 def _same(a: list[str], b: list[str]) -> bool:
     """Two screens alike, but for the random seed the title screen offers."""
     def norm(rows: list[str]) -> list[str]:
-        return [re.sub(r"seed \d+ \(random\)", "seed N (random)", r) for r in rows]
+        rows = [re.sub(r"seed \d+ \(random\)", "seed N (random)", r) for r in rows]
+        return [re.sub(r"\d{8}-\d{6}", "YYYYMMDD-HHMMSS", r).rstrip() for r in rows]  # the morgue file's name
 
     return norm(a) == norm(b)
 
@@ -337,7 +352,7 @@ class _PtyGame:
     def __init__(self, args: list[str], home: Path, cols: int, rows: int) -> None:
         import pyte
 
-        class Answering(pyte.Screen):  # type: ignore[misc]
+        class Answering(pyte.Screen):
             """Answers the terminal's reports (cursor position, device attributes): blessed waits for them."""
 
             answer: Callable[[str], object] = staticmethod(lambda text: None)
@@ -454,9 +469,9 @@ def terminal_shots(seed: int, ruleset: str, out: Path, home: Path) -> None:
         print("terminal: skipped (pyte is not installed: pip install pyte)")
         return
     t0 = time.monotonic()
-    keys, shots, screens = plan_terminal(seed, ruleset)
+    keys, shots, screens = plan_terminal(seed, ruleset)  # (its saves in home/data, as the game's will be)
     print(f"terminal: {len(keys)} keys planned in {time.monotonic() - t0:.1f} s:", repr("".join(keys)))
-    shutil.rmtree(home, ignore_errors=True)
+    shutil.rmtree(home, ignore_errors=True)  # the plan's saves
     home.mkdir(parents=True)
     cols, rows = TERM_SIZE
     game = _PtyGame(["play", "--terminal", "--seed", str(seed), "--ruleset", ruleset], home, cols, rows)

@@ -8,6 +8,8 @@ random stream or changes the game.
 from __future__ import annotations
 
 import contextlib
+import os
+import re
 import textwrap
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
@@ -166,6 +168,28 @@ def draw_map(console: tcod.console.Console, game: Game, visible: npt.NDArray[np.
 
 def wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
+
+
+def wrap_path(path: str, width: int) -> list[str]:
+    """A file path on rows of ``width``, broken after a ``/`` (or, in a name too long for a row, after a ``-``);
+    a part without either wider than a row is split where it must."""
+    rows: list[str] = []
+    line = ""
+    for part in re.split(r"(?<=/)|(?<=-)", path):
+        if line and len(line) + len(part) > width:
+            rows.append(line)
+            line = ""
+        while len(part) > width:
+            rows.append(part[:width])
+            part = part[width:]
+        line += part
+    return [*rows, line] if line else rows
+
+
+def home_short(path: str) -> str:
+    """``path`` with the user's home directory written ``~``."""
+    home = os.path.expanduser("~")
+    return "~" + path[len(home):] if home not in ("", "/", "~") and path.startswith(home + os.sep) else path
 
 
 _CUTS: list[list[str]] = []  # the watchers of cut text (tests: :func:`watch_cuts`)

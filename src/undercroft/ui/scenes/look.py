@@ -248,8 +248,7 @@ class LookScene(Scene):
         layout = Layout.of(console.width, console.height)
         r = layout.panel(right=x < console.width // 2)
         w = LOOK_W
-        rows = sum(len(render.wrap(t, w - 4)) for t, _ in lines)
-        h = min(r.h, rows + 5)
+        h = r.h  # the whole side: over a panel of the scene below, it covers it whole, never a part of it
         render.panel(console, r.x, r.y, w, h, "Look")
         render.put_lines(console, r.x + 2, r.y + 2, w - 4, lines, max_rows=h - 5, keep_last=False)
         hint = "Tab: next  arrows: move  Esc: back"

@@ -47,7 +47,7 @@ from undercroft.ui import keymap, keys, render
 from undercroft.ui.keymap import WALK
 from undercroft.ui.layout import PANEL_W, Layout, Rect
 from undercroft.ui.palette import DOOR_BLOCKED_BG, DOOR_CURSOR_BG, DOOR_OPEN_BG
-from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
+from undercroft.ui.render import DIM, FAINT, KEY, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Buttons, Pop, Push, Replace, Reset, Scene, Transition
 from undercroft.ui.scenes.look import LookScene, draw_hover
 from undercroft.ui.scenes.overlays import HelpScene, InventoryScene, LogScene, MenuScene, PromptScene
@@ -981,9 +981,9 @@ class DoorScene(Scene):
         y += 1
         if doors:
             back = ways[self.default(doors)].came_in
-            hint = (f"Up/Down: choose  Enter: run  r: {'the way in' if back else 'the first'}  Esc: stay."
-                    " Or click a door.")
-            y += render.put_lines(console, px + 2, y, w - 4, [(hint, DIM)]) + 1
+            hints = ["Up/Down: choose   Enter: run", f"r: {'the way in' if back else 'the first'}     Esc: stay",
+                     "Or click a door."]
+            y += render.put_lines(console, px + 2, y, w - 4, [(h, DIM) for h in hints]) + 1
         if any(way.blocked for way in ways):
             render.put_lines(console, px + 2, y, w - 4, [("x: blocked, the monsters stand in front of it.", DIM)])
 
@@ -1017,25 +1017,26 @@ class EndScene(GameScene):
             return self.on_title()
         return None
 
+    def panel_rect(self, layout: Layout) -> Rect | None:
+        return layout.panel(self.panel_right())  # beside the party and what killed it, never over them
+
     def on_draw(self, console: tcod.console.Console) -> None:
         game = self.session.game
         dead = game.state.mode == Mode.DEAD
-        layout, _ = self.draw_world(console)
-        # darken the map behind the notice
-        cells = render.cells(console)[: layout.map_h]
-        cells["fg"] //= 2
-        cells["bg"] //= 2
-        w, h = 60, 16
-        x = (console.width - w) // 2
-        y = max(0, min(10, (layout.map_h - h) // 2))
-        render.panel(console, x, y, w, h, "Death" if dead else "Victory")
+        _, r = self.draw_world(console)
+        assert r is not None
+        x, w = r.x, r.w
+        render.panel(console, r.x, r.y, r.w, r.h, "Death" if dead else "Victory")
         lines = end_lines(game)
-        render.put_text(console, x + 3, y + 2, lines[0], render.BAD if dead else render.GOLD)
-        for i, line in enumerate(lines[1:]):
-            render.put_text(console, x + 3, y + 4 + i, line, TEXT, width=w - 6)
-        yy = y + 4 + len(lines)
+        y = r.y + 2
+        y += render.put_lines(console, x + 2, y, w - 4, [(lines[0], render.BAD if dead else render.GOLD)]) + 1
+        y += render.put_lines(console, x + 2, y, w - 4, [(line, TEXT) for line in lines[1:]]) + 1
         if self.session.morgue is not None:
-            yy += render.put_lines(console, x + 3, yy, w - 6, [(f"Morgue file: {self.session.morgue}", DIM)])
+            render.put_text(console, x + 2, y, "Morgue file:", DIM)
+            for part in render.wrap_path(render.home_short(str(self.session.morgue)), w - 4):
+                y += 1
+                render.put_text(console, x + 2, y, part, DIM)
+            y += 2
         elif self.morgue_error:
-            yy += render.put_lines(console, x + 3, yy, w - 6, [(self.morgue_error, render.BAD)])
-        render.put_text(console, x + 3, y + h - 2, "Enter: title    L: the whole log", render.KEY)
+            y += render.put_lines(console, x + 2, y, w - 4, [(self.morgue_error, render.BAD)]) + 1
+        render.put_lines(console, x + 2, max(y, r.y + r.h - 3), w - 4, [("Enter: title   L: the whole log", KEY)])
