@@ -153,3 +153,15 @@ def test_notation_is_the_one_dice_type_and_rules_dice_re_exports_it() -> None:
     assert rules_dice.Dice is notation.Dice
     assert rules_dice.DiceError is notation.DiceError
     assert notation.Dice.parse("2d6x10") == rules_dice.Dice.parse("2d6x10")
+
+
+def test_a_dice_text_too_long_or_a_die_too_large_is_refused_not_a_hang() -> None:
+    import pytest
+
+    from undercroft.notation import Dice, DiceError
+    from undercroft.rules.rng import Stream
+
+    with pytest.raises(DiceError, match="at most 40"):
+        Dice.parse("1" * 5000)
+    with pytest.raises(ValueError, match=r"at most 2\*\*64"):
+        Stream(1, "test").die(2**64 + 1)

@@ -199,3 +199,21 @@ def test_die_rejects_the_incomplete_top_block_instead_of_biasing() -> None:
     s = _RawScript([2**64 - 5, 0])  # the largest value that is kept
     assert s.die(6) == (2**64 - 5) % 6 + 1
     assert s.draws == 1
+
+
+def _hashed(text: str) -> int:
+    import hashlib
+
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
+
+
+@pytest.mark.parametrize("text", ["7" * 100_000, "1" + "0" * 4300, str(MAX_SEED) + "0", "9" * 25])
+def test_a_number_of_any_length_beyond_the_range_is_hashed_as_text(text: str) -> None:
+    # docs/PLAYING.md: any words are a seed. A number too large for 0..2**64-1, of any length (even past Python's
+    # int-from-text digit limit, which used to give an error about Python's internals), is hashed like any text.
+    assert parse_seed(text) == _hashed(text) == Streams(text).seed
+
+
+def test_leading_zeros_of_any_length_keep_the_number() -> None:
+    assert parse_seed("0" * 100_000 + "42") == 42
+    assert parse_seed("0" * 100_000) == 0

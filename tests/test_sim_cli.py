@@ -103,7 +103,8 @@ def test_ruleset_picks_the_delver_and_the_rules(capsys: pytest.CaptureFixture[st
         (["gaoler", "--count", "101"], "--count must be 1..100, not 101"),
         (["gaoler", "--hp", "0"], "--hp must be 1..12 (the Delver's hit points), not 0"),
         (["gaoler", "--hp", "13"], "--hp must be 1..12 (the Delver's hit points), not 13"),
-        (["gaoler", "--fights", "0"], "--fights must be at least 1, not 0"),
+        (["gaoler", "--fights", "0"], "--fights must be 1..100,000,000, not 0"),
+        (["gaoler", "--fights", str(10**30)], "--fights must be 1..100,000,000, not a number of 31 digits or more"),
         (["gaoler", "--ruleset", "wardn"], "unknown ruleset 'wardn'; did you mean 'warden'?"),
         ([], "name a monster (one of: "),
         (["gaoler", "--all"], "give a MONSTER or --all, not both"),
@@ -122,7 +123,7 @@ def test_a_non_number_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as exc:
         main(["sim", "gaoler", "--count", "three"])
     assert exc.value.code == 2
-    assert "invalid int value: 'three'" in capsys.readouterr().err
+    assert "argument --count: expected a whole number, not 'three'" in capsys.readouterr().err
 
 
 # --- the progress bar ----------------------------------------------------------------------------------------

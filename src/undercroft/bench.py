@@ -76,7 +76,7 @@ def _load_extra_metrics() -> None:
 # Modules that register more metrics with @metric when imported.
 _METRIC_MODULES: list[str] = [
     "undercroft.bench_dungeon", "undercroft.bench_ui", "undercroft.bench_replay", "undercroft.bench_sim",
-    "undercroft.bench_term",
+    "undercroft.bench_term", "undercroft.bench_soak",
 ]
 
 

@@ -70,6 +70,7 @@ from undercroft.rules.actions import (
 )
 from undercroft.rules.dice import Dice
 from undercroft.rules.game import Game
+from undercroft.rules.levelmap import dijkstra_map
 from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
@@ -313,9 +314,7 @@ class Bot:
         for last_resort, (avoid, diagonal) in [(r, p) for r in (False, True) for p in passes]:
             if (avoid, diagonal) not in maps:
                 cost = self._walk_cost(avoid)
-                dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
-                dist[st.pos[1], st.pos[0]] = 0
-                tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None, out=dist)
+                dist = dijkstra_map(cost, st.pos, diagonal)
                 maps[avoid, diagonal] = (cost, dist)
             cost, dist = maps[avoid, diagonal]
             for kind, mask in goals:
@@ -432,9 +431,7 @@ class Bot:
         st = self.game.state
         m = st.level.map
         cost = self._walk_cost(False)
-        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
-        dist[st.pos[1], st.pos[0]] = 0
-        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+        dist = dijkstra_map(cost, st.pos, diagonal=True)
         out = (m.segment_of != st.segment) & (m.segment_of >= 0) & (cost > 0) & (dist < _FAR)
         if not out.any():
             return None
@@ -451,13 +448,9 @@ class Bot:
         cost = self._walk_cost(False)
         cost[m.segment_of != st.segment] = 0
         cost[st.pos[1], st.pos[0]] = 1
-        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
-        dist[st.pos[1], st.pos[0]] = 0
-        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+        dist = dijkstra_map(cost, st.pos, diagonal=True)
         floor = (m.tiles != dungeon.WALL).astype(np.int8)  # how near the group, round whatever stands in the way
-        near = tcod.path.maxarray(cost.shape, dtype=np.int32)
-        near[g.pos[1], g.pos[0]] = 0
-        tcod.path.dijkstra2d(near, floor, 1, 1, out=near)
+        near = dijkstra_map(floor, g.pos, diagonal=True)
         reach = (dist < _FAR) & (cost > 0)
         reach[g.pos[1], g.pos[0]] = False
         key = np.where(reach, near.astype(np.int64) * 4096 + dist, np.iinfo(np.int64).max)
@@ -602,9 +595,7 @@ class Bot:
             return None
         cost = self._walk_cost(True)
         cost[goal[1], goal[0]] = 1
-        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
-        dist[goal[1], goal[0]] = 0
-        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+        dist = dijkstra_map(cost, goal, diagonal=True)
         return dist
 
     # --- a group that goes its way -----------------------------------------------------------------------------

@@ -24,24 +24,36 @@ from undercroft.rules.names import the
 AddDataArg = Callable[[argparse.ArgumentParser], None]
 
 
-def _turn(text: str) -> int:
+MAX_COUNT = 1_000_000  # the bound of --games and --max-actions
+
+
+def _whole(text: str, lo: int, hi: int) -> int:
+    """A whole number lo..hi from the command line, or an ArgumentTypeError of one line (argparse adds the option)."""
+    digits = text.strip()
+    body = digits.lstrip("+-").lstrip("0")
+    if len(body) > len(str(hi)):  # counted first: int() of thousands of digits is refused with a note on internals
+        raise argparse.ArgumentTypeError(f"expected a whole number {lo}..{hi}, not a number of {len(body)} digits")
     try:
-        n = int(text)
+        n = int(digits)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a turn number") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError("a turn number is 0 or more")
+        raise argparse.ArgumentTypeError(f"expected a whole number {lo}..{hi}, not {_printable(repr(text))}") from None
+    if not lo <= n <= hi:
+        raise argparse.ArgumentTypeError(f"expected a whole number {lo}..{hi}, not {n}")
     return n
+
+
+def _turn(text: str) -> int:
+    return _whole(text, 0, 10**12)
 
 
 def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if not 1 <= n <= 1_000_000:
-        raise argparse.ArgumentTypeError("expected 1..1000000")
-    return n
+    return _whole(text, 1, MAX_COUNT)
+
+
+def _printable(text: str) -> str:
+    from undercroft.record import printable
+
+    return printable(text)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
@@ -56,7 +68,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
     p.add_argument("--events", action="store_true", help="print the engine's events as JSON lines")
     p.add_argument("--until", type=_turn, metavar="TURN", help="stop after turn TURN and print the state summary")
     p.add_argument("--force", action="store_true",
-                   help="replay even a recording made with other rules data or another game version")
+                   help="replay even a recording made with other rules data (other versions are only a warning)")
     p.add_argument("--watch", action="store_true",
                    help="play it back in the window: pause, step, faster/slower, jump to a turn (from --until)")
     p.add_argument("--play", action="store_true",
@@ -77,13 +89,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
         help="let a bot play whole games headless and summarize them (the soak test)",
         description="A bot plays N games headless; prints games, wins, deaths by cause, deepest level, mean turns.",
     )
-    p.add_argument("--games", type=_count, default=10, metavar="N", help="number of games (default 10)")
+    p.add_argument("--games", type=_count, default=10, metavar="N",
+                   help=f"number of games, 1..{MAX_COUNT:,} (default 10)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
     p.add_argument("--ruleset", default="undercroft", metavar="R", help="ruleset (default undercroft)")
     p.add_argument("--record", metavar="DIR", help="write one recording per game into DIR")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--max-actions", type=_count, default=None, metavar="N",
-                   help="stop a game after N actions and count it as a timeout (default 5000)")
+                   help=f"stop a game after N actions (1..{MAX_COUNT:,}) and count it as a timeout (default 5000)")
     add_data_arg(p)
     p.set_defaults(handler=cmd_autoplay)
 
@@ -91,10 +104,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
 # --- replay ----------------------------------------------------------------------------------------------------
 
 
+def _say(text: str) -> None:
+    """One line on stderr, every control character escaped: it may quote a recording's fields or its name."""
+    print(_printable(text), file=sys.stderr)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from undercroft.record import Desync, RecordingError, compatibility, load_recording, replay, state_summary
 
     path = Path(args.file)
+    name = _printable(str(path))
     if args.log_level is not None:
         other = [f"--{f}" for f in ("events", "verify", "watch", "play", "screenshot", "terminal")
                  if getattr(args, f, None)]
@@ -106,17 +125,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except RecordingError as exc:
         raise UserError(str(exc)) from None
     content = load_data(args)
-    problems, notes = compatibility(rec, content)
-    for note in notes:
-        print(f"undercroft: note: {path}: {note}", file=sys.stderr)
     if rec.header.ruleset not in content.rulesets:
-        raise UserError(f"{path}:1: {problems[0]}")
-    if problems:
-        for problem in problems:
-            print(f"undercroft: warning: {path}: {problem}", file=sys.stderr)
-        if not args.force:
-            raise UserError(f"{path}:1: refusing to replay a recording made with other rules data or another game "
-                            "version: its replay may diverge (--force to replay it anyway)")
+        raise UserError(_printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data "
+                                   f"({', '.join(content.rulesets)})"))
+    # Every difference is named before replaying; other rules data is refused (its replay may diverge) unless
+    # --force, while other versions (game, Python, numpy, tcod) are only a warning.
+    differences = compatibility(rec.header, content.digest)
+    for difference in differences:
+        _say(f"undercroft: warning: {path}: recorded elsewhere: {difference}")
+    if rec.header.data_digest != content.digest and not args.force:
+        raise UserError(_printable(f"{path}:1: refusing to replay a recording made with other rules data: its "
+                                   "replay may diverge (--force to replay it anyway, --data DIR for its data)"))
     if args.watch or args.play or args.screenshot or args.terminal:
         return _show(args, content, path)
     out = sys.stdout
@@ -134,8 +153,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except Desync as exc:
         line = f"{path}:{exc.line}" if exc.line else str(path)
         action = json.dumps(action_to_dict(exc.action), sort_keys=True) if exc.action is not None else "(none)"
-        print(f"undercroft: {line}: desync at turn {exc.turn}: action {action}: the state differs in: "
-              f"{', '.join(exc.parts)}", file=sys.stderr)
+        _say(f"undercroft: {line}: desync at turn {exc.turn}: action {action}: the state differs in: "
+             f"{', '.join(exc.parts)}")
         return EXIT_FAIL
     except BrokenPipeError:
         _quiet_stdout()
@@ -143,30 +162,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except Exception as exc:
         # The engine raised: show it as it did (this is the bug being debugged), then say where.
         out.flush()
-        traceback.print_exception(exc, file=sys.stderr)
+        for chunk in traceback.format_exception(exc):
+            for text in chunk.rstrip("\n").split("\n"):
+                _say(text)
         turn = last[0] + 1
         crash = rec.crash
         what = f"{type(exc).__name__}: {exc}"
         if crash is not None and crash["turn"] == turn:
             same = type(exc).__name__ == crash["type"]
-            print(f"undercroft: {path}:{crash['line']}: the recorded crash "
-                  + (f"reproduced at turn {turn}: {what}" if same else
-                     f"at turn {turn} raised {what} (recorded: {crash['type']}: {crash['message']})"),
-                  file=sys.stderr)
+            _say(f"undercroft: {path}:{crash['line']}: the recorded crash "
+                 + (f"reproduced at turn {turn}: {what}" if same else
+                    f"at turn {turn} raised {what} (recorded: {crash['type']}: {crash['message']})"))
         else:
-            print(f"undercroft: {path}:{turn + 1}: the engine raised at turn {turn}, where the recording has no "
-                  f"crash: {what}", file=sys.stderr)
+            _say(f"undercroft: {path}:{turn + 1}: the engine raised at turn {turn}, where the recording has no "
+                 f"crash: {what}")
         return EXIT_FAIL
     if rec.crash is not None and (args.until is None or rec.crash["turn"] <= args.until):
-        print(f"undercroft: {path}:{rec.crash['line']}: the recorded crash ({rec.crash['type']}: "
-              f"{rec.crash['message']}) did not happen again at turn {rec.crash['turn']}", file=sys.stderr)
+        _say(f"undercroft: {path}:{rec.crash['line']}: the recorded crash ({rec.crash['type']}: "
+             f"{rec.crash['message']}) did not happen again at turn {rec.crash['turn']}")
     if args.until is not None:
         if args.until > rec.turns and not (rec.crash and args.until >= rec.crash["turn"]):
-            print(f"undercroft: note: {path}: the recording ends at turn {rec.turns}", file=sys.stderr)
+            _say(f"undercroft: note: {path}: the recording ends at turn {rec.turns}")
         print(state_summary(game), file=out)
     elif args.verify:
         status = f"finished: {rec.end}" if rec.finished else "unfinished"
-        print(f"{path}: ok: {len(rec.actions)} actions verified ({status}); final checksum {game.checksum()}",
+        print(f"{name}: ok: {len(rec.actions)} actions verified ({status}); final checksum {game.checksum()}",
               file=out)
     return EXIT_OK
 
@@ -201,18 +221,18 @@ def _show(args: argparse.Namespace, content: undercroft.content.Content, path: P
                 raise UserError("--play needs --until TURN: the turn to branch from")
             return loop.branch_play(Window.open, content, path, until)
         out = screenshot(content, path, until, args.screenshot)
-        print(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}")
+        print(_printable(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}"))
         return EXIT_OK
     except NoDisplay:
         raise UserError(NO_DISPLAY) from None
     except TilesetMissing as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(_printable(str(exc))) from None
     except record.RecordingError as exc:
         raise UserError(str(exc)) from None
     except record.Desync as exc:
-        raise UserError(f"{path}: {exc}", EXIT_FAIL) from None
+        raise UserError(_printable(f"{path}: {exc}"), EXIT_FAIL) from None
     except OSError as exc:
-        raise UserError(f"{exc.filename or path}: {exc.strerror or exc}") from None
+        raise UserError(_printable(f"{exc.filename or path}: {exc.strerror or exc}")) from None
 
 
 def _quiet_stdout() -> None:
@@ -275,7 +295,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
         try:
             record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise UserError(f"{record_dir}: cannot create the directory: {exc.strerror or exc}") from None
+            raise UserError(_printable(f"{record_dir}: cannot create the directory: {exc.strerror or exc}")) from None
     max_actions = args.max_actions or MAX_ACTIONS
     progress = _Progress(args.games, sys.stderr)
     results: list[GameResult] = []
@@ -305,7 +325,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     for r in results:
         if r.outcome == "crash":
             where = f" (recording {r.recording})" if r.recording else ""
-            print(f"undercroft: game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}{where}", file=sys.stderr)
+            _say(f"undercroft: game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}{where}")
     return EXIT_FAIL if summary["crashes"] else EXIT_OK
 
 

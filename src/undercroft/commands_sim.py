@@ -10,7 +10,9 @@ and prints win %, death %, mean and 90th-percentile rounds and mean HP lost, eac
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -22,7 +24,9 @@ from undercroft.content.content import unknown_message
 from undercroft.rules.dice import Dice
 
 DEFAULT_FIGHTS = 100_000
+MAX_FIGHTS = 100_000_000  # per matchup: about a minute or two; more would only shrink intervals that are tiny already
 MAX_COUNT = 100
+MAX_HP = 1_000_000
 BEGIN = "<!-- every-monster:begin -->"
 END = "<!-- every-monster:end -->"
 PROGRESS_AFTER_S = 0.5  # a run shows a progress bar once it has taken this long (and stderr is a terminal)
@@ -39,10 +43,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
         "interval.",
     )
     p.add_argument("monster", nargs="?", metavar="MONSTER", help="the monster's id in data/monsters.yaml")
-    p.add_argument("--count", type=int, metavar="K", help="how many of MONSTER (default 1)")
-    p.add_argument("--fights", type=int, default=DEFAULT_FIGHTS, metavar="N",
-                   help=f"fights to simulate (default {DEFAULT_FIGHTS:,})")
-    p.add_argument("--hp", type=int, metavar="H", help="the delver's hit points at the start (default: full)")
+    p.add_argument("--count", type=_whole("--count"), metavar="K", help=f"how many of MONSTER, 1..{MAX_COUNT} "
+                   "(default 1)")
+    p.add_argument("--fights", type=_whole("--fights"), default=DEFAULT_FIGHTS, metavar="N",
+                   help=f"fights to simulate, 1..{MAX_FIGHTS:,} (default {DEFAULT_FIGHTS:,})")
+    p.add_argument("--hp", type=_whole("--hp"), metavar="H",
+                   help="the delver's hit points at the start (default: full)")
     p.add_argument("--exhausted", action="store_true", help="the delver is exhausted (where the ruleset tires)")
     p.add_argument("--seed", default="1", metavar="S", help="dice seed, a number or any text (default 1)")
     p.add_argument("--ruleset", default="undercroft", metavar="R",
@@ -54,6 +60,30 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
                    help="with --markdown: replace the block between the every-monster markers in FILE")
     add_data_arg(p)
     p.set_defaults(handler=cmd_sim)
+
+
+def _whole(option: str) -> Callable[[str], int]:
+    """An argparse type: a whole number (any size; its bounds are checked by _check_args, as one line)."""
+
+    def parse(text: str) -> int:
+        digits = text.strip()
+        body = digits.lstrip("+-").lstrip("0")
+        if len(body) > 30:  # counted first: int() of thousands of digits fails with a note about Python's internals
+            return 10**31 if not digits.startswith("-") else -(10**31)  # out of every bound: _check_args says so
+        try:
+            return int(digits)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+
+    parse.__name__ = option  # argparse names the type in its message
+    return parse
+
+
+def _bound(option: str, value: int, lo: int, hi: int, what: str = "") -> None:
+    if not lo <= value <= hi:
+        shown = str(value) if abs(value) < 10**30 else ("a number of 31 digits or more" if value > 0
+                                                        else "a negative number of 31 digits or more")
+        raise _user_error(f"{option} must be {lo:,}..{hi:,}{what}, not {shown}")
 
 
 # --- the run -------------------------------------------------------------------------------------------------
@@ -107,17 +137,18 @@ def _check_args(args: argparse.Namespace, content: Content) -> None:
         raise _user_error("--write rewrites a markdown block: use it with --all --markdown")
     if args.markdown and args.json:
         raise _user_error("--markdown and --json are two different outputs: choose one")
-    if args.fights < 1:
-        raise _user_error(f"--fights must be at least 1, not {args.fights}")
-    if args.count is not None and not 1 <= args.count <= MAX_COUNT:
-        raise _user_error(f"--count must be 1..{MAX_COUNT}, not {args.count}")
+    _bound("--fights", args.fights, 1, MAX_FIGHTS)
+    if args.count is not None:
+        _bound("--count", args.count, 1, MAX_COUNT)
     if args.ruleset not in content.rulesets:
         raise _user_error(unknown_message("ruleset", args.ruleset, content.rulesets))
     if args.monster and args.monster not in content.monsters:
         raise _user_error(unknown_message("monster", args.monster, content.monsters))
     ch = content.party[content.rulesets[args.ruleset].party[0]]
-    if args.hp is not None and not 1 <= args.hp <= ch.hp:
-        raise _user_error(f"--hp must be 1..{ch.hp} (the {ch.name}'s hit points), not {args.hp}")
+    if args.hp is not None:
+        _bound("--hp", args.hp, 1, ch.hp, f" (the {ch.name}'s hit points)")
+    if args.write:
+        check_writable(Path(args.write))
 
 
 def _seed(text: str) -> int:
@@ -347,8 +378,58 @@ def text_table(results: list[dict[str, Any]]) -> str:
     return head + "\n" + "\n".join(out)
 
 
+def _cannot(path: Path, exc: OSError | UnicodeError) -> Exception:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else (
+        "not UTF-8 text" if isinstance(exc, UnicodeError) else str(exc) or type(exc).__name__)
+    return _user_error(f"{path}: cannot write the every-monster block: {reason}")
+
+
+def check_writable(path: Path) -> None:
+    """Before a long run: ``path`` can be rewritten by :func:`write_block` (a regular UTF-8 file with sound
+    markers that we may write, or a new file in a directory that exists or can be made), else one-line UserError."""
+    if path.exists() or path.is_symlink():
+        if not path.is_file():
+            what = "a directory" if path.is_dir() else "not a regular file"
+            raise _user_error(f"{path}: cannot write the every-monster block: {what}")
+        try:
+            if path.stat().st_size > 16 * 1024 * 1024:
+                raise _user_error(f"{path}: cannot write the every-monster block: larger than 16 MiB")
+            _markers(path, path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeError) as exc:
+            raise _cannot(path, exc) from None
+        if not os.access(path, os.W_OK):
+            raise _cannot(path, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
+        return
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise _cannot(path, NotADirectoryError(errno.ENOTDIR, f"{parent} is not a directory"))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise _cannot(path, PermissionError(errno.EACCES, f"{parent}: {os.strerror(errno.EACCES)}"))
+
+
+def _markers(path: Path, text: str) -> tuple[int, int]:
+    """(start of BEGIN, start of END) in ``text``; -1, -1 when the block is absent; UserError when half there."""
+    start = text.find(BEGIN)
+    end = text.find(END, start + 1) if start >= 0 else -1
+    if start >= 0 and end < 0:
+        raise _user_error(f"{path}: '{BEGIN}' has no '{END}' after it; fix the file by hand")
+    if start < 0 and END in text:
+        raise _user_error(f"{path}: '{END}' has no '{BEGIN}' before it; fix the file by hand")
+    return start, end
+
+
 def write_block(path: Path, block: str) -> str:
-    """Replace the marked block of ``path`` (or append it; or create the file with a title). Returns what it did."""
+    """Replace the marked block of ``path`` (or append it; or create the file with a title). Returns what it did.
+    A file that cannot be read or written is a one-line UserError (exit 2), never a traceback."""
+    try:
+        return _write_block(path, block)
+    except (OSError, UnicodeError) as exc:
+        raise _cannot(path, exc) from None
+
+
+def _write_block(path: Path, block: str) -> str:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("# Balance\n\n" + block, encoding="utf-8")

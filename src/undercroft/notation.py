@@ -36,6 +36,9 @@ class DiceError(ValueError):
     """A dice expression that cannot be parsed; the message quotes it."""
 
 
+MAX_DICE_TEXT = 40  # the longest dice expression read (the data's schema allows the same)
+
+
 @dataclass(frozen=True, slots=True)
 class Dice:
     """A parsed dice expression: (sum of ``count`` d``sides``) x ``multiplier`` + ``bonus``."""
@@ -53,6 +56,8 @@ class Dice:
             return cls(0, 1, 1, text)
         if not isinstance(text, str):
             raise DiceError(f"bad dice expression {text!r}: expected text like '2d6'")
+        if len(text) > MAX_DICE_TEXT:  # never int() an unbounded run of digits
+            raise DiceError(f"bad dice expression of {len(text)} characters: at most {MAX_DICE_TEXT}")
         m = _DICE_RE.match(text)
         if m is None:
             raise DiceError(f"bad dice expression '{text}': expected NdM, NdM+K, NdM-K, NdMxK, NK6 or a number")

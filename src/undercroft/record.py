@@ -2,8 +2,8 @@
 
 A recording is a text file of JSON lines (see docs/REPLAY.md):
 
-* line 1, the **header**: format version, game version, ruleset, the digest of the data files, the seed, the Python
-  and numpy versions, the checksum of the starting state and the names of the state's parts;
+* line 1, the **header**: format version, game version, ruleset, the digest of the data files, the seed, the Python,
+  numpy and tcod versions, the checksum of the starting state and the names of the state's parts;
 * one line per **accepted action**: its turn, the action, the checksum of the canonical state after it (blake2b)
   and a short digest of each part of the state, so that a desync report can say which part differs;
 * at most one last line: **end** (the game was lost or won: the floor is discarded) or **crash** (the action during
@@ -14,23 +14,32 @@ that was edited, dropped or moved is caught when the file is loaded, with its li
 check, not a signature.
 
 Lines are written whole with one ``os.write`` on a file opened for appending (and optionally ``fsync``-ed), one
-per action, so a crash never leaves a file that cannot be loaded up to its last action. Loading never runs code
-from the file: it is plain JSON (no pickle), each line is at most :data:`MAX_LINE` bytes, and every field is
-checked. A game is rebuilt from ``(content, ruleset, seed)`` and its actions are re-applied: replays are bit-exact.
+per action, so a crash never leaves a file that cannot be loaded up to its last action. A write that fails (a full
+disk) is cut back to the last whole line and kept in memory, to be written first once writing works again
+(:attr:`Recorder.error`, :attr:`Recorder.pending`, :meth:`Recorder.flush_pending`). Loading never runs code from
+the file: only a regular file of at most :data:`MAX_FILE` bytes is opened (never a FIFO or a device), it is plain
+JSON (no pickle), each line is at most :data:`MAX_LINE` bytes, and every field is checked, types included. Text
+read from a file is shown through :func:`printable`. A game is rebuilt from ``(content, ruleset, seed)`` and its
+actions are re-applied: replays are bit-exact.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import errno
+import functools
 import hashlib
 import json
 import os
 import platform
+import stat
 import traceback
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -45,45 +54,94 @@ from undercroft.rules.types import Mode
 
 __all__ = [
     "FORMAT_VERSION",
+    "KNOWN_PARTS",
+    "MAX_FILE",
     "MAX_LINE",
     "Desync",
     "Header",
     "Recorder",
     "Recording",
     "RecordingError",
+    "SaveError",
     "compatibility",
     "crash_report_path",
+    "installed_versions",
     "latest_unfinished",
     "load_recording",
     "new_save_path",
+    "open_regular",
     "play_step",
+    "printable",
     "replay",
     "saves_dir",
     "state_summary",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the header also records the tcod version (format 1, without it, is still read)
 MAGIC = "undercroft"  # the header's "recording" field
 MAX_LINE = 64 * 1024  # bytes; a longer line is refused without being parsed
+MAX_FILE = 64 * 1024 * 1024  # bytes (about 450,000 actions); a larger file is refused before it is read
+# The names a header's "parts" may hold: the canonical state's top-level parts (rules/state.py: canonical). A state
+# part added to the game must be added here too (tests/test_record_hostile.py checks it).
+KNOWN_PARTS = frozenset({"clock", "levels", "mode", "party", "rng"})
 SUFFIX = ".jsonl"
 _HASH_BYTES = 6
 _PART_BYTES = 2
 _CHECKSUM_HEX = 16
 _MAX_MESSAGE = 2000  # a crash line keeps this much of the exception's message
 _HEX = frozenset("0123456789abcdef")
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})  # controls, format (bidi), surrogates, separators
+
+
+def printable(text: object) -> str:
+    """``text`` made safe to print on a terminal, on one line: every control character (C0, DEL, C1: ESC, CR, LF,
+    TAB, ... as ``\\xNN``) and every invisible format or line-separator character (bidi overrides, U+2028, ... as
+    ``\\uNNNN``) is written as its escape; everything else, backslashes included, is kept as it is.
+
+    Every text that comes from a file (a recording's fields and crash message, a file name) goes through this before
+    it is printed, so a crafted file cannot move the cursor, clear the screen or set the terminal's title."""
+    s = str(text)
+    if s.isprintable():  # the common case, fast: nothing to escape (isprintable() is False for all of the above)
+        return s
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if o < 0x20 or 0x7F <= o < 0xA0:
+            out.append(f"\\x{o:02x}")
+        elif unicodedata.category(ch) in _ESCAPED_CATEGORIES:
+            out.append(f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 class RecordingError(Exception):
     """A recording that cannot be read (or written): ``str()`` is ``FILE:LINE: message``.
 
     ``line`` is 1-based; 0 means the file as a whole (missing, unreadable), and then ``str()`` is ``FILE: message``.
+    ``str()`` is :func:`printable`: a file name or a field quoted in the message cannot reach the terminal raw.
     """
 
     def __init__(self, path: Path | str, line: int, message: str) -> None:
         self.path = Path(path)
         self.line = line
         self.message = message
-        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+        super().__init__(printable(f"{path}:{line}: {message}" if line else f"{path}: {message}"))
+
+
+class SaveError(OSError):
+    """A new recording that could not be started (its directory, its file or its header could not be written):
+    no file is left behind. An ``OSError`` with the cause's ``errno`` and ``strerror``, ``filename`` the path;
+    ``str()`` is ``FILE: cannot save: reason`` (one line)."""
+
+    def __init__(self, path: Path | str, cause: OSError) -> None:
+        reason = cause.strerror or str(cause) or type(cause).__name__
+        super().__init__(cause.errno or 0, reason, str(path))
+        self.path = Path(path)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return printable(f"{self.path}: cannot save: {self.reason}")
 
 
 class Desync(Exception):
@@ -114,6 +172,7 @@ class Header:
     finished: bool = False  # set when the file ends with an end line
     start: str = ""  # checksum of the starting state
     parts: tuple[str, ...] = ()  # the canonical state's top-level parts, in the order of each line's "parts"
+    tcod: str = ""  # the tcod version ("": not recorded, a format 1 recording)
 
 
 @dataclass(frozen=True)
@@ -187,11 +246,34 @@ def crash_report_path(path: Path) -> Path:
     return path.with_suffix(".crash.txt")
 
 
+@functools.cache
+def installed_versions() -> dict[str, str]:
+    """The versions a recording's header records, of this installation: ``game``, ``python``, ``numpy``, ``tcod``."""
+    try:
+        import tcod
+
+        tcod_version = str(tcod.__version__)
+    except ImportError:  # pragma: no cover - tcod is a dependency
+        tcod_version = ""
+    return {"game": __version__, "python": platform.python_version(), "numpy": np.__version__, "tcod": tcod_version}
+
+
+def _os_write(fd: int, data: memoryview) -> int:
+    """``os.write``: the one place a recording's bytes are written (tests replace it to simulate a full disk)."""
+    return os.write(fd, data)
+
+
 class Recorder:
-    """Appends a game's lines to its recording: one whole line per ``os.write``, per action."""
+    """Appends a game's lines to its recording: one whole line per ``os.write``, per action.
+
+    A write that fails (a full disk, an I/O error) never raises: the part of the line that was written is cut off
+    again (the file ends with its last whole line), the line is kept in memory, :attr:`error` says why in one line
+    and :attr:`pending` counts the lines not yet written. Each later line (or :meth:`flush_pending`) first tries the
+    lines kept; once they are written, ``error`` is None and ``pending`` 0 again.
+    """
 
     def __init__(self, path: Path, fd: int, last_hash: str, next_turn: int, *, fsync: bool = False,
-                 header: Header | None = None) -> None:
+                 header: Header | None = None, offset: int | None = None) -> None:
         self.path = path
         self._fd: int | None = fd
         self._hash = last_hash
@@ -200,38 +282,64 @@ class Recorder:
         self.finished = False
         self.crashed = False
         self.header = header
+        self.error: str | None = None  # why the last write failed (one line), None while everything is written
+        self._pending: list[bytes] = []  # whole lines not written yet, in order (their hashes already chained)
+        self._offset = os.fstat(fd).st_size if offset is None else offset  # the end of the last whole line
+        self._torn = False  # a failed write left bytes past _offset that could not be cut off yet
+        self._failure: OSError | None = None  # the last failed write's exception
+
+    @property
+    def pending(self) -> int:
+        """How many lines (actions, or the end or crash line) are kept in memory, not yet written to the file."""
+        return len(self._pending)
 
     # creation
 
     @classmethod
     def create(cls, path: Path, game: Game, content: Content, *, fsync: bool = False,
                overwrite: bool = False) -> Recorder:
-        """Start the recording of ``game`` (which must not have taken any action yet) at ``path``."""
+        """Start the recording of ``game`` (which must not have taken any action yet) at ``path``.
+
+        Raises :class:`SaveError` (an ``OSError``) when the directory, the file or its header cannot be written;
+        then no file is left (not even an empty one)."""
         if game.state.turn != 0:
             raise ValueError("a recording starts before the first action")
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_TRUNC if overwrite else os.O_EXCL)
-        fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o644)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_TRUNC if overwrite else os.O_EXCL)
+            fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o644)
+        except OSError as exc:
+            raise SaveError(path, exc) from exc
         start, _ = state_digests(game)
+        v = installed_versions()
         header = Header(
             format=FORMAT_VERSION,
-            game_version=__version__,
+            game_version=v["game"],
             ruleset=game.ruleset_id,
             data_digest=content.digest,
             seed=game.state.seed,
-            python=platform.python_version(),
-            numpy=np.__version__,
+            python=v["python"],
+            numpy=v["numpy"],
             start=start,
             parts=_part_names(game),
+            tcod=v["tcod"],
         )
         obj = {
             "recording": MAGIC, "format": header.format, "game_version": header.game_version,
             "ruleset": header.ruleset, "data_digest": header.data_digest, "seed": header.seed,
-            "python": header.python, "numpy": header.numpy, "start": header.start, "parts": list(header.parts),
+            "python": header.python, "numpy": header.numpy, "tcod": header.tcod, "start": header.start,
+            "parts": list(header.parts),
         }
-        rec = cls(path, fd, "", 1, fsync=fsync, header=header)
+        rec = cls(path, fd, "", 1, fsync=fsync, header=header, offset=0)
         rec._write(obj)
+        if rec._pending:
+            cause = rec._failure or OSError(errno.EIO, rec.error or "the header could not be written")
+            rec._pending.clear()
+            rec.close()
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise SaveError(path, cause)
         return rec
 
     @classmethod
@@ -244,22 +352,61 @@ class Recorder:
         if rec.crash is not None:
             raise RecordingError(path, rec.crash["line"], "this recording ends in a crash: it cannot be continued")
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
-        if os.fstat(fd).st_size > rec.size:
-            os.ftruncate(fd, rec.size)
-        return cls(path, fd, rec.last_hash, rec.turns + 1, fsync=fsync, header=rec.header)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise RecordingError(path, 0, "not a regular file: it cannot be continued")
+            if os.fstat(fd).st_size > rec.size:
+                os.ftruncate(fd, rec.size)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd, rec.last_hash, rec.turns + 1, fsync=fsync, header=rec.header, offset=rec.size)
 
     # writing
 
     def _write(self, obj: dict[str, Any]) -> None:
+        """Chain and keep the line, then write every kept line (never raises on a failed write: see the class)."""
         if self._fd is None:
             raise ValueError(f"{self.path}: the recorder is closed")
         self._hash, data = _line(self._hash, obj)
-        view = memoryview(data)
-        while view:
-            n = os.write(self._fd, view)
-            view = view[n:]
-        if self.fsync:
-            os.fsync(self._fd)
+        self._pending.append(data)
+        self.flush_pending()
+
+    def flush_pending(self) -> bool:
+        """Write the lines kept in memory, oldest first. True when none is left (``error`` is then None); False when
+        a write failed again (``error`` says why; the file still ends with its last whole line)."""
+        fd = self._fd
+        if fd is None:
+            return not self._pending
+        try:
+            if self._torn:  # a cut that failed before: the file must end with a whole line before anything follows
+                os.ftruncate(fd, self._offset)
+                self._torn = False
+            while self._pending:
+                data = self._pending[0]
+                view = memoryview(data)
+                try:
+                    while view:
+                        n = _os_write(fd, view)
+                        if n <= 0:
+                            raise OSError(errno.EIO, "the disk took nothing")
+                        view = view[n:]
+                except OSError:
+                    if len(view) < len(data):  # part of the line went out: cut it off again
+                        self._torn = True
+                        os.ftruncate(fd, self._offset)
+                        self._torn = False
+                    raise
+                self._offset += len(data)
+                self._pending.pop(0)
+                if self.fsync:
+                    os.fsync(fd)
+        except OSError as exc:
+            self.error = _one_line_reason(exc)
+            self._failure = exc
+            return False
+        self.error = None
+        return True
 
     def record(self, action: Action, game: Game) -> None:
         """Write ``action``, which ``game.step`` has just ACCEPTED (a refused action is never recorded)."""
@@ -294,8 +441,12 @@ class Recorder:
         return write_crash_report(self.path, game, exc, turn, action, self.header)
 
     def close(self) -> None:
+        """Close the file, after one last try at the lines kept in memory (``pending`` then says what was lost)."""
         if self._fd is not None:
-            os.close(self._fd)
+            if self._pending:
+                self.flush_pending()
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
             self._fd = None
 
     def __enter__(self) -> Recorder:
@@ -306,6 +457,11 @@ class Recorder:
 
     def __del__(self) -> None:
         self.close()
+
+
+def _one_line_reason(exc: OSError) -> str:
+    """'No space left on device', 'Input/output error', ...: why a write failed, as one short line."""
+    return printable(exc.strerror or str(exc) or type(exc).__name__)
 
 
 def write_crash_report(path: Path, game: Game, exc: BaseException, turn: int, action: Action | None,
@@ -359,13 +515,62 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def open_regular(path: Path | str, max_size: int = MAX_FILE) -> BinaryIO:
+    """Open ``path`` for reading only if it is a regular file of at most ``max_size`` bytes, without ever blocking:
+    it is opened non-blocking (a FIFO with no writer cannot hang the open) and checked with ``fstat`` before a byte
+    is read. A FIFO, a device (``/dev/zero``, a symlink to it), a directory or a socket, a file too large, or a
+    missing or unreadable file raise :class:`RecordingError` (line 0: the file as a whole)."""
+    path = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise RecordingError(path, 0, "no such file") from None
+    except IsADirectoryError:
+        raise RecordingError(path, 0, "is a directory, not a recording") from None
+    except OSError as exc:
+        raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise RecordingError(path, 0, f"is {_kind_of(st.st_mode)}, not a recording: only regular files are read")
+        if st.st_size > max_size:
+            raise RecordingError(path, 0, f"{st.st_size:,} bytes: larger than the {max_size // (1024 * 1024)} MiB a "
+                                          "recording may be: refused (not a recording?)")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except OSError as exc:
+        os.close(fd)
+        raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _iter_lines(path: Path, fh: Any, lenient_tail: bool) -> Iterator[tuple[int, bytes]]:
     n = 0
+    total = 0
     while True:
         raw: bytes = fh.readline(MAX_LINE + 1)
         if not raw:
             return
         n += 1
+        total += len(raw)
+        if total > MAX_FILE:  # the file grew past the limit while it was read
+            raise RecordingError(path, n, f"the file is larger than {MAX_FILE // (1024 * 1024)} MiB: refused")
         if not raw.endswith(b"\n"):
             if len(raw) > MAX_LINE:
                 raise RecordingError(path, n, f"line longer than {MAX_LINE // 1024} KiB: refused (not a recording?)")
@@ -430,11 +635,13 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
                                       f"{FORMAT_VERSION} (upgrade the game to replay it)")
     known = {"recording", "format", "game_version", "ruleset", "data_digest", "seed", "python", "numpy", "start",
              "parts"}
+    if fmt >= 2:
+        known.add("tcod")
     extra = sorted(set(obj) - known)
     if extra:
         raise RecordingError(path, 1, f"unknown header field(s): {', '.join(extra)}")
-    strings = {k: _want(path, 1, obj, k, str, "text") for k in
-               ("game_version", "ruleset", "data_digest", "python", "numpy", "start")}
+    names = ["game_version", "ruleset", "data_digest", "python", "numpy", "start"] + (["tcod"] if fmt >= 2 else [])
+    strings = {k: _want(path, 1, obj, k, str, "text") for k in names}
     for k, v in strings.items():
         if len(v) > 200:
             raise RecordingError(path, 1, f"'{k}' is too long")
@@ -448,8 +655,14 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
     parts = _want(path, 1, obj, "parts", list, "a list of names")
     if not parts or len(parts) > 64 or not all(isinstance(p, str) and 0 < len(p) <= 40 for p in parts):
         raise RecordingError(path, 1, "'parts' must be a list of names")
+    unknown = [p for p in parts if p not in KNOWN_PARTS]
+    if unknown:
+        raise RecordingError(path, 1, f"'parts' names no part of the game's state: {', '.join(map(repr, unknown))} "
+                                      f"(the parts are {', '.join(sorted(KNOWN_PARTS))})")
+    if parts != sorted(set(parts)):
+        raise RecordingError(path, 1, "'parts' must name each part once, in sorted order")
     return Header(fmt, strings["game_version"], strings["ruleset"], strings["data_digest"], seed, strings["python"],
-                  strings["numpy"], False, strings["start"], tuple(parts))
+                  strings["numpy"], False, strings["start"], tuple(parts), strings.get("tcod", ""))
 
 
 def _action(path: Path, n: int, obj: dict[str, Any]) -> Action:
@@ -466,14 +679,7 @@ def load_recording(path: Path | str, *, lenient_tail: bool = False) -> Recording
     whose writer was killed mid-write; the writer never leaves one, but a disk might).
     """
     path = Path(path)
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed below; a context manager would hide the OSError source
-    except FileNotFoundError:
-        raise RecordingError(path, 0, "no such file") from None
-    except IsADirectoryError:
-        raise RecordingError(path, 0, "is a directory, not a recording") from None
-    except OSError as exc:
-        raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
+    fh = open_regular(path)
     with fh:
         try:
             return _load(path, fh, lenient_tail)
@@ -512,6 +718,8 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
             end = obj["end"]
             if end not in ("dead", "won"):
                 raise RecordingError(path, n, "'end' must be 'dead' or 'won'")
+            if type(obj["turn"]) is not int:
+                raise RecordingError(path, n, f"'turn' must be a whole number, not {obj['turn']!r}")
             if obj["turn"] != expect - 1 or not actions or obj["checksum"] != actions[-1][2]:
                 raise RecordingError(path, n, "the end line does not match the last action")
             closed_at = n
@@ -522,6 +730,10 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
             if not (isinstance(info, dict) and set(info) == {"type", "message"}
                     and isinstance(info["type"], str) and isinstance(info["message"], str)):
                 raise RecordingError(path, n, "'crash' must hold 'type' and 'message'")
+            if type(obj["turn"]) is not int:
+                raise RecordingError(path, n, f"'turn' must be a whole number, not {obj['turn']!r}")
+            if len(info["type"]) > 200 or len(info["message"]) > 4 * _MAX_MESSAGE:
+                raise RecordingError(path, n, "the crash's 'type' or 'message' is too long")
             if obj["turn"] != expect:
                 raise RecordingError(path, n, f"turn {obj['turn']!r} out of order: expected {expect}")
             crash = {"turn": expect, "action": _action(path, n, obj), "type": info["type"],
@@ -532,7 +744,9 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
                 keys = ", ".join(sorted(set(obj))) or "nothing"
                 raise RecordingError(path, n, f"not an action line (it holds {keys})")
             turn = obj["turn"]
-            if turn != expect or isinstance(turn, bool):
+            if type(turn) is not int:  # not 1.0, not true: a recording's turn is written as a whole number
+                raise RecordingError(path, n, f"'turn' must be a whole number, not {turn!r}")
+            if turn != expect:
                 raise RecordingError(path, n, f"turn {turn!r} out of order: expected {expect}")
             chk, parts = obj["checksum"], obj["parts"]
             if not _is_hex(chk, _CHECKSUM_HEX):
@@ -546,30 +760,34 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
         raise RecordingError(path, 1, "empty file: not a recording")
     if end is not None:
         header = Header(header.format, header.game_version, header.ruleset, header.data_digest, header.seed,
-                        header.python, header.numpy, True, header.start, header.parts)
+                        header.python, header.numpy, True, header.start, header.parts, header.tcod)
     return Recording(path, header, actions, end is not None, crash, end, digests, prev, size)
 
 
 # --- checking and replaying ----------------------------------------------------------------------------------
 
 
-def compatibility(rec: Recording, content: Content) -> tuple[list[str], list[str]]:
-    """(problems, notes): problems make a replay unreliable (other data, another game version, an unknown ruleset);
-    notes are differences that should not matter (Python and numpy versions: the random streams use only PCG64's
-    raw output, which numpy keeps stable)."""
-    h = rec.header
-    problems, notes = [], []
-    if h.ruleset not in content.rulesets:
-        problems.append(f"ruleset '{h.ruleset}' is not in this data ({', '.join(content.rulesets)})")
-    if h.data_digest != content.digest:
-        problems.append(f"recorded with other rules data (digest {h.data_digest}; this data is {content.digest})")
-    if h.game_version != __version__:
-        problems.append(f"recorded by Undercroft {h.game_version}; this is {__version__}")
-    if h.python.split(".")[:2] != platform.python_version().split(".")[:2]:
-        notes.append(f"recorded under Python {h.python}; this is {platform.python_version()}")
-    if h.numpy != np.__version__:
-        notes.append(f"recorded with numpy {h.numpy}; this is {np.__version__}")
-    return problems, notes
+def compatibility(header: Header, data_digest: str) -> list[str]:
+    """One line for a human per difference between the recording of ``header`` and this installation, [] when
+    they all match: the rules data (``data_digest``: ``Content.digest`` of the data in use), then the game, Python,
+    numpy and tcod versions. For example::
+
+        rules data: recorded with 84a4..., this data is 833f...
+        game version 0.3.0 → 0.4.0
+        Python 3.11.7 → 3.12.1
+
+    A version the header does not record (tcod, before format 2) is not a difference. Only other rules data is
+    known to change a replay; the versions are listed so that a desync can be told apart from a bug. Every line is
+    :func:`printable`."""
+    v = installed_versions()
+    out = []
+    if header.data_digest != data_digest:
+        out.append(f"rules data: recorded with {header.data_digest}, this data is {data_digest}")
+    for label, recorded, now in (("game version", header.game_version, v["game"]), ("Python", header.python,
+                                 v["python"]), ("numpy", header.numpy, v["numpy"]), ("tcod", header.tcod, v["tcod"])):
+        if recorded and recorded != now:
+            out.append(f"{label} {recorded} → {now}")
+    return [printable(line) for line in out]
 
 
 def _which_parts(game: Game, rec: Recording, index: int) -> list[str]:
@@ -662,7 +880,7 @@ def new_save_path(seed: int, ruleset: str) -> Path:
 def _status(path: Path) -> str | None:
     """'open', 'finished', 'crashed', or None (not a recording), from the first and last lines only."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             first = fh.readline(MAX_LINE + 1)
             if b'"recording":"undercroft"' not in first:
                 return None
@@ -670,7 +888,7 @@ def _status(path: Path) -> str | None:
             size = fh.tell()
             fh.seek(max(0, size - MAX_LINE))
             tail = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
-    except OSError:
+    except (OSError, RecordingError):
         return None
     try:
         last = json.loads(tail)

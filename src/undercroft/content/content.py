@@ -127,7 +127,14 @@ def _parse_cell(text: str) -> tuple[str, Dice | None]:
     if len(parts) == 1:
         return parts[0], None
     if len(parts) == 2:
-        return parts[0], Dice.parse(parts[1])
+        if len(parts[1]) > schema.MAX_DICE_CHARS:
+            raise DiceError(f"cell '{text[:20]}...': dice expression longer than {schema.MAX_DICE_CHARS} characters")
+        d = Dice.parse(parts[1])
+        if d.maximum > schema.MAX_GROUP:
+            raise DiceError(f"number appearing '{parts[1]}' can roll {d.maximum}, more than {schema.MAX_GROUP}")
+        if d.minimum < 1:
+            raise DiceError(f"number appearing '{parts[1]}' can roll {d.minimum}, less than 1")
+        return parts[0], d
     raise DiceError(f"cell '{text}' must be 'monster_id' or 'monster_id NdM'")
 
 

@@ -9,6 +9,8 @@ Loading goes on after an error so one run reports all of them.
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +36,10 @@ FILES: dict[str, Any] = {
     "dungeon.yaml": schema.DungeonFile,
     "rulesets.yaml": schema.RulesetsFile,
 }
-MAX_FILE_BYTES = 2_000_000
+MAX_FILE_BYTES = 1 << 20  # 1 MiB: the shipped files are about 20 KB each
+MAX_DEPTH = 32  # nesting of mappings and lists (the shipped data nests 5 deep)
+MAX_NUMBER_CHARS = 32  # a plain integer longer than this is refused before it is turned into a number
+MAX_PROBLEMS_PER_FILE = 100  # a file with more problems lists the first ones and says how many were left out
 
 Loc = tuple[str | int, ...]
 
@@ -51,7 +56,20 @@ class Problem:
 
     def __str__(self) -> str:
         pos = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
-        return f"{pos}: {self.where}: {self.message}" if self.where else f"{pos}: {self.message}"
+        where, message = _cut(self.where), _cut(self.message)
+        text = f"{pos}: {where}: {message}" if where else f"{pos}: {message}"
+        return printable(text)
+
+
+def _cut(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def printable(text: str) -> str:
+    """``text`` on one line with control characters (newlines, escape codes, ...) written as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class DataError(Exception):
@@ -124,18 +142,101 @@ def _duplicate_keys(node: yaml.Node, loc: Loc, out: list[tuple[Loc, yaml.Node, s
             _duplicate_keys(v, (*loc, i), out)
 
 
+def read_data_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; :class:`OSError` (with a message that says why) for
+    anything else: a directory, FIFO, socket or device is never read (a FIFO is opened without blocking and never
+    waited on), an oversized file is refused before it is read, and a file that grows past ``limit`` while being
+    read is refused too. A symbolic link is followed: what it points at must pass the same checks."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"not a regular file ({_file_kind(st.st_mode)})")
+        if st.st_size > limit:
+            raise OSError(f"file is larger than {limit} bytes ({st.st_size} bytes)")
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = os.read(fd, min(65536, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise OSError(f"file is larger than {limit} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a plain file"
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _prescan(text: str, display: str, col: Collector) -> bool:
+    """Check the YAML event stream before anything is built from it; report and return False when it must not be.
+
+    Refused: anchors and aliases (``&a``, ``*a``: one alias can stand for a whole tree, so a few lines can expand to
+    billions of values, and ``x: &a [*a]`` is a loop), mappings and lists nested deeper than ``MAX_DEPTH``, and
+    integers written with more than ``MAX_NUMBER_CHARS`` characters. Each with its line and column.
+    """
+    found: list[Problem] = []
+    aliases: list[tuple[int, int, str]] = []  # anchors and aliases: the first is reported with their count
+    loader = _Loader(text)
+    try:
+        depth = 0
+        while loader.check_event():
+            ev = loader.get_event()  # type: ignore[no-untyped-call]
+            m = ev.start_mark
+            line, column = m.line + 1, m.column + 1
+            if isinstance(ev, yaml.AliasEvent):
+                aliases.append((line, column, f"alias '*{ev.anchor}'"))
+            elif isinstance(ev, yaml.NodeEvent) and ev.anchor is not None:
+                aliases.append((line, column, f"anchor '&{ev.anchor}'"))
+            if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    found.append(Problem(display, line, column, "", f"nested more than {MAX_DEPTH} deep"))
+                    break
+            elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
+            elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > MAX_NUMBER_CHARS:
+                tag = ev.tag
+                if tag is None or tag == "!":
+                    tag = loader.resolve(yaml.ScalarNode, ev.value, ev.implicit)  # type: ignore[no-untyped-call]
+                if tag == _INT_TAG:
+                    found.append(Problem(display, line, column, "", f"number too long (more than "
+                                                                     f"{MAX_NUMBER_CHARS} characters)"))
+                    if len(found) >= MAX_PROBLEMS_PER_FILE:
+                        break
+    finally:
+        loader.dispose()
+    if aliases:
+        line, column, what = aliases[0]
+        more = f" ({len(aliases) - 1} more in this file)" if len(aliases) > 1 else ""
+        found.append(Problem(display, line, column, "", f"{what}: anchors and aliases are not allowed in data "
+                                                        f"files; write the value out{more}"))
+    col.problems.extend(found)
+    return not found
+
+
 def parse_yaml(path: Path, display: str, col: Collector) -> ParsedFile | None:
     """Read one YAML file into nodes and plain values; report why not if it cannot."""
     try:
-        raw = path.read_bytes()
+        raw = read_data_file(path)
     except FileNotFoundError:
         col.problems.append(Problem(display, 0, 0, "", "file is missing"))
         return None
     except OSError as exc:
         col.problems.append(Problem(display, 0, 0, "", f"cannot read: {exc.strerror or exc}"))
-        return None
-    if len(raw) > MAX_FILE_BYTES:
-        col.problems.append(Problem(display, 0, 0, "", f"file is larger than {MAX_FILE_BYTES} bytes"))
         return None
     try:
         text = raw.decode("utf-8")
@@ -143,6 +244,8 @@ def parse_yaml(path: Path, display: str, col: Collector) -> ParsedFile | None:
         col.problems.append(Problem(display, 0, 0, "", f"not UTF-8 text (byte {exc.start})"))
         return None
     try:
+        if not _prescan(text, display, col):
+            return None
         loader = _Loader(text)
         try:
             node = loader.get_single_node()
@@ -151,12 +254,17 @@ def parse_yaml(path: Path, display: str, col: Collector) -> ParsedFile | None:
                 return None
             dups: list[tuple[Loc, yaml.Node, str]] = []
             _duplicate_keys(node, (), dups)
-            for loc, knode, msg in dups:
+            for loc, knode, msg in dups[:MAX_PROBLEMS_PER_FILE]:
                 m = knode.start_mark
                 col.problems.append(
                     Problem(display, m.line + 1, m.column + 1, ".".join(str(p) for p in loc), msg)
                 )
-            value = loader.construct_document(node)
+            try:
+                value = loader.construct_document(node)
+            except (ValueError, OverflowError, RecursionError) as exc:  # a value no data file needs
+                m = node.start_mark
+                col.problems.append(Problem(display, m.line + 1, m.column + 1, "", f"cannot read a value: {exc}"))
+                return None
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
@@ -168,6 +276,11 @@ def parse_yaml(path: Path, display: str, col: Collector) -> ParsedFile | None:
         elif exc.context:
             what = f"{exc.context}: {what}"
         col.problems.append(Problem(display, line, column, "", what))
+        return None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow: no mark, a position in the text
+        at = max(0, min(exc.position, len(text)))
+        line, column = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+        col.problems.append(Problem(display, line, column, "", f"{exc.reason}: character {exc.character!r}"))
         return None
     except yaml.YAMLError as exc:
         col.problems.append(Problem(display, 0, 0, "", f"malformed YAML: {exc}"))
@@ -186,7 +299,8 @@ def _describe(err: Mapping[str, Any]) -> str:
         msg = msg[len("Value error, ") :]
     inp = err.get("input")
     if isinstance(inp, (str, int, float, bool)) and repr(inp) not in msg and f"'{inp}'" not in msg:
-        msg = f"{msg} (got {inp!r})"
+        shown = repr(inp)
+        msg = f"{msg} (got {shown if len(shown) <= 60 else shown[:57] + '...'})"
     return msg
 
 
@@ -211,7 +325,11 @@ def validate_file(pf: ParsedFile, model: Any, fname: str, col: Collector) -> Any
         return adapter.validate_python(pf.value)
     except ValidationError as exc:
         seen: set[tuple[Loc, str]] = set()
-        for err in exc.errors():
+        errors = exc.errors()
+        for n, err in enumerate(errors):
+            if len(seen) >= MAX_PROBLEMS_PER_FILE:
+                col.add(fname, _clean_loc(err["loc"]), f"{len(errors) - n} more problem(s) in this file not shown")
+                break
             loc = _clean_loc(err["loc"])
             msg = _describe(err)
             if (loc, msg) in seen:
@@ -229,7 +347,7 @@ def data_digest(directory: Path) -> str:
         h.update(name.encode())
         h.update(b"\0")
         try:
-            h.update(p.read_bytes())
+            h.update(read_data_file(p))
         except OSError:
             h.update(b"<missing>")
         h.update(b"\0")

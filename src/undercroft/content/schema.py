@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from undercroft.notation import Dice, DiceError
 
@@ -19,7 +19,12 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+MAX_DICE_CHARS = 40  # a dice expression longer than this is refused before it is parsed
+
+
 def _check_dice(text: str) -> str:
+    if len(text) > MAX_DICE_CHARS:
+        raise ValueError(f"dice expression longer than {MAX_DICE_CHARS} characters")
     try:
         Dice.parse(text)
     except DiceError as exc:
@@ -45,26 +50,45 @@ def _check_id(text: str) -> str:
     return text
 
 
-def _check_count(text: str) -> str:
-    if Dice.parse(text).minimum < 1:
-        raise ValueError(f"number appearing '{text}' can roll less than 1")
-    return text
+def dice_range(what: str, lo: int, hi: int) -> AfterValidator:
+    """A check that a (valid) dice expression always rolls within ``lo``..``hi``: what the rules can take."""
+
+    def check(text: str) -> str:
+        d = Dice.parse(text)
+        if d.minimum < lo:
+            raise ValueError(f"{what} '{text}' can roll {d.minimum}, less than {lo}")
+        if d.maximum > hi:
+            raise ValueError(f"{what} '{text}' can roll {d.maximum}, more than {hi}")
+        return text
+
+    return AfterValidator(check)
 
 
-def _check_amount(text: str) -> str:
-    if Dice.parse(text).minimum < 0:
-        raise ValueError(f"'{text}' can roll less than 0")
-    return text
-
+# Bounds of the numbers the rules read (docs/DATA.md, "Bounds"). They keep every roll, loop and total small: a die
+# of 2**64 + 1 faces would never roll (the unbiased sampler rejects every draw), a group of millions of monsters
+# would not fit in memory, a negative heal would wound.
+MAX_HP = 999
+MAX_GROUP = 20  # number appearing, before the level's number_bonus (-10..10): a group is at most 30 strong
+MAX_GOLD = 100_000  # one roll of gold: treasure, start gold, a pile, dropped treasure
+MAX_PILES = 100  # piles of one item on a level
+MAX_FEET = 10_000  # the encounter distance
+MAX_DIE = 100  # faces of a die named by a number (attack, surprise, monster check, bribery)
+MAX_BAND = 1_000_000_000  # a band end: well beyond any total (dice roll at most 100 x 1000 x 1000 + 100000)
 
 DiceText = Annotated[StrictStr, AfterValidator(_check_dice)]
-CountDice = Annotated[StrictStr, AfterValidator(_check_dice), AfterValidator(_check_count)]
-AmountDice = Annotated[StrictStr, AfterValidator(_check_dice), AfterValidator(_check_amount)]
+CountDice = Annotated[StrictStr, AfterValidator(_check_dice), dice_range("number appearing", 1, MAX_GROUP)]
+GoldDice = Annotated[StrictStr, AfterValidator(_check_dice), dice_range("gold", 0, MAX_GOLD)]
+HealDice = Annotated[StrictStr, AfterValidator(_check_dice), dice_range("heal", 0, MAX_HP)]
+DamageDice = Annotated[StrictStr, AfterValidator(_check_dice), dice_range("damage", 0, MAX_HP)]
+PileDice = Annotated[StrictStr, AfterValidator(_check_dice), dice_range("count", 0, MAX_PILES)]
+AmountDice = Annotated[StrictStr, AfterValidator(_check_dice), dice_range("amount", 1, MAX_GOLD)]
+FeetDice = Annotated[StrictStr, AfterValidator(_check_dice), dice_range("distance", 0, MAX_FEET)]
 Colour = Annotated[StrictStr, AfterValidator(_check_colour)]
 Glyph = Annotated[StrictStr, AfterValidator(_check_glyph)]
-Id = Annotated[StrictStr, AfterValidator(_check_id)]
+Id = Annotated[StrictStr, Field(max_length=64), AfterValidator(_check_id)]
 Percent = Annotated[StrictInt, Field(ge=0, le=100)]
 Text = Annotated[StrictStr, Field(min_length=1, max_length=2000)]
+BandEnd = Annotated[StrictInt, Field(ge=-MAX_BAND, le=MAX_BAND)]
 
 # --- monsters.yaml -------------------------------------------------------------------------------------------
 
@@ -89,7 +113,7 @@ class Monster(Model):
     intelligent: StrictBool
     self_preservation: StrictBool
     number: CountDice
-    treasure: AmountDice
+    treasure: GoldDice
     negotiable: StrictBool
     pursues: StrictBool
     behaviours: tuple[Behaviour, ...] = ()
@@ -113,9 +137,9 @@ class Item(Model):
     glyph: Glyph
     colour: Colour
     description: Text
-    heal: DiceText | None = None  # potions
+    heal: HealDice | None = None  # potions
     damage: Annotated[StrictInt, Field(ge=0, le=99)] = 0  # weapons: added to MIGHT
-    oil_damage: DiceText | None = None  # oil thrown in a fight
+    oil_damage: DamageDice | None = None  # oil thrown in a fight
 
 
 ItemsFile = dict[Id, Item]
@@ -144,8 +168,8 @@ PartyFile = dict[Id, Character]
 class Band(Model):
     """A band of totals: ``min`` and ``max`` inclusive; an open end is left out (negotiation only)."""
 
-    min: StrictInt | None = None
-    max: StrictInt | None = None
+    min: BandEnd | None = None
+    max: BandEnd | None = None
 
 
 class ReactionBand(Band):
@@ -166,9 +190,15 @@ class NegotiationBand(Band):
 
 
 class Fraction(Model):
-    numerator: Annotated[StrictInt, Field(ge=0)]
-    denominator: Annotated[StrictInt, Field(ge=1)]
+    numerator: Annotated[StrictInt, Field(ge=0, le=100)]
+    denominator: Annotated[StrictInt, Field(ge=1, le=100)]
     rounding: Literal["down", "up", "nearest"]
+
+    @model_validator(mode="after")
+    def _a_share(self) -> Fraction:
+        if self.numerator > self.denominator:
+            raise ValueError(f"{self.numerator}/{self.denominator} is more than the whole treasure")
+        return self
 
 
 class NegotiationTable(Model):
@@ -180,12 +210,12 @@ class NegotiationTable(Model):
 
 
 class GoldBand(Model):
-    min: Annotated[StrictInt, Field(ge=1)]
-    max: StrictInt | None = None
+    min: Annotated[StrictInt, Field(ge=1, le=MAX_BAND)]
+    max: Annotated[StrictInt, Field(ge=1, le=MAX_BAND)] | None = None
 
 
 class BriberyTable(Model):
-    die: Annotated[StrictInt, Field(ge=2, le=100)]
+    die: Annotated[StrictInt, Field(ge=2, le=MAX_DIE)]
     columns: tuple[Band, ...]  # strength + reluctance of the strongest monster
     rows: tuple[GoldBand, ...]  # gold offered
     cells: tuple[tuple[Annotated[StrictInt, Field(ge=0, le=6)], ...], ...]
@@ -194,7 +224,7 @@ class BriberyTable(Model):
 class Distractions(Model):
     food: Percent  # an unintelligent pursuer stops to eat
     treasure: Percent  # an intelligent pursuer stops for dropped treasure
-    treasure_gold: DiceText  # how much gold a "drop treasure" throws down (capped by what the party has)
+    treasure_gold: GoldDice  # how much gold a "drop treasure" throws down (capped by what the party has)
     oil_stops: Percent  # burning oil stops a pursuer with self-preservation...
     oil_slows_rounds: Annotated[StrictInt, Field(ge=0, le=60)]  # ...otherwise it loses this many rounds
 
@@ -210,16 +240,16 @@ class TablesFile(Model):
 
 
 class TimeRules(Model):
-    round_seconds: Annotated[StrictInt, Field(ge=1)]
-    rounds_per_turn: Annotated[StrictInt, Field(ge=1)]
+    round_seconds: Annotated[StrictInt, Field(ge=1, le=3600)]
+    rounds_per_turn: Annotated[StrictInt, Field(ge=1, le=1000)]
     move_rounds: Annotated[StrictInt, Field(ge=0, le=60)]  # rounds one step of exploring costs
-    rest_rounds: Annotated[StrictInt, Field(ge=1)]  # rounds one "rest" action takes
+    rest_rounds: Annotated[StrictInt, Field(ge=1, le=1000)]  # rounds one "rest" action takes
     rest_heal: Annotated[StrictInt, Field(ge=0, le=99)]  # HP each living character regains per rest action
 
 
 class FatigueRules(Model):
-    max_running_rounds: Annotated[StrictInt, Field(ge=1)]
-    rest_turns: Annotated[StrictInt, Field(ge=1)]
+    max_running_rounds: Annotated[StrictInt, Field(ge=1, le=1000)]
+    rest_turns: Annotated[StrictInt, Field(ge=1, le=100)]
     to_hit_penalty: Annotated[StrictInt, Field(ge=0, le=20)]
     damage_penalty: Annotated[StrictInt, Field(ge=0, le=20)]
     opponent_bonus: Annotated[StrictInt, Field(ge=0, le=20)]
@@ -227,27 +257,27 @@ class FatigueRules(Model):
 
 
 class CombatRules(Model):
-    attack_die: Annotated[StrictInt, Field(ge=2, le=100)]
-    always_miss: Annotated[StrictInt, Field(ge=1)]  # natural face that always misses
-    critical: Annotated[StrictInt, Field(ge=1)]  # natural face that always hits...
+    attack_die: Annotated[StrictInt, Field(ge=2, le=MAX_DIE)]
+    always_miss: Annotated[StrictInt, Field(ge=1, le=MAX_DIE)]  # natural face that always misses
+    critical: Annotated[StrictInt, Field(ge=1, le=MAX_DIE)]  # natural face that always hits...
     critical_multiplier: Annotated[StrictInt, Field(ge=1, le=10)]  # ...for this many times the damage
     monster_targeting: Literal["lowest_hp", "first", "random"]
 
 
 class EncounterRules(Model):
-    distance: DiceText  # feet
-    sight_feet: Annotated[StrictInt, Field(ge=0)]  # a chase: a pursuer farther than this has lost sight
+    distance: FeetDice  # feet
+    sight_feet: Annotated[StrictInt, Field(ge=0, le=MAX_FEET)]  # a chase: a pursuer farther than this has lost sight
     feet_per_tile: Annotated[StrictInt, Field(ge=1, le=100)]  # the map's scale
-    surprise_die: Annotated[StrictInt, Field(ge=2)]
-    surprised_max: Annotated[StrictInt, Field(ge=0)]  # faces 1..this are surprised
-    running_multiplier: Annotated[StrictInt, Field(ge=1)]  # running speed = speed x this, per round
-    pursuit_max_rounds: Annotated[StrictInt, Field(ge=1)]
+    surprise_die: Annotated[StrictInt, Field(ge=2, le=MAX_DIE)]
+    surprised_max: Annotated[StrictInt, Field(ge=0, le=MAX_DIE)]  # faces 1..this are surprised
+    running_multiplier: Annotated[StrictInt, Field(ge=1, le=10)]  # running speed = speed x this, per round
+    pursuit_max_rounds: Annotated[StrictInt, Field(ge=1, le=1000)]
 
 
 class CheckRules(Model):
-    die: Annotated[StrictInt, Field(ge=2)]
-    resident_max: Annotated[StrictInt, Field(ge=0)]  # unvisited room: resident on 1..this
-    wandering_max: Annotated[StrictInt, Field(ge=0)]  # visited room or corridor: wanderer on 1..this
+    die: Annotated[StrictInt, Field(ge=2, le=MAX_DIE)]
+    resident_max: Annotated[StrictInt, Field(ge=0, le=MAX_DIE)]  # unvisited room: resident on 1..this
+    wandering_max: Annotated[StrictInt, Field(ge=0, le=MAX_DIE)]  # visited room or corridor: wanderer on 1..this
 
 
 class RulesFile(Model):
@@ -284,8 +314,8 @@ class MapGen(Model):
 
 class FloorItem(Model):
     item: Id
-    count: DiceText  # how many piles of it a level holds
-    amount: DiceText = "1"  # per pile (gold: pieces)
+    count: PileDice  # how many piles of it a level holds
+    amount: AmountDice = "1"  # per pile (gold: pieces)
 
 
 DungeonFile = dict[Id, MapGen]  # map generation profiles
@@ -324,7 +354,7 @@ class Ruleset(Model):
     party: tuple[Id, ...] = Field(min_length=1, max_length=4)
     procedures: Procedures
     negotiation_table: Id
-    start_gold: DiceText
+    start_gold: GoldDice
     start_items: dict[Id, Annotated[StrictInt, Field(ge=0, le=99)]]
     check: CheckRules | None = None  # overrides rules.yaml's monster check chances
     # When given, the ruleset decides who can be talked to and bribed: every monster but these (seed 000 as

@@ -2,9 +2,9 @@
 
 Pure and deterministic: a level depends only on the :class:`~undercroft.content.schema.MapGen` profile and the
 state of the :class:`~undercroft.rules.rng.Stream` passed in (no clock, no global ``random``, no salted hashing, no
-set iteration, no numpy ``Generator``). tcod is used only for its pure array functions (``dijkstra2d`` and
-``compute_fov``); paths are read off the distance maps by our own hill climb with a fixed tie order, so a level
-never depends on how a library breaks ties between equally short paths.
+set iteration, no numpy ``Generator``). tcod is used only for ``compute_fov``; distance maps are our own
+(:func:`~undercroft.rules.levelmap.dijkstra_map`), and paths are read off them by our own hill climb with a fixed
+tie order, so a level never depends on how a library breaks ties between equally short paths.
 
 Layout
 ------
@@ -36,7 +36,6 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-import tcod.path
 
 from undercroft.content.schema import MapGen
 from undercroft.rules.levelmap import (
@@ -52,6 +51,7 @@ from undercroft.rules.levelmap import (
     Segment,
     compute_fov,
     descend_path,
+    dijkstra_map,
     distance_map,
     fov_window,
     path_between,
@@ -302,9 +302,7 @@ def _route(blocked: BoolArray, near: BoolArray, a: Point, b: Point) -> list[Poin
         sub = np.s_[y0:y1, x0:x1]
         cost = np.where(blocked[sub], 0, np.where(near[sub], 1 + _TOUCH_PENALTY, 1)).astype(np.int32)
         cost[a[1] - y0, a[0] - x0] = cost[b[1] - y0, b[0] - x0] = 1
-        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
-        dist[b[1] - y0, b[0] - x0] = 0
-        tcod.path.dijkstra2d(dist, cost, 1, None, out=dist)
+        dist = dijkstra_map(cost, (b[0] - x0, b[1] - y0))
         path = descend_path(dist, (a[0] - x0, a[1] - y0))
         if path:
             return [(x + x0, y + y0) for x, y in path]

@@ -8,6 +8,7 @@ carved.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -16,7 +17,6 @@ import numpy as np
 import numpy.typing as npt
 import tcod.constants
 import tcod.map
-import tcod.path
 
 # Tile codes (the values of ``LevelMap.tiles``, dtype uint8).
 WALL: Final = 0
@@ -190,12 +190,108 @@ def flood8(walk: BoolArray, origin: Point, limit: int | None = None,
     return steps
 
 
+def _bits(mask: BoolArray) -> int:
+    """``mask`` (rows of a grid with one blocked column added on the right) as one integer, bit ``y * (w+1) + x``."""
+    return int.from_bytes(np.packbits(mask, axis=None, bitorder="little").tobytes(), "little")
+
+
+def dijkstra_map(
+    cost: npt.NDArray[np.integer] | BoolArray, origin: Point, diagonal: bool = False
+) -> npt.NDArray[np.int32]:
+    """Least walking costs from ``origin`` to every tile: entering a tile costs its ``cost`` (0: it cannot be
+    entered; ``origin`` is left whatever its own cost), in four directions, or eight with ``diagonal`` (a diagonal
+    step costs the same and may pass between two walls); :data:`MAX_DIST` where it cannot reach.
+
+    The same distances as ``tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None)`` from a single zero
+    (tests/test_flood.py checks it), which leaks native memory in tcod 21.2 (issue 15). A bucket queue of bit
+    sets: the map is one Python integer a tile set (each row ``w + 1`` bits, the last one always blocked so a step
+    off a row's end lands nowhere), a step from a set is a handful of shifts, and the tiles settled at each cost are
+    written back to the array at the end, one bit plane of the cost a time.
+    """
+    h, w = cost.shape
+    stride = w + 1
+    padded = np.zeros((h, stride), dtype=cost.dtype)
+    padded[:, :w] = cost
+    classes = [(int(c), _bits(padded == c)) for c in np.unique(padded) if c > 0]
+    ox, oy = origin
+    start = 1 << (oy * stride + ox)
+    open_ = 0
+    for _, bits in classes:
+        open_ |= bits
+    open_ = (open_ | start) ^ start
+    # ``ds``: the costs at which tiles were settled, rising; ``cum[k]``: every tile settled at ``ds[k]`` or less.
+    ds: list[int] = [0]
+    cum: list[int] = [start]
+    if len(classes) == 1 and classes[0][0] == 1:  # every step costs 1: a breadth-first flood, a layer a step
+        now, seen = start, start
+        while True:
+            if diagonal:
+                row = now | (now << 1) | (now >> 1)
+                now = (row | (row << stride) | (row >> stride)) & open_
+            else:
+                now = ((now << 1) | (now >> 1) | (now << stride) | (now >> stride)) & open_
+            if not now:
+                break
+            open_ ^= now
+            seen |= now
+            cum.append(seen)
+        ds = list(range(len(cum)))
+    else:  # a bucket queue: the tiles first reached at cost d are settled when d comes up
+        pending: dict[int, int] = {}
+        d, now, seen = 0, start, start
+        while True:
+            if diagonal:
+                row = now | (now << 1) | (now >> 1)
+                step = (row | (row << stride) | (row >> stride)) & open_
+            else:
+                step = ((now << 1) | (now >> 1) | (now << stride) | (now >> stride)) & open_
+            for c, bits in classes:
+                got = step & bits
+                if got:
+                    pending[d + c] = pending.get(d + c, 0) | got
+            now = 0
+            while pending and not now:
+                d = min(pending)
+                now = pending.pop(d) & open_
+            if not now:
+                break
+            open_ ^= now
+            seen |= now
+            ds.append(d)
+            cum.append(seen)
+
+    top = ds[-1]
+    # ``under[x]``: the tiles settled at a cost under ``x``, for x = 0 .. top + 1.
+    if top + 1 == len(ds):
+        under = [0, *cum]
+    else:
+        under = [cum[bisect.bisect_left(ds, x) - 1] if x else 0 for x in range(top + 2)]
+
+    # Bit j of a tile's cost is set where the cost lies in [a, a + 2**j) for a = 2**j, 3 * 2**j, ...
+    planes: list[int] = []
+    for j in range(top.bit_length()):
+        low = 1 << j
+        plane = 0
+        for a in range(low, top + 1, 2 * low):
+            plane |= under[min(a + low, top + 1)] ^ under[a]
+        planes.append(plane)
+    reached = cum[-1]
+    nbytes = (h * stride + 7) // 8
+    dist = np.zeros(h * stride, dtype=np.int32)
+    for j, plane in enumerate(planes):
+        if plane:
+            flags = np.unpackbits(np.frombuffer(plane.to_bytes(nbytes, "little"), dtype=np.uint8),
+                                  count=h * stride, bitorder="little")
+            dist |= flags.astype(np.int32) << j
+    got_any = np.unpackbits(np.frombuffer(reached.to_bytes(nbytes, "little"), dtype=np.uint8),
+                            count=h * stride, bitorder="little").astype(bool)
+    dist[~got_any] = MAX_DIST
+    return dist.reshape(h, stride)[:, :w].copy()
+
+
 def distance_map(walk: BoolArray, origin: Point) -> npt.NDArray[np.int32]:
     """Orthogonal step counts from ``origin`` over ``walk``; :data:`MAX_DIST` where it cannot reach."""
-    dist = tcod.path.maxarray(walk.shape, dtype=np.int32)
-    dist[origin[1], origin[0]] = 0
-    tcod.path.dijkstra2d(dist, walk.astype(np.int8), 1, None, out=dist)
-    return dist
+    return dijkstra_map(walk, origin)
 
 
 def descend_path(dist: npt.NDArray[np.int32], start: Point) -> list[Point]:

@@ -29,17 +29,31 @@ def stream_id(name: str) -> int:
     return int.from_bytes(hashlib.blake2b(name.encode("utf-8"), digest_size=4).digest(), "little")
 
 
+_SEED_DIGITS = len(str(_SEED_MASK))  # 20: a number with more digits (leading zeros aside) is hashed as text
+
+
 def parse_seed(text: str | int) -> int:
-    """A game seed from user input: a whole number 0..2**64-1 as is, any other text hashed stably."""
+    """A game seed from user input: a whole number 0..2**64-1 as is, any other text hashed stably.
+
+    Text is the seed as typed, blanks around it left out: ASCII digits naming a number 0..2**64-1 (leading zeros
+    allowed) are that number; anything else (words, a larger number, a number of any length) is hashed (blake2b,
+    8 bytes, little-endian) of its UTF-8 bytes, so every text is a seed and the same text always gives the same one.
+    An ``int`` (a seed read back from a recording) must be 0..2**64-1.
+    """
     if isinstance(text, bool):
         raise ValueError("a seed is a whole number or text, not a truth value")
     if isinstance(text, int):
         if not 0 <= text <= _SEED_MASK:
-            raise ValueError(f"seed {text} is outside 0..{_SEED_MASK}")
+            raise ValueError(f"seed {text} is outside 0..{_SEED_MASK}" if text.bit_length() <= 256
+                             else f"seed of {text.bit_length()} bits is outside 0..{_SEED_MASK}")
         return text
     stripped = text.strip()
-    if stripped.isascii() and stripped.isdigit() and int(stripped) <= _SEED_MASK:  # not '²': isdigit() but no int
-        return int(stripped)
+    if stripped.isascii() and stripped.isdigit():  # ASCII only: not '²', which isdigit() but int() refuses
+        digits = stripped.lstrip("0") or "0"
+        # Counted before int(): a number of thousands of digits is hashed like any text, never handed to int()
+        # (which refuses more than sys.get_int_max_str_digits() digits).
+        if len(digits) <= _SEED_DIGITS and int(digits) <= _SEED_MASK:
+            return int(digits)
     return int.from_bytes(hashlib.blake2b(stripped.encode("utf-8"), digest_size=8).digest(), "little")
 
 
@@ -63,8 +77,8 @@ class Stream:
 
     def die(self, sides: int) -> int:
         """A uniform face 1..sides by rejection sampling (no modulo bias)."""
-        if sides < 1:
-            raise ValueError(f"a die needs at least one side, not {sides}")
+        if not 1 <= sides <= _RAW_SPAN:  # more faces than the raw draws span: the rejection loop would never end
+            raise ValueError(f"a die needs at least one side and at most 2**64, not {sides}")
         limit = _RAW_SPAN - (_RAW_SPAN % sides)
         while True:
             x = self.raw()

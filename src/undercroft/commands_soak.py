@@ -1,0 +1,126 @@
+"""``undercroft soak``: the release soak test (docs/REPLAY.md).
+
+The bot plays ``--games`` games of each of the four rulesets (:data:`RULESETS`), each recorded into a temporary
+directory, and every recording is then verified by replaying it (:func:`undercroft.record.replay` with
+``verify=True``, as ``undercroft replay --verify`` does). Game ``i`` of every ruleset uses the seed
+``game_seed(--seed, i)``. Output: games, actions, wins, deaths, timeouts, crashes, desyncs and seconds, as text or
+one JSON object. Exit status 1 on any crash (a game that raised, or a recording that could not be replayed) or
+desync, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
+
+AddDataArg = Callable[[argparse.ArgumentParser], None]
+
+RULESETS: tuple[str, ...] = ("undercroft", "crawler", "citadel", "warden")
+MAX_GAMES = 1_000_000  # per ruleset
+
+
+def _games(text: str) -> int:
+    try:
+        n = int(text, 10) if len(text) <= 8 else -1
+    except ValueError:
+        n = -1
+    if not 1 <= n <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"expected a whole number 1..{MAX_GAMES:,}, got {text[:20]!r}")
+    return n
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
+    p = sub.add_parser(
+        "soak",
+        help="the release soak test: autoplay every ruleset and verify every recording",
+        description="The bot plays N recorded games of each ruleset (undercroft, crawler, citadel, warden); every "
+                    "recording is then replayed and verified. Exit 1 on any crash or desync.",
+    )
+    p.add_argument("--games", type=_games, default=250, metavar="N",
+                   help=f"games per ruleset, 1..{MAX_GAMES:,} (default 250)")
+    p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    add_data_arg(p)
+    p.set_defaults(handler=cmd_soak)
+
+
+def soak(args: argparse.Namespace, games: int, seed: int | str = 0, rulesets: Sequence[str] = RULESETS,
+         progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Play and verify ``games`` games of each ruleset; the result (see the module docstring), with ``problems``:
+    one line for each crash and desync."""
+    from undercroft.bot import game_seed, play_game
+    from undercroft.record import Desync, RecordingError, load_recording, replay
+    from undercroft.rules.rng import parse_seed
+
+    content = load_data(args)
+    for name in rulesets:
+        if name not in content.rulesets:
+            raise UserError(f"unknown ruleset '{name}'; known: {', '.join(content.rulesets)}")
+    try:
+        first = parse_seed(seed)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    start = time.perf_counter()
+    out: dict[str, Any] = {"games": 0, "actions": 0, "wins": 0, "deaths": 0, "timeouts": 0, "crashes": 0,
+                           "desyncs": 0, "seconds": 0.0, "seed": first, "rulesets": list(rulesets)}
+    problems: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="undercroft-soak-") as tmp:
+        for name in rulesets:
+            for i in range(games):
+                s = game_seed(first, i)
+                path = Path(tmp) / f"soak-{name}-{s}.jsonl"
+                r = play_game(content, name, s, record=str(path))
+                out["games"] += 1
+                out["wins"] += r.outcome == "won"
+                out["deaths"] += r.outcome == "dead"
+                out["timeouts"] += r.outcome == "timeout"
+                if r.outcome == "crash":
+                    out["crashes"] += 1
+                    problems.append(f"{name} seed {s}: crashed at turn {r.turns + 1}: {r.cause}")
+                    continue
+                try:
+                    rec = load_recording(path)
+                    out["actions"] += len(rec.actions)
+                    replay(content, rec, verify=True)
+                except Desync as exc:
+                    out["desyncs"] += 1
+                    problems.append(f"{name} seed {s}: desync: {exc}")
+                except (RecordingError, OSError) as exc:
+                    out["crashes"] += 1
+                    problems.append(f"{name} seed {s}: the recording cannot be read: {exc}")
+                except Exception as exc:  # a replay that raises is what the soak is looking for
+                    out["crashes"] += 1
+                    problems.append(f"{name} seed {s}: the replay raised {type(exc).__name__}: {exc}")
+                path.unlink(missing_ok=True)
+            if progress is not None:
+                progress(f"{name}: {games} games played and verified ({time.perf_counter() - start:.1f} s)")
+    out["seconds"] = round(time.perf_counter() - start, 1)
+    out["problems"] = problems
+    return out
+
+
+def cmd_soak(args: argparse.Namespace) -> int:
+    def note(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    result = soak(args, args.games, args.seed, progress=note)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"Soak: {args.games} games of each of {', '.join(result['rulesets'])}, seeds from {result['seed']}")
+        for key in ("games", "actions", "wins", "deaths", "timeouts", "crashes", "desyncs", "seconds"):
+            print(f"  {key + ':':10s} {result[key]}")
+    for line in result["problems"]:
+        print(f"undercroft: soak: {line!r}"[:2000], file=sys.stderr)
+    return EXIT_FAIL if result["crashes"] or result["desyncs"] else EXIT_OK
+
+
+__all__ = ["RULESETS", "cmd_soak", "register", "soak"]

@@ -1,0 +1,58 @@
+"""``levelmap.dijkstra_map`` (our own search, replacing tcod's leaking ``dijkstra2d``, issue 15) against
+``tcod.path.dijkstra2d``, an independent implementation, on many random grids and costs."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pytest
+import tcod.path
+
+from undercroft.cliutil import load_data
+from undercroft.rules.game import Game
+from undercroft.rules.levelmap import MAX_DIST, dijkstra_map, distance_map, walkable
+
+COSTS = ([1], [1, 8], [1, 13], [1, 2, 3, 5, 9], [1, 100], [7])
+
+
+def _tcod(cost: np.ndarray, origin: tuple[int, int], diagonal: bool) -> np.ndarray:
+    dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+    dist[origin[1], origin[0]] = 0
+    tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None, out=dist)
+    return dist
+
+
+@pytest.mark.parametrize("diagonal", [False, True])
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.bool_])
+def test_same_as_tcod_on_random_grids(diagonal: bool, dtype: type) -> None:
+    rng = np.random.default_rng(15 + int(diagonal))
+    for t in range(250):
+        h, w = (int(v) for v in rng.integers(1, 40, size=2))
+        values = [1] if dtype is np.bool_ else COSTS[t % len(COSTS)]
+        walls = rng.random((h, w)) < rng.random()
+        cost: np.ndarray = np.where(walls, 0, rng.choice(values, size=(h, w))).astype(dtype)
+        origin = (int(rng.integers(w)), int(rng.integers(h)))
+        ref = _tcod(cost.astype(np.int32), origin, diagonal)
+        got = dijkstra_map(cost, origin, diagonal)
+        assert got.dtype == np.int32 and got.shape == cost.shape
+        np.testing.assert_array_equal(got, ref, err_msg=f"case {t}: origin {origin}\n{cost}")
+
+
+def test_edge_cases() -> None:
+    blocked = np.zeros((3, 4), dtype=np.int8)
+    got = dijkstra_map(blocked, (1, 1))
+    assert got[1, 1] == 0 and int((got == MAX_DIST).sum()) == 11
+    np.testing.assert_array_equal(got, _tcod(blocked, (1, 1), False))
+    one = np.ones((1, 1), dtype=np.int8)
+    assert dijkstra_map(one, (0, 0)).tolist() == [[0]]
+    walled_in = np.array([[1, 0, 1], [0, 5, 0], [1, 0, 1]], dtype=np.int8)  # the origin's own cost is not paid
+    assert dijkstra_map(walled_in, (1, 1), True).tolist() == _tcod(walled_in, (1, 1), True).tolist()
+    assert int(dijkstra_map(walled_in, (1, 1))[0, 0]) == MAX_DIST
+
+
+def test_distance_map_on_a_level() -> None:
+    game = Game(load_data(argparse.Namespace(data=None)), "undercroft", 1)
+    walk = walkable(game.state.level.map)
+    x, y = game.state.pos
+    np.testing.assert_array_equal(distance_map(walk, (x, y)), _tcod(walk.astype(np.int8), (x, y), False))
