@@ -5,6 +5,12 @@ sidecar, ``NAME.meta.json``: the seed as the player typed it (the header holds o
 cache of the level and HP reached (so the title need not replay every save each time it is shown). Abandoning a
 game moves its files into ``saves/abandoned/``: nothing is ever deleted. A corrupt or foreign file is skipped
 with a one-line note.
+
+**One save, one game.** While a game is open its recording is locked: ``NAME.lock`` beside it, held with
+``flock(LOCK_EX | LOCK_NB)`` and holding one line of JSON, ``{"pid": ..., "host": ..., "since": ...}``, for the
+messages of the other windows ("open in another window (pid 4242)"). The operating system releases the lock when
+the process ends, however it ends, so a lock left by a dead process is simply taken over (its stale file is
+rewritten). The lock file is removed when the game is closed. On Windows there is no lock (see :class:`SaveLock`).
 """
 
 from __future__ import annotations
@@ -14,6 +20,9 @@ import datetime
 import json
 import os
 import re
+import socket
+import sys
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +32,7 @@ from undercroft.content import Content
 
 ABANDONED = "abandoned"
 META = ".meta.json"
+LOCK = ".lock"
 
 
 @dataclass
@@ -38,16 +48,143 @@ class GameInfo:
     hp: str = ""  # the whole party's HP, "40/42" (unfinished games)
     cause: str = ""
     mtime: float = field(default=0.0, repr=False)
+    header: record.Header | None = field(default=None, repr=False, compare=False)  # for the compatibility check
+    open_pid: int | None = None  # open in another process (unfinished games): its pid, 0 when not known
 
     def as_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["path"] = str(self.path)
         d.pop("mtime")
+        d.pop("header")
         return d
 
 
 def meta_path(path: Path) -> Path:
     return path.with_name(path.stem + META)
+
+
+# --- one save, one game: the lock --------------------------------------------------------------------------------
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of recording ``path``: ``NAME.lock`` beside it."""
+    return path.with_name(path.stem + LOCK)
+
+
+class SaveLocked(Exception):
+    """The game is open in another process (another window or terminal)."""
+
+    def __init__(self, path: Path, pid: int) -> None:
+        self.path = path
+        self.pid = pid  # 0: not known (the other process has not written it yet)
+        super().__init__(f"{path.name} is {open_elsewhere(pid)}")
+
+
+def open_elsewhere(pid: int) -> str:
+    return f"open in another window (pid {pid})" if pid else "open in another window"
+
+
+def _lock_pid(path: Path) -> int:
+    """The pid written in lock file ``path`` (0 when unreadable)."""
+    try:
+        with open(path, "rb") as fh:
+            obj = json.loads(fh.read(4096) or b"{}")
+    except (OSError, ValueError, RecursionError):
+        return 0
+    pid = obj.get("pid") if isinstance(obj, dict) else None
+    return pid if isinstance(pid, int) and not isinstance(pid, bool) and 0 < pid < 1 << 32 else 0
+
+
+_RETRIES = 3  # a title in another window probing the lock holds it for a moment: try again before giving up
+_RETRY_S = 0.02
+
+
+class SaveLock:
+    """The lock on one recording while its game is open (see the module's docstring). :meth:`acquire` takes it or
+    raises :class:`SaveLocked`; :meth:`release` (also on garbage collection) lets it go and removes the file."""
+
+    def __init__(self, path: Path, fd: int | None) -> None:
+        self.path = path  # the recording
+        self._fd = fd
+
+    @classmethod
+    def acquire(cls, path: Path) -> SaveLock:
+        """Lock recording ``path`` for this process. Raises :class:`SaveLocked` when another process has it, and
+        OSError when the lock file cannot be made (a read-only folder: then the game could not be saved either)."""
+        path = Path(path)
+        if sys.platform == "win32":  # no flock: msvcrt.locking is advisory per byte range and not released reliably
+            return cls(path, None)  # when a process dies, so Windows goes without (one window per save is on you)
+        import errno
+        import fcntl
+
+        lp = lock_path(path)
+        for attempt in range(_RETRIES * 4):
+            fd = os.open(lp, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise
+                if attempt + 1 >= _RETRIES:
+                    raise SaveLocked(path, _lock_pid(lp)) from None
+                time.sleep(_RETRY_S)
+                continue
+            try:  # the file may have been removed (and made anew) by its last holder between open and flock
+                mine, now = os.fstat(fd), os.stat(lp)
+                same = (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino)
+            except OSError:
+                same = False
+            if not same:
+                os.close(fd)
+                continue
+            since = datetime.datetime.now().isoformat(timespec="seconds")
+            data = json.dumps({"pid": os.getpid(), "host": socket.gethostname()[:64], "since": since}) + "\n"
+            with contextlib.suppress(OSError):  # the pid is only for messages
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, data.encode(), 0)
+            return cls(path, fd)
+        raise SaveLocked(path, _lock_pid(lp))
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path(self.path))  # while still held: no other process is between its open and flock
+        with contextlib.suppress(OSError):
+            os.close(fd)  # closing releases the flock
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def holder(path: Path) -> int | None:
+    """Who has recording ``path`` open: None when nobody (or only this process, through a lock it holds), else the
+    pid of the process that does (0: not known yet). Never waits."""
+    if sys.platform == "win32":
+        return None
+    import fcntl
+
+    lp = lock_path(path)
+    try:
+        fd = os.open(lp, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None  # no lock file: nobody has it open
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            pid = _lock_pid(lp)
+            return None if pid == os.getpid() else pid
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
 
 
 def _read_meta(path: Path) -> dict[str, Any]:
@@ -99,7 +236,7 @@ def _info(path: Path, notes: list[str], *, abandoned: bool = False) -> GameInfo 
     h = rec.header
     result = "abandoned" if abandoned else rec.end or ("crashed" if rec.crash is not None else "playing")
     return GameInfo(path, h.ruleset, h.seed, seed_label(path, h.seed), result, rec.turns, _date(mtime),
-                    mtime=mtime)
+                    mtime=mtime, header=h)
 
 
 def _fill_progress(info: GameInfo, content: Content | None) -> None:
@@ -143,6 +280,7 @@ def unfinished(directory: Path | None = None, content: Content | None = None,
         info = _info(p, notes)
         if info is None or info.result != "playing":
             continue
+        info.open_pid = holder(p)
         _fill_progress(info, content)
         out.append(info)
     out.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
@@ -150,7 +288,16 @@ def unfinished(directory: Path | None = None, content: Content | None = None,
 
 
 def abandon(path: Path) -> Path:
-    """Move an unfinished game (and its sidecar files) into ``saves/abandoned/``; returns its new path."""
+    """Move an unfinished game (and its sidecar files) into ``saves/abandoned/``; returns its new path. Raises
+    :class:`SaveLocked` when the game is open in another process."""
+    lock = SaveLock.acquire(path)
+    try:
+        return _move_aside(path)
+    finally:
+        lock.release()
+
+
+def _move_aside(path: Path) -> Path:
     dest_dir = path.parent / ABANDONED
     dest_dir.mkdir(parents=True, exist_ok=True)
     dest = dest_dir / path.name

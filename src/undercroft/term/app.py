@@ -19,6 +19,11 @@ through the same ``with`` blocks (alternate screen, hidden cursor, cbreak, keypa
 shell gets no mouse reports afterwards: the input still unread then is discarded). Ctrl-Z restores it (mouse off
 too) before stopping and takes it over again on ``fg``. A resize redraws everything (centred when the terminal is
 larger than the game); a terminal smaller than 80x50 shows what it needs instead of a broken screen.
+
+A terminal that goes away (the window closed, the ssh connection lost: SIGHUP, or a read or write that fails with
+EIO) ends the game quietly with status 129: every action is already in the save, there is nothing to restore and
+nothing is printed (the standard output is pointed at ``/dev/null``, so the restoring codes and Python's last flush
+go nowhere instead of raising again).
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ SYNC_MIN_BYTES: Final = 1024
 MOUSE_MODES: Final = (1006, 1003)
 NO_MOUSE_ENV: Final = "UNDERCROFT_NO_MOUSE"
 MOUSE_SETTLE_S: Final = 0.03  # after turning the mouse off, for reports already on their way, then discarded
+HANGUP_EXIT: Final = 128 + 1  # the status when the terminal is gone (as after SIGHUP)
 
 NO_TTY = "--terminal needs a terminal: standard input and output must both be a TTY"
 TERMINAL_HINT = "; or play inside a terminal with --terminal"
@@ -174,19 +180,72 @@ class _Terminal:
         self.mouse = mouse and term.does_styling  # blessed writes no DEC modes to a terminal it does not style
         self.redraw = False  # set when the screen must be drawn anew (back from Ctrl-Z)
         self._saved_tty: list[object] | None = None
+        self.gone = False  # the terminal hung up: nothing more is written to it
 
     def write(self, text: str) -> None:
-        if not text:
+        if not text or self.gone:
             return
         try:
-            self.stream.write(text)
-        except UnicodeEncodeError:  # a terminal that is not UTF-8: '?' for what its encoding lacks
-            encoding = getattr(self.stream, "encoding", None) or "ascii"
-            self.stream.write(text.encode(encoding, "replace").decode(encoding))
-        self.stream.flush()
+            try:
+                self.stream.write(text)
+            except UnicodeEncodeError:  # a terminal that is not UTF-8: '?' for what its encoding lacks
+                encoding = getattr(self.stream, "encoding", None) or "ascii"
+                self.stream.write(text.encode(encoding, "replace").decode(encoding))
+            self.stream.flush()
+        except OSError:  # EIO (the terminal closed), EPIPE: the game is saved, leave quietly
+            self.hang_up()
+
+    def hang_up(self) -> None:
+        """The terminal is gone: write nothing more to it and leave with :data:`HANGUP_EXIT`."""
+        self._gone()
+        raise SystemExit(HANGUP_EXIT)
+
+    def _gone(self) -> None:
+        if self.gone:
+            return
+        self.gone = True
+        for stream in (self.stream, sys.stdout, sys.stderr):  # what is left in their buffers goes nowhere
+            try:
+                fd = stream.fileno()
+            except (AttributeError, OSError, ValueError):
+                continue
+            with contextlib.suppress(OSError):
+                if os.isatty(fd) or stream is self.stream:
+                    devnull = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(devnull, fd)
+                    os.close(devnull)
 
     @contextlib.contextmanager
     def session(self) -> Iterator[None]:
+        try:
+            with self._session():
+                yield
+        except BaseException as exc:  # the terminal hung up and restoring it failed: quietly out, no traceback
+            if not isinstance(exc, (OSError, SystemExit)) and type(exc).__name__ != "error":  # termios.error
+                raise
+            if not (self.gone or (not isinstance(exc, SystemExit) and self._dead())):
+                raise
+            self._gone()
+            raise SystemExit(exc.code if isinstance(exc, SystemExit) else HANGUP_EXIT) from None
+
+    @staticmethod
+    def _dead() -> bool:
+        """The terminal no longer answers: a termios call there fails with EIO."""
+        if sys.platform == "win32":
+            return False
+        import errno
+        import termios
+
+        try:
+            termios.tcgetattr(sys.stdin.fileno())
+        except termios.error as exc:
+            return bool(exc.args) and exc.args[0] == errno.EIO
+        except (OSError, ValueError):
+            return False
+        return False
+
+    @contextlib.contextmanager
+    def _session(self) -> Iterator[None]:
         term = self.term
         with contextlib.ExitStack() as stack:
             stack.enter_context(self._signals())
@@ -269,8 +328,9 @@ class _Terminal:
             self.write(self._enter_codes())
         self.redraw = True
 
-    @staticmethod
-    def _terminate(signum: int, frame: FrameType | None) -> None:
+    def _terminate(self, signum: int, frame: FrameType | None) -> None:
+        if signum == signal.SIGHUP:  # the terminal is gone: nothing to restore there
+            self._gone()
         raise SystemExit(128 + signum)
 
     @contextlib.contextmanager
@@ -337,7 +397,10 @@ class TerminalFrontEnd:
     def events(self, timeout: float | None) -> Iterator[tcod.event.Event]:
         from undercroft.term.keys import is_mouse, key_events
 
-        ks = self.term.inkey(timeout=POLL_S if timeout is None else min(POLL_S, timeout))
+        try:
+            ks = self.term.inkey(timeout=POLL_S if timeout is None else min(POLL_S, timeout))
+        except OSError:  # EIO: the terminal closed under us (the game is saved)
+            self.tty.hang_up()
         if not ks:
             size = (self.term.width, self.term.height)
             if size != self.measured:
@@ -358,7 +421,10 @@ class TerminalFrontEnd:
             handled += 1
             if handled >= MAX_BATCH:
                 break
-            ks = self.term.inkey(timeout=0)
+            try:
+                ks = self.term.inkey(timeout=0)
+            except OSError:
+                self.tty.hang_up()
         if moved is not None:
             yield moved
 

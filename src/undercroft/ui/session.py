@@ -3,15 +3,27 @@
 Every player action goes through :meth:`Session.act`, which uses :func:`undercroft.record.play_step` (step, record,
 finish, crash capture) whenever there is a recorder. A session without a recorder is a replay being watched or a
 screenshot being taken.
+
+A recorded session holds the lock of its save (:class:`undercroft.saves.SaveLock`) from :meth:`Session.new` or
+:meth:`Session.resume` until :meth:`Session.close`: one save, one game. It also tells the player when the
+recording cannot be written (a full disk): :meth:`Session.save_problem`, a "bad" line in the log when that starts
+and "Saved again." when it is over; what is still unsaved when the game is closed is kept in
+:attr:`Session.unsaved` for the title (which closes the game the player has just left).
 """
 
 from __future__ import annotations
 
+import contextlib
+import inspect
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
+from typing import ClassVar
 
 from undercroft import record
+from undercroft import saves as saves_mod
 from undercroft.content import Content
 from undercroft.narrate import LEVELS, Entry, Level, LogLine, Narrator, Unseen
 from undercroft.rules.actions import Action
@@ -103,11 +115,33 @@ class MessageLog:
             del self.full[: len(self.full) - MAX_FULL]
 
 
+def save_differences(content: Content, header: record.Header) -> list[str]:
+    """What differs between the setup that recorded ``header`` and this one (rules data, game, Python, numpy,
+    tcod), one line each; [] when nothing does, or when :mod:`undercroft.record` has no check."""
+    check = getattr(record, "compatibility", None)
+    if check is None:
+        return []
+    try:
+        names = list(inspect.signature(check).parameters)
+    except (TypeError, ValueError):
+        names = []
+    if names[:2] == ["rec", "content"]:  # the older form: (recording, content) -> (problems, notes)
+        problems, notes = check(SimpleNamespace(header=header), content)
+        return [str(x) for x in (*problems, *notes)]
+    return [str(x) for x in check(header, content.digest)]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 class Session:
     """One game in the window."""
 
+    _open: ClassVar[weakref.WeakSet[Session]] = weakref.WeakSet()  # recorded sessions not closed yet
+
     def __init__(self, content: Content, game: Game, recorder: record.Recorder | None = None,
-                 path: Path | None = None) -> None:
+                 path: Path | None = None, lock: saves_mod.SaveLock | None = None) -> None:
         self.content = content
         self.game = game
         self.recorder = recorder
@@ -120,6 +154,17 @@ class Session:
         self.seed_text = ""  # the seed as the player typed it ("": read from the save's sidecar, or the number)
         self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)
         self.morgue_dir: Path | None = None  # default: the user data directory's morgue/
+        self.lock = lock
+        self.save_error: str | None = None  # the recorder's write error as last told in the log
+        self.unsaved = ""  # after close: what could not be saved ("" when everything was)
+        self.closed = False
+        if recorder is not None and lock is None and self.path is not None:  # a branch made elsewhere
+            try:
+                self.lock = saves_mod.SaveLock.acquire(self.path)
+            except (saves_mod.SaveLocked, OSError):
+                self.lock = None  # a new file nobody else can have open; a lock is a courtesy here
+        if recorder is not None:
+            Session._open.add(self)
 
     # --- starting ------------------------------------------------------------------------------------------
 
@@ -128,27 +173,76 @@ class Session:
         """A new recorded game in the saves directory."""
         game = Game(content, ruleset, seed)
         path = record.new_save_path(game.state.seed, ruleset)
-        recorder = record.Recorder.create(path, game, content)
-        s = cls(content, game, recorder)
+        try:
+            lock = saves_mod.SaveLock.acquire(path)
+        except saves_mod.SaveLocked:  # another window started the same game in the same second
+            raise FileExistsError(f"{path.name} was just created by another window") from None
+        try:
+            recorder = record.Recorder.create(path, game, content)
+        except BaseException:
+            lock.release()
+            raise
+        s = cls(content, game, recorder, lock=lock)
         s.log.add(f"{game.rs.title}, seed {game.state.seed}. {game.rs.levels[0].name}.", "alert")
         s.log.add("Press ? for help.", "detail")
         return s
 
     @classmethod
     def resume(cls, content: Content, path: Path) -> Session:
-        """Continue an unfinished recording exactly where it stopped (the log is rebuilt from the replay)."""
-        rec = record.load_recording(path, lenient_tail=True)
-        log = MessageLog()
-        narrator = Narrator(content, rec.header.ruleset)
+        """Continue an unfinished recording exactly where it stopped (the log is rebuilt from the replay).
 
-        def collect(turn: int, action: Action, events: list[Event]) -> None:
-            log.add_events(events, narrator)
-
-        game = record.replay(content, rec, on_events=collect)
-        recorder = record.Recorder.append_to(path, recording=rec)
-        s = cls(content, game, recorder, path)
+        Raises :class:`undercroft.saves.SaveLocked` when the game is open in another process."""
+        path = Path(path)
+        for other in list(Session._open):  # this process's own, left open (back at the title): closed first
+            if other.path is not None and other.path.resolve() == path.resolve():
+                other.close()
+        lock = saves_mod.SaveLock.acquire(path)
+        try:
+            rec = record.load_recording(path, lenient_tail=True)
+            game, log = _replayed(content, rec)
+            recorder = record.Recorder.append_to(path, recording=rec)
+        except BaseException:
+            lock.release()
+            raise
+        s = cls(content, game, recorder, path, lock=lock)
         s.log = log
         s.log.add(f"Continued: {game.rs.title}, seed {game.state.seed}, turn {game.state.turn}.", "alert")
+        return s
+
+    @classmethod
+    def load(cls, content: Content, path: Path) -> Session:
+        """A recording as it stands, to look at: replayed, its log rebuilt; nothing is written and no lock is taken
+        (the game may be open elsewhere)."""
+        rec = record.load_recording(Path(path), lenient_tail=True)
+        game, log = _replayed(content, rec)
+        s = cls(content, game, path=Path(path))
+        s.log = log
+        return s
+
+    @classmethod
+    def branch(cls, content: Content, path: Path) -> Session:
+        """A new recorded game (a new file) that repeats every action of recording ``path`` with this data and
+        goes on from there; ``path`` is left as it is. Stops repeating at an action this data refuses."""
+        path = Path(path)
+        rec = record.load_recording(path, lenient_tail=True)
+        h = rec.header
+        s = cls.new(content, h.ruleset, h.seed)
+        stopped = ""
+        for turn, action, _ in rec.actions:
+            if s.game.over:
+                break
+            s.act(action)
+            if s.refused:
+                stopped = f" Stopped at its turn {turn}: this data refuses it ({s.refused})."
+                break
+        s.last_events = []
+        label = saves_mod.seed_label(path, h.seed)
+        if s.path is not None and label != str(h.seed):
+            saves_mod.remember_seed(s.path, label)
+            s.seed_text = label
+        new = s.path.name if s.path is not None else "?"
+        s.log.add(f"A new branch of {path.name} at turn {s.game.state.turn}, played with this data and recorded to "
+                  f"{new} (the old save is kept as it was).{stopped}", "alert")
         return s
 
     @classmethod
@@ -173,7 +267,34 @@ class Session:
             events = self.game.step(action)
         self.last_events = events
         self.log.add_events(events, self.narrator)
+        self._tell_save_problem()
         return events
+
+    def save_problem(self) -> str:
+        """Why the game is not fully saved ("" when it is), for the screen: "Not saved: No space left on device
+        (2 actions waiting; they are saved as soon as the disk allows)"."""
+        r = self.recorder
+        error = getattr(r, "error", None) if r is not None else None
+        if not error:
+            return ""
+        pending = int(getattr(r, "pending", 0) or 0)
+        if not pending:
+            return f"Not saved: {error}"
+        return f"Not saved: {error} ({_plural(pending, 'action')} waiting; they are saved as soon as the disk allows)"
+
+    def _tell_save_problem(self) -> None:
+        """A log line when the recording starts failing (once per kind of error), and one when it works again."""
+        r = self.recorder
+        error = getattr(r, "error", None) if r is not None else None
+        error = str(error) if error else None
+        if error == self.save_error:
+            return
+        if error is not None:
+            self.log.add(f"Your game could not be saved: {error}. It goes on: what you do is kept and saved as soon "
+                         "as the disk allows.", "bad")
+        else:
+            self.log.add("Saved again.", "good")
+        self.save_error = error
 
     @property
     def refused(self) -> str:
@@ -195,8 +316,26 @@ class Session:
         return self.seed_text
 
     def close(self) -> None:
-        if self.recorder is not None:
-            self.recorder.close()
+        """Close the recording (trying once more to write what is waiting) and let go of the save's lock. What
+        could not be saved is kept in :attr:`unsaved` (printed nowhere: the title shows it)."""
+        Session._open.discard(self)
+        if self.closed:
+            return
+        self.closed = True
+        r = self.recorder
+        if r is not None:
+            pending = int(getattr(r, "pending", 0) or 0)
+            flush = getattr(r, "flush_pending", None)
+            if pending and callable(flush):
+                with contextlib.suppress(Exception):  # it should not raise; if it does, what waits is told below
+                    flush()
+                pending = int(getattr(r, "pending", 0) or 0)
+            if pending:
+                error = getattr(r, "error", None) or "the disk refused it"
+                self.unsaved = f"{_plural(pending, 'action')} of your last game could not be saved: {error}"
+            r.close()
+        if self.lock is not None:
+            self.lock.release()
 
     # --- the end -------------------------------------------------------------------------------------------
 
@@ -247,3 +386,14 @@ def end_lines(game: Game) -> list[str]:
         f"Seed {st.seed}, ruleset {game.rs.title}.",
         f"Kills: {st.kills}. Gold: {st.gold}.",
     ]
+
+
+def _replayed(content: Content, rec: record.Recording) -> tuple[Game, MessageLog]:
+    """A recording replayed, with the log its events tell."""
+    log = MessageLog()
+    narrator = Narrator(content, rec.header.ruleset)
+
+    def collect(turn: int, action: Action, events: list[Event]) -> None:
+        log.add_events(events, narrator)
+
+    return record.replay(content, rec, on_events=collect), log

@@ -78,7 +78,7 @@ def game_stack(session: Session) -> list[Scene]:
 def _title(session: Session) -> Scene:
     from undercroft.ui.scenes.title import TitleScene
 
-    return TitleScene(session.content, ruleset=session.game.ruleset_id)
+    return TitleScene(session.content, ruleset=session.game.ruleset_id, left=session)
 
 
 Handler = Callable[[str], "Transition | None"]  # a command's handler, given the name of the key pressed

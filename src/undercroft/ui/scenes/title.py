@@ -1,9 +1,15 @@
 """The title screen: new game (a random seed shown, or one typed in), every unfinished game to continue or abandon,
-the past games, ruleset, help, quit."""
+the past games, ruleset, help, quit.
+
+A game open in another window (its save locked, see :mod:`undercroft.saves`) is listed as such: Continue and
+Abandon are refused and it may be watched instead. A save made with other rules data or other versions is not
+continued silently: Continue names the differences and offers a new branch (a new file) or watching it.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import tcod.console
@@ -18,7 +24,7 @@ from undercroft.ui.render import DIM, FAINT, KEY, TITLE
 from undercroft.ui.scenes.base import Buttons, Exit, Pop, Push, Reset, Scene, Transition
 from undercroft.ui.scenes.overlays import HelpScene, MenuScene, PromptScene
 from undercroft.ui.scenes.play import game_stack
-from undercroft.ui.session import Session
+from undercroft.ui.session import Session, save_differences
 
 _LOGO = [
     r" _   _           _                           __ _   ",
@@ -34,12 +40,101 @@ def random_seed() -> int:
     return random.SystemRandom().randrange(1, 10**9)
 
 
+class ChoiceScene(MenuScene):
+    """A menu under a few lines of explanation (why Continue cannot go on as asked)."""
+
+    def __init__(self, title: str, lines: Sequence[str], options: Sequence[tuple[str, str]],
+                 on_choose: Callable[[int], Transition | None]) -> None:
+        super().__init__(title, options, on_choose)
+        self.lines = list(lines)
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        w = min(console.width - 2, max(50, max(len(label) for _, label in self.options) + 10))
+        text = [row for line in self.lines for row in render.wrap(line, w - 4)]
+        room = max(0, console.height - len(self.options) - 7)
+        text = text[:room]
+        h = len(text) + len(self.options) + 6
+        x = (console.width - w) // 2
+        y = max(0, min(12, (console.height - h) // 2))
+        self.buttons.clear()
+        render.panel(console, x, y, w, h, self.title)
+        for i, row in enumerate(text):
+            render.put_text(console, x + 2, y + 2 + i, row, render.TEXT, width=w - 4)
+        oy = y + 3 + len(text)
+        for i, (k, label) in enumerate(self.options):
+            sel = i == self.cursor
+            if sel:
+                console.draw_rect(x + 1, oy + i, w - 2, 1, ord(" "), bg=render.SELECT_BG)
+            render.choice(console, x + 2, oy + i, k, label, width=w - 4)
+            self.buttons.add(x + 1, oy + i, w - 2, i)
+        render.put_text(console, x + 2, y + h - 2, "Up/Down, Enter, a key or a click; Esc: back", DIM, width=w - 4)
+
+
+class WatchScene(Scene):
+    """Watching a save from the title (the replay viewer): q or Esc goes back to the title. A game still being
+    played in another window is followed: what it records is shown as it comes."""
+
+    FOLLOW_S = 0.5  # how often a watched save that has reached its end is read again
+
+    def __init__(self, content: Content, path: Path, back: Callable[[], Transition | None]) -> None:
+        from undercroft.ui.replay_view import ReplayScene
+
+        self.path = path
+        self.back = back
+        rec = record.load_recording(path, lenient_tail=True)
+        self.replay = ReplayScene(content, rec)
+        self.session = self.replay.session
+        self.size = rec.size
+        self.checked = self.replay.clock()
+
+    def follow(self) -> None:
+        """Take in the actions recorded since the save was read (another window goes on playing it)."""
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            return
+        if size == self.size:
+            return
+        try:
+            rec = record.load_recording(self.path, lenient_tail=True)
+        except (record.RecordingError, OSError):
+            return
+        self.size = rec.size
+        known = len(self.replay.actions)
+        if len(rec.actions) > known:
+            self.replay.actions.extend(a for _, a, _ in rec.actions[known:])
+            self.replay.paused = False
+
+    def tick_interval(self) -> float | None:
+        inner = self.replay.tick_interval()
+        return self.FOLLOW_S if inner is None and self.replay.at_end and not self.replay.error else inner
+
+    def on_tick(self) -> Transition | None:
+        if self.replay.at_end:
+            now = self.replay.clock()
+            if now - self.checked >= self.FOLLOW_S:
+                self.checked = now
+                self.follow()
+            self.replay.last = now
+            return None
+        return self.replay.on_tick()
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, tcod.event.KeyDown) and (keys.char(event) == "q" or keys.is_cancel(event)):
+            return Pop(then=self.back())
+        t = self.replay.on_event(event)
+        return None if isinstance(t, Exit) else t
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        self.replay.on_draw(console)
+
+
 class TitleScene(Scene):
     LIST_Y = 27  # first row of the unfinished games
     LIST_ROWS = 8
 
     def __init__(self, content: Content, *, ruleset: str = "undercroft", seed: int | None = None,
-                 saves: Path | None = None) -> None:
+                 saves: Path | None = None, left: Session | None = None) -> None:
         self.content = content
         self.ruleset = ruleset if ruleset in content.rulesets else next(iter(content.rulesets))
         self.seed = seed if seed is not None else random_seed()
@@ -52,6 +147,10 @@ class TitleScene(Scene):
         self.cursor = 0
         self.confirm_abandon: Path | None = None
         self.buttons = Buttons()
+        if left is not None:  # the game just left (Esc, or its end screen): closed, its lock let go
+            left.close()
+            if left.unsaved:
+                self.message = left.unsaved + "."
         self._scan()
 
     def _scan(self) -> None:
@@ -75,7 +174,10 @@ class TitleScene(Scene):
     def describe(self, g: saves_mod.GameInfo) -> str:
         level = f", level {g.level}" if g.level is not None else ""
         hp = f", HP {g.hp}" if g.hp else ""
-        return f"{saves_mod.ruleset_title(self.content, g.ruleset)}, seed {g.seed_text}, turn {g.turns}{level}{hp}"
+        what = f"{saves_mod.ruleset_title(self.content, g.ruleset)}, seed {g.seed_text}, turn {g.turns}"
+        if g.open_pid is not None:  # what matters first (a row is cut at the screen's edge)
+            return f"{saves_mod.open_elsewhere(g.open_pid)}: {what}"
+        return f"{what}{level}{hp}"
 
     # --- actions ---------------------------------------------------------------------------------------------
 
@@ -96,8 +198,23 @@ class TitleScene(Scene):
             self.message = "There is no unfinished game to continue."
             return None
         g = self.games[self.cursor if index is None else index]
+        if g.open_pid is not None:
+            return self.refuse_open(g.path, g.open_pid)
+        if g.header is not None:
+            try:
+                differences = save_differences(self.content, g.header)
+            except Exception as exc:  # a check that fails must not keep the player from the title
+                differences = [f"the check failed: {type(exc).__name__}: {exc}"]
+            if differences:
+                return self.offer_differences(g.path, differences)
+        return self._resume(g)
+
+    def _resume(self, g: saves_mod.GameInfo) -> Transition | None:
         try:
             session = Session.resume(self.content, g.path)
+        except saves_mod.SaveLocked as exc:
+            g.open_pid = exc.pid
+            return self.refuse_open(g.path, exc.pid)
         except (record.RecordingError, record.Desync, OSError, ValueError, KeyError) as exc:
             self.message = f"Cannot continue {g.path.name}: {exc}"
             return None
@@ -108,6 +225,55 @@ class TitleScene(Scene):
         session.log.add(note + ".", "alert")
         return self._enter(session)
 
+    def refuse_open(self, path: Path, pid: int) -> Transition | None:
+        """Continue on a game open elsewhere: refused, with the offer to watch it."""
+        self.message = f"{path.name} is {saves_mod.open_elsewhere(pid)}: one save, one game."
+        return Push(ChoiceScene(
+            "Open in another window",
+            [f"This game is {saves_mod.open_elsewhere(pid)}. It cannot be continued here while it is open "
+             "there: both would write to the same save.", "You may watch it instead (it follows the other window)."],
+            [("w", "Watch it"), ("q", "Back to the title")],
+            lambda i: self.watch(path) if i == 0 else None))
+
+    def offer_differences(self, path: Path, differences: list[str]) -> Transition | None:
+        """Continue on a save made with other data or versions: say what differs, offer a branch or watching."""
+        self.message = f"{path.name} was saved with a different setup: " + "; ".join(differences)
+
+        def chosen(i: int) -> Transition | None:
+            return self.branch(path) if i == 0 else self.watch(path) if i == 1 else None
+
+        return Push(ChoiceScene(
+            "Saved with a different setup",
+            ["This save was made with other rules data or versions; continuing it here would not replay the same:",
+             *(f"- {d}" for d in differences)],
+            [("g", "Go on as a new branch (a new file; this save is kept as it is)"), ("w", "Watch it"),
+             ("q", "Back to the title")],
+            chosen))
+
+    def branch(self, path: Path) -> Transition | None:
+        try:
+            session = Session.branch(self.content, path)
+        except (record.RecordingError, OSError, ValueError, KeyError) as exc:
+            self.message = f"Cannot branch {path.name}: {exc}"
+            return None
+        except Exception as exc:  # the engine under other data (a crash report is beside the new file)
+            self.message = f"Cannot branch {path.name}: {type(exc).__name__}: {exc}"
+            return None
+        return self._enter(session)
+
+    def watch(self, path: Path) -> Transition | None:
+        try:
+            scene = WatchScene(self.content, path, self.back_from_watch)
+        except (record.RecordingError, OSError, ValueError, KeyError) as exc:
+            self.message = f"Cannot watch {path.name}: {exc}"
+            return None
+        return Push(scene)
+
+    def back_from_watch(self) -> Transition | None:
+        self.message = ""
+        self._scan()
+        return None
+
     def abandon(self) -> Transition | None:
         path = self.confirm_abandon
         self.confirm_abandon = None
@@ -115,6 +281,10 @@ class TitleScene(Scene):
             return None
         try:
             dest = saves_mod.abandon(path)
+        except saves_mod.SaveLocked as exc:
+            self.message = f"Cannot abandon {path.name}: it is {saves_mod.open_elsewhere(exc.pid)}."
+            self._scan()
+            return None
         except OSError as exc:
             self.message = f"Cannot move {path.name} aside: {exc.strerror or exc}"
             return None
@@ -190,6 +360,10 @@ class TitleScene(Scene):
             if not self.games:
                 self.message = "There is no unfinished game to abandon."
                 return None
+            g = self.games[self.cursor]
+            if g.open_pid is not None:
+                self.message = f"Cannot abandon {g.path.name}: it is {saves_mod.open_elsewhere(g.open_pid)}."
+                return None
             self.confirm_abandon = self.games[self.cursor].path
             return None
         if c == "p":
@@ -236,8 +410,13 @@ class TitleScene(Scene):
         self._menu(console, x, y + 10, "q", "Quit")
         cont = self._continue
         if cont is not None:
-            self._menu(console, x, y + 12, "c", f"Continue        {cont[1]}", width=w)
-            self._menu(console, x, y + 13, "a", "Abandon the chosen game (moved aside, never deleted)")
+            g = self.games[self.cursor]
+            if g.open_pid is not None:
+                self._menu(console, x, y + 12, "c", f"Continue        {cont[1]}", width=w)
+                self._menu(console, x, y + 13, "a", "Abandon: not while it is open in another window", enabled=False)
+            else:
+                self._menu(console, x, y + 12, "c", f"Continue        {cont[1]}", width=w)
+                self._menu(console, x, y + 13, "a", "Abandon the chosen game (moved aside, never deleted)")
         else:
             self._menu(console, x, y + 12, "c", "Continue        (no unfinished game)", enabled=False)
         ly = self.LIST_Y
@@ -247,7 +426,8 @@ class TitleScene(Scene):
             top = self._top()
             for i, g in enumerate(self.games[top:top + self.LIST_ROWS]):
                 chosen = top + i == self.cursor
-                render.put_text(console, x, ly + 1 + i, ("> " if chosen else "  ") + f"{g.date}  {self.describe(g)}",
+                when = f"{g.date}  " if g.open_pid is None else ""
+                render.put_text(console, x, ly + 1 + i, ("> " if chosen else "  ") + f"{when}{self.describe(g)}",
                                 render.TEXT if chosen else DIM, width=w)
         my = ly + self.LIST_ROWS + 2
         if self.confirm_abandon is not None:
