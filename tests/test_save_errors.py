@@ -51,6 +51,8 @@ class FakeRecorder:
         if self.disk_full:
             self.pending += 1
             self.error = "No space left on device"
+        else:  # as record.Recorder: the lines held are written first, once the disk allows
+            self.flush_pending()
 
     def finish(self, game: Game) -> None:
         pass
@@ -92,6 +94,19 @@ def test_a_write_failure_is_told_once_then_saved_again() -> None:
     assert s.save_problem() == "" and s.log.lines[-1] == ("Saved again.", "good")
     s.close()
     assert rec.closed and s.unsaved == ""
+
+
+def test_the_status_bar_says_not_saved_while_the_disk_is_full() -> None:
+    s, rec = fake_session()
+    d = Driver(SceneStack(game_stack(s)), size=(80, 24))
+    assert "NOT SAVED" not in screen(d)
+    rec.disk_full = True
+    s.act(Rest())
+    bar = next(line for line in screen(d).splitlines() if "HP " in line)
+    assert "NOT SAVED" in bar
+    rec.disk_full = False
+    s.act(Rest())
+    assert "NOT SAVED" not in screen(d)
 
 
 def test_a_recorder_without_the_attributes_is_fine() -> None:

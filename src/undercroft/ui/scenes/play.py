@@ -257,6 +257,8 @@ class GameScene(Scene):
         render.draw_map(console, g, view=view, highlight=highlight, target=target)
         x0, x1 = layout.text_columns(panel)
         render.draw_status(console, g, layout.status_y, seed=self.session.seed_label, x=x0, width=x1 - x0)
+        if self.session.save_problem():  # a full disk: said on the bar as long as it lasts (the log says why)
+            render.put_text(console, x1 - 12, layout.status_y, " NOT SAVED ", render.BAD, render.STATUS_BG)
         render.draw_log(console, self.session.log.lines, layout.log_y, layout.log_rows, fresh=self.session.log.fresh,
                         x=x0, width=x1 - x0)
         return layout, panel
