@@ -98,6 +98,10 @@ def test_another_process_has_it_open(user: Path, holder: list[subprocess.Popen[s
     assert "REPLAY" in screen(d)
     press(d, KeySym.Q)  # back to the title, not out of the program
     assert names(d) == ["TitleScene"] and d.exit_code is None
+    other.kill()  # the other window closes: the title's list is old, but c asks again and goes on
+    other.wait()
+    press(d, KeySym.C)
+    assert names(d) == ["ExploreScene"]
 
 
 def test_a_lock_left_by_a_dead_process_is_taken_over(user: Path, holder: list[subprocess.Popen[str]]) -> None:

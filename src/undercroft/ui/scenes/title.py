@@ -198,6 +198,7 @@ class TitleScene(Scene):
             self.message = "There is no unfinished game to continue."
             return None
         g = self.games[self.cursor if index is None else index]
+        g.open_pid = saves_mod.holder(g.path)  # asked now: the other window may have closed since the list was made
         if g.open_pid is not None:
             return self.refuse_open(g.path, g.open_pid)
         if g.header is not None:
@@ -361,6 +362,7 @@ class TitleScene(Scene):
                 self.message = "There is no unfinished game to abandon."
                 return None
             g = self.games[self.cursor]
+            g.open_pid = saves_mod.holder(g.path)
             if g.open_pid is not None:
                 self.message = f"Cannot abandon {g.path.name}: it is {saves_mod.open_elsewhere(g.open_pid)}."
                 return None
