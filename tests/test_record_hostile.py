@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_replay_cli import Run
+from test_replay_cli import run as run  # the fixture: the command line in-process, its exit code and output
 
 from undercroft import __version__, record
 from undercroft.bot import Bot, play_game
@@ -37,7 +39,6 @@ from undercroft.record import (
 )
 from undercroft.rules.game import Game
 
-Run = Callable[..., tuple[int, str, str]]
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -55,14 +56,6 @@ def unfinished(tmp_path_factory: pytest.TempPathFactory, content: Content) -> Pa
     return path
 
 
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    def go(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return go
 
 
 def rewrite(src: Path, dst: Path, edit: Callable[[int, dict[str, Any]], dict[str, Any] | None],
