@@ -14,7 +14,7 @@ from ui_helpers import Driver, rows, screen
 from undercroft.bot import Bot, game_seed
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
-from undercroft.ui.layout import MIN_H, MIN_W, PANEL_W, Camera, Layout, Rect
+from undercroft.ui.layout import MIN_H, MIN_W, PANEL_W, Camera, Layout, Rect, panel_on_right
 from undercroft.ui.scenes import SceneStack, game_stack
 from undercroft.ui.session import Session
 
@@ -68,7 +68,7 @@ def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:
     layout = Layout.of(*size)
     panel = None
     if st.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT, Mode.DEAD, Mode.WON):  # the end screen's too
-        panel = layout.panel(st.pos[0] < st.level.map.width - PANEL_W - 1)
+        panel = layout.panel(panel_on_right(st.pos[0], st.level.map.width))
     sx, sy = view.to_screen(st.pos)
     assert 0 <= sy < layout.map_h and 0 <= sx < layout.width
     assert panel is None or (sx, sy) not in panel

@@ -109,14 +109,6 @@ def test_the_status_bar_says_not_saved_while_the_disk_is_full() -> None:
     assert "NOT SAVED" not in screen(d)
 
 
-def test_a_recorder_without_the_attributes_is_fine() -> None:
-    s, rec = fake_session()
-    del rec.error, rec.pending
-    s.act(Rest())
-    assert s.save_problem() == ""
-    s.close()
-
-
 def test_quitting_with_actions_not_saved_tells_the_title(user: Path) -> None:
     s, rec = fake_session()
     rec.disk_full = True

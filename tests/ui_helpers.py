@@ -19,7 +19,7 @@ from tcod.event import KeySym, Modifier
 from undercroft.ui import render
 from undercroft.ui.frontend import NullFrontEnd
 from undercroft.ui.keys import key
-from undercroft.ui.layout import PANEL_W, Layout, Rect
+from undercroft.ui.layout import Layout, Rect, panel_on_right
 from undercroft.ui.loop import Loop
 from undercroft.ui.scenes import Scene, SceneStack
 from undercroft.ui.session import Session
@@ -131,7 +131,7 @@ def rows(text: str) -> list[str]:
 def panel_rect(session: Session, size: tuple[int, int] = (render.WIDTH, render.HEIGHT)) -> Rect:
     """Where a game scene's side panel stands on a screen of ``size`` (on the side away from the party)."""
     st = session.game.state
-    return Layout.of(*size).panel(st.pos[0] < st.level.map.width - PANEL_W - 1)
+    return Layout.of(*size).panel(panel_on_right(st.pos[0], st.level.map.width))
 
 
 def panel_text(text: str, session: Session) -> str:

@@ -35,7 +35,6 @@ import os
 import platform
 import stat
 import traceback
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +44,7 @@ import numpy as np
 
 from undercroft import __version__
 from undercroft.content import Content
+from undercroft.content.loader import FileRefused, open_checked, printable
 from undercroft.rules.actions import Action, ActionError, action_from_dict, action_to_dict
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -90,29 +90,6 @@ _PART_BYTES = 2
 _CHECKSUM_HEX = 16
 _MAX_MESSAGE = 2000  # a crash line keeps this much of the exception's message
 _HEX = frozenset("0123456789abcdef")
-_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})  # controls, format (bidi), surrogates, separators
-
-
-def printable(text: object) -> str:
-    """``text`` made safe to print on a terminal, on one line: every control character (C0, DEL, C1: ESC, CR, LF,
-    TAB, ... as ``\\xNN``) and every invisible format or line-separator character (bidi overrides, U+2028, ... as
-    ``\\uNNNN``) is written as its escape; everything else, backslashes included, is kept as it is.
-
-    Every text that comes from a file (a recording's fields and crash message, a file name) goes through this before
-    it is printed, so a crafted file cannot move the cursor, clear the screen or set the terminal's title."""
-    s = str(text)
-    if s.isprintable():  # the common case, fast: nothing to escape (isprintable() is False for all of the above)
-        return s
-    out = []
-    for ch in s:
-        o = ord(ch)
-        if o < 0x20 or 0x7F <= o < 0xA0:
-            out.append(f"\\x{o:02x}")
-        elif unicodedata.category(ch) in _ESCAPED_CATEGORIES:
-            out.append(f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 class RecordingError(Exception):
@@ -515,49 +492,26 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def _kind_of(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
 def open_regular(path: Path | str, max_size: int = MAX_FILE) -> BinaryIO:
-    """Open ``path`` for reading only if it is a regular file of at most ``max_size`` bytes, without ever blocking:
-    it is opened non-blocking (a FIFO with no writer cannot hang the open) and checked with ``fstat`` before a byte
-    is read. A FIFO, a device (``/dev/zero``, a symlink to it), a directory or a socket, a file too large, or a
-    missing or unreadable file raise :class:`RecordingError` (line 0: the file as a whole)."""
+    """Open ``path`` for reading only if it is a regular file of at most ``max_size`` bytes, without ever blocking
+    (the game's one gate for files, :func:`undercroft.content.loader.open_checked`). A FIFO, a device (``/dev/zero``,
+    a symlink to it), a directory or a socket, a file too large, or a missing or unreadable file raise
+    :class:`RecordingError` (line 0: the file as a whole)."""
     path = Path(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(path, flags)
+        fd = open_checked(path, max_size)
     except FileNotFoundError:
         raise RecordingError(path, 0, "no such file") from None
     except IsADirectoryError:
         raise RecordingError(path, 0, "is a directory, not a recording") from None
+    except FileRefused as exc:
+        if exc.kind:
+            raise RecordingError(path, 0, f"is {exc.kind}, not a recording: only regular files are read") from None
+        raise RecordingError(path, 0, f"{exc.size:,} bytes: larger than the {max_size // (1024 * 1024)} MiB a "
+                                      "recording may be: refused (not a recording?)") from None
     except OSError as exc:
         raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise RecordingError(path, 0, f"is {_kind_of(st.st_mode)}, not a recording: only regular files are read")
-        if st.st_size > max_size:
-            raise RecordingError(path, 0, f"{st.st_size:,} bytes: larger than the {max_size // (1024 * 1024)} MiB a "
-                                          "recording may be: refused (not a recording?)")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except OSError as exc:
-        os.close(fd)
-        raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
-    except BaseException:
-        os.close(fd)
-        raise
+    return os.fdopen(fd, "rb")
 
 
 def _iter_lines(path: Path, fh: Any, lenient_tail: bool) -> Iterator[tuple[int, bytes]]:

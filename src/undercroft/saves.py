@@ -29,6 +29,7 @@ from typing import Any
 
 from undercroft import record
 from undercroft.content import Content
+from undercroft.content.loader import read_data_file
 
 ABANDONED = "abandoned"
 META = ".meta.json"
@@ -187,9 +188,12 @@ def holder(path: Path) -> int | None:
         os.close(fd)
 
 
+MAX_META = 64 * 1024  # a sidecar holds a label or two: larger, a FIFO or a device is not read (a title never hangs)
+
+
 def _read_meta(path: Path) -> dict[str, Any]:
     try:
-        obj = json.loads(meta_path(path).read_text(encoding="utf-8"))
+        obj = json.loads(read_data_file(meta_path(path), limit=MAX_META).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return {}
     return obj if isinstance(obj, dict) else {}

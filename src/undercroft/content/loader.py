@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,11 +66,30 @@ def _cut(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def printable(text: str) -> str:
-    """``text`` on one line with control characters (newlines, escape codes, ...) written as escapes."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})  # controls, format (bidi), surrogates, separators
+
+
+def printable(text: object) -> str:
+    """``text`` made safe to print on a terminal, on one line: every control character (C0, DEL, C1: ESC, CR, LF,
+    TAB, ... as ``\\xNN``) and every invisible format or line-separator character (bidi overrides, U+2028, ... as
+    ``\\uNNNN``) is written as its escape; everything else, backslashes included, is kept as it is.
+
+    Every text that comes from a file (a data error's excerpt, a recording's fields and crash message, a file name)
+    goes through this before it is printed, so a crafted file cannot move the cursor, clear the screen or set the
+    terminal's title."""
+    s = str(text)
+    if s.isprintable():  # the common case, fast: nothing to escape (isprintable() is False for all of the above)
+        return s
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if o < 0x20 or 0x7F <= o < 0xA0:
+            out.append(f"\\x{o:02x}")
+        elif unicodedata.category(ch) in _ESCAPED_CATEGORIES:
+            out.append(f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 class DataError(Exception):
@@ -142,19 +162,53 @@ def _duplicate_keys(node: yaml.Node, loc: Loc, out: list[tuple[Loc, yaml.Node, s
             _duplicate_keys(v, (*loc, i), out)
 
 
-def read_data_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; :class:`OSError` (with a message that says why) for
-    anything else: a directory, FIFO, socket or device is never read (a FIFO is opened without blocking and never
-    waited on), an oversized file is refused before it is read, and a file that grows past ``limit`` while being
-    read is refused too. A symbolic link is followed: what it points at must pass the same checks."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+class FileRefused(OSError):
+    """A file that is not read: ``kind`` says what it is when it is not a regular file ("a FIFO (named pipe)"),
+    else it is ``size`` bytes, more than ``limit``."""
+
+    def __init__(self, kind: str = "", size: int = 0, limit: int = 0) -> None:
+        self.kind, self.size, self.limit = kind, size, limit
+        super().__init__(f"not a regular file ({kind})" if kind
+                         else f"file is larger than {limit} bytes ({size} bytes)")
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a plain file"
+
+
+def open_checked(path: Path | str, limit: int) -> int:
+    """A descriptor of ``path`` opened for reading if it is a regular file of at most ``limit`` bytes, checked
+    before a byte is read and without ever blocking (a FIFO is opened non-blocking and never waited on); the
+    descriptor is left blocking for the reads. :class:`FileRefused` for anything else, :class:`OSError` when it
+    cannot be opened. The one gate of every file the game reads: data files, recordings, their sidecars."""
+    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+             | getattr(os, "O_BINARY", 0))
     fd = os.open(path, flags)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise OSError(f"not a regular file ({_file_kind(st.st_mode)})")
+            raise FileRefused(kind=file_kind(st.st_mode))
         if st.st_size > limit:
-            raise OSError(f"file is larger than {limit} bytes ({st.st_size} bytes)")
+            raise FileRefused(size=st.st_size, limit=limit)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_data_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (:func:`open_checked`); :class:`OSError` (with a
+    message that says why) for anything else, a file that grows past ``limit`` while being read included. A
+    symbolic link is followed: what it points at must pass the same checks."""
+    fd = open_checked(path, limit)
+    try:
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -168,14 +222,6 @@ def read_data_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
-
-
-def _file_kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a plain file"
 
 
 _INT_TAG = "tag:yaml.org,2002:int"

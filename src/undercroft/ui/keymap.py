@@ -85,6 +85,12 @@ def direction(name: str) -> tuple[int, int] | None:
     return WALK.get(name) or SHIFT_WALK.get(name)
 
 
+def list_step(name: str) -> int:
+    """Where a walking key moves the choice in a list: up or left the one before (-1), down or right the next."""
+    dx, dy = WALK[name]
+    return -1 if dy < 0 or (dy == 0 and dx < 0) else 1
+
+
 # --- the table ---------------------------------------------------------------------------------------------------
 
 

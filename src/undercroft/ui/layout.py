@@ -91,6 +91,12 @@ class Layout:
         return self.clear(panel)
 
 
+def panel_on_right(party_x: int, level_w: int) -> bool:
+    """Whether a side panel goes on the right: the party stands in the part of the level a right-hand panel would
+    not cover (the camera then keeps it there)."""
+    return party_x < level_w - PANEL_W - 1
+
+
 @dataclass(frozen=True)
 class Viewport:
     """The map as drawn: level tile (mx, my) is at screen cell (mx - ox, my - oy), for screen rows [0, h) and

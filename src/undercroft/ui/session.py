@@ -13,19 +13,16 @@ and "Saved again." when it is over; what is still unsaved when the game is close
 
 from __future__ import annotations
 
-import contextlib
-import inspect
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import ClassVar
 
 from undercroft import record
 from undercroft import saves as saves_mod
 from undercroft.content import Content
-from undercroft.narrate import LEVELS, Entry, Level, LogLine, Narrator, Unseen
+from undercroft.narrate import LEVELS, Entry, Level, LogLine, Narrator, Unseen, plural
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -117,22 +114,8 @@ class MessageLog:
 
 def save_differences(content: Content, header: record.Header) -> list[str]:
     """What differs between the setup that recorded ``header`` and this one (rules data, game, Python, numpy,
-    tcod), one line each; [] when nothing does, or when :mod:`undercroft.record` has no check."""
-    check = getattr(record, "compatibility", None)
-    if check is None:
-        return []
-    try:
-        names = list(inspect.signature(check).parameters)
-    except (TypeError, ValueError):
-        names = []
-    if names[:2] == ["rec", "content"]:  # the older form: (recording, content) -> (problems, notes)
-        problems, notes = check(SimpleNamespace(header=header), content)
-        return [str(x) for x in (*problems, *notes)]
-    return [str(x) for x in check(header, content.digest)]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    tcod), one line each; [] when nothing does."""
+    return record.compatibility(header, content.digest)
 
 
 class Session:
@@ -274,19 +257,16 @@ class Session:
         """Why the game is not fully saved ("" when it is), for the screen: "Not saved: No space left on device
         (2 actions waiting; they are saved as soon as the disk allows)"."""
         r = self.recorder
-        error = getattr(r, "error", None) if r is not None else None
-        if not error:
+        if r is None or not r.error:
             return ""
-        pending = int(getattr(r, "pending", 0) or 0)
-        if not pending:
-            return f"Not saved: {error}"
-        return f"Not saved: {error} ({_plural(pending, 'action')} waiting; they are saved as soon as the disk allows)"
+        if not r.pending:
+            return f"Not saved: {r.error}"
+        waiting = plural(r.pending, "action")
+        return f"Not saved: {r.error} ({waiting} waiting; they are saved as soon as the disk allows)"
 
     def _tell_save_problem(self) -> None:
         """A log line when the recording starts failing (once per kind of error), and one when it works again."""
-        r = self.recorder
-        error = getattr(r, "error", None) if r is not None else None
-        error = str(error) if error else None
+        error = self.recorder.error if self.recorder is not None else None
         if error == self.save_error:
             return
         if error is not None:
@@ -324,15 +304,11 @@ class Session:
         self.closed = True
         r = self.recorder
         if r is not None:
-            pending = int(getattr(r, "pending", 0) or 0)
-            flush = getattr(r, "flush_pending", None)
-            if pending and callable(flush):
-                with contextlib.suppress(Exception):  # it should not raise; if it does, what waits is told below
-                    flush()
-                pending = int(getattr(r, "pending", 0) or 0)
-            if pending:
-                error = getattr(r, "error", None) or "the disk refused it"
-                self.unsaved = f"{_plural(pending, 'action')} of your last game could not be saved: {error}"
+            if r.pending:
+                r.flush_pending()  # (never raises: a write error stays in r.error)
+            if r.pending:
+                self.unsaved = (f"{plural(r.pending, 'action')} of your last game could not be saved: "
+                                f"{r.error or 'the disk refused it'}")
             r.close()
         if self.lock is not None:
             self.lock.release()

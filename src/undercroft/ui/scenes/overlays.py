@@ -159,8 +159,7 @@ class MenuScene(Scene):
                 return Pop()
             if command == "choose":
                 return Pop(then=self.on_choose(self.cursor))
-            dx, dy = keymap.WALK[name]
-            self.cursor = (self.cursor + (-1 if dy < 0 or (dy == 0 and dx < 0) else 1)) % len(self.options)
+            self.cursor = (self.cursor + keymap.list_step(name)) % len(self.options)
             return None
         c = keys.char(event)
         for i, (k, _) in enumerate(self.options):

@@ -45,7 +45,7 @@ from undercroft.rules.types import OVER, Mode, Side
 from undercroft.sim.odds import PARTY, fight_odds
 from undercroft.ui import keymap, keys, render
 from undercroft.ui.keymap import WALK
-from undercroft.ui.layout import PANEL_W, Layout, Rect
+from undercroft.ui.layout import Layout, Rect, panel_on_right
 from undercroft.ui.palette import DOOR_BLOCKED_BG, DOOR_CURSOR_BG, DOOR_OPEN_BG
 from undercroft.ui.render import DIM, FAINT, KEY, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Buttons, Pop, Push, Replace, Reset, Scene, Transition
@@ -137,11 +137,12 @@ class GameScene(Scene):
         if not isinstance(event, tcod.event.KeyDown):
             return None
         hit = keymap.lookup(self.key_mode(), event)
-        if hit is None:
-            return None
+        return self.run(*hit) if hit is not None else None
+
+    def run(self, command: str, key: str) -> Transition | None:
+        """Carry out a command of the keymap (``key``: the key's name, or "click")."""
         self.notice = ""
-        command, name = hit
-        return self.handlers()[command](name)
+        return self.handlers()[command](key)
 
     def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
         """A left click on a choice of the panel takes it, as its key would."""
@@ -149,8 +150,7 @@ class GameScene(Scene):
             return None
         what = self.buttons.at(int(event.position[0]), int(event.position[1]))
         if isinstance(what, str) and what in self.handlers():
-            self.notice = ""
-            return self.handlers()[what]("click")
+            return self.run(what, "click")
         return None
 
     def key_mode(self) -> str:
@@ -225,7 +225,7 @@ class GameScene(Scene):
     def panel_right(self) -> bool:
         """Whether a side panel goes on the right: the party stands in the left part of the level."""
         st = self.session.game.state
-        return st.pos[0] < st.level.map.width - PANEL_W - 1
+        return panel_on_right(st.pos[0], st.level.map.width)
 
     def panel_rect(self, layout: Layout) -> Rect | None:
         """Where this scene's side panel goes (None: no panel, the whole map shows)."""
@@ -337,13 +337,14 @@ class ExploreScene(GameScene):
         if self.trip is not None and isinstance(event, (tcod.event.KeyDown, tcod.event.MouseButtonDown)):
             self.trip = None  # any key (or click) stops a walk, and does nothing else
             return None
-        if isinstance(event, tcod.event.KeyDown):
-            hit = keymap.lookup(self.key_mode(), event)
-            if hit is not None and hit[0] != "explore":
-                self.insist = False  # x again (and only x) goes past the monsters left behind
-        elif isinstance(event, tcod.event.MouseButtonDown):
+        if isinstance(event, tcod.event.MouseButtonDown):
             self.insist = False
         return super().on_event(event)
+
+    def run(self, command: str, key: str) -> Transition | None:
+        if command != "explore":
+            self.insist = False  # x again (and only x) goes past the monsters left behind
+        return super().run(command, key)
 
     def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
         if self.buttons.at(int(event.position[0]), int(event.position[1])) is not None:
@@ -903,10 +904,9 @@ class DoorScene(Scene):
         }
 
     def move(self, key: str) -> Transition | None:
-        dx, dy = WALK[key]
         n = len(self.open_doors())
         if n:
-            self.cursor = (self.cursor + (-1 if dy < 0 or (dy == 0 and dx < 0) else 1)) % n
+            self.cursor = (self.cursor + keymap.list_step(key)) % n
         return None
 
     def choose(self, n: int) -> Transition | None:
@@ -963,7 +963,7 @@ class DoorScene(Scene):
                 self.buttons.add(x, y, 1, i)
         # The list, in place of the side panel.
         st = game.state
-        r = Layout.of(console.width, console.height).panel(st.pos[0] < st.level.map.width - PANEL_W - 1)
+        r = Layout.of(console.width, console.height).panel(panel_on_right(st.pos[0], st.level.map.width))
         w, px = r.w, r.x
         render.panel(console, r.x, r.y, r.w, r.h, "Run: which door?")
         y = r.y + 2
