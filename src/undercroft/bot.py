@@ -708,11 +708,30 @@ class GameResult:
     deepest: int  # 1-based level reached
     cause: str | None = None  # what killed the party, or the crash
     recording: str | None = None
+    # For a death: whether the party had a way out of the meeting that killed it (see :func:`had_a_way_out`) at
+    # any of its decisions; None for a game that did not end in death.
+    choice: bool | None = None
 
 
 def game_seed(seed: int | str, index: int) -> int:
     """The seed of game ``index`` of an autoplay batch started with ``seed``."""
     return (parse_seed(seed) + index) % (1 << 64)
+
+
+_WAYS_OUT: tuple[Action, ...] = (Run(), Talk(), Bribe(0), DropFood(), DropTreasure())
+
+
+def had_a_way_out(game: Game) -> bool:
+    """Whether the party, facing a group, may now do something other than fight it: run (from a meeting or a fight,
+    or on in a pursuit), talk, bribe, drop food or treasure, or walk on past a group that is out of sight or at
+    peace. A death after a meeting where this never held is a death "without a choice" (docs/BALANCE.md)."""
+    st = game.state
+    if st.mode == Mode.ENCOUNTER:
+        g = st.front_group()
+        enc = st.encounter
+        if g is not None and (g.peaceful or (enc is not None and enc.out_of_sight)):
+            return True
+    return any(game.legal(a) for a in _WAYS_OUT)
 
 
 def play_game(
@@ -732,8 +751,14 @@ def play_game(
     bot = Bot(game, seed)
     recorder = Recorder.create(Path(record), game, content, overwrite=True) if record else None
     refusals = 0
+    ways: dict[int, bool] = {}  # group id -> the party had a way out of meeting it at one of its decisions
+    facing: int | None = None  # the group in front of the party at its last decision
     try:
         while not game.over and game.state.turn < max_actions:
+            front = game.state.front_group()
+            facing = None if front is None else front.id
+            if front is not None and not ways.get(front.id, False):
+                ways[front.id] = had_a_way_out(game)
             action = bot.choose()
             try:
                 events = play_step(game, recorder, action) if recorder else game.step(action)
@@ -757,7 +782,8 @@ def play_game(
         return GameResult(seed, ruleset, "won", st.turn, st.depth + 1, None, record)
     if st.mode == Mode.DEAD:
         cause = str(st.death["cause"]) if st.death else "unknown"
-        return GameResult(seed, ruleset, "dead", st.turn, st.depth + 1, cause, record)
+        choice = True if facing is None else ways.get(facing, False)  # (struck walking past: it chose to pass)
+        return GameResult(seed, ruleset, "dead", st.turn, st.depth + 1, cause, record, choice)
     return GameResult(seed, ruleset, "timeout", st.turn, st.depth + 1, None, record)
 
 
@@ -768,11 +794,15 @@ def summarize(results: list[GameResult]) -> dict[str, object]:
         if r.outcome == "dead":
             key = r.cause or "unknown"
             deaths[key] = deaths.get(key, 0) + 1
+    levels = max((r.deepest for r in results), default=0)
+    by_level = [sum(r.outcome == "dead" and r.deepest == k for r in results) for k in range(1, levels + 1)]
     return {
         "games": len(results),
         "wins": sum(r.outcome == "won" for r in results),
         "deaths": dict(sorted(deaths.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "deepest": max((r.deepest for r in results), default=0),
+        "deaths_by_level": by_level,
+        "deaths_without_choice": sum(r.outcome == "dead" and r.choice is False for r in results),
+        "deepest": levels,
         "mean_turns": round(sum(r.turns for r in results) / len(results), 1) if results else 0.0,
         "timeouts": sum(r.outcome == "timeout" for r in results),
         "crashes": sum(r.outcome == "crash" for r in results),

@@ -19,7 +19,6 @@ from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
 from undercroft.narrate import LEVELS, Level, Narrator
 from undercroft.rules.actions import Action, action_to_dict
 from undercroft.rules.events import Event
-from undercroft.rules.names import the
 
 AddDataArg = Callable[[argparse.ArgumentParser], None]
 
@@ -97,8 +96,30 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--max-actions", type=_count, default=None, metavar="N",
                    help=f"stop a game after N actions (1..{MAX_COUNT:,}) and count it as a timeout (default 5000)")
+    add_jobs_args(p)
     add_data_arg(p)
     p.set_defaults(handler=cmd_autoplay)
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text, 10) if len(text) <= 4 else -1
+    except ValueError:
+        n = -1
+    if not 1 <= n <= 1024:
+        raise argparse.ArgumentTypeError(f"expected a whole number 1..1024, got {text[:20]!r}")
+    return n
+
+
+def add_jobs_args(p: argparse.ArgumentParser) -> None:
+    """``--jobs N`` and ``--dask ADDRESS``: where the games are played (the results are the same either way)."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                       help="play the games in N processes (default: one per core); the same results, byte for "
+                            "byte, whatever N")
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT); "
+                            "needs the optional extra undercroft[cluster]")
 
 
 # --- replay ----------------------------------------------------------------------------------------------------
@@ -280,7 +301,8 @@ def _printer(out: TextIO, narrator: Narrator, *, events: bool, log: bool,
 
 
 def cmd_autoplay(args: argparse.Namespace) -> int:
-    from undercroft.bot import MAX_ACTIONS, GameResult, game_seed, play_game, summarize
+    from undercroft import autoplay, progress
+    from undercroft.bot import MAX_ACTIONS, GameResult, game_seed, summarize
     from undercroft.rules.rng import parse_seed
 
     content = load_data(args)
@@ -296,25 +318,36 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
             record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UserError(_printable(f"{record_dir}: cannot create the directory: {exc.strerror or exc}")) from None
-    max_actions = args.max_actions or MAX_ACTIONS
-    progress = _Progress(args.games, sys.stderr)
-    results: list[GameResult] = []
-    for i in range(args.games):
-        s = game_seed(seed, i)
-        path = str(record_dir / f"autoplay-{args.ruleset}-{s}.jsonl") if record_dir else None
-        r = play_game(content, args.ruleset, s, record=path, max_actions=max_actions)
-        results.append(r)
-        progress.update(i + 1, r)
-    progress.done()
+    bar = progress.Bar(args.games, f"autoplay {args.ruleset}", enabled=progress.wanted(args.json))
+    wins = 0
+
+    def tick(r: GameResult) -> None:
+        nonlocal wins
+        wins += r.outcome == "won"
+        bar.update(1, f"{wins} won")
+
+    try:
+        with bar:
+            results = autoplay.run(content, args.ruleset, seed, args.games, max_actions=args.max_actions or MAX_ACTIONS,
+                                   record_dir=record_dir, jobs=args.jobs or autoplay.cores(), dask=args.dask,
+                                   progress=tick)
+    except autoplay.ClusterError as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(_printable(f"{record_dir}: cannot write a recording: {exc.strerror or exc}")) from None
     summary: dict[str, Any] = {**summarize(results), "ruleset": args.ruleset, "seed": seed}
     if args.json:
         print(json.dumps(summary))
     else:
         deaths = summary["deaths"]
+        dead = sum(deaths.values())
         print(f"Autoplay: {summary['games']} games of {args.ruleset}, seeds {seed}..{game_seed(seed, args.games - 1)}")
         print(f"  wins:       {summary['wins']}")
-        print(f"  deaths:     {sum(deaths.values())}"
+        print(f"  deaths:     {dead}"
               + (" (" + ", ".join(f"{k} {v}" for k, v in deaths.items()) + ")" if deaths else ""))
+        if dead:
+            print("  by level:   " + ", ".join(f"{k} {v}" for k, v in enumerate(summary["deaths_by_level"], 1)))
+            print(f"  no choice:  {summary['deaths_without_choice']} of the deaths had no way out of the meeting")
         print(f"  timeouts:   {summary['timeouts']}")
         if summary["crashes"]:
             print(f"  crashes:    {summary['crashes']}")
@@ -329,32 +362,4 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     return EXIT_FAIL if summary["crashes"] else EXIT_OK
 
 
-class _Progress:
-    """A progress bar on a terminal; one plain line per game otherwise (stdout stays clean for --json)."""
-
-    WIDTH = 30
-
-    def __init__(self, total: int, stream: TextIO) -> None:
-        self.total = total
-        self.stream = stream
-        self.tty = hasattr(stream, "isatty") and stream.isatty()
-
-    def update(self, done: int, r: Any) -> None:
-        what = {"dead": f"killed by {the(str(r.cause))}", "won": "won", "timeout": "timeout",
-                "crash": "CRASH"}[r.outcome]
-        line = f"game {done}/{self.total}: seed {r.seed}: {what} on level {r.deepest} after {r.turns} turns"
-        if self.tty:
-            fill = self.WIDTH * done // self.total
-            bar = "#" * fill + "." * (self.WIDTH - fill)
-            self.stream.write(f"\r[{bar}] {done}/{self.total} {line[:60]:60s}")
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
-
-    def done(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-__all__ = ["cmd_autoplay", "cmd_replay", "register"]
+__all__ = ["add_jobs_args", "cmd_autoplay", "cmd_replay", "register"]
