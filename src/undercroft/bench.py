@@ -76,7 +76,7 @@ def _load_extra_metrics() -> None:
 # Modules that register more metrics with @metric when imported.
 _METRIC_MODULES: list[str] = [
     "undercroft.bench_dungeon", "undercroft.bench_ui", "undercroft.bench_replay", "undercroft.bench_sim",
-    "undercroft.bench_term", "undercroft.bench_soak",
+    "undercroft.bench_term", "undercroft.bench_soak", "undercroft.bench_autoplay",
 ]
 
 
@@ -91,13 +91,23 @@ def run(args: argparse.Namespace) -> int:
 
             raise UserError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(METRICS)}")
         names = wanted
+    from tqdm import tqdm
+
+    from undercroft import progress
+
     results: dict[str, float] = {}
-    for name in names:
-        fn, unit = METRICS[name]
-        value = fn(args)
-        results[name] = round(value, 6) if isinstance(value, float) else value
-        if not args.json:
-            print(f"{name:28s} {value:14.6g} {unit}", flush=True)
+    # A bar over the rows on stderr, only on a terminal and not with --json; each row's line is printed with the
+    # bar lifted (tqdm's external_write_mode), so the two never share a line.
+    with progress.Bar(len(names), "bench", unit="row", enabled=progress.wanted(args.json)) as bar:
+        for name in names:
+            bar.update(0, name)
+            fn, unit = METRICS[name]
+            value = fn(args)
+            results[name] = round(value, 6) if isinstance(value, float) else value
+            if not args.json:
+                with tqdm.external_write_mode(file=sys.stdout):
+                    print(f"{name:28s} {value:14.6g} {unit}", flush=True)
+            bar.update(1)
     if args.json:
         print(json.dumps(results))
     return 0

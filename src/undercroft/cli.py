@@ -80,7 +80,7 @@ def _extra_commands() -> list[Callable[[argparse._SubParsersAction[argparse.Argu
 
 # Modules that add subcommands (play, replay, sim, autoplay, ...). Each is imported lazily by build_parser.
 _COMMAND_MODULES: list[str] = ["undercroft.commands_play", "undercroft.commands_replay", "undercroft.commands_sim",
-                                 "undercroft.commands_games", "undercroft.commands_soak"]
+                                 "undercroft.commands_games", "undercroft.commands_soak", "undercroft.commands_balance"]
 
 
 def _registered(parser: argparse.ArgumentParser) -> set[str]:

@@ -4,7 +4,8 @@
 at full health unless ``--hp``) against ``--count`` of MONSTER, under the rules of :mod:`undercroft.sim.spec`,
 and prints win %, death %, mean and 90th-percentile rounds and mean HP lost, each with its 95% interval.
 ``--all`` does every monster (one alone, and every group size its number-appearing dice can give);
-``--all --markdown --write FILE`` rewrites the "Every monster" block of docs/BALANCE.md.
+``--all --markdown --write FILE`` rewrites the "Every monster" block of docs/BALANCE.md. On a terminal, and not
+with ``--json``, ``--all`` shows a progress bar over its rows on stderr (:mod:`undercroft.progress`).
 """
 
 from __future__ import annotations
@@ -92,10 +93,10 @@ def _bound(option: str, value: int, lo: int, hi: int, what: str = "") -> None:
 class Progress:
     """A progress bar on stderr, drawn only once a run has lasted PROGRESS_AFTER_S and only on a terminal."""
 
-    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None, *, enabled: bool = True) -> None:
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.enabled = enabled and bool(getattr(self.stream, "isatty", lambda: False)())
         self.t0 = time.perf_counter()
         self.base = 0  # fights finished in earlier matchups
         self.drawn = False
@@ -453,6 +454,7 @@ def _write_block(path: Path, block: str) -> str:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from undercroft.cliutil import load_data
+    from undercroft.progress import Bar, wanted
 
     content = load_data(args)
     _check_args(args, content)
@@ -465,9 +467,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
                     for k in ([args.count] if args.count is not None else group_sizes(content, mid))]
     else:
         matchups = [(args.monster, args.count or 1)]
-    progress = Progress(args.fights * len(matchups))
+    # One matchup: a bar over its fights once it lasts. --all: a bar over the rows (rate and time left) instead,
+    # on stderr, only on a terminal and not with --json (stdout, the table or the markdown block, stays clean).
+    progress = Progress(args.fights * len(matchups), enabled=not args.all)
     try:
-        results = [run_one(content, mid, k, args, seed, progress) for mid, k in matchups]
+        with Bar(len(matchups), "sim --all", unit="row", enabled=args.all and wanted(args.json)) as rows:
+            results = []
+            for mid, k in matchups:
+                results.append(run_one(content, mid, k, args, seed, progress))
+                rows.update(1, f"{mid} x{k}")
     finally:
         progress.close()
     if args.markdown:

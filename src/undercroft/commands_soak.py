@@ -17,9 +17,13 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
+
+if TYPE_CHECKING:
+    from undercroft.bot import GameResult
+    from undercroft.content import Content
 
 AddDataArg = Callable[[argparse.ArgumentParser], None]
 
@@ -38,6 +42,8 @@ def _games(text: str) -> int:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
+    from undercroft.commands_replay import add_jobs_args
+
     p = sub.add_parser(
         "soak",
         help="the release soak test: autoplay every ruleset and verify every recording",
@@ -48,16 +54,49 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
                    help=f"games per ruleset, 1..{MAX_GAMES:,} (default 250)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    add_jobs_args(p)
     add_data_arg(p)
     p.set_defaults(handler=cmd_soak)
 
 
-def soak(args: argparse.Namespace, games: int, seed: int | str = 0, rulesets: Sequence[str] = RULESETS,
-         progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Play and verify ``games`` games of each ruleset; the result (see the module docstring), with ``problems``:
-    one line for each crash and desync."""
-    from undercroft.bot import game_seed, play_game
+def _verify(content: Content, name: str, r: GameResult) -> tuple[int, str | None, str | None]:
+    """Replay one game's recording with verification: (actions, "desyncs" or "crashes" or None, problem line)."""
     from undercroft.record import Desync, RecordingError, load_recording, replay
+
+    s = r.seed
+    if r.outcome == "crash":
+        return 0, "crashes", f"{name} seed {s}: crashed at turn {r.turns + 1}: {r.cause}"
+    if r.recording is None:
+        return 0, "crashes", f"{name} seed {s}: the game left no recording"
+    path = Path(r.recording)
+    actions = 0
+    try:
+        rec = load_recording(path)
+        actions = len(rec.actions)
+        replay(content, rec, verify=True)
+    except Desync as exc:
+        return actions, "desyncs", f"{name} seed {s}: desync: {exc}"
+    except (RecordingError, OSError) as exc:
+        return actions, "crashes", f"{name} seed {s}: the recording cannot be read: {exc}"
+    except Exception as exc:  # a replay that raises is what the soak is looking for
+        return actions, "crashes", f"{name} seed {s}: the replay raised {type(exc).__name__}: {exc}"
+    finally:
+        path.unlink(missing_ok=True)
+    return actions, None, None
+
+
+def soak(args: argparse.Namespace, games: int, seed: int | str = 0, rulesets: Sequence[str] = RULESETS,
+         progress: Callable[[str], None] | None = None, *, jobs: int | None = None, dask: str | None = None,
+         bar: bool = False) -> dict[str, Any]:
+    """Play and verify ``games`` games of each ruleset; the result (see the module docstring), with ``problems``:
+    one line for each crash and desync, in the order of the rulesets and the games.
+
+    The games are played by :func:`undercroft.autoplay.run` in ``jobs`` processes (default: one per core) or on
+    the Dask cluster at ``dask``; each recording is verified here as it arrives (while the workers play on). The
+    result is the same whatever ``jobs``, apart from ``seconds``. ``progress`` is called with one line per ruleset
+    done; ``bar`` draws a progress bar over all the games on stderr."""
+    from undercroft import autoplay
+    from undercroft.progress import Bar
     from undercroft.rules.rng import parse_seed
 
     content = load_data(args)
@@ -72,34 +111,33 @@ def soak(args: argparse.Namespace, games: int, seed: int | str = 0, rulesets: Se
     out: dict[str, Any] = {"games": 0, "actions": 0, "wins": 0, "deaths": 0, "timeouts": 0, "crashes": 0,
                            "desyncs": 0, "seconds": 0.0, "seed": first, "rulesets": list(rulesets)}
     problems: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="undercroft-soak-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="undercroft-soak-") as tmp, \
+            Bar(games * len(rulesets), "soak", unit="game", enabled=bar) as shown:
         for name in rulesets:
-            for i in range(games):
-                s = game_seed(first, i)
-                path = Path(tmp) / f"soak-{name}-{s}.jsonl"
-                r = play_game(content, name, s, record=str(path))
+            found: dict[int, str] = {}  # seed -> problem line, put in game order afterwards
+            done = 0
+
+            def check(r: GameResult, name: str = name, found: dict[int, str] = found) -> None:
+                nonlocal done
+                actions, kind, line = _verify(content, name, r)
                 out["games"] += 1
+                out["actions"] += actions
                 out["wins"] += r.outcome == "won"
                 out["deaths"] += r.outcome == "dead"
                 out["timeouts"] += r.outcome == "timeout"
-                if r.outcome == "crash":
-                    out["crashes"] += 1
-                    problems.append(f"{name} seed {s}: crashed at turn {r.turns + 1}: {r.cause}")
-                    continue
-                try:
-                    rec = load_recording(path)
-                    out["actions"] += len(rec.actions)
-                    replay(content, rec, verify=True)
-                except Desync as exc:
-                    out["desyncs"] += 1
-                    problems.append(f"{name} seed {s}: desync: {exc}")
-                except (RecordingError, OSError) as exc:
-                    out["crashes"] += 1
-                    problems.append(f"{name} seed {s}: the recording cannot be read: {exc}")
-                except Exception as exc:  # a replay that raises is what the soak is looking for
-                    out["crashes"] += 1
-                    problems.append(f"{name} seed {s}: the replay raised {type(exc).__name__}: {exc}")
-                path.unlink(missing_ok=True)
+                if kind is not None and line is not None:
+                    out[kind] += 1
+                    found[r.seed] = line
+                done += 1
+                shown.update(1, f"{name} {done}/{games}")
+
+            try:
+                results = autoplay.run(content, name, first, games, record_dir=Path(tmp),
+                                       jobs=jobs if jobs is not None else autoplay.cores(), dask=dask,
+                                       progress=check)
+            except autoplay.ClusterError as exc:
+                raise UserError(str(exc)) from None
+            problems += [found[r.seed] for r in results if r.seed in found]
             if progress is not None:
                 progress(f"{name}: {games} games played and verified ({time.perf_counter() - start:.1f} s)")
     out["seconds"] = round(time.perf_counter() - start, 1)
@@ -108,10 +146,9 @@ def soak(args: argparse.Namespace, games: int, seed: int | str = 0, rulesets: Se
 
 
 def cmd_soak(args: argparse.Namespace) -> int:
-    def note(line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
+    from undercroft.progress import wanted
 
-    result = soak(args, args.games, args.seed, progress=note)
+    result = soak(args, args.games, args.seed, jobs=args.jobs, dask=args.dask, bar=wanted(args.json))
     if args.json:
         print(json.dumps(result))
     else:

@@ -1,0 +1,202 @@
+"""``undercroft balance``: the bot plays every ruleset, and docs/BALANCE.md gets the results (issue 16).
+
+The bot plays ``--games`` games of each ruleset of ``--rulesets`` (game i with seed ``game_seed(--seed, i)``,
+as ``undercroft autoplay`` does; the results are the same whatever ``--jobs`` or ``--dask``). Their statistics
+and targets (:mod:`undercroft.balance`) replace the generated section of ``--write`` (default docs/BALANCE.md
+under the current directory; the rest of the file is kept byte for byte), and three PNG charts are drawn into
+``--charts`` (default the folder ``balance`` beside that file) when matplotlib is installed. Output: a short
+summary per ruleset, or with ``--json`` the statistics as one JSON object. Exit status 0, 1 if a game crashed,
+2 for an argument or a file that cannot be used (one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
+
+AddDataArg = Callable[[argparse.ArgumentParser], None]
+
+MAX_GAMES = 1_000_000  # per ruleset
+DEFAULT_WRITE = Path("docs") / "BALANCE.md"
+NO_PLOT = "undercroft: charts need the optional extra: pip install 'undercroft[plot]'"
+
+
+def _games(text: str) -> int:
+    try:
+        n = int(text, 10) if len(text) <= 8 else -1
+    except ValueError:
+        n = -1
+    if not 1 <= n <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"expected a whole number 1..{MAX_GAMES:,}, got {text[:20]!r}")
+    return n
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
+    from undercroft.balance import RULESETS
+    from undercroft.commands_replay import add_jobs_args
+
+    p = sub.add_parser(
+        "balance",
+        help="autoplay every ruleset and write the balance report (docs/BALANCE.md) with charts",
+        description="The bot plays N games of each ruleset; the statistics (win rate with its 95 % interval, "
+                    "deaths by level and by monster, deaths without a choice, timeouts) and their targets "
+                    "replace the generated section of docs/BALANCE.md, and PNG charts go beside it.",
+    )
+    p.add_argument("--games", type=_games, default=1000, metavar="N",
+                   help=f"games per ruleset, 1..{MAX_GAMES:,} (default 1000)")
+    p.add_argument("--seed", default="1", metavar="S", help="seed of the first game; game i uses S+i (default 1)")
+    p.add_argument("--rulesets", default=",".join(RULESETS), metavar="R,R",
+                   help=f"the rulesets, comma-separated (default {','.join(RULESETS)})")
+    p.add_argument("--write", metavar="FILE",
+                   help="the markdown file whose generated section is rewritten (default docs/BALANCE.md)")
+    p.add_argument("--charts", metavar="DIR", help="where the PNG charts go (default: the folder balance beside FILE)")
+    p.add_argument("--json", action="store_true", help="print the statistics as one JSON object")
+    add_jobs_args(p)
+    add_data_arg(p)
+    p.set_defaults(handler=cmd_balance)
+
+
+def _printable(text: str) -> str:
+    from undercroft.record import printable
+
+    return printable(text)
+
+
+def _rulesets(text: str, known: Sequence[str]) -> list[str]:
+    names: list[str] = []
+    for part in text.split(","):
+        name = part.strip()
+        if name and name not in names:
+            names.append(name)
+    if not names:
+        raise UserError("--rulesets names no ruleset")
+    for name in names:
+        if name not in known:
+            raise UserError(_printable(f"unknown ruleset '{name}'; known: {', '.join(known)}"))
+    return names
+
+
+def _command(args: argparse.Namespace, seed_text: str, rulesets: Sequence[str]) -> str:
+    """The command that regenerates the report, as it would be typed (the placement options left out)."""
+    from undercroft.balance import RULESETS
+
+    words = ["undercroft", "balance", "--games", str(args.games), "--seed", seed_text]
+    if tuple(rulesets) != RULESETS:
+        words += ["--rulesets", ",".join(rulesets)]
+    for option in ("write", "charts", "data"):
+        value = getattr(args, option, None)
+        if value:
+            words += [f"--{option}", str(value)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _writable_file(path: Path) -> str:
+    """The current text of ``path`` ("" if there is none yet), after checking that it can be rewritten."""
+    name = _printable(str(path))
+    if path.is_dir():
+        raise UserError(f"{name}: is a directory, not a file to write")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{name}: cannot create its directory: {exc.strerror or exc}") from None
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise UserError(f"{name}: cannot write into its directory")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UserError(f"{name}: the file is not writable")
+    try:
+        return path.read_text(encoding="utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{name}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _relative(target: Path, start: Path) -> str:
+    return Path(os.path.relpath(target.resolve(), start.resolve())).as_posix()
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    from undercroft import autoplay, balance, progress
+    from undercroft.bot import MAX_ACTIONS, GameResult
+    from undercroft.rules.rng import parse_seed
+
+    content = load_data(args)
+    names = _rulesets(args.rulesets, list(content.rulesets))
+    try:
+        seed = parse_seed(args.seed)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    write = Path(args.write) if args.write else DEFAULT_WRITE
+    charts_dir = Path(args.charts) if args.charts else write.parent / "balance"
+    old = _writable_file(write)  # checked before the games: a bad path costs nothing
+    try:
+        balance.replace_section(old, "")
+    except ValueError as exc:
+        raise UserError(_printable(f"{write}: {exc}")) from None
+    modules = balance.plotting()
+    if modules is not None:
+        try:
+            charts_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(_printable(f"{charts_dir}: cannot create the directory: {exc.strerror or exc}")) from None
+
+    stats: list[balance.RulesetStats] = []
+    crashes: list[GameResult] = []
+    bar = progress.Bar(args.games * len(names), "balance", enabled=progress.wanted(args.json))
+    with bar:
+        for name in names:
+            def tick(r: GameResult, name: str = name) -> None:
+                bar.update(1, name)
+
+            try:
+                results = autoplay.run(content, name, seed, args.games, max_actions=MAX_ACTIONS,
+                                       jobs=args.jobs or autoplay.cores(), dask=args.dask, progress=tick)
+            except autoplay.ClusterError as exc:
+                raise UserError(str(exc)) from None
+            stats.append(balance.ruleset_stats(name, results, len(content.rulesets[name].levels)))
+            crashes += [r for r in results if r.outcome == "crash"]
+
+    charts: dict[str, Path] = {}
+    if modules is None:
+        print(NO_PLOT, file=sys.stderr)
+    else:
+        try:
+            charts = balance.write_charts(modules, stats, charts_dir)
+        except OSError as exc:
+            raise UserError(_printable(f"{charts_dir}: cannot write a chart: {exc.strerror or exc}")) from None
+    section = balance.render_section(stats, command=_command(args, args.seed, names), seed=seed, games=args.games,
+                                     charts={n: _relative(p, write.parent) for n, p in charts.items()})
+    try:
+        balance.write_atomic(write, balance.replace_section(old, section))
+    except OSError as exc:
+        raise UserError(_printable(f"{write}: cannot write it: {exc.strerror or exc}")) from None
+
+    if args.json:
+        out: dict[str, Any] = {"seed": seed, "games": args.games, "rulesets": {s.ruleset: s.to_dict() for s in stats},
+                               "all_met": balance.all_met(stats), "write": str(write),
+                               "charts": [str(p) for p in charts.values()]}
+        print(json.dumps(out))
+    else:
+        print(f"Balance: {args.games} games of each of {', '.join(names)}, seeds from {seed}")
+        for s in stats:
+            low, high = s.win_interval
+            missed = [v.name for v in balance.verdicts(s) if not v.met]
+            level, share = s.worst_level
+            print(f"  {s.ruleset + ':':11s} won {100 * s.win_rate:.1f} % [{100 * low:.1f}, {100 * high:.1f}], "
+                  f"{s.deaths} deaths (worst level {level}: {100 * share:.0f} %), "
+                  f"no choice {100 * s.no_choice_share:.0f} %, {s.timeouts} timeouts; "
+                  + ("every target met" if not missed else "missed: " + ", ".join(missed)))
+        print(f"  wrote {write}" + (f" and {len(charts)} charts in {charts_dir}" if charts else ""))
+    for r in crashes:
+        print(_printable(f"undercroft: {r.ruleset} game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}"),
+              file=sys.stderr)
+    return EXIT_FAIL if crashes else EXIT_OK
+
+
+__all__ = ["cmd_balance", "register"]

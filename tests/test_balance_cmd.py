@@ -1,0 +1,234 @@
+"""``undercroft balance``: the statistics on hand-made games, the generated section of the report, the charts.
+
+The statistics and their targets are checked on hand-made :class:`GameResult` lists; the command itself plays a
+few games of two rulesets into ``tmp_path`` (never docs/BALANCE.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from undercroft import balance
+from undercroft.balance import BEGIN, END, RulesetStats, replace_section, ruleset_stats, verdicts, wilson
+from undercroft.bot import GameResult
+from undercroft.cli import main
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def game(outcome: str, deepest: int, cause: str | None = None, choice: bool | None = None,
+         turns: int = 100, ruleset: str = "undercroft") -> GameResult:
+    return GameResult(seed=0, ruleset=ruleset, outcome=outcome, turns=turns, deepest=deepest, cause=cause,
+                      choice=choice)
+
+
+def sample(ruleset: str = "undercroft") -> list[GameResult]:
+    """10 games: 3 won, 6 dead (level 1: 1, level 2: 3, level 3: 2), 1 timeout on level 2."""
+    return [
+        game("won", 4, turns=900, ruleset=ruleset), game("won", 4, turns=800, ruleset=ruleset),
+        game("won", 4, turns=700, ruleset=ruleset),
+        game("dead", 1, "Orc", True, ruleset=ruleset),
+        game("dead", 2, "Orc", False, ruleset=ruleset), game("dead", 2, "Troll", True, ruleset=ruleset),
+        game("dead", 2, "Ghoul", True, ruleset=ruleset),
+        game("dead", 3, "Troll", True, ruleset=ruleset), game("dead", 3, "Orc", True, ruleset=ruleset),
+        game("timeout", 2, turns=5000, ruleset=ruleset),
+    ]
+
+
+# --- statistics -------------------------------------------------------------------------------------------------
+
+
+def test_wilson_interval_on_known_values() -> None:
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_ruleset_stats_counts_and_shares() -> None:
+    s = ruleset_stats("undercroft", sample(), levels=4)
+    assert (s.games, s.wins, s.deaths, s.timeouts, s.crashes) == (10, 3, 6, 1, 0)
+    assert s.win_rate == pytest.approx(0.3)
+    assert s.deaths_by_level == (1, 3, 2, 0)
+    assert s.level_shares == pytest.approx((1 / 6, 0.5, 1 / 3, 0.0))
+    assert s.worst_level[0] == 2 and s.worst_level[1] == pytest.approx(0.5)
+    assert s.deaths_by_monster == (("Orc", 3), ("Troll", 2), ("Ghoul", 1))
+    assert s.no_choice == 1
+    assert s.no_choice_share == pytest.approx(1 / 6)
+    # reached level k: every game reached 1; 9 reached 2 (all but the level-1 death); 5 reached 3; 3 reached 4
+    assert s.survival == pytest.approx((1.0, 0.9, 0.5, 0.3))
+    assert s.mean_turns == pytest.approx((900 + 800 + 700 + 6 * 100 + 5000) / 10)
+
+
+def test_ruleset_stats_without_games_or_deaths() -> None:
+    empty = ruleset_stats("warden", [], levels=4)
+    assert (empty.games, empty.deaths, empty.win_rate, empty.mean_turns) == (0, 0, 0.0, 0.0)
+    assert empty.survival == (0.0, 0.0, 0.0, 0.0)
+    assert empty.worst_level == (0, 0.0)
+    only_wins = ruleset_stats("warden", [game("won", 4)], levels=4)
+    assert only_wins.survival == (1.0, 1.0, 1.0, 1.0)
+    assert only_wins.no_choice_share == 0.0
+
+
+def test_a_death_deeper_than_the_levels_widens_the_tables() -> None:
+    s = ruleset_stats("crawler", [game("dead", 5, "Demon", True)], levels=4)
+    assert s.deaths_by_level == (0, 0, 0, 0, 1)
+    assert len(s.survival) == 5
+
+
+def test_verdicts() -> None:
+    s = ruleset_stats("undercroft", sample(), levels=4)
+    v = {x.name: x.met for x in verdicts(s)}
+    # win 30 % in 25-45 %; level 2 holds 50 % > 40 %; no choice 1/6 < 20 %; one timeout
+    assert v == {"win_rate": True, "worst_level": False, "no_choice": True, "timeouts": False}
+    warden = {x.name: x.met for x in verdicts(ruleset_stats("warden", sample("warden"), levels=4))}
+    assert warden["win_rate"] is False  # 30 % is over warden's 5-25 %
+    unknown = verdicts(ruleset_stats("homebrew", sample("homebrew"), levels=4))
+    assert "win_rate" not in {x.name for x in unknown}
+    no_choice = [game("dead", k, "Orc", False) for k in (1, 2, 3)] + [game("won", 4)] * 7
+    assert not {x.name: x.met for x in verdicts(ruleset_stats("crawler", no_choice, 4))}["no_choice"]
+    assert balance.all_met([]) is True
+
+
+def test_to_dict_is_json() -> None:
+    d = ruleset_stats("undercroft", sample(), levels=4).to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert d["win_ci95"] == [pytest.approx(0.1078, abs=1e-4), pytest.approx(0.6032, abs=1e-4)]
+    assert d["targets"]["worst_level"]["met"] is False
+
+
+# --- markdown ---------------------------------------------------------------------------------------------------
+
+
+def stats_pair() -> list[RulesetStats]:
+    return [ruleset_stats("undercroft", sample(), 4), ruleset_stats("warden", sample("warden"), 4)]
+
+
+def test_render_section() -> None:
+    text = balance.render_section(stats_pair(), command="undercroft balance --games 10 --seed 1", seed=1, games=10,
+                                  charts={"survival.png": "balance/survival.png"})
+    assert text.startswith(BEGIN) and text.endswith(END)
+    assert text.count(BEGIN) == 1 and text.count(END) == 1
+    assert "undercroft balance --games 10 --seed 1" in text
+    assert "| undercroft | 10 | 30.0 [10.8, 60.3] | 25-45 % met | 6 | L2 50.0 % **missed** |" in text
+    assert "](balance/survival.png)" in text and "win_rate.png" not in text
+    assert "### warden" in text and "| Orc | 3 | 50.0 % |" in text
+    assert all(len(line) <= 120 for line in text.splitlines())
+
+
+def test_replace_section_keeps_the_rest() -> None:
+    section = f"{BEGIN}\nnew\n{END}"
+    doc = f"# T\n\nbefore\n\n{BEGIN}\nold\n{END}\n\nafter\n"
+    assert replace_section(doc, section) == f"# T\n\nbefore\n\n{section}\n\nafter\n"
+    assert replace_section(replace_section(doc, section), section) == replace_section(doc, section)
+    assert replace_section("# T\n", section) == f"# T\n\n{section}\n"
+    assert replace_section("# T", section) == f"# T\n\n{section}\n"
+    assert replace_section("", section) == f"{section}\n"
+    appended = replace_section("# T\n", section)
+    assert replace_section(appended, section) == appended
+    for bad in (f"{END}\n{BEGIN}\n", f"{BEGIN}\n", f"{BEGIN}{END}{BEGIN}{END}"):
+        with pytest.raises(ValueError):
+            replace_section(bad, section)
+
+
+# --- the command ------------------------------------------------------------------------------------------------
+
+
+def run_balance(tmp_path: Path, *extra: str) -> int:
+    return main(["balance", "--games", "3", "--rulesets", "warden,crawler", "--jobs", "1",
+                 "--write", str(tmp_path / "BALANCE.md"), *extra])
+
+
+def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = tmp_path / "BALANCE.md"
+    before, after = "# Balance\n\nHand-written prose.\n\n", "\n\n## Later\n\nMore prose.\n"
+    doc.write_text(f"{before}{BEGIN}\nstale\n{END}{after}", encoding="utf-8")
+    assert run_balance(tmp_path) == 0
+    out, err = capsys.readouterr()
+    assert "warden:" in out and "crawler:" in out and "Traceback" not in err
+    first = doc.read_text(encoding="utf-8")
+    assert first.startswith(before + BEGIN) and first.endswith(END + after)
+    assert first.count(BEGIN) == 1 and first.count(END) == 1 and "stale" not in first
+    assert "undercroft balance --games 3 --seed 1 --rulesets warden,crawler --write" in first
+    assert first.index("### warden") < first.index("### crawler")
+    assert run_balance(tmp_path) == 0
+    capsys.readouterr()
+    assert doc.read_text(encoding="utf-8") == first  # the same seed: the same games, the same section
+
+
+def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = tmp_path / "BALANCE.md"
+    doc.write_text("# Balance\n", encoding="utf-8")
+    assert run_balance(tmp_path, "--json") == 0
+    out, _err = capsys.readouterr()
+    lines = out.splitlines()
+    assert len(lines) == 1
+    result = json.loads(lines[0])
+    assert list(result["rulesets"]) == ["warden", "crawler"]
+    assert result["seed"] == 1 and result["games"] == 3
+    assert result["rulesets"]["warden"]["games"] == 3
+    text = doc.read_text(encoding="utf-8")
+    assert text.startswith(f"# Balance\n\n{BEGIN}") and text.endswith(f"{END}\n")
+    assert run_balance(tmp_path, "--json") == 0
+    assert doc.read_text(encoding="utf-8").count(BEGIN) == 1
+
+
+def test_the_charts_are_pngs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    assert run_balance(tmp_path, "--charts", str(tmp_path / "figs")) == 0
+    capsys.readouterr()
+    for name in balance.CHART_NAMES:
+        data = (tmp_path / "figs" / name).read_bytes()
+        assert data.startswith(PNG_MAGIC) and len(data) > 1000
+    text = (tmp_path / "BALANCE.md").read_text(encoding="utf-8")
+    assert "](figs/survival.png)" in text and "](figs/win_rate.png)" in text
+
+
+def test_without_matplotlib_the_tables_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(balance, "plotting", lambda: None)
+    assert run_balance(tmp_path) == 0
+    _out, err = capsys.readouterr()
+    assert err.splitlines() == ["undercroft: charts need the optional extra: pip install 'undercroft[plot]'"]
+    text = (tmp_path / "BALANCE.md").read_text(encoding="utf-8")
+    assert "| ruleset | games |" in text and ".png" not in text
+    assert not (tmp_path / "balance").exists()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--rulesets", "warden,nowhere"], "unknown ruleset 'nowhere'"),
+    (["--rulesets", ","], "names no ruleset"),
+    (["--rulesets", " warden, ,citadel,nowhere "], "unknown ruleset 'nowhere'"),
+])
+def test_bad_arguments_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                                    words: str) -> None:
+    assert main(["balance", "--games", "1", "--write", str(tmp_path / "B.md"), *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and err.startswith("undercroft: ") and words in err
+    assert not (tmp_path / "B.md").exists()
+
+
+def test_a_bad_count_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["balance", "--games", "0", "--write", str(tmp_path / "B.md")])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "expected a whole number 1..1,000,000" in err and "Traceback" not in err
+
+
+def test_an_unwritable_path_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "dir.md").mkdir()
+    assert main(["balance", "--games", "1", "--rulesets", "warden", "--write", str(tmp_path / "dir.md")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and "is a directory" in err
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    assert main(["balance", "--games", "1", "--rulesets", "warden", "--write", str(blocker / "B.md")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and "cannot create its directory" in err
