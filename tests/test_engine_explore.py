@@ -241,13 +241,13 @@ def test_the_level_number_bonus_is_added() -> None:
     assert d.remaining == 0
 
 
-def test_no_bonus_on_the_first_level() -> None:
+def test_the_first_levels_bonus_makes_the_crowds_smaller() -> None:
     d = ScriptedDice()
-    g = make_game("citadel", 4, d)
+    g = make_game("citadel", 4, d)  # rulesets.yaml: the citadel's first level has number_bonus -1
     resident, _ = level_tables(g)
     events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 1, number_face=3)])
     number = one(rolls(events, "number_appearing"), "roll")
-    assert number["modifier"] == 0 and number["total"] == 6  # giant rats: 2d4, faces 3 and 3
+    assert number["modifier"] == -1 and number["total"] == 5  # giant rats: 2d4, faces 3 and 3, less one
 
 
 # --- residents stay ----------------------------------------------------------------------------------------

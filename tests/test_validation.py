@@ -202,7 +202,7 @@ def test_grid_cell_with_too_many_words(data_copy: Path, mutate: Mutate) -> None:
 def test_grid_cell_with_blanks_in_its_dice(data_copy: Path, mutate: Mutate) -> None:
     text = mutate(data_copy, "encounters.yaml", '"orc 2d4"', '"orc 2d4 + 1"')
     p = only_problem(data_copy)
-    check(p, "encounters.yaml", pos(text, '"orc 2d4 + 1"'), "undercroft_2_wandering.rows.4.5", "monster_id NdM")
+    check(p, "encounters.yaml", pos(text, '"orc 2d4 + 1"'), "undercroft_3_resident.rows.0.5", "monster_id NdM")
 
 
 # --- YAML itself ---------------------------------------------------------------------------------------------
@@ -304,8 +304,8 @@ REFS = [
         "unknown item 'ration'; did you mean 'rations'?",
     ),
     (
-        "{healing_potion: 2, rations: 1, oil_flask: 1}",
-        "{healing_potion: 2, ration: 1, oil_flask: 1}",
+        "{healing_potion: 3, rations: 1, oil_flask: 1}",
+        "{healing_potion: 3, ration: 1, oil_flask: 1}",
         "ration:",
         "undercroft.start_items.ration",
         "unknown item 'ration'; did you mean 'rations'?",
@@ -423,7 +423,7 @@ def test_a_bad_entry_does_not_hide_names_checked_in_other_entries(data_copy: Pat
     items = mutate(data_copy, "items.yaml", "  damage: 3\n", "  damage: -3\n")
     monsters = mutate(data_copy, "monsters.yaml", "  hp: 4\n", "  hp: 0\n")
     grids = mutate(data_copy, "encounters.yaml", "giant_rat, kobold, kobold]", "giant_rat, kobolt, kobold]")
-    mutate(data_copy, "rulesets.yaml", "number_bonus: 0", "number_bonus: 99")
+    mutate(data_copy, "rulesets.yaml", "number_bonus: -1\n", "number_bonus: 99\n")
     rules = mutate(data_copy, "rulesets.yaml", "party: [delver, sellsword]", "party: [delver, selsword]")
     problems = problems_of(data_copy)
     got = {(Path(p.path).name, p.line, p.column, p.where) for p in problems}

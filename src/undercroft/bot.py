@@ -50,7 +50,7 @@ import tcod.path
 from undercroft.content import Content
 from undercroft.content.schema import Monster
 from undercroft.record import Recorder, play_step
-from undercroft.rules import dungeon, formulas, parley
+from undercroft.rules import dungeon, encounter, formulas, parley
 from undercroft.rules.actions import (
     Action,
     Attack,
@@ -93,6 +93,14 @@ MAX_UNSEEN = 12  # actions spent on one group out of sight before walking on reg
 FLEES_ON_THE_WAY = 2  # runs from a group standing on the only way on before it stops running from it
 MAX_FLEES = 4  # runs from one group on a level before it stops running from it at all
 PURSUE_ODDS = FIGHT_ODDS  # go after a group that goes its way only with the odds it would fight at
+MAX_MEETING = 60  # decisions in meetings with one group before it runs (or fights) to end them
+MAX_REENGAGE = 40  # steps going back at a group in the way that lets the party be, before it attacks it
+AGAIN = 0.05  # what running costs beyond its risk: the group stays on the level, maybe on the way on
+LEAVE_MARGIN = 0.1  # leave a fight when running gives at least this much better a chance than staying
+READY = 0.75  # drink before a hard fight it cannot leave when at or below this fraction of max HP
+CAUGHT = 0.9  # the fight odds after a failed run, against the odds now (tired, and struck as it turns)
+STRUCK_FIRST = 0.85  # the fight odds after a refused bribe (it strikes first), against the odds now
+_PREFER = {"talk": 3, "fight": 2, "bribe": 1, "run": 0}  # between equal chances: terms, then a fight, ...
 _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _FAR = int(np.iinfo(np.int32).max)
 
@@ -176,6 +184,8 @@ class Bot:
         self._forced = False  # the current plan had to go through a segment it fled from
         self._odds_of: dict[int, float] = {}  # group id -> the fight odds it showed when last met
         self._unseen: dict[int, tuple[int, int]] = {}  # group id -> (actions spent on it out of sight, its distance)
+        self._long: dict[int, int] = {}  # group id -> decisions spent in meetings with it (reset by MAX_MEETING)
+        self._reengaged = 0  # steps on this level spent going back at a group in the way that lets the party be
 
     # --- the interface ------------------------------------------------------------------------------------
 
@@ -191,6 +201,7 @@ class Bot:
             self._fled.clear()
             self._committed.clear()
             self._path = []
+            self._reengaged = 0
         if st.mode != Mode.ENCOUNTER:
             self._unseen.clear()  # (counted for one encounter at a time)
         plans: dict[str, Callable[[], list[Action]]] = {
@@ -231,6 +242,12 @@ class Bot:
         if g.rules.time.rest_heal and self._hurt(REST_UNTIL) is not None and not self._groups_here():
             out.append(Rest())  # rest wounds off where nothing is in sight (a wanderer may still come)
         step = self._next_step()
+        if self._goal_kind == "reengage" and g.nearest_here() is not None and g.legal(Fight()):
+            # Back at a group that stands in the only way on, and it lets the party be: clear the way.
+            self._reengaged += 1
+            if self._reengaged > MAX_REENGAGE:
+                self.stuck = 0
+                out.append(Fight())
         if step is not None:
             self.stuck = 0
             out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
@@ -285,11 +302,15 @@ class Bot:
             if lv.explored[y, x]:
                 items[y, x] = True
         out.append(("item", items))
+        stairs = np.zeros_like(walk)
+        if m.stairs is not None:  # every level the engine makes has them (the last one's are the way out)
+            stairs[m.stairs[1], m.stairs[0]] = True
+        final = self.game.rs.levels[st.depth].final
+        if final and m.stairs is not None and lv.explored[m.stairs[1], m.stairs[0]]:
+            out.append(("stairs", stairs))  # the way out is known: leave the guardians in their rooms
         if self._level_moves < self.max_level_moves:
             out.append(("explore", walk & ~lv.explored))
-        if m.stairs is not None:  # every level the engine makes has them (the last one's are the way out)
-            stairs = np.zeros_like(walk)
-            stairs[m.stairs[1], m.stairs[0]] = True
+        if m.stairs is not None:
             out.append(("stairs", stairs))
         # Last resort: a monster that is not at peace stands in the way. Walking into its segment starts an
         # encounter, so step out of the segment first when the party shares it.
@@ -384,6 +405,10 @@ class Bot:
         odds = self._odds()
         self._odds_of[g.id] = odds
         enc = st.encounter
+        self._long[g.id] = self._long.get(g.id, 0) + 1
+        if self._long[g.id] > MAX_MEETING:  # a meeting that goes nowhere (it cannot reach the party, ...): end it
+            self._long[g.id] = 0
+            return [self._run(), Fight()]
         if enc is None or not enc.out_of_sight:
             self._unseen.pop(g.id, None)
             return self._meet(g, odds)
@@ -496,34 +521,94 @@ class Bot:
                 and waits < MAX_WAITS and g.risen and Behaviour.PASSIVE not in mon.behaviours):
             self._waits[g.id] = waits + 1
             out.append(Wait())  # a friendly monster given a moment goes its way (or lets the party be)
-        # Peace with a group standing in a corridor can block the way for good (a peaceful monster cannot be
-        # passed or attacked), so there it talks only when the fight is hopeless.
-        in_corridor = st.level.map.segments[g.segment].kind == "corridor"
-        talk_first = odds < GIVE_UP if in_corridor else (talk_odds(game, g) >= TALK_ODDS or odds < TALK_UNLESS)
-        if no_running and odds < FIGHT_ODDS and not in_corridor:
-            talk_first = True  # no running away: talking (then a bribe) is the only way past but a fight
-        if (talk_first and g.origin != Origin.GUARDIAN and game.proc.negotiation and game.negotiable(g)
-                and not g.negotiated):
-            out.append(Talk())  # a failed talk only lets a round pass
+        # The careful choice: each way of meeting it, valued as the chance to come through (see _values).
+        values = self._values(g, odds)
         forced = self._forced and (g.segment in self._avoid or st.segment in self._avoid)  # the only way on
         fled = self._fled.get(g.id, 0)
-        if odds >= FIGHT_ODDS:
-            out.append(Fight())
-            return out
-        if not (can_run and self._can_escape(g)):
-            offer = bribe_offer(game, g)
-            if offer is not None and g.origin != Origin.GUARDIAN:
-                out.append(Bribe(offer))  # refused, it attacks first: only when running is no safer
         if (forced and fled >= FLEES_ON_THE_WAY) or fled >= MAX_FLEES or no_running or g.id in self._committed:
-            self._committed.add(g.id)  # no more running from it (or none in these rules): a fight to the death
-            out.append(Fight())
-            return out
-        if not can_run:
-            out.append(Fight())  # too exhausted to run, or it stands between the party and every way out
-            return out
-        self._flee(g)
-        out.append(self._run())
+            values.pop("run", None)
+            if "talk" not in values and "bribe" not in values:
+                self._committed.add(g.id)  # no more running from it (or none in these rules): a fight to the death
+        best = max(values, key=lambda k: (round(values[k], 6), _PREFER[k]))
+        if best == "fight" and odds < FIGHT_ODDS:
+            low = self._hurt(READY)
+            if low is not None and _has(game, "potion"):
+                out.append(Drink(low))  # a hard fight it cannot leave: drink first
+        if best == "talk":
+            out.append(Talk())  # a failed talk only lets a round pass
+        elif best == "bribe":
+            offer = bribe_offer(game, g)
+            if offer is not None:
+                out.append(Bribe(offer))  # refused, it attacks first
+        elif best == "run":
+            self._flee(g)
+            out.append(self._run())
+        out.append(Fight())
         return out
+
+    def _values(self, g: Group, odds: float) -> dict[str, float]:
+        """The chance to come through the meeting with ``g`` by each way the party may take now: fight (the odds),
+        run (the chance to get away, else a fight), bribe (the chance it is taken, else a fight it opens), talk
+        (the chance of terms, else the best of the others a round later)."""
+        game = self.game
+        st = game.state
+        out: dict[str, float] = {"fight": odds}
+        later: dict[str, float] = {"fight": odds}  # the same a round later, in sight (after a failed talk)
+        if game.legal(Run()):
+            escape = self._escape_chance(g)
+            out["run"] = escape + (1 - escape) * odds * CAUGHT - AGAIN
+            escape = self._escape_chance(g, in_sight=True)
+            later["run"] = escape + (1 - escape) * odds * CAUGHT - AGAIN
+        offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
+        if offer is not None:
+            cell = game.bribe_cell(g, offer)
+            chance = 0.0 if cell is None else _bribe_chance(game.content.tables.bribery.die, cell[2])
+            out["bribe"] = later["bribe"] = chance + (1 - chance) * odds * STRUCK_FIRST
+        # Peace with a group standing in a corridor can block the way for good (a peaceful monster cannot be passed
+        # or attacked), so there it talks only when the fight is hopeless.
+        in_corridor = st.level.map.segments[g.segment].kind == "corridor"
+        if (g.origin != Origin.GUARDIAN and game.proc.negotiation and game.negotiable(g) and not g.negotiated
+                and (not in_corridor or odds < GIVE_UP)):
+            chance = talk_odds(game, g)
+            if chance > 0:
+                out["talk"] = chance + (1 - chance) * max(later.values())
+        return out
+
+    def _escape_chance(self, g: Group, *, in_sight: bool = False) -> float:
+        """The chance that running from ``g`` now (``in_sight``: once it has come into sight) gets away: it does
+        not follow, the party evades it (faster, or never seen: 003), it does not take up the pursuit (its
+        reaction's chance), or the chase is won."""
+        game = self.game
+        st = game.state
+        mon = game.monster_of(g)
+        if not formulas.follows(game.proc.pursuit, mon.pursues):
+            return 1.0
+        submerged = Behaviour.SUBMERGED in mon.behaviours
+        in_fight = st.combat is not None
+        out_of_sight = not in_sight and st.encounter is not None and st.encounter.out_of_sight
+        if formulas.automatic_evasion(in_fight=in_fight, submerged=submerged, party_speed_=game.party_speed(),
+                                      monster_speed=mon.speed, out_of_sight=out_of_sight) is not None:
+            return 1.0
+        band = encounter.reaction_band(game, g)
+        follow = 1.0 if band is None or submerged else band.pursuit / formulas.PERCENT
+        start = 0 if in_fight or not game.proc.distance else min(game.distance_to(g), game.rules.encounter.sight_feet)
+        return 1.0 - follow * (0.0 if self._outruns(g, start) else 1.0)
+
+    def _outruns(self, g: Group, distance: int) -> bool:
+        """Whether the party, chased by ``g`` from ``distance`` feet, gets out of sight or outlasts the chase before
+        it is caught or exhausted (the chase's rounds as the engine plays them)."""
+        game = self.game
+        rules = game.content.rules
+        mon = game.monster_of(g)
+        gain = formulas.pursuit_gain(mon.speed, game.party_speed(), rules.encounter.running_multiplier)
+        left = rules.fatigue.max_running_rounds - game.state.running_rounds - 1 if game.proc.fatigue else _FAR
+        for r in range(1, rules.encounter.pursuit_max_rounds + 1):
+            distance -= gain
+            if distance <= 0 or r >= left:
+                return False
+            if distance > rules.encounter.sight_feet:
+                return True
+        return Behaviour.SUBMERGED not in mon.behaviours
 
     def _odds(self) -> float:
         """The chance to win the fight in front of the party: the game's own odds (:mod:`undercroft.sim.odds`, as
@@ -652,9 +737,11 @@ class Bot:
         committed = g.id in self._committed
         tired = game.tired()
         can_run = game.legal(Run())  # not where the rules have no running, nor with every way out blocked
-        if odds < GIVE_UP and not committed and can_run and self._can_escape(g) and not tired:
-            self._flee(g)
-            out.append(self._run())
+        if not committed and can_run and not tired and odds < FIGHT_ODDS:
+            escape = self._escape_chance(g)
+            if escape + (1 - escape) * odds * CAUGHT > odds + LEAVE_MARGIN:
+                self._flee(g)  # (to come back rested, or to go round it)
+                out.append(self._run())
         target = self._weakest()
         if odds < 0.6 and _has(game, "oil"):
             out.append(ThrowOil(target))
