@@ -224,20 +224,19 @@ def test_number_appearing_from_the_monster_dice() -> None:
 
 
 def test_the_level_number_bonus_is_added() -> None:
-    """Citadel's third maze level adds 1 to every number appearing (the level adjustment, data-driven)."""
+    """Citadel's second maze level adds -1 to every number appearing (the level adjustment, data-driven)."""
     d = ScriptedDice()
     g = make_game("citadel", 4, d)
     go_down(g)
-    go_down(g)
     spec = g.rs.levels[g.state.depth]
-    assert g.state.depth == 2 and spec.number_bonus == 1
+    assert g.state.depth == 1 and spec.number_bonus == -1
     resident, _ = level_tables(g)
-    cell = content().encounters[resident][0][1]
-    assert cell.monster == "orc" and str(cell.number) == "2d4"
-    events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 2, number_face=1)])
+    cell = content().encounters[resident][0][0]
+    assert cell.monster == "goblin" and str(cell.number) == "2d4"
+    events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 1, number_face=3)])
     number = one(rolls(events, "number_appearing"), "roll")
-    assert number["faces"] == [1, 1] and number["modifier"] == 1 and number["total"] == 3
-    assert one(events, "encounter")["count"] == 3 and len(g.state.level.groups[0].hp) == 3
+    assert number["faces"] == [3, 3] and number["modifier"] == -1 and number["total"] == 5
+    assert one(events, "encounter")["count"] == 5 and len(g.state.level.groups[0].hp) == 5
     assert d.remaining == 0
 
 

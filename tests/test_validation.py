@@ -325,11 +325,11 @@ REFS = [
         "unknown character 'selsword'; did you mean 'sellsword'?",
     ),
     (
-        "guardians: [troll, minotaur]",
-        "guardians: [troll, minotar]",
-        "minotar]",
+        "guardians: [troll, ogre]",
+        "guardians: [troll, ogr]",
+        "ogr]",
         "crawler.levels.3.guardians.1",
-        "unknown monster 'minotar'; did you mean 'minotaur'?",
+        "unknown monster 'ogr'; did you mean 'ogre'?",
     ),
     (
         "resident: undercroft_1_resident",

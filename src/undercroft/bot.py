@@ -93,6 +93,8 @@ MAX_UNSEEN = 12  # actions spent on one group out of sight before walking on reg
 FLEES_ON_THE_WAY = 2  # runs from a group standing on the only way on before it stops running from it
 MAX_FLEES = 4  # runs from one group on a level before it stops running from it at all
 PURSUE_ODDS = FIGHT_ODDS  # go after a group that goes its way only with the odds it would fight at
+STOCKED = 2  # potions enough to go on once the stairs are seen, rather than explore the rest of the level
+MAX_REST_BEFORE = 20  # rests on the stairs, at most, to go down whole
 MAX_MEETING = 60  # decisions in meetings with one group before it runs (or fights) to end them
 MAX_REENGAGE = 40  # steps going back at a group in the way that lets the party be, before it attacks it
 AGAIN = 0.05  # what running costs beyond its risk: the group stays on the level, maybe on the way on
@@ -185,6 +187,7 @@ class Bot:
         self._odds_of: dict[int, float] = {}  # group id -> the fight odds it showed when last met
         self._unseen: dict[int, tuple[int, int]] = {}  # group id -> (actions spent on it out of sight, its distance)
         self._long: dict[int, int] = {}  # group id -> decisions spent in meetings with it (reset by MAX_MEETING)
+        self._rested = 0  # rests on the stairs of this level before going down
         self._reengaged = 0  # steps on this level spent going back at a group in the way that lets the party be
 
     # --- the interface ------------------------------------------------------------------------------------
@@ -202,6 +205,7 @@ class Bot:
             self._committed.clear()
             self._path = []
             self._reengaged = 0
+            self._rested = 0
         if st.mode != Mode.ENCOUNTER:
             self._unseen.clear()  # (counted for one encounter at a time)
         plans: dict[str, Callable[[], list[Action]]] = {
@@ -253,6 +257,10 @@ class Bot:
             out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
         elif st.level.map.stairs == st.pos and self._goal_kind == "stairs":
             self.stuck = 0
+            if g.rules.time.rest_heal and self._hurt(1.0 - 1e-9) is not None and not self._groups_here() \
+                    and not g.rs.levels[st.depth].final and self._rested < MAX_REST_BEFORE:
+                self._rested += 1
+                out.append(Rest())  # whole before going down
             out.append(Descend())
         else:
             self.stuck += 1
@@ -272,7 +280,7 @@ class Bot:
                 worst = i
         return worst
 
-    def _walk_cost(self, avoid: bool) -> npt.NDArray[np.int8]:
+    def _walk_cost(self, avoid: bool, through: bool = False) -> npt.NDArray[np.int8]:
         st = self.game.state
         lv = st.level
         cost: npt.NDArray[np.int8] = (lv.map.tiles != dungeon.WALL).astype(np.int8)
@@ -283,9 +291,10 @@ class Bot:
                     cost[seg == s] = 0
         # A monster at peace steps aside when the party walks into it: a (slow) way through, or its peace walls the
         # party in (a group it made terms with in a corridor, the one way on).
+        # With ``through`` (the last resort), a hostile group is a way on too: stepping into it meets it.
         for grp in lv.groups:
             if not grp.defeated and not grp.hidden:
-                free = grp.peaceful and bool(cost[grp.pos[1], grp.pos[0]])
+                free = (grp.peaceful or through) and bool(cost[grp.pos[1], grp.pos[0]])
                 cost[grp.pos[1], grp.pos[0]] = PASS_COST if free else 0
         cost[st.pos[1], st.pos[0]] = 1
         return cost
@@ -306,8 +315,11 @@ class Bot:
         if m.stairs is not None:  # every level the engine makes has them (the last one's are the way out)
             stairs[m.stairs[1], m.stairs[0]] = True
         final = self.game.rs.levels[st.depth].final
-        if final and m.stairs is not None and lv.explored[m.stairs[1], m.stairs[0]]:
-            out.append(("stairs", stairs))  # the way out is known: leave the guardians in their rooms
+        potions = sum(n for i, n in st.items.items() if n > 0 and self.game.content.items[i].kind == "potion")
+        if (final or potions >= STOCKED) and m.stairs is not None and lv.explored[m.stairs[1], m.stairs[0]]:
+            # The way on is known and the party is stocked: every room more is one more monster check (and on the
+            # final level, the guardians wait in their rooms).
+            out.append(("stairs", stairs))
         if self._level_moves < self.max_level_moves:
             out.append(("explore", walk & ~lv.explored))
         if m.stairs is not None:
@@ -321,6 +333,7 @@ class Bot:
             mask = np.zeros_like(walk)
             for grp in hostile:
                 mask |= (m.segment_of == grp.segment) & walk
+                mask[grp.pos[1], grp.pos[0]] = True  # (it may stand in its segment's only door: step into it)
             out.append(("reengage", mask))
         return out
 
@@ -331,13 +344,13 @@ class Bot:
         # a monster standing in a doorway. Going back at a monster in the way only when no other goal is in reach.
         goals = self._goals()
         passes = ((True, False), (True, True), (False, False), (False, True))
-        maps: dict[tuple[bool, bool], tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]] = {}
+        maps: dict[tuple[bool, bool, bool], tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]] = {}
         for last_resort, (avoid, diagonal) in [(r, p) for r in (False, True) for p in passes]:
-            if (avoid, diagonal) not in maps:
-                cost = self._walk_cost(avoid)
+            if (avoid, diagonal, last_resort) not in maps:
+                cost = self._walk_cost(avoid, through=last_resort)
                 dist = dijkstra_map(cost, st.pos, diagonal)
-                maps[avoid, diagonal] = (cost, dist)
-            cost, dist = maps[avoid, diagonal]
+                maps[avoid, diagonal, last_resort] = (cost, dist)
+            cost, dist = maps[avoid, diagonal, last_resort]
             for kind, mask in goals:
                 if (kind == "reengage") != last_resort:
                     continue
