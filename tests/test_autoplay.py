@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import undercroft.autoplay
-from undercroft.bot import Bot, bribe_offer, game_seed, play_game, summarize, talk_odds
+from undercroft.bot import Bot, GameResult, bribe_offer, game_seed, play_game, summarize, talk_odds
 from undercroft.cli import main
 from undercroft.content import Content, load_content
 from undercroft.rules import formulas
@@ -190,3 +190,38 @@ def test_jobs_and_dask_exclude_each_other(capsys: pytest.CaptureFixture[str]) ->
         autoplay(capsys, "--games", "2", "--jobs", "2", "--dask", "tcp://127.0.0.1:9")
     with pytest.raises(SystemExit):
         autoplay(capsys, "--games", "2", "--jobs", "0")
+
+
+# --- deaths without a choice -------------------------------------------------------------------------------------
+
+
+def test_a_meeting_with_no_way_out_is_one_without_a_choice() -> None:
+    from engine_helpers import make_game, meet
+
+    from undercroft.bot import had_a_way_out
+    from undercroft.rules.dice import ScriptedDice
+
+    game = make_game("citadel", 3, dice=ScriptedDice())
+    meet(game, "demon")  # citadel: no running, and a demon cannot be talked to or bribed (8.4)...
+    assert had_a_way_out(game)  # ...but it is intelligent: dropped treasure may stop it
+    game.state.gold = 0
+    assert not had_a_way_out(game)  # (food does nothing to it)
+    game = make_game("citadel", 3, dice=ScriptedDice())
+    meet(game, "orc")  # ...an orc can be talked to
+    assert had_a_way_out(game)
+
+
+def test_the_summary_counts_deaths_by_level_and_without_a_choice() -> None:
+    def r(outcome: str, deepest: int, choice: bool | None) -> GameResult:
+        return GameResult(1, "undercroft", outcome, 10, deepest, "Orc" if outcome == "dead" else None, None, choice)
+
+    s = summarize([r("dead", 1, True), r("dead", 3, False), r("dead", 3, True), r("won", 4, None),
+                   r("timeout", 2, None)])
+    assert s["deaths_by_level"] == [1, 0, 2, 0]
+    assert s["deaths_without_choice"] == 1 and s["wins"] == 1 and s["timeouts"] == 1
+    assert s["deaths"] == {"Orc": 3}
+
+
+def test_every_death_of_a_batch_says_whether_it_had_a_choice(content: Content) -> None:
+    results = [play_game(content, "citadel", s, max_actions=3000) for s in range(1, 5)]
+    assert all((r.choice is not None) == (r.outcome == "dead") for r in results)

@@ -818,20 +818,27 @@ def game_seed(seed: int | str, index: int) -> int:
     return (parse_seed(seed) + index) % (1 << 64)
 
 
-_WAYS_OUT: tuple[Action, ...] = (Run(), Talk(), Bribe(0), DropFood(), DropTreasure())
+_WAYS_OUT: tuple[Action, ...] = (Run(), Talk(), Bribe(0))
 
 
 def had_a_way_out(game: Game) -> bool:
     """Whether the party, facing a group, may now do something other than fight it: run (from a meeting or a fight,
-    or on in a pursuit), talk, bribe, drop food or treasure, or walk on past a group that is out of sight or at
-    peace. A death after a meeting where this never held is a death "without a choice" (docs/BALANCE.md)."""
+    or on in a pursuit), talk, bribe, drop food or treasure that may distract it, or walk on past a group that is out
+    of sight or at peace. A death after a meeting where this never held is a death "without a choice"
+    (docs/BALANCE.md)."""
     st = game.state
-    if st.mode == Mode.ENCOUNTER:
-        g = st.front_group()
-        enc = st.encounter
-        if g is not None and (g.peaceful or (enc is not None and enc.out_of_sight)):
-            return True
-    return any(game.legal(a) for a in _WAYS_OUT)
+    g = st.front_group()
+    if g is None:
+        return True
+    enc = st.encounter
+    if st.mode == Mode.ENCOUNTER and (g.peaceful or (enc is not None and enc.out_of_sight)):
+        return True
+    if any(game.legal(a) for a in _WAYS_OUT):
+        return True
+    mon = game.monster_of(g)
+    submerged = Behaviour.SUBMERGED in mon.behaviours
+    food = game.legal(DropFood()) and formulas.distracted_by("food", mon.intelligent, submerged)
+    return food or (game.legal(DropTreasure()) and formulas.distracted_by("treasure", mon.intelligent, submerged))
 
 
 def play_game(

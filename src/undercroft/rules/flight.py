@@ -275,7 +275,7 @@ def drop_food(ctx: Ctx, events: list[Event]) -> None:
     mon = ctx.monster_of(g)
     ctx.take_item(food)
     events.append(Event("drop", {"item": food, "amount": 1}))
-    works = not mon.intelligent and Behaviour.SUBMERGED not in mon.behaviours
+    works = formulas.distracted_by("food", mon.intelligent, Behaviour.SUBMERGED in mon.behaviours)
     if works and ctx.percent(events, "food_distracts", ctx.content.tables.distractions.food, group=g.id):
         _stops(ctx, g, "food", events)
         return
@@ -293,7 +293,7 @@ def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
     gold = max(1, min(st.gold, want))
     st.gold -= gold
     events.append(Event("drop", {"item": "gold", "amount": gold}))
-    works = mon.intelligent and Behaviour.SUBMERGED not in mon.behaviours
+    works = formulas.distracted_by("treasure", mon.intelligent, Behaviour.SUBMERGED in mon.behaviours)
     if works and ctx.percent(events, "treasure_distracts", ctx.content.tables.distractions.treasure, group=g.id):
         g.treasure += gold
         _stops(ctx, g, "treasure", events)

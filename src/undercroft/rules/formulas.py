@@ -237,6 +237,12 @@ def automatic_evasion(*, in_fight: bool, submerged: bool, party_speed_: int, mon
     return "out_of_sight" if out_of_sight else None
 
 
+def distracted_by(what: Literal["food", "treasure"], intelligent: bool, submerged: bool) -> bool:
+    """003: dropped food may stop an unintelligent monster, dropped treasure an intelligent one; nothing stops one
+    that is submerged."""
+    return not submerged and (intelligent if what == "treasure" else not intelligent)
+
+
 def pursuit_gain(monster_speed: int, party_speed_: int, running_multiplier: int) -> int:
     """Feet a pursuer gains on a running party in one round (negative: it falls behind)."""
     return (monster_speed - party_speed_) * running_multiplier
