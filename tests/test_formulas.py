@@ -347,3 +347,25 @@ def test_face_tables_deal_the_formulas_damage_for_every_damage_multiplier_and_mi
                 assert formulas.damage_bonus(spec.might, spec.weapon, exhausted, fatigue) == total
                 bad.extend(mismatches(spec, combat, fatigue))
     assert not bad, bad[:5]
+
+
+def test_a_chase_round_catches_loses_or_gives_up() -> None:
+    # 003: a chaser 30 ft behind that gains 30 ft a round catches up this round...
+    assert formulas.chase_round(30, 30, 1, 60, 30) == (0, "caught")
+    # ...one that falls back 30 ft from 40 ft is out of sight beyond 60 ft...
+    assert formulas.chase_round(40, -30, 1, 60, 30) == (70, "out_of_sight")
+    # ...at exactly 60 ft it still sees the party, and the chase goes on
+    assert formulas.chase_round(30, -30, 1, 60, 30) == (60, "")
+    # the chaser gives up after its last round, unless it never does (a submerged monster)
+    assert formulas.chase_round(30, 0, 30, 60, 30) == (30, "gave_up")
+    assert formulas.chase_round(30, 0, 30, 60, 30, gives_up=False) == (30, "")
+    assert formulas.chase_round(30, 0, 29, 60, 30) == (30, "")
+
+
+def test_what_dropped_things_distract() -> None:
+    assert formulas.distracted_by("food", intelligent=False, submerged=False)
+    assert not formulas.distracted_by("food", intelligent=True, submerged=False)
+    assert formulas.distracted_by("treasure", intelligent=True, submerged=False)
+    assert not formulas.distracted_by("treasure", intelligent=False, submerged=False)
+    assert not formulas.distracted_by("food", intelligent=False, submerged=True)
+    assert not formulas.distracted_by("treasure", intelligent=True, submerged=True)

@@ -613,15 +613,17 @@ class Bot:
         game = self.game
         rules = game.content.rules
         mon = game.monster_of(g)
-        gain = formulas.pursuit_gain(mon.speed, game.party_speed(), rules.encounter.running_multiplier)
+        enc = rules.encounter
+        gain = formulas.pursuit_gain(mon.speed, game.party_speed(), enc.running_multiplier)
         left = rules.fatigue.max_running_rounds - game.state.running_rounds - 1 if game.proc.fatigue else _FAR
-        for r in range(1, rules.encounter.pursuit_max_rounds + 1):
-            distance -= gain
-            if distance <= 0 or r >= left:
-                return False
-            if distance > rules.encounter.sight_feet:
-                return True
-        return Behaviour.SUBMERGED not in mon.behaviours
+        gives_up = Behaviour.SUBMERGED not in mon.behaviours
+        for r in range(1, enc.pursuit_max_rounds + 1):
+            if r >= left:
+                return False  # exhausted first: it catches up
+            distance, end = formulas.chase_round(distance, gain, r, enc.sight_feet, enc.pursuit_max_rounds, gives_up)
+            if end:
+                return end != "caught"
+        return False  # a submerged one never gives up
 
     def _odds(self) -> float:
         """The chance to win the fight in front of the party: the game's own odds (:mod:`undercroft.sim.odds`, as
@@ -716,15 +718,21 @@ class Bot:
         game = self.game
         st = game.state
         rules = game.content.rules
-        gain = formulas.pursuit_gain(game.party_speed(), game.monster_of(g).speed, rules.encounter.running_multiplier)
+        enc = rules.encounter
+        gain = formulas.pursuit_gain(game.party_speed(), game.monster_of(g).speed, enc.running_multiplier)
         if distance <= 0:
             return True
-        if gain <= 0 or distance - gain > rules.encounter.sight_feet:
+        if gain <= 0:
             return False
-        need = -(-distance // gain)  # rounds to catch it
-        if rounds + need >= rules.encounter.pursuit_max_rounds:
-            return False
-        return not game.proc.fatigue or st.running_rounds + need < rules.fatigue.max_running_rounds - 1
+        for r in range(rounds + 1, enc.pursuit_max_rounds + 1):
+            distance, end = formulas.chase_round(distance, gain, r, enc.sight_feet, enc.pursuit_max_rounds)
+            if end == "caught":  # (in the chase's last round only if the party has breath left)
+                need = r - rounds
+                return (r < enc.pursuit_max_rounds
+                        and (not game.proc.fatigue or st.running_rounds + need < rules.fatigue.max_running_rounds - 1))
+            if end:
+                return False
+        return False
 
     # --- combat --------------------------------------------------------------------------------------------
 

@@ -184,8 +184,11 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
     if p.chaser == Side.PARTY:
         _chase_round(ctx, p, g, events)
         return
-    p.distance -= formulas.pursuit_gain(mon.speed, ctx.party_speed(), rules.running_multiplier)
-    if p.distance <= 0:
+    p.distance, end = formulas.chase_round(p.distance, formulas.pursuit_gain(mon.speed, ctx.party_speed(),
+                                                                           rules.running_multiplier),
+                                           p.rounds, rules.sight_feet, rules.pursuit_max_rounds,
+                                           Behaviour.SUBMERGED not in mon.behaviours)
+    if end == "caught":
         if not p.fights:
             events.append(Event("caught", {"group": g.id, "fights": False, "monster": g.monster}))
             g.peaceful = True
@@ -195,14 +198,9 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
         st.pursuit = None
         combat.start(ctx, g, events)
         return
-    if p.distance > rules.sight_feet:
+    if end:
         events.append(Event("escape", {"group": g.id, "distance": p.distance, "monster": g.monster,
-                                       "reason": "out_of_sight"}))
-        st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
-        return
-    if p.rounds >= rules.pursuit_max_rounds and Behaviour.SUBMERGED not in mon.behaviours:
-        events.append(Event("escape", {"group": g.id, "distance": p.distance, "monster": g.monster,
-                                       "reason": "gave_up"}))
+                                       "reason": end}))
         st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
         return
     events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster}))
@@ -213,15 +211,15 @@ def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
     st = ctx.state
     mon = ctx.monster_of(g)
     rules = ctx.rules.encounter
-    p.distance -= formulas.pursuit_gain(ctx.party_speed(), mon.speed, rules.running_multiplier)
-    if p.distance <= 0:
+    p.distance, over = formulas.chase_round(p.distance, formulas.pursuit_gain(ctx.party_speed(), mon.speed,
+                                                                             rules.running_multiplier),
+                                            p.rounds, rules.sight_feet, rules.pursuit_max_rounds)
+    if over == "caught":
         events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "by": "party"}))
         st.pursuit = None
         g.peaceful = False
         combat.start(ctx, g, events)
         return
-    over = ("out_of_sight" if p.distance > rules.sight_feet
-            else "gave_up" if p.rounds >= rules.pursuit_max_rounds else "")
     if over:
         events.append(Event("got_away", {"group": g.id, "distance": p.distance, "monster": g.monster,
                                          "reason": over}))

@@ -248,6 +248,25 @@ def pursuit_gain(monster_speed: int, party_speed_: int, running_multiplier: int)
     return (monster_speed - party_speed_) * running_multiplier
 
 
+ChaseEnd = Literal["caught", "out_of_sight", "gave_up", ""]
+
+
+def chase_round(distance: int, gain: int, rounds: int, sight_feet: int, max_rounds: int,
+                gives_up: bool = True) -> tuple[int, ChaseEnd]:
+    """One round of a chase (003): the chaser gains ``gain`` feet on the distance between the sides; it catches up
+    at 0, loses the chased beyond ``sight_feet``, and gives up after ``max_rounds`` rounds (``rounds`` counts this
+    one) unless it never does (``gives_up`` False: a submerged monster). The new distance and how the chase ended
+    ("" while it goes on)."""
+    distance -= gain
+    if distance <= 0:
+        return distance, "caught"
+    if distance > sight_feet:
+        return distance, "out_of_sight"
+    if rounds >= max_rounds and gives_up:
+        return distance, "gave_up"
+    return distance, ""
+
+
 def oil_slowed_feet(rounds: int, monster_speed: int, running_multiplier: int) -> int:
     """Feet a pursuer that balks at burning oil falls behind."""
     return rounds * monster_speed * running_multiplier
