@@ -1,40 +1,42 @@
-"""A bot that plays whole games headless: the soak test behind ``undercroft autoplay``.
+"""The reference player: a careful bot that plays whole games headless (``undercroft autoplay``, ``balance``, ``soak``).
 
 It reads the game state (never the game's random streams: its own tie-breaks come from the stream ``"bot"`` of its
 seed) and proposes actions in order of preference; :meth:`Bot.choose` returns the first one the engine would take
-now (``Game.legal``) that has not been refused at this turn. The play is plain and cautious:
+now (``Game.legal``) that has not been refused at this turn. docs/BALANCE.md describes it as a player would:
 
-* **explore**: drink when hurt, rest off exhaustion, pick up the items it has seen, walk to the nearest unexplored
-  floor it can reach (4-connected, around monsters and around rooms it fled from), and when the level is explored
-  (or it has walked long enough) go to the stairs and descend; on the last level the stairs are the way out;
-* **encounter**: let a friendly reaction play out by waiting; talk when talking is allowed and its odds (the
-  negotiation table against the monster's reluctance) or the fight odds call for it; after a failed talk, bribe
-  with the smallest sum whose bribery digit gives at least 50% and that it can pay; fight when its odds are good,
-  otherwise run; where the rules have no running (the citadel), talk, then bribe, then fight;
+* **explore**: drink when hurt, rest off exhaustion and wounds where nothing stands, pick up the items it has seen,
+  walk to the nearest unexplored floor it can reach (around monsters and around rooms it fled from); go down when
+  the level is explored, or (:data:`STOCKED`) as soon as the stairs are seen with two potions in hand, resting
+  whole on the stairs first; on the last level it makes for the way out as soon as it is seen;
+* **a meeting** (:meth:`Bot._values`): each way through is valued as the chance to come through it: fight (the
+  odds), run (the chance to get away, else a fight; less :data:`AGAIN`: the group stays), bribe (the digit's
+  chance, else a fight it opens), talk (the table's chance, else the best of the others a round later, in sight);
+  the best is taken. A friendly reaction is let play out by waiting; a quiet group (at peace, holding its ground,
+  passive) is walked past. After running twice from a group on its only way on (or :data:`MAX_FLEES` times from
+  one group), it stops running from it, drinks if hurt, and talks, bribes or fights;
 * **a group out of sight** (met beyond the party's sight, it walks toward the party each round): the bot decides
-  as it would in sight. If that is to run (or to try a talk that is likely to fail, then run), it runs now, while
-  the group cannot see where it goes and the run is sure; if it is to walk on past a quiet group, it walks on;
-  otherwise (it will fight, talk or bribe) it waits for the group to come. A group that comes no closer (something
-  stands in its way) it goes to meet, and when that gets nowhere (:data:`MAX_UNSEEN`) it walks on. After running
-  twice from a group that stands on its only way on (or :data:`MAX_FLEES` times from one group), it stops running
-  from it: it waits for it, and fights;
+  as it would in sight. If that is to run, it runs now, while the run is sure; if it is to walk on past a quiet
+  group, it walks on; otherwise it waits for the group to come, goes to meet one that comes no closer, and walks on
+  when that gets nowhere (:data:`MAX_UNSEEN`);
 * **running**: through the open door (``Game.exits()``) that best gets away: not into a segment holding another
   hostile group or one it fled from, not a door the group stands nearer than the party, a segment already visited
   before one not yet entered (no resident to raise), then the one nearest its goal, then the one farthest from the
   group; the way it came in is plain ``Run()``;
-* **combat**: drink when low, burn oil on a hard foe, run when the fight turns hopeless (where the rules let it,
-  and not from a group it has committed to), else attack the weakest;
+* **combat**: drink when low, burn oil on a hard foe, leave when running is clearly the better chance
+  (:data:`LEAVE_MARGIN`; to come back rested), else strike the weakest;
 * **pursuit**: drop food for an unintelligent pursuer, treasure for an intelligent one, burn oil at one that fears
   fire, then keep running (or turn and fight when its odds are good or it is too tired to run);
 * **a group that goes its way** (a wanderer leaving after a peaceful or friendly reaction): it is let go, unless
   it carries treasure, the fight odds it showed were at least :data:`PURSUE_ODDS`, the party is not hurt and the
-  chase catches it for sure (the party gains on it, well inside the rounds before it gives up or the party tires).
-  In the chase the bot runs on while that still holds, else it waits (lets it go).
+  chase catches it for sure. In the chase the bot runs on while that still holds, else it waits (lets it go);
+* **never stuck**: a group in the way that lets the party be is attacked after :data:`MAX_REENGAGE` steps spent
+  going back at it; a hostile group that plugs the only door is stepped into; a meeting that goes nowhere is ended
+  after :data:`MAX_MEETING` decisions.
 
 The fight odds are the game's own (:func:`undercroft.sim.odds.fight_odds`, what the encounter and fight screens
 show: exact for one creature, simulated for a group and for a whole party); where those have nothing to say it
-counts on nothing (0).
-Talk, bribe, escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules the engine plays by.
+counts on nothing (0). Talk, bribe, escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules
+the engine plays by (``chase_round``, ``automatic_evasion``, ``bribe_accepted``, ``band``, ...).
 """
 
 from __future__ import annotations
@@ -82,8 +84,7 @@ HURT = 0.5  # drink outside a fight at or below this fraction of max HP
 REST_UNTIL = 0.9  # rest while exploring when below this fraction of max HP
 LOW = 0.4  # drink in a fight at or below this fraction
 FIGHT_ODDS = 0.8  # fight when the estimated chance to win is at least this
-TALK_ODDS = 0.5  # talk when the chance of an agreement is at least this...
-TALK_UNLESS = 0.8  # ...or when the fight odds are below this
+TALK_ODDS = 0.5  # out of sight: a talk less likely than this to succeed is not worth waiting for
 BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance
 PASS_COST = 8  # walking through a monster at peace (it steps aside), against 1 for a free tile
 GIVE_UP = 0.2  # run from a fight whose odds fell below this
@@ -630,29 +631,6 @@ class Bot:
         the screens show them); 0 where they have nothing to say (a group the party cannot see)."""
         odds = fight_odds(self.game.content, self.game)
         return 0.0 if odds is None else odds.win
-
-    def _can_escape(self, g: Group) -> bool:
-        """Whether running gets away for sure: it does not pursue; or, before any fight (003's automatic evasion),
-        the party is faster or it never saw the party; or, from a fight (a pursuit roll, a chase from 0 ft), the
-        party outruns it out of sight before exhaustion stops the running."""
-        game = self.game
-        st = game.state
-        mon = game.monster_of(g)
-        if not formulas.follows(game.proc.pursuit, mon.pursues):
-            return True
-        speed = game.party_speed()
-        if st.combat is None:
-            out_of_sight = st.encounter is not None and st.encounter.out_of_sight
-            return formulas.automatic_evasion(in_fight=False, submerged=Behaviour.SUBMERGED in mon.behaviours,
-                                              party_speed_=speed, monster_speed=mon.speed,
-                                              out_of_sight=out_of_sight) is not None
-        rules = game.content.rules
-        gain = -formulas.pursuit_gain(mon.speed, speed, rules.encounter.running_multiplier)
-        if gain <= 0:
-            return False
-        rounds = rules.encounter.sight_feet // gain + 1  # rounds of the chase until it is out of sight
-        left = rules.fatigue.max_running_rounds - st.running_rounds - 1  # the run itself is one round
-        return not game.proc.fatigue or rounds < left
 
     def _flee(self, g: Group) -> None:
         self._fled[g.id] = self._fled.get(g.id, 0) + 1
