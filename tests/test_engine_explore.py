@@ -11,6 +11,7 @@ import pytest
 from engine_helpers import (
     NOTHING,
     content,
+    encounter_faces,
     go_down,
     kinds,
     make_game,
@@ -224,29 +225,31 @@ def test_number_appearing_from_the_monster_dice() -> None:
 
 
 def test_the_level_number_bonus_is_added() -> None:
-    """Citadel's second maze level adds -1 to every number appearing (the level adjustment, data-driven)."""
+    """The undercroft's third level meets crowds two smaller (its number_bonus: the level adjustment, data-driven)."""
     d = ScriptedDice()
-    g = make_game("citadel", 4, d)
+    g = make_game("undercroft", 4, d)
+    go_down(g)
     go_down(g)
     spec = g.rs.levels[g.state.depth]
-    assert g.state.depth == 1 and spec.number_bonus == -1
+    assert g.state.depth == 2 and spec.number_bonus == -2
     resident, _ = level_tables(g)
-    cell = content().encounters[resident][0][0]
-    assert cell.monster == "goblin" and str(cell.number) == "2d4"
-    events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 1, number_face=3)])
+    cell = content().encounters[resident][0][5]
+    assert cell.monster == "orc" and str(cell.number) == "2d4"
+    events = walk_into(g, "room", visited=False,
+                       faces=[1, *monster_faces(resident, 1, 6, number_face=3), *encounter_faces()])
     number = one(rolls(events, "number_appearing"), "roll")
-    assert number["faces"] == [3, 3] and number["modifier"] == -1 and number["total"] == 5
-    assert one(events, "encounter")["count"] == 5 and len(g.state.level.groups[0].hp) == 5
+    assert number["faces"] == [3, 3] and number["modifier"] == -2 and number["total"] == 4
+    assert one(events, "encounter")["count"] == 4 and len(g.state.level.groups[0].hp) == 4
     assert d.remaining == 0
 
 
-def test_the_first_levels_bonus_makes_the_crowds_smaller() -> None:
+def test_no_bonus_on_the_first_level() -> None:
     d = ScriptedDice()
-    g = make_game("citadel", 4, d)  # rulesets.yaml: the citadel's first level has number_bonus -1
+    g = make_game("citadel", 4, d)
     resident, _ = level_tables(g)
     events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 1, number_face=3)])
     number = one(rolls(events, "number_appearing"), "roll")
-    assert number["modifier"] == -1 and number["total"] == 5  # giant rats: 2d4, faces 3 and 3, less one
+    assert number["modifier"] == 0 and number["total"] == 6  # giant rats: 2d4, faces 3 and 3
 
 
 # --- residents stay ----------------------------------------------------------------------------------------

@@ -106,8 +106,8 @@ def test_log_level_player_prints_only_the_players_lines(run: Run) -> None:
     assert not any(found_nothing(x) or "Monster check" in x for x in player)
     assert not any(x.startswith(MARKS) or x.startswith(" ") for x in player)  # unmarked: nothing but the player's
     assert player == [x for x in full if not x.startswith(MARKS)]  # the same lines, in the same order
-    assert "You pick up Healing Potion." in player and "A Kobold!" in player
-    assert not {"Distance: 110 ft.", "The resident table of level 1: row 6, column 4: 1 x Kobold."} & set(player)
+    assert "You pick up Rations." in player and "A Ghoul!" in player
+    assert not {"Distance: 80 ft.", "The resident table of level 1: row 6, column 4: 1 x Ghoul."} & set(player)
 
 
 def test_log_level_internal_is_the_default_and_marks_every_line_below_the_players(run: Run) -> None:
@@ -118,11 +118,11 @@ def test_log_level_internal_is_the_default_and_marks_every_line_below_the_player
     lines = out.splitlines()
     nothing = [x for x in lines if found_nothing(x)]
     assert nothing and all(x.startswith("  : Monster check (") for x in nothing)
-    assert "  : The resident table of level 1: row 6, column 4: 1 x Kobold." in lines
-    assert "  : On the map: 40 ft away, in sight (rolled 110 ft)." in lines
+    assert "  : The resident table of level 1: row 6, column 4: 1 x Ghoul." in lines
+    assert "  : On the map: 40 ft away, in sight (rolled 80 ft)." in lines
     assert "  . Monster check (new room): rolled 1, 1-3 means a resident monster: a resident monster." in lines
-    assert "  . Distance: 110 ft." in lines and "  . Reaction: rolled 6: uncertain." in lines
-    assert "A Kobold!" in lines and "  . A Kobold!" not in lines  # the player's lines as they were
+    assert "  . Distance: 80 ft." in lines and "  . Reaction: rolled 8: uncertain." in lines
+    assert "A Ghoul!" in lines and "  . A Ghoul!" not in lines  # the player's lines as they were
 
 
 def test_log_level_detail_adds_the_rolls_but_not_the_rules_working(run: Run) -> None:
@@ -133,7 +133,7 @@ def test_log_level_detail_adds_the_rolls_but_not_the_rules_working(run: Run) -> 
         counts[level] = len(out.splitlines())
         if level == "detail":
             lines = out.splitlines()
-            assert "  . Distance: 110 ft." in lines
+            assert "  . Distance: 80 ft." in lines
             assert not any(x.startswith("  : ") or found_nothing(x) for x in lines)
     assert counts["player"] < counts["detail"] < counts["internal"]
 

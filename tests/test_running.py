@@ -179,20 +179,20 @@ def test_food_never_stops_an_intelligent_pursuer() -> None:
 def test_treasure_stops_an_intelligent_pursuer_half_the_time(face: int, stops: bool) -> None:
     game, g = chase("gaoler", gold=100)
     treasure = g.treasure
-    ev = act(game, DropTreasure(), 1, 1, face, *((NOTHING,) if stops else ()))  # 2d6x5 = 10 gold, then the d100
-    assert one(ev, "drop")["amount"] == 10 and game.state.gold == 90
+    ev = act(game, DropTreasure(), *[1] * 6, face, *((NOTHING,) if stops else ()))  # 6d6x10 = 60 gold, then the d100
+    assert one(ev, "drop")["amount"] == 60 and game.state.gold == 40
     r = one(ev, "roll", purpose="treasure_distracts")
     assert (r["total"], r["target"]) == (face, 50)
     if stops:
         assert one(ev, "distracted")["by"] == "treasure" and game.state.mode == "explore"
-        assert g.treasure == treasure + 10
+        assert g.treasure == treasure + 60
     else:
         assert game.state.mode == "pursuit" and g.treasure == treasure
 
 
 def test_treasure_never_stops_an_unintelligent_pursuer() -> None:
     game, _g = chase("ogre", gold=100)
-    ev = act(game, DropTreasure(), 1, 1)
+    ev = act(game, DropTreasure(), *[1] * 6)
     assert one(ev, "ignored") and not rolls(ev, "treasure_distracts") and game.state.mode == "pursuit"
 
 

@@ -131,7 +131,7 @@ def test_explore_status_bar_map_and_keys() -> None:
     assert "There are no stairs down here." in screen(stack)
     press(stack, KeySym.I)
     text = screen(stack)
-    assert "Inventory" in text and "Healing Potion x3" in text
+    assert "Inventory" in text and "Healing Potion x2" in text
     press(stack, KeySym.ESCAPE)
     press(stack, KeySym.L, mod=Modifier.LSHIFT)  # Shift+L: plain l is the vi-key east
     assert "Message log" in screen(stack)
@@ -141,7 +141,7 @@ def test_explore_status_bar_map_and_keys() -> None:
     press(stack, KeySym.SPACE)
     game.state.party[0].hp = 5
     press(stack, KeySym.Q)  # drink
-    assert "healed" in screen(stack) and game.state.items["healing_potion"] == 2
+    assert "healed" in screen(stack) and game.state.items["healing_potion"] == 1
     assert names(stack) == ["ExploreScene"]
 
 

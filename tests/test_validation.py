@@ -304,8 +304,8 @@ REFS = [
         "unknown item 'ration'; did you mean 'rations'?",
     ),
     (
-        "{healing_potion: 3, rations: 1, oil_flask: 1}",
-        "{healing_potion: 3, ration: 1, oil_flask: 1}",
+        "{healing_potion: 2, rations: 1, oil_flask: 1}",
+        "{healing_potion: 2, ration: 1, oil_flask: 1}",
         "ration:",
         "undercroft.start_items.ration",
         "unknown item 'ration'; did you mean 'rations'?",
@@ -325,11 +325,11 @@ REFS = [
         "unknown character 'selsword'; did you mean 'sellsword'?",
     ),
     (
-        "guardians: [troll, ogre]",
-        "guardians: [troll, ogr]",
-        "ogr]",
+        "guardians: [troll, minotaur]",
+        "guardians: [troll, minotar]",
+        "minotar]",
         "crawler.levels.3.guardians.1",
-        "unknown monster 'ogr'; did you mean 'ogre'?",
+        "unknown monster 'minotar'; did you mean 'minotaur'?",
     ),
     (
         "resident: undercroft_1_resident",
@@ -423,14 +423,14 @@ def test_a_bad_entry_does_not_hide_names_checked_in_other_entries(data_copy: Pat
     items = mutate(data_copy, "items.yaml", "  damage: 3\n", "  damage: -3\n")
     monsters = mutate(data_copy, "monsters.yaml", "  hp: 4\n", "  hp: 0\n")
     grids = mutate(data_copy, "encounters.yaml", "giant_rat, kobold, kobold]", "giant_rat, kobolt, kobold]")
-    mutate(data_copy, "rulesets.yaml", "number_bonus: -1\n", "number_bonus: 99\n")
+    mutate(data_copy, "rulesets.yaml", "number_bonus: -2\n", "number_bonus: 99\n")
     rules = mutate(data_copy, "rulesets.yaml", "party: [delver, sellsword]", "party: [delver, selsword]")
     problems = problems_of(data_copy)
     got = {(Path(p.path).name, p.line, p.column, p.where) for p in problems}
     assert ("items.yaml", *pos(items, "-3"), "short_sword.damage") in got
     assert ("monsters.yaml", *pos(monsters, "0", after="  hp: "), "sump_leeches.hp") in got
     assert ("encounters.yaml", *pos(grids, "kobolt"), "undercroft_1_resident.rows.0.4") in got
-    assert ("rulesets.yaml", *pos(rules, "99", after="number_bonus: "), "undercroft.levels.2.number_bonus") in got
+    assert ("rulesets.yaml", *pos(rules, "99", after="number_bonus: "), "undercroft.levels.1.number_bonus") in got
     assert ("rulesets.yaml", *pos(rules, "selsword"), "crawler.party.1") in got
     # a valid entry that names a bad-but-declared entry is fine: no "unknown item 'short_sword'"
     assert not any("short_sword" in p.message for p in problems)

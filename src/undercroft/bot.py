@@ -44,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -96,6 +97,7 @@ MAX_FLEES = 4  # runs from one group on a level before it stops running from it 
 PURSUE_ODDS = FIGHT_ODDS  # go after a group that goes its way only with the odds it would fight at
 STOCKED = 2  # potions enough to go on once the stairs are seen, rather than explore the rest of the level
 MAX_REST_BEFORE = 20  # rests on the stairs, at most, to go down whole
+BLOCKED_TURNS = 100  # turns a tile a step into was refused stays out of the bot's plans
 MAX_MEETING = 60  # decisions in meetings with one group before it runs (or fights) to end them
 MAX_REENGAGE = 40  # steps going back at a group in the way that lets the party be, before it attacks it
 AGAIN = 0.05  # what running costs beyond its risk: the group stays on the level, maybe on the way on
@@ -103,7 +105,8 @@ LEAVE_MARGIN = 0.1  # leave a fight when running gives at least this much better
 READY = 0.75  # drink before a hard fight it cannot leave when at or below this fraction of max HP
 CAUGHT = 0.9  # the fight odds after a failed run, against the odds now (tired, and struck as it turns)
 STRUCK_FIRST = 0.85  # the fight odds after a refused bribe (it strikes first), against the odds now
-_PREFER = {"talk": 3, "fight": 2, "bribe": 1, "run": 0}  # between equal chances: terms, then a fight, ...
+_PREFER = {"talk": 5, "fight": 4, "bribe": 3, "distract_treasure": 2, "distract_food": 1,
+           "run": 0}  # between equal chances: terms, then a fight, ...
 _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _FAR = int(np.iinfo(np.int32).max)
 
@@ -189,6 +192,7 @@ class Bot:
         self._unseen: dict[int, tuple[int, int]] = {}  # group id -> (actions spent on it out of sight, its distance)
         self._long: dict[int, int] = {}  # group id -> decisions spent in meetings with it (reset by MAX_MEETING)
         self._rested = 0  # rests on the stairs of this level before going down
+        self._blocked: dict[Point, int] = {}  # tiles a step into was refused -> the turn until which to avoid them
         self._reengaged = 0  # steps on this level spent going back at a group in the way that lets the party be
 
     # --- the interface ------------------------------------------------------------------------------------
@@ -207,6 +211,7 @@ class Bot:
             self._path = []
             self._reengaged = 0
             self._rested = 0
+            self._blocked.clear()
         if st.mode != Mode.ENCOUNTER:
             self._unseen.clear()  # (counted for one encounter at a time)
         plans: dict[str, Callable[[], list[Action]]] = {
@@ -227,9 +232,14 @@ class Bot:
         return Rest()
 
     def refused(self, action: Action) -> None:
-        """The engine refused ``action`` at this turn: do not propose it again until the turn changes."""
+        """The engine refused ``action`` at this turn: do not propose it again until the turn changes. A step
+        refused (something stands there the bot did not see, or may not pass) is not planned through again for
+        :data:`BLOCKED_TURNS` turns."""
         self._refused.add(action)
         self._path = []
+        if isinstance(action, Move):
+            st = self.game.state
+            self._blocked[(st.pos[0] + action.dx, st.pos[1] + action.dy)] = st.turn + BLOCKED_TURNS
 
     # --- explore -------------------------------------------------------------------------------------------
 
@@ -297,6 +307,9 @@ class Bot:
             if not grp.defeated and not grp.hidden:
                 free = (grp.peaceful or through) and bool(cost[grp.pos[1], grp.pos[0]])
                 cost[grp.pos[1], grp.pos[0]] = PASS_COST if free else 0
+        for (x, y), until in self._blocked.items():
+            if until > st.turn:
+                cost[y, x] = 0
         cost[st.pos[1], st.pos[0]] = 1
         return cost
 
@@ -421,6 +434,10 @@ class Bot:
         enc = st.encounter
         self._long[g.id] = self._long.get(g.id, 0) + 1
         if self._long[g.id] > MAX_MEETING:  # a meeting that goes nowhere (it cannot reach the party, ...): end it
+            if enc is not None and enc.out_of_sight:
+                step = self._step_to(g.pos)  # go to it, by any way (stepping into it meets it)
+                if step is not None:
+                    return [Move(step[0] - st.pos[0], step[1] - st.pos[1])]
             self._long[g.id] = 0
             return [self._run(), Fight()]
         if enc is None or not enc.out_of_sight:
@@ -478,6 +495,23 @@ class Bot:
         ys, xs = np.nonzero(d == int(d.min()))
         path = tcod.path.hillclimb2d(dist, (int(ys[0]), int(xs[0])), True, True)  # from there back to the party
         return (int(path[-2][1]), int(path[-2][0])) if len(path) > 1 else None
+
+    def _step_to(self, tile: Point) -> Point | None:
+        """The party's next step on the shortest walk to ``tile`` by any way, through any group: along corridors
+        (orthogonal steps) where it can, else cutting across (None: no way)."""
+        st = self.game.state
+        cost = self._walk_cost(False, through=True)
+        cost[tile[1], tile[0]] = 1
+        for diagonal in (False, True):
+            dist = dijkstra_map(cost, tile, diagonal=diagonal)
+            here = int(dist[st.pos[1], st.pos[0]])
+            moves = _STEPS + (((1, 1), (1, -1), (-1, 1), (-1, -1)) if diagonal else ())
+            options = [(int(dist[y, x]), (x, y)) for x, y in ((st.pos[0] + dx, st.pos[1] + dy) for dx, dy in moves)
+                       if 0 <= y < dist.shape[0] and 0 <= x < dist.shape[1] and cost[y, x] > 0]
+            closer = [o for o in options if o[0] < here]
+            if closer:
+                return min(closer)[1]
+        return None
 
     def _step_toward(self, g: Group) -> Point | None:
         """The party's next step toward ``g`` without leaving its segment (which would end the encounter): to the
@@ -557,6 +591,10 @@ class Bot:
         elif best == "run":
             self._flee(g)
             out.append(self._run())
+        elif best == "distract_food":
+            out.append(DropFood())  # it may stop to eat: busy with it, it lets the party by
+        elif best == "distract_treasure":
+            out.append(DropTreasure())
         out.append(Fight())
         return out
 
@@ -579,8 +617,18 @@ class Bot:
             chance = 0.0 if cell is None else _bribe_chance(game.content.tables.bribery.die, cell[2])
             out["bribe"] = later["bribe"] = chance + (1 - chance) * odds * STRUCK_FIRST
         # Peace with a group standing in a corridor can block the way for good (a peaceful monster cannot be passed
-        # or attacked), so there it talks only when the fight is hopeless.
+        # or attacked), so there it talks (or distracts it) only when the fight is hopeless.
         in_corridor = st.level.map.segments[g.segment].kind == "corridor"
+        mon = game.monster_of(g)
+        submerged = Behaviour.SUBMERGED in mon.behaviours
+        table = game.content.tables.distractions
+        ways: tuple[tuple[Literal["food", "treasure"], Action, int], ...] = (
+            ("food", DropFood(), table.food), ("treasure", DropTreasure(), table.treasure))
+        for what, action, chance in ways:
+            if (formulas.distracted_by(what, mon.intelligent, submerged) and game.legal(action)
+                    and (not in_corridor or odds < GIVE_UP)):
+                p = chance / formulas.PERCENT
+                out["distract_" + what] = p + (1 - p) * max(later.values())  # (a failure lets a round pass)
         if (g.origin != Origin.GUARDIAN and game.proc.negotiation and game.negotiable(g) and not g.negotiated
                 and (not in_corridor or odds < GIVE_UP)):
             chance = talk_odds(game, g)

@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from undercroft.rules import combat, dungeon, encounter, fatigue, monster_check
+from undercroft.rules import approach, combat, dungeon, encounter, fatigue, monster_check
 from undercroft.rules.context import Ctx, Refused, init_behaviour
 from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
@@ -155,7 +155,9 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
     present = [g for g in ctx.groups_in(seg) if not g.hidden]
     lv.visited[seg] = True
     if present:
-        g = present[0]
+        # the nearest group is the one met (the others stand behind it); the first listed between equals
+        g = present[0] if len(present) == 1 else min(
+            present, key=lambda grp: (approach.steps_between(ctx, st.pos, grp.pos), present.index(grp)))
         mon = ctx.monster_of(g)
         if g.peaceful:
             events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "already": True}))
