@@ -388,3 +388,24 @@ def test_walk_to_any_tile_of_the_map() -> None:
     far = g.state.level.map.segments[g.state.level.map.far_rooms[0]]
     walk_to(g, ((far.x1 + far.x2) // 2, (far.y1 + far.y2) // 2))
     assert g.state.segment == far.id and g.state.mode == "explore" and script(g).remaining == 0
+
+
+def test_of_several_groups_in_a_segment_the_nearest_is_met() -> None:
+    """A segment holding two groups: walking in meets the one nearest the party (the other stands behind it),
+    whichever was placed first."""
+    from undercroft.rules import dungeon, explore
+
+    g = make_game("citadel", 4, ScriptedDice())
+    walk_into(g, "room", visited=False)
+    st = g.state
+    m = st.level.map
+    seg = st.segment
+    tiles = [(x, y) for y in range(m.height) for x in range(m.width)
+             if int(m.segment_of[y, x]) == seg and m.tiles[y, x] == dungeon.FLOOR and (x, y) != st.pos]
+    far = max(tiles, key=lambda t: (max(abs(t[0] - st.pos[0]), abs(t[1] - st.pos[1])), t))
+    near = min(tiles, key=lambda t: (max(abs(t[0] - st.pos[0]), abs(t[1] - st.pos[1])), t))
+    first = g.add_group("goblin", 1, pos=far)
+    second = g.add_group("kobold", 1, pos=near)
+    events: list[Event] = []
+    explore.enter_segment(g, seg, events)
+    assert one(events, "encounter")["group"] == second.id != first.id

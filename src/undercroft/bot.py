@@ -432,6 +432,13 @@ class Bot:
         odds = self._odds()
         self._odds_of[g.id] = odds
         enc = st.encounter
+        if enc is None or not enc.out_of_sight:
+            self._unseen.pop(g.id, None)
+            plan = self._meet(g, odds)
+        else:
+            plan = self._out_of_sight(g, odds, enc.distance)
+        if plan and isinstance(plan[0], Move) and self._goal_kind in ("item", "explore", "stairs"):
+            return plan  # walking on past it, on its way: progress
         self._long[g.id] = self._long.get(g.id, 0) + 1
         if self._long[g.id] > MAX_MEETING:  # a meeting that goes nowhere (it cannot reach the party, ...): end it
             if enc is not None and enc.out_of_sight:
@@ -440,10 +447,7 @@ class Bot:
                     return [Move(step[0] - st.pos[0], step[1] - st.pos[1])]
             self._long[g.id] = 0
             return [self._run(), Fight()]
-        if enc is None or not enc.out_of_sight:
-            self._unseen.pop(g.id, None)
-            return self._meet(g, odds)
-        return self._out_of_sight(g, odds, enc.distance)
+        return plan
 
     def _out_of_sight(self, g: Group, odds: float, distance: int) -> list[Action]:
         """A group met out of sight: do now what the bot would do in sight, as far as it can (see the module
