@@ -191,6 +191,7 @@ class Bot:
         self._odds_of: dict[int, float] = {}  # group id -> the fight odds it showed when last met
         self._unseen: dict[int, tuple[int, int]] = {}  # group id -> (actions spent on it out of sight, its distance)
         self._long: dict[int, int] = {}  # group id -> decisions spent in meetings with it (reset by MAX_MEETING)
+        self._been: dict[int, set[Point]] = {}  # group id -> tiles the party walked on in meetings with it
         self._rested = 0  # rests on the stairs of this level before going down
         self._blocked: dict[Point, int] = {}  # tiles a step into was refused -> the turn until which to avoid them
         self._reengaged = 0  # steps on this level spent going back at a group in the way that lets the party be
@@ -437,8 +438,10 @@ class Bot:
             plan = self._meet(g, odds)
         else:
             plan = self._out_of_sight(g, odds, enc.distance)
-        if plan and isinstance(plan[0], Move) and self._goal_kind in ("item", "explore", "stairs"):
-            return plan  # walking on past it, on its way: progress
+        been = self._been.setdefault(g.id, set())
+        if plan and isinstance(plan[0], Move) and st.pos not in been:
+            been.add(st.pos)
+            return plan  # walking on past it, somewhere it has not been in this meeting: progress
         self._long[g.id] = self._long.get(g.id, 0) + 1
         if self._long[g.id] > MAX_MEETING:  # a meeting that goes nowhere (it cannot reach the party, ...): end it
             if enc is not None and enc.out_of_sight:
@@ -446,6 +449,7 @@ class Bot:
                 if step is not None:
                     return [Move(step[0] - st.pos[0], step[1] - st.pos[1])]
             self._long[g.id] = 0
+            self._been.pop(g.id, None)
             return [self._run(), Fight()]
         return plan
 

@@ -21,22 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
+from undercroft.commands_soak import MAX_GAMES, games_per_ruleset
 
 AddDataArg = Callable[[argparse.ArgumentParser], None]
 
-MAX_GAMES = 1_000_000  # per ruleset
 DEFAULT_WRITE = Path("docs") / "BALANCE.md"
 NO_PLOT = "undercroft: charts need the optional extra: pip install 'undercroft[plot]'"
-
-
-def _games(text: str) -> int:
-    try:
-        n = int(text, 10) if len(text) <= 8 else -1
-    except ValueError:
-        n = -1
-    if not 1 <= n <= MAX_GAMES:
-        raise argparse.ArgumentTypeError(f"expected a whole number 1..{MAX_GAMES:,}, got {text[:20]!r}")
-    return n
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
@@ -50,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
                     "deaths by level and by monster, deaths without a choice, timeouts) and their targets "
                     "replace the generated section of docs/BALANCE.md, and PNG charts go beside it.",
     )
-    p.add_argument("--games", type=_games, default=1000, metavar="N",
+    p.add_argument("--games", type=games_per_ruleset, default=1000, metavar="N",
                    help=f"games per ruleset, 1..{MAX_GAMES:,} (default 1000)")
     p.add_argument("--seed", default="1", metavar="S", help="seed of the first game; game i uses S+i (default 1)")
     p.add_argument("--rulesets", default=",".join(RULESETS), metavar="R,R",

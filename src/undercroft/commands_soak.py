@@ -31,7 +31,8 @@ RULESETS: tuple[str, ...] = ("undercroft", "crawler", "citadel", "warden")
 MAX_GAMES = 1_000_000  # per ruleset
 
 
-def _games(text: str) -> int:
+def games_per_ruleset(text: str) -> int:
+    """``--games`` of ``soak`` and ``balance``: a whole number 1..MAX_GAMES (an argparse error otherwise)."""
     try:
         n = int(text, 10) if len(text) <= 8 else -1
     except ValueError:
@@ -50,7 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
         description="The bot plays N recorded games of each ruleset (undercroft, crawler, citadel, warden); every "
                     "recording is then replayed and verified. Exit 1 on any crash or desync.",
     )
-    p.add_argument("--games", type=_games, default=250, metavar="N",
+    p.add_argument("--games", type=games_per_ruleset, default=250, metavar="N",
                    help=f"games per ruleset, 1..{MAX_GAMES:,} (default 250)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -160,4 +161,4 @@ def cmd_soak(args: argparse.Namespace) -> int:
     return EXIT_FAIL if result["crashes"] or result["desyncs"] else EXIT_OK
 
 
-__all__ = ["RULESETS", "cmd_soak", "register", "soak"]
+__all__ = ["MAX_GAMES", "RULESETS", "cmd_soak", "games_per_ruleset", "register", "soak"]
