@@ -27,6 +27,7 @@ from undercroft.rules import approach, combat, encounter, explore, flight, parle
 from undercroft.rules.actions import Action
 from undercroft.rules.context import SETUP, Ctx, Refused, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
+from undercroft.rules.digest import full_digest
 from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
 from undercroft.rules.state import Encounter, GameState, Group, canonical, checksum
@@ -100,6 +101,11 @@ class Game(Ctx):
 
     def checksum(self) -> str:
         return checksum(self.canonical())
+
+    def digest(self) -> str:
+        """The state's digest as recordings of format 3 store it (:mod:`undercroft.rules.digest`): one short hash
+        per part of the state, in the order of :data:`~undercroft.rules.digest.PARTS`."""
+        return full_digest(self.state, self.streams)
 
     def canonical(self) -> dict[str, Any]:
         return canonical(self.state, self.streams.snapshot())

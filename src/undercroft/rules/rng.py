@@ -118,6 +118,10 @@ class Streams:
             s = self._streams[key] = Stream(self.seed, name, level)
         return s
 
+    def items(self) -> list[tuple[tuple[str, int], Stream]]:
+        """The streams used so far, by (name, level), in the order they were first used."""
+        return list(self._streams.items())
+
     def snapshot(self) -> dict[tuple[str, int], tuple[int, int, int]]:
         """The state of every stream used so far (sorted, so its byte form is canonical)."""
         return {k: self._streams[k].get_state() for k in sorted(self._streams)}
