@@ -409,3 +409,35 @@ def test_of_several_groups_in_a_segment_the_nearest_is_met() -> None:
     events: list[Event] = []
     explore.enter_segment(g, seg, events)
     assert one(events, "encounter")["group"] == second.id != first.id
+
+
+def test_the_explored_map_is_what_was_seen_from_each_tile_and_costs_nothing_until_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A step only notes where the party looked round from: the field of view is computed when the map is read
+    (a screen, the bot), once per tile, and the map is then the union of what was seen from each."""
+    from undercroft.rules import levelmap, state
+
+    g = Game(content(), "undercroft", 4)
+    calls: list[tuple[int, int]] = []
+    real = levelmap.fov_window
+
+    def counting(m: levelmap.LevelMap, x: int, y: int, radius: int) -> tuple[int, int, np.ndarray]:
+        calls.append((x, y))
+        return real(m, x, y, radius)
+
+    monkeypatch.setattr(state, "fov_window", counting)
+    start = g.state.pos
+    walked = [start]
+    for dx, dy in [(1, 0), (1, 0), (-1, 0), (-1, 0), (0, 1)]:
+        if g.step(Move(dx, dy))[0].type == "move":
+            walked.append(g.state.pos)
+    assert len(walked) > 2 and calls == []  # nothing computed while nobody looks
+    lv = g.state.level
+    seen = lv.explored
+    assert sorted(calls) == sorted(set(walked))  # each tile once, though the party stood twice on some
+    union = np.zeros_like(seen)
+    for x, y in set(walked):
+        union |= levelmap.compute_fov(lv.map, x, y, lv.fov_radius)
+    np.testing.assert_array_equal(seen, union)
+    lv.explored  # noqa: B018 - read again: nothing new to compute
+    assert len(calls) == len(set(walked))

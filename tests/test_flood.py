@@ -11,7 +11,7 @@ import tcod.path
 
 from undercroft.cliutil import load_data
 from undercroft.rules.game import Game
-from undercroft.rules.levelmap import MAX_DIST, dijkstra_map, distance_map, walkable
+from undercroft.rules.levelmap import MAX_DIST, dijkstra_map, distance_map, flood8, flood_layers, walkable
 
 COSTS = ([1], [1, 8], [1, 13], [1, 2, 3, 5, 9], [1, 100], [7])
 
@@ -56,3 +56,54 @@ def test_distance_map_on_a_level() -> None:
     walk = walkable(game.state.level.map)
     x, y = game.state.pos
     np.testing.assert_array_equal(distance_map(walk, (x, y)), _tcod(walk.astype(np.int8), (x, y), False))
+
+
+def test_a_search_with_a_goal_settles_everything_cheaper_than_it() -> None:
+    """``dijkstra_map(..., goal=)`` (the corridor router's) stops early: every tile cheaper than the goal has the
+    full search's cost, the rest is left unreached."""
+    rng = np.random.default_rng(17)
+    for t in range(200):
+        h, w = (int(v) for v in rng.integers(1, 40, size=2))
+        cost = np.where(rng.random((h, w)) < 0.3, 0, rng.choice(COSTS[t % len(COSTS)], size=(h, w))).astype(np.int32)
+        origin = (int(rng.integers(w)), int(rng.integers(h)))
+        goal = (int(rng.integers(w)), int(rng.integers(h)))
+        full = dijkstra_map(cost, origin)
+        got = dijkstra_map(cost, origin, goal=goal)
+        assert got[goal[1], goal[0]] == full[goal[1], goal[0]]
+        cheaper = full < full[goal[1], goal[0]]
+        np.testing.assert_array_equal(got[cheaper], full[cheaper], err_msg=f"case {t}")
+        assert ((got == full) | (got == MAX_DIST)).all()
+
+
+def _tcod8(walk: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
+    """tcod's eight-direction step counts, -1 where not reached (the origin always open, as flood8 has it)."""
+    cost = walk.astype(np.int32)
+    cost[origin[1], origin[0]] = 1
+    dist = _tcod(cost, origin, True)
+    return np.where(dist == MAX_DIST, -1, dist)
+
+
+def test_the_eight_way_flood_against_tcod_with_limits_and_targets() -> None:
+    """``flood8`` / ``flood_layers`` (the engine's walking distances, kept as bit layers) against tcod: the same
+    steps everywhere, within ``limit`` steps where there is one, and up to the target's where there is one; the
+    steps to one tile (``Flood.at``) are the array's."""
+    rng = np.random.default_rng(8)
+    for t in range(300):
+        h, w = (int(v) for v in rng.integers(1, 45, size=2))
+        walk = rng.random((h, w)) < rng.uniform(0.3, 0.95)
+        origin = (int(rng.integers(w)), int(rng.integers(h)))
+        ref = _tcod8(walk, origin)
+        limit = None if t % 3 == 0 else int(rng.integers(0, 30))
+        target = None if t % 2 else (int(rng.integers(w)), int(rng.integers(h)))
+        flood = flood_layers(walk, origin, limit, target)
+        got = flood.array()
+        np.testing.assert_array_equal(got, flood8(walk, origin, limit, target))
+        want = ref.copy()
+        if limit is not None:
+            want[want > limit] = -1
+        if target is not None and want[target[1], target[0]] >= 0:
+            want[want > want[target[1], target[0]]] = -1
+        np.testing.assert_array_equal(got, want, err_msg=f"case {t}: origin {origin}, limit {limit}, target {target}")
+        for _ in range(10):
+            x, y = int(rng.integers(-1, w + 1)), int(rng.integers(-1, h + 1))
+            assert flood.at(x, y) == (int(got[y, x]) if 0 <= x < w and 0 <= y < h else -1)

@@ -10,6 +10,7 @@ without importing each other. Rolling lives in :mod:`undercroft.rules.dice`.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -56,6 +57,10 @@ class Dice:
             return cls(0, 1, 1, text)
         if not isinstance(text, str):
             raise DiceError(f"bad dice expression {text!r}: expected text like '2d6'")
+        return _parse(text)
+
+    @classmethod
+    def _from_text(cls, text: str) -> Dice:
         if len(text) > MAX_DICE_TEXT:  # never int() an unbounded run of digits
             raise DiceError(f"bad dice expression of {len(text)} characters: at most {MAX_DICE_TEXT}")
         m = _DICE_RE.match(text)
@@ -88,6 +93,9 @@ class Dice:
         return self.count * self.sides * self.multiplier + self.bonus
 
     def __str__(self) -> str:
+        return _text(self)
+
+    def _to_text(self) -> str:
         if self.count == 0:
             return str(self.bonus)
         out = f"{self.count}d{self.sides}"
@@ -96,3 +104,14 @@ class Dice:
         if self.bonus:
             out += f"{self.bonus:+d}"
         return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> Dice:
+    """:meth:`Dice.parse` of a text, kept: the rules roll the same few expressions over and over."""
+    return Dice._from_text(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _text(d: Dice) -> str:
+    return d._to_text()

@@ -35,20 +35,26 @@ STEPS8: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), 
 REACH = 40  # the farthest (in steps) the engine ever measures a walk: beyond, a group is simply far away
 
 
-@dataclass(frozen=True)
 class StepMap:
-    """Walking steps from one tile over a window of the map: ``steps[y - y0, x - x0]``, -1 where not reached."""
+    """Walking steps from one tile over a window of the map whose top-left corner is (x0, y0): :meth:`at` one
+    tile, :attr:`steps` the whole window (``steps[y - y0, x - x0]``, -1 where not reached; built when first
+    asked for)."""
 
-    x0: int
-    y0: int
-    steps: npt.NDArray[np.int32]
+    __slots__ = ("_steps", "flood", "x0", "y0")
+
+    def __init__(self, x0: int, y0: int, flood: levelmap.Flood) -> None:
+        self.x0, self.y0, self.flood = x0, y0, flood
+        self._steps: npt.NDArray[np.int32] | None = None
+
+    @property
+    def steps(self) -> npt.NDArray[np.int32]:
+        if self._steps is None:
+            self._steps = self.flood.array()
+        return self._steps
 
     def at(self, p: Point) -> int:
         """Steps to ``p`` (-1: not reached within the window)."""
-        x, y = p[0] - self.x0, p[1] - self.y0
-        if 0 <= y < self.steps.shape[0] and 0 <= x < self.steps.shape[1]:
-            return int(self.steps[y, x])
-        return -1
+        return self.flood.at(p[0] - self.x0, p[1] - self.y0)
 
 
 @dataclass(frozen=True)
@@ -113,7 +119,7 @@ def step_map(m: LevelMap, origin: Point, limit: int = REACH,
         if (bx, by) != origin and y0 <= by < y1 and x0 <= bx < x1:
             walk[by - y0, bx - x0] = False
     aim = None if target is None else (target[0] - x0, target[1] - y0)
-    return StepMap(x0, y0, levelmap.flood8(walk, (ox - x0, oy - y0), limit, aim))
+    return StepMap(x0, y0, levelmap.flood_layers(walk, (ox - x0, oy - y0), limit, aim))
 
 
 def feet(ctx: Ctx, steps: int) -> int:

@@ -102,9 +102,7 @@ class Ctx:
     def see(self) -> None:
         """Mark what the party sees from where it stands as explored."""
         st = self.state
-        lv = st.levels[st.depth]
-        y0, x0, seen = self.sight()
-        lv.explored[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] |= seen
+        st.levels[st.depth].look(st.pos)
 
     def sight(self) -> tuple[int, int, np.ndarray]:
         """The party's field of view as :func:`levelmap.fov_window` gives it ``(y0, x0, seen)``; the last one is

@@ -35,7 +35,7 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
     if not (-1 <= dx <= 1 and -1 <= dy <= 1) or (dx == 0 and dy == 0):
         raise Refused("A step is one tile in one of eight directions.")
     x, y = st.pos[0] + dx, st.pos[1] + dy
-    if not (0 <= x < m.width and 0 <= y < m.height) or m.tiles[y, x] == dungeon.WALL:
+    if not (0 <= x < m.width and 0 <= y < m.height) or m.tile_rows[y][x] == dungeon.WALL:
         raise Refused("A wall is in the way.")
     blocker = ctx.group_at((x, y))
     if blocker is not None and not blocker.peaceful:
@@ -44,7 +44,7 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
             encounter.begin(ctx, blocker, events)
             return
         raise Refused(f"{The(ctx.monster_of(blocker).name)} is in the way.")
-    new_seg = int(m.segment_of[y, x])
+    new_seg = m.segment_rows[y][x]
     far = False
     if st.mode == Mode.ENCOUNTER:
         assert st.encounter is not None

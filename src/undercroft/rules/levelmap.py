@@ -72,6 +72,16 @@ class LevelMap:
         return tuple(s for s in self.segments if s.kind == "corridor")
 
     @functools.cached_property
+    def tile_rows(self) -> list[list[int]]:
+        """``tiles`` as Python lists (``tile_rows[y][x]``): one tile read without numpy's cost per element."""
+        return [[int(v) for v in row] for row in self.tiles.tolist()]
+
+    @functools.cached_property
+    def segment_rows(self) -> list[list[int]]:
+        """``segment_of`` as Python lists (``segment_rows[y][x]``)."""
+        return [[int(v) for v in row] for row in self.segment_of.tolist()]
+
+    @functools.cached_property
     def transparent(self) -> BoolArray:
         """(height, width): True where light passes (computed once: the tiles never change)."""
         t = np.asarray(self.tiles != WALL)
@@ -151,43 +161,97 @@ def path_between(level: LevelMap, a: Point, b: Point) -> list[Point]:
     return descend_path(dist, a)
 
 
+class Flood:
+    """An eight-direction breadth-first flood kept as its layers: ``cum[k]`` is the set of tiles within ``k``
+    steps of the origin, as one Python integer (bit ``y * (w + 1) + x``; see :func:`flood_layers`). The steps to
+    one tile (:meth:`at`) are a binary search over the layers; the whole array (:meth:`array`) is built only when
+    asked for."""
+
+    __slots__ = ("cum", "h", "stride", "w")
+
+    def __init__(self, h: int, w: int, cum: list[int]) -> None:
+        self.h, self.w, self.stride, self.cum = h, w, w + 1, cum
+
+    def at(self, x: int, y: int) -> int:
+        """Steps to (x, y); -1 where not reached (or outside the grid)."""
+        if not (0 <= x < self.w and 0 <= y < self.h):
+            return -1
+        bit = 1 << (y * self.stride + x)
+        cum = self.cum
+        if not cum[-1] & bit:
+            return -1
+        lo, hi = 0, len(cum) - 1
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if cum[mid] & bit:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    def array(self) -> npt.NDArray[np.int32]:
+        """Steps to every tile, -1 where not reached: one bit plane of the step count at a time."""
+        h, w, stride, cum = self.h, self.w, self.stride, self.cum
+        n = h * stride
+        nbytes = (n + 7) // 8
+        top = len(cum) - 1
+        out = np.zeros(n, dtype=np.int32)
+        for j in range(top.bit_length()):
+            low = 1 << j
+            plane = 0
+            for a in range(low, top + 1, 2 * low):  # the tiles at a .. a + low - 1 steps
+                plane |= cum[min(a + low, top + 1) - 1] ^ cum[a - 1]
+            if plane:
+                out |= _unbits(plane, nbytes, n).astype(np.int32) << j
+        out[~_unbits(cum[-1], nbytes, n).astype(bool)] = -1
+        return out.reshape(h, stride)[:, :w].copy()
+
+
+def _unbits(bits: int, nbytes: int, n: int) -> npt.NDArray[np.uint8]:
+    return np.unpackbits(np.frombuffer(bits.to_bytes(nbytes, "little"), dtype=np.uint8), count=n, bitorder="little")
+
+
+def flood_layers(walk: BoolArray, origin: Point, limit: int | None = None, target: Point | None = None) -> Flood:
+    """Fewest steps in eight directions from ``origin`` over the True tiles of ``walk`` (``origin`` itself always
+    counts as open), as a :class:`Flood`. It stops after ``limit`` steps, or once it reaches ``target`` (every
+    nearer tile is settled by then). The grid is one Python integer a tile set, each row ``w + 1`` bits with the
+    last always blocked, so a step off a row's end lands nowhere: a layer is a handful of shifts."""
+    h, w = walk.shape
+    stride = w + 1
+    padded = np.zeros((h, stride), dtype=bool)
+    padded[:, :w] = walk
+    open_ = _bits(padded)
+    ox, oy = origin
+    start = 1 << (oy * stride + ox)
+    open_ = (open_ | start) ^ start
+    tx, ty = target if target is not None else (-1, -1)
+    aim = 1 << (ty * stride + tx) if 0 <= ty < h and 0 <= tx < w else 0
+    cum = [start]
+    if aim == start:
+        return Flood(h, w, cum)
+    now = seen = start
+    k = 0
+    while limit is None or k < limit:
+        row = now | (now << 1) | (now >> 1)
+        now = (row | (row << stride) | (row >> stride)) & open_
+        if not now:
+            break
+        k += 1
+        open_ ^= now
+        seen |= now
+        cum.append(seen)
+        if now & aim:
+            break
+    return Flood(h, w, cum)
+
+
 def flood8(walk: BoolArray, origin: Point, limit: int | None = None,
            target: Point | None = None) -> npt.NDArray[np.int32]:
     """Fewest steps in eight directions from ``origin`` over the True tiles of ``walk`` (``origin`` itself always
-    counts as open), -1 where not reached: a breadth-first flood, one numpy dilation a step. It stops after
-    ``limit`` steps, or once it reaches ``target`` (every nearer tile is settled by then). The engine's walking
-    distances (:mod:`~undercroft.rules.approach`) and the front ends' travel planner share it."""
-    h, w = walk.shape
-    ox, oy = origin
-    steps = np.full((h, w), -1, dtype=np.int32)
-    steps[oy, ox] = 0
-    tx, ty = target if target is not None else (-1, -1)
-    aim = 0 <= ty < h and 0 <= tx < w
-    if aim and (tx, ty) == (ox, oy):
-        return steps
-    front = np.zeros((h, w), dtype=bool)
-    front[oy, ox] = True
-    free = walk.copy()
-    free[oy, ox] = False
-    grown = np.empty_like(front)
-    k = 0
-    while limit is None or k < limit:
-        k += 1
-        grown[...] = front
-        grown[1:, :] |= front[:-1, :]
-        grown[:-1, :] |= front[1:, :]
-        wide = grown.copy()
-        wide[:, 1:] |= grown[:, :-1]
-        wide[:, :-1] |= grown[:, 1:]
-        wide &= free
-        if not wide.any():
-            break
-        steps[wide] = k
-        free &= ~wide
-        front = wide
-        if aim and steps[ty, tx] >= 0:
-            break
-    return steps
+    counts as open), -1 where not reached: :func:`flood_layers` as an array. It stops after ``limit`` steps, or
+    once it reaches ``target``. The engine's walking distances (:mod:`~undercroft.rules.approach`) and the front
+    ends' travel planner share it."""
+    return flood_layers(walk, origin, limit, target).array()
 
 
 def _bits(mask: BoolArray) -> int:
@@ -196,7 +260,7 @@ def _bits(mask: BoolArray) -> int:
 
 
 def dijkstra_map(
-    cost: npt.NDArray[np.integer] | BoolArray, origin: Point, diagonal: bool = False
+    cost: npt.NDArray[np.integer] | BoolArray, origin: Point, diagonal: bool = False, goal: Point | None = None
 ) -> npt.NDArray[np.int32]:
     """Least walking costs from ``origin`` to every tile: entering a tile costs its ``cost`` (0: it cannot be
     entered; ``origin`` is left whatever its own cost), in four directions, or eight with ``diagonal`` (a diagonal
@@ -207,6 +271,9 @@ def dijkstra_map(
     sets: the map is one Python integer a tile set (each row ``w + 1`` bits, the last one always blocked so a step
     off a row's end lands nowhere), a step from a set is a handful of shifts, and the tiles settled at each cost are
     written back to the array at the end, one bit plane of the cost a time.
+
+    With ``goal``, the search stops once that tile is settled: every tile cheaper than it has its cost, the others
+    are left at :data:`MAX_DIST` (enough to walk down from ``goal`` with :func:`descend_path`).
     """
     h, w = cost.shape
     stride = w + 1
@@ -215,6 +282,7 @@ def dijkstra_map(
     classes = [(int(c), _bits(padded == c)) for c in np.unique(padded) if c > 0]
     ox, oy = origin
     start = 1 << (oy * stride + ox)
+    aim = 1 << (goal[1] * stride + goal[0]) if goal is not None else 0
     open_ = 0
     for _, bits in classes:
         open_ |= bits
@@ -235,6 +303,8 @@ def dijkstra_map(
             open_ ^= now
             seen |= now
             cum.append(seen)
+            if now & aim:
+                break
         ds = list(range(len(cum)))
     else:  # a bucket queue: the tiles first reached at cost d are settled when d comes up
         pending: dict[int, int] = {}
@@ -259,6 +329,8 @@ def dijkstra_map(
             seen |= now
             ds.append(d)
             cum.append(seen)
+            if now & aim:
+                break
 
     top = ds[-1]
     # ``under[x]``: the tiles settled at a cost under ``x``, for x = 0 .. top + 1.

@@ -30,8 +30,9 @@ def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> Lev
         index=idx,
         map=m,
         visited=np.zeros(len(m.segments), dtype=bool),
-        explored=np.zeros((m.height, m.width), dtype=bool),
+        memory=np.zeros((m.height, m.width), dtype=bool),
         items={},
+        fov_radius=content.dungeon[spec.mapgen].fov_radius,
     )
     start_seg = int(m.segment_of[m.start[1], m.start[0]])
     candidates = [

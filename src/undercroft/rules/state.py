@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from undercroft.rules.dungeon import LevelMap
+from undercroft.rules.levelmap import fov_window
 from undercroft.rules.types import FreeRound, Mode, Origin, Side
 
 
@@ -106,12 +107,37 @@ class Pursuit:
 
 @dataclass
 class LevelState:
+    """One level of the dungeon as the game left it.
+
+    The explored map (:attr:`explored`) is a view the rules never read: the union of what the party saw from
+    each tile it looked round from (:meth:`look`). A look is only noted; its field of view is computed when the
+    map is first read after it (by a screen or the bot), so a headless replay computes none."""
+
     index: int
     map: LevelMap
     visited: np.ndarray  # bool per segment
-    explored: np.ndarray  # bool (h, w)
+    memory: np.ndarray  # bool (h, w): the explored tiles of the looks folded in so far (read :attr:`explored`)
     items: dict[tuple[int, int], list[tuple[str, int]]]  # floor: tile -> [(item id, amount)]
     groups: list[Group] = field(default_factory=list)
+    fov_radius: int = 0  # how far the party sees on this level (the map profile's)
+    looks: list[tuple[int, int]] = field(default_factory=list)  # looks not folded into ``memory`` yet
+    looked: set[tuple[int, int]] = field(default_factory=set)  # every tile looked round from
+
+    def look(self, pos: tuple[int, int]) -> None:
+        """The party looks round from ``pos``: what it sees from there is explored (computed when next read)."""
+        if pos not in self.looked:
+            self.looked.add(pos)
+            self.looks.append(pos)
+
+    @property
+    def explored(self) -> np.ndarray:
+        """bool (h, w): every tile the party has seen on this level."""
+        if self.looks:
+            for x, y in self.looks:
+                y0, x0, seen = fov_window(self.map, x, y, self.fov_radius)
+                self.memory[y0:y0 + seen.shape[0], x0:x0 + seen.shape[1]] |= seen
+            self.looks.clear()
+        return self.memory
 
 
 @dataclass
