@@ -263,6 +263,7 @@ def party_advance(ctx: Ctx, g: Group, tiles: int) -> bool:
         # It crossed into the group's segment on the way: that is its entry (the group there is the encounter).
         st.segment, st.segment_entry, st.entered = seg, st.prev_pos, True
         st.level.visited[seg] = True
+        st.level.touch()
     return moved
 
 

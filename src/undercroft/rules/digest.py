@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from array import array
-from collections.abc import Iterable
+import struct
+import zlib
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -39,10 +39,8 @@ PARTS: tuple[str, ...] = ("clock", "levels", "mode", "party", "rng")
 PART_BYTES = 3
 PART_HEX = 2 * PART_BYTES
 DIGEST_HEX = PART_HEX * len(PARTS)
+_MASK = (1 << (8 * PART_BYTES)) - 1
 NONE = -(1 << 63)  # the encoding of "nothing" (no encounter, ...)
-
-Key = tuple[object, ...]
-
 
 @functools.cache
 def sid(text: str) -> int:
@@ -51,97 +49,78 @@ def sid(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=7).digest(), "little")
 
 
-def _hash(values: Iterable[int]) -> bytes:
-    return hashlib.blake2b(array("q", values).tobytes(), digest_size=PART_BYTES).digest()
+@functools.cache
+def _packer(n: int) -> struct.Struct:
+    return struct.Struct(f"<{n}q")
 
 
-# --- the parts' values -------------------------------------------------------------------------------------
+def _hash(values: list[int]) -> str:
+    """The digest (hex) of a list of integers (truth values count as 0 and 1)."""
+    return "%06x" % (zlib.crc32(_packer(len(values)).pack(*values)) & _MASK)
 
 
-def clock_key(st: GameState) -> Key:
-    return (st.rounds, st.running_rounds, st.exhausted, st.rest_rounds)
+def _combine(digests: list[str]) -> str:
+    """The digest (hex) of a list of digests."""
+    return "%06x" % (zlib.crc32("".join(digests).encode("ascii")) & _MASK)
 
 
-def mode_key(st: GameState) -> Key:
-    enc, com, pur = st.encounter, st.combat, st.pursuit
-    return (
-        st.mode, st.depth,
-        None if enc is None else (enc.group, enc.distance, enc.party_surprised, enc.monster_surprised,
-                                  enc.first_round, enc.entry[0], enc.entry[1], enc.out_of_sight),
-        None if com is None else (com.group, com.round, com.party_turn, com.party_attacked, sid(com.free_round)),
-        None if pur is None else (pur.group, pur.distance, pur.rounds, pur.fights, sid(pur.chaser)),
-        st.entered, st.fled, st.next_group, st.kills,
-    )
-
-
-def party_key(st: GameState) -> Key:
-    members = tuple((m.template, m.hp, m.max_hp, m.weapon) for m in st.party)
-    return (members, st.gold, tuple(sorted(st.items.items())), st.pos, st.prev_pos, st.segment, st.segment_entry)
-
-
-def rng_key(streams: Streams) -> Key:
-    return tuple((name, level, s.draws) for (name, level), s in streams.items())
-
-
-def group_key(g: Group) -> Key:
-    return (g.id, g.monster, tuple(g.hp), g.max_hp, g.level, g.segment, g.pos, g.origin, g.treasure, g.bribes,
-            g.met, g.hidden, g.peaceful, g.negotiation, g.bribe_tried, g.reaction, g.reaction_result, g.risen,
-            g.turns)
-
-
-# --- encodings -----------------------------------------------------------------------------------------------
-
-
-def _int(v: object) -> int:
-    """A value of a key as an integer: a number or a truth value as itself, a text as its :func:`sid`."""
-    if isinstance(v, str):
-        return sid(v)
-    assert isinstance(v, int)
-    return v
-
-
-def _opt(values: Key | None) -> list[int]:
-    return [NONE] if values is None else [1, *map(_int, values)]
+# --- the parts' values as integers ---------------------------------------------------------------------------
 
 
 def encode_clock(st: GameState) -> list[int]:
-    return [_int(v) for v in clock_key(st)]
+    return [st.rounds, st.running_rounds, st.exhausted, st.rest_rounds]
 
 
 def encode_mode(st: GameState) -> list[int]:
-    mode, depth, enc, com, pur, *rest = mode_key(st)
-    assert enc is None or isinstance(enc, tuple)
-    assert com is None or isinstance(com, tuple)
-    assert pur is None or isinstance(pur, tuple)
-    return [_int(mode), _int(depth), *_opt(enc), *_opt(com), *_opt(pur), *map(_int, rest)]
+    out = [sid(st.mode), st.depth, st.entered, st.fled, st.next_group, st.kills]
+    enc, com, pur = st.encounter, st.combat, st.pursuit
+    if enc is None:
+        out.append(NONE)
+    else:
+        out += (enc.group, enc.distance, enc.party_surprised, enc.monster_surprised, enc.first_round, *enc.entry,
+                enc.out_of_sight)
+    if com is None:
+        out.append(NONE)
+    else:
+        out += (com.group, com.round, com.party_turn, com.party_attacked, sid(com.free_round))
+    if pur is None:
+        out.append(NONE)
+    else:
+        out += (pur.group, pur.distance, pur.rounds, pur.fights, sid(pur.chaser))
+    return out
 
 
-def encode_party(st: GameState) -> list[int]:
+def encode_belongings(st: GameState) -> list[int]:
+    """The party's members, gold and items (the party part but where it stands)."""
     out = [len(st.party)]
     for m in st.party:
         out += (sid(m.template), m.hp, m.max_hp, m.weapon)
     out += (st.gold, len(st.items))
     for item, n in sorted(st.items.items()):
         out += (sid(item), n)
-    out += (*st.pos, *st.prev_pos, st.segment, *st.segment_entry)
     return out
 
 
+def encode_party(st: GameState, belongings: str) -> list[int]:
+    """The party part: the digest of its belongings (:func:`encode_belongings`) and where it stands."""
+    return [int(belongings, 16), *st.pos, *st.prev_pos, st.segment, *st.segment_entry]
+
+
 def encode_rng(streams: Streams) -> list[int]:
-    out = [len(streams.items())]
-    for (name, level), s in sorted(streams.items()):
+    items = sorted(streams.items())
+    out = [len(items)]
+    for (name, level), s in items:
         out += (sid(name), level, s.draws)
     return out
 
 
 def encode_group(g: Group) -> list[int]:
-    gid, monster, hp, max_hp, level, seg, pos, origin, *flags = group_key(g)
-    assert isinstance(hp, tuple) and isinstance(pos, tuple)
-    return [_int(gid), _int(monster), len(hp), *map(_int, hp), _int(max_hp), _int(level), _int(seg),
-            *map(_int, pos), _int(origin), *map(_int, flags)]
+    return [g.id, sid(g.monster), len(g.hp), *g.hp, g.max_hp, g.level, g.segment, *g.pos, sid(g.origin), g.treasure,
+            g.bribes, g.met, g.hidden, g.peaceful, sid(g.negotiation), g.bribe_tried, g.reaction,
+            sid(g.reaction_result), g.risen, g.turns]
 
 
-def level_body(lv: LevelState) -> list[int]:
+def encode_level(lv: LevelState) -> list[int]:
     """A level's values but its groups: its index, the segments visited, the items on its floor."""
     visited = np.flatnonzero(lv.visited).tolist()
     items = sorted((x, y, i, a) for (x, y), lst in lv.items.items() for i, a in lst)
@@ -151,32 +130,20 @@ def level_body(lv: LevelState) -> list[int]:
     return out
 
 
-def group_digest(g: Group) -> bytes:
-    return _hash(encode_group(g))
-
-
-def level_digest(body: bytes, groups: list[bytes]) -> bytes:
-    """A level's digest: of its body's digest and its groups' digests, in the level's order."""
-    return hashlib.blake2b(body + b"".join(groups), digest_size=PART_BYTES).digest()
-
-
-def levels_digest(levels: list[bytes]) -> bytes:
-    return hashlib.blake2b(b"".join(levels), digest_size=PART_BYTES).digest()
-
-
 # --- from scratch --------------------------------------------------------------------------------------------
 
 
 def full_parts(st: GameState, streams: Streams) -> dict[str, str]:
-    """Every part's digest (hex), computed from scratch."""
-    levels = [level_digest(_hash(level_body(lv)), [group_digest(g) for g in lv.groups])
+    """Every part's digest (hex), computed from scratch. A level's digest is that of its body's digest and its
+    groups' (in the level's order); the levels' part, that of the levels' digests in the order of depth."""
+    levels = [_combine([_hash(encode_level(lv)), *(_hash(encode_group(g)) for g in lv.groups)])
               for _, lv in sorted(st.levels.items())]
     return {
-        "clock": _hash(encode_clock(st)).hex(),
-        "levels": levels_digest(levels).hex(),
-        "mode": _hash(encode_mode(st)).hex(),
-        "party": _hash(encode_party(st)).hex(),
-        "rng": _hash(encode_rng(streams)).hex(),
+        "clock": _hash(encode_clock(st)),
+        "levels": _combine(levels),
+        "mode": _hash(encode_mode(st)),
+        "party": _hash(encode_party(st, _hash(encode_belongings(st)))),
+        "rng": _hash(encode_rng(streams)),
     }
 
 
@@ -196,3 +163,73 @@ def differing(a: str, b: str) -> list[str]:
     """The names of the parts in which two digests differ."""
     pa, pb = split(a), split(b)
     return [p for p in PARTS if pa[p] != pb[p]]
+
+
+# --- kept up to date -----------------------------------------------------------------------------------------
+
+
+class Tracker:
+    """The digest of one game's state, hashing again only what changed since the last call (the module
+    docstring says how each part notices a change). Its value always equals :func:`full_digest`; a new tracker
+    is needed when the state object is replaced (:meth:`Game.restore <undercroft.rules.game.Game.restore>`)."""
+
+    def __init__(self) -> None:
+        self._clock: tuple[list[int], str] = ([], "")
+        self._mode: tuple[list[int], str] = ([], "")
+        self._party: tuple[list[int], str] = ([], "")
+        self._belongings: tuple[list[object], str] = ([], "")
+        self._rng: tuple[list[int], str] = ([], "")
+        self._levels: tuple[list[str], str] = ([], "")
+        self._level: dict[int, tuple[list[int], str]] = {}  # depth -> (key, digest)
+        self._body: dict[int, tuple[int, str]] = {}  # depth -> (the level's rev, its body's digest)
+        self._group: dict[int, tuple[list[int], str]] = {}  # group id -> (key, digest)
+
+    def digest(self, st: GameState, streams: Streams) -> str:
+        v = encode_clock(st)
+        if v != self._clock[0]:
+            self._clock = (v, _hash(v))
+        v = encode_mode(st)
+        if v != self._mode[0]:
+            self._mode = (v, _hash(v))
+        k: list[object] = [st.gold, *st.items.items()]
+        k += [m.rev for m in st.party]
+        if k != self._belongings[0]:
+            self._belongings = (k, _hash(encode_belongings(st)))
+        v = encode_party(st, self._belongings[1])
+        if v != self._party[0]:
+            self._party = (v, _hash(v))
+        v = streams.draw_counts()
+        if v != self._rng[0]:
+            self._rng = (v, _hash(encode_rng(streams)))
+        return self._clock[1] + self._levels_digest(st) + self._mode[1] + self._party[1] + self._rng[1]
+
+    def _levels_digest(self, st: GameState) -> str:
+        digests = []
+        for idx in sorted(st.levels):
+            lv = st.levels[idx]
+            key = [lv.rev]
+            for g in lv.groups:
+                key += (g.id, g.rev, *g.hp)
+            cached = self._level.get(idx)
+            if cached is None or cached[0] != key:
+                cached = (key, self._level_digest(lv))
+                self._level[idx] = cached
+            digests.append(cached[1])
+        if digests != self._levels[0]:
+            self._levels = (digests, _combine(digests))
+        return self._levels[1]
+
+    def _level_digest(self, lv: LevelState) -> str:
+        body = self._body.get(lv.index)
+        if body is None or body[0] != lv.rev:
+            body = (lv.rev, _hash(encode_level(lv)))
+            self._body[lv.index] = body
+        parts = [body[1]]
+        for g in lv.groups:
+            key = [g.rev, *g.hp]
+            cached = self._group.get(g.id)
+            if cached is None or cached[0] != key:
+                cached = (key, _hash(encode_group(g)))
+                self._group[g.id] = cached
+            parts.append(cached[1])
+        return _combine(parts)

@@ -91,6 +91,7 @@ def pickup(ctx: Ctx, events: list[Event]) -> None:
     pile = st.level.items.pop(st.pos, None)
     if not pile:
         return
+    st.level.touch()
     for item, amount in pile:
         if ctx.content.items[item].kind == "gold":
             st.gold += amount
@@ -154,6 +155,7 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
     events.append(Event("enter", {"segment": seg, "kind": s.kind, "visited": visited}))
     present = [g for g in ctx.groups_in(seg) if not g.hidden]
     lv.visited[seg] = True
+    lv.touch()
     if present:
         # the nearest group is the one met (the others stand behind it); the first listed between equals
         g = present[0] if len(present) == 1 else min(
@@ -216,6 +218,7 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
     st.segment_entry = st.pos
     st.entered = True
     lv.visited[st.segment] = True
+    lv.touch()
     spec = ctx.rs.levels[st.depth]
     ctx.tick(ctx.rules.time.move_rounds)
     ctx.see()

@@ -297,6 +297,7 @@ def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
         _stops(ctx, g, "treasure", events)
         return
     st.level.items.setdefault(st.pos, []).append(("gold", gold))
+    st.level.touch()
     if not works:
         events.append(Event("ignored", {"group": g.id, "monster": g.monster, "what": "gold"}))
     _after_drop(ctx, events)

@@ -27,7 +27,7 @@ from undercroft.rules import approach, combat, encounter, explore, flight, parle
 from undercroft.rules.actions import Action
 from undercroft.rules.context import SETUP, Ctx, Refused, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
-from undercroft.rules.digest import full_digest
+from undercroft.rules.digest import Tracker
 from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
 from undercroft.rules.state import Encounter, GameState, Group, canonical, checksum
@@ -96,6 +96,7 @@ class Game(Ctx):
         )
         lv0.visited[seg] = True
         self.see()
+        self._tracker = Tracker()
 
     # --- the state ----------------------------------------------------------------------------------------
 
@@ -105,7 +106,7 @@ class Game(Ctx):
     def digest(self) -> str:
         """The state's digest as recordings of format 3 store it (:mod:`undercroft.rules.digest`): one short hash
         per part of the state, in the order of :data:`~undercroft.rules.digest.PARTS`."""
-        return full_digest(self.state, self.streams)
+        return self._tracker.digest(self.state, self.streams)
 
     def canonical(self) -> dict[str, Any]:
         return canonical(self.state, self.streams.snapshot())
@@ -268,3 +269,4 @@ class Game(Ctx):
         memo: dict[int, Any] = {id(lv.map): lv.map for lv in snap.state.levels.values()}
         self.state = copy.deepcopy(snap.state, memo)
         self.streams.restore(snap.streams)
+        self._tracker = Tracker()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -32,6 +32,15 @@ class Member:
     weapon: int  # weapon damage bonus
     negotiation: int
     speed: int
+
+    #: How many times an attribute was set (the state's digest looks at the members again only when it changed).
+    #: Not part of the state.
+    rev: ClassVar[int] = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        d = self.__dict__
+        d[name] = value
+        d["rev"] = d.get("rev", 0) + 1
 
     @property
     def alive(self) -> bool:
@@ -61,6 +70,15 @@ class Group:
     reaction_result: str = ""  # the reaction band's result ("attacks", ..., "friendly"); "" before
     risen: bool = True  # kneelers: standing and fighting
     turns: int = 0  # monster turns taken in the current fight (acts_every)
+
+    #: How many times an attribute was set (the state's digest hashes a group again only when it changed; its
+    #: hit points, a list changed in place, are compared as well). Not part of the state.
+    rev: ClassVar[int] = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        d = self.__dict__
+        d[name] = value
+        d["rev"] = d.get("rev", 0) + 1
 
     @property
     def negotiated(self) -> bool:
@@ -122,6 +140,13 @@ class LevelState:
     fov_radius: int = 0  # how far the party sees on this level (the map profile's)
     looks: list[tuple[int, int]] = field(default_factory=list)  # looks not folded into ``memory`` yet
     looked: set[tuple[int, int]] = field(default_factory=set)  # every tile looked round from
+    #: Bumped by :meth:`touch` whenever ``visited`` or ``items`` change (the state's digest hashes the level again
+    #: only then, or when one of its groups changed). Not part of the state.
+    rev: int = 0
+
+    def touch(self) -> None:
+        """Say that ``visited`` or ``items`` changed."""
+        self.rev += 1
 
     def look(self, pos: tuple[int, int]) -> None:
         """The party looks round from ``pos``: what it sees from there is explored (computed when next read)."""
