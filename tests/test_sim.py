@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -14,7 +15,7 @@ from undercroft.content import Content, load_content
 from undercroft.paths import data_dir
 from undercroft.rules.rng import Stream
 from undercroft.sim import DieRoller, FightSpec, SimResult, exact, simulate, spec_from_content
-from undercroft.sim.vector import Z95, pcg64_raw, quantile_ci, wilson
+from undercroft.sim.vector import Z95, _Duel, _run_chunk, _run_duel, _Tally, pcg64_raw, quantile_ci, wilson
 
 FIGHTS = 200_000
 SIGMAS = 4.0
@@ -361,6 +362,105 @@ def test_literal_reference_matches_exact_for_groups(
         assert abs(values.mean() - want) <= SIGMAS * se, (col, values.mean(), want)
     s = simulate(spec, FIGHTS, 5)
     assert close_p(s.win, FIGHTS, e.win) and close(s.monster_hits_mean, s.monster_hits_mean_ci, e.monster_hits_mean)
+
+
+# --- the 1 v 1 fast path against the general one -------------------------------------------------------------
+
+
+def run_general(spec: FightSpec, fights: int, dice: DieRoller, chunk: int = 100_000) -> SimResult:
+    """The fights through the general chunk loop (any count), never the packed 1 v 1 path."""
+    tally = _Tally(spec.max_rounds, spec.delver_hp)
+    done = 0
+    while done < fights:
+        n = min(chunk, fights - done)
+        _run_chunk(spec, n, dice, tally)
+        done += n
+    return tally.result()
+
+
+def run_duel(spec: FightSpec, fights: int, dice: DieRoller, chunk: int = 100_000) -> SimResult:
+    tally = _Tally(spec.max_rounds, spec.delver_hp)
+    duel = _Duel(spec, min(chunk, fights))
+    done = 0
+    while done < fights:
+        n = min(chunk, fights - done)
+        _run_duel(spec, n, dice, tally, duel)
+        done += n
+    return tally.result()
+
+
+def duel_cases(base: FightSpec) -> list[FightSpec]:
+    return [
+        base,  # the monster strikes first
+        custom(base, monster_agility=0),  # the delver strikes first
+        replace(base, exhausted=True),
+        custom(base, acts_every=3, regenerate=2, monster_hp=20),
+        custom(base, holds_ground=True, acts_every=2),
+        custom(base, max_rounds=2),  # stalemates at the cap
+        # it never falls: only stalemates
+        sure(base, monster_hp=6, monster_defense=0, monster_attack=-99, might=1, weapon=2, regenerate=3),
+        custom(base, delver_hp=5_000_000, delver_max_hp=5_000_000, monster_hp=3, monster_damage=40, max_rounds=300),
+        custom(base, attack_die=6, always_miss=1, critical=6),  # another die: another rejection limit
+        custom(base, attack_die=8, always_miss=1, critical=8),  # a power of two: no rejection, a mask
+    ]
+
+
+def test_the_duel_path_gives_the_general_paths_results_bit_for_bit(base: FightSpec) -> None:
+    """The packed 1 v 1 loop is an optimisation only: same dice, same words, the same numbers to the last bit."""
+    for spec in duel_cases(base):
+        for fights, chunk in ((30_000, 100_000), (20_000, 3_000)):
+            a, b = DieRoller(pcg64_raw(77), spec.attack_die), DieRoller(pcg64_raw(77), spec.attack_die)
+            assert run_duel(spec, fights, a, chunk) == run_general(spec, fights, b, chunk), spec
+            assert a.words == b.words
+    assert _Duel(duel_cases(base)[7], 10).dtype == np.int64  # 5,000,000 hp << 9 does not fit in int32
+    assert _Duel(base, 10).dtype == np.int32
+
+
+def test_the_duel_path_redraws_rejected_words_as_the_general_path(base: FightSpec) -> None:
+    """Every fifth word is one the d20 rejects (2**64 - 16 and above): both loops redraw them the same way."""
+
+    def rejecting(seed: int) -> Callable[[int], NDArray[np.uint64]]:
+        raw = pcg64_raw(seed)
+        count = [0]
+
+        def draw(n: int) -> NDArray[np.uint64]:
+            words = raw(n)
+            where = (np.arange(count[0], count[0] + n) % 5) == 0
+            words[where] = np.uint64(2**64 - 1) - words[where] % np.uint64(16)
+            count[0] += n
+            return words
+
+        return draw
+
+    a, b = DieRoller(rejecting(3), 20), DieRoller(rejecting(3), 20)
+    assert run_duel(base, 20_000, a, 7_000) == run_general(base, 20_000, b, 7_000)
+    assert a.words == b.words and a.words > 1.25 * 20_000 * 5  # a fifth of the words rejected, and more
+
+
+@pytest.mark.parametrize("top", [300, 2**40])  # few values: counted by value; spread ones: summed directly
+def test_tally_losses_unpack_damage_and_hits(top: int) -> None:
+    rng = np.random.default_rng(5)
+    damage, hits = rng.integers(0, top, 1000), rng.integers(0, 512, 1000)
+    tally = _Tally(500, 40)
+    tally.losses((damage << 9) + hits, 9)
+    lost = np.minimum(damage, 40)
+    assert (tally.hp_lost, tally.hp_lost_sq) == (int(lost.sum()), int((lost * lost).sum()))
+    assert (tally.hits, tally.hits_sq) == (int(hits.sum()), int((hits * hits).sum()))
+
+
+def test_simulate_is_unchanged_for_a_fixed_seed() -> None:
+    """Pinned numbers (the simulator before the packed 1 v 1 loop gave exactly these): a change of which word
+    maps to which die, or of the order the fights take them, shows here."""
+    spec = FightSpec(
+        delver_hp=12, delver_max_hp=12, might=3, weapon=3, delver_defense=12, delver_agility=3, exhausted=False,
+        monster_hp=16, monster_defense=11, monster_attack=2, monster_damage=5, monster_agility=4, regenerate=0,
+        acts_every=1, holds_ground=False, count=1, attack_die=20, always_miss=1, critical=20, critical_multiplier=2,
+        to_hit_penalty=2, damage_penalty=2, opponent_bonus=2, minimum_damage=1,
+    )
+    r = simulate(spec, 300_000, 2026)
+    totals = [round(x * r.fights) for x in (r.win, r.death, r.rounds_mean, r.hp_lost_mean, r.monster_hits_mean,
+                                            r.delver_swings_mean)]
+    assert totals == [154956, 145044, 1113560, 2845848, 611885, 968516] and r.rounds_p90 == 5
 
 
 # --- the result object -----------------------------------------------------------------------------------------
