@@ -111,6 +111,148 @@ _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _FAR = int(np.iinfo(np.int32).max)
 
 
+def _bits(mask: npt.NDArray[np.bool_]) -> int:
+    """A (height, width) mask as one integer: bit ``y * (width + 1) + x`` (each row one blocked bit longer, as
+    :class:`_Flood` lays the map out)."""
+    h, w = mask.shape
+    padded = np.zeros((h, w + 1), dtype=bool)
+    padded[:, :w] = mask
+    return int.from_bytes(np.packbits(padded, axis=None, bitorder="little").tobytes(), "little")
+
+
+def _tiles(bits: int, stride: int) -> list[Point]:
+    """The tiles of a bit set (see :func:`_bits`) in row-major order, as ``np.nonzero`` lists them."""
+    out: list[Point] = []
+    while bits:
+        low = bits & -bits
+        b = low.bit_length() - 1
+        out.append((b % stride, b // stride))
+        bits ^= low
+    return out
+
+
+# tcod.path.hillclimb2d's order of neighbours, as (dx, dy): its cardinal ones (-1, 0), (1, 0), (0, -1), (0, 1) and
+# diagonal ones (-1, -1), (1, -1), (-1, 1), (1, 1) are (row, column) steps.
+_CLIMB: tuple[Point, ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
+_CLIMB_DIAGONAL: tuple[Point, ...] = (*_CLIMB, (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+class _Flood:
+    """The least walking costs from one tile, found a cost at a time and only as far as asked: the same numbers
+    as :func:`undercroft.rules.levelmap.dijkstra_map` (entering a tile costs its cost, 0: never entered; four
+    directions, or eight with ``diagonal``) for every tile settled so far, and the same path back as
+    ``tcod.path.hillclimb2d`` on that map. Its sets of tiles are integers laid out as :func:`_bits` lays them.
+
+    ``costs``: (cost, tiles) pairs, the tiles of each cost (the origin need not be among them)."""
+
+    def __init__(self, width: int, height: int, costs: list[tuple[int, int]], origin: Point, diagonal: bool) -> None:
+        self.width, self.height, self.stride = width, height, width + 1
+        self.diagonal = diagonal
+        self.classes = [(c, b) for c, b in sorted(costs) if c > 0 and b]
+        self.unit = [c for c, _ in self.classes] == [1]
+        start = 1 << (origin[1] * self.stride + origin[0])
+        open_ = 0
+        for _, b in self.classes:
+            open_ |= b
+        self.open = (open_ | start) ^ start
+        self.origin = origin
+        self.layers: dict[int, int] = {0: start}  # cost -> the tiles settled at it
+        self.order: list[int] = [0]  # the costs settled so far, rising
+        self.seen = start
+        self.now = start
+        self.d = 0
+        self.pending: dict[int, int] = {}
+        self.done = False
+
+    def _advance(self) -> bool:
+        """Settle the next cost; False when nothing is left to reach."""
+        if self.done:
+            return False
+        s = self.stride
+        now = self.now
+        if self.diagonal:
+            row = now | (now << 1) | (now >> 1)
+            step = (row | (row << s) | (row >> s)) & self.open
+        else:
+            step = ((now << 1) | (now >> 1) | (now << s) | (now >> s)) & self.open
+        if self.unit:  # every step costs 1: a breadth-first flood, a layer a step
+            if not step:
+                self.done = True
+                return False
+            d = self.d + 1
+            self.open ^= step
+            self.seen |= step
+            self.now, self.d = step, d
+            self.layers[d] = step
+            self.order.append(d)
+            return True
+        d = self.d
+        pending = self.pending
+        for c, bits in self.classes:
+            got = step & bits
+            if got:
+                pending[d + c] = pending.get(d + c, 0) | got
+        now = 0
+        while pending and not now:
+            d = min(pending)
+            now = pending.pop(d) & self.open
+        if not now:
+            self.done = True
+            return False
+        self.open ^= now
+        self.seen |= now
+        self.now, self.d = now, d
+        self.layers[d] = now
+        self.order.append(d)
+        return True
+
+    def nearest(self, mask: int) -> int | None:
+        """The least cost at which a tile of ``mask`` is reached (None: none is)."""
+        if self.seen & mask:
+            for d in self.order:
+                if self.layers[d] & mask:
+                    return d
+        while self._advance():
+            if self.now & mask:
+                return self.d
+        return None
+
+    def at(self, d: int, mask: int) -> list[Point]:
+        """The tiles of ``mask`` reached at cost ``d``, in row-major order."""
+        return _tiles(self.layers.get(d, 0) & mask, self.stride)
+
+    def _cost(self, b: int) -> int:
+        """The cost of entering the tile of bit ``b``."""
+        for c, bits in self.classes:
+            if bits >> b & 1:
+                return c
+        return 0
+
+    def path(self, goal: Point, d: int) -> list[Point]:
+        """``tcod.path.hillclimb2d`` from ``goal`` (settled at ``d``) down to the origin, reversed: the steps from the
+        origin to ``goal``, the origin left out. Each tile's least neighbour costs its cost less than itself (the
+        first in hillclimb2d's order among equals)."""
+        s, w, h = self.stride, self.width, self.height
+        moves = _CLIMB_DIAGONAL if self.diagonal else _CLIMB
+        layers = self.layers
+        x, y = goal
+        out = [goal]
+        while d > 0:
+            b = y * s + x
+            d -= self._cost(b)
+            lower = layers[d]
+            for dx, dy in moves:
+                nx, ny = x + dx, y + dy
+                if 0 <= nx < w and 0 <= ny < h and lower >> (ny * s + nx) & 1:
+                    x, y = nx, ny
+                    break
+            else:  # (cannot happen: a settled tile has a neighbour settled at its cost less its own)
+                raise AssertionError("no way back")
+            out.append((x, y))
+        out.reverse()
+        return out[1:]
+
+
 def _steps(a: Point, b: Point) -> int:
     """Steps between two tiles in the open (the party walks in eight directions)."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
@@ -195,10 +337,32 @@ class Bot:
         self._rested = 0  # rests on the stairs of this level before going down
         self._blocked: dict[Point, int] = {}  # tiles a step into was refused -> the turn until which to avoid them
         self._reengaged = 0  # steps on this level spent going back at a group in the way that lets the party be
+        self._legal_now: dict[str, bool] = {}  # action kind -> Game.legal, for the state being decided on
+        self._primed = False  # _legal_now was cleared for this state (by prime()) and is kept by choose()
+        self._bits_of: object = None  # the level map _walk_bits and _segment_bits belong to
+        self._walk_bits = 0
+        self._segment_bits: dict[int, int] = {}
 
     # --- the interface ------------------------------------------------------------------------------------
 
+    def prime(self) -> None:
+        """The state is new (or changed outside the bot): forget what :meth:`legal` knew, and let the next
+        :meth:`choose` use what it learns from now on."""
+        self._legal_now.clear()
+        self._primed = True
+
+    def legal(self, action: Action) -> bool:
+        """``Game.legal``, remembered for one decision: it depends only on the state and the action's kind (its
+        arguments are checked when it is taken), and the state does not change while the bot decides."""
+        known = self._legal_now.get(action.type)
+        if known is None:
+            known = self._legal_now[action.type] = self.game.legal(action)
+        return known
+
     def choose(self) -> Action:
+        if not self._primed:
+            self._legal_now.clear()
+        self._primed = False
         st = self.game.state
         if st.turn != self._refused_turn:
             self._refused.clear()
@@ -226,7 +390,7 @@ class Bot:
         for a in [*options, Fight(), Attack(self._weakest()), None, Wait(), Rest()]:
             if a is None:  # running, through the door its plan would pick
                 a = self._run() if st.mode in (Mode.ENCOUNTER, Mode.COMBAT) else Run()
-            if a not in self._refused and self.game.legal(a):
+            if a not in self._refused and self.legal(a):
                 if isinstance(a, Move):
                     self._level_moves += 1
                 return a
@@ -248,7 +412,7 @@ class Bot:
         g = self.game
         st = g.state
         out: list[Action] = []
-        if st.fled and g.legal(Pursue()) and self._should_pursue(st.fled):
+        if st.fled and self.legal(Pursue()) and self._should_pursue(st.fled):
             return [Pursue()]  # (any other action lets it go)
         hurt = self._hurt(HURT)
         if hurt is not None and _has(g, "potion"):
@@ -258,7 +422,7 @@ class Bot:
         if g.rules.time.rest_heal and self._hurt(REST_UNTIL) is not None and not self._groups_here():
             out.append(Rest())  # rest wounds off where nothing is in sight (a wanderer may still come)
         step = self._next_step()
-        if self._goal_kind == "reengage" and g.nearest_here() is not None and g.legal(Fight()):
+        if self._goal_kind == "reengage" and g.nearest_here() is not None and self.legal(Fight()):
             # Back at a group that stands in the only way on, and it lets the party be: clear the way.
             self._reengaged += 1
             if self._reengaged > MAX_REENGAGE:
@@ -352,40 +516,117 @@ class Bot:
             out.append(("reengage", mask))
         return out
 
+    def _level_bits(self) -> tuple[int, dict[int, int]]:
+        """The level's floor as a bit set (:func:`_bits`) and each segment's tiles, computed once a level."""
+        m = self.game.state.level.map
+        if self._bits_of is not m:
+            self._bits_of = m
+            self._walk_bits = _bits(m.tiles != dungeon.WALL)
+            self._segment_bits = {}
+        return self._walk_bits, self._segment_bits
+
+    def _segment_bit_set(self, s: int) -> int:
+        """The tiles of segment ``s`` as a bit set (``-1``: the tiles of every segment)."""
+        segs = self._level_bits()[1]
+        if s not in segs:
+            seg = self.game.state.level.map.segment_of
+            segs[s] = _bits(seg >= 0 if s == -1 else seg == s)
+        return segs[s]
+
+    def _cost_bits(self, avoid: bool, through: bool = False) -> list[tuple[int, int]]:
+        """:meth:`_walk_cost` as (cost, tiles) bit sets, for :class:`_Flood`."""
+        st = self.game.state
+        lv = st.level
+        stride = lv.map.width + 1
+        ones = self._level_bits()[0]
+        passes = 0
+        if avoid and self._avoid:
+            for s in sorted(self._avoid):
+                if s != st.segment:
+                    ones &= ~self._segment_bit_set(s)
+        for grp in lv.groups:
+            if not grp.defeated and not grp.hidden:
+                b = 1 << (grp.pos[1] * stride + grp.pos[0])
+                free = (grp.peaceful or through) and bool((ones | passes) & b)
+                ones &= ~b
+                passes = passes | b if free else passes & ~b
+        for (x, y), until in self._blocked.items():
+            if until > st.turn:
+                b = 1 << (y * stride + x)
+                ones &= ~b
+                passes &= ~b
+        b = 1 << (st.pos[1] * stride + st.pos[0])
+        return [(1, ones | b), (PASS_COST, passes & ~b)]
+
+    def _goal_bits(self) -> list[tuple[str, int]]:
+        """:meth:`_goals` as bit sets (:func:`_bits`), reading the explored map once."""
+        st = self.game.state
+        lv = st.level
+        m = lv.map
+        stride = m.width + 1
+        explored = lv.explored
+        walk = self._level_bits()[0]
+        out: list[tuple[str, int]] = []
+        items = 0
+        for (x, y) in lv.items:
+            if explored[y, x]:
+                items |= 1 << (y * stride + x)
+        out.append(("item", items))
+        stairs = 0 if m.stairs is None else 1 << (m.stairs[1] * stride + m.stairs[0])
+        final = self.game.rs.levels[st.depth].final
+        potions = sum(n for i, n in st.items.items() if n > 0 and self.game.content.items[i].kind == "potion")
+        if (final or potions >= STOCKED) and m.stairs is not None and explored[m.stairs[1], m.stairs[0]]:
+            out.append(("stairs", stairs))
+        if self._level_moves < self.max_level_moves:
+            out.append(("explore", walk & ~_bits(explored)))
+        if m.stairs is not None:
+            out.append(("stairs", stairs))
+        hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
+        if any(grp.segment == st.segment for grp in hostile):
+            out.append(("reengage", walk & self._segment_bit_set(-1) & ~self._segment_bit_set(st.segment)))
+        elif hostile:
+            mask = 0
+            for grp in hostile:
+                mask |= (self._segment_bit_set(grp.segment) & walk) | 1 << (grp.pos[1] * stride + grp.pos[0])
+            out.append(("reengage", mask))
+        return out
+
     def _plan(self) -> None:
         st = self.game.state
         self._path, self._goal, self._goal_kind = [], None, ""
         # Orthogonal steps first (the way corridors run); diagonal steps, which the rules allow, only to get round
         # a monster standing in a doorway. Going back at a monster in the way only when no other goal is in reach.
-        goals = self._goals()
+        # (The same goals, distances and paths as dijkstra_map and hillclimb2d over the whole level would give, found
+        # only as far as the nearest goal: see _Flood.)
+        goals = self._goal_bits()
+        m = st.level.map
+        here_bit = 1 << (st.pos[1] * (m.width + 1) + st.pos[0])
         passes = ((True, False), (True, True), (False, False), (False, True))
-        maps: dict[tuple[bool, bool, bool], tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]] = {}
+        floods: dict[tuple[bool, bool, bool], _Flood] = {}
         for last_resort, (avoid, diagonal) in [(r, p) for r in (False, True) for p in passes]:
-            if (avoid, diagonal, last_resort) not in maps:
-                cost = self._walk_cost(avoid, through=last_resort)
-                dist = dijkstra_map(cost, st.pos, diagonal)
-                maps[avoid, diagonal, last_resort] = (cost, dist)
-            cost, dist = maps[avoid, diagonal, last_resort]
             for kind, mask in goals:
                 if (kind == "reengage") != last_resort:
                     continue
                 if not avoid and kind not in ("stairs", "reengage"):
                     continue  # through a monster it fled from only to get on (or to win)
-                here = bool(mask[st.pos[1], st.pos[0]])
-                if kind == "stairs" and here:
+                if kind == "stairs" and mask & here_bit:
                     self._goal, self._goal_kind, self._forced = st.pos, kind, not avoid
                     return
-                reach = mask & (dist < _FAR) & (cost > 0)
-                reach[st.pos[1], st.pos[0]] = False
-                if not reach.any():
+                reach = mask & ~here_bit
+                if not reach:
                     continue
-                d = np.where(reach, dist, _FAR)
-                best = int(d.min())
-                ys, xs = np.nonzero(d == best)
-                i = self.rng.below(len(xs)) if len(xs) > 1 else 0
-                goal = (int(xs[i]), int(ys[i]))
-                path = tcod.path.hillclimb2d(dist, (goal[1], goal[0]), True, diagonal)
-                self._path = [(int(x), int(y)) for y, x in path[::-1][1:]]
+                key = (avoid, diagonal, last_resort)
+                flood = floods.get(key)
+                if flood is None:
+                    flood = floods[key] = _Flood(m.width, m.height, self._cost_bits(avoid, through=last_resort),
+                                                 st.pos, diagonal)
+                best = flood.nearest(reach)
+                if best is None:
+                    continue
+                tiles = flood.at(best, reach)
+                i = self.rng.below(len(tiles)) if len(tiles) > 1 else 0
+                goal = tiles[i]
+                self._path = flood.path(goal, best)
                 self._goal, self._goal_kind, self._forced = goal, kind, not avoid
                 return
 
@@ -428,7 +669,7 @@ class Bot:
         g = self._group()
         if g is None:
             return []
-        if st.level.map.stairs == st.pos and self._goal_kind == "stairs" and self.game.legal(Descend()):
+        if st.level.map.stairs == st.pos and self._goal_kind == "stairs" and self.legal(Descend()):
             return [Descend()]  # on the stairs it was making for, and the group lets it go down
         odds = self._odds()
         self._odds_of[g.id] = odds
@@ -553,7 +794,7 @@ class Bot:
         # Peaceful, holding its ground, or passive: it starts nothing (a passive one strikes once at whoever walks
         # past it, which costs less than fighting a crowd of them). A kneeler rises once the party is inside: it
         # is met like any other monster.
-        can_run = game.legal(Run())  # not where the rules have no running, nor when too exhausted to run
+        can_run = self.legal(Run())  # not where the rules have no running, nor when too exhausted to run
         no_running = not game.proc.running  # the citadel: talk, bribe or fight to the death
         quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
         if quiet and odds < 0.9:
@@ -614,7 +855,7 @@ class Bot:
         st = game.state
         out: dict[str, float] = {"fight": odds}
         later: dict[str, float] = {"fight": odds}  # the same a round later, in sight (after a failed talk)
-        if game.legal(Run()):
+        if self.legal(Run()):
             escape = self._escape_chance(g)
             out["run"] = escape + (1 - escape) * odds * CAUGHT - AGAIN
             escape = self._escape_chance(g, in_sight=True)
@@ -633,7 +874,7 @@ class Bot:
         ways: tuple[tuple[Literal["food", "treasure"], Action, int], ...] = (
             ("food", DropFood(), table.food), ("treasure", DropTreasure(), table.treasure))
         for what, action, chance in ways:
-            if (formulas.distracted_by(what, mon.intelligent, submerged) and game.legal(action)
+            if (formulas.distracted_by(what, mon.intelligent, submerged) and self.legal(action)
                     and (not in_corridor or odds < GIVE_UP)):
                 p = chance / formulas.PERCENT
                 out["distract_" + what] = p + (1 - p) * max(later.values())  # (a failure lets a round pass)
@@ -783,7 +1024,13 @@ class Bot:
             return []
         out: list[Action] = []
         low = self._hurt(LOW)
-        odds = self._odds()
+        known: list[float] = []
+
+        def odds() -> float:  # (only when something turns on it: a new state's odds cost milliseconds)
+            if not known:
+                known.append(self._odds())
+            return known[0]
+
         if low is not None and _has(game, "potion"):
             out.append(Drink(low))
         fled = self._fled.get(g.id, 0)
@@ -791,14 +1038,14 @@ class Bot:
             self._committed.add(g.id)  # it stands on the only way on (or keeps coming): no more running from it
         committed = g.id in self._committed
         tired = game.tired()
-        can_run = game.legal(Run())  # not where the rules have no running, nor with every way out blocked
-        if not committed and can_run and not tired and odds < FIGHT_ODDS:
+        can_run = self.legal(Run())  # not where the rules have no running, nor with every way out blocked
+        if not committed and can_run and not tired and odds() < FIGHT_ODDS:
             escape = self._escape_chance(g)
-            if escape + (1 - escape) * odds * CAUGHT > odds + LEAVE_MARGIN:
+            if escape + (1 - escape) * odds() * CAUGHT > odds() + LEAVE_MARGIN:
                 self._flee(g)  # (to come back rested, or to go round it)
                 out.append(self._run())
         target = self._weakest()
-        if odds < 0.6 and _has(game, "oil"):
+        if _has(game, "oil") and odds() < 0.6:
             out.append(ThrowOil(target))
         out.append(Attack(target))
         return out
@@ -863,11 +1110,13 @@ def game_seed(seed: int | str, index: int) -> int:
 _WAYS_OUT: tuple[Action, ...] = (Run(), Talk(), Bribe(0))
 
 
-def had_a_way_out(game: Game) -> bool:
+def had_a_way_out(game: Game, legal: Callable[[Action], bool] | None = None) -> bool:
     """Whether the party, facing a group, may now do something other than fight it: run (from a meeting or a fight,
     or on in a pursuit), talk, bribe, drop food or treasure that may distract it, or walk on past a group that is out
     of sight or at peace. A death after a meeting where this never held is a death "without a choice"
-    (docs/BALANCE.md)."""
+    (docs/BALANCE.md). ``legal``: ``game.legal``, or a :meth:`Bot.legal` that answers for this state."""
+    if legal is None:
+        legal = game.legal
     st = game.state
     g = st.front_group()
     if g is None:
@@ -875,12 +1124,12 @@ def had_a_way_out(game: Game) -> bool:
     enc = st.encounter
     if st.mode == Mode.ENCOUNTER and (g.peaceful or (enc is not None and enc.out_of_sight)):
         return True
-    if any(game.legal(a) for a in _WAYS_OUT):
+    if any(legal(a) for a in _WAYS_OUT):
         return True
     mon = game.monster_of(g)
     submerged = Behaviour.SUBMERGED in mon.behaviours
-    food = game.legal(DropFood()) and formulas.distracted_by("food", mon.intelligent, submerged)
-    return food or (game.legal(DropTreasure()) and formulas.distracted_by("treasure", mon.intelligent, submerged))
+    food = legal(DropFood()) and formulas.distracted_by("food", mon.intelligent, submerged)
+    return food or (legal(DropTreasure()) and formulas.distracted_by("treasure", mon.intelligent, submerged))
 
 
 def play_game(
@@ -906,8 +1155,9 @@ def play_game(
         while not game.over and game.state.turn < max_actions:
             front = game.state.front_group()
             facing = None if front is None else front.id
+            bot.prime()
             if front is not None and not ways.get(front.id, False):
-                ways[front.id] = had_a_way_out(game)
+                ways[front.id] = had_a_way_out(game, bot.legal)
             action = bot.choose()
             try:
                 events = play_step(game, recorder, action) if recorder else game.step(action)
