@@ -31,6 +31,7 @@ from undercroft.record import (
     state_summary,
 )
 from undercroft.rules.actions import Action, Descend, Move, Rest, Wait
+from undercroft.rules.digest import PARTS
 from undercroft.rules.game import Game
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -75,7 +76,13 @@ def dead_bot_game(content: Content, path: Path) -> tuple[Game, Recorder]:
 
 
 def lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in path.read_text().splitlines()]
+    """The JSON lines of a recording (the header, the end or crash line; every line in format 2)."""
+    return [json.loads(x) for x in path.read_text().splitlines() if x.startswith("{")]
+
+
+def text_lines(path: Path) -> list[list[str]]:
+    """The action lines of a recording of format 3, split into their fields."""
+    return [x.split(" ") for x in path.read_text().splitlines() if not x.startswith("{")]
 
 
 # --- writing and replaying --------------------------------------------------------------------------------------
@@ -101,12 +108,15 @@ def test_header_and_lines(content: Content, tmp_path: Path) -> None:
     rec.close()
     first, *rest = lines(path)
     assert first["recording"] == "undercroft"
-    assert first["format"] == FORMAT_VERSION
+    assert first["format"] == FORMAT_VERSION == 3
     assert first["ruleset"] == "undercroft" and first["seed"] == 3
     assert first["data_digest"] == content.digest
     assert {"game_version", "python", "numpy", "start", "parts", "hash"} <= set(first)
-    assert [x["turn"] for x in rest] == [1, 2, 3, 4, 5]
-    assert all(set(x) == {"turn", "action", "checksum", "parts", "hash"} for x in rest)
+    assert first["parts"] == list(PARTS) and first["start"] == Game(content, "undercroft", 3).digest()
+    assert rest == []  # the action lines are text
+    acts = text_lines(path)
+    assert [int(x[0]) for x in acts] == [1, 2, 3, 4, 5]
+    assert all(len(x[-2]) == 30 and len(x[-1]) == 8 for x in acts)  # TURN TYPE FIELDS... DIGEST HASH
     h = load_recording(path).header
     assert isinstance(h, Header) and not h.finished and h.seed == 3 and h.format == FORMAT_VERSION
 
@@ -155,7 +165,7 @@ def test_death_writes_the_end_line(content: Content, tmp_path: Path) -> None:
     game, _ = dead_bot_game(content, path)
     assert game.state.mode == "dead"
     last = lines(path)[-1]
-    assert last["end"] == "dead" and last["turn"] == game.state.turn and last["checksum"] == game.checksum()
+    assert last["end"] == "dead" and last["turn"] == game.state.turn and last["digest"] == game.digest()
     got = load_recording(path)
     assert got.finished and got.header.finished and got.end == "dead"
     assert replay(content, got, verify=True).state.mode == "dead"
@@ -170,8 +180,8 @@ def test_until_stops_at_the_turn(content: Content, tmp_path: Path) -> None:
     got = load_recording(path)
     mid = replay(content, got, verify=True, until=50)
     assert mid.state.turn == 50
-    assert mid.checksum() == got.actions[49][2]
-    assert replay(content, got, until=0).checksum() == got.header.start
+    assert mid.digest() == got.actions[49][2]
+    assert replay(content, got, until=0).digest() == got.header.start
 
 
 def test_on_events_sees_every_action(content: Content, tmp_path: Path) -> None:
@@ -413,14 +423,17 @@ def test_state_summary(content: Content, tmp_path: Path) -> None:
 # --- golden recordings -------------------------------------------------------------------------------------------
 
 
-GOLDEN = sorted(GOLDEN_DIR.glob("*.jsonl"))
+GOLDEN = sorted(GOLDEN_DIR.glob("*.jsonl")) + sorted((GOLDEN_DIR / "v3").glob("*.jsonl"))  # formats 2 and 3
 
 
-def test_there_are_golden_recordings() -> None:
-    assert len(GOLDEN) >= 3
+def test_there_are_golden_recordings_in_both_formats() -> None:
+    formats = [load_recording(p).header.format for p in GOLDEN]
+    assert formats.count(2) >= 3 and formats.count(3) >= 3
+    two = {p.name for p in GOLDEN if p.parent == GOLDEN_DIR}
+    assert two == {p.name for p in GOLDEN if p.parent.name == "v3"}  # the same games in each format
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.relative_to(GOLDEN_DIR).as_posix())
 def test_golden_recordings_still_replay(content: Content, path: Path) -> None:
     rec = load_recording(path)
     assert 100 <= len(rec.actions) <= 300
@@ -441,9 +454,12 @@ def test_the_regeneration_script_writes_verifiable_recordings(content: Content, 
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     written = mod.regenerate(tmp_path)
-    assert sorted(p.name for p in written) == sorted(p.name for p in GOLDEN)
+    assert sorted(p.relative_to(tmp_path) for p in written) == sorted(p.relative_to(GOLDEN_DIR) for p in GOLDEN)
     for path in written:
         replay(content, load_recording(path), verify=True)
+        golden = GOLDEN_DIR / path.relative_to(tmp_path)
+        # the same game, line for line but the header (which names this installation's versions)
+        assert path.read_bytes().splitlines()[1:] == golden.read_bytes().splitlines()[1:]
 
 
 def test_autoplay_recording_helper(content: Content, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_replay_cli import Run
+from test_replay_cli import Run, as_format_2
 from test_replay_cli import run as run  # the fixture: the command line in-process, its exit code and output
 
 from undercroft import __version__, record
@@ -49,11 +49,13 @@ def content(shipped_data: Path) -> Content:
 
 @pytest.fixture(scope="module")
 def unfinished(tmp_path_factory: pytest.TempPathFactory, content: Content) -> Path:
-    """A bot game of 60 actions that did not end (no end line: a crash line may follow)."""
-    path = tmp_path_factory.mktemp("rec") / "open.jsonl"
+    """A bot game of 60 actions that did not end (no end line: a crash line may follow), in format 2 (JSON lines:
+    what ``rewrite`` edits; tests/test_record_format3.py has the cases of format 3's text lines)."""
+    d = tmp_path_factory.mktemp("rec")
+    path = d / "open3.jsonl"
     r = play_game(content, "undercroft", 5, record=str(path), max_actions=60)
     assert r.outcome == "timeout"
-    return path
+    return as_format_2(content, path, d / "open.jsonl")
 
 
 
@@ -344,7 +346,7 @@ def test_the_header_records_the_versions(content: Content, tmp_path: Path) -> No
         pass
     first = json.loads(path.read_text().splitlines()[0])
     v = installed_versions()
-    assert first["format"] == FORMAT_VERSION == 2
+    assert first["format"] == FORMAT_VERSION == 3
     assert (first["game_version"], first["python"], first["numpy"], first["tcod"]) == (
         __version__, v["python"], v["numpy"], v["tcod"])
     assert v["tcod"]

@@ -16,7 +16,8 @@ import pytest
 from undercroft.bot import play_game
 from undercroft.cli import main
 from undercroft.content import Content, load_content
-from undercroft.record import MAX_LINE, _line, load_recording
+from undercroft.record import MAX_LINE, Recorder, _line, load_recording, play_step
+from undercroft.rules.game import Game
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -26,15 +27,32 @@ def content(shipped_data: Path) -> Content:
     return load_content(shipped_data)
 
 
+def as_format_2(content: Content, src: Path, dst: Path) -> Path:
+    """The game of recording ``src`` recorded again at ``dst`` in format 2 (JSON lines), as an older save holds it."""
+    rec = load_recording(src)
+    game = Game(content, rec.header.ruleset, rec.header.seed)
+    with Recorder.create(dst, game, content, format=2) as out:
+        for _, action, _ in rec.actions:
+            play_step(game, out, action)
+    return dst
+
+
 @pytest.fixture(scope="module")
-def recording(tmp_path_factory: pytest.TempPathFactory, content: Content) -> Path:
-    """A finished bot game of the default ruleset that ends in death (the first such seed from 5 on)."""
+def recording3(tmp_path_factory: pytest.TempPathFactory, content: Content) -> Path:
+    """A finished bot game of the default ruleset that ends in death (the first such seed from 5 on), as the game
+    records it now (format 3)."""
     directory = tmp_path_factory.mktemp("rec")
     for seed in range(5, 60):
         path = directory / f"game-{seed}.jsonl"
         if play_game(content, "undercroft", seed, record=str(path)).outcome == "dead":
             return path
     raise AssertionError("no bot game from seeds 5..59 died")
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory: pytest.TempPathFactory, content: Content, recording3: Path) -> Path:
+    """The same game in format 2 (JSON lines, every line an object: what the JSON-editing cases below edit)."""
+    return as_format_2(content, recording3, tmp_path_factory.mktemp("rec2") / recording3.name)
 
 
 @pytest.fixture
@@ -86,7 +104,7 @@ def test_default_prints_the_plain_log(run: Run, recording: Path) -> None:
     assert not any(x.startswith("{") for x in lines)
 
 
-GOLDEN = Path(__file__).parent / "golden" / "undercroft-1.jsonl"
+GOLDEN = Path(__file__).parent / "golden" / "v3" / "undercroft-1.jsonl"  # format 3 (the format 2 one logs the same)
 MARKS = ("  . ", "  : ")  # the detail and internal lines of the plain log (docs/REPLAY.md)
 
 
@@ -150,14 +168,24 @@ def test_log_level_is_checked(run: Run, capsys: pytest.CaptureFixture[str]) -> N
             f"undercroft: --log-level chooses the lines of the plain log, which {flag} does not print"]
 
 
-def test_verify_accepts_a_good_recording(run: Run, recording: Path) -> None:
-    code, out, err = run("replay", "--verify", str(recording))
+@pytest.fixture(params=["recording3", "recording"], ids=["format3", "format2"])
+def either(request: pytest.FixtureRequest) -> Path:
+    """The recorded game, in the current format and in format 2: the modes work the same on both."""
+    path = request.getfixturevalue(request.param)
+    assert isinstance(path, Path)
+    return path
+
+
+def test_verify_accepts_a_good_recording(run: Run, either: Path) -> None:
+    code, out, err = run("replay", "--verify", str(either))
     assert code == 0, err
     assert "ok" in out and "actions verified" in out and "finished: dead" in out
+    fmt = load_recording(either).header.format
+    assert ("final digest " if fmt >= 3 else "final checksum ") in out
 
 
-def test_events_are_json_lines(run: Run, recording: Path) -> None:
-    code, out, _ = run("replay", "--events", str(recording))
+def test_events_are_json_lines(run: Run, either: Path) -> None:
+    code, out, _ = run("replay", "--events", str(either))
     assert code == 0
     events = [json.loads(x) for x in out.splitlines()]
     assert {e["type"] for e in events} >= {"move", "enter", "roll", "attack", "death"}
@@ -167,8 +195,8 @@ def test_events_are_json_lines(run: Run, recording: Path) -> None:
     assert events[-1]["type"] == "death"
 
 
-def test_until_prints_the_state_summary(run: Run, recording: Path) -> None:
-    code, out, _ = run("replay", "--verify", "--until", "40", str(recording))
+def test_until_prints_the_state_summary(run: Run, either: Path) -> None:
+    code, out, _ = run("replay", "--verify", "--until", "40", str(either))
     assert code == 0
     assert "Turn 40 " in out and "Delver HP" in out and "Gold:" in out and "Level 1" in out
     assert "Segment" in out and "Monsters present:" in out

@@ -81,13 +81,15 @@ def replay_actions_per_s(args: argparse.Namespace) -> float:
 
 @metric("verify_actions_per_s", "actions/s")
 def verify_actions_per_s(args: argparse.Namespace) -> float:
-    """``replay --verify``: as replay_actions_per_s, plus the state checksum compared after every action."""
+    """``replay --verify``: as replay_actions_per_s, plus the state's digest (``Game.digest()``) compared after
+    every action."""
     return _replay_all(args, verify=True)
 
 
 @metric("load_recording_lines_per_s", "lines/s")
 def load_recording_lines_per_s(args: argparse.Namespace) -> float:
-    """Reading and checking the same recordings (JSON, hash chain, every field), without replaying; median of 5."""
+    """Reading and checking the same recordings (the header and end lines' JSON, each action line's fields, the hash
+    chain), without replaying; median of 5."""
     recs = workload(args)
     paths = [r.path for r in recs]
 
@@ -98,10 +100,19 @@ def load_recording_lines_per_s(args: argparse.Namespace) -> float:
     return (_actions(recs) + len(recs)) / median_time(run, repeat=5)
 
 
+@metric("recording_bytes_per_action", "bytes/action")
+def recording_bytes_per_action(args: argparse.Namespace) -> float:
+    """The size of the same recordings (header, action lines, end lines) divided by their actions: what a
+    recording costs on disk per action (format 3: a line of about 55 bytes)."""
+    recs = workload(args)
+    return sum(r.path.stat().st_size for r in recs) / _actions(recs)
+
+
 @metric("record_overhead_us", "us/action")
 def record_overhead_us(args: argparse.Namespace) -> float:
-    """What recording adds to an action: ``play_step`` with a Recorder (checksum, part digests, one write of a
-    whole line) minus a plain ``game.step``, per action, over the same actions; median of 5."""
+    """What recording adds to an action: ``play_step`` with a Recorder (the state's digest ``Game.digest()``, the
+    action's text, one blake2b for the hash chain, one write of a whole line) minus a plain ``game.step``, per
+    action, over the same actions; median of 5."""
     content = _content(args)
     recs = workload(args)
     tmp = Path(tempfile.mkdtemp(prefix="undercroft-bench-rec-"))

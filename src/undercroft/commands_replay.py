@@ -63,7 +63,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
     )
     p.add_argument("file", metavar="FILE", help="a recording (.jsonl): a saved game or an autoplay recording")
     p.add_argument("--verify", action="store_true",
-                   help="check every state checksum; exit 1 at the first mismatch, naming turn, action and part")
+                   help="check the state after every action (its digest; formats 1-2: its checksum); exit 1 at the "
+                        "first mismatch, naming turn, action and part")
     p.add_argument("--events", action="store_true", help="print the engine's events as JSON lines")
     p.add_argument("--until", type=_turn, metavar="TURN", help="stop after turn TURN and print the state summary")
     p.add_argument("--force", action="store_true",
@@ -207,8 +208,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(state_summary(game), file=out)
     elif args.verify:
         status = f"finished: {rec.end}" if rec.finished else "unfinished"
-        print(f"{name}: ok: {len(rec.actions)} actions verified ({status}); final checksum {game.checksum()}",
-              file=out)
+        final = f"final digest {game.digest()}" if rec.header.format >= 3 else f"final checksum {game.checksum()}"
+        print(f"{name}: ok: {len(rec.actions)} actions verified ({status}); {final}", file=out)
     return EXIT_OK
 
 

@@ -1,26 +1,32 @@
 """Recordings: every game is written down as it is played, and the saved game IS its recording.
 
-A recording is a text file of JSON lines (see docs/REPLAY.md):
+A recording is a text file of lines (see docs/REPLAY.md), format 3 (:data:`FORMAT_VERSION`):
 
-* line 1, the **header**: format version, game version, ruleset, the digest of the data files, the seed, the Python,
-  numpy and tcod versions, the checksum of the starting state and the names of the state's parts;
-* one line per **accepted action**: its turn, the action, the checksum of the canonical state after it (blake2b)
-  and a short digest of each part of the state, so that a desync report can say which part differs;
-* at most one last line: **end** (the game was lost or won: the floor is discarded) or **crash** (the action during
-  which the engine raised; replaying the recording raises again at that turn).
+* line 1, the **header** (a JSON object): format version, game version, ruleset, the digest of the data files, the
+  seed, the Python, numpy and tcod versions, the digest of the starting state and the names of the state's parts;
+* one line per **accepted action**, plain text: ``TURN TYPE FIELDS... DIGEST HASH`` (``17 move 1 0 7bdc...d4
+  1a2b3c4d``): its turn, the action (:func:`~undercroft.rules.actions.action_to_text`), the state's digest after it
+  (:meth:`Game.digest <undercroft.rules.game.Game.digest>`: one short hash per part of the state, so that a desync
+  report can say which part differs) and the chained hash;
+* at most one last line (a JSON object): **end** (the game was lost or won: the floor is discarded) or **crash**
+  (the action during which the engine raised; replaying the recording raises again at that turn).
 
-Every line carries ``hash``, a blake2b chained over the previous line's hash and the line's own content: a line
-that was edited, dropped or moved is caught when the file is loaded, with its line number. It is an integrity
-check, not a signature.
+Every line carries a hash chained over the previous line's hash and the line's own content (blake2b: ``HASH``, 8
+hex digits, ending an action line; ``"hash"``, 12, in a JSON line): a line that was edited, dropped or moved is
+caught when the file is loaded, with its line number. It is an integrity check, not a signature.
+
+Formats 1 and 2 (every line a JSON object; an action line holds the action as a dict, ``Game.checksum()`` of the
+state after it and 2-byte digests of its parts) are still read, replayed and verified as they always were, and a
+game of format 1 or 2 that is continued (:meth:`Recorder.append_to`) goes on in its own format.
 
 Lines are written whole with one ``os.write`` on a file opened for appending (and optionally ``fsync``-ed), one
 per action, so a crash never leaves a file that cannot be loaded up to its last action. A write that fails (a full
 disk) is cut back to the last whole line and kept in memory, to be written first once writing works again
 (:attr:`Recorder.error`, :attr:`Recorder.pending`, :meth:`Recorder.flush_pending`). Loading never runs code from
 the file: only a regular file of at most :data:`MAX_FILE` bytes is opened (never a FIFO or a device), it is plain
-JSON (no pickle), each line is at most :data:`MAX_LINE` bytes, and every field is checked, types included. Text
-read from a file is shown through :func:`printable`. A game is rebuilt from ``(content, ruleset, seed)`` and its
-actions are re-applied: replays are bit-exact.
+JSON or plain text (no pickle), each line is at most :data:`MAX_LINE` bytes, and every field is checked, types
+included. Text read from a file is shown through :func:`printable`. A game is rebuilt from ``(content, ruleset,
+seed)`` and its actions are re-applied: replays are bit-exact.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import stat
 import traceback
 from collections.abc import Callable, Iterator
@@ -45,7 +52,15 @@ import numpy as np
 from undercroft import __version__
 from undercroft.content import Content
 from undercroft.content.loader import FileRefused, open_checked, printable
-from undercroft.rules.actions import Action, ActionError, action_from_dict, action_to_dict
+from undercroft.rules.actions import (
+    Action,
+    ActionError,
+    action_from_dict,
+    action_from_text,
+    action_to_dict,
+    action_to_text,
+)
+from undercroft.rules.digest import PART_HEX, PARTS, differing
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.names import the
@@ -57,6 +72,7 @@ __all__ = [
     "KNOWN_PARTS",
     "MAX_FILE",
     "MAX_LINE",
+    "WRITES",
     "Desync",
     "Header",
     "Recorder",
@@ -77,7 +93,10 @@ __all__ = [
     "state_summary",
 ]
 
-FORMAT_VERSION = 2  # 2: the header also records the tcod version (format 1, without it, is still read)
+# 3: action lines are plain text with the state's digest (Game.digest); 2: the header also records the tcod
+# version; 1: the first. Formats 1 and 2 are still read, replayed and verified.
+FORMAT_VERSION = 3
+WRITES = (2, 3)  # the formats a Recorder writes (2: to continue a game saved in format 1 or 2 in its own format)
 MAGIC = "undercroft"  # the header's "recording" field
 MAX_LINE = 64 * 1024  # bytes; a longer line is refused without being parsed
 MAX_FILE = 64 * 1024 * 1024  # bytes (about 450,000 actions); a larger file is refused before it is read
@@ -85,7 +104,9 @@ MAX_FILE = 64 * 1024 * 1024  # bytes (about 450,000 actions); a larger file is r
 # part added to the game must be added here too (tests/test_record_hostile.py checks it).
 KNOWN_PARTS = frozenset({"clock", "levels", "mode", "party", "rng"})
 SUFFIX = ".jsonl"
-_HASH_BYTES = 6
+_HASH_BYTES = 6  # a JSON line's "hash"
+_TEXT_HASH_BYTES = 4  # an action line's HASH (format 3)
+_TEXT_HASH_HEX = 2 * _TEXT_HASH_BYTES
 _PART_BYTES = 2
 _CHECKSUM_HEX = 16
 _MAX_MESSAGE = 2000  # a crash line keeps this much of the exception's message
@@ -147,8 +168,8 @@ class Header:
     python: str
     numpy: str
     finished: bool = False  # set when the file ends with an end line
-    start: str = ""  # checksum of the starting state
-    parts: tuple[str, ...] = ()  # the canonical state's top-level parts, in the order of each line's "parts"
+    start: str = ""  # checksum (formats 1-2) or digest (format 3) of the starting state
+    parts: tuple[str, ...] = ()  # the state's parts, in the order of each line's "parts" (format 3: its digest)
     tcod: str = ""  # the tcod version ("": not recorded, a format 1 recording)
 
 
@@ -156,11 +177,12 @@ class Header:
 class Recording:
     path: Path
     header: Header
-    actions: list[tuple[int, Action, str]]  # (turn, action, checksum after it)
+    actions: list[tuple[int, Action, str]]  # (turn, action, check): the state's checksum (formats 1-2) or digest
     finished: bool = False
     crash: dict[str, Any] | None = None  # {"turn", "action" (Action), "type", "message", "line"}
     end: str | None = None  # "dead" or "won" when finished
-    part_digests: list[str] = field(default_factory=list, repr=False)  # per action, the "parts" field
+    part_digests: list[str] = field(default_factory=list, repr=False)  # per action, the "parts" field (format 3:
+    # the digest, which is the parts' digests)
     last_hash: str = field(default="", repr=False)  # chain value of the last line (for appending)
     size: int = field(default=0, repr=False)  # bytes of whole lines read (a torn tail is not counted)
 
@@ -184,6 +206,21 @@ _dumps = _ENCODER.encode  # the canonical form of a line, and of the state (as u
 
 def _chain(prev: str, body: str) -> str:
     return hashlib.blake2b(f"{prev}\n{body}".encode(), digest_size=_HASH_BYTES).hexdigest()
+
+
+def _chain_text(prev: str, body: str) -> str:
+    """An action line's HASH (format 3): blake2b of the previous line's hash and this line's body."""
+    return hashlib.blake2b(f"{prev}\n{body}".encode(), digest_size=_TEXT_HASH_BYTES).hexdigest()
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_of(action: Action) -> str:
+    return action_to_text(action)
+
+
+@functools.lru_cache(maxsize=1024)
+def _action_of(text: str) -> Action:
+    return action_from_text(text)
 
 
 def _line(prev: str, obj: dict[str, Any]) -> tuple[str, bytes]:
@@ -252,6 +289,8 @@ class Recorder:
     def __init__(self, path: Path, fd: int, last_hash: str, next_turn: int, *, fsync: bool = False,
                  header: Header | None = None, offset: int | None = None) -> None:
         self.path = path
+        self.format = header.format if header is not None else FORMAT_VERSION  # the format of the lines written
+        self._text = self.format >= 3
         self._fd: int | None = fd
         self._hash = last_hash
         self.next_turn = next_turn
@@ -274,13 +313,16 @@ class Recorder:
 
     @classmethod
     def create(cls, path: Path, game: Game, content: Content, *, fsync: bool = False,
-               overwrite: bool = False) -> Recorder:
-        """Start the recording of ``game`` (which must not have taken any action yet) at ``path``.
+               overwrite: bool = False, format: int = FORMAT_VERSION) -> Recorder:
+        """Start the recording of ``game`` (which must not have taken any action yet) at ``path``, in ``format``
+        (one of :data:`WRITES`; the current one unless asked: format 2 is for tests and the golden files).
 
         Raises :class:`SaveError` (an ``OSError``) when the directory, the file or its header cannot be written;
         then no file is left (not even an empty one)."""
         if game.state.turn != 0:
             raise ValueError("a recording starts before the first action")
+        if format not in WRITES:
+            raise ValueError(f"a recording is written in format {' or '.join(map(str, WRITES))}, not {format!r}")
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -288,10 +330,10 @@ class Recorder:
             fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o644)
         except OSError as exc:
             raise SaveError(path, exc) from exc
-        start, _ = state_digests(game)
+        start = game.digest() if format >= 3 else state_digests(game)[0]
         v = installed_versions()
         header = Header(
-            format=FORMAT_VERSION,
+            format=format,
             game_version=v["game"],
             ruleset=game.ruleset_id,
             data_digest=content.digest,
@@ -299,7 +341,7 @@ class Recorder:
             python=v["python"],
             numpy=v["numpy"],
             start=start,
-            parts=_part_names(game),
+            parts=PARTS if format >= 3 else _part_names(game),
             tcod=v["tcod"],
         )
         obj = {
@@ -349,6 +391,15 @@ class Recorder:
         self._pending.append(data)
         self.flush_pending()
 
+    def _write_text(self, body: str) -> None:
+        """Chain and write an action line of format 3: ``BODY HASH``."""
+        if self._fd is None:
+            raise ValueError(f"{self.path}: the recorder is closed")
+        h = hashlib.blake2b(f"{self._hash}\n{body}".encode(), digest_size=_TEXT_HASH_BYTES).hexdigest()
+        self._hash = h
+        self._pending.append(f"{body} {h}\n".encode())
+        self.flush_pending()
+
     def flush_pending(self) -> bool:
         """Write the lines kept in memory, oldest first. True when none is left (``error`` is then None); False when
         a write failed again (``error`` says why; the file still ends with its last whole line)."""
@@ -393,8 +444,11 @@ class Recorder:
         if turn != self.next_turn:
             raise ValueError(f"{self.path}: expected the action of turn {self.next_turn}, the game is at turn {turn} "
                              "(was the action refused, or one left unrecorded?)")
-        total, parts = state_digests(game)
-        self._write({"turn": turn, "action": action_to_dict(action), "checksum": total, "parts": parts})
+        if self._text:
+            self._write_text(f"{turn} {_text_of(action)} {game.digest()}")
+        else:
+            total, parts = state_digests(game)
+            self._write({"turn": turn, "action": action_to_dict(action), "checksum": total, "parts": parts})
         self.next_turn += 1
 
     def finish(self, game: Game) -> None:
@@ -403,7 +457,10 @@ class Recorder:
             return
         if not game.over:
             raise ValueError("finish() is for a game that is over")
-        self._write({"end": game.state.mode, "turn": game.state.turn, "checksum": game.checksum()})
+        if self._text:
+            self._write({"end": game.state.mode, "turn": game.state.turn, "digest": game.digest()})
+        else:
+            self._write({"end": game.state.mode, "turn": game.state.turn, "checksum": game.checksum()})
         self.finished = True
 
     def crash(self, game: Game, exc: BaseException, action: Action | None = None) -> Path:
@@ -604,8 +661,6 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
         parse_seed(seed)
     except ValueError as exc:
         raise RecordingError(path, 1, str(exc)) from None
-    if not _is_hex(strings["start"], _CHECKSUM_HEX):
-        raise RecordingError(path, 1, "'start' must be a 16-digit hex checksum")
     parts = _want(path, 1, obj, "parts", list, "a list of names")
     if not parts or len(parts) > 64 or not all(isinstance(p, str) and 0 < len(p) <= 40 for p in parts):
         raise RecordingError(path, 1, "'parts' must be a list of names")
@@ -615,6 +670,11 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
                                       f"(the parts are {', '.join(sorted(KNOWN_PARTS))})")
     if parts != sorted(set(parts)):
         raise RecordingError(path, 1, "'parts' must name each part once, in sorted order")
+    if fmt >= 3:
+        if not _is_hex(strings["start"], PART_HEX * len(parts)):
+            raise RecordingError(path, 1, f"'start' must be a {PART_HEX * len(parts)}-digit hex digest")
+    elif not _is_hex(strings["start"], _CHECKSUM_HEX):
+        raise RecordingError(path, 1, "'start' must be a 16-digit hex checksum")
     return Header(fmt, strings["game_version"], strings["ruleset"], strings["data_digest"], seed, strings["python"],
                   strings["numpy"], False, strings["start"], tuple(parts), strings.get("tcod", ""))
 
@@ -641,6 +701,52 @@ def load_recording(path: Path | str, *, lenient_tail: bool = False) -> Recording
             raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
 
 
+@functools.cache
+def _text_line_re(digest_hex: int) -> re.Pattern[bytes]:
+    """A well-formed action line of format 3 (its fields are checked further once it matches)."""
+    return re.compile(rb"(0|[1-9][0-9]{0,8}) ([a-z_]{1,20}(?: -?[0-9]{1,11}){0,8}) ([0-9a-f]{%d}) ([0-9a-f]{%d})\n"
+                      % (digest_hex, _TEXT_HASH_HEX))
+
+
+_TEXT_SHAPE = "TURN TYPE [FIELDS...] DIGEST HASH, single spaces"
+
+
+def _bad_text_line(path: Path, n: int, raw: bytes, digest_hex: int) -> RecordingError:
+    """Why ``raw`` is not a well-formed action line of format 3: the first thing wrong, for a human."""
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError as exc:
+        return RecordingError(path, n, f"not an action line: byte {exc.start + 1} is not ASCII")
+    text = text[:-1]
+    if not text.strip():
+        return RecordingError(path, n, "blank line")
+    if text.endswith("\r"):
+        return RecordingError(path, n, "not an action line: it ends with a carriage return (CRLF)")
+    tokens = text.split(" ")
+    if "" in tokens:
+        return RecordingError(path, n, f"not an action line: extra spaces (expected {_TEXT_SHAPE})")
+    if any(not t.isprintable() for t in tokens):
+        return RecordingError(path, n, "not an action line: it holds a control character")
+    if len(tokens) < 4:
+        return RecordingError(path, n, f"not an action line: {len(tokens)} field{'s' if len(tokens) != 1 else ''} "
+                                       f"(expected {_TEXT_SHAPE})")
+    turn, kind, *fields, dig, h = tokens
+    if not (turn.isdigit() and len(turn) <= 9 and str(int(turn)) == turn and int(turn) > 0):
+        return RecordingError(path, n, f"not an action line: the turn must be a whole number from 1, not "
+                                       f"{turn[:20]!r}")
+    if not _is_hex(h, _TEXT_HASH_HEX):
+        return RecordingError(path, n, f"not an action line: the line's hash must be {_TEXT_HASH_HEX} hex digits, "
+                                       f"not {h[:40]!r}")
+    if not _is_hex(dig, digest_hex):
+        return RecordingError(path, n, f"not an action line: the digest must be {digest_hex} hex digits, not "
+                                       f"{dig[:40]!r}")
+    try:
+        action_from_text(" ".join([kind, *fields]))
+    except ActionError as exc:
+        return RecordingError(path, n, f"bad action: {exc}")
+    return RecordingError(path, n, f"not an action line (expected {_TEXT_SHAPE})")  # pragma: no cover
+
+
 def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
     header: Header | None = None
     prev = ""
@@ -651,7 +757,36 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
     closed_at = 0
     size = 0
     nparts = 0
+    text_lines = False  # format 3: an action line is text, any other line after the header a JSON object
+    match: Callable[[bytes], re.Match[bytes] | None] = _text_line_re(0).fullmatch
+    digest_hex = 0
     for n, raw in _iter_lines(path, fh, lenient_tail):
+        if text_lines and not raw.startswith(b"{"):
+            if closed_at:
+                raise RecordingError(path, n, f"nothing may follow the {'crash' if crash else 'end'} line "
+                                              f"(line {closed_at})")
+            m = match(raw)
+            if m is None:
+                raise _bad_text_line(path, n, raw, digest_hex)
+            body = raw[:m.end(3)].decode("ascii")
+            h = m.group(4).decode("ascii")
+            if hashlib.blake2b(f"{prev}\n{body}".encode(), digest_size=_TEXT_HASH_BYTES).hexdigest() != h:
+                raise RecordingError(path, n, "tampered or corrupt: the line's hash does not match its content "
+                                              "(edited, or a line before it was removed or moved)")
+            prev = h
+            turn = int(m.group(1))
+            expect = len(actions) + 1
+            if turn != expect:
+                raise RecordingError(path, n, f"turn {turn} out of order: expected {expect}")
+            try:
+                action = _action_of(m.group(2).decode("ascii"))
+            except ActionError as exc:
+                raise RecordingError(path, n, f"bad action: {exc}") from None
+            dig = m.group(3).decode("ascii")
+            actions.append((turn, action, dig))
+            digests.append(dig)
+            size += len(raw)
+            continue
         obj = _parse(path, n, raw)
         if n == 1:
             if obj.get("recording") != MAGIC:
@@ -659,6 +794,10 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
             prev = _check_hash(path, n, obj, prev)
             header = _header(path, obj)
             nparts = len(header.parts)
+            if header.format >= 3:
+                text_lines = True
+                digest_hex = PART_HEX * nparts
+                match = _text_line_re(digest_hex).fullmatch
             size += len(raw)
             continue
         if closed_at:
@@ -666,15 +805,16 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
                                           f"(line {closed_at})")
         prev = _check_hash(path, n, obj, prev)
         expect = len(actions) + 1
+        check = "digest" if text_lines else "checksum"
         if "end" in obj:
-            if set(obj) != {"end", "turn", "checksum"}:
-                raise RecordingError(path, n, "an end line holds 'end', 'turn' and 'checksum'")
+            if set(obj) != {"end", "turn", check}:
+                raise RecordingError(path, n, f"an end line holds 'end', 'turn' and '{check}'")
             end = obj["end"]
             if end not in ("dead", "won"):
                 raise RecordingError(path, n, "'end' must be 'dead' or 'won'")
             if type(obj["turn"]) is not int:
                 raise RecordingError(path, n, f"'turn' must be a whole number, not {obj['turn']!r}")
-            if obj["turn"] != expect - 1 or not actions or obj["checksum"] != actions[-1][2]:
+            if obj["turn"] != expect - 1 or not actions or obj[check] != actions[-1][2]:
                 raise RecordingError(path, n, "the end line does not match the last action")
             closed_at = n
         elif "crash" in obj:
@@ -693,6 +833,10 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
             crash = {"turn": expect, "action": _action(path, n, obj), "type": info["type"],
                      "message": info["message"], "line": n}
             closed_at = n
+        elif text_lines:
+            keys = ", ".join(sorted(set(obj))) or "nothing"
+            raise RecordingError(path, n, f"not an end or crash line (it holds {keys}); in format "
+                                          f"{header.format if header else FORMAT_VERSION} an action line is text")
         else:
             if set(obj) != {"turn", "action", "checksum", "parts"}:
                 keys = ", ".join(sorted(set(obj))) or "nothing"
@@ -745,6 +889,7 @@ def compatibility(header: Header, data_digest: str) -> list[str]:
 
 
 def _which_parts(game: Game, rec: Recording, index: int) -> list[str]:
+    """The parts of the state that differ from the recording after action number ``index`` (formats 1-2)."""
     names = _part_names(game)
     if names != rec.header.parts:
         return [f"the state's layout (recorded parts {', '.join(rec.header.parts)}; now {', '.join(names)})"]
@@ -765,13 +910,20 @@ def replay(
 ) -> Game:
     """Rebuild the game from ``(content, ruleset, seed)`` and re-apply the recorded actions (up to turn ``until``).
 
-    A recorded action that the engine refuses raises :class:`Desync` in any mode; with ``verify`` every checksum is
-    compared and the first mismatch raises :class:`Desync`. A recording that ends in a crash replays the crashing
-    action last, so the same exception is raised again at the same turn (with a note naming the turn).
+    A recorded action that the engine refuses raises :class:`Desync` in any mode; with ``verify`` the state after
+    every action is compared with the recording's (format 3: ``Game.digest()``; formats 1-2: ``Game.checksum()``)
+    and the first mismatch raises :class:`Desync`, naming the parts that differ. A recording that ends in a crash
+    replays the crashing action last, so the same exception is raised again at the same turn (with a note naming
+    the turn).
     """
     h = rec.header
     game = Game(content, h.ruleset, h.seed)
-    if verify and h.start and game.checksum() != h.start:
+    digests = h.format >= 3
+    state_check = game.digest if digests else game.checksum
+    if verify and digests and h.parts != PARTS:
+        raise Desync(0, None, [f"the state's layout (recorded parts {', '.join(h.parts)}; now {', '.join(PARTS)})"],
+                     line=1)
+    if verify and h.start and state_check() != h.start:
         raise Desync(0, None, ["the starting state (level generation or setup)"], line=1)
     step = game.step
     for i, (turn, action, chk) in enumerate(rec.actions):
@@ -786,8 +938,11 @@ def replay(
             raise Desync(turn, action, [f"refused: {events[0].get('reason', '')}"], line=i + 2)
         if on_events is not None:
             on_events(turn, action, events)
-        if verify and game.checksum() != chk:
-            raise Desync(turn, action, _which_parts(game, rec, i), line=i + 2)
+        if verify:
+            now = state_check()
+            if now != chk:
+                raise Desync(turn, action, differing(now, chk) if digests else _which_parts(game, rec, i),
+                             line=i + 2)
     crash = rec.crash
     if crash is not None and (until is None or crash["turn"] <= until):
         try:
@@ -844,6 +999,8 @@ def _status(path: Path) -> str | None:
             tail = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
     except (OSError, RecordingError):
         return None
+    if not tail.startswith(b"{"):  # an action line (format 3), or not a line of ours: the game goes on
+        return "open"
     try:
         last = json.loads(tail)
     except (ValueError, RecursionError):

@@ -1,7 +1,8 @@
 """Actions: what the player chose, as small serializable records (never keys).
 
 Every action is a frozen dataclass with a ``type`` name; :func:`action_to_dict` and :func:`action_from_dict`
-convert to and from plain JSON-able dicts, which is what recordings store.
+convert to and from plain JSON-able dicts (what recordings of formats 1 and 2 store), :func:`action_to_text` and
+:func:`action_from_text` to and from one short line of text, ``move 1 0`` (what recordings of format 3 store).
 """
 
 from __future__ import annotations
@@ -146,3 +147,46 @@ def action_from_dict(data: Any) -> Action:
             raise ActionError(f"action '{kind}': '{name}' must be a whole number")
         kwargs[name] = value
     return cls(**kwargs)
+
+
+_FIELDS: dict[str, tuple[str, ...]] = {kind: tuple(f.name for f in fields(cls)) for kind, cls in ACTION_TYPES.items()}
+_MAX_INT = 1_000_000_000  # the largest magnitude of an action's field, as action_from_dict allows
+_MAX_TEXT = 200  # characters; a longer text is no action
+
+
+def action_to_text(action: Action) -> str:
+    """The action as one line of text: its type, then its fields in declared order as whole numbers, separated by
+    single spaces (``move 1 0``, ``rest``, ``run -1``): what recordings of format 3 store."""
+    names = _FIELDS[action.type]
+    if not names:
+        return action.type
+    return " ".join([action.type, *[str(getattr(action, n)) for n in names]])
+
+
+def _whole(kind: str, name: str, token: str) -> int:
+    """A field of an action's text: a whole number written as ``str(int)`` writes it (``-1``, ``0``, ``42``; not
+    ``+1``, ``01``, ``-0``, ``1.0``, ``1_0``, ``true`` or other digits), of at most :data:`_MAX_INT`."""
+    try:
+        value = int(token) if 0 < len(token) <= 11 else None
+    except ValueError:
+        value = None
+    if value is None or str(value) != token or abs(value) > _MAX_INT:
+        raise ActionError(f"action '{kind}': '{name}' must be a whole number, not {token[:20]!r}")
+    return value
+
+
+def action_from_text(text: str) -> Action:
+    """The action of :func:`action_to_text`'s text, checked as strictly as :func:`action_from_dict` checks a dict:
+    a known type, each of its fields (all of them, in declared order), whole numbers in range, single spaces and
+    nothing else. Anything else raises :class:`ActionError`."""
+    if not isinstance(text, str) or len(text) > _MAX_TEXT:
+        raise ActionError("an action is a short line of text")
+    kind, *tokens = text.split(" ")
+    cls = ACTION_TYPES.get(kind)
+    if cls is None:
+        raise ActionError(f"unknown action type {kind[:40]!r}")
+    names = _FIELDS[kind]
+    if len(tokens) != len(names):
+        want = f"{len(names)} field{'s' if len(names) != 1 else ''}" + (f" ({' '.join(names)})" if names else "")
+        raise ActionError(f"action '{kind}' takes {want}, not {len(tokens)}")
+    return cls(**{name: _whole(kind, name, tok) for name, tok in zip(names, tokens, strict=True)})
