@@ -6,7 +6,7 @@ recorded (into a temporary directory, as ``undercroft autoplay --record`` and ``
 ``autoplay_games_per_s_jobs``: the same batch with ``jobs=cores()`` (one process per core, the pool's start
 included). ``autoplay_speedup``: the second rate over the first. Each is one run (the batch is long enough to be
 steady); a rate measured once in a process is reused by the speedup row, so ``--only`` all three plays each batch
-once.
+once. ``autoplay_actions_per_s`` is the one-core batch's actions (each game's turns) over the same seconds.
 """
 
 from __future__ import annotations
@@ -25,11 +25,16 @@ GAMES = 40
 RULESET = "undercroft"
 FIRST_SEED = 1600
 
-_RATES: dict[tuple[str | None, int], float] = {}  # (--data, jobs) -> games per second, measured in this process
+# (--data, jobs) -> (games per second, actions per second), measured once in this process
+_RATES: dict[tuple[str | None, int], tuple[float, float]] = {}
 
 
 def games_per_s(args: argparse.Namespace, jobs: int) -> float:
     """Games per second of the batch (see the module docstring) in ``jobs`` processes."""
+    return _rates(args, jobs)[0]
+
+
+def _rates(args: argparse.Namespace, jobs: int) -> tuple[float, float]:
     key = (getattr(args, "data", None), jobs)
     if key not in _RATES:
         content = load_data(args)
@@ -37,9 +42,10 @@ def games_per_s(args: argparse.Namespace, jobs: int) -> float:
         play_game(content, ruleset, FIRST_SEED, max_actions=200)  # warm up the caches (before any fork)
         with tempfile.TemporaryDirectory(prefix="undercroft-bench-autoplay-") as tmp:
             t0 = time.perf_counter()
-            autoplay.run(content, ruleset, FIRST_SEED, GAMES, max_actions=MAX_ACTIONS, record_dir=Path(tmp),
-                         jobs=jobs)
-            _RATES[key] = GAMES / (time.perf_counter() - t0)
+            results = autoplay.run(content, ruleset, FIRST_SEED, GAMES, max_actions=MAX_ACTIONS,
+                                   record_dir=Path(tmp), jobs=jobs)
+            seconds = time.perf_counter() - t0
+            _RATES[key] = (GAMES / seconds, sum(r.turns for r in results) / seconds)
     return _RATES[key]
 
 
@@ -47,6 +53,13 @@ def games_per_s(args: argparse.Namespace, jobs: int) -> float:
 def autoplay_games_per_s(args: argparse.Namespace) -> float:
     """Recorded bot games of the undercroft ruleset per second on one core (40 games from seed 1600, jobs=1)."""
     return games_per_s(args, 1)
+
+
+@metric("autoplay_actions_per_s", "actions/s")
+def autoplay_actions_per_s(args: argparse.Namespace) -> float:
+    """The actions of the same 40 recorded games (the bot's choice, the step, the recording's line) per second on
+    one core: the batch of ``autoplay_games_per_s``, measured once with it."""
+    return _rates(args, 1)[1]
 
 
 @metric("autoplay_games_per_s_jobs", "games/s")
