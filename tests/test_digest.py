@@ -26,9 +26,9 @@ def test_a_step_changes_the_parts_it_touches_and_only_those() -> None:
     grp = g.add_group("gaoler")
     assert differing(before, g.digest()) == ["levels", "mode"]  # a group more, and the next group's id
     mid = g.digest()
-    grp.hp[0] -= 1
+    grp.set_hp(0, grp.hp[0] - 1)
     assert differing(mid, g.digest()) == ["levels"]
-    g.state.level.groups.remove(grp)
+    g.state.level.remove_group(grp)
     g.state.next_group -= 1
     assert g.digest() == before
     g.state.rounds += 1

@@ -94,7 +94,7 @@ def member_attack(ctx: Ctx, i: int, g: Group, target: int, events: list[Event]) 
     dealt = 0
     if swing.hit:
         dealt = formulas.damage(formulas.damage_bonus(m.might, m.weapon, tired, fat), swing.critical, cr, fat)
-        g.hp[target] = max(0, g.hp[target] - dealt)
+        g.set_hp(target, max(0, g.hp[target] - dealt))
     events.append(Event("attack", {
         "attacker": m.template, "attacker_side": Side.PARTY, "member": i, "target": g.monster,
         "target_index": target, "group": g.id, "count": len(g.hp), "dice": f"1d{cr.attack_die}", "natural": n,
@@ -118,7 +118,7 @@ def oil(ctx: Ctx, target: int, events: list[Event]) -> None:
     assert dmg_dice is not None
     dmg, _ = ctx.roll(events, "oil_damage", dmg_dice, COMBAT)
     dmg = max(ctx.rules.fatigue.minimum_damage, dmg)
-    g.hp[target] = max(0, g.hp[target] - dmg)
+    g.set_hp(target, max(0, g.hp[target] - dmg))
     events.append(Event("oil", {"item": item, "group": g.id, "target_index": target, "damage": dmg,
                                 "target_hp_after": g.hp[target], "monster": g.monster, "count": len(g.hp)}))
     if g.hp[target] <= 0:
@@ -183,7 +183,7 @@ def end_round(ctx: Ctx, g: Group, events: list[Event]) -> None:
         healed = []
         for i in g.alive:
             before = g.hp[i]
-            g.hp[i] = min(g.max_hp, g.hp[i] + mon.regenerate)
+            g.set_hp(i, min(g.max_hp, g.hp[i] + mon.regenerate))
             if g.hp[i] > before:
                 healed.append(i)
         for i in healed:
@@ -234,7 +234,7 @@ def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
     st.gold += gold
     g.treasure = g.bribes = 0
     st.kills += len(g.hp)
-    st.level.groups.remove(g)
+    st.level.remove_group(g)
     st.mode, st.combat, st.encounter, st.pursuit = Mode.EXPLORE, None, None, None
     events.append(Event("victory", {"group": g.id, "monster": g.monster, "gold": gold, "shares": shares}))
     if ctx.rs.levels[st.depth].final and not any(gg.origin == Origin.GUARDIAN for gg in st.level.groups):

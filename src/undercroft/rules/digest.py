@@ -1,16 +1,28 @@
 """The state's digest: one short hash per part of the state, as recordings of format 3 store it after every action.
 
 The state has five parts (:data:`PARTS`, the names the recordings' headers list): ``clock``, ``levels``, ``mode``,
-``party`` and ``rng``. Each part's digest is a blake2b of :data:`PART_BYTES` bytes over a fixed encoding of the
+``party`` and ``rng``. Each part's digest is :data:`PART_BYTES` bytes of a CRC-32 over a fixed encoding of the
 part's values as 64-bit integers (a text such as a monster's id is the integer :func:`sid` of it), so that a
-replay compares all of them after every action and a desync names the part that differs.
+replay compares all of them after every action and a desync names the part that differs. (A CRC, not a
+cryptographic hash: it only has to tell a replay that went another way from the recorded one; the lines of a
+recording are chained with blake2b against tampering.) A level's digest is that of its own values' digest and
+its groups' digests, the ``levels`` part that of the levels' digests, and the ``party`` part that of its
+belongings' digest and where it stands: so that each can be kept.
 
 :func:`full_digest` computes the digest from scratch. :class:`Tracker` (what :meth:`Game.digest
-<undercroft.rules.game.Game.digest>` uses) gives the same value for the cost of what changed: the small parts
-are compared as tuples and hashed again only when they differ; the levels are hashed level by level and group by
-group, each again only when the engine marked it changed (:meth:`~undercroft.rules.state.LevelState.touch` and
-the groups' own setters); the dice streams by their draw counts. ``tests/test_digest.py`` checks the two agree
-after every action of the golden recordings and of 200 autoplayed games.
+<undercroft.rules.game.Game.digest>` uses) gives the same value for the cost of what changed:
+
+* the clock, the mode, where the party stands: their few values are compared with the last ones, and hashed
+  again only when they differ;
+* the party's belongings: hashed again when its gold or items or a member changed (a member counts its own
+  changes: every attribute set);
+* the levels: a level counts its changes (``LevelState.rev``: :meth:`~undercroft.rules.state.LevelState.touch`
+  where the engine changes its visited segments or floor items, a group added or removed, and every change to a
+  group, which tells its level); only a level that changed is hashed again, and in it only the groups that did;
+* the dice: :class:`~undercroft.rules.rng.Streams` counts every word drawn from any stream.
+
+``tests/test_digest.py`` checks that the two agree after every action of the golden recordings and of 200
+autoplayed games.
 
 What each part holds (the canonical form of :func:`undercroft.rules.state.canonical`, less two things):
 
@@ -41,6 +53,7 @@ PART_HEX = 2 * PART_BYTES
 DIGEST_HEX = PART_HEX * len(PARTS)
 _MASK = (1 << (8 * PART_BYTES)) - 1
 NONE = -(1 << 63)  # the encoding of "nothing" (no encounter, ...)
+
 
 @functools.cache
 def sid(text: str) -> int:
@@ -174,62 +187,55 @@ class Tracker:
     is needed when the state object is replaced (:meth:`Game.restore <undercroft.rules.game.Game.restore>`)."""
 
     def __init__(self) -> None:
-        self._clock: tuple[list[int], str] = ([], "")
-        self._mode: tuple[list[int], str] = ([], "")
-        self._party: tuple[list[int], str] = ([], "")
+        self._clock: tuple[tuple[object, ...], str] = ((), "")
+        self._mode: tuple[tuple[object, ...], str] = ((), "")
+        self._party: tuple[tuple[object, ...], str] = ((), "")
         self._belongings: tuple[list[object], str] = ([], "")
-        self._rng: tuple[list[int], str] = ([], "")
-        self._levels: tuple[list[str], str] = ([], "")
-        self._level: dict[int, tuple[list[int], str]] = {}  # depth -> (key, digest)
-        self._body: dict[int, tuple[int, str]] = {}  # depth -> (the level's rev, its body's digest)
-        self._group: dict[int, tuple[list[int], str]] = {}  # group id -> (key, digest)
+        self._rng: tuple[int, str] = (-1, "")
+        self._levels: tuple[list[tuple[int, int, int]], str] = ([], "")
+        self._level: dict[int, tuple[tuple[int, int], str]] = {}  # depth -> ((rev, number of groups), digest)
+        self._body: dict[int, tuple[int, str]] = {}  # depth -> (its touches, its body's digest)
+        self._group: dict[int, tuple[int, str]] = {}  # group id -> (the group's rev, its digest)
 
     def digest(self, st: GameState, streams: Streams) -> str:
-        v = encode_clock(st)
-        if v != self._clock[0]:
-            self._clock = (v, _hash(v))
-        v = encode_mode(st)
-        if v != self._mode[0]:
-            self._mode = (v, _hash(v))
-        k: list[object] = [st.gold, *st.items.items()]
-        k += [m.rev for m in st.party]
-        if k != self._belongings[0]:
-            self._belongings = (k, _hash(encode_belongings(st)))
-        v = encode_party(st, self._belongings[1])
-        if v != self._party[0]:
-            self._party = (v, _hash(v))
-        v = streams.draw_counts()
-        if v != self._rng[0]:
-            self._rng = (v, _hash(encode_rng(streams)))
-        return self._clock[1] + self._levels_digest(st) + self._mode[1] + self._party[1] + self._rng[1]
-
-    def _levels_digest(self, st: GameState) -> str:
-        digests = []
-        for idx in sorted(st.levels):
-            lv = st.levels[idx]
-            key = [lv.rev]
-            for g in lv.groups:
-                key += (g.id, g.rev, *g.hp)
-            cached = self._level.get(idx)
-            if cached is None or cached[0] != key:
-                cached = (key, self._level_digest(lv))
-                self._level[idx] = cached
-            digests.append(cached[1])
-        if digests != self._levels[0]:
-            self._levels = (digests, _combine(digests))
-        return self._levels[1]
+        clock = (st.rounds, st.running_rounds, st.exhausted, st.rest_rounds)  # encode_clock's values
+        if clock != self._clock[0]:
+            self._clock = (clock, _hash(encode_clock(st)))
+        if st.encounter is None and st.combat is None and st.pursuit is None:  # nothing changed in place
+            mode: tuple[object, ...] = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills)
+        else:
+            mode = tuple(encode_mode(st))
+        if mode != self._mode[0]:
+            self._mode = (mode, _hash(encode_mode(st)))
+        belongings: list[object] = [st.gold, *st.items.items()]
+        belongings += [m.rev for m in st.party]
+        if belongings != self._belongings[0]:
+            self._belongings = (belongings, _hash(encode_belongings(st)))
+        where = (st.pos, st.prev_pos, st.segment, st.segment_entry, self._belongings[1])
+        if where != self._party[0]:
+            self._party = (where, _hash(encode_party(st, self._belongings[1])))
+        if streams.draws != self._rng[0]:
+            self._rng = (streams.draws, _hash(encode_rng(streams)))
+        revs = [(depth, lv.rev, len(lv.groups)) for depth, lv in st.levels.items()]
+        if revs != self._levels[0]:
+            self._levels = (revs, _combine([self._level_digest(st.levels[d]) for d in sorted(st.levels)]))
+        return self._clock[1] + self._levels[1] + self._mode[1] + self._party[1] + self._rng[1]
 
     def _level_digest(self, lv: LevelState) -> str:
+        cached = self._level.get(lv.index)
+        if cached is not None and cached[0] == (lv.rev, len(lv.groups)):
+            return cached[1]
         body = self._body.get(lv.index)
-        if body is None or body[0] != lv.rev:
-            body = (lv.rev, _hash(encode_level(lv)))
+        if body is None or body[0] != lv.touched:
+            body = (lv.touched, _hash(encode_level(lv)))
             self._body[lv.index] = body
         parts = [body[1]]
         for g in lv.groups:
-            key = [g.rev, *g.hp]
-            cached = self._group.get(g.id)
-            if cached is None or cached[0] != key:
-                cached = (key, _hash(encode_group(g)))
-                self._group[g.id] = cached
-            parts.append(cached[1])
-        return _combine(parts)
+            got = self._group.get(g.id)
+            if got is None or got[0] != g.rev:
+                got = (g.rev, _hash(encode_group(g)))
+                self._group[g.id] = got
+            parts.append(got[1])
+        digest = _combine(parts)
+        self._level[lv.index] = ((lv.rev, len(lv.groups)), digest)
+        return digest

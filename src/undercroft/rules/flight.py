@@ -168,8 +168,9 @@ def let_go(ctx: Ctx, events: list[Event]) -> None:
 
 
 def _gone(ctx: Ctx, gid: int) -> None:
-    st = ctx.state
-    st.level.groups[:] = [g for g in st.level.groups if g.id != gid]
+    lv = ctx.state.level
+    for g in [g for g in lv.groups if g.id == gid]:
+        lv.remove_group(g)
 
 
 def pursuit_round(ctx: Ctx, events: list[Event]) -> None:

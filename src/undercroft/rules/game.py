@@ -232,7 +232,7 @@ class Game(Ctx):
                   origin, treasure)
         st.next_group += 1
         init_behaviour(g, mon)
-        st.level.groups.append(g)
+        st.level.add_group(g)
         return g
 
     def start_encounter(self, g: Group, *, meeting: bool = True) -> list[Event]:

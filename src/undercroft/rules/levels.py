@@ -59,7 +59,7 @@ def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> Lev
         treasure = max(0, roll(stream, mon.treasure).total)
         g = Group(gid_base + i, mid, [mon.hp], mon.hp, idx, seg.id, guard_post(m, seg), Origin.GUARDIAN, treasure)
         init_behaviour(g, mon)
-        lv.groups.append(g)
+        lv.add_group(g)
     return lv
 
 

@@ -53,7 +53,7 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
               max(0, treasure))
     st.next_group += 1
     init_behaviour(g, mon)
-    st.level.groups.append(g)
+    st.level.add_group(g)
     encounter.begin(ctx, g, events)
 
 

@@ -60,7 +60,7 @@ def parse_seed(text: str | int) -> int:
 class Stream:
     """One named stream: a DiceSource over PCG64 raw output."""
 
-    __slots__ = ("_bg", "_raw", "draws", "level", "name")
+    __slots__ = ("_bg", "_raw", "draws", "level", "name", "owner")
 
     def __init__(self, seed: int, name: str, level: int = 0) -> None:
         self.name = name
@@ -69,10 +69,13 @@ class Stream:
         self._bg = np.random.PCG64(ss)
         self._raw = self._bg.random_raw
         self.draws = 0
+        self.owner: Streams | None = None  # the game's streams, which count every draw of theirs (Streams.draws)
 
     def raw(self) -> int:
         """The next 64 raw bits."""
         self.draws += 1
+        if self.owner is not None:
+            self.owner.draws += 1
         return int(self._raw())
 
     def die(self, sides: int) -> int:
@@ -102,6 +105,8 @@ class Stream:
             "uinteger": 0,
         }
         self.draws = draws
+        if self.owner is not None:
+            self.owner.draws += 1
 
 
 class Streams:
@@ -110,12 +115,15 @@ class Streams:
     def __init__(self, seed: int | str) -> None:
         self.seed: int = parse_seed(seed)
         self._streams: dict[tuple[str, int], Stream] = {}
+        self.draws = 0  # words drawn from all the streams (the state's digest looks at them again when it moves)
 
     def get(self, name: str, level: int = 0) -> Stream:
         key = (name, level)
         s = self._streams.get(key)
         if s is None:
             s = self._streams[key] = Stream(self.seed, name, level)
+            s.owner = self
+            self.draws += 1  # a new stream is a change too
         return s
 
     def items(self) -> list[tuple[tuple[str, int], Stream]]:

@@ -71,14 +71,34 @@ class Group:
     risen: bool = True  # kneelers: standing and fighting
     turns: int = 0  # monster turns taken in the current fight (acts_every)
 
-    #: How many times an attribute was set (the state's digest hashes a group again only when it changed; its
-    #: hit points, a list changed in place, are compared as well). Not part of the state.
+    #: The level whose ``groups`` hold this group (:meth:`LevelState.add_group`), None before. Not part of the
+    #: state: every change to the group is counted in its level's ``rev`` through it.
+    owner: LevelState | None = field(default=None, repr=False, compare=False)
+
+    #: How many times the group changed (the state's digest hashes a group again only then). Not part of the
+    #: state.
     rev: ClassVar[int] = 0
 
     def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__
         d[name] = value
         d["rev"] = d.get("rev", 0) + 1
+        owner = d.get("owner")
+        if owner is not None:
+            owner.rev += 1
+
+    def set_hp(self, i: int, hp: int) -> None:
+        """Creature ``i`` has ``hp`` hit points now (the one way the engine changes a hit point)."""
+        self.hp[i] = hp
+        self.touch()
+
+    def touch(self) -> None:
+        """Say that the group changed in place (a list of it), as setting an attribute says it."""
+        d = self.__dict__
+        d["rev"] = d.get("rev", 0) + 1
+        owner = d.get("owner")
+        if owner is not None:
+            owner.rev += 1
 
     @property
     def negotiated(self) -> bool:
@@ -140,12 +160,27 @@ class LevelState:
     fov_radius: int = 0  # how far the party sees on this level (the map profile's)
     looks: list[tuple[int, int]] = field(default_factory=list)  # looks not folded into ``memory`` yet
     looked: set[tuple[int, int]] = field(default_factory=set)  # every tile looked round from
-    #: Bumped by :meth:`touch` whenever ``visited`` or ``items`` change (the state's digest hashes the level again
-    #: only then, or when one of its groups changed). Not part of the state.
+    #: Counts the level's changes: :meth:`touch` (``visited`` or ``items``), a group added or removed, any change
+    #: to one of its groups (the state's digest hashes the level again only when it moved). Not part of the state.
     rev: int = 0
+
+    touched: int = 0  # the :meth:`touch` calls alone (the level's own values changed, not one of its groups)
 
     def touch(self) -> None:
         """Say that ``visited`` or ``items`` changed."""
+        self.rev += 1
+        self.touched += 1
+
+    def add_group(self, g: Group) -> None:
+        """Place ``g`` on this level (last in ``groups``)."""
+        g.owner = self
+        self.groups.append(g)
+        self.rev += 1
+
+    def remove_group(self, g: Group) -> None:
+        """Take ``g`` off this level (it is defeated)."""
+        self.groups.remove(g)
+        g.owner = None
         self.rev += 1
 
     def look(self, pos: tuple[int, int]) -> None:
