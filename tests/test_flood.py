@@ -11,7 +11,16 @@ import tcod.path
 
 from undercroft.cliutil import load_data
 from undercroft.rules.game import Game
-from undercroft.rules.levelmap import MAX_DIST, dijkstra_map, distance_map, flood8, flood_layers, walkable
+from undercroft.rules.levelmap import (
+    MAX_DIST,
+    descend_path,
+    dijkstra_map,
+    distance_map,
+    flood8,
+    flood_layers,
+    least_cost_path,
+    walkable,
+)
 
 COSTS = ([1], [1, 8], [1, 13], [1, 2, 3, 5, 9], [1, 100], [7])
 
@@ -107,3 +116,16 @@ def test_the_eight_way_flood_against_tcod_with_limits_and_targets() -> None:
         for _ in range(10):
             x, y = int(rng.integers(-1, w + 1)), int(rng.integers(-1, h + 1))
             assert flood.at(x, y) == (int(got[y, x]) if 0 <= x < w and 0 <= y < h else -1)
+
+
+def test_the_least_cost_path_is_the_walk_down_the_distance_map() -> None:
+    """``least_cost_path`` (the corridor router's, read off the search's bit sets) gives the path that
+    ``descend_path`` walks down the full distance map, tie for tie."""
+    rng = np.random.default_rng(23)
+    for t in range(300):
+        h, w = (int(v) for v in rng.integers(1, 40, size=2))
+        cost = np.where(rng.random((h, w)) < 0.3, 0, rng.choice(COSTS[t % len(COSTS)], size=(h, w))).astype(np.int32)
+        origin = (int(rng.integers(w)), int(rng.integers(h)))
+        goal = (int(rng.integers(w)), int(rng.integers(h)))
+        want = descend_path(dijkstra_map(cost, origin), goal)
+        assert least_cost_path(cost, origin, goal) == want, f"case {t}: {origin} -> {goal}\n{cost}"

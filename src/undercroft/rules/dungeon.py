@@ -50,10 +50,9 @@ from undercroft.rules.levelmap import (
     Point,
     Segment,
     compute_fov,
-    descend_path,
-    dijkstra_map,
     distance_map,
     fov_window,
+    least_cost_path,
     path_between,
     transparent,
     walkable,
@@ -302,8 +301,7 @@ def _route(blocked: BoolArray, near: BoolArray, a: Point, b: Point) -> list[Poin
         sub = np.s_[y0:y1, x0:x1]
         cost = np.where(blocked[sub], 0, np.where(near[sub], 1 + _TOUCH_PENALTY, 1)).astype(np.int32)
         cost[a[1] - y0, a[0] - x0] = cost[b[1] - y0, b[0] - x0] = 1
-        dist = dijkstra_map(cost, (b[0] - x0, b[1] - y0), goal=(a[0] - x0, a[1] - y0))
-        path = descend_path(dist, (a[0] - x0, a[1] - y0))
+        path = least_cost_path(cost, (b[0] - x0, b[1] - y0), (a[0] - x0, a[1] - y0))
         if path:
             return [(x + x0, y + y0) for x, y in path]
     # Cannot happen: the space outside the room walls is connected.

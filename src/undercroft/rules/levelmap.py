@@ -259,22 +259,11 @@ def _bits(mask: BoolArray) -> int:
     return int.from_bytes(np.packbits(mask, axis=None, bitorder="little").tobytes(), "little")
 
 
-def dijkstra_map(
-    cost: npt.NDArray[np.integer] | BoolArray, origin: Point, diagonal: bool = False, goal: Point | None = None
-) -> npt.NDArray[np.int32]:
-    """Least walking costs from ``origin`` to every tile: entering a tile costs its ``cost`` (0: it cannot be
-    entered; ``origin`` is left whatever its own cost), in four directions, or eight with ``diagonal`` (a diagonal
-    step costs the same and may pass between two walls); :data:`MAX_DIST` where it cannot reach.
-
-    The same distances as ``tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None)`` from a single zero
-    (tests/test_flood.py checks it), which leaks native memory in tcod 21.2 (issue 15). A bucket queue of bit
-    sets: the map is one Python integer a tile set (each row ``w + 1`` bits, the last one always blocked so a step
-    off a row's end lands nowhere), a step from a set is a handful of shifts, and the tiles settled at each cost are
-    written back to the array at the end, one bit plane of the cost a time.
-
-    With ``goal``, the search stops once that tile is settled: every tile cheaper than it has its cost, the others
-    are left at :data:`MAX_DIST` (enough to walk down from ``goal`` with :func:`descend_path`).
-    """
+def _search(cost: npt.NDArray[np.integer] | BoolArray, origin: Point, diagonal: bool,
+            goal: Point | None) -> tuple[int, list[int], list[int]]:
+    """The least-cost search of :func:`dijkstra_map` as bit sets: ``(stride, ds, cum)``, where ``ds`` are the costs
+    at which tiles were settled, rising, and ``cum[k]`` every tile settled at ``ds[k]`` or less (bit
+    ``y * stride + x``). With ``goal``, it stops once that tile is settled."""
     h, w = cost.shape
     stride = w + 1
     padded = np.zeros((h, stride), dtype=cost.dtype)
@@ -287,7 +276,6 @@ def dijkstra_map(
     for _, bits in classes:
         open_ |= bits
     open_ = (open_ | start) ^ start
-    # ``ds``: the costs at which tiles were settled, rising; ``cum[k]``: every tile settled at ``ds[k]`` or less.
     ds: list[int] = [0]
     cum: list[int] = [start]
     if len(classes) == 1 and classes[0][0] == 1:  # every step costs 1: a breadth-first flood, a layer a step
@@ -331,7 +319,27 @@ def dijkstra_map(
             cum.append(seen)
             if now & aim:
                 break
+    return stride, ds, cum
 
+
+def dijkstra_map(
+    cost: npt.NDArray[np.integer] | BoolArray, origin: Point, diagonal: bool = False, goal: Point | None = None
+) -> npt.NDArray[np.int32]:
+    """Least walking costs from ``origin`` to every tile: entering a tile costs its ``cost`` (0: it cannot be
+    entered; ``origin`` is left whatever its own cost), in four directions, or eight with ``diagonal`` (a diagonal
+    step costs the same and may pass between two walls); :data:`MAX_DIST` where it cannot reach.
+
+    The same distances as ``tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None)`` from a single zero
+    (tests/test_flood.py checks it), which leaks native memory in tcod 21.2 (issue 15). A bucket queue of bit
+    sets: the map is one Python integer a tile set (each row ``w + 1`` bits, the last one always blocked so a step
+    off a row's end lands nowhere), a step from a set is a handful of shifts, and the tiles settled at each cost are
+    written back to the array at the end, one bit plane of the cost a time.
+
+    With ``goal``, the search stops once that tile is settled: every tile cheaper than it has its cost, the others
+    are left at :data:`MAX_DIST` (enough to walk down from ``goal`` with :func:`descend_path`).
+    """
+    h, w = cost.shape
+    stride, ds, cum = _search(cost, origin, diagonal, goal)
     top = ds[-1]
     # ``under[x]``: the tiles settled at a cost under ``x``, for x = 0 .. top + 1.
     if top + 1 == len(ds):
@@ -359,6 +367,49 @@ def dijkstra_map(
                             count=h * stride, bitorder="little").astype(bool)
     dist[~got_any] = MAX_DIST
     return dist.reshape(h, stride)[:, :w].copy()
+
+
+def least_cost_path(cost: npt.NDArray[np.integer] | BoolArray, origin: Point, goal: Point) -> list[Point]:
+    """``descend_path(dijkstra_map(cost, origin, goal=goal), goal)`` without the array: the search's bit sets
+    answer the few costs the walk down asks for (each a binary search over the settled layers). A path from
+    ``goal`` to ``origin``, both included; [] when ``goal`` cannot be reached."""
+    h, w = cost.shape
+    stride, _, cum = _search(cost, origin, False, goal)
+    x, y = goal
+    if not (0 <= x < w and 0 <= y < h) or not cum[-1] & (1 << (y * stride + x)):
+        return []
+
+    def layer(bit: int, below: int) -> int:
+        """The first layer (< ``below``) holding ``bit``: where a tile's cost is settled."""
+        lo, hi = 0, below
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if cum[mid] & bit:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    k = layer(1 << (y * stride + x), len(cum) - 1)
+    path = [goal]
+    heading: Point | None = None
+    while k > 0:
+        lower = cum[k - 1]  # every tile cheaper than here
+        best: tuple[int, Point] | None = None
+        for step in (heading, *STEPS) if heading else STEPS:
+            nx, ny = x + step[0], y + step[1]
+            if 0 <= nx < w and 0 <= ny < h:
+                bit = 1 << (ny * stride + nx)
+                if lower & bit:
+                    nk = layer(bit, k - 1)
+                    if best is None or nk < best[0]:
+                        best = (nk, step)
+        if best is None:  # cannot happen: a settled tile has a cheaper neighbour
+            return []
+        k, heading = best
+        x, y = x + heading[0], y + heading[1]
+        path.append((x, y))
+    return path
 
 
 def distance_map(walk: BoolArray, origin: Point) -> npt.NDArray[np.int32]:
