@@ -16,6 +16,7 @@ from undercroft.rules.levelmap import (
     descend_path,
     dijkstra_map,
     distance_map,
+    distances_to,
     flood8,
     flood_layers,
     least_cost_path,
@@ -129,3 +130,17 @@ def test_the_least_cost_path_is_the_walk_down_the_distance_map() -> None:
         goal = (int(rng.integers(w)), int(rng.integers(h)))
         want = descend_path(dijkstra_map(cost, origin), goal)
         assert least_cost_path(cost, origin, goal) == want, f"case {t}: {origin} -> {goal}\n{cost}"
+
+
+def test_distances_to_a_few_tiles_are_the_distance_maps() -> None:
+    """``distances_to`` (the generator's far rooms, read off the search's bit sets) gives ``distance_map``'s
+    values at the tiles asked for, unreachable and off-map ones as MAX_DIST."""
+    rng = np.random.default_rng(29)
+    for t in range(200):
+        h, w = (int(v) for v in rng.integers(1, 40, size=2))
+        walk = rng.random((h, w)) < rng.uniform(0.3, 0.95)
+        origin = (int(rng.integers(w)), int(rng.integers(h)))
+        points = [(int(rng.integers(-1, w + 1)), int(rng.integers(-1, h + 1))) for _ in range(8)]
+        full = distance_map(walk, origin)
+        want = [int(full[y, x]) if 0 <= x < w and 0 <= y < h else MAX_DIST for x, y in points]
+        assert distances_to(walk, origin, points) == want, f"case {t}"

@@ -50,7 +50,7 @@ from undercroft.rules.levelmap import (
     Point,
     Segment,
     compute_fov,
-    distance_map,
+    distances_to,
     fov_window,
     least_cost_path,
     path_between,
@@ -82,6 +82,11 @@ _ATTEMPTS_PER_ROOM: Final = 60
 _TOUCH_PENALTY: Final = 12
 # A corridor is first sought within this many tiles around the box of its two ends.
 _ROUTE_MARGIN: Final = 8
+# A tile and its four neighbours; a tile and its eight (offsets as rows, to index a path's tiles all at once).
+_CROSS_DX: Final = np.array([0, *(dx for dx, _ in STEPS)], dtype=np.intp)
+_CROSS_DY: Final = np.array([0, *(dy for _, dy in STEPS)], dtype=np.intp)
+_RING_DX: Final = np.array([dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)], dtype=np.intp)
+_RING_DY: Final = np.array([dy for dy in (-1, 0, 1) for dx in (-1, 0, 1)], dtype=np.intp)
 
 
 @dataclass(frozen=True)
@@ -131,14 +136,12 @@ def generate_level(profile: MapGen, stream: Stream) -> LevelMap:
         xs = np.array([p[0] for p in path], dtype=np.intp)
         ys = np.array([p[1] for p in path], dtype=np.intp)
         parent.append(k)
-        touched = [owner[ys, xs]] + [owner[ys + dy, xs + dx] for dx, dy in STEPS]  # paths never reach the edge
-        for j in np.unique(np.concatenate(touched)).tolist():
+        touched = owner[ys[:, None] + _CROSS_DY, xs[:, None] + _CROSS_DX]  # paths never reach the edge
+        for j in sorted(set(touched.ravel().tolist())):
             if j >= 0:
                 _union(parent, j, k)
         owner[ys, xs] = k
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                near[ys + dy, xs + dx] = True
+        near[ys[:, None] + _RING_DY, xs[:, None] + _RING_DX] = True
         tiles[door_a[1], door_a[0]] = DOOR
         tiles[door_b[1], door_b[0]] = DOOR
 
@@ -175,8 +178,8 @@ def generate_level(profile: MapGen, stream: Stream) -> LevelMap:
 
     start = rooms[0].centre
     walk = tiles != WALL
-    dist = distance_map(walk, start)
-    far_rooms = tuple(sorted(range(len(rooms)), key=lambda i: (-int(dist[rooms[i].centre[1], rooms[i].centre[0]]), i)))
+    dist = distances_to(walk, start, [r.centre for r in rooms])
+    far_rooms = tuple(sorted(range(len(rooms)), key=lambda i: (-dist[i], i)))
 
     far = rooms[far_rooms[0]]
     ix1, iy1, ix2, iy2 = far.x1 + 1, far.y1 + 1, far.x2 - 1, far.y2 - 1  # away from the walls (rooms are >= 3 wide)

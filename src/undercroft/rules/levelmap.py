@@ -369,6 +369,28 @@ def dijkstra_map(
     return dist.reshape(h, stride)[:, :w].copy()
 
 
+def distances_to(walk: BoolArray, origin: Point, points: list[Point]) -> list[int]:
+    """Orthogonal step counts from ``origin`` over ``walk`` to each of ``points`` (:data:`MAX_DIST` where it
+    cannot reach): :func:`distance_map`'s values there, read off the search's bit sets without the array."""
+    h, w = walk.shape
+    stride, ds, cum = _search(walk, origin, False, None)
+    out = []
+    for x, y in points:
+        bit = 1 << (y * stride + x) if 0 <= x < w and 0 <= y < h else 0
+        if not cum[-1] & bit:
+            out.append(MAX_DIST)
+            continue
+        lo, hi = 0, len(cum) - 1  # the first layer that holds it
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if cum[mid] & bit:
+                hi = mid
+            else:
+                lo = mid + 1
+        out.append(ds[lo])
+    return out
+
+
 def least_cost_path(cost: npt.NDArray[np.integer] | BoolArray, origin: Point, goal: Point) -> list[Point]:
     """``descend_path(dijkstra_map(cost, origin, goal=goal), goal)`` without the array: the search's bit sets
     answer the few costs the walk down asks for (each a binary search over the settled layers). A path from

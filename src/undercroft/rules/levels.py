@@ -41,7 +41,7 @@ def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> Lev
         if s.kind == "room" and s.id != start_seg
         for y in range(s.y1, s.y2 + 1)
         for x in range(s.x1, s.x2 + 1)
-        if m.tiles[y, x] == dungeon.FLOOR
+        if m.tile_rows[y][x] == dungeon.FLOOR
     ]
     for fi in spec.items:
         n = max(0, roll(stream, fi.count).total)
