@@ -62,7 +62,11 @@ def far_tile(ctx: Ctx, seg: int) -> tuple[int, int]:
     or the stairs, never a tile another group holds."""
     st = ctx.state
     m = st.level.map
-    ys, xs = np.nonzero((m.segment_of == seg) & (m.tiles == dungeon.FLOOR))
+    s = m.segments[seg]  # its bounding box holds all its tiles
+    box = np.s_[s.y1:s.y2 + 1, s.x1:s.x2 + 1]
+    ys, xs = np.nonzero((m.segment_of[box] == seg) & (m.tiles[box] == dungeon.FLOOR))
+    ys += s.y1
+    xs += s.x1
     if len(xs) == 0:
         return st.pos
     occupied = {g.pos for g in st.level.groups if not g.defeated}
