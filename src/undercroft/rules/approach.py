@@ -338,7 +338,26 @@ class Exit:
 
 
 def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
-    """The ways out of the party's segment, in the segment's door order (see :class:`Exit`)."""
+    """The ways out of the party's segment, in the segment's door order (see :class:`Exit`).
+
+    The last answer is kept (``ctx.exits_memo``) with everything it depends on: the level and its revision (any
+    change to a group on it moves it), where the party stands and came in, the encounter's group and sight, and the
+    group asked about; the same question again (a run's precheck, then the run; the bot's and the screens'
+    questions between two actions) costs a comparison."""
+    st = ctx.state
+    lv = st.level
+    enc = st.encounter
+    key = (id(st), st.depth, lv.rev, len(lv.groups), st.pos, st.prev_pos, st.segment, st.segment_entry,
+           None if enc is None else (enc.group, enc.out_of_sight), None if g is None else (id(g), g.rev))
+    memo = ctx.exits_memo
+    if memo is not None and memo[0] == key:
+        return list(memo[1])
+    out = _exits(ctx, g)
+    ctx.exits_memo = (key, tuple(out))
+    return out
+
+
+def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     st = ctx.state
     m = st.level.map
     if st.segment < 0:

@@ -55,6 +55,8 @@ class Ctx:
         # function's memo (:func:`undercroft.rules.approach.steps_between`); not part of the state
         self.walk_cache: dict[tuple[int, tuple[int, int], tuple[int, int]], int] = {}
         self._sight_memo: tuple[tuple[int, tuple[int, int]], tuple[int, int, np.ndarray]] | None = None
+        # the last ways out asked for and what they depend on (:func:`undercroft.rules.approach.exits`)
+        self.exits_memo: tuple[tuple[object, ...], tuple[Any, ...]] | None = None
 
     # --- dice -------------------------------------------------------------------------------------------------
 

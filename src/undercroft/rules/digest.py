@@ -67,6 +67,10 @@ def _packer(n: int) -> struct.Struct:
     return struct.Struct(f"<{n}q")
 
 
+_CLOCK = _packer(4)  # the clock's values
+_WHERE = _packer(8)  # the party part's values
+
+
 def _hash(values: list[int]) -> str:
     """The digest (hex) of a list of integers (truth values count as 0 and 1)."""
     return "%06x" % (zlib.crc32(_packer(len(values)).pack(*values)) & _MASK)
@@ -200,7 +204,7 @@ class Tracker:
     def digest(self, st: GameState, streams: Streams) -> str:
         clock = (st.rounds, st.running_rounds, st.exhausted, st.rest_rounds)  # encode_clock's values
         if clock != self._clock[0]:
-            self._clock = (clock, _hash(encode_clock(st)))
+            self._clock = (clock, "%06x" % (zlib.crc32(_CLOCK.pack(*clock)) & _MASK))  # _hash(encode_clock(st))
         if st.encounter is None and st.combat is None and st.pursuit is None:  # nothing changed in place
             mode: tuple[object, ...] = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills)
         else:
@@ -212,8 +216,9 @@ class Tracker:
         if belongings != self._belongings[0]:
             self._belongings = (belongings, _hash(encode_belongings(st)))
         where = (st.pos, st.prev_pos, st.segment, st.segment_entry, self._belongings[1])
-        if where != self._party[0]:
-            self._party = (where, _hash(encode_party(st, self._belongings[1])))
+        if where != self._party[0]:  # _hash(encode_party(st, belongings)), its 8 values packed at once
+            packed = _WHERE.pack(int(self._belongings[1], 16), *st.pos, *st.prev_pos, st.segment, *st.segment_entry)
+            self._party = (where, "%06x" % (zlib.crc32(packed) & _MASK))
         if streams.draws != self._rng[0]:
             self._rng = (streams.draws, _hash(encode_rng(streams)))
         revs = [(depth, lv.rev, len(lv.groups)) for depth, lv in st.levels.items()]

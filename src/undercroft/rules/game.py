@@ -270,3 +270,4 @@ class Game(Ctx):
         self.state = copy.deepcopy(snap.state, memo)
         self.streams.restore(snap.streams)
         self._tracker = Tracker()
+        self.exits_memo = None

@@ -423,7 +423,7 @@ def least_cost_path(cost: npt.NDArray[np.integer] | BoolArray, origin: Point, go
             if 0 <= nx < w and 0 <= ny < h:
                 bit = 1 << (ny * stride + nx)
                 if lower & bit:
-                    nk = layer(bit, k - 1)
+                    nk = k - 1 if k < 2 or not cum[k - 2] & bit else layer(bit, k - 2)
                     if best is None or nk < best[0]:
                         best = (nk, step)
         if best is None:  # cannot happen: a settled tile has a cheaper neighbour

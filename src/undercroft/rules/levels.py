@@ -35,14 +35,11 @@ def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> Lev
         fov_radius=content.dungeon[spec.mapgen].fov_radius,
     )
     start_seg = int(m.segment_of[m.start[1], m.start[0]])
-    candidates = [
-        (x, y)
-        for s in m.segments
-        if s.kind == "room" and s.id != start_seg
-        for y in range(s.y1, s.y2 + 1)
-        for x in range(s.x1, s.x2 + 1)
-        if m.tile_rows[y][x] == dungeon.FLOOR
-    ]
+    candidates: list[tuple[int, int]] = []  # the floor of every room but the start's, room by room, row by row
+    for s in m.segments:
+        if s.kind == "room" and s.id != start_seg:
+            ys, xs = np.nonzero(m.tiles[s.y1:s.y2 + 1, s.x1:s.x2 + 1] == dungeon.FLOOR)  # row-major
+            candidates += zip((xs + s.x1).tolist(), (ys + s.y1).tolist(), strict=True)
     for fi in spec.items:
         n = max(0, roll(stream, fi.count).total)
         for _ in range(n):
