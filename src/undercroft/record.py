@@ -397,7 +397,24 @@ class Recorder:
             raise ValueError(f"{self.path}: the recorder is closed")
         h = hashlib.blake2b(f"{self._hash}\n{body}".encode(), digest_size=_TEXT_HASH_BYTES).hexdigest()
         self._hash = h
-        self._pending.append(f"{body} {h}\n".encode())
+        data = f"{body} {h}\n".encode()
+        if not self._pending and not self._torn and not self.fsync:  # the usual case: one write of the whole line
+            try:
+                n = _os_write(self._fd, memoryview(data))
+            except OSError:
+                n = 0  # nothing went out: kept and retried below, as any failed write
+            if n == len(data):
+                self._offset += n
+                self.error = None
+                return
+            if n > 0:  # part of it went out: cut it off, then the whole line goes the careful way
+                self._torn = True
+                try:
+                    os.ftruncate(self._fd, self._offset)
+                    self._torn = False
+                except OSError:
+                    pass  # flush_pending cuts it before anything else
+        self._pending.append(data)
         self.flush_pending()
 
     def flush_pending(self) -> bool:
