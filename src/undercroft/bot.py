@@ -41,7 +41,7 @@ the engine plays by (``chase_round``, ``automatic_evasion``, ``bribe_accepted``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -77,7 +77,7 @@ from undercroft.rules.levelmap import dijkstra_map
 from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
-from undercroft.sim.odds import attack_target, fight_odds
+from undercroft.sim.odds import attack_target, fight_odds, win_bounds
 
 Point = tuple[int, int]
 
@@ -154,57 +154,101 @@ class _Flood:
         open_ = 0
         for _, b in self.classes:
             open_ |= b
-        self.open = (open_ | start) ^ start
+        self.all = open_ | start  # every tile that can be settled
+        self.open = self.all ^ start  # those not settled yet
         self.origin = origin
         self.layers: dict[int, int] = {0: start}  # cost -> the tiles settled at it
         self.order: list[int] = [0]  # the costs settled so far, rising
-        self.seen = start
         self.now = start
         self.d = 0
         self.pending: dict[int, int] = {}
         self.done = False
 
+    @property
+    def seen(self) -> int:
+        """The tiles settled so far."""
+        return self.all ^ self.open
+
     def _advance(self) -> bool:
         """Settle the next cost; False when nothing is left to reach."""
         if self.done:
             return False
+        if self.unit:
+            return self._unit(0) is not None or not self.done
+        return self._general(0) is not None or not self.done
+
+    def _general(self, mask: int) -> int | None:
+        """Steps of several costs: a bucket queue of bit sets (cost -> tiles reached at it, not yet settled), the
+        least cost settled a step, until a settled set meets ``mask`` (its cost) or nothing is left (None; with
+        ``mask`` 0, one cost only, None)."""
         s = self.stride
-        now = self.now
-        if self.diagonal:
-            row = now | (now << 1) | (now >> 1)
-            step = (row | (row << s) | (row >> s)) & self.open
-        else:
-            step = ((now << 1) | (now >> 1) | (now << s) | (now >> s)) & self.open
-        if self.unit:  # every step costs 1: a breadth-first flood, a layer a step
+        open_, now, d = self.open, self.now, self.d
+        layers, order, pending = self.layers, self.order, self.pending
+        (least, _), others = self.classes[0], self.classes[1:]
+        diagonal = self.diagonal
+        found = None
+        while True:
+            if diagonal:
+                row = now | (now << 1) | (now >> 1)
+                step = (row | (row << s) | (row >> s)) & open_
+            else:
+                step = ((now << 1) | (now >> 1) | (now << s) | (now >> s)) & open_
+            if step:
+                # (the classes split the open tiles: what is in none of the others costs the least)
+                for c, bits in others:
+                    got = step & bits
+                    if got:
+                        pending[d + c] = pending.get(d + c, 0) | got
+                        step ^= got
+                if step:
+                    pending[d + least] = pending.get(d + least, 0) | step
+            now = 0
+            while pending and not now:
+                d = min(pending)
+                now = pending.pop(d) & open_
+            if not now:
+                self.done = True
+                break
+            open_ ^= now
+            layers[d] = now
+            order.append(d)
+            if now & mask:
+                found = d
+                break
+            if not mask:
+                break
+        self.open, self.now, self.d = open_, now, d
+        return found
+
+    def _unit(self, mask: int) -> int | None:
+        """Every step costs 1: a breadth-first flood, a layer a step, until a layer meets ``mask`` (its cost) or
+        nothing is left (None; with ``mask`` 0, one layer only, None)."""
+        s = self.stride
+        open_, now, d = self.open, self.now, self.d
+        layers, order = self.layers, self.order
+        diagonal = self.diagonal
+        found = None
+        while True:
+            if diagonal:
+                row = now | (now << 1) | (now >> 1)
+                step = (row | (row << s) | (row >> s)) & open_
+            else:
+                step = ((now << 1) | (now >> 1) | (now << s) | (now >> s)) & open_
             if not step:
                 self.done = True
-                return False
-            d = self.d + 1
-            self.open ^= step
-            self.seen |= step
-            self.now, self.d = step, d
-            self.layers[d] = step
-            self.order.append(d)
-            return True
-        d = self.d
-        pending = self.pending
-        for c, bits in self.classes:
-            got = step & bits
-            if got:
-                pending[d + c] = pending.get(d + c, 0) | got
-        now = 0
-        while pending and not now:
-            d = min(pending)
-            now = pending.pop(d) & self.open
-        if not now:
-            self.done = True
-            return False
-        self.open ^= now
-        self.seen |= now
-        self.now, self.d = now, d
-        self.layers[d] = now
-        self.order.append(d)
-        return True
+                break
+            d += 1
+            open_ ^= step
+            layers[d] = step
+            order.append(d)
+            now = step
+            if step & mask:
+                found = d
+                break
+            if not mask:
+                break
+        self.open, self.now, self.d = open_, now, d
+        return found
 
     def nearest(self, mask: int) -> int | None:
         """The least cost at which a tile of ``mask`` is reached (None: none is)."""
@@ -212,14 +256,20 @@ class _Flood:
             for d in self.order:
                 if self.layers[d] & mask:
                     return d
-        while self._advance():
-            if self.now & mask:
-                return self.d
-        return None
+        if self.done or not mask:
+            while self._advance():  # (mask 0: the whole map)
+                pass
+            return None
+        return self._unit(mask) if self.unit else self._general(mask)
 
     def at(self, d: int, mask: int) -> list[Point]:
         """The tiles of ``mask`` reached at cost ``d``, in row-major order."""
         return _tiles(self.layers.get(d, 0) & mask, self.stride)
+
+    def distance(self, tile: Point) -> int:
+        """The least cost of reaching ``tile`` (:data:`_FAR`: it cannot be reached), as ``dijkstra_map`` has it."""
+        d = self.nearest(1 << (tile[1] * self.stride + tile[0]))
+        return _FAR if d is None else d
 
     def _cost(self, b: int) -> int:
         """The cost of entering the tile of bit ``b``."""
@@ -237,13 +287,16 @@ class _Flood:
         layers = self.layers
         x, y = goal
         out = [goal]
+        unit = self.unit
+        window = (1 << (2 * s + 3)) - 1  # the three rows round a tile, as bits from its upper left neighbour on
         while d > 0:
             b = y * s + x
-            d -= self._cost(b)
-            lower = layers[d]
+            d -= 1 if unit else self._cost(b)
+            base = max(b - s - 1, 0)
+            near = layers[d] >> base & window  # (one shift of the whole layer a step, not one a neighbour)
             for dx, dy in moves:
                 nx, ny = x + dx, y + dy
-                if 0 <= nx < w and 0 <= ny < h and lower >> (ny * s + nx) & 1:
+                if 0 <= nx < w and 0 <= ny < h and near >> (ny * s + nx - base) & 1:
                     x, y = nx, ny
                     break
             else:  # (cannot happen: a settled tile has a neighbour settled at its cost less its own)
@@ -310,6 +363,53 @@ def bribe_offer(game: Game, g: Group) -> int | None:
     return None
 
 
+def _leaves(escape: float, odds: float) -> bool:
+    """Leave the fight: running (the chance to get away, else the fight a little worse) beats staying by
+    :data:`LEAVE_MARGIN`."""
+    return escape + (1 - escape) * odds * CAUGHT > odds + LEAVE_MARGIN
+
+
+class _WinOdds:
+    """The fight odds' win (:meth:`Bot._odds`) for decisions that compare it with a threshold: computed only as
+    far as the decision needs (:func:`undercroft.sim.odds.win_bounds`), and each decision the one the whole number
+    gives (where the bounds leave it open, it is taken on the whole number, by the same expression)."""
+
+    SURE = 1e-9  # how far past the decision's edge both bounds must lie for it to be taken on them
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.steps: Iterator[tuple[float, float, bool]] | None = None
+        self.lo, self.hi, self.final = -1.0, 2.0, False  # (a win is a probability)
+
+    def _refine(self) -> None:
+        if self.steps is None:
+            self.steps = win_bounds(self.game.content, self.game)
+        self.lo, self.hi, self.final = next(self.steps)
+
+    def below(self, threshold: float) -> bool:
+        """``win < threshold``."""
+        while not self.final:
+            if self.hi < threshold - self.SURE:
+                return True
+            if self.lo >= threshold + self.SURE:
+                return False
+            self._refine()
+        return self.lo < threshold
+
+    def leave(self, escape: float) -> bool:
+        """:func:`_leaves` at the win: its margin falls as the win rises (by 1 - (1 - escape) * CAUGHT > 0)."""
+        def margin(o: float) -> float:
+            return escape + (1 - escape) * o * CAUGHT - (o + LEAVE_MARGIN)
+
+        while not self.final:
+            if margin(self.hi) > self.SURE:
+                return True
+            if margin(self.lo) < -self.SURE:
+                return False
+            self._refine()
+        return _leaves(escape, self.lo)
+
+
 class Bot:
     """Plays one game: ``choose()`` the next action, ``refused(action)`` when the engine said no."""
 
@@ -342,6 +442,12 @@ class Bot:
         self._bits_of: object = None  # the level map _walk_bits and _segment_bits belong to
         self._walk_bits = 0
         self._segment_bits: dict[int, int] = {}
+        self._plans: dict[str, Callable[[], list[Action]]] = {
+            Mode.EXPLORE: self._explore,
+            Mode.ENCOUNTER: self._encounter,
+            Mode.COMBAT: self._combat,
+            Mode.PURSUIT: self._pursuit,
+        }
 
     # --- the interface ------------------------------------------------------------------------------------
 
@@ -379,22 +485,24 @@ class Bot:
             self._blocked.clear()
         if st.mode != Mode.ENCOUNTER:
             self._unseen.clear()  # (counted for one encounter at a time)
-        plans: dict[str, Callable[[], list[Action]]] = {
-            Mode.EXPLORE: self._explore,
-            Mode.ENCOUNTER: self._encounter,
-            Mode.COMBAT: self._combat,
-            Mode.PURSUIT: self._pursuit,
-        }
-        plan = plans.get(st.mode)
+        plan = self._plans.get(st.mode)
         options = plan() if plan is not None else []
-        for a in [*options, Fight(), Attack(self._weakest()), None, Wait(), Rest()]:
-            if a is None:  # running, through the door its plan would pick
-                a = self._run() if st.mode in (Mode.ENCOUNTER, Mode.COMBAT) else Run()
+        for a in self._fallbacks(options, st.mode):
             if a not in self._refused and self.legal(a):
                 if isinstance(a, Move):
                     self._level_moves += 1
                 return a
         return Rest()
+
+    def _fallbacks(self, options: list[Action], mode: Mode) -> Iterator[Action]:
+        """The plan's options, then fight, strike, run, wait, rest: each made only when the one before it was not
+        taken (the strike's target and the door to run through are worked out only then)."""
+        yield from options
+        yield Fight()
+        yield Attack(self._weakest())
+        yield self._run() if mode in (Mode.ENCOUNTER, Mode.COMBAT) else Run()  # through the door its plan picks
+        yield Wait()
+        yield Rest()
 
     def refused(self, action: Action) -> None:
         """The engine refused ``action`` at this turn: do not propose it again until the turn changes. A step
@@ -949,29 +1057,42 @@ class Bot:
         tiles = [] if g is None else [p for p, hp in zip(game.creature_tiles(g), g.hp, strict=True) if hp > 0]
         hostile = {o.segment for o in lv.groups
                    if not o.defeated and not o.hidden and not o.peaceful and (g is None or o.id != g.id)}
-        to_goal = self._from_goal()
 
-        def key(i: int) -> tuple[bool, bool, bool, bool, int, int, int]:
+        def key(i: int) -> tuple[bool, bool, bool, bool, int]:
             w = ways[i]
             them = min((_steps(t, w.door) for t in tiles), default=_FAR)
             lead = them - _steps(st.pos, w.door)  # how much nearer that door the party stands than the group
             seen = w.segment >= 0 and bool(lv.visited[w.segment])
-            far = _FAR if to_goal is None else int(to_goal[w.landing[1], w.landing[0]])
-            return (w.segment in hostile, w.segment in self._avoid, lead <= 0, not seen, far, -lead, i)
+            return (w.segment in hostile, w.segment in self._avoid, lead <= 0, not seen, lead)
 
-        best = min(open_, key=key)
+        # The door that is least by (hostile, fled from, no lead, not seen, walk from the goal, -lead, index): the
+        # walk from the goal only between doors that tie on what comes before it (its flood only then).
+        keys = {i: key(i) for i in open_}
+        first = min(k[:4] for k in keys.values())
+        tied = [i for i in open_ if keys[i][:4] == first]
+        best = tied[0]
+        if len(tied) > 1:
+            to_goal = self._from_goal()
+
+            def far(i: int) -> tuple[int, int, int]:
+                landing = ways[i].landing
+                return (_FAR if to_goal is None else to_goal.distance(landing), -keys[i][4], i)
+
+            best = min(tied, key=far)
         return Run() if ways[best].came_in else Run(door=best)
 
-    def _from_goal(self) -> npt.NDArray[np.int32] | None:
-        """Walking distances to the bot's goal (its current one, else the stairs) from every tile."""
+    def _from_goal(self) -> _Flood | None:
+        """Walking distances to the bot's goal (its current one, else the stairs), flooded from it only as far as
+        asked (:meth:`_Flood.distance`: the numbers of ``dijkstra_map`` over :meth:`_walk_cost` with the goal's own
+        tile walkable)."""
         st = self.game.state
         goal = self._goal if self._goal is not None else st.level.map.stairs
         if goal is None:
             return None
-        cost = self._walk_cost(True)
-        cost[goal[1], goal[0]] = 1
-        dist = dijkstra_map(cost, goal, diagonal=True)
-        return dist
+        m = st.level.map
+        b = 1 << (goal[1] * (m.width + 1) + goal[0])
+        (one, ones), (pass_cost, passes) = self._cost_bits(True)
+        return _Flood(m.width, m.height, [(one, ones | b), (pass_cost, passes & ~b)], goal, True)
 
     # --- a group that goes its way -----------------------------------------------------------------------------
 
@@ -1024,13 +1145,7 @@ class Bot:
             return []
         out: list[Action] = []
         low = self._hurt(LOW)
-        known: list[float] = []
-
-        def odds() -> float:  # (only when something turns on it: a new state's odds cost milliseconds)
-            if not known:
-                known.append(self._odds())
-            return known[0]
-
+        odds = _WinOdds(game)  # (only as far as something turns on it: a new state's odds cost milliseconds)
         if low is not None and _has(game, "potion"):
             out.append(Drink(low))
         fled = self._fled.get(g.id, 0)
@@ -1039,13 +1154,13 @@ class Bot:
         committed = g.id in self._committed
         tired = game.tired()
         can_run = self.legal(Run())  # not where the rules have no running, nor with every way out blocked
-        if not committed and can_run and not tired and odds() < FIGHT_ODDS:
+        if not committed and can_run and not tired and odds.below(FIGHT_ODDS):
             escape = self._escape_chance(g)
-            if escape + (1 - escape) * odds() * CAUGHT > odds() + LEAVE_MARGIN:
+            if odds.leave(escape):
                 self._flee(g)  # (to come back rested, or to go round it)
                 out.append(self._run())
         target = self._weakest()
-        if _has(game, "oil") and odds() < 0.6:
+        if _has(game, "oil") and odds.below(0.6):
             out.append(ThrowOil(target))
         out.append(Attack(target))
         return out

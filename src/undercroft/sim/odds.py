@@ -23,10 +23,12 @@ is next): a repeated call costs a few microseconds, a new state about a millisec
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import NDArray
 
 from undercroft.content import Content
 from undercroft.rules import formulas
@@ -224,38 +226,108 @@ def stream_seed(start: Start | PartyStart) -> int:
     return int.from_bytes(hashlib.blake2b(repr(start).encode(), digest_size=8).digest(), "little")
 
 
+_known: dict[Start | PartyStart, Odds] = {}  # finished results (also those win_bounds ran to the end)
+
+
+def _keep(start: Start | PartyStart, odds: Odds) -> Odds:
+    if len(_known) >= 4 * CACHE_SIZE:
+        _known.clear()
+    _known[start] = odds
+    return odds
+
+
+def _start_result(start: Start, numbers: tuple[float, float, float, float]) -> Odds:
+    """The odds of a fight in progress (not fresh) from its numbers."""
+    win, death, lost, rounds = numbers
+    if len(start.hps) == 1:
+        return Odds(win, death, lost, rounds, "exact", start.spec.character, True)
+    return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights", start.spec.character, False)
+
+
+def _party_result(start: PartyStart, numbers: tuple[float, float, float, float]) -> Odds:
+    win, death, lost, rounds = numbers
+    return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights; the whole party of {len(start.specs)}",
+                PARTY, False)
+
+
+def _start_steps(start: Start) -> Steps:
+    """The computation of a fight in progress (not fresh), as steps."""
+    if len(start.hps) == 1:
+        return _exact_from_steps(start, TOLERANCE)
+    return _simulate_from_steps(start, FIGHTS, stream_seed(start))
+
+
 @lru_cache(maxsize=CACHE_SIZE)
 def start_odds(start: Start) -> Odds:
     """The odds of ``start`` (cached)."""
+    known = _known.get(start)
+    if known is not None:
+        return known
     spec = start.spec
-    n = len(start.hps)
-    if n == 1:
-        if start.fresh:
-            e = exact(spec)
-            return Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True)
-        win, death, lost, rounds = exact_from(start)
-        return Odds(win, death, lost, rounds, "exact", spec.character, True)
-    seed = stream_seed(start)
-    if start.fresh:
-        r = simulate(spec, FIGHTS, seed)
-        win, death, lost, rounds = r.win, r.death, r.hp_lost_mean, r.rounds_mean
-    else:
-        win, death, lost, rounds = simulate_from(start, FIGHTS, seed)
-    return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights", spec.character, False)
+    if not start.fresh:
+        return _keep(start, _start_result(start, _finish(_start_steps(start))))
+    if len(start.hps) == 1:
+        e = exact(spec)
+        return _keep(start, Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True))
+    r = simulate(spec, FIGHTS, stream_seed(start))
+    return _keep(start, Odds(r.win, r.death, r.hp_lost_mean, r.rounds_mean, f"simulated, {FIGHTS} fights",
+                             spec.character, False))
 
 
 def clear_cache() -> None:
     """Forget every cached result."""
     start_odds.cache_clear()
     party_odds.cache_clear()
+    _known.clear()
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def party_odds(start: PartyStart) -> Odds:
     """The odds of the whole party's fight ``start`` (cached): :func:`simulate_party`, dice seeded from the state."""
-    win, death, lost, rounds = simulate_party(start, FIGHTS, stream_seed(start))
-    return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights; the whole party of {len(start.specs)}",
-                PARTY, False)
+    known = _known.get(start)
+    if known is not None:
+        return known
+    return _keep(start, _party_result(start, simulate_party(start, FIGHTS, stream_seed(start))))
+
+
+ROUNDING = 1e-9  # the slack win_bounds gives an exact computation's upper bound (float sums of probabilities)
+
+
+def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, bool]]:
+    """For a decision that only compares ``fight_odds(content, game).win`` (0 without odds) with a threshold:
+    ever narrower bounds ``(lo, hi, False)`` with ``lo <= win <= hi``, computed a round at a time and only as
+    far as they are drawn, then ``(win, win, True)`` with the very number :func:`fight_odds` gives (remembered
+    for it, as it remembers its own). A fresh fight is computed whole (at once). The panels show
+    :func:`fight_odds`; this is the bot's."""
+    options, party = _starts(content, game)
+    if not options or party is None:
+        yield 0.0, 0.0, True
+        return
+    start: Start | PartyStart = options[0] if len(options) == 1 else party
+    known = _known.get(start)
+    if known is None and isinstance(start, Start) and start.fresh:
+        known = start_odds(start)
+    if known is not None:
+        yield known.win, known.win, True
+        return
+    if isinstance(start, Start):
+        steps = _start_steps(start)
+        slack = ROUNDING if len(start.hps) == 1 else 0.0
+    else:
+        steps = _simulate_party_steps(start, FIGHTS, stream_seed(start))
+        slack = 0.0
+    while True:
+        try:
+            lo, hi = next(steps)
+        except StopIteration as stop:
+            numbers: tuple[float, float, float, float] = stop.value
+            break
+        yield lo, hi + slack, False
+    if isinstance(start, Start):
+        odds = _keep(start, _start_result(start, numbers))
+    else:
+        odds = _keep(start, _party_result(start, numbers))
+    yield odds.win, odds.win, True
 
 
 def _monster_acts(start: Start, r: int) -> bool:
@@ -268,6 +340,24 @@ def _monster_acts(start: Start, r: int) -> bool:
 def exact_from(start: Start, tolerance: float = TOLERANCE) -> tuple[float, float, float, float]:
     """(win, death, expected hp lost, expected rounds) of a one-creature :class:`Start`, exactly (the forward
     pass of :mod:`undercroft.sim.exact` from any state)."""
+    return _finish(_exact_from_steps(start, tolerance))
+
+
+Steps = Generator[tuple[float, float], None, tuple[float, float, float, float]]
+
+
+def _finish(steps: Steps) -> tuple[float, float, float, float]:
+    """Run ``steps`` to the end: its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+
+
+def _exact_from_steps(start: Start, tolerance: float) -> Steps:
+    """:func:`exact_from`, yielding after each round (win so far, win so far + the live mass): the win at the end
+    is at least the first and at most the second (up to rounding: float sums of probabilities)."""
     spec = start.spec
     if len(start.hps) != 1:
         raise ValueError("exact_from computes one creature")
@@ -294,8 +384,10 @@ def exact_from(start: Start, tolerance: float = TOLERANCE) -> tuple[float, float
                     rounds += dead * (r + 1)
                 if spec.regenerate:
                     p = regenerate(p, spec.regenerate)
-        if float(p.sum()) < tolerance:
+        live = float(p.sum())
+        if live < tolerance:
             break
+        yield win, win + live
     live = float(p.sum())
     lost += float(p.sum(axis=(0, 2)) @ lost_if_alive)
     rounds += live * spec.max_rounds
@@ -305,6 +397,11 @@ def exact_from(start: Start, tolerance: float = TOLERANCE) -> tuple[float, float
 def simulate_from(start: Start, fights: int, seed: int) -> tuple[float, float, float, float]:
     """(win, death, mean hp lost, mean rounds) of ``fights`` simulated fights from any :class:`Start`: one hit point
     array per creature, the creatures struck in order (the rules of :mod:`undercroft.sim.spec`)."""
+    return _finish(_simulate_from_steps(start, fights, seed))
+
+
+def _simulate_from_steps(start: Start, fights: int, seed: int) -> Steps:
+    """:func:`simulate_from`, yielding after each round the least and the most its win can still come to."""
     spec = start.spec
     k = len(start.hps)
     full = spec.monster_hp
@@ -318,36 +415,53 @@ def simulate_from(start: Start, fights: int, seed: int) -> tuple[float, float, f
     order = ("delver", "monsters") if start.delver_next else ("monsters", "delver")
     for r in range(spec.max_rounds):
         for side in order:
+            n = dhp.size
+            nd = 0
             if side == "delver":
-                rows = np.arange(dhp.size)
-                hp[rows, tgt] -= dtab[dice.indices(dhp.size)]
-                tgt += hp[rows, tgt] <= 0
+                hf = hp.reshape(-1)
+                at = np.arange(0, n * k, k) + tgt
+                left = hf.take(at) - dtab.take(dice.indices(n))
+                hf[at] = left
+                tgt += left <= 0
                 done = tgt >= k
-                if done.any():
-                    wins += int(done.sum())
+                nd = int(np.count_nonzero(done))
+                if nd:
+                    wins += nd
                     lost += int((spec.delver_hp - dhp[done]).sum())
-                    rounds += int(done.sum()) * (r + 1)
+                    rounds += nd * (r + 1)
             else:
-                done = np.zeros(dhp.size, dtype=bool)
                 if _monster_acts(start, r):
                     for j in range(k):
-                        dmg = mtab[dice.indices(dhp.size)] * ((tgt <= j) & (dhp > 0))
+                        dmg = mtab.take(dice.indices(n)) * ((tgt <= j) & (dhp > 0))
                         dhp -= dmg
                     done = dhp <= 0
-                    if done.any():
-                        deaths += int(done.sum())
-                        lost += spec.delver_hp * int(done.sum())
-                        rounds += int(done.sum()) * (r + 1)
+                    nd = int(np.count_nonzero(done))
+                    if nd:
+                        deaths += nd
+                        lost += spec.delver_hp * nd
+                        rounds += nd * (r + 1)
                 if spec.regenerate:
                     hp = np.where(hp > 0, np.minimum(hp + spec.regenerate, full), hp)
-            if done.any():
-                keep = ~done
-                hp, dhp, tgt = hp[keep], dhp[keep], tgt[keep]
+            if nd:  # drop the finished fights (flatnonzero + take: numpy's boolean indexing is slower)
+                keep = np.flatnonzero(~done)
+                hp, dhp, tgt = hp.take(keep, axis=0), dhp.take(keep), tgt.take(keep)
                 if dhp.size == 0:
                     return wins / fights, deaths / fights, lost / fights, rounds / fights
+        yield wins / fights, (wins + dhp.size) / fights
     lost += int((spec.delver_hp - dhp).sum())
     rounds += int(dhp.size) * spec.max_rounds
     return wins / fights, deaths / fights, lost / fights, rounds / fights
+
+
+_NONE = np.int64(1 << 40)  # above any hit points
+
+
+def _first_least(a: NDArray[np.int32], idx: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Per column of ``a`` (rows: creatures or characters), the row of its least value above 0, ties the first
+    (a column with none: row 0), as np.argmin(np.where(a > 0, a, big)) over the row axis gives it."""
+    m = len(idx)
+    key = np.where(a > 0, a, _NONE) * m + idx
+    return key.min(axis=0) % m  # type: ignore[no-any-return]
 
 
 def simulate_party(start: PartyStart, fights: int, seed: int) -> tuple[float, float, float, float]:
@@ -359,73 +473,108 @@ def simulate_party(start: PartyStart, fights: int, seed: int) -> tuple[float, fl
     character ``start.targeting`` picks (``lowest_hp``: ties the first; ``first``; ``random``), and the fight is
     lost when no one stands; regeneration ends every monsters' turn. Each face's damage is the character's
     :meth:`FightSpec.delver_outcomes` and :meth:`FightSpec.monster_outcomes` (:mod:`undercroft.rules.formulas`).
-    Dice: a numpy stream of ``seed`` of its own, never the game's."""
+    Dice: a numpy stream of ``seed`` of its own, never the game's.
+
+    Laid out a creature (a character) a row and a fight a column, so that what is asked across creatures is a
+    handful of whole-row operations (numpy reduces short rows slowly); finished fights are dropped with
+    ``flatnonzero`` + ``take``. It draws the same dice in the same order as before and gives the same numbers
+    to the last bit (tests/test_odds_fast.py keeps the earlier code and compares)."""
+    return _finish(_simulate_party_steps(start, fights, seed))
+
+
+def _simulate_party_steps(start: PartyStart, fights: int, seed: int) -> Steps:
+    """:func:`simulate_party`, yielding after each round the least and the most its win can still come to."""
     specs = start.specs
     s0 = specs[0]
     n_members, k = len(specs), len(start.hps)
     full = s0.monster_hp
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
     die = s0.attack_die
-    dtab = np.stack([face_tables(s)[0] for s in specs])  # [member, face-1]: damage to a creature
-    mtab = np.stack([face_tables(s)[1] for s in specs])  # [member, face-1]: damage a creature deals the member
-    hp = np.tile(np.array(start.hps, dtype=np.int32), (fights, 1))
-    php = np.tile(np.array([s.delver_hp for s in specs], dtype=np.int32), (fights, 1))
+    tables = [face_tables(s) for s in specs]
+    dtab = [np.ascontiguousarray(t[0]) for t in tables]
+    mflat = np.concatenate([t[1] for t in tables])  # member * die + face - 1: damage a creature deals the member
+    kidx = np.arange(k, dtype=np.int64)[:, None]
+    midx = np.arange(n_members, dtype=np.int64)[:, None]
+    hp = np.repeat(np.array(start.hps, dtype=np.int32)[:, None], fights, axis=1)  # [creature, fight]
+    php = np.repeat(np.array([s.delver_hp for s in specs], dtype=np.int32)[:, None], fights, axis=1)
     start_total = int(sum(s.delver_hp for s in specs))
-    big = np.int32(np.iinfo(np.int32).max)
     wins = deaths = 0
     lost = rounds = 0
+    targeting = start.targeting
     order = ("party", "monsters") if start.delver_next else ("monsters", "party")
     for r in range(s0.max_rounds):
         for side in order:
-            n = hp.shape[0]
-            rows = np.arange(n)
+            n = hp.shape[1]
             if side == "party":
-                tgt = np.argmin(np.where(hp > 0, hp, big), axis=1)  # attack_target: the weakest, ties the first
                 faces = rng.integers(0, die, size=(n, n_members))
-                for j in range(n_members):
-                    up = hp > 0
-                    standing = up.any(axis=1) & (php[:, j] > 0)
-                    tgt = np.where(up[rows, tgt], tgt, np.argmax(up, axis=1))  # the first living one
-                    hp[rows, tgt] -= dtab[j, faces[:, j]] * standing
+                if k == 1:
+                    for j in range(n_members):
+                        hp[0] -= dtab[j].take(faces[:, j]) * (php[j] > 0)
+                else:
+                    hf = hp.reshape(-1)
+                    rows = np.arange(n)
+                    tgt = _first_least(hp, kidx)
+                    for j in range(n_members):
+                        at = tgt * n + rows
+                        cur = hf.take(at)
+                        if j:
+                            gone = np.flatnonzero(cur <= 0)
+                            if gone.size:  # the target fell: the first living creature (none: row 0)
+                                first = np.where(hp[:, gone] > 0, kidx, k).min(axis=0)
+                                first[first == k] = 0
+                                tgt[gone] = first
+                                at = tgt * n + rows
+                                cur = hf.take(at)
+                        # (a blow at a creature already down, in a fight won in this turn, changes nothing: its hit
+                        # points are 0 again below)
+                        hf[at] = cur - dtab[j].take(faces[:, j]) * (php[j] > 0)
                 np.maximum(hp, 0, out=hp)
-                done = ~(hp > 0).any(axis=1)
-                if done.any():
-                    wins += int(done.sum())
-                    lost += start_total * int(done.sum()) - int(php[done].sum())
-                    rounds += int(done.sum()) * (r + 1)
+                done = ~hp.any(axis=0)
+                nd = int(np.count_nonzero(done))
+                if nd:
+                    wins += nd
+                    lost += start_total * nd - int(php[:, done].sum())
+                    rounds += nd * (r + 1)
             else:
-                done = np.zeros(n, dtype=bool)
+                nd = 0
                 if _monster_acts_party(start, r):
+                    pf = php.reshape(-1)
+                    rows = np.arange(n)
                     faces = rng.integers(0, die, size=(n, k))
-                    pick = rng.random((n, k)) if start.targeting == "random" else None
+                    pick = rng.random((n, k)) if targeting == "random" else None
                     for i in range(k):
-                        up = php > 0
-                        acting = (hp[:, i] > 0) & up.any(axis=1)
-                        if start.targeting == "lowest_hp":
-                            who = np.argmin(np.where(up, php, big), axis=1)
-                        elif start.targeting == "first":
-                            who = np.argmax(up, axis=1)
+                        # (a blow at a character already down, in a fight lost in this turn, changes nothing: its
+                        # hit points are 0 again below)
+                        acting = hp[i] > 0
+                        if targeting == "lowest_hp":
+                            who = _first_least(php, midx) if n_members > 1 else np.zeros(n, dtype=np.int64)
+                        elif targeting == "first":
+                            who = np.argmax(php > 0, axis=0)
                         else:
                             assert pick is not None
-                            living = up.sum(axis=1)
+                            up = php > 0
+                            living = up.sum(axis=0)
                             nth = np.minimum((pick[:, i] * living).astype(np.int64), np.maximum(living - 1, 0))
-                            who = np.argmax(np.cumsum(up, axis=1) > nth[:, None], axis=1)
-                        php[rows, who] -= mtab[who, faces[:, i]] * acting
+                            who = np.argmax(np.cumsum(up, axis=0) > nth, axis=0)
+                        at = who * n + rows
+                        pf[at] = pf.take(at) - mflat.take(who * die + faces[:, i]) * acting
                     np.maximum(php, 0, out=php)
-                    done = ~(php > 0).any(axis=1)
-                    if done.any():
-                        deaths += int(done.sum())
-                        lost += start_total * int(done.sum())
-                        rounds += int(done.sum()) * (r + 1)
+                    done = ~php.any(axis=0)
+                    nd = int(np.count_nonzero(done))
+                    if nd:
+                        deaths += nd
+                        lost += start_total * nd
+                        rounds += nd * (r + 1)
                 if s0.regenerate:
                     hp = np.where(hp > 0, np.minimum(hp + s0.regenerate, full), hp)
-            if done.any():
-                keep = ~done
-                hp, php = hp[keep], php[keep]
-                if hp.shape[0] == 0:
+            if nd:
+                keep = np.flatnonzero(~done)
+                hp, php = hp.take(keep, axis=1), php.take(keep, axis=1)
+                if hp.shape[1] == 0:
                     return wins / fights, deaths / fights, lost / fights, rounds / fights
-    lost += start_total * int(hp.shape[0]) - int(php.sum())
-    rounds += int(hp.shape[0]) * s0.max_rounds
+        yield wins / fights, (wins + hp.shape[1]) / fights
+    lost += start_total * int(hp.shape[1]) - int(php.sum())
+    rounds += int(hp.shape[1]) * s0.max_rounds
     return wins / fights, deaths / fights, lost / fights, rounds / fights
 
 

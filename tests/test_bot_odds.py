@@ -1,0 +1,122 @@
+"""The bot's combat decisions compare the fight odds with thresholds; it computes the odds only as far as a
+decision needs (undercroft.sim.odds.win_bounds, bot._WinOdds). The bounds hold, end on the panels' very number,
+and the games are the games played on the whole numbers."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from pathlib import Path
+
+import pytest
+
+from undercroft import bot as bot_module
+from undercroft.bot import CAUGHT, FIGHT_ODDS, LEAVE_MARGIN, Bot, _has, _WinOdds, play_game
+from undercroft.content import Content, load_content
+from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil
+from undercroft.rules.game import Game
+from undercroft.rules.types import Mode
+from undercroft.sim.odds import clear_cache, fight_odds, win_bounds
+
+
+@pytest.fixture(scope="module")
+def content(shipped_data: Path) -> Content:
+    return load_content(shipped_data)
+
+
+class WholeOddsBot(Bot):
+    """_combat as it was: the whole fight odds, computed at the first decision that turns on them."""
+
+    def _combat(self) -> list[Action]:
+        game = self.game
+        g = self._group()
+        if g is None:
+            return []
+        out: list[Action] = []
+        low = self._hurt(0.4)
+        known: list[float] = []
+
+        def odds() -> float:
+            if not known:
+                known.append(self._odds())
+            return known[0]
+
+        if low is not None and _has(game, "potion"):
+            out.append(Drink(low))
+        fled = self._fled.get(g.id, 0)
+        if (self._forced and fled >= bot_module.FLEES_ON_THE_WAY) or fled >= bot_module.MAX_FLEES:
+            self._committed.add(g.id)
+        committed = g.id in self._committed
+        tired = game.tired()
+        can_run = self.legal(Run())
+        if not committed and can_run and not tired and odds() < FIGHT_ODDS:
+            escape = self._escape_chance(g)
+            if escape + (1 - escape) * odds() * CAUGHT > odds() + LEAVE_MARGIN:
+                self._flee(g)
+                out.append(self._run())
+        target = self._weakest()
+        if _has(game, "oil") and odds() < 0.6:
+            out.append(ThrowOil(target))
+        out.append(Attack(target))
+        return out
+
+
+def played(content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    tried: list[str] = []
+    step = Game.step
+
+    def recording(game: Game, action: Action) -> object:
+        tried.append(repr(action))
+        return step(game, action)
+
+    with monkeypatch.context() as m:
+        m.setattr(Game, "step", recording)
+        result = play_game(content, ruleset, seed)
+    return hashlib.sha256("\n".join(tried).encode()).hexdigest(), repr(result)
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 2), ("crawler", 3), ("warden", 4), ("warden", 9)])
+def test_combat_on_bounds_is_combat_on_the_whole_odds(content: Content, ruleset: str, seed: int,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_cache()
+    fast = played(content, ruleset, seed, monkeypatch)
+    clear_cache()
+    with monkeypatch.context() as m:
+        m.setattr(bot_module, "Bot", WholeOddsBot)
+        slow = played(content, ruleset, seed, monkeypatch)
+    assert fast == slow
+
+
+def test_the_bounds_hold_and_end_on_the_panels_number(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
+    checked = 0
+    combat = Bot._combat
+
+    def checking(self: Bot) -> list[Action]:
+        nonlocal checked
+        game = self.game
+        if game.state.mode == Mode.COMBAT and checked < 150:
+            clear_cache()
+            odds = fight_odds(game.content, game)
+            want = 0.0 if odds is None else odds.win
+            clear_cache()
+            steps = list(win_bounds(game.content, game))
+            assert steps[-1] == (want, want, True)
+            assert all(not final for _, _, final in steps[:-1])
+            for lo, hi, _ in steps:
+                assert lo <= want <= hi
+            for a, b in itertools.pairwise(steps):  # narrower and narrower
+                assert a[0] <= b[0] and b[1] <= a[1] + 1e-9
+            # every threshold decided on the bounds is the one the whole number gives
+            for t in (0.05, 0.3, 0.6, FIGHT_ODDS, 0.95, want):
+                assert _WinOdds(game).below(t) == (want < t)
+            for escape in (0.0, 0.2, 0.5, 0.9, 1.0):
+                whole = escape + (1 - escape) * want * CAUGHT > want + LEAVE_MARGIN
+                assert _WinOdds(game).leave(escape) == whole
+            checked += 1
+        return combat(self)
+
+    with monkeypatch.context() as m:
+        m.setattr(Bot, "_combat", checking)
+        for ruleset, seed in (("undercroft", 5), ("crawler", 6), ("warden", 7)):
+            play_game(content, ruleset, seed)
+    assert checked > 30

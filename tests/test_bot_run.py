@@ -1,0 +1,109 @@
+"""Running (Bot._run) picks its door as it did with a whole-level dijkstra_map from the goal: the walk from the
+goal is now flooded only when doors tie on what comes before it, and only as far as their landings
+(_Flood.distance). The same distances, the same doors, the same games."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from undercroft import bot as bot_module
+from undercroft.bot import _FAR, PASS_COST, Bot, _bits, _Flood, _steps, play_game
+from undercroft.content import Content, load_content
+from undercroft.rules.actions import Action, Run
+from undercroft.rules.game import Game
+from undercroft.rules.levelmap import MAX_DIST, dijkstra_map
+
+
+@pytest.fixture(scope="module")
+def content(shipped_data: Path) -> Content:
+    return load_content(shipped_data)
+
+
+@pytest.mark.parametrize("diagonal", [False, True])
+def test_the_floods_distances_are_the_engines(diagonal: bool) -> None:
+    rng = np.random.default_rng(21 + diagonal)
+    for _ in range(40):
+        h, w = int(rng.integers(3, 18)), int(rng.integers(3, 28))
+        cost = (rng.random((h, w)) < 0.7).astype(np.int8)
+        cost[(cost > 0) & (rng.random((h, w)) < 0.1)] = PASS_COST
+        origin = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        want = dijkstra_map(cost, origin, diagonal)
+        flood = _Flood(w, h, [(int(c), _bits(cost == c)) for c in np.unique(cost) if c > 0], origin, diagonal)
+        tiles = [(x, y) for y in range(h) for x in range(w)]
+        for i in rng.permutation(len(tiles)):  # asked in any order, nearer or farther than before
+            x, y = tiles[int(i)]
+            assert flood.distance((x, y)) == int(want[y, x])
+    assert _FAR == MAX_DIST
+
+
+class WholeLevelRunBot(Bot):
+    """_run as it was: the walk from the goal over the whole level for every door, every time."""
+
+    def _run(self) -> Run:
+        game = self.game
+        st = game.state
+        lv = st.level
+        ways = game.exits()
+        open_ = [i for i, w in enumerate(ways) if not w.blocked]
+        if not open_:
+            return Run()
+        g = self._group()
+        tiles = [] if g is None else [p for p, hp in zip(game.creature_tiles(g), g.hp, strict=True) if hp > 0]
+        hostile = {o.segment for o in lv.groups
+                   if not o.defeated and not o.hidden and not o.peaceful and (g is None or o.id != g.id)}
+        goal = self._goal if self._goal is not None else lv.map.stairs
+        to_goal = None
+        if goal is not None:
+            cost = self._walk_cost(True)
+            cost[goal[1], goal[0]] = 1
+            to_goal = dijkstra_map(cost, goal, diagonal=True)
+
+        def key(i: int) -> tuple[bool, bool, bool, bool, int, int, int]:
+            w = ways[i]
+            them = min((_steps(t, w.door) for t in tiles), default=_FAR)
+            lead = them - _steps(st.pos, w.door)
+            seen = w.segment >= 0 and bool(lv.visited[w.segment])
+            far = _FAR if to_goal is None else int(to_goal[w.landing[1], w.landing[0]])
+            return (w.segment in hostile, w.segment in self._avoid, lead <= 0, not seen, far, -lead, i)
+
+        best = min(open_, key=key)
+        return Run() if ways[best].came_in else Run(door=best)
+
+
+def played(content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    tried: list[str] = []
+    step = Game.step
+
+    def recording(game: Game, action: Action) -> object:
+        tried.append(repr(action))
+        return step(game, action)
+
+    with monkeypatch.context() as m:
+        m.setattr(Game, "step", recording)
+        result = play_game(content, ruleset, seed)
+    return hashlib.sha256("\n".join(tried).encode()).hexdigest(), repr(result)
+
+
+def test_runs_pick_the_doors_they_picked_over_the_whole_level(content: Content,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    floods = 0
+    from_goal = Bot._from_goal
+
+    def counted(self: Bot) -> _Flood | None:
+        nonlocal floods
+        floods += 1
+        return from_goal(self)
+
+    for ruleset, seed in (("warden", 1), ("warden", 2), ("undercroft", 4), ("crawler", 6)):
+        with monkeypatch.context() as m:
+            m.setattr(Bot, "_from_goal", counted)
+            fast = played(content, ruleset, seed, monkeypatch)
+        with monkeypatch.context() as m:
+            m.setattr(bot_module, "Bot", WholeLevelRunBot)
+            slow = played(content, ruleset, seed, monkeypatch)
+        assert fast == slow, (ruleset, seed)
+    assert floods > 0  # (doors did tie, and the walk from the goal decided)
