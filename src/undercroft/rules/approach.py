@@ -262,8 +262,7 @@ def party_advance(ctx: Ctx, g: Group, tiles: int) -> bool:
     if moved and seg != st.segment and seg >= 0:
         # It crossed into the group's segment on the way: that is its entry (the group there is the encounter).
         st.segment, st.segment_entry, st.entered = seg, st.prev_pos, True
-        st.level.visited[seg] = True
-        st.level.touch()
+        st.level.visit(seg)
     return moved
 
 

@@ -5,9 +5,10 @@ The state has five parts (:data:`PARTS`, the names the recordings' headers list)
 part's values as 64-bit integers (a text such as a monster's id is the integer :func:`sid` of it), so that a
 replay compares all of them after every action and a desync names the part that differs. (A CRC, not a
 cryptographic hash: it only has to tell a replay that went another way from the recorded one; the lines of a
-recording are chained with blake2b against tampering.) A level's digest is that of its own values' digest and
-its groups' digests, the ``levels`` part that of the levels' digests, and the ``party`` part that of its
-belongings' digest and where it stands: so that each can be kept.
+recording are chained with blake2b against tampering.) A level's digest is that of its own values' digest (its
+index, a byte per segment for visited, its floor items' digest) and its groups' digests, the ``levels`` part that
+of the levels' digests, and the ``party`` part that of its belongings' digest and where it stands: so that each
+can be kept.
 
 :func:`full_digest` computes the digest from scratch. :class:`Tracker` (what :meth:`Game.digest
 <undercroft.rules.game.Game.digest>` uses) gives the same value for the cost of what changed:
@@ -16,9 +17,10 @@ belongings' digest and where it stands: so that each can be kept.
   again only when they differ;
 * the party's belongings: hashed again when its gold or items or a member changed (a member counts its own
   changes: every attribute set);
-* the levels: a level counts its changes (``LevelState.rev``: :meth:`~undercroft.rules.state.LevelState.touch`
-  where the engine changes its visited segments or floor items, a group added or removed, and every change to a
-  group, which tells its level); only a level that changed is hashed again, and in it only the groups that did;
+* the levels: a level counts its changes (``LevelState.rev``: :meth:`~undercroft.rules.state.LevelState.visit`
+  and :meth:`~undercroft.rules.state.LevelState.touch` where the engine marks a segment visited or changes the
+  floor items, a group added or removed, and every change to a group, which tells its level); only a level that
+  changed is hashed again, and in it only what did (its visited segments, its items, each group);
 * the dice: :class:`~undercroft.rules.rng.Streams` counts every word drawn from any stream.
 
 ``tests/test_digest.py`` checks that the two agree after every action of the golden recordings and of 200
@@ -44,7 +46,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from undercroft.rules.rng import Streams
+    from undercroft.rules.rng import Stream, Streams
     from undercroft.rules.state import GameState, Group, LevelState
 
 PARTS: tuple[str, ...] = ("clock", "levels", "mode", "party", "rng")
@@ -69,6 +71,7 @@ def _packer(n: int) -> struct.Struct:
 
 _CLOCK = _packer(4)  # the clock's values
 _WHERE = _packer(8)  # the party part's values
+_LEVEL = _packer(2)  # a level's index and number of segments
 
 
 def _hash(values: list[int]) -> str:
@@ -124,10 +127,18 @@ def encode_party(st: GameState, belongings: str) -> list[int]:
 
 
 def encode_rng(streams: Streams) -> list[int]:
-    items = sorted(streams.items())
-    out = [len(items)]
-    for (name, level), s in items:
-        out += (sid(name), level, s.draws)
+    return _encode_rng(_stream_order(streams))
+
+
+def _stream_order(streams: Streams) -> list[tuple[int, int, Stream]]:
+    """(sid of its name, level, stream) of every stream, in the order of (name, level)."""
+    return [(sid(name), level, s) for (name, level), s in sorted(streams.items())]
+
+
+def _encode_rng(order: list[tuple[int, int, Stream]]) -> list[int]:
+    out = [len(order)]
+    for name, level, s in order:
+        out += (name, level, s.draws)
     return out
 
 
@@ -137,14 +148,20 @@ def encode_group(g: Group) -> list[int]:
             sid(g.reaction_result), g.risen, g.turns]
 
 
-def encode_level(lv: LevelState) -> list[int]:
-    """A level's values but its groups: its index, the segments visited, the items on its floor."""
-    visited = np.flatnonzero(lv.visited).tolist()
+def encode_items(lv: LevelState) -> list[int]:
+    """The items on a level's floor: (x, y, item, amount), sorted."""
     items = sorted((x, y, i, a) for (x, y), lst in lv.items.items() for i, a in lst)
-    out = [lv.index, len(lv.visited), len(visited), *visited, len(items)]
+    out = [len(items)]
     for x, y, i, a in items:
         out += (x, y, sid(i), a)
     return out
+
+
+def level_body(lv: LevelState, items: str) -> str:
+    """A level's own values (its groups apart): its index and segment count, the segments visited (one byte each,
+    0 or 1) and the digest of its floor's items (:func:`encode_items`)."""
+    data = _LEVEL.pack(lv.index, len(lv.visited)) + lv.visited.astype(np.uint8).tobytes() + items.encode("ascii")
+    return "%06x" % (zlib.crc32(data) & _MASK)
 
 
 # --- from scratch --------------------------------------------------------------------------------------------
@@ -153,7 +170,7 @@ def encode_level(lv: LevelState) -> list[int]:
 def full_parts(st: GameState, streams: Streams) -> dict[str, str]:
     """Every part's digest (hex), computed from scratch. A level's digest is that of its body's digest and its
     groups' (in the level's order); the levels' part, that of the levels' digests in the order of depth."""
-    levels = [_combine([_hash(encode_level(lv)), *(_hash(encode_group(g)) for g in lv.groups)])
+    levels = [_combine([level_body(lv, _hash(encode_items(lv))), *(_hash(encode_group(g)) for g in lv.groups)])
               for _, lv in sorted(st.levels.items())]
     return {
         "clock": _hash(encode_clock(st)),
@@ -191,50 +208,81 @@ class Tracker:
     is needed when the state object is replaced (:meth:`Game.restore <undercroft.rules.game.Game.restore>`)."""
 
     def __init__(self) -> None:
-        self._clock: tuple[tuple[object, ...], str] = ((), "")
-        self._mode: tuple[tuple[object, ...], str] = ((), "")
-        self._party: tuple[tuple[object, ...], str] = ((), "")
-        self._belongings: tuple[list[object], str] = ([], "")
-        self._rng: tuple[int, str] = (-1, "")
-        self._levels: tuple[list[tuple[int, int, int]], str] = ([], "")
+        self._clock_key: tuple[object, ...] = ()
+        self._clock = ""
+        self._mode_key: object = ()
+        self._mode = ""
+        self._belongings_key: tuple[object, ...] = ()
+        self._belongings = ""
+        self._where_key: tuple[object, ...] = ()
+        self._party = ""
+        self._draws = -1
+        self._rng = ""
+        self._streams: tuple[int, list[tuple[int, int, Stream]]] = (-1, [])  # (number of streams, their order)
+        self._revs: list[tuple[int, int]] = []  # per level, in the order of ``levels``: (rev, number of groups)
+        self._levels = ""
         self._level: dict[int, tuple[tuple[int, int], str]] = {}  # depth -> ((rev, number of groups), digest)
-        self._body: dict[int, tuple[int, str]] = {}  # depth -> (its touches, its body's digest)
+        self._body: dict[int, tuple[int, int, str]] = {}  # depth -> (visits, items' touches, body's digest)
+        self._items: dict[int, tuple[int, str]] = {}  # depth -> (items' touches, their digest)
         self._group: dict[int, tuple[int, str]] = {}  # group id -> (the group's rev, its digest)
 
     def digest(self, st: GameState, streams: Streams) -> str:
         clock = (st.rounds, st.running_rounds, st.exhausted, st.rest_rounds)  # encode_clock's values
-        if clock != self._clock[0]:
-            self._clock = (clock, "%06x" % (zlib.crc32(_CLOCK.pack(*clock)) & _MASK))  # _hash(encode_clock(st))
+        if clock != self._clock_key:
+            self._clock_key = clock
+            self._clock = "%06x" % (zlib.crc32(_CLOCK.pack(*clock)) & _MASK)  # _hash(encode_clock(st))
         if st.encounter is None and st.combat is None and st.pursuit is None:  # nothing changed in place
-            mode: tuple[object, ...] = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills)
+            mode: object = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills)
+            if mode != self._mode_key:
+                self._mode_key = mode
+                self._mode = _hash(encode_mode(st))
         else:
-            mode = tuple(encode_mode(st))
-        if mode != self._mode[0]:
-            self._mode = (mode, _hash(encode_mode(st)))
-        belongings: list[object] = [st.gold, *st.items.items()]
-        belongings += [m.rev for m in st.party]
-        if belongings != self._belongings[0]:
-            self._belongings = (belongings, _hash(encode_belongings(st)))
-        where = (st.pos, st.prev_pos, st.segment, st.segment_entry, self._belongings[1])
-        if where != self._party[0]:  # _hash(encode_party(st, belongings)), its 8 values packed at once
-            packed = _WHERE.pack(int(self._belongings[1], 16), *st.pos, *st.prev_pos, st.segment, *st.segment_entry)
-            self._party = (where, "%06x" % (zlib.crc32(packed) & _MASK))
-        if streams.draws != self._rng[0]:
-            self._rng = (streams.draws, _hash(encode_rng(streams)))
-        revs = [(depth, lv.rev, len(lv.groups)) for depth, lv in st.levels.items()]
-        if revs != self._levels[0]:
-            self._levels = (revs, _combine([self._level_digest(st.levels[d]) for d in sorted(st.levels)]))
-        return self._clock[1] + self._levels[1] + self._mode[1] + self._party[1] + self._rng[1]
+            values = encode_mode(st)
+            if values != self._mode_key:
+                self._mode_key = values
+                self._mode = _hash(values)
+        revs = 0  # a member's rev only grows: their sum moves when any member changed
+        for m in st.party:
+            revs += m.rev
+        belongings = (st.gold, revs, *st.items.items())
+        if belongings != self._belongings_key:
+            self._belongings_key = belongings
+            self._belongings = _hash(encode_belongings(st))
+        where = (st.pos, st.prev_pos, st.segment, st.segment_entry, self._belongings)
+        if where != self._where_key:  # _hash(encode_party(st, belongings)), its 8 values packed at once
+            self._where_key = where
+            packed = _WHERE.pack(int(self._belongings, 16), *st.pos, *st.prev_pos, st.segment, *st.segment_entry)
+            self._party = "%06x" % (zlib.crc32(packed) & _MASK)
+        if streams.draws != self._draws:
+            self._draws = streams.draws
+            n = len(streams.items())
+            if n != self._streams[0]:
+                self._streams = (n, _stream_order(streams))
+            self._rng = _hash(_encode_rng(self._streams[1]))
+        changed = len(st.levels) != len(self._revs)
+        if not changed:
+            for lv, (rev, groups) in zip(st.levels.values(), self._revs, strict=True):
+                if lv.rev != rev or len(lv.groups) != groups:
+                    changed = True
+                    break
+        if changed:
+            self._revs = [(lv.rev, len(lv.groups)) for lv in st.levels.values()]
+            self._levels = _combine([self._level_digest(st.levels[d]) for d in sorted(st.levels)])
+        return self._clock + self._levels + self._mode + self._party + self._rng
 
     def _level_digest(self, lv: LevelState) -> str:
         cached = self._level.get(lv.index)
         if cached is not None and cached[0] == (lv.rev, len(lv.groups)):
             return cached[1]
+        items = self._items.get(lv.index)
+        if items is None or items[0] != lv.touched:
+            items = (lv.touched, _hash(encode_items(lv)))
+            self._items[lv.index] = items
         body = self._body.get(lv.index)
-        if body is None or body[0] != lv.touched:
-            body = (lv.touched, _hash(encode_level(lv)))
+        if body is None or body[0] != lv.visits or body[1] != lv.touched:
+            body = (lv.visits, lv.touched, level_body(lv, items[1]))
             self._body[lv.index] = body
-        parts = [body[1]]
+        parts = [body[2]]
         for g in lv.groups:
             got = self._group.get(g.id)
             if got is None or got[0] != g.rev:

@@ -154,8 +154,7 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
     st.entered = True
     events.append(Event("enter", {"segment": seg, "kind": s.kind, "visited": visited}))
     present = [g for g in ctx.groups_in(seg) if not g.hidden]
-    lv.visited[seg] = True
-    lv.touch()
+    lv.visit(seg)
     if present:
         # the nearest group is the one met (the others stand behind it); the first listed between equals
         g = present[0] if len(present) == 1 else min(
@@ -217,8 +216,7 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
     st.segment = int(lv.map.segment_of[st.pos[1], st.pos[0]])
     st.segment_entry = st.pos
     st.entered = True
-    lv.visited[st.segment] = True
-    lv.touch()
+    lv.visit(st.segment)
     spec = ctx.rs.levels[st.depth]
     ctx.tick(ctx.rules.time.move_rounds)
     ctx.see()

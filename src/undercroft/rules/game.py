@@ -94,7 +94,7 @@ class Game(Ctx):
             segment=seg, segment_entry=start, party=members, gold=gold,
             items={k: v for k, v in sorted(self.rs.start_items.items()) if v > 0},
         )
-        lv0.visited[seg] = True
+        lv0.visit(seg)
         self.see()
         self._tracker = Tracker()
 

@@ -164,12 +164,20 @@ class LevelState:
     #: to one of its groups (the state's digest hashes the level again only when it moved). Not part of the state.
     rev: int = 0
 
-    touched: int = 0  # the :meth:`touch` calls alone (the level's own values changed, not one of its groups)
+    touched: int = 0  # the :meth:`touch` calls alone (its floor's items changed)
+    visits: int = 0  # the :meth:`visit` calls that marked a segment
 
     def touch(self) -> None:
-        """Say that ``visited`` or ``items`` changed."""
+        """Say that ``items`` changed."""
         self.rev += 1
         self.touched += 1
+
+    def visit(self, seg: int) -> None:
+        """Segment ``seg`` is visited (its entry procedure ran, or the party arrived in it)."""
+        if not self.visited[seg]:
+            self.visited[seg] = True
+            self.rev += 1
+            self.visits += 1
 
     def add_group(self, g: Group) -> None:
         """Place ``g`` on this level (last in ``groups``)."""
