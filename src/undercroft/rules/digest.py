@@ -214,6 +214,7 @@ class Tracker:
         self._mode = ""
         self._belongings_key: tuple[object, ...] = ()
         self._belongings = ""
+        self._belongings_int = 0
         self._where_key: tuple[object, ...] = ()
         self._party = ""
         self._draws = -1
@@ -227,10 +228,10 @@ class Tracker:
         self._group: dict[int, tuple[int, str]] = {}  # group id -> (the group's rev, its digest)
 
     def digest(self, st: GameState, streams: Streams) -> str:
-        clock = (st.rounds, st.running_rounds, st.exhausted, st.rest_rounds)  # encode_clock's values
-        if clock != self._clock_key:
+        rounds, running, exhausted, rest = clock = (st.rounds, st.running_rounds, st.exhausted, st.rest_rounds)
+        if clock != self._clock_key:  # _hash(encode_clock(st))
             self._clock_key = clock
-            self._clock = "%06x" % (zlib.crc32(_CLOCK.pack(*clock)) & _MASK)  # _hash(encode_clock(st))
+            self._clock = "%06x" % (zlib.crc32(_CLOCK.pack(rounds, running, exhausted, rest)) & _MASK)
         if st.encounter is None and st.combat is None and st.pursuit is None:  # nothing changed in place
             mode: object = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills)
             if mode != self._mode_key:
@@ -248,10 +249,12 @@ class Tracker:
         if belongings != self._belongings_key:
             self._belongings_key = belongings
             self._belongings = _hash(encode_belongings(st))
-        where = (st.pos, st.prev_pos, st.segment, st.segment_entry, self._belongings)
+            self._belongings_int = int(self._belongings, 16)
+            self._where_key = ()  # the party part again
+        pos, prev, seg, entry = where = (st.pos, st.prev_pos, st.segment, st.segment_entry)
         if where != self._where_key:  # _hash(encode_party(st, belongings)), its 8 values packed at once
             self._where_key = where
-            packed = _WHERE.pack(int(self._belongings, 16), *st.pos, *st.prev_pos, st.segment, *st.segment_entry)
+            packed = _WHERE.pack(self._belongings_int, pos[0], pos[1], prev[0], prev[1], seg, entry[0], entry[1])
             self._party = "%06x" % (zlib.crc32(packed) & _MASK)
         if streams.draws != self._draws:
             self._draws = streams.draws
