@@ -161,6 +161,19 @@ def path_between(level: LevelMap, a: Point, b: Point) -> list[Point]:
     return descend_path(dist, a)
 
 
+def first_layer(cum: list[int], bit: int, last: int) -> int:
+    """The first of the rising sets ``cum[0..last]`` that holds ``bit`` (``cum[last]`` must): where a search
+    settled a tile. A binary search: each set holds the ones before it."""
+    lo, hi = 0, last
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cum[mid] & bit:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
 class Flood:
     """An eight-direction breadth-first flood kept as its layers: ``cum[k]`` is the set of tiles within ``k``
     steps of the origin, as one Python integer (bit ``y * (w + 1) + x``; see :func:`flood_layers`). The steps to
@@ -178,16 +191,7 @@ class Flood:
             return -1
         bit = 1 << (y * self.stride + x)
         cum = self.cum
-        if not cum[-1] & bit:
-            return -1
-        lo, hi = 0, len(cum) - 1
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if cum[mid] & bit:
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo
+        return first_layer(cum, bit, len(cum) - 1) if cum[-1] & bit else -1
 
     def array(self) -> npt.NDArray[np.int32]:
         """Steps to every tile, -1 where not reached: one bit plane of the step count at a time."""
@@ -377,17 +381,7 @@ def distances_to(walk: BoolArray, origin: Point, points: list[Point]) -> list[in
     out = []
     for x, y in points:
         bit = 1 << (y * stride + x) if 0 <= x < w and 0 <= y < h else 0
-        if not cum[-1] & bit:
-            out.append(MAX_DIST)
-            continue
-        lo, hi = 0, len(cum) - 1  # the first layer that holds it
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if cum[mid] & bit:
-                hi = mid
-            else:
-                lo = mid + 1
-        out.append(ds[lo])
+        out.append(ds[first_layer(cum, bit, len(cum) - 1)] if cum[-1] & bit else MAX_DIST)
     return out
 
 
@@ -401,18 +395,7 @@ def least_cost_path(cost: npt.NDArray[np.integer] | BoolArray, origin: Point, go
     if not (0 <= x < w and 0 <= y < h) or not cum[-1] & (1 << (y * stride + x)):
         return []
 
-    def layer(bit: int, below: int) -> int:
-        """The first layer (< ``below``) holding ``bit``: where a tile's cost is settled."""
-        lo, hi = 0, below
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if cum[mid] & bit:
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo
-
-    k = layer(1 << (y * stride + x), len(cum) - 1)
+    k = first_layer(cum, 1 << (y * stride + x), len(cum) - 1)
     path = [goal]
     heading: Point | None = None
     while k > 0:
@@ -423,7 +406,7 @@ def least_cost_path(cost: npt.NDArray[np.integer] | BoolArray, origin: Point, go
             if 0 <= nx < w and 0 <= ny < h:
                 bit = 1 << (ny * stride + nx)
                 if lower & bit:
-                    nk = k - 1 if k < 2 or not cum[k - 2] & bit else layer(bit, k - 2)
+                    nk = k - 1 if k < 2 or not cum[k - 2] & bit else first_layer(cum, bit, k - 2)
                     if best is None or nk < best[0]:
                         best = (nk, step)
         if best is None:  # cannot happen: a settled tile has a cheaper neighbour
