@@ -4,17 +4,16 @@ and the games are the games played on the whole numbers."""
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from pathlib import Path
 
 import pytest
+from bot_helpers import played
 
 from undercroft import bot as bot_module
 from undercroft.bot import CAUGHT, FIGHT_ODDS, LEAVE_MARGIN, Bot, _has, _WinOdds, play_game
 from undercroft.content import Content, load_content
 from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil
-from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import clear_cache, fight_odds, win_bounds
 
@@ -59,20 +58,6 @@ class WholeOddsBot(Bot):
             out.append(ThrowOil(target))
         out.append(Attack(target))
         return out
-
-
-def played(content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
-    tried: list[str] = []
-    step = Game.step
-
-    def recording(game: Game, action: Action) -> object:
-        tried.append(repr(action))
-        return step(game, action)
-
-    with monkeypatch.context() as m:
-        m.setattr(Game, "step", recording)
-        result = play_game(content, ruleset, seed)
-    return hashlib.sha256("\n".join(tried).encode()).hexdigest(), repr(result)
 
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 2), ("crawler", 3), ("warden", 4), ("warden", 9)])

@@ -5,16 +5,16 @@ engine's."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 import tcod.path
+from bot_helpers import played
 
 from undercroft import bot as bot_module
-from undercroft.bot import PASS_COST, Bot, _bits, _Flood, _tiles, play_game
+from undercroft.bot import PASS_COST, Bot, _bits, _Flood, _tiles
 from undercroft.content import Content, load_content
 from undercroft.rules.actions import (
     Action,
@@ -134,21 +134,6 @@ class WholeLevelBot(Bot):
                 self._path = [(int(x), int(y)) for y, x in path[::-1][1:]]
                 self._goal, self._goal_kind, self._forced = goal, kind, not avoid
                 return
-
-
-def played(content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
-    """(a hash of every action the bot tried, the result) of one whole game."""
-    tried: list[str] = []
-    step = Game.step
-
-    def recording(game: Game, action: Action) -> object:
-        tried.append(repr(action))
-        return step(game, action)
-
-    with monkeypatch.context() as m:
-        m.setattr(Game, "step", recording)
-        result = play_game(content, ruleset, seed)
-    return hashlib.sha256("\n".join(tried).encode()).hexdigest(), repr(result)
 
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 3), ("crawler", 5), ("citadel", 8), ("warden", 13)])

@@ -4,17 +4,16 @@ goal is now flooded only when doors tie on what comes before it, and only as far
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import numpy as np
 import pytest
+from bot_helpers import played
 
 from undercroft import bot as bot_module
-from undercroft.bot import _FAR, PASS_COST, Bot, _bits, _Flood, _steps, play_game
+from undercroft.bot import _FAR, PASS_COST, Bot, _bits, _Flood, _steps
 from undercroft.content import Content, load_content
-from undercroft.rules.actions import Action, Run
-from undercroft.rules.game import Game
+from undercroft.rules.actions import Run
 from undercroft.rules.levelmap import MAX_DIST, dijkstra_map
 
 
@@ -72,20 +71,6 @@ class WholeLevelRunBot(Bot):
 
         best = min(open_, key=key)
         return Run() if ways[best].came_in else Run(door=best)
-
-
-def played(content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
-    tried: list[str] = []
-    step = Game.step
-
-    def recording(game: Game, action: Action) -> object:
-        tried.append(repr(action))
-        return step(game, action)
-
-    with monkeypatch.context() as m:
-        m.setattr(Game, "step", recording)
-        result = play_game(content, ruleset, seed)
-    return hashlib.sha256("\n".join(tried).encode()).hexdigest(), repr(result)
 
 
 def test_runs_pick_the_doors_they_picked_over_the_whole_level(content: Content,
