@@ -353,6 +353,47 @@ def test_fov_from_the_start_of_a_generated_level() -> None:
         assert ((xs - x) ** 2 + (ys - y) ** 2 <= profile("maze").fov_radius ** 2).all()
 
 
+def test_fov_window_is_what_tcod_sees_over_the_whole_map() -> None:
+    """fov_window keeps one libtcod map a window size and thread; every look, at the map's edges too, in any order
+    of sizes and from another thread, sees what tcod.map.compute_fov sees over the whole map (within the circle)."""
+    import threading
+
+    import tcod.constants
+    import tcod.map
+
+    from undercroft.rules.levelmap import fov_window
+
+    def whole(lv: LevelMap, x: int, y: int, radius: int) -> np.ndarray:
+        seen = tcod.map.compute_fov(lv.transparent, (y, x), radius + 1, light_walls=True,
+                                    algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+        ys, xs = np.ogrid[: lv.height, : lv.width]
+        return np.asarray(seen & ((xs - x) ** 2 + (ys - y) ** 2 <= radius * radius))
+
+    def windowed(lv: LevelMap, x: int, y: int, radius: int) -> np.ndarray:
+        y0, x0, seen = fov_window(lv, x, y, radius)
+        out = np.zeros((lv.height, lv.width), dtype=bool)
+        out[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] = seen
+        return out
+
+    failures: list[str] = []
+
+    def check(seeds: range) -> None:
+        for seed in seeds:
+            for name in PROFILES:
+                lv = level(seed, 0, name)
+                ys, xs = np.nonzero(lv.transparent)
+                for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
+                    radius = (3, 8, 10)[i % 3]
+                    if not np.array_equal(windowed(lv, x, y, radius), whole(lv, x, y, radius)):
+                        failures.append(f"{name} {seed} at {(x, y)} radius {radius}")
+
+    check(range(3))
+    other = threading.Thread(target=check, args=(range(3, 5),))
+    other.start()
+    other.join()
+    assert not failures, failures[:5]
+
+
 def test_transparent_and_walkable() -> None:
     lv = level(8)
     t, w = transparent(lv), walkable(lv)

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import bisect
 import functools
+import threading
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 import tcod.constants
 import tcod.map
+from tcod.cffi import ffi, lib
 
 # Tile codes (the values of ``LevelMap.tiles``, dtype uint8).
 WALL: Final = 0
@@ -127,16 +129,33 @@ def fov_window(level: LevelMap, x: int, y: int, radius: int) -> tuple[int, int, 
     m = radius + 1
     y0, y1 = max(0, y - m), min(level.height, y + m + 1)
     x0, x1 = max(0, x - m), min(level.width, x + m + 1)
-    seen = tcod.map.compute_fov(
-        level.transparent[y0:y1, x0:x1],
-        (y - y0, x - x0),
-        m,
-        light_walls=True,
-        algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
-    )
+    cells, tcod_map = _fov_map(y1 - y0, x1 - x0)
+    cells["transparent"] = level.transparent[y0:y1, x0:x1]
+    lib.TCOD_map_compute_fov(tcod_map, x - x0, y - y0, m, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
     dy, dx = y0 - (y - m), x0 - (x - m)
-    seen &= _disc(radius, m)[dy : dy + (y1 - y0), dx : dx + (x1 - x0)]
+    seen: BoolArray = cells["fov"] & _disc(radius, m)[dy : dy + (y1 - y0), dx : dx + (x1 - x0)]
     return y0, x0, seen
+
+
+_MAP_CELL: Final = np.dtype([("transparent", bool), ("walkable", bool), ("fov", bool)])  # libtcod's TCOD_MapCell
+_fov_maps = threading.local()  # (height, width) -> (cells, their libtcod map), for this thread's fov_window
+
+
+def _fov_map(height: int, width: int) -> tuple[npt.NDArray[np.void], Any]:
+    """A libtcod map of this size over a NumPy array of its cells, made once per size (and thread) and used again
+    by every :func:`fov_window` of that size. It is what ``tcod.map.compute_fov`` builds on every call (and most
+    of its cost, where the shadowcasting itself is a few microseconds); the result is the same (checked in
+    tests/test_dungeon.py against ``tcod.map.compute_fov``)."""
+    maps: dict[tuple[int, int], tuple[npt.NDArray[np.void], Any, Any]] | None = getattr(_fov_maps, "maps", None)
+    if maps is None:
+        maps = _fov_maps.maps = {}
+    got = maps.get((height, width))
+    if got is None:
+        cells = np.zeros((height, width), dtype=_MAP_CELL)
+        buffer = ffi.from_buffer("struct TCOD_MapCell*", cells)
+        got = maps[(height, width)] = (cells, ffi.new("struct TCOD_Map*", (width, height, width * height, buffer)),
+                                       buffer)
+    return got[0], got[1]
 
 
 @functools.lru_cache(maxsize=32)
