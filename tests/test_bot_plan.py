@@ -95,6 +95,39 @@ def test_the_flood_stops_at_the_nearest_goal_with_every_nearer_tile_settled() ->
         assert not flood.done or best == max(flood.order)  # (stopped there, not at the end of the map)
 
 
+def test_floods_sharing_the_maps_parts_answer_as_the_whole_level_does() -> None:
+    """Floods of one map share its parts: a goal out of the origin's part is answered None without flooding, and
+    every answer (near, far, out of reach, asked in any order, from any origin) is still dijkstra_map's."""
+    rng = np.random.default_rng(11)
+    shortcuts = 0
+    for _ in range(40):
+        h, w = int(rng.integers(5, 16)), int(rng.integers(5, 26))
+        cost = random_cost(rng, h, w, passes=bool(rng.integers(0, 2)))
+        cost[:, w // 2] = 0  # (a wall down the middle, a door or none: parts out of each other's reach)
+        if rng.integers(0, 2):
+            cost[h // 2, w // 2] = 1
+        diagonal = bool(rng.integers(0, 2))
+        parts: list[int] = []
+        ys, xs = np.nonzero(cost)
+        for _ in range(12):
+            i = int(rng.integers(0, len(xs)))
+            origin = (int(xs[i]), int(ys[i]))  # (a tile of the map, as the party's is in _plan)
+            dist = dijkstra_map(cost, origin, diagonal)
+            flood = _Flood(w, h, classes(cost), origin, diagonal, parts)
+            for _ in range(3):
+                goal = rng.random((h, w)) < 0.03
+                goal[origin[1], origin[0]] = False
+                reach = goal & (dist < MAX_DIST)
+                known = flood.part is not None and not flood.done
+                best = flood.nearest(_bits(goal))
+                if reach.any():
+                    assert best == int(dist[reach].min())
+                else:
+                    assert best is None
+                    shortcuts += known and not flood.done
+    assert shortcuts > 20  # (the parts did answer without a flood)
+
+
 def test_bit_sets_list_tiles_in_row_major_order() -> None:
     mask = np.zeros((4, 5), dtype=bool)
     for x, y in ((4, 3), (0, 0), (2, 1), (4, 0)):

@@ -107,6 +107,7 @@ CAUGHT = 0.9  # the fight odds after a failed run, against the odds now (tired, 
 STRUCK_FIRST = 0.85  # the fight odds after a refused bribe (it strikes first), against the odds now
 _PREFER = {"talk": 5, "fight": 4, "bribe": 3, "distract_treasure": 2, "distract_food": 1,
            "run": 0}  # between equal chances: terms, then a fight, ...
+PARTS_KEPT = 64  # walking maps whose parts (see _Flood) a bot keeps at once on a level
 _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _FAR = int(np.iinfo(np.int32).max)
 
@@ -143,9 +144,16 @@ class _Flood:
     directions, or eight with ``diagonal``) for every tile settled so far, and the same path back as
     ``tcod.path.hillclimb2d`` on that map. Its sets of tiles are integers laid out as :func:`_bits` lays them.
 
-    ``costs``: (cost, tiles) pairs, the tiles of each cost (the origin need not be among them)."""
+    ``costs``: (cost, tiles) pairs, the tiles of each cost (the origin need not be among them).
 
-    def __init__(self, width: int, height: int, costs: list[tuple[int, int]], origin: Point, diagonal: bool) -> None:
+    ``parts``: the parts of this map already known (each a set of tiles that reach one another and nothing else,
+    for these costs' tiles with the origin among them, and these steps: :meth:`Bot._parts_of`), shared between
+    floods of one map. A goal in none of the origin's part is known out of reach at once: without it, the flood
+    would have to reach every tile it can before it could tell (every plan of a bot boxed in, or kept from the
+    stairs, would flood the level to no end). A flood that reaches everything it can adds its part."""
+
+    def __init__(self, width: int, height: int, costs: list[tuple[int, int]], origin: Point, diagonal: bool,
+                 parts: list[int] | None = None) -> None:
         self.width, self.height, self.stride = width, height, width + 1
         self.diagonal = diagonal
         self.classes = [(c, b) for c, b in sorted(costs) if c > 0 and b]
@@ -163,6 +171,10 @@ class _Flood:
         self.d = 0
         self.pending: dict[int, int] = {}
         self.done = False
+        self.parts = parts
+        self.part: int | None = None  # the origin's part (when known)
+        if parts is not None:
+            self.part = next((p for p in parts if p & start), None)
 
     @property
     def seen(self) -> int:
@@ -259,8 +271,20 @@ class _Flood:
         if self.done or not mask:
             while self._advance():  # (mask 0: the whole map)
                 pass
+            self._finished()
             return None
-        return self._unit(mask) if self.unit else self._general(mask)
+        if self.part is not None and not self.part & mask:
+            return None  # (out of reach: see ``parts``)
+        found = self._unit(mask) if self.unit else self._general(mask)
+        if found is None:
+            self._finished()
+        return found
+
+    def _finished(self) -> None:
+        """Every tile it can reach is settled: they are the origin's part of the map."""
+        if self.parts is not None and self.part is None:
+            self.part = self.seen
+            self.parts.append(self.part)
 
     def at(self, d: int, mask: int) -> list[Point]:
         """The tiles of ``mask`` reached at cost ``d``, in row-major order."""
@@ -442,6 +466,7 @@ class Bot:
         self._bits_of: object = None  # the level map _walk_bits and _segment_bits belong to
         self._walk_bits = 0
         self._segment_bits: dict[int, int] = {}
+        self._parts: dict[tuple[int, bool], list[int]] = {}  # (walkable tiles, diagonal) -> parts (_parts_of)
         self._plans: dict[str, Callable[[], list[Action]]] = {
             Mode.EXPLORE: self._explore,
             Mode.ENCOUNTER: self._encounter,
@@ -631,7 +656,20 @@ class Bot:
             self._bits_of = m
             self._walk_bits = _bits(m.tiles != dungeon.WALL)
             self._segment_bits = {}
+            self._parts.clear()
         return self._walk_bits, self._segment_bits
+
+    def _parts_of(self, costs: list[tuple[int, int]], diagonal: bool) -> list[int]:
+        """The parts of the map known so far for the walking costs ``costs`` (:class:`_Flood`'s ``parts``): kept
+        for this level while its floor, monsters and the tiles to avoid stay as they are (most plans of a party
+        boxed in are made over and over on one map)."""
+        self._level_bits()  # (a new level: forget the last one's)
+        tiles = 0
+        for _, b in costs:
+            tiles |= b
+        if len(self._parts) >= PARTS_KEPT:
+            self._parts.clear()
+        return self._parts.setdefault((tiles, diagonal), [])
 
     def _segment_bit_set(self, s: int) -> int:
         """The tiles of segment ``s`` as a bit set (``-1``: the tiles of every segment)."""
@@ -726,8 +764,9 @@ class Bot:
                 key = (avoid, diagonal, last_resort)
                 flood = floods.get(key)
                 if flood is None:
-                    flood = floods[key] = _Flood(m.width, m.height, self._cost_bits(avoid, through=last_resort),
-                                                 st.pos, diagonal)
+                    costs = self._cost_bits(avoid, through=last_resort)
+                    flood = floods[key] = _Flood(m.width, m.height, costs, st.pos, diagonal,
+                                                 self._parts_of(costs, diagonal))
                 best = flood.nearest(reach)
                 if best is None:
                     continue
