@@ -394,6 +394,32 @@ def test_fov_window_is_what_tcod_sees_over_the_whole_map() -> None:
     assert not failures, failures[:5]
 
 
+def test_segment_sizes_count_each_segments_tiles() -> None:
+    for seed in range(5):
+        for name in PROFILES:
+            lv = level(seed, 1, name)
+            assert lv.segment_sizes == tuple(int((lv.segment_of == s.id).sum()) for s in lv.segments)
+            assert sum(lv.segment_sizes) == int((lv.segment_of >= 0).sum())
+
+
+def test_walk_bits_are_the_windows_floor_remembered() -> None:
+    lv = level(3)
+    seg = lv.segments[1]
+    for within in (None, seg.id):
+        x0, y0, x1, y1 = seg.x1 - 1, seg.y1 - 1, seg.x2 + 2, seg.y2 + 2
+        walk = lv.tiles[y0:y1, x0:x1] != WALL
+        if within is not None:
+            walk &= lv.segment_of[y0:y1, x0:x1] == within
+            for dx, dy in seg.doors:
+                walk[dy - y0, dx - x0] = True
+        bits = lv.walk_bits(x0, y0, x1, y1, within)
+        stride = x1 - x0 + 1
+        got = np.array([[bool(bits >> (y * stride + x) & 1) for x in range(x1 - x0)] for y in range(y1 - y0)])
+        np.testing.assert_array_equal(got, walk)
+        assert not any(bits >> (y * stride + x1 - x0) & 1 for y in range(y1 - y0))  # (the blocked column)
+        assert lv.walk_bits(x0, y0, x1, y1, within) == bits
+
+
 def test_transparent_and_walkable() -> None:
     lv = level(8)
     t, w = transparent(lv), walkable(lv)

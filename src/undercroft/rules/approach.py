@@ -109,17 +109,13 @@ def step_map(m: LevelMap, origin: Point, limit: int = REACH,
         seg = m.segments[within]
         y0, y1 = max(y0, min(seg.y1 - 1, oy)), min(y1, max(seg.y2 + 2, oy + 1))
         x0, x1 = max(x0, min(seg.x1 - 1, ox)), min(x1, max(seg.x2 + 2, ox + 1))
-    walk = m.tiles[y0:y1, x0:x1] != levelmap.WALL
-    if within is not None:
-        walk &= m.segment_of[y0:y1, x0:x1] == within
-        for dx, dy in m.segments[within].doors:
-            if y0 <= dy < y1 and x0 <= dx < x1:
-                walk[dy - y0, dx - x0] = True
+    walk = m.walk_bits(x0, y0, x1, y1, within)
+    stride = x1 - x0 + 1
     for bx, by in blocked:
         if (bx, by) != origin and y0 <= by < y1 and x0 <= bx < x1:
-            walk[by - y0, bx - x0] = False
+            walk &= ~(1 << ((by - y0) * stride + bx - x0))
     aim = None if target is None else (target[0] - x0, target[1] - y0)
-    return StepMap(x0, y0, levelmap.flood_layers(walk, (ox - x0, oy - y0), limit, aim))
+    return StepMap(x0, y0, levelmap.flood_bits(walk, y1 - y0, x1 - x0, (ox - x0, oy - y0), limit, aim))
 
 
 def feet(ctx: Ctx, steps: int) -> int:
@@ -301,24 +297,22 @@ def creature_tiles(ctx: Ctx, g: Group) -> list[Point]:
     if n <= 1:
         return [g.pos][:n]
     taken = _taken(ctx, g) | {st.pos}
-    sm = step_map(m, g.pos, 3, taken)
-    ys, xs = np.nonzero(sm.steps >= 1)
-    gx, gy = xs + sm.x0, ys + sm.y0
-    ok = m.tiles[gy, gx] == FLOOR
-    gx, gy, d = gx[ok], gy[ok], sm.steps[ys[ok], xs[ok]]
+    flood = step_map(m, g.pos, 3, taken)
+    cum, stride, x0, y0 = flood.flood.cum, flood.flood.stride, flood.x0, flood.y0
+    rows = m.tile_rows
+    px, py = st.pos
     # Never nearer the party than the group's own tile: the distance to the group is the distance to its nearest.
-    front = np.maximum(np.abs(gx - st.pos[0]), np.abs(gy - st.pos[1]))
-    lead = max(abs(g.pos[0] - st.pos[0]), abs(g.pos[1] - st.pos[1]))
-    behind = front >= lead
-    gx, gy, d = gx[behind], gy[behind], d[behind]
-    order = np.lexsort((gx, gy, d))
+    lead = max(abs(g.pos[0] - px), abs(g.pos[1] - py))
     out = [g.pos]
-    for i in order:
-        p = (int(gx[i]), int(gy[i]))
-        if p not in taken:
-            out.append(p)
-            if len(out) == n:
-                break
+    for k in range(1, len(cum)):  # nearest first; a layer's bits run top to bottom, left to right
+        layer = cum[k] ^ cum[k - 1]
+        while layer and len(out) < n:
+            low = layer & -layer
+            layer ^= low
+            b = low.bit_length() - 1
+            x, y = x0 + b % stride, y0 + b // stride
+            if rows[y][x] == FLOOR and max(abs(x - px), abs(y - py)) >= lead and (x, y) not in taken:
+                out.append((x, y))
     while len(out) < n:  # no room around it (a crowded corridor): the rest stand behind the last
         out.append(out[-1])
     return out
@@ -368,8 +362,7 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     if g is not None and not g.hidden and not g.defeated and not unseen:  # a group out of sight blocks nothing
         blockers = {p for i, p in enumerate(creature_tiles(ctx, g)) if g.hp[i] > 0}
     # The way to a door runs inside the segment; it is never longer than the segment's tiles.
-    room = m.segment_of[seg.y1:seg.y2 + 1, seg.x1:seg.x2 + 1] == seg.id
-    sm = step_map(m, st.pos, min(int(room.sum()) + 2, 4 * REACH), blockers, within=seg.id)
+    sm = step_map(m, st.pos, min(m.segment_sizes[seg.id] + 2, 4 * REACH), blockers, within=seg.id)
     came = ctx.way_out()
     out: list[Exit] = []
     for door in seg.doors:

@@ -30,6 +30,7 @@ Point = tuple[int, int]  # (x, y)
 BoolArray = npt.NDArray[np.bool_]
 
 MAX_DIST: Final = int(np.iinfo(np.int32).max)
+WALK_WINDOWS: Final = 4096  # windows of a map whose walkable tiles (LevelMap.walk_bits) are kept at once
 # Orthogonal steps (dx, dy) in the fixed tie-break order: north, east, south, west.
 STEPS: Final[tuple[Point, ...]] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -82,6 +83,37 @@ class LevelMap:
     def segment_rows(self) -> list[list[int]]:
         """``segment_of`` as Python lists (``segment_rows[y][x]``)."""
         return [[int(v) for v in row] for row in self.segment_of.tolist()]
+
+    def walk_bits(self, x0: int, y0: int, x1: int, y1: int, within: int | None = None) -> int:
+        """The tiles one can stand on in the window ``[y0:y1, x0:x1]`` as bits (bit ``(y - y0) * (x1 - x0 + 1) +
+        x - x0``, as :func:`flood_bits` takes them); with ``within``, only that segment's tiles and its doors.
+        Remembered per window: the tiles never change."""
+        key = (x0, y0, x1, y1, within)
+        memo = self._walk_bits
+        got = memo.get(key)
+        if got is None:
+            walk = self.tiles[y0:y1, x0:x1] != WALL
+            if within is not None:
+                walk &= self.segment_of[y0:y1, x0:x1] == within
+                for dx, dy in self.segments[within].doors:
+                    if y0 <= dy < y1 and x0 <= dx < x1:
+                        walk[dy - y0, dx - x0] = True
+            padded = np.zeros((y1 - y0, x1 - x0 + 1), dtype=bool)
+            padded[:, : x1 - x0] = walk
+            if len(memo) >= WALK_WINDOWS:
+                memo.clear()
+            got = memo[key] = _bits(padded)
+        return got
+
+    @functools.cached_property
+    def segment_sizes(self) -> tuple[int, ...]:
+        """The number of tiles of each segment (by id)."""
+        counts = np.bincount(self.segment_of[self.segment_of >= 0].ravel(), minlength=len(self.segments))
+        return tuple(int(c) for c in counts)
+
+    @functools.cached_property
+    def _walk_bits(self) -> dict[tuple[int, int, int, int, int | None], int]:
+        return {}
 
     @functools.cached_property
     def transparent(self) -> BoolArray:
@@ -240,10 +272,16 @@ def flood_layers(walk: BoolArray, origin: Point, limit: int | None = None, targe
     nearer tile is settled by then). The grid is one Python integer a tile set, each row ``w + 1`` bits with the
     last always blocked, so a step off a row's end lands nowhere: a layer is a handful of shifts."""
     h, w = walk.shape
-    stride = w + 1
-    padded = np.zeros((h, stride), dtype=bool)
+    padded = np.zeros((h, w + 1), dtype=bool)
     padded[:, :w] = walk
-    open_ = _bits(padded)
+    return flood_bits(_bits(padded), h, w, origin, limit, target)
+
+
+def flood_bits(open_: int, h: int, w: int, origin: Point, limit: int | None = None,
+               target: Point | None = None) -> Flood:
+    """:func:`flood_layers` over a grid already given as bits (bit ``y * (w + 1) + x`` set where ``walk`` is True;
+    :meth:`LevelMap.walk_bits`)."""
+    stride = w + 1
     ox, oy = origin
     start = 1 << (oy * stride + ox)
     open_ = (open_ | start) ^ start
