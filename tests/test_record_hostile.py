@@ -37,6 +37,7 @@ from undercroft.record import (
     printable,
     replay,
 )
+from undercroft.rules.actions import Rest
 from undercroft.rules.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -295,6 +296,70 @@ def test_a_full_disk_mid_game_loses_nothing(content: Content, tmp_path: Path,
     loaded = load_recording(path)
     assert [t for t, _, _ in loaded.actions] == list(range(1, game.state.turn + 1))  # each action once, in order
     assert replay(content, loaded, verify=True).checksum() == game.checksum()
+
+
+def test_a_batched_recorder_writes_whole_lines_and_loses_nothing(content: Content, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot's recorder gathers its action lines (``batch``): between writes the file holds whole lines up to
+    the last batch; a full disk keeps the batch in memory (counted as pending) and a half-written batch is cut off
+    again; the end line and close write what was gathered; the game then loads and verifies whole."""
+    path = tmp_path / "g.jsonl"
+    game = Game(content, "undercroft", 3)
+    bot = Bot(game, 3)
+    rec = Recorder.create(path, game, content, batch=4)
+    writes: list[int] = []
+
+    def counting(fd: int, data: memoryview) -> int:
+        writes.append(len(data))
+        return os.write(fd, data)
+
+    def play(n: int) -> None:
+        done = 0
+        while done < n and not game.over:
+            a = bot.choose()
+            events = play_step(game, rec, a)
+            if len(events) == 1 and events[0].type == "refused":
+                bot.refused(a)
+            else:
+                done += 1
+
+    monkeypatch.setattr(record, "_os_write", counting)
+    play(10)
+    assert len(writes) == 2 and rec.pending == 2  # two writes of four lines; two lines gathered
+    assert len(load_recording(path).actions) == 8  # the file: whole lines, up to the last batch written
+    monkeypatch.setattr(record, "_os_write", FullDisk(fails=2))  # half of the next batch, then a refusal
+    play(2)
+    assert rec.error == os.strerror(errno.ENOSPC) and rec.pending == 4
+    assert path.read_bytes().endswith(b"\n") and len(load_recording(path).actions) == 8  # the half batch cut off
+    play(3)  # gathered behind the kept ones, which are tried again with the next batch
+    assert rec.pending == 7 and len(load_recording(path).actions) == 8
+    play(2)  # room again: the kept lines go first, then the batch
+    assert rec.pending == 1 and rec.error is None and len(load_recording(path).actions) == 16
+    rec.close()  # writes the one gathered
+    loaded = load_recording(path)
+    assert [t for t, _, _ in loaded.actions] == list(range(1, game.state.turn + 1))
+    assert replay(content, loaded, verify=True).digest() == game.digest()
+
+
+def test_a_crash_writes_the_gathered_lines_before_its_own(content: Content, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.jsonl"
+    game = Game(content, "undercroft", 3)
+    bot = Bot(game, 3)
+    rec = Recorder.create(path, game, content, batch=64)
+    for _ in range(5):
+        play_step(game, rec, bot.choose())
+    turn = game.state.turn
+    assert rec.pending == turn > 0 and load_recording(path).actions == []
+
+    def boom(*_: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(game, "step", boom)
+    with pytest.raises(RuntimeError):
+        play_step(game, rec, Rest())
+    loaded = load_recording(path)
+    assert len(loaded.actions) == turn and loaded.crash is not None and loaded.crash["turn"] == turn + 1
 
 
 def test_the_end_line_waits_for_the_disk_too(content: Content, tmp_path: Path,

@@ -107,6 +107,7 @@ CAUGHT = 0.9  # the fight odds after a failed run, against the odds now (tired, 
 STRUCK_FIRST = 0.85  # the fight odds after a refused bribe (it strikes first), against the odds now
 _PREFER = {"talk": 5, "fight": 4, "bribe": 3, "distract_treasure": 2, "distract_food": 1,
            "run": 0}  # between equal chances: terms, then a fight, ...
+RECORD_BATCH = 64  # action lines a recorded bot game gathers before one write (see Recorder.create)
 PARTS_KEPT = 64  # walking maps whose parts (see _Flood) a bot keeps at once on a level
 _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _FAR = int(np.iinfo(np.int32).max)
@@ -1294,14 +1295,15 @@ def play_game(
     record: str | None = None,
     max_actions: int = MAX_ACTIONS,
 ) -> GameResult:
-    """Play one game with the bot; with ``record`` (a file path) write its recording.
+    """Play one game with the bot; with ``record`` (a file path) write its recording (:data:`RECORD_BATCH` action
+    lines a write: a bot's game is never continued, and only a process killed outright loses its last lines).
 
     An exception inside the engine is caught here (after the recorder wrote the crash line and report) and
     reported as the outcome ``crash``.
     """
     game = Game(content, ruleset, seed)
     bot = Bot(game, seed)
-    recorder = Recorder.create(Path(record), game, content, overwrite=True) if record else None
+    recorder = Recorder.create(Path(record), game, content, overwrite=True, batch=RECORD_BATCH) if record else None
     refusals = 0
     ways: dict[int, bool] = {}  # group id -> the party had a way out of meeting it at one of its decisions
     facing: int | None = None  # the group in front of the party at its last decision

@@ -20,7 +20,8 @@ state after it and 2-byte digests of its parts) are still read, replayed and ver
 game of format 1 or 2 that is continued (:meth:`Recorder.append_to`) goes on in its own format.
 
 Lines are written whole with one ``os.write`` on a file opened for appending (and optionally ``fsync``-ed), one
-per action, so a crash never leaves a file that cannot be loaded up to its last action. A write that fails (a full
+per action, so a crash never leaves a file that cannot be loaded up to its last action (the bot's games gather a
+few dozen action lines a write: ``Recorder.create(..., batch=)``). A write that fails (a full
 disk) is cut back to the last whole line and kept in memory, to be written first once writing works again
 (:attr:`Recorder.error`, :attr:`Recorder.pending`, :meth:`Recorder.flush_pending`). Loading never runs code from
 the file: only a regular file of at most :data:`MAX_FILE` bytes is opened (never a FIFO or a device), it is plain
@@ -287,8 +288,10 @@ class Recorder:
     """
 
     def __init__(self, path: Path, fd: int, last_hash: str, next_turn: int, *, fsync: bool = False,
-                 header: Header | None = None, offset: int | None = None) -> None:
+                 header: Header | None = None, offset: int | None = None, batch: int = 1) -> None:
         self.path = path
+        self.batch = max(1, batch)  # action lines gathered before one write (see create)
+        self._batched: list[bytes] = []  # action lines gathered, not yet written
         self.format = header.format if header is not None else FORMAT_VERSION  # the format of the lines written
         self._text = self.format >= 3
         self._fd: int | None = fd
@@ -307,15 +310,21 @@ class Recorder:
     @property
     def pending(self) -> int:
         """How many lines (actions, or the end or crash line) are kept in memory, not yet written to the file."""
-        return len(self._pending)
+        return len(self._pending) + len(self._batched)
 
     # creation
 
     @classmethod
     def create(cls, path: Path, game: Game, content: Content, *, fsync: bool = False,
-               overwrite: bool = False, format: int = FORMAT_VERSION) -> Recorder:
+               overwrite: bool = False, format: int = FORMAT_VERSION, batch: int = 1) -> Recorder:
         """Start the recording of ``game`` (which must not have taken any action yet) at ``path``, in ``format``
         (one of :data:`WRITES`; the current one unless asked: format 2 is for tests and the golden files).
+
+        ``batch``: the action lines (format 3) gathered in memory and written together, with one write. A game
+        someone plays writes every action at once (1, the default): a killed process loses nothing. The bot's
+        games (:func:`undercroft.bot.play_game`) gather a few dozen: the file still holds whole lines only, an
+        exception in the engine, the end of the game or :meth:`close` writes what was gathered first, and only a
+        process killed outright loses the last lines gathered.
 
         Raises :class:`SaveError` (an ``OSError``) when the directory, the file or its header cannot be written;
         then no file is left (not even an empty one)."""
@@ -350,7 +359,7 @@ class Recorder:
             "python": header.python, "numpy": header.numpy, "tcod": header.tcod, "start": header.start,
             "parts": list(header.parts),
         }
-        rec = cls(path, fd, "", 1, fsync=fsync, header=header, offset=0)
+        rec = cls(path, fd, "", 1, fsync=fsync, header=header, offset=0, batch=batch)
         rec._write(obj)
         if rec._pending:
             cause = rec._failure or OSError(errno.EIO, rec.error or "the header could not be written")
@@ -388,6 +397,8 @@ class Recorder:
         if self._fd is None:
             raise ValueError(f"{self.path}: the recorder is closed")
         self._hash, data = _line(self._hash, obj)
+        self._pending.extend(self._batched)  # (the action lines gathered before it go first)
+        self._batched.clear()
         self._pending.append(data)
         self.flush_pending()
 
@@ -398,6 +409,30 @@ class Recorder:
         h = hashlib.blake2b(f"{self._hash}\n{body}".encode(), digest_size=_TEXT_HASH_BYTES).hexdigest()
         self._hash = h
         data = f"{body} {h}\n".encode()
+        if self.batch > 1:
+            batched = self._batched
+            batched.append(data)
+            if len(batched) < self.batch:
+                return
+            self._batched = []
+            if self._pending or self._torn or self.fsync:
+                self._pending.extend(batched)
+                self.flush_pending()
+                return
+            data = b"".join(batched)
+            try:
+                n = _os_write(self._fd, memoryview(data))
+            except OSError:
+                n = 0
+            if n == len(data):
+                self._offset += n
+                self.error = None
+                return
+            if n > 0:  # part of them went out: cut it off, then each line goes the careful way
+                self._torn = True
+            self._pending.extend(batched)
+            self.flush_pending()
+            return
         if not self._pending and not self._torn and not self.fsync:  # the usual case: one write of the whole line
             try:
                 n = _os_write(self._fd, memoryview(data))
@@ -422,7 +457,10 @@ class Recorder:
         a write failed again (``error`` says why; the file still ends with its last whole line)."""
         fd = self._fd
         if fd is None:
-            return not self._pending
+            return not self._pending and not self._batched
+        if self._batched:
+            self._pending.extend(self._batched)
+            self._batched.clear()
         try:
             if self._torn:  # a cut that failed before: the file must end with a whole line before anything follows
                 os.ftruncate(fd, self._offset)
@@ -494,7 +532,7 @@ class Recorder:
     def close(self) -> None:
         """Close the file, after one last try at the lines kept in memory (``pending`` then says what was lost)."""
         if self._fd is not None:
-            if self._pending:
+            if self._pending or self._batched:
                 self.flush_pending()
             with contextlib.suppress(OSError):
                 os.close(self._fd)
