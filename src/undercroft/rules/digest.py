@@ -79,6 +79,14 @@ def _hash(values: list[int]) -> str:
     return "%06x" % (zlib.crc32(_packer(len(values)).pack(*values)) & _MASK)
 
 
+def _crc(values: list[int]) -> int:
+    """:func:`_hash` as an integer."""
+    return zlib.crc32(_packer(len(values)).pack(*values)) & _MASK
+
+
+_PARTS_TEXT = "%06x" * len(PARTS)  # the digest: each part's in the order of PARTS
+
+
 def _combine(digests: list[str]) -> str:
     """The digest (hex) of a list of digests."""
     return "%06x" % (zlib.crc32("".join(digests).encode("ascii")) & _MASK)
@@ -209,69 +217,77 @@ class Tracker:
 
     def __init__(self) -> None:
         self._clock_key: tuple[object, ...] = ()
-        self._clock = ""
+        self._clock = 0
         self._mode_key: object = ()
-        self._mode = ""
+        self._mode = 0
         self._belongings_key: tuple[object, ...] = ()
-        self._belongings = ""
-        self._belongings_int = 0
+        self._belongings = 0
         self._where_key: tuple[object, ...] = ()
-        self._party = ""
+        self._party = 0
         self._draws = -1
-        self._rng = ""
+        self._rng = 0
         self._streams: tuple[int, list[tuple[int, int, Stream]]] = (-1, [])  # (number of streams, their order)
-        self._revs: list[tuple[int, int]] = []  # per level, in the order of ``levels``: (rev, number of groups)
-        self._levels = ""
+        self._levels_key = (-1, -1, -1)  # (levels, the sum of their revs, their groups): revs only ever grow
+        self._levels = 0
         self._level: dict[int, tuple[tuple[int, int], str]] = {}  # depth -> ((rev, number of groups), digest)
         self._body: dict[int, tuple[int, int, str]] = {}  # depth -> (visits, items' touches, body's digest)
         self._items: dict[int, tuple[int, str]] = {}  # depth -> (items' touches, their digest)
         self._group: dict[int, tuple[int, str]] = {}  # group id -> (the group's rev, its digest)
+        self._text = ""  # the digest of the parts as they were last (formatted once, when one changed)
 
     def digest(self, st: GameState, streams: Streams) -> str:
-        rounds, running, exhausted, rest = clock = (st.rounds, st.running_rounds, st.exhausted, st.rest_rounds)
+        changed = False
+        clock = (st.rounds, st.running_rounds, st.exhausted, st.rest_rounds)
         if clock != self._clock_key:  # _hash(encode_clock(st))
             self._clock_key = clock
-            self._clock = "%06x" % (zlib.crc32(_CLOCK.pack(rounds, running, exhausted, rest)) & _MASK)
+            self._clock = zlib.crc32(_CLOCK.pack(*clock)) & _MASK
+            changed = True
         if st.encounter is None and st.combat is None and st.pursuit is None:  # nothing changed in place
             mode: object = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills)
             if mode != self._mode_key:
                 self._mode_key = mode
-                self._mode = _hash(encode_mode(st))
+                self._mode = _crc(encode_mode(st))
+                changed = True
         else:
             values = encode_mode(st)
             if values != self._mode_key:
                 self._mode_key = values
-                self._mode = _hash(values)
+                self._mode = _crc(values)
+                changed = True
         revs = 0  # a member's rev only grows: their sum moves when any member changed
         for m in st.party:
             revs += m.rev
         belongings = (st.gold, revs, *st.items.items())
         if belongings != self._belongings_key:
             self._belongings_key = belongings
-            self._belongings = _hash(encode_belongings(st))
-            self._belongings_int = int(self._belongings, 16)
+            self._belongings = _crc(encode_belongings(st))
             self._where_key = ()  # the party part again
-        pos, prev, seg, entry = where = (st.pos, st.prev_pos, st.segment, st.segment_entry)
+        where = (st.pos, st.prev_pos, st.segment, st.segment_entry)
         if where != self._where_key:  # _hash(encode_party(st, belongings)), its 8 values packed at once
             self._where_key = where
-            packed = _WHERE.pack(self._belongings_int, pos[0], pos[1], prev[0], prev[1], seg, entry[0], entry[1])
-            self._party = "%06x" % (zlib.crc32(packed) & _MASK)
+            (x, y), (px, py), seg, (ex, ey) = where
+            self._party = zlib.crc32(_WHERE.pack(self._belongings, x, y, px, py, seg, ex, ey)) & _MASK
+            changed = True
         if streams.draws != self._draws:
             self._draws = streams.draws
             n = len(streams.items())
             if n != self._streams[0]:
                 self._streams = (n, _stream_order(streams))
-            self._rng = _hash(_encode_rng(self._streams[1]))
-        changed = len(st.levels) != len(self._revs)
-        if not changed:
-            for lv, (rev, groups) in zip(st.levels.values(), self._revs, strict=True):
-                if lv.rev != rev or len(lv.groups) != groups:
-                    changed = True
-                    break
+            self._rng = _crc(_encode_rng(self._streams[1]))
+            changed = True
+        levels = st.levels
+        total = groups = 0
+        for lv in levels.values():
+            total += lv.rev
+            groups += len(lv.groups)
+        key = (len(levels), total, groups)
+        if key != self._levels_key:
+            self._levels_key = key
+            self._levels = int(_combine([self._level_digest(levels[d]) for d in sorted(levels)]), 16)
+            changed = True
         if changed:
-            self._revs = [(lv.rev, len(lv.groups)) for lv in st.levels.values()]
-            self._levels = _combine([self._level_digest(st.levels[d]) for d in sorted(st.levels)])
-        return self._clock + self._levels + self._mode + self._party + self._rng
+            self._text = _PARTS_TEXT % (self._clock, self._levels, self._mode, self._party, self._rng)
+        return self._text
 
     def _level_digest(self, lv: LevelState) -> str:
         cached = self._level.get(lv.index)
