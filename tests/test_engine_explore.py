@@ -441,3 +441,10 @@ def test_the_explored_map_is_what_was_seen_from_each_tile_and_costs_nothing_unti
     np.testing.assert_array_equal(seen, union)
     lv.explored  # noqa: B018 - read again: nothing new to compute
     assert len(calls) == len(set(walked))
+    assert seen.shape == (lv.map.height, lv.map.width)
+    g.step(Move(0, -1))  # (a look not folded in yet: the bits fold it in)
+    bits = lv.explored_bits()
+    stride = lv.map.width + 1
+    as_bits = np.array([[bool(bits >> (y * stride + x) & 1) for x in range(stride)] for y in range(lv.map.height)])
+    np.testing.assert_array_equal(as_bits[:, :-1], lv.explored)
+    assert not as_bits[:, -1].any() and lv.explored.any()

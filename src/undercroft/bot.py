@@ -711,21 +711,20 @@ class Bot:
         lv = st.level
         m = lv.map
         stride = m.width + 1
-        explored = lv.explored
+        explored = lv.explored_bits()
         walk = self._level_bits()[0]
         out: list[tuple[str, int]] = []
         items = 0
         for (x, y) in lv.items:
-            if explored[y, x]:
-                items |= 1 << (y * stride + x)
-        out.append(("item", items))
+            items |= 1 << (y * stride + x)
+        out.append(("item", items & explored))
         stairs = 0 if m.stairs is None else 1 << (m.stairs[1] * stride + m.stairs[0])
         final = self.game.rs.levels[st.depth].final
         potions = sum(n for i, n in st.items.items() if n > 0 and self.game.content.items[i].kind == "potion")
-        if (final or potions >= STOCKED) and m.stairs is not None and explored[m.stairs[1], m.stairs[0]]:
+        if (final or potions >= STOCKED) and stairs & explored:
             out.append(("stairs", stairs))
         if self._level_moves < self.max_level_moves:
-            out.append(("explore", walk & ~_bits(explored)))
+            out.append(("explore", walk & ~explored))
         if m.stairs is not None:
             out.append(("stairs", stairs))
         hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]

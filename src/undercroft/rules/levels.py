@@ -30,7 +30,7 @@ def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> Lev
         index=idx,
         map=m,
         visited=np.zeros(len(m.segments), dtype=bool),
-        memory=np.zeros((m.height, m.width), dtype=bool),
+        memory=np.zeros((m.height, m.width + 1), dtype=bool),
         items={},
         fov_radius=content.dungeon[spec.mapgen].fov_radius,
     )

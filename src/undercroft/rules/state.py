@@ -154,7 +154,9 @@ class LevelState:
     index: int
     map: LevelMap
     visited: np.ndarray  # bool per segment
-    memory: np.ndarray  # bool (h, w): the explored tiles of the looks folded in so far (read :attr:`explored`)
+    #: bool (h, w + 1): the explored tiles of the looks folded in so far (read :attr:`explored`, its first w
+    #: columns); the last column stays False, so the map's bits are read without a copy (:meth:`explored_bits`).
+    memory: np.ndarray
     items: dict[tuple[int, int], list[tuple[str, int]]]  # floor: tile -> [(item id, amount)]
     groups: list[Group] = field(default_factory=list)
     fov_radius: int = 0  # how far the party sees on this level (the map profile's)
@@ -205,7 +207,13 @@ class LevelState:
                 y0, x0, seen = fov_window(self.map, x, y, self.fov_radius)
                 self.memory[y0:y0 + seen.shape[0], x0:x0 + seen.shape[1]] |= seen
             self.looks.clear()
-        return self.memory
+        return self.memory[:, : self.map.width]
+
+    def explored_bits(self) -> int:
+        """:attr:`explored` as one integer, bit ``y * (w + 1) + x`` (each row one unexplored tile longer): the
+        layout of :func:`undercroft.rules.levelmap.flood_bits` and the bot's floods."""
+        self.explored  # noqa: B018 (fold the looks in)
+        return int.from_bytes(np.packbits(self.memory, axis=None, bitorder="little").tobytes(), "little")
 
 
 @dataclass
