@@ -6,6 +6,7 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -138,6 +139,30 @@ def test_outcome_tables_follow_the_rules(content: Content) -> None:
 
 
 # --- the die ---------------------------------------------------------------------------------------------------
+
+
+def test_a_swings_remembered_outcomes_are_those_of_its_own_numbers(base: FightSpec) -> None:
+    """outcome_probabilities remembers its answer by the numbers a swing depends on: a fight at other hit points
+    shares it, and a change to any other number is answered afresh (as without the memory)."""
+    from undercroft.sim.exact import _outcome_probabilities, outcome_probabilities
+
+    first = outcome_probabilities(base)
+    assert outcome_probabilities(replace(base, delver_hp=1, monster_hp=base.monster_hp + 3, count=2)) is first
+    changes: dict[str, Any] = {
+        "might": base.might + 2, "weapon": base.weapon + 1, "exhausted": not base.exhausted,
+        "delver_defense": base.delver_defense + 3, "monster_defense": base.monster_defense + 3,
+        "monster_attack": base.monster_attack + 2, "monster_damage": base.monster_damage + 2,
+        "attack_die": base.attack_die + 4, "always_miss": 2, "critical": base.attack_die - 2,
+        "critical_multiplier": base.critical_multiplier + 1, "to_hit_penalty": base.to_hit_penalty + 2,
+        "damage_penalty": base.damage_penalty + 2, "opponent_bonus": base.opponent_bonus + 2,
+        "minimum_damage": base.minimum_damage + 2,
+    }
+    for name, value in changes.items():
+        other = replace(base, **{name: value})
+        if name != "exhausted":
+            other = replace(other, exhausted=True)  # (the fatigue numbers count only when exhausted)
+            outcome_probabilities(replace(base, exhausted=True))
+        assert outcome_probabilities(other) == _outcome_probabilities(other), name
 
 
 def test_d6_faces_are_uniform() -> None:

@@ -16,6 +16,7 @@ within ``truncated * max_rounds`` times its largest value).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,9 +62,30 @@ class ExactResult:
         }
 
 
-def outcome_probabilities(spec: FightSpec) -> tuple[dict[int, float], dict[tuple[int, bool], float]]:
+Outcomes = tuple[Mapping[int, float], Mapping[tuple[int, bool], float]]
+_outcomes_known: dict[tuple[int | bool, ...], Outcomes] = {}
+OUTCOMES_KEPT = 4096  # the swings' outcomes remembered (outcome_probabilities), for as many sets of numbers
+
+
+def outcome_probabilities(spec: FightSpec) -> Outcomes:
     """The probability of each distinct outcome of one swing: the delver's by damage dealt, a monster's by (damage,
-    hit). Faces are counted per outcome first, so a sure thing has probability exactly 1."""
+    hit). Faces are counted per outcome first, so a sure thing has probability exactly 1.
+
+    Remembered by the numbers a swing depends on (the fighters' might, weapon, attack, damage and defence, their
+    fatigue, the combat and fatigue rules; not the hit points, which change as a fight goes on): the odds ask it
+    for each state of a fight. The mappings are shared: read them only."""
+    key = (spec.might, spec.weapon, spec.exhausted, spec.delver_defense, spec.monster_defense, spec.monster_attack,
+           spec.monster_damage, spec.attack_die, spec.always_miss, spec.critical, spec.critical_multiplier,
+           spec.to_hit_penalty, spec.damage_penalty, spec.opponent_bonus, spec.minimum_damage)
+    known = _outcomes_known.get(key)
+    if known is None:
+        if len(_outcomes_known) >= OUTCOMES_KEPT:
+            _outcomes_known.clear()
+        known = _outcomes_known[key] = _outcome_probabilities(spec)
+    return known
+
+
+def _outcome_probabilities(spec: FightSpec) -> Outcomes:
     d_faces: dict[int, int] = defaultdict(int)
     for o in spec.delver_outcomes():
         d_faces[o.damage] += 1
@@ -74,7 +96,7 @@ def outcome_probabilities(spec: FightSpec) -> tuple[dict[int, float], dict[tuple
             {key: n / spec.attack_die for key, n in m_faces.items()})
 
 
-def delver_turn(p: Grid, outcomes: dict[int, float], full: int) -> tuple[Grid, NDArray[np.float64]]:
+def delver_turn(p: Grid, outcomes: Mapping[int, float], full: int) -> tuple[Grid, NDArray[np.float64]]:
     """The delver strikes the target; returns the live grid and the won mass by delver hp index."""
     _, d, m = p.shape
     new = np.zeros_like(p)
@@ -91,7 +113,7 @@ def delver_turn(p: Grid, outcomes: dict[int, float], full: int) -> tuple[Grid, N
     return new, won
 
 
-def monster_attack(p: Grid, outcomes: dict[tuple[int, bool], float]) -> tuple[Grid, float, float]:
+def monster_attack(p: Grid, outcomes: Mapping[tuple[int, bool], float]) -> tuple[Grid, float, float]:
     """One monster attack on every state of ``p``; returns the live grid, the dead mass and the expected hits."""
     d = p.shape[1]
     mass = float(p.sum())
