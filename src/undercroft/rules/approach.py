@@ -364,17 +364,18 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     # The way to a door runs inside the segment; it is never longer than the segment's tiles.
     sm = step_map(m, st.pos, min(m.segment_sizes[seg.id] + 2, 4 * REACH), blockers, within=seg.id)
     came = ctx.way_out()
+    seg_rows, tile_rows = m.segment_rows, m.tile_rows
     out: list[Exit] = []
     for door in seg.doors:
         landing = door
-        if int(m.segment_of[door[1], door[0]]) == st.segment:  # a corridor's own door: the room tile beyond it
+        if seg_rows[door[1]][door[0]] == st.segment:  # a corridor's own door: the room tile beyond it
             for dx, dy in levelmap.STEPS:
                 p = (door[0] + dx, door[1] + dy)
-                if 0 <= p[0] < m.width and 0 <= p[1] < m.height and m.tiles[p[1], p[0]] != levelmap.WALL \
-                        and int(m.segment_of[p[1], p[0]]) not in (st.segment, -1):
+                if 0 <= p[0] < m.width and 0 <= p[1] < m.height and tile_rows[p[1]][p[0]] != levelmap.WALL \
+                        and seg_rows[p[1]][p[0]] not in (st.segment, -1):
                     landing = p
                     break
-        beyond = int(m.segment_of[landing[1], landing[0]])
+        beyond = seg_rows[landing[1]][landing[0]]
         blocked = (sm.at(door) < 0 or door in blockers or landing in blockers
                    or (bool(blockers) and g is not None and g.segment == beyond))
         out.append(Exit(door, landing, beyond, blocked, came in (door, landing)))

@@ -191,5 +191,5 @@ class Ctx:
         lie inside the room when a wanderer arrives while it rests); its last step where there is no such tile."""
         st = self.state
         came_from = st.segment_entry
-        outside = int(st.level.map.segment_of[came_from[1], came_from[0]]) != st.segment
+        outside = st.level.map.segment_rows[came_from[1]][came_from[0]] != st.segment
         return came_from if outside else st.prev_pos

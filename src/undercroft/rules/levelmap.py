@@ -77,12 +77,14 @@ class LevelMap:
     @functools.cached_property
     def tile_rows(self) -> list[list[int]]:
         """``tiles`` as Python lists (``tile_rows[y][x]``): one tile read without numpy's cost per element."""
-        return [[int(v) for v in row] for row in self.tiles.tolist()]
+        rows: list[list[int]] = self.tiles.tolist()  # (Python ints)
+        return rows
 
     @functools.cached_property
     def segment_rows(self) -> list[list[int]]:
         """``segment_of`` as Python lists (``segment_rows[y][x]``)."""
-        return [[int(v) for v in row] for row in self.segment_of.tolist()]
+        rows: list[list[int]] = self.segment_of.tolist()  # (Python ints)
+        return rows
 
     def walk_bits(self, x0: int, y0: int, x1: int, y1: int, within: int | None = None) -> int:
         """The tiles one can stand on in the window ``[y0:y1, x0:x1]`` as bits (bit ``(y - y0) * (x1 - x0 + 1) +
