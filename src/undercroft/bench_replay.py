@@ -9,7 +9,9 @@ of the longer ones; short games would mostly measure level generation, which a r
 from __future__ import annotations
 
 import argparse
+import statistics
 import tempfile
+import time
 from pathlib import Path
 
 from undercroft.bench import median_time, metric
@@ -84,6 +86,32 @@ def verify_actions_per_s(args: argparse.Namespace) -> float:
     """``replay --verify``: as replay_actions_per_s, plus the state's digest (``Game.digest()``) compared after
     every action."""
     return _replay_all(args, verify=True)
+
+
+@metric("verify_share_of_replay", "ratio")
+def verify_share_of_replay(args: argparse.Namespace) -> float:
+    """``verify_actions_per_s / replay_actions_per_s``, measured in pairs: each replay of the workload timed right
+    beside a verifying one (in turn first and second), the median of 7 pairs' ratios. A machine whose speed drifts
+    from one second to the next moves both runs of a pair alike (the two rows' medians, taken apart, can land on
+    different speeds of the machine)."""
+    content = _content(args)
+    recs = workload(args)
+
+    def run(verify: bool) -> float:
+        t0 = time.perf_counter()
+        for r in recs:
+            replay(content, r, verify=verify)
+        return time.perf_counter() - t0
+
+    run(True)  # (warm)
+    ratios = []
+    for i in range(7):
+        if i % 2:
+            checked, plain = run(True), run(False)
+        else:
+            plain, checked = run(False), run(True)
+        ratios.append(plain / checked)
+    return statistics.median(ratios)
 
 
 @metric("load_recording_lines_per_s", "lines/s")

@@ -215,19 +215,25 @@ class Tracker:
     docstring says how each part notices a change). Its value always equals :func:`full_digest`; a new tracker
     is needed when the state object is replaced (:meth:`Game.restore <undercroft.rules.game.Game.restore>`)."""
 
+    __slots__ = ("_belongings", "_belongings_gold", "_belongings_items", "_belongings_revs", "_body", "_clock",
+                 "_clock_key", "_draws", "_group", "_items", "_level", "_levels", "_levels_key", "_mode", "_mode_key",
+                 "_party", "_rng", "_streams", "_text", "_where_key")
+
     def __init__(self) -> None:
         self._clock_key: tuple[object, ...] = ()
         self._clock = 0
         self._mode_key: object = ()
         self._mode = 0
-        self._belongings_key: tuple[object, ...] = ()
+        self._belongings_revs = -1
+        self._belongings_gold = -1
+        self._belongings_items: dict[str, int] = {}
         self._belongings = 0
         self._where_key: tuple[object, ...] = ()
         self._party = 0
         self._draws = -1
         self._rng = 0
         self._streams: tuple[int, list[tuple[int, int, Stream]]] = (-1, [])  # (number of streams, their order)
-        self._levels_key = (-1, -1, -1)  # (levels, the sum of their revs, their groups): revs only ever grow
+        self._levels_key = -1  # the number of levels plus the sum of their revisions (which only ever grow)
         self._levels = 0
         self._level: dict[int, tuple[tuple[int, int], str]] = {}  # depth -> ((rev, number of groups), digest)
         self._body: dict[int, tuple[int, int, str]] = {}  # depth -> (visits, items' touches, body's digest)
@@ -257,9 +263,10 @@ class Tracker:
         revs = 0  # a member's rev only grows: their sum moves when any member changed
         for m in st.party:
             revs += m.rev
-        belongings = (st.gold, revs, *st.items.items())
-        if belongings != self._belongings_key:
-            self._belongings_key = belongings
+        if revs != self._belongings_revs or st.gold != self._belongings_gold or st.items != self._belongings_items:
+            self._belongings_revs = revs
+            self._belongings_gold = st.gold
+            self._belongings_items = dict(st.items)
             self._belongings = _crc(encode_belongings(st))
             self._where_key = ()  # the party part again
         where = (st.pos, st.prev_pos, st.segment, st.segment_entry)
@@ -276,13 +283,11 @@ class Tracker:
             self._rng = _crc(_encode_rng(self._streams[1]))
             changed = True
         levels = st.levels
-        total = groups = 0
+        total = len(levels)
         for lv in levels.values():
-            total += lv.rev
-            groups += len(lv.groups)
-        key = (len(levels), total, groups)
-        if key != self._levels_key:
-            self._levels_key = key
+            total += lv.rev  # (a group added or removed moves it too)
+        if total != self._levels_key:
+            self._levels_key = total
             self._levels = int(_combine([self._level_digest(levels[d]) for d in sorted(levels)]), 16)
             changed = True
         if changed:
