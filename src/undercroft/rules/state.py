@@ -111,7 +111,7 @@ class Group:
 
     @property
     def defeated(self) -> bool:
-        return all(h <= 0 for h in self.hp)
+        return max(self.hp, default=0) <= 0  # (every creature down)
 
 
 @dataclass
