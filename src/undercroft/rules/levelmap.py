@@ -113,6 +113,20 @@ class LevelMap:
         counts = np.bincount(self.segment_of[self.segment_of >= 0].ravel(), minlength=len(self.segments))
         return tuple(int(c) for c in counts)
 
+    def rimmed(self, rim: int) -> BoolArray:
+        """:attr:`transparent` with ``rim`` opaque tiles round it (its tile (x, y) at ``[y + rim, x + rim]``)."""
+        got = self._rimmed.get(rim)
+        if got is None:
+            got = np.zeros((self.height + 2 * rim, self.width + 2 * rim), dtype=bool)
+            got[rim : rim + self.height, rim : rim + self.width] = self.transparent
+            got.flags.writeable = False
+            self._rimmed[rim] = got
+        return got
+
+    @functools.cached_property
+    def _rimmed(self) -> dict[int, BoolArray]:
+        return {}
+
     @functools.cached_property
     def _walk_bits(self) -> dict[tuple[int, int, int, int, int | None], int]:
         return {}
@@ -159,37 +173,45 @@ def compute_fov(level: LevelMap, x: int, y: int, radius: int) -> BoolArray:
 def fov_window(level: LevelMap, x: int, y: int, radius: int) -> tuple[int, int, BoolArray]:
     """The field of view of :func:`compute_fov` (``radius`` > 0) as ``(y0, x0, seen)``: only the window of the map
     that can hold a seen tile, whose top-left corner is (x0, y0). Shadowcasting only ever looks nearer than a tile
-    to decide it, so the window gives the same answer as the whole map, for a fraction of the work."""
+    to decide it, so the window gives the same answer as the whole map, for a fraction of the work.
+
+    The window is always the whole square round (x, y), cut from the map with a rim of walls round it
+    (:meth:`LevelMap.rimmed`): a wall past the map's edge shades only tiles past it, which are cut off again. So
+    one libtcod map a radius (and thread) serves every look (:func:`_sight`)."""
     m = radius + 1
-    y0, y1 = max(0, y - m), min(level.height, y + m + 1)
-    x0, x1 = max(0, x - m), min(level.width, x + m + 1)
-    cells, tcod_map = _fov_map(y1 - y0, x1 - x0)
-    cells["transparent"] = level.transparent[y0:y1, x0:x1]
-    lib.TCOD_map_compute_fov(tcod_map, x - x0, y - y0, m, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
-    dy, dx = y0 - (y - m), x0 - (x - m)
-    seen: BoolArray = cells["fov"] & _disc(radius, m)[dy : dy + (y1 - y0), dx : dx + (x1 - x0)]
-    return y0, x0, seen
+    side = 2 * m + 1
+    transparent, fov, tcod_map, disc = _sight(m, radius)
+    transparent[...] = level.rimmed(m)[y : y + side, x : x + side]
+    lib.TCOD_map_compute_fov(tcod_map, m, m, m, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+    seen: BoolArray = fov & disc
+    y0, x0 = y - m, x - m
+    if y0 >= 0 and x0 >= 0 and y0 + side <= level.height and x0 + side <= level.width:
+        return y0, x0, seen
+    top, left = max(0, -y0), max(0, -x0)
+    return y0 + top, x0 + left, seen[top : level.height - y0, left : level.width - x0]
 
 
 _MAP_CELL: Final = np.dtype([("transparent", bool), ("walkable", bool), ("fov", bool)])  # libtcod's TCOD_MapCell
-_fov_maps = threading.local()  # (height, width) -> (cells, their libtcod map), for this thread's fov_window
+_sights = threading.local()  # (half, radius) -> _sight's answer, for this thread's fov_window
 
 
-def _fov_map(height: int, width: int) -> tuple[npt.NDArray[np.void], Any]:
-    """A libtcod map of this size over a NumPy array of its cells, made once per size (and thread) and used again
-    by every :func:`fov_window` of that size. It is what ``tcod.map.compute_fov`` builds on every call (and most
+def _sight(half: int, radius: int) -> tuple[BoolArray, BoolArray, Any, BoolArray]:
+    """A libtcod map of (2*half+1)-square over a NumPy array of its cells, made once per size (and thread) and
+    used again by every :func:`fov_window`: ``(transparent, fov, map, disc)``, the cells' two fields, the map, and
+    the tiles within ``radius`` of the centre. It is what ``tcod.map.compute_fov`` builds on every call (and most
     of its cost, where the shadowcasting itself is a few microseconds); the result is the same (checked in
-    tests/test_dungeon.py against ``tcod.map.compute_fov``)."""
-    maps: dict[tuple[int, int], tuple[npt.NDArray[np.void], Any, Any]] | None = getattr(_fov_maps, "maps", None)
+    tests/test_dungeon.py against ``tcod.map.compute_fov`` over the whole map)."""
+    maps: dict[tuple[int, int], tuple[Any, ...]] | None = getattr(_sights, "maps", None)
     if maps is None:
-        maps = _fov_maps.maps = {}
-    got = maps.get((height, width))
+        maps = _sights.maps = {}
+    got = maps.get((half, radius))
     if got is None:
-        cells = np.zeros((height, width), dtype=_MAP_CELL)
+        side = 2 * half + 1
+        cells = np.zeros((side, side), dtype=_MAP_CELL)
         buffer = ffi.from_buffer("struct TCOD_MapCell*", cells)
-        got = maps[(height, width)] = (cells, ffi.new("struct TCOD_Map*", (width, height, width * height, buffer)),
-                                       buffer)
-    return got[0], got[1]
+        tcod_map = ffi.new("struct TCOD_Map*", (side, side, side * side, buffer))
+        got = maps[(half, radius)] = (cells["transparent"], cells["fov"], tcod_map, _disc(radius, half), cells, buffer)
+    return got[0], got[1], got[2], got[3]
 
 
 @functools.lru_cache(maxsize=32)
