@@ -108,6 +108,7 @@ STRUCK_FIRST = 0.85  # the fight odds after a refused bribe (it strikes first), 
 _PREFER = {"talk": 5, "fight": 4, "bribe": 3, "distract_treasure": 2, "distract_food": 1,
            "run": 0}  # between equal chances: terms, then a fight, ...
 RECORD_BATCH = 64  # action lines a recorded bot game gathers before one write (see Recorder.create)
+COSTS_KEPT = 64  # walking maps (Bot._cost_bits) a bot keeps at once on a level
 PARTS_KEPT = 64  # walking maps whose parts (see _Flood) a bot keeps at once on a level
 _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _FAR = int(np.iinfo(np.int32).max)
@@ -468,6 +469,7 @@ class Bot:
         self._walk_bits = 0
         self._segment_bits: dict[int, int] = {}
         self._parts: dict[tuple[int, bool], list[int]] = {}  # (walkable tiles, diagonal) -> parts (_parts_of)
+        self._costs_known: dict[tuple[object, ...], tuple[int, int]] = {}  # _cost_bits before the party's tile
         self._plans: dict[str, Callable[[], list[Action]]] = {
             Mode.EXPLORE: self._explore,
             Mode.ENCOUNTER: self._encounter,
@@ -658,6 +660,7 @@ class Bot:
             self._walk_bits = _bits(m.tiles != dungeon.WALL)
             self._segment_bits = {}
             self._parts.clear()
+            self._costs_known.clear()
         return self._walk_bits, self._segment_bits
 
     def _parts_of(self, costs: list[tuple[int, int]], diagonal: bool) -> list[int]:
@@ -686,6 +689,16 @@ class Bot:
         lv = st.level
         stride = lv.map.width + 1
         ones = self._level_bits()[0]
+        b = 1 << (st.pos[1] * stride + st.pos[0])  # (the party's tile: always a way, entered at 1)
+        blocked = tuple(p for p, until in self._blocked.items() if until > st.turn)
+        fenced = avoid and bool(self._avoid)
+        # (the level's rev moves with any change to a group on it: where it stands, its peace, its hit points)
+        key = (lv.index, lv.rev, through, blocked, tuple(sorted(self._avoid)) if fenced else (),
+               st.segment if fenced else -2)
+        known = self._costs_known.get(key)
+        if known is not None:
+            ones, passes = known
+            return [(1, ones | b), (PASS_COST, passes & ~b)]
         passes = 0
         if avoid and self._avoid:
             for s in sorted(self._avoid):
@@ -693,16 +706,17 @@ class Bot:
                     ones &= ~self._segment_bit_set(s)
         for grp in lv.groups:
             if not grp.defeated and not grp.hidden:
-                b = 1 << (grp.pos[1] * stride + grp.pos[0])
-                free = (grp.peaceful or through) and bool((ones | passes) & b)
-                ones &= ~b
-                passes = passes | b if free else passes & ~b
-        for (x, y), until in self._blocked.items():
-            if until > st.turn:
-                b = 1 << (y * stride + x)
-                ones &= ~b
-                passes &= ~b
-        b = 1 << (st.pos[1] * stride + st.pos[0])
+                bit = 1 << (grp.pos[1] * stride + grp.pos[0])
+                free = (grp.peaceful or through) and bool((ones | passes) & bit)
+                ones &= ~bit
+                passes = passes | bit if free else passes & ~bit
+        for x, y in blocked:
+            bit = 1 << (y * stride + x)
+            ones &= ~bit
+            passes &= ~bit
+        if len(self._costs_known) >= COSTS_KEPT:
+            self._costs_known.clear()
+        self._costs_known[key] = (ones, passes)
         return [(1, ones | b), (PASS_COST, passes & ~b)]
 
     def _goal_bits(self) -> list[tuple[str, int]]:
