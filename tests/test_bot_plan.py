@@ -14,7 +14,7 @@ import tcod.path
 from bot_helpers import played
 
 from undercroft import bot as bot_module
-from undercroft.bot import PASS_COST, Bot, _bits, _Flood, _tiles
+from undercroft.bot import PASS_COST, Bot, _Flood
 from undercroft.content import Content, load_content
 from undercroft.rules.actions import (
     Action,
@@ -32,8 +32,8 @@ from undercroft.rules.actions import (
     ThrowOil,
     Wait,
 )
+from undercroft.rules.floods import MAX_DIST, bits_of, dijkstra_map, tiles_of
 from undercroft.rules.game import Game
-from undercroft.rules.levelmap import MAX_DIST, dijkstra_map
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def random_cost(rng: np.random.Generator, h: int, w: int, *, passes: bool) -> np
 
 
 def classes(cost: npt.NDArray[np.int8]) -> list[tuple[int, int]]:
-    return [(int(c), _bits(cost == c)) for c in np.unique(cost) if c > 0]
+    return [(int(c), bits_of(cost == c)) for c in np.unique(cost) if c > 0]
 
 
 @pytest.mark.parametrize("passes", [False, True])
@@ -85,13 +85,13 @@ def test_the_flood_stops_at_the_nearest_goal_with_every_nearer_tile_settled() ->
         dist = dijkstra_map(cost, origin, True)
         reach = goal & (dist < MAX_DIST)
         flood = _Flood(w, h, classes(cost), origin, True)
-        best = flood.nearest(_bits(goal))
+        best = flood.nearest(bits_of(goal))
         if not reach.any():
             assert best is None
             continue
         assert best == int(dist[reach].min())
         ys, xs = np.nonzero(reach & (dist == best))
-        assert flood.at(best, _bits(goal)) == [(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
+        assert flood.at(best, bits_of(goal)) == [(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
         assert not flood.done or best == max(flood.order)  # (stopped there, not at the end of the map)
 
 
@@ -119,7 +119,7 @@ def test_floods_sharing_the_maps_parts_answer_as_the_whole_level_does() -> None:
                 goal[origin[1], origin[0]] = False
                 reach = goal & (dist < MAX_DIST)
                 known = flood.part is not None and not flood.done
-                best = flood.nearest(_bits(goal))
+                best = flood.nearest(bits_of(goal))
                 if reach.any():
                     assert best == int(dist[reach].min())
                 else:
@@ -132,7 +132,7 @@ def test_bit_sets_list_tiles_in_row_major_order() -> None:
     mask = np.zeros((4, 5), dtype=bool)
     for x, y in ((4, 3), (0, 0), (2, 1), (4, 0)):
         mask[y, x] = True
-    assert _tiles(_bits(mask), 6) == [(0, 0), (4, 0), (2, 1), (4, 3)]
+    assert tiles_of(bits_of(mask), 6) == [(0, 0), (4, 0), (2, 1), (4, 3)]
 
 
 class WholeLevelBot(Bot):
@@ -186,10 +186,10 @@ def test_the_goal_bit_sets_are_the_goal_masks(content: Content) -> None:
         for _ in range(400):
             if game.over:
                 break
-            assert [(k, _bits(m)) for k, m in b._goals()] == b._goal_bits()
+            assert [(k, bits_of(m)) for k, m in b._goals()] == b._goal_bits()
             cost = b._walk_cost(True, through=bool(game.state.turn % 2))
             assert sorted(b._cost_bits(True, through=bool(game.state.turn % 2))) == sorted(
-                (c, _bits(cost == c)) for c in (1, PASS_COST))
+                (c, bits_of(cost == c)) for c in (1, PASS_COST))
             action = b.choose()
             events = game.step(action)
             if len(events) == 1 and events[0].type == "refused":

@@ -11,10 +11,10 @@ import pytest
 from bot_helpers import played
 
 from undercroft import bot as bot_module
-from undercroft.bot import _FAR, PASS_COST, Bot, _bits, _Flood, _steps
+from undercroft.bot import _FAR, PASS_COST, Bot, _Flood, _steps
 from undercroft.content import Content, load_content
 from undercroft.rules.actions import Run
-from undercroft.rules.levelmap import MAX_DIST, dijkstra_map
+from undercroft.rules.floods import MAX_DIST, bits_of, dijkstra_map
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def test_the_floods_distances_are_the_engines(diagonal: bool) -> None:
         cost[(cost > 0) & (rng.random((h, w)) < 0.1)] = PASS_COST
         origin = (int(rng.integers(0, w)), int(rng.integers(0, h)))
         want = dijkstra_map(cost, origin, diagonal)
-        flood = _Flood(w, h, [(int(c), _bits(cost == c)) for c in np.unique(cost) if c > 0], origin, diagonal)
+        flood = _Flood(w, h, [(int(c), bits_of(cost == c)) for c in np.unique(cost) if c > 0], origin, diagonal)
         tiles = [(x, y) for y in range(h) for x in range(w)]
         for i in rng.permutation(len(tiles)):  # asked in any order, nearer or farther than before
             x, y = tiles[int(i)]

@@ -361,7 +361,7 @@ def test_fov_window_is_what_tcod_sees_over_the_whole_map() -> None:
     import tcod.constants
     import tcod.map
 
-    from undercroft.rules.levelmap import fov_window
+    from undercroft.rules.sight import fov_window
 
     def whole(lv: LevelMap, x: int, y: int, radius: int) -> np.ndarray:
         seen = tcod.map.compute_fov(lv.transparent, (y, x), radius + 1, light_walls=True,

@@ -415,11 +415,11 @@ def test_the_explored_map_is_what_was_seen_from_each_tile_and_costs_nothing_unti
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A step only notes where the party looked round from: the field of view is computed when the map is read
     (a screen, the bot), once per tile, and the map is then the union of what was seen from each."""
-    from undercroft.rules import levelmap, state
+    from undercroft.rules import levelmap, sight, state
 
     g = Game(content(), "undercroft", 4)
     calls: list[tuple[int, int]] = []
-    real = levelmap.fov_window
+    real = sight.fov_window
 
     def counting(m: levelmap.LevelMap, x: int, y: int, radius: int) -> tuple[int, int, np.ndarray]:
         calls.append((x, y))
@@ -437,7 +437,7 @@ def test_the_explored_map_is_what_was_seen_from_each_tile_and_costs_nothing_unti
     assert sorted(calls) == sorted(set(walked))  # each tile once, though the party stood twice on some
     union = np.zeros_like(seen)
     for x, y in set(walked):
-        union |= levelmap.compute_fov(lv.map, x, y, lv.fov_radius)
+        union |= sight.compute_fov(lv.map, x, y, lv.fov_radius)
     np.testing.assert_array_equal(seen, union)
     lv.explored  # noqa: B018 - read again: nothing new to compute
     assert len(calls) == len(set(walked))

@@ -1,4 +1,4 @@
-"""``levelmap.dijkstra_map`` (our own search, replacing tcod's leaking ``dijkstra2d``, issue 15) against
+"""``floods.dijkstra_map`` (our own search, replacing tcod's leaking ``dijkstra2d``, issue 15) against
 ``tcod.path.dijkstra2d``, an independent implementation, on many random grids and costs."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import pytest
 import tcod.path
 
 from undercroft.cliutil import load_data
-from undercroft.rules.game import Game
-from undercroft.rules.levelmap import (
+from undercroft.rules.floods import (
     MAX_DIST,
     descend_path,
     dijkstra_map,
@@ -20,8 +19,9 @@ from undercroft.rules.levelmap import (
     flood8,
     flood_layers,
     least_cost_path,
-    walkable,
 )
+from undercroft.rules.game import Game
+from undercroft.rules.levelmap import walkable
 
 COSTS = ([1], [1, 8], [1, 13], [1, 2, 3, 5, 9], [1, 100], [7])
 

@@ -116,7 +116,7 @@ def test_the_scanner_sees_the_tree(scan: Scan) -> None:
     assert {"rules", "content", "ui", "term", "cli", "notation", "devtools"} <= set(scan.units())
     pairs = {(i.importer, i.imported) for i in scan.imports}
     assert (f"{PACKAGE}.rules.dice", f"{PACKAGE}.notation") in pairs
-    assert (f"{PACKAGE}.rules.levelmap", "tcod.map") in pairs  # allowed: field of view and paths, not a window
+    assert (f"{PACKAGE}.rules.sight", "tcod.map") in pairs  # allowed: the field of view, not a window
     assert any(i.importer.startswith(f"{PACKAGE}.rules.") and i.imported.startswith(f"{PACKAGE}.content")
                for i in scan.imports)
 

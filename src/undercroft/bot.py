@@ -72,8 +72,8 @@ from undercroft.rules.actions import (
     Wait,
 )
 from undercroft.rules.dice import Dice
+from undercroft.rules.floods import bits_of, dijkstra_map, tiles_of
 from undercroft.rules.game import Game
-from undercroft.rules.levelmap import dijkstra_map
 from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
@@ -114,26 +114,6 @@ _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _FAR = int(np.iinfo(np.int32).max)
 
 
-def _bits(mask: npt.NDArray[np.bool_]) -> int:
-    """A (height, width) mask as one integer: bit ``y * (width + 1) + x`` (each row one blocked bit longer, as
-    :class:`_Flood` lays the map out)."""
-    h, w = mask.shape
-    padded = np.zeros((h, w + 1), dtype=bool)
-    padded[:, :w] = mask
-    return int.from_bytes(np.packbits(padded, axis=None, bitorder="little").tobytes(), "little")
-
-
-def _tiles(bits: int, stride: int) -> list[Point]:
-    """The tiles of a bit set (see :func:`_bits`) in row-major order, as ``np.nonzero`` lists them."""
-    out: list[Point] = []
-    while bits:
-        low = bits & -bits
-        b = low.bit_length() - 1
-        out.append((b % stride, b // stride))
-        bits ^= low
-    return out
-
-
 # tcod.path.hillclimb2d's order of neighbours, as (dx, dy): its cardinal ones (-1, 0), (1, 0), (0, -1), (0, 1) and
 # diagonal ones (-1, -1), (1, -1), (-1, 1), (1, 1) are (row, column) steps.
 _CLIMB: tuple[Point, ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
@@ -142,9 +122,10 @@ _CLIMB_DIAGONAL: tuple[Point, ...] = (*_CLIMB, (-1, -1), (-1, 1), (1, -1), (1, 1
 
 class _Flood:
     """The least walking costs from one tile, found a cost at a time and only as far as asked: the same numbers
-    as :func:`undercroft.rules.levelmap.dijkstra_map` (entering a tile costs its cost, 0: never entered; four
+    as :func:`undercroft.rules.floods.dijkstra_map` (entering a tile costs its cost, 0: never entered; four
     directions, or eight with ``diagonal``) for every tile settled so far, and the same path back as
-    ``tcod.path.hillclimb2d`` on that map. Its sets of tiles are integers laid out as :func:`_bits` lays them.
+    ``tcod.path.hillclimb2d`` on that map. Its sets of tiles are integers laid out as
+    :func:`~undercroft.rules.floods.bits_of` lays them.
 
     ``costs``: (cost, tiles) pairs, the tiles of each cost (the origin need not be among them).
 
@@ -290,7 +271,7 @@ class _Flood:
 
     def at(self, d: int, mask: int) -> list[Point]:
         """The tiles of ``mask`` reached at cost ``d``, in row-major order."""
-        return _tiles(self.layers.get(d, 0) & mask, self.stride)
+        return tiles_of(self.layers.get(d, 0) & mask, self.stride)
 
     def distance(self, tile: Point) -> int:
         """The least cost of reaching ``tile`` (:data:`_FAR`: it cannot be reached), as ``dijkstra_map`` has it."""
@@ -653,11 +634,12 @@ class Bot:
         return out
 
     def _level_bits(self) -> tuple[int, dict[int, int]]:
-        """The level's floor as a bit set (:func:`_bits`) and each segment's tiles, computed once a level."""
+        """The level's floor as a bit set (:func:`~undercroft.rules.floods.bits_of`) and each segment's tiles,
+        computed once a level."""
         m = self.game.state.level.map
         if self._bits_of is not m:
             self._bits_of = m
-            self._walk_bits = _bits(m.tiles != dungeon.WALL)
+            self._walk_bits = bits_of(m.tiles != dungeon.WALL)
             self._segment_bits = {}
             self._parts.clear()
             self._costs_known.clear()
@@ -680,7 +662,7 @@ class Bot:
         segs = self._level_bits()[1]
         if s not in segs:
             seg = self.game.state.level.map.segment_of
-            segs[s] = _bits(seg >= 0 if s == -1 else seg == s)
+            segs[s] = bits_of(seg >= 0 if s == -1 else seg == s)
         return segs[s]
 
     def _cost_bits(self, avoid: bool, through: bool = False) -> list[tuple[int, int]]:
@@ -720,7 +702,7 @@ class Bot:
         return [(1, ones | b), (PASS_COST, passes & ~b)]
 
     def _goal_bits(self) -> list[tuple[str, int]]:
-        """:meth:`_goals` as bit sets (:func:`_bits`), reading the explored map once."""
+        """:meth:`_goals` as bit sets (:func:`~undercroft.rules.floods.bits_of`), reading the explored map once."""
         st = self.game.state
         lv = st.level
         m = lv.map

@@ -408,32 +408,13 @@ class Recorder:
             raise ValueError(f"{self.path}: the recorder is closed")
         h = hashlib.blake2b(f"{self._hash}\n{body}".encode(), digest_size=_TEXT_HASH_BYTES).hexdigest()
         self._hash = h
-        data = f"{body} {h}\n".encode()
-        if self.batch > 1:
-            batched = self._batched
-            batched.append(data)
-            if len(batched) < self.batch:
-                return
-            self._batched = []
-            if self._pending or self._torn or self.fsync:
-                self._pending.extend(batched)
-                self.flush_pending()
-                return
-            data = b"".join(batched)
-            try:
-                n = _os_write(self._fd, memoryview(data))
-            except OSError:
-                n = 0
-            if n == len(data):
-                self._offset += n
-                self.error = None
-                return
-            if n > 0:  # part of them went out: cut it off, then each line goes the careful way
-                self._torn = True
-            self._pending.extend(batched)
-            self.flush_pending()
-            return
-        if not self._pending and not self._torn and not self.fsync:  # the usual case: one write of the whole line
+        lines = self._batched
+        lines.append(f"{body} {h}\n".encode())
+        if len(lines) < self.batch:
+            return  # (gathered: see create's batch)
+        self._batched = []
+        if not self._pending and not self._torn and not self.fsync:  # the usual case: one write of the whole lines
+            data = lines[0] if len(lines) == 1 else b"".join(lines)
             try:
                 n = _os_write(self._fd, memoryview(data))
             except OSError:
@@ -442,14 +423,14 @@ class Recorder:
                 self._offset += n
                 self.error = None
                 return
-            if n > 0:  # part of it went out: cut it off, then the whole line goes the careful way
+            if n > 0:  # part of it went out: cut it off, then each line goes the careful way
                 self._torn = True
                 try:
                     os.ftruncate(self._fd, self._offset)
                     self._torn = False
                 except OSError:
                     pass  # flush_pending cuts it before anything else
-        self._pending.append(data)
+        self._pending.extend(lines)
         self.flush_pending()
 
     def flush_pending(self) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from undercroft.rules import levelmap
+from undercroft.rules import floods, levelmap
 from undercroft.rules.actions import Move
 from undercroft.rules.approach import STEPS8
 from undercroft.rules.game import Game
@@ -78,8 +78,8 @@ def blocked(game: Game) -> set[Point]:
 
 def flood(walk: BoolArray, origin: Point) -> Steps:
     """Fewest steps (eight directions) from ``origin`` over ``walk`` to every tile; :data:`UNREACHED` elsewhere
-    (the engine's own flood, :func:`undercroft.rules.levelmap.flood8`, over the whole map)."""
-    return levelmap.flood8(walk, origin)
+    (the engine's own flood, :func:`undercroft.rules.floods.flood8`, over the whole map)."""
+    return floods.flood8(walk, origin)
 
 
 def path(game: Game, goal: Point, caution: int = WARY) -> list[Point]:

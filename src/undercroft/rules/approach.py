@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from undercroft.rules import levelmap
+from undercroft.rules import floods, levelmap
 from undercroft.rules.context import Ctx
 from undercroft.rules.levelmap import FLOOR, LevelMap, Point
 from undercroft.rules.state import Group
@@ -42,7 +42,7 @@ class StepMap:
 
     __slots__ = ("_steps", "flood", "x0", "y0")
 
-    def __init__(self, x0: int, y0: int, flood: levelmap.Flood) -> None:
+    def __init__(self, x0: int, y0: int, flood: floods.Flood) -> None:
         self.x0, self.y0, self.flood = x0, y0, flood
         self._steps: npt.NDArray[np.int32] | None = None
 
@@ -115,7 +115,7 @@ def step_map(m: LevelMap, origin: Point, limit: int = REACH,
         if (bx, by) != origin and y0 <= by < y1 and x0 <= bx < x1:
             walk &= ~(1 << ((by - y0) * stride + bx - x0))
     aim = None if target is None else (target[0] - x0, target[1] - y0)
-    return StepMap(x0, y0, levelmap.flood_bits(walk, y1 - y0, x1 - x0, (ox - x0, oy - y0), limit, aim))
+    return StepMap(x0, y0, floods.flood_bits(walk, y1 - y0, x1 - x0, (ox - x0, oy - y0), limit, aim))
 
 
 def feet(ctx: Ctx, steps: int) -> int:
@@ -304,15 +304,15 @@ def creature_tiles(ctx: Ctx, g: Group) -> list[Point]:
     # Never nearer the party than the group's own tile: the distance to the group is the distance to its nearest.
     lead = max(abs(g.pos[0] - px), abs(g.pos[1] - py))
     out = [g.pos]
-    for k in range(1, len(cum)):  # nearest first; a layer's bits run top to bottom, left to right
-        layer = cum[k] ^ cum[k - 1]
-        while layer and len(out) < n:
-            low = layer & -layer
-            layer ^= low
-            b = low.bit_length() - 1
-            x, y = x0 + b % stride, y0 + b // stride
+    for k in range(1, len(cum)):  # nearest first; a layer's tiles top to bottom, left to right
+        for dx, dy in floods.tiles_of(cum[k] ^ cum[k - 1], stride):
+            x, y = x0 + dx, y0 + dy
             if rows[y][x] == FLOOR and max(abs(x - px), abs(y - py)) >= lead and (x, y) not in taken:
                 out.append((x, y))
+                if len(out) == n:
+                    break
+        if len(out) == n:
+            break
     while len(out) < n:  # no room around it (a crowded corridor): the rest stand behind the last
         out.append(out[-1])
     return out
@@ -369,7 +369,7 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     for door in seg.doors:
         landing = door
         if seg_rows[door[1]][door[0]] == st.segment:  # a corridor's own door: the room tile beyond it
-            for dx, dy in levelmap.STEPS:
+            for dx, dy in floods.STEPS:
                 p = (door[0] + dx, door[1] + dy)
                 if 0 <= p[0] < m.width and 0 <= p[1] < m.height and tile_rows[p[1]][p[0]] != levelmap.WALL \
                         and seg_rows[p[1]][p[0]] not in (st.segment, -1):

@@ -16,7 +16,7 @@ import numpy as np
 
 from undercroft.content import Content
 from undercroft.content.schema import Monster
-from undercroft.rules import formulas, levelmap
+from undercroft.rules import formulas, sight
 from undercroft.rules.dice import Dice, DiceSource, Roll, roll
 from undercroft.rules.events import Event
 from undercroft.rules.rng import ENCOUNTER, Streams
@@ -107,19 +107,19 @@ class Ctx:
         st.levels[st.depth].look(st.pos)
 
     def sight(self) -> tuple[int, int, np.ndarray]:
-        """The party's field of view as :func:`levelmap.fov_window` gives it ``(y0, x0, seen)``; the last one is
+        """The party's field of view as :func:`sight.fov_window` gives it ``(y0, x0, seen)``; the last one is
         kept (a pure function of the level and the tile: the maps never change)."""
         st = self.state
         key = (st.depth, st.pos)
         if self._sight_memo is None or self._sight_memo[0] != key:
             lv = st.levels[st.depth]
-            self._sight_memo = (key, levelmap.fov_window(lv.map, st.pos[0], st.pos[1], self._fov_radii[st.depth]))
+            self._sight_memo = (key, sight.fov_window(lv.map, st.pos[0], st.pos[1], self._fov_radii[st.depth]))
         return self._sight_memo[1]
 
     def visible(self) -> np.ndarray:
         """The tiles the party sees now (bool, height x width)."""
         st = self.state
-        return levelmap.compute_fov(st.level.map, st.pos[0], st.pos[1], self.fov_radius())
+        return sight.compute_fov(st.level.map, st.pos[0], st.pos[1], self.fov_radius())
 
     # --- queries ----------------------------------------------------------------------------------------------
 

@@ -76,7 +76,7 @@ _LEVEL = _packer(2)  # a level's index and number of segments
 
 def _hash(values: list[int]) -> str:
     """The digest (hex) of a list of integers (truth values count as 0 and 1)."""
-    return "%06x" % (zlib.crc32(_packer(len(values)).pack(*values)) & _MASK)
+    return f"{_crc(values):06x}"
 
 
 def _crc(values: list[int]) -> int:

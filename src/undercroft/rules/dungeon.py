@@ -38,26 +38,20 @@ import numpy as np
 import numpy.typing as npt
 
 from undercroft.content.schema import MapGen
+from undercroft.rules.floods import MAX_DIST, STEPS, BoolArray, Point, distances_to, least_cost_path
 from undercroft.rules.levelmap import (
     DOOR,
     FLOOR,
-    MAX_DIST,
     STAIRS,
-    STEPS,
     WALL,
-    BoolArray,
     LevelMap,
-    Point,
     Segment,
-    compute_fov,
-    distances_to,
-    fov_window,
-    least_cost_path,
     path_between,
     transparent,
     walkable,
 )
 from undercroft.rules.rng import Stream
+from undercroft.rules.sight import compute_fov, fov_window
 
 __all__ = [
     "DOOR",

@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from undercroft.rules.dungeon import LevelMap
-from undercroft.rules.levelmap import fov_window
+from undercroft.rules.floods import padded_bits
+from undercroft.rules.sight import fov_window
 from undercroft.rules.types import FreeRound, Mode, Origin, Side
 
 
@@ -213,7 +214,7 @@ class LevelState:
         """:attr:`explored` as one integer, bit ``y * (w + 1) + x`` (each row one unexplored tile longer): the
         layout of :func:`undercroft.rules.levelmap.flood_bits` and the bot's floods."""
         self.explored  # noqa: B018 (fold the looks in)
-        return int.from_bytes(np.packbits(self.memory, axis=None, bitorder="little").tobytes(), "little")
+        return padded_bits(self.memory)
 
 
 @dataclass
