@@ -1,6 +1,7 @@
 """The bot's combat decisions compare the fight odds with thresholds; it computes the odds only as far as a
-decision needs (undercroft.sim.odds.win_bounds, bot._WinOdds). The bounds hold, end on the panels' very number,
-and the games are the games played on the whole numbers."""
+decision needs (undercroft.sim.odds.win_bounds, bot._WinOdds). The bounds hold, end on the bot's very number (the
+panels' to within 1e-9: one creature's is read from a table), and the games are the games played on the whole
+numbers, and on the panels' numbers."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from undercroft import bot as bot_module
 from undercroft.bot import CAUGHT, FIGHT_ODDS, LEAVE_MARGIN, Bot, _has, _WinOdds, play_game
 from undercroft.content import Content, load_content
 from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil
+from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
-from undercroft.sim.odds import clear_cache, fight_odds, win_bounds
+from undercroft.sim import odds as odds_module
+from undercroft.sim.odds import clear_cache, fight_odds, win_bounds, win_chance
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +75,27 @@ def test_combat_on_bounds_is_combat_on_the_whole_odds(content: Content, ruleset:
     assert fast == slow
 
 
-def test_the_bounds_hold_and_end_on_the_panels_number(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
+def _panels_win(content: Content, game: Game) -> float:
+    odds = fight_odds(content, game)
+    return 0.0 if odds is None else odds.win
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 12), ("citadel", 13), ("warden", 14)])
+def test_the_bots_games_are_the_games_played_on_the_panels_odds(content: Content, ruleset: str, seed: int,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """One creature's win read from its table (undercroft.sim.wintable) changes no decision: the same games as on
+    the forward computation the panels show."""
+    clear_cache()
+    fast = played(content, ruleset, seed, monkeypatch)
+    clear_cache()
+    with monkeypatch.context() as m:
+        m.setattr(bot_module, "win_chance", _panels_win)
+        m.setattr(odds_module, "_table_win", lambda start: odds_module.start_odds(start).win)
+        slow = played(content, ruleset, seed, monkeypatch)
+    assert fast == slow
+
+
+def test_the_bounds_hold_and_end_on_the_bots_number(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
     checked = 0
     combat = Bot._combat
 
@@ -81,8 +104,8 @@ def test_the_bounds_hold_and_end_on_the_panels_number(content: Content, monkeypa
         game = self.game
         if game.state.mode == Mode.COMBAT and checked < 150:
             clear_cache()
-            odds = fight_odds(game.content, game)
-            want = 0.0 if odds is None else odds.win
+            want = win_chance(game.content, game)
+            assert want == pytest.approx(_panels_win(game.content, game), abs=1e-9)
             clear_cache()
             steps = list(win_bounds(game.content, game))
             assert steps[-1] == (want, want, True)

@@ -33,10 +33,11 @@ now (``Game.legal``) that has not been refused at this turn. docs/BALANCE.md des
   going back at it; a hostile group that plugs the only door is stepped into; a meeting that goes nowhere is ended
   after :data:`MAX_MEETING` decisions.
 
-The fight odds are the game's own (:func:`undercroft.sim.odds.fight_odds`, what the encounter and fight screens
-show: exact for one creature, simulated for a group and for a whole party); where those have nothing to say it
-counts on nothing (0). Talk, bribe, escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules
-the engine plays by (``chase_round``, ``automatic_evasion``, ``bribe_accepted``, ``band``, ...).
+The fight odds are the game's own (:func:`undercroft.sim.odds.win_chance`: the win the encounter and fight
+screens show, simulated for a group and for a whole party, exact for one creature, read there from the fight's
+table of :mod:`undercroft.sim.wintable`); where those have nothing to say it counts on nothing (0). Talk, bribe,
+escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules the engine plays by
+(``chase_round``, ``automatic_evasion``, ``bribe_accepted``, ``band``, ...).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
-from undercroft.sim.odds import attack_target, fight_odds, win_bounds
+from undercroft.sim.odds import attack_target, win_bounds, win_chance
 
 Point = tuple[int, int]
 
@@ -1067,10 +1068,10 @@ class Bot:
         return False  # a submerged one never gives up
 
     def _odds(self) -> float:
-        """The chance to win the fight in front of the party: the game's own odds (:mod:`undercroft.sim.odds`, as
-        the screens show them); 0 where they have nothing to say (a group the party cannot see)."""
-        odds = fight_odds(self.game.content, self.game)
-        return 0.0 if odds is None else odds.win
+        """The chance to win the fight in front of the party: the game's own odds
+        (:func:`undercroft.sim.odds.win_chance`, the win the screens show); 0 where they have nothing to say (a group
+        the party cannot see)."""
+        return win_chance(self.game.content, self.game)
 
     def _flee(self, g: Group) -> None:
         self._fled[g.id] = self._fled.get(g.id, 0) + 1

@@ -35,9 +35,11 @@ from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group, Member
 from undercroft.rules.types import Behaviour, FreeRound, Mode
+from undercroft.sim import wintable
 from undercroft.sim.exact import delver_turn, exact, monster_attack, outcome_probabilities, regenerate
 from undercroft.sim.spec import FightSpec, fight_spec
 from undercroft.sim.vector import DieRoller, face_tables, pcg64_raw, simulate
+from undercroft.sim.wintable import table_win
 
 FIGHTS = 4000  # fights simulated for a group
 TOLERANCE = 1e-12  # live probability mass at which the exact computation stops
@@ -292,6 +294,7 @@ def clear_cache() -> None:
     party_odds.cache_clear()
     _known.clear()
     _specs.clear()
+    wintable.clear()
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -303,18 +306,37 @@ def party_odds(start: PartyStart) -> Odds:
     return _keep(start, _party_result(start, simulate_party(start, FIGHTS, stream_seed(start))))
 
 
-ROUNDING = 1e-9  # the slack win_bounds gives an exact computation's upper bound (float sums of probabilities)
+def _table_win(start: Start) -> float:
+    """The win of a one-creature :class:`Start` from its table (:mod:`undercroft.sim.wintable`)."""
+    return table_win(start.spec, start.hps[0], start.delver_next, start.phase, start.skip_next)
+
+
+def win_chance(content: Content, game: Game) -> float:
+    """The bot's chance to win the fight in front of the party (0 without odds): :func:`fight_odds`' win, except
+    that a fight of one character (the party's last one standing) against one creature is read from a table
+    (:mod:`undercroft.sim.wintable`: the same number to within about 1e-12, for a fraction of the work). The
+    panels show :func:`fight_odds`."""
+    options, party = _starts(content, game)
+    if not options or party is None:
+        return 0.0
+    if len(options) == 1:
+        start = options[0]
+        return _table_win(start) if len(start.hps) == 1 else start_odds(start).win
+    return party_odds(party).win
 
 
 def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, bool]]:
-    """For a decision that only compares ``fight_odds(content, game).win`` (0 without odds) with a threshold:
-    ever narrower bounds ``(lo, hi, False)`` with ``lo <= win <= hi``, computed a round at a time and only as
-    far as they are drawn, then ``(win, win, True)`` with the very number :func:`fight_odds` gives (remembered
-    for it, as it remembers its own). A fresh fight is computed whole (at once). The panels show
-    :func:`fight_odds`; this is the bot's."""
+    """For a decision that only compares :func:`win_chance` with a threshold: ever narrower bounds ``(lo, hi,
+    False)`` with ``lo <= win <= hi``, computed a round at a time and only as far as they are drawn, then ``(win,
+    win, True)`` with the very number :func:`win_chance` gives (remembered for it, as :func:`fight_odds` remembers
+    its own). A fresh fight, and any fight against one creature (from its table), is known at once."""
     options, party = _starts(content, game)
     if not options or party is None:
         yield 0.0, 0.0, True
+        return
+    if len(options) == 1 and len(options[0].hps) == 1:
+        win = _table_win(options[0])
+        yield win, win, True
         return
     start: Start | PartyStart = options[0] if len(options) == 1 else party
     known = _known.get(start)
@@ -323,19 +345,17 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
     if known is not None:
         yield known.win, known.win, True
         return
-    if isinstance(start, Start):
+    if isinstance(start, Start):  # (a group: simulated)
         steps = _start_steps(start)
-        slack = ROUNDING if len(start.hps) == 1 else 0.0
     else:
         steps = _simulate_party_steps(start, FIGHTS, stream_seed(start))
-        slack = 0.0
     while True:
         try:
             lo, hi = next(steps)
         except StopIteration as stop:
             numbers: tuple[float, float, float, float] = stop.value
             break
-        yield lo, hi + slack, False
+        yield lo, hi, False
     if isinstance(start, Start):
         odds = _keep(start, _start_result(start, numbers))
     else:

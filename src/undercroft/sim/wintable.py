@@ -1,0 +1,150 @@
+"""The chance to win a fight against one creature from every state at once: a table per fight, for the bot.
+
+:func:`undercroft.sim.odds.exact_from` pushes the probability of one state forward, a round at a time, until the
+fight is over: a millisecond or so for each state asked about, and a bot asks about a new state (its hit points,
+the creature's) at almost every decision of a fight. This module goes the other way: the chance to win from every
+state (delver hit points 1..max, the creature's 1..max) with ``n`` rounds left, worked out from the same chance
+with ``n - 1`` rounds left, the same rules of :mod:`undercroft.sim.spec` read backwards. A round is two products
+of small matrices (the creature's blows move the delver's hit points, the delver's blows and the creature's
+regeneration move the creature's), so a whole table costs about what one forward pass does, and the fights of a
+game need a few tables (one per set of the fight's numbers other than the delver's hit points, per side to open
+and per ``acts_every`` phase) where they needed a forward pass per state.
+
+The numbers are those of :func:`exact_from` (and of :func:`undercroft.sim.exact.exact` for a fresh fight) to
+within about 1e-12: both are sums of the same probabilities in another order, and each stops once what is left
+to decide weighs less than a tolerance (here: once the chance that the fight is still going after ``n`` rounds
+is below :data:`TOLERANCE` from every state, the chance to win with ``max_rounds`` left differs by less than
+that). tests/test_wintable.py compares the two over every state of the shipped fights."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from undercroft.rules import formulas
+from undercroft.sim.exact import outcome_probabilities
+from undercroft.sim.spec import FightSpec
+
+TOLERANCE = 1e-13  # the chance that a fight is still undecided at which the table stops adding rounds
+TABLES_KEPT = 512  # tables remembered (each a few kilobytes)
+
+Table = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class WinTables:
+    """``wins[q][d - 1, m - 1]``: the chance to win with the delver at ``d`` hit points and the creature at ``m``,
+    the monsters' turn counter at ``q`` (modulo ``acts_every``) for the round about to start; ``lost_turn[q]``: the
+    same when the monsters' turn of that round is lost (a free round for the party, a creature that waits for the
+    first blow). ``rounds``: the rounds the tables look ahead."""
+
+    wins: tuple[Table, ...]
+    lost_turn: tuple[Table, ...]
+    rounds: int
+
+
+def _matrices(spec: FightSpec) -> tuple[Table, Table, Table, NDArray[np.float64]]:
+    """``(blows_d, blows_m, regen, kill)``: ``blows_d[d, d']`` the chance that a creature's turn takes the delver
+    from ``d + 1`` to ``d' + 1`` hit points (alive; the rest of the row is its death); ``blows_m`` the same for the
+    delver's turn and the creature; ``regen[m, m']`` 1 where regeneration takes ``m + 1`` to ``m' + 1``; ``kill[m]``
+    the chance that the delver's turn kills a creature at ``m + 1``."""
+    d_out, m_out = outcome_probabilities(spec)
+    top_d, top_m = spec.delver_max_hp, spec.monster_hp
+    blows_d = np.zeros((top_d, top_d))
+    for (dmg, _), p in m_out.items():
+        for d in range(top_d):
+            if d - max(dmg, 0) >= 0:
+                blows_d[d, d - max(dmg, 0)] += p
+    blows_m = np.zeros((top_m, top_m))
+    kill = np.zeros(top_m)
+    for dmg, p in d_out.items():
+        for m in range(top_m):
+            if m - max(dmg, 0) >= 0:
+                blows_m[m, m - max(dmg, 0)] += p
+            else:
+                kill[m] += p
+    regen = np.zeros((top_m, top_m))
+    for m in range(top_m):
+        regen[m, min(m + spec.regenerate, top_m - 1)] = 1.0
+    return blows_d, blows_m, regen, kill
+
+
+def _build(spec: FightSpec, delver_first: bool) -> WinTables:
+    """The tables of ``spec`` (its ``delver_hp`` aside), the delver or the monsters opening every round.
+
+    Backwards, a round is ``values -> L @ values @ R + C``: ``L`` the creature's blows (the identity in a round it
+    does not act), ``R`` the delver's blows and the regeneration in the order the round has them, ``C`` what is won
+    outright in the round (a kill), carried through what follows it in the round. Each table has two layers: the
+    chance to win, and the chance that the fight is still going when the rounds run out (which decides when to
+    stop)."""
+    blows_d, blows_m, regen, kill = _matrices(spec)
+    top_d, top_m = spec.delver_max_hp, spec.monster_hp
+    every = spec.acts_every
+    stay = np.eye(top_d)
+    won = np.zeros((2, top_d, top_m))
+    won[0] = kill[None, :]
+    if delver_first:  # the delver strikes (a kill ends the round), then the creature, then regeneration
+        right = regen.T @ blows_m.T
+        carried = {True: won, False: won}
+    else:  # the creature, regeneration, then the delver: a kill is won only if the delver lived through the rest
+        right = blows_m.T @ regen.T
+        after = won @ regen.T
+        carried = {True: blows_d @ after, False: after}
+
+    def round_(values: Table, acts: bool) -> Table:
+        return (blows_d if acts else stay) @ values @ right + carried[acts]
+
+    tables = []
+    for _ in range(every):
+        t = np.zeros((2, top_d, top_m))
+        t[1] = 1.0  # no rounds left: nothing won, the fight still going
+        tables.append(t)
+    before = tables
+    rounds = 0
+    while rounds < spec.max_rounds:
+        before = tables
+        tables = [round_(before[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
+        rounds += 1
+        if max(float(t[1].max()) for t in tables) < TOLERANCE:
+            break
+    lost = [round_(before[(q + 1) % every], False) for q in range(every)]
+    return WinTables(tuple(t[0] for t in tables), tuple(t[0] for t in lost), rounds)
+
+
+_by_spec: dict[tuple[FightSpec, bool], WinTables] = {}  # (the spec as asked, delver first) -> its tables
+_by_numbers: dict[tuple[FightSpec, bool], WinTables] = {}  # the same with the delver's hit points at full
+
+
+def win_tables(spec: FightSpec, delver_first: bool) -> WinTables:
+    """The tables of ``spec`` against its one creature (``spec.count`` aside), the delver or the monsters opening
+    each round; remembered (one set serves every hit points of the delver)."""
+    got = _by_spec.get((spec, delver_first))
+    if got is None:
+        full = (replace(spec, delver_hp=spec.delver_max_hp, count=1), delver_first)
+        got = _by_numbers.get(full)
+        if got is None:
+            if len(_by_numbers) >= TABLES_KEPT:
+                _by_numbers.clear()
+            got = _by_numbers[full] = _build(full[0], delver_first)
+        if len(_by_spec) >= TABLES_KEPT:
+            _by_spec.clear()
+        _by_spec[(spec, delver_first)] = got
+    return got
+
+
+def table_win(spec: FightSpec, creature_hp: int, delver_next: bool, phase: int, lost_turn: bool) -> float:
+    """The chance that the delver of ``spec`` (at ``spec.delver_hp``) wins against one creature at ``creature_hp``
+    (at most its maximum), the side named by ``delver_next`` to act first each round, the monsters' turn counter
+    at ``phase``, the monsters' turn of this round lost if ``lost_turn``: :func:`undercroft.sim.odds.exact_from`'s
+    win, from a table."""
+    t = win_tables(spec, delver_next)
+    table = (t.lost_turn if lost_turn else t.wins)[phase % spec.acts_every]
+    return float(table[spec.delver_hp - 1, min(creature_hp, spec.monster_hp) - 1])
+
+
+def clear() -> None:
+    """Forget every table."""
+    _by_spec.clear()
+    _by_numbers.clear()
