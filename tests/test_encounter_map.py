@@ -22,7 +22,20 @@ from engine_helpers import (
 )
 
 from undercroft.rules import approach
-from undercroft.rules.actions import Bribe, Descend, Fight, Move, Pursue, Rest, Run, Talk, Wait
+from undercroft.rules.actions import (
+    Bribe,
+    Descend,
+    DropFood,
+    DropTreasure,
+    Fight,
+    Move,
+    Pursue,
+    Rest,
+    Run,
+    Talk,
+    ThrowOil,
+    Wait,
+)
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -271,7 +284,14 @@ def test_the_party_may_pursue_a_group_that_goes_its_way_and_catch_it() -> None:
     ev = act(game, Pursue())
     assert one(ev, "pursue") and st.mode == Mode.PURSUIT and st.pursuit is not None
     assert st.pursuit.chaser == Side.PARTY
-    assert game.refusal(Fight()) == "You are the one giving chase: run on, or wait to let it go."
+    chase = "You are the one giving chase: run on, or wait to let it go."
+    assert game.refusal(Fight()) == chase
+    # Nothing to throw behind a party that runs after it, however full its packs.
+    st.items.update({"rations": 2, "oil_flask": 1})
+    st.gold = max(st.gold, 10)
+    for throw in (DropFood(), DropTreasure(), ThrowOil()):
+        assert game.refusal(throw) == chase
+        assert one(game.step(throw), "refused")["reason"] == chase
     while st.mode == Mode.PURSUIT:
         ev = game.step(Run())
         assert not of(ev, "refused")

@@ -70,6 +70,74 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
 _ON_ITS_TURN = ("attack", "oil", "wait", "drink", "run")
 
 
+# --- the state's reasons to refuse an action of each kind (Game._precheck; kinds not named have none) -------------
+
+
+def _giving_chase(g: Game) -> str | None:
+    """The party is the one giving chase: it runs on or lets the group go, nothing else."""
+    p = g.state.pursuit
+    return "You are the one giving chase: run on, or wait to let it go." if p is not None and \
+        p.chaser == Side.PARTY else None
+
+
+def _unseen(g: Game) -> str | None:
+    """A group met out of sight cannot be talked to, bribed or fought."""
+    return encounter.check_in_sight(g) if g.state.mode == Mode.ENCOUNTER else None
+
+
+def _drink(g: Game) -> str | None:
+    return None if g.item_of("potion") is not None else "You have no potion."
+
+
+def _drop_food(g: Game) -> str | None:
+    return _giving_chase(g) or (None if g.item_of("food") is not None else "You have no food to drop.")
+
+
+def _drop_treasure(g: Game) -> str | None:
+    return _giving_chase(g) or (None if g.state.gold > 0 else "You have no treasure to drop.")
+
+
+def _oil(g: Game) -> str | None:
+    return _giving_chase(g) or (None if g.item_of("oil") is not None else "You have no oil.")
+
+
+def _wait(g: Game) -> str | None:
+    chased = g.state.mode == Mode.PURSUIT and _giving_chase(g) is None
+    return "It is after you: run, fight or drop something." if chased else None
+
+
+def _run(g: Game) -> str | None:
+    st = g.state
+    if not g.proc.running:
+        return "There is no running away in these rules: talk, bribe or fight."
+    if g.tired():
+        return ("You are too exhausted to run: turn and fight." if st.mode == Mode.PURSUIT
+                else "You are too exhausted to run: rest first, or fight.")
+    return flight.check_run(g) if st.mode != Mode.PURSUIT else None
+
+
+def _fight(g: Game) -> str | None:
+    why = _giving_chase(g)
+    if why is None and g.state.mode == Mode.EXPLORE and g.nearest_here() is None:
+        why = "There is nothing here to fight."
+    return why or _unseen(g)
+
+
+def _talk(g: Game) -> str | None:
+    return _unseen(g) or parley.check_talk(g, g.current_group())
+
+
+def _bribe(g: Game) -> str | None:
+    return _unseen(g) or parley.check_bribe(g, g.current_group())
+
+
+_PRECHECKS: dict[str, Callable[[Game], str | None]] = {
+    "drink": _drink, "drop_food": _drop_food, "drop_treasure": _drop_treasure, "oil": _oil, "wait": _wait,
+    "pursue": lambda g: flight.check_pursue(g), "run": _run, "descend": lambda g: explore.check_descend(g),
+    "fight": _fight, "talk": _talk, "bribe": _bribe,
+}
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """A game's whole state and its dice streams at one moment (:meth:`Game.snapshot`)."""
@@ -165,40 +233,8 @@ class Game(Ctx):
         st = self.state
         if st.combat is not None and not st.combat.party_turn and kind in _ON_ITS_TURN:
             return "It is not your turn."
-        if kind == "drink":
-            return None if self.item_of("potion") is not None else "You have no potion."
-        if kind == "drop_food":
-            return None if self.item_of("food") is not None else "You have no food to drop."
-        if kind == "drop_treasure":
-            return None if st.gold > 0 else "You have no treasure to drop."
-        if kind == "oil":
-            return None if self.item_of("oil") is not None else "You have no oil."
-        chasing = st.pursuit is not None and st.pursuit.chaser == Side.PARTY
-        if chasing and kind in ("drop_food", "drop_treasure", "oil", "fight"):
-            return "You are the one giving chase: run on, or wait to let it go."
-        if kind == "wait" and st.mode == Mode.PURSUIT and not chasing:
-            return "It is after you: run, fight or drop something."
-        if kind == "pursue":
-            return flight.check_pursue(self)
-        if kind == "run" and not self.proc.running:
-            return "There is no running away in these rules: talk, bribe or fight."
-        if kind == "run" and self.tired():
-            return ("You are too exhausted to run: turn and fight." if st.mode == Mode.PURSUIT
-                    else "You are too exhausted to run: rest first, or fight.")
-        if kind == "run" and st.mode != Mode.PURSUIT:
-            return flight.check_run(self)
-        if kind == "descend":
-            return explore.check_descend(self)
-        if kind == "fight" and st.mode == Mode.EXPLORE and self.nearest_here() is None:
-            return "There is nothing here to fight."
-        if kind in ("talk", "bribe", "fight") and st.mode == Mode.ENCOUNTER:
-            unseen = encounter.check_in_sight(self)
-            if unseen is not None:
-                return unseen
-        if kind in ("talk", "bribe"):
-            g = self.current_group()
-            return parley.check_talk(self, g) if kind == "talk" else parley.check_bribe(self, g)
-        return None
+        check = _PRECHECKS.get(kind)
+        return None if check is None else check(self)
 
     # --- questions the screens, the bot and the simulators ask ------------------------------------------------
 
