@@ -141,7 +141,7 @@ class _Flood:
         self.width, self.height, self.stride = width, height, width + 1
         self.diagonal = diagonal
         self.classes = [(c, b) for c, b in sorted(costs) if c > 0 and b]
-        self.unit = [c for c, _ in self.classes] == [1]
+        self.unit = len(self.classes) == 1 and self.classes[0][0] == 1
         start = 1 << (origin[1] * self.stride + origin[0])
         open_ = 0
         for _, b in self.classes:
@@ -292,6 +292,9 @@ class _Flood:
         first in hillclimb2d's order among equals)."""
         s, w, h = self.stride, self.width, self.height
         moves = _CLIMB_DIAGONAL if self.diagonal else _CLIMB
+        # Each neighbour's bit counted from the tile's upper left neighbour (its row above, one column left). A
+        # neighbour past the left or right edge is the padding column, never settled; past the bottom, nothing is.
+        offsets = [(dy * s + dx + s + 1, dx, dy) for dx, dy in moves]
         layers = self.layers
         x, y = goal
         out = [goal]
@@ -300,15 +303,22 @@ class _Flood:
         while d > 0:
             b = y * s + x
             d -= 1 if unit else self._cost(b)
-            base = max(b - s - 1, 0)
-            near = layers[d] >> base & window  # (one shift of the whole layer a step, not one a neighbour)
-            for dx, dy in moves:
-                nx, ny = x + dx, y + dy
-                if 0 <= nx < w and 0 <= ny < h and near >> (ny * s + nx - base) & 1:
-                    x, y = nx, ny
-                    break
-            else:  # (cannot happen: a settled tile has a neighbour settled at its cost less its own)
-                raise AssertionError("no way back")
+            if b > s:
+                near = layers[d] >> (b - s - 1) & window  # (one shift of the whole layer a step, not one a neighbour)
+                for off, dx, dy in offsets:
+                    if near >> off & 1:
+                        x, y = x + dx, y + dy
+                        break
+                else:  # (cannot happen: a settled tile has a neighbour settled at its cost less its own)
+                    raise AssertionError("no way back")
+            else:  # the top row, or the first tile of the next: no upper left neighbour
+                for dx, dy in moves:
+                    nx, ny = x + dx, y + dy
+                    if 0 <= nx < w and 0 <= ny < h and layers[d] >> (ny * s + nx) & 1:
+                        x, y = nx, ny
+                        break
+                else:
+                    raise AssertionError("no way back")
             out.append((x, y))
         out.reverse()
         return out[1:]
@@ -452,6 +462,7 @@ class Bot:
         self._segment_bits: dict[int, int] = {}
         self._parts: dict[tuple[int, bool], list[int]] = {}  # (walkable tiles, diagonal) -> parts (_parts_of)
         self._costs_known: dict[tuple[object, ...], tuple[int, int]] = {}  # _cost_bits before the party's tile
+        self._potion_ids = tuple(i for i, item in game.content.items.items() if item.kind == "potion")
         self._plans: dict[str, Callable[[], list[Action]]] = {
             Mode.EXPLORE: self._explore,
             Mode.ENCOUNTER: self._encounter,
@@ -673,7 +684,7 @@ class Bot:
         stride = lv.map.width + 1
         ones = self._level_bits()[0]
         b = 1 << (st.pos[1] * stride + st.pos[0])  # (the party's tile: always a way, entered at 1)
-        blocked = tuple(p for p, until in self._blocked.items() if until > st.turn)
+        blocked = tuple(p for p, until in self._blocked.items() if until > st.turn) if self._blocked else ()
         fenced = avoid and bool(self._avoid)
         # (the level's rev moves with any change to a group on it: where it stands, its peace, its hit points)
         key = (lv.index, lv.rev, through, blocked, tuple(sorted(self._avoid)) if fenced else (),
@@ -717,7 +728,7 @@ class Bot:
         out.append(("item", items & explored))
         stairs = 0 if m.stairs is None else 1 << (m.stairs[1] * stride + m.stairs[0])
         final = self.game.rs.levels[st.depth].final
-        potions = sum(n for i, n in st.items.items() if n > 0 and self.game.content.items[i].kind == "potion")
+        potions = sum(st.items.get(i, 0) for i in self._potion_ids)
         if (final or potions >= STOCKED) and stairs & explored:
             out.append(("stairs", stairs))
         if self._level_moves < self.max_level_moves:
