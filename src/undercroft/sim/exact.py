@@ -71,12 +71,9 @@ def outcome_probabilities(spec: FightSpec) -> Outcomes:
     """The probability of each distinct outcome of one swing: the delver's by damage dealt, a monster's by (damage,
     hit). Faces are counted per outcome first, so a sure thing has probability exactly 1.
 
-    Remembered by the numbers a swing depends on (the fighters' might, weapon, attack, damage and defence, their
-    fatigue, the combat and fatigue rules; not the hit points, which change as a fight goes on): the odds ask it
-    for each state of a fight. The mappings are shared: read them only."""
-    key = (spec.might, spec.weapon, spec.exhausted, spec.delver_defense, spec.monster_defense, spec.monster_attack,
-           spec.monster_damage, spec.attack_die, spec.always_miss, spec.critical, spec.critical_multiplier,
-           spec.to_hit_penalty, spec.damage_penalty, spec.opponent_bonus, spec.minimum_damage)
+    Remembered by the numbers a swing depends on (:attr:`FightSpec.swing_key`: not the hit points, which change as a
+    fight goes on): the odds ask it for each state of a fight. The mappings are shared: read them only."""
+    key = spec.swing_key
     known = _outcomes_known.get(key)
     if known is None:
         if len(_outcomes_known) >= OUTCOMES_KEPT:

@@ -109,6 +109,16 @@ class FightSpec:
     # The rules themselves are :mod:`undercroft.rules.formulas`; the spec only supplies their numbers.
 
     @property
+    def swing_key(self) -> tuple[int | bool, ...]:
+        """Every number a swing's outcome depends on (:meth:`delver_outcomes`, :meth:`monster_outcomes`): the
+        fighters' might, weapon, attack, damage and defence, the fatigue, the combat and fatigue rules; not the hit
+        points, which change as a fight goes on. What the simulators' per-swing tables are remembered by."""
+        return (self.might, self.weapon, self.exhausted, self.delver_defense, self.monster_defense,
+                self.monster_attack, self.monster_damage, self.attack_die, self.always_miss, self.critical,
+                self.critical_multiplier, self.to_hit_penalty, self.damage_penalty, self.opponent_bonus,
+                self.minimum_damage)
+
+    @property
     def combat_rules(self) -> CombatRules:
         """The spec's numbers as the data's combat rules (unvalidated: tests may switch a face off with 0)."""
         return CombatRules.model_construct(

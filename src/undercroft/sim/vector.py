@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -256,14 +255,28 @@ class _Tally:
 # --- the fight -----------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=256)
+_tables_known: dict[tuple[int | bool, ...], tuple[IntArray, IntArray, IntArray]] = {}
+TABLES_KEPT = 4096  # sets of face tables remembered (face_tables)
+
+
 def face_tables(spec: FightSpec) -> tuple[IntArray, IntArray, IntArray]:
     """Per face index (face - 1): delver damage to the monster, monster damage to the delver, monster hit (0/1).
 
     The numbers are :meth:`FightSpec.delver_outcomes` and :meth:`FightSpec.monster_outcomes`, that is
     :func:`undercroft.rules.formulas.attack` and :func:`~undercroft.rules.formulas.damage` face by face; the
     simulator only looks them up (tests/test_formulas.py checks the tables over the data's whole domain).
-    Cached by spec (every chunk of a run uses the same tables), so the arrays are read-only."""
+    Remembered by the numbers a swing depends on (:attr:`FightSpec.swing_key`, not the hit points: every chunk of
+    a run, and every state of a fight the odds ask about, uses the same tables), so the arrays are read-only."""
+    key = spec.swing_key
+    known = _tables_known.get(key)
+    if known is None:
+        if len(_tables_known) >= TABLES_KEPT:
+            _tables_known.clear()
+        known = _tables_known[key] = _face_tables(spec)
+    return known
+
+
+def _face_tables(spec: FightSpec) -> tuple[IntArray, IntArray, IntArray]:
     d = np.array([o.damage for o in spec.delver_outcomes()], dtype=np.int32)
     mo = spec.monster_outcomes()
     m = np.array([o.damage for o in mo], dtype=np.int32)
