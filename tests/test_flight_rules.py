@@ -128,3 +128,15 @@ def test_in_undercroft_the_drowner_still_pursues_from_its_fight() -> None:
     r = one(ev, "roll", purpose="pursuit")
     assert (r["target"], r["result"]) == (100, "yes") and one(ev, "pursuit")["distance"] == 0
     assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
+
+
+def test_a_group_that_does_not_follow_is_told_as_the_group_it_is() -> None:
+    """Three Bandits met and run from: "The Bandits do not follow."; the last one standing of them: "The Bandit"."""
+    for hp, line in (([6, 6, 6], "The Bandits do not follow."), ([0, 0, 4], "The Bandit does not follow.")):
+        game = make_game("undercroft", dice=ScriptedDice())
+        g, met = meet(game, "bandit", 3, faces=encounter_faces(distance=(3, 3), reaction=HOSTILE))
+        assert say(game, one(met, "encounter")) == "3 x Bandit!"
+        game.state.party[0].speed = game.content.monsters["bandit"].speed  # not faster: its pursuit roll decides
+        g.hp[:] = hp
+        ev = act(game, Run(), 76, NOTHING)  # 76 against its 75%: it stays; the segment run into finds nothing
+        assert say(game, one(ev, "evade")) == line

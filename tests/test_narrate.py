@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from engine_helpers import content
 
+from undercroft.content import load_content
 from undercroft.narrate import Narrator, plural
 from undercroft.record import state_summary
 from undercroft.rules.events import Event
@@ -283,3 +284,49 @@ def test_the_new_lines_of_the_map_and_the_chase() -> None:
         "The Kobold is out of your sight (130 ft): it gets away.")
     assert say(Event("got_away", {"group": 1, "distance": 20, "monster": "kobold", "reason": "gave_up"})) == (
         "You give up the chase: the Kobold gets away.")
+
+
+# The events about a whole group, and how a group of several reads in each (its verb agrees).
+GROUP_KINDS = {"walked_past", "pass", "peaceful", "initiative", "surprised_skip", "idle", "holds", "slow", "rises",
+               "victory", "approach", "attacks", "leaves", "surprise", "break_peace", "negotiate", "bribe", "leave",
+               "close", "pursue", "let_go", "got_away", "evade", "pursuit", "caught", "escape", "chase", "distracted",
+               "ignored", "slowed"}
+SINGULAR_AFTER = re.compile(r"\bBandits (is|does|lets|leaves|acts|kneels|waits|rises|comes|attacks|goes|keeps|"
+                            r"stays|gets|catches|gives|stops|ignores|balks|hands)\b|\bit (objects|gets)\b|"
+                            r"\bits (way|sight)\b")
+
+
+def test_a_group_of_several_is_named_in_the_plural_with_its_verbs_agreeing() -> None:
+    nar = Narrator(content(), "undercroft")
+    checked = 0
+    for kind, data in SAMPLES:
+        if kind not in GROUP_KINDS:
+            continue
+        several = Event(kind, {**fill(data, "bandit", "Bandit"), "count": 3})
+        one_of = Event(kind, {**fill(data, "bandit", "Bandit"), "count": 1})
+        text, single = nar.text(several), nar.text(one_of)
+        assert "Bandits" in text, (kind, text)
+        assert not SINGULAR_AFTER.search(text), (kind, text)
+        assert "Bandits" not in single and "Bandit" in single, (kind, single)
+        checked += 1
+    assert checked >= 25
+    assert nar.text(Event("evade", {"group": 1, "reason": "no_pursuit", "monster": "bandit", "count": 3})) == \
+        "The Bandits do not follow."
+    assert nar.text(Event("leaves", {"group": 1, "monster": "bandit", "count": 2, "distance": 40})) == \
+        "The Bandits go on their way."
+    # A name that already names several, one of a kind, and the "es" after an s
+    leeches = next(mid for mid, m in content().monsters.items() if m.name == "Sump Leeches")
+    assert nar.text(Event("attacks", {"group": 1, "monster": leeches, "count": 4})) == "The Sump Leeches attack!"
+    harness = next(mid for mid, m in content().monsters.items() if m.name == "Empty Harness")
+    assert nar.text(Event("rises", {"group": 1, "monster": harness, "count": 2})) == "The Empty Harnesses rise."
+    unlit = next(mid for mid, m in content().monsters.items() if m.name == "The Unlit")
+    assert nar.text(Event("holds", {"group": 1, "monster": unlit, "count": 2})) == "The Unlit wait."
+
+
+def test_a_monsters_plural_in_the_data_is_the_one_spoken(data_copy: Path) -> None:
+    monsters = data_copy / "monsters.yaml"
+    monsters.write_text(monsters.read_text(encoding="utf-8").replace(
+        "  name: Giant Rat\n", "  name: Giant Rat\n  plural: Giant Rattes\n"), encoding="utf-8")
+    nar = Narrator(load_content(data_copy), "undercroft")
+    assert nar.text(Event("attacks", {"group": 1, "monster": "giant_rat", "count": 2})) == "The Giant Rattes attack!"
+    assert nar.text(Event("attacks", {"group": 1, "monster": "giant_rat", "count": 1})) == "The Giant Rat attacks!"

@@ -24,7 +24,7 @@ from typing import Any, Final, Literal, NamedTuple
 
 from undercroft.content import Content
 from undercroft.rules.events import Event
-from undercroft.rules.names import The, a_name, the
+from undercroft.rules.names import The, a_name, plural_name, the
 
 LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see ui.render.KIND_COLOURS)
 
@@ -93,6 +93,11 @@ _CONCEALED = {"table", "encounter", "surprise", "leave", "evade", "roll", "appro
 Unseen = dict[int, str]  # group id -> monster id: the groups met but not yet seen
 
 
+def _agree(many: bool, one: str, several: str) -> str:
+    """The words for one creature, or for several (a verb that agrees with its subject: "does" / "do")."""
+    return several if many else one
+
+
 def plural(n: int, one: str, many: str | None = None) -> str:
     """'1 round', '3 rounds'."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
@@ -124,6 +129,16 @@ class Narrator:
         """A monster's name ("Ghoul", "The Unlit"); an unknown id as it is."""
         m = self.content.monsters.get(monster_id)
         return m.name if m is not None else monster_id
+
+    def group(self, e: Event, key: str = "monster") -> tuple[str, bool]:
+        """The group an event about a whole group speaks of: its name (the plural, :func:`plural_name`, when the
+        event's ``count`` is above 1: "Bandits") and whether it is several (for the verb: :func:`_agree`)."""
+        many = int(e.get("count", 1)) > 1
+        monster_id = str(e.get(key, ""))
+        m = self.content.monsters.get(monster_id)
+        if m is None:
+            return monster_id, many
+        return (plural_name(m.name, m.plural) if many else m.name), many
 
     def creature(self, monster_id: str, index: int, count: int) -> str:
         """One creature of a group: "Ghoul", or "Ghoul #2" in a group of several."""
@@ -300,6 +315,7 @@ class Narrator:
         if t == "evade":
             if d.get("reason") == "faster":
                 return f"You are faster than it ({d['party_speed']} vs {d['monster_speed']} ft): you get away."
+            # (out of sight it stays "it": how many there are is not known either)
             return "It never saw where you went." if d.get("reason") == "out_of_sight" else "It does not follow."
         if t == "roll":
             purpose = d.get("purpose")
@@ -355,14 +371,17 @@ class Narrator:
         return f"Something rises from the water behind you: {self.monster(e['monster'])}!"
 
     def _e_walked_past(self, e: Event) -> str:
-        return f"You walk past {the(self.monster(e['monster']))}, and it objects."
+        name, many = self.group(e)
+        return f"You walk past {the(name)}, and {'they object' if many else 'it objects'}."
 
     def _e_pass(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} lets you pass."
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'lets', 'let')} you pass."
 
     def _e_peaceful(self, e: Event) -> str:
-        verb = "lets" if e.get("already") else "leaves"
-        return f"{The(self.monster(e['monster']))} {verb} you be."
+        name, many = self.group(e)
+        verb = _agree(many, "lets", "let") if e.get("already") else _agree(many, "leaves", "leave")
+        return f"{The(name)} {verb} you be."
 
     def _e_table(self, e: Event) -> str:
         return (f"{self.table_name(str(e['table']))}: row {e['row']}, column {e['column']}: {e['number']} x "
@@ -380,8 +399,8 @@ class Narrator:
         return f"{self.verb(who, 'take')} up the {self.content.items[e['item']].name}: {e['damage']} damage a hit."
 
     def _e_initiative(self, e: Event) -> str:
-        first = ("you act first." if e["first"] == "party"
-                 else f"{the(self.monster(str(e.get('monster_id', ''))))} acts first.")
+        name, many = self.group(e, "monster_id")
+        first = "you act first." if e["first"] == "party" else f"{the(name)} {_agree(many, 'acts', 'act')} first."
         return f"AGILITY {e['party']} vs {e['monster']}: {first}"
 
     def _e_combat(self, e: Event) -> str:
@@ -419,19 +438,24 @@ class Narrator:
         return "You hold back." if e.get("combat") else "You wait."
 
     def _e_surprised_skip(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} is surprised and does not act."
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'is surprised and does', 'are surprised and do')} not act."
 
     def _e_idle(self, e: Event) -> str:
-        return f"Left alone, {the(self.monster(e['monster']))} kneels again."
+        name, many = self.group(e)
+        return f"Left alone, {the(name)} {_agree(many, 'kneels', 'kneel')} again."
 
     def _e_holds(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} waits."
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'waits', 'wait')}."
 
     def _e_slow(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} is slow to move."
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'is', 'are')} slow to move."
 
     def _e_rises(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} rises."
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'rises', 'rise')}."
 
     def _e_regenerate(self, e: Event) -> str:
         name = self.creature(e["monster"], int(e["index"]), int(e.get("count", 1)))
@@ -439,7 +463,8 @@ class Narrator:
 
     def _e_victory(self, e: Event) -> str:
         gold = int(e["gold"])
-        text = f"{The(self.monster(e['monster']))} is defeated." + (f" You take {gold} gold." if gold else "")
+        name, many = self.group(e)
+        text = f"{The(name)} {_agree(many, 'is', 'are')} defeated." + (f" You take {gold} gold." if gold else "")
         shares: dict[str, int] = e.get("shares") or {}
         if len(shares) > 1 and gold:
             text += " Shares: " + ", ".join(f"{self.template_name(t)} {n}" for t, n in shares.items()) + "."
@@ -478,21 +503,25 @@ class Narrator:
     def _e_approach(self, e: Event) -> str:
         if e.get("out_of_sight"):
             return f"Something comes closer: {e['distance']} ft."
-        return f"{The(self.monster(e['monster']))} comes closer: {e['distance']} ft."
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'comes', 'come')} closer: {e['distance']} ft."
 
     def _e_out_of_sight(self, e: Event) -> str:
         return f"It is out of sight, {e['distance']} ft away, and coming closer."
 
     def _e_attacks(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} attacks!"
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'attacks', 'attack')}!"
 
     def _e_leaves(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} goes on its way."
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'goes on its', 'go on their')} way."
 
     def _e_surprise(self, e: Event) -> str:
         if e["party"] and e["monster"]:
             return "Both sides are surprised: the surprise cancels out."
-        who = "You are" if e["party"] else f"{The(self.monster(str(e.get('monster_id', ''))))} is"
+        name, many = self.group(e, "monster_id")
+        who = "You are" if e["party"] else f"{The(name)} {_agree(many, 'is', 'are')}"
         return f"{who} surprised."
 
     def _e_round_lost(self, e: Event) -> str:
@@ -502,10 +531,10 @@ class Narrator:
         return "Neither side notices the other at this distance."
 
     def _e_break_peace(self, e: Event) -> str:
-        return f"You break the peace with {the(self.monster(e['monster']))}."
+        return f"You break the peace with {the(self.group(e)[0])}."
 
     def _e_negotiate(self, e: Event) -> str:
-        name = self.monster(e["monster"])
+        name, many = self.group(e)
         parts = f"{sum(e['faces'])}"
         if e.get("use_reluctance"):
             parts += f" - {e['reluctance']} reluctance"
@@ -514,7 +543,8 @@ class Narrator:
         outcome = {
             "failure": "Failure.",
             "agreement": f"Agreement: {the(name)} will not attack while you do not.",
-            "intimidation": f"Intimidation: {the(name)} hands over {e['tribute']} gold as tribute.",
+            "intimidation": f"Intimidation: {the(name)} {_agree(many, 'hands', 'hand')} over {e['tribute']} gold as "
+                            "tribute.",
         }[str(e["result"])]
         return f"Negotiation: {parts} = {e['total']}. {outcome}"
 
@@ -522,7 +552,8 @@ class Narrator:
         head = f"Bribe of {e['gold']} gold: rolled {e['total']} vs {e['digit']}: "
         if e["result"] == "accepted":
             return head + "accepted."
-        return head + f"refused. {The(self.monster(e['monster']))} keeps the gold and attacks!"
+        name, many = self.group(e)
+        return head + f"refused. {The(name)} {_agree(many, 'keeps the gold and attacks', 'keep the gold and attack')}!"
 
     def _e_exhausted(self, e: Event) -> str:
         fat = self.content.rules.fatigue
@@ -531,7 +562,8 @@ class Narrator:
                 f"foes +{fat.opponent_bonus}).")
 
     def _e_leave(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} stays where it is."
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'stays where it is', 'stay where they are')}."
 
     def _e_run(self, e: Event) -> str:
         return "You run through the door."
@@ -548,72 +580,79 @@ class Narrator:
         return f"It comes into sight: {who}, {e['distance']} ft away."
 
     def _e_close(self, e: Event) -> str:
-        name = the(self.monster(e["monster"]))
+        name = the(self.group(e)[0])
         if int(e["distance"]) <= self.content.rules.encounter.feet_per_tile:
             return f"You close with {name}."
         return f"You close in on {name}: {e['distance']} ft apart."
 
     def _e_pursue(self, e: Event) -> str:
-        return f"You go after {the(self.monster(e['monster']))}! ({e['distance']} ft ahead)"
+        return f"You go after {the(self.group(e)[0])}! ({e['distance']} ft ahead)"
 
     def _e_let_go(self, e: Event) -> str:
-        return f"You let {the(self.monster(e['monster']))} go."
+        return f"You let {the(self.group(e)[0])} go."
 
     def _e_got_away(self, e: Event) -> str:
-        name = self.monster(e["monster"])
+        name, many = self.group(e)
         if e.get("reason") == "gave_up":
-            return f"You give up the chase: {the(name)} gets away."
-        return f"{The(name)} is out of your sight ({e['distance']} ft): it gets away."
+            return f"You give up the chase: {the(name)} {_agree(many, 'gets', 'get')} away."
+        return (f"{The(name)} {_agree(many, 'is', 'are')} out of your sight ({e['distance']} ft): "
+                f"{_agree(many, 'it gets', 'they get')} away.")
 
     def _e_evade(self, e: Event) -> str:
-        name = self.monster(e["monster"])
+        name, many = self.group(e)
         reason = e.get("reason")
         if reason == "faster":
             return (f"You are faster than {the(name)} ({e['party_speed']} vs {e['monster_speed']} ft): "
                     "you get away.")
         if reason == "out_of_sight":
             return f"{The(name)} never saw where you went."
-        return f"{The(name)} does not follow."
+        return f"{The(name)} {_agree(many, 'does', 'do')} not follow."
 
     def _e_pursuit(self, e: Event) -> str:
-        name = The(self.monster(e["monster"]))
+        name, many = self.group(e)
+        comes = f"{The(name)} {_agree(many, 'comes', 'come')} after you"
         if e["distance"] <= 0:  # running from a fight: it starts at the party's heels
-            return f"{name} comes after you, right at your heels!"
-        return f"{name} comes after you! ({e['distance']} ft behind)"
+            return f"{comes}, right at your heels!"
+        return f"{comes}! ({e['distance']} ft behind)"
 
     def _e_caught(self, e: Event) -> str:
+        name, many = self.group(e)
         if e.get("by") == "party":
-            return f"You catch up with {the(self.monster(e['monster']))}!"
+            return f"You catch up with {the(name)}!"
         if e.get("exhausted"):
             return "Too exhausted to run on, you turn to fight."
         if not e["fights"]:
-            return f"{The(self.monster(e['monster']))} catches up, and only wants to be friends."
-        return f"{The(self.monster(e['monster']))} catches you!"
+            return f"{The(name)} {_agree(many, 'catches up, and only wants', 'catch up, and only want')} to be friends."
+        return f"{The(name)} {_agree(many, 'catches', 'catch')} you!"
 
     def _e_escape(self, e: Event) -> str:
-        name = self.monster(e["monster"])
+        name, many = self.group(e)
         if e.get("reason") == "gave_up":
-            return f"{The(name)} gives up the chase."
-        return f"You are out of its sight ({e['distance']} ft): {the(name)} gives up."
+            return f"{The(name)} {_agree(many, 'gives', 'give')} up the chase."
+        return (f"You are out of {_agree(many, 'its', 'their')} sight ({e['distance']} ft): {the(name)} "
+                f"{_agree(many, 'gives', 'give')} up.")
 
     def _e_chase(self, e: Event) -> str:
-        if e.get("by") == "party":
-            return f"{The(self.monster(e['monster']))} is {e['distance']} ft ahead of you."
-        return f"{The(self.monster(e['monster']))} is {e['distance']} ft behind you."
+        name, many = self.group(e)
+        where = "ahead of" if e.get("by") == "party" else "behind"
+        return f"{The(name)} {_agree(many, 'is', 'are')} {e['distance']} ft {where} you."
 
     def _e_distracted(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} stops for the {e['by']}."
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'stops', 'stop')} for the {e['by']}."
 
     def _e_drop(self, e: Event) -> str:
         return f"You drop {e['amount']} gold." if e["item"] == "gold" else "You drop food."
 
     def _e_ignored(self, e: Event) -> str:
-        name = The(self.monster(e["monster"]))
+        name, many = self.group(e)
         what = e.get("what")
         if what == "fire":
-            return f"{name} comes on through the flames."
-        return f"{name} ignores the {'gold' if what == 'gold' else 'food'}."
+            return f"{The(name)} {_agree(many, 'comes', 'come')} on through the flames."
+        return f"{The(name)} {_agree(many, 'ignores', 'ignore')} the {'gold' if what == 'gold' else 'food'}."
 
     def _e_slowed(self, e: Event) -> str:
-        return f"{The(self.monster(e['monster']))} balks at the fire and falls {e['feet']} ft behind."
+        name, many = self.group(e)
+        balks = _agree(many, "balks at the fire and falls", "balk at the fire and fall")
+        return f"{The(name)} {balks} {e['feet']} ft behind."
 

@@ -43,7 +43,7 @@ def start(ctx: Ctx, g: Group, events: list[Event], first: Side | None = None,
         party_agility = formulas.party_agility(m.agility for m in ctx.living())
         first = formulas.first_side(formulas.party_acts_first(party_agility, mon.agility, holds))
         events.append(Event("initiative", {"party": party_agility, "monster": mon.agility, "first": first,
-                                           "group": g.id, "monster_id": g.monster}))
+                                           "group": g.id, "monster_id": g.monster, "count": g.count_told}))
     approach.beside(ctx, g)  # the sides stand together (a fight with no distance rolled closes at once)
     st.mode = Mode.COMBAT
     st.pursuit = None
@@ -51,7 +51,7 @@ def start(ctx: Ctx, g: Group, events: list[Event], first: Side | None = None,
     if st.encounter is None:
         st.encounter = Encounter(g.id, entry=st.prev_pos, first_round=False)
     events.append(Event("combat", {"group": g.id, "first": first, "free_round": free_round,
-                                   "monster": g.monster}))
+                                   "monster": g.monster, "count": g.count_told}))
     if first == Side.MONSTERS:
         monsters_turn(ctx, g, events)
 
@@ -142,7 +142,7 @@ def after_party_turn(ctx: Ctx, g: Group, events: list[Event], *, attacked: bool)
         return
     c.party_turn = False
     if c.free_round == FreeRound.PARTY and c.round == 1:
-        events.append(Event("surprised_skip", {"group": g.id, "monster": g.monster}))
+        events.append(Event("surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told}))
         end_round(ctx, g, events)
         return
     monsters_turn(ctx, g, events)
@@ -156,16 +156,16 @@ def monsters_turn(ctx: Ctx, g: Group, events: list[Event]) -> None:
     first_turn_of_fight = g.turns == 0 and c.round == 1
     if kneel_back and not first_turn_of_fight:
         g.risen = False
-        events.append(Event("idle", {"group": g.id, "monster": g.monster}))
+        events.append(Event("idle", {"group": g.id, "monster": g.monster, "count": g.count_told}))
         st.combat = None
         st.mode = Mode.ENCOUNTER
         return
     acts = formulas.monster_acts(g.turns, mon.acts_every)
     if Behaviour.HOLDS_GROUND in mon.behaviours and not c.party_attacked:
         acts = False
-        events.append(Event("holds", {"group": g.id, "monster": g.monster}))
+        events.append(Event("holds", {"group": g.id, "monster": g.monster, "count": g.count_told}))
     elif not acts:
-        events.append(Event("slow", {"group": g.id, "monster": g.monster}))
+        events.append(Event("slow", {"group": g.id, "monster": g.monster, "count": g.count_told}))
     if acts:
         for i in g.alive:
             monster_attack(ctx, g, i, events)
@@ -236,7 +236,8 @@ def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
     st.kills += len(g.hp)
     st.level.remove_group(g)
     st.mode, st.combat, st.encounter, st.pursuit = Mode.EXPLORE, None, None, None
-    events.append(Event("victory", {"group": g.id, "monster": g.monster, "gold": gold, "shares": shares}))
+    events.append(Event("victory", {"group": g.id, "monster": g.monster, "count": g.count_told, "gold": gold,
+                                    "shares": shares}))
     if ctx.rs.levels[st.depth].final and not any(gg.origin == Origin.GUARDIAN for gg in st.level.groups):
         st.mode = Mode.WON
         events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "slew"}))

@@ -79,11 +79,11 @@ def begin(ctx: Ctx, g: Group, events: list[Event]) -> None:
     if both_surprised:
         # 003: "neither side moves nor fights that round": the round goes by, and what follows is the next one.
         round_passes(ctx, events)
-        events.append(Event("round_lost", {"group": g.id, "monster": g.monster}))
+        events.append(Event("round_lost", {"group": g.id, "monster": g.monster, "count": g.count_told}))
     if not initiates(ctx, g, mon):
         return
     if g.reaction_result == "attacks" and not enc.monster_surprised:
-        events.append(Event("attacks", {"group": g.id, "monster": g.monster}))
+        events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
         charge(ctx, g, events)
         combat.start(ctx, g, events)
         return
@@ -120,12 +120,14 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
         ps, ms = pr == "surprised", mr == "surprised"
         both = ps and ms
         if both:
-            events.append(Event("surprise", {"party": True, "monster": True, "monster_id": g.monster}))
+            events.append(Event("surprise", {"party": True, "monster": True, "monster_id": g.monster,
+                                             "count": g.count_told}))
             enc.first_round = False
         else:
             enc.party_surprised, enc.monster_surprised = ps, ms
             if ps or ms:
-                events.append(Event("surprise", {"party": ps, "monster": ms, "monster_id": g.monster}))
+                events.append(Event("surprise", {"party": ps, "monster": ms, "monster_id": g.monster,
+                                                 "count": g.count_told}))
         if ps and ms and enc.out_of_sight:
             events.append(Event("bypass", {"group": g.id}))
             st.mode, st.encounter = Mode.EXPLORE, None
@@ -151,7 +153,7 @@ def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
     band = reaction_band(ctx, g)
     chance = band.attacks_chance if band is not None else formulas.PERCENT
     if ctx.percent(events, "monster_attacks", chance, group=g.id):
-        events.append(Event("attacks", {"group": g.id, "monster": g.monster}))
+        events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
         charge(ctx, g, events)
         combat.start(ctx, g, events, first=Side.MONSTERS)
         return
@@ -159,11 +161,12 @@ def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
         if g.origin == Origin.WANDERING:
             # It goes its way; until the party's next action it may be pursued (flight.pursue), then it is gone.
             st.fled = g.id
-            events.append(Event("leaves", {"group": g.id, "monster": g.monster,
+            events.append(Event("leaves", {"group": g.id, "monster": g.monster, "count": g.count_told,
                                            "distance": approach.distance(ctx, g)}))
         else:
             g.peaceful = True
-            events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "already": False}))
+            events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told,
+                                             "already": False}))
         st.mode, st.encounter = Mode.EXPLORE, None
 
 
@@ -180,6 +183,7 @@ def round_passes(ctx: Ctx, events: list[Event]) -> None:
             approach.advance(ctx, g, approach.tiles_per_round(ctx, ctx.monster_of(g).speed))
             measure(ctx, enc, g)
             events.append(Event("approach", {"group": g.id, "distance": enc.distance, "monster": g.monster,
+                                             "count": g.count_told,
                                              "out_of_sight": enc.out_of_sight}))
             if not enc.out_of_sight:
                 comes_into_sight(ctx, g, events)
@@ -216,7 +220,7 @@ def comes_into_sight(ctx: Ctx, g: Group, events: list[Event]) -> None:
     events.append(Event("in_sight", {"group": g.id, "monster": g.monster, "distance": enc.distance,
                                      "count": len(g.alive)}))
     if initiates(ctx, g, ctx.monster_of(g)) and g.reaction_result == "attacks" and not enc.monster_surprised:
-        events.append(Event("attacks", {"group": g.id, "monster": g.monster}))
+        events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
         charge(ctx, g, events, moved=True)
         combat.start(ctx, g, events)
 
@@ -235,6 +239,7 @@ def charge(ctx: Ctx, g: Group, events: list[Event], *, moved: bool = False) -> N
         if not approach.advance(ctx, g, tiles):
             break
         events.append(Event("approach", {"group": g.id, "distance": approach.distance(ctx, g), "monster": g.monster,
+                                         "count": g.count_told,
                                          "out_of_sight": False}))
     if st.encounter is not None:
         st.encounter.distance = approach.distance(ctx, g)
@@ -286,7 +291,8 @@ def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
         if initiates(ctx, g, mon):
             moved = approach.advance(ctx, g, approach.tiles_per_round(ctx, mon.speed)) or moved
         enc.distance = approach.distance(ctx, g)
-        events.append(Event("close", {"group": g.id, "monster": g.monster, "distance": enc.distance}))
+        events.append(Event("close", {"group": g.id, "monster": g.monster, "count": g.count_told,
+                                      "distance": enc.distance}))
         if approach.side_by_side(ctx, g) or not moved:
             return
         ctx.tick(1)  # a round goes by with the sides still apart
@@ -294,7 +300,7 @@ def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
         band = reaction_band(ctx, g)
         if initiates(ctx, g, mon) and band is not None and \
                 ctx.percent(events, "monster_attacks", band.attacks_chance, group=g.id):
-            events.append(Event("attacks", {"group": g.id, "monster": g.monster}))
+            events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
             charge(ctx, g, events)
             combat.start(ctx, g, events, first=Side.MONSTERS)
             return
@@ -308,5 +314,5 @@ def break_peace(ctx: Ctx, events: list[Event]) -> None:
     st.encounter = Encounter(g.id, entry=ctx.way_out(), first_round=False)
     st.mode = Mode.ENCOUNTER
     if g.peaceful:
-        events.append(Event("break_peace", {"group": g.id, "monster": g.monster}))
+        events.append(Event("break_peace", {"group": g.id, "monster": g.monster, "count": g.count_told}))
     fight(ctx, events)

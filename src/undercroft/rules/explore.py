@@ -57,7 +57,7 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
     st.pos = (x, y)
     if blocker is not None:  # a peaceful monster steps aside: it takes the party's place
         blocker.pos = st.prev_pos
-        events.append(Event("pass", {"group": blocker.id, "monster": blocker.monster}))
+        events.append(Event("pass", {"group": blocker.id, "monster": blocker.monster, "count": blocker.count_told}))
     if not far:
         ctx.tick(ctx.rules.time.move_rounds)
     events.append(Event("move", {"from": list(st.prev_pos), "to": [x, y], "segment": new_seg}))
@@ -70,7 +70,7 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
         elif new_seg == st.segment and not g.risen:
             # kneelers rise once the party is inside the room
             g.risen = True
-            events.append(Event("rises", {"group": g.id, "monster": g.monster}))
+            events.append(Event("rises", {"group": g.id, "monster": g.monster, "count": g.count_told}))
             combat.start(ctx, g, events)
             return
         if new_seg != st.segment:
@@ -128,7 +128,7 @@ def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
             g.pos = st.prev_pos  # it rises from the water behind the party, in its own segment
             g.segment = int(st.level.map.segment_of[g.pos[1], g.pos[0]])
             g.met = True
-            events.append(Event("reveal", {"group": g.id, "monster": g.monster}))
+            events.append(Event("reveal", {"group": g.id, "monster": g.monster, "count": g.count_told}))
             # It rose behind the party (on the tile it just left): the way out is onward, not back past it.
             st.encounter = Encounter(g.id, entry=st.pos)
             combat.start(ctx, g, events, free_round=FreeRound.MONSTERS)
@@ -136,7 +136,7 @@ def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
         if Behaviour.PASSIVE in mon.behaviours and not g.peaceful and st.pos != st.segment_entry:
             # It "only objects to being walked past" (001): one strike, from the first of them. It is
             # dangerous in numbers only if the party stands in it and fights.
-            events.append(Event("walked_past", {"group": g.id, "monster": g.monster}))
+            events.append(Event("walked_past", {"group": g.id, "monster": g.monster, "count": g.count_told}))
             combat.monster_attack(ctx, g, g.alive[0], events)
             if not ctx.living():
                 combat.die(ctx, mon.name, events)
@@ -161,7 +161,8 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
             present, key=lambda grp: (approach.steps_between(ctx, st.pos, grp.pos), present.index(grp)))
         mon = ctx.monster_of(g)
         if g.peaceful:
-            events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "already": True}))
+            events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told,
+                                             "already": True}))
             return
         init_behaviour(g, mon)
         encounter.begin(ctx, g, events)

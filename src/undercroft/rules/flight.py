@@ -94,7 +94,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     if Behaviour.KNEELS in mon.behaviours:
         g.risen = False
     if not formulas.follows(ctx.proc.pursuit, mon.pursues):
-        events.append(Event("leave", {"group": g.id, "pursued": False, "monster": g.monster}))
+        events.append(Event("leave", {"group": g.id, "pursued": False, "monster": g.monster, "count": g.count_told}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     band = encounter.reaction_band(ctx, g)
@@ -104,19 +104,21 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
                                         out_of_sight=enc is not None and enc.out_of_sight)
     if evaded is not None:
         speeds = {"party_speed": party_speed, "monster_speed": monster_speed} if evaded == "faster" else {}
-        events.append(Event("evade", {"group": g.id, "reason": evaded, "monster": g.monster, **speeds}))
+        events.append(Event("evade", {"group": g.id, "reason": evaded, "monster": g.monster, "count": g.count_told,
+                                      **speeds}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     chance = formulas.PERCENT if (band is None or submerged) else band.pursuit
     if not ctx.percent(events, "pursuit", chance, group=g.id):
-        events.append(Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster}))
+        events.append(Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster,
+                                      "count": g.count_told}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     distance = 0 if from_fight else apart  # where the sides stand: in a fight they are in melee, in contact
     fights = band.pursuit_fights if band is not None else True
     st.pursuit = Pursuit(g.id, distance, 0, fights)
     st.mode = Mode.PURSUIT
-    events.append(Event("pursuit", {"group": g.id, "distance": distance, "monster": g.monster}))
+    events.append(Event("pursuit", {"group": g.id, "distance": distance, "monster": g.monster, "count": g.count_told}))
     pursuit_round(ctx, events)
 
 
@@ -139,7 +141,7 @@ def pursue(ctx: Ctx, events: list[Event]) -> None:
     distance = approach.distance(ctx, g) if ctx.proc.distance else 0
     st.pursuit = Pursuit(g.id, distance, 0, True, Side.PARTY)
     st.mode, st.encounter = Mode.PURSUIT, None
-    events.append(Event("pursue", {"group": g.id, "distance": distance, "monster": g.monster}))
+    events.append(Event("pursue", {"group": g.id, "distance": distance, "monster": g.monster, "count": g.count_told}))
     keep_running(ctx, events)
 
 
@@ -162,7 +164,8 @@ def let_go(ctx: Ctx, events: list[Event]) -> None:
     gid = st.pursuit.group if st.pursuit is not None else st.fled
     st.fled = 0
     if st.pursuit is not None and st.pursuit.chaser == Side.PARTY:
-        events.append(Event("let_go", {"group": gid, "monster": st.group(gid).monster}))
+        events.append(Event("let_go", {"group": gid, "monster": st.group(gid).monster,
+                                       "count": st.group(gid).count_told}))
         st.mode, st.pursuit = Mode.EXPLORE, None
     _gone(ctx, gid)
 
@@ -191,20 +194,23 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
                                            Behaviour.SUBMERGED not in mon.behaviours)
     if end == "caught":
         if not p.fights:
-            events.append(Event("caught", {"group": g.id, "fights": False, "monster": g.monster}))
+            events.append(Event("caught", {"group": g.id, "fights": False, "monster": g.monster,
+                                           "count": g.count_told}))
             g.peaceful = True
             st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
             return
-        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster}))
+        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told}))
         st.pursuit = None
         combat.start(ctx, g, events)
         return
     if end:
         events.append(Event("escape", {"group": g.id, "distance": p.distance, "monster": g.monster,
+                                       "count": g.count_told,
                                        "reason": end}))
         st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
         return
-    events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster}))
+    events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster,
+                                  "count": g.count_told}))
 
 
 def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
@@ -216,18 +222,21 @@ def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
                                                                              rules.running_multiplier),
                                             p.rounds, rules.sight_feet, rules.pursuit_max_rounds)
     if over == "caught":
-        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "by": "party"}))
+        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told,
+                                       "by": "party"}))
         st.pursuit = None
         g.peaceful = False
         combat.start(ctx, g, events)
         return
     if over:
         events.append(Event("got_away", {"group": g.id, "distance": p.distance, "monster": g.monster,
+                                         "count": g.count_told,
                                          "reason": over}))
         st.mode, st.pursuit = Mode.EXPLORE, None
         _gone(ctx, g.id)
         return
     events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster,
+                                  "count": g.count_told,
                                   "by": "party"}))
 
 
@@ -244,7 +253,8 @@ def keep_running(ctx: Ctx, events: list[Event]) -> None:
         if p.chaser == Side.PARTY:  # too exhausted to chase on: it gets away
             let_go(ctx, events)
             return
-        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "exhausted": True}))
+        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told,
+                                       "exhausted": True}))
         st.pursuit = None
         combat.start(ctx, g, events)
 
@@ -260,7 +270,7 @@ def turn_and_fight(ctx: Ctx, events: list[Event]) -> None:
 
 def _stops(ctx: Ctx, g: Group, why: Literal["food", "treasure", "fire"], events: list[Event]) -> None:
     st = ctx.state
-    events.append(Event("distracted", {"group": g.id, "by": why, "monster": g.monster}))
+    events.append(Event("distracted", {"group": g.id, "by": why, "monster": g.monster, "count": g.count_told}))
     if st.mode == Mode.ENCOUNTER:
         g.peaceful = True  # busy with it: it lets the party be
     st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
@@ -279,7 +289,7 @@ def drop_food(ctx: Ctx, events: list[Event]) -> None:
         _stops(ctx, g, "food", events)
         return
     if not works:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "what": "food"}))
+        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "food"}))
     _after_drop(ctx, events)
 
 
@@ -300,7 +310,7 @@ def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
     st.level.items.setdefault(st.pos, []).append(("gold", gold))
     st.level.touch()
     if not works:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "what": "gold"}))
+        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "gold"}))
     _after_drop(ctx, events)
 
 
@@ -326,14 +336,14 @@ def oil(ctx: Ctx, events: list[Event]) -> None:
     g = st.group(p.group)
     mon = ctx.monster_of(g)
     d = ctx.content.tables.distractions
-    events.append(Event("oil", {"item": item, "group": g.id, "monster": g.monster}))
+    events.append(Event("oil", {"item": item, "group": g.id, "monster": g.monster, "count": g.count_told}))
     if not mon.self_preservation:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "what": "fire"}))
+        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "fire"}))
     elif ctx.percent(events, "oil_stops", d.oil_stops, group=g.id):
         _stops(ctx, g, "fire", events)
         return
     else:
         slowed = formulas.oil_slowed_feet(d.oil_slows_rounds, mon.speed, ctx.rules.encounter.running_multiplier)
         p.distance += slowed
-        events.append(Event("slowed", {"group": g.id, "feet": slowed, "monster": g.monster}))
+        events.append(Event("slowed", {"group": g.id, "feet": slowed, "monster": g.monster, "count": g.count_told}))
     _after_drop(ctx, events)

@@ -1,4 +1,5 @@
-"""Articles before a monster's name, in one place: "the Ghoul", but "The Unlit" (a name that brings its own).
+"""Articles before a monster's name, in one place: "the Ghoul", but "The Unlit" (a name that brings its own); and
+several of a monster: "the Bandits" (:func:`plural_name`).
 
 The engine needs them only for its refusal reasons; :mod:`undercroft.narrate` uses them for every sentence.
 """
@@ -26,3 +27,15 @@ def a_name(name: str) -> str:
     if owns_article(name):
         return name
     return f"{'An' if name[0].lower() in 'aeiou' else 'A'} {name}"
+
+
+def plural_name(name: str, plural: str | None = None) -> str:
+    """Several of a monster: its data's ``plural`` when it has one; else the name itself when it names several
+    already (its last word ends in a single "s": "Sump Leeches") or one of a kind ("The Unlit"); else with "es"
+    after s, x, z, ch and sh ("Empty Harnesses"), else with "s" ("Bandits")."""
+    if plural:
+        return plural
+    last = name.rsplit(" ", 1)[-1].lower()
+    if owns_article(name) or (last.endswith("s") and not last.endswith(("ss", "us", "is"))):
+        return name
+    return name + ("es" if last.endswith(("s", "x", "z", "ch", "sh")) else "s")

@@ -71,7 +71,8 @@ def talk(ctx: Ctx, events: list[Event]) -> None:
             g.treasure -= tribute
             st.gold += tribute
     events.append(Event("negotiate", {
-        "group": g.id, "monster": g.monster, "dice": r.dice, "faces": list(r.faces), "reluctance": reluctance,
+        "group": g.id, "monster": g.monster, "count": g.count_told, "dice": r.dice, "faces": list(r.faces),
+        "reluctance": reluctance,
         "ability": ability, "use_reluctance": table.use_reluctance, "use_ability": table.use_ability,
         "modifier": ability - reluctance, "total": total, "result": result, "tribute": tribute,
     }))
@@ -104,7 +105,8 @@ def bribe(ctx: Ctx, gold: int, events: list[Event]) -> None:
     r = roll(ctx.dice(ENCOUNTER), Dice(1, b.die))
     accepted = formulas.bribe_accepted(r.total, digit)
     events.append(Event("bribe", {
-        "group": g.id, "monster": g.monster, "gold": gold, "column": col, "row": row, "digit": digit,
+        "group": g.id, "monster": g.monster, "count": g.count_told, "gold": gold, "column": col, "row": row,
+        "digit": digit,
         "dice": r.dice, "faces": list(r.faces), "total": r.total, "target": digit,
         "result": "accepted" if accepted else "refused",
     }))

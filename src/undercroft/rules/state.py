@@ -114,6 +114,12 @@ class Group:
     def defeated(self) -> bool:
         return max(self.hp, default=0) <= 0  # (every creature down)
 
+    @property
+    def count_told(self) -> int:
+        """How many creatures an event about the whole group speaks of (its ``count``, for the narration's "the
+        Bandits do"): those still standing, or all it had once none is."""
+        return sum(1 for h in self.hp if h > 0) or len(self.hp)
+
 
 @dataclass
 class Encounter:
