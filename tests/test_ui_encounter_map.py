@@ -288,3 +288,21 @@ def test_compass_words() -> None:
     assert render.compass(0, -4) == "north" and render.compass(6, 1) == "east"
     assert render.compass(3, -3) == "north-east" and render.compass(-2, 5) == "south-west"
     assert render.compass(0, 0) == "here"
+
+
+def test_a_group_of_several_that_goes_its_way_is_offered_and_chased_as_several() -> None:
+    game = in_a_new_room()
+    g, driver, session = meet_at(game, "kobold", 3, (2, 2), origin=Origin.WANDERING, reaction=(6, 5))
+    press(driver, KeySym.W)  # 11: no attack; the wanderers go their way
+    assert game.state.fled == g.id
+    assert "The Kobolds go their way: [p] pursue" in rows(screen(driver))[0]
+    for m in game.state.party:
+        m.speed = game.monster_of(g).speed + 10
+    press(driver, KeySym.P)
+    st = game.state
+    assert st.pursuit is not None
+    text = screen(driver)
+    panel = panel_text(text, session)
+    assert f"You are chasing the Kobolds, {st.pursuit.distance} ft ahead." in panel
+    assert "[r] Run on after them" in panel and "[w] Let them go" in panel
+    assert "You go after the Kobolds!" in text

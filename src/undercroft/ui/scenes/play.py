@@ -39,7 +39,7 @@ from undercroft.rules.actions import (
 from undercroft.rules.approach import Exit
 from undercroft.rules.events import Event
 from undercroft.rules.levelmap import Point
-from undercroft.rules.names import The, a_name, the
+from undercroft.rules.names import The, a_name, plural_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import OVER, Mode, Side
 from undercroft.sim.odds import PARTY, fight_odds
@@ -465,7 +465,9 @@ class ExploreScene(GameScene):
         render.put_text(console, console.width - len(name) - 1, 0, name, TITLE, render.BLACK)
         if away is not None:
             mon = g.monster_of(away)
-            offer = f" {The(mon.name)} goes its way: "
+            many = away.count_told > 1
+            name = plural_name(mon.name, mon.plural) if many else mon.name
+            offer = f" {The(name)} {'go their' if many else 'goes its'} way: "
             x = 1
             render.put_text(console, x, 0, offer, render.hex_rgb(mon.colour), render.PANEL_BG)
             x += len(offer)
@@ -569,7 +571,9 @@ class EncounterScene(GameScene):
             elif enc.party_surprised:
                 s = "you are surprised"
             elif enc.monster_surprised:
-                s = f"{the(mon.name)} is surprised"
+                many = g.count_told > 1
+                who = plural_name(mon.name, mon.plural) if many else mon.name
+                s = f"{the(who)} {'are' if many else 'is'} surprised"
             else:
                 s = "nobody"
             out.append((f"Surprise: {s}", TEXT))
@@ -804,15 +808,23 @@ class PursuitScene(GameScene):
         p = self.session.game.state.pursuit
         return p is not None and p.chaser == Side.PARTY
 
+    def chased(self) -> str:
+        """What the party gives chase to, as the choices say it: "it", or "them" for several."""
+        front = self.session.game.state.front_group()
+        return "them" if front is not None and front.count_told > 1 else "it"
+
     def choices(self) -> list[tuple[str, str, Action]]:
-        return CHASE_CHOICES if self.chasing() else PURSUIT_CHOICES
+        if not self.chasing():
+            return PURSUIT_CHOICES
+        them = self.chased()
+        return [(command, label.replace(" it", f" {them}"), action) for command, label, action in CHASE_CHOICES]
 
     def handlers(self) -> dict[str, Handler]:
         out: dict[str, Handler] = {**super().handlers()}
         for command, _, action in self.choices():
             out[command] = self.taker(action)
         out["drink"] = lambda _k: self.drink()
-        out["walk"] = self.no_walking("you are chasing it: r runs on." if self.chasing()
+        out["walk"] = self.no_walking(f"you are chasing {self.chased()}: r runs on." if self.chasing()
                                       else "you are running: r keeps running.")
         return out
 
@@ -830,10 +842,13 @@ class PursuitScene(GameScene):
         y = r.y + 2
         if p is not None and front is not None:
             mon = game.monster_of(front)
-            where = (f"You are chasing {the(mon.name)}, {p.distance} ft ahead." if chasing
-                     else f"{The(mon.name)} is {p.distance} ft behind you.")
+            many = front.count_told > 1
+            name = plural_name(mon.name, mon.plural) if many else mon.name
+            where = (f"You are chasing {the(name)}, {p.distance} ft ahead." if chasing
+                     else f"{The(name)} {'are' if many else 'is'} {p.distance} ft behind you.")
             y += render.put_lines(console, x + 2, y, w - 4, [(where, render.hex_rgb(mon.colour))])
-            friends = " It only wants to be friends." if not p.fights and not chasing else ""
+            wants = "They only want" if many else "It only wants"
+            friends = f" {wants} to be friends." if not p.fights and not chasing else ""
             y += render.put_lines(console, x + 2, y, w - 4, [(f"Round {p.rounds} of the chase.{friends}", TEXT)])
             if game.proc.fatigue:
                 render.put_text(console, x + 2, y, "Exhausted!" if st.exhausted
