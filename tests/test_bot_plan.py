@@ -1,5 +1,5 @@
 """The bot's walking plans and its per-decision shortcuts give the same play as the whole-level computation: the
-flood that stops at the nearest goal (``_Flood``) agrees with the engine's ``dijkstra_map`` and tcod's
+flood that stops at the nearest goal (``CostFlood``, the engine's search) agrees with tcod's ``dijkstra2d`` and
 ``hillclimb2d``, a whole game planned either way is the same game, and the remembered ``legal`` answers are the
 engine's."""
 
@@ -11,10 +11,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 import tcod.path
-from bot_helpers import played
+from bot_helpers import played, tcod_costs
 
 from undercroft import bot as bot_module
-from undercroft.bot import PASS_COST, Bot, _Flood
+from undercroft.bot import PASS_COST, Bot
 from undercroft.content import Content, load_content
 from undercroft.rules.actions import (
     Action,
@@ -32,8 +32,9 @@ from undercroft.rules.actions import (
     ThrowOil,
     Wait,
 )
-from undercroft.rules.floods import MAX_DIST, bits_of, dijkstra_map, tiles_of
+from undercroft.rules.floods import MAX_DIST, bits_of, tiles_of
 from undercroft.rules.game import Game
+from undercroft.rules.searches import CostFlood, dijkstra_map
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +61,8 @@ def test_the_flood_gives_the_engines_distances_and_tcods_path(passes: bool, diag
         h, w = int(rng.integers(3, 20)), int(rng.integers(3, 30))
         cost = random_cost(rng, h, w, passes=passes)
         origin = (int(rng.integers(0, w)), int(rng.integers(0, h)))
-        want = dijkstra_map(cost, origin, diagonal)
-        flood = _Flood(w, h, classes(cost), origin, diagonal)
+        want = tcod_costs(cost, origin, diagonal)
+        flood = CostFlood(w, h, classes(cost), origin, diagonal)
         assert flood.nearest(0) is None  # (floods the whole map: nothing to find)
         got = np.full((h, w), MAX_DIST, dtype=np.int32)
         for d in flood.order:
@@ -82,9 +83,9 @@ def test_the_flood_stops_at_the_nearest_goal_with_every_nearer_tile_settled() ->
         origin = (int(rng.integers(0, w)), int(rng.integers(0, h)))
         goal = rng.random((h, w)) < 0.05
         goal[origin[1], origin[0]] = False
-        dist = dijkstra_map(cost, origin, True)
+        dist = tcod_costs(cost, origin, True)
         reach = goal & (dist < MAX_DIST)
-        flood = _Flood(w, h, classes(cost), origin, True)
+        flood = CostFlood(w, h, classes(cost), origin, True)
         best = flood.nearest(bits_of(goal))
         if not reach.any():
             assert best is None
@@ -112,8 +113,8 @@ def test_floods_sharing_the_maps_parts_answer_as_the_whole_level_does() -> None:
         for _ in range(12):
             i = int(rng.integers(0, len(xs)))
             origin = (int(xs[i]), int(ys[i]))  # (a tile of the map, as the party's is in _plan)
-            dist = dijkstra_map(cost, origin, diagonal)
-            flood = _Flood(w, h, classes(cost), origin, diagonal, parts)
+            dist = tcod_costs(cost, origin, diagonal)
+            flood = CostFlood(w, h, classes(cost), origin, diagonal, parts)
             for _ in range(3):
                 goal = rng.random((h, w)) < 0.03
                 goal[origin[1], origin[0]] = False

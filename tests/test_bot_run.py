@@ -1,6 +1,6 @@
 """Running (Bot._run) picks its door as it did with a whole-level dijkstra_map from the goal: the walk from the
 goal is now flooded only when doors tie on what comes before it, and only as far as their landings
-(_Flood.distance). The same distances, the same doors, the same games."""
+(CostFlood.distance). The same distances, the same doors, the same games."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bot_helpers import played
+from bot_helpers import played, tcod_costs
 
 from undercroft import bot as bot_module
-from undercroft.bot import _FAR, PASS_COST, Bot, _Flood, _steps
+from undercroft.bot import _FAR, PASS_COST, Bot, _steps
 from undercroft.content import Content, load_content
 from undercroft.rules.actions import Run
-from undercroft.rules.floods import MAX_DIST, bits_of, dijkstra_map
+from undercroft.rules.floods import MAX_DIST, bits_of
+from undercroft.rules.searches import CostFlood, dijkstra_map
 
 
 @pytest.fixture(scope="module")
@@ -23,15 +24,15 @@ def content(shipped_data: Path) -> Content:
 
 
 @pytest.mark.parametrize("diagonal", [False, True])
-def test_the_floods_distances_are_the_engines(diagonal: bool) -> None:
+def test_the_floods_distances_are_tcods(diagonal: bool) -> None:
     rng = np.random.default_rng(21 + diagonal)
     for _ in range(40):
         h, w = int(rng.integers(3, 18)), int(rng.integers(3, 28))
         cost = (rng.random((h, w)) < 0.7).astype(np.int8)
         cost[(cost > 0) & (rng.random((h, w)) < 0.1)] = PASS_COST
         origin = (int(rng.integers(0, w)), int(rng.integers(0, h)))
-        want = dijkstra_map(cost, origin, diagonal)
-        flood = _Flood(w, h, [(int(c), bits_of(cost == c)) for c in np.unique(cost) if c > 0], origin, diagonal)
+        want = tcod_costs(cost, origin, diagonal)
+        flood = CostFlood(w, h, [(int(c), bits_of(cost == c)) for c in np.unique(cost) if c > 0], origin, diagonal)
         tiles = [(x, y) for y in range(h) for x in range(w)]
         for i in rng.permutation(len(tiles)):  # asked in any order, nearer or farther than before
             x, y = tiles[int(i)]
@@ -78,7 +79,7 @@ def test_runs_pick_the_doors_they_picked_over_the_whole_level(content: Content,
     floods = 0
     from_goal = Bot._from_goal
 
-    def counted(self: Bot) -> _Flood | None:
+    def counted(self: Bot) -> CostFlood | None:
         nonlocal floods
         floods += 1
         return from_goal(self)

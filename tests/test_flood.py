@@ -1,4 +1,4 @@
-"""``floods.dijkstra_map`` (our own search, replacing tcod's leaking ``dijkstra2d``, issue 15) against
+"""``searches.dijkstra_map`` (our own search, replacing tcod's leaking ``dijkstra2d``, issue 15) against
 ``tcod.path.dijkstra2d``, an independent implementation, on many random grids and costs."""
 
 from __future__ import annotations
@@ -10,18 +10,10 @@ import pytest
 import tcod.path
 
 from undercroft.cliutil import load_data
-from undercroft.rules.floods import (
-    MAX_DIST,
-    descend_path,
-    dijkstra_map,
-    distance_map,
-    distances_to,
-    flood8,
-    flood_layers,
-    least_cost_path,
-)
+from undercroft.rules.floods import MAX_DIST, flood8, flood_layers
 from undercroft.rules.game import Game
 from undercroft.rules.levelmap import walkable
+from undercroft.rules.searches import descend_path, dijkstra_map, distance_map, distances_to, least_cost_path
 
 COSTS = ([1], [1, 8], [1, 13], [1, 2, 3, 5, 9], [1, 100], [7])
 

@@ -73,9 +73,10 @@ from undercroft.rules.actions import (
     Wait,
 )
 from undercroft.rules.dice import Dice
-from undercroft.rules.floods import bits_of, dijkstra_map, tiles_of
+from undercroft.rules.floods import MAX_DIST, bits_of
 from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream, parse_seed
+from undercroft.rules.searches import CostFlood, dijkstra_map
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
 from undercroft.sim.odds import attack_target, win_bounds, win_chance
@@ -110,218 +111,9 @@ _PREFER = {"talk": 5, "fight": 4, "bribe": 3, "distract_treasure": 2, "distract_
            "run": 0}  # between equal chances: terms, then a fight, ...
 RECORD_BATCH = 64  # action lines a recorded bot game gathers before one write (see Recorder.create)
 COSTS_KEPT = 64  # walking maps (Bot._cost_bits) a bot keeps at once on a level
-PARTS_KEPT = 64  # walking maps whose parts (see _Flood) a bot keeps at once on a level
+PARTS_KEPT = 64  # walking maps whose parts (see CostFlood) a bot keeps at once on a level
 _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
-_FAR = int(np.iinfo(np.int32).max)
-
-
-# tcod.path.hillclimb2d's order of neighbours, as (dx, dy): its cardinal ones (-1, 0), (1, 0), (0, -1), (0, 1) and
-# diagonal ones (-1, -1), (1, -1), (-1, 1), (1, 1) are (row, column) steps.
-_CLIMB: tuple[Point, ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
-_CLIMB_DIAGONAL: tuple[Point, ...] = (*_CLIMB, (-1, -1), (-1, 1), (1, -1), (1, 1))
-
-
-class _Flood:
-    """The least walking costs from one tile, found a cost at a time and only as far as asked: the same numbers
-    as :func:`undercroft.rules.floods.dijkstra_map` (entering a tile costs its cost, 0: never entered; four
-    directions, or eight with ``diagonal``) for every tile settled so far, and the same path back as
-    ``tcod.path.hillclimb2d`` on that map. Its sets of tiles are integers laid out as
-    :func:`~undercroft.rules.floods.bits_of` lays them.
-
-    ``costs``: (cost, tiles) pairs, the tiles of each cost (the origin need not be among them).
-
-    ``parts``: the parts of this map already known (each a set of tiles that reach one another and nothing else,
-    for these costs' tiles with the origin among them, and these steps: :meth:`Bot._parts_of`), shared between
-    floods of one map. A goal in none of the origin's part is known out of reach at once: without it, the flood
-    would have to reach every tile it can before it could tell (every plan of a bot boxed in, or kept from the
-    stairs, would flood the level to no end). A flood that reaches everything it can adds its part."""
-
-    def __init__(self, width: int, height: int, costs: list[tuple[int, int]], origin: Point, diagonal: bool,
-                 parts: list[int] | None = None) -> None:
-        self.width, self.height, self.stride = width, height, width + 1
-        self.diagonal = diagonal
-        self.classes = [(c, b) for c, b in sorted(costs) if c > 0 and b]
-        self.unit = len(self.classes) == 1 and self.classes[0][0] == 1
-        start = 1 << (origin[1] * self.stride + origin[0])
-        open_ = 0
-        for _, b in self.classes:
-            open_ |= b
-        self.all = open_ | start  # every tile that can be settled
-        self.open = self.all ^ start  # those not settled yet
-        self.origin = origin
-        self.layers: dict[int, int] = {0: start}  # cost -> the tiles settled at it
-        self.order: list[int] = [0]  # the costs settled so far, rising
-        self.now = start
-        self.d = 0
-        self.pending: dict[int, int] = {}
-        self.done = False
-        self.parts = parts
-        self.part: int | None = None  # the origin's part (when known)
-        if parts is not None:
-            self.part = next((p for p in parts if p & start), None)
-
-    @property
-    def seen(self) -> int:
-        """The tiles settled so far."""
-        return self.all ^ self.open
-
-    def _advance(self) -> bool:
-        """Settle the next cost; False when nothing is left to reach."""
-        if self.done:
-            return False
-        if self.unit:
-            return self._unit(0) is not None or not self.done
-        return self._general(0) is not None or not self.done
-
-    def _general(self, mask: int) -> int | None:
-        """Steps of several costs: a bucket queue of bit sets (cost -> tiles reached at it, not yet settled), the
-        least cost settled a step, until a settled set meets ``mask`` (its cost) or nothing is left (None; with
-        ``mask`` 0, one cost only, None)."""
-        s = self.stride
-        open_, now, d = self.open, self.now, self.d
-        layers, order, pending = self.layers, self.order, self.pending
-        (least, _), others = self.classes[0], self.classes[1:]
-        diagonal = self.diagonal
-        found = None
-        while True:
-            if diagonal:
-                row = now | (now << 1) | (now >> 1)
-                step = (row | (row << s) | (row >> s)) & open_
-            else:
-                step = ((now << 1) | (now >> 1) | (now << s) | (now >> s)) & open_
-            if step:
-                # (the classes split the open tiles: what is in none of the others costs the least)
-                for c, bits in others:
-                    got = step & bits
-                    if got:
-                        pending[d + c] = pending.get(d + c, 0) | got
-                        step ^= got
-                if step:
-                    pending[d + least] = pending.get(d + least, 0) | step
-            now = 0
-            while pending and not now:
-                d = min(pending)
-                now = pending.pop(d) & open_
-            if not now:
-                self.done = True
-                break
-            open_ ^= now
-            layers[d] = now
-            order.append(d)
-            if now & mask:
-                found = d
-                break
-            if not mask:
-                break
-        self.open, self.now, self.d = open_, now, d
-        return found
-
-    def _unit(self, mask: int) -> int | None:
-        """Every step costs 1: a breadth-first flood, a layer a step, until a layer meets ``mask`` (its cost) or
-        nothing is left (None; with ``mask`` 0, one layer only, None)."""
-        s = self.stride
-        open_, now, d = self.open, self.now, self.d
-        layers, order = self.layers, self.order
-        diagonal = self.diagonal
-        found = None
-        while True:
-            if diagonal:
-                row = now | (now << 1) | (now >> 1)
-                step = (row | (row << s) | (row >> s)) & open_
-            else:
-                step = ((now << 1) | (now >> 1) | (now << s) | (now >> s)) & open_
-            if not step:
-                self.done = True
-                break
-            d += 1
-            open_ ^= step
-            layers[d] = step
-            order.append(d)
-            now = step
-            if step & mask:
-                found = d
-                break
-            if not mask:
-                break
-        self.open, self.now, self.d = open_, now, d
-        return found
-
-    def nearest(self, mask: int) -> int | None:
-        """The least cost at which a tile of ``mask`` is reached (None: none is)."""
-        if self.seen & mask:
-            for d in self.order:
-                if self.layers[d] & mask:
-                    return d
-        if self.done or not mask:
-            while self._advance():  # (mask 0: the whole map)
-                pass
-            self._finished()
-            return None
-        if self.part is not None and not self.part & mask:
-            return None  # (out of reach: see ``parts``)
-        found = self._unit(mask) if self.unit else self._general(mask)
-        if found is None:
-            self._finished()
-        return found
-
-    def _finished(self) -> None:
-        """Every tile it can reach is settled: they are the origin's part of the map."""
-        if self.parts is not None and self.part is None:
-            self.part = self.seen
-            self.parts.append(self.part)
-
-    def at(self, d: int, mask: int) -> list[Point]:
-        """The tiles of ``mask`` reached at cost ``d``, in row-major order."""
-        return tiles_of(self.layers.get(d, 0) & mask, self.stride)
-
-    def distance(self, tile: Point) -> int:
-        """The least cost of reaching ``tile`` (:data:`_FAR`: it cannot be reached), as ``dijkstra_map`` has it."""
-        d = self.nearest(1 << (tile[1] * self.stride + tile[0]))
-        return _FAR if d is None else d
-
-    def _cost(self, b: int) -> int:
-        """The cost of entering the tile of bit ``b``."""
-        for c, bits in self.classes:
-            if bits >> b & 1:
-                return c
-        return 0
-
-    def path(self, goal: Point, d: int) -> list[Point]:
-        """``tcod.path.hillclimb2d`` from ``goal`` (settled at ``d``) down to the origin, reversed: the steps from the
-        origin to ``goal``, the origin left out. Each tile's least neighbour costs its cost less than itself (the
-        first in hillclimb2d's order among equals)."""
-        s, w, h = self.stride, self.width, self.height
-        moves = _CLIMB_DIAGONAL if self.diagonal else _CLIMB
-        # Each neighbour's bit counted from the tile's upper left neighbour (its row above, one column left). A
-        # neighbour past the left or right edge is the padding column, never settled; past the bottom, nothing is.
-        offsets = [(dy * s + dx + s + 1, dx, dy) for dx, dy in moves]
-        layers = self.layers
-        x, y = goal
-        out = [goal]
-        unit = self.unit
-        window = (1 << (2 * s + 3)) - 1  # the three rows round a tile, as bits from its upper left neighbour on
-        while d > 0:
-            b = y * s + x
-            d -= 1 if unit else self._cost(b)
-            if b > s:
-                near = layers[d] >> (b - s - 1) & window  # (one shift of the whole layer a step, not one a neighbour)
-                for off, dx, dy in offsets:
-                    if near >> off & 1:
-                        x, y = x + dx, y + dy
-                        break
-                else:  # (cannot happen: a settled tile has a neighbour settled at its cost less its own)
-                    raise AssertionError("no way back")
-            else:  # the top row, or the first tile of the next: no upper left neighbour
-                for dx, dy in moves:
-                    nx, ny = x + dx, y + dy
-                    if 0 <= nx < w and 0 <= ny < h and layers[d] >> (ny * s + nx) & 1:
-                        x, y = nx, ny
-                        break
-                else:
-                    raise AssertionError("no way back")
-            out.append((x, y))
-        out.reverse()
-        return out[1:]
+_FAR = MAX_DIST
 
 
 def _steps(a: Point, b: Point) -> int:
@@ -658,7 +450,7 @@ class Bot:
         return self._walk_bits, self._segment_bits
 
     def _parts_of(self, costs: list[tuple[int, int]], diagonal: bool) -> list[int]:
-        """The parts of the map known so far for the walking costs ``costs`` (:class:`_Flood`'s ``parts``): kept
+        """The parts of the map known so far for the walking costs ``costs`` (:class:`CostFlood`'s ``parts``): kept
         for this level while its floor, monsters and the tiles to avoid stay as they are (most plans of a party
         boxed in are made over and over on one map)."""
         self._level_bits()  # (a new level: forget the last one's)
@@ -678,7 +470,7 @@ class Bot:
         return segs[s]
 
     def _cost_bits(self, avoid: bool, through: bool = False) -> list[tuple[int, int]]:
-        """:meth:`_walk_cost` as (cost, tiles) bit sets, for :class:`_Flood`."""
+        """:meth:`_walk_cost` as (cost, tiles) bit sets, for :class:`CostFlood`."""
         st = self.game.state
         lv = st.level
         stride = lv.map.width + 1
@@ -751,12 +543,12 @@ class Bot:
         # Orthogonal steps first (the way corridors run); diagonal steps, which the rules allow, only to get round
         # a monster standing in a doorway. Going back at a monster in the way only when no other goal is in reach.
         # (The same goals, distances and paths as dijkstra_map and hillclimb2d over the whole level would give, found
-        # only as far as the nearest goal: see _Flood.)
+        # only as far as the nearest goal: see CostFlood.)
         goals = self._goal_bits()
         m = st.level.map
         here_bit = 1 << (st.pos[1] * (m.width + 1) + st.pos[0])
         passes = ((True, False), (True, True), (False, False), (False, True))
-        floods: dict[tuple[bool, bool, bool], _Flood] = {}
+        floods: dict[tuple[bool, bool, bool], CostFlood] = {}
         for last_resort, (avoid, diagonal) in [(r, p) for r in (False, True) for p in passes]:
             for kind, mask in goals:
                 if (kind == "reengage") != last_resort:
@@ -773,7 +565,7 @@ class Bot:
                 flood = floods.get(key)
                 if flood is None:
                     costs = self._cost_bits(avoid, through=last_resort)
-                    flood = floods[key] = _Flood(m.width, m.height, costs, st.pos, diagonal,
+                    flood = floods[key] = CostFlood(m.width, m.height, costs, st.pos, diagonal,
                                                  self._parts_of(costs, diagonal))
                 best = flood.nearest(reach)
                 if best is None:
@@ -1128,9 +920,9 @@ class Bot:
             best = min(tied, key=far)
         return Run() if ways[best].came_in else Run(door=best)
 
-    def _from_goal(self) -> _Flood | None:
+    def _from_goal(self) -> CostFlood | None:
         """Walking distances to the bot's goal (its current one, else the stairs), flooded from it only as far as
-        asked (:meth:`_Flood.distance`: the numbers of ``dijkstra_map`` over :meth:`_walk_cost` with the goal's own
+        asked (:meth:`CostFlood.distance`: the numbers of ``dijkstra_map`` over :meth:`_walk_cost` with the goal's own
         tile walkable)."""
         st = self.game.state
         goal = self._goal if self._goal is not None else st.level.map.stairs
@@ -1139,7 +931,7 @@ class Bot:
         m = st.level.map
         b = 1 << (goal[1] * (m.width + 1) + goal[0])
         (one, ones), (pass_cost, passes) = self._cost_bits(True)
-        return _Flood(m.width, m.height, [(one, ones | b), (pass_cost, passes & ~b)], goal, True)
+        return CostFlood(m.width, m.height, [(one, ones | b), (pass_cost, passes & ~b)], goal, True)
 
     # --- a group that goes its way -----------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 Pure and deterministic: a level depends only on the :class:`~undercroft.content.schema.MapGen` profile and the
 state of the :class:`~undercroft.rules.rng.Stream` passed in (no clock, no global ``random``, no salted hashing, no
 set iteration, no numpy ``Generator``). tcod is used only for ``compute_fov``; distance maps are our own
-(:func:`~undercroft.rules.levelmap.dijkstra_map`), and paths are read off them by our own hill climb with a fixed
+(:func:`~undercroft.rules.searches.dijkstra_map`), and paths are read off them by our own hill climb with a fixed
 tie order, so a level never depends on how a library breaks ties between equally short paths.
 
 Layout
@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from undercroft.content.schema import MapGen
-from undercroft.rules.floods import MAX_DIST, STEPS, BoolArray, Point, distances_to, least_cost_path
+from undercroft.rules.floods import MAX_DIST, STEPS, BoolArray, Point
 from undercroft.rules.levelmap import (
     DOOR,
     FLOOR,
@@ -51,6 +51,7 @@ from undercroft.rules.levelmap import (
     walkable,
 )
 from undercroft.rules.rng import Stream
+from undercroft.rules.searches import distances_to, least_cost_path
 from undercroft.rules.sight import compute_fov, fov_window
 
 __all__ = [

@@ -18,7 +18,8 @@ import numpy.typing as npt
 
 from undercroft.rules.floods import BoolArray as BoolArray
 from undercroft.rules.floods import Point as Point
-from undercroft.rules.floods import bits_of, descend_path, distance_map
+from undercroft.rules.floods import bits_of
+from undercroft.rules.searches import descend_path, distance_map
 
 # Tile codes (the values of ``LevelMap.tiles``, dtype uint8).
 WALL: Final = 0
