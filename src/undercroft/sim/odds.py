@@ -486,10 +486,10 @@ def _simulate_from_steps(start: Start, fights: int, seed: int) -> Steps:
     return wins / fights, deaths / fights, lost / fights, rounds / fights
 
 
-_NONE = np.int64(1 << 40)  # above any hit points
+_NONE = np.int32(1 << 26)  # above any hit points (the data's are at most 999), and times a row count an int32
 
 
-def _first_least(a: NDArray[np.int32], idx: NDArray[np.int64]) -> NDArray[np.int64]:
+def _first_least(a: NDArray[np.int32], idx: NDArray[np.int32]) -> NDArray[np.int32]:
     """Per column of ``a`` (rows: creatures or characters), the row of its least value above 0, ties the first
     (a column with none: row 0), as np.argmin(np.where(a > 0, a, big)) over the row axis gives it."""
     m = len(idx)
@@ -526,8 +526,8 @@ def _simulate_party_steps(start: PartyStart, fights: int, seed: int) -> Steps:
     tables = [face_tables(s) for s in specs]
     dtab = [np.ascontiguousarray(t[0]) for t in tables]
     mflat = np.concatenate([t[1] for t in tables])  # member * die + face - 1: damage a creature deals the member
-    kidx = np.arange(k, dtype=np.int64)[:, None]
-    midx = np.arange(n_members, dtype=np.int64)[:, None]
+    kidx = np.arange(k, dtype=np.int32)[:, None]
+    midx = np.arange(n_members, dtype=np.int32)[:, None]
     hp = np.repeat(np.array(start.hps, dtype=np.int32)[:, None], fights, axis=1)  # [creature, fight]
     php = np.repeat(np.array([s.delver_hp for s in specs], dtype=np.int32)[:, None], fights, axis=1)
     start_total = int(sum(s.delver_hp for s in specs))
@@ -553,9 +553,8 @@ def _simulate_party_steps(start: PartyStart, fights: int, seed: int) -> Steps:
                         if j:
                             gone = np.flatnonzero(cur <= 0)
                             if gone.size:  # the target fell: the first living creature (none: row 0)
-                                first = np.where(hp[:, gone] > 0, kidx, k).min(axis=0)
-                                first[first == k] = 0
-                                tgt[gone] = first
+                                # (argmax of a bool column: its first True, or row 0 when there is none)
+                                tgt[gone] = np.argmax(hp.take(gone, axis=1) > 0, axis=0)
                                 at = tgt * n + rows
                                 cur = hf.take(at)
                         # (a blow at a creature already down, in a fight won in this turn, changes nothing: its hit
@@ -580,7 +579,7 @@ def _simulate_party_steps(start: PartyStart, fights: int, seed: int) -> Steps:
                         # hit points are 0 again below)
                         acting = hp[i] > 0
                         if targeting == "lowest_hp":
-                            who = _first_least(php, midx) if n_members > 1 else np.zeros(n, dtype=np.int64)
+                            who = _first_least(php, midx) if n_members > 1 else np.zeros(n, dtype=np.int32)
                         elif targeting == "first":
                             who = np.argmax(php > 0, axis=0)
                         else:
