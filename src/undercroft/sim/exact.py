@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from undercroft.sim.spec import FightSpec
+from undercroft.sim.spec import FightSpec, by_swing
 
 Grid = NDArray[np.float64]
 TOLERANCE = 1e-16
@@ -63,8 +63,7 @@ class ExactResult:
 
 
 Outcomes = tuple[Mapping[int, float], Mapping[tuple[int, bool], float]]
-_outcomes_known: dict[tuple[int | bool, ...], Outcomes] = {}
-OUTCOMES_KEPT = 4096  # the swings' outcomes remembered (outcome_probabilities), for as many sets of numbers
+_outcomes_known: dict[tuple[int | bool, ...], Outcomes] = {}  # (outcome_probabilities, by spec.by_swing)
 
 
 def outcome_probabilities(spec: FightSpec) -> Outcomes:
@@ -73,13 +72,7 @@ def outcome_probabilities(spec: FightSpec) -> Outcomes:
 
     Remembered by the numbers a swing depends on (:attr:`FightSpec.swing_key`: not the hit points, which change as a
     fight goes on): the odds ask it for each state of a fight. The mappings are shared: read them only."""
-    key = spec.swing_key
-    known = _outcomes_known.get(key)
-    if known is None:
-        if len(_outcomes_known) >= OUTCOMES_KEPT:
-            _outcomes_known.clear()
-        known = _outcomes_known[key] = _outcome_probabilities(spec)
-    return known
+    return by_swing(_outcomes_known, spec, _outcome_probabilities)
 
 
 def _outcome_probabilities(spec: FightSpec) -> Outcomes:

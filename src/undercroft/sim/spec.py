@@ -29,7 +29,9 @@ therefore (delver hp, target index, target hp).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from undercroft.content import Content
 from undercroft.content.schema import CombatRules, FatigueRules
@@ -37,6 +39,9 @@ from undercroft.rules import formulas
 from undercroft.rules.types import Behaviour
 
 MAX_ROUNDS = 500
+SWINGS_KEPT = 4096  # sets of a swing's numbers each store of by_swing remembers (then it starts again)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,3 +250,16 @@ def fight_spec(
         monster_id=monster_id,
         character=character,
     )
+
+
+def by_swing(store: dict[tuple[int | bool, ...], T], spec: FightSpec, make: Callable[[FightSpec], T]) -> T:
+    """``make(spec)``, remembered in ``store`` by the numbers a swing depends on (:attr:`FightSpec.swing_key`: not
+    the hit points, which change as a fight goes on), at most :data:`SWINGS_KEPT` of them. What the simulators'
+    per-swing tables are made once by: the odds ask for them at every state of a fight."""
+    key = spec.swing_key
+    known = store.get(key)
+    if known is None:
+        if len(store) >= SWINGS_KEPT:
+            store.clear()
+        known = store[key] = make(spec)
+    return known

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from undercroft.sim.spec import FightSpec
+from undercroft.sim.spec import FightSpec, by_swing
 
 _SPAN = 1 << 64
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -255,8 +255,7 @@ class _Tally:
 # --- the fight -----------------------------------------------------------------------------------------------
 
 
-_tables_known: dict[tuple[int | bool, ...], tuple[IntArray, IntArray, IntArray]] = {}
-TABLES_KEPT = 4096  # sets of face tables remembered (face_tables)
+_tables_known: dict[tuple[int | bool, ...], tuple[IntArray, IntArray, IntArray]] = {}  # (face_tables: by_swing)
 
 
 def face_tables(spec: FightSpec) -> tuple[IntArray, IntArray, IntArray]:
@@ -267,13 +266,7 @@ def face_tables(spec: FightSpec) -> tuple[IntArray, IntArray, IntArray]:
     simulator only looks them up (tests/test_formulas.py checks the tables over the data's whole domain).
     Remembered by the numbers a swing depends on (:attr:`FightSpec.swing_key`, not the hit points: every chunk of
     a run, and every state of a fight the odds ask about, uses the same tables), so the arrays are read-only."""
-    key = spec.swing_key
-    known = _tables_known.get(key)
-    if known is None:
-        if len(_tables_known) >= TABLES_KEPT:
-            _tables_known.clear()
-        known = _tables_known[key] = _face_tables(spec)
-    return known
+    return by_swing(_tables_known, spec, _face_tables)
 
 
 def _face_tables(spec: FightSpec) -> tuple[IntArray, IntArray, IntArray]:
