@@ -16,6 +16,10 @@ until one side is down, always striking the weakest living creature (ties: the f
   ``combat.monster_targeting`` picks, with the per-face outcomes of :mod:`undercroft.rules.formulas` (through
   each character's :class:`FightSpec`); ``hp_lost_mean`` is then the whole party's.
 
+The bot asks :func:`win_chance` and :func:`win_bounds`: the same win, but one character's against one creature read
+from the fight's table (:mod:`undercroft.sim.wintable`, every state at once; equal to the forward numbers within
+1e-11, tests/test_wintable.py), for the bot asks about a new state at almost every decision of a fight.
+
 Results are cached by the state they depend on (the fight's every number, the creatures' hit points, whose turn
 is next): a repeated call costs a few microseconds, a new state about a millisecond (exact) or a few (groups).
 """
@@ -314,7 +318,7 @@ def _table_win(start: Start) -> float:
 def win_chance(content: Content, game: Game) -> float:
     """The bot's chance to win the fight in front of the party (0 without odds): :func:`fight_odds`' win, except
     that a fight of one character (the party's last one standing) against one creature is read from a table
-    (:mod:`undercroft.sim.wintable`: the same number to within about 1e-12, for a fraction of the work). The
+    (:mod:`undercroft.sim.wintable`: the same number to within 1e-11, for a fraction of the work). The
     panels show :func:`fight_odds`."""
     options, party = _starts(content, game)
     if not options or party is None:
