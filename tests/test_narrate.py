@@ -330,3 +330,26 @@ def test_a_monsters_plural_in_the_data_is_the_one_spoken(data_copy: Path) -> Non
     nar = Narrator(load_content(data_copy), "undercroft")
     assert nar.text(Event("attacks", {"group": 1, "monster": "giant_rat", "count": 2})) == "The Giant Rattes attack!"
     assert nar.text(Event("attacks", {"group": 1, "monster": "giant_rat", "count": 1})) == "The Giant Rat attacks!"
+
+
+def test_every_example_in_events_md_reads_as_the_narrator_words_it() -> None:
+    """docs/EVENTS.md's JSON lines carry the text a player reads: the narrator's for that event (in one of the
+    rulesets: a few words, the table names, are the ruleset's)."""
+    import json
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "EVENTS.md").read_text(encoding="utf-8")
+    narrators = [Narrator(content(), rs) for rs in ("undercroft", "citadel", "warden", "crawler")]
+    checked = 0
+    for line in doc.splitlines():
+        if not line.startswith('{"turn"'):
+            continue
+        data = json.loads(line)
+        kind, text = data.pop("type"), data.pop("text", None)
+        if text is None:
+            continue
+        if kind not in ("death", "won"):  # (the turn is the line's, not the event's, but for those two)
+            data.pop("turn")
+        said = [nar.text(Event(kind, data)) for nar in narrators]
+        assert text in said, f"{kind}: the example says {text!r}, the narrator {said[0]!r}"
+        checked += 1
+    assert checked >= 100
