@@ -81,14 +81,12 @@ class CostFlood:
         """Settle the next cost; False when nothing is left to reach."""
         if self.done:
             return False
-        if self.unit:
-            return self._unit(0) is not None or not self.done
-        return self._general(0) is not None or not self.done
+        return self._settle(0) is not None or not self.done
 
-    def _general(self, mask: int) -> int | None:
-        """Steps of several costs: a bucket queue of bit sets (cost -> tiles reached at it, not yet settled), the
-        least cost settled a step, until a settled set meets ``mask`` (its cost) or nothing is left (None; with
-        ``mask`` 0, one cost only, None)."""
+    def _settle(self, mask: int) -> int | None:
+        """A bucket queue of bit sets (cost -> tiles reached at it, not yet settled; with every step 1, a
+        breadth-first flood), the least cost settled a step, until a settled set meets ``mask`` (its cost) or nothing
+        is left (None; with ``mask`` 0, one cost only, None)."""
         s = self.stride
         open_, now, d = self.open, self.now, self.d
         layers, order, pending = self.layers, self.order, self.pending
@@ -124,32 +122,6 @@ class CostFlood:
         self.open, self.now, self.d = open_, now, d
         return found
 
-    def _unit(self, mask: int) -> int | None:
-        """Every step costs 1: a breadth-first flood, a layer a step, until a layer meets ``mask`` (its cost) or
-        nothing is left (None; with ``mask`` 0, one layer only, None)."""
-        s = self.stride
-        open_, now, d = self.open, self.now, self.d
-        layers, order = self.layers, self.order
-        diagonal = self.diagonal
-        found = None
-        while True:
-            step = spread(now, s, diagonal) & open_
-            if not step:
-                self.done = True
-                break
-            d += 1
-            open_ ^= step
-            layers[d] = step
-            order.append(d)
-            now = step
-            if step & mask:
-                found = d
-                break
-            if not mask:
-                break
-        self.open, self.now, self.d = open_, now, d
-        return found
-
     def nearest(self, mask: int) -> int | None:
         """The least cost at which a tile of ``mask`` is reached (None: none is)."""
         if self.seen & mask:
@@ -163,7 +135,7 @@ class CostFlood:
             return None
         if self.part is not None and not self.part & mask:
             return None  # (out of reach: see ``parts``)
-        found = self._unit(mask) if self.unit else self._general(mask)
+        found = self._settle(mask)
         if found is None:
             self._finished()
         return found
