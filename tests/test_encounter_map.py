@@ -21,21 +21,8 @@ from engine_helpers import (
     walk_to,
 )
 
-from undercroft.rules import approach
-from undercroft.rules.actions import (
-    Bribe,
-    Descend,
-    DropFood,
-    DropTreasure,
-    Fight,
-    Move,
-    Pursue,
-    Rest,
-    Run,
-    Talk,
-    ThrowOil,
-    Wait,
-)
+from undercroft.rules import actions, approach
+from undercroft.rules.actions import Bribe, Descend, Fight, Move, Pursue, Rest, Run, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -289,7 +276,7 @@ def test_the_party_may_pursue_a_group_that_goes_its_way_and_catch_it() -> None:
     # Nothing to throw behind a party that runs after it, however full its packs.
     st.items.update({"rations": 2, "oil_flask": 1})
     st.gold = max(st.gold, 10)
-    for throw in (DropFood(), DropTreasure(), ThrowOil()):
+    for throw in (actions.DropFood(), actions.DropTreasure(), actions.ThrowOil()):
         assert game.refusal(throw) == chase
         assert one(game.step(throw), "refused")["reason"] == chase
     while st.mode == Mode.PURSUIT:
