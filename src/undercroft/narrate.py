@@ -24,7 +24,7 @@ from typing import Any, Final, Literal, NamedTuple
 
 from undercroft.content import Content
 from undercroft.rules.events import Event
-from undercroft.rules.names import The, a_name, plural_name, the
+from undercroft.rules.names import The, a_name, group_name, the
 
 LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see ui.render.KIND_COLOURS)
 
@@ -131,14 +131,12 @@ class Narrator:
         return m.name if m is not None else monster_id
 
     def group(self, e: Event, key: str = "monster") -> tuple[str, bool]:
-        """The group an event about a whole group speaks of: its name (the plural, :func:`plural_name`, when the
-        event's ``count`` is above 1: "Bandits") and whether it is several (for the verb: :func:`_agree`)."""
-        many = int(e.get("count", 1)) > 1
+        """The group an event about a whole group speaks of: its name (the plural when the event's ``count`` is above
+        1: "Bandits"; :func:`~undercroft.rules.names.group_name`) and whether it is several (for the verb:
+        :func:`_agree`)."""
         monster_id = str(e.get(key, ""))
         m = self.content.monsters.get(monster_id)
-        if m is None:
-            return monster_id, many
-        return (plural_name(m.name, m.plural) if many else m.name), many
+        return group_name(monster_id if m is None else m.name, None if m is None else m.plural, int(e.get("count", 1)))
 
     def creature(self, monster_id: str, index: int, count: int) -> str:
         """One creature of a group: "Ghoul", or "Ghoul #2" in a group of several."""

@@ -133,7 +133,7 @@ def _bribe(g: Game) -> str | None:
 
 _PRECHECKS: dict[str, Callable[[Game], str | None]] = {
     "drink": _drink, "drop_food": _drop_food, "drop_treasure": _drop_treasure, "oil": _oil, "wait": _wait,
-    "pursue": lambda g: flight.check_pursue(g), "run": _run, "descend": lambda g: explore.check_descend(g),
+    "pursue": flight.check_pursue, "run": _run, "descend": explore.check_descend,
     "fight": _fight, "talk": _talk, "bribe": _bribe,
 }
 

@@ -39,3 +39,10 @@ def plural_name(name: str, plural: str | None = None) -> str:
     if owns_article(name) or (last.endswith("s") and not last.endswith(("ss", "us", "is"))):
         return name
     return name + ("es" if last.endswith(("s", "x", "z", "ch", "sh")) else "s")
+
+
+def group_name(name: str, plural: str | None, count: int) -> tuple[str, bool]:
+    """How a group of ``count`` of a monster is named (its :func:`plural_name` for several), and whether it is
+    several (for the words that agree with it: "does" / "do")."""
+    many = count > 1
+    return (plural_name(name, plural) if many else name), many

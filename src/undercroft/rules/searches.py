@@ -21,8 +21,8 @@ from undercroft.rules.floods import (
     BoolArray,
     Point,
     _unbits,
+    bits_of,
     first_layer,
-    padded_bits,
     spread,
     tiles_of,
 )
@@ -207,9 +207,7 @@ def _search(cost: npt.NDArray[np.integer] | BoolArray, origin: Point, diagonal: 
     ``y * stride + x``): a :class:`CostFlood` run to the end, or, with ``goal``, until that tile is settled."""
     h, w = cost.shape
     stride = w + 1
-    padded = np.zeros((h, stride), dtype=cost.dtype)
-    padded[:, :w] = cost
-    classes = [(int(c), padded_bits(padded == c)) for c in np.unique(padded) if c > 0]
+    classes = [(int(c), bits_of(cost == c)) for c in np.unique(cost) if c > 0]
     flood = CostFlood(w, h, classes, origin, diagonal)
     flood.nearest(0 if goal is None else 1 << (goal[1] * stride + goal[0]))
     cum: list[int] = []

@@ -118,7 +118,7 @@ class Group:
     def count_told(self) -> int:
         """How many creatures an event about the whole group speaks of (its ``count``, for the narration's "the
         Bandits do"): those still standing, or all it had once none is."""
-        return sum(1 for h in self.hp if h > 0) or len(self.hp)
+        return len(self.alive) or len(self.hp)
 
 
 @dataclass
@@ -218,7 +218,7 @@ class LevelState:
 
     def explored_bits(self) -> int:
         """:attr:`explored` as one integer, bit ``y * (w + 1) + x`` (each row one unexplored tile longer): the
-        layout of :func:`undercroft.rules.levelmap.flood_bits` and the bot's floods."""
+        layout of :func:`undercroft.rules.floods.flood_bits` and the bot's floods."""
         self.explored  # noqa: B018 (fold the looks in)
         return padded_bits(self.memory)
 

@@ -224,16 +224,25 @@ def fight_odds(content: Content, game: Game, group: Group | None = None) -> Odds
     """The odds of the current fight (modes encounter, combat, pursuit; None in any other mode or without a
     group in front of the party); with ``group``, of a fight with it begun now (look, while exploring: the whole
     living party). Pure: reads the state, never the game's dice; cached by state."""
+    start = _deciding(content, game, group)
+    if start is None:
+        return None
+    if isinstance(start, PartyStart):
+        return party_odds(start)
+    odds = start_odds(start)
+    if len(game.state.party) == 1:
+        return odds
+    name = next(m.name for m in game.state.party if m.template == odds.character)
+    return replace(odds, method=f"{odds.method}; {name} alone: the only one of the party still standing")
+
+
+def _deciding(content: Content, game: Game, group: Group | None = None) -> Start | PartyStart | None:
+    """The fight the odds are of (:func:`_starts`): the one living character's alone, else the whole party's;
+    None without a fight."""
     options, party = _starts(content, game, group)
     if not options or party is None:
         return None
-    if len(options) == 1:
-        odds = start_odds(options[0])
-        if len(game.state.party) == 1:
-            return odds
-        name = next(m.name for m in game.state.party if m.template == odds.character)
-        return replace(odds, method=f"{odds.method}; {name} alone: the only one of the party still standing")
-    return party_odds(party)
+    return options[0] if len(options) == 1 else party
 
 
 # --- computing ------------------------------------------------------------------------------------------------
@@ -320,13 +329,12 @@ def win_chance(content: Content, game: Game) -> float:
     that a fight of one character (the party's last one standing) against one creature is read from a table
     (:mod:`undercroft.sim.wintable`: the same number to within 1e-11, for a fraction of the work). The
     panels show :func:`fight_odds`."""
-    options, party = _starts(content, game)
-    if not options or party is None:
+    start = _deciding(content, game)
+    if start is None:
         return 0.0
-    if len(options) == 1:
-        start = options[0]
-        return _table_win(start) if len(start.hps) == 1 else start_odds(start).win
-    return party_odds(party).win
+    if isinstance(start, PartyStart):
+        return party_odds(start).win
+    return _table_win(start) if len(start.hps) == 1 else start_odds(start).win
 
 
 def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, bool]]:
@@ -334,15 +342,14 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
     False)`` with ``lo <= win <= hi``, computed a round at a time and only as far as they are drawn, then ``(win,
     win, True)`` with the very number :func:`win_chance` gives (remembered for it, as :func:`fight_odds` remembers
     its own). A fresh fight, and any fight against one creature (from its table), is known at once."""
-    options, party = _starts(content, game)
-    if not options or party is None:
+    start = _deciding(content, game)
+    if start is None:
         yield 0.0, 0.0, True
         return
-    if len(options) == 1 and len(options[0].hps) == 1:
-        win = _table_win(options[0])
+    if isinstance(start, Start) and len(start.hps) == 1:
+        win = _table_win(start)
         yield win, win, True
         return
-    start: Start | PartyStart = options[0] if len(options) == 1 else party
     known = _known.get(start)
     if known is None and isinstance(start, Start) and start.fresh:
         known = start_odds(start)

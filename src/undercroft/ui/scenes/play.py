@@ -39,7 +39,7 @@ from undercroft.rules.actions import (
 from undercroft.rules.approach import Exit
 from undercroft.rules.events import Event
 from undercroft.rules.levelmap import Point
-from undercroft.rules.names import The, a_name, plural_name, the
+from undercroft.rules.names import The, a_name, group_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import OVER, Mode, Side
 from undercroft.sim.odds import PARTY, fight_odds
@@ -465,8 +465,7 @@ class ExploreScene(GameScene):
         render.put_text(console, console.width - len(name) - 1, 0, name, TITLE, render.BLACK)
         if away is not None:
             mon = g.monster_of(away)
-            many = away.count_told > 1
-            name = plural_name(mon.name, mon.plural) if many else mon.name
+            name, many = group_name(mon.name, mon.plural, away.count_told)
             offer = f" {The(name)} {'go their' if many else 'goes its'} way: "
             x = 1
             render.put_text(console, x, 0, offer, render.hex_rgb(mon.colour), render.PANEL_BG)
@@ -571,8 +570,7 @@ class EncounterScene(GameScene):
             elif enc.party_surprised:
                 s = "you are surprised"
             elif enc.monster_surprised:
-                many = g.count_told > 1
-                who = plural_name(mon.name, mon.plural) if many else mon.name
+                who, many = group_name(mon.name, mon.plural, g.count_told)
                 s = f"{the(who)} {'are' if many else 'is'} surprised"
             else:
                 s = "nobody"
@@ -786,8 +784,8 @@ PURSUIT_CHOICES: list[tuple[str, str, Action]] = [  # (keymap command, label, ac
     ("drink", "Drink", Drink()),
 ]
 CHASE_CHOICES: list[tuple[str, str, Action]] = [  # the party is the one giving chase
-    ("run", "Run on after it", Run()),
-    ("wait", "Let it go", Wait()),
+    ("run", "Run on after {it}", Run()),
+    ("wait", "Let {it} go", Wait()),
     ("drink", "Drink", Drink()),
 ]
 
@@ -816,8 +814,8 @@ class PursuitScene(GameScene):
     def choices(self) -> list[tuple[str, str, Action]]:
         if not self.chasing():
             return PURSUIT_CHOICES
-        them = self.chased()
-        return [(command, label.replace(" it", f" {them}"), action) for command, label, action in CHASE_CHOICES]
+        it = self.chased()
+        return [(command, label.format(it=it), action) for command, label, action in CHASE_CHOICES]
 
     def handlers(self) -> dict[str, Handler]:
         out: dict[str, Handler] = {**super().handlers()}
@@ -842,8 +840,7 @@ class PursuitScene(GameScene):
         y = r.y + 2
         if p is not None and front is not None:
             mon = game.monster_of(front)
-            many = front.count_told > 1
-            name = plural_name(mon.name, mon.plural) if many else mon.name
+            name, many = group_name(mon.name, mon.plural, front.count_told)
             where = (f"You are chasing {the(name)}, {p.distance} ft ahead." if chasing
                      else f"{The(name)} {'are' if many else 'is'} {p.distance} ft behind you.")
             y += render.put_lines(console, x + 2, y, w - 4, [(where, render.hex_rgb(mon.colour))])
