@@ -235,8 +235,20 @@ def test_other_data_desyncs_and_names_the_part(data_copy: Path, mutate: Any, tmp
     # The same recording replayed with a stronger delver: the first swing that hits differs in the monster's HP.
     shipped = load_content(data_copy)
     path = tmp_path / "g.jsonl"
-    _, rec = bot_game(shipped, path, actions=300)
-    rec.close()
+    wounds: list[int] = []  # turns at which the party's blow hit and left the creature standing
+
+    def note(turn: int, _: Any, events: list[Any]) -> None:
+        wounds.extend(turn for e in events if e.type == "attack" and e.data.get("attacker_side") == "party"
+                      and e.data.get("hit") and e.data.get("target_hp_after", 0) > 0)
+
+    for seed in range(3, 40):  # (a game in which the party wounds something within its 300 actions)
+        path.unlink(missing_ok=True)
+        _, rec = bot_game(shipped, path, seed=seed, actions=300)
+        rec.close()
+        replay(shipped, load_recording(path), on_events=note)
+        if wounds:
+            break
+    assert wounds
     mutate(data_copy, "party.yaml", "  might: 3\n", "  might: 4\n")
     stronger = load_content(data_copy)
     assert stronger.digest != shipped.digest

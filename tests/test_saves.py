@@ -38,8 +38,13 @@ def unfinished_game(ruleset: str, seed: int, mtime: float, seed_text: str = "") 
 
 
 def finished_game(user: Path, ruleset: str, seed: int, mtime: float) -> Path:
-    path = user / "saves" / f"{ruleset}-{seed}-done.jsonl"
-    result = bot.play_game(content(), ruleset, seed, record=str(path), max_actions=3000)
+    """The first bot game of ``ruleset`` from ``seed`` on that ends in death (most do), saved and with its morgue."""
+    for tried in range(seed, seed + 40):
+        path = user / "saves" / f"{ruleset}-{tried}-done.jsonl"
+        result = bot.play_game(content(), ruleset, tried, record=str(path), max_actions=3000)
+        if result.outcome == "dead":
+            break
+        path.unlink()
     assert result.outcome == "dead"
     rec = record.load_recording(path)
     Session(content(), record.replay(content(), rec), path=path).write_morgue(user / "morgue")

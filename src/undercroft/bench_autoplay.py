@@ -7,6 +7,10 @@ recorded (into a temporary directory, as ``undercroft autoplay --record`` and ``
 included). ``autoplay_speedup``: the second rate over the first. Each is one run (the batch is long enough to be
 steady); a rate measured once in a process is reused by the speedup row, so ``--only`` all three plays each batch
 once. ``autoplay_actions_per_s`` is the one-core batch's actions (each game's turns) over the same seconds.
+
+``bot_step_ratio`` (and ``bot_step_ratio_crawler``, ``_citadel``, ``_warden``): the same games of a ruleset, not
+recorded, timed action by action (``play_game(timing=...)``): the seconds of the bot's side of each action over the
+seconds of the engine's step. Issue 17 asks that it be at most 1.
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ from pathlib import Path
 
 from undercroft import autoplay
 from undercroft.bench import metric
-from undercroft.bot import MAX_ACTIONS, play_game
-from undercroft.cliutil import load_data
+from undercroft.bot import MAX_ACTIONS, Timing, play_game
+from undercroft.cliutil import UserError, load_data
 
 GAMES = 40
 RULESET = "undercroft"
@@ -72,3 +76,42 @@ def autoplay_games_per_s_jobs(args: argparse.Namespace) -> float:
 def autoplay_speedup(args: argparse.Namespace) -> float:
     """``autoplay_games_per_s_jobs`` over ``autoplay_games_per_s`` (each measured once per process)."""
     return games_per_s(args, autoplay.cores()) / games_per_s(args, 1)
+
+
+# --- the bot against the step (issue 17: "the bot's decisions must cost no more than the engine's step") -----------
+
+RATIO_RULESETS = ("undercroft", "crawler", "citadel", "warden")
+
+
+def _split(args: argparse.Namespace, ruleset: str) -> Timing:
+    """The bot's and the engine's seconds over :data:`GAMES` unrecorded bot games of ``ruleset`` from
+    :data:`FIRST_SEED` on (the batch of ``autoplay_actions_per_s`` for undercroft, less the recording), in this
+    process; the caches warmed by one short game first, as that row does."""
+    content = load_data(args)
+    play_game(content, ruleset, FIRST_SEED, max_actions=200)
+    timing = Timing()
+    for i in range(GAMES):
+        play_game(content, ruleset, FIRST_SEED + i, timing=timing)
+    return timing
+
+
+def _ratio_metric(ruleset: str) -> None:
+    name = "bot_step_ratio" if ruleset == RULESET else f"bot_step_ratio_{ruleset}"
+
+    def ratio(args: argparse.Namespace) -> float:
+        played = ruleset
+        if played not in load_data(args).rulesets:
+            if played != RULESET:
+                raise UserError(f"{name}: the data has no ruleset {played!r}")
+            played = next(iter(load_data(args).rulesets))  # (as autoplay_actions_per_s does)
+        t = _split(args, played)
+        return t.bot / t.step
+
+    ratio.__doc__ = (f"The bot's seconds over the engine's in {GAMES} unrecorded bot games of {ruleset} from seed "
+                     f"{FIRST_SEED}: Bot.prime, had_a_way_out and Bot.choose (with every question they ask the "
+                     "engine, the fields of view folded in among them) against Game.step; at most 1 is the aim.")
+    metric(name, "x")(ratio)
+
+
+for _rs in RATIO_RULESETS:
+    _ratio_metric(_rs)

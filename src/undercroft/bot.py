@@ -5,7 +5,9 @@ seed) and proposes actions in order of preference; :meth:`Bot.choose` returns th
 now (``Game.legal``) that has not been refused at this turn. docs/BALANCE.md describes it as a player would:
 
 * **explore**: drink when hurt, rest off exhaustion and wounds where nothing stands, pick up the items it has seen,
-  walk to the nearest unexplored floor it can reach (around monsters and around rooms it fled from); go down when
+  walk to the nearest unexplored floor it can reach (around monsters and around rooms it fled from), and on to
+  that tile even once it has come into view, though not into another segment (it chooses again where a walk ends:
+  :meth:`Bot._goal_valid`, :meth:`Bot._next_step`); go down when
   the level is explored, or (:data:`STOCKED`) as soon as the stairs are seen with two potions in hand, resting
   whole on the stairs first; on the last level it makes for the way out as soon as it is seen;
 * **a meeting** (:meth:`Bot._values`): each way through is valued as the chance to come through it: fight (the
@@ -42,6 +44,8 @@ escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules t
 
 from __future__ import annotations
 
+import functools
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,6 +127,11 @@ def _steps(a: Point, b: Point) -> int:
 
 def distribution(d: Dice) -> dict[int, float]:
     """The exact distribution of a dice expression's total."""
+    return dict(_distribution(d))
+
+
+@functools.lru_cache(maxsize=64)
+def _distribution(d: Dice) -> tuple[tuple[int, float], ...]:
     dist = {0: 1.0}
     for _ in range(d.count):
         nxt: dict[int, float] = {}
@@ -130,7 +139,7 @@ def distribution(d: Dice) -> dict[int, float]:
             for face in range(1, d.sides + 1):
                 nxt[total + face] = nxt.get(total + face, 0.0) + p / d.sides
         dist = nxt
-    return {t * d.multiplier + d.bonus: p for t, p in dist.items()}
+    return tuple((t * d.multiplier + d.bonus, p) for t, p in dist.items())
 
 
 def _has(game: Game, kind: str) -> bool:
@@ -145,11 +154,18 @@ def talk_odds(game: Game, g: Group) -> float:
         return 0.0
     table = game.content.tables.negotiation[game.rs.negotiation_table]
     reluctance, ability = formulas.negotiation_modifiers(table, mon, (m.negotiation for m in game.living()))
-    good = 0.0
-    for total, p in distribution(Dice.parse(table.dice)).items():
-        if formulas.band(table.bands, formulas.negotiation_total(total, reluctance, ability)).result != "failure":
-            good += p
-    return good
+    key = (id(table), reluctance, ability)
+    known = _TALKS.get(key)
+    if known is None or known[0] is not table:
+        good = 0.0
+        for total, p in _distribution(Dice.parse(table.dice)):
+            if formulas.band(table.bands, formulas.negotiation_total(total, reluctance, ability)).result != "failure":
+                good += p
+        known = _TALKS[key] = (table, good)
+    return known[1]
+
+
+_TALKS: dict[tuple[int, int, int], tuple[object, float]] = {}  # talk_odds by (table, its modifiers): (table, chance)
 
 
 def _bribe_chance(die: int, digit: int) -> float:
@@ -231,6 +247,7 @@ class Bot:
         self._path: list[Point] = []
         self._goal: Point | None = None
         self._goal_kind = ""
+        self._planned_at = (-1, -1)  # (level, its revision) when the plan was made
         self._depth = -1
         self._level_moves = 0
         self._avoid: set[int] = set()  # segments of this level holding a monster the party fled from
@@ -254,6 +271,7 @@ class Bot:
         self._segment_bits: dict[int, int] = {}
         self._parts: dict[tuple[int, bool], list[int]] = {}  # (walkable tiles, diagonal) -> parts (_parts_of)
         self._costs_known: dict[tuple[object, ...], tuple[int, int]] = {}  # _cost_bits before the party's tile
+        self._outrun: dict[tuple[int, int, int, bool], bool] = {}  # _outruns by its numbers (the rules' own)
         self._potion_ids = tuple(i for i, item in game.content.items.items() if item.kind == "potion")
         self._plans: dict[str, Callable[[], list[Action]]] = {
             Mode.EXPLORE: self._explore,
@@ -292,7 +310,7 @@ class Bot:
             self._avoid.clear()
             self._fled.clear()
             self._committed.clear()
-            self._path = []
+            self._path, self._goal, self._goal_kind = [], None, ""
             self._reengaged = 0
             self._rested = 0
             self._blocked.clear()
@@ -304,6 +322,8 @@ class Bot:
             if a not in self._refused and self.legal(a):
                 if isinstance(a, Move):
                     self._level_moves += 1
+                    if self._path and self._path[0] == (st.pos[0] + a.dx, st.pos[1] + a.dy):
+                        self._path.pop(0)  # (a step of the walk is taken only with the move: see _next_step)
                 return a
         return Rest()
 
@@ -540,6 +560,7 @@ class Bot:
     def _plan(self) -> None:
         st = self.game.state
         self._path, self._goal, self._goal_kind = [], None, ""
+        self._planned_at = (st.level.index, st.level.rev)
         # Orthogonal steps first (the way corridors run); diagonal steps, which the rules allow, only to get round
         # a monster standing in a doorway. Going back at a monster in the way only when no other goal is in reach.
         # (The same goals, distances and paths as dijkstra_map and hillclimb2d over the whole level would give, found
@@ -578,6 +599,10 @@ class Bot:
                 return
 
     def _goal_valid(self) -> bool:
+        """Whether the walk planned still leads somewhere worth going: an item still lying there; unexplored floor
+        (to the end of the walk: a tile that has come into view on the way is still walked to, as a player walks to
+        the spot clicked, and the next plan is made there, not at every step; but see :meth:`_next_step`); the
+        stairs; a group in the way, while the groups on the level stay as they were."""
         st = self.game.state
         lv = st.level
         goal = self._goal
@@ -587,12 +612,19 @@ class Bot:
         if kind == "item":
             return goal in lv.items
         if kind == "explore":
-            return not bool(lv.explored[goal[1], goal[0]]) and self._level_moves < self.max_level_moves
-        return kind == "stairs"  # "reengage": plan again every step
+            return self._level_moves < self.max_level_moves
+        if kind == "reengage":
+            return self._planned_at == (lv.index, lv.rev)
+        return kind == "stairs"
 
     def _next_step(self) -> Point | None:
+        """The next tile of the walk planned, planning a new one where the old one ended, is no longer worth going
+        (:meth:`_goal_valid`), is blocked, or would step into another segment (a monster check) for a spot already
+        in view. The tile is taken off the walk when :meth:`choose` takes the move."""
         st = self.game.state
         lv = st.level
+        if not self._path and self._goal == st.pos and self._goal_kind == "stairs":
+            return None  # on the stairs it made for (resting before it goes down)
         ok = bool(self._path) and self._goal_valid()
         if ok:
             nxt = self._path[0]
@@ -600,11 +632,14 @@ class Bot:
                 grp.pos == nxt and not grp.defeated and not grp.hidden for grp in lv.groups
             ):
                 ok = False
+            elif self._goal_kind == "explore" and lv.map.segment_rows[nxt[1]][nxt[0]] != st.segment:
+                # Into another segment (a monster check) only for floor still unseen: choose again if the spot
+                # made for has come into view.
+                goal = self._goal
+                ok = goal is not None and not bool(lv.explored[goal[1], goal[0]])
         if not ok:
             self._plan()
-        if self._path:
-            return self._path.pop(0)
-        return None
+        return self._path[0] if self._path else None  # (taken off the walk when the move is taken: choose)
 
     # --- encounter ---------------------------------------------------------------------------------------
 
@@ -862,6 +897,15 @@ class Bot:
         gain = formulas.pursuit_gain(mon.speed, game.party_speed(), enc.running_multiplier)
         left = rules.fatigue.max_running_rounds - game.state.running_rounds - 1 if game.proc.fatigue else _FAR
         gives_up = Behaviour.SUBMERGED not in mon.behaviours
+        key = (distance, gain, left, gives_up)
+        known = self._outrun.get(key)
+        if known is None:
+            known = self._outrun[key] = self._chase_won(distance, gain, left, gives_up)
+        return known
+
+    def _chase_won(self, distance: int, gain: int, left: int, gives_up: bool) -> bool:
+        """:meth:`_outruns` by its numbers: the chase's rounds, ``left`` of them before the party is exhausted."""
+        enc = self.game.content.rules.encounter
         for r in range(1, enc.pursuit_max_rounds + 1):
             if r >= left:
                 return False  # exhausted first: it catches up
@@ -1056,6 +1100,18 @@ class GameResult:
     choice: bool | None = None
 
 
+@dataclass
+class Timing:
+    """Where a bot's games spend their time (``play_game(timing=...)``, for ``undercroft bench``): ``bot``, the
+    bot's side of each action (:meth:`Bot.prime`, :func:`had_a_way_out` and :meth:`Bot.choose`: everything it asks
+    the engine on the way, its fields of view folded into the explored map among them); ``step``, the engine's
+    ``Game.step`` (with its recording, for a recorded game); ``actions``, the actions taken (refused ones too)."""
+
+    bot: float = 0.0
+    step: float = 0.0
+    actions: int = 0
+
+
 def game_seed(seed: int | str, index: int) -> int:
     """The seed of game ``index`` of an autoplay batch started with ``seed``."""
     return (parse_seed(seed) + index) % (1 << 64)
@@ -1093,12 +1149,13 @@ def play_game(
     *,
     record: str | None = None,
     max_actions: int = MAX_ACTIONS,
+    timing: Timing | None = None,
 ) -> GameResult:
     """Play one game with the bot; with ``record`` (a file path) write its recording (:data:`RECORD_BATCH` action
     lines a write: a bot's game is never continued, and only a process killed outright loses its last lines).
 
     An exception inside the engine is caught here (after the recorder wrote the crash line and report) and
-    reported as the outcome ``crash``.
+    reported as the outcome ``crash``. With ``timing``, the bot's and the engine's seconds are added to it.
     """
     game = Game(content, ruleset, seed)
     bot = Bot(game, seed)
@@ -1108,17 +1165,23 @@ def play_game(
     facing: int | None = None  # the group in front of the party at its last decision
     try:
         while not game.over and game.state.turn < max_actions:
+            t0 = time.perf_counter() if timing is not None else 0.0
             front = game.state.front_group()
             facing = None if front is None else front.id
             bot.prime()
             if front is not None and not ways.get(front.id, False):
                 ways[front.id] = had_a_way_out(game, bot.legal)
             action = bot.choose()
+            t1 = time.perf_counter() if timing is not None else 0.0
             try:
                 events = play_step(game, recorder, action) if recorder else game.step(action)
             except Exception as exc:
                 return GameResult(seed, ruleset, "crash", game.state.turn, game.state.depth + 1,
                                   f"{type(exc).__name__}: {exc}", record)
+            if timing is not None:
+                timing.bot += t1 - t0
+                timing.step += time.perf_counter() - t1
+                timing.actions += 1
             if len(events) == 1 and events[0].type == "refused":
                 bot.refused(action)
                 refusals += 1
