@@ -394,6 +394,55 @@ def test_fov_window_is_what_tcod_sees_over_the_whole_map() -> None:
     assert not failures, failures[:5]
 
 
+def test_fold_fov_ors_in_what_compute_fov_sees_look_by_look_and_together() -> None:
+    """fold_fov (the explored map's fold: per level, radius and thread one libtcod map of whole rows, the square
+    round a look cut from it by offsets) ORs into memory what compute_fov sees from each look: one at a time and
+    many at once, at the map's edges too (on a map of floor to its edges, the tiles off it are lit), on maps
+    smaller than the square, with no limit (radius 0), from another thread; memory's extra column stays False."""
+    import threading
+
+    from undercroft.rules.sight import fold_fov
+
+    failures: list[str] = []
+
+    def check(lv: LevelMap, radii: tuple[int, ...], name: str) -> None:
+        ys, xs = np.nonzero(lv.transparent)
+        looks = list(zip(xs.tolist(), ys.tolist(), strict=True))
+        if 0 in radii:
+            looks = looks[:: max(1, len(looks) // 40)]
+        for radius in radii:
+            union = np.zeros((lv.height, lv.width), dtype=bool)
+            for x, y in looks:
+                memory = np.zeros((lv.height, lv.width + 1), dtype=bool)
+                fold_fov(lv, [(x, y)], radius, memory)
+                seen = compute_fov(lv, x, y, radius)
+                if not np.array_equal(memory[:, : lv.width], seen) or memory[:, lv.width].any():
+                    failures.append(f"{name} at {(x, y)} radius {radius}")
+                union |= seen
+            memory = np.zeros((lv.height, lv.width + 1), dtype=bool)
+            fold_fov(lv, looks[1::2], radius, memory)
+            fold_fov(lv, looks[::2], radius, memory)
+            if not np.array_equal(memory[:, : lv.width], union) or memory[:, lv.width].any():
+                failures.append(f"{name} all its looks radius {radius}")
+
+    def run(seeds: range) -> None:
+        for seed in seeds:
+            for name in PROFILES:
+                check(level(seed, seed % 3, name), (3, 8, 10), f"{name} {seed}")
+        check(hand_map(["." * 13] * 6), (1, 4, 8, 20), "open 13x6")
+        check(hand_map([".#..", "..#.", "#..."]), (1, 2, 8), "open 4x3")
+        check(hand_map(["." * 30] * 3 + [".#" * 15] + ["." * 30] * 2), (0, 5), "open 30x6")
+
+    run(range(2))
+    other = threading.Thread(target=run, args=(range(2, 3),))
+    other.start()
+    other.join()
+    check(level(5, 1, "crypt"), (0,), "crypt 5")
+    assert not failures, failures[:5]
+    with pytest.raises(ValueError, match="C-contiguous"):
+        fold_fov(level(0), [level(0).start], 8, np.zeros((level(0).width + 1, level(0).height), dtype=bool).T)
+
+
 def test_segment_sizes_count_each_segments_tiles() -> None:
     for seed in range(5):
         for name in PROFILES:

@@ -419,13 +419,13 @@ def test_the_explored_map_is_what_was_seen_from_each_tile_and_costs_nothing_unti
 
     g = Game(content(), "undercroft", 4)
     calls: list[tuple[int, int]] = []
-    real = sight.fov_window
+    real = sight.fold_fov
 
-    def counting(m: levelmap.LevelMap, x: int, y: int, radius: int) -> tuple[int, int, np.ndarray]:
-        calls.append((x, y))
-        return real(m, x, y, radius)
+    def counting(m: levelmap.LevelMap, looks: list[tuple[int, int]], radius: int, memory: np.ndarray) -> None:
+        calls.extend(looks)
+        real(m, looks, radius, memory)
 
-    monkeypatch.setattr(state, "fov_window", counting)
+    monkeypatch.setattr(state, "fold_fov", counting)
     start = g.state.pos
     walked = [start]
     for dx, dy in [(1, 0), (1, 0), (-1, 0), (-1, 0), (0, 1)]:

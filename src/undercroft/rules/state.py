@@ -15,7 +15,7 @@ import numpy as np
 
 from undercroft.rules.dungeon import LevelMap
 from undercroft.rules.floods import padded_bits
-from undercroft.rules.sight import fov_window
+from undercroft.rules.sight import fold_fov
 from undercroft.rules.types import FreeRound, Mode, Origin, Side
 
 
@@ -208,11 +208,10 @@ class LevelState:
 
     @property
     def explored(self) -> np.ndarray:
-        """bool (h, w): every tile the party has seen on this level."""
+        """bool (h, w): every tile the party has seen on this level (the looks not folded in yet are folded in
+        first, all at once: :func:`undercroft.rules.sight.fold_fov`)."""
         if self.looks:
-            for x, y in self.looks:
-                y0, x0, seen = fov_window(self.map, x, y, self.fov_radius)
-                self.memory[y0:y0 + seen.shape[0], x0:x0 + seen.shape[1]] |= seen
+            fold_fov(self.map, self.looks, self.fov_radius, self.memory)
             self.looks.clear()
         return self.memory[:, : self.map.width]
 
