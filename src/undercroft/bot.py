@@ -56,7 +56,7 @@ import numpy.typing as npt
 import tcod.path
 
 from undercroft.content import Content
-from undercroft.content.schema import Monster
+from undercroft.content.schema import Monster, NegotiationTable
 from undercroft.record import Recorder, play_step
 from undercroft.rules import dungeon, encounter, formulas, parley
 from undercroft.rules.actions import (
@@ -125,13 +125,9 @@ def _steps(a: Point, b: Point) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def distribution(d: Dice) -> dict[int, float]:
-    """The exact distribution of a dice expression's total."""
-    return dict(_distribution(d))
-
-
 @functools.lru_cache(maxsize=64)
-def _distribution(d: Dice) -> tuple[tuple[int, float], ...]:
+def distribution(d: Dice) -> tuple[tuple[int, float], ...]:
+    """The exact distribution of a dice expression's total: (total, chance) pairs (remembered)."""
     dist = {0: 1.0}
     for _ in range(d.count):
         nxt: dict[int, float] = {}
@@ -153,19 +149,17 @@ def talk_odds(game: Game, g: Group) -> float:
     if parley.check_talk(game, g) is not None:  # the engine's own reasons to refuse a talk
         return 0.0
     table = game.content.tables.negotiation[game.rs.negotiation_table]
-    reluctance, ability = formulas.negotiation_modifiers(table, mon, (m.negotiation for m in game.living()))
-    key = (id(table), reluctance, ability)
-    known = _TALKS.get(key)
-    if known is None or known[0] is not table:
-        good = 0.0
-        for total, p in _distribution(Dice.parse(table.dice)):
-            if formulas.band(table.bands, formulas.negotiation_total(total, reluctance, ability)).result != "failure":
-                good += p
-        known = _TALKS[key] = (table, good)
-    return known[1]
+    return _talk_chance(table, *formulas.negotiation_modifiers(table, mon, (m.negotiation for m in game.living())))
 
 
-_TALKS: dict[tuple[int, int, int], tuple[object, float]] = {}  # talk_odds by (table, its modifiers): (table, chance)
+@functools.lru_cache(maxsize=256)
+def _talk_chance(table: NegotiationTable, reluctance: int, ability: int) -> float:
+    """:func:`talk_odds` by the numbers it depends on (remembered): the chance of a band other than failure."""
+    good = 0.0
+    for total, p in distribution(Dice.parse(table.dice)):
+        if formulas.band(table.bands, formulas.negotiation_total(total, reluctance, ability)).result != "failure":
+            good += p
+    return good
 
 
 def _bribe_chance(die: int, digit: int) -> float:

@@ -152,7 +152,7 @@ class _Band:
         h, w = level.height, level.width
         wide = w + 2 * radius
         rimmed = np.zeros((h + 2 * radius + 1, wide), dtype=_MAP_CELL)
-        rimmed["transparent"][radius : radius + h, radius : radius + w] = level.transparent
+        rimmed["transparent"][: h + 2 * radius] = level.rimmed(radius)
         cells = np.zeros((side, wide), dtype=_MAP_CELL)
         self._arrays = (rimmed, cells)  # (what src and dst point into)
         self.level = weakref.ref(level)  # (the level is not kept alive by this thread's cache)
