@@ -138,6 +138,14 @@ def distribution(d: Dice) -> tuple[tuple[int, float], ...]:
     return tuple((t * d.multiplier + d.bonus, p) for t, p in dist.items())
 
 
+_MOVES: dict[Point, Move] = {(dx, dy): Move(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+
+
+def _move(dx: int, dy: int) -> Move:
+    """``Move(dx, dy)`` (one of each step, made once: the bot proposes a step at nearly every action)."""
+    return _MOVES.get((dx, dy)) or Move(dx, dy)
+
+
 def _has(game: Game, kind: str) -> bool:
     st = game.state
     return any(n > 0 and game.content.items[i].kind == kind for i, n in st.items.items())
@@ -312,19 +320,27 @@ class Bot:
             self._unseen.clear()  # (counted for one encounter at a time)
         plan = self._plans.get(st.mode)
         options = plan() if plan is not None else []
-        for a in self._fallbacks(options, st.mode):
-            if a not in self._refused and self.legal(a):
-                if isinstance(a, Move):
-                    self._level_moves += 1
-                    if self._path and self._path[0] == (st.pos[0] + a.dx, st.pos[1] + a.dy):
-                        self._path.pop(0)  # (a step of the walk is taken only with the move: see _next_step)
-                return a
+        refused = self._refused
+        for a in options:  # (the plan's own first: the fallbacks are made only when none of them is taken)
+            if (not refused or a not in refused) and self.legal(a):
+                return self._taken(a)
+        for a in self._fallbacks(st.mode):
+            if a not in refused and self.legal(a):
+                return self._taken(a)
         return Rest()
 
-    def _fallbacks(self, options: list[Action], mode: Mode) -> Iterator[Action]:
-        """The plan's options, then fight, strike, run, wait, rest: each made only when the one before it was not
+    def _taken(self, a: Action) -> Action:
+        """:meth:`choose` takes ``a``."""
+        st = self.game.state
+        if isinstance(a, Move):
+            self._level_moves += 1
+            if self._path and self._path[0] == (st.pos[0] + a.dx, st.pos[1] + a.dy):
+                self._path.pop(0)  # (a step of the walk is taken only with the move: see _next_step)
+        return a
+
+    def _fallbacks(self, mode: Mode) -> Iterator[Action]:
+        """After the plan's options: fight, strike, run, wait, rest, each made only when the one before it was not
         taken (the strike's target and the door to run through are worked out only then)."""
-        yield from options
         yield Fight()
         yield Attack(self._weakest())
         yield self._run() if mode in (Mode.ENCOUNTER, Mode.COMBAT) else Run()  # through the door its plan picks
@@ -349,12 +365,14 @@ class Bot:
         out: list[Action] = []
         if st.fled and self.legal(Pursue()) and self._should_pursue(st.fled):
             return [Pursue()]  # (any other action lets it go)
-        hurt = self._hurt(HURT)
+        # (HURT is below REST_UNTIL: no one at or below REST_UNTIL, no one hurt either; most steps ask only that)
+        sore = any(m.alive and m.hp <= REST_UNTIL * m.max_hp for m in st.party)
+        hurt = self._hurt(HURT) if sore else None
         if hurt is not None and _has(g, "potion"):
             out.append(Drink(hurt))
         if g.tired():
             out.append(Rest())
-        if g.rules.time.rest_heal and self._hurt(REST_UNTIL) is not None and not self._groups_here():
+        if sore and g.rules.time.rest_heal and not self._groups_here():
             out.append(Rest())  # rest wounds off where nothing is in sight (a wanderer may still come)
         step = self._next_step()
         if self._goal_kind == "reengage" and g.nearest_here() is not None and self.legal(Fight()):
@@ -365,7 +383,7 @@ class Bot:
                 out.append(Fight())
         if step is not None:
             self.stuck = 0
-            out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
+            out.append(_move(step[0] - st.pos[0], step[1] - st.pos[1]))
         elif st.level.map.stairs == st.pos and self._goal_kind == "stairs":
             self.stuck = 0
             if g.rules.time.rest_heal and self._hurt(1.0 - 1e-9) is not None and not self._groups_here() \
@@ -617,16 +635,23 @@ class Bot:
         in view. The tile is taken off the walk when :meth:`choose` takes the move."""
         st = self.game.state
         lv = st.level
-        if not self._path and self._goal == st.pos and self._goal_kind == "stairs":
+        path = self._path
+        if not path and self._goal == st.pos and self._goal_kind == "stairs":
             return None  # on the stairs it made for (resting before it goes down)
-        ok = bool(self._path) and self._goal_valid()
+        explore = self._goal_kind == "explore"
+        ok = bool(path) and ((self._goal is not None and self._level_moves < self.max_level_moves) if explore
+                             else self._goal_valid())
         if ok:
-            nxt = self._path[0]
-            if max(abs(nxt[0] - st.pos[0]), abs(nxt[1] - st.pos[1])) != 1 or any(
-                grp.pos == nxt and not grp.defeated and not grp.hidden for grp in lv.groups
-            ):
+            nxt = path[0]
+            dx, dy = nxt[0] - st.pos[0], nxt[1] - st.pos[1]
+            if not (-1 <= dx <= 1 and -1 <= dy <= 1) or (dx == 0 and dy == 0):
                 ok = False
-            elif self._goal_kind == "explore" and lv.map.segment_rows[nxt[1]][nxt[0]] != st.segment:
+            else:
+                for grp in lv.groups:
+                    if grp.pos == nxt and not grp.defeated and not grp.hidden:
+                        ok = False
+                        break
+            if ok and explore and lv.map.segment_rows[nxt[1]][nxt[0]] != st.segment:
                 # Into another segment (a monster check) only for floor still unseen: choose again if the spot
                 # made for has come into view.
                 goal = self._goal
