@@ -539,35 +539,48 @@ class Bot:
 
     def _goal_bits(self) -> list[tuple[str, int]]:
         """:meth:`_goals` as bit sets (:func:`~undercroft.rules.floods.bits_of`), reading the explored map once."""
+        reengage = self._reengage_bits()
+        return self._first_goal_bits() + ([] if reengage is None else [("reengage", reengage)])
+
+    def _first_goal_bits(self) -> list[tuple[str, int]]:
+        """:meth:`_goal_bits` but the last resort (going back at a group in the way: :meth:`_reengage_bits`)."""
         st = self.game.state
         lv = st.level
         m = lv.map
         stride = m.width + 1
         explored = lv.explored_bits()
         walk = self._level_bits()[0]
-        out: list[tuple[str, int]] = []
         items = 0
         for (x, y) in lv.items:
             items |= 1 << (y * stride + x)
-        out.append(("item", items & explored))
+        out = [("item", items & explored)]
         stairs = 0 if m.stairs is None else 1 << (m.stairs[1] * stride + m.stairs[0])
-        final = self.game.rs.levels[st.depth].final
-        potions = sum(st.items.get(i, 0) for i in self._potion_ids)
-        if (final or potions >= STOCKED) and stairs & explored:
+        if stairs & explored and (self.game.rs.levels[st.depth].final
+                                  or sum(st.items.get(i, 0) for i in self._potion_ids) >= STOCKED):
             out.append(("stairs", stairs))
         if self._level_moves < self.max_level_moves:
             out.append(("explore", walk & ~explored))
         if m.stairs is not None:
             out.append(("stairs", stairs))
-        hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
-        if any(grp.segment == st.segment for grp in hostile):
-            out.append(("reengage", walk & self._segment_bit_set(-1) & ~self._segment_bit_set(st.segment)))
-        elif hostile:
-            mask = 0
-            for grp in hostile:
-                mask |= (self._segment_bit_set(grp.segment) & walk) | 1 << (grp.pos[1] * stride + grp.pos[0])
-            out.append(("reengage", mask))
         return out
+
+    def _reengage_bits(self) -> int | None:
+        """The last resort's goal (see :meth:`_goals`) as a bit set; None without a hostile group on the level."""
+        st = self.game.state
+        lv = st.level
+        hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
+        if not hostile:
+            return None
+        walk = self._level_bits()[0]
+        if any(grp.segment == st.segment for grp in hostile):
+            return walk & self._segment_bit_set(-1) & ~self._segment_bit_set(st.segment)
+        stride = lv.map.width + 1
+        mask = 0
+        for grp in hostile:
+            mask |= (self._segment_bit_set(grp.segment) & walk) | 1 << (grp.pos[1] * stride + grp.pos[0])
+        return mask
+
+    _PASSES = ((True, False), (True, True), (False, False), (False, True))  # (avoid, diagonal), in turn
 
     def _plan(self) -> None:
         st = self.game.state
@@ -577,38 +590,47 @@ class Bot:
         # a monster standing in a doorway. Going back at a monster in the way only when no other goal is in reach.
         # (The same goals, distances and paths as dijkstra_map and hillclimb2d over the whole level would give, found
         # only as far as the nearest goal: see CostFlood.)
-        goals = self._goal_bits()
-        m = st.level.map
-        here_bit = 1 << (st.pos[1] * (m.width + 1) + st.pos[0])
-        passes = ((True, False), (True, True), (False, False), (False, True))
-        floods: dict[tuple[bool, bool, bool], CostFlood] = {}
-        for last_resort, (avoid, diagonal) in [(r, p) for r in (False, True) for p in passes]:
+        here_bit = 1 << (st.pos[1] * (st.level.map.width + 1) + st.pos[0])
+        goals = self._first_goal_bits()
+        floods: dict[tuple[bool, bool], CostFlood] = {}
+        for avoid, diagonal in self._PASSES:
             for kind, mask in goals:
-                if (kind == "reengage") != last_resort:
-                    continue
-                if not avoid and kind not in ("stairs", "reengage"):
+                if not avoid and kind != "stairs":
                     continue  # through a monster it fled from only to get on (or to win)
-                if kind == "stairs" and mask & here_bit:
-                    self._goal, self._goal_kind, self._forced = st.pos, kind, not avoid
+                if self._plan_to(kind, mask, here_bit, avoid, diagonal, False, floods):
                     return
-                reach = mask & ~here_bit
-                if not reach:
-                    continue
-                key = (avoid, diagonal, last_resort)
-                flood = floods.get(key)
-                if flood is None:
-                    costs = self._cost_bits(avoid, through=last_resort)
-                    flood = floods[key] = CostFlood(m.width, m.height, costs, st.pos, diagonal,
-                                                 self._parts_of(costs, diagonal))
-                best = flood.nearest(reach)
-                if best is None:
-                    continue
-                tiles = flood.at(best, reach)
-                i = self.rng.below(len(tiles)) if len(tiles) > 1 else 0
-                goal = tiles[i]
-                self._path = flood.path(goal, best)
-                self._goal, self._goal_kind, self._forced = goal, kind, not avoid
-                return
+        reengage = self._reengage_bits()
+        if reengage is not None:
+            floods.clear()
+            for avoid, diagonal in self._PASSES:
+                if self._plan_to("reengage", reengage, here_bit, avoid, diagonal, True, floods):
+                    return
+
+    def _plan_to(self, kind: str, mask: int, here_bit: int, avoid: bool, diagonal: bool, last_resort: bool,
+                 floods: dict[tuple[bool, bool], CostFlood]) -> bool:
+        """Plan the walk to the nearest tile of ``mask`` (a goal of ``kind``) by one pass of :meth:`_plan`; False
+        when none is in reach."""
+        st = self.game.state
+        if kind == "stairs" and mask & here_bit:
+            self._goal, self._goal_kind, self._forced = st.pos, kind, not avoid
+            return True
+        reach = mask & ~here_bit
+        if not reach:
+            return False
+        flood = floods.get((avoid, diagonal))
+        if flood is None:
+            m = st.level.map
+            costs = self._cost_bits(avoid, through=last_resort)
+            flood = floods[(avoid, diagonal)] = CostFlood(m.width, m.height, costs, st.pos, diagonal,
+                                                          self._parts_of(costs, diagonal))
+        best = flood.nearest(reach)
+        if best is None:
+            return False
+        tiles = flood.at(best, reach)
+        goal = tiles[self.rng.below(len(tiles))] if len(tiles) > 1 else tiles[0]
+        self._path = flood.path(goal, best)
+        self._goal, self._goal_kind, self._forced = goal, kind, not avoid
+        return True
 
     def _goal_valid(self) -> bool:
         """Whether the walk planned still leads somewhere worth going: an item still lying there; unexplored floor
