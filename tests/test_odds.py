@@ -17,7 +17,7 @@ from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Encounter, Group
 from undercroft.rules.types import Mode, Origin
-from undercroft.sim import exact, simulate
+from undercroft.sim import exact
 from undercroft.sim.odds import (
     FIGHTS,
     PARTY,
@@ -32,6 +32,7 @@ from undercroft.sim.odds import (
     start_odds,
     starts,
     stream_seed,
+    win_chance,
 )
 from undercroft.sim.scalar import play_out
 
@@ -103,17 +104,44 @@ def test_a_fresh_fight_is_the_exact_calculation(content: Content) -> None:
     assert (odds.win, odds.death, odds.hp_lost_mean) == (e.win, e.death, e.hp_lost_mean)
 
 
-def test_a_fresh_group_is_simulated_with_dice_from_the_state(content: Content) -> None:
+def test_a_fresh_group_is_the_exact_calculation(content: Content) -> None:
     game, _ = new_game(content)
     place(game, "sump_leeches", 3)
     (start,) = starts(content, game)
     assert start.fresh
     odds = fight_odds(content, game)
-    r = simulate(start.spec, FIGHTS, stream_seed(start))
+    e = exact(start.spec, groups=True)
+    assert odds is not None and odds.exact and odds.method == "exact"
+    assert (odds.win, odds.death, odds.hp_lost_mean) == (e.win, e.death, e.hp_lost_mean)
+
+
+def test_a_group_with_two_wounded_is_simulated_with_dice_from_the_state(content: Content) -> None:
+    game, _ = new_game(content)
+    g = place(game, "sump_leeches", 3)
+    game.step(Fight())
+    g.hp = [2, 3, 4]
+    (start,) = starts(content, game)
+    odds = fight_odds(content, game)
+    r = simulate_from(start, FIGHTS, stream_seed(start))
     assert odds is not None and not odds.exact and odds.method == f"simulated, {FIGHTS} fights"
-    assert (odds.win, odds.death, odds.hp_lost_mean) == (r.win, r.death, r.hp_lost_mean)
+    assert (odds.win, odds.death, odds.hp_lost_mean) == r[:3]
     clear_cache()
     assert fight_odds(content, game) == odds  # the same state, the same numbers
+
+
+def test_mid_fight_group_with_one_wounded_is_exact(content: Content) -> None:
+    game, _ = new_game(content)
+    g = place(game, "sump_leeches", 3)
+    game.step(Fight())
+    g.hp = [4, 1, 4]
+    game.state.party[0].hp = 7
+    (start,) = starts(content, game)
+    assert start.hps == (1, 4, 4) and not start.fresh
+    odds = fight_odds(content, game)
+    assert odds is not None and odds.exact and odds.method == "exact"
+    assert odds.win == pytest.approx(win_chance(content, game), abs=1e-11)  # (the bot's: from the group's table)
+    bad = agrees(odds, game)
+    assert not bad, bad
 
 
 def test_the_games_dice_and_state_are_never_touched(content: Content) -> None:

@@ -36,8 +36,9 @@ now (``Game.legal``) that has not been refused at this turn. docs/BALANCE.md des
   after :data:`MAX_MEETING` decisions.
 
 The fight odds are the game's own (:func:`undercroft.sim.odds.win_chance`: the win the encounter and fight
-screens show, simulated for a group and for a whole party, exact for one creature, read there from the fight's
-table of :mod:`undercroft.sim.wintable`); where those have nothing to say it counts on nothing (0). Talk, bribe,
+screens show, simulated for a whole party, exact for one character against one creature or a group (all at full
+but the one struck), read there from the fight's table of :mod:`undercroft.sim.wintable`); where those have
+nothing to say it counts on nothing (0). Talk, bribe,
 escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules the engine plays by
 (``chase_round``, ``automatic_evasion``, ``bribe_accepted``, ``band``, ...).
 """

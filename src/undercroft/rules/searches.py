@@ -93,6 +93,23 @@ class CostFlood:
         (least, _), others = self.classes[0], self.classes[1:]
         diagonal = self.diagonal
         found = None
+        if self.unit:  # every step costs 1: the bucket queue is a breadth-first flood, a layer a step
+            while True:
+                now = spread(now, s, diagonal) & open_
+                if not now:
+                    self.done = True
+                    break
+                d += 1
+                open_ ^= now
+                layers[d] = now
+                order.append(d)
+                if now & mask:
+                    found = d
+                    break
+                if not mask:
+                    break
+            self.open, self.now, self.d = open_, now, d
+            return found
         while True:
             step = spread(now, s, diagonal) & open_
             if step:

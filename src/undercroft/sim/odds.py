@@ -5,23 +5,28 @@ group met, from the current hit points on: win, death and the expected hit point
 until one side is down, always striking the weakest living creature (ties: the first; see
 :func:`attack_target`). The numbers follow the rules of :mod:`undercroft.sim.spec`:
 
-* one creature: exact, by dynamic programming (:func:`undercroft.sim.exact`, or the same computation started from
-  a fight in progress: a wounded creature, the monsters' ``acts_every`` phase, a free round pending);
-* a group: simulated, :data:`FIGHTS` fights (:func:`undercroft.sim.simulate` for a fresh group; the same rules
-  from a fight in progress otherwise), with dice seeded from the state itself, so the same state always gives
-  the same numbers and the game's own dice are never touched;
+* one creature, and a group whose creatures are all at full but the one struck (:func:`exactly`: a fresh group,
+  and a group fought one creature at a time, as the party strikes the weakest; not a crowd too big to tabulate,
+  :func:`undercroft.sim.wintable.tabled`): exact, by dynamic programming
+  (:func:`undercroft.sim.exact`, or the same computation started from a fight in progress: a wounded creature,
+  the dead, the monsters' ``acts_every`` phase, a free round pending);
+* any other group (two of its creatures wounded, or too big): simulated, :data:`FIGHTS` fights, the same rules
+  from the fight in progress, with dice seeded from the state itself, so the same state always gives the same
+  numbers and the game's own dice are never touched;
 * a party of several living characters: the whole party, simulated (:func:`simulate_party`, :data:`FIGHTS`
   fights) as the engine fights (:mod:`undercroft.rules.combat`): every living character strikes the target each
   party turn (the first living creature once it falls), each creature strikes the character the data's
   ``combat.monster_targeting`` picks, with the per-face outcomes of :mod:`undercroft.rules.formulas` (through
   each character's :class:`FightSpec`); ``hp_lost_mean`` is then the whole party's.
 
-The bot asks :func:`win_chance` and :func:`win_bounds`: the same win, but one character's against one creature read
-from the fight's table (:mod:`undercroft.sim.wintable`, every state at once; equal to the forward numbers within
-1e-11, tests/test_wintable.py), for the bot asks about a new state at almost every decision of a fight.
+The bot asks :func:`win_chance` and :func:`win_bounds`: the same win, but one character's against one creature or
+a group, where exact, read from the fight's table (:mod:`undercroft.sim.wintable`, every state at once; equal to
+the forward numbers within 1e-11, tests/test_wintable.py), for the bot asks about a new state at almost every
+decision of a fight.
 
 Results are cached by the state they depend on (the fight's every number, the creatures' hit points, whose turn
-is next): a repeated call costs a few microseconds, a new state about a millisecond (exact) or a few (groups).
+is next): a repeated call costs a few microseconds, a new state a few milliseconds (the forward pass or a simulation), a
+new state from a table known microseconds.
 """
 
 from __future__ import annotations
@@ -43,9 +48,9 @@ from undercroft.sim import wintable
 from undercroft.sim.exact import delver_turn, exact, monster_attack, outcome_probabilities, regenerate
 from undercroft.sim.spec import FightSpec, fight_spec
 from undercroft.sim.vector import DieRoller, face_tables, pcg64_raw, simulate
-from undercroft.sim.wintable import table_win
+from undercroft.sim.wintable import full_behind, group_win, table_win, tabled
 
-FIGHTS = 4000  # fights simulated for a group
+FIGHTS = 4000  # fights simulated for a group not computed exactly, and for a party
 TOLERANCE = 1e-12  # live probability mass at which the exact computation stops
 CACHE_SIZE = 4096
 MODES = frozenset({Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT})
@@ -174,9 +179,11 @@ def party_start(content: Content, game: Game) -> PartyStart | None:
     return _starts(content, game)[1]
 
 
-def _starts(content: Content, game: Game, group: Group | None = None) -> tuple[list[Start], PartyStart | None]:
+def _starts(content: Content, game: Game, group: Group | None = None,
+            whole: bool = True) -> tuple[list[Start], PartyStart | None]:
     """The fight in front of the party; with ``group``, a fight with that group begun now (while exploring: no
-    surprise, no free round, the sides in the order of their AGILITY)."""
+    surprise, no free round, the sides in the order of their AGILITY). Without ``whole``, a party of one living
+    character has no :class:`PartyStart` (None): :func:`_deciding` reads its :class:`Start`."""
     st = game.state
     if group is None and st.mode not in MODES:
         return [], None
@@ -215,6 +222,8 @@ def _starts(content: Content, game: Game, group: Group | None = None) -> tuple[l
         spec = _spec(content, m, g.monster, len(hps), exhausted, agility)
         specs.append(spec)
         out.append(Start(spec, hps, delver_next, turn % mon.acts_every, skip))
+    if not whole and len(out) == 1:
+        return out, None
     party = PartyStart(tuple(specs), tuple(max(0, h) for h in g.hp), delver_next, turn % mon.acts_every, skip,
                        content.rules.combat.monster_targeting)
     return out, party
@@ -239,10 +248,10 @@ def fight_odds(content: Content, game: Game, group: Group | None = None) -> Odds
 def _deciding(content: Content, game: Game, group: Group | None = None) -> Start | PartyStart | None:
     """The fight the odds are of (:func:`_starts`): the one living character's alone, else the whole party's;
     None without a fight."""
-    options, party = _starts(content, game, group)
-    if not options or party is None:
-        return None
-    return options[0] if len(options) == 1 else party
+    options, party = _starts(content, game, group, whole=False)
+    if len(options) == 1:
+        return options[0]
+    return party if options else None
 
 
 # --- computing ------------------------------------------------------------------------------------------------
@@ -266,7 +275,7 @@ def _keep(start: Start | PartyStart, odds: Odds) -> Odds:
 def _start_result(start: Start, numbers: tuple[float, float, float, float]) -> Odds:
     """The odds of a fight in progress (not fresh) from its numbers."""
     win, death, lost, rounds = numbers
-    if len(start.hps) == 1:
+    if exactly(start):
         return Odds(win, death, lost, rounds, "exact", start.spec.character, True)
     return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights", start.spec.character, False)
 
@@ -277,9 +286,16 @@ def _party_result(start: PartyStart, numbers: tuple[float, float, float, float])
                 PARTY, False)
 
 
+def exactly(start: Start) -> bool:
+    """Whether the odds of ``start`` are computed exactly: one creature, or a group whose creatures but the one
+    struck are all at full (:func:`undercroft.sim.wintable.full_behind`) and whose tables are of a size to build
+    (:func:`undercroft.sim.wintable.tabled`); otherwise they are simulated."""
+    return len(start.hps) == 1 or (full_behind(start.spec, start.hps) and tabled(start.spec, len(start.hps)))
+
+
 def _start_steps(start: Start) -> Steps:
     """The computation of a fight in progress (not fresh), as steps."""
-    if len(start.hps) == 1:
+    if exactly(start):
         return _exact_from_steps(start, TOLERANCE)
     return _simulate_from_steps(start, FIGHTS, stream_seed(start))
 
@@ -293,8 +309,8 @@ def start_odds(start: Start) -> Odds:
     spec = start.spec
     if not start.fresh:
         return _keep(start, _start_result(start, _finish(_start_steps(start))))
-    if len(start.hps) == 1:
-        e = exact(spec)
+    if exactly(start):
+        e = exact(spec, groups=True)
         return _keep(start, Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True))
     r = simulate(spec, FIGHTS, stream_seed(start))
     return _keep(start, Odds(r.win, r.death, r.hp_lost_mean, r.rounds_mean, f"simulated, {FIGHTS} fights",
@@ -320,8 +336,10 @@ def party_odds(start: PartyStart) -> Odds:
 
 
 def _table_win(start: Start) -> float:
-    """The win of a one-creature :class:`Start` from its table (:mod:`undercroft.sim.wintable`)."""
-    return table_win(start.spec, start.hps[0], start.delver_next, start.phase, start.skip_next)
+    """The win of a :class:`Start` computed :func:`exactly`, from its table (:mod:`undercroft.sim.wintable`)."""
+    if len(start.hps) == 1:
+        return table_win(start.spec, start.hps[0], start.delver_next, start.phase, start.skip_next)
+    return group_win(start.spec, start.hps, start.delver_next, start.phase, start.skip_next)
 
 
 def win_chance(content: Content, game: Game) -> float:
@@ -334,7 +352,7 @@ def win_chance(content: Content, game: Game) -> float:
         return 0.0
     if isinstance(start, PartyStart):
         return party_odds(start).win
-    return _table_win(start) if len(start.hps) == 1 else start_odds(start).win
+    return _table_win(start) if exactly(start) else start_odds(start).win
 
 
 def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, bool]]:
@@ -346,7 +364,7 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
     if start is None:
         yield 0.0, 0.0, True
         return
-    if isinstance(start, Start) and len(start.hps) == 1:
+    if isinstance(start, Start) and exactly(start):
         win = _table_win(start)
         yield win, win, True
         return
@@ -382,8 +400,9 @@ def _monster_acts(start: Start, r: int) -> bool:
 
 
 def exact_from(start: Start, tolerance: float = TOLERANCE) -> tuple[float, float, float, float]:
-    """(win, death, expected hp lost, expected rounds) of a one-creature :class:`Start`, exactly (the forward
-    pass of :mod:`undercroft.sim.exact` from any state)."""
+    """(win, death, expected hp lost, expected rounds) of a :class:`Start` computed :func:`exactly` (one creature,
+    or a group all at full but the one struck), exactly: the forward pass of :mod:`undercroft.sim.exact` from any
+    state."""
     return _finish(_exact_from_steps(start, tolerance))
 
 
@@ -403,12 +422,13 @@ def _exact_from_steps(start: Start, tolerance: float) -> Steps:
     """:func:`exact_from`, yielding after each round (win so far, win so far + the live mass): the win at the end
     is at least the first and at most the second (up to rounding: float sums of probabilities)."""
     spec = start.spec
-    if len(start.hps) != 1:
-        raise ValueError("exact_from computes one creature")
+    if not exactly(start):
+        raise ValueError("exact_from computes one creature, or a group all at full but the one struck")
+    k = len(start.hps)
     d_full, m_full = spec.delver_hp, spec.monster_hp
     d_out, m_out = outcome_probabilities(spec)
     lost_if_alive = (d_full - np.arange(1, d_full + 1)).astype(np.float64)
-    p = np.zeros((1, d_full, m_full))
+    p = np.zeros((k, d_full, m_full))  # (the creature struck, of k: the ones after it at full)
     p[0, d_full - 1, min(start.hps[0], m_full) - 1] = 1.0
     win = death = lost = rounds = 0.0
     order = ("delver", "monsters") if start.delver_next else ("monsters", "delver")
@@ -422,10 +442,12 @@ def _exact_from_steps(start: Start, tolerance: float) -> Steps:
                 rounds += w * (r + 1)
             else:
                 if _monster_acts(start, r):
-                    p, dead, _ = monster_attack(p, m_out)
-                    death += dead
-                    lost += dead * d_full
-                    rounds += dead * (r + 1)
+                    for j in range(k):  # creature j strikes while it lives: the one struck is j or before it
+                        sub, dead, _ = monster_attack(p[: j + 1], m_out)
+                        p[: j + 1] = sub
+                        death += dead
+                        lost += dead * d_full
+                        rounds += dead * (r + 1)
                 if spec.regenerate:
                     p = regenerate(p, spec.regenerate)
         live = float(p.sum())

@@ -1,4 +1,5 @@
-"""The chance to win a fight against one creature from every state at once: a table per fight, for the bot.
+"""The chance to win a fight against one creature, or a group, from every state at once: a table per fight, for the
+bot.
 
 :func:`undercroft.sim.odds.exact_from` pushes the probability of one state forward, a round at a time, until the
 fight is over: a millisecond or so for each state asked about, and a bot asks about a new state (its hit points,
@@ -9,6 +10,12 @@ of small matrices (the creature's blows move the delver's hit points, the delver
 regeneration move the creature's), so a whole table costs about what one forward pass does, and the fights of a
 game need a few tables (one per set of the fight's numbers other than the delver's hit points, per side to open
 and per ``acts_every`` phase) where they needed a forward pass per state.
+
+A group (:func:`group_win`) is the same chain a layer deeper: the count of creatures living, the one struck and
+every other at full (a group is struck one at a time: :func:`full_behind`). ``c`` creatures strike in turn, so
+their blows are the one creature's matrix to the power ``c``; a kill leaves ``c - 1``, the next at full. One stack
+of tables (every count, every hit points of the delver) serves a whole fight with the group, where the odds
+simulated 4,000 fights for each new state.
 
 The numbers are those of :func:`exact_from` (and of :func:`undercroft.sim.exact.exact` for a fresh fight) to
 within about 1e-12: both are sums of the same probabilities in another order, and each stops once what is left
@@ -29,6 +36,7 @@ from undercroft.sim.spec import FightSpec
 
 TOLERANCE = 1e-13  # the chance that a fight is still undecided at which the table stops adding rounds
 TABLES_KEPT = 512  # tables remembered (each a few kilobytes)
+GROUP_WORK = 2_000_000  # multiply-adds a round of a group's tables may take (see tabled); beyond, the odds simulate
 
 Table = NDArray[np.float64]
 
@@ -113,24 +121,28 @@ def _build(spec: FightSpec, delver_first: bool) -> WinTables:
     return WinTables(tuple(t[0] for t in tables), tuple(t[0] for t in lost), rounds)
 
 
-_by_spec: dict[tuple[FightSpec, bool], WinTables] = {}  # (the spec as asked, delver first) -> its tables
-_by_numbers: dict[tuple[FightSpec, bool], WinTables] = {}  # the same with the delver's hit points at full
+Key = tuple[object, ...]
+
+
+def _key(spec: FightSpec, delver_first: bool) -> Key:
+    """Every number the tables of ``spec`` depend on: not the delver's hit points (a table holds them all), nor the
+    count of creatures (a group's tables hold every count up to theirs)."""
+    return (spec.swing_key, spec.delver_max_hp, spec.monster_hp, spec.regenerate, spec.acts_every, spec.max_rounds,
+            delver_first)
+
+
+_by_numbers: dict[Key, WinTables] = {}  # (_key) -> the tables against one creature
 
 
 def win_tables(spec: FightSpec, delver_first: bool) -> WinTables:
     """The tables of ``spec`` against its one creature (``spec.count`` aside), the delver or the monsters opening
     each round; remembered (one set serves every hit points of the delver)."""
-    got = _by_spec.get((spec, delver_first))
+    key = _key(spec, delver_first)
+    got = _by_numbers.get(key)
     if got is None:
-        full = (replace(spec, delver_hp=spec.delver_max_hp, count=1), delver_first)
-        got = _by_numbers.get(full)
-        if got is None:
-            if len(_by_numbers) >= TABLES_KEPT:
-                _by_numbers.clear()
-            got = _by_numbers[full] = _build(full[0], delver_first)
-        if len(_by_spec) >= TABLES_KEPT:
-            _by_spec.clear()
-        _by_spec[(spec, delver_first)] = got
+        if len(_by_numbers) >= TABLES_KEPT:
+            _by_numbers.clear()
+        got = _by_numbers[key] = _build(replace(spec, delver_hp=spec.delver_max_hp, count=1), delver_first)
     return got
 
 
@@ -144,7 +156,114 @@ def table_win(spec: FightSpec, creature_hp: int, delver_next: bool, phase: int, 
     return float(table[spec.delver_hp - 1, min(creature_hp, spec.monster_hp) - 1])
 
 
+@dataclass(frozen=True, slots=True)
+class GroupTables:
+    """``wins[c - 1][q][d - 1, m - 1]``: the chance to win against ``c`` living creatures, the one struck (the
+    first living one) at ``m`` hit points and every other at full, the delver at ``d``, the monsters' turn counter
+    at ``q`` for the round about to start; ``lost_turn``: the same when the monsters' turn of that round is lost.
+    ``rounds``: the rounds the tables look ahead."""
+
+    wins: tuple[tuple[Table, ...], ...]
+    lost_turn: tuple[tuple[Table, ...], ...]
+    rounds: int
+
+
+def _build_group(spec: FightSpec, delver_first: bool) -> GroupTables:
+    """The tables of ``spec`` against ``spec.count`` creatures (its ``delver_hp`` aside): :func:`_build`'s round,
+    read backwards, for ``c`` creatures at once (a stack, one layer per count of the living), where ``c``
+    creatures strike the delver in turn (``blows_d`` to the power ``c``: each blow is one more step of the
+    same chain, and the turn stops with the delver down) and a kill leaves ``c - 1`` with the next at full."""
+    blows_d, blows_m, regen, kill = _matrices(spec)
+    k, top_d, top_m = spec.count, spec.delver_max_hp, spec.monster_hp
+    every = spec.acts_every
+    powers = [np.eye(top_d)]
+    for _ in range(k):
+        powers.append(powers[-1] @ blows_d)
+    strike = np.stack(powers[1:])[:, None]  # (c, 1, D, D): the blows of c creatures
+    stay = np.broadcast_to(np.eye(top_d), strike.shape)
+    won = np.zeros((2, top_d, top_m))
+    won[0] = kill[None, :]  # a kill of the last one: won (layer 0), the fight over (layer 1: 0)
+    kill_m = kill[None, None, None, :]
+    # (delver first: the delver strikes, the living strike, the struck one regenerates; else the living strike, the
+    # struck one regenerates, then the delver strikes)
+    right = regen.T @ blows_m.T if delver_first else blows_m.T @ regen.T
+
+    def round_(values: NDArray[np.float64], acts: bool) -> NDArray[np.float64]:
+        blows = strike if acts else stay
+        out = np.empty_like(values)
+        if delver_first:
+            hit = blows @ values  # (c, 2, D, M): the living's blows, then what follows
+            out[...] = hit @ right
+            out[0] += won
+            # a kill of one of c > 1: the c - 1 left strike (the next one at full), then the round after
+            out[1:] += kill_m * hit[:-1, :, :, top_m - 1 : top_m]  # (hit[c - 2]: the blows of c - 1, then on)
+        else:
+            after = values @ blows_m.T
+            after[0] += won
+            after[1:] += kill_m * values[:-1, :, :, top_m - 1 : top_m]
+            out[...] = blows @ (after @ regen.T)
+        return out
+
+    tables = []
+    for _ in range(every):
+        t = np.zeros((k, 2, top_d, top_m))
+        t[:, 1] = 1.0  # no rounds left: nothing won, the fight still going
+        tables.append(t)
+    before = tables
+    rounds = 0
+    while rounds < spec.max_rounds:
+        before = tables
+        tables = [round_(before[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
+        rounds += 1
+        if max(float(t[:, 1].max()) for t in tables) < TOLERANCE:
+            break
+    lost = [round_(before[(q + 1) % every], False) for q in range(every)]
+    return GroupTables(tuple(tuple(t[c, 0] for t in tables) for c in range(k)),
+                       tuple(tuple(t[c, 0] for t in lost) for c in range(k)), rounds)
+
+
+_groups: dict[Key, GroupTables] = {}  # (_key) -> the tables against a group, the largest count asked for so far
+
+
+def group_tables(spec: FightSpec, delver_first: bool) -> GroupTables:
+    """The tables of ``spec`` against ``spec.count`` creatures, the delver or the monsters opening each round;
+    remembered: one set serves every hit points of the delver and every count up to the largest asked for (a
+    fight asks first with the most creatures living)."""
+    key = _key(spec, delver_first)
+    got = _groups.get(key)
+    if got is None or len(got.wins) < spec.count:
+        if len(_groups) >= TABLES_KEPT:
+            _groups.clear()
+        got = _groups[key] = _build_group(replace(spec, delver_hp=spec.delver_max_hp), delver_first)
+    return got
+
+
+def group_win(spec: FightSpec, hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool) -> float:
+    """The chance that the delver of ``spec`` (at ``spec.delver_hp``) wins against the living creatures ``hps``
+    (in the order struck; every one but the first at full: :func:`full_behind`), as :func:`table_win` reads one:
+    the forward computation's win (:func:`undercroft.sim.odds.exact_from`), from a table."""
+    t = group_tables(spec, delver_next)
+    table = (t.lost_turn if lost_turn else t.wins)[len(hps) - 1][phase % spec.acts_every]
+    return float(table[spec.delver_hp - 1, min(hps[0], spec.monster_hp) - 1])
+
+
+def tabled(spec: FightSpec, count: int) -> bool:
+    """Whether a group of ``count`` is small enough for the tables: the multiply-adds of a round of its tables (every
+    ``acts_every`` phase: ``count`` layers of two products, ``D x D`` by ``D x M`` and ``D x M`` by ``M x M``) stay
+    within :data:`GROUP_WORK`. The shipped data's groups take a few thousand; a crowd of a thousand hit points each
+    would take hundreds of millions, and is simulated."""
+    d, m = spec.delver_max_hp, spec.monster_hp
+    return spec.acts_every * count * d * m * (d + m) <= GROUP_WORK
+
+
+def full_behind(spec: FightSpec, hps: tuple[int, ...]) -> bool:
+    """Whether the creatures ``hps`` (in the order struck) are a state the tables hold: every one but the first at
+    full (a group is struck one at a time, so a fight keeps it so, unless something wounds another first)."""
+    full = spec.monster_hp
+    return all(h >= full for h in hps[1:])
+
+
 def clear() -> None:
     """Forget every table."""
-    _by_spec.clear()
     _by_numbers.clear()
+    _groups.clear()
