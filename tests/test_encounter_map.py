@@ -380,3 +380,26 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                     raise AssertionError(f"{where_from}: walked on from segment {pending} without entering it")
         # (a game may end, in death or at the action cap, before the run is over)
     assert runs > 5 and entered > 5, (runs, entered)
+
+
+@pytest.mark.parametrize("ruleset", ["undercroft", "crawler", "warden"])  # (the citadel has no running)
+def test_the_ways_out_kept_are_the_ways_out_worked_out_afresh(ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # approach.exits keeps its last answer by what it depends on; each answer it gives, kept or not, must be the one
+    # worked out afresh from the state (the bot's games ask at every decision of a meeting or a fight).
+    from undercroft.bot import play_game
+
+    kept = approach.exits
+    asked = [0, 0]  # answers given, answers given from the memo
+
+    def checked(ctx: Game, g: Group | None) -> list[approach.Exit]:
+        before = ctx.exits_memo
+        got = kept(ctx, g)
+        asked[0] += 1
+        asked[1] += ctx.exits_memo is before
+        assert got == approach._exits(ctx, g)
+        return got
+
+    monkeypatch.setattr(approach, "exits", checked)
+    for seed in range(1, 9):
+        play_game(content(), ruleset, seed, max_actions=1500)
+    assert asked[0] > 50 and asked[1] > 10  # (many answers, and the memo gave some of them)

@@ -333,15 +333,18 @@ class Exit:
 def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     """The ways out of the party's segment, in the segment's door order (see :class:`Exit`).
 
-    The last answer is kept (``ctx.exits_memo``) with everything it depends on: the level and its revision (any
-    change to a group on it moves it), where the party stands and came in, the encounter's group and sight, and the
-    group asked about; the same question again (a run's precheck, then the run; the bot's and the screens'
-    questions between two actions) costs a comparison."""
+    The last answer is kept (``ctx.exits_memo``) with everything it depends on: the level, where the party stands
+    and came in, the encounter's group and sight, the group asked about (where it stands, which of its creatures
+    live, whether it is hidden or defeated), and, for a group of several, the tiles the other groups stand on (its
+    creatures stand round it: :func:`creature_tiles`); the same question again (a run's precheck, then the run; the
+    bot's and the screens' questions between two actions; a fight's rounds, where hit points change but no one
+    falls) costs a comparison. tests/test_approach.py checks it against the answer computed afresh."""
     st = ctx.state
-    lv = st.level
     enc = st.encounter
-    key = (id(st), st.depth, lv.rev, len(lv.groups), st.pos, st.prev_pos, st.segment, st.segment_entry,
-           None if enc is None else (enc.group, enc.out_of_sight), None if g is None else (id(g), g.rev))
+    key = (id(st), st.depth, st.pos, st.prev_pos, st.segment, st.segment_entry,
+           None if enc is None else (enc.group, enc.out_of_sight),
+           None if g is None else (id(g), g.pos, g.segment, g.hidden, g.defeated, tuple(h > 0 for h in g.hp),
+                                   tuple(sorted(_taken(ctx, g))) if len(g.hp) > 1 else ()))
     memo = ctx.exits_memo
     if memo is not None and memo[0] == key:
         return list(memo[1])
