@@ -324,19 +324,20 @@ class Bot:
         refused = self._refused
         for a in options:  # (the plan's own first: the fallbacks are made only when none of them is taken)
             if (not refused or a not in refused) and self.legal(a):
-                return self._taken(a)
+                if isinstance(a, Move):
+                    return self._taken(a)
+                return a
         for a in self._fallbacks(st.mode):
             if a not in refused and self.legal(a):
-                return self._taken(a)
+                return a  # (never a step)
         return Rest()
 
-    def _taken(self, a: Action) -> Action:
-        """:meth:`choose` takes ``a``."""
+    def _taken(self, a: Move) -> Move:
+        """:meth:`choose` takes the step ``a``."""
         st = self.game.state
-        if isinstance(a, Move):
-            self._level_moves += 1
-            if self._path and self._path[0] == (st.pos[0] + a.dx, st.pos[1] + a.dy):
-                self._path.pop(0)  # (a step of the walk is taken only with the move: see _next_step)
+        self._level_moves += 1
+        if self._path and self._path[0] == (st.pos[0] + a.dx, st.pos[1] + a.dy):
+            self._path.pop(0)  # (a step of the walk is taken only with the move: see _next_step)
         return a
 
     def _fallbacks(self, mode: Mode) -> Iterator[Action]:
@@ -367,7 +368,11 @@ class Bot:
         if st.fled and self.legal(Pursue()) and self._should_pursue(st.fled):
             return [Pursue()]  # (any other action lets it go)
         # (HURT is below REST_UNTIL: no one at or below REST_UNTIL, no one hurt either; most steps ask only that)
-        sore = any(m.alive and m.hp <= REST_UNTIL * m.max_hp for m in st.party)
+        sore = False
+        for m in st.party:
+            if m.alive and m.hp <= REST_UNTIL * m.max_hp:
+                sore = True
+                break
         hurt = self._hurt(HURT) if sore else None
         if hurt is not None and _has(g, "potion"):
             out.append(Drink(hurt))

@@ -218,11 +218,12 @@ class Game(Ctx):
     def refusal(self, action: Action) -> str | None:
         """Why an action of this kind would be refused now, or None (see :meth:`legal`)."""
         st = self.state
-        if self.over:
+        mode, kind = st.mode, action.type
+        if mode in OVER:
             return "The game is over."
-        if (st.mode, action.type) not in HANDLERS:
-            return f"You cannot {action.type.replace('_', ' ')} now ({st.mode})."
-        return self._precheck(action.type)
+        if (mode, kind) not in HANDLERS:
+            return f"You cannot {kind.replace('_', ' ')} now ({mode})."
+        return self._precheck(kind)
 
     def allowed(self) -> list[str]:
         """The action types the current mode allows (whether or not the state forbids one of them now)."""
