@@ -61,21 +61,20 @@ def _matrices(spec: FightSpec) -> tuple[Table, Table, Table, NDArray[np.float64]
     d_out, m_out = outcome_probabilities(spec)
     top_d, top_m = spec.delver_max_hp, spec.monster_hp
     blows_d = np.zeros((top_d, top_d))
-    for (dmg, _), p in m_out.items():
-        for d in range(top_d):
-            if d - max(dmg, 0) >= 0:
-                blows_d[d, d - max(dmg, 0)] += p
+    for (dmg, _), p in m_out.items():  # (each outcome added to its cells in turn, as one cell at a time would)
+        lose = max(dmg, 0)
+        d = np.arange(lose, top_d)
+        blows_d[d, d - lose] += p
     blows_m = np.zeros((top_m, top_m))
     kill = np.zeros(top_m)
     for dmg, p in d_out.items():
-        for m in range(top_m):
-            if m - max(dmg, 0) >= 0:
-                blows_m[m, m - max(dmg, 0)] += p
-            else:
-                kill[m] += p
+        lose = max(dmg, 0)
+        m = np.arange(lose, top_m)
+        blows_m[m, m - lose] += p
+        kill[: min(lose, top_m)] += p
     regen = np.zeros((top_m, top_m))
-    for m in range(top_m):
-        regen[m, min(m + spec.regenerate, top_m - 1)] = 1.0
+    m = np.arange(top_m)
+    regen[m, np.minimum(m + spec.regenerate, top_m - 1)] = 1.0
     return blows_d, blows_m, regen, kill
 
 
