@@ -93,42 +93,30 @@ class CostFlood:
         (least, _), others = self.classes[0], self.classes[1:]
         diagonal = self.diagonal
         found = None
-        if self.unit:  # every step costs 1: the bucket queue is a breadth-first flood, a layer a step
-            while True:
+        unit = self.unit
+        while True:
+            if unit:  # every step costs 1: the bucket queue is a breadth-first flood, a layer a step
                 if diagonal:  # (spread, written out: a call a layer is a good part of a layer's cost)
                     row = now | (now << 1) | (now >> 1)
                     now = (row | (row << s) | (row >> s)) & open_
                 else:
                     now = ((now << 1) | (now >> 1) | (now << s) | (now >> s)) & open_
-                if not now:
-                    self.done = True
-                    break
-                d += 1
-                open_ ^= now
-                layers[d] = now
-                order.append(d)
-                if now & mask:
-                    found = d
-                    break
-                if not mask:
-                    break
-            self.open, self.now, self.d = open_, now, d
-            return found
-        while True:
-            step = spread(now, s, diagonal) & open_
-            if step:
-                # (the classes split the open tiles: what is in none of the others costs the least)
-                for c, bits in others:
-                    got = step & bits
-                    if got:
-                        pending[d + c] = pending.get(d + c, 0) | got
-                        step ^= got
+                d += 1 if now else 0
+            else:
+                step = spread(now, s, diagonal) & open_
                 if step:
-                    pending[d + least] = pending.get(d + least, 0) | step
-            now = 0
-            while pending and not now:
-                d = min(pending)
-                now = pending.pop(d) & open_
+                    # (the classes split the open tiles: what is in none of the others costs the least)
+                    for c, bits in others:
+                        got = step & bits
+                        if got:
+                            pending[d + c] = pending.get(d + c, 0) | got
+                            step ^= got
+                    if step:
+                        pending[d + least] = pending.get(d + least, 0) | step
+                now = 0
+                while pending and not now:
+                    d = min(pending)
+                    now = pending.pop(d) & open_
             if not now:
                 self.done = True
                 break

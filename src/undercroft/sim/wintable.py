@@ -25,6 +25,7 @@ that). tests/test_wintable.py compares the two over every state of the shipped f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -103,21 +104,30 @@ def _build(spec: FightSpec, delver_first: bool) -> WinTables:
     def round_(values: Table, acts: bool) -> Table:
         return (blows_d if acts else stay) @ values @ right + carried[acts]
 
+    tables, lost, rounds = _backwards(round_, (2, top_d, top_m), every, spec.max_rounds)
+    return WinTables(tuple(t[0] for t in tables), tuple(t[0] for t in lost), rounds)
+
+
+def _backwards(round_: Callable[[Table, bool], Table], shape: tuple[int, ...], every: int,
+               max_rounds: int) -> tuple[list[Table], list[Table], int]:
+    """The rounds of a table read backwards, from none left until the fight is decided from every state (or
+    ``max_rounds``): one table per ``acts_every`` phase, each of ``shape`` with the chance to win and the chance the
+    fight is still going in its axis -3 (layers 0 and 1); and the same with the round's monsters' turn lost."""
     tables = []
     for _ in range(every):
-        t = np.zeros((2, top_d, top_m))
-        t[1] = 1.0  # no rounds left: nothing won, the fight still going
+        t = np.zeros(shape)
+        t[..., 1, :, :] = 1.0  # no rounds left: nothing won, the fight still going
         tables.append(t)
     before = tables
     rounds = 0
-    while rounds < spec.max_rounds:
+    while rounds < max_rounds:
         before = tables
         tables = [round_(before[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
         rounds += 1
-        if max(float(t[1].max()) for t in tables) < TOLERANCE:
+        if max(float(t[..., 1, :, :].max()) for t in tables) < TOLERANCE:
             break
     lost = [round_(before[(q + 1) % every], False) for q in range(every)]
-    return WinTables(tuple(t[0] for t in tables), tuple(t[0] for t in lost), rounds)
+    return tables, lost, rounds
 
 
 Key = tuple[object, ...]
@@ -203,20 +213,7 @@ def _build_group(spec: FightSpec, delver_first: bool) -> GroupTables:
             out[...] = blows @ (after @ regen.T)
         return out
 
-    tables = []
-    for _ in range(every):
-        t = np.zeros((k, 2, top_d, top_m))
-        t[:, 1] = 1.0  # no rounds left: nothing won, the fight still going
-        tables.append(t)
-    before = tables
-    rounds = 0
-    while rounds < spec.max_rounds:
-        before = tables
-        tables = [round_(before[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
-        rounds += 1
-        if max(float(t[:, 1].max()) for t in tables) < TOLERANCE:
-            break
-    lost = [round_(before[(q + 1) % every], False) for q in range(every)]
+    tables, lost, rounds = _backwards(round_, (k, 2, top_d, top_m), every, spec.max_rounds)
     return GroupTables(tuple(tuple(t[c, 0] for t in tables) for c in range(k)),
                        tuple(tuple(t[c, 0] for t in lost) for c in range(k)), rounds)
 
