@@ -374,7 +374,7 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
     if known is not None:
         yield known.win, known.win, True
         return
-    if isinstance(start, Start):  # (a group: simulated)
+    if isinstance(start, Start):  # (a group not computed exactly: simulated)
         steps = _start_steps(start)
     else:
         steps = _simulate_party_steps(start, FIGHTS, stream_seed(start))
