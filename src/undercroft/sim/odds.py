@@ -25,8 +25,8 @@ the forward numbers within 1e-11, tests/test_wintable.py), for the bot asks abou
 decision of a fight.
 
 Results are cached by the state they depend on (the fight's every number, the creatures' hit points, whose turn
-is next): a repeated call costs a few microseconds, a new state a few milliseconds (the forward pass or a simulation), a
-new state from a table known microseconds.
+is next): a repeated call costs a few microseconds, a new state a few milliseconds (the forward pass or a
+simulation); the bot's win from a table already built, a few microseconds.
 """
 
 from __future__ import annotations
@@ -344,9 +344,9 @@ def _table_win(start: Start) -> float:
 
 def win_chance(content: Content, game: Game) -> float:
     """The bot's chance to win the fight in front of the party (0 without odds): :func:`fight_odds`' win, except
-    that a fight of one character (the party's last one standing) against one creature is read from a table
-    (:mod:`undercroft.sim.wintable`: the same number to within 1e-11, for a fraction of the work). The
-    panels show :func:`fight_odds`."""
+    that a fight of one character (the party's last one standing) against one creature, or a group computed
+    :func:`exactly`, is read from a table (:mod:`undercroft.sim.wintable`: the same number to within 1e-11, for a
+    fraction of the work). The panels show :func:`fight_odds`."""
     start = _deciding(content, game)
     if start is None:
         return 0.0

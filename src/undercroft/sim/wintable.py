@@ -38,6 +38,7 @@ from undercroft.sim.spec import FightSpec
 TOLERANCE = 1e-13  # the chance that a fight is still undecided at which the table stops adding rounds
 TABLES_KEPT = 512  # tables remembered (each a few kilobytes)
 GROUP_WORK = 2_000_000  # multiply-adds a round of a group's tables may take (see tabled); beyond, the odds simulate
+GROUPS_KEPT = 64  # group tables remembered (one per kind of fight: each holds every count of the living)
 
 Table = NDArray[np.float64]
 
@@ -228,7 +229,7 @@ def group_tables(spec: FightSpec, delver_first: bool) -> GroupTables:
     key = _key(spec, delver_first)
     got = _groups.get(key)
     if got is None or len(got.wins) < spec.count:
-        if len(_groups) >= TABLES_KEPT:
+        if len(_groups) >= GROUPS_KEPT:
             _groups.clear()
         got = _groups[key] = _build_group(replace(spec, delver_hp=spec.delver_max_hp), delver_first)
     return got
