@@ -56,6 +56,10 @@ class PtyGame:
         if pid == 0:  # the child: the pty is its controlling terminal and its stdin, stdout and stderr
             try:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+                # A terminal's signals as a shell in a terminal gives them, whatever this process inherited (a
+                # background job of a script ignores SIGINT and SIGQUIT, and Python keeps an ignored SIGINT so).
+                for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGHUP):
+                    signal.signal(sig, signal.SIG_DFL)
                 os.execve(sys.executable, [sys.executable, "-m", "undercroft", *args], environ)
             finally:
                 os._exit(127)
