@@ -368,11 +368,7 @@ class Bot:
         if st.fled and self.legal(Pursue()) and self._should_pursue(st.fled):
             return [Pursue()]  # (any other action lets it go)
         # (HURT is below REST_UNTIL: no one at or below REST_UNTIL, no one hurt either; most steps ask only that)
-        sore = False
-        for m in st.party:
-            if m.alive and m.hp <= REST_UNTIL * m.max_hp:
-                sore = True
-                break
+        sore = self._hurt(REST_UNTIL) is not None
         hurt = self._hurt(HURT) if sore else None
         if hurt is not None and _has(g, "potion"):
             out.append(Drink(hurt))
@@ -667,8 +663,7 @@ class Bot:
         if not path and self._goal == st.pos and self._goal_kind == "stairs":
             return None  # on the stairs it made for (resting before it goes down)
         explore = self._goal_kind == "explore"
-        ok = bool(path) and ((self._goal is not None and self._level_moves < self.max_level_moves) if explore
-                             else self._goal_valid())
+        ok = bool(path) and self._goal_valid()
         if ok:
             nxt = path[0]
             dx, dy = nxt[0] - st.pos[0], nxt[1] - st.pos[1]

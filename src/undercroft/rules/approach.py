@@ -338,7 +338,7 @@ def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     live, whether it is hidden or defeated), and, for a group of several, the tiles the other groups stand on (its
     creatures stand round it: :func:`creature_tiles`); the same question again (a run's precheck, then the run; the
     bot's and the screens' questions between two actions; a fight's rounds, where hit points change but no one
-    falls) costs a comparison. tests/test_approach.py checks it against the answer computed afresh."""
+    falls) costs a comparison. tests/test_encounter_map.py checks it against the answer computed afresh."""
     st = ctx.state
     enc = st.encounter
     key = (id(st), st.depth, st.pos, st.prev_pos, st.segment, st.segment_entry,

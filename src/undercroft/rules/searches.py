@@ -96,11 +96,7 @@ class CostFlood:
         unit = self.unit
         while True:
             if unit:  # every step costs 1: the bucket queue is a breadth-first flood, a layer a step
-                if diagonal:  # (spread, written out: a call a layer is a good part of a layer's cost)
-                    row = now | (now << 1) | (now >> 1)
-                    now = (row | (row << s) | (row >> s)) & open_
-                else:
-                    now = ((now << 1) | (now >> 1) | (now << s) | (now >> s)) & open_
+                now = spread(now, s, diagonal) & open_
                 d += 1 if now else 0
             else:
                 step = spread(now, s, diagonal) & open_
