@@ -13,16 +13,18 @@ until one side is down, always striking the weakest living creature (ties: the f
 * any other group (two of its creatures wounded, or too big): simulated, :data:`FIGHTS` fights, the same rules
   from the fight in progress, with dice seeded from the state itself, so the same state always gives the same
   numbers and the game's own dice are never touched;
-* a party of several living characters: the whole party, simulated (:func:`simulate_party`, :data:`FIGHTS`
-  fights) as the engine fights (:mod:`undercroft.rules.combat`): every living character strikes the target each
-  party turn (the first living creature once it falls), each creature strikes the character the data's
-  ``combat.monster_targeting`` picks, with the per-face outcomes of :mod:`undercroft.rules.formulas` (through
-  each character's :class:`FightSpec`); ``hp_lost_mean`` is then the whole party's.
+* a party of several living characters: the whole party as the engine fights (:mod:`undercroft.rules.combat`):
+  every living character strikes the target each party turn (the first living creature once it falls), each
+  creature strikes the character the data's ``combat.monster_targeting`` picks, with the per-face outcomes of
+  :mod:`undercroft.rules.formulas` (through each character's :class:`FightSpec`); ``hp_lost_mean`` is then the
+  whole party's. Exact for a party of two against a group struck one creature at a time (:func:`party_exactly`:
+  the tables of :mod:`undercroft.sim.partytable`, every state of the fight at once); otherwise simulated
+  (:func:`simulate_party`, :data:`FIGHTS` fights).
 
-The bot asks :func:`win_chance` and :func:`win_bounds`: the same win, but one character's against one creature or
-a group, where exact, read from the fight's table (:mod:`undercroft.sim.wintable`, every state at once; equal to
-the forward numbers within 1e-11, tests/test_wintable.py), for the bot asks about a new state at almost every
-decision of a fight.
+The bot asks :func:`win_chance` and :func:`win_bounds`: the same win (a party of two's from its tables, as the
+panels have it), but one character's against one creature or a group, where exact, read from the fight's table
+(:mod:`undercroft.sim.wintable`, every state at once; equal to the forward numbers within 1e-11,
+tests/test_wintable.py), for the bot asks about a new state at almost every decision of a fight.
 
 Results are cached by the state they depend on (the fight's every number, the creatures' hit points, whose turn
 is next): a repeated call costs a few microseconds, a new state a few milliseconds (the forward pass or a
@@ -44,7 +46,7 @@ from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group, Member
 from undercroft.rules.types import Behaviour, FreeRound, Mode
-from undercroft.sim import wintable
+from undercroft.sim import partytable, wintable
 from undercroft.sim.exact import delver_turn, exact, monster_attack, outcome_probabilities, regenerate
 from undercroft.sim.spec import FightSpec, fight_spec
 from undercroft.sim.vector import DieRoller, face_tables, pcg64_raw, simulate
@@ -286,6 +288,20 @@ def _party_result(start: PartyStart, numbers: tuple[float, float, float, float])
                 PARTY, False)
 
 
+def party_exactly(start: PartyStart) -> bool:
+    """Whether the odds of the whole party's fight ``start`` are computed exactly, from the tables of
+    :mod:`undercroft.sim.partytable` (a party of two against a group struck one creature at a time); otherwise
+    they are simulated."""
+    return partytable.tabled(start.specs, start.hps, start.targeting)
+
+
+def _party_exact(start: PartyStart) -> Odds:
+    """The odds of a party's fight computed :func:`party_exactly`, from its tables."""
+    win, death, lost, rounds = partytable.party_numbers(start.specs, start.hps, start.delver_next, start.phase,
+                                                        start.skip_next, start.targeting)
+    return Odds(win, death, lost, rounds, f"exact; the whole party of {len(start.specs)}", PARTY, True)
+
+
 def exactly(start: Start) -> bool:
     """Whether the odds of ``start`` are computed exactly: one creature, or a group whose creatures but the one
     struck are all at full (:func:`undercroft.sim.wintable.full_behind`) and whose tables are of a size to build
@@ -324,14 +340,18 @@ def clear_cache() -> None:
     _known.clear()
     _specs.clear()
     wintable.clear()
+    partytable.clear()
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def party_odds(start: PartyStart) -> Odds:
-    """The odds of the whole party's fight ``start`` (cached): :func:`simulate_party`, dice seeded from the state."""
+    """The odds of the whole party's fight ``start`` (cached): exact from its tables where it has them
+    (:func:`party_exactly`), else :func:`simulate_party`, dice seeded from the state."""
     known = _known.get(start)
     if known is not None:
         return known
+    if party_exactly(start):
+        return _keep(start, _party_exact(start))
     return _keep(start, _party_result(start, simulate_party(start, FIGHTS, stream_seed(start))))
 
 
@@ -366,6 +386,10 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
         return
     if isinstance(start, Start) and exactly(start):
         win = _table_win(start)
+        yield win, win, True
+        return
+    if isinstance(start, PartyStart) and party_exactly(start):
+        win = party_odds(start).win
         yield win, win, True
         return
     known = _known.get(start)

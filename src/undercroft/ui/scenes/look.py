@@ -169,7 +169,7 @@ def explore_odds(session: Session, g: Group) -> list[tuple[str, RGB]]:
         return []
     how = "exact" if odds.exact else "simulated"
     if odds.character == PARTY:
-        how = "the whole party, simulated"
+        how = f"the whole party, {how}"
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
     return [(f"If you fight it: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f}"
              f" ({how})", colour)]

@@ -202,7 +202,7 @@ class GameScene(Scene):
             return []
         how = "exact" if odds.exact else "simulated"
         if odds.character == PARTY:
-            how = "the whole party, simulated"
+            how = f"the whole party, {how}"
         colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
         out = [(f"If you fight on: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f}"
                 f" ({how})", colour)]

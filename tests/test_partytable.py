@@ -1,0 +1,202 @@
+"""The exact odds of a party of two (undercroft.sim.partytable), against an enumeration of the fight state by state
+written here from the rules (each blow's every face, the creatures by index, the targeting as the engine picks), over
+every state of small fights that have each rule a fight can have; against the party simulation on the shipped
+crawler fights; and what the odds and the panels make of them."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from undercroft.content import Content, load_content
+from undercroft.rules import formulas
+from undercroft.rules.game import Game
+from undercroft.rules.types import Mode
+from undercroft.sim import partytable
+from undercroft.sim.odds import PARTY, PartyStart, clear_cache, fight_odds, party_exactly, party_start, simulate_party
+from undercroft.sim.spec import FightSpec, spec_from_content
+from undercroft.sim.vector import face_tables
+
+CLOSE = 1e-10  # both stop once what is left to decide weighs less than about 1e-13
+Numbers = tuple[float, float, float, float]
+
+
+def enumerate_fight(specs: tuple[FightSpec, ...], hps: tuple[int, ...], party_next: bool, phase: int, lost: bool,
+                    targeting: str, rounds: int = 200) -> Numbers:
+    """(win, death, hit points lost, rounds) of the fight, every state carried forward with its chance: the party's
+    turn strikes the weakest living creature (ties the first), each living character in turn, the first living
+    creature once it falls; the monsters' turn (when they act) has each living creature strike whom ``targeting``
+    picks; then the living regenerate. Stops when less than 1e-15 is left undecided."""
+    die, full = specs[0].attack_die, specs[0].monster_hp
+    dealt = [face_tables(s)[0] for s in specs]
+    taken = [face_tables(s)[1] for s in specs]
+    total = sum(s.delver_hp for s in specs)
+    states: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {(tuple(s.delver_hp for s in specs), hps): 1.0}
+    win = death = lost_hp = mean_rounds = 0.0
+    for r in range(rounds):
+        for side in ("party", "monsters") if party_next else ("monsters", "party"):
+            after: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = defaultdict(float)
+            for (party, creatures), p in states.items():
+                if side == "party":
+                    living = [i for i, h in enumerate(creatures) if h > 0]
+                    branches = {(creatures, min(living, key=lambda i: (creatures[i], i))): p}
+                    for j in (j for j in range(len(specs)) if party[j] > 0):
+                        nxt: dict[tuple[tuple[int, ...], int], float] = defaultdict(float)
+                        for (cs, t), q in branches.items():
+                            if not any(cs):
+                                nxt[(cs, t)] += q
+                                continue
+                            if cs[t] <= 0:
+                                t = next(i for i, h in enumerate(cs) if h > 0)
+                            for face in range(die):
+                                hit = list(cs)
+                                hit[t] = max(0, hit[t] - int(dealt[j][face]))
+                                nxt[(tuple(hit), t)] += q / die
+                        branches = nxt
+                    for (cs, _), q in branches.items():
+                        if any(cs):
+                            after[(party, cs)] += q
+                        else:
+                            win += q
+                            lost_hp += q * (total - sum(party))
+                            mean_rounds += q * (r + 1)
+                else:
+                    acts = not (r == 0 and lost) and formulas.monster_acts(phase + r, specs[0].acts_every)
+                    parties = {party: p}
+                    for _ in (i for i, h in enumerate(creatures) if h > 0 and acts):
+                        struck: dict[tuple[int, ...], float] = defaultdict(float)
+                        for ps, q in parties.items():
+                            up = [j for j, h in enumerate(ps) if h > 0]
+                            if not up:
+                                struck[ps] += q
+                                continue
+                            whom = ([(min(up, key=lambda j: (ps[j], j)), 1.0)] if targeting == "lowest_hp"
+                                    else [(up[0], 1.0)] if targeting == "first" else [(j, 1 / len(up)) for j in up])
+                            for j, w in whom:
+                                for face in range(die):
+                                    hit = list(ps)
+                                    hit[j] = max(0, hit[j] - int(taken[j][face]))
+                                    struck[tuple(hit)] += q * w / die
+                        parties = struck
+                    healed = tuple(min(full, h + specs[0].regenerate) if h > 0 else h for h in creatures)
+                    for ps, q in parties.items():
+                        if any(ps):
+                            after[(ps, healed)] += q
+                        else:
+                            death += q
+                            lost_hp += q * total
+                            mean_rounds += q * (r + 1)
+            states = after
+        if sum(states.values()) < 1e-15:
+            break
+    for (party, _), q in states.items():
+        lost_hp += q * (total - sum(party))
+        mean_rounds += q * rounds
+    return win, death, lost_hp, mean_rounds
+
+
+@pytest.fixture(scope="module")
+def content(shipped_data: Path) -> Content:
+    return load_content(shipped_data)
+
+
+def _party(content: Content, monster: str, **numbers: Any) -> tuple[FightSpec, FightSpec]:
+    """The crawler's delver and sellsword against ``monster``, made small enough to check at every state."""
+    def small(character: str, hp: int) -> FightSpec:
+        spec = spec_from_content(content, monster, character=character)
+        return replace(spec, delver_hp=hp, delver_max_hp=hp, monster_hp=min(spec.monster_hp, 4), **numbers)
+    return small("delver", 4), small("sellsword", 3)
+
+
+@pytest.mark.parametrize(("monster", "targeting", "numbers"), [
+    ("orc", "lowest_hp", {}),
+    ("orc", "first", {}),
+    ("orc", "random", {}),
+    ("troll", "lowest_hp", {}),  # regenerates
+    ("wick_trimmer", "lowest_hp", {}),  # acts every second turn
+    ("goblin", "random", {"critical_multiplier": 3, "regenerate": 1, "acts_every": 2, "minimum_damage": 1}),
+])
+def test_every_state_of_a_party_fight_is_the_enumerations(content: Content, monster: str, targeting: str,
+                                                          numbers: dict[str, Any]) -> None:
+    delver, sellsword = _party(content, monster, **numbers)
+    partytable.clear()
+    checked = 0
+    for count in (1, 2, 3):
+        for a, b, m, party_next, lost in itertools.product(range(1, 5), range(1, 4), range(1, 5), (True, False),
+                                                           (False, True)):
+            if (a + b + m) % 2 and count > 1:
+                continue  # (half the states of the groups: the enumeration of three creatures is slow)
+            for phase in range(delver.acts_every):
+                specs = (replace(delver, delver_hp=a), replace(sellsword, delver_hp=b))
+                hps = (m,) + (delver.monster_hp,) * (count - 1)
+                got = partytable.party_numbers(specs, hps, party_next, phase, lost, targeting)
+                want = enumerate_fight(specs, hps, party_next, phase, lost, targeting)
+                assert got == pytest.approx(want, abs=CLOSE), (count, a, b, m, party_next, phase, lost)
+                checked += 1
+    assert checked >= 96 + 2 * 48
+
+
+def meet(content: Content, monster: str, count: int) -> Game:
+    """A new crawler game facing ``count`` ``monster`` (met before: no surprise, no free round)."""
+    game = Game(content, "crawler", 1)
+    g = game.add_group(monster, count)
+    game.start_encounter(g, meeting=False)
+    assert game.state.mode == Mode.ENCOUNTER
+    return game
+
+
+@pytest.mark.parametrize(("monster", "count"), [("orc", 1), ("orc", 3), ("hobgoblin", 2), ("troll", 1)])
+def test_the_party_of_two_is_exact_and_agrees_with_its_simulation(content: Content, monster: str,
+                                                                  count: int) -> None:
+    clear_cache()
+    game = meet(content, monster, count)
+    odds = fight_odds(content, game)
+    start = party_start(content, game)
+    assert odds is not None and start is not None and odds.character == PARTY and odds.exact
+    assert odds.method == "exact; the whole party of 2"
+    n = 40_000
+    win, death, lost, _ = simulate_party(start, n, 11)
+    se = math.sqrt(max(odds.win * (1 - odds.win), 1e-6) / n)
+    assert abs(win - odds.win) <= 4 * se and abs(death - odds.death) <= 4 * se
+    assert odds.win + odds.death == pytest.approx(1.0, abs=1e-9)
+    assert abs(lost - odds.hp_lost_mean) <= 0.1
+
+
+def test_a_wounded_party_and_a_wounded_creature_read_the_same_table(content: Content) -> None:
+    """Every state of a fight is one table: a hurt sellsword lowers the odds, a hurt orc raises them, and no new
+    table is built for either."""
+    clear_cache()
+    game = meet(content, "orc", 2)
+    fresh = fight_odds(content, game)
+    built = dict(partytable._tables)
+    game.state.party[1].hp = 2
+    hurt = fight_odds(content, game)
+    game.state.party[1].hp = game.state.party[1].max_hp
+    g = game.state.front_group()
+    assert g is not None
+    g.set_hp(1, 1)
+    wounded = fight_odds(content, game)
+    assert fresh is not None and hurt is not None and wounded is not None
+    assert hurt.win < fresh.win < wounded.win and hurt.exact and wounded.exact
+    assert partytable._tables == built
+
+
+def test_what_the_tables_do_not_hold_is_simulated(content: Content) -> None:
+    spec = spec_from_content(content, "orc")
+    pair = (spec, replace(spec, character="sellsword"))
+    two_wounded = PartyStart(pair, (3, 2, spec.monster_hp), True, 0, False, "lowest_hp")
+    assert not party_exactly(two_wounded)
+    assert party_exactly(replace(two_wounded, hps=(0, 2, spec.monster_hp)))  # (one down, one wounded)
+    crowd = replace(spec, monster_hp=999)
+    assert not party_exactly(PartyStart((crowd, crowd), (999,) * 20, True, 0, False, "lowest_hp"))
+    game = Game(content, "citadel", 1)  # a party of four: far too many states
+    g = game.add_group("ogre", 3)
+    game.start_encounter(g, meeting=False)
+    odds = fight_odds(content, game)
+    assert odds is not None and odds.character == PARTY and not odds.exact
