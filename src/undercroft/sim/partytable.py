@@ -73,8 +73,11 @@ def _key(specs: tuple[FightSpec, ...], targeting: str) -> Key:
 
 
 def _work(specs: tuple[FightSpec, ...], count: int) -> int:
-    """The multiply-adds of a round of the tables (every phase): the cells, times the characters' blows along the
-    creature's hit points and the creatures' blows along each character's."""
+    """The size of a round of the tables (every phase), counted as if each creature's blow were taken along each
+    character's hit points in turn (what the blows would cost kept sparse; :func:`_build` takes them as products
+    with the whole party's matrix): the cells, times the characters' blows along the creature's hit points and the
+    creatures'. Its bound, :data:`PARTY_WORK`, holds every shipped crawler fight but a few groups of five (simulated)
+    and keeps out the citadel's parties of three and four."""
     m = specs[0].monster_hp
     layer = 4 * m * math.prod(s.delver_max_hp + 1 for s in specs)  # (the cells of one count of the living)
     strikes = count * len(specs) * m
