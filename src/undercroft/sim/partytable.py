@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from undercroft.rules import formulas
 from undercroft.sim.exact import outcome_probabilities
 from undercroft.sim.spec import FightSpec
+from undercroft.sim.wintable import _matrices
 
 TOLERANCE = 1e-13  # the chance that a fight is still undecided at which a table stops adding rounds
 PARTY_WORK = 2_000_000  # multiply-adds a round of a party's tables may take (see tabled); beyond, the odds simulate
@@ -134,15 +135,9 @@ def _build(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTab
     falls = np.zeros((cells, cells))  # a creature's blow: the party's hit points s -> s'
     at = np.arange(cells)
     for i, s in enumerate(specs):
-        d_out, m_out = outcome_probabilities(s)
-        blows = np.zeros((top_m, top_m))
-        kill = np.zeros(top_m)
-        for dmg, p in d_out.items():
-            lose = max(dmg, 0)
-            m = np.arange(lose, top_m)
-            blows[m, m - lose] += p
-            kill[: min(lose, top_m)] += p
+        _, blows, _, kill = _matrices(s)  # (the character's blows on one creature, as a lone character's tables)
         strikes.append((blows, kill[:, None], grid[i] > 0))
+        _, m_out = outcome_probabilities(s)
         for (dmg, _), p in m_out.items():  # (each outcome in turn, as the rows of _matrices are built)
             h = grid[i]
             np.add.at(falls, (at, at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i]), share[i] * p)
