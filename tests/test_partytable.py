@@ -114,6 +114,12 @@ def _party(content: Content, monster: str, **numbers: Any) -> tuple[FightSpec, F
     return small("delver", 4), small("sellsword", 3)
 
 
+def _fresh(delver: FightSpec, sellsword: FightSpec,
+           targeting: str) -> tuple[tuple[FightSpec, ...], tuple[int, ...], bool, int, bool, str]:
+    """A fresh fight of the two against two creatures, as party_win and enumerate_fight take it."""
+    return (delver, sellsword), (delver.monster_hp,) * 2, True, 0, False, targeting
+
+
 @pytest.mark.parametrize(("monster", "targeting", "numbers"), [
     ("orc", "lowest_hp", {}),
     ("orc", "first", {}),
@@ -126,6 +132,8 @@ def test_every_state_of_a_party_fight_is_the_enumerations(content: Content, mons
                                                           numbers: dict[str, Any]) -> None:
     delver, sellsword = _party(content, monster, **numbers)
     partytable.clear()
+    assert partytable.party_win(*_fresh(delver, sellsword, targeting)) == pytest.approx(  # (before a whole table)
+        enumerate_fight(*_fresh(delver, sellsword, targeting))[0], abs=CLOSE)
     checked = 0
     for count in (1, 2, 3):
         for a, b, m, party_next, lost in itertools.product(range(1, 5), range(1, 4), range(1, 5), (True, False),
@@ -138,6 +146,8 @@ def test_every_state_of_a_party_fight_is_the_enumerations(content: Content, mons
                 got = partytable.party_numbers(specs, hps, party_next, phase, lost, targeting)
                 want = enumerate_fight(specs, hps, party_next, phase, lost, targeting)
                 assert got == pytest.approx(want, abs=CLOSE), (count, a, b, m, party_next, phase, lost)
+                win = partytable.party_win(specs, hps, party_next, phase, lost, targeting)  # (the bot's tables)
+                assert win == pytest.approx(got[0], abs=1e-14)
                 checked += 1
     assert checked >= 96 + 2 * 48
 

@@ -295,6 +295,12 @@ def party_exactly(start: PartyStart) -> bool:
     return partytable.tabled(start.specs, start.hps, start.targeting)
 
 
+def _party_win(start: PartyStart) -> float:
+    """The win of a party's fight computed :func:`party_exactly`, from the win's tables (the bot's question)."""
+    return partytable.party_win(start.specs, start.hps, start.delver_next, start.phase, start.skip_next,
+                                start.targeting)
+
+
 def _party_exact(start: PartyStart) -> Odds:
     """The odds of a party's fight computed :func:`party_exactly`, from its tables."""
     win, death, lost, rounds = partytable.party_numbers(start.specs, start.hps, start.delver_next, start.phase,
@@ -366,12 +372,14 @@ def win_chance(content: Content, game: Game) -> float:
     """The bot's chance to win the fight in front of the party (0 without odds): :func:`fight_odds`' win, except
     that a fight of one character (the party's last one standing) against one creature, or a group computed
     :func:`exactly`, is read from a table (:mod:`undercroft.sim.wintable`: the same number to within 1e-11, for a
-    fraction of the work). The panels show :func:`fight_odds`."""
+    fraction of the work), and a party computed :func:`party_exactly` from the win's own tables
+    (:func:`undercroft.sim.partytable.party_win`: the same number, for half the work of the panels' tables). The
+    panels show :func:`fight_odds`."""
     start = _deciding(content, game)
     if start is None:
         return 0.0
     if isinstance(start, PartyStart):
-        return party_odds(start).win
+        return _party_win(start) if party_exactly(start) else party_odds(start).win
     return _table_win(start) if exactly(start) else start_odds(start).win
 
 
@@ -389,7 +397,7 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
         yield win, win, True
         return
     if isinstance(start, PartyStart) and party_exactly(start):
-        win = party_odds(start).win
+        win = _party_win(start)
         yield win, win, True
         return
     known = _known.get(start)

@@ -115,9 +115,10 @@ def _targets(sizes: tuple[int, ...], targeting: str) -> Table:
     return share
 
 
-def _build(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTables:
+def _build(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool) -> PartyTables:
     """The tables of the party ``specs`` (their hit points aside) against up to ``count`` creatures, either side
-    taking the next turn.
+    taking the next turn; with ``whole``, all four layers, else the first two (the win and the fight still going:
+    what the bot asks, for about half the work).
 
     Laid out ``[c - 1, layer, m - 1, s]`` with ``s`` the party's hit points flattened (every character's 0..max,
     the last character fastest), so that a character's blows are one product along ``m`` and a creature's blow one
@@ -146,9 +147,11 @@ def _build(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTab
     for _ in range(count - 1):
         powers.append(powers[-1] @ powers[0])
     blows_t = np.stack(powers)
-    won = np.zeros((1, 4, 1, cells))  # the last creature down: won, over, the party's hit points left, no rounds
+    layers = 4 if whole else 2
+    won = np.zeros((1, layers, 1, cells))  # the last creature down: won, over, the party's hit points left, no rounds
     won[0, WIN] = 1.0
-    won[0, LEFT] = party_hp
+    if whole:
+        won[0, LEFT] = party_hp
     regen = np.minimum(np.arange(top_m) + s0.regenerate, top_m - 1)
 
     def strike(v: Table, j: int) -> Table:
@@ -170,7 +173,8 @@ def _build(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTab
         v = monsters(v, acts)
         for j in reversed(range(n)):
             v = strike(v, j)
-        v[:, ROUNDS] += 1.0
+        if whole:
+            v[:, ROUNDS] += 1.0
         v[..., 0] = 0.0  # (the party down)
         return v
 
@@ -180,13 +184,15 @@ def _build(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTab
         and any other in one more, this turn's included."""
         after = monsters(v, acts)
         v = after.copy() if after is v else after  # (a lost turn without regeneration changes nothing)
-        v[:, ROUNDS] += 1.0 - v[:, WIN]
+        if whole:
+            v[:, ROUNDS] += 1.0 - v[:, WIN]
         v[..., 0] = 0.0
         return v
 
-    start = np.zeros((count, 4, top_m, cells))
+    start = np.zeros((count, layers, top_m, cells))
     start[:, GOING] = 1.0
-    start[:, LEFT] = party_hp
+    if whole:
+        start[:, LEFT] = party_hp
     start[..., 0] = 0.0
     tables = [start] * every
     prior = tables
@@ -204,19 +210,32 @@ def _build(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTab
     return PartyTables(((tuple(theirs), tuple(theirs_lost)), (tuple(tables), tuple(lost))), rounds)
 
 
-_tables: dict[Key, PartyTables] = {}  # (_key) -> the tables, for the largest count asked for so far
+_tables: dict[tuple[Key, bool], PartyTables] = {}  # (_key, whole) -> the tables, for the largest count asked for
 
 
-def party_tables(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTables:
-    """The tables of the party ``specs`` against ``count`` creatures (and fewer); remembered: one set serves every
-    hit points of the party, either side opening, and every count up to the largest asked for."""
+def party_tables(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool = True) -> PartyTables:
+    """The tables of the party ``specs`` against ``count`` creatures (and fewer), all four layers (``whole``) or
+    the win's two (a whole set serves too, where one is known); remembered: one set serves every hit points of the
+    party, either side opening, and every count up to the largest asked for."""
     key = _key(specs, targeting)
-    got = _tables.get(key)
-    if got is None or got.tables[0][0][0].shape[0] < count:
-        if len(_tables) >= PARTIES_KEPT:
-            _tables.clear()
-        got = _tables[key] = _build(specs, count, targeting)
+    for kind in (True,) if whole else (True, False):
+        got = _tables.get((key, kind))
+        if got is not None and got.tables[0][0][0].shape[0] >= count:
+            return got
+    if len(_tables) >= PARTIES_KEPT:
+        _tables.clear()
+    got = _tables[(key, whole)] = _build(specs, count, targeting, whole)
     return got
+
+
+def _at(specs: tuple[FightSpec, ...], hps: tuple[int, ...]) -> tuple[int, int, int]:
+    """The index of a state in a table: the count of the living less one, the one struck's hit points less one,
+    the party's hit points as one number."""
+    living = [h for h in hps if h > 0]
+    party = 0
+    for s in specs:
+        party = party * (s.delver_max_hp + 1) + s.delver_hp
+    return len(living) - 1, min(min(living), specs[0].monster_hp) - 1, party
 
 
 def party_numbers(specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int,
@@ -225,12 +244,20 @@ def party_numbers(specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_nex
     (each at its ``delver_hp``) against the creatures ``hps`` (index order, 0: down; :func:`tabled`), the monsters'
     turn counter at ``phase``, their turn of this round lost if ``lost_turn``: the numbers
     :func:`undercroft.sim.odds.simulate_party` estimates, exactly."""
-    living = sorted(h for h in hps if h > 0)
     t = party_tables(specs, len(hps), targeting)  # (the whole group, the fallen too: every count it will come to)
+    c, m, s = _at(specs, hps)
     table = t.tables[delver_next][lost_turn][phase % specs[0].acts_every]
-    s = sum(m.delver_hp * math.prod(m2.delver_max_hp + 1 for m2 in specs[i + 1 :]) for i, m in enumerate(specs))
-    win, going, left, rounds = (float(x) for x in table[len(living) - 1, :, min(living[0], specs[0].monster_hp) - 1, s])
+    win, going, left, rounds = (float(x) for x in table[c, :, m, s])
     return win, max(0.0, 1.0 - win - going), sum(s.delver_hp for s in specs) - left, rounds
+
+
+def party_win(specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool,
+              targeting: str) -> float:
+    """The win of :func:`party_numbers`, from the win's tables alone (the bot's question: half the work of a
+    whole table, which serves as well where one is known)."""
+    t = party_tables(specs, len(hps), targeting, whole=False)
+    c, m, s = _at(specs, hps)
+    return float(t.tables[delver_next][lost_turn][phase % specs[0].acts_every][c, WIN, m, s])
 
 
 def clear() -> None:
