@@ -118,6 +118,9 @@ RECORD_BATCH = 64  # action lines a recorded bot game gathers before one write (
 COSTS_KEPT = 64  # walking maps (Bot._cost_bits) a bot keeps at once on a level
 PARTS_KEPT = 64  # walking maps whose parts (see CostFlood) a bot keeps at once on a level
 _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+# In a plan's options: run through the door :meth:`Bot._run` picks, worked out only if :meth:`Bot.choose` gets to
+# it (most plans that offer a run offer a step or a fight first, which is taken). Never given to the engine.
+_BEST_RUN = Run(door=-2)
 _FAR = MAX_DIST
 
 
@@ -323,6 +326,8 @@ class Bot:
         options = plan() if plan is not None else []
         refused = self._refused
         for a in options:  # (the plan's own first: the fallbacks are made only when none of them is taken)
+            if a is _BEST_RUN:
+                a = self._run()
             if (not refused or a not in refused) and self.legal(a):
                 if isinstance(a, Move):
                     return self._taken(a)
@@ -715,7 +720,7 @@ class Bot:
                     return [Move(step[0] - st.pos[0], step[1] - st.pos[1])]
             self._long[g.id] = 0
             self._been.pop(g.id, None)
-            return [self._run(), Fight()]
+            return [_BEST_RUN, Fight()]
         return plan
 
     def _out_of_sight(self, g: Group, odds: float, distance: int) -> list[Action]:
@@ -828,14 +833,14 @@ class Bot:
             if step is not None and self._goal_kind != "reengage":
                 out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
                 if can_run:
-                    out.append(self._run())
+                    out.append(_BEST_RUN)
                 return out
             if odds >= GIVE_UP or self._fled.get(g.id, 0) >= FLEES_ON_THE_WAY or no_running:
                 self._committed.add(g.id)
                 out.append(Fight())
             if can_run:
                 self._flee(g)
-                out.append(self._run())
+                out.append(_BEST_RUN)
             return out
         waits = self._waits.get(g.id, 0)
         if (g.reaction_result in ("peaceful", "friendly") and g.origin != Origin.GUARDIAN and odds < 0.9
@@ -863,7 +868,7 @@ class Bot:
                 out.append(Bribe(offer))  # refused, it attacks first
         elif best == "run":
             self._flee(g)
-            out.append(self._run())
+            out.append(_BEST_RUN)
         elif best == "distract_food":
             out.append(DropFood())  # it may stop to eat: busy with it, it lets the party by
         elif best == "distract_treasure":
@@ -1083,7 +1088,7 @@ class Bot:
             escape = self._escape_chance(g)
             if odds.leave(escape):
                 self._flee(g)  # (to come back rested, or to go round it)
-                out.append(self._run())
+                out.append(_BEST_RUN)
         target = self._weakest()
         if _has(game, "oil") and odds.below(0.6):
             out.append(ThrowOil(target))
