@@ -823,7 +823,6 @@ class Bot:
         # Peaceful, holding its ground, or passive: it starts nothing (a passive one strikes once at whoever walks
         # past it, which costs less than fighting a crowd of them). A kneeler rises once the party is inside: it
         # is met like any other monster.
-        can_run = self.legal(Run())  # not where the rules have no running, nor when too exhausted to run
         no_running = not game.proc.running  # the citadel: talk, bribe or fight to the death
         quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
         if quiet and odds < 0.9:
@@ -832,13 +831,12 @@ class Bot:
             step = self._next_step()
             if step is not None and self._goal_kind != "reengage":
                 out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
-                if can_run:
-                    out.append(_BEST_RUN)
+                out.append(_BEST_RUN)  # (if the step is not taken; choose asks whether running is legal then)
                 return out
             if odds >= GIVE_UP or self._fled.get(g.id, 0) >= FLEES_ON_THE_WAY or no_running:
                 self._committed.add(g.id)
                 out.append(Fight())
-            if can_run:
+            if self.legal(Run()):  # not where the rules have no running, nor when too exhausted to run
                 self._flee(g)
                 out.append(_BEST_RUN)
             return out
