@@ -630,7 +630,7 @@ def _simulate_party_steps(start: PartyStart, fights: int, seed: int) -> Steps:
                 nd = int(np.count_nonzero(done))
                 if nd:
                     wins += nd
-                    lost += start_total * nd - int(php[:, done].sum())
+                    lost += start_total * nd - int(php.sum(axis=0)[done].sum())
                     rounds += nd * (r + 1)
             else:
                 nd = 0
@@ -639,12 +639,18 @@ def _simulate_party_steps(start: PartyStart, fights: int, seed: int) -> Steps:
                     rows = np.arange(n)
                     faces = rng.integers(0, die, size=(n, k))
                     pick = rng.random((n, k)) if targeting == "random" else None
+                    least = targeting == "lowest_hp" and n_members > 1
+                    if least:  # (_first_least's key, kept up to date blow by blow rather than made again)
+                        key = np.where(php > 0, php, _NONE) * n_members + midx
+                        kf = key.reshape(-1)
                     for i in range(k):
                         # (a blow at a character already down, in a fight lost in this turn, changes nothing: its
                         # hit points are 0 again below)
                         acting = hp[i] > 0
-                        if targeting == "lowest_hp":
-                            who = _first_least(php, midx) if n_members > 1 else np.zeros(n, dtype=np.int32)
+                        if least:
+                            who = key.min(axis=0) % n_members
+                        elif targeting == "lowest_hp":
+                            who = np.zeros(n, dtype=np.int32)
                         elif targeting == "first":
                             who = np.argmax(php > 0, axis=0)
                         else:
@@ -654,7 +660,10 @@ def _simulate_party_steps(start: PartyStart, fights: int, seed: int) -> Steps:
                             nth = np.minimum((pick[:, i] * living).astype(np.int64), np.maximum(living - 1, 0))
                             who = np.argmax(np.cumsum(up, axis=0) > nth, axis=0)
                         at = who * n + rows
-                        pf[at] = pf.take(at) - mflat.take(who * die + faces[:, i]) * acting
+                        left = pf.take(at) - mflat.take(who * die + faces[:, i]) * acting
+                        pf[at] = left
+                        if least:
+                            kf[at] = np.where(left > 0, left, _NONE) * n_members + who
                     np.maximum(php, 0, out=php)
                     done = ~php.any(axis=0)
                     nd = int(np.count_nonzero(done))
