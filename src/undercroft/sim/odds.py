@@ -265,6 +265,10 @@ def stream_seed(start: Start | PartyStart) -> int:
 
 
 _known: dict[Start | PartyStart, Odds] = {}  # finished results (also those win_bounds ran to the end)
+# simulations win_bounds stopped short of the end, and the bounds they gave so far: a later question about the same
+# state (the next decision of a meeting) goes on from there
+_running: dict[Start | PartyStart, tuple[Steps, list[tuple[float, float]]]] = {}
+RUNNING_KEPT = 64
 
 
 def _keep(start: Start | PartyStart, odds: Odds) -> Odds:
@@ -330,7 +334,8 @@ def start_odds(start: Start) -> Odds:
         return known
     spec = start.spec
     if not start.fresh:
-        return _keep(start, _start_result(start, _finish(_start_steps(start))))
+        running = _running.pop(start, None)  # (win_bounds began it: the same numbers, from where it stopped)
+        return _keep(start, _start_result(start, _finish(running[0] if running is not None else _start_steps(start))))
     if exactly(start):
         e = exact(spec, groups=True)
         return _keep(start, Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True))
@@ -344,6 +349,7 @@ def clear_cache() -> None:
     start_odds.cache_clear()
     party_odds.cache_clear()
     _known.clear()
+    _running.clear()
     _specs.clear()
     wintable.clear()
     partytable.clear()
@@ -358,6 +364,9 @@ def party_odds(start: PartyStart) -> Odds:
         return known
     if party_exactly(start):
         return _keep(start, _party_exact(start))
+    running = _running.pop(start, None)
+    if running is not None:  # (win_bounds began it: the same numbers, from where it stopped)
+        return _keep(start, _party_result(start, _finish(running[0])))
     return _keep(start, _party_result(start, simulate_party(start, FIGHTS, stream_seed(start))))
 
 
@@ -406,17 +415,32 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
     if known is not None:
         yield known.win, known.win, True
         return
-    if isinstance(start, Start):  # (a group not computed exactly: simulated)
-        steps = _start_steps(start)
-    else:
-        steps = _simulate_party_steps(start, FIGHTS, stream_seed(start))
+    running = _running.get(start)
+    if running is None:
+        if len(_running) >= RUNNING_KEPT:
+            _running.clear()
+        steps = _start_steps(start) if isinstance(start, Start) else _simulate_party_steps(start, FIGHTS,
+                                                                                          stream_seed(start))
+        running = _running[start] = (steps, [])
+    steps, drawn = running
+    i = 0
     while True:
-        try:
-            lo, hi = next(steps)
-        except StopIteration as stop:
-            numbers: tuple[float, float, float, float] = stop.value
-            break
+        if i < len(drawn):  # (what an earlier question about this state drew already)
+            lo, hi = drawn[i]
+        else:
+            known = _known.get(start)
+            if known is not None:  # (another question ran it to the end meanwhile)
+                yield known.win, known.win, True
+                return
+            try:
+                lo, hi = next(steps)
+            except StopIteration as stop:
+                numbers: tuple[float, float, float, float] = stop.value
+                break
+            drawn.append((lo, hi))
+        i += 1
         yield lo, hi, False
+    _running.pop(start, None)
     if isinstance(start, Start):
         odds = _keep(start, _start_result(start, numbers))
     else:
