@@ -6,6 +6,7 @@ numbers, and on the panels' numbers."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,84 @@ def test_the_bounds_hold_and_end_on_the_bots_number(content: Content, monkeypatc
         for ruleset, seed in (("undercroft", 5), ("crawler", 6), ("warden", 7)):
             play_game(content, ruleset, seed)
     assert checked > 30
+
+
+class WholeMeetingOdds(_WinOdds):
+    """_WinOdds that decides a meeting only on the whole number: every question runs the odds to the end."""
+
+    def best(self, ways: dict[str, Callable[[float], float]], lines: list[Callable[[float], float]]) -> str:
+        while not self.final:
+            self._refine()
+        return super().best(ways, lines)
+
+    def below(self, threshold: float) -> bool:
+        while not self.final:
+            self._refine()
+        return super().below(threshold)
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("citadel", 21), ("citadel", 22), ("crawler", 23), ("undercroft", 24)])
+def test_meetings_on_bounds_are_meetings_on_the_whole_odds(content: Content, ruleset: str, seed: int,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A meeting's choice taken on the bounds of a simulated win (the citadel's party of four) is the one the whole
+    number gives: the same games."""
+    early = [0, 0]  # choices taken, of them on bounds (before the whole number)
+    best = _WinOdds.best
+
+    def counting(self: _WinOdds, ways: dict[str, Callable[[float], float]],
+                 lines: list[Callable[[float], float]]) -> str:
+        got = best(self, ways, lines)
+        early[0] += 1
+        early[1] += not self.final
+        return got
+
+    clear_cache()
+    with monkeypatch.context() as m:
+        m.setattr(_WinOdds, "best", counting)
+        fast = played(content, ruleset, seed, monkeypatch)
+    clear_cache()
+    with monkeypatch.context() as m:
+        m.setattr(bot_module, "_WinOdds", WholeMeetingOdds)
+        slow = played(content, ruleset, seed, monkeypatch)
+    assert fast == slow
+    assert early[0] > 0 and (ruleset != "citadel" or early[1] > 0), early
+
+
+def test_the_best_way_is_taken_on_the_bounds_only_when_no_win_within_them_changes_it() -> None:
+    """_WinOdds.best decides early only when one way beats every other over all the bounds, the point where two of
+    the later lines cross (inside them) included; else it asks for narrower bounds."""
+    class Fixed(_WinOdds):
+        def __init__(self, bounds: list[tuple[float, float, bool]]) -> None:
+            self.steps, self.lo, self.hi, self.final = iter(bounds), -1.0, 2.0, False
+            self.asked = 0
+
+        def _refine(self) -> None:
+            self.asked += 1
+            super()._refine()
+
+    def fight(o: float) -> float:
+        return o
+
+    def run(o: float) -> float:  # a sure escape, less what running costs
+        return 0.7
+
+    def talk(o: float) -> float:  # a 10% talk, else the best of fighting and running a round later
+        return 0.1 + 0.9 * max(fight(o), run(o))
+
+    ways: dict[str, Callable[[float], float]] = {"fight": fight, "run": run, "talk": talk}
+    # over 0.5..0.9 the talk beats both everywhere, though fight and run cross at 0.7 inside the bounds
+    odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)])
+    assert odds.best(ways, [fight, run]) == "talk" and odds.asked == 1
+    # a bribe (a line) loses to the talk at both bounds but beats it where fighting and running cross (0.7): the
+    # bounds do not decide; the whole number does (0.6: the talk)
+    def bribe(o: float) -> float:
+        return 0.45 + 0.43 * o
+
+    odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)])
+    assert odds.best({**ways, "bribe": bribe}, [fight, run]) == "talk" and odds.asked == 2
+    # without the talk: run wins at 0.5, fight at 0.9: undecided until the whole number (0.6: run)
+    odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)])
+    assert odds.best({"fight": fight, "run": run}, [fight, run]) == "run" and odds.asked == 2
+    # a win the rounding calls a tie with running (0.7 against 0.7000004): the preference decides (fight)
+    odds = Fixed([(0.69, 0.71, False), (0.7000004, 0.7000004, True)])
+    assert odds.best({"fight": fight, "run": run}, [fight, run]) == "fight" and odds.asked == 2

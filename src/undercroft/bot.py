@@ -46,6 +46,7 @@ escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules t
 from __future__ import annotations
 
 import functools
+import itertools
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -202,9 +203,10 @@ def _leaves(escape: float, odds: float) -> bool:
 
 
 class _WinOdds:
-    """The fight odds' win (:meth:`Bot._odds`) for decisions that compare it with a threshold: computed only as
-    far as the decision needs (:func:`undercroft.sim.odds.win_bounds`), and each decision the one the whole number
-    gives (where the bounds leave it open, it is taken on the whole number, by the same expression)."""
+    """The fight odds' win (:meth:`Bot._odds`) for decisions that compare it with a threshold (a fight's, a
+    meeting's) or choose the best way through a meeting (:meth:`best`): computed only as far as the decision needs
+    (:func:`undercroft.sim.odds.win_bounds`), and each decision the one the whole number gives (where the bounds
+    leave it open, it is taken on the whole number, by the same expression)."""
 
     SURE = 1e-9  # how far past the decision's edge both bounds must lie for it to be taken on them
 
@@ -217,6 +219,12 @@ class _WinOdds:
         if self.steps is None:
             self.steps = win_bounds(self.game.content, self.game)
         self.lo, self.hi, self.final = next(self.steps)
+
+    def start(self) -> None:
+        """Take the state the odds are of now (the first bounds), so that questions asked later, in another state
+        (:meth:`Bot._should_pursue`), are still about this one."""
+        if self.steps is None:
+            self._refine()
 
     def below(self, threshold: float) -> bool:
         """``win < threshold``."""
@@ -241,6 +249,39 @@ class _WinOdds:
             self._refine()
         return _leaves(escape, self.lo)
 
+    TIE = 1e-6  # Bot._meet rounds the values of the ways through to 6 places, then prefers by _PREFER
+
+    def best(self, ways: dict[str, Callable[[float], float]], lines: list[Callable[[float], float]]) -> str:
+        """The way through a meeting :meth:`Bot._meet` takes: the one of greatest value at the win (rounded to 6
+        places; ties by :data:`_PREFER`). ``ways``: each way's value as a function of the win, each the win itself,
+        a line in it, or a chance plus the rest times the greatest of ``lines`` (lines in the win too); so between
+        two points where two of ``lines`` cross, every difference of two values is a line, and a way is the best
+        over the bounds when it beats every other by more than a rounding at both bounds and at every such point
+        between them. Else it is taken on the whole number, by the same expression."""
+        if self.steps is None:
+            self._refine()
+        while not self.final:
+            points = [self.lo, self.hi, *_crossings(lines, self.lo, self.hi)]
+            at = [{k: f(o) for k, f in ways.items()} for o in points]
+            for k in ways:
+                if all(v[k] - v[j] > self.TIE + self.SURE for v in at for j in ways if j != k):
+                    return k
+            self._refine()
+        values = {k: f(self.lo) for k, f in ways.items()}
+        return max(values, key=lambda k: (round(values[k], 6), _PREFER[k]))
+
+
+def _crossings(lines: list[Callable[[float], float]], lo: float, hi: float) -> list[float]:
+    """Where two of ``lines`` (each a line in the win) cross strictly between ``lo`` and ``hi``."""
+    coef = [(f(0.0), f(1.0) - f(0.0)) for f in lines]
+    out = []
+    for (a, b), (c, d) in itertools.combinations(coef, 2):
+        if b != d:
+            x = (c - a) / (b - d)
+            if lo < x < hi:
+                out.append(x)
+    return out
+
 
 class Bot:
     """Plays one game: ``choose()`` the next action, ``refused(action)`` when the engine said no."""
@@ -263,7 +304,7 @@ class Bot:
         self._waits: dict[int, int] = {}  # group id -> times it waited on it
         self._committed: set[int] = set()  # groups it will not run from any more
         self._forced = False  # the current plan had to go through a segment it fled from
-        self._odds_of: dict[int, float] = {}  # group id -> the fight odds it showed when last met
+        self._odds_of: dict[int, _WinOdds] = {}  # group id -> the fight odds it showed when last met
         self._unseen: dict[int, tuple[int, int]] = {}  # group id -> (actions spent on it out of sight, its distance)
         self._long: dict[int, int] = {}  # group id -> decisions spent in meetings with it (reset by MAX_MEETING)
         self._been: dict[int, set[Point]] = {}  # group id -> tiles the party walked on in meetings with it
@@ -700,7 +741,8 @@ class Bot:
             return []
         if st.level.map.stairs == st.pos and self._goal_kind == "stairs" and self.legal(Descend()):
             return [Descend()]  # on the stairs it was making for, and the group lets it go down
-        odds = self._odds()
+        odds = _WinOdds(self.game)  # (as far as the meeting's choice needs: a party's simulated odds cost milliseconds)
+        odds.start()
         self._odds_of[g.id] = odds
         enc = st.encounter
         if enc is None or not enc.out_of_sight:
@@ -723,7 +765,7 @@ class Bot:
             return [_BEST_RUN, Fight()]
         return plan
 
-    def _out_of_sight(self, g: Group, odds: float, distance: int) -> list[Action]:
+    def _out_of_sight(self, g: Group, odds: _WinOdds, distance: int) -> list[Action]:
         """A group met out of sight: do now what the bot would do in sight, as far as it can (see the module
         docstring)."""
         game = self.game
@@ -811,7 +853,7 @@ class Bot:
         path = tcod.path.hillclimb2d(dist, (int(ty), int(tx)), True, True)  # from there back to the party
         return (int(path[-2][1]), int(path[-2][0])) if len(path) > 1 else None
 
-    def _meet(self, g: Group, odds: float) -> list[Action]:
+    def _meet(self, g: Group, odds: _WinOdds) -> list[Action]:
         """What to do about a group in sight."""
         game = self.game
         st = game.state
@@ -825,7 +867,7 @@ class Bot:
         # is met like any other monster.
         no_running = not game.proc.running  # the citadel: talk, bribe or fight to the death
         quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
-        if quiet and odds < 0.9:
+        if quiet and odds.below(0.9):
             # it does not start anything: walk on, unless it stands in the only way on (the plan is to go back at a
             # monster in the way: this is the meeting it went for)
             step = self._next_step()
@@ -833,7 +875,7 @@ class Bot:
                 out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
                 out.append(_BEST_RUN)  # (if the step is not taken; choose asks whether running is legal then)
                 return out
-            if odds >= GIVE_UP or self._fled.get(g.id, 0) >= FLEES_ON_THE_WAY or no_running:
+            if not odds.below(GIVE_UP) or self._fled.get(g.id, 0) >= FLEES_ON_THE_WAY or no_running:
                 self._committed.add(g.id)
                 out.append(Fight())
             if self.legal(Run()):  # not where the rules have no running, nor when too exhausted to run
@@ -841,20 +883,20 @@ class Bot:
                 out.append(_BEST_RUN)
             return out
         waits = self._waits.get(g.id, 0)
-        if (g.reaction_result in ("peaceful", "friendly") and g.origin != Origin.GUARDIAN and odds < 0.9
+        if (g.reaction_result in ("peaceful", "friendly") and g.origin != Origin.GUARDIAN and odds.below(0.9)
                 and waits < MAX_WAITS and g.risen and Behaviour.PASSIVE not in mon.behaviours):
             self._waits[g.id] = waits + 1
             out.append(Wait())  # a friendly monster given a moment goes its way (or lets the party be)
         # The careful choice: each way of meeting it, valued as the chance to come through (see _values).
-        values = self._values(g, odds)
+        values, lines = self._values(g, odds)
         forced = self._forced and (g.segment in self._avoid or st.segment in self._avoid)  # the only way on
         fled = self._fled.get(g.id, 0)
         if (forced and fled >= FLEES_ON_THE_WAY) or fled >= MAX_FLEES or no_running or g.id in self._committed:
             values.pop("run", None)
             if "talk" not in values and "bribe" not in values:
                 self._committed.add(g.id)  # no more running from it (or none in these rules): a fight to the death
-        best = max(values, key=lambda k: (round(values[k], 6), _PREFER[k]))
-        if best == "fight" and odds < FIGHT_ODDS:
+        best = odds.best(values, lines)
+        if best == "fight" and odds.below(FIGHT_ODDS):
             low = self._hurt(READY)
             if low is not None and _has(game, "potion"):
                 out.append(Drink(low))  # a hard fight it cannot leave: drink first
@@ -874,24 +916,36 @@ class Bot:
         out.append(Fight())
         return out
 
-    def _values(self, g: Group, odds: float) -> dict[str, float]:
-        """The chance to come through the meeting with ``g`` by each way the party may take now: fight (the odds),
-        run (the chance to get away, else a fight), bribe (the chance it is taken, else a fight it opens), talk
-        (the chance of terms, else the best of the others a round later)."""
+    def _values(self, g: Group, odds: _WinOdds) -> tuple[dict[str, Callable[[float], float]],
+                                                           list[Callable[[float], float]]]:
+        """The chance to come through the meeting with ``g`` by each way the party may take now, as a function of
+        the fight's win: fight (the win), run (the chance to get away, else a fight), bribe (the chance it is taken,
+        else a fight it opens), talk (the chance of terms, else the best of the others a round later); and those
+        others a round later (lines in the win: see :meth:`_WinOdds.best`)."""
         game = self.game
         st = game.state
-        out: dict[str, float] = {"fight": odds}
-        later: dict[str, float] = {"fight": odds}  # the same a round later, in sight (after a failed talk)
+
+        def fight(o: float) -> float:
+            return o
+
+        out: dict[str, Callable[[float], float]] = {"fight": fight}
+        later: dict[str, Callable[[float], float]] = {"fight": fight}  # the same a round later, in sight
         if self.legal(Run()):
-            escape = self._escape_chance(g)
-            out["run"] = escape + (1 - escape) * odds * CAUGHT - AGAIN
-            escape = self._escape_chance(g, in_sight=True)
-            later["run"] = escape + (1 - escape) * odds * CAUGHT - AGAIN
+            def run(e: float) -> Callable[[float], float]:
+                return lambda o: e + (1 - e) * o * CAUGHT - AGAIN
+
+            out["run"] = run(self._escape_chance(g))
+            later["run"] = run(self._escape_chance(g, in_sight=True))
         offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
         if offer is not None:
             cell = game.bribe_cell(g, offer)
-            chance = 0.0 if cell is None else _bribe_chance(game.content.tables.bribery.die, cell[2])
-            out["bribe"] = later["bribe"] = chance + (1 - chance) * odds * STRUCK_FIRST
+            taken = 0.0 if cell is None else _bribe_chance(game.content.tables.bribery.die, cell[2])
+            out["bribe"] = later["bribe"] = lambda o: taken + (1 - taken) * o * STRUCK_FIRST
+        lines = list(later.values())
+
+        def then(p: float) -> Callable[[float], float]:  # p, else the best of the others a round later
+            return lambda o: p + (1 - p) * max(f(o) for f in lines)
+
         # Peace with a group standing in a corridor can block the way for good (a peaceful monster cannot be passed
         # or attacked), so there it talks (or distracts it) only when the fight is hopeless.
         in_corridor = st.level.map.segments[g.segment].kind == "corridor"
@@ -900,17 +954,16 @@ class Bot:
         table = game.content.tables.distractions
         ways: tuple[tuple[Literal["food", "treasure"], Action, int], ...] = (
             ("food", DropFood(), table.food), ("treasure", DropTreasure(), table.treasure))
-        for what, action, chance in ways:
+        for what, action, percent in ways:
             if (formulas.distracted_by(what, mon.intelligent, submerged) and self.legal(action)
-                    and (not in_corridor or odds < GIVE_UP)):
-                p = chance / formulas.PERCENT
-                out["distract_" + what] = p + (1 - p) * max(later.values())  # (a failure lets a round pass)
+                    and (not in_corridor or odds.below(GIVE_UP))):
+                out["distract_" + what] = then(percent / formulas.PERCENT)  # (a failure lets a round pass)
         if (g.origin != Origin.GUARDIAN and game.proc.negotiation and game.negotiable(g) and not g.negotiated
-                and (not in_corridor or odds < GIVE_UP)):
+                and (not in_corridor or odds.below(GIVE_UP))):
             chance = talk_odds(game, g)
             if chance > 0:
-                out["talk"] = chance + (1 - chance) * max(later.values())
-        return out
+                out["talk"] = then(chance)
+        return out, lines
 
     def _escape_chance(self, g: Group, *, in_sight: bool = False) -> float:
         """The chance that running from ``g`` now (``in_sight``: once it has come into sight) gets away: it does
@@ -1031,7 +1084,8 @@ class Bot:
             g = game.state.group(gid)
         except KeyError:
             return False
-        if g.treasure <= 0 or self._odds_of.get(gid, 0.0) < PURSUE_ODDS or self._hurt(REST_UNTIL) is not None:
+        shown = self._odds_of.get(gid)
+        if g.treasure <= 0 or shown is None or shown.below(PURSUE_ODDS) or self._hurt(REST_UNTIL) is not None:
             return False
         return self._catches(g, game.distance_to(g) if game.proc.distance else 0, 0)
 
