@@ -207,6 +207,17 @@ def test_the_best_way_is_taken_on_the_bounds_only_when_no_win_within_them_change
     # without the talk: run wins at 0.5, fight at 0.9: undecided until the whole number (0.6: run)
     odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)])
     assert odds.best({"fight": fight, "run": run}, [fight, run]) == "run" and odds.asked == 2
+    # near a sure win a 60% talk and a 40% distraction are a tie once rounded, and the talk is preferred on a tie:
+    # it is taken on the bounds (it is never below the distraction); a 40% talk against a 60% distraction is not
+    def then(p: float) -> Callable[[float], float]:
+        return lambda o: p + (1 - p) * fight(o)
+
+    odds = Fixed([(0.9999990, 0.9999999, False), (0.9999995, 0.9999995, True)])
+    assert odds.best({"talk": then(0.6), "distract_food": then(0.4), "fight": fight}, [fight]) == "talk"
+    assert odds.asked == 1
+    odds = Fixed([(0.9999990, 0.9999999, False), (0.9999995, 0.9999995, True)])
+    assert odds.best({"talk": then(0.4), "distract_food": then(0.6), "fight": fight}, [fight]) == "talk"
+    assert odds.asked == 2  # (a tie once rounded, at the whole number: the talk)
     # a win the rounding calls a tie with running (0.7 against 0.7000004): the preference decides (fight)
     odds = Fixed([(0.69, 0.71, False), (0.7000004, 0.7000004, True)])
     assert odds.best({"fight": fight, "run": run}, [fight, run]) == "fight" and odds.asked == 2

@@ -256,15 +256,18 @@ class _WinOdds:
         places; ties by :data:`_PREFER`). ``ways``: each way's value as a function of the win, each the win itself,
         a line in it, or a chance plus the rest times the greatest of ``lines`` (lines in the win too); so between
         two points where two of ``lines`` cross, every difference of two values is a line, and a way is the best
-        over the bounds when it beats every other by more than a rounding at both bounds and at every such point
-        between them. Else it is taken on the whole number, by the same expression."""
+        over the bounds when it beats every other at both bounds and at every such point between them: by more than
+        a rounding, or, a way preferred on a tie, by nothing at all (it is never below the other, and rounding never
+        turns a greater value into a smaller one: a sure fight, where every way is worth 1, is the commonest). Else
+        it is taken on the whole number, by the same expression."""
         if self.steps is None:
             self._refine()
         while not self.final:
             points = [self.lo, self.hi, *_crossings(lines, self.lo, self.hi)]
             at = [{k: f(o) for k, f in ways.items()} for o in points]
-            for k in ways:
-                if all(v[k] - v[j] > self.TIE + self.SURE for v in at for j in ways if j != k):
+            for k in ways:  # (k beats j: by more than a rounding, or, preferred on a tie, by nothing at all)
+                if all(v[k] - v[j] >= 0.0 if _PREFER[k] > _PREFER[j] else v[k] - v[j] > self.TIE + self.SURE
+                       for v in at for j in ways if j != k):
                     return k
             self._refine()
         values = {k: f(self.lo) for k, f in ways.items()}
@@ -883,8 +886,8 @@ class Bot:
                 out.append(_BEST_RUN)
             return out
         waits = self._waits.get(g.id, 0)
-        if (g.reaction_result in ("peaceful", "friendly") and g.origin != Origin.GUARDIAN and odds.below(0.9)
-                and waits < MAX_WAITS and g.risen and Behaviour.PASSIVE not in mon.behaviours):
+        if (g.reaction_result in ("peaceful", "friendly") and g.origin != Origin.GUARDIAN and waits < MAX_WAITS
+                and g.risen and Behaviour.PASSIVE not in mon.behaviours and odds.below(0.9)):  # (the odds last)
             self._waits[g.id] = waits + 1
             out.append(Wait())  # a friendly monster given a moment goes its way (or lets the party be)
         # The careful choice: each way of meeting it, valued as the chance to come through (see _values).
@@ -896,10 +899,9 @@ class Bot:
             if "talk" not in values and "bribe" not in values:
                 self._committed.add(g.id)  # no more running from it (or none in these rules): a fight to the death
         best = odds.best(values, lines)
-        if best == "fight" and odds.below(FIGHT_ODDS):
-            low = self._hurt(READY)
-            if low is not None and _has(game, "potion"):
-                out.append(Drink(low))  # a hard fight it cannot leave: drink first
+        low = self._hurt(READY) if best == "fight" and _has(game, "potion") else None
+        if low is not None and odds.below(FIGHT_ODDS):
+            out.append(Drink(low))  # a hard fight it cannot leave: drink first
         if best == "talk":
             out.append(Talk())  # a failed talk only lets a round pass
         elif best == "bribe":
