@@ -64,16 +64,21 @@ class WholeOddsBot(Bot):
         return out
 
 
+def played_with(content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch,
+                *patches: tuple[object, str, object]) -> tuple[str, str]:
+    """One whole game (bot_helpers.played) from empty odds caches, with ``patches`` (target, name, value) made."""
+    clear_cache()
+    with monkeypatch.context() as m:
+        for target, name, value in patches:
+            m.setattr(target, name, value)
+        return played(content, ruleset, seed, monkeypatch)
+
+
 @pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 2), ("crawler", 3), ("warden", 4), ("warden", 9)])
 def test_combat_on_bounds_is_combat_on_the_whole_odds(content: Content, ruleset: str, seed: int,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    clear_cache()
-    fast = played(content, ruleset, seed, monkeypatch)
-    clear_cache()
-    with monkeypatch.context() as m:
-        m.setattr(bot_module, "Bot", WholeOddsBot)
-        slow = played(content, ruleset, seed, monkeypatch)
-    assert fast == slow
+    fast = played_with(content, ruleset, seed, monkeypatch)
+    assert fast == played_with(content, ruleset, seed, monkeypatch, (bot_module, "Bot", WholeOddsBot))
 
 
 def _panels_win(content: Content, game: Game) -> float:
@@ -86,14 +91,9 @@ def test_the_bots_games_are_the_games_played_on_the_panels_odds(content: Content
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """One creature's win read from its table (undercroft.sim.wintable) changes no decision: the same games as on
     the forward computation the panels show."""
-    clear_cache()
-    fast = played(content, ruleset, seed, monkeypatch)
-    clear_cache()
-    with monkeypatch.context() as m:
-        m.setattr(bot_module, "win_chance", _panels_win)
-        m.setattr(odds_module, "_table_win", lambda start: odds_module.start_odds(start).win)
-        slow = played(content, ruleset, seed, monkeypatch)
-    assert fast == slow
+    fast = played_with(content, ruleset, seed, monkeypatch)
+    assert fast == played_with(content, ruleset, seed, monkeypatch, (bot_module, "win_chance", _panels_win),
+                               (odds_module, "_table_win", lambda start: odds_module.start_odds(start).win))
 
 
 def test_the_bounds_hold_and_end_on_the_bots_number(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,15 +160,8 @@ def test_meetings_on_bounds_are_meetings_on_the_whole_odds(content: Content, rul
         early[1] += not self.final
         return got
 
-    clear_cache()
-    with monkeypatch.context() as m:
-        m.setattr(_WinOdds, "best", counting)
-        fast = played(content, ruleset, seed, monkeypatch)
-    clear_cache()
-    with monkeypatch.context() as m:
-        m.setattr(bot_module, "_WinOdds", WholeMeetingOdds)
-        slow = played(content, ruleset, seed, monkeypatch)
-    assert fast == slow
+    fast = played_with(content, ruleset, seed, monkeypatch, (_WinOdds, "best", counting))
+    assert fast == played_with(content, ruleset, seed, monkeypatch, (bot_module, "_WinOdds", WholeMeetingOdds))
     assert early[0] > 0 and (ruleset != "citadel" or early[1] > 0), early
 
 
