@@ -210,3 +210,20 @@ def test_what_the_tables_do_not_hold_is_simulated(content: Content) -> None:
     game.start_encounter(g, meeting=False)
     odds = fight_odds(content, game)
     assert odds is not None and odds.character == PARTY and not odds.exact
+
+
+def test_a_table_is_built_on_one_thread(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numpy's BLAS would spread each of a table's products over every core (twice the time with the other core
+    busy); while a table is built it runs on one."""
+    seen: list[int] = []
+    build = partytable._build
+
+    def watching(*args: Any) -> partytable.PartyTables:
+        seen.extend(int(lib["num_threads"]) for lib in partytable._blas().info() if lib["user_api"] == "blas")
+        return build(*args)
+
+    monkeypatch.setattr(partytable, "_build", watching)
+    partytable.clear()
+    delver, sellsword = _party(content, "orc")
+    partytable.party_win(*_fresh(delver, sellsword, "lowest_hp"))
+    assert seen and set(seen) == {1}

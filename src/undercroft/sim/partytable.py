@@ -28,11 +28,14 @@ states for each creature's hit points) is simulated as before, and so is a group
 
 from __future__ import annotations
 
+import functools
 import math
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+from threadpoolctl import ThreadpoolController
 
 from undercroft.rules import formulas
 from undercroft.sim.exact import outcome_probabilities
@@ -210,6 +213,20 @@ def _build(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool
     return PartyTables(((tuple(theirs), tuple(theirs_lost)), (tuple(tables), tuple(lost))), rounds)
 
 
+@functools.cache
+def _blas() -> ThreadpoolController:
+    """The process's BLAS libraries (found once)."""
+    return ThreadpoolController()
+
+
+def _one_thread() -> AbstractContextManager[object]:
+    """numpy's matrix products on this thread alone while a table is built: OpenBLAS would spread each over every
+    core, for no gain at these sizes and at twice the time when another process keeps a core busy (``autoplay
+    --jobs``, ``balance``, a test run beside it)."""
+    limit: AbstractContextManager[object] = _blas().limit(limits=1, user_api="blas")
+    return limit
+
+
 _tables: dict[tuple[Key, bool], PartyTables] = {}  # (_key, whole) -> the tables, for the largest count asked for
 
 
@@ -224,7 +241,8 @@ def party_tables(specs: tuple[FightSpec, ...], count: int, targeting: str, whole
             return got
     if len(_tables) >= PARTIES_KEPT:
         _tables.clear()
-    got = _tables[(key, whole)] = _build(specs, count, targeting, whole)
+    with _one_thread():
+        got = _tables[(key, whole)] = _build(specs, count, targeting, whole)
     return got
 
 
