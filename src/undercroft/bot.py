@@ -262,8 +262,9 @@ class _WinOdds:
         it is taken on the whole number, by the same expression."""
         if self.steps is None:
             self._refine()
+        crossings = _crossings(lines) if not self.final else []
         while not self.final:
-            points = [self.lo, self.hi, *_crossings(lines, self.lo, self.hi)]
+            points = [self.lo, self.hi, *(x for x in crossings if self.lo < x < self.hi)]
             at = [{k: f(o) for k, f in ways.items()} for o in points]
             for k in ways:  # (k beats j: by more than a rounding, or, preferred on a tie, by nothing at all)
                 if all(v[k] - v[j] >= 0.0 if _PREFER[k] > _PREFER[j] else v[k] - v[j] > self.TIE + self.SURE
@@ -274,16 +275,10 @@ class _WinOdds:
         return max(values, key=lambda k: (round(values[k], 6), _PREFER[k]))
 
 
-def _crossings(lines: list[Callable[[float], float]], lo: float, hi: float) -> list[float]:
-    """Where two of ``lines`` (each a line in the win) cross strictly between ``lo`` and ``hi``."""
+def _crossings(lines: list[Callable[[float], float]]) -> list[float]:
+    """The wins at which two of ``lines`` (each a line in the win) cross."""
     coef = [(f(0.0), f(1.0) - f(0.0)) for f in lines]
-    out = []
-    for (a, b), (c, d) in itertools.combinations(coef, 2):
-        if b != d:
-            x = (c - a) / (b - d)
-            if lo < x < hi:
-                out.append(x)
-    return out
+    return [(c - a) / (b - d) for (a, b), (c, d) in itertools.combinations(coef, 2) if b != d]
 
 
 class Bot:

@@ -278,18 +278,15 @@ def _keep(start: Start | PartyStart, odds: Odds) -> Odds:
     return odds
 
 
-def _start_result(start: Start, numbers: tuple[float, float, float, float]) -> Odds:
-    """The odds of a fight in progress (not fresh) from its numbers."""
+def _result(start: Start | PartyStart, numbers: tuple[float, float, float, float]) -> Odds:
+    """The odds of a fight in progress (not fresh) from the numbers of its :func:`_steps`."""
     win, death, lost, rounds = numbers
+    if isinstance(start, PartyStart):
+        return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights; the whole party of {len(start.specs)}",
+                    PARTY, False)
     if exactly(start):
         return Odds(win, death, lost, rounds, "exact", start.spec.character, True)
     return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights", start.spec.character, False)
-
-
-def _party_result(start: PartyStart, numbers: tuple[float, float, float, float]) -> Odds:
-    win, death, lost, rounds = numbers
-    return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights; the whole party of {len(start.specs)}",
-                PARTY, False)
 
 
 def party_exactly(start: PartyStart) -> bool:
@@ -319,11 +316,21 @@ def exactly(start: Start) -> bool:
     return len(start.hps) == 1 or (full_behind(start.spec, start.hps) and tabled(start.spec, len(start.hps)))
 
 
-def _start_steps(start: Start) -> Steps:
-    """The computation of a fight in progress (not fresh), as steps."""
+def _steps(start: Start | PartyStart) -> Steps:
+    """The computation of a fight in progress (not fresh), as steps: one character's exact or simulated, a whole
+    party's simulated (not a party computed :func:`party_exactly`, which its tables answer)."""
+    if isinstance(start, PartyStart):
+        return _simulate_party_steps(start, FIGHTS, stream_seed(start))
     if exactly(start):
         return _exact_from_steps(start, TOLERANCE)
     return _simulate_from_steps(start, FIGHTS, stream_seed(start))
+
+
+def _to_the_end(start: Start | PartyStart) -> Odds:
+    """The odds of a fight in progress computed to the end (kept): from where :func:`win_bounds` stopped short, where
+    it began (the same numbers), else from the start."""
+    running = _running.pop(start, None)
+    return _keep(start, _result(start, _finish(running[0] if running is not None else _steps(start))))
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -334,8 +341,7 @@ def start_odds(start: Start) -> Odds:
         return known
     spec = start.spec
     if not start.fresh:
-        running = _running.pop(start, None)  # (win_bounds began it: the same numbers, from where it stopped)
-        return _keep(start, _start_result(start, _finish(running[0] if running is not None else _start_steps(start))))
+        return _to_the_end(start)
     if exactly(start):
         e = exact(spec, groups=True)
         return _keep(start, Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True))
@@ -364,10 +370,7 @@ def party_odds(start: PartyStart) -> Odds:
         return known
     if party_exactly(start):
         return _keep(start, _party_exact(start))
-    running = _running.pop(start, None)
-    if running is not None:  # (win_bounds began it: the same numbers, from where it stopped)
-        return _keep(start, _party_result(start, _finish(running[0])))
-    return _keep(start, _party_result(start, simulate_party(start, FIGHTS, stream_seed(start))))
+    return _to_the_end(start)
 
 
 def _table_win(start: Start) -> float:
@@ -419,9 +422,7 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
     if running is None:
         if len(_running) >= RUNNING_KEPT:
             _running.clear()
-        steps = _start_steps(start) if isinstance(start, Start) else _simulate_party_steps(start, FIGHTS,
-                                                                                          stream_seed(start))
-        running = _running[start] = (steps, [])
+        running = _running[start] = (_steps(start), [])
     steps, drawn = running
     i = 0
     while True:
@@ -441,10 +442,7 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
         i += 1
         yield lo, hi, False
     _running.pop(start, None)
-    if isinstance(start, Start):
-        odds = _keep(start, _start_result(start, numbers))
-    else:
-        odds = _keep(start, _party_result(start, numbers))
+    odds = _keep(start, _result(start, numbers))
     yield odds.win, odds.win, True
 
 

@@ -18,10 +18,11 @@ backwards a round at a time as :mod:`undercroft.sim.wintable` does for one chara
   and the fight is lost when no one stands; then the creature struck regenerates.
 
 A table holds four numbers for each state: the chance to win, the chance that the fight is still going when the
-table's rounds run out (it stops once that is below :data:`TOLERANCE` from every state), the party's hit points
-expected at the end (0 after a defeat), and the rounds expected. Each round read backwards is a handful of matrix
-products over the whole table (a character's blows move the creature's hit points, a creature's blow the hit points
-of the character it strikes), a few milliseconds for a whole table, which then answers every state of the fight.
+table's rounds run out (it stops once that is below :data:`undercroft.sim.wintable.TOLERANCE` from every state),
+the party's hit points expected at the end (0 after a defeat), and the rounds expected. Each round read backwards
+is a handful of matrix products over the whole table (a character's blows move the creature's hit points, a
+creature's blow the hit points of the character it strikes), a few milliseconds for a whole table, which then
+answers every state of the fight.
 
 A party too large to count (:func:`tabled`: the citadel's four, or three, have tens or hundreds of thousands of
 states for each creature's hit points) is simulated as before, and so is a group with two creatures wounded."""
@@ -40,9 +41,8 @@ from threadpoolctl import ThreadpoolController
 from undercroft.rules import formulas
 from undercroft.sim.exact import outcome_probabilities
 from undercroft.sim.spec import FightSpec
-from undercroft.sim.wintable import _matrices
+from undercroft.sim.wintable import _backwards, _matrices, full_behind
 
-TOLERANCE = 1e-13  # the chance that a fight is still undecided at which a table stops adding rounds
 PARTY_WORK = 2_000_000  # multiply-adds a round of a party's tables may take (see tabled); beyond, the odds simulate
 PARTIES_KEPT = 64  # tables remembered (one per kind of fight: each holds every count of the living)
 WIN, GOING, LEFT, ROUNDS = range(4)  # a table's layers: see the module docstring
@@ -94,17 +94,15 @@ def tabled(specs: tuple[FightSpec, ...], hps: tuple[int, ...], targeting: str) -
     is one the tables hold: a group with at most one creature wounded, a known targeting rule, and few enough states
     that a round of the tables stays within :data:`PARTY_WORK` multiply-adds (a party of two, not the citadel's
     four)."""
-    living = sorted(h for h in hps if h > 0)
-    full = specs[0].monster_hp
-    return (bool(living) and all(h >= full for h in living[1:]) and targeting in TARGETING
+    living = tuple(sorted(h for h in hps if h > 0))
+    return (bool(living) and full_behind(specs[0], living) and targeting in TARGETING
             and _work(specs, len(hps)) <= PARTY_WORK)
 
 
-def _targets(sizes: tuple[int, ...], targeting: str) -> Table:
+def _targets(grid: NDArray[np.int64], targeting: str) -> Table:
     """``share[t, s]``: the chance that a creature's blow falls on character ``t`` when the party stands at ``s``
-    (its hit points, the grid of ``sizes`` flattened)."""
-    n = len(sizes)
-    grid = np.stack([g.ravel() for g in np.meshgrid(*[np.arange(z) for z in sizes], indexing="ij")])  # (n, cells)
+    (``grid[t, s]``: character ``t``'s hit points there)."""
+    n = len(grid)
     up = grid > 0
     if targeting == "random":
         share: Table = up / np.maximum(up.sum(axis=0), 1)
@@ -134,7 +132,7 @@ def _build(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool
     grid = np.stack([g.ravel() for g in np.meshgrid(*[np.arange(z) for z in sizes], indexing="ij")])  # (n, cells)
     stride = [math.prod(sizes[i + 1 :]) for i in range(n)]
     party_hp = grid.sum(axis=0).astype(np.float64)
-    share = _targets(sizes, targeting)
+    share = _targets(grid, targeting)
     strikes = []  # per character: (its blows on the creature struck, m -> m'; the chance of a kill at each m)
     falls = np.zeros((cells, cells))  # a creature's blow: the party's hit points s -> s'
     at = np.arange(cells)
@@ -197,16 +195,8 @@ def _build(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool
     if whole:
         start[:, LEFT] = party_hp
     start[..., 0] = 0.0
-    tables = [start] * every
-    prior = tables
-    rounds = 0
-    while rounds < s0.max_rounds:
-        prior = tables
-        tables = [round_(prior[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
-        rounds += 1
-        if max(float(t[:, GOING].max()) for t in tables) < TOLERANCE:
-            break
-    lost = [round_(prior[(q + 1) % every], False) for q in range(every)]
+    # (wintable's loop: rounds until the fight is decided from every state, TOLERANCE, and the lost turns)
+    tables, lost, rounds = _backwards(round_, start, every, s0.max_rounds)
     # the monsters' turn first: that turn (at phase q, or lost), then the rounds the party opens from phase q + 1
     theirs = [opening(tables[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
     theirs_lost = [opening(tables[(q + 1) % every], False) for q in range(every)]

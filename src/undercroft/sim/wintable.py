@@ -105,20 +105,24 @@ def _build(spec: FightSpec, delver_first: bool) -> WinTables:
     def round_(values: Table, acts: bool) -> Table:
         return (blows_d if acts else stay) @ values @ right + carried[acts]
 
-    tables, lost, rounds = _backwards(round_, (2, top_d, top_m), every, spec.max_rounds)
+    tables, lost, rounds = _backwards(round_, _undecided((2, top_d, top_m)), every, spec.max_rounds)
     return WinTables(tuple(t[0] for t in tables), tuple(t[0] for t in lost), rounds)
 
 
-def _backwards(round_: Callable[[Table, bool], Table], shape: tuple[int, ...], every: int,
+def _undecided(shape: tuple[int, ...]) -> Table:
+    """A table with no rounds left (layers in its axis -3): nothing won, the fight still going."""
+    t = np.zeros(shape)
+    t[..., 1, :, :] = 1.0
+    return t
+
+
+def _backwards(round_: Callable[[Table, bool], Table], start: Table, every: int,
                max_rounds: int) -> tuple[list[Table], list[Table], int]:
-    """The rounds of a table read backwards, from none left until the fight is decided from every state (or
-    ``max_rounds``): one table per ``acts_every`` phase, each of ``shape`` with the chance to win and the chance the
-    fight is still going in its axis -3 (layers 0 and 1); and the same with the round's monsters' turn lost."""
-    tables = []
-    for _ in range(every):
-        t = np.zeros(shape)
-        t[..., 1, :, :] = 1.0  # no rounds left: nothing won, the fight still going
-        tables.append(t)
+    """The rounds of a table read backwards, from ``start`` (no rounds left) until the fight is decided from every
+    state (or ``max_rounds``): one table per ``acts_every`` phase, each with the chance to win and the chance the
+    fight is still going in its axis -3 (layers 0 and 1; more after them are carried along); and the same with the
+    round's monsters' turn lost. ``round_`` makes new tables (it never writes into the one it is given)."""
+    tables = [start] * every
     before = tables
     rounds = 0
     while rounds < max_rounds:
@@ -214,7 +218,7 @@ def _build_group(spec: FightSpec, delver_first: bool) -> GroupTables:
             out[...] = blows @ (after @ regen.T)
         return out
 
-    tables, lost, rounds = _backwards(round_, (k, 2, top_d, top_m), every, spec.max_rounds)
+    tables, lost, rounds = _backwards(round_, _undecided((k, 2, top_d, top_m)), every, spec.max_rounds)
     return GroupTables(tuple(tuple(t[c, 0] for t in tables) for c in range(k)),
                        tuple(tuple(t[c, 0] for t in lost) for c in range(k)), rounds)
 
