@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from undercroft.content import Content, load_content
@@ -19,7 +20,16 @@ from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.sim import partytable
-from undercroft.sim.odds import PARTY, PartyStart, clear_cache, fight_odds, party_exactly, party_start, simulate_party
+from undercroft.sim.odds import (
+    PARTY,
+    PartyStart,
+    _first_least,
+    clear_cache,
+    fight_odds,
+    party_exactly,
+    party_start,
+    simulate_party,
+)
 from undercroft.sim.spec import FightSpec, spec_from_content
 from undercroft.sim.vector import face_tables
 
@@ -227,3 +237,29 @@ def test_a_table_is_built_on_one_thread(content: Content, monkeypatch: pytest.Mo
     delver, sellsword = _party(content, "orc")
     partytable.party_win(*_fresh(delver, sellsword, "lowest_hp"))
     assert seen and set(seen) == {1}
+
+
+@pytest.mark.parametrize("targeting", ["lowest_hp", "first", "random"])
+def test_the_tables_and_the_simulation_strike_whom_the_engine_strikes(targeting: str) -> None:
+    """At every hit points of a party (three characters, 0 among them), the character a creature's blow falls on in
+    the tables (and, for lowest_hp, in simulate_party) is the engine's (formulas.monster_target, by every face of
+    the die for random)."""
+    sizes = (13, 11, 4)
+    grid = np.stack([g.ravel() for g in np.meshgrid(*[np.arange(z) for z in sizes], indexing="ij")])
+    share = partytable._targets(grid, targeting)
+    first_least = _first_least(grid.astype(np.int32), np.arange(len(sizes), dtype=np.int32)[:, None])
+    checked = 0
+    for s in range(grid.shape[1]):
+        hps = tuple(int(h) for h in grid[:, s])
+        standing = sum(h > 0 for h in hps)
+        if not standing:
+            continue  # (the party down: the fight is over)
+        faces = standing if targeting == "random" else 1
+        want = np.zeros(len(sizes))
+        for nth in range(faces):
+            want[formulas.monster_target(hps, targeting, nth)] += 1 / faces
+        assert share[:, s] == pytest.approx(want), hps
+        if targeting == "lowest_hp":
+            assert first_least[s] == formulas.monster_target(hps, targeting), hps
+        checked += 1
+    assert checked == grid.shape[1] - 1

@@ -200,13 +200,9 @@ def monster_attack(ctx: Ctx, g: Group, i: int, events: list[Event]) -> None:
     st = ctx.state
     mon = ctx.monster_of(g)
     cr, fat = ctx.rules.combat, ctx.rules.fatigue
-    targets = [j for j, m in enumerate(st.party) if m.alive]
-    if cr.monster_targeting == "lowest_hp":
-        tj = min(targets, key=lambda j: (st.party[j].hp, j))
-    elif cr.monster_targeting == "first":
-        tj = targets[0]
-    else:
-        tj = targets[ctx.dice(COMBAT).die(len(targets)) - 1]
+    hps = [m.hp for m in st.party]
+    nth = ctx.dice(COMBAT).die(sum(h > 0 for h in hps)) - 1 if cr.monster_targeting == "random" else 0
+    tj = formulas.monster_target(hps, cr.monster_targeting, nth)
     m = st.party[tj]
     bonus = formulas.monster_bonus(mon.attack, ctx.tired(), fat)
     n = roll(ctx.dice(COMBAT), Dice(1, cr.attack_die)).total

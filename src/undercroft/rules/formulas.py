@@ -108,6 +108,21 @@ def first_side(party_first: bool) -> Side:
     return Side.PARTY if party_first else Side.MONSTERS
 
 
+def monster_target(hps: Sequence[int], targeting: str, nth: int = 0) -> int:
+    """The character a creature strikes (its index in ``hps``, the party's hit points), by the data's
+    ``combat.monster_targeting``, among those standing (above 0): ``lowest_hp`` the fewest hit points (ties: the
+    first); ``first`` the first; ``random`` the ``nth`` (a die roll's face less 1, among that many). -1: no one
+    stands."""
+    standing = [j for j, h in enumerate(hps) if h > 0]
+    if not standing:
+        return -1
+    if targeting == "lowest_hp":
+        return min(standing, key=lambda j: (hps[j], j))
+    if targeting == "first":
+        return standing[0]
+    return standing[nth]
+
+
 def monster_acts(turn: int, acts_every: int) -> bool:
     """Whether the monsters act on their turn number ``turn`` (0-based): turns 0, n, 2n, ... for a monster that
     acts every n-th turn."""

@@ -13,8 +13,9 @@ backwards a round at a time as :mod:`undercroft.sim.wintable` does for one chara
   full, once it falls), with the per-face outcomes of its :class:`~undercroft.sim.spec.FightSpec`; the last
   creature down is the fight won;
 * the monsters' turn (when they act, :func:`~undercroft.rules.formulas.monster_acts`; none in a lost turn): each
-  living creature in turn strikes the character the data's ``combat.monster_targeting`` picks (``lowest_hp``: the
-  fewest hit points above 0, ties the first; ``first``: the first standing; ``random``: any standing one, alike),
+  living creature in turn strikes the character the data's ``combat.monster_targeting`` picks
+  (:func:`~undercroft.rules.formulas.monster_target`: ``lowest_hp`` the fewest hit points above 0, ties the first;
+  ``first`` the first standing; ``random`` any standing one, alike),
   and the fight is lost when no one stands; then the creature struck regenerates.
 
 A table holds four numbers for each state: the chance to win, the chance that the fight is still going when the
