@@ -150,27 +150,41 @@ def test_meetings_on_bounds_are_meetings_on_the_whole_odds(content: Content, rul
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A meeting's choice taken on the bounds of a simulated win (the citadel's party of four) is the one the whole
     number gives: the same games."""
-    early = [0, 0]  # choices taken, of them on bounds (before the whole number)
-    best = _WinOdds.best
+    early = [0, 0, 0]  # choices taken, of them on bounds (before the whole number), of them on no odds at all
+    best, refine = _WinOdds.best, _WinOdds._refine
+    refined: set[int] = set()  # the _WinOdds that computed something
 
     def counting(self: _WinOdds, ways: dict[str, Callable[[float], float]],
                  lines: list[Callable[[float], float]]) -> str:
         got = best(self, ways, lines)
         early[0] += 1
         early[1] += not self.final
+        early[2] += id(self) not in refined
         return got
 
-    fast = played_with(content, ruleset, seed, monkeypatch, (_WinOdds, "best", counting))
+    def noting(self: _WinOdds) -> None:
+        refined.add(id(self))
+        refine(self)
+
+    fast = played_with(content, ruleset, seed, monkeypatch, (_WinOdds, "best", counting),
+                       (_WinOdds, "_refine", noting))
     assert fast == played_with(content, ruleset, seed, monkeypatch, (bot_module, "_WinOdds", WholeMeetingOdds))
     assert early[0] > 0 and (ruleset != "citadel" or early[1] > 0), early
+    # (a choice the odds cannot change, such as a talk against a fight, is taken before any odds are computed)
+    assert ruleset != "citadel" or early[2] > 0, early
 
 
 def test_the_best_way_is_taken_on_the_bounds_only_when_no_win_within_them_changes_it() -> None:
     """_WinOdds.best decides early only when one way beats every other over all the bounds, the point where two of
     the later lines cross (inside them) included; else it asks for narrower bounds."""
     class Fixed(_WinOdds):
-        def __init__(self, bounds: list[tuple[float, float, bool]]) -> None:
-            self.steps, self.lo, self.hi, self.final = iter(bounds), -1.0, 2.0, False
+        """Odds whose bounds are ``bounds`` in turn, the first already taken (``first``; else nothing is known yet:
+        0 to 1); ``asked`` counts the bounds asked for after that."""
+
+        def __init__(self, bounds: list[tuple[float, float, bool]], first: bool = True) -> None:
+            self.steps, self.lo, self.hi, self.final = iter(bounds), 0.0, 1.0, False
+            if first:
+                super()._refine()
             self.asked = 0
 
         def _refine(self) -> None:
@@ -189,17 +203,17 @@ def test_the_best_way_is_taken_on_the_bounds_only_when_no_win_within_them_change
     ways: dict[str, Callable[[float], float]] = {"fight": fight, "run": run, "talk": talk}
     # over 0.5..0.9 the talk beats both everywhere, though fight and run cross at 0.7 inside the bounds
     odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)])
-    assert odds.best(ways, [fight, run]) == "talk" and odds.asked == 1
+    assert odds.best(ways, [fight, run]) == "talk" and odds.asked == 0
     # a bribe (a line) loses to the talk at both bounds but beats it where fighting and running cross (0.7): the
     # bounds do not decide; the whole number does (0.6: the talk)
     def bribe(o: float) -> float:
         return 0.45 + 0.43 * o
 
     odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)])
-    assert odds.best({**ways, "bribe": bribe}, [fight, run]) == "talk" and odds.asked == 2
+    assert odds.best({**ways, "bribe": bribe}, [fight, run]) == "talk" and odds.asked == 1
     # without the talk: run wins at 0.5, fight at 0.9: undecided until the whole number (0.6: run)
     odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)])
-    assert odds.best({"fight": fight, "run": run}, [fight, run]) == "run" and odds.asked == 2
+    assert odds.best({"fight": fight, "run": run}, [fight, run]) == "run" and odds.asked == 1
     # near a sure win a 60% talk and a 40% distraction are a tie once rounded, and the talk is preferred on a tie:
     # it is taken on the bounds (it is never below the distraction); a 40% talk against a 60% distraction is not
     def then(p: float) -> Callable[[float], float]:
@@ -207,10 +221,15 @@ def test_the_best_way_is_taken_on_the_bounds_only_when_no_win_within_them_change
 
     odds = Fixed([(0.9999990, 0.9999999, False), (0.9999995, 0.9999995, True)])
     assert odds.best({"talk": then(0.6), "distract_food": then(0.4), "fight": fight}, [fight]) == "talk"
-    assert odds.asked == 1
+    assert odds.asked == 0
     odds = Fixed([(0.9999990, 0.9999999, False), (0.9999995, 0.9999995, True)])
     assert odds.best({"talk": then(0.4), "distract_food": then(0.6), "fight": fight}, [fight]) == "talk"
-    assert odds.asked == 2  # (a tie once rounded, at the whole number: the talk)
+    assert odds.asked == 1  # (a tie once rounded, at the whole number: the talk)
     # a win the rounding calls a tie with running (0.7 against 0.7000004): the preference decides (fight)
     odds = Fixed([(0.69, 0.71, False), (0.7000004, 0.7000004, True)])
-    assert odds.best({"fight": fight, "run": run}, [fight, run]) == "fight" and odds.asked == 2
+    assert odds.best({"fight": fight, "run": run}, [fight, run]) == "fight" and odds.asked == 1
+    # before any odds are computed the win may be anything from 0 to 1: a talk (preferred on a tie, never below the
+    # others) is taken at once; a fight against a run is not
+    odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)], first=False)
+    assert odds.best(ways, [fight, run]) == "talk" and odds.asked == 0
+    assert odds.best({"fight": fight, "run": run}, [fight, run]) == "run" and odds.asked == 2

@@ -213,7 +213,7 @@ class _WinOdds:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.steps: Iterator[tuple[float, float, bool]] | None = None
-        self.lo, self.hi, self.final = -1.0, 2.0, False  # (a win is a probability)
+        self.lo, self.hi, self.final = 0.0, 1.0, False  # (a win is a probability: nothing computed yet)
 
     def _refine(self) -> None:
         if self.steps is None:
@@ -221,10 +221,10 @@ class _WinOdds:
         self.lo, self.hi, self.final = next(self.steps)
 
     def start(self) -> None:
-        """Take the state the odds are of now (the first bounds), so that questions asked later, in another state
-        (:meth:`Bot._should_pursue`), are still about this one."""
+        """Take the state the odds are of now, so that questions asked later, in another state
+        (:meth:`Bot._should_pursue`), are still about this one (nothing is computed until a decision asks)."""
         if self.steps is None:
-            self._refine()
+            self.steps = win_bounds(self.game.content, self.game)
 
     def below(self, threshold: float) -> bool:
         """``win < threshold``."""
@@ -260,8 +260,6 @@ class _WinOdds:
         a rounding, or, a way preferred on a tie, by nothing at all (it is never below the other, and rounding never
         turns a greater value into a smaller one: a sure fight, where every way is worth 1, is the commonest). Else
         it is taken on the whole number, by the same expression."""
-        if self.steps is None:
-            self._refine()
         crossings = _crossings(lines) if not self.final else []
         while not self.final:
             points = [self.lo, self.hi, *(x for x in crossings if self.lo < x < self.hi)]

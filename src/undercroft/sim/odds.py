@@ -399,8 +399,14 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
     """For a decision that only compares :func:`win_chance` with a threshold: ever narrower bounds ``(lo, hi,
     False)`` with ``lo <= win <= hi``, computed a round at a time and only as far as they are drawn, then ``(win,
     win, True)`` with the very number :func:`win_chance` gives (remembered for it, as :func:`fight_odds` remembers
-    its own). A fresh fight, and any fight against one creature (from its table), is known at once."""
-    start = _deciding(content, game)
+    its own). A fresh fight, and any fight against one creature (from its table), is known at once.
+
+    The state is read now; nothing is computed until the first bounds are asked for."""
+    return _bounds(_deciding(content, game))
+
+
+def _bounds(start: Start | PartyStart | None) -> Iterator[tuple[float, float, bool]]:
+    """:func:`win_bounds` of ``start`` (None: no odds)."""
     if start is None:
         yield 0.0, 0.0, True
         return
