@@ -116,11 +116,12 @@ def content(shipped_data: Path) -> Content:
     return load_content(shipped_data)
 
 
-def _party(content: Content, monster: str, **numbers: Any) -> tuple[FightSpec, FightSpec]:
-    """The crawler's delver and sellsword against ``monster``, made small enough to check at every state."""
+def _party(content: Content, monster: str, cap: int = 4, **numbers: Any) -> tuple[FightSpec, FightSpec]:
+    """The crawler's delver and sellsword against ``monster`` (at most ``cap`` hit points), made small enough to
+    check at every state."""
     def small(character: str, hp: int) -> FightSpec:
         spec = spec_from_content(content, monster, character=character)
-        return replace(spec, delver_hp=hp, delver_max_hp=hp, monster_hp=min(spec.monster_hp, 4), **numbers)
+        return replace(spec, delver_hp=hp, delver_max_hp=hp, monster_hp=min(spec.monster_hp, cap), **numbers)
     return small("delver", 4), small("sellsword", 3)
 
 
@@ -160,6 +161,53 @@ def test_every_state_of_a_party_fight_is_the_enumerations(content: Content, mons
                 assert win == pytest.approx(got[0], abs=1e-14)
                 checked += 1
     assert checked >= 96 + 2 * 48
+
+
+@pytest.mark.parametrize(("monster", "targeting", "numbers"), [
+    ("orc", "lowest_hp", {}),
+    ("orc", "random", {}),
+    ("troll", "lowest_hp", {"cap": 9}),  # regenerates (and lives through a blow at 9 hit points)
+    ("goblin", "first", {"cap": 9, "critical_multiplier": 3, "regenerate": 2, "acts_every": 2, "minimum_damage": 1}),
+])
+def test_the_bots_bounds_hold_at_every_state_and_end_on_its_number(content: Content, monster: str, targeting: str,
+                                                                   numbers: dict[str, Any]) -> None:
+    """win_bounds reads the win's tables a round at a time: from every state (either side next, a lost turn, every
+    phase and count), each bound is the win within the rounds read and that plus the chance the fight is still
+    going, as the whole tables of those rounds have them; the bounds hold the win, narrow, and end on party_win's
+    very number; the first come from one round of the tables, not the whole."""
+    delver, sellsword = _party(content, monster, **numbers)
+    checked = 0
+    for count, a, b, m, party_next, lost in itertools.product((1, 2, 3), range(1, 5), range(1, 4),
+                                                              range(1, delver.monster_hp + 1, 2), (True, False),
+                                                              (False, True)):
+        for phase in range(delver.acts_every):
+            specs = (replace(delver, delver_hp=a), replace(sellsword, delver_hp=b))
+            hps = (m,) + (delver.monster_hp,) * (count - 1)
+            partytable.clear()
+            bounds = []
+            for lo, hi, final in partytable.win_bounds(specs, hps, party_next, phase, lost, targeting):
+                bounds.append((lo, hi, final))
+                if not final:  # (each bound is the tables' so far at that state, made whole as _build makes them)
+                    grown = partytable._growing[partytable._key(specs, targeting)]
+                    assert len(bounds) > 1 or grown.rounds == 1
+                    f, after = grown.fight, (phase + 1) % delver.acts_every
+                    if party_next:
+                        table = f.round_(grown.before[after], False) if lost else grown.tables[phase]
+                    else:
+                        table = f.opening(grown.tables[after], not lost and formulas.monster_acts(phase,
+                                                                                                   delver.acts_every))
+                    c, at, s = partytable._at(specs, hps)
+                    win, going = table[c, :2, at, s]
+                    assert (lo, hi) == pytest.approx((win, win + going), abs=1e-14)
+            want = partytable.party_win(specs, hps, party_next, phase, lost, targeting)
+            assert bounds[-1] == (want, want, True) and not any(f for _, _, f in bounds[:-1])
+            assert len(bounds) > 2, "(the bounds are read before the tables are whole)"
+            for lo, hi, _ in bounds:
+                assert lo - 1e-12 <= want <= hi + 1e-12, (count, a, b, m, party_next, phase, lost)
+            for (lo0, hi0, _), (lo1, hi1, _) in itertools.pairwise(bounds):
+                assert lo0 <= lo1 + 1e-15 and hi1 <= hi0 + 1e-15
+            checked += 1
+    assert checked >= 288
 
 
 def meet(content: Content, monster: str, count: int) -> Game:
@@ -226,16 +274,19 @@ def test_a_table_is_built_on_one_thread(content: Content, monkeypatch: pytest.Mo
     """numpy's BLAS would spread each of a table's products over every core (twice the time with the other core
     busy); while a table is built it runs on one."""
     seen: list[int] = []
-    build = partytable._build
+    round_ = partytable._Fight.round_
 
-    def watching(*args: Any) -> partytable.PartyTables:
+    def watching(self: partytable._Fight, v: partytable.Table, acts: bool) -> partytable.Table:
         seen.extend(int(lib["num_threads"]) for lib in partytable._blas().info() if lib["user_api"] == "blas")
-        return build(*args)
+        return round_(self, v, acts)
 
-    monkeypatch.setattr(partytable, "_build", watching)
+    monkeypatch.setattr(partytable._Fight, "round_", watching)
     partytable.clear()
     delver, sellsword = _party(content, "orc")
-    partytable.party_win(*_fresh(delver, sellsword, "lowest_hp"))
+    partytable.party_win(*_fresh(delver, sellsword, "lowest_hp"))  # (a whole table)
+    partytable.clear()
+    for _ in partytable.win_bounds(*_fresh(delver, sellsword, "lowest_hp")):  # (a round at a time)
+        pass
     assert seen and set(seen) == {1}
 
 

@@ -399,7 +399,9 @@ def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, boo
     """For a decision that only compares :func:`win_chance` with a threshold: ever narrower bounds ``(lo, hi,
     False)`` with ``lo <= win <= hi``, computed a round at a time and only as far as they are drawn, then ``(win,
     win, True)`` with the very number :func:`win_chance` gives (remembered for it, as :func:`fight_odds` remembers
-    its own). A fresh fight, and any fight against one creature (from its table), is known at once.
+    its own). A fresh fight, and any fight against one creature (from its table), is known at once; a party of two
+    (:func:`party_exactly`) has its bounds from its tables read a round at a time
+    (:func:`undercroft.sim.partytable.win_bounds`).
 
     The state is read now; nothing is computed until the first bounds are asked for."""
     return _bounds(_deciding(content, game))
@@ -414,9 +416,9 @@ def _bounds(start: Start | PartyStart | None) -> Iterator[tuple[float, float, bo
         win = _table_win(start)
         yield win, win, True
         return
-    if isinstance(start, PartyStart) and party_exactly(start):
-        win = _party_win(start)
-        yield win, win, True
+    if isinstance(start, PartyStart) and party_exactly(start):  # (its tables read only as far as needed)
+        yield from partytable.win_bounds(start.specs, start.hps, start.delver_next, start.phase, start.skip_next,
+                                         start.targeting)
         return
     known = _known.get(start)
     if known is None and isinstance(start, Start) and start.fresh:

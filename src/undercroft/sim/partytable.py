@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
@@ -42,7 +43,7 @@ from threadpoolctl import ThreadpoolController
 from undercroft.rules import formulas
 from undercroft.sim.exact import outcome_probabilities
 from undercroft.sim.spec import FightSpec
-from undercroft.sim.wintable import _backwards, _matrices, full_behind
+from undercroft.sim.wintable import _backwards, _matrices, _rounds, full_behind, lost_turns
 
 PARTY_WORK = 2_000_000  # multiply-adds a round of a party's tables may take (see tabled); beyond, the odds simulate
 PARTIES_KEPT = 64  # tables remembered (one per kind of fight: each holds every count of the living)
@@ -117,91 +118,154 @@ def _targets(grid: NDArray[np.int64], targeting: str) -> Table:
     return share
 
 
-def _build(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool) -> PartyTables:
-    """The tables of the party ``specs`` (their hit points aside) against up to ``count`` creatures, either side
-    taking the next turn; with ``whole``, all four layers, else the first two (the win and the fight still going:
-    what the bot asks, for about half the work).
+class _Fight:
+    """A party's fight read backwards (:func:`_build`): its matrices, and the steps of a round.
 
     Laid out ``[c - 1, layer, m - 1, s]`` with ``s`` the party's hit points flattened (every character's 0..max,
     the last character fastest), so that a character's blows are one product along ``m`` and a creature's blow one
-    product with the party's whole transition matrix (its targeting folded in); the tables are handed out in the
-    order of :class:`PartyTables`."""
-    s0 = specs[0]
-    n, top_m, every = len(specs), s0.monster_hp, s0.acts_every
-    sizes = tuple(s.delver_max_hp + 1 for s in specs)
-    cells = math.prod(sizes)
-    grid = np.stack([g.ravel() for g in np.meshgrid(*[np.arange(z) for z in sizes], indexing="ij")])  # (n, cells)
-    stride = [math.prod(sizes[i + 1 :]) for i in range(n)]
-    party_hp = grid.sum(axis=0).astype(np.float64)
-    share = _targets(grid, targeting)
-    strikes = []  # per character: (its blows on the creature struck, m -> m'; the chance of a kill at each m)
-    falls = np.zeros((cells, cells))  # a creature's blow: the party's hit points s -> s'
-    at = np.arange(cells)
-    for i, s in enumerate(specs):
-        _, blows, _, kill = _matrices(s)  # (the character's blows on one creature, as a lone character's tables)
-        strikes.append((blows, kill[:, None], grid[i] > 0))
-        _, m_out = outcome_probabilities(s)
-        for (dmg, _), p in m_out.items():  # (each outcome in turn, as the rows of _matrices are built)
-            h = grid[i]
-            np.add.at(falls, (at, at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i]), share[i] * p)
-    falls[0] = 0.0  # (the party down: the fight is over, lost)
-    powers = [falls.T.copy()]  # c creatures' blows, c = 1..count (transposed, for the products below)
-    for _ in range(count - 1):
-        powers.append(powers[-1] @ powers[0])
-    blows_t = np.stack(powers)
-    layers = 4 if whole else 2
-    won = np.zeros((1, layers, 1, cells))  # the last creature down: won, over, the party's hit points left, no rounds
-    won[0, WIN] = 1.0
-    if whole:
-        won[0, LEFT] = party_hp
-    regen = np.minimum(np.arange(top_m) + s0.regenerate, top_m - 1)
+    product with the party's whole transition matrix (its targeting folded in)."""
 
-    def strike(v: Table, j: int) -> Table:
+    def __init__(self, specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool) -> None:
+        s0 = specs[0]
+        self.n, self.count, self.whole = len(specs), count, whole
+        self.top_m, self.every, self.max_rounds, self.regenerate = s0.monster_hp, s0.acts_every, s0.max_rounds, \
+            s0.regenerate
+        sizes = tuple(s.delver_max_hp + 1 for s in specs)
+        cells = self.cells = math.prod(sizes)
+        grid = np.stack([g.ravel() for g in np.meshgrid(*[np.arange(z) for z in sizes], indexing="ij")])  # (n, cells)
+        stride = [math.prod(sizes[i + 1 :]) for i in range(self.n)]
+        self.party_hp = grid.sum(axis=0).astype(np.float64)
+        share = _targets(grid, targeting)
+        # per character: (its blows on the creature struck, m -> m'; the chance of a kill at each m; where it stands)
+        self.strikes: list[tuple[Table, Table, NDArray[np.bool_]]] = []
+        falls = np.zeros((cells, cells))  # a creature's blow: the party's hit points s -> s'
+        at = np.arange(cells)
+        for i, s in enumerate(specs):
+            _, blows, _, kill = _matrices(s)  # (the character's blows on one creature, as a lone character's tables)
+            self.strikes.append((blows, kill[:, None], grid[i] > 0))
+            _, m_out = outcome_probabilities(s)
+            for (dmg, _), p in m_out.items():  # (each outcome in turn, as the rows of _matrices are built)
+                h = grid[i]
+                np.add.at(falls, (at, at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i]), share[i] * p)
+        falls[0] = 0.0  # (the party down: the fight is over, lost)
+        powers = [falls.T.copy()]  # c creatures' blows, c = 1..count (transposed, for the products below)
+        for _ in range(count - 1):
+            powers.append(powers[-1] @ powers[0])
+        self.blows_t = np.stack(powers)
+        self.layers = 4 if whole else 2
+        # the last creature down: won, over, the party's hit points left, no rounds
+        self.won = np.zeros((1, self.layers, 1, cells))
+        self.won[0, WIN] = 1.0
+        if whole:
+            self.won[0, LEFT] = self.party_hp
+        self.regen = np.minimum(np.arange(self.top_m) + s0.regenerate, self.top_m - 1)
+
+    def start(self) -> Table:
+        """The tables with no rounds left: nothing won, every fight still going."""
+        start = np.zeros((self.count, self.layers, self.top_m, self.cells))
+        start[:, GOING] = 1.0
+        if self.whole:
+            start[:, LEFT] = self.party_hp
+        start[..., 0] = 0.0
+        return start
+
+    def strike(self, v: Table, j: int) -> Table:
         """Backwards through character ``j``'s blow (where it stands)."""
-        blows, kill, standing = strikes[j]
-        ends = won if v.shape[0] == 1 else np.concatenate([won, v[:-1, :, top_m - 1 :]])  # (the next, at full)
+        blows, kill, standing = self.strikes[j]
+        ends = self.won if v.shape[0] == 1 else np.concatenate([self.won, v[:-1, :, self.top_m - 1 :]])  # (at full)
         return np.where(standing, blows @ v + kill * ends, v)
 
-    def monsters(v: Table, acts: bool) -> Table:
+    def monsters(self, v: Table, acts: bool) -> Table:
         """Backwards through the monsters' turn: the creature struck regenerates after the blows."""
-        if s0.regenerate:
-            v = v[:, :, regen]
+        if self.regenerate:
+            v = v[:, :, self.regen]
         if acts:  # c creatures living strike c times: layer c - 1 goes back through c blows
-            v = (v.reshape(count, -1, cells) @ blows_t).reshape(v.shape)
+            v = (v.reshape(self.count, -1, self.cells) @ self.blows_t).reshape(v.shape)
         return v
 
-    def round_(v: Table, acts: bool) -> Table:
+    def round_(self, v: Table, acts: bool) -> Table:
         """Backwards through a round the party opens (the round's last blow first)."""
-        v = monsters(v, acts)
-        for j in reversed(range(n)):
-            v = strike(v, j)
-        if whole:
+        v = self.monsters(v, acts)
+        for j in reversed(range(self.n)):
+            v = self.strike(v, j)
+        if self.whole:
             v[:, ROUNDS] += 1.0
         v[..., 0] = 0.0  # (the party down)
         return v
 
-    def opening(v: Table, acts: bool) -> Table:
+    def opening(self, v: Table, acts: bool) -> Table:
         """Backwards through a monsters' turn before the rounds of ``v``: the fight the monsters open. Its rounds
         begin with a monsters' turn, so one ended by the party's blow (won) is in one round fewer than ``v`` counts
         and any other in one more, this turn's included."""
-        after = monsters(v, acts)
+        after = self.monsters(v, acts)
         v = after.copy() if after is v else after  # (a lost turn without regeneration changes nothing)
-        if whole:
+        if self.whole:
             v[:, ROUNDS] += 1.0 - v[:, WIN]
         v[..., 0] = 0.0
         return v
 
-    start = np.zeros((count, layers, top_m, cells))
-    start[:, GOING] = 1.0
-    if whole:
-        start[:, LEFT] = party_hp
-    start[..., 0] = 0.0
+    def opening_at(self, v: Table, acts: bool, c: int, m: int, s: int) -> tuple[float, float]:
+        """(win, still going) of :meth:`opening` at the one state ``[c, :, m, s]``, without the rest of it."""
+        if s == 0:
+            return 0.0, 0.0
+        row = v[c, :2, self.regen[m] if self.regenerate else m]
+        win, going = (row @ self.blows_t[c][:, s]) if acts else row[:, s]
+        return float(win), float(going)
+
+    def lost_at(self, v: Table, c: int, m: int, s: int) -> tuple[float, float]:
+        """(win, still going) of :meth:`round_` with the monsters' turn lost at the one state ``[c, :, m, s]``:
+        the party's hit points stay ``s`` through such a round, so it is the round on that column alone."""
+        if s == 0:
+            return 0.0, 0.0
+        w = v[:, :2, :, s : s + 1]  # (count, 2, top_m, 1)
+        if self.regenerate:
+            w = w[:, :, self.regen]
+        won = self.won[:, :2, :, s : s + 1]
+        for blows, kill, standing in reversed(self.strikes):
+            if standing[s]:
+                ends = won if w.shape[0] == 1 else np.concatenate([won, w[:-1, :, self.top_m - 1 :]])
+                w = blows @ w + kill * ends
+        return float(w[c, WIN, m, 0]), float(w[c, GOING, m, 0])
+
+    def tables(self, tables: list[Table], lost: list[Table], rounds: int) -> PartyTables:
+        """The tables of the rounds read backwards (:func:`undercroft.sim.wintable._backwards`), in the order of
+        :class:`PartyTables`: the monsters' turn first is that turn (at phase q, or lost), then the rounds the party
+        opens from phase q + 1."""
+        every = self.every
+        theirs = [self.opening(tables[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
+        theirs_lost = [self.opening(tables[(q + 1) % every], False) for q in range(every)]
+        return PartyTables(((tuple(theirs), tuple(theirs_lost)), (tuple(tables), tuple(lost))), rounds)
+
+
+def _build(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool) -> PartyTables:
+    """The tables of the party ``specs`` (their hit points aside) against up to ``count`` creatures, either side
+    taking the next turn; with ``whole``, all four layers, else the first two (the win and the fight still going:
+    what the bot asks, for about half the work)."""
+    f = _Fight(specs, count, targeting, whole)
     # (wintable's loop: rounds until the fight is decided from every state, TOLERANCE, and the lost turns)
-    tables, lost, rounds = _backwards(round_, start, every, s0.max_rounds)
-    # the monsters' turn first: that turn (at phase q, or lost), then the rounds the party opens from phase q + 1
-    theirs = [opening(tables[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
-    theirs_lost = [opening(tables[(q + 1) % every], False) for q in range(every)]
-    return PartyTables(((tuple(theirs), tuple(theirs_lost)), (tuple(tables), tuple(lost))), rounds)
+    return f.tables(*_backwards(f.round_, f.start(), f.every, f.max_rounds))
+
+
+class _Growing:
+    """The win's tables (two layers) read backwards only as far as the bot's questions need (:func:`win_bounds`):
+    the rounds so far bound the win of every state; done, they are the tables :func:`_build` makes."""
+
+    def __init__(self, specs: tuple[FightSpec, ...], count: int, targeting: str) -> None:
+        self.fight = f = _Fight(specs, count, targeting, False)
+        self.count = count
+        self.steps = _rounds(f.round_, f.start(), f.every, f.max_rounds)
+        self.before, self.tables, self.rounds, self.done = next(self.steps)
+
+    def grow(self) -> None:
+        """Read one more round."""
+        self.before, self.tables, self.rounds, self.done = next(self.steps)
+
+    def finish(self) -> PartyTables:
+        """The whole tables (as :func:`_build` makes them)."""
+        while not self.done:
+            self.grow()
+        f = self.fight
+        return f.tables(self.tables, lost_turns(f.round_, self.before, f.every), self.rounds)
 
 
 @functools.cache
@@ -219,22 +283,76 @@ def _one_thread() -> AbstractContextManager[object]:
 
 
 _tables: dict[tuple[Key, bool], PartyTables] = {}  # (_key, whole) -> the tables, for the largest count asked for
+_growing: dict[Key, _Growing] = {}  # _key -> the win's tables read as far as win_bounds needed so far
 
 
-def party_tables(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool = True) -> PartyTables:
-    """The tables of the party ``specs`` against ``count`` creatures (and fewer), all four layers (``whole``) or
-    the win's two (a whole set serves too, where one is known); remembered: one set serves every hit points of the
-    party, either side opening, and every count up to the largest asked for."""
-    key = _key(specs, targeting)
+def _known(key: Key, count: int, whole: bool) -> PartyTables | None:
+    """The tables made for ``key`` that serve ``count`` creatures: all four layers, or (not ``whole``) either kind."""
     for kind in (True,) if whole else (True, False):
         got = _tables.get((key, kind))
         if got is not None and got.tables[0][0][0].shape[0] >= count:
             return got
+    return None
+
+
+def party_tables(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool = True) -> PartyTables:
+    """The tables of the party ``specs`` against ``count`` creatures (and fewer), all four layers (``whole``) or
+    the win's two (a whole set serves too, where one is known; and the win's tables :func:`win_bounds` has begun
+    are read on to the end); remembered: one set serves every hit points of the party, either side opening, and
+    every count up to the largest asked for."""
+    key = _key(specs, targeting)
+    got = _known(key, count, whole)
+    if got is not None:
+        return got
     if len(_tables) >= PARTIES_KEPT:
         _tables.clear()
+    growing = None if whole else _growing.pop(key, None)
     with _one_thread():
-        got = _tables[(key, whole)] = _build(specs, count, targeting, whole)
+        if growing is not None and growing.count >= count:
+            got = growing.finish()
+        else:
+            got = _build(specs, count, targeting, whole)
+    _tables[(key, whole)] = got
     return got
+
+
+def win_bounds(specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool,
+               targeting: str) -> Iterator[tuple[float, float, bool]]:
+    """:func:`party_win` as ever narrower bounds ``(lo, hi, False)``, from the win's tables read a round at a time
+    and only as far as the bounds are drawn (the chance to win within the rounds read, and that plus the chance the
+    fight is still going after them), then ``(win, win, True)`` with the very number :func:`party_win` gives. The
+    bounds of a state are read off the tables as they stand (a state the monsters open, or one whose monsters' turn
+    is lost, from the one column of the party's hit points that state reads)."""
+    key = _key(specs, targeting)
+    count, every = len(hps), specs[0].acts_every
+    c, m, s = _at(specs, hps)
+    q = phase % every
+    growing: _Growing | None = None
+    while True:
+        if _known(key, count, False) is None:
+            if growing is None:
+                growing = _growing.get(key)
+                if growing is None or growing.count < count:
+                    if len(_growing) >= PARTIES_KEPT:
+                        _growing.clear()
+                    with _one_thread():
+                        growing = _growing[key] = _Growing(specs, count, targeting)
+            if not growing.done:
+                f, after = growing.fight, (q + 1) % every
+                if delver_next and lost_turn:
+                    win, going = f.lost_at(growing.before[after], c, m, s)
+                elif delver_next:
+                    win, going = (float(x) for x in growing.tables[q][c, :2, m, s])
+                else:
+                    acts = not lost_turn and formulas.monster_acts(q, every)
+                    win, going = f.opening_at(growing.tables[after], acts, c, m, s)
+                yield win, win + going, False
+                with _one_thread():
+                    growing.grow()
+                continue
+        win = party_win(specs, hps, delver_next, phase, lost_turn, targeting)
+        yield win, win, True
+        return
 
 
 def _at(specs: tuple[FightSpec, ...], hps: tuple[int, ...]) -> tuple[int, int, int]:
@@ -272,3 +390,4 @@ def party_win(specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: b
 def clear() -> None:
     """Forget every table."""
     _tables.clear()
+    _growing.clear()

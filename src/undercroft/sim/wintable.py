@@ -25,7 +25,7 @@ that). tests/test_wintable.py compares the two over every state of the shipped f
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -122,17 +122,33 @@ def _backwards(round_: Callable[[Table, bool], Table], start: Table, every: int,
     state (or ``max_rounds``): one table per ``acts_every`` phase, each with the chance to win and the chance the
     fight is still going in its axis -3 (layers 0 and 1; more after them are carried along); and the same with the
     round's monsters' turn lost. ``round_`` makes new tables (it never writes into the one it is given)."""
+    before, tables, rounds = [start] * every, [start] * every, 0
+    for step in _rounds(round_, start, every, max_rounds):
+        before, tables, rounds, _ = step
+    return tables, lost_turns(round_, before, every), rounds
+
+
+def _rounds(round_: Callable[[Table, bool], Table], start: Table, every: int,
+            max_rounds: int) -> Iterator[tuple[list[Table], list[Table], int, bool]]:
+    """:func:`_backwards` a round at a time: after each, ``(before, tables, rounds, done)``, the tables of the
+    rounds before it and of all ``rounds`` so far (each phase's), ``done`` once the fight is decided from every
+    state or ``max_rounds`` are read. The chance to win within the rounds so far and that chance plus the chance the
+    fight is still going bound the chance to win of the whole table (layers 0 and 1)."""
     tables = [start] * every
-    before = tables
     rounds = 0
     while rounds < max_rounds:
         before = tables
         tables = [round_(before[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
         rounds += 1
-        if max(float(t[..., 1, :, :].max()) for t in tables) < TOLERANCE:
-            break
-    lost = [round_(before[(q + 1) % every], False) for q in range(every)]
-    return tables, lost, rounds
+        done = rounds >= max_rounds or max(float(t[..., 1, :, :].max()) for t in tables) < TOLERANCE
+        yield before, tables, rounds, done
+        if done:
+            return
+
+
+def lost_turns(round_: Callable[[Table, bool], Table], before: list[Table], every: int) -> list[Table]:
+    """The tables of the last round read (from the tables ``before`` it), its monsters' turn lost."""
+    return [round_(before[(q + 1) % every], False) for q in range(every)]
 
 
 Key = tuple[object, ...]
