@@ -37,8 +37,9 @@ now (``Game.legal``) that has not been refused at this turn. docs/BALANCE.md des
 
 The fight odds are the game's own (:func:`undercroft.sim.odds.win_chance`: the win the encounter and fight
 screens show, simulated for a whole party, exact for one character against one creature or a group (all at full
-but the one struck), read there from the fight's table of :mod:`undercroft.sim.wintable`); where those have
-nothing to say it counts on nothing (0). Talk, bribe,
+but the one struck), read there from the fight's table of :mod:`undercroft.sim.wintable`; exact for a party of two,
+from :mod:`undercroft.sim.partytable`), each decision asking only as far as it turns on them
+(:func:`undercroft.sim.odds.win_bounds`); where those have nothing to say it counts on nothing (0). Talk, bribe,
 escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules the engine plays by
 (``chase_round``, ``automatic_evasion``, ``bribe_accepted``, ``band``, ...).
 """
@@ -85,7 +86,7 @@ from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.searches import CostFlood, dijkstra_map
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
-from undercroft.sim.odds import attack_target, win_bounds, win_chance
+from undercroft.sim.odds import attack_target, win_bounds
 
 Point = tuple[int, int]
 
@@ -1007,12 +1008,6 @@ class Bot:
                 return end != "caught"
         return False  # a submerged one never gives up
 
-    def _odds(self) -> float:
-        """The chance to win the fight in front of the party: the game's own odds
-        (:func:`undercroft.sim.odds.win_chance`, the win the screens show); 0 where they have nothing to say (a group
-        the party cannot see)."""
-        return win_chance(self.game.content, self.game)
-
     def _flee(self, g: Group) -> None:
         self._fled[g.id] = self._fled.get(g.id, 0) + 1
         self._avoid.add(g.segment)
@@ -1151,8 +1146,9 @@ class Bot:
         if g is None:
             return []
         p = st.pursuit
+        odds = _WinOdds(game)  # (only as far as something turns on it)
         if p is not None and p.chaser == Side.PARTY:  # the party gives chase: run on (Run) or let it go (Wait)
-            on = not game.tired() and self._odds() >= PURSUE_ODDS and self._catches(g, p.distance, p.rounds)
+            on = not game.tired() and self._catches(g, p.distance, p.rounds) and not odds.below(PURSUE_ODDS)
             return [Run()] if on else [Wait()]
         mon: Monster = game.monster_of(g)
         out: list[Action] = []
@@ -1166,8 +1162,7 @@ class Bot:
             out.append(DropTreasure())
         if mon.self_preservation and _has(game, "oil"):
             out.append(ThrowOil())
-        tired = game.tired()
-        if tired or self._odds() >= FIGHT_ODDS:
+        if game.tired() or not odds.below(FIGHT_ODDS):
             out.append(Fight())
         out.append(Run())
         return out
