@@ -668,7 +668,8 @@ class Bot:
             costs = self._cost_bits(avoid, through=last_resort)
             flood = floods[(avoid, diagonal)] = CostFlood(m.width, m.height, costs, st.pos, diagonal,
                                                           self._parts_of(costs, diagonal))
-        best = flood.nearest(reach)
+        reach &= flood.all  # (a goal on a tile it may not enter is never reached: no flood to the end to find that)
+        best = flood.nearest(reach) if reach else None
         if best is None:
             return False
         tiles = flood.at(best, reach)
