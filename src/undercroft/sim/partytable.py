@@ -25,6 +25,11 @@ is a handful of matrix products over the whole table (a character's blows move t
 creature's blow the hit points of the character it strikes), a few milliseconds for a whole table, which then
 answers every state of the fight.
 
+The bot reads the win's tables (two layers) only as far as its decision needs (:func:`win_bounds`): after ``r``
+rounds, a state's chance to win within ``r`` rounds and that plus its chance to be still fighting bound its whole
+win, and most decisions are taken on those bounds long before the fight is decided from every state; the tables are
+read on (from where they stopped) only when a decision needs it, and their end is :func:`party_win`'s number.
+
 A party too large to count (:func:`tabled`: the citadel's four, or three, have tens or hundreds of thousands of
 states for each creature's hit points) is simulated as before, and so is a group with two creatures wounded."""
 
