@@ -153,10 +153,11 @@ class _Fight:
                 h = grid[i]
                 np.add.at(falls, (at, at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i]), share[i] * p)
         falls[0] = 0.0  # (the party down: the fight is over, lost)
-        powers = [falls.T.copy()]  # c creatures' blows, c = 1..count (transposed, for the products below)
-        for _ in range(count - 1):
-            powers.append(powers[-1] @ powers[0])
-        self.blows_t = np.stack(powers)
+        # c creatures' blows, c = 1..count (transposed, for the products below), each made in its place
+        self.blows_t = np.empty((count, cells, cells))
+        self.blows_t[0] = falls.T
+        for c in range(1, count):
+            np.matmul(self.blows_t[c - 1], self.blows_t[0], out=self.blows_t[c])
         self.layers = 4 if whole else 2
         # the last creature down: won, over, the party's hit points left, no rounds
         self.won = np.zeros((1, self.layers, 1, cells))
