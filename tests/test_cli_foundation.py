@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,6 +121,31 @@ def test_bench_json_only_data_load(capsys: pytest.CaptureFixture[str]) -> None:
     assert list(result) == ["data_load_s"]
     assert isinstance(result["data_load_s"], float)
     assert result["data_load_s"] > 0
+
+
+def test_the_bots_rows_of_a_ruleset_read_one_run(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """bot_step_ratio_warden, bot_us_per_action_warden and step_us_per_action_warden come from one batch of games
+    (played once), so the ratio is the two rows' quotient."""
+    from undercroft import bench_autoplay
+    from undercroft.bot import play_game as play
+
+    played: list[int] = []
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        played.append(1)
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(bench_autoplay, "play_game", counting)
+    monkeypatch.setattr(bench_autoplay, "_SPLITS", {})
+    rows = "bot_step_ratio_warden,bot_us_per_action_warden,step_us_per_action_warden"
+    assert main(["bench", "--json", "--only", rows]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert list(result) == rows.split(",")
+    assert len(played) == 1 + bench_autoplay.GAMES  # (the warm-up game, then the batch: once for the three rows)
+    bot, step = result["bot_us_per_action_warden"], result["step_us_per_action_warden"]
+    assert bot > 0 and step > 0
+    assert result["bot_step_ratio_warden"] == pytest.approx(bot / step, rel=1e-5)
 
 
 def test_bench_unknown_metric(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,9 @@ once. ``autoplay_actions_per_s`` is the one-core batch's actions (each game's tu
 
 ``bot_step_ratio`` (and ``bot_step_ratio_crawler``, ``_citadel``, ``_warden``): the same games of a ruleset, not
 recorded, timed action by action (``play_game(timing=...)``): the seconds of the bot's side of each action over the
-seconds of the engine's step. Issue 17 asks that it be at most 1.
+seconds of the engine's step. Issue 17 asks that it be at most 1. ``bot_us_per_action`` and ``step_us_per_action``
+(with the same suffixes): the two sides' microseconds an action, from the same run (the step's own seconds move
+between processes on a noisy host: docs/PERFORMANCE.md, issue 17, seventh round).
 """
 
 from __future__ import annotations
@@ -83,35 +85,64 @@ def autoplay_speedup(args: argparse.Namespace) -> float:
 RATIO_RULESETS = ("undercroft", "crawler", "citadel", "warden")
 
 
+# (--data, ruleset) -> the split of its games, measured once in this process (the ratio and the two rows of
+# microseconds read the same run)
+_SPLITS: dict[tuple[str | None, str], Timing] = {}
+
+
 def _split(args: argparse.Namespace, ruleset: str) -> Timing:
     """The bot's and the engine's seconds over :data:`GAMES` unrecorded bot games of ``ruleset`` from
     :data:`FIRST_SEED` on (the batch of ``autoplay_actions_per_s`` for undercroft, less the recording), in this
-    process; the caches warmed by one short game first, as that row does."""
-    content = load_data(args)
-    play_game(content, ruleset, FIRST_SEED, max_actions=200)
-    timing = Timing()
-    for i in range(GAMES):
-        play_game(content, ruleset, FIRST_SEED + i, timing=timing)
-    return timing
+    process; the caches warmed by one short game first, as that row does. Measured once a process."""
+    key = (getattr(args, "data", None), ruleset)
+    if key not in _SPLITS:
+        content = load_data(args)
+        play_game(content, ruleset, FIRST_SEED, max_actions=200)
+        timing = Timing()
+        for i in range(GAMES):
+            play_game(content, ruleset, FIRST_SEED + i, timing=timing)
+        _SPLITS[key] = timing
+    return _SPLITS[key]
 
 
-def _ratio_metric(ruleset: str) -> None:
-    name = "bot_step_ratio" if ruleset == RULESET else f"bot_step_ratio_{ruleset}"
+def _played(args: argparse.Namespace, ruleset: str, name: str) -> str:
+    """The ruleset a row of ``ruleset`` plays: itself, or for undercroft's rows on data without it, the data's first
+    (as ``autoplay_actions_per_s`` does)."""
+    if ruleset in load_data(args).rulesets:
+        return ruleset
+    if ruleset != RULESET:
+        raise UserError(f"{name}: the data has no ruleset {ruleset!r}")
+    return next(iter(load_data(args).rulesets))
+
+
+def _ratio_metrics(ruleset: str) -> None:
+    """The rows of ``ruleset``'s games: ``bot_step_ratio`` (``_<ruleset>``), and the bot's and the step's
+    microseconds an action (``bot_us_per_action``, ``step_us_per_action``), all three from one run."""
+    suffix = "" if ruleset == RULESET else f"_{ruleset}"
+    games = f"{GAMES} unrecorded bot games of {ruleset} from seed {FIRST_SEED}"
+    bot_side = ("Bot.prime, had_a_way_out and Bot.choose (with every question they ask the engine, the fields of "
+                "view folded in among them)")
 
     def ratio(args: argparse.Namespace) -> float:
-        played = ruleset
-        if played not in load_data(args).rulesets:
-            if played != RULESET:
-                raise UserError(f"{name}: the data has no ruleset {played!r}")
-            played = next(iter(load_data(args).rulesets))  # (as autoplay_actions_per_s does)
-        t = _split(args, played)
+        t = _split(args, _played(args, ruleset, f"bot_step_ratio{suffix}"))
         return t.bot / t.step
 
-    ratio.__doc__ = (f"The bot's seconds over the engine's in {GAMES} unrecorded bot games of {ruleset} from seed "
-                     f"{FIRST_SEED}: Bot.prime, had_a_way_out and Bot.choose (with every question they ask the "
-                     "engine, the fields of view folded in among them) against Game.step; at most 1 is the aim.")
-    metric(name, "x")(ratio)
+    def bot_us(args: argparse.Namespace) -> float:
+        t = _split(args, _played(args, ruleset, f"bot_us_per_action{suffix}"))
+        return 1e6 * t.bot / t.actions
+
+    def step_us(args: argparse.Namespace) -> float:
+        t = _split(args, _played(args, ruleset, f"step_us_per_action{suffix}"))
+        return 1e6 * t.step / t.actions
+
+    ratio.__doc__ = (f"The bot's seconds over the engine's in {games}: {bot_side} against Game.step; at most 1 is "
+                     "the aim.")
+    bot_us.__doc__ = f"The bot's microseconds an action in {games} ({bot_side}): the same run as the ratio's."
+    step_us.__doc__ = f"Game.step's microseconds an action in {games}: the same run as the ratio's."
+    metric(f"bot_step_ratio{suffix}", "x")(ratio)
+    metric(f"bot_us_per_action{suffix}", "us")(bot_us)
+    metric(f"step_us_per_action{suffix}", "us")(step_us)
 
 
 for _rs in RATIO_RULESETS:
-    _ratio_metric(_rs)
+    _ratio_metrics(_rs)
