@@ -147,7 +147,7 @@ def test_every_state_of_a_party_fight_is_the_enumerations(content: Content, mons
         enumerate_fight(*_fresh(delver, sellsword, targeting))[0], abs=CLOSE)
     checked = 0
     creature = range(1, delver.monster_hp + 1, max(1, delver.monster_hp // 4))  # (every hit points up to 4)
-    for count in (1, 2, 3):
+    for count in (1, 2, 3) if delver.monster_hp <= 4 else (1, 2):  # (three creatures of 9 take long to enumerate)
         for a, b, m, party_next, lost in itertools.product(range(1, 5), range(1, 4), creature, (True, False),
                                                            (False, True)):
             if (a + b + m) % 2 and count > 1:
@@ -161,7 +161,7 @@ def test_every_state_of_a_party_fight_is_the_enumerations(content: Content, mons
                 win = partytable.party_win(specs, hps, party_next, phase, lost, targeting)  # (the bot's tables)
                 assert win == pytest.approx(got[0], abs=1e-14)
                 checked += 1
-    assert checked >= 96 + 2 * 48
+    assert checked >= (96 + 2 * 48 if delver.monster_hp <= 4 else 240)
 
 
 @pytest.mark.parametrize(("monster", "targeting", "numbers"), [
