@@ -204,10 +204,10 @@ def _leaves(escape: float, odds: float) -> bool:
 
 
 class _WinOdds:
-    """The fight odds' win (:meth:`Bot._odds`) for decisions that compare it with a threshold (a fight's, a
-    meeting's) or choose the best way through a meeting (:meth:`best`): computed only as far as the decision needs
-    (:func:`undercroft.sim.odds.win_bounds`), and each decision the one the whole number gives (where the bounds
-    leave it open, it is taken on the whole number, by the same expression)."""
+    """The fight odds' win (:func:`undercroft.sim.odds.win_chance`) for decisions that compare it with a threshold
+    (a fight's, a meeting's) or choose the best way through a meeting (:meth:`best`): computed only as far as the
+    decision needs (:func:`undercroft.sim.odds.win_bounds`), and each decision the one the whole number gives (where
+    the bounds leave it open, it is taken on the whole number, by the same expression)."""
 
     SURE = 1e-9  # how far past the decision's edge both bounds must lie for it to be taken on them
 

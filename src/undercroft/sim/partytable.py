@@ -175,11 +175,12 @@ class _Fight:
         start[..., 0] = 0.0
         return start
 
-    def strike(self, v: Table, j: int) -> Table:
-        """Backwards through character ``j``'s blow (where it stands)."""
+    def strike(self, v: Table, j: int, column: slice = slice(None)) -> Table:
+        """Backwards through character ``j``'s blow (where it stands); ``v`` holds the party's states ``column``."""
         blows, kill, standing = self.strikes[j]
-        ends = self.won if v.shape[0] == 1 else np.concatenate([self.won, v[:-1, :, self.top_m - 1 :]])  # (at full)
-        return np.where(standing, blows @ v + kill * ends, v)
+        won = self.won[..., column]
+        ends = won if v.shape[0] == 1 else np.concatenate([won, v[:-1, :, self.top_m - 1 :]])  # (the next, at full)
+        return np.where(standing[column], blows @ v + kill * ends, v)
 
     def monsters(self, v: Table, acts: bool) -> Table:
         """Backwards through the monsters' turn: the creature struck regenerates after the blows."""
@@ -223,14 +224,10 @@ class _Fight:
         the party's hit points stay ``s`` through such a round, so it is the round on that column alone."""
         if s == 0:
             return 0.0, 0.0
-        w = v[:, :2, :, s : s + 1]  # (count, 2, top_m, 1)
-        if self.regenerate:
-            w = w[:, :, self.regen]
-        won = self.won[:, :2, :, s : s + 1]
-        for blows, kill, standing in reversed(self.strikes):
-            if standing[s]:
-                ends = won if w.shape[0] == 1 else np.concatenate([won, w[:-1, :, self.top_m - 1 :]])
-                w = blows @ w + kill * ends
+        column = slice(s, s + 1)
+        w = self.monsters(v[..., column], False)  # (count, layers, top_m, 1)
+        for j in reversed(range(self.n)):
+            w = self.strike(w, j, column)
         return float(w[c, WIN, m, 0]), float(w[c, GOING, m, 0])
 
     def tables(self, tables: list[Table], lost: list[Table], rounds: int) -> PartyTables:
