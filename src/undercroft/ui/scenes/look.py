@@ -19,7 +19,7 @@ import tcod.event
 from undercroft.rules import dungeon
 from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
-from undercroft.sim.odds import PARTY, fight_odds
+from undercroft.sim.odds import PARTY, Odds, fight_odds
 from undercroft.ui import keymap, render
 from undercroft.ui.layout import Layout
 from undercroft.ui.palette import CURSOR_BG, CURSOR_FG
@@ -165,14 +165,17 @@ def explore_odds(session: Session, g: Group) -> list[tuple[str, RGB]]:
     if game.state.front_group() is not None:
         return []
     odds = fight_odds(game.content, game, g)
-    if odds is None:
-        return []
+    return [] if odds is None else [odds_line(odds, "If you fight it")]
+
+
+def odds_line(odds: Odds, lead: str) -> tuple[str, RGB]:
+    """The odds' line of a panel (``lead``: "If you fight it", "If you fight on"): win, death, hit points lost and
+    how they were worked out, coloured by whether the fight is more likely won."""
     how = "exact" if odds.exact else "simulated"
     if odds.character == PARTY:
         how = f"the whole party, {how}"
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
-    return [(f"If you fight it: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f}"
-             f" ({how})", colour)]
+    return (f"{lead}: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f} ({how})", colour)
 
 
 def draw_hover(console: tcod.console.Console, session: Session, p: Point | None, width: int, x: int = 1) -> None:

@@ -49,7 +49,7 @@ from undercroft.ui.layout import Layout, Rect, panel_on_right
 from undercroft.ui.palette import DOOR_BLOCKED_BG, DOOR_CURSOR_BG, DOOR_OPEN_BG
 from undercroft.ui.render import DIM, FAINT, KEY, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Buttons, Pop, Push, Replace, Reset, Scene, Transition
-from undercroft.ui.scenes.look import LookScene, draw_hover
+from undercroft.ui.scenes.look import LookScene, draw_hover, odds_line
 from undercroft.ui.scenes.overlays import HelpScene, InventoryScene, LogScene, MenuScene, PromptScene
 from undercroft.ui.session import Session, end_lines
 
@@ -200,12 +200,7 @@ class GameScene(Scene):
         odds = fight_odds(self.session.content, self.session.game)
         if odds is None:
             return []
-        how = "exact" if odds.exact else "simulated"
-        if odds.character == PARTY:
-            how = f"the whole party, {how}"
-        colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
-        out = [(f"If you fight on: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f}"
-                f" ({how})", colour)]
+        out = [odds_line(odds, "If you fight on")]
         if len(self.session.game.state.party) > 1 and odds.character != PARTY:
             out.append((f"(for {odds.character} alone, the only one standing)", DIM))
         return out
