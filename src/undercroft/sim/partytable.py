@@ -48,7 +48,7 @@ from threadpoolctl import ThreadpoolController
 from undercroft.rules import formulas
 from undercroft.sim.exact import outcome_probabilities
 from undercroft.sim.spec import FightSpec
-from undercroft.sim.wintable import _backwards, _matrices, _rounds, full_behind, lost_turns
+from undercroft.sim.wintable import backwards, backwards_by_round, blow_matrices, full_behind, lost_turns
 
 PARTY_WORK = 2_000_000  # multiply-adds a round of a party's tables may take (see tabled); beyond, the odds simulate
 PARTIES_KEPT = 64  # tables remembered (one per kind of fight: each holds every count of the living)
@@ -146,10 +146,10 @@ class _Fight:
         falls = np.zeros((cells, cells))  # a creature's blow: the party's hit points s -> s'
         at = np.arange(cells)
         for i, s in enumerate(specs):
-            _, blows, _, kill = _matrices(s)  # (the character's blows on one creature, as a lone character's tables)
+            _, blows, _, kill = blow_matrices(s)  # (its blows on one creature, as a lone character's tables)
             self.strikes.append((blows, kill[:, None], grid[i] > 0))
             _, m_out = outcome_probabilities(s)
-            for (dmg, _), p in m_out.items():  # (each outcome in turn, as the rows of _matrices are built)
+            for (dmg, _), p in m_out.items():  # (each outcome in turn, as the rows of blow_matrices are built)
                 h = grid[i]
                 np.add.at(falls, (at, at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i]), share[i] * p)
         falls[0] = 0.0  # (the party down: the fight is over, lost)
@@ -231,7 +231,7 @@ class _Fight:
         return float(w[c, WIN, m, 0]), float(w[c, GOING, m, 0])
 
     def tables(self, tables: list[Table], lost: list[Table], rounds: int) -> PartyTables:
-        """The tables of the rounds read backwards (:func:`undercroft.sim.wintable._backwards`), in the order of
+        """The tables of the rounds read backwards (:func:`undercroft.sim.wintable.backwards`), in the order of
         :class:`PartyTables`: the monsters' turn first is that turn (at phase q, or lost), then the rounds the party
         opens from phase q + 1."""
         every = self.every
@@ -246,7 +246,7 @@ def _build(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool
     what the bot asks, for about half the work)."""
     f = _Fight(specs, count, targeting, whole)
     # (wintable's loop: rounds until the fight is decided from every state, TOLERANCE, and the lost turns)
-    return f.tables(*_backwards(f.round_, f.start(), f.every, f.max_rounds))
+    return f.tables(*backwards(f.round_, f.start(), f.every, f.max_rounds))
 
 
 class _Growing:
@@ -256,7 +256,7 @@ class _Growing:
     def __init__(self, specs: tuple[FightSpec, ...], count: int, targeting: str) -> None:
         self.fight = f = _Fight(specs, count, targeting, False)
         self.count = count
-        self.steps = _rounds(f.round_, f.start(), f.every, f.max_rounds)
+        self.steps = backwards_by_round(f.round_, f.start(), f.every, f.max_rounds)
         self.before, self.tables, self.rounds, self.done = next(self.steps)
 
     def grow(self) -> None:

@@ -55,7 +55,7 @@ class WinTables:
     rounds: int
 
 
-def _matrices(spec: FightSpec) -> tuple[Table, Table, Table, NDArray[np.float64]]:
+def blow_matrices(spec: FightSpec) -> tuple[Table, Table, Table, NDArray[np.float64]]:
     """``(blows_d, blows_m, regen, kill)``: ``blows_d[d, d']`` the chance that a creature's turn takes the delver
     from ``d + 1`` to ``d' + 1`` hit points (alive; the rest of the row is its death); ``blows_m`` the same for the
     delver's turn and the creature; ``regen[m, m']`` 1 where regeneration takes ``m + 1`` to ``m' + 1``; ``kill[m]``
@@ -88,7 +88,7 @@ def _build(spec: FightSpec, delver_first: bool) -> WinTables:
     outright in the round (a kill), carried through what follows it in the round. Each table has two layers: the
     chance to win, and the chance that the fight is still going when the rounds run out (which decides when to
     stop)."""
-    blows_d, blows_m, regen, kill = _matrices(spec)
+    blows_d, blows_m, regen, kill = blow_matrices(spec)
     top_d, top_m = spec.delver_max_hp, spec.monster_hp
     every = spec.acts_every
     stay = np.eye(top_d)
@@ -105,7 +105,7 @@ def _build(spec: FightSpec, delver_first: bool) -> WinTables:
     def round_(values: Table, acts: bool) -> Table:
         return (blows_d if acts else stay) @ values @ right + carried[acts]
 
-    tables, lost, rounds = _backwards(round_, _undecided((2, top_d, top_m)), every, spec.max_rounds)
+    tables, lost, rounds = backwards(round_, _undecided((2, top_d, top_m)), every, spec.max_rounds)
     return WinTables(tuple(t[0] for t in tables), tuple(t[0] for t in lost), rounds)
 
 
@@ -116,21 +116,21 @@ def _undecided(shape: tuple[int, ...]) -> Table:
     return t
 
 
-def _backwards(round_: Callable[[Table, bool], Table], start: Table, every: int,
+def backwards(round_: Callable[[Table, bool], Table], start: Table, every: int,
                max_rounds: int) -> tuple[list[Table], list[Table], int]:
     """The rounds of a table read backwards, from ``start`` (no rounds left) until the fight is decided from every
     state (or ``max_rounds``): one table per ``acts_every`` phase, each with the chance to win and the chance the
     fight is still going in its axis -3 (layers 0 and 1; more after them are carried along); and the same with the
     round's monsters' turn lost. ``round_`` makes new tables (it never writes into the one it is given)."""
     before, tables, rounds = [start] * every, [start] * every, 0
-    for step in _rounds(round_, start, every, max_rounds):
+    for step in backwards_by_round(round_, start, every, max_rounds):
         before, tables, rounds, _ = step
     return tables, lost_turns(round_, before, every), rounds
 
 
-def _rounds(round_: Callable[[Table, bool], Table], start: Table, every: int,
+def backwards_by_round(round_: Callable[[Table, bool], Table], start: Table, every: int,
             max_rounds: int) -> Iterator[tuple[list[Table], list[Table], int, bool]]:
-    """:func:`_backwards` a round at a time: after each, ``(before, tables, rounds, done)``, the tables of the
+    """:func:`backwards` a round at a time: after each, ``(before, tables, rounds, done)``, the tables of the
     rounds before it and of all ``rounds`` so far (each phase's), ``done`` once the fight is decided from every
     state or ``max_rounds`` are read. The chance to win within the rounds so far and that chance plus the chance the
     fight is still going bound the chance to win of the whole table (layers 0 and 1)."""
@@ -203,7 +203,7 @@ def _build_group(spec: FightSpec, delver_first: bool) -> GroupTables:
     read backwards, for ``c`` creatures at once (a stack, one layer per count of the living), where ``c``
     creatures strike the delver in turn (``blows_d`` to the power ``c``: each blow is one more step of the
     same chain, and the turn stops with the delver down) and a kill leaves ``c - 1`` with the next at full."""
-    blows_d, blows_m, regen, kill = _matrices(spec)
+    blows_d, blows_m, regen, kill = blow_matrices(spec)
     k, top_d, top_m = spec.count, spec.delver_max_hp, spec.monster_hp
     every = spec.acts_every
     powers = [np.eye(top_d)]
@@ -234,7 +234,7 @@ def _build_group(spec: FightSpec, delver_first: bool) -> GroupTables:
             out[...] = blows @ (after @ regen.T)
         return out
 
-    tables, lost, rounds = _backwards(round_, _undecided((k, 2, top_d, top_m)), every, spec.max_rounds)
+    tables, lost, rounds = backwards(round_, _undecided((k, 2, top_d, top_m)), every, spec.max_rounds)
     return GroupTables(tuple(tuple(t[c, 0] for t in tables) for c in range(k)),
                        tuple(tuple(t[c, 0] for t in lost) for c in range(k)), rounds)
 
