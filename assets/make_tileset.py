@@ -56,7 +56,7 @@ def _glyph(font: ImageFont.FreeTypeFont, ch: str) -> np.ndarray:
     top = (H - (ascent + descent)) // 2 + 1
     left = (W - advance) / 2
     draw.text((W + left, H + top), ch, fill=255, font=font)
-    return np.asarray(img, dtype=np.uint8)[H:2 * H, W:2 * W].copy()
+    return np.asarray(img, dtype=np.uint8)[H : 2 * H, W : 2 * W].copy()
 
 
 def _box(name: str) -> np.ndarray | None:
@@ -65,7 +65,7 @@ def _box(name: str) -> np.ndarray | None:
         return None
     arms: dict[str, str] = {}
     weight = "single"
-    for part in name[len("BOX DRAWINGS "):].split(" AND "):
+    for part in name[len("BOX DRAWINGS ") :].split(" AND "):
         words = part.split()
         if "LIGHT" in words or "SINGLE" in words:
             weight = "single"
@@ -82,10 +82,10 @@ def _box(name: str) -> np.ndarray | None:
     a = np.zeros((gh, gw), dtype=np.uint8)
 
     def hline(y: int, x0: int, x1: int) -> None:
-        a[y, min(x0, x1):max(x0, x1) + 1] = 255
+        a[y, min(x0, x1) : max(x0, x1) + 1] = 255
 
     def vline(x: int, y0: int, y1: int) -> None:
-        a[min(y0, y1):max(y0, y1) + 1, x] = 255
+        a[min(y0, y1) : max(y0, y1) + 1, x] = 255
 
     def reach(near: str, far: str, inner: int, outer: int, centre: int) -> int:
         # where a line of a double arm ends: at the inner line of a perpendicular arm on its own side, else at the
@@ -122,9 +122,9 @@ def _box(name: str) -> np.ndarray | None:
     out = np.kron(a, np.ones((LINE, LINE), dtype=np.uint8))
     full = np.zeros((H, W), dtype=np.uint8)
     # units that do not divide the tile: the last unit's line is stretched to the tile's edge
-    full[:out.shape[0], :out.shape[1]] = out
-    full[out.shape[0]:, :out.shape[1]] = out[-1:, :]
-    full[:, out.shape[1]:] = full[:, out.shape[1] - 1:out.shape[1]]
+    full[: out.shape[0], : out.shape[1]] = out
+    full[out.shape[0] :, : out.shape[1]] = out[-1:, :]
+    full[:, out.shape[1] :] = full[:, out.shape[1] - 1 : out.shape[1]]
     return full
 
 
@@ -134,13 +134,13 @@ def _block(cp: int) -> np.ndarray | None:
     if cp == 0x2588:  # full block
         a[:] = 255
     elif cp == 0x2584:  # lower half
-        a[H // 2:] = 255
+        a[H // 2 :] = 255
     elif cp == 0x2580:  # upper half
-        a[:H // 2] = 255
+        a[: H // 2] = 255
     elif cp == 0x258C:  # left half
-        a[:, :W // 2] = 255
+        a[:, : W // 2] = 255
     elif cp == 0x2590:  # right half
-        a[:, W // 2:] = 255
+        a[:, W // 2 :] = 255
     elif cp == 0x2591:  # light shade
         a[((xx % 2) == 0) & ((yy % 2) == 0)] = 255
     elif cp == 0x2592:  # medium shade
@@ -170,7 +170,7 @@ def build(font_path: str, fallback_path: str) -> np.ndarray:
             if np.array_equal(tile, missing):
                 tile = _glyph(fallback, ch)
         r, c = divmod(i, 16)
-        sheet[r * H:(r + 1) * H, c * W:(c + 1) * W] = tile
+        sheet[r * H : (r + 1) * H, c * W : (c + 1) * W] = tile
     return sheet
 
 

@@ -210,8 +210,11 @@ def walk_into(
     m = st.level.map
     haunted = _haunted(game) - {st.segment}
     targets = [
-        s for s in m.segments
-        if s.kind == kind and s.id != st.segment and s.id not in haunted
+        s
+        for s in m.segments
+        if s.kind == kind
+        and s.id != st.segment
+        and s.id not in haunted
         and (visited is None or bool(st.level.visited[s.id]) == visited)
     ]
     assert targets, f"no {kind} (visited={visited}) left to walk into"
@@ -274,9 +277,13 @@ def place_group(
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
     ]
     free = [
-        p for p in spots
-        if 0 <= p[0] < m.width and 0 <= p[1] < m.height and m.tiles[p[1], p[0]] == dungeon.FLOOR
-        and int(m.segment_of[p[1], p[0]]) == st.segment and p not in taken
+        p
+        for p in spots
+        if 0 <= p[0] < m.width
+        and 0 <= p[1] < m.height
+        and m.tiles[p[1], p[0]] == dungeon.FLOOR
+        and int(m.segment_of[p[1], p[0]]) == st.segment
+        and p not in taken
     ]
     g = game.add_group(monster, count, hp=hp, pos=free[0] if free else st.pos, origin=origin, treasure=treasure)
     return g, game.start_encounter(g)
@@ -370,7 +377,8 @@ def walk_up_to(game: Game, g: Group) -> list[list[Event]]:
         (g.pos[0] + dx, g.pos[1] + dy)
         for dx in (-1, 0, 1)
         for dy in (-1, 0, 1)
-        if (dx, dy) != (0, 0) and m.tiles[g.pos[1] + dy, g.pos[0] + dx] == dungeon.FLOOR
+        if (dx, dy) != (0, 0)
+        and m.tiles[g.pos[1] + dy, g.pos[0] + dx] == dungeon.FLOOR
         and int(m.segment_of[g.pos[1] + dy, g.pos[0] + dx]) == st.segment
     }
     if st.pos in near:

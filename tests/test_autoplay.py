@@ -47,8 +47,9 @@ def test_soak_every_recording_verifies(capsys: pytest.CaptureFixture[str], tmp_p
     """What CI runs: a small batch per ruleset, each recording replayed with --verify."""
     for ruleset in ("undercroft", "citadel", "warden", "crawler"):
         d = tmp_path / ruleset
-        code, out, err = autoplay(capsys, "--games", "3", "--seed", "100", "--ruleset", ruleset, "--record", str(d),
-                                  "--json")
+        code, out, err = autoplay(
+            capsys, "--games", "3", "--seed", "100", "--ruleset", ruleset, "--record", str(d), "--json"
+        )
         assert code == 0, err
         assert json.loads(out)["crashes"] == 0
         files = sorted(d.glob("*.jsonl"))
@@ -153,14 +154,16 @@ def test_talk_and_bribe_odds(content: Content) -> None:
 
 def _batch(capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, *where: str) -> tuple[str, dict[str, bytes]]:
     d = tmp_path / name
-    code, out, err = autoplay(capsys, "--games", "6", "--seed", "31", "--ruleset", "crawler", "--record", str(d),
-                              "--json", *where)
+    code, out, err = autoplay(
+        capsys, "--games", "6", "--seed", "31", "--ruleset", "crawler", "--record", str(d), "--json", *where
+    )
     assert code == 0, err
     return out, {p.name: p.read_bytes() for p in sorted(d.iterdir())}
 
 
-def test_jobs_give_the_same_summary_and_recordings_byte_for_byte(capsys: pytest.CaptureFixture[str],
-                                                                 tmp_path: Path) -> None:
+def test_jobs_give_the_same_summary_and_recordings_byte_for_byte(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     one, files1 = _batch(capsys, tmp_path, "one", "--jobs", "1")
     three, files3 = _batch(capsys, tmp_path, "three", "--jobs", "3")
     assert one == three
@@ -176,8 +179,9 @@ def test_dask_cluster_gives_the_same_results(capsys: pytest.CaptureFixture[str],
     assert dask == one and files_d == files1
 
 
-def test_an_unreachable_cluster_is_one_line(capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unreachable_cluster_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("distributed")
     monkeypatch.setattr(undercroft.autoplay, "CONNECT_TIMEOUT", "1s")
     code, _, err = autoplay(capsys, "--games", "2", "--dask", "tcp://127.0.0.1:9")
@@ -215,8 +219,9 @@ def test_the_summary_counts_deaths_by_level_and_without_a_choice() -> None:
     def r(outcome: str, deepest: int, choice: bool | None) -> GameResult:
         return GameResult(1, "undercroft", outcome, 10, deepest, "Orc" if outcome == "dead" else None, None, choice)
 
-    s = summarize([r("dead", 1, True), r("dead", 3, False), r("dead", 3, True), r("won", 4, None),
-                   r("timeout", 2, None)])
+    s = summarize(
+        [r("dead", 1, True), r("dead", 3, False), r("dead", 3, True), r("won", 4, None), r("timeout", 2, None)]
+    )
     assert s["deaths_by_level"] == [1, 0, 2, 0]
     assert s["deaths_without_choice"] == 1 and s["wins"] == 1 and s["timeouts"] == 1
     assert s["deaths"] == {"Orc": 3}

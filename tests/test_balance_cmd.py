@@ -19,21 +19,31 @@ from undercroft.cli import main
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def game(outcome: str, deepest: int, cause: str | None = None, choice: bool | None = None,
-         turns: int = 100, ruleset: str = "undercroft") -> GameResult:
-    return GameResult(seed=0, ruleset=ruleset, outcome=outcome, turns=turns, deepest=deepest, cause=cause,
-                      choice=choice)
+def game(
+    outcome: str,
+    deepest: int,
+    cause: str | None = None,
+    choice: bool | None = None,
+    turns: int = 100,
+    ruleset: str = "undercroft",
+) -> GameResult:
+    return GameResult(
+        seed=0, ruleset=ruleset, outcome=outcome, turns=turns, deepest=deepest, cause=cause, choice=choice
+    )
 
 
 def sample(ruleset: str = "undercroft") -> list[GameResult]:
     """10 games: 3 won, 6 dead (level 1: 1, level 2: 3, level 3: 2), 1 timeout on level 2."""
     return [
-        game("won", 4, turns=900, ruleset=ruleset), game("won", 4, turns=800, ruleset=ruleset),
+        game("won", 4, turns=900, ruleset=ruleset),
+        game("won", 4, turns=800, ruleset=ruleset),
         game("won", 4, turns=700, ruleset=ruleset),
         game("dead", 1, "Orc", True, ruleset=ruleset),
-        game("dead", 2, "Orc", False, ruleset=ruleset), game("dead", 2, "Troll", True, ruleset=ruleset),
+        game("dead", 2, "Orc", False, ruleset=ruleset),
+        game("dead", 2, "Troll", True, ruleset=ruleset),
         game("dead", 2, "Ghoul", True, ruleset=ruleset),
-        game("dead", 3, "Troll", True, ruleset=ruleset), game("dead", 3, "Orc", True, ruleset=ruleset),
+        game("dead", 3, "Troll", True, ruleset=ruleset),
+        game("dead", 3, "Orc", True, ruleset=ruleset),
         game("timeout", 2, turns=5000, ruleset=ruleset),
     ]
 
@@ -111,8 +121,13 @@ def stats_pair() -> list[RulesetStats]:
 
 
 def test_render_section() -> None:
-    text = balance.render_section(stats_pair(), command="undercroft balance --games 10 --seed 1", seed=1, games=10,
-                                  charts={"survival.png": "balance/survival.png"})
+    text = balance.render_section(
+        stats_pair(),
+        command="undercroft balance --games 10 --seed 1",
+        seed=1,
+        games=10,
+        charts={"survival.png": "balance/survival.png"},
+    )
     assert text.startswith(BEGIN) and text.endswith(END)
     assert text.count(BEGIN) == 1 and text.count(END) == 1
     assert "undercroft balance --games 10 --seed 1" in text
@@ -141,8 +156,20 @@ def test_replace_section_keeps_the_rest() -> None:
 
 
 def run_balance(tmp_path: Path, *extra: str) -> int:
-    return main(["balance", "--games", "3", "--rulesets", "warden,crawler", "--jobs", "1",
-                 "--write", str(tmp_path / "BALANCE.md"), *extra])
+    return main(
+        [
+            "balance",
+            "--games",
+            "3",
+            "--rulesets",
+            "warden,crawler",
+            "--jobs",
+            "1",
+            "--write",
+            str(tmp_path / "BALANCE.md"),
+            *extra,
+        ]
+    )
 
 
 def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -190,8 +217,9 @@ def test_the_charts_are_pngs(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "](figs/survival.png)" in text and "](figs/win_rate.png)" in text
 
 
-def test_without_matplotlib_the_tables_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_matplotlib_the_tables_are_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(balance, "plotting", lambda: None)
     assert run_balance(tmp_path) == 0
     _out, err = capsys.readouterr()
@@ -201,13 +229,17 @@ def test_without_matplotlib_the_tables_are_written(tmp_path: Path, capsys: pytes
     assert not (tmp_path / "balance").exists()
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--rulesets", "warden,nowhere"], "unknown ruleset 'nowhere'"),
-    (["--rulesets", ","], "names no ruleset"),
-    (["--rulesets", " warden, ,citadel,nowhere "], "unknown ruleset 'nowhere'"),
-])
-def test_bad_arguments_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
-                                    words: str) -> None:
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--rulesets", "warden,nowhere"], "unknown ruleset 'nowhere'"),
+        (["--rulesets", ","], "names no ruleset"),
+        (["--rulesets", " warden, ,citadel,nowhere "], "unknown ruleset 'nowhere'"),
+    ],
+)
+def test_bad_arguments_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
     assert main(["balance", "--games", "1", "--write", str(tmp_path / "B.md"), *argv]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1 and err.startswith("undercroft: ") and words in err

@@ -27,8 +27,6 @@ from undercroft.rules.game import Game
 ATTACKS = (1, 1)  # reaction 2: "attacks at once"
 
 
-
-
 def step_inside(game: Game) -> list[Event]:
     """One step further into the room, away from the door the party came in by."""
     st = game.state

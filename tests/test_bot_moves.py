@@ -20,8 +20,15 @@ def in_a_new_room(ruleset: str = "undercroft", seed: int = 1) -> Game:
     return game
 
 
-def meet_at(game: Game, monster: str, count: int, distance: tuple[int, int], *, treasure: int = 0,
-            reaction: tuple[int, int] = (4, 4)) -> Group:
+def meet_at(
+    game: Game,
+    monster: str,
+    count: int,
+    distance: tuple[int, int],
+    *,
+    treasure: int = 0,
+    reaction: tuple[int, int] = (4, 4),
+) -> Group:
     """A wandering group met with the engine's own procedure at the rolled ``distance`` (2d6 x 10 ft faces)."""
     g = game.add_group(monster, count, pos=game.state.pos, origin=Origin.WANDERING, treasure=treasure)
     script(game).push(*encounter_faces(distance=distance, reaction=reaction))
@@ -75,8 +82,12 @@ def test_the_bot_runs_through_a_door_away_from_the_group_not_past_it() -> None:
     entry = st.pos  # just inside the door the party came in by
     far = max((w for w in game.exits() if not w.came_in), key=lambda w: steps(w.door, entry))
     # The party crosses the room toward its farthest door; a demon comes in behind it, by the door it came in by.
-    inside = [(x, y) for y in range(seg.y1, seg.y2 + 1) for x in range(seg.x1, seg.x2 + 1)
-              if int(m.segment_of[y, x]) == seg.id]
+    inside = [
+        (x, y)
+        for y in range(seg.y1, seg.y2 + 1)
+        for x in range(seg.x1, seg.x2 + 1)
+        if int(m.segment_of[y, x]) == seg.id
+    ]
     walk_to(game, min(inside, key=lambda p: (steps(p, far.door), p)))
     g = game.add_group("demon", 1, pos=entry)
     game.start_encounter(g, meeting=False)

@@ -64,8 +64,9 @@ class WholeOddsBot(Bot):
         return out
 
 
-def played_with(content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch,
-                *patches: tuple[object, str, object]) -> tuple[str, str]:
+def played_with(
+    content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch, *patches: tuple[object, str, object]
+) -> tuple[str, str]:
     """One whole game (bot_helpers.played) from empty odds caches, with ``patches`` (target, name, value) made."""
     clear_cache()
     with monkeypatch.context() as m:
@@ -75,8 +76,9 @@ def played_with(content: Content, ruleset: str, seed: int, monkeypatch: pytest.M
 
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 2), ("crawler", 3), ("warden", 4), ("warden", 9)])
-def test_combat_on_bounds_is_combat_on_the_whole_odds(content: Content, ruleset: str, seed: int,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_combat_on_bounds_is_combat_on_the_whole_odds(
+    content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fast = played_with(content, ruleset, seed, monkeypatch)
     assert fast == played_with(content, ruleset, seed, monkeypatch, (bot_module, "Bot", WholeOddsBot))
 
@@ -87,13 +89,19 @@ def _panels_win(content: Content, game: Game) -> float:
 
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 12), ("citadel", 13), ("warden", 14)])
-def test_the_bots_games_are_the_games_played_on_the_panels_odds(content: Content, ruleset: str, seed: int,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_bots_games_are_the_games_played_on_the_panels_odds(
+    content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One creature's win read from its table (undercroft.sim.wintable) changes no decision: the same games as on
     the forward computation the panels show."""
     fast = played_with(content, ruleset, seed, monkeypatch)
-    assert fast == played_with(content, ruleset, seed, monkeypatch,
-                               (odds_module, "_table_win", lambda start: odds_module.start_odds(start).win))
+    assert fast == played_with(
+        content,
+        ruleset,
+        seed,
+        monkeypatch,
+        (odds_module, "_table_win", lambda start: odds_module.start_odds(start).win),
+    )
 
 
 def test_the_bounds_hold_and_end_on_the_bots_number(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -146,16 +154,18 @@ class WholeMeetingOdds(_WinOdds):
 
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("citadel", 21), ("citadel", 22), ("crawler", 23), ("undercroft", 24)])
-def test_meetings_on_bounds_are_meetings_on_the_whole_odds(content: Content, ruleset: str, seed: int,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_meetings_on_bounds_are_meetings_on_the_whole_odds(
+    content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A meeting's choice taken on the bounds of a simulated win (the citadel's party of four) is the one the whole
     number gives: the same games."""
     early = [0, 0, 0]  # choices taken, of them on bounds (before the whole number), of them on no odds at all
     best, refine = _WinOdds.best, _WinOdds._refine
     refined: set[int] = set()  # the _WinOdds that computed something
 
-    def counting(self: _WinOdds, ways: dict[str, Callable[[float], float]],
-                 lines: list[Callable[[float], float]]) -> str:
+    def counting(
+        self: _WinOdds, ways: dict[str, Callable[[float], float]], lines: list[Callable[[float], float]]
+    ) -> str:
         got = best(self, ways, lines)
         early[0] += 1
         early[1] += not self.final
@@ -166,8 +176,7 @@ def test_meetings_on_bounds_are_meetings_on_the_whole_odds(content: Content, rul
         refined.add(id(self))
         refine(self)
 
-    fast = played_with(content, ruleset, seed, monkeypatch, (_WinOdds, "best", counting),
-                       (_WinOdds, "_refine", noting))
+    fast = played_with(content, ruleset, seed, monkeypatch, (_WinOdds, "best", counting), (_WinOdds, "_refine", noting))
     assert fast == played_with(content, ruleset, seed, monkeypatch, (bot_module, "_WinOdds", WholeMeetingOdds))
     assert early[0] > 0 and (ruleset != "citadel" or early[1] > 0), early
     # (a choice the odds cannot change, such as a talk against a fight, is taken before any odds are computed)
@@ -177,6 +186,7 @@ def test_meetings_on_bounds_are_meetings_on_the_whole_odds(content: Content, rul
 def test_the_best_way_is_taken_on_the_bounds_only_when_no_win_within_them_changes_it() -> None:
     """_WinOdds.best decides early only when one way beats every other over all the bounds, the point where two of
     the later lines cross (inside them) included; else it asks for narrower bounds."""
+
     class Fixed(_WinOdds):
         """Odds whose bounds are ``bounds`` in turn, the first already taken (``first``; else nothing is known yet:
         0 to 1); ``asked`` counts the bounds asked for after that."""
@@ -204,6 +214,7 @@ def test_the_best_way_is_taken_on_the_bounds_only_when_no_win_within_them_change
     # over 0.5..0.9 the talk beats both everywhere, though fight and run cross at 0.7 inside the bounds
     odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)])
     assert odds.best(ways, [fight, run]) == "talk" and odds.asked == 0
+
     # a bribe (a line) loses to the talk at both bounds but beats it where fighting and running cross (0.7): the
     # bounds do not decide; the whole number does (0.6: the talk)
     def bribe(o: float) -> float:
@@ -214,6 +225,7 @@ def test_the_best_way_is_taken_on_the_bounds_only_when_no_win_within_them_change
     # without the talk: run wins at 0.5, fight at 0.9: undecided until the whole number (0.6: run)
     odds = Fixed([(0.5, 0.9, False), (0.6, 0.6, True)])
     assert odds.best({"fight": fight, "run": run}, [fight, run]) == "run" and odds.asked == 1
+
     # near a sure win a 60% talk and a 40% distraction are a tie once rounded, and the talk is preferred on a tie:
     # it is taken on the bounds (it is never below the distraction); a 40% talk against a 60% distraction is not
     def then(p: float) -> Callable[[float], float]:

@@ -172,7 +172,8 @@ class WholeLevelBot(Bot):
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 3), ("crawler", 5), ("citadel", 8), ("warden", 13)])
 def test_a_whole_game_planned_to_the_nearest_goal_is_the_game_planned_over_the_whole_level(
-        content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fast = played(content, ruleset, seed, monkeypatch)
     with monkeypatch.context() as m:
         m.setattr(bot_module, "Bot", WholeLevelBot)
@@ -190,15 +191,30 @@ def test_the_goal_bit_sets_are_the_goal_masks(content: Content) -> None:
             assert [(k, bits_of(m)) for k, m in b._goals()] == b._goal_bits()
             cost = b._walk_cost(True, through=bool(game.state.turn % 2))
             assert sorted(b._cost_bits(True, through=bool(game.state.turn % 2))) == sorted(
-                (c, bits_of(cost == c)) for c in (1, PASS_COST))
+                (c, bits_of(cost == c)) for c in (1, PASS_COST)
+            )
             action = b.choose()
             events = game.step(action)
             if len(events) == 1 and events[0].type == "refused":
                 b.refused(action)
 
 
-KINDS: tuple[Action, ...] = (Move(1, 0), Descend(), Rest(), Fight(), Talk(), Bribe(0), Wait(), Run(), Run(door=0),
-                             Drink(0), DropFood(), DropTreasure(), ThrowOil(), Pursue())
+KINDS: tuple[Action, ...] = (
+    Move(1, 0),
+    Descend(),
+    Rest(),
+    Fight(),
+    Talk(),
+    Bribe(0),
+    Wait(),
+    Run(),
+    Run(door=0),
+    Drink(0),
+    DropFood(),
+    DropTreasure(),
+    ThrowOil(),
+    Pursue(),
+)
 
 
 def test_the_bots_remembered_legal_answers_are_the_engines(content: Content) -> None:

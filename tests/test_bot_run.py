@@ -53,8 +53,11 @@ class WholeLevelRunBot(Bot):
             return Run()
         g = self._group()
         tiles = [] if g is None else [p for p, hp in zip(game.creature_tiles(g), g.hp, strict=True) if hp > 0]
-        hostile = {o.segment for o in lv.groups
-                   if not o.defeated and not o.hidden and not o.peaceful and (g is None or o.id != g.id)}
+        hostile = {
+            o.segment
+            for o in lv.groups
+            if not o.defeated and not o.hidden and not o.peaceful and (g is None or o.id != g.id)
+        }
         goal = self._goal if self._goal is not None else lv.map.stairs
         to_goal = None
         if goal is not None:
@@ -74,8 +77,9 @@ class WholeLevelRunBot(Bot):
         return Run() if ways[best].came_in else Run(door=best)
 
 
-def test_runs_pick_the_doors_they_picked_over_the_whole_level(content: Content,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_runs_pick_the_doors_they_picked_over_the_whole_level(
+    content: Content, monkeypatch: pytest.MonkeyPatch
+) -> None:
     floods = 0
     from_goal = Bot._from_goal
 

@@ -77,15 +77,17 @@ def watch(content: Content, ruleset: str, seed: int, actions: int) -> tuple[Watc
         if refused:
             bot.refused(action)
         ex = st.level.explored
-        goals = frozenset(p.goal for p in bot.plans if p.goal is not None and p.depth == st.depth
-                          and bool(ex[p.goal[1], p.goal[0]]))
+        goals = frozenset(
+            p.goal for p in bot.plans if p.goal is not None and p.depth == st.depth and bool(ex[p.goal[1], p.goal[0]])
+        )
         turns.append(Turn(turn, depth, mode, refused, st.pos, goals))
     return bot, turns
 
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 3), ("warden", 13)])
 def test_a_walk_to_unexplored_floor_goes_on_to_the_spot_once_it_is_in_view(
-        content: Content, ruleset: str, seed: int) -> None:
+    content: Content, ruleset: str, seed: int
+) -> None:
     bot, turns = watch(content, ruleset, seed, 500)
     in_view_before_there = ended_there = stopped_at_the_edge = 0
     for plan, after in pairwise(bot.plans):
@@ -116,9 +118,14 @@ def test_a_walk_to_unexplored_floor_goes_on_to_the_spot_once_it_is_in_view(
 def test_resting_on_the_stairs_makes_no_plan(content: Content) -> None:
     for seed in range(1, 30):
         bot, turns = watch(content, "undercroft", seed, 900)
-        stairs_rests = [nxt for t, nxt in pairwise(turns)
-                        if t.pos == nxt.pos and t.mode == Mode.EXPLORE == nxt.mode and t.depth == nxt.depth
-                        and bot.game.state.levels[t.depth].map.stairs == t.pos]
+        stairs_rests = [
+            nxt
+            for t, nxt in pairwise(turns)
+            if t.pos == nxt.pos
+            and t.mode == Mode.EXPLORE == nxt.mode
+            and t.depth == nxt.depth
+            and bot.game.state.levels[t.depth].map.stairs == t.pos
+        ]
         if len(stairs_rests) >= 3:
             planned_then = [p for p in bot.plans if any(p.turn == t.turn and p.depth == t.depth for t in stairs_rests)]
             assert planned_then == []

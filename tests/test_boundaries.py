@@ -53,8 +53,9 @@ def bare_modes(path: Path) -> list[str]:
 
 def test_nothing_outside_the_rules_uses_their_private_names() -> None:
     found = [line for p in outside_rules() for line in private_uses(p)]
-    assert not found, "use the engine's public interface (Game.add_group, start_encounter, forced_dice, ...):\n" + \
-        "\n".join(found)
+    assert not found, (
+        "use the engine's public interface (Game.add_group, start_encounter, forced_dice, ...):\n" + "\n".join(found)
+    )
 
 
 def test_no_mode_is_a_bare_string_in_the_source() -> None:
@@ -65,7 +66,10 @@ def test_no_mode_is_a_bare_string_in_the_source() -> None:
 
 def test_the_checks_catch_what_they_look_for(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text('from undercroft.rules.game import _x\ngame._forced = 1\nif st.mode == "combat": pass\n'
-                   'if self.session.game.state.mode in ("explore", "won"): pass\n', encoding="utf-8")
+    bad.write_text(
+        'from undercroft.rules.game import _x\ngame._forced = 1\nif st.mode == "combat": pass\n'
+        'if self.session.game.state.mode in ("explore", "won"): pass\n',
+        encoding="utf-8",
+    )
     assert len(private_uses(bad)) == 2
     assert len(bare_modes(bad)) == 2

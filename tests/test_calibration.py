@@ -152,8 +152,18 @@ def fight(game: Game, monster: str, policy: Policy, tally: Tally, hp: int | None
     st.items = {k: v for k, v in game.rs.start_items.items() if v > 0}
     st.mode, st.death, st.combat, st.pursuit = Mode.ENCOUNTER, None, None, None
     st.level.groups.clear()
-    g = Group(st.next_group, monster, [mon.hp] * tally.count, mon.hp, st.depth, st.segment, st.pos, Origin.RESIDENT, 0,
-              met=True)
+    g = Group(
+        st.next_group,
+        monster,
+        [mon.hp] * tally.count,
+        mon.hp,
+        st.depth,
+        st.segment,
+        st.pos,
+        Origin.RESIDENT,
+        0,
+        met=True,
+    )
     st.next_group += 1
     init_behaviour(g, mon)
     st.level.groups.append(g)
@@ -218,8 +228,16 @@ def fight(game: Game, monster: str, policy: Policy, tally: Tally, hp: int | None
         tally.clean_death_hits.add(hits)
 
 
-def measure(content: Content, monster: str, policy: str, fights: int = FIGHTS, seed: int = SEED, *,
-            hp: int | None = None, count: int = 1) -> Tally:
+def measure(
+    content: Content,
+    monster: str,
+    policy: str,
+    fights: int = FIGHTS,
+    seed: int = SEED,
+    *,
+    hp: int | None = None,
+    count: int = 1,
+) -> Tally:
     game = arena(content, seed)
     tally = Tally(monster, policy, count)
     for _ in range(fights):
@@ -361,8 +379,10 @@ def main(argv: list[str] | None = None) -> int:
         measure(content, "sump_leeches", "careless", args.fights, args.seed, count=5),
     ]
     print()
-    print("| fight | policy | win % | death % | mean rounds | mean HP lost | mean monster hits | mean swings "
-          "| mean connected | mean drinks |")
+    print(
+        "| fight | policy | win % | death % | mean rounds | mean HP lost | mean monster hits | mean swings "
+        "| mean connected | mean drinks |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     print(extra[0].row().replace("| ossuary_knot |", "| ossuary_knot, delver at 4 HP |"))
     print(extra[1].row())

@@ -139,8 +139,13 @@ def test_a_ruleset_without_running_is_a_data_error(data_copy: Path, mutate: Muta
     text = mutate(data_copy, "rulesets.yaml", "    running: false", "")
     p = only_problem(data_copy)
     # the procedures mapping of the citadel starts at its first key
-    check(p, "rulesets.yaml", pos(text, "monster_check", after="citadel:"), "citadel.procedures.running",
-          "missing key 'running'")
+    check(
+        p,
+        "rulesets.yaml",
+        pos(text, "monster_check", after="citadel:"),
+        "citadel.procedures.running",
+        "missing key 'running'",
+    )
 
 
 def test_the_bot_never_runs_in_the_citadel() -> None:
@@ -167,10 +172,10 @@ def test_the_bot_talks_first_in_the_citadel_where_it_cannot_run() -> None:
 # --- 7. a bribe only after a failed negotiation -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("monster", "faces", "result"), [("orc", (5, 5), "agreement"),
-                                                          ("bandit", (6, 6), "intimidation")])
-def test_no_bribe_after_terms_even_when_the_peace_was_broken(monster: str, faces: tuple[int, int],
-                                                             result: str) -> None:
+@pytest.mark.parametrize(
+    ("monster", "faces", "result"), [("orc", (5, 5), "agreement"), ("bandit", (6, 6), "intimidation")]
+)
+def test_no_bribe_after_terms_even_when_the_peace_was_broken(monster: str, faces: tuple[int, int], result: str) -> None:
     """Undercroft: terms, then the party attacks (breaking the peace), runs, and comes back to bribe."""
     g = make_game("undercroft", 1, ScriptedDice(), gold=200)
     group, _ = meet(g, monster, faces=encounter_faces(), treasure=40)

@@ -61,7 +61,7 @@ def parse_table(text: str) -> list[Row]:
         raise AssertionError(f"no {HEADING!r} heading") from None
     rows: list[Row] = []
     header_seen = False
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if line.startswith("#"):
             break
         if not line.startswith("|"):

@@ -123,8 +123,9 @@ def test_bench_json_only_data_load(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["data_load_s"] > 0
 
 
-def test_the_bots_rows_of_a_ruleset_read_one_run(capsys: pytest.CaptureFixture[str],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_bots_rows_of_a_ruleset_read_one_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """bot_step_ratio_warden, bot_us_per_action_warden and step_us_per_action_warden come from one batch of games
     (played once), so the ratio is the two rows' quotient."""
     from undercroft import bench_autoplay

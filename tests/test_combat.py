@@ -42,8 +42,18 @@ def place(game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None 
     m = st.level.map
     spots = [(st.pos[0] + dx, st.pos[1] + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))]
     pos = next(p for p in spots if m.tiles[p[1], p[0]] != 0 and int(m.segment_of[p[1], p[0]]) == st.segment)
-    g = Group(st.next_group, monster, list(hp) if hp else [mon.hp] * count, mon.hp, st.depth, st.segment, pos,
-              Origin.RESIDENT, treasure, met=True)
+    g = Group(
+        st.next_group,
+        monster,
+        list(hp) if hp else [mon.hp] * count,
+        mon.hp,
+        st.depth,
+        st.segment,
+        pos,
+        Origin.RESIDENT,
+        treasure,
+        met=True,
+    )
     st.next_group += 1
     init_behaviour(g, mon)
     st.level.groups.append(g)
@@ -51,8 +61,9 @@ def place(game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None 
     return g
 
 
-def engage(game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None = None,
-           treasure: int = 0) -> tuple[Group, list[Event]]:
+def engage(
+    game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None = None, treasure: int = 0
+) -> tuple[Group, list[Event]]:
     """Place the monsters and Fight them (step)."""
     g = place(game, monster, count, hp=hp, treasure=treasure)
     events = game.step(Fight())
@@ -251,7 +262,9 @@ def test_log_lines_are_exactly_the_texts() -> None:
     engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 15, 9)
     assert [say(game, e) for e in of(ev, "attack")] == [
-        "You hit. 6 damage. Ghoul at 2.", "Ghoul hits. 3 damage. HP 9/12."]
+        "You hit. 6 damage. Ghoul at 2.",
+        "Ghoul hits. 3 damage. HP 9/12.",
+    ]
     assert roll_line(game, party_attack(ev)) == "You roll 15 + 3 = 18 vs defense 12."
     ev = step(game, dice, Attack(0), 2, 8)
     assert [say(game, e) for e in of(ev, "attack")] == ["You miss.", "Ghoul misses."]
@@ -274,15 +287,33 @@ def test_attack_event_fields() -> None:
     engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 15, 8)
     a, m = party_attack(ev), one(ev, "attack", attacker_side="monsters")
-    assert {k: a[k] for k in ("attacker", "target", "natural", "modifier", "total", "defense", "hit", "damage",
-                              "target_hp_after")} == {
-        "attacker": "delver", "target": "ghoul", "natural": 15, "modifier": 3, "total": 18, "defense": 12,
-        "hit": True, "damage": 6, "target_hp_after": 2,
+    assert {
+        k: a[k]
+        for k in ("attacker", "target", "natural", "modifier", "total", "defense", "hit", "damage", "target_hp_after")
+    } == {
+        "attacker": "delver",
+        "target": "ghoul",
+        "natural": 15,
+        "modifier": 3,
+        "total": 18,
+        "defense": 12,
+        "hit": True,
+        "damage": 6,
+        "target_hp_after": 2,
     }
-    assert {k: m[k] for k in ("attacker", "target", "natural", "modifier", "total", "defense", "hit", "damage",
-                              "target_hp_after")} == {
-        "attacker": "ghoul", "target": "delver", "natural": 8, "modifier": 3, "total": 11, "defense": 12,
-        "hit": False, "damage": 0, "target_hp_after": 12,
+    assert {
+        k: m[k]
+        for k in ("attacker", "target", "natural", "modifier", "total", "defense", "hit", "damage", "target_hp_after")
+    } == {
+        "attacker": "ghoul",
+        "target": "delver",
+        "natural": 8,
+        "modifier": 3,
+        "total": 11,
+        "defense": 12,
+        "hit": False,
+        "damage": 0,
+        "target_hp_after": 12,
     }
 
 

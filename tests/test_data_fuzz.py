@@ -39,13 +39,45 @@ VALUE_LINE = re.compile(r"^(?P<indent>\s*(?:- )?)(?P<key>[a-z_]+): (?P<value>[^#
 
 VALUES = st.one_of(
     st.integers(min_value=-(10**6), max_value=10**6).map(str),
-    st.sampled_from(["0", "-1", "-50", "18446744073709551617", "9" * 5000, "1e308", "-1e308", ".nan", ".inf",
-                     "null", "~", "true", "''", '"-50"', '"100d1000x1000"', '"0d6"', '"1d0"', '"d"', "[]", "{}",
-                     "[1, 2]", "{a: 1}", '"' + "1" * 5000 + 'd6"', "!!int 5", "!!float 1", "!!binary aGk=",
-                     "2001-12-14", "0x1F", "0o17", "1_000", "190:20:30"]),
+    st.sampled_from(
+        [
+            "0",
+            "-1",
+            "-50",
+            "18446744073709551617",
+            "9" * 5000,
+            "1e308",
+            "-1e308",
+            ".nan",
+            ".inf",
+            "null",
+            "~",
+            "true",
+            "''",
+            '"-50"',
+            '"100d1000x1000"',
+            '"0d6"',
+            '"1d0"',
+            '"d"',
+            "[]",
+            "{}",
+            "[1, 2]",
+            "{a: 1}",
+            '"' + "1" * 5000 + 'd6"',
+            "!!int 5",
+            "!!float 1",
+            "!!binary aGk=",
+            "2001-12-14",
+            "0x1F",
+            "0o17",
+            "1_000",
+            "190:20:30",
+        ]
+    ),
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
     st.text(alphabet=st.characters(codec="utf-8"), max_size=12).map(
-        lambda t: '"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"'),
+        lambda t: '"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    ),
 )
 
 
@@ -81,10 +113,10 @@ def mutate(text: str, kind: str, index: int, value: str) -> str:
     return "\n".join(lines)
 
 
-KINDS = st.sampled_from(["value", "value", "value", "list", "map", "delete", "duplicate", "alias", "laughs",
-                         "loop", "truncate"])
-MUTATIONS = st.lists(st.tuples(st.sampled_from(FILES), KINDS, st.integers(0, 10_000), VALUES), min_size=1,
-                     max_size=3)
+KINDS = st.sampled_from(
+    ["value", "value", "value", "list", "map", "delete", "duplicate", "alias", "laughs", "loop", "truncate"]
+)
+MUTATIONS = st.lists(st.tuples(st.sampled_from(FILES), KINDS, st.integers(0, 10_000), VALUES), min_size=1, max_size=3)
 
 
 class Timeout(Exception):
@@ -130,8 +162,13 @@ def check_in_process(directory: Path) -> None:
         assert r.outcome != "crash", f"{ruleset}: {r.cause}"
 
 
-@settings(max_examples=100, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(mutations=MUTATIONS)
 def test_mutated_data_validates_or_reports(tmp_path: Path, mutations: list[tuple[str, str, int, str]]) -> None:
     directory = tmp_path / "data"
@@ -159,8 +196,12 @@ def test_the_command_line_within_time_and_memory(tmp_path: Path, mutations: list
     src = Path(__file__).resolve().parents[1] / "src"
     proc = subprocess.run(
         [sys.executable, "-m", "undercroft", "validate", "--data", str(directory)],
-        capture_output=True, text=True, timeout=SECONDS * 3, preexec_fn=_limit_memory,
-        env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin", "SDL_VIDEODRIVER": "dummy"}, check=False,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS * 3,
+        preexec_fn=_limit_memory,
+        env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin", "SDL_VIDEODRIVER": "dummy"},
+        check=False,
     )
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode in (0, 2), proc.stderr

@@ -37,8 +37,20 @@ def save(data: Data, directory: Path) -> None:
 def highs(d: Data) -> None:
     """Every number at the top of its range."""
     for m in d["monsters.yaml"].values():
-        m.update(hp=999, defense=40, attack=30, damage=99, agility=20, strength=20, reluctance=20, speed=480,
-                 number=str(s.MAX_GROUP), treasure="100d1000", acts_every=10, regenerate=99)
+        m.update(
+            hp=999,
+            defense=40,
+            attack=30,
+            damage=99,
+            agility=20,
+            strength=20,
+            reluctance=20,
+            speed=480,
+            number=str(s.MAX_GROUP),
+            treasure="100d1000",
+            acts_every=10,
+            regenerate=99,
+        )
     for it in d["items.yaml"].values():
         if it["kind"] == "potion":
             it["heal"] = str(s.MAX_HP)
@@ -55,19 +67,41 @@ def highs(d: Data) -> None:
     for neg in t["negotiation"].values():
         neg["tribute"] = {"numerator": 100, "denominator": 100, "rounding": "up"}
     d["rules.yaml"] = {
-        "time": {"round_seconds": 3600, "rounds_per_turn": 1000, "move_rounds": 60, "rest_rounds": 1000,
-                 "rest_heal": 99},
-        "fatigue": {"max_running_rounds": 1000, "rest_turns": 100, "to_hit_penalty": 20, "damage_penalty": 20,
-                    "opponent_bonus": 20, "minimum_damage": 20},
-        "combat": {"attack_die": 100, "always_miss": 1, "critical": 100, "critical_multiplier": 10,
-                   "monster_targeting": "random"},
-        "encounter": {"distance": str(s.MAX_FEET), "sight_feet": s.MAX_FEET, "feet_per_tile": 100,
-                      "surprise_die": 100, "surprised_max": 99, "running_multiplier": 10, "pursuit_max_rounds": 1000},
+        "time": {
+            "round_seconds": 3600,
+            "rounds_per_turn": 1000,
+            "move_rounds": 60,
+            "rest_rounds": 1000,
+            "rest_heal": 99,
+        },
+        "fatigue": {
+            "max_running_rounds": 1000,
+            "rest_turns": 100,
+            "to_hit_penalty": 20,
+            "damage_penalty": 20,
+            "opponent_bonus": 20,
+            "minimum_damage": 20,
+        },
+        "combat": {
+            "attack_die": 100,
+            "always_miss": 1,
+            "critical": 100,
+            "critical_multiplier": 10,
+            "monster_targeting": "random",
+        },
+        "encounter": {
+            "distance": str(s.MAX_FEET),
+            "sight_feet": s.MAX_FEET,
+            "feet_per_tile": 100,
+            "surprise_die": 100,
+            "surprised_max": 99,
+            "running_multiplier": 10,
+            "pursuit_max_rounds": 1000,
+        },
         "check": {"die": 100, "resident_max": 100, "wandering_max": 100},
     }
     for g in d["dungeon.yaml"].values():
-        g.update(width=200, height=200, rooms_min=60, rooms_max=60, room_size_min=30, room_size_max=40,
-                 fov_radius=100)
+        g.update(width=200, height=200, rooms_min=60, rooms_max=60, room_size_min=30, room_size_max=40, fov_radius=100)
     for rs in d["rulesets.yaml"].values():
         rs["start_gold"] = str(s.MAX_GOLD)
         rs["start_items"] = {k: 99 for k in rs["start_items"]}
@@ -81,8 +115,20 @@ def highs(d: Data) -> None:
 def lows(d: Data) -> None:
     """Every number at the bottom of its range: nothing moves, nothing heals, the smallest maps."""
     for m in d["monsters.yaml"].values():
-        m.update(hp=1, defense=0, attack=-10, damage=1, agility=0, strength=0, reluctance=0, speed=0, number="1",
-                 treasure="0", acts_every=1, regenerate=0)
+        m.update(
+            hp=1,
+            defense=0,
+            attack=-10,
+            damage=1,
+            agility=0,
+            strength=0,
+            reluctance=0,
+            speed=0,
+            number="1",
+            treasure="0",
+            acts_every=1,
+            regenerate=0,
+        )
     for it in d["items.yaml"].values():
         if it["kind"] == "potion":
             it["heal"] = "0"
@@ -99,12 +145,30 @@ def lows(d: Data) -> None:
         neg["tribute"] = {"numerator": 0, "denominator": 1, "rounding": "down"}
     d["rules.yaml"] = {
         "time": {"round_seconds": 1, "rounds_per_turn": 1, "move_rounds": 0, "rest_rounds": 1, "rest_heal": 0},
-        "fatigue": {"max_running_rounds": 1, "rest_turns": 1, "to_hit_penalty": 0, "damage_penalty": 0,
-                    "opponent_bonus": 0, "minimum_damage": 0},
-        "combat": {"attack_die": 2, "always_miss": 1, "critical": 2, "critical_multiplier": 1,
-                   "monster_targeting": "first"},
-        "encounter": {"distance": "0", "sight_feet": 0, "feet_per_tile": 1, "surprise_die": 2, "surprised_max": 0,
-                      "running_multiplier": 1, "pursuit_max_rounds": 1},
+        "fatigue": {
+            "max_running_rounds": 1,
+            "rest_turns": 1,
+            "to_hit_penalty": 0,
+            "damage_penalty": 0,
+            "opponent_bonus": 0,
+            "minimum_damage": 0,
+        },
+        "combat": {
+            "attack_die": 2,
+            "always_miss": 1,
+            "critical": 2,
+            "critical_multiplier": 1,
+            "monster_targeting": "first",
+        },
+        "encounter": {
+            "distance": "0",
+            "sight_feet": 0,
+            "feet_per_tile": 1,
+            "surprise_die": 2,
+            "surprised_max": 0,
+            "running_multiplier": 1,
+            "pursuit_max_rounds": 1,
+        },
         "check": {"die": 2, "resident_max": 0, "wandering_max": 0},
     }
     for g in d["dungeon.yaml"].values():
@@ -143,12 +207,19 @@ def swift_foes(d: Data) -> None:
     for c in d["party.yaml"].values():
         c["speed"] = 0
     enc = d["rules.yaml"]["encounter"]
-    enc.update(distance=str(s.MAX_FEET), sight_feet=s.MAX_FEET, feet_per_tile=1, running_multiplier=10,
-               pursuit_max_rounds=1000)
+    enc.update(
+        distance=str(s.MAX_FEET), sight_feet=s.MAX_FEET, feet_per_tile=1, running_multiplier=10, pursuit_max_rounds=1000
+    )
     d["tables.yaml"]["reaction"]["dice"] = "100d1000x1000+100000"
     d["tables.yaml"]["reaction"]["bands"] = [
-        {"min": 100 * 1000 + 100000, "max": 100 * 1000 * 1000 + 100000, "result": "hostile", "label": "hostile",
-         "attacks_chance": 100, "pursuit": 100},
+        {
+            "min": 100 * 1000 + 100000,
+            "max": 100 * 1000 * 1000 + 100000,
+            "result": "hostile",
+            "label": "hostile",
+            "attacks_chance": 100,
+            "pursuit": 100,
+        },
     ]
 
 
@@ -184,9 +255,7 @@ def test_data_at_the_limits_plays(case: str, tmp_path: Path, shipped_data: Path)
         ("tables.yaml", "numerator: 1", "numerator: 5", "more than the whole treasure"),
     ],
 )
-def test_a_number_beyond_its_bound_is_refused(
-    data_copy: Path, fname: str, old: str, new: str, message: str
-) -> None:
+def test_a_number_beyond_its_bound_is_refused(data_copy: Path, fname: str, old: str, new: str, message: str) -> None:
     path = data_copy / fname
     text = path.read_text(encoding="utf-8")
     assert old in text, f"test setup: {old!r} is not in {fname}"

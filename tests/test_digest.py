@@ -62,8 +62,10 @@ def _same_after_every_action(game: Game, actions: Iterable[Action]) -> int:
             continue
         n += 1
         tracked, scratch = game.digest(), full_digest(game.state, game.streams)
-        assert tracked == scratch, (f"turn {game.state.turn} ({action}): tracked {tracked}, from scratch {scratch}: "
-                                    f"differs in {differing(tracked, scratch)}")
+        assert tracked == scratch, (
+            f"turn {game.state.turn} ({action}): tracked {tracked}, from scratch {scratch}: "
+            f"differs in {differing(tracked, scratch)}"
+        )
     return n
 
 

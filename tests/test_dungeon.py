@@ -364,8 +364,9 @@ def test_fov_window_is_what_tcod_sees_over_the_whole_map() -> None:
     from undercroft.rules.sight import fov_window
 
     def whole(lv: LevelMap, x: int, y: int, radius: int) -> np.ndarray:
-        seen = tcod.map.compute_fov(lv.transparent, (y, x), radius + 1, light_walls=True,
-                                    algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+        seen = tcod.map.compute_fov(
+            lv.transparent, (y, x), radius + 1, light_walls=True, algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST
+        )
         ys, xs = np.ogrid[: lv.height, : lv.width]
         return np.asarray(seen & ((xs - x) ** 2 + (ys - y) ** 2 <= radius * radius))
 

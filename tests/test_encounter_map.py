@@ -37,8 +37,15 @@ def in_a_new_room(ruleset: str = "undercroft") -> Game:
     return game
 
 
-def meet_at(game: Game, monster: str, count: int, distance: tuple[int, int], *,
-            origin: Origin = Origin.RESIDENT, reaction: tuple[int, int] = (4, 4)) -> tuple[Group, list[object]]:
+def meet_at(
+    game: Game,
+    monster: str,
+    count: int,
+    distance: tuple[int, int],
+    *,
+    origin: Origin = Origin.RESIDENT,
+    reaction: tuple[int, int] = (4, 4),
+) -> tuple[Group, list[object]]:
     g = game.add_group(monster, count, pos=game.state.pos, origin=origin)
     script(game).push(*encounter_faces(distance=distance, reaction=reaction))
     events = game.start_encounter(g)
@@ -77,8 +84,12 @@ def test_a_resident_in_a_room_smaller_than_the_roll_stands_at_its_farthest_tile(
     m = st.level.map
     g, _ = meet_at(game, "orc", 1, (6, 6))  # 120 ft: farther than this room reaches
     sm = approach.step_map(m, st.pos)
-    room = [(x, y) for y in range(m.height) for x in range(m.width)
-            if int(m.segment_of[y, x]) == st.segment and m.tiles[y, x] == 1]
+    room = [
+        (x, y)
+        for y in range(m.height)
+        for x in range(m.width)
+        if int(m.segment_of[y, x]) == st.segment and m.tiles[y, x] == 1
+    ]
     farthest = max(sm.at(p) for p in room)
     assert farthest < 12 and steps(game, st.pos, g.pos) == farthest
     assert st.encounter is not None and st.encounter.distance == farthest * FEET
@@ -108,9 +119,12 @@ def test_out_of_sight_the_party_may_take_the_stairs_as_it_may_walk_on() -> None:
     st = game.state
     m = st.level.map
     walk_to(game, m.stairs)
-    hidden = next((x, y) for y in range(m.height) for x in range(m.width)
-                  if m.tiles[y, x] == 1 and not game.visible()[y, x]
-                  and 0 < approach.steps_between(game, st.pos, (x, y)) <= 12)
+    hidden = next(
+        (x, y)
+        for y in range(m.height)
+        for x in range(m.width)
+        if m.tiles[y, x] == 1 and not game.visible()[y, x] and 0 < approach.steps_between(game, st.pos, (x, y)) <= 12
+    )
     g = game.add_group("orc", 1, pos=hidden, origin=Origin.WANDERING)
     game.start_encounter(g, meeting=False)
     assert st.encounter is not None and st.encounter.out_of_sight
@@ -203,10 +217,15 @@ def test_a_door_behind_the_group_is_blocked_and_with_every_way_blocked_there_is_
     assert ahead, "this corridor needs a second door"
     # Stand the group in the corridor one step on from the party, toward the other doors.
     sm = approach.step_map(m, ahead[0].door, within=seg.id)
-    nxt = min(((st.pos[0] + dx, st.pos[1] + dy) for dx, dy in approach.STEPS8
-               if sm.at((st.pos[0] + dx, st.pos[1] + dy)) >= 0
-               and int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == seg.id),
-              key=lambda p: sm.at(p))
+    nxt = min(
+        (
+            (st.pos[0] + dx, st.pos[1] + dy)
+            for dx, dy in approach.STEPS8
+            if sm.at((st.pos[0] + dx, st.pos[1] + dy)) >= 0
+            and int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == seg.id
+        ),
+        key=lambda p: sm.at(p),
+    )
     g = game.add_group("orc", 1, pos=nxt)
     game.start_encounter(g, meeting=False)
     ways = game.exits()
@@ -372,8 +391,9 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                     nxt = events[i + 1] if i + 1 < len(events) else None
                     met = nxt is not None and nxt.type in ("encounter", "peaceful", "hidden")
                     rolled = nxt is not None and nxt.type == "roll" and nxt["purpose"] == "monster_check"
-                    assert met or rolled or not checks or e["segment"] in lurking.values(), \
+                    assert met or rolled or not checks or e["segment"] in lurking.values(), (
                         f"{where(p, turn)}: {[x.type for x in events]}"
+                    )
                     entered += 1
                     pending = None
                 elif e.type == "move" and pending is not None:
@@ -406,8 +426,9 @@ def test_the_ways_out_kept_are_the_ways_out_worked_out_afresh(ruleset: str, monk
 
 
 @pytest.mark.parametrize("ruleset", ["undercroft", "warden"])
-def test_the_creatures_tiles_kept_are_the_tiles_worked_out_afresh(ruleset: str,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_creatures_tiles_kept_are_the_tiles_worked_out_afresh(
+    ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # approach.creature_tiles remembers its answers by what they depend on; each answer, remembered or not, must be
     # the one worked out afresh (an empty memo) from the state, whatever moved in between (the party, other groups).
     from undercroft.bot import play_game

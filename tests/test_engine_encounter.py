@@ -81,8 +81,7 @@ def test_sight_is_the_map_not_a_number_of_feet() -> None:
 
 def test_the_sequence_rolls_distance_surprise_reaction_in_that_order() -> None:
     g, _group, events = bandit(encounter_faces())
-    assert [e["purpose"] for e in of(events, "roll")] == [
-        "distance", "surprise_party", "surprise_monster", "reaction"]
+    assert [e["purpose"] for e in of(events, "roll")] == ["distance", "surprise_party", "surprise_monster", "reaction"]
     assert kinds(events)[0] == "encounter"
     assert script(g).remaining == 0
 
@@ -99,7 +98,9 @@ def test_both_surprised_cancels_out_neither_side_acts_that_round_and_nobody_gets
     s = one(events, "surprise")
     assert s["party"] is True and s["monster"] is True
     assert [e["result"] for e in of(events, "roll") if e["purpose"].startswith("surprise")] == [
-        "surprised", "surprised"]
+        "surprised",
+        "surprised",
+    ]
     # 003: "neither side moves nor fights that round": the round goes by; reaction 2 attacks in the next one,
     # and nobody has a free round: initiative decides (the party wins the tie).
     order = kinds(events)

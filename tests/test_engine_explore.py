@@ -159,7 +159,9 @@ def test_moving_inside_a_segment_rolls_nothing() -> None:
     st = g.state
     seg = st.level.map.segments[st.segment]
     inside = next(
-        (x, y) for y in range(seg.y1, seg.y2 + 1) for x in range(seg.x1, seg.x2 + 1)
+        (x, y)
+        for y in range(seg.y1, seg.y2 + 1)
+        for x in range(seg.x1, seg.x2 + 1)
         if abs(x - st.pos[0]) + abs(y - st.pos[1]) == 1 and st.level.map.segment_of[y, x] == st.segment
     )
     events = g.step(Move(inside[0] - st.pos[0], inside[1] - st.pos[1]))
@@ -235,8 +237,9 @@ def test_the_level_number_bonus_is_added() -> None:
     resident, _ = level_tables(g)
     cell = content().encounters[resident][0][5]
     assert cell.monster == "orc" and str(cell.number) == "2d4"
-    events = walk_into(g, "room", visited=False,
-                       faces=[1, *monster_faces(resident, 1, 6, number_face=3), *encounter_faces()])
+    events = walk_into(
+        g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 6, number_face=3), *encounter_faces()]
+    )
     number = one(rolls(events, "number_appearing"), "roll")
     assert number["faces"] == [3, 3] and number["modifier"] == -2 and number["total"] == 4
     assert one(events, "encounter")["count"] == 4 and len(g.state.level.groups[0].hp) == 4
@@ -296,8 +299,7 @@ def test_a_run_from_undercroft_leaves_the_resident_in_its_room() -> None:
     g = make_game("undercroft", 1, d)
     resident, _ = level_tables(g)
     assert content().encounters[resident][2][2].monster == "skeleton"  # does not pursue
-    walk_into(g, "room", visited=False,
-              faces=[2, *monster_faces(resident, 3, 3, number_face=4), 3, 3, 6, 6, 4, 4])
+    walk_into(g, "room", visited=False, faces=[2, *monster_faces(resident, 3, 3, number_face=4), 3, 3, 6, 6, 4, 4])
     st = g.state
     (group,) = st.level.groups
     inside, door = st.pos, st.prev_pos
@@ -321,8 +323,11 @@ def test_running_from_a_wanderer_met_while_resting_leaves_the_room() -> None:
     room, door = st.segment, st.prev_pos
     m = st.level.map
     x, y = st.pos
-    step = next((dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                if m.tiles[y + dy, x + dx] == 1 and m.segment_of[y + dy, x + dx] == room)
+    step = next(
+        (dx, dy)
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        if m.tiles[y + dy, x + dx] == 1 and m.segment_of[y + dy, x + dx] == room
+    )
     g.step(Move(*step))
     _, wandering = level_tables(g)
     d.push(1, *monster_faces(wandering, 1, 1))  # giant rats
@@ -400,8 +405,12 @@ def test_of_several_groups_in_a_segment_the_nearest_is_met() -> None:
     st = g.state
     m = st.level.map
     seg = st.segment
-    tiles = [(x, y) for y in range(m.height) for x in range(m.width)
-             if int(m.segment_of[y, x]) == seg and m.tiles[y, x] == dungeon.FLOOR and (x, y) != st.pos]
+    tiles = [
+        (x, y)
+        for y in range(m.height)
+        for x in range(m.width)
+        if int(m.segment_of[y, x]) == seg and m.tiles[y, x] == dungeon.FLOOR and (x, y) != st.pos
+    ]
     far = max(tiles, key=lambda t: (max(abs(t[0] - st.pos[0]), abs(t[1] - st.pos[1])), t))
     near = min(tiles, key=lambda t: (max(abs(t[0] - st.pos[0]), abs(t[1] - st.pos[1])), t))
     first = g.add_group("goblin", 1, pos=far)
@@ -412,7 +421,8 @@ def test_of_several_groups_in_a_segment_the_nearest_is_met() -> None:
 
 
 def test_the_explored_map_is_what_was_seen_from_each_tile_and_costs_nothing_until_read(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A step only notes where the party looked round from: the field of view is computed when the map is read
     (a screen, the bot), once per tile, and the map is then the union of what was seen from each."""
     from undercroft.rules import levelmap, sight, state

@@ -32,8 +32,11 @@ def door_step(game: Game, room: int) -> tuple[int, int]:
     """The step (dx, dy) from the party's tile into ``room`` (the party stands in one of its doors)."""
     st = game.state
     m = st.level.map
-    return next((dx, dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
-                if int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == room)
+    return next(
+        (dx, dy)
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+        if int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == room
+    )
 
 
 def enter_the_exit_room(game: Game) -> Group:
@@ -89,9 +92,16 @@ def test_a_guardian_that_faces_the_party_bars_the_way_out() -> None:
     game.step(Move(*door_step(game, room.id)))
     assert st.mode == "encounter"
     before = game.checksum()
-    ev = game.step(Move(*next((dx, dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
-                              if int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == room.id
-                              and (st.pos[0] + dx, st.pos[1] + dy) != first.pos)))
+    ev = game.step(
+        Move(
+            *next(
+                (dx, dy)
+                for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+                if int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == room.id
+                and (st.pos[0] + dx, st.pos[1] + dy) != first.pos
+            )
+        )
+    )
     assert kinds(ev) == ["refused"] and "facing you" in say(game, ev[0]) and game.checksum() == before
 
 
@@ -99,5 +109,7 @@ def test_the_stairs_of_a_level_that_is_not_final_lead_down() -> None:
     game = make_game("undercroft", 1, ScriptedDice())
     ev = go_down(game)
     assert one(ev, "descend")["depth"] == 1 and game.state.mode == "explore"
-    assert game.state.levels[0].map.tiles[game.state.levels[0].map.stairs[1],
-                                                            game.state.levels[0].map.stairs[0]] == dungeon.STAIRS
+    assert (
+        game.state.levels[0].map.tiles[game.state.levels[0].map.stairs[1], game.state.levels[0].map.stairs[0]]
+        == dungeon.STAIRS
+    )

@@ -32,8 +32,9 @@ NEG = content().tables.negotiation["negotiation"]
 BRIBERY = content().tables.bribery
 
 
-def citadel(monster: str = "orc", count: int = 1, *, treasure: int = 40, gold: int = 200,
-            seed: int = 1) -> tuple[Game, Group]:
+def citadel(
+    monster: str = "orc", count: int = 1, *, treasure: int = 40, gold: int = 200, seed: int = 1
+) -> tuple[Game, Group]:
     g = make_game("citadel", seed, ScriptedDice(), gold=gold)
     group, events = meet(g, monster, count, treasure=treasure)
     assert kinds(events) == ["encounter"] and g.state.mode == "encounter"
@@ -98,7 +99,10 @@ def test_negotiation_results(faces: tuple[int, int], total: int, result: str) ->
 
 def test_the_bands_come_from_the_data() -> None:
     assert [(b.min, b.max, b.result) for b in NEG.bands] == [
-        (None, 6, "failure"), (7, 10, "agreement"), (11, None, "intimidation")]
+        (None, 6, "failure"),
+        (7, 10, "agreement"),
+        (11, None, "intimidation"),
+    ]
 
 
 def test_the_best_living_negotiator_counts() -> None:
@@ -204,8 +208,11 @@ def test_no_bribe_after_an_agreement() -> None:
 
 
 def _col(score: int) -> int:
-    return next(i for i, c in enumerate(BRIBERY.columns)
-                if (c.min is None or score >= c.min) and (c.max is None or score <= c.max))
+    return next(
+        i
+        for i, c in enumerate(BRIBERY.columns)
+        if (c.min is None or score >= c.min) and (c.max is None or score <= c.max)
+    )
 
 
 def _row(gold: int) -> int:

@@ -93,10 +93,13 @@ def test_out_of_sight_the_party_may_move_and_the_monster_keeps_coming() -> None:
     st = game.state
     assert st.encounter is not None and st.encounter.out_of_sight and one(ev, "out_of_sight")["distance"] == 120
     m = st.level.map
-    step = next((dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                if m.tiles[st.pos[1] + dy, st.pos[0] + dx] == dungeon.FLOOR
-                and (st.pos[0] + dx, st.pos[1] + dy) != g.pos
-                and int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == st.segment)
+    step = next(
+        (dx, dy)
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        if m.tiles[st.pos[1] + dy, st.pos[0] + dx] == dungeon.FLOOR
+        and (st.pos[0] + dx, st.pos[1] + dy) != g.pos
+        and int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == st.segment
+    )
     clock = st.rounds
     ev = game.step(Move(*step))
     assert not of(ev, "refused") and one(ev, "move")

@@ -35,8 +35,25 @@ from undercroft.rules.game import Game
 RULESETS = ("undercroft", "citadel", "warden", "crawler")
 MOVES = [Move(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 OTHERS: list[Action] = [
-    Descend(), Rest(), Fight(), Attack(0), Attack(1), Attack(2), Talk(), Bribe(1), Bribe(30), Bribe(120),
-    Bribe(1_000_000), Wait(), Run(), DropFood(), DropTreasure(), ThrowOil(0), ThrowOil(1), Drink(0), Drink(1),
+    Descend(),
+    Rest(),
+    Fight(),
+    Attack(0),
+    Attack(1),
+    Attack(2),
+    Talk(),
+    Bribe(1),
+    Bribe(30),
+    Bribe(120),
+    Bribe(1_000_000),
+    Wait(),
+    Run(),
+    DropFood(),
+    DropTreasure(),
+    ThrowOil(0),
+    ThrowOil(1),
+    Drink(0),
+    Drink(1),
     Drink(3),
 ]
 ONWARD = "onward"  # a step along the way to the stairs (or the farthest room): play that goes somewhere
@@ -138,8 +155,12 @@ def test_refused_actions_change_nothing(seed: int, ruleset: str, rnd: random.Ran
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(RULESETS), policy=st.integers(0, 2**32),
-       length=st.integers(1, 200))
+@given(
+    seed=st.integers(0, 2**32),
+    ruleset=st.sampled_from(RULESETS),
+    policy=st.integers(0, 2**32),
+    length=st.integers(1, 200),
+)
 def test_the_same_seed_and_actions_replay_the_same_game(seed: int, ruleset: str, policy: int, length: int) -> None:
     a, b = make_game(ruleset, seed), make_game(ruleset, seed)
     assert a.checksum() == b.checksum()
@@ -161,7 +182,13 @@ def test_the_same_seed_and_actions_replay_the_same_game(seed: int, ruleset: str,
     bribe_face=st.integers(1, 6),
 )
 def test_parley_conserves_gold(
-    seed: int, monster: str, count: int, treasure: int, gold: int, talk: tuple[int, int], offer: int,
+    seed: int,
+    monster: str,
+    count: int,
+    treasure: int,
+    gold: int,
+    talk: tuple[int, int],
+    offer: int,
     bribe_face: int,
 ) -> None:
     """Talk then bribe with forced dice: gold only moves between the party and the group, never appears."""
@@ -216,7 +243,7 @@ def test_every_die_rolled_is_reported_in_an_event() -> None:
     scripted = [3, 2, 5, 1, 2, 3, 3, 1, 4, 2, 2, 80, 3, 3, 1]
     assert d.remaining == 0
     # every face the script gave after the walk (its empty monster checks) is in an event, in order
-    assert faces_reported(log) == scripted == [f for _, f in d.used][-len(scripted):]
+    assert faces_reported(log) == scripted == [f for _, f in d.used][-len(scripted) :]
     for e in of(log, "roll"):
         assert set(e.data) >= ROLL_FIELDS, e
     for e in of(log, "negotiate") + of(log, "bribe"):
@@ -231,8 +258,17 @@ def test_combat_rolls_are_attack_events_with_their_numbers() -> None:
     events = g.step(Attack(0))
     for e in of(events, "attack"):
         data: dict[str, Any] = e.data
-        assert {"attacker", "target", "natural", "modifier", "total", "defense", "hit", "damage",
-                "target_hp_after"} <= set(data)
+        assert {
+            "attacker",
+            "target",
+            "natural",
+            "modifier",
+            "total",
+            "defense",
+            "hit",
+            "damage",
+            "target_hp_after",
+        } <= set(data)
         assert data["total"] == data["natural"] + data["modifier"]
         assert data["hit"] == (data["natural"] != 1 and (data["natural"] == 20 or data["total"] >= data["defense"]))
     assert [e["natural"] for e in of(events, "attack")] == [12, 1]
@@ -264,15 +300,20 @@ def test_refused_actions_say_why_in_every_mode() -> None:
         assert e.type == "refused" and e["reason"] == reason and e["action"] == action.type
         assert g.checksum() == before
     _group, _ = meet(g, "orc")
-    for action, reason in [(Attack(0), "You cannot attack now (encounter)."),
-                           (Descend(), "There are no stairs down here.")]:
+    for action, reason in [
+        (Attack(0), "You cannot attack now (encounter)."),
+        (Descend(), "There are no stairs down here."),
+    ]:
         before = g.checksum()
         (e,) = g.step(action)
         assert e["reason"] == reason and g.checksum() == before
     g.step(Fight())  # the party is quicker: initiative rolls no die
     assert g.state.mode == "combat" and g.state.combat is not None and g.state.combat.party_turn
-    for action, reason in [(Attack(5), "Choose a living target."), (Talk(), "You cannot talk now (combat)."),
-                           (Rest(), "You cannot rest now (combat).")]:
+    for action, reason in [
+        (Attack(5), "Choose a living target."),
+        (Talk(), "You cannot talk now (combat)."),
+        (Rest(), "You cannot rest now (combat)."),
+    ]:
         before = g.checksum()
         (e,) = g.step(action)
         assert e["reason"] == reason and g.checksum() == before

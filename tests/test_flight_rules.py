@@ -31,8 +31,14 @@ ATTACKS = (1, 1)  # reaction 2: attacks at once, 100%
 FORTY_FEET = (2, 2)  # distance 2d6 x 10 = 40 ft
 
 
-def crawl_meet(monster: str, reaction: tuple[int, int] = HOSTILE, distance: tuple[int, int] = (3, 3),
-               *, ruleset: str = "undercroft", speed: int | None = None) -> tuple[Game, Group]:
+def crawl_meet(
+    monster: str,
+    reaction: tuple[int, int] = HOSTILE,
+    distance: tuple[int, int] = (3, 3),
+    *,
+    ruleset: str = "undercroft",
+    speed: int | None = None,
+) -> tuple[Game, Group]:
     """Meet ``monster`` in a new room, nobody surprised; ``speed``: the delver's."""
     game = make_game(ruleset, dice=ScriptedDice())
     g, _ = meet(game, monster, faces=encounter_faces(distance=distance, reaction=reaction))

@@ -153,8 +153,13 @@ def test_only_a_pursuer_where_the_rules_have_pursuit_follows() -> None:
 
 def test_automatic_evasion_only_before_the_fight_and_never_from_the_submerged() -> None:
     def evade(**kw: bool | int) -> str | None:
-        args: dict[str, bool | int] = {"in_fight": False, "submerged": False, "party_speed_": 120,
-                                       "monster_speed": 90, "out_of_sight": False}
+        args: dict[str, bool | int] = {
+            "in_fight": False,
+            "submerged": False,
+            "party_speed_": 120,
+            "monster_speed": 90,
+            "out_of_sight": False,
+        }
         args.update(kw)
         return formulas.automatic_evasion(**args)  # type: ignore[arg-type]
 
@@ -244,25 +249,46 @@ def test_tribute_rounds_down_up_or_to_the_nearest() -> None:
 
 def rules_of(die: int, *, multiplier: int = 2, minimum: int = 1, penalty: int = 2) -> tuple[CombatRules, FatigueRules]:
     """Valid rules records: always_miss 1, critical the top face (as the data has them)."""
-    combat = CombatRules.model_validate({"attack_die": die, "always_miss": 1, "critical": die,
-                                         "critical_multiplier": multiplier, "monster_targeting": "first"})
-    fatigue = FatigueRules.model_validate({"max_running_rounds": 30, "rest_turns": 3, "to_hit_penalty": penalty,
-                                           "damage_penalty": penalty, "opponent_bonus": penalty,
-                                           "minimum_damage": minimum})
+    combat = CombatRules.model_validate(
+        {
+            "attack_die": die,
+            "always_miss": 1,
+            "critical": die,
+            "critical_multiplier": multiplier,
+            "monster_targeting": "first",
+        }
+    )
+    fatigue = FatigueRules.model_validate(
+        {
+            "max_running_rounds": 30,
+            "rest_turns": 3,
+            "to_hit_penalty": penalty,
+            "damage_penalty": penalty,
+            "opponent_bonus": penalty,
+            "minimum_damage": minimum,
+        }
+    )
     return combat, fatigue
 
 
 def with_rules(spec: FightSpec, combat: CombatRules, fatigue: FatigueRules, **changes: object) -> FightSpec:
     return replace(
-        spec, attack_die=combat.attack_die, always_miss=combat.always_miss, critical=combat.critical,
-        critical_multiplier=combat.critical_multiplier, to_hit_penalty=fatigue.to_hit_penalty,
-        damage_penalty=fatigue.damage_penalty, opponent_bonus=fatigue.opponent_bonus,
-        minimum_damage=fatigue.minimum_damage, **changes,  # type: ignore[arg-type]
+        spec,
+        attack_die=combat.attack_die,
+        always_miss=combat.always_miss,
+        critical=combat.critical,
+        critical_multiplier=combat.critical_multiplier,
+        to_hit_penalty=fatigue.to_hit_penalty,
+        damage_penalty=fatigue.damage_penalty,
+        opponent_bonus=fatigue.opponent_bonus,
+        minimum_damage=fatigue.minimum_damage,
+        **changes,  # type: ignore[arg-type]
     )
 
 
-def expected(face: int, bonus: int, defense: int, base: int, combat: CombatRules,
-             fatigue: FatigueRules) -> tuple[int, int]:
+def expected(
+    face: int, bonus: int, defense: int, base: int, combat: CombatRules, fatigue: FatigueRules
+) -> tuple[int, int]:
     """(damage, hit) of one face, straight from the formulas."""
     swing = formulas.attack(face, bonus, defense, combat)
     return (formulas.damage(base, swing.critical, combat, fatigue) if swing.hit else 0), int(swing.hit)
@@ -320,9 +346,17 @@ def test_face_tables_hit_as_the_formulas_say_for_every_bonus_and_defense(base: F
     bad: list[str] = []
     for exhausted, might, attack in bonus_cases():
         for defense in DEFENSE:
-            spec = with_rules(base, combat, fatigue, might=might, weapon=3, monster_attack=attack,
-                              monster_defense=defense, delver_defense=DEFENSE.stop - 1 - defense,
-                              exhausted=exhausted)
+            spec = with_rules(
+                base,
+                combat,
+                fatigue,
+                might=might,
+                weapon=3,
+                monster_attack=attack,
+                monster_defense=defense,
+                delver_defense=DEFENSE.stop - 1 - defense,
+                exhausted=exhausted,
+            )
             bad.extend(mismatches(spec, combat, fatigue))
     assert not bad, bad[:5]
 
@@ -341,9 +375,18 @@ def test_face_tables_deal_the_formulas_damage_for_every_damage_multiplier_and_mi
                 exhausted = total < MIGHT.start  # only an exhausted delver deals less than MIGHT -5 with no weapon
                 raw = total + (PENALTY if exhausted else 0)  # MIGHT + weapon
                 might = max(MIGHT.start, min(MIGHT.stop - 1, raw))
-                spec = with_rules(base, combat, fatigue, might=might, weapon=raw - might,
-                                  monster_damage=DAMAGE[i % len(DAMAGE)], monster_attack=ATTACK.stop - 1,
-                                  monster_defense=-30, delver_defense=0, exhausted=exhausted)
+                spec = with_rules(
+                    base,
+                    combat,
+                    fatigue,
+                    might=might,
+                    weapon=raw - might,
+                    monster_damage=DAMAGE[i % len(DAMAGE)],
+                    monster_attack=ATTACK.stop - 1,
+                    monster_defense=-30,
+                    delver_defense=0,
+                    exhausted=exhausted,
+                )
                 assert formulas.damage_bonus(spec.might, spec.weapon, exhausted, fatigue) == total
                 bad.extend(mismatches(spec, combat, fatigue))
     assert not bad, bad[:5]

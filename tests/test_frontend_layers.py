@@ -32,16 +32,24 @@ def imported_modules(path: Path) -> set[str]:
 def test_ui_and_term_never_import_the_command_line() -> None:
     files = sorted((PACKAGE / "ui").rglob("*.py")) + sorted((PACKAGE / "term").rglob("*.py"))
     assert len(files) > 10
-    offenders = {str(f.relative_to(PACKAGE)) for f in files
-                 if any(m == "undercroft.cli" or m.startswith(("undercroft.cli.", "undercroft.commands_"))
-                        for m in imported_modules(f))}
+    offenders = {
+        str(f.relative_to(PACKAGE))
+        for f in files
+        if any(
+            m == "undercroft.cli" or m.startswith(("undercroft.cli.", "undercroft.commands_"))
+            for m in imported_modules(f)
+        )
+    }
     assert offenders == set()
 
 
 def test_ui_never_imports_term() -> None:
     """term sits on ui (its scenes, its console): ui importing term back would make the two one tangle."""
-    offenders = {str(f.relative_to(PACKAGE)) for f in sorted((PACKAGE / "ui").rglob("*.py"))
-                 if any(m == "undercroft.term" or m.startswith("undercroft.term.") for m in imported_modules(f))}
+    offenders = {
+        str(f.relative_to(PACKAGE))
+        for f in sorted((PACKAGE / "ui").rglob("*.py"))
+        if any(m == "undercroft.term" or m.startswith("undercroft.term.") for m in imported_modules(f))
+    }
     assert offenders == set()
 
 

@@ -89,9 +89,11 @@ def front_end_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) ->
 def leaf_violations(scan: Scan, module: str, may_import: Iterable[str] = ()) -> list[Import]:
     """Imports of undercroft by ``module`` (and below it) that leave ``module`` and ``may_import``."""
     ok = (module, *may_import)
-    return [i for i in scan.imports
-            if matches(i.importer, module) and scan.is_internal(i.imported)
-            and not any(matches(i.imported, m) for m in ok)]
+    return [
+        i
+        for i in scan.imports
+        if matches(i.importer, module) and scan.is_internal(i.imported) and not any(matches(i.imported, m) for m in ok)
+    ]
 
 
 def cycle_report(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> str:
@@ -117,8 +119,9 @@ def test_the_scanner_sees_the_tree(scan: Scan) -> None:
     pairs = {(i.importer, i.imported) for i in scan.imports}
     assert (f"{PACKAGE}.rules.dice", f"{PACKAGE}.notation") in pairs
     assert (f"{PACKAGE}.rules.sight", "tcod.map") in pairs  # allowed: the field of view, not a window
-    assert any(i.importer.startswith(f"{PACKAGE}.rules.") and i.imported.startswith(f"{PACKAGE}.content")
-               for i in scan.imports)
+    assert any(
+        i.importer.startswith(f"{PACKAGE}.rules.") and i.imported.startswith(f"{PACKAGE}.content") for i in scan.imports
+    )
 
 
 def test_rules_import_no_front_end_no_clock_no_global_random(scan: Scan) -> None:
@@ -145,7 +148,7 @@ def test_content_needs_only_the_notation_and_leaves_stay_leaves(scan: Scan) -> N
 
 def test_known_violations_are_still_real(scan: Scan) -> None:
     stale = stale_allowances(scan, KNOWN_VIOLATIONS)
-    assert not stale, ("fixed, so remove from KNOWN_VIOLATIONS in tests/test_imports.py: " + "; ".join(stale))
+    assert not stale, "fixed, so remove from KNOWN_VIOLATIONS in tests/test_imports.py: " + "; ".join(stale)
 
 
 # --- every check can fail: a tiny synthetic package -------------------------------------------------------------
@@ -233,8 +236,13 @@ def test_checker_catches_a_cycle_and_names_each_import_in_it(tiny: Scan) -> None
 
 
 def test_checker_catches_a_two_package_cycle(tmp_path: Path) -> None:
-    _write(tmp_path, {"src/undercroft/a.py": "import undercroft.b\n", "src/undercroft/b/__init__.py":
-                      "\n\nfrom undercroft import a\n"})
+    _write(
+        tmp_path,
+        {
+            "src/undercroft/a.py": "import undercroft.b\n",
+            "src/undercroft/b/__init__.py": "\n\nfrom undercroft import a\n",
+        },
+    )
     scan = scan_package(tmp_path / "src", display_root=tmp_path)
     assert cycle_report(scan) == (
         "these packages of undercroft import each other: a, b\n"

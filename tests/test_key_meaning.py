@@ -55,9 +55,15 @@ def test_on_the_way_out_the_encounter_panel_offers_the_stairs_and_takes_them() -
     m = st.level.map
     st.pos = st.prev_pos = m.stairs
     st.segment = int(m.segment_of[m.stairs[1], m.stairs[0]])
-    g = game.add_group("the_patient_one", 1, pos=next(
-        (m.stairs[0] + dx, m.stairs[1] + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-        if m.tiles[m.stairs[1] + dy, m.stairs[0] + dx] == 1))
+    g = game.add_group(
+        "the_patient_one",
+        1,
+        pos=next(
+            (m.stairs[0] + dx, m.stairs[1] + dy)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if m.tiles[m.stairs[1] + dy, m.stairs[0] + dx] == 1
+        ),
+    )
     game.start_encounter(g, meeting=False)  # it holds its ground: it lets the party go
     assert game.legal(Descend())
     session = Session(content(), game)

@@ -29,9 +29,23 @@ from undercroft.ui.session import Session
 PRESSES: list[tuple[KeySym, Modifier]] = (
     [(KeySym(ord(c)), Modifier.NONE) for c in "abcdefghijklmnopqrstuvwxyz0123456789.,;"]
     + [(KeySym(ord(c)), Modifier.LSHIFT) for c in "abcdefghijklmnopqrstuvwxyz0123456789./"]
-    + [(k, Modifier.NONE) for k in (KeySym.UP, KeySym.DOWN, KeySym.LEFT, KeySym.RIGHT, KeySym.HOME, KeySym.END,
-                                     KeySym.PAGEUP, KeySym.PAGEDOWN, KeySym.RETURN, KeySym.TAB, KeySym.SPACE,
-                                     *(getattr(KeySym, f"KP_{n}") for n in range(1, 10)))]
+    + [
+        (k, Modifier.NONE)
+        for k in (
+            KeySym.UP,
+            KeySym.DOWN,
+            KeySym.LEFT,
+            KeySym.RIGHT,
+            KeySym.HOME,
+            KeySym.END,
+            KeySym.PAGEUP,
+            KeySym.PAGEDOWN,
+            KeySym.RETURN,
+            KeySym.TAB,
+            KeySym.SPACE,
+            *(getattr(KeySym, f"KP_{n}") for n in range(1, 10)),
+        )
+    ]
     + [(KeySym.TAB, Modifier.LSHIFT), (KeySym.UP, Modifier.LSHIFT)]
 )
 
@@ -43,19 +57,22 @@ def test_the_table_keeps_one_key_one_meaning() -> None:
 def test_the_check_finds_a_key_that_walks_in_one_mode_and_does_something_else_in_another() -> None:
     """The check can fail: the old keys (b bribed in an encounter, digits picked targets in a fight and doors in
     the door choice) are each caught."""
+
     def rebound(mode: keymap.KeyMode, key_: str, command: str) -> keymap.KeyMode:
         binds = tuple(dataclasses.replace(b, keys=tuple(k for k in b.keys if k != key_)) for b in mode.binds)
         return dataclasses.replace(mode, binds=(*binds, keymap.Bind(command, (key_,), "old")))
 
     others = [m for m in keymap.MODES if m.name not in ("encounter", "fight", "door")]
     old_encounter = rebound(keymap.ENCOUNTER, "b", "bribe")
-    assert any("'b'" in c and "bribe" in c for c in keymap.conflicts([*others, old_encounter, keymap.FIGHT,
-                                                                      keymap.DOOR]))
+    assert any(
+        "'b'" in c and "bribe" in c for c in keymap.conflicts([*others, old_encounter, keymap.FIGHT, keymap.DOOR])
+    )
     old_fight = rebound(keymap.FIGHT, "3", "target")
     assert any("'3'" in c for c in keymap.conflicts([*others, keymap.ENCOUNTER, old_fight, keymap.DOOR]))
     old_door = rebound(keymap.DOOR, "1", "choose")
-    assert any("'1'" in c and "door" in c for c in keymap.conflicts([*others, keymap.ENCOUNTER, keymap.FIGHT,
-                                                                    old_door]))
+    assert any(
+        "'1'" in c and "door" in c for c in keymap.conflicts([*others, keymap.ENCOUNTER, keymap.FIGHT, old_door])
+    )
     two = dataclasses.replace(keymap.FIGHT, binds=(*keymap.FIGHT.binds, keymap.Bind("talk", ("t",), "talk?")))
     other_t = dataclasses.replace(keymap.CHASE, binds=(*keymap.CHASE.binds, keymap.Bind("treasure", ("t",), "?")))
     assert any("'t' means" in c for c in keymap.conflicts([two, other_t]))
@@ -64,8 +81,12 @@ def test_the_check_finds_a_key_that_walks_in_one_mode_and_does_something_else_in
 def test_each_scene_handles_exactly_the_commands_of_its_mode() -> None:
     game = make_game("undercroft", 1, dice=ScriptedDice())
     session = Session(content(), game)
-    for scene, mode in ((ExploreScene(session), "explore"), (EncounterScene(session), "encounter"),
-                        (CombatScene(session), "fight"), (PursuitScene(session), "pursued")):
+    for scene, mode in (
+        (ExploreScene(session), "explore"),
+        (EncounterScene(session), "encounter"),
+        (CombatScene(session), "fight"),
+        (PursuitScene(session), "pursued"),
+    ):
         assert scene.key_mode() == mode
         assert set(scene.handlers()) == keymap.BY_NAME[mode].commands(), mode
     chase = PursuitScene(session)
@@ -199,8 +220,17 @@ def test_the_help_screen_is_made_from_the_table(monkeypatch: pytest.MonkeyPatch)
 def test_playing_md_key_tables_are_the_tables_made_from_the_keymap() -> None:
     text = keytable.PLAYING.read_text(encoding="utf-8")
     assert keytable.update(text) == text, "run: python -m undercroft.ui.keytable --write"
-    assert set(keytable.modes_in(text)) >= {"explore", "common", "encounter", "fight", "pursued", "chase", "door",
-                                            "look", "log"}
+    assert set(keytable.modes_in(text)) >= {
+        "explore",
+        "common",
+        "encounter",
+        "fight",
+        "pursued",
+        "chase",
+        "door",
+        "look",
+        "log",
+    }
     assert "| `$` | bribe" in text and "| Tab | the next target |" in text
 
 

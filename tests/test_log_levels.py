@@ -56,15 +56,49 @@ def test_every_sample_line_has_a_level_and_no_id() -> None:
 
 def test_the_party_roll_is_the_player_s_and_a_monster_s_a_detail() -> None:
     nar = Narrator(content(), "undercroft")
-    mine = Event("attack", {"attacker": "delver", "attacker_side": "party", "member": 0, "target": "ghoul",
-                            "target_index": 0, "count": 1, "natural": 15, "modifier": 3, "total": 18, "defense": 12,
-                            "hit": True, "critical": False, "damage": 6, "target_hp_after": 2})
+    mine = Event(
+        "attack",
+        {
+            "attacker": "delver",
+            "attacker_side": "party",
+            "member": 0,
+            "target": "ghoul",
+            "target_index": 0,
+            "count": 1,
+            "natural": 15,
+            "modifier": 3,
+            "total": 18,
+            "defense": 12,
+            "hit": True,
+            "critical": False,
+            "damage": 6,
+            "target_hp_after": 2,
+        },
+    )
     assert [(x.text, x.level) for x in nar.entries(mine)] == [
-        ("You roll 15 + 3 = 18 vs defense 12.", "player"), ("You hit. 6 damage. Ghoul at 2.", "player")]
-    theirs = Event("attack", {"attacker": "ghoul", "attacker_side": "monsters", "attacker_index": 0, "count": 1,
-                              "target": "delver", "member": 0, "natural": 15, "modifier": 2, "total": 17,
-                              "defense": 12, "hit": True, "critical": False, "damage": 3, "target_hp_after": 9,
-                              "target_max_hp": 12})
+        ("You roll 15 + 3 = 18 vs defense 12.", "player"),
+        ("You hit. 6 damage. Ghoul at 2.", "player"),
+    ]
+    theirs = Event(
+        "attack",
+        {
+            "attacker": "ghoul",
+            "attacker_side": "monsters",
+            "attacker_index": 0,
+            "count": 1,
+            "target": "delver",
+            "member": 0,
+            "natural": 15,
+            "modifier": 2,
+            "total": 17,
+            "defense": 12,
+            "hit": True,
+            "critical": False,
+            "damage": 3,
+            "target_hp_after": 9,
+            "target_max_hp": 12,
+        },
+    )
     assert [x.level for x in nar.entries(theirs)] == ["player", "detail"]
 
 

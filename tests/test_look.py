@@ -26,8 +26,9 @@ def in_a_new_room() -> Game:
     return game
 
 
-def meet_at(game: Game, monster: str, count: int, distance: tuple[int, int], *,
-            origin: Origin = Origin.RESIDENT) -> tuple[Group, Driver, Session]:
+def meet_at(
+    game: Game, monster: str, count: int, distance: tuple[int, int], *, origin: Origin = Origin.RESIDENT
+) -> tuple[Group, Driver, Session]:
     """Meet ``count`` x ``monster`` at the rolled ``distance`` (nobody surprised), on the screen."""
     g = game.add_group(monster, count, pos=game.state.pos, origin=origin)
     script(game).push(*encounter_faces(distance=distance, reaction=(4, 4)))
@@ -57,7 +58,8 @@ def no_action(session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_cursor_starts_on_the_party_moves_and_closes_with_esc_or_semicolon_changing_nothing(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     driver, session = exploring()
     game = session.game
     st = game.state
@@ -150,12 +152,12 @@ def test_the_mouse_over_the_map_says_what_is_there_on_the_top_row() -> None:
     driver, session = exploring()
     sx, sy = session.game.state.level.map.stairs
     x, y = session.game.state.pos
-    driver.send(tcod.event.MouseMotion(position=tcod.event.Point(float(x + 1), float(y)),
-                                       tile=tcod.event.Point(x + 1, y)))
+    driver.send(
+        tcod.event.MouseMotion(position=tcod.event.Point(float(x + 1), float(y)), tile=tcod.event.Point(x + 1, y))
+    )
     top = rows(screen(driver))[0]
     assert describe(session, (x + 1, y)) in top and names(driver) == ["ExploreScene"]
-    driver.send(tcod.event.MouseMotion(position=tcod.event.Point(float(sx), float(sy)),
-                                       tile=tcod.event.Point(sx, sy)))
+    driver.send(tcod.event.MouseMotion(position=tcod.event.Point(float(sx), float(sy)), tile=tcod.event.Point(sx, sy)))
     assert describe(session, (sx, sy)) in rows(screen(driver))[0]
 
 
@@ -164,8 +166,12 @@ def test_tab_goes_to_an_item_in_sight_and_names_it_with_its_amount() -> None:
     game = session.game
     vis = game.visible()
     m = game.state.level.map
-    spot = next((x, y) for y in range(m.height) for x in range(m.width)
-                if vis[y, x] and m.tiles[y, x] == 1 and (x, y) != game.state.pos)
+    spot = next(
+        (x, y)
+        for y in range(m.height)
+        for x in range(m.width)
+        if vis[y, x] and m.tiles[y, x] == 1 and (x, y) != game.state.pos
+    )
     game.state.level.items[spot] = [("gold", 30), ("healing_potion", 2)]
     scene = look(driver)
     press(driver, KeySym.TAB)

@@ -24,14 +24,48 @@ SILENT = {"move", "enter"}
 # One or more samples of every narrated event, with the monster left as "{m}".
 SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("refused", {"action": "talk", "reason": "You cannot talk now (explore)."}),
-    ("roll", {"purpose": "surprise_monster", "dice": "1d6", "faces": [2], "modifier": 0, "multiplier": 1,
-              "total": 2, "target": 2, "result": "surprised", "monster": "{m}"}),
-    ("roll", {"purpose": "monster_attacks", "dice": "1d100", "faces": [40], "modifier": 0, "multiplier": 1,
-              "total": 40, "target": 50, "result": "yes", "group": 1}),
+    (
+        "roll",
+        {
+            "purpose": "surprise_monster",
+            "dice": "1d6",
+            "faces": [2],
+            "modifier": 0,
+            "multiplier": 1,
+            "total": 2,
+            "target": 2,
+            "result": "surprised",
+            "monster": "{m}",
+        },
+    ),
+    (
+        "roll",
+        {
+            "purpose": "monster_attacks",
+            "dice": "1d100",
+            "faces": [40],
+            "modifier": 0,
+            "multiplier": 1,
+            "total": 40,
+            "target": 50,
+            "result": "yes",
+            "group": 1,
+        },
+    ),
     ("encounter", {"group": 1, "monster": "{m}", "count": 1, "hp": [5], "origin": "resident", "first": True}),
     ("encounter", {"group": 1, "monster": "{m}", "count": 3, "hp": [5, 5, 5], "origin": "resident", "first": True}),
-    ("encounter", {"group": 1, "monster": "{m}", "count": 2, "hp": [5, 5], "origin": "wandering", "first": True,
-                   "out_of_sight": True}),
+    (
+        "encounter",
+        {
+            "group": 1,
+            "monster": "{m}",
+            "count": 2,
+            "hp": [5, 5],
+            "origin": "wandering",
+            "first": True,
+            "out_of_sight": True,
+        },
+    ),
     ("placed", {"group": 1, "pos": [30, 12], "distance": 60, "rolled": 70, "out_of_sight": False}),
     ("in_sight", {"group": 1, "monster": "{m}", "distance": 30, "count": 2}),
     ("in_sight", {"group": 1, "monster": "{m}", "distance": 30, "count": 1}),
@@ -54,16 +88,62 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("wield", {"member": 0, "item": "long_sword", "weapon": 4, "damage": 7}),
     ("initiative", {"party": 3, "monster": 5, "first": "monsters", "group": 1, "monster_id": "{m}"}),
     ("combat", {"group": 1, "first": "party", "free_round": "party", "monster": "{m}"}),
-    ("attack", {"attacker": "delver", "attacker_side": "party", "member": 0, "target": "{m}", "target_index": 0,
-                "group": 1, "count": 1, "dice": "1d20", "natural": 20, "modifier": 3, "total": 23, "defense": 12,
-                "hit": True, "critical": True, "damage": 12, "target_hp_after": 0}),
-    ("attack", {"attacker": "{m}", "attacker_side": "monsters", "attacker_index": 1, "group": 1, "count": 2,
-                "target": "delver", "member": 0, "dice": "1d20", "natural": 15, "modifier": 2, "total": 17,
-                "defense": 12, "hit": True, "critical": False, "damage": 3, "target_hp_after": 9,
-                "target_max_hp": 12}),
+    (
+        "attack",
+        {
+            "attacker": "delver",
+            "attacker_side": "party",
+            "member": 0,
+            "target": "{m}",
+            "target_index": 0,
+            "group": 1,
+            "count": 1,
+            "dice": "1d20",
+            "natural": 20,
+            "modifier": 3,
+            "total": 23,
+            "defense": 12,
+            "hit": True,
+            "critical": True,
+            "damage": 12,
+            "target_hp_after": 0,
+        },
+    ),
+    (
+        "attack",
+        {
+            "attacker": "{m}",
+            "attacker_side": "monsters",
+            "attacker_index": 1,
+            "group": 1,
+            "count": 2,
+            "target": "delver",
+            "member": 0,
+            "dice": "1d20",
+            "natural": 15,
+            "modifier": 2,
+            "total": 17,
+            "defense": 12,
+            "hit": True,
+            "critical": False,
+            "damage": 3,
+            "target_hp_after": 9,
+            "target_max_hp": 12,
+        },
+    ),
     ("kill", {"group": 1, "index": 0, "monster": "{m}", "count": 1}),
-    ("oil", {"item": "oil_flask", "group": 1, "target_index": 0, "damage": 4, "target_hp_after": 2, "monster": "{m}",
-             "count": 1}),
+    (
+        "oil",
+        {
+            "item": "oil_flask",
+            "group": 1,
+            "target_index": 0,
+            "damage": 4,
+            "target_hp_after": 2,
+            "monster": "{m}",
+            "count": 1,
+        },
+    ),
     ("oil", {"item": "oil_flask", "group": 1, "monster": "{m}"}),
     ("wait", {"combat": True}),
     ("surprised_skip", {"group": 1, "monster": "{m}"}),
@@ -76,8 +156,10 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("won", {"turn": 9, "depth": 4, "seed": 1, "how": "slew"}),
     ("death", {"cause": "{name}", "turn": 9, "depth": 1, "seed": 1}),
     ("descend", {"depth": 1, "name": "The Cellars"}),
-    ("rest", {"rounds": 60, "exhausted": True, "healed": 1, "recovered": False, "progress": [60, 180],
-              "hp": [[0, 11, 12]]}),
+    (
+        "rest",
+        {"rounds": 60, "exhausted": True, "healed": 1, "recovered": False, "progress": [60, 180], "hp": [[0, 11, 12]]},
+    ),
     ("drink", {"member": 0, "item": "healing_potion", "heal": 7, "healed": 7, "hp": 9, "max_hp": 12}),
     ("approach", {"group": 1, "distance": 60, "monster": "{m}", "out_of_sight": False}),
     ("out_of_sight", {"group": 1, "distance": 90}),
@@ -87,14 +169,56 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("bypass", {"group": 1}),
     ("round_lost", {"group": 1, "monster": "{m}"}),
     ("break_peace", {"group": 1, "monster": "{m}"}),
-    ("negotiate", {"group": 1, "monster": "{m}", "dice": "2d6", "faces": [3, 4], "reluctance": 2, "ability": 0,
-                   "use_reluctance": True, "use_ability": False, "modifier": -2, "total": 5, "result": "agreement",
-                   "tribute": 0}),
-    ("negotiate", {"group": 1, "monster": "{m}", "dice": "2d6", "faces": [6, 6], "reluctance": 0, "ability": 0,
-                   "use_reluctance": True, "use_ability": False, "modifier": 0, "total": 12,
-                   "result": "intimidation", "tribute": 5}),
-    ("bribe", {"group": 1, "monster": "{m}", "gold": 50, "column": 0, "row": 0, "digit": 3, "dice": "1d6",
-               "faces": [5], "total": 5, "target": 3, "result": "refused"}),
+    (
+        "negotiate",
+        {
+            "group": 1,
+            "monster": "{m}",
+            "dice": "2d6",
+            "faces": [3, 4],
+            "reluctance": 2,
+            "ability": 0,
+            "use_reluctance": True,
+            "use_ability": False,
+            "modifier": -2,
+            "total": 5,
+            "result": "agreement",
+            "tribute": 0,
+        },
+    ),
+    (
+        "negotiate",
+        {
+            "group": 1,
+            "monster": "{m}",
+            "dice": "2d6",
+            "faces": [6, 6],
+            "reluctance": 0,
+            "ability": 0,
+            "use_reluctance": True,
+            "use_ability": False,
+            "modifier": 0,
+            "total": 12,
+            "result": "intimidation",
+            "tribute": 5,
+        },
+    ),
+    (
+        "bribe",
+        {
+            "group": 1,
+            "monster": "{m}",
+            "gold": 50,
+            "column": 0,
+            "row": 0,
+            "digit": 3,
+            "dice": "1d6",
+            "faces": [5],
+            "total": 5,
+            "target": 3,
+            "result": "refused",
+        },
+    ),
     ("exhausted", {"rounds": 1}),
     ("leave", {"group": 1, "pursued": False, "monster": "{m}"}),
     ("evade", {"group": 1, "reason": "faster", "monster": "{m}", "party_speed": 120, "monster_speed": 90}),
@@ -172,7 +296,8 @@ def test_names_that_bring_their_own_article() -> None:
     assert nar.text(Event("attacks", {"group": 1, "monster": "ghoul"})) == "The Ghoul attacks!"
     assert nar.text(Event("encounter", {"monster": "orc", "count": 1})) == "An Orc!"
     assert nar.text(Event("death", {"cause": "The Unlit", "turn": 7, "depth": 4, "seed": 3})) == (
-        "You are dead. Killed by The Unlit on turn 7, level 5. Seed 3.")
+        "You are dead. Killed by The Unlit on turn 7, level 5. Seed 3."
+    )
 
 
 def test_counts_agree_with_their_nouns() -> None:
@@ -183,13 +308,46 @@ def test_counts_agree_with_their_nouns() -> None:
 
 def test_the_fight_lines_of_a_party_name_who_struck_and_who_was_struck() -> None:
     nar = Narrator(content(), "citadel")
-    hit = Event("attack", {"attacker": "ghoul", "attacker_side": "monsters", "attacker_index": 0, "count": 1,
-                           "target": "rogue", "member": 1, "natural": 15, "modifier": 2, "total": 17, "defense": 12,
-                           "hit": True, "critical": False, "damage": 3, "target_hp_after": 5, "target_max_hp": 8})
+    hit = Event(
+        "attack",
+        {
+            "attacker": "ghoul",
+            "attacker_side": "monsters",
+            "attacker_index": 0,
+            "count": 1,
+            "target": "rogue",
+            "member": 1,
+            "natural": 15,
+            "modifier": 2,
+            "total": 17,
+            "defense": 12,
+            "hit": True,
+            "critical": False,
+            "damage": 3,
+            "target_hp_after": 5,
+            "target_max_hp": 8,
+        },
+    )
     assert nar.text(hit) == "Ghoul hits Rogue. 3 damage. Rogue HP 5/8."
-    mine = Event("attack", {"attacker": "rogue", "attacker_side": "party", "member": 1, "target": "ghoul",
-                            "target_index": 1, "count": 2, "natural": 9, "modifier": -1, "total": 8, "defense": 12,
-                            "hit": False, "critical": False, "damage": 0, "target_hp_after": 5})
+    mine = Event(
+        "attack",
+        {
+            "attacker": "rogue",
+            "attacker_side": "party",
+            "member": 1,
+            "target": "ghoul",
+            "target_index": 1,
+            "count": 2,
+            "natural": 9,
+            "modifier": -1,
+            "total": 8,
+            "defense": 12,
+            "hit": False,
+            "critical": False,
+            "damage": 0,
+            "target_hp_after": 5,
+        },
+    )
     assert nar.text(mine) == "Rogue misses."
     assert nar.lines(mine)[0] == ("Rogue rolls 9 - 1 = 8 vs defense 12.", "roll")
 
@@ -214,19 +372,76 @@ def test_the_death_screen_the_morgue_and_the_summary_use_the_articles_once() -> 
 def test_a_group_met_out_of_sight_is_not_named_until_it_comes_into_sight() -> None:
     nar = Narrator(content(), "undercroft")
     meeting = [
-        Event("roll", {"purpose": "monster_check", "dice": "1d6", "faces": [1], "modifier": 0, "multiplier": 1,
-                       "total": 1, "target": 1, "result": "wandering", "kind": "corridor", "visited": True}),
+        Event(
+            "roll",
+            {
+                "purpose": "monster_check",
+                "dice": "1d6",
+                "faces": [1],
+                "modifier": 0,
+                "multiplier": 1,
+                "total": 1,
+                "target": 1,
+                "result": "wandering",
+                "kind": "corridor",
+                "visited": True,
+            },
+        ),
         Event("table", {"table": "wandering_1", "row": 3, "column": 4, "monster": "orc", "number": 3}),
-        Event("encounter", {"group": 7, "monster": "orc", "count": 3, "hp": [8, 8, 8], "origin": "wandering",
-                            "first": True, "out_of_sight": True}),
-        Event("roll", {"purpose": "distance", "dice": "2d6x10", "faces": [6, 6], "modifier": 0, "multiplier": 10,
-                       "total": 120, "target": None, "result": ""}),
+        Event(
+            "encounter",
+            {
+                "group": 7,
+                "monster": "orc",
+                "count": 3,
+                "hp": [8, 8, 8],
+                "origin": "wandering",
+                "first": True,
+                "out_of_sight": True,
+            },
+        ),
+        Event(
+            "roll",
+            {
+                "purpose": "distance",
+                "dice": "2d6x10",
+                "faces": [6, 6],
+                "modifier": 0,
+                "multiplier": 10,
+                "total": 120,
+                "target": None,
+                "result": "",
+            },
+        ),
         Event("placed", {"group": 7, "pos": [3, 4], "distance": 120, "rolled": 120, "out_of_sight": True}),
-        Event("roll", {"purpose": "surprise_monster", "dice": "1d6", "faces": [1], "modifier": 0, "multiplier": 1,
-                       "total": 1, "target": 2, "result": "surprised", "monster": "orc"}),
+        Event(
+            "roll",
+            {
+                "purpose": "surprise_monster",
+                "dice": "1d6",
+                "faces": [1],
+                "modifier": 0,
+                "multiplier": 1,
+                "total": 1,
+                "target": 2,
+                "result": "surprised",
+                "monster": "orc",
+            },
+        ),
         Event("surprise", {"party": False, "monster": True, "monster_id": "orc"}),
-        Event("roll", {"purpose": "reaction", "dice": "2d6", "faces": [4, 4], "modifier": 0, "multiplier": 1,
-                       "total": 8, "target": None, "result": "uncertain"}),
+        Event(
+            "roll",
+            {
+                "purpose": "reaction",
+                "dice": "2d6",
+                "faces": [4, 4],
+                "modifier": 0,
+                "multiplier": 1,
+                "total": 8,
+                "target": None,
+                "result": "uncertain",
+            },
+        ),
         Event("out_of_sight", {"group": 7, "distance": 120}),
     ]
     unseen: dict[int, str] = {}
@@ -242,9 +457,11 @@ def test_a_group_met_out_of_sight_is_not_named_until_it_comes_into_sight() -> No
     assert any(t.startswith("Reaction (out of sight)") for t in quiet)
     assert not any("Orc" in t for t, _ in lines)
     # A round later it walks closer, still unseen; then into sight: from then on it is named.
-    wait = [Event("wait", {"combat": False}),
-            Event("approach", {"group": 7, "distance": 30, "monster": "orc", "out_of_sight": False}),
-            Event("in_sight", {"group": 7, "monster": "orc", "distance": 30, "count": 3})]
+    wait = [
+        Event("wait", {"combat": False}),
+        Event("approach", {"group": 7, "distance": 30, "monster": "orc", "out_of_sight": False}),
+        Event("in_sight", {"group": 7, "monster": "orc", "distance": 30, "count": 3}),
+    ]
     told = [text for text, _ in nar.log_lines(wait, unseen)]
     assert told == ["You wait.", "Something comes closer: 30 ft.", "It comes into sight: 3 x Orc, 30 ft away."]
     assert unseen == {}
@@ -254,8 +471,10 @@ def test_a_group_met_out_of_sight_is_not_named_until_it_comes_into_sight() -> No
 def test_running_from_a_group_never_seen_does_not_name_it() -> None:
     nar = Narrator(content(), "undercroft")
     unseen = {4: "troll"}
-    run = [Event("run", {"group": 4, "door": [10, 3], "to": [10, 2], "segment": 3}),
-           Event("evade", {"group": 4, "reason": "out_of_sight", "monster": "troll"})]
+    run = [
+        Event("run", {"group": 4, "door": [10, 3], "to": [10, 2], "segment": 3}),
+        Event("evade", {"group": 4, "reason": "out_of_sight", "monster": "troll"}),
+    ]
     assert [t for t, _ in nar.log_lines(run, unseen)] == ["You run through the door.", "It never saw where you went."]
     leave = [Event("leave", {"group": 4, "pursued": False, "monster": "troll"})]
     assert [t for t, _ in nar.log_lines(leave, unseen)] == ["Whatever it was stays where it is."]
@@ -266,34 +485,71 @@ def test_the_new_lines_of_the_map_and_the_chase() -> None:
     nar = Narrator(content(), "undercroft")
     say = nar.text
     assert say(Event("encounter", {"group": 1, "monster": "orc", "count": 2, "out_of_sight": True})) == (
-        "Something is moving out there.")
-    assert nar.lines(Event("placed", {"group": 1, "pos": [1, 2], "distance": 40, "rolled": 50,
-                                      "out_of_sight": False})) == [
-        ("On the map: 40 ft away, in sight (rolled 50 ft).", "detail")]
+        "Something is moving out there."
+    )
+    assert nar.lines(
+        Event("placed", {"group": 1, "pos": [1, 2], "distance": 40, "rolled": 50, "out_of_sight": False})
+    ) == [("On the map: 40 ft away, in sight (rolled 50 ft).", "detail")]
     assert say(Event("close", {"group": 1, "monster": "orc", "distance": 30})) == (
-        "You close in on the Orc: 30 ft apart.")
+        "You close in on the Orc: 30 ft apart."
+    )
     assert say(Event("close", {"group": 1, "monster": "orc", "distance": 10})) == "You close with the Orc."
     assert say(Event("pursue", {"group": 1, "distance": 40, "monster": "kobold"})) == (
-        "You go after the Kobold! (40 ft ahead)")
+        "You go after the Kobold! (40 ft ahead)"
+    )
     assert say(Event("chase", {"group": 1, "distance": 10, "round": 1, "monster": "kobold", "by": "party"})) == (
-        "The Kobold is 10 ft ahead of you.")
+        "The Kobold is 10 ft ahead of you."
+    )
     assert say(Event("caught", {"group": 1, "fights": True, "monster": "kobold", "by": "party"})) == (
-        "You catch up with the Kobold!")
+        "You catch up with the Kobold!"
+    )
     assert say(Event("let_go", {"group": 1, "monster": "kobold"})) == "You let the Kobold go."
     assert say(Event("got_away", {"group": 1, "distance": 130, "monster": "kobold", "reason": "out_of_sight"})) == (
-        "The Kobold is out of your sight (130 ft): it gets away.")
+        "The Kobold is out of your sight (130 ft): it gets away."
+    )
     assert say(Event("got_away", {"group": 1, "distance": 20, "monster": "kobold", "reason": "gave_up"})) == (
-        "You give up the chase: the Kobold gets away.")
+        "You give up the chase: the Kobold gets away."
+    )
 
 
 # The events about a whole group, and how a group of several reads in each (its verb agrees).
-GROUP_KINDS = {"walked_past", "pass", "peaceful", "initiative", "surprised_skip", "idle", "holds", "slow", "rises",
-               "victory", "approach", "attacks", "leaves", "surprise", "break_peace", "negotiate", "bribe", "leave",
-               "close", "pursue", "let_go", "got_away", "evade", "pursuit", "caught", "escape", "chase", "distracted",
-               "ignored", "slowed"}
-SINGULAR_AFTER = re.compile(r"\bBandits (is|does|lets|leaves|acts|kneels|waits|rises|comes|attacks|goes|keeps|"
-                            r"stays|gets|catches|gives|stops|ignores|balks|hands)\b|\bit (objects|gets)\b|"
-                            r"\bits (way|sight)\b")
+GROUP_KINDS = {
+    "walked_past",
+    "pass",
+    "peaceful",
+    "initiative",
+    "surprised_skip",
+    "idle",
+    "holds",
+    "slow",
+    "rises",
+    "victory",
+    "approach",
+    "attacks",
+    "leaves",
+    "surprise",
+    "break_peace",
+    "negotiate",
+    "bribe",
+    "leave",
+    "close",
+    "pursue",
+    "let_go",
+    "got_away",
+    "evade",
+    "pursuit",
+    "caught",
+    "escape",
+    "chase",
+    "distracted",
+    "ignored",
+    "slowed",
+}
+SINGULAR_AFTER = re.compile(
+    r"\bBandits (is|does|lets|leaves|acts|kneels|waits|rises|comes|attacks|goes|keeps|"
+    r"stays|gets|catches|gives|stops|ignores|balks|hands)\b|\bit (objects|gets)\b|"
+    r"\bits (way|sight)\b"
+)
 
 
 def test_a_group_of_several_is_named_in_the_plural_with_its_verbs_agreeing() -> None:
@@ -310,10 +566,14 @@ def test_a_group_of_several_is_named_in_the_plural_with_its_verbs_agreeing() -> 
         assert "Bandits" not in single and "Bandit" in single, (kind, single)
         checked += 1
     assert checked >= 25
-    assert nar.text(Event("evade", {"group": 1, "reason": "no_pursuit", "monster": "bandit", "count": 3})) == \
-        "The Bandits do not follow."
-    assert nar.text(Event("leaves", {"group": 1, "monster": "bandit", "count": 2, "distance": 40})) == \
-        "The Bandits go on their way."
+    assert (
+        nar.text(Event("evade", {"group": 1, "reason": "no_pursuit", "monster": "bandit", "count": 3}))
+        == "The Bandits do not follow."
+    )
+    assert (
+        nar.text(Event("leaves", {"group": 1, "monster": "bandit", "count": 2, "distance": 40}))
+        == "The Bandits go on their way."
+    )
     # A name that already names several, one of a kind, and the "es" after an s
     leeches = next(mid for mid, m in content().monsters.items() if m.name == "Sump Leeches")
     assert nar.text(Event("attacks", {"group": 1, "monster": leeches, "count": 4})) == "The Sump Leeches attack!"
@@ -325,8 +585,12 @@ def test_a_group_of_several_is_named_in_the_plural_with_its_verbs_agreeing() -> 
 
 def test_a_monsters_plural_in_the_data_is_the_one_spoken(data_copy: Path) -> None:
     monsters = data_copy / "monsters.yaml"
-    monsters.write_text(monsters.read_text(encoding="utf-8").replace(
-        "  name: Giant Rat\n", "  name: Giant Rat\n  plural: Giant Rattes\n"), encoding="utf-8")
+    monsters.write_text(
+        monsters.read_text(encoding="utf-8").replace(
+            "  name: Giant Rat\n", "  name: Giant Rat\n  plural: Giant Rattes\n"
+        ),
+        encoding="utf-8",
+    )
     nar = Narrator(load_content(data_copy), "undercroft")
     assert nar.text(Event("attacks", {"group": 1, "monster": "giant_rat", "count": 2})) == "The Giant Rattes attack!"
     assert nar.text(Event("attacks", {"group": 1, "monster": "giant_rat", "count": 1})) == "The Giant Rat attacks!"

@@ -38,10 +38,10 @@ def box_text(text: str, title: str) -> str:
         if x0 >= 0:
             x1 = row.index("┐", x0)
             inner = []
-            for r in rows[y + 1:]:
+            for r in rows[y + 1 :]:
                 if r[x0] == "└":
                     break
-                inner.append(r[x0 + 1:x1])
+                inner.append(r[x0 + 1 : x1])
             return words(" ".join(inner))
     raise AssertionError(f"no box {title!r} on the screen")
 

@@ -52,13 +52,24 @@ def new_game(content: Content, ruleset: str = "warden", faces: Sequence[int] = (
     return Game(content, ruleset, 5, dice=dice), dice
 
 
-def place(game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None = None,
-          enc: Encounter | None = None) -> Group:
+def place(
+    game: Game, monster: str, count: int = 1, *, hp: Sequence[int] | None = None, enc: Encounter | None = None
+) -> Group:
     """``count`` x ``monster`` in front of the party, met: mode encounter."""
     st = game.state
     mon = game.content.monsters[monster]
-    g = Group(st.next_group, monster, list(hp) if hp else [mon.hp] * count, mon.hp, st.depth, st.segment, st.pos,
-              Origin.RESIDENT, 0, met=True)
+    g = Group(
+        st.next_group,
+        monster,
+        list(hp) if hp else [mon.hp] * count,
+        mon.hp,
+        st.depth,
+        st.segment,
+        st.pos,
+        Origin.RESIDENT,
+        0,
+        met=True,
+    )
     st.next_group += 1
     init_behaviour(g, mon)
     st.level.groups.append(g)

@@ -151,8 +151,9 @@ def reference_from(start: Start, fights: int, seed: int) -> tuple[float, float, 
 MONSTERS = ["gaoler", "sump_leeches", "ossuary_knot"]
 
 
-def specs_of(content: Content, monster: str, count: int, hps: tuple[int, ...],
-             ruleset: str = "undercroft") -> tuple[FightSpec, ...]:
+def specs_of(
+    content: Content, monster: str, count: int, hps: tuple[int, ...], ruleset: str = "undercroft"
+) -> tuple[FightSpec, ...]:
     return tuple(matchup_spec(content, monster, count=count, hp=h, ruleset=ruleset) for h in hps)
 
 
@@ -163,15 +164,17 @@ def party_cases(content: Content) -> list[PartyStart]:
         for members in (1, 2, 3, 4):
             for count in (1, 2, 3, 5):
                 base = matchup_spec(content, monster, count=count)
-                specs = specs_of(content, monster, count, tuple(
-                    int(rng.integers(1, base.delver_hp + 1)) for _ in range(members)))
+                specs = specs_of(
+                    content, monster, count, tuple(int(rng.integers(1, base.delver_hp + 1)) for _ in range(members))
+                )
                 hps = tuple(int(rng.integers(0, base.monster_hp + 1)) for _ in range(count))
                 if not any(hps):
                     hps = (base.monster_hp, *hps[1:])
                 for how in ("lowest_hp", "first", "random"):
                     delver_next = bool(rng.integers(0, 2))
-                    out.append(PartyStart(specs, hps, delver_next, int(rng.integers(0, 3)),
-                                          bool(rng.integers(0, 2)), how))
+                    out.append(
+                        PartyStart(specs, hps, delver_next, int(rng.integers(0, 3)), bool(rng.integers(0, 2)), how)
+                    )
     return out
 
 

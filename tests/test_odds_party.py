@@ -89,8 +89,7 @@ def test_a_lone_delver_keeps_the_exact_odds(content: Content) -> None:
 
 
 @pytest.mark.parametrize(("monster", "count"), [("gaoler", 1), ("sump_leeches", 3), ("ossuary_knot", 2)])
-def test_the_party_simulation_of_one_character_is_the_lone_fight(content: Content, monster: str,
-                                                                 count: int) -> None:
+def test_the_party_simulation_of_one_character_is_the_lone_fight(content: Content, monster: str, count: int) -> None:
     """simulate_party with a party of one agrees with the exact one-character calculation (within noise)."""
     spec = matchup_spec(content, monster, count=count)
     e = exact(spec, groups=count > 1)
@@ -124,12 +123,15 @@ def test_the_odds_follow_the_whole_party(content: Content) -> None:
     assert ps is not None and len(ps.specs) == 2
 
 
-@pytest.mark.parametrize(("ruleset", "monster", "count", "how"), [
-    ("citadel", "ogre", 3, "lowest_hp"),
-    ("crawler", "orc", 3, "lowest_hp"),
-    ("citadel", "gaoler", 3, "first"),
-    ("crawler", "hobgoblin", 3, "random"),
-])
+@pytest.mark.parametrize(
+    ("ruleset", "monster", "count", "how"),
+    [
+        ("citadel", "ogre", 3, "lowest_hp"),
+        ("crawler", "orc", 3, "lowest_hp"),
+        ("citadel", "gaoler", 3, "first"),
+        ("crawler", "hobgoblin", 3, "random"),
+    ],
+)
 def test_the_odds_match_the_engine(content: Content, ruleset: str, monster: str, count: int, how: str) -> None:
     """ENGINE_FIGHTS fights played through Game.step, each game with its own seed and its own dice, win as often
     as the odds say (within SIGMAS standard errors of both samples)."""

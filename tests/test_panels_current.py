@@ -29,7 +29,8 @@ def facts(stack: SceneStack, session: Session) -> str:
 
 @pytest.mark.parametrize("ruleset", ["undercroft", "crawler"])
 def test_a_panel_after_an_action_matches_one_drawn_from_a_fresh_load(
-        ruleset: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    ruleset: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     isolate_user_data(monkeypatch, tmp_path)
     live = Session.new(content(), ruleset, 7)
     bot = Bot(live.game, 7)

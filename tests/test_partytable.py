@@ -37,8 +37,15 @@ CLOSE = 1e-10  # both stop once what is left to decide weighs less than about 1e
 Numbers = tuple[float, float, float, float]
 
 
-def enumerate_fight(specs: tuple[FightSpec, ...], hps: tuple[int, ...], party_next: bool, phase: int, lost: bool,
-                    targeting: str, rounds: int = 200) -> Numbers:
+def enumerate_fight(
+    specs: tuple[FightSpec, ...],
+    hps: tuple[int, ...],
+    party_next: bool,
+    phase: int,
+    lost: bool,
+    targeting: str,
+    rounds: int = 200,
+) -> Numbers:
     """(win, death, hit points lost, rounds) of the fight, every state carried forward with its chance: the party's
     turn strikes the weakest living creature (ties the first), each living character in turn, the first living
     creature once it falls; the monsters' turn (when they act) has each living creature strike whom ``targeting``
@@ -86,8 +93,13 @@ def enumerate_fight(specs: tuple[FightSpec, ...], hps: tuple[int, ...], party_ne
                             if not up:
                                 struck[ps] += q
                                 continue
-                            whom = ([(min(up, key=lambda j: (ps[j], j)), 1.0)] if targeting == "lowest_hp"
-                                    else [(up[0], 1.0)] if targeting == "first" else [(j, 1 / len(up)) for j in up])
+                            whom = (
+                                [(min(up, key=lambda j: (ps[j], j)), 1.0)]
+                                if targeting == "lowest_hp"
+                                else [(up[0], 1.0)]
+                                if targeting == "first"
+                                else [(j, 1 / len(up)) for j in up]
+                            )
                             for j, w in whom:
                                 for face in range(die):
                                     hit = list(ps)
@@ -119,37 +131,46 @@ def content(shipped_data: Path) -> Content:
 def _party(content: Content, monster: str, cap: int = 4, **numbers: Any) -> tuple[FightSpec, FightSpec]:
     """The crawler's delver and sellsword against ``monster`` (at most ``cap`` hit points), made small enough to
     check at every state."""
+
     def small(character: str, hp: int) -> FightSpec:
         spec = spec_from_content(content, monster, character=character)
         return replace(spec, delver_hp=hp, delver_max_hp=hp, monster_hp=min(spec.monster_hp, cap), **numbers)
+
     return small("delver", 4), small("sellsword", 3)
 
 
-def _fresh(delver: FightSpec, sellsword: FightSpec,
-           targeting: str) -> tuple[tuple[FightSpec, ...], tuple[int, ...], bool, int, bool, str]:
+def _fresh(
+    delver: FightSpec, sellsword: FightSpec, targeting: str
+) -> tuple[tuple[FightSpec, ...], tuple[int, ...], bool, int, bool, str]:
     """A fresh fight of the two against two creatures, as party_win and enumerate_fight take it."""
     return (delver, sellsword), (delver.monster_hp,) * 2, True, 0, False, targeting
 
 
-@pytest.mark.parametrize(("monster", "targeting", "numbers"), [
-    ("orc", "lowest_hp", {}),
-    ("orc", "first", {}),
-    ("orc", "random", {}),
-    ("troll", "lowest_hp", {"cap": 9}),  # regenerates (at 4 hit points every blow kills: at 9 one may not)
-    ("wick_trimmer", "lowest_hp", {}),  # acts every second turn
-    ("goblin", "random", {"critical_multiplier": 3, "regenerate": 1, "acts_every": 2, "minimum_damage": 1}),
-])
-def test_every_state_of_a_party_fight_is_the_enumerations(content: Content, monster: str, targeting: str,
-                                                          numbers: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("monster", "targeting", "numbers"),
+    [
+        ("orc", "lowest_hp", {}),
+        ("orc", "first", {}),
+        ("orc", "random", {}),
+        ("troll", "lowest_hp", {"cap": 9}),  # regenerates (at 4 hit points every blow kills: at 9 one may not)
+        ("wick_trimmer", "lowest_hp", {}),  # acts every second turn
+        ("goblin", "random", {"critical_multiplier": 3, "regenerate": 1, "acts_every": 2, "minimum_damage": 1}),
+    ],
+)
+def test_every_state_of_a_party_fight_is_the_enumerations(
+    content: Content, monster: str, targeting: str, numbers: dict[str, Any]
+) -> None:
     delver, sellsword = _party(content, monster, **numbers)
     partytable.clear()
     assert partytable.party_win(*_fresh(delver, sellsword, targeting)) == pytest.approx(  # (before a whole table)
-        enumerate_fight(*_fresh(delver, sellsword, targeting))[0], abs=CLOSE)
+        enumerate_fight(*_fresh(delver, sellsword, targeting))[0], abs=CLOSE
+    )
     checked = 0
     creature = range(1, delver.monster_hp + 1, max(1, delver.monster_hp // 4))  # (every hit points up to 4)
     for count in (1, 2, 3) if delver.monster_hp <= 4 else (1, 2):  # (three creatures of 9 take long to enumerate)
-        for a, b, m, party_next, lost in itertools.product(range(1, 5), range(1, 4), creature, (True, False),
-                                                           (False, True)):
+        for a, b, m, party_next, lost in itertools.product(
+            range(1, 5), range(1, 4), creature, (True, False), (False, True)
+        ):
             if (a + b + m) % 2 and count > 1:
                 continue  # (half the states of the groups: the enumeration of three creatures is slow)
             for phase in range(delver.acts_every):
@@ -164,23 +185,31 @@ def test_every_state_of_a_party_fight_is_the_enumerations(content: Content, mons
     assert checked >= (96 + 2 * 48 if delver.monster_hp <= 4 else 240)
 
 
-@pytest.mark.parametrize(("monster", "targeting", "numbers"), [
-    ("orc", "lowest_hp", {}),
-    ("orc", "random", {}),
-    ("troll", "lowest_hp", {"cap": 9}),  # regenerates (and lives through a blow at 9 hit points)
-    ("goblin", "first", {"cap": 9, "critical_multiplier": 3, "regenerate": 2, "acts_every": 2, "minimum_damage": 1}),
-])
-def test_the_bots_bounds_hold_at_every_state_and_end_on_its_number(content: Content, monster: str, targeting: str,
-                                                                   numbers: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("monster", "targeting", "numbers"),
+    [
+        ("orc", "lowest_hp", {}),
+        ("orc", "random", {}),
+        ("troll", "lowest_hp", {"cap": 9}),  # regenerates (and lives through a blow at 9 hit points)
+        (
+            "goblin",
+            "first",
+            {"cap": 9, "critical_multiplier": 3, "regenerate": 2, "acts_every": 2, "minimum_damage": 1},
+        ),
+    ],
+)
+def test_the_bots_bounds_hold_at_every_state_and_end_on_its_number(
+    content: Content, monster: str, targeting: str, numbers: dict[str, Any]
+) -> None:
     """win_bounds reads the win's tables a round at a time: from every state (either side next, a lost turn, every
     phase and count), each bound is the win within the rounds read and that plus the chance the fight is still
     going, as the whole tables of those rounds have them; the bounds hold the win, narrow, and end on party_win's
     very number; the first come from one round of the tables, not the whole."""
     delver, sellsword = _party(content, monster, **numbers)
     checked = 0
-    for count, a, b, m, party_next, lost in itertools.product((1, 2, 3), range(1, 5), range(1, 4),
-                                                              range(1, delver.monster_hp + 1, 2), (True, False),
-                                                              (False, True)):
+    for count, a, b, m, party_next, lost in itertools.product(
+        (1, 2, 3), range(1, 5), range(1, 4), range(1, delver.monster_hp + 1, 2), (True, False), (False, True)
+    ):
         for phase in range(delver.acts_every):
             specs = (replace(delver, delver_hp=a), replace(sellsword, delver_hp=b))
             hps = (m,) + (delver.monster_hp,) * (count - 1)
@@ -195,8 +224,9 @@ def test_the_bots_bounds_hold_at_every_state_and_end_on_its_number(content: Cont
                     if party_next:
                         table = f.round_(grown.before[after], False) if lost else grown.tables[phase]
                     else:
-                        table = f.opening(grown.tables[after], not lost and formulas.monster_acts(phase,
-                                                                                                   delver.acts_every))
+                        table = f.opening(
+                            grown.tables[after], not lost and formulas.monster_acts(phase, delver.acts_every)
+                        )
                     c, at, s = partytable._at(specs, hps)
                     win, going = table[c, :2, at, s]
                     assert (lo, hi) == pytest.approx((win, win + going), abs=1e-14)
@@ -221,8 +251,7 @@ def meet(content: Content, monster: str, count: int) -> Game:
 
 
 @pytest.mark.parametrize(("monster", "count"), [("orc", 1), ("orc", 3), ("hobgoblin", 2), ("troll", 1)])
-def test_the_party_of_two_is_exact_and_agrees_with_its_simulation(content: Content, monster: str,
-                                                                  count: int) -> None:
+def test_the_party_of_two_is_exact_and_agrees_with_its_simulation(content: Content, monster: str, count: int) -> None:
     clear_cache()
     game = meet(content, monster, count)
     odds = fight_odds(content, game)

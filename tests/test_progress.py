@@ -45,12 +45,15 @@ def test_wanted_only_on_a_terminal_and_never_with_json() -> None:
     assert progress.wanted(False, io.StringIO()) is False
 
 
-@pytest.mark.parametrize("argv", [
-    ["sim", "--all", "--fights", "100", "--count", "1"],
-    ["sim", "--all", "--fights", "100", "--count", "1", "--markdown"],
-    ["bench", "--only", "data_load_s"],
-    ["soak", "--games", "1"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sim", "--all", "--fights", "100", "--count", "1"],
+        ["sim", "--all", "--fights", "100", "--count", "1", "--markdown"],
+        ["bench", "--only", "data_load_s"],
+        ["soak", "--games", "1"],
+    ],
+)
 def test_nothing_on_stderr_when_it_is_not_a_terminal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     assert main(argv) == 0
     out, err = capsys.readouterr()
@@ -59,7 +62,18 @@ def test_nothing_on_stderr_when_it_is_not_a_terminal(capsys: pytest.CaptureFixtu
 
 def test_soak_gives_the_same_result_in_one_process_or_two() -> None:
     one, two = (soak(argparse.Namespace(data=None), 3, 5, rulesets=("undercroft",), jobs=jobs) for jobs in (1, 2))
-    assert list(one) == ["games", "actions", "wins", "deaths", "timeouts", "crashes", "desyncs", "seconds", "seed",
-                         "rulesets", "problems"]  # the keys of soak --json, as before
+    assert list(one) == [
+        "games",
+        "actions",
+        "wins",
+        "deaths",
+        "timeouts",
+        "crashes",
+        "desyncs",
+        "seconds",
+        "seed",
+        "rulesets",
+        "problems",
+    ]  # the keys of soak --json, as before
     assert one.pop("seconds") >= 0 and two.pop("seconds") >= 0
     assert one == two and one["games"] == 3 and one["actions"] > 0

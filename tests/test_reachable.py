@@ -35,9 +35,20 @@ from undercroft.ui.scenes import SceneStack, game_stack
 from undercroft.ui.session import Session
 
 SAMPLES = {  # one action of each type, for asking the engine whether the type is legal now
-    "move": Move(1, 0), "descend": Descend(), "rest": Rest(), "fight": Fight(), "attack": Attack(0),
-    "talk": Talk(), "bribe": Bribe(1), "wait": Wait(), "run": Run(), "pursue": Pursue(), "drop_food": DropFood(),
-    "drop_treasure": DropTreasure(), "oil": ThrowOil(0), "drink": Drink(0),
+    "move": Move(1, 0),
+    "descend": Descend(),
+    "rest": Rest(),
+    "fight": Fight(),
+    "attack": Attack(0),
+    "talk": Talk(),
+    "bribe": Bribe(1),
+    "wait": Wait(),
+    "run": Run(),
+    "pursue": Pursue(),
+    "drop_food": DropFood(),
+    "drop_treasure": DropTreasure(),
+    "oil": ThrowOil(0),
+    "drink": Drink(0),
 }
 LETTERS = [KeySym(ord(c)) for c in "abcdefghijklmnopqrstuvwxyz"]
 KEYS: list[tuple[KeySym, Modifier]] = (
@@ -46,11 +57,26 @@ KEYS: list[tuple[KeySym, Modifier]] = (
     + [(KeySym(ord(c)), Modifier.NONE) for c in "0123456789.,;"]
     + [(KeySym(ord(c)), Modifier.LSHIFT) for c in "0123456789"]
     + [(KeySym.PERIOD, Modifier.LSHIFT), (KeySym.SLASH, Modifier.LSHIFT)]
-    + [(k, Modifier.NONE) for k in (KeySym.RIGHT, KeySym.LEFT, KeySym.UP, KeySym.DOWN, KeySym.RETURN, KeySym.TAB,
-                                     KeySym.SPACE, KeySym.KP_5)]
+    + [
+        (k, Modifier.NONE)
+        for k in (
+            KeySym.RIGHT,
+            KeySym.LEFT,
+            KeySym.UP,
+            KeySym.DOWN,
+            KeySym.RETURN,
+            KeySym.TAB,
+            KeySym.SPACE,
+            KeySym.KP_5,
+        )
+    ]
 )
-INNER = [(KeySym.RETURN, Modifier.NONE), (KeySym.N1, Modifier.NONE), (KeySym.R, Modifier.NONE),
-         (KeySym.Y, Modifier.NONE)]
+INNER = [
+    (KeySym.RETURN, Modifier.NONE),
+    (KeySym.N1, Modifier.NONE),
+    (KeySym.R, Modifier.NONE),
+    (KeySym.Y, Modifier.NONE),
+]
 
 
 class Caught(Exception):
@@ -60,6 +86,7 @@ class Caught(Exception):
 def reachable(session: Session) -> set[str]:
     """The action types some key (or a key, then a key of what it opens) sends from the screens of this state."""
     found: set[str] = set()
+
     def catch(action: Action) -> list[Event]:
         found.add(action.type)
         raise Caught

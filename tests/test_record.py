@@ -46,8 +46,9 @@ def content(shipped_data: Path) -> Content:
     return load_content(shipped_data)
 
 
-def bot_game(content: Content, path: Path, ruleset: str = "undercroft", seed: int = 3,
-             actions: int = 400) -> tuple[Game, Recorder]:
+def bot_game(
+    content: Content, path: Path, ruleset: str = "undercroft", seed: int = 3, actions: int = 400
+) -> tuple[Game, Recorder]:
     """A game played by the bot for up to ``actions`` accepted actions, recorded at ``path`` (left open)."""
     game = Game(content, ruleset, seed)
     bot = Bot(game, seed)
@@ -89,8 +90,9 @@ def text_lines(path: Path) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("ruleset,seed", [("undercroft", 3), ("citadel", 2), ("warden", 5), ("crawler", 6)])
-def test_record_then_replay_reproduces_the_final_checksum(content: Content, tmp_path: Path, ruleset: str,
-                                                           seed: int) -> None:
+def test_record_then_replay_reproduces_the_final_checksum(
+    content: Content, tmp_path: Path, ruleset: str, seed: int
+) -> None:
     path = tmp_path / "game.jsonl"
     game, rec = bot_game(content, path, ruleset, seed)
     rec.close()
@@ -238,8 +240,14 @@ def test_other_data_desyncs_and_names_the_part(data_copy: Path, mutate: Any, tmp
     wounds: list[int] = []  # turns at which the party's blow hit and left the creature standing
 
     def note(turn: int, _: Any, events: list[Any]) -> None:
-        wounds.extend(turn for e in events if e.type == "attack" and e.data.get("attacker_side") == "party"
-                      and e.data.get("hit") and e.data.get("target_hp_after", 0) > 0)
+        wounds.extend(
+            turn
+            for e in events
+            if e.type == "attack"
+            and e.data.get("attacker_side") == "party"
+            and e.data.get("hit")
+            and e.data.get("target_hp_after", 0) > 0
+        )
 
     for seed in range(3, 40):  # (a game in which the party wounds something within its 300 actions)
         path.unlink(missing_ok=True)
@@ -295,8 +303,9 @@ def play_until_crash(content: Content, path: Path) -> tuple[Game, Recorder, int]
     return game, rec, game.state.turn + 1
 
 
-def test_an_injected_crash_is_captured_and_reproduced(content: Content, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_injected_crash_is_captured_and_reproduced(
+    content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "crash.jsonl"
     inject(monkeypatch, CRASH_TURN)
     _, rec, turn = play_until_crash(content, path)

@@ -93,11 +93,35 @@ def test_every_action_type_round_trips_through_its_text() -> None:
     assert action_from_text("bribe 1000000000") == Bribe(1_000_000_000)
 
 
-@pytest.mark.parametrize("text", [
-    "", "move", "move 1", "move 1 0 0", "move 1  0", " move 1 0", "move 1 0 ", "MOVE 1 0", "teleport", "rest 0",
-    "move 01 0", "move +1 0", "move -0 0", "move 1.0 0", "move 1e3 0", "move 1_0 0", "move true 0", "move 0x1 0",
-    "move \u0661 0", "move 1\t0", "bribe 1000000001", "bribe 99999999999999999999", "attack", "move 1 0\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "move",
+        "move 1",
+        "move 1 0 0",
+        "move 1  0",
+        " move 1 0",
+        "move 1 0 ",
+        "MOVE 1 0",
+        "teleport",
+        "rest 0",
+        "move 01 0",
+        "move +1 0",
+        "move -0 0",
+        "move 1.0 0",
+        "move 1e3 0",
+        "move 1_0 0",
+        "move true 0",
+        "move 0x1 0",
+        "move \u0661 0",
+        "move 1\t0",
+        "bribe 1000000001",
+        "bribe 99999999999999999999",
+        "attack",
+        "move 1 0\n",
+    ],
+)
 def test_a_bad_action_text_raises_action_error(text: str) -> None:
     with pytest.raises(ActionError):
         action_from_text(text)
@@ -173,8 +197,15 @@ def tampered(golden: Path, d: Path) -> dict[str, tuple[Path, int, str]]:
     return out
 
 
-CASES = ["edited_digest", "edited_action", "dropped_line", "moved_line", "duplicated_line", "truncated_tail",
-         "edited_turn"]
+CASES = [
+    "edited_digest",
+    "edited_action",
+    "dropped_line",
+    "moved_line",
+    "duplicated_line",
+    "truncated_tail",
+    "edited_turn",
+]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -189,8 +220,7 @@ def test_tampering_is_caught_at_its_line(golden: Path, tmp_path: Path, run: Run,
     assert words in one_error_line(err, path, line)
 
 
-def test_a_truncated_tail_is_ignored_with_lenient_tail_and_the_game_continues(content: Content,
-                                                                              tmp_path: Path) -> None:
+def test_a_truncated_tail_is_ignored_with_lenient_tail_and_the_game_continues(content: Content, tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     r = play_game(content, "undercroft", 5, record=str(path), max_actions=40)
     assert r.outcome == "timeout"
@@ -214,14 +244,15 @@ def test_a_truncated_tail_is_ignored_with_lenient_tail_and_the_game_continues(co
 # --- desync: a lie that is well formed ---------------------------------------------------------------------------
 
 
-def test_a_rechained_wrong_digest_is_a_desync_naming_the_part(golden: Path, content: Content, tmp_path: Path,
-                                                               run: Run) -> None:
+def test_a_rechained_wrong_digest_is_a_desync_naming_the_part(
+    golden: Path, content: Content, tmp_path: Path, run: Run
+) -> None:
     lines = body_lines(golden)
     k = 30
     fields = lines[k].split(b" ")
     d = fields[-2].decode()
     i = PARTS.index("party") * 6
-    fields[-2] = (d[:i] + ("0" if d[i] != "0" else "1") + d[i + 1:]).encode()  # only the party's digest differs
+    fields[-2] = (d[:i] + ("0" if d[i] != "0" else "1") + d[i + 1 :]).encode()  # only the party's digest differs
     lines[k] = b" ".join(fields)
     bad = tmp_path / "lie.jsonl"
     bad.write_bytes(rechain(lines))
@@ -277,14 +308,14 @@ BAD_LINES: list[tuple[str, bytes, str]] = [
     ("non_ascii", "5 move 1 0 DIGEST \u00e9".encode(), "not ASCII"),
     ("control", b"5 move 1 0 \x1b[2J DIGEST", "control character"),
     ("too_few", b"5 move", "not an action line"),
-    ("json_action", b'{"action":{"dx":1,"dy":0,"type":"move"},"digest":"DIGEST","turn":5}',
-     "not an end or crash line"),
+    ("json_action", b'{"action":{"dx":1,"dy":0,"type":"move"},"digest":"DIGEST","turn":5}', "not an end or crash line"),
 ]
 
 
 @pytest.mark.parametrize("name,line,words", BAD_LINES, ids=[b[0] for b in BAD_LINES])
-def test_a_bad_action_line_is_one_clear_error(golden: Path, tmp_path: Path, run: Run, name: str, line: bytes,
-                                              words: str) -> None:
+def test_a_bad_action_line_is_one_clear_error(
+    golden: Path, tmp_path: Path, run: Run, name: str, line: bytes, words: str
+) -> None:
     lines = body_lines(golden)[:5]
     digest = lines[4].split(b" ")[-2]
     text = line.replace(b"DIGEST", digest)
@@ -374,8 +405,9 @@ def test_a_recorder_writes_only_formats_2_and_3(content: Content, tmp_path: Path
     assert not (tmp_path / "g.jsonl").exists()
 
 
-def test_the_format_3_path_never_computes_the_old_checksum(content: Content, tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_format_3_path_never_computes_the_old_checksum(
+    content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def slow(self: Game) -> str:
         raise AssertionError("Game.checksum() on the format 3 path")
 
@@ -402,8 +434,9 @@ def test_status_and_continue_see_format_3_games(content: Content, tmp_path: Path
     assert latest_unfinished(tmp_path) == open_game
 
 
-def test_verify_prints_the_final_digest_for_format_3_and_the_checksum_for_format_2(run: Run, content: Content,
-                                                                                   golden: Path) -> None:
+def test_verify_prints_the_final_digest_for_format_3_and_the_checksum_for_format_2(
+    run: Run, content: Content, golden: Path
+) -> None:
     code, out, err = run("replay", "--verify", str(golden))
     game = replay(content, load_recording(golden))
     assert code == 0, err

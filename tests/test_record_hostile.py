@@ -59,10 +59,12 @@ def unfinished(tmp_path_factory: pytest.TempPathFactory, content: Content) -> Pa
     return as_format_2(content, path, d / "open.jsonl")
 
 
-
-
-def rewrite(src: Path, dst: Path, edit: Callable[[int, dict[str, Any]], dict[str, Any] | None],
-            extra: list[dict[str, Any]] | None = None) -> Path:
+def rewrite(
+    src: Path,
+    dst: Path,
+    edit: Callable[[int, dict[str, Any]], dict[str, Any] | None],
+    extra: list[dict[str, Any]] | None = None,
+) -> Path:
     """Copy a recording with lines edited (or ``extra`` lines appended), hashes re-chained: well formed, but lying."""
     prev = ""
     out = []
@@ -82,8 +84,9 @@ def rewrite(src: Path, dst: Path, edit: Callable[[int, dict[str, Any]], dict[str
 
 def cli(*argv: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    return subprocess.run([sys.executable, "-m", "undercroft", *argv], capture_output=True, text=True,
-                          timeout=timeout, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "undercroft", *argv], capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 def one_line(err: str) -> str:
@@ -110,10 +113,17 @@ def test_a_fifo_never_hangs_replay(tmp_path: Path) -> None:
 def test_a_fifo_in_the_saves_folder_is_passed_over(tmp_path: Path, unfinished: Path) -> None:
     os.mkfifo(tmp_path / "zz-fifo.jsonl")
     (tmp_path / "game.jsonl").write_bytes(unfinished.read_bytes())
-    code = ("import sys; from pathlib import Path; from undercroft.record import latest_unfinished; "
-            "print(latest_unfinished(Path(sys.argv[1])))")
-    p = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=30,
-                       env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    code = (
+        "import sys; from pathlib import Path; from undercroft.record import latest_unfinished; "
+        "print(latest_unfinished(Path(sys.argv[1])))"
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == str(tmp_path / "game.jsonl")
 
@@ -150,8 +160,7 @@ def test_an_oversized_file_is_refused_before_it_is_read(run: Run, tmp_path: Path
 
 
 @pytest.mark.parametrize("value", [1.0, True, "1", None])
-def test_a_turn_that_is_not_a_whole_number_is_refused(run: Run, tmp_path: Path, unfinished: Path,
-                                                       value: Any) -> None:
+def test_a_turn_that_is_not_a_whole_number_is_refused(run: Run, tmp_path: Path, unfinished: Path, value: Any) -> None:
     def edit(n: int, obj: dict[str, Any]) -> dict[str, Any]:
         if n == 2:
             obj["turn"] = value
@@ -173,11 +182,14 @@ def test_a_crash_turn_that_is_not_a_whole_number_is_refused(tmp_path: Path, unfi
     assert info.value.line == n + 2
 
 
-@pytest.mark.parametrize("parts", [
-    ["clock", "levels", "mode", "party", "rng", "secrets"],  # a part the game does not have
-    ["clock", "levels", "mode", "party", "party"],  # twice
-    ["rng", "clock", "levels", "mode", "party"],  # out of order
-])
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ["clock", "levels", "mode", "party", "rng", "secrets"],  # a part the game does not have
+        ["clock", "levels", "mode", "party", "party"],  # twice
+        ["rng", "clock", "levels", "mode", "party"],  # out of order
+    ],
+)
 def test_made_up_state_parts_are_refused(run: Run, tmp_path: Path, unfinished: Path, parts: list[str]) -> None:
     def edit(n: int, obj: dict[str, Any]) -> dict[str, Any]:
         if n == 1:
@@ -206,8 +218,11 @@ def test_printable_escapes_every_control_character() -> None:
 
 def test_a_crafted_crash_message_is_printed_escaped(run: Run, tmp_path: Path, unfinished: Path) -> None:
     n = len(load_recording(unfinished).actions)
-    crash = {"turn": n + 1, "action": {"type": "wait"},
-             "crash": {"type": "Boom\x1b]0;title\x07", "message": "\x1b[2Jthe screen is gone\r\nfake: line"}}
+    crash = {
+        "turn": n + 1,
+        "action": {"type": "wait"},
+        "crash": {"type": "Boom\x1b]0;title\x07", "message": "\x1b[2Jthe screen is gone\r\nfake: line"},
+    }
     bad = rewrite(unfinished, tmp_path / "crash.jsonl", lambda _n, obj: obj, [crash])
     code, _, err = run("replay", "--verify", str(bad))
     assert code == 0  # a wait does not crash: "the recorded crash (...) did not happen again", quoting it
@@ -260,8 +275,7 @@ class FullDisk:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
-def test_a_full_disk_mid_game_loses_nothing(content: Content, tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_full_disk_mid_game_loses_nothing(content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "g.jsonl"
     game = Game(content, "undercroft", 3)
     bot = Bot(game, 3)
@@ -298,8 +312,9 @@ def test_a_full_disk_mid_game_loses_nothing(content: Content, tmp_path: Path,
     assert replay(content, loaded, verify=True).checksum() == game.checksum()
 
 
-def test_a_batched_recorder_writes_whole_lines_and_loses_nothing(content: Content, tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_batched_recorder_writes_whole_lines_and_loses_nothing(
+    content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The bot's recorder gathers its action lines (``batch``): between writes the file holds whole lines up to
     the last batch; a full disk keeps the batch in memory (counted as pending) and a half-written batch is cut off
     again; the end line and close write what was gathered; the game then loads and verifies whole."""
@@ -341,8 +356,9 @@ def test_a_batched_recorder_writes_whole_lines_and_loses_nothing(content: Conten
     assert replay(content, loaded, verify=True).digest() == game.digest()
 
 
-def test_a_crash_writes_the_gathered_lines_before_its_own(content: Content, tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crash_writes_the_gathered_lines_before_its_own(
+    content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "g.jsonl"
     game = Game(content, "undercroft", 3)
     bot = Bot(game, 3)
@@ -362,8 +378,7 @@ def test_a_crash_writes_the_gathered_lines_before_its_own(content: Content, tmp_
     assert len(loaded.actions) == turn and loaded.crash is not None and loaded.crash["turn"] == turn + 1
 
 
-def test_the_end_line_waits_for_the_disk_too(content: Content, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_end_line_waits_for_the_disk_too(content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "g.jsonl"
     r = play_game(content, "undercroft", 5, record=str(path), max_actions=40)
     assert r.outcome == "timeout"
@@ -382,8 +397,9 @@ def test_the_end_line_waits_for_the_disk_too(content: Content, tmp_path: Path,
     assert path.read_bytes().endswith(b"\n")
 
 
-def test_a_new_recording_that_cannot_be_written_leaves_no_file(content: Content, tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_recording_that_cannot_be_written_leaves_no_file(
+    content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = Game(content, "undercroft", 1)
     path = tmp_path / "saves" / "new.jsonl"
     monkeypatch.setattr(record, "_os_write", FullDisk(fails=10**9))
@@ -413,7 +429,11 @@ def test_the_header_records_the_versions(content: Content, tmp_path: Path) -> No
     v = installed_versions()
     assert first["format"] == FORMAT_VERSION == 3
     assert (first["game_version"], first["python"], first["numpy"], first["tcod"]) == (
-        __version__, v["python"], v["numpy"], v["tcod"])
+        __version__,
+        v["python"],
+        v["numpy"],
+        v["tcod"],
+    )
     assert v["tcod"]
     h = load_recording(path).header
     assert h.tcod == v["tcod"]
@@ -436,8 +456,9 @@ def _as_format_1(src: Path, dst: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["undercroft-1.jsonl", "warden-33.jsonl"])
-def test_a_format_1_recording_without_tcod_still_loads_replays_and_verifies(content: Content, tmp_path: Path,
-                                                                            name: str) -> None:
+def test_a_format_1_recording_without_tcod_still_loads_replays_and_verifies(
+    content: Content, tmp_path: Path, name: str
+) -> None:
     path = tmp_path / name
     _as_format_1(ROOT / "tests" / "golden" / name, path)
     rec = load_recording(path)
@@ -473,8 +494,9 @@ def test_compatibility_names_each_difference(content: Content, tmp_path: Path) -
     h = load_recording(path).header
     v = installed_versions()
     assert compatibility(h, h.data_digest) == []
-    other = dataclasses.replace(h, data_digest="84a4aaaaaaaaaaaaaaaaaaaa", game_version="0.0.1", python="3.9.1",
-                                numpy="1.26.0", tcod="16.0.0")
+    other = dataclasses.replace(
+        h, data_digest="84a4aaaaaaaaaaaaaaaaaaaa", game_version="0.0.1", python="3.9.1", numpy="1.26.0", tcod="16.0.0"
+    )
     assert compatibility(other, h.data_digest) == [
         f"rules data: recorded with 84a4aaaaaaaaaaaaaaaaaaaa, this data is {h.data_digest}",
         f"game version 0.0.1 → {v['game']}",
@@ -530,8 +552,15 @@ def test_sim_write_in_a_real_process_has_no_traceback(tmp_path: Path) -> None:
     assert p.returncode == 2 and "cannot write" in one_line(p.stderr)
 
 
-@pytest.mark.parametrize("argv", [["autoplay", "--games", "0"], ["autoplay", "--games", str(10**40)],
-                                  ["autoplay", "--max-actions", "-5"], ["sim", "goblin", "--count", "x"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["autoplay", "--games", "0"],
+        ["autoplay", "--games", str(10**40)],
+        ["autoplay", "--max-actions", "-5"],
+        ["sim", "goblin", "--count", "x"],
+    ],
+)
 def test_counts_are_bounded_by_argparse(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(argv)

@@ -165,7 +165,8 @@ def test_log_level_is_checked(run: Run, capsys: pytest.CaptureFixture[str]) -> N
         code, out, err = run("replay", "--log-level", "player", flag, str(GOLDEN))
         assert code == 2 and out == "" and "Traceback" not in err
         assert err.strip().splitlines() == [
-            f"undercroft: --log-level chooses the lines of the plain log, which {flag} does not print"]
+            f"undercroft: --log-level chooses the lines of the plain log, which {flag} does not print"
+        ]
 
 
 @pytest.fixture(params=["recording3", "recording"], ids=["format3", "format2"])
@@ -228,8 +229,9 @@ def test_a_changed_action_fails_verify_at_its_turn(run: Run, recording: Path, tm
 # --- other data, another version --------------------------------------------------------------------------------
 
 
-def test_other_data_warns_and_refuses_unless_forced(run: Run, data_copy: Path, mutate: Any, tmp_path: Path,
-                                                    content: Content) -> None:
+def test_other_data_warns_and_refuses_unless_forced(
+    run: Run, data_copy: Path, mutate: Any, tmp_path: Path, content: Content
+) -> None:
     mutate(data_copy, "monsters.yaml", "Barely a monster.", "Hardly a monster.")  # changes only the digest
     other = load_content(data_copy)
     assert other.digest != content.digest
@@ -302,8 +304,12 @@ def bad_files(recording: Path, d: Path) -> list[tuple[str, Path, int | None, str
     put("tampered_checksum", b"".join(tampered), 11, "tampered")
     edited = [*lines]
     k = next(i for i in range(20, len(lines)) if b'"type":"move"' in lines[i])
-    edited[k] = re.sub(rb'"d([xy])":(-?[01])', lambda m: b'"d' + m.group(1) + b'":' + (b"0" if m.group(2) != b"0"
-                       else b"1"), lines[k], count=1)
+    edited[k] = re.sub(
+        rb'"d([xy])":(-?[01])',
+        lambda m: b'"d' + m.group(1) + b'":' + (b"0" if m.group(2) != b"0" else b"1"),
+        lines[k],
+        count=1,
+    )
     assert edited[k] != lines[k]
     put("tampered_action", b"".join(edited), k + 1, "tampered")
     field = [*lines]
@@ -323,9 +329,27 @@ def bad_files(recording: Path, d: Path) -> list[tuple[str, Path, int | None, str
     return out
 
 
-CASES = ["missing", "empty", "truncated", "cut_after_header", "random_text", "json_array", "other_json", "binary",
-         "tampered_checksum", "tampered_action", "tampered_turn", "dropped_line", "huge_line", "deep_nesting",
-         "deep_nesting_short", "nan", "blank_line", "after_end", "directory"]
+CASES = [
+    "missing",
+    "empty",
+    "truncated",
+    "cut_after_header",
+    "random_text",
+    "json_array",
+    "other_json",
+    "binary",
+    "tampered_checksum",
+    "tampered_action",
+    "tampered_turn",
+    "dropped_line",
+    "huge_line",
+    "deep_nesting",
+    "deep_nesting_short",
+    "nan",
+    "blank_line",
+    "after_end",
+    "directory",
+]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -345,8 +369,12 @@ def test_bad_files_never_show_a_traceback_in_a_real_process(recording: Path, tmp
     for name, path, _, _ in files:
         if name not in ("truncated", "tampered_checksum", "deep_nesting_short"):
             continue
-        p = subprocess.run([sys.executable, "-m", "undercroft", "replay", "--verify", str(path)],
-                           capture_output=True, text=True, timeout=60)
+        p = subprocess.run(
+            [sys.executable, "-m", "undercroft", "replay", "--verify", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert p.returncode == 2, (name, p.stderr)
         assert "Traceback" not in p.stderr and p.stdout == ""
         assert len(p.stderr.strip().splitlines()) == 1, p.stderr
@@ -385,8 +413,9 @@ def test_no_pickle_anywhere() -> None:
 # --- crashes --------------------------------------------------------------------------------------------------
 
 
-def test_a_crash_recording_reproduces_through_the_cli(run: Run, content: Content, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crash_recording_reproduces_through_the_cli(
+    run: Run, content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from undercroft.rules.game import HANDLERS
     from undercroft.rules.types import Mode
 

@@ -61,7 +61,7 @@ def test_no_one_acts_in_a_round_where_both_sides_are_surprised(ruleset: str) -> 
             for i, e in enumerate(events):
                 if e.type == "surprise" and e["party"] and e["monster"] and "bypass" not in kinds:
                     seen += 1
-                    rest = kinds[i + 1:]
+                    rest = kinds[i + 1 :]
                     lost = rest.index("round_lost") if "round_lost" in rest else len(rest)
                     acted = {"attacks", "combat", "attack", "initiative"} & set(rest[:lost])
                     assert "round_lost" in rest and not acted, f"{where(p, turn)}: {kinds}"
@@ -88,7 +88,7 @@ def test_every_walk_into_a_segment_runs_its_entry_procedure(ruleset: str) -> Non
                     continue
                 last_enter = e["segment"]
                 entries += 1
-                after = events[i + 1:]
+                after = events[i + 1 :]
                 nxt = after[0] if after else None
                 met = nxt is not None and nxt.type in ("encounter", "peaceful", "hidden")
                 rolled = nxt is not None and nxt.type == "roll" and nxt["purpose"] == "monster_check"

@@ -21,10 +21,9 @@ FRIENDLY = (6, 6)  # reaction 12: 25%, follows but does not fight
 ATTACKS = (1, 1)  # reaction 2: attacks at once, 100%
 
 
-
-
-def crawl_meet(monster: str, reaction: tuple[int, int] = UNCERTAIN, *, ruleset: str = "undercroft",
-               gold: int | None = None) -> tuple[Game, Group, list[Event]]:
+def crawl_meet(
+    monster: str, reaction: tuple[int, int] = UNCERTAIN, *, ruleset: str = "undercroft", gold: int | None = None
+) -> tuple[Game, Group, list[Event]]:
     """An undercroft game that walks into a new room and meets ``monster`` there, 60 ft away, nobody surprised."""
     game = make_game(ruleset, dice=ScriptedDice(), gold=gold)
     g, events = meet(game, monster, faces=encounter_faces(reaction=reaction))
@@ -32,8 +31,9 @@ def crawl_meet(monster: str, reaction: tuple[int, int] = UNCERTAIN, *, ruleset: 
     return game, g, events
 
 
-def chase(monster: str, reaction: tuple[int, int] = HOSTILE, *, gold: int | None = None,
-          party_speed: int | None = None) -> tuple[Game, Group]:
+def chase(
+    monster: str, reaction: tuple[int, int] = HOSTILE, *, gold: int | None = None, party_speed: int | None = None
+) -> tuple[Game, Group]:
     """Meet ``monster`` and run; it pursues (a forced d100 of 1) from 60 ft; one round of pursuit is run."""
     game, g, _ = crawl_meet(monster, reaction, gold=gold)
     if party_speed is not None:
@@ -94,9 +94,7 @@ def test_a_faster_party_evades_automatically() -> None:
     assert game.state.mode == "explore"
 
 
-@pytest.mark.parametrize(
-    ("reaction", "chance"), [(HOSTILE, 75), (UNCERTAIN, 50), (FRIENDLY, 25)]
-)
+@pytest.mark.parametrize(("reaction", "chance"), [(HOSTILE, 75), (UNCERTAIN, 50), (FRIENDLY, 25)])
 @pytest.mark.parametrize("over", [False, True])
 def test_the_chance_of_pursuit_comes_from_the_reaction(reaction: tuple[int, int], chance: int, over: bool) -> None:
     game, g, _ = crawl_meet("gaoler", reaction)

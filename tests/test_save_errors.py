@@ -84,10 +84,13 @@ def test_a_write_failure_is_told_once_then_saved_again() -> None:
     rec.disk_full = True
     s.act(Rest())
     s.act(Rest())
-    assert s.save_problem() == ("Not saved: No space left on device (2 actions waiting; they are saved as soon as "
-                                "the disk allows)")
-    assert bad_lines(s) == ["Your game could not be saved: No space left on device. It goes on: what you do is kept "
-                            "and saved as soon as the disk allows."]  # once, not per action
+    assert s.save_problem() == (
+        "Not saved: No space left on device (2 actions waiting; they are saved as soon as the disk allows)"
+    )
+    assert bad_lines(s) == [
+        "Your game could not be saved: No space left on device. It goes on: what you do is kept "
+        "and saved as soon as the disk allows."
+    ]  # once, not per action
     rec.disk_full = False
     assert rec.flush_pending()
     s.act(Rest())
@@ -201,17 +204,30 @@ def test_the_list_shows_the_header(user: Path) -> None:
 def _start(tmp_path: Path, controlling: bool) -> tuple[subprocess.Popen[bytes], int]:
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
-    env.update(TERM="xterm-256color", HOME=str(home), XDG_DATA_HOME=str(home / "data"),
-               XDG_CONFIG_HOME=str(home / "config"), LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONPATH=str(SRC))
+    env.update(
+        TERM="xterm-256color",
+        HOME=str(home),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        LANG="C.UTF-8",
+        LC_ALL="C.UTF-8",
+        PYTHONPATH=str(SRC),
+    )
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 80, 0, 0))
 
     def take_tty() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
-    p = subprocess.Popen([sys.executable, "-m", "undercroft", "play", "--terminal", "--seed", "1"], stdin=slave,
-                         stdout=slave, stderr=subprocess.PIPE, env=env, start_new_session=True,
-                         preexec_fn=take_tty if controlling else None)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "undercroft", "play", "--terminal", "--seed", "1"],
+        stdin=slave,
+        stdout=slave,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+        preexec_fn=take_tty if controlling else None,
+    )
     os.close(slave)
     seen = b""
     end = time.monotonic() + 20

@@ -25,8 +25,10 @@ from undercroft.ui.session import Session
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="no save lock on Windows")
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-HOLD = "import sys, time; from pathlib import Path; from undercroft.saves import SaveLock; " \
-       "lock = SaveLock.acquire(Path(sys.argv[1])); print('locked', flush=True); time.sleep(60)"
+HOLD = (
+    "import sys, time; from pathlib import Path; from undercroft.saves import SaveLock; "
+    "lock = SaveLock.acquire(Path(sys.argv[1])); print('locked', flush=True); time.sleep(60)"
+)
 
 
 @pytest.fixture

@@ -108,8 +108,9 @@ def test_click_a_row_chooses_then_continues(user: Path) -> None:
     title = TitleScene(content(), seed=7)
     d = Driver(SceneStack([title]))
     y = TitleScene.LIST_Y + 2  # the second row of the list (the tile under the pointer)
-    click = tcod.event.MouseButtonDown(position=tcod.event.Point(10.0, float(y)), tile=tcod.event.Point(10, y),
-                                       button=tcod.event.MouseButton.LEFT)
+    click = tcod.event.MouseButtonDown(
+        position=tcod.event.Point(10.0, float(y)), tile=tcod.event.Point(10, y), button=tcod.event.MouseButton.LEFT
+    )
     d.send(click)
     assert title.cursor == 1 and names(d) == ["TitleScene"]
     d.send(click)

@@ -149,12 +149,20 @@ def test_a_swings_remembered_outcomes_are_those_of_its_own_numbers(base: FightSp
     first = outcome_probabilities(base)
     assert outcome_probabilities(replace(base, delver_hp=1, monster_hp=base.monster_hp + 3, count=2)) is first
     changes: dict[str, Any] = {
-        "might": base.might + 2, "weapon": base.weapon + 1, "exhausted": not base.exhausted,
-        "delver_defense": base.delver_defense + 3, "monster_defense": base.monster_defense + 3,
-        "monster_attack": base.monster_attack + 2, "monster_damage": base.monster_damage + 2,
-        "attack_die": base.attack_die + 4, "always_miss": 2, "critical": base.attack_die - 2,
-        "critical_multiplier": base.critical_multiplier + 1, "to_hit_penalty": base.to_hit_penalty + 2,
-        "damage_penalty": base.damage_penalty + 2, "opponent_bonus": base.opponent_bonus + 2,
+        "might": base.might + 2,
+        "weapon": base.weapon + 1,
+        "exhausted": not base.exhausted,
+        "delver_defense": base.delver_defense + 3,
+        "monster_defense": base.monster_defense + 3,
+        "monster_attack": base.monster_attack + 2,
+        "monster_damage": base.monster_damage + 2,
+        "attack_die": base.attack_die + 4,
+        "always_miss": 2,
+        "critical": base.attack_die - 2,
+        "critical_multiplier": base.critical_multiplier + 1,
+        "to_hit_penalty": base.to_hit_penalty + 2,
+        "damage_penalty": base.damage_penalty + 2,
+        "opponent_bonus": base.opponent_bonus + 2,
         "minimum_damage": base.minimum_damage + 2,
     }
     for name, value in changes.items():
@@ -477,14 +485,36 @@ def test_simulate_is_unchanged_for_a_fixed_seed() -> None:
     """Pinned numbers (the simulator before the packed 1 v 1 loop gave exactly these): a change of which word
     maps to which die, or of the order the fights take them, shows here."""
     spec = FightSpec(
-        delver_hp=12, delver_max_hp=12, might=3, weapon=3, delver_defense=12, delver_agility=3, exhausted=False,
-        monster_hp=16, monster_defense=11, monster_attack=2, monster_damage=5, monster_agility=4, regenerate=0,
-        acts_every=1, holds_ground=False, count=1, attack_die=20, always_miss=1, critical=20, critical_multiplier=2,
-        to_hit_penalty=2, damage_penalty=2, opponent_bonus=2, minimum_damage=1,
+        delver_hp=12,
+        delver_max_hp=12,
+        might=3,
+        weapon=3,
+        delver_defense=12,
+        delver_agility=3,
+        exhausted=False,
+        monster_hp=16,
+        monster_defense=11,
+        monster_attack=2,
+        monster_damage=5,
+        monster_agility=4,
+        regenerate=0,
+        acts_every=1,
+        holds_ground=False,
+        count=1,
+        attack_die=20,
+        always_miss=1,
+        critical=20,
+        critical_multiplier=2,
+        to_hit_penalty=2,
+        damage_penalty=2,
+        opponent_bonus=2,
+        minimum_damage=1,
     )
     r = simulate(spec, 300_000, 2026)
-    totals = [round(x * r.fights) for x in (r.win, r.death, r.rounds_mean, r.hp_lost_mean, r.monster_hits_mean,
-                                            r.delver_swings_mean)]
+    totals = [
+        round(x * r.fights)
+        for x in (r.win, r.death, r.rounds_mean, r.hp_lost_mean, r.monster_hits_mean, r.delver_swings_mean)
+    ]
     assert totals == [154956, 145044, 1113560, 2845848, 611885, 968516] and r.rounds_p90 == 5
 
 

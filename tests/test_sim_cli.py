@@ -49,12 +49,27 @@ def test_json_has_every_key_and_the_exact_stats_used(capsys: pytest.CaptureFixtu
     ch, mon = content.party["delver"], content.monsters["gaoler"]
     d, m = r["delver"], r["monster"]
     assert (d["hp"], d["defense"], d["might"], d["weapon"], d["agility"]) == (
-        ch.hp, ch.defense, ch.might, content.items[ch.weapon].damage, ch.agility)
+        ch.hp,
+        ch.defense,
+        ch.might,
+        content.items[ch.weapon].damage,
+        ch.agility,
+    )
     assert (m["hp"], m["defense"], m["attack"], m["damage"], m["agility"], m["count"]) == (
-        mon.hp, mon.defense, mon.attack, mon.damage, mon.agility, 1)
+        mon.hp,
+        mon.defense,
+        mon.attack,
+        mon.damage,
+        mon.agility,
+        1,
+    )
     expected = simulate(matchup_spec(content, "gaoler"), 5000, 3)
     assert (r["win"], r["rounds_mean"], r["rounds_p90"], r["hp_lost_mean"]) == (
-        expected.win, expected.rounds_mean, expected.rounds_p90, expected.hp_lost_mean)
+        expected.win,
+        expected.rounds_mean,
+        expected.rounds_p90,
+        expected.hp_lost_mean,
+    )
     lo, hi = r["win_ci"]
     assert lo <= r["win"] <= hi
 
@@ -164,8 +179,10 @@ def test_all_json_lists_every_monster(capsys: pytest.CaptureFixture[str], conten
 
 def test_markdown_block_rewrites_only_its_markers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     doc = tmp_path / "BALANCE.md"
-    doc.write_text("# Balance\n\nCalibration text.\n\n<!-- every-monster:begin -->\nold\n<!-- every-monster:end -->\n"
-                   "\nAfter.\n", encoding="utf-8")
+    doc.write_text(
+        "# Balance\n\nCalibration text.\n\n<!-- every-monster:begin -->\nold\n<!-- every-monster:end -->\n\nAfter.\n",
+        encoding="utf-8",
+    )
     argv = ["--all", "--markdown", "--fights", "500", "--seed", "2", "--write", str(doc)]
     code, out, _ = run(capsys, *argv)
     assert code == 0 and "rewrote" in out
@@ -177,7 +194,7 @@ def test_markdown_block_rewrites_only_its_markers(capsys: pytest.CaptureFixture[
     run(capsys, *argv)
     assert doc.read_text(encoding="utf-8") == text  # the same command, the same file
     code, printed, _ = run(capsys, *argv[:-2])
-    block = text[text.index(commands_sim.BEGIN):text.index(commands_sim.END) + len(commands_sim.END)]
+    block = text[text.index(commands_sim.BEGIN) : text.index(commands_sim.END) + len(commands_sim.END)]
     assert printed.replace(" --write " + str(doc), "") == block.replace(" --write " + str(doc), "") + "\n"
 
 
@@ -199,12 +216,12 @@ def test_markdown_block_appended_or_file_created(capsys: pytest.CaptureFixture[s
 def test_balance_md_is_what_its_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/BALANCE.md's every-monster block is up to date: its own command, run again, prints it unchanged."""
     text = BALANCE.read_text(encoding="utf-8")
-    block = text[text.index(commands_sim.BEGIN):text.index(commands_sim.END) + len(commands_sim.END)] + "\n"
+    block = text[text.index(commands_sim.BEGIN) : text.index(commands_sim.END) + len(commands_sim.END)] + "\n"
     command = re.search(r"```sh\n(undercroft sim [^\n]+)\n```", block)
     assert command, "the block names its command"
     argv = shlex.split(command.group(1))[2:]
     assert "--write" in argv
-    printed = argv[: argv.index("--write")] + argv[argv.index("--write") + 2:]
+    printed = argv[: argv.index("--write")] + argv[argv.index("--write") + 2 :]
     code, out, _ = run(capsys, *printed)
     assert code == 0
     stale = "docs/BALANCE.md is stale: run `" + command.group(1) + "` from the repository root"

@@ -33,7 +33,8 @@ def test_a_party_on_a_narrow_screen_falls_back_to_the_glyphs() -> None:
 
 
 def test_a_word_seed_shows_as_typed_on_the_status_bar_and_after_continue(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """Issue 13: a seed typed as words was shown as the 19-digit number it hashes to."""
     isolate_user_data(monkeypatch, tmp_path)
     stack = Driver(SceneStack([TitleScene(content(), seed=None)]))

@@ -100,8 +100,9 @@ def test_too_small_notice() -> None:
     pyte.Stream(pyte.Screen(10, 2)).feed(tiny.resize(10, 2))  # clipped, never wrapped or scrolled
 
 
-def test_the_game_in_a_larger_terminal_is_centred(content: Content, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_game_in_a_larger_terminal_is_centred(
+    content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setenv("HOME", str(tmp_path))
     screen = Screen(truecolor=False)
@@ -166,8 +167,7 @@ def test_a_terminal_that_is_not_utf8_gets_question_marks() -> None:
     assert raw.getvalue() == b"a?b\xb7"
 
 
-def test_watch_a_recording_in_the_terminal(content: Content, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_watch_a_recording_in_the_terminal(content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Play steps (recorded as any game is), then watch the recording: the window's replay scene, the same loop."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -191,8 +191,9 @@ def test_watch_a_recording_in_the_terminal(content: Content, tmp_path: Path,
     assert loop.watch(term.open(), content, saves[0], loop.WatchOptions(paused=True)) == 0
 
 
-def test_keys_of_a_hidden_game_do_nothing_until_it_fits_again(content: Content, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keys_of_a_hidden_game_do_nothing_until_it_fits_again(
+    content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Too small: the notice, the keys typed meanwhile dropped; enlarged: the game, and keys move again."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -208,7 +209,8 @@ def test_keys_of_a_hidden_game_do_nothing_until_it_fits_again(content: Content, 
         assert session.game.state.turn == 0  # nothing happened behind the notice
         term._size = (80, 50)
         assert list(frontend.events(0.0)) == [
-            tcod.event.WindowResized(type="WindowResized", window_id=0, data=(80, 50))]
+            tcod.event.WindowResized(type="WindowResized", window_id=0, data=(80, 50))
+        ]
         lp.draw()
         assert lp.fits
         term.ungetch("hjklhjkl")
@@ -236,8 +238,7 @@ def test_the_mouse_codes() -> None:
     assert "?1006" not in off._enter_codes() + off._leave_codes()
 
 
-def test_the_mouse_is_on_while_the_game_runs(content: Content, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_mouse_is_on_while_the_game_runs(content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("UNDERCROFT_NO_MOUSE", raising=False)
@@ -304,7 +305,12 @@ def test_a_burst_of_moves_is_its_last() -> None:
     # Moves around a key or a click keep their order: each run of moves becomes its last move.
     events = _mouse_frontend_events(80, 50, "\x1b[<35;1;1M\x1b[<35;2;1Mx\x1b[<35;3;1M\x1b[<0;3;1M\x1b[<35;4;1M")
     assert [type(e).__name__ for e in events] == [
-        "MouseMotion", "KeyDown", "MouseMotion", "MouseButtonDown", "MouseMotion"]
+        "MouseMotion",
+        "KeyDown",
+        "MouseMotion",
+        "MouseButtonDown",
+        "MouseMotion",
+    ]
     assert [e.position for e in events if isinstance(e, tcod.event.MouseMotion)] == [(1, 0), (2, 0), (3, 0)]
 
 
@@ -329,8 +335,7 @@ def test_hover_and_click_in_the_game(content: Content, tmp_path: Path, monkeypat
         show()
         at = next((x, y) for y, line in enumerate(screen.display) if (x := line.find("@")) >= 0)
         # A floor tile two steps east or west of the delver, in terminal cells.
-        target = next((at[0] + dx, at[1]) for dx in (2, -2, 3, -3)
-                      if screen.display[at[1]][at[0] + dx] == "\u00b7")
+        target = next((at[0] + dx, at[1]) for dx in (2, -2, 3, -3) if screen.display[at[1]][at[0] + dx] == "\u00b7")
         term.ungetch(f"\x1b[<35;{target[0] + 1};{target[1] + 1}M")
         lp.wait()
         lp.draw()

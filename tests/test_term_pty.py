@@ -41,16 +41,27 @@ class _AnsweringScreen(pyte.Screen):  # type: ignore[misc,name-defined]
 class PtyGame:
     """``python -m undercroft ARGS`` in a pseudo-terminal of ``cols`` x ``rows``."""
 
-    def __init__(self, args: list[str], home: Path, cols: int = 80, rows: int = 50,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, args: list[str], home: Path, cols: int = 80, rows: int = 50, env: dict[str, str] | None = None
+    ) -> None:
         self.screen = _AnsweringScreen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
         self.status: int | None = None
-        environ = {k: v for k, v in os.environ.items()
-                   if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "COLORTERM", "ESCDELAY")}
-        environ.update(TERM="xterm-256color", HOME=str(home), XDG_DATA_HOME=str(home / "data"),
-                       XDG_CONFIG_HOME=str(home / "config"), LANG="C.UTF-8", LC_ALL="C.UTF-8", ESCDELAY="50")
+        environ = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "COLORTERM", "ESCDELAY")
+        }
+        environ.update(
+            TERM="xterm-256color",
+            HOME=str(home),
+            XDG_DATA_HOME=str(home / "data"),
+            XDG_CONFIG_HOME=str(home / "config"),
+            LANG="C.UTF-8",
+            LC_ALL="C.UTF-8",
+            ESCDELAY="50",
+        )
         environ.update(env or {})
         pid, fd = pty.fork()
         if pid == 0:  # the child: the pty is its controlling terminal and its stdin, stdout and stderr
@@ -255,11 +266,18 @@ def test_terminal_flag_without_a_terminal_is_a_clear_error(tmp_path: Path) -> No
 
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
-    proc = subprocess.run([sys.executable, "-m", "undercroft", "play", "--terminal", "--seed", "1"],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "undercroft", "play", "--terminal", "--seed", "1"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip() == (
-        "undercroft: --terminal needs a terminal: standard input and output must both be a TTY")
+        "undercroft: --terminal needs a terminal: standard input and output must both be a TTY"
+    )
     assert proc.stdout == ""
 
 

@@ -54,12 +54,19 @@ class Three:
     exact: Any  # ExactResult, or None for a group
 
 
-def three_ways(content: Content, monster: str, *, count: int = 1, hp: int | None = None, exhausted: bool = False,
-               ruleset: str = "undercroft", seed: int = 7) -> Three:
+def three_ways(
+    content: Content,
+    monster: str,
+    *,
+    count: int = 1,
+    hp: int | None = None,
+    exhausted: bool = False,
+    ruleset: str = "undercroft",
+    seed: int = 7,
+) -> Three:
     spec = matchup_spec(content, monster, count=count, hp=hp, exhausted=exhausted, ruleset=ruleset)
     vector = simulate(spec, VECTOR_FIGHTS, seed)
-    scalar = run_scalar(content, monster, SCALAR_FIGHTS, seed, count=count, hp=hp, exhausted=exhausted,
-                        ruleset=ruleset)
+    scalar = run_scalar(content, monster, SCALAR_FIGHTS, seed, count=count, hp=hp, exhausted=exhausted, ruleset=ruleset)
     ex = exact(spec, groups=True) if count <= 3 else None
     return Three(spec, vector, scalar, ex)
 
@@ -80,10 +87,26 @@ def disagreements(t: Three, sigmas: float = SIGMAS) -> list[str]:
         sev = math.sqrt(max(p * (1 - p), 1e-12) / nv)
         ses = math.sqrt(max(p * (1 - p), 1e-12) / ns)
         quantities.append((name, pv, sev, ps, ses, pe))
-    quantities.append(("rounds_mean", v.rounds_mean, _se_mean(v.rounds_mean_ci), s.rounds_mean,
-                       s.standard_error("rounds"), e.rounds_mean if e is not None else None))
-    quantities.append(("hp_lost_mean", v.hp_lost_mean, _se_mean(v.hp_lost_mean_ci), s.hp_lost_mean,
-                       s.standard_error("hp_lost"), e.hp_lost_mean if e is not None else None))
+    quantities.append(
+        (
+            "rounds_mean",
+            v.rounds_mean,
+            _se_mean(v.rounds_mean_ci),
+            s.rounds_mean,
+            s.standard_error("rounds"),
+            e.rounds_mean if e is not None else None,
+        )
+    )
+    quantities.append(
+        (
+            "hp_lost_mean",
+            v.hp_lost_mean,
+            _se_mean(v.hp_lost_mean_ci),
+            s.hp_lost_mean,
+            s.standard_error("hp_lost"),
+            e.hp_lost_mean if e is not None else None,
+        )
+    )
     for name, xv, sev, xs, ses, xe in quantities:
         slack = 1e-9
         if abs(xv - xs) > sigmas * math.hypot(sev, ses) + slack:
@@ -99,9 +122,11 @@ def disagreements(t: Three, sigmas: float = SIGMAS) -> list[str]:
 def summary(t: Three) -> str:
     e = t.exact
     ex = f"exact win {e.win:.4f} rounds {e.rounds_mean:.3f} hp {e.hp_lost_mean:.3f}; " if e is not None else ""
-    return (f"{t.spec.monster_id} x{t.spec.count} (hp {t.spec.delver_hp}, exhausted {t.spec.exhausted}): {ex}"
-            f"vector win {t.vector.win:.4f} rounds {t.vector.rounds_mean:.3f} hp {t.vector.hp_lost_mean:.3f}; "
-            f"scalar win {t.scalar.win:.4f} rounds {t.scalar.rounds_mean:.3f} hp {t.scalar.hp_lost_mean:.3f}")
+    return (
+        f"{t.spec.monster_id} x{t.spec.count} (hp {t.spec.delver_hp}, exhausted {t.spec.exhausted}): {ex}"
+        f"vector win {t.vector.win:.4f} rounds {t.vector.rounds_mean:.3f} hp {t.vector.hp_lost_mean:.3f}; "
+        f"scalar win {t.scalar.win:.4f} rounds {t.scalar.rounds_mean:.3f} hp {t.scalar.hp_lost_mean:.3f}"
+    )
 
 
 MATCHUPS: list[tuple[str, dict[str, Any]]] = [
@@ -118,8 +143,9 @@ MATCHUPS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-@pytest.mark.parametrize(("monster", "kw"), MATCHUPS, ids=[f"{m}-{'-'.join(map(str, kw.values()))}" for m, kw in
-                                                           MATCHUPS])
+@pytest.mark.parametrize(
+    ("monster", "kw"), MATCHUPS, ids=[f"{m}-{'-'.join(map(str, kw.values()))}" for m, kw in MATCHUPS]
+)
 def test_three_ways_agree(content: Content, monster: str, kw: dict[str, Any]) -> None:
     t = three_ways(content, monster, **kw)
     assert t.vector.stalemate == 0.0 and t.scalar.share("stalemate") == 0.0

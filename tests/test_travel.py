@@ -31,8 +31,7 @@ def calm_session(seed: int = SEED) -> Session:
 
 def click(x: int, y: int) -> tcod.event.MouseButtonDown:
     """A left click on the console's cell (x, y), as the window converts it."""
-    return tcod.event.MouseButtonDown(position=tcod.event.Point(float(x), float(y)),
-                                      button=tcod.event.MouseButton.LEFT)
+    return tcod.event.MouseButtonDown(position=tcod.event.Point(float(x), float(y)), button=tcod.event.MouseButton.LEFT)
 
 
 def walk_out(stack: SceneStack, scene: ExploreScene, limit: int = 5000) -> int:
@@ -127,8 +126,11 @@ def test_travel_stops_when_a_group_comes_into_sight() -> None:
     lv = game.state.level
     m = lv.map
     sx, sy = m.stairs
-    spot = next((sx + dx, sy + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
-                if m.tiles[sy + dy, sx + dx] == levelmap.FLOOR)
+    spot = next(
+        (sx + dx, sy + dy)
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
+        if m.tiles[sy + dy, sx + dx] == levelmap.FLOOR
+    )
     mon = next(iter(content().monsters))
     g = game.add_group(mon, 1, pos=spot, origin=Origin.WANDERING)
     g.segment = int(m.segment_of[spot[1], spot[0]])
@@ -183,8 +185,9 @@ def test_a_key_stops_the_walk_through_the_loop() -> None:
     assert session.game.state.pos == pos and session.game.state.turn == 3
 
 
-def test_the_recording_of_a_travelled_game_holds_only_moves_and_replays(monkeypatch: pytest.MonkeyPatch,
-                                                                         tmp_path: Path) -> None:
+def test_the_recording_of_a_travelled_game_holds_only_moves_and_replays(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     isolate_user_data(monkeypatch, tmp_path)
     session = Session.new(content(), "undercroft", SEED)
     scene = ExploreScene(session)
@@ -208,8 +211,12 @@ def test_auto_explore_keeps_away_from_a_monster_left_behind_until_told_twice() -
     m = game.state.level.map
     sx, sy = m.stairs
     room = int(m.segment_of[sy, sx])
-    spot = next((x, y) for y in range(m.height) for x in range(m.width)
-                if m.segment_of[y, x] == room and m.tiles[y, x] == levelmap.FLOOR)
+    spot = next(
+        (x, y)
+        for y in range(m.height)
+        for x in range(m.width)
+        if m.segment_of[y, x] == room and m.tiles[y, x] == levelmap.FLOOR
+    )
     g = game.add_group(next(iter(content().monsters)), 1, pos=spot, origin=Origin.RESIDENT)
     g.segment, g.met = room, True  # met before and left alone: walking in meets it again
     scene = ExploreScene(session)

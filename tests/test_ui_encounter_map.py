@@ -28,8 +28,15 @@ def in_a_new_room(ruleset: str = "undercroft", seed: int = 1) -> Game:
     return game
 
 
-def meet_at(game: Game, monster: str, count: int, distance: tuple[int, int], *,
-            origin: Origin = Origin.RESIDENT, reaction: tuple[int, int] = (4, 4)) -> tuple[Group, Driver, Session]:
+def meet_at(
+    game: Game,
+    monster: str,
+    count: int,
+    distance: tuple[int, int],
+    *,
+    origin: Origin = Origin.RESIDENT,
+    reaction: tuple[int, int] = (4, 4),
+) -> tuple[Group, Driver, Session]:
     """Meet ``count`` x ``monster`` at the rolled ``distance`` (nobody surprised), on the screen."""
     g = game.add_group(monster, count, pos=game.state.pos, origin=origin)
     script(game).push(*encounter_faces(distance=distance, reaction=reaction))
@@ -69,7 +76,7 @@ def cells_of(driver: Driver) -> np.ndarray:
 def glyphs(driver: Driver, glyph: str, game: Game) -> set[tuple[int, int]]:
     """The map tiles (beside the side panel) showing ``glyph``."""
     x0 = panel_rect(Session(content(), game)).x
-    ys, xs = np.nonzero(cells_of(driver)["ch"][:render.MAP_ROWS] == ord(glyph))
+    ys, xs = np.nonzero(cells_of(driver)["ch"][: render.MAP_ROWS] == ord(glyph))
     return {(int(x), int(y)) for x, y in zip(xs, ys, strict=True) if not x0 <= x < x0 + PANEL_W}
 
 

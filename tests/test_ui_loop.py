@@ -54,8 +54,10 @@ def test_the_exit_status_is_the_scenes_and_a_closed_front_end_is_0() -> None:
         def on_event(self, event: tcod.event.Event) -> Transition | None:
             return Exit(3) if isinstance(event, tcod.event.KeyDown) else None
 
-    assert loop.run(NullFrontEnd([[tcod.event.TextInput(text="x")], [key(KeySym.A)]]).open,
-                    lambda: SceneStack([Leave()])) == 3
+    assert (
+        loop.run(NullFrontEnd([[tcod.event.TextInput(text="x")], [key(KeySym.A)]]).open, lambda: SceneStack([Leave()]))
+        == 3
+    )
     assert loop.run(NullFrontEnd([[tcod.event.TextInput(text="x")]]).open, lambda: SceneStack([Leave()])) == 0
     closing = tcod.event.WindowEvent(type="WindowClose", window_id=1, data=(0, 0))
     assert loop.run(NullFrontEnd([[closing, key(KeySym.A)]]).open, lambda: SceneStack([Leave()])) == 0

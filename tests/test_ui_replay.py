@@ -63,7 +63,7 @@ def test_png_encoder_round_trip() -> None:
     pixels = np.arange(2 * 3 * 4, dtype=np.uint8).reshape(2, 3, 4)
     data = encode_png(pixels)
     assert png_size(data) == (3, 2)
-    idat = data[data.index(b"IDAT") + 4:data.index(b"IEND") - 8]
+    idat = data[data.index(b"IDAT") + 4 : data.index(b"IEND") - 8]
     raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(2, 1 + 3 * 4)
     assert (raw[:, 0] == 0).all() and np.array_equal(raw[:, 1:].reshape(2, 3, 4), pixels)
 
@@ -77,7 +77,7 @@ def test_screenshot_writes_the_screen_of_that_turn(user: Path, tmp_path: Path) -
     # the same pixels as drawing the replayed game at turn 10 ourselves
     game = record.replay(content(), record.load_recording(path), until=10)
     assert game.state.turn == 10
-    idat = data[data.index(b"IDAT") + 4:data.index(b"IEND") - 8]
+    idat = data[data.index(b"IDAT") + 4 : data.index(b"IEND") - 8]
     rgba = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(800, 1 + 800 * 4)[:, 1:].reshape(800, 800, 4)
     assert rgba[..., 3].min() == 255  # opaque
     assert len(np.unique(rgba.reshape(-1, 4), axis=0)) > 10  # a picture, not a blank

@@ -68,8 +68,17 @@ def meet(session: Session, dice: TestDice, monster: str, count: int = 1) -> Driv
 def test_title_shows_the_menu_and_starts_a_typed_seed(user: Path) -> None:
     stack = Driver(SceneStack([TitleScene(content(), seed=None)]))
     text = screen(stack)
-    for item in ("[n] New game", "(random)", "[s] New game with a seed you type", "[c] Continue",
-                 "(no unfinished game)", "[r] Ruleset", "Undercroft", "[?] Help", "[q] Quit"):
+    for item in (
+        "[n] New game",
+        "(random)",
+        "[s] New game with a seed you type",
+        "[c] Continue",
+        "(no unfinished game)",
+        "[r] Ruleset",
+        "Undercroft",
+        "[?] Help",
+        "[q] Quit",
+    ):
         assert item in text
     press(stack, KeySym.R)
     assert "Citadel (citadel)" in screen(stack)
@@ -173,9 +182,23 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     stack = meet(session, dice, "goblin")
     assert names(stack) == ["ExploreScene", "EncounterScene"]
     text = screen(stack)
-    for shown in ("Encounter", "A Goblin (resident)", "HP 5/5", "Distance: 40 ft", "Surprise: nobody",
-                  "Reaction: 8, uncertain", "[f] Fight", "[t] Talk", "[$] Bribe...", "[r] Run", "[w] Wait",
-                  "[d] Drop food", "[g] Drop treasure", "[o] Burning oil", "[q] Drink"):
+    for shown in (
+        "Encounter",
+        "A Goblin (resident)",
+        "HP 5/5",
+        "Distance: 40 ft",
+        "Surprise: nobody",
+        "Reaction: 8, uncertain",
+        "[f] Fight",
+        "[t] Talk",
+        "[$] Bribe...",
+        "[r] Run",
+        "[w] Wait",
+        "[d] Drop food",
+        "[g] Drop treasure",
+        "[o] Burning oil",
+        "[q] Drink",
+    ):
         assert shown in text, shown
     assert "Reaction: rolled 8: uncertain." not in text  # the roll is a detail: the full log's (the panel says it)
     status = rows(text)[render.STATUS_Y]
@@ -191,7 +214,7 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     press(stack, KeySym.T)  # once only: the engine says why not
     text = screen(stack)
     assert "Not now: You have already tried to talk to the Goblin." in panel_text(text, session)
-    log = [r.strip() for r in rows(text)[render.LOG_Y:] if r.strip()]
+    log = [r.strip() for r in rows(text)[render.LOG_Y :] if r.strip()]
     assert "You have already tried to talk to the Goblin." in log[-1]  # and in the log, its newest line
 
     press(stack, KeySym.N4, mod=Modifier.LSHIFT)  # $: bribe (b is a vi-key: it walks)
@@ -204,11 +227,22 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     assert names(stack) == ["ExploreScene", "CombatScene"]
     text = screen(stack)
     assert "Bribe of 10 gold: rolled 6 vs 1: refused. The Goblin keeps the gold and attacks!" in panel_text(
-        text, session)
+        text, session
+    )
     assert "Goblin misses." in text
-    for shown in ("Fight, round", "Your turn.", "Delver", "HP 12/12", "1. Goblin", "HP 5/5",
-                  "[a] Attack Goblin", "[o] Throw oil at it", "[q] Drink", "[w] Hold back",
-                  "[r] Run through"):
+    for shown in (
+        "Fight, round",
+        "Your turn.",
+        "Delver",
+        "HP 12/12",
+        "1. Goblin",
+        "HP 5/5",
+        "[a] Attack Goblin",
+        "[o] Throw oil at it",
+        "[q] Drink",
+        "[w] Hold back",
+        "[r] Run through",
+    ):
         assert shown in text, shown
 
     dice.push(15)  # 15 + 3 = 18 hits: 6 damage kills the 5-HP goblin
@@ -217,8 +251,9 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     text = screen(stack)
     assert "You hit. 6 damage. Goblin at 0." in text
     assert "The Goblin is defeated. You take" in text
-    assert row_of(text, "You roll 15 + 3 = 18 vs defense 10.", render.LOG_Y) < row_of(text, "You hit. 6 damage.",
-                                                                                      render.LOG_Y)
+    assert row_of(text, "You roll 15 + 3 = 18 vs defense 10.", render.LOG_Y) < row_of(
+        text, "You hit. 6 damage.", render.LOG_Y
+    )
     assert session.game.state.gold == 180  # the start gold (3d6x10, all sixes): the bribe came back with the kill
 
 

@@ -129,8 +129,14 @@ def test_no_display_is_one_clear_line(tmp_path: Path) -> None:
     env["SDL_VIDEODRIVER"] = "no_such_driver"
     env["XDG_DATA_HOME"] = str(tmp_path)
     for argv in (["play", "--seed", "1"], []):
-        out = subprocess.run([sys.executable, "-m", "undercroft", *argv], env=env, capture_output=True, text=True,
-                             timeout=60, stdin=subprocess.DEVNULL)
+        out = subprocess.run(
+            [sys.executable, "-m", "undercroft", *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
         assert out.returncode == 2
         assert out.stderr.startswith(f"undercroft: {app.NO_DISPLAY}")
         assert len(out.stderr.strip().splitlines()) == 1, out.stderr

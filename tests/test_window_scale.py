@@ -46,16 +46,19 @@ def test_the_ladder_grows_step_by_step() -> None:
     assert Step("small", 2) not in LADDER  # large x1 draws that size itself
 
 
-@pytest.mark.parametrize(("usable", "expected"), [
-    (None, Step("small", 1)),  # unknown display
-    ((1024, 740), Step("small", 1)),  # too low for 80x50 at all: the smallest (the window opens with fewer rows)
-    ((1280, 760), Step("small", 1)),  # a 1280x800 laptop, less its panel
-    ((1920, 1040), Step("small", 1)),  # 1080p: 800x800 fits, 1120x1100 does not
-    ((2560, 1400), Step("medium", 1)),  # 1440p: 1120x1100
-    ((3840, 2100), Step("large", 1)),  # 4K: 1600x1600
-    ((5120, 2840), Step("medium", 2)),  # 5K: 2240x2200
-    ((7680, 4280), Step("large", 2)),  # 8K: 3200x3200
-])
+@pytest.mark.parametrize(
+    ("usable", "expected"),
+    [
+        (None, Step("small", 1)),  # unknown display
+        ((1024, 740), Step("small", 1)),  # too low for 80x50 at all: the smallest (the window opens with fewer rows)
+        ((1280, 760), Step("small", 1)),  # a 1280x800 laptop, less its panel
+        ((1920, 1040), Step("small", 1)),  # 1080p: 800x800 fits, 1120x1100 does not
+        ((2560, 1400), Step("medium", 1)),  # 1440p: 1120x1100
+        ((3840, 2100), Step("large", 1)),  # 4K: 1600x1600
+        ((5120, 2840), Step("medium", 2)),  # 5K: 2240x2200
+        ((7680, 4280), Step("large", 2)),  # 8K: 3200x3200
+    ],
+)
 def test_automatic_step_for_a_display(usable: tuple[int, int] | None, expected: Step) -> None:
     assert auto_step(usable) == expected
     assert choose_step(usable, Settings()) == expected
@@ -97,8 +100,15 @@ def test_scale_keys() -> None:
     assert scale_key(key(KeySym.KP_0, Modifier.LCTRL)) == "auto"
     assert scale_key(key(KeySym.F11)) == "fullscreen"
     assert scale_key(key(KeySym.RETURN, Modifier.LALT)) == "fullscreen"
-    for plain in (key(KeySym.EQUALS), key(KeySym.MINUS), key(KeySym.N0), key(KeySym.EQUALS, Modifier.LALT),
-                  key(KeySym.MINUS, Modifier.LCTRL | Modifier.LALT), key(KeySym.RETURN), tcod.event.Quit()):
+    for plain in (
+        key(KeySym.EQUALS),
+        key(KeySym.MINUS),
+        key(KeySym.N0),
+        key(KeySym.EQUALS, Modifier.LALT),
+        key(KeySym.MINUS, Modifier.LCTRL | Modifier.LALT),
+        key(KeySym.RETURN),
+        tcod.event.Quit(),
+    ):
         assert scale_key(plain) is None
 
 
@@ -114,10 +124,21 @@ def test_settings_round_trip(dummy_video: Path) -> None:
     assert [p.name for p in dummy_video.iterdir()] == ["settings.json"]  # no temporary file left
 
 
-@pytest.mark.parametrize("text", [
-    "", "{", "null", "[]", '{"tile": "huge", "scale": 2}', '{"tile": "large", "scale": -1}',
-    '{"tile": "large", "scale": "2"}', '{"tile": 3, "scale": true}', '{"scale": 99}', "[" * 100000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "{",
+        "null",
+        "[]",
+        '{"tile": "huge", "scale": 2}',
+        '{"tile": "large", "scale": -1}',
+        '{"tile": "large", "scale": "2"}',
+        '{"tile": 3, "scale": true}',
+        '{"scale": 99}',
+        "[" * 100000,
+    ],
+)
 def test_corrupt_settings_are_the_defaults(dummy_video: Path, text: str) -> None:
     dummy_video.mkdir(parents=True)
     (dummy_video / "settings.json").write_text(text)
@@ -151,12 +172,14 @@ def test_unwritable_directory_is_no_error(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_scale_keys_are_the_windows_own_and_remembered(dummy_video: Path) -> None:
-    batches = iter([
-        [key(KeySym.EQUALS, Modifier.LCTRL), key(KeySym.Q)],
-        [key(KeySym.EQUALS, Modifier.LCTRL), key(KeySym.A)],
-        [key(KeySym.MINUS, Modifier.LCTRL)],
-        [key(KeySym.N0, Modifier.LCTRL), key(KeySym.N0)],
-    ])
+    batches = iter(
+        [
+            [key(KeySym.EQUALS, Modifier.LCTRL), key(KeySym.Q)],
+            [key(KeySym.EQUALS, Modifier.LCTRL), key(KeySym.A)],
+            [key(KeySym.MINUS, Modifier.LCTRL)],
+            [key(KeySym.N0, Modifier.LCTRL), key(KeySym.N0)],
+        ]
+    )
     with Window.open(source=lambda timeout: next(batches, None)) as w:
         assert w.step == Step("small", 1) and w.size() == (80, 50)  # the dummy display: unknown, 1x small
         assert list(w.events(0.0)) == [key(KeySym.Q)]

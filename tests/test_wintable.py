@@ -38,20 +38,25 @@ def _small(content: Content, monster: str, **numbers: Any) -> FightSpec:
     return replace(spec, delver_hp=7, delver_max_hp=7, monster_hp=min(spec.monster_hp, 6), **numbers)
 
 
-@pytest.mark.parametrize(("monster", "numbers"), [
-    ("troll", {}),  # regenerates
-    ("wick_trimmer", {}),  # acts every second turn
-    ("the_patient_one", {}),  # holds its ground
-    ("ogre", {"exhausted": True}),  # fatigue's penalties
-    ("ossuary_knot", {"critical_multiplier": 3, "regenerate": 2, "acts_every": 3}),
-    ("goblin", {"minimum_damage": 1, "weapon": 0}),
-])
-def test_every_state_of_a_fight_is_the_forward_computations(content: Content, monster: str,
-                                                            numbers: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("monster", "numbers"),
+    [
+        ("troll", {}),  # regenerates
+        ("wick_trimmer", {}),  # acts every second turn
+        ("the_patient_one", {}),  # holds its ground
+        ("ogre", {"exhausted": True}),  # fatigue's penalties
+        ("ossuary_knot", {"critical_multiplier": 3, "regenerate": 2, "acts_every": 3}),
+        ("goblin", {"minimum_damage": 1, "weapon": 0}),
+    ],
+)
+def test_every_state_of_a_fight_is_the_forward_computations(
+    content: Content, monster: str, numbers: dict[str, Any]
+) -> None:
     spec = _small(content, monster, **numbers)
     checked = 0
-    for d, m, delver_next, lost in itertools.product(range(1, spec.delver_max_hp + 1), range(1, spec.monster_hp + 1),
-                                                     (True, False), (False, True)):
+    for d, m, delver_next, lost in itertools.product(
+        range(1, spec.delver_max_hp + 1), range(1, spec.monster_hp + 1), (True, False), (False, True)
+    ):
         for phase in range(spec.acts_every):
             want = _forward(spec, d, m, delver_next, phase, lost)
             got = table_win(replace(spec, delver_hp=d), m, delver_next, phase, lost)
@@ -64,8 +69,10 @@ def test_every_fresh_fight_of_the_shipped_data_is_exacts(content: Content) -> No
     for character, monster in itertools.product(content.party, content.monsters):
         spec = spec_from_content(content, monster, character=character)
         want = exact(spec).win
-        assert table_win(spec, spec.monster_hp, spec.delver_first, 0, False) == pytest.approx(want, abs=CLOSE), \
-            (character, monster)
+        assert table_win(spec, spec.monster_hp, spec.delver_first, 0, False) == pytest.approx(want, abs=CLOSE), (
+            character,
+            monster,
+        )
 
 
 def test_states_of_shipped_fights_drawn_at_random_are_the_forward_computations(content: Content) -> None:
@@ -108,19 +115,24 @@ def _group_forward(spec: FightSpec, d: int, hps: tuple[int, ...], delver_next: b
     return exact_from(Start(replace(spec, delver_hp=d, count=len(hps)), hps, delver_next, phase, lost))[0]
 
 
-@pytest.mark.parametrize(("monster", "numbers"), [
-    ("goblin", {}),
-    ("troll", {}),  # regenerates
-    ("wick_trimmer", {}),  # acts every second turn
-    ("the_patient_one", {}),  # holds its ground
-    ("ossuary_knot", {"critical_multiplier": 3, "regenerate": 2, "acts_every": 3, "exhausted": True}),
-])
-def test_every_state_of_a_group_fight_is_the_forward_computations(content: Content, monster: str,
-                                                                  numbers: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("monster", "numbers"),
+    [
+        ("goblin", {}),
+        ("troll", {}),  # regenerates
+        ("wick_trimmer", {}),  # acts every second turn
+        ("the_patient_one", {}),  # holds its ground
+        ("ossuary_knot", {"critical_multiplier": 3, "regenerate": 2, "acts_every": 3, "exhausted": True}),
+    ],
+)
+def test_every_state_of_a_group_fight_is_the_forward_computations(
+    content: Content, monster: str, numbers: dict[str, Any]
+) -> None:
     spec = replace(_small(content, monster, **numbers), monster_hp=4, count=3)
     checked = 0
-    for c, d, m, delver_next, lost in itertools.product((3, 2, 1), range(1, spec.delver_max_hp + 1),
-                                                        range(1, spec.monster_hp + 1), (True, False), (False, True)):
+    for c, d, m, delver_next, lost in itertools.product(
+        (3, 2, 1), range(1, spec.delver_max_hp + 1), range(1, spec.monster_hp + 1), (True, False), (False, True)
+    ):
         hps = (m,) + (spec.monster_hp,) * (c - 1)
         for phase in range(spec.acts_every):
             want = _group_forward(spec, d, hps, delver_next, phase, lost)
@@ -139,14 +151,12 @@ def test_every_fresh_group_fight_of_the_shipped_data_is_exacts(content: Content)
             assert got == pytest.approx(want, abs=CLOSE), (character, monster, count)
 
 
-def test_one_group_table_serves_every_count_of_the_living_and_every_hit_point_of_the_delver(
-        content: Content) -> None:
+def test_one_group_table_serves_every_count_of_the_living_and_every_hit_point_of_the_delver(content: Content) -> None:
     wintable.clear()
     spec = replace(spec_from_content(content, "goblin"), count=4)
     for count in (4, 3, 2):
         for hp in range(1, spec.delver_max_hp + 1):
-            group_win(replace(spec, delver_hp=hp, count=count), (1,) + (spec.monster_hp,) * (count - 1), True, 0,
-                      False)
+            group_win(replace(spec, delver_hp=hp, count=count), (1,) + (spec.monster_hp,) * (count - 1), True, 0, False)
     assert len(wintable._groups) == 1
 
 

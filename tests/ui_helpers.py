@@ -52,8 +52,13 @@ class Driver:
     """A scene stack on the null front end, driven through the one loop: each :meth:`send` is one round of it
     (the events of one wait, handled, then a frame presented). Time is the front end's simulated clock."""
 
-    def __init__(self, stack: SceneStack, *, size: tuple[int, int] = (render.WIDTH, render.HEIGHT),
-                 frontend: NullFrontEnd | None = None) -> None:
+    def __init__(
+        self,
+        stack: SceneStack,
+        *,
+        size: tuple[int, int] = (render.WIDTH, render.HEIGHT),
+        frontend: NullFrontEnd | None = None,
+    ) -> None:
         self.frontend = frontend if frontend is not None else NullFrontEnd(size=size)
         self.loop = Loop(self.frontend, stack)
         self.loop.draw()
@@ -138,7 +143,7 @@ def panel_text(text: str, session: Session) -> str:
     """The side panel's text with its wrapped lines joined again (one space between rows)."""
     lines = rows(text)
     r = panel_rect(session, (max(len(line) for line in lines), len(lines)))
-    parts = [line[r.x + 1:r.x + r.w - 1].strip() for line in lines[r.y + 1:r.y + r.h - 1]]
+    parts = [line[r.x + 1 : r.x + r.w - 1].strip() for line in lines[r.y + 1 : r.y + r.h - 1]]
     return " ".join(p for p in parts if p)
 
 
@@ -199,8 +204,7 @@ def seek_fight_key(session: Session, *, fight: bool = True) -> KeySym:
     return _ARROWS[(nx - st.pos[0], ny - st.pos[1])]
 
 
-def click(x: int, y: int, button: tcod.event.MouseButton = tcod.event.MouseButton.LEFT
-          ) -> tcod.event.MouseButtonDown:
+def click(x: int, y: int, button: tcod.event.MouseButton = tcod.event.MouseButton.LEFT) -> tcod.event.MouseButtonDown:
     """A click on the console's cell (x, y), as the front ends deliver it (the window converts pixels to cells,
     the terminal reports cells)."""
     return tcod.event.MouseButtonDown(position=tcod.event.Point(float(x), float(y)), button=button)

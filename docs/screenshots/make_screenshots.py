@@ -166,22 +166,41 @@ def window_shots(first_seed: int, size: tuple[int, int], outputs: list[tuple[Pat
             top = type(stack.top).__name__
             session = stack.top.session  # type: ignore[attr-defined]
             st = session.game.state
-            if top == "ExploreScene" and "explore" not in taken and st.turn >= 30 and st.level.explored.sum() > 500 \
-                    and st.party[0].hp * 3 >= st.party[0].max_hp * 2:
+            if (
+                top == "ExploreScene"
+                and "explore" not in taken
+                and st.turn >= 30
+                and st.level.explored.sum() > 500
+                and st.party[0].hp * 3 >= st.party[0].max_hp * 2
+            ):
                 shot(frontend, "explore")
                 taken.add("explore")
-            if top == "EncounterScene" and "encounter" not in taken and st.encounter is not None \
-                    and not st.encounter.out_of_sight and len(session.game.state.level.groups) \
-                    and st.turn > 10:
+            if (
+                top == "EncounterScene"
+                and "encounter" not in taken
+                and st.encounter is not None
+                and not st.encounter.out_of_sight
+                and len(session.game.state.level.groups)
+                and st.turn > 10
+            ):
                 shot(frontend, "encounter")
                 taken.add("encounter")
-            if top == "EncounterScene" and "unseen" not in taken and st.encounter is not None \
-                    and st.encounter.out_of_sight:
+            if (
+                top == "EncounterScene"
+                and "unseen" not in taken
+                and st.encounter is not None
+                and st.encounter.out_of_sight
+            ):
                 shot(frontend, "unseen")
                 taken.add("unseen")
             swung = any(e.type == "attack" and e.get("attacker_side") == "party" for e in session.last_events)
-            if top == "CombatScene" and "combat" not in taken and st.combat is not None and st.combat.round >= 2 \
-                    and swung:
+            if (
+                top == "CombatScene"
+                and "combat" not in taken
+                and st.combat is not None
+                and st.combat.round >= 2
+                and swung
+            ):
                 shot(frontend, "combat")
                 taken.add("combat")
             if top == "DoorScene" and "run" not in taken:  # the choice of doors, over the fight
@@ -190,9 +209,15 @@ def window_shots(first_seed: int, size: tuple[int, int], outputs: list[tuple[Pat
                 return [key(KeySym.ESCAPE)]
             game = session.game
             front = st.front_group()
-            if top == "CombatScene" and "combat" in taken and "run" not in taken and game.legal(Run()) \
-                    and front is not None and len(front.alive) >= 2 \
-                    and sum(not w.blocked for w in game.exits()) >= 2:
+            if (
+                top == "CombatScene"
+                and "combat" in taken
+                and "run" not in taken
+                and game.legal(Run())
+                and front is not None
+                and len(front.alive) >= 2
+                and sum(not w.blocked for w in game.exits()) >= 2
+            ):
                 return [key(KeySym.R)]
             if top == "EndScene":
                 if "death" not in taken and st.mode == "dead":
@@ -225,8 +250,13 @@ def key_event(c: str) -> KeyDown:
     """The key press that types ``c`` (a character, Esc or Enter), as the terminal front end reports it."""
     from undercroft.ui.keys import key
 
-    named = {"\x1b": key(KeySym.ESCAPE), "\r": key(KeySym.RETURN), "?": key(KeySym.SLASH, Modifier.LSHIFT),
-             ";": key(KeySym.SEMICOLON), ">": key(KeySym.PERIOD, Modifier.LSHIFT)}
+    named = {
+        "\x1b": key(KeySym.ESCAPE),
+        "\r": key(KeySym.RETURN),
+        "?": key(KeySym.SLASH, Modifier.LSHIFT),
+        ";": key(KeySym.SEMICOLON),
+        ">": key(KeySym.PERIOD, Modifier.LSHIFT),
+    }
     if c in named:
         return named[c]
     if c.isupper():
@@ -242,6 +272,7 @@ def screen_text(console: Any) -> list[str]:
 
 def _same(a: list[str], b: list[str]) -> bool:
     """Two screens alike, but for the random seed the title screen offers."""
+
     def norm(rows: list[str]) -> list[str]:
         rows = [re.sub(r"seed \d+ \(random\)", "seed N (random)", r) for r in rows]
         return [re.sub(r"\d{8}-\d{6}", "YYYYMMDD-HHMMSS", r).rstrip() for r in rows]  # the morgue file's name
@@ -330,8 +361,12 @@ def plan_terminal(seed: int, ruleset: str) -> Plan:
             swung = any(e.type == "attack" and e.get("attacker_side") == "party" for e in session.last_events)
             if st.combat.round >= 2 and swung:
                 shoot("combat")
-            if "combat" in taken and "run" not in taken and game.legal(Run()) \
-                    and sum(not w.blocked for w in game.exits()) >= 2:
+            if (
+                "combat" in taken
+                and "run" not in taken
+                and game.legal(Run())
+                and sum(not w.blocked for w in game.exits()) >= 2
+            ):
                 return press("r")
             return press("a")
         if top == "DoorScene":
@@ -363,13 +398,25 @@ class _PtyGame:
         self.screen = Answering(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.status: int | None = None
-        environ = {k: v for k, v in os.environ.items()
-                   if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "ESCDELAY")}
+        environ = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "ESCDELAY")
+        }
         src = str(ROOT / "src")
-        environ.update(TERM="xterm-256color", COLORTERM="truecolor", HOME=str(home), XDG_DATA_HOME=str(home / "data"),
-                       XDG_CONFIG_HOME=str(home / "config"), LANG="C.UTF-8", LC_ALL="C.UTF-8", ESCDELAY="50",
-                       UNDERCROFT_NO_MOUSE="1", TZ="UTC",
-                       PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH", "")])))
+        environ.update(
+            TERM="xterm-256color",
+            COLORTERM="truecolor",
+            HOME=str(home),
+            XDG_DATA_HOME=str(home / "data"),
+            XDG_CONFIG_HOME=str(home / "config"),
+            LANG="C.UTF-8",
+            LC_ALL="C.UTF-8",
+            ESCDELAY="50",
+            UNDERCROFT_NO_MOUSE="1",
+            TZ="UTC",
+            PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH", "")])),
+        )
         pid, fd = pty.fork()
         if pid == 0:  # the child: the pty is its controlling terminal
             try:
@@ -426,10 +473,24 @@ class _PtyGame:
 
 
 # the 16 ANSI colours as pyte names them (xterm's values)
-ANSI = {"black": "000000", "red": "cd0000", "green": "00cd00", "brown": "cdcd00", "blue": "0000ee",
-        "magenta": "cd00cd", "cyan": "00cdcd", "white": "e5e5e5", "brightblack": "7f7f7f", "brightred": "ff0000",
-        "brightgreen": "00ff00", "brightbrown": "ffff00", "brightblue": "5c5cff", "brightmagenta": "ff00ff",
-        "brightcyan": "00ffff", "brightwhite": "ffffff"}
+ANSI = {
+    "black": "000000",
+    "red": "cd0000",
+    "green": "00cd00",
+    "brown": "cdcd00",
+    "blue": "0000ee",
+    "magenta": "cd00cd",
+    "cyan": "00cdcd",
+    "white": "e5e5e5",
+    "brightblack": "7f7f7f",
+    "brightred": "ff0000",
+    "brightgreen": "00ff00",
+    "brightbrown": "ffff00",
+    "brightblue": "5c5cff",
+    "brightmagenta": "ff00ff",
+    "brightcyan": "00ffff",
+    "brightwhite": "ffffff",
+}
 DEFAULT_FG, DEFAULT_BG = "e5e5e5", "000000"
 
 
@@ -479,10 +540,15 @@ def terminal_shots(seed: int, ruleset: str, out: Path, home: Path) -> None:
     try:
         for i in range(len(keys) + 1):
             if not game.wait_for(screens[i]):
-                diff = [f"  row {y}: expected {a.rstrip()!r}\n  row {y}:      got {b.rstrip()!r}"
-                        for y, (a, b) in enumerate(zip(screens[i], game.rows(), strict=True)) if a != b]
-                problems.append(f"before key {i} ({keys[i] if i < len(keys) else 'end'!r}), the terminal differs "
-                                f"from the plan:\n" + "\n".join(diff[:6]))
+                diff = [
+                    f"  row {y}: expected {a.rstrip()!r}\n  row {y}:      got {b.rstrip()!r}"
+                    for y, (a, b) in enumerate(zip(screens[i], game.rows(), strict=True))
+                    if a != b
+                ]
+                problems.append(
+                    f"before key {i} ({keys[i] if i < len(keys) else 'end'!r}), the terminal differs "
+                    f"from the plan:\n" + "\n".join(diff[:6])
+                )
                 print(problems[-1])
             for name in shots.get(i, []):
                 write(pyte_console(game.screen), out / f"{name}.png")
@@ -492,10 +558,14 @@ def terminal_shots(seed: int, ruleset: str, out: Path, home: Path) -> None:
         game.pump(0.5)
     finally:
         game.close()
-    missing = {"title", "explore", "encounter", "look", "log", "help", "combat", "run", "death"} \
-        - {n for names in shots.values() for n in names}
-    print(f"terminal: {time.monotonic() - t0:.1f} s, missing:", missing or "none",
-          f"; {len(problems)} differences from the plan" if problems else "")
+    missing = {"title", "explore", "encounter", "look", "log", "help", "combat", "run", "death"} - {
+        n for names in shots.values() for n in names
+    }
+    print(
+        f"terminal: {time.monotonic() - t0:.1f} s, missing:",
+        missing or "none",
+        f"; {len(problems)} differences from the plan" if problems else "",
+    )
 
 
 if __name__ == "__main__":

@@ -51,8 +51,9 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def play_chunk(content: Content, ruleset: str, seeds: Sequence[tuple[int, int]], max_actions: int,
-               record: bool) -> list[Played]:
+def play_chunk(
+    content: Content, ruleset: str, seeds: Sequence[tuple[int, int]], max_actions: int, record: bool
+) -> list[Played]:
     """Play the games ``(index, seed)`` of one task (in a worker, or here)."""
     out: list[Played] = []
     for index, seed in seeds:
@@ -90,21 +91,30 @@ def _context() -> multiprocessing.context.BaseContext:
 def _chunks(seeds: Sequence[int], size: int) -> Iterator[list[tuple[int, int]]]:
     items = list(enumerate(seeds))
     for i in range(0, len(items), size):
-        yield items[i:i + size]
+        yield items[i : i + size]
 
 
-def _local(content: Content, ruleset: str, seeds: Sequence[int], max_actions: int, record: bool, jobs: int,
-           done: Callable[[Played], None]) -> None:
+def _local(
+    content: Content,
+    ruleset: str,
+    seeds: Sequence[int],
+    max_actions: int,
+    record: bool,
+    jobs: int,
+    done: Callable[[Played], None],
+) -> None:
     if jobs <= 1 or len(seeds) <= 1:
         for chunk in _chunks(seeds, 1):
             for p in play_chunk(content, ruleset, chunk, max_actions, record):
                 done(p)
         return
     size = max(1, min(CHUNK, len(seeds) // (jobs * 4)))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_init_worker,
-                             initargs=(content,)) as pool:
-        futures: list[Future[list[Played]]] = [pool.submit(_worker_chunk, ruleset, chunk, max_actions, record)
-                                               for chunk in _chunks(seeds, size)]
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=_context(), initializer=_init_worker, initargs=(content,)
+    ) as pool:
+        futures: list[Future[list[Played]]] = [
+            pool.submit(_worker_chunk, ruleset, chunk, max_actions, record) for chunk in _chunks(seeds, size)
+        ]
         for fut in as_completed(futures):
             for p in fut.result():
                 done(p)
@@ -112,8 +122,16 @@ def _local(content: Content, ruleset: str, seeds: Sequence[int], max_actions: in
 
 # --- a Dask cluster ----------------------------------------------------------------------------------------------
 
-def _dask(content: Content, ruleset: str, seeds: Sequence[int], max_actions: int, record: bool, address: str,
-          done: Callable[[Played], None]) -> None:
+
+def _dask(
+    content: Content,
+    ruleset: str,
+    seeds: Sequence[int],
+    max_actions: int,
+    record: bool,
+    address: str,
+    done: Callable[[Played], None],
+) -> None:
     try:  # (imported by name: an optional extra, untyped, absent where CI type-checks)
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
@@ -125,8 +143,10 @@ def _dask(content: Content, ruleset: str, seeds: Sequence[int], max_actions: int
     try:
         data = client.scatter(content, broadcast=True)
         size = max(1, min(CHUNK, len(seeds) // 64))
-        futures = [client.submit(play_chunk, data, ruleset, chunk, max_actions, record, pure=False,
-                                 retries=DASK_RETRIES) for chunk in _chunks(seeds, size)]
+        futures = [
+            client.submit(play_chunk, data, ruleset, chunk, max_actions, record, pure=False, retries=DASK_RETRIES)
+            for chunk in _chunks(seeds, size)
+        ]
         for fut in distributed.as_completed(futures):
             for p in fut.result():
                 done(p)
@@ -136,9 +156,19 @@ def _dask(content: Content, ruleset: str, seeds: Sequence[int], max_actions: int
 
 # --- the batch ---------------------------------------------------------------------------------------------------
 
-def run(content: Content, ruleset: str, first_seed: int, games: int, *, max_actions: int = MAX_ACTIONS,
-        record_dir: Path | None = None, jobs: int = 1, dask: str | None = None,
-        progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+
+def run(
+    content: Content,
+    ruleset: str,
+    first_seed: int,
+    games: int,
+    *,
+    max_actions: int = MAX_ACTIONS,
+    record_dir: Path | None = None,
+    jobs: int = 1,
+    dask: str | None = None,
+    progress: Callable[[GameResult], None] | None = None,
+) -> list[GameResult]:
     """Play ``games`` games (game i with seed ``game_seed(first_seed, i)``); their results in game order. With
     ``record_dir``, each game's recording is written there as ``autoplay-RULESET-SEED.jsonl``."""
     seeds = [game_seed(first_seed, i) for i in range(games)]

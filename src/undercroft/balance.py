@@ -150,8 +150,9 @@ def ruleset_stats(ruleset: str, results: Sequence[GameResult], levels: int) -> R
         key = r.cause or "unknown"
         monsters[key] = monsters.get(key, 0) + 1
     games = len(results)
-    survival = tuple(_share(sum(r.outcome == "won" or r.deepest >= k for r in results), games)
-                     for k in range(1, depth + 1))
+    survival = tuple(
+        _share(sum(r.outcome == "won" or r.deepest >= k for r in results), games) for k in range(1, depth + 1)
+    )
     return RulesetStats(
         ruleset=ruleset,
         games=games,
@@ -187,13 +188,31 @@ def verdicts(stats: RulesetStats) -> list[Verdict]:
     band = WIN_TARGETS.get(stats.ruleset)
     if band is not None:
         lo, hi = band
-        out.append(Verdict("win_rate", stats.games > 0 and lo <= stats.win_rate <= hi,
-                           f"{100 * lo:.0f}-{100 * hi:.0f} %", _pct(stats.win_rate)))
+        out.append(
+            Verdict(
+                "win_rate",
+                stats.games > 0 and lo <= stats.win_rate <= hi,
+                f"{100 * lo:.0f}-{100 * hi:.0f} %",
+                _pct(stats.win_rate),
+            )
+        )
     level, share = stats.worst_level
-    out.append(Verdict("worst_level", share <= MAX_LEVEL_SHARE, f"<= {100 * MAX_LEVEL_SHARE:.0f} % of the deaths",
-                       f"level {level}: {_pct(share)}" if level else "no deaths"))
-    out.append(Verdict("no_choice", stats.no_choice_share < MAX_NO_CHOICE_SHARE,
-                       f"< {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths", _pct(stats.no_choice_share)))
+    out.append(
+        Verdict(
+            "worst_level",
+            share <= MAX_LEVEL_SHARE,
+            f"<= {100 * MAX_LEVEL_SHARE:.0f} % of the deaths",
+            f"level {level}: {_pct(share)}" if level else "no deaths",
+        )
+    )
+    out.append(
+        Verdict(
+            "no_choice",
+            stats.no_choice_share < MAX_NO_CHOICE_SHARE,
+            f"< {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths",
+            _pct(stats.no_choice_share),
+        )
+    )
     out.append(Verdict("timeouts", stats.timeouts <= MAX_TIMEOUTS, f"{MAX_TIMEOUTS}", str(stats.timeouts)))
     return out
 
@@ -211,44 +230,65 @@ def _mark(met: bool) -> str:
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|"]
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|",
+    ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines
 
 
-def render_section(stats: Sequence[RulesetStats], *, command: str, seed: int, games: int,
-                   charts: Mapping[str, str] | None = None) -> str:
+def render_section(
+    stats: Sequence[RulesetStats], *, command: str, seed: int, games: int, charts: Mapping[str, str] | None = None
+) -> str:
     """The generated section of docs/BALANCE.md, markers included, without a final newline. ``command`` is the
     command that made it; ``charts`` maps a chart's file name (:data:`CHART_NAMES`) to its path relative to the
     document (none: no charts are linked)."""
-    lines = [BEGIN, "", "## Bot games", "",
-             "Generated; do not edit by hand. Regenerated with:", "", "```sh", command, "```", "",
-             f"{games} games per ruleset, seed {seed} (game i of each ruleset uses seed {seed}+i), played by the",
-             "autoplay bot (`undercroft autoplay`). Win % with its 95 % Wilson score interval.", "",
-             "Targets: win rate "
-             + ", ".join(f"{name} {100 * lo:.0f}-{100 * hi:.0f} %" for name, (lo, hi) in WIN_TARGETS.items()) + ";",
-             f"no level over {100 * MAX_LEVEL_SHARE:.0f} % of a ruleset's deaths; deaths without a choice (the party "
-             "never had a way out",
-             f"of the fatal meeting) under {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths; {MAX_TIMEOUTS} timeouts.",
-             ""]
+    lines = [
+        BEGIN,
+        "",
+        "## Bot games",
+        "",
+        "Generated; do not edit by hand. Regenerated with:",
+        "",
+        "```sh",
+        command,
+        "```",
+        "",
+        f"{games} games per ruleset, seed {seed} (game i of each ruleset uses seed {seed}+i), played by the",
+        "autoplay bot (`undercroft autoplay`). Win % with its 95 % Wilson score interval.",
+        "",
+        "Targets: win rate "
+        + ", ".join(f"{name} {100 * lo:.0f}-{100 * hi:.0f} %" for name, (lo, hi) in WIN_TARGETS.items())
+        + ";",
+        f"no level over {100 * MAX_LEVEL_SHARE:.0f} % of a ruleset's deaths; deaths without a choice (the party "
+        "never had a way out",
+        f"of the fatal meeting) under {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths; {MAX_TIMEOUTS} timeouts.",
+        "",
+    ]
     rows = []
     for s in stats:
         v = {x.name: x for x in verdicts(s)}
         low, high = s.win_interval
         win = v.get("win_rate")
         level, share = s.worst_level
-        rows.append([
-            s.ruleset, str(s.games),
-            f"{100 * s.win_rate:.1f} [{100 * low:.1f}, {100 * high:.1f}]",
-            f"{win.target} {_mark(win.met)}" if win else "none",
-            str(s.deaths),
-            (f"L{level} {_pct(share)} " if level else "none ") + _mark(v["worst_level"].met),
-            f"{_pct(s.no_choice_share)} {_mark(v['no_choice'].met)}",
-            f"{s.timeouts} {_mark(v['timeouts'].met)}",
-        ])
-    lines += _table(["ruleset", "games", "win % [95% CI]", "target", "deaths", "worst level share",
-                     "no-choice share", "timeouts"], rows, right=(1, 4))
+        rows.append(
+            [
+                s.ruleset,
+                str(s.games),
+                f"{100 * s.win_rate:.1f} [{100 * low:.1f}, {100 * high:.1f}]",
+                f"{win.target} {_mark(win.met)}" if win else "none",
+                str(s.deaths),
+                (f"L{level} {_pct(share)} " if level else "none ") + _mark(v["worst_level"].met),
+                f"{_pct(s.no_choice_share)} {_mark(v['no_choice'].met)}",
+                f"{s.timeouts} {_mark(v['timeouts'].met)}",
+            ]
+        )
+    lines += _table(
+        ["ruleset", "games", "win % [95% CI]", "target", "deaths", "worst level share", "no-choice share", "timeouts"],
+        rows,
+        right=(1, 4),
+    )
     missed = {s.ruleset: [v.name for v in verdicts(s) if not v.met] for s in stats}
     if any(missed.values()):
         lines += ["", "Missed targets:", ""]
@@ -259,29 +299,43 @@ def render_section(stats: Sequence[RulesetStats], *, command: str, seed: int, ga
     if crashed:
         lines += ["", "Crashed games (counted in the games, not in the deaths): " + ", ".join(crashed) + "."]
     if charts:
-        alts = {"survival.png": "Survival by level: the share of games that reached each level, and won",
-                "win_rate.png": "Win rate per ruleset with its 95 % interval and the target band",
-                "deaths_by_monster.png": "Deaths by monster per ruleset, the most deadly first"}
+        alts = {
+            "survival.png": "Survival by level: the share of games that reached each level, and won",
+            "win_rate.png": "Win rate per ruleset with its 95 % interval and the target band",
+            "deaths_by_monster.png": "Deaths by monster per ruleset, the most deadly first",
+        }
         for name in CHART_NAMES:
             if name in charts:
                 lines += ["", f"![{alts[name]}]({charts[name]})"]
     for s in stats:
-        lines += ["", f"### {s.ruleset}", "",
-                  f"{s.games} games: {s.wins} won, {s.deaths} dead, {s.timeouts} timeouts"
-                  + (f", {s.crashes} crashed" if s.crashes else "")
-                  + f"; mean turns {s.mean_turns}; deaths without a choice {s.no_choice}"
-                  + f" ({_pct(s.no_choice_share)} of the deaths).", "",
-                  "Survival (share of games that reached the level): "
-                  + ", ".join(f"L{k} {_pct(x)}" for k, x in enumerate(s.survival, 1))
-                  + f", won {_pct(s.win_rate)}.", ""]
+        lines += [
+            "",
+            f"### {s.ruleset}",
+            "",
+            f"{s.games} games: {s.wins} won, {s.deaths} dead, {s.timeouts} timeouts"
+            + (f", {s.crashes} crashed" if s.crashes else "")
+            + f"; mean turns {s.mean_turns}; deaths without a choice {s.no_choice}"
+            + f" ({_pct(s.no_choice_share)} of the deaths).",
+            "",
+            "Survival (share of games that reached the level): "
+            + ", ".join(f"L{k} {_pct(x)}" for k, x in enumerate(s.survival, 1))
+            + f", won {_pct(s.win_rate)}.",
+            "",
+        ]
         per_level = zip(s.deaths_by_level, s.level_shares, strict=True)
-        lines += _table(["level", "deaths", "share of deaths"],
-                        ([str(k), str(n), _pct(x)] for k, (n, x) in enumerate(per_level, 1)), right=(0, 1, 2))
+        lines += _table(
+            ["level", "deaths", "share of deaths"],
+            ([str(k), str(n), _pct(x)] for k, (n, x) in enumerate(per_level, 1)),
+            right=(0, 1, 2),
+        )
         lines.append("")
         top = s.deaths_by_monster[:TOP_MONSTERS]
         if top:
-            lines += _table(["monster", "deaths", "share of deaths"],
-                            ([name, str(n), _pct(_share(n, s.deaths))] for name, n in top), right=(1, 2))
+            lines += _table(
+                ["monster", "deaths", "share of deaths"],
+                ([name, str(n), _pct(_share(n, s.deaths))] for name, n in top),
+                right=(1, 2),
+            )
             rest = s.deaths_by_monster[TOP_MONSTERS:]
             if rest:
                 others = sum(n for _, n in rest)
@@ -304,7 +358,7 @@ def replace_section(document: str, section: str) -> str:
     start, stop = document.find(BEGIN), document.find(END)
     if begins != 1 or ends != 1 or stop < start:
         raise ValueError(f"the document must hold one {BEGIN} followed by one {END}")
-    return document[:start] + section + document[stop + len(END):]
+    return document[:start] + section + document[stop + len(END) :]
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -392,13 +446,25 @@ def _win_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> None:
     for i, s in enumerate(stats):
         band = WIN_TARGETS.get(s.ruleset)
         if band is not None:
-            ax.fill_between([i - 0.4, i + 0.4], 100 * band[0], 100 * band[1], color="tab:green", alpha=0.2,
-                            label=None if labelled else "target")
+            ax.fill_between(
+                [i - 0.4, i + 0.4],
+                100 * band[0],
+                100 * band[1],
+                color="tab:green",
+                alpha=0.2,
+                label=None if labelled else "target",
+            )
             labelled = True
         low, high = s.win_interval
         rate = 100 * s.win_rate
-        ax.errorbar([i], [rate], yerr=[[max(0.0, rate - 100 * low)], [max(0.0, 100 * high - rate)]], fmt="o", capsize=6,
-                    color=f"C{i}")
+        ax.errorbar(
+            [i],
+            [rate],
+            yerr=[[max(0.0, rate - 100 * low)], [max(0.0, 100 * high - rate)]],
+            fmt="o",
+            capsize=6,
+            color=f"C{i}",
+        )
         ax.annotate(f"{rate:.1f} %", (i, rate), textcoords="offset points", xytext=(10, -3))
     ax.set_xticks(range(len(stats)), [s.ruleset for s in stats])
     ax.set_xlim(-0.6, len(stats) - 0.4)
@@ -424,7 +490,23 @@ def write_charts(modules: Any, stats: Sequence[RulesetStats], directory: Path) -
 
 
 __all__ = [
-    "BEGIN", "CHART_NAMES", "END", "MAX_LEVEL_SHARE", "MAX_NO_CHOICE_SHARE", "MAX_TIMEOUTS", "RULESETS",
-    "WIN_TARGETS", "RulesetStats", "Verdict", "all_met", "plotting", "render_section", "replace_section",
-    "ruleset_stats", "verdicts", "wilson", "write_atomic", "write_charts",
+    "BEGIN",
+    "CHART_NAMES",
+    "END",
+    "MAX_LEVEL_SHARE",
+    "MAX_NO_CHOICE_SHARE",
+    "MAX_TIMEOUTS",
+    "RULESETS",
+    "WIN_TARGETS",
+    "RulesetStats",
+    "Verdict",
+    "all_met",
+    "plotting",
+    "render_section",
+    "replace_section",
+    "ruleset_stats",
+    "verdicts",
+    "wilson",
+    "write_atomic",
+    "write_charts",
 ]

@@ -75,8 +75,13 @@ def _load_extra_metrics() -> None:
 
 # Modules that register more metrics with @metric when imported.
 _METRIC_MODULES: list[str] = [
-    "undercroft.bench_dungeon", "undercroft.bench_ui", "undercroft.bench_replay", "undercroft.bench_sim",
-    "undercroft.bench_term", "undercroft.bench_soak", "undercroft.bench_autoplay",
+    "undercroft.bench_dungeon",
+    "undercroft.bench_ui",
+    "undercroft.bench_replay",
+    "undercroft.bench_sim",
+    "undercroft.bench_term",
+    "undercroft.bench_soak",
+    "undercroft.bench_autoplay",
 ]
 
 

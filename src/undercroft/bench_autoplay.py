@@ -48,8 +48,9 @@ def _rates(args: argparse.Namespace, jobs: int) -> tuple[float, float]:
         play_game(content, ruleset, FIRST_SEED, max_actions=200)  # warm up the caches (before any fork)
         with tempfile.TemporaryDirectory(prefix="undercroft-bench-autoplay-") as tmp:
             t0 = time.perf_counter()
-            results = autoplay.run(content, ruleset, FIRST_SEED, GAMES, max_actions=MAX_ACTIONS,
-                                   record_dir=Path(tmp), jobs=jobs)
+            results = autoplay.run(
+                content, ruleset, FIRST_SEED, GAMES, max_actions=MAX_ACTIONS, record_dir=Path(tmp), jobs=jobs
+            )
             seconds = time.perf_counter() - t0
             _RATES[key] = (GAMES / seconds, sum(r.turns for r in results) / seconds)
     return _RATES[key]
@@ -120,8 +121,10 @@ def _ratio_metrics(ruleset: str) -> None:
     microseconds an action (``bot_us_per_action``, ``step_us_per_action``), all three from one run."""
     suffix = "" if ruleset == RULESET else f"_{ruleset}"
     games = f"{GAMES} unrecorded bot games of {ruleset} from seed {FIRST_SEED}"
-    bot_side = ("Bot.prime, had_a_way_out and Bot.choose (with every question they ask the engine, the fields of "
-                "view folded in among them)")
+    bot_side = (
+        "Bot.prime, had_a_way_out and Bot.choose (with every question they ask the engine, the fields of "
+        "view folded in among them)"
+    )
 
     def ratio(args: argparse.Namespace) -> float:
         t = _split(args, _played(args, ruleset, f"bot_step_ratio{suffix}"))
@@ -135,8 +138,9 @@ def _ratio_metrics(ruleset: str) -> None:
         t = _split(args, _played(args, ruleset, f"step_us_per_action{suffix}"))
         return 1e6 * t.step / t.actions
 
-    ratio.__doc__ = (f"The bot's seconds over the engine's in {games}: {bot_side} against Game.step; at most 1 is "
-                     "the aim.")
+    ratio.__doc__ = (
+        f"The bot's seconds over the engine's in {games}: {bot_side} against Game.step; at most 1 is the aim."
+    )
     bot_us.__doc__ = f"The bot's microseconds an action in {games} ({bot_side}): the same run as the ratio's."
     step_us.__doc__ = f"Game.step's microseconds an action in {games}: the same run as the ratio's."
     metric(f"bot_step_ratio{suffix}", "x")(ratio)

@@ -59,4 +59,3 @@ def sim_speedup_vs_scalar(args: argparse.Namespace) -> float:
 
     t = median_time(scalar_run, repeat=3)
     return vector / (SCALAR_FIGHTS / t)
-

@@ -36,8 +36,14 @@ def rss_mb() -> float:
         return peak / 2**20 if os.uname().sysname == "Darwin" else peak / 2**10
 
 
-def soak(args: argparse.Namespace, games: int, ruleset: str = RULESET, first_seed: int = FIRST_SEED,
-         report: Callable[[int, float], None] | None = None, every: int = 100) -> list[tuple[int, float]]:
+def soak(
+    args: argparse.Namespace,
+    games: int,
+    ruleset: str = RULESET,
+    first_seed: int = FIRST_SEED,
+    report: Callable[[int, float], None] | None = None,
+    every: int = 100,
+) -> list[tuple[int, float]]:
     """Play ``games`` unrecorded bot games in this process; the resident size (MB) after each ``every`` games and
     after :data:`WARMUP_GAMES`, as ``(games played, MB)``; ``report`` is called with each."""
     content = load_data(args)

@@ -129,8 +129,10 @@ def _register_sized(width: int, height: int) -> None:
     def sized(args: argparse.Namespace) -> float:
         return statistics.median(frame_stats(args, (width, height)).times_ms)
 
-    sized.__doc__ = (f"terminal_frame_ms on a {width}x{height} terminal (a {width}x{height} console drawn and "
-                     f"sent through Screen.frame); median of up to {STEPS} steps.")
+    sized.__doc__ = (
+        f"terminal_frame_ms on a {width}x{height} terminal (a {width}x{height} console drawn and "
+        f"sent through Screen.frame); median of up to {STEPS} steps."
+    )
     metric(f"terminal_frame_ms_{width}x{height}", "ms")(sized)
 
 

@@ -114,8 +114,14 @@ LEAVE_MARGIN = 0.1  # leave a fight when running gives at least this much better
 READY = 0.75  # drink before a hard fight it cannot leave when at or below this fraction of max HP
 CAUGHT = 0.9  # the fight odds after a failed run, against the odds now (tired, and struck as it turns)
 STRUCK_FIRST = 0.85  # the fight odds after a refused bribe (it strikes first), against the odds now
-_PREFER = {"talk": 5, "fight": 4, "bribe": 3, "distract_treasure": 2, "distract_food": 1,
-           "run": 0}  # between equal chances: terms, then a fight, ...
+_PREFER = {
+    "talk": 5,
+    "fight": 4,
+    "bribe": 3,
+    "distract_treasure": 2,
+    "distract_food": 1,
+    "run": 0,
+}  # between equal chances: terms, then a fight, ...
 RECORD_BATCH = 64  # action lines a recorded bot game gathers before one write (see Recorder.create)
 COSTS_KEPT = 64  # walking maps (Bot._cost_bits) a bot keeps at once on a level
 PARTS_KEPT = 64  # walking maps whose parts (see CostFlood) a bot keeps at once on a level
@@ -239,6 +245,7 @@ class _WinOdds:
 
     def leave(self, escape: float) -> bool:
         """:func:`_leaves` at the win: its margin falls as the win rises (by 1 - (1 - escape) * CAUGHT > 0)."""
+
         def margin(o: float) -> float:
             return escape + (1 - escape) * o * CAUGHT - (o + LEAVE_MARGIN)
 
@@ -266,8 +273,12 @@ class _WinOdds:
             points = [self.lo, self.hi, *(x for x in crossings if self.lo < x < self.hi)]
             at = [{k: f(o) for k, f in ways.items()} for o in points]
             for k in ways:  # (k beats j: by more than a rounding, or, preferred on a tie, by nothing at all)
-                if all(v[k] - v[j] >= 0.0 if _PREFER[k] > _PREFER[j] else v[k] - v[j] > self.TIE + self.SURE
-                       for v in at for j in ways if j != k):
+                if all(
+                    v[k] - v[j] >= 0.0 if _PREFER[k] > _PREFER[j] else v[k] - v[j] > self.TIE + self.SURE
+                    for v in at
+                    for j in ways
+                    if j != k
+                ):
                     return k
             self._refine()
         values = {k: f(self.lo) for k, f in ways.items()}
@@ -431,8 +442,13 @@ class Bot:
             out.append(_move(step[0] - st.pos[0], step[1] - st.pos[1]))
         elif st.level.map.stairs == st.pos and self._goal_kind == "stairs":
             self.stuck = 0
-            if g.rules.time.rest_heal and self._hurt(1.0 - 1e-9) is not None and not self._groups_here() \
-                    and not g.rs.levels[st.depth].final and self._rested < MAX_REST_BEFORE:
+            if (
+                g.rules.time.rest_heal
+                and self._hurt(1.0 - 1e-9) is not None
+                and not self._groups_here()
+                and not g.rs.levels[st.depth].final
+                and self._rested < MAX_REST_BEFORE
+            ):
                 self._rested += 1
                 out.append(Rest())  # whole before going down
             out.append(Descend())
@@ -484,7 +500,7 @@ class Bot:
         walk = m.tiles != dungeon.WALL
         out: list[tuple[str, npt.NDArray[np.bool_]]] = []
         items = np.zeros_like(walk)
-        for (x, y) in lv.items:
+        for x, y in lv.items:
             if lv.explored[y, x]:
                 items[y, x] = True
         out.append(("item", items))
@@ -556,8 +572,14 @@ class Bot:
         blocked = tuple(p for p, until in self._blocked.items() if until > st.turn) if self._blocked else ()
         fenced = avoid and bool(self._avoid)
         # (the level's rev moves with any change to a group on it: where it stands, its peace, its hit points)
-        key = (lv.index, lv.rev, through, blocked, tuple(sorted(self._avoid)) if fenced else (),
-               st.segment if fenced else -2)
+        key = (
+            lv.index,
+            lv.rev,
+            through,
+            blocked,
+            tuple(sorted(self._avoid)) if fenced else (),
+            st.segment if fenced else -2,
+        )
         known = self._costs_known.get(key)
         if known is not None:
             ones, passes = known
@@ -596,12 +618,13 @@ class Bot:
         explored = lv.explored_bits()
         walk = self._level_bits()[0]
         items = 0
-        for (x, y) in lv.items:
+        for x, y in lv.items:
             items |= 1 << (y * stride + x)
         out = [("item", items & explored)]
         stairs = 0 if m.stairs is None else 1 << (m.stairs[1] * stride + m.stairs[0])
-        if stairs & explored and (self.game.rs.levels[st.depth].final
-                                  or sum(st.items.get(i, 0) for i in self._potion_ids) >= STOCKED):
+        if stairs & explored and (
+            self.game.rs.levels[st.depth].final or sum(st.items.get(i, 0) for i in self._potion_ids) >= STOCKED
+        ):
             out.append(("stairs", stairs))
         if self._level_moves < self.max_level_moves:
             out.append(("explore", walk & ~explored))
@@ -651,8 +674,16 @@ class Bot:
                 if self._plan_to("reengage", reengage, here_bit, avoid, diagonal, True, floods):
                     return
 
-    def _plan_to(self, kind: str, mask: int, here_bit: int, avoid: bool, diagonal: bool, last_resort: bool,
-                 floods: dict[tuple[bool, bool], CostFlood]) -> bool:
+    def _plan_to(
+        self,
+        kind: str,
+        mask: int,
+        here_bit: int,
+        avoid: bool,
+        diagonal: bool,
+        last_resort: bool,
+        floods: dict[tuple[bool, bool], CostFlood],
+    ) -> bool:
         """Plan the walk to the nearest tile of ``mask`` (a goal of ``kind``) by one pass of :meth:`_plan`; False
         when none is in reach."""
         st = self.game.state
@@ -666,8 +697,9 @@ class Bot:
         if flood is None:
             m = st.level.map
             costs = self._cost_bits(avoid, through=last_resort)
-            flood = floods[(avoid, diagonal)] = CostFlood(m.width, m.height, costs, st.pos, diagonal,
-                                                          self._parts_of(costs, diagonal))
+            flood = floods[(avoid, diagonal)] = CostFlood(
+                m.width, m.height, costs, st.pos, diagonal, self._parts_of(costs, diagonal)
+            )
         reach &= flood.all  # (a goal on a tile it may not enter is never reached: no flood to the end to find that)
         best = flood.nearest(reach) if reach else None
         if best is None:
@@ -777,8 +809,14 @@ class Bot:
         else:
             self._waits[g.id] = waits
         drink = [a for a in plan if isinstance(a, Drink)]
-        decisive = next((a for a in plan if not isinstance(a, Drink)
-                         and not (isinstance(a, Talk) and parley.check_talk(game, g) is not None)), None)
+        decisive = next(
+            (
+                a
+                for a in plan
+                if not isinstance(a, Drink) and not (isinstance(a, Talk) and parley.check_talk(game, g) is not None)
+            ),
+            None,
+        )
         if isinstance(decisive, (Run, Move)):
             return plan  # run while it cannot see where the party goes; walk on past a quiet group
         run = next((a for a in plan if isinstance(a, Run)), None)
@@ -824,8 +862,11 @@ class Bot:
             dist = dijkstra_map(cost, tile, diagonal=diagonal)
             here = int(dist[st.pos[1], st.pos[0]])
             moves = _STEPS + (((1, 1), (1, -1), (-1, 1), (-1, -1)) if diagonal else ())
-            options = [(int(dist[y, x]), (x, y)) for x, y in ((st.pos[0] + dx, st.pos[1] + dy) for dx, dy in moves)
-                       if 0 <= y < dist.shape[0] and 0 <= x < dist.shape[1] and cost[y, x] > 0]
+            options = [
+                (int(dist[y, x]), (x, y))
+                for x, y in ((st.pos[0] + dx, st.pos[1] + dy) for dx, dy in moves)
+                if 0 <= y < dist.shape[0] and 0 <= x < dist.shape[1] and cost[y, x] > 0
+            ]
             closer = [o for o in options if o[0] < here]
             if closer:
                 return min(closer)[1]
@@ -881,8 +922,14 @@ class Bot:
                 out.append(_BEST_RUN)
             return out
         waits = self._waits.get(g.id, 0)
-        if (g.reaction_result in ("peaceful", "friendly") and g.origin != Origin.GUARDIAN and waits < MAX_WAITS
-                and g.risen and Behaviour.PASSIVE not in mon.behaviours and odds.below(0.9)):  # (the odds last)
+        if (
+            g.reaction_result in ("peaceful", "friendly")
+            and g.origin != Origin.GUARDIAN
+            and waits < MAX_WAITS
+            and g.risen
+            and Behaviour.PASSIVE not in mon.behaviours
+            and odds.below(0.9)
+        ):  # (the odds last)
             self._waits[g.id] = waits + 1
             out.append(Wait())  # a friendly monster given a moment goes its way (or lets the party be)
         # The careful choice: each way of meeting it, valued as the chance to come through (see _values).
@@ -913,8 +960,9 @@ class Bot:
         out.append(Fight())
         return out
 
-    def _values(self, g: Group, odds: _WinOdds) -> tuple[dict[str, Callable[[float], float]],
-                                                           list[Callable[[float], float]]]:
+    def _values(
+        self, g: Group, odds: _WinOdds
+    ) -> tuple[dict[str, Callable[[float], float]], list[Callable[[float], float]]]:
         """The chance to come through the meeting with ``g`` by each way the party may take now, as a function of
         the fight's win: fight (the win), run (the chance to get away, else a fight), bribe (the chance it is taken,
         else a fight it opens), talk (the chance of terms, else the best of the others a round later); and those
@@ -928,6 +976,7 @@ class Bot:
         out: dict[str, Callable[[float], float]] = {"fight": fight}
         later: dict[str, Callable[[float], float]] = {"fight": fight}  # the same a round later, in sight
         if self.legal(Run()):
+
             def run(e: float) -> Callable[[float], float]:
                 return lambda o: e + (1 - e) * o * CAUGHT - AGAIN
 
@@ -950,13 +999,23 @@ class Bot:
         submerged = Behaviour.SUBMERGED in mon.behaviours
         table = game.content.tables.distractions
         ways: tuple[tuple[Literal["food", "treasure"], Action, int], ...] = (
-            ("food", DropFood(), table.food), ("treasure", DropTreasure(), table.treasure))
+            ("food", DropFood(), table.food),
+            ("treasure", DropTreasure(), table.treasure),
+        )
         for what, action, percent in ways:
-            if (formulas.distracted_by(what, mon.intelligent, submerged) and self.legal(action)
-                    and (not in_corridor or odds.below(GIVE_UP))):
+            if (
+                formulas.distracted_by(what, mon.intelligent, submerged)
+                and self.legal(action)
+                and (not in_corridor or odds.below(GIVE_UP))
+            ):
                 out["distract_" + what] = then(percent / formulas.PERCENT)  # (a failure lets a round pass)
-        if (g.origin != Origin.GUARDIAN and game.proc.negotiation and game.negotiable(g) and not g.negotiated
-                and (not in_corridor or odds.below(GIVE_UP))):
+        if (
+            g.origin != Origin.GUARDIAN
+            and game.proc.negotiation
+            and game.negotiable(g)
+            and not g.negotiated
+            and (not in_corridor or odds.below(GIVE_UP))
+        ):
             chance = talk_odds(game, g)
             if chance > 0:
                 out["talk"] = then(chance)
@@ -974,8 +1033,16 @@ class Bot:
         submerged = Behaviour.SUBMERGED in mon.behaviours
         in_fight = st.combat is not None
         out_of_sight = not in_sight and st.encounter is not None and st.encounter.out_of_sight
-        if formulas.automatic_evasion(in_fight=in_fight, submerged=submerged, party_speed_=game.party_speed(),
-                                      monster_speed=mon.speed, out_of_sight=out_of_sight) is not None:
+        if (
+            formulas.automatic_evasion(
+                in_fight=in_fight,
+                submerged=submerged,
+                party_speed_=game.party_speed(),
+                monster_speed=mon.speed,
+                out_of_sight=out_of_sight,
+            )
+            is not None
+        ):
             return 1.0
         band = encounter.reaction_band(game, g)
         follow = 1.0 if band is None or submerged else band.pursuit / formulas.PERCENT
@@ -1027,8 +1094,11 @@ class Bot:
             return Run()
         g = self._group()
         tiles = [] if g is None else [p for p, hp in zip(game.creature_tiles(g), g.hp, strict=True) if hp > 0]
-        hostile = {o.segment for o in lv.groups
-                   if not o.defeated and not o.hidden and not o.peaceful and (g is None or o.id != g.id)}
+        hostile = {
+            o.segment
+            for o in lv.groups
+            if not o.defeated and not o.hidden and not o.peaceful and (g is None or o.id != g.id)
+        }
 
         def key(i: int) -> tuple[bool, bool, bool, bool, int]:
             w = ways[i]
@@ -1097,8 +1167,9 @@ class Bot:
             distance, end = formulas.chase_round(distance, gain, r, enc.sight_feet, enc.pursuit_max_rounds)
             if end == "caught":  # (in the chase's last round only if the party has breath left)
                 need = r - rounds
-                return (r < enc.pursuit_max_rounds
-                        and (not game.proc.fatigue or st.running_rounds + need < rules.fatigue.max_running_rounds - 1))
+                return r < enc.pursuit_max_rounds and (
+                    not game.proc.fatigue or st.running_rounds + need < rules.fatigue.max_running_rounds - 1
+                )
             if end:
                 return False
         return False
@@ -1266,8 +1337,15 @@ def play_game(
             try:
                 events = play_step(game, recorder, action) if recorder else game.step(action)
             except Exception as exc:
-                return GameResult(seed, ruleset, "crash", game.state.turn, game.state.depth + 1,
-                                  f"{type(exc).__name__}: {exc}", record)
+                return GameResult(
+                    seed,
+                    ruleset,
+                    "crash",
+                    game.state.turn,
+                    game.state.depth + 1,
+                    f"{type(exc).__name__}: {exc}",
+                    record,
+                )
             if timing is not None:
                 timing.bot += t1 - t0
                 timing.step += time.perf_counter() - t1

@@ -66,8 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _extra_commands() -> list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser], Callable[
-        [argparse.ArgumentParser], None]], None]]:
+def _extra_commands() -> list[
+    Callable[[argparse._SubParsersAction[argparse.ArgumentParser], Callable[[argparse.ArgumentParser], None]], None]
+]:
     """Subcommands that live in their own modules; each module has ``register(sub, add_data_arg)``."""
     import importlib
 
@@ -79,8 +80,14 @@ def _extra_commands() -> list[Callable[[argparse._SubParsersAction[argparse.Argu
 
 
 # Modules that add subcommands (play, replay, sim, autoplay, ...). Each is imported lazily by build_parser.
-_COMMAND_MODULES: list[str] = ["undercroft.commands_play", "undercroft.commands_replay", "undercroft.commands_sim",
-                                 "undercroft.commands_games", "undercroft.commands_soak", "undercroft.commands_balance"]
+_COMMAND_MODULES: list[str] = [
+    "undercroft.commands_play",
+    "undercroft.commands_replay",
+    "undercroft.commands_sim",
+    "undercroft.commands_games",
+    "undercroft.commands_soak",
+    "undercroft.commands_balance",
+]
 
 
 def _registered(parser: argparse.ArgumentParser) -> set[str]:

@@ -37,16 +37,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
         "balance",
         help="autoplay every ruleset and write the balance report (docs/BALANCE.md) with charts",
         description="The bot plays N games of each ruleset; the statistics (win rate with its 95 % interval, "
-                    "deaths by level and by monster, deaths without a choice, timeouts) and their targets "
-                    "replace the generated section of docs/BALANCE.md, and PNG charts go beside it.",
+        "deaths by level and by monster, deaths without a choice, timeouts) and their targets "
+        "replace the generated section of docs/BALANCE.md, and PNG charts go beside it.",
     )
-    p.add_argument("--games", type=games_per_ruleset, default=1000, metavar="N",
-                   help=f"games per ruleset, 1..{MAX_GAMES:,} (default 1000)")
+    p.add_argument(
+        "--games",
+        type=games_per_ruleset,
+        default=1000,
+        metavar="N",
+        help=f"games per ruleset, 1..{MAX_GAMES:,} (default 1000)",
+    )
     p.add_argument("--seed", default="1", metavar="S", help="seed of the first game; game i uses S+i (default 1)")
-    p.add_argument("--rulesets", default=",".join(RULESETS), metavar="R,R",
-                   help=f"the rulesets, comma-separated (default {','.join(RULESETS)})")
-    p.add_argument("--write", metavar="FILE",
-                   help="the markdown file whose generated section is rewritten (default docs/BALANCE.md)")
+    p.add_argument(
+        "--rulesets",
+        default=",".join(RULESETS),
+        metavar="R,R",
+        help=f"the rulesets, comma-separated (default {','.join(RULESETS)})",
+    )
+    p.add_argument(
+        "--write",
+        metavar="FILE",
+        help="the markdown file whose generated section is rewritten (default docs/BALANCE.md)",
+    )
     p.add_argument("--charts", metavar="DIR", help="where the PNG charts go (default: the folder balance beside FILE)")
     p.add_argument("--json", action="store_true", help="print the statistics as one JSON object")
     add_jobs_args(p)
@@ -141,12 +153,21 @@ def cmd_balance(args: argparse.Namespace) -> int:
     bar = progress.Bar(args.games * len(names), "balance", enabled=progress.wanted(args.json))
     with bar:
         for name in names:
+
             def tick(r: GameResult, name: str = name) -> None:
                 bar.update(1, name)
 
             try:
-                results = autoplay.run(content, name, seed, args.games, max_actions=MAX_ACTIONS,
-                                       jobs=args.jobs or autoplay.cores(), dask=args.dask, progress=tick)
+                results = autoplay.run(
+                    content,
+                    name,
+                    seed,
+                    args.games,
+                    max_actions=MAX_ACTIONS,
+                    jobs=args.jobs or autoplay.cores(),
+                    dask=args.dask,
+                    progress=tick,
+                )
             except autoplay.ClusterError as exc:
                 raise UserError(str(exc)) from None
             stats.append(balance.ruleset_stats(name, results, len(content.rulesets[name].levels)))
@@ -160,17 +181,27 @@ def cmd_balance(args: argparse.Namespace) -> int:
             charts = balance.write_charts(modules, stats, charts_dir)
         except OSError as exc:
             raise UserError(_printable(f"{charts_dir}: cannot write a chart: {exc.strerror or exc}")) from None
-    section = balance.render_section(stats, command=_command(args, args.seed, names), seed=seed, games=args.games,
-                                     charts={n: _relative(p, write.parent) for n, p in charts.items()})
+    section = balance.render_section(
+        stats,
+        command=_command(args, args.seed, names),
+        seed=seed,
+        games=args.games,
+        charts={n: _relative(p, write.parent) for n, p in charts.items()},
+    )
     try:
         balance.write_atomic(write, balance.replace_section(old, section))
     except OSError as exc:
         raise UserError(_printable(f"{write}: cannot write it: {exc.strerror or exc}")) from None
 
     if args.json:
-        out: dict[str, Any] = {"seed": seed, "games": args.games, "rulesets": {s.ruleset: s.to_dict() for s in stats},
-                               "all_met": balance.all_met(stats), "write": str(write),
-                               "charts": [str(p) for p in charts.values()]}
+        out: dict[str, Any] = {
+            "seed": seed,
+            "games": args.games,
+            "rulesets": {s.ruleset: s.to_dict() for s in stats},
+            "all_met": balance.all_met(stats),
+            "write": str(write),
+            "charts": [str(p) for p in charts.values()],
+        }
         print(json.dumps(out))
     else:
         print(f"Balance: {args.games} games of each of {', '.join(names)}, seeds from {seed}")
@@ -178,14 +209,18 @@ def cmd_balance(args: argparse.Namespace) -> int:
             low, high = s.win_interval
             missed = [v.name for v in balance.verdicts(s) if not v.met]
             level, share = s.worst_level
-            print(f"  {s.ruleset + ':':11s} won {100 * s.win_rate:.1f} % [{100 * low:.1f}, {100 * high:.1f}], "
-                  f"{s.deaths} deaths (worst level {level}: {100 * share:.0f} %), "
-                  f"no choice {100 * s.no_choice_share:.0f} %, {s.timeouts} timeouts; "
-                  + ("every target met" if not missed else "missed: " + ", ".join(missed)))
+            print(
+                f"  {s.ruleset + ':':11s} won {100 * s.win_rate:.1f} % [{100 * low:.1f}, {100 * high:.1f}], "
+                f"{s.deaths} deaths (worst level {level}: {100 * share:.0f} %), "
+                f"no choice {100 * s.no_choice_share:.0f} %, {s.timeouts} timeouts; "
+                + ("every target met" if not missed else "missed: " + ", ".join(missed))
+            )
         print(f"  wrote {write}" + (f" and {len(charts)} charts in {charts_dir}" if charts else ""))
     for r in crashes:
-        print(_printable(f"undercroft: {r.ruleset} game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}"),
-              file=sys.stderr)
+        print(
+            _printable(f"undercroft: {r.ruleset} game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}"),
+            file=sys.stderr,
+        )
     return EXIT_FAIL if crashes else EXIT_OK
 
 

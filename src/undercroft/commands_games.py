@@ -10,13 +10,21 @@ from collections.abc import Callable
 from undercroft.cliutil import EXIT_OK
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-             add_data_arg: Callable[[argparse.ArgumentParser], None]) -> None:
-    p = sub.add_parser("games", help="list past games (and the unfinished ones)",
-                       description="Every finished, crashed or abandoned game in the saves folder, with the level "
-                                   "and cause from its morgue file; then the games that can be continued.")
-    p.add_argument("--sort", choices=("date", "depth"), default="date",
-                   help="date: newest first (default); depth: deepest first, then most turns (high scores)")
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    p = sub.add_parser(
+        "games",
+        help="list past games (and the unfinished ones)",
+        description="Every finished, crashed or abandoned game in the saves folder, with the level "
+        "and cause from its morgue file; then the games that can be continued.",
+    )
+    p.add_argument(
+        "--sort",
+        choices=("date", "depth"),
+        default="date",
+        help="date: newest first (default); depth: deepest first, then most turns (high scores)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object: past, unfinished, skipped")
     add_data_arg(p)
     p.set_defaults(handler=cmd_games)
@@ -32,8 +40,12 @@ def cmd_games(args: argparse.Namespace) -> int:
     todo = saves.unfinished(content=content, notes=notes)
     notes = list(dict.fromkeys(notes))
     if args.json:
-        print(json.dumps({"past": [g.as_json() for g in past], "unfinished": [g.as_json() for g in todo],
-                          "skipped": notes}, indent=1))
+        print(
+            json.dumps(
+                {"past": [g.as_json() for g in past], "unfinished": [g.as_json() for g in todo], "skipped": notes},
+                indent=1,
+            )
+        )
         return EXIT_OK
     for note in notes:
         print(f"undercroft: {note}", file=sys.stderr)
@@ -43,6 +55,8 @@ def cmd_games(args: argparse.Namespace) -> int:
             print("  " + line)
     print(f"Unfinished games ({len(todo)}):")
     for g in todo:
-        print(f"  {g.date}  {saves.ruleset_title(content, g.ruleset)}, seed {g.seed_text}, level "
-              f"{g.level if g.level is not None else '?'}, turn {g.turns}, HP {g.hp or '?'}  ({g.path.name})")
+        print(
+            f"  {g.date}  {saves.ruleset_title(content, g.ruleset)}, seed {g.seed_text}, level "
+            f"{g.level if g.level is not None else '?'}, turn {g.turns}, HP {g.hp or '?'}  ({g.path.name})"
+        )
     return EXIT_OK

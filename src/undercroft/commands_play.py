@@ -8,15 +8,26 @@ from collections.abc import Callable
 from undercroft.cliutil import EXIT_USAGE, UserError, load_data
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-             add_data_arg: Callable[[argparse.ArgumentParser], None]) -> None:
-    p = sub.add_parser("play", help="play in a window (the default command)",
-                       description="Open the game window: the title screen, or straight into a new game with --seed.")
-    p.add_argument("--ruleset", default="undercroft", metavar="NAME",
-                   help="undercroft (default), citadel, warden or crawler (see data/rulesets.yaml)")
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play in a window (the default command)",
+        description="Open the game window: the title screen, or straight into a new game with --seed.",
+    )
+    p.add_argument(
+        "--ruleset",
+        default="undercroft",
+        metavar="NAME",
+        help="undercroft (default), citadel, warden or crawler (see data/rulesets.yaml)",
+    )
     p.add_argument("--seed", metavar="SEED", help="start a new game with this seed (a number, or any text)")
-    p.add_argument("--terminal", action="store_true",
-                   help="play inside this terminal instead of a window (chosen by itself when there is no display)")
+    p.add_argument(
+        "--terminal",
+        action="store_true",
+        help="play inside this terminal instead of a window (chosen by itself when there is no display)",
+    )
     add_data_arg(p)
     p.set_defaults(handler=cmd_play)
 

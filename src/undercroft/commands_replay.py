@@ -62,25 +62,48 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
         description="Re-run a recorded game headless. Default: print the plain game log.",
     )
     p.add_argument("file", metavar="FILE", help="a recording (.jsonl): a saved game or an autoplay recording")
-    p.add_argument("--verify", action="store_true",
-                   help="check the state after every action (its digest; formats 1-2: its checksum); exit 1 at the "
-                        "first mismatch, naming turn, action and part")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="check the state after every action (its digest; formats 1-2: its checksum); exit 1 at the "
+        "first mismatch, naming turn, action and part",
+    )
     p.add_argument("--events", action="store_true", help="print the engine's events as JSON lines")
     p.add_argument("--until", type=_turn, metavar="TURN", help="stop after turn TURN and print the state summary")
-    p.add_argument("--force", action="store_true",
-                   help="replay even a recording made with other rules data (other versions are only a warning)")
-    p.add_argument("--watch", action="store_true",
-                   help="play it back in the window: pause, step, faster/slower, jump to a turn (from --until)")
-    p.add_argument("--play", action="store_true",
-                   help="with --until: go on playing from that turn in the window, as a new recorded game")
-    p.add_argument("--screenshot", metavar="OUT.png",
-                   help="write a PNG of the screen at --until TURN (default: the end); opens no window")
-    p.add_argument("--terminal", action="store_true",
-                   help="with --watch: in this terminal instead of a window (chosen by itself with no display)")
-    p.add_argument("--log-level", choices=LEVELS, default=None, metavar="{" + ",".join(LEVELS) + "}",
-                   help="how much of the plain log to print: player (what a player reads), detail (and the rolls "
-                        "behind it), internal (and the rules' own working; the default). Above player, a detail "
-                        "line is marked with an indented '.', an internal one with an indented ':'")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replay even a recording made with other rules data (other versions are only a warning)",
+    )
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="play it back in the window: pause, step, faster/slower, jump to a turn (from --until)",
+    )
+    p.add_argument(
+        "--play",
+        action="store_true",
+        help="with --until: go on playing from that turn in the window, as a new recorded game",
+    )
+    p.add_argument(
+        "--screenshot",
+        metavar="OUT.png",
+        help="write a PNG of the screen at --until TURN (default: the end); opens no window",
+    )
+    p.add_argument(
+        "--terminal",
+        action="store_true",
+        help="with --watch: in this terminal instead of a window (chosen by itself with no display)",
+    )
+    p.add_argument(
+        "--log-level",
+        choices=LEVELS,
+        default=None,
+        metavar="{" + ",".join(LEVELS) + "}",
+        help="how much of the plain log to print: player (what a player reads), detail (and the rolls "
+        "behind it), internal (and the rules' own working; the default). Above player, a detail "
+        "line is marked with an indented '.', an internal one with an indented ':'",
+    )
     add_data_arg(p)
     p.set_defaults(handler=cmd_replay)
 
@@ -89,14 +112,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
         help="let a bot play whole games headless and summarize them (the soak test)",
         description="A bot plays N games headless; prints games, wins, deaths by cause, deepest level, mean turns.",
     )
-    p.add_argument("--games", type=_count, default=10, metavar="N",
-                   help=f"number of games, 1..{MAX_COUNT:,} (default 10)")
+    p.add_argument(
+        "--games", type=_count, default=10, metavar="N", help=f"number of games, 1..{MAX_COUNT:,} (default 10)"
+    )
     p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
     p.add_argument("--ruleset", default="undercroft", metavar="R", help="ruleset (default undercroft)")
     p.add_argument("--record", metavar="DIR", help="write one recording per game into DIR")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    p.add_argument("--max-actions", type=_count, default=None, metavar="N",
-                   help=f"stop a game after N actions (1..{MAX_COUNT:,}) and count it as a timeout (default 5000)")
+    p.add_argument(
+        "--max-actions",
+        type=_count,
+        default=None,
+        metavar="N",
+        help=f"stop a game after N actions (1..{MAX_COUNT:,}) and count it as a timeout (default 5000)",
+    )
     add_jobs_args(p)
     add_data_arg(p)
     p.set_defaults(handler=cmd_autoplay)
@@ -115,12 +144,19 @@ def _jobs(text: str) -> int:
 def add_jobs_args(p: argparse.ArgumentParser) -> None:
     """``--jobs N`` and ``--dask ADDRESS``: where the games are played (the results are the same either way)."""
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=_jobs, default=None, metavar="N",
-                       help="play the games in N processes (default: one per core); the same results, byte for "
-                            "byte, whatever N")
-    where.add_argument("--dask", metavar="ADDRESS",
-                       help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT); "
-                            "needs the optional extra undercroft[cluster]")
+    where.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="play the games in N processes (default: one per core); the same results, byte for byte, whatever N",
+    )
+    where.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT); "
+        "needs the optional extra undercroft[cluster]",
+    )
 
 
 # --- replay ----------------------------------------------------------------------------------------------------
@@ -137,8 +173,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.file)
     name = _printable(str(path))
     if args.log_level is not None:
-        other = [f"--{f}" for f in ("events", "verify", "watch", "play", "screenshot", "terminal")
-                 if getattr(args, f, None)]
+        other = [
+            f"--{f}" for f in ("events", "verify", "watch", "play", "screenshot", "terminal") if getattr(args, f, None)
+        ]
         if other:
             raise UserError(f"--log-level chooses the lines of the plain log, which {other[0]} does not print")
     level: Level = args.log_level or "internal"
@@ -148,21 +185,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     content = load_data(args)
     if rec.header.ruleset not in content.rulesets:
-        raise UserError(_printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data "
-                                   f"({', '.join(content.rulesets)})"))
+        raise UserError(
+            _printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data ({', '.join(content.rulesets)})")
+        )
     # Every difference is named before replaying; other rules data is refused (its replay may diverge) unless
     # --force, while other versions (game, Python, numpy, tcod) are only a warning.
     differences = compatibility(rec.header, content.digest)
     for difference in differences:
         _say(f"undercroft: warning: {path}: recorded elsewhere: {difference}")
     if rec.header.data_digest != content.digest and not args.force:
-        raise UserError(_printable(f"{path}:1: refusing to replay a recording made with other rules data: its "
-                                   "replay may diverge (--force to replay it anyway, --data DIR for its data)"))
+        raise UserError(
+            _printable(
+                f"{path}:1: refusing to replay a recording made with other rules data: its "
+                "replay may diverge (--force to replay it anyway, --data DIR for its data)"
+            )
+        )
     if args.watch or args.play or args.screenshot or args.terminal:
         return _show(args, content, path)
     out = sys.stdout
-    printer = _printer(out, Narrator(content, rec.header.ruleset), events=args.events,
-                       log=not args.events and not args.verify, level=level)
+    printer = _printer(
+        out,
+        Narrator(content, rec.header.ruleset),
+        events=args.events,
+        log=not args.events and not args.verify,
+        level=level,
+    )
     last = [0]
 
     def on_events(turn: int, action: Action, evs: list[Event]) -> None:
@@ -175,8 +222,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except Desync as exc:
         line = f"{path}:{exc.line}" if exc.line else str(path)
         action = json.dumps(action_to_dict(exc.action), sort_keys=True) if exc.action is not None else "(none)"
-        _say(f"undercroft: {line}: desync at turn {exc.turn}: action {action}: the state differs in: "
-             f"{', '.join(exc.parts)}")
+        _say(
+            f"undercroft: {line}: desync at turn {exc.turn}: action {action}: the state differs in: "
+            f"{', '.join(exc.parts)}"
+        )
         return EXIT_FAIL
     except BrokenPipeError:
         _quiet_stdout()
@@ -192,16 +241,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
         what = f"{type(exc).__name__}: {exc}"
         if crash is not None and crash["turn"] == turn:
             same = type(exc).__name__ == crash["type"]
-            _say(f"undercroft: {path}:{crash['line']}: the recorded crash "
-                 + (f"reproduced at turn {turn}: {what}" if same else
-                    f"at turn {turn} raised {what} (recorded: {crash['type']}: {crash['message']})"))
+            _say(
+                f"undercroft: {path}:{crash['line']}: the recorded crash "
+                + (
+                    f"reproduced at turn {turn}: {what}"
+                    if same
+                    else f"at turn {turn} raised {what} (recorded: {crash['type']}: {crash['message']})"
+                )
+            )
         else:
-            _say(f"undercroft: {path}:{turn + 1}: the engine raised at turn {turn}, where the recording has no "
-                 f"crash: {what}")
+            _say(
+                f"undercroft: {path}:{turn + 1}: the engine raised at turn {turn}, where the recording has no "
+                f"crash: {what}"
+            )
         return EXIT_FAIL
     if rec.crash is not None and (args.until is None or rec.crash["turn"] <= args.until):
-        _say(f"undercroft: {path}:{rec.crash['line']}: the recorded crash ({rec.crash['type']}: "
-             f"{rec.crash['message']}) did not happen again at turn {rec.crash['turn']}")
+        _say(
+            f"undercroft: {path}:{rec.crash['line']}: the recorded crash ({rec.crash['type']}: "
+            f"{rec.crash['message']}) did not happen again at turn {rec.crash['turn']}"
+        )
     if args.until is not None:
         if args.until > rec.turns and not (rec.crash and args.until >= rec.crash["turn"]):
             _say(f"undercroft: note: {path}: the recording ends at turn {rec.turns}")
@@ -273,14 +331,17 @@ def _quiet_stdout() -> None:
 LEVEL_MARKS: dict[Level, str] = {"player": "", "detail": "  . ", "internal": "  : "}
 
 
-def _printer(out: TextIO, narrator: Narrator, *, events: bool, log: bool,
-             level: Level = "internal") -> Callable[[int, Action, list[Event]], None] | None:
+def _printer(
+    out: TextIO, narrator: Narrator, *, events: bool, log: bool, level: Level = "internal"
+) -> Callable[[int, Action, list[Event]], None] | None:
     if events:
+
         def dump(turn: int, action: Action, evs: list[Event]) -> None:
             for ev in evs:
                 text = narrator.text(ev)
                 line = {"turn": turn, **ev.as_dict(), **({"text": text} if text else {})}
                 out.write(json.dumps(line, separators=(",", ":")) + "\n")
+
         return dump
     if log:
         shown = LEVELS[: LEVELS.index(level) + 1]
@@ -294,6 +355,7 @@ def _printer(out: TextIO, narrator: Narrator, *, events: bool, log: bool,
                 lv = narrator.level(ev)
                 if lv in shown:
                     out.write(marks[lv] + text + "\n")
+
         return say
     return None
 
@@ -329,9 +391,17 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
 
     try:
         with bar:
-            results = autoplay.run(content, args.ruleset, seed, args.games, max_actions=args.max_actions or MAX_ACTIONS,
-                                   record_dir=record_dir, jobs=args.jobs or autoplay.cores(), dask=args.dask,
-                                   progress=tick)
+            results = autoplay.run(
+                content,
+                args.ruleset,
+                seed,
+                args.games,
+                max_actions=args.max_actions or MAX_ACTIONS,
+                record_dir=record_dir,
+                jobs=args.jobs or autoplay.cores(),
+                dask=args.dask,
+                progress=tick,
+            )
     except autoplay.ClusterError as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
@@ -344,8 +414,9 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
         dead = sum(deaths.values())
         print(f"Autoplay: {summary['games']} games of {args.ruleset}, seeds {seed}..{game_seed(seed, args.games - 1)}")
         print(f"  wins:       {summary['wins']}")
-        print(f"  deaths:     {dead}"
-              + (" (" + ", ".join(f"{k} {v}" for k, v in deaths.items()) + ")" if deaths else ""))
+        print(
+            f"  deaths:     {dead}" + (" (" + ", ".join(f"{k} {v}" for k, v in deaths.items()) + ")" if deaths else "")
+        )
         if dead:
             print("  by level:   " + ", ".join(f"{k} {v}" for k, v in enumerate(summary["deaths_by_level"], 1)))
             print(f"  no choice:  {summary['deaths_without_choice']} of the deaths had no way out of the meeting")

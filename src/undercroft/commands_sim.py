@@ -44,21 +44,33 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
         "interval.",
     )
     p.add_argument("monster", nargs="?", metavar="MONSTER", help="the monster's id in data/monsters.yaml")
-    p.add_argument("--count", type=_whole("--count"), metavar="K", help=f"how many of MONSTER, 1..{MAX_COUNT} "
-                   "(default 1)")
-    p.add_argument("--fights", type=_whole("--fights"), default=DEFAULT_FIGHTS, metavar="N",
-                   help=f"fights to simulate, 1..{MAX_FIGHTS:,} (default {DEFAULT_FIGHTS:,})")
-    p.add_argument("--hp", type=_whole("--hp"), metavar="H",
-                   help="the delver's hit points at the start (default: full)")
+    p.add_argument(
+        "--count", type=_whole("--count"), metavar="K", help=f"how many of MONSTER, 1..{MAX_COUNT} (default 1)"
+    )
+    p.add_argument(
+        "--fights",
+        type=_whole("--fights"),
+        default=DEFAULT_FIGHTS,
+        metavar="N",
+        help=f"fights to simulate, 1..{MAX_FIGHTS:,} (default {DEFAULT_FIGHTS:,})",
+    )
+    p.add_argument(
+        "--hp", type=_whole("--hp"), metavar="H", help="the delver's hit points at the start (default: full)"
+    )
     p.add_argument("--exhausted", action="store_true", help="the delver is exhausted (where the ruleset tires)")
     p.add_argument("--seed", default="1", metavar="S", help="dice seed, a number or any text (default 1)")
-    p.add_argument("--ruleset", default="undercroft", metavar="R",
-                   help="whose rules and whose delver (its first party member); default undercroft")
+    p.add_argument(
+        "--ruleset",
+        default="undercroft",
+        metavar="R",
+        help="whose rules and whose delver (its first party member); default undercroft",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object (a list with --all)")
     p.add_argument("--all", action="store_true", help="every monster, alone and in each group size it comes in")
     p.add_argument("--markdown", action="store_true", help="with --all: the 'Every monster' block of BALANCE.md")
-    p.add_argument("--write", metavar="FILE",
-                   help="with --markdown: replace the block between the every-monster markers in FILE")
+    p.add_argument(
+        "--write", metavar="FILE", help="with --markdown: replace the block between the every-monster markers in FILE"
+    )
     add_data_arg(p)
     p.set_defaults(handler=cmd_sim)
 
@@ -82,8 +94,11 @@ def _whole(option: str) -> Callable[[str], int]:
 
 def _bound(option: str, value: int, lo: int, hi: int, what: str = "") -> None:
     if not lo <= value <= hi:
-        shown = str(value) if abs(value) < 10**30 else ("a number of 31 digits or more" if value > 0
-                                                        else "a negative number of 31 digits or more")
+        shown = (
+            str(value)
+            if abs(value) < 10**30
+            else ("a number of 31 digits or more" if value > 0 else "a negative number of 31 digits or more")
+        )
         raise _user_error(f"{option} must be {lo:,}..{hi:,}{what}, not {shown}")
 
 
@@ -168,14 +183,14 @@ def group_sizes(content: Content, monster_id: str) -> list[int]:
     return sorted({1, *range(lo, hi + 1)})
 
 
-def run_one(content: Content, monster_id: str, count: int, args: argparse.Namespace, seed: int,
-            progress: Progress) -> dict[str, Any]:
+def run_one(
+    content: Content, monster_id: str, count: int, args: argparse.Namespace, seed: int, progress: Progress
+) -> dict[str, Any]:
     """Simulate one matchup; the JSON object of ``undercroft sim --json``."""
     from undercroft.sim import simulate
     from undercroft.sim.odds import matchup_spec
 
-    spec = matchup_spec(content, monster_id, count=count, hp=args.hp, exhausted=args.exhausted,
-                        ruleset=args.ruleset)
+    spec = matchup_spec(content, monster_id, count=count, hp=args.hp, exhausted=args.exhausted, ruleset=args.ruleset)
     r = simulate(spec, args.fights, seed, progress=progress.update)
     progress.next_matchup(args.fights)
     ch = content.party[spec.character]
@@ -236,14 +251,18 @@ def _ci_pct(ci: list[float]) -> str:
 
 def delver_line(d: dict[str, Any]) -> str:
     tired = ", exhausted" if d["exhausted"] else ""
-    return (f"{d['name']} (hp {d['hp']}/{d['max_hp']}, defense {d['defense']}, might {d['might']}, "
-            f"weapon +{d['weapon']}, agility {d['agility']}{tired})")
+    return (
+        f"{d['name']} (hp {d['hp']}/{d['max_hp']}, defense {d['defense']}, might {d['might']}, "
+        f"weapon +{d['weapon']}, agility {d['agility']}{tired})"
+    )
 
 
 def monster_line(m: dict[str, Any]) -> str:
     more = "".join(f", {e}" for e in _traits(m))
-    return (f"{m['count']} x {m['name']} (hp {m['hp']}, defense {m['defense']}, attack {m['attack']:+d}, "
-            f"damage {m['damage']}, agility {m['agility']}{more})")
+    return (
+        f"{m['count']} x {m['name']} (hp {m['hp']}, defense {m['defense']}, attack {m['attack']:+d}, "
+        f"damage {m['damage']}, agility {m['agility']}{more})"
+    )
 
 
 def text_report(r: dict[str, Any]) -> str:
@@ -259,8 +278,7 @@ def text_report(r: dict[str, Any]) -> str:
     plo, phi = r["rounds_p90_ci"]
     hlo, hhi = r["hp_lost_mean_ci"]
     lines += [
-        f"  rounds    mean {r['rounds_mean']:.3f} ({lo:.3f}-{hi:.3f}), 90th percentile {r['rounds_p90']} "
-        f"({plo}-{phi})",
+        f"  rounds    mean {r['rounds_mean']:.3f} ({lo:.3f}-{hi:.3f}), 90th percentile {r['rounds_p90']} ({plo}-{phi})",
         f"  HP lost   mean {r['hp_lost_mean']:.3f} ({hlo:.3f}-{hhi:.3f}) of {r['delver']['hp']}",
     ]
     return "\n".join(lines)
@@ -294,21 +312,31 @@ def table_rows(results: list[dict[str, Any]]) -> list[list[str]]:
     rows = []
     for r in results:
         m = r["monster"]
-        rows.append([
-            f"{m['name']} (`{m['id']}`{''.join('; ' + t for t in _traits(m))})",
-            str(m["count"]),
-            f"{m['hp']} / {m['defense']} / {m['attack']:+d} / {m['damage']} / {m['agility']}",
-            _pm(r["win"], r["win_ci"]),
-            _pm(r["death"], r["death_ci"]),
-            f"{r['rounds_mean']:.2f}",
-            str(r["rounds_p90"]),
-            f"{r['hp_lost_mean']:.2f}",
-        ])
+        rows.append(
+            [
+                f"{m['name']} (`{m['id']}`{''.join('; ' + t for t in _traits(m))})",
+                str(m["count"]),
+                f"{m['hp']} / {m['defense']} / {m['attack']:+d} / {m['damage']} / {m['agility']}",
+                _pm(r["win"], r["win_ci"]),
+                _pm(r["death"], r["death_ci"]),
+                f"{r['rounds_mean']:.2f}",
+                str(r["rounds_p90"]),
+                f"{r['hp_lost_mean']:.2f}",
+            ]
+        )
     return rows
 
 
-HEADER = ["monster", "count", "hp / def / att / dmg / agi", "win %", "death %", "rounds (mean)", "rounds (p90)",
-          "HP lost (mean)"]
+HEADER = [
+    "monster",
+    "count",
+    "hp / def / att / dmg / agi",
+    "win %",
+    "death %",
+    "rounds (mean)",
+    "rounds (p90)",
+    "HP lost (mean)",
+]
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -328,16 +356,18 @@ def command_line(args: argparse.Namespace) -> str:
 
 def markdown_block(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     d = results[0]["delver"]
-    sizes = ("every monster of `data/monsters.yaml`: alone and, for monsters met in groups, in every group size "
-             "its number-appearing dice give" if args.count is None
-             else f"{args.count} of every monster of `data/monsters.yaml`")
+    sizes = (
+        "every monster of `data/monsters.yaml`: alone and, for monsters met in groups, in every group size "
+        "its number-appearing dice give"
+        if args.count is None
+        else f"{args.count} of every monster of `data/monsters.yaml`"
+    )
     stalemates = [r for r in results if r["stalemate"]]
     lines = [
         BEGIN,
         "## Every monster",
         "",
-        "Regenerated (everything between the two `every-monster` markers) by this command, from the repository "
-        "root:",
+        "Regenerated (everything between the two `every-monster` markers) by this command, from the repository root:",
         "",
         "```sh",
         command_line(args),
@@ -358,9 +388,14 @@ def markdown_block(results: list[dict[str, Any]], args: argparse.Namespace) -> s
     ]
     lines += ["| " + " | ".join(row) + " |" for row in table_rows(results)]
     if stalemates:
-        lines += ["", "Unfinished after 500 rounds (counted as neither a win nor a death): "
-                  + ", ".join(f"{r['monster']['id']} x{r['monster']['count']} {r['stalemate'] * 100:.2f}%"
-                              for r in stalemates) + "."]
+        lines += [
+            "",
+            "Unfinished after 500 rounds (counted as neither a win nor a death): "
+            + ", ".join(
+                f"{r['monster']['id']} x{r['monster']['count']} {r['stalemate'] * 100:.2f}%" for r in stalemates
+            )
+            + ".",
+        ]
     lines.append(END)
     return "\n".join(lines) + "\n"
 
@@ -372,16 +407,23 @@ def text_table(results: list[dict[str, Any]]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
     for row in rows:
-        out.append("  ".join(cell.ljust(w) if i in (0, 2) else cell.rjust(w)
-                             for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip())
+        out.append(
+            "  ".join(
+                cell.ljust(w) if i in (0, 2) else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+        )
     d = results[0]["delver"]
     head = f"{delver_line(d)}; {results[0]['fights']:,} fights per row, seed {results[0]['seed']}"
     return head + "\n" + "\n".join(out)
 
 
 def _cannot(path: Path, exc: OSError | UnicodeError) -> Exception:
-    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else (
-        "not UTF-8 text" if isinstance(exc, UnicodeError) else str(exc) or type(exc).__name__)
+    reason = (
+        exc.strerror
+        if isinstance(exc, OSError) and exc.strerror
+        else ("not UTF-8 text" if isinstance(exc, UnicodeError) else str(exc) or type(exc).__name__)
+    )
     return _user_error(f"{path}: cannot write the every-monster block: {reason}")
 
 
@@ -446,7 +488,7 @@ def _write_block(path: Path, block: str) -> str:
         sep = "" if text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
         path.write_text(text + sep + block, encoding="utf-8")
         return "appended"
-    tail = text[end + len(END):]
+    tail = text[end + len(END) :]
     tail = tail[1:] if tail.startswith("\n") else tail
     path.write_text(text[:start] + block + tail, encoding="utf-8")
     return "rewrote"
@@ -460,11 +502,16 @@ def cmd_sim(args: argparse.Namespace) -> int:
     _check_args(args, content)
     seed = _seed(args.seed)
     if args.exhausted and not content.rulesets[args.ruleset].procedures.fatigue:
-        print(f"undercroft: note: the {args.ruleset} rules have no fatigue, so --exhausted changes nothing",
-              file=sys.stderr)
+        print(
+            f"undercroft: note: the {args.ruleset} rules have no fatigue, so --exhausted changes nothing",
+            file=sys.stderr,
+        )
     if args.all:
-        matchups = [(mid, k) for mid in content.monsters
-                    for k in ([args.count] if args.count is not None else group_sizes(content, mid))]
+        matchups = [
+            (mid, k)
+            for mid in content.monsters
+            for k in ([args.count] if args.count is not None else group_sizes(content, mid))
+        ]
     else:
         matchups = [(args.monster, args.count or 1)]
     # One matchup: a bar over its fights once it lasts. --all: a bar over the rows (rate and time left) instead,
@@ -492,4 +539,3 @@ def cmd_sim(args: argparse.Namespace) -> int:
     else:
         print(text_report(results[0]))
     return 0
-

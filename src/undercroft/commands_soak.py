@@ -49,10 +49,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
         "soak",
         help="the release soak test: autoplay every ruleset and verify every recording",
         description="The bot plays N recorded games of each ruleset (undercroft, crawler, citadel, warden); every "
-                    "recording is then replayed and verified. Exit 1 on any crash or desync.",
+        "recording is then replayed and verified. Exit 1 on any crash or desync.",
     )
-    p.add_argument("--games", type=games_per_ruleset, default=250, metavar="N",
-                   help=f"games per ruleset, 1..{MAX_GAMES:,} (default 250)")
+    p.add_argument(
+        "--games",
+        type=games_per_ruleset,
+        default=250,
+        metavar="N",
+        help=f"games per ruleset, 1..{MAX_GAMES:,} (default 250)",
+    )
     p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     add_jobs_args(p)
@@ -86,9 +91,17 @@ def _verify(content: Content, name: str, r: GameResult) -> tuple[int, str | None
     return actions, None, None
 
 
-def soak(args: argparse.Namespace, games: int, seed: int | str = 0, rulesets: Sequence[str] = RULESETS,
-         progress: Callable[[str], None] | None = None, *, jobs: int | None = None, dask: str | None = None,
-         bar: bool = False) -> dict[str, Any]:
+def soak(
+    args: argparse.Namespace,
+    games: int,
+    seed: int | str = 0,
+    rulesets: Sequence[str] = RULESETS,
+    progress: Callable[[str], None] | None = None,
+    *,
+    jobs: int | None = None,
+    dask: str | None = None,
+    bar: bool = False,
+) -> dict[str, Any]:
     """Play and verify ``games`` games of each ruleset; the result (see the module docstring), with ``problems``:
     one line for each crash and desync, in the order of the rulesets and the games.
 
@@ -109,11 +122,23 @@ def soak(args: argparse.Namespace, games: int, seed: int | str = 0, rulesets: Se
     except ValueError as exc:
         raise UserError(str(exc)) from None
     start = time.perf_counter()
-    out: dict[str, Any] = {"games": 0, "actions": 0, "wins": 0, "deaths": 0, "timeouts": 0, "crashes": 0,
-                           "desyncs": 0, "seconds": 0.0, "seed": first, "rulesets": list(rulesets)}
+    out: dict[str, Any] = {
+        "games": 0,
+        "actions": 0,
+        "wins": 0,
+        "deaths": 0,
+        "timeouts": 0,
+        "crashes": 0,
+        "desyncs": 0,
+        "seconds": 0.0,
+        "seed": first,
+        "rulesets": list(rulesets),
+    }
     problems: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="undercroft-soak-") as tmp, \
-            Bar(games * len(rulesets), "soak", unit="game", enabled=bar) as shown:
+    with (
+        tempfile.TemporaryDirectory(prefix="undercroft-soak-") as tmp,
+        Bar(games * len(rulesets), "soak", unit="game", enabled=bar) as shown,
+    ):
         for name in rulesets:
             found: dict[int, str] = {}  # seed -> problem line, put in game order afterwards
             done = 0
@@ -133,9 +158,16 @@ def soak(args: argparse.Namespace, games: int, seed: int | str = 0, rulesets: Se
                 shown.update(1, f"{name} {done}/{games}")
 
             try:
-                results = autoplay.run(content, name, first, games, record_dir=Path(tmp),
-                                       jobs=jobs if jobs is not None else autoplay.cores(), dask=dask,
-                                       progress=check)
+                results = autoplay.run(
+                    content,
+                    name,
+                    first,
+                    games,
+                    record_dir=Path(tmp),
+                    jobs=jobs if jobs is not None else autoplay.cores(),
+                    dask=dask,
+                    progress=check,
+                )
             except autoplay.ClusterError as exc:
                 raise UserError(str(exc)) from None
             problems += [found[r.seed] for r in results if r.seed in found]

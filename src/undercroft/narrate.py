@@ -52,40 +52,108 @@ class Entry(NamedTuple):
 # roll is the player's, 001; a monster's is a detail). Every event type the engine emits is here (a test checks).
 EVENT_LEVELS: Final[dict[str, Level]] = {
     # bookkeeping, never worded
-    "move": "internal", "enter": "internal",
+    "move": "internal",
+    "enter": "internal",
     # the rules' working: where the group stands, which table cell it came from
-    "placed": "internal", "table": "internal",
+    "placed": "internal",
+    "table": "internal",
     # rolls: by purpose (ROLL_LEVELS)
     "roll": "detail",
     # what happens
-    "refused": "player", "encounter": "player", "in_sight": "player", "out_of_sight": "player",
-    "approach": "player", "close": "player", "hidden": "player", "reveal": "player", "walked_past": "player",
-    "pass": "player", "peaceful": "player", "attacks": "player", "leaves": "player", "surprise": "player",
-    "round_lost": "player", "bypass": "player", "break_peace": "player", "negotiate": "player", "bribe": "player",
-    "pickup": "player", "wield": "player", "drop": "player", "drink": "player", "rest": "player",
-    "descend": "player", "initiative": "player", "combat": "player", "attack": "player", "kill": "player",
-    "oil": "player", "wait": "player", "surprised_skip": "player", "idle": "player", "holds": "player",
-    "slow": "player", "rises": "player", "regenerate": "player", "victory": "player", "won": "player",
-    "death": "player", "exhausted": "player", "leave": "player", "run": "player", "evade": "player",
-    "pursuit": "player", "caught": "player", "escape": "player", "chase": "player", "distracted": "player",
-    "ignored": "player", "slowed": "player", "pursue": "player", "let_go": "player", "got_away": "player",
+    "refused": "player",
+    "encounter": "player",
+    "in_sight": "player",
+    "out_of_sight": "player",
+    "approach": "player",
+    "close": "player",
+    "hidden": "player",
+    "reveal": "player",
+    "walked_past": "player",
+    "pass": "player",
+    "peaceful": "player",
+    "attacks": "player",
+    "leaves": "player",
+    "surprise": "player",
+    "round_lost": "player",
+    "bypass": "player",
+    "break_peace": "player",
+    "negotiate": "player",
+    "bribe": "player",
+    "pickup": "player",
+    "wield": "player",
+    "drop": "player",
+    "drink": "player",
+    "rest": "player",
+    "descend": "player",
+    "initiative": "player",
+    "combat": "player",
+    "attack": "player",
+    "kill": "player",
+    "oil": "player",
+    "wait": "player",
+    "surprised_skip": "player",
+    "idle": "player",
+    "holds": "player",
+    "slow": "player",
+    "rises": "player",
+    "regenerate": "player",
+    "victory": "player",
+    "won": "player",
+    "death": "player",
+    "exhausted": "player",
+    "leave": "player",
+    "run": "player",
+    "evade": "player",
+    "pursuit": "player",
+    "caught": "player",
+    "escape": "player",
+    "chase": "player",
+    "distracted": "player",
+    "ignored": "player",
+    "slowed": "player",
+    "pursue": "player",
+    "let_go": "player",
+    "got_away": "player",
 }
 
 # The level of a ``roll`` event's line, by its purpose (rolls with no line of their own are internal).
 ROLL_LEVELS: Final[dict[str, Level]] = {
     "monster_check": "detail",  # one that finds nothing is internal (Narrator.level)
-    "distance": "detail", "surprise_party": "detail", "surprise_monster": "detail", "reaction": "detail",
-    "monster_attacks": "detail", "pursuit": "detail", "food_distracts": "detail", "treasure_distracts": "detail",
+    "distance": "detail",
+    "surprise_party": "detail",
+    "surprise_monster": "detail",
+    "reaction": "detail",
+    "monster_attacks": "detail",
+    "pursuit": "detail",
+    "food_distracts": "detail",
+    "treasure_distracts": "detail",
     "oil_stops": "detail",
     # told by another event's line (the table, the heal, the oil's damage, the treasure dropped)
-    "table_row": "internal", "table_column": "internal", "number_appearing": "internal", "treasure": "internal",
-    "treasure_dropped": "internal", "heal": "internal", "oil_damage": "internal",
+    "table_row": "internal",
+    "table_column": "internal",
+    "number_appearing": "internal",
+    "treasure": "internal",
+    "treasure_dropped": "internal",
+    "heal": "internal",
+    "oil_damage": "internal",
 }
 
 _GOOD = {"victory", "won", "pickup", "peaceful", "leaves", "evade", "escape", "distracted", "descend", "drink"}
 _BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises", "got_away"}
-_ALERT = {"encounter", "combat", "pursuit", "surprise", "chase", "approach", "initiative", "out_of_sight", "kill",
-          "in_sight", "pursue", "close"}
+_ALERT = {
+    "encounter",
+    "combat",
+    "pursuit",
+    "surprise",
+    "chase",
+    "approach",
+    "initiative",
+    "out_of_sight",
+    "kill",
+    "in_sight",
+    "pursue",
+    "close",
+}
 _QUIET = {"placed"}  # roll-ish details: on the quiet side of the log (kind "detail")
 # Events that tell the party something about a group met out of sight, worded without its name while unseen.
 _CONCEALED = {"table", "encounter", "surprise", "leave", "evade", "roll", "approach"}
@@ -280,7 +348,7 @@ class Narrator:
             return False
         d = e.data
         if e.type == "table":  # the monster check comes before the meeting: is that one out of sight?
-            met = next((x for x in events[i + 1:] if x.type == "encounter" and x.get("monster") == d["monster"]), None)
+            met = next((x for x in events[i + 1 :] if x.type == "encounter" and x.get("monster") == d["monster"]), None)
             return met is not None and bool(met.get("out_of_sight"))
         if "group" in d:
             return int(d["group"]) in unseen
@@ -325,7 +393,7 @@ class Narrator:
         return f(e) if f is not None else ""
 
     def death(self, death: dict[str, Any]) -> str:
-        """"Killed by the Ogre on turn 12, level 2." for a recorded death (``state.death``)."""
+        """ "Killed by the Ogre on turn 12, level 2." for a recorded death (``state.death``)."""
         return f"Killed by {the(str(death['cause']))} on turn {death['turn']}, level {int(death['depth']) + 1}."
 
     # --- one method per event type (``_e_<type>``) ------------------------------------------------------------
@@ -382,8 +450,10 @@ class Narrator:
         return f"{The(name)} {verb} you be."
 
     def _e_table(self, e: Event) -> str:
-        return (f"{self.table_name(str(e['table']))}: row {e['row']}, column {e['column']}: {e['number']} x "
-                f"{self.monster(e['monster'])}.")
+        return (
+            f"{self.table_name(str(e['table']))}: row {e['row']}, column {e['column']}: {e['number']} x "
+            f"{self.monster(e['monster'])}."
+        )
 
     def _e_pickup(self, e: Event) -> str:
         item, amount = self.content.items[e["item"]], int(e["amount"])
@@ -542,7 +612,7 @@ class Narrator:
             "failure": "Failure.",
             "agreement": f"Agreement: {the(name)} will not attack while you do not.",
             "intimidation": f"Intimidation: {the(name)} {_agree(many, 'hands', 'hand')} over {e['tribute']} gold as "
-                            "tribute.",
+            "tribute.",
         }[str(e["result"])]
         return f"Negotiation: {parts} = {e['total']}. {outcome}"
 
@@ -555,9 +625,11 @@ class Narrator:
 
     def _e_exhausted(self, e: Event) -> str:
         fat = self.content.rules.fatigue
-        return (f"You have run {plural(int(e['rounds']), 'round')}: exhausted until you rest "
-                f"{plural(fat.rest_turns, 'turn')} (-{fat.to_hit_penalty} to hit, -{fat.damage_penalty} damage, "
-                f"foes +{fat.opponent_bonus}).")
+        return (
+            f"You have run {plural(int(e['rounds']), 'round')}: exhausted until you rest "
+            f"{plural(fat.rest_turns, 'turn')} (-{fat.to_hit_penalty} to hit, -{fat.damage_penalty} damage, "
+            f"foes +{fat.opponent_bonus})."
+        )
 
     def _e_leave(self, e: Event) -> str:
         name, many = self.group(e)
@@ -593,15 +665,16 @@ class Narrator:
         name, many = self.group(e)
         if e.get("reason") == "gave_up":
             return f"You give up the chase: {the(name)} {_agree(many, 'gets', 'get')} away."
-        return (f"{The(name)} {_agree(many, 'is', 'are')} out of your sight ({e['distance']} ft): "
-                f"{_agree(many, 'it gets', 'they get')} away.")
+        return (
+            f"{The(name)} {_agree(many, 'is', 'are')} out of your sight ({e['distance']} ft): "
+            f"{_agree(many, 'it gets', 'they get')} away."
+        )
 
     def _e_evade(self, e: Event) -> str:
         name, many = self.group(e)
         reason = e.get("reason")
         if reason == "faster":
-            return (f"You are faster than {the(name)} ({e['party_speed']} vs {e['monster_speed']} ft): "
-                    "you get away.")
+            return f"You are faster than {the(name)} ({e['party_speed']} vs {e['monster_speed']} ft): you get away."
         if reason == "out_of_sight":
             return f"{The(name)} never saw where you went."
         return f"{The(name)} {_agree(many, 'does', 'do')} not follow."
@@ -627,8 +700,10 @@ class Narrator:
         name, many = self.group(e)
         if e.get("reason") == "gave_up":
             return f"{The(name)} {_agree(many, 'gives', 'give')} up the chase."
-        return (f"You are out of {_agree(many, 'its', 'their')} sight ({e['distance']} ft): {the(name)} "
-                f"{_agree(many, 'gives', 'give')} up.")
+        return (
+            f"You are out of {_agree(many, 'its', 'their')} sight ({e['distance']} ft): {the(name)} "
+            f"{_agree(many, 'gives', 'give')} up."
+        )
 
     def _e_chase(self, e: Event) -> str:
         name, many = self.group(e)
@@ -653,4 +728,3 @@ class Narrator:
         name, many = self.group(e)
         balks = _agree(many, "balks at the fire and falls", "balk at the fire and fall")
         return f"{The(name)} {balks} {e['feet']} ft behind."
-

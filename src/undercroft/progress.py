@@ -23,12 +23,21 @@ def wanted(json_output: bool = False, stream: TextIO | None = None) -> bool:
 class Bar:
     """A progress bar over ``total`` units (``unit``: "game", "fight", "row"), or nothing when not ``enabled``."""
 
-    def __init__(self, total: int, desc: str, *, unit: str = "game", enabled: bool = True,
-                 stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total: int, desc: str, *, unit: str = "game", enabled: bool = True, stream: TextIO | None = None
+    ) -> None:
         self._bar: tqdm[Any] | None = None
         if enabled:
-            self._bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr if stream is None else stream,
-                             dynamic_ncols=True, leave=False, smoothing=0.1, mininterval=0.2)
+            self._bar = tqdm(
+                total=total,
+                desc=desc,
+                unit=unit,
+                file=sys.stderr if stream is None else stream,
+                dynamic_ncols=True,
+                leave=False,
+                smoothing=0.1,
+                mininterval=0.2,
+            )
 
     def update(self, n: int = 1, note: str | None = None) -> None:
         if self._bar is not None:
@@ -44,8 +53,7 @@ class Bar:
     def __enter__(self) -> Bar:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
 
 

@@ -287,8 +287,18 @@ class Recorder:
     lines kept; once they are written, ``error`` is None and ``pending`` 0 again.
     """
 
-    def __init__(self, path: Path, fd: int, last_hash: str, next_turn: int, *, fsync: bool = False,
-                 header: Header | None = None, offset: int | None = None, batch: int = 1) -> None:
+    def __init__(
+        self,
+        path: Path,
+        fd: int,
+        last_hash: str,
+        next_turn: int,
+        *,
+        fsync: bool = False,
+        header: Header | None = None,
+        offset: int | None = None,
+        batch: int = 1,
+    ) -> None:
         self.path = path
         self.batch = max(1, batch)  # action lines gathered before one write (see create)
         self._batched: list[bytes] = []  # action lines gathered, not yet written
@@ -315,8 +325,17 @@ class Recorder:
     # creation
 
     @classmethod
-    def create(cls, path: Path, game: Game, content: Content, *, fsync: bool = False,
-               overwrite: bool = False, format: int = FORMAT_VERSION, batch: int = 1) -> Recorder:
+    def create(
+        cls,
+        path: Path,
+        game: Game,
+        content: Content,
+        *,
+        fsync: bool = False,
+        overwrite: bool = False,
+        format: int = FORMAT_VERSION,
+        batch: int = 1,
+    ) -> Recorder:
         """Start the recording of ``game`` (which must not have taken any action yet) at ``path``, in ``format``
         (one of :data:`WRITES`; the current one unless asked: format 2 is for tests and the golden files).
 
@@ -354,9 +373,16 @@ class Recorder:
             tcod=v["tcod"],
         )
         obj = {
-            "recording": MAGIC, "format": header.format, "game_version": header.game_version,
-            "ruleset": header.ruleset, "data_digest": header.data_digest, "seed": header.seed,
-            "python": header.python, "numpy": header.numpy, "tcod": header.tcod, "start": header.start,
+            "recording": MAGIC,
+            "format": header.format,
+            "game_version": header.game_version,
+            "ruleset": header.ruleset,
+            "data_digest": header.data_digest,
+            "seed": header.seed,
+            "python": header.python,
+            "numpy": header.numpy,
+            "tcod": header.tcod,
+            "start": header.start,
             "parts": list(header.parts),
         }
         rec = cls(path, fd, "", 1, fsync=fsync, header=header, offset=0, batch=batch)
@@ -478,8 +504,10 @@ class Recorder:
             raise ValueError(f"{self.path}: the recording is closed (game over or crashed)")
         turn = game.state.turn
         if turn != self.next_turn:
-            raise ValueError(f"{self.path}: expected the action of turn {self.next_turn}, the game is at turn {turn} "
-                             "(was the action refused, or one left unrecorded?)")
+            raise ValueError(
+                f"{self.path}: expected the action of turn {self.next_turn}, the game is at turn {turn} "
+                "(was the action refused, or one left unrecorded?)"
+            )
         if self._text:
             self._write_text(f"{turn} {_text_of(action)} {game.digest()}")
         else:
@@ -505,8 +533,13 @@ class Recorder:
         turn = self.next_turn
         if action is not None and not self.finished and not self.crashed and self._fd is not None:
             message = str(exc)[:_MAX_MESSAGE]
-            self._write({"turn": turn, "action": action_to_dict(action),
-                         "crash": {"type": type(exc).__name__, "message": message}})
+            self._write(
+                {
+                    "turn": turn,
+                    "action": action_to_dict(action),
+                    "crash": {"type": type(exc).__name__, "message": message},
+                }
+            )
             self.crashed = True
         return write_crash_report(self.path, game, exc, turn, action, self.header)
 
@@ -534,8 +567,9 @@ def _one_line_reason(exc: OSError) -> str:
     return printable(exc.strerror or str(exc) or type(exc).__name__)
 
 
-def write_crash_report(path: Path, game: Game, exc: BaseException, turn: int, action: Action | None,
-                       header: Header | None = None) -> Path:
+def write_crash_report(
+    path: Path, game: Game, exc: BaseException, turn: int, action: Action | None, header: Header | None = None
+) -> Path:
     """Write ``NAME.crash.txt`` beside recording ``path``: what, where, how to reproduce, and the traceback."""
     report = crash_report_path(path)
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
@@ -600,8 +634,12 @@ def open_regular(path: Path | str, max_size: int = MAX_FILE) -> BinaryIO:
     except FileRefused as exc:
         if exc.kind:
             raise RecordingError(path, 0, f"is {exc.kind}, not a recording: only regular files are read") from None
-        raise RecordingError(path, 0, f"{exc.size:,} bytes: larger than the {max_size // (1024 * 1024)} MiB a "
-                                      "recording may be: refused (not a recording?)") from None
+        raise RecordingError(
+            path,
+            0,
+            f"{exc.size:,} bytes: larger than the {max_size // (1024 * 1024)} MiB a "
+            "recording may be: refused (not a recording?)",
+        ) from None
     except OSError as exc:
         raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
     return os.fdopen(fd, "rb")
@@ -657,8 +695,12 @@ def _check_hash(path: Path, n: int, obj: dict[str, Any], prev: str) -> str:
     except (ValueError, TypeError, RecursionError):
         raise RecordingError(path, n, "line holds values a recording never has") from None
     if _chain(prev, body) != h:
-        raise RecordingError(path, n, "tampered or corrupt: the line's hash does not match its content "
-                                      "(edited, or a line before it was removed or moved)")
+        raise RecordingError(
+            path,
+            n,
+            "tampered or corrupt: the line's hash does not match its content "
+            "(edited, or a line before it was removed or moved)",
+        )
     return h
 
 
@@ -678,10 +720,24 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
         raise RecordingError(path, 1, "not an Undercroft recording (the first line is not a recording header)")
     fmt = _want(path, 1, obj, "format", int, "a whole number")
     if fmt > FORMAT_VERSION or fmt < 1:
-        raise RecordingError(path, 1, f"recording format {fmt}: this version of Undercroft reads format "
-                                      f"{FORMAT_VERSION} (upgrade the game to replay it)")
-    known = {"recording", "format", "game_version", "ruleset", "data_digest", "seed", "python", "numpy", "start",
-             "parts"}
+        raise RecordingError(
+            path,
+            1,
+            f"recording format {fmt}: this version of Undercroft reads format "
+            f"{FORMAT_VERSION} (upgrade the game to replay it)",
+        )
+    known = {
+        "recording",
+        "format",
+        "game_version",
+        "ruleset",
+        "data_digest",
+        "seed",
+        "python",
+        "numpy",
+        "start",
+        "parts",
+    }
     if fmt >= 2:
         known.add("tcod")
     extra = sorted(set(obj) - known)
@@ -702,8 +758,12 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
         raise RecordingError(path, 1, "'parts' must be a list of names")
     unknown = [p for p in parts if p not in KNOWN_PARTS]
     if unknown:
-        raise RecordingError(path, 1, f"'parts' names no part of the game's state: {', '.join(map(repr, unknown))} "
-                                      f"(the parts are {', '.join(sorted(KNOWN_PARTS))})")
+        raise RecordingError(
+            path,
+            1,
+            f"'parts' names no part of the game's state: {', '.join(map(repr, unknown))} "
+            f"(the parts are {', '.join(sorted(KNOWN_PARTS))})",
+        )
     if parts != sorted(set(parts)):
         raise RecordingError(path, 1, "'parts' must name each part once, in sorted order")
     if fmt >= 3:
@@ -711,8 +771,19 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
             raise RecordingError(path, 1, f"'start' must be a {PART_HEX * len(parts)}-digit hex digest")
     elif not _is_hex(strings["start"], _CHECKSUM_HEX):
         raise RecordingError(path, 1, "'start' must be a 16-digit hex checksum")
-    return Header(fmt, strings["game_version"], strings["ruleset"], strings["data_digest"], seed, strings["python"],
-                  strings["numpy"], False, strings["start"], tuple(parts), strings.get("tcod", ""))
+    return Header(
+        fmt,
+        strings["game_version"],
+        strings["ruleset"],
+        strings["data_digest"],
+        seed,
+        strings["python"],
+        strings["numpy"],
+        False,
+        strings["start"],
+        tuple(parts),
+        strings.get("tcod", ""),
+    )
 
 
 def _action(path: Path, n: int, obj: dict[str, Any]) -> Action:
@@ -740,8 +811,10 @@ def load_recording(path: Path | str, *, lenient_tail: bool = False) -> Recording
 @functools.cache
 def _text_line_re(digest_hex: int) -> re.Pattern[bytes]:
     """A well-formed action line of format 3 (its fields are checked further once it matches)."""
-    return re.compile(rb"(0|[1-9][0-9]{0,8}) ([a-z_]{1,20}(?: -?[0-9]{1,11}){0,8}) ([0-9a-f]{%d}) ([0-9a-f]{%d})\n"
-                      % (digest_hex, _TEXT_HASH_HEX))
+    return re.compile(
+        rb"(0|[1-9][0-9]{0,8}) ([a-z_]{1,20}(?: -?[0-9]{1,11}){0,8}) ([0-9a-f]{%d}) ([0-9a-f]{%d})\n"
+        % (digest_hex, _TEXT_HASH_HEX)
+    )
 
 
 _TEXT_SHAPE = "TURN TYPE [FIELDS...] DIGEST HASH, single spaces"
@@ -764,18 +837,22 @@ def _bad_text_line(path: Path, n: int, raw: bytes, digest_hex: int) -> Recording
     if any(not t.isprintable() for t in tokens):
         return RecordingError(path, n, "not an action line: it holds a control character")
     if len(tokens) < 4:
-        return RecordingError(path, n, f"not an action line: {len(tokens)} field{'s' if len(tokens) != 1 else ''} "
-                                       f"(expected {_TEXT_SHAPE})")
+        return RecordingError(
+            path,
+            n,
+            f"not an action line: {len(tokens)} field{'s' if len(tokens) != 1 else ''} (expected {_TEXT_SHAPE})",
+        )
     turn, kind, *fields, dig, h = tokens
     if not (turn.isdigit() and len(turn) <= 9 and str(int(turn)) == turn and int(turn) > 0):
-        return RecordingError(path, n, f"not an action line: the turn must be a whole number from 1, not "
-                                       f"{turn[:20]!r}")
+        return RecordingError(path, n, f"not an action line: the turn must be a whole number from 1, not {turn[:20]!r}")
     if not _is_hex(h, _TEXT_HASH_HEX):
-        return RecordingError(path, n, f"not an action line: the line's hash must be {_TEXT_HASH_HEX} hex digits, "
-                                       f"not {h[:40]!r}")
+        return RecordingError(
+            path, n, f"not an action line: the line's hash must be {_TEXT_HASH_HEX} hex digits, not {h[:40]!r}"
+        )
     if not _is_hex(dig, digest_hex):
-        return RecordingError(path, n, f"not an action line: the digest must be {digest_hex} hex digits, not "
-                                       f"{dig[:40]!r}")
+        return RecordingError(
+            path, n, f"not an action line: the digest must be {digest_hex} hex digits, not {dig[:40]!r}"
+        )
     try:
         action_from_text(" ".join([kind, *fields]))
     except ActionError as exc:
@@ -799,16 +876,21 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
     for n, raw in _iter_lines(path, fh, lenient_tail):
         if text_lines and not raw.startswith(b"{"):
             if closed_at:
-                raise RecordingError(path, n, f"nothing may follow the {'crash' if crash else 'end'} line "
-                                              f"(line {closed_at})")
+                raise RecordingError(
+                    path, n, f"nothing may follow the {'crash' if crash else 'end'} line (line {closed_at})"
+                )
             m = match(raw)
             if m is None:
                 raise _bad_text_line(path, n, raw, digest_hex)
-            body = raw[:m.end(3)].decode("ascii")
+            body = raw[: m.end(3)].decode("ascii")
             h = m.group(4).decode("ascii")
             if hashlib.blake2b(f"{prev}\n{body}".encode(), digest_size=_TEXT_HASH_BYTES).hexdigest() != h:
-                raise RecordingError(path, n, "tampered or corrupt: the line's hash does not match its content "
-                                              "(edited, or a line before it was removed or moved)")
+                raise RecordingError(
+                    path,
+                    n,
+                    "tampered or corrupt: the line's hash does not match its content "
+                    "(edited, or a line before it was removed or moved)",
+                )
             prev = h
             turn = int(m.group(1))
             expect = len(actions) + 1
@@ -837,8 +919,9 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
             size += len(raw)
             continue
         if closed_at:
-            raise RecordingError(path, n, f"nothing may follow the {'crash' if crash else 'end'} line "
-                                          f"(line {closed_at})")
+            raise RecordingError(
+                path, n, f"nothing may follow the {'crash' if crash else 'end'} line (line {closed_at})"
+            )
         prev = _check_hash(path, n, obj, prev)
         expect = len(actions) + 1
         check = "digest" if text_lines else "checksum"
@@ -857,8 +940,12 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
             if set(obj) != {"turn", "action", "crash"}:
                 raise RecordingError(path, n, "a crash line holds 'turn', 'action' and 'crash'")
             info = obj["crash"]
-            if not (isinstance(info, dict) and set(info) == {"type", "message"}
-                    and isinstance(info["type"], str) and isinstance(info["message"], str)):
+            if not (
+                isinstance(info, dict)
+                and set(info) == {"type", "message"}
+                and isinstance(info["type"], str)
+                and isinstance(info["message"], str)
+            ):
                 raise RecordingError(path, n, "'crash' must hold 'type' and 'message'")
             if type(obj["turn"]) is not int:
                 raise RecordingError(path, n, f"'turn' must be a whole number, not {obj['turn']!r}")
@@ -866,13 +953,22 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
                 raise RecordingError(path, n, "the crash's 'type' or 'message' is too long")
             if obj["turn"] != expect:
                 raise RecordingError(path, n, f"turn {obj['turn']!r} out of order: expected {expect}")
-            crash = {"turn": expect, "action": _action(path, n, obj), "type": info["type"],
-                     "message": info["message"], "line": n}
+            crash = {
+                "turn": expect,
+                "action": _action(path, n, obj),
+                "type": info["type"],
+                "message": info["message"],
+                "line": n,
+            }
             closed_at = n
         elif text_lines:
             keys = ", ".join(sorted(set(obj))) or "nothing"
-            raise RecordingError(path, n, f"not an end or crash line (it holds {keys}); in format "
-                                          f"{header.format if header else FORMAT_VERSION} an action line is text")
+            raise RecordingError(
+                path,
+                n,
+                f"not an end or crash line (it holds {keys}); in format "
+                f"{header.format if header else FORMAT_VERSION} an action line is text",
+            )
         else:
             if set(obj) != {"turn", "action", "checksum", "parts"}:
                 keys = ", ".join(sorted(set(obj))) or "nothing"
@@ -893,8 +989,19 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
     if header is None:
         raise RecordingError(path, 1, "empty file: not a recording")
     if end is not None:
-        header = Header(header.format, header.game_version, header.ruleset, header.data_digest, header.seed,
-                        header.python, header.numpy, True, header.start, header.parts, header.tcod)
+        header = Header(
+            header.format,
+            header.game_version,
+            header.ruleset,
+            header.data_digest,
+            header.seed,
+            header.python,
+            header.numpy,
+            True,
+            header.start,
+            header.parts,
+            header.tcod,
+        )
     return Recording(path, header, actions, end is not None, crash, end, digests, prev, size)
 
 
@@ -917,8 +1024,12 @@ def compatibility(header: Header, data_digest: str) -> list[str]:
     out = []
     if header.data_digest != data_digest:
         out.append(f"rules data: recorded with {header.data_digest}, this data is {data_digest}")
-    for label, recorded, now in (("game version", header.game_version, v["game"]), ("Python", header.python,
-                                 v["python"]), ("numpy", header.numpy, v["numpy"]), ("tcod", header.tcod, v["tcod"])):
+    for label, recorded, now in (
+        ("game version", header.game_version, v["game"]),
+        ("Python", header.python, v["python"]),
+        ("numpy", header.numpy, v["numpy"]),
+        ("tcod", header.tcod, v["tcod"]),
+    ):
         if recorded and recorded != now:
             out.append(f"{label} {recorded} → {now}")
     return [printable(line) for line in out]
@@ -932,7 +1043,7 @@ def _which_parts(game: Game, rec: Recording, index: int) -> list[str]:
     _, mine = state_digests(game)
     theirs = rec.part_digests[index] if index < len(rec.part_digests) else ""
     w = 2 * _PART_BYTES
-    out = [name for i, name in enumerate(names) if mine[i * w:(i + 1) * w] != theirs[i * w:(i + 1) * w]]
+    out = [name for i, name in enumerate(names) if mine[i * w : (i + 1) * w] != theirs[i * w : (i + 1) * w]]
     return out or ["the checksum only (the parts agree: a digest collision, or the 'checksum' field was rewritten)"]
 
 
@@ -957,8 +1068,9 @@ def replay(
     digests = h.format >= 3
     state_check = game.digest if digests else game.checksum
     if verify and digests and h.parts != PARTS:
-        raise Desync(0, None, [f"the state's layout (recorded parts {', '.join(h.parts)}; now {', '.join(PARTS)})"],
-                     line=1)
+        raise Desync(
+            0, None, [f"the state's layout (recorded parts {', '.join(h.parts)}; now {', '.join(PARTS)})"], line=1
+        )
     if verify and h.start and state_check() != h.start:
         raise Desync(0, None, ["the starting state (level generation or setup)"], line=1)
     step = game.step
@@ -977,22 +1089,27 @@ def replay(
         if verify:
             now = state_check()
             if now != chk:
-                raise Desync(turn, action, differing(now, chk) if digests else _which_parts(game, rec, i),
-                             line=i + 2)
+                raise Desync(turn, action, differing(now, chk) if digests else _which_parts(game, rec, i), line=i + 2)
     crash = rec.crash
     if crash is not None and (until is None or crash["turn"] <= until):
         try:
             events = step(crash["action"])
         except Exception as exc:
-            exc.add_note(f"replaying {rec.path}: the recorded crash reproduced at turn {crash['turn']} "
-                         f"(line {crash['line']}), action {describe_action(crash['action'])}")
+            exc.add_note(
+                f"replaying {rec.path}: the recorded crash reproduced at turn {crash['turn']} "
+                f"(line {crash['line']}), action {describe_action(crash['action'])}"
+            )
             raise
         if on_events is not None and not (len(events) == 1 and events[0].type == "refused"):
             on_events(crash["turn"], crash["action"], events)
     if verify and rec.finished and until is None and game.state.mode != rec.end:
         last = rec.actions[-1]
-        raise Desync(last[0], last[1], [f"end: recorded '{rec.end}', replayed mode '{game.state.mode}'"],
-                     line=len(rec.actions) + 2)
+        raise Desync(
+            last[0],
+            last[1],
+            [f"end: recorded '{rec.end}', replayed mode '{game.state.mode}'"],
+            line=len(rec.actions) + 2,
+        )
     return game
 
 
@@ -1082,10 +1199,13 @@ def state_summary(game: Game) -> str:
     lines = [
         f"Turn {st.turn} ({rounds}). Level {st.depth + 1} of {len(game.rs.levels)}: {spec.name}. "
         f"{where.capitalize()}, at {st.pos[0]},{st.pos[1]}. Mode: {st.mode}.",
-        "Party: " + ", ".join(f"{m.name} HP {m.hp}/{m.max_hp}" for m in st.party)
-        + (" (exhausted)" if st.exhausted else "") + ".",
-        f"Gold: {st.gold}. Items: " + (", ".join(f"{game.content.items[i].name} x{n}" for i, n in sorted(
-            st.items.items())) or "none") + ".",
+        "Party: "
+        + ", ".join(f"{m.name} HP {m.hp}/{m.max_hp}" for m in st.party)
+        + (" (exhausted)" if st.exhausted else "")
+        + ".",
+        f"Gold: {st.gold}. Items: "
+        + (", ".join(f"{game.content.items[i].name} x{n}" for i, n in sorted(st.items.items())) or "none")
+        + ".",
     ]
     engaged = None
     for holder in (st.combat, st.pursuit, st.encounter):
@@ -1098,10 +1218,14 @@ def state_summary(game: Game) -> str:
         for g in groups:
             mon = game.monster_of(g)
             alive = [h for h in g.hp if h > 0]
-            flags = [f for f, on in (("hidden", g.hidden), ("peaceful", g.peaceful), ("engaged", g.id == engaged))
-                     if on]
-            descr.append(f"{len(alive)} x {mon.name} (HP {', '.join(map(str, alive))}"
-                         + (f"; {', '.join(flags)}" if flags else "") + ")")
+            flags = [
+                f for f, on in (("hidden", g.hidden), ("peaceful", g.peaceful), ("engaged", g.id == engaged)) if on
+            ]
+            descr.append(
+                f"{len(alive)} x {mon.name} (HP {', '.join(map(str, alive))}"
+                + (f"; {', '.join(flags)}" if flags else "")
+                + ")"
+            )
         lines.append("Monsters present: " + "; ".join(descr) + ".")
     else:
         lines.append("Monsters present: none.")

@@ -239,8 +239,9 @@ def _info(path: Path, notes: list[str], *, abandoned: bool = False) -> GameInfo 
         return None
     h = rec.header
     result = "abandoned" if abandoned else rec.end or ("crashed" if rec.crash is not None else "playing")
-    return GameInfo(path, h.ruleset, h.seed, seed_label(path, h.seed), result, rec.turns, _date(mtime),
-                    mtime=mtime, header=h)
+    return GameInfo(
+        path, h.ruleset, h.seed, seed_label(path, h.seed), result, rec.turns, _date(mtime), mtime=mtime, header=h
+    )
 
 
 def _fill_progress(info: GameInfo, content: Content | None) -> None:
@@ -266,12 +267,14 @@ def _fill_progress(info: GameInfo, content: Content | None) -> None:
     info.level = st.depth + 1
     alive = [m for m in st.party if m.hp > 0]
     info.hp = f"{sum(m.hp for m in st.party)}/{sum(m.max_hp for m in st.party)}" + (
-        f" ({len(alive)} of {len(st.party)} up)" if len(alive) < len(st.party) else "")
+        f" ({len(alive)} of {len(st.party)} up)" if len(alive) < len(st.party) else ""
+    )
     _write_meta(info.path, progress={"v": 2, "size": size, "level": info.level, "hp": info.hp})
 
 
-def unfinished(directory: Path | None = None, content: Content | None = None,
-               notes: list[str] | None = None) -> list[GameInfo]:
+def unfinished(
+    directory: Path | None = None, content: Content | None = None, notes: list[str] | None = None
+) -> list[GameInfo]:
     """The games that can be continued, newest first."""
     d = record.saves_dir() if directory is None else Path(directory)
     notes = notes if notes is not None else []
@@ -311,7 +314,7 @@ def _move_aside(path: Path) -> Path:
         k += 1
     for extra in (meta_path(path), record.crash_report_path(path)):
         if extra.exists():
-            os.replace(extra, dest_dir / (dest.stem + extra.name[len(path.stem):]))
+            os.replace(extra, dest_dir / (dest.stem + extra.name[len(path.stem) :]))
     os.replace(path, dest)
     return dest
 
@@ -337,8 +340,13 @@ def _morgue_facts(morgue: Path) -> tuple[int | None, str]:
     return level, cause
 
 
-def past_games(directory: Path | None = None, morgue_dir: Path | None = None, content: Content | None = None,
-               notes: list[str] | None = None, sort: str = "date") -> list[GameInfo]:
+def past_games(
+    directory: Path | None = None,
+    morgue_dir: Path | None = None,
+    content: Content | None = None,
+    notes: list[str] | None = None,
+    sort: str = "date",
+) -> list[GameInfo]:
     """Every game that is over (dead, won, crashed) or abandoned, with level and cause from its morgue file.
 
     ``sort``: ``date`` (newest first) or ``depth`` (deepest first, then most turns: a high-score table)."""
@@ -383,8 +391,18 @@ COLUMNS = ("date", "ruleset", "seed", "result", "level", "turns", "cause")
 
 
 def table_rows(games: list[GameInfo], content: Content | None = None) -> list[tuple[str, ...]]:
-    return [(g.date, ruleset_title(content, g.ruleset), g.seed_text, g.result,
-             str(g.level) if g.level is not None else "?", str(g.turns), g.cause) for g in games]
+    return [
+        (
+            g.date,
+            ruleset_title(content, g.ruleset),
+            g.seed_text,
+            g.result,
+            str(g.level) if g.level is not None else "?",
+            str(g.turns),
+            g.cause,
+        )
+        for g in games
+    ]
 
 
 def format_table(games: list[GameInfo], content: Content | None = None, *, max_width: int = 0) -> list[str]:

@@ -61,8 +61,7 @@ def visible_groups(game: Game) -> frozenset[int]:
 def haunted(game: Game) -> set[int]:
     """The rooms and corridors of this level where a group the party has met, and that would not let it pass,
     still is (walking in meets it again)."""
-    return {g.segment for g in game.state.level.groups
-            if g.met and g.alive and not g.peaceful and not g.hidden}
+    return {g.segment for g in game.state.level.groups if g.met and g.alive and not g.peaceful and not g.hidden}
 
 
 def blocked(game: Game) -> set[Point]:

@@ -168,14 +168,20 @@ class FileRefused(OSError):
 
     def __init__(self, kind: str = "", size: int = 0, limit: int = 0) -> None:
         self.kind, self.size, self.limit = kind, size, limit
-        super().__init__(f"not a regular file ({kind})" if kind
-                         else f"file is larger than {limit} bytes ({size} bytes)")
+        super().__init__(
+            f"not a regular file ({kind})" if kind else f"file is larger than {limit} bytes ({size} bytes)"
+        )
 
 
 def file_kind(mode: int) -> str:
     """What a file that is not a regular one is, in words."""
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return name
     return "not a plain file"
@@ -186,8 +192,13 @@ def open_checked(path: Path | str, limit: int) -> int:
     before a byte is read and without ever blocking (a FIFO is opened non-blocking and never waited on); the
     descriptor is left blocking for the reads. :class:`FileRefused` for anything else, :class:`OSError` when it
     cannot be opened. The one gate of every file the game reads: data files, recordings, their sidecars."""
-    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-             | getattr(os, "O_BINARY", 0))
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOCTTY", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+        | getattr(os, "O_BINARY", 0)
+    )
     fd = os.open(path, flags)
     try:
         st = os.fstat(fd)
@@ -259,8 +270,9 @@ def _prescan(text: str, display: str, col: Collector) -> bool:
                 if tag is None or tag == "!":
                     tag = loader.resolve(yaml.ScalarNode, ev.value, ev.implicit)  # type: ignore[no-untyped-call]
                 if tag == _INT_TAG:
-                    found.append(Problem(display, line, column, "", f"number too long (more than "
-                                                                     f"{MAX_NUMBER_CHARS} characters)"))
+                    found.append(
+                        Problem(display, line, column, "", f"number too long (more than {MAX_NUMBER_CHARS} characters)")
+                    )
                     if len(found) >= MAX_PROBLEMS_PER_FILE:
                         break
     finally:
@@ -268,8 +280,15 @@ def _prescan(text: str, display: str, col: Collector) -> bool:
     if aliases:
         line, column, what = aliases[0]
         more = f" ({len(aliases) - 1} more in this file)" if len(aliases) > 1 else ""
-        found.append(Problem(display, line, column, "", f"{what}: anchors and aliases are not allowed in data "
-                                                        f"files; write the value out{more}"))
+        found.append(
+            Problem(
+                display,
+                line,
+                column,
+                "",
+                f"{what}: anchors and aliases are not allowed in data files; write the value out{more}",
+            )
+        )
     col.problems.extend(found)
     return not found
 
@@ -302,9 +321,7 @@ def parse_yaml(path: Path, display: str, col: Collector) -> ParsedFile | None:
             _duplicate_keys(node, (), dups)
             for loc, knode, msg in dups[:MAX_PROBLEMS_PER_FILE]:
                 m = knode.start_mark
-                col.problems.append(
-                    Problem(display, m.line + 1, m.column + 1, ".".join(str(p) for p in loc), msg)
-                )
+                col.problems.append(Problem(display, m.line + 1, m.column + 1, ".".join(str(p) for p in loc), msg))
             try:
                 value = loader.construct_document(node)
             except (ValueError, OverflowError, RecursionError) as exc:  # a value no data file needs

@@ -86,8 +86,9 @@ class Cycle:
 
     def describe(self, package: str = PACKAGE) -> str:
         lines = [f"these packages of {package} import each other: {', '.join(self.packages)}"]
-        lines += [f"  {unit_of(i.importer, package)} -> {unit_of(i.imported, package)}: {i.describe()}"
-                  for i in self.imports]
+        lines += [
+            f"  {unit_of(i.importer, package)} -> {unit_of(i.imported, package)}: {i.describe()}" for i in self.imports
+        ]
         return "\n".join(lines)
 
 
@@ -124,8 +125,10 @@ class Scan:
 
     def units(self) -> list[str]:
         """The top-level packages and modules, sorted; the root package's own ``__init__`` only if it has one."""
-        return sorted({unit_of(m, self.package) for m in self.modules if m != self.package}
-                      | ({self.package} if self.package in self.modules else set()))
+        return sorted(
+            {unit_of(m, self.package) for m in self.modules if m != self.package}
+            | ({self.package} if self.package in self.modules else set())
+        )
 
     def unit_edges(self, ignore: Iterable[tuple[str, str]] = ()) -> dict[tuple[str, str], list[Import]]:
         """Arrows between top-level packages, each with the imports that make it; ``ignore`` lists
@@ -180,8 +183,13 @@ def _external_is_module(name: str) -> bool:
     for location in spec.submodule_search_locations or ():
         base = Path(location).joinpath(*rest[:-1])
         leaf = rest[-1]
-        if (base / leaf).is_dir() or (base / f"{leaf}.py").is_file() or any(base.glob(f"{leaf}.*.so")) or any(
-                base.glob(f"{leaf}.*.pyd")) or (base / f"{leaf}.pyi").is_file():
+        if (
+            (base / leaf).is_dir()
+            or (base / f"{leaf}.py").is_file()
+            or any(base.glob(f"{leaf}.*.so"))
+            or any(base.glob(f"{leaf}.*.pyd"))
+            or (base / f"{leaf}.pyi").is_file()
+        ):
             return True
     return False
 
@@ -196,7 +204,8 @@ def _dynamic_target(node: ast.Call) -> str | None:
     """The literal module name of ``importlib.import_module("x")`` / ``import_module("x")`` / ``__import__("x")``."""
     func = node.func
     named = (isinstance(func, ast.Attribute) and func.attr == "import_module") or (
-        isinstance(func, ast.Name) and func.id in ("import_module", "__import__"))
+        isinstance(func, ast.Name) and func.id in ("import_module", "__import__")
+    )
     if not named or not node.args:
         return None
     arg = node.args[0]
@@ -205,8 +214,9 @@ def _dynamic_target(node: ast.Call) -> str | None:
     return None
 
 
-def _imports_of(tree: ast.AST, module: str, is_package: bool, path: str, modules: frozenset[str],
-                package: str) -> list[Import]:
+def _imports_of(
+    tree: ast.AST, module: str, is_package: bool, path: str, modules: frozenset[str], package: str
+) -> list[Import]:
     out: list[Import] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -266,14 +276,19 @@ def scan_package(src_root: Path, package: str = PACKAGE, *, display_root: Path |
 # --- checks -----------------------------------------------------------------------------------------------------
 
 
-def forbidden_imports(scan: Scan, importers: str, patterns: Sequence[str],
-                      allowed: Iterable[tuple[str, str]] = ()) -> list[Import]:
+def forbidden_imports(
+    scan: Scan, importers: str, patterns: Sequence[str], allowed: Iterable[tuple[str, str]] = ()
+) -> list[Import]:
     """Imports made by ``importers`` (a module and everything under it, e.g. ``undercroft.rules``) of any module
     matching one of ``patterns`` (see :func:`matches`), except the ``(importer, imported)`` pairs in ``allowed``."""
     skip = set(allowed)
-    return [i for i in scan.imports
-            if matches(i.importer, importers) and (i.importer, i.imported) not in skip
-            and any(matches(i.imported, p) for p in patterns)]
+    return [
+        i
+        for i in scan.imports
+        if matches(i.importer, importers)
+        and (i.importer, i.imported) not in skip
+        and any(matches(i.imported, p) for p in patterns)
+    ]
 
 
 def _strongly_connected(nodes: Sequence[str], edges: Mapping[str, Sequence[str]]) -> list[list[str]]:
@@ -351,8 +366,7 @@ def render_section(scan: Scan) -> str:
     width = max(len(u) for u in units)
     lines = [
         BEGIN,
-        f"<!-- Written by `{REGENERATE}` from the import statements under src/{scan.package}; "
-        "do not edit by hand. -->",
+        f"<!-- Written by `{REGENERATE}` from the import statements under src/{scan.package}; do not edit by hand. -->",
         "",
         f"{len(units)} packages and top-level modules, {len(arrows)} arrows (an arrow `a --> b`: "
         "some module of `a` imports some module of `b`).",
@@ -376,7 +390,7 @@ def replace_section(document: str, section: str) -> str:
     stop = document.find(END)
     if start < 0 or stop < start or document.count(BEGIN) != 1 or document.count(END) != 1:
         raise ValueError(f"the document must hold one {BEGIN} followed by one {END}")
-    return document[:start] + section + document[stop + len(END):]
+    return document[:start] + section + document[stop + len(END) :]
 
 
 def current_section(document: str) -> str | None:
@@ -385,7 +399,7 @@ def current_section(document: str) -> str | None:
     stop = document.find(END)
     if start < 0 or stop < start:
         return None
-    return document[start: stop + len(END)]
+    return document[start : stop + len(END)]
 
 
 def _default_root() -> Path:
@@ -399,12 +413,17 @@ def _default_root() -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m undercroft.devtools.architecture",
-        description="Print, check or write the generated package graph in docs/ARCHITECTURE.md.")
+        description="Print, check or write the generated package graph in docs/ARCHITECTURE.md.",
+    )
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--write", action="store_true", help="rewrite the generated section of docs/ARCHITECTURE.md")
     group.add_argument("--check", action="store_true", help="exit 1 if docs/ARCHITECTURE.md is out of date")
-    parser.add_argument("--root", type=Path, default=None,
-                        help="the repository (holding src/undercroft and docs/); default: this checkout")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        help="the repository (holding src/undercroft and docs/); default: this checkout",
+    )
     args = parser.parse_args(argv)
     root: Path = args.root if args.root is not None else _default_root()
     section = render_section(scan_package(root / "src", display_root=root))

@@ -112,8 +112,22 @@ class Drink(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
-    for cls in (Move, Descend, Rest, Fight, Attack, Talk, Bribe, Wait, Run, Pursue, DropFood, DropTreasure, ThrowOil,
-                Drink)
+    for cls in (
+        Move,
+        Descend,
+        Rest,
+        Fight,
+        Attack,
+        Talk,
+        Bribe,
+        Wait,
+        Run,
+        Pursue,
+        DropFood,
+        DropTreasure,
+        ThrowOil,
+        Drink,
+    )
 }
 
 

@@ -83,8 +83,12 @@ def _room(m: LevelMap, p: Point) -> int:
     return seg if seg >= 0 and m.segments[seg].kind == "room" else -1
 
 
-def walk_field(m: LevelMap, origin: Point, target: Point, blocked: frozenset[Point] | set[Point] = frozenset(),
-               ) -> StepMap | RoomField:
+def walk_field(
+    m: LevelMap,
+    origin: Point,
+    target: Point,
+    blocked: frozenset[Point] | set[Point] = frozenset(),
+) -> StepMap | RoomField:
     """Walking steps from ``origin``, good at least for every tile nearer than ``target``: the room's own field
     when both stand in one room with nothing in the way (the common case: a room meeting), else a flood."""
     room = _room(m, origin)
@@ -95,9 +99,14 @@ def walk_field(m: LevelMap, origin: Point, target: Point, blocked: frozenset[Poi
     return step_map(m, origin, REACH, blocked, target=target)
 
 
-def step_map(m: LevelMap, origin: Point, limit: int = REACH,
-             blocked: frozenset[Point] | set[Point] = frozenset(), within: int | None = None,
-             target: Point | None = None) -> StepMap:
+def step_map(
+    m: LevelMap,
+    origin: Point,
+    limit: int = REACH,
+    blocked: frozenset[Point] | set[Point] = frozenset(),
+    within: int | None = None,
+    target: Point | None = None,
+) -> StepMap:
     """Fewest steps (eight directions, any non-wall tile) from ``origin`` to every tile within ``limit`` steps,
     avoiding ``blocked`` tiles (``origin`` itself is always open) and, with ``within``, every tile outside that
     segment but its doors. With ``target``, the flood stops once it reaches that tile (every tile nearer than it is
@@ -182,7 +191,7 @@ def place(ctx: Ctx, g: Group, rolled_feet: int, *, anywhere: bool) -> Point:
     want = max(1, rolled_feet // ctx.rules.encounter.feet_per_tile)
     if not anywhere and _room(m, st.pos) == g.segment >= 0:  # a resident met in its room: the room's own walks
         seg = m.segments[g.segment]
-        ys, xs = np.nonzero(m.tiles[seg.y1:seg.y2 + 1, seg.x1:seg.x2 + 1] == FLOOR)
+        ys, xs = np.nonzero(m.tiles[seg.y1 : seg.y2 + 1, seg.x1 : seg.x2 + 1] == FLOOR)
         gx, gy = xs + seg.x1, ys + seg.y1
         d = np.maximum(np.abs(gx - st.pos[0]), np.abs(gy - st.pos[1])).astype(np.int32)
         keep = d >= 1
@@ -190,7 +199,7 @@ def place(ctx: Ctx, g: Group, rolled_feet: int, *, anywhere: bool) -> Point:
     else:
         sm = step_map(m, st.pos, min(REACH, want + 4))
         h, w = sm.steps.shape
-        ys, xs = np.nonzero((sm.steps >= 1) & (m.tiles[sm.y0:sm.y0 + h, sm.x0:sm.x0 + w] == FLOOR))
+        ys, xs = np.nonzero((sm.steps >= 1) & (m.tiles[sm.y0 : sm.y0 + h, sm.x0 : sm.x0 + w] == FLOOR))
         gx, gy = xs + sm.x0, ys + sm.y0
         d = sm.steps[ys, xs].astype(np.int32)
     own = m.segment_of[gy, gx] == g.segment
@@ -352,10 +361,26 @@ def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     falls) costs a comparison. tests/test_encounter_map.py checks it against the answer computed afresh."""
     st = ctx.state
     enc = st.encounter
-    key = (id(st), st.depth, st.pos, st.prev_pos, st.segment, st.segment_entry,
-           None if enc is None else (enc.group, enc.out_of_sight),
-           None if g is None else (id(g), g.pos, g.segment, g.hidden, g.defeated, tuple(h > 0 for h in g.hp),
-                                   tuple(sorted(_taken(ctx, g))) if len(g.hp) > 1 else ()))
+    key = (
+        id(st),
+        st.depth,
+        st.pos,
+        st.prev_pos,
+        st.segment,
+        st.segment_entry,
+        None if enc is None else (enc.group, enc.out_of_sight),
+        None
+        if g is None
+        else (
+            id(g),
+            g.pos,
+            g.segment,
+            g.hidden,
+            g.defeated,
+            tuple(h > 0 for h in g.hp),
+            tuple(sorted(_taken(ctx, g))) if len(g.hp) > 1 else (),
+        ),
+    )
     memo = ctx.exits_memo
     if memo is not None and memo[0] == key:
         return list(memo[1])
@@ -385,12 +410,20 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
         if seg_rows[door[1]][door[0]] == st.segment:  # a corridor's own door: the room tile beyond it
             for dx, dy in floods.STEPS:
                 p = (door[0] + dx, door[1] + dy)
-                if 0 <= p[0] < m.width and 0 <= p[1] < m.height and tile_rows[p[1]][p[0]] != levelmap.WALL \
-                        and seg_rows[p[1]][p[0]] not in (st.segment, -1):
+                if (
+                    0 <= p[0] < m.width
+                    and 0 <= p[1] < m.height
+                    and tile_rows[p[1]][p[0]] != levelmap.WALL
+                    and seg_rows[p[1]][p[0]] not in (st.segment, -1)
+                ):
                     landing = p
                     break
         beyond = seg_rows[landing[1]][landing[0]]
-        blocked = (sm.at(door) < 0 or door in blockers or landing in blockers
-                   or (bool(blockers) and g is not None and g.segment == beyond))
+        blocked = (
+            sm.at(door) < 0
+            or door in blockers
+            or landing in blockers
+            or (bool(blockers) and g is not None and g.segment == beyond)
+        )
         out.append(Exit(door, landing, beyond, blocked, came in (door, landing)))
     return out

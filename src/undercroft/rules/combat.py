@@ -23,8 +23,9 @@ from undercroft.rules.state import Combat, Encounter, Group
 from undercroft.rules.types import Behaviour, FreeRound, Mode, Origin, Side
 
 
-def start(ctx: Ctx, g: Group, events: list[Event], first: Side | None = None,
-          free_round: FreeRound = FreeRound.NONE) -> None:
+def start(
+    ctx: Ctx, g: Group, events: list[Event], first: Side | None = None, free_round: FreeRound = FreeRound.NONE
+) -> None:
     """The fight with ``g`` begins: who acts first, a free round for the side that was not surprised."""
     st = ctx.state
     mon = ctx.monster_of(g)
@@ -42,16 +43,31 @@ def start(ctx: Ctx, g: Group, events: list[Event], first: Side | None = None,
     if first is None:
         party_agility = formulas.party_agility(m.agility for m in ctx.living())
         first = formulas.first_side(formulas.party_acts_first(party_agility, mon.agility, holds))
-        events.append(Event("initiative", {"party": party_agility, "monster": mon.agility, "first": first,
-                                           "group": g.id, "monster_id": g.monster, "count": g.count_told}))
+        events.append(
+            Event(
+                "initiative",
+                {
+                    "party": party_agility,
+                    "monster": mon.agility,
+                    "first": first,
+                    "group": g.id,
+                    "monster_id": g.monster,
+                    "count": g.count_told,
+                },
+            )
+        )
     approach.beside(ctx, g)  # the sides stand together (a fight with no distance rolled closes at once)
     st.mode = Mode.COMBAT
     st.pursuit = None
     st.combat = Combat(g.id, 1, first == Side.PARTY, False, free_round)
     if st.encounter is None:
         st.encounter = Encounter(g.id, entry=st.prev_pos, first_round=False)
-    events.append(Event("combat", {"group": g.id, "first": first, "free_round": free_round,
-                                   "monster": g.monster, "count": g.count_told}))
+    events.append(
+        Event(
+            "combat",
+            {"group": g.id, "first": first, "free_round": free_round, "monster": g.monster, "count": g.count_told},
+        )
+    )
     if first == Side.MONSTERS:
         monsters_turn(ctx, g, events)
 
@@ -95,12 +111,29 @@ def member_attack(ctx: Ctx, i: int, g: Group, target: int, events: list[Event]) 
     if swing.hit:
         dealt = formulas.damage(formulas.damage_bonus(m.might, m.weapon, tired, fat), swing.critical, cr, fat)
         g.set_hp(target, max(0, g.hp[target] - dealt))
-    events.append(Event("attack", {
-        "attacker": m.template, "attacker_side": Side.PARTY, "member": i, "target": g.monster,
-        "target_index": target, "group": g.id, "count": len(g.hp), "dice": f"1d{cr.attack_die}", "natural": n,
-        "modifier": bonus, "total": swing.total, "defense": mon.defense, "hit": swing.hit,
-        "critical": swing.critical, "damage": dealt, "target_hp_after": g.hp[target],
-    }))
+    events.append(
+        Event(
+            "attack",
+            {
+                "attacker": m.template,
+                "attacker_side": Side.PARTY,
+                "member": i,
+                "target": g.monster,
+                "target_index": target,
+                "group": g.id,
+                "count": len(g.hp),
+                "dice": f"1d{cr.attack_die}",
+                "natural": n,
+                "modifier": bonus,
+                "total": swing.total,
+                "defense": mon.defense,
+                "hit": swing.hit,
+                "critical": swing.critical,
+                "damage": dealt,
+                "target_hp_after": g.hp[target],
+            },
+        )
+    )
     if g.hp[target] <= 0 and swing.hit:
         events.append(Event("kill", {"group": g.id, "index": target, "monster": g.monster, "count": len(g.hp)}))
 
@@ -119,8 +152,20 @@ def oil(ctx: Ctx, target: int, events: list[Event]) -> None:
     dmg, _ = ctx.roll(events, "oil_damage", dmg_dice, COMBAT)
     dmg = max(ctx.rules.fatigue.minimum_damage, dmg)
     g.set_hp(target, max(0, g.hp[target] - dmg))
-    events.append(Event("oil", {"item": item, "group": g.id, "target_index": target, "damage": dmg,
-                                "target_hp_after": g.hp[target], "monster": g.monster, "count": len(g.hp)}))
+    events.append(
+        Event(
+            "oil",
+            {
+                "item": item,
+                "group": g.id,
+                "target_index": target,
+                "damage": dmg,
+                "target_hp_after": g.hp[target],
+                "monster": g.monster,
+                "count": len(g.hp),
+            },
+        )
+    )
     if g.hp[target] <= 0:
         events.append(Event("kill", {"group": g.id, "index": target, "monster": g.monster, "count": len(g.hp)}))
     after_party_turn(ctx, g, events, attacked=True)
@@ -187,8 +232,11 @@ def end_round(ctx: Ctx, g: Group, events: list[Event]) -> None:
             if g.hp[i] > before:
                 healed.append(i)
         for i in healed:
-            events.append(Event("regenerate", {"group": g.id, "index": i, "hp": g.hp[i], "monster": g.monster,
-                                               "count": len(g.hp)}))
+            events.append(
+                Event(
+                    "regenerate", {"group": g.id, "index": i, "hp": g.hp[i], "monster": g.monster, "count": len(g.hp)}
+                )
+            )
     ctx.tick(1)
     c.round += 1
     c.party_turn = True
@@ -211,12 +259,30 @@ def monster_attack(ctx: Ctx, g: Group, i: int, events: list[Event]) -> None:
     if swing.hit:
         dealt = formulas.damage(mon.damage, swing.critical, cr, fat)
         m.hp = max(0, m.hp - dealt)
-    events.append(Event("attack", {
-        "attacker": g.monster, "attacker_side": Side.MONSTERS, "attacker_index": i, "group": g.id,
-        "count": len(g.hp), "target": m.template, "member": tj, "dice": f"1d{cr.attack_die}", "natural": n,
-        "modifier": bonus, "total": swing.total, "defense": m.defense, "hit": swing.hit, "critical": swing.critical,
-        "damage": dealt, "target_hp_after": m.hp, "target_max_hp": m.max_hp,
-    }))
+    events.append(
+        Event(
+            "attack",
+            {
+                "attacker": g.monster,
+                "attacker_side": Side.MONSTERS,
+                "attacker_index": i,
+                "group": g.id,
+                "count": len(g.hp),
+                "target": m.template,
+                "member": tj,
+                "dice": f"1d{cr.attack_die}",
+                "natural": n,
+                "modifier": bonus,
+                "total": swing.total,
+                "defense": m.defense,
+                "hit": swing.hit,
+                "critical": swing.critical,
+                "damage": dealt,
+                "target_hp_after": m.hp,
+                "target_max_hp": m.max_hp,
+            },
+        )
+    )
 
 
 def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
@@ -232,8 +298,9 @@ def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
     st.kills += len(g.hp)
     st.level.remove_group(g)
     st.mode, st.combat, st.encounter, st.pursuit = Mode.EXPLORE, None, None, None
-    events.append(Event("victory", {"group": g.id, "monster": g.monster, "count": g.count_told, "gold": gold,
-                                    "shares": shares}))
+    events.append(
+        Event("victory", {"group": g.id, "monster": g.monster, "count": g.count_told, "gold": gold, "shares": shares})
+    )
     if ctx.rs.levels[st.depth].final and not any(gg.origin == Origin.GUARDIAN for gg in st.level.groups):
         st.mode = Mode.WON
         events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "slew"}))

@@ -69,28 +69,70 @@ class Ctx:
         depth = self.state.depth if hasattr(self, "state") else 0
         return self.streams.get(name, depth)
 
-    def roll(self, events: list[Event], purpose: str, dice: Dice | str, stream: str, *, modifier: int = 0,
-             target: Any = None, result: Callable[[int], str] | None = None, **extra: Any) -> tuple[int, str]:
+    def roll(
+        self,
+        events: list[Event],
+        purpose: str,
+        dice: Dice | str,
+        stream: str,
+        *,
+        modifier: int = 0,
+        target: Any = None,
+        result: Callable[[int], str] | None = None,
+        **extra: Any,
+    ) -> tuple[int, str]:
         """Roll ``dice`` on ``stream`` for ``purpose``; record a ``roll`` event; return (total, result)."""
         r: Roll = roll(self.dice(stream), dice)
         total = r.total + modifier
         res = result(total) if result else ""
-        events.append(Event("roll", {
-            "purpose": purpose, "dice": r.dice, "faces": list(r.faces), "modifier": r.modifier + modifier,
-            "multiplier": r.multiplier, "total": total, "target": target, "result": res, **extra,
-        }))
+        events.append(
+            Event(
+                "roll",
+                {
+                    "purpose": purpose,
+                    "dice": r.dice,
+                    "faces": list(r.faces),
+                    "modifier": r.modifier + modifier,
+                    "multiplier": r.multiplier,
+                    "total": total,
+                    "target": target,
+                    "result": res,
+                    **extra,
+                },
+            )
+        )
         return total, res
 
-    def percent(self, events: list[Event], purpose: str, chance: int, stream: str = ENCOUNTER,
-                **extra: Any) -> bool:
+    def percent(self, events: list[Event], purpose: str, chance: int, stream: str = ENCOUNTER, **extra: Any) -> bool:
         """A percentile check (:func:`formulas.percent`); a certain outcome rolls no die."""
         if not formulas.percent_needs_die(chance):
             ok = formulas.percent(None, chance)
-            events.append(Event("roll", {"purpose": purpose, "dice": "", "faces": [], "modifier": 0, "multiplier": 1,
-                                         "total": None, "target": chance, "result": "yes" if ok else "no", **extra}))
+            events.append(
+                Event(
+                    "roll",
+                    {
+                        "purpose": purpose,
+                        "dice": "",
+                        "faces": [],
+                        "modifier": 0,
+                        "multiplier": 1,
+                        "total": None,
+                        "target": chance,
+                        "result": "yes" if ok else "no",
+                        **extra,
+                    },
+                )
+            )
             return ok
-        _, res = self.roll(events, purpose, "1d100", stream, target=chance,
-                           result=lambda t: "yes" if formulas.percent(t, chance) else "no", **extra)
+        _, res = self.roll(
+            events,
+            purpose,
+            "1d100",
+            stream,
+            target=chance,
+            result=lambda t: "yes" if formulas.percent(t, chance) else "no",
+            **extra,
+        )
         return res == "yes"
 
     # --- time and sight ---------------------------------------------------------------------------------------

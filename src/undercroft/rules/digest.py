@@ -105,8 +105,15 @@ def encode_mode(st: GameState) -> list[int]:
     if enc is None:
         out.append(NONE)
     else:
-        out += (enc.group, enc.distance, enc.party_surprised, enc.monster_surprised, enc.first_round, *enc.entry,
-                enc.out_of_sight)
+        out += (
+            enc.group,
+            enc.distance,
+            enc.party_surprised,
+            enc.monster_surprised,
+            enc.first_round,
+            *enc.entry,
+            enc.out_of_sight,
+        )
     if com is None:
         out.append(NONE)
     else:
@@ -151,9 +158,28 @@ def _encode_rng(order: list[tuple[int, int, Stream]]) -> list[int]:
 
 
 def encode_group(g: Group) -> list[int]:
-    return [g.id, sid(g.monster), len(g.hp), *g.hp, g.max_hp, g.level, g.segment, *g.pos, sid(g.origin), g.treasure,
-            g.bribes, g.met, g.hidden, g.peaceful, sid(g.negotiation), g.bribe_tried, g.reaction,
-            sid(g.reaction_result), g.risen, g.turns]
+    return [
+        g.id,
+        sid(g.monster),
+        len(g.hp),
+        *g.hp,
+        g.max_hp,
+        g.level,
+        g.segment,
+        *g.pos,
+        sid(g.origin),
+        g.treasure,
+        g.bribes,
+        g.met,
+        g.hidden,
+        g.peaceful,
+        sid(g.negotiation),
+        g.bribe_tried,
+        g.reaction,
+        sid(g.reaction_result),
+        g.risen,
+        g.turns,
+    ]
 
 
 def encode_items(lv: LevelState) -> list[int]:
@@ -178,8 +204,10 @@ def level_body(lv: LevelState, items: str) -> str:
 def full_parts(st: GameState, streams: Streams) -> dict[str, str]:
     """Every part's digest (hex), computed from scratch. A level's digest is that of its body's digest and its
     groups' (in the level's order); the levels' part, that of the levels' digests in the order of depth."""
-    levels = [_combine([level_body(lv, _hash(encode_items(lv))), *(_hash(encode_group(g)) for g in lv.groups)])
-              for _, lv in sorted(st.levels.items())]
+    levels = [
+        _combine([level_body(lv, _hash(encode_items(lv))), *(_hash(encode_group(g)) for g in lv.groups)])
+        for _, lv in sorted(st.levels.items())
+    ]
     return {
         "clock": _hash(encode_clock(st)),
         "levels": _combine(levels),
@@ -198,7 +226,7 @@ def full_digest(st: GameState, streams: Streams) -> str:
 
 def split(digest: str) -> dict[str, str]:
     """A digest's parts by name."""
-    return {p: digest[i * PART_HEX:(i + 1) * PART_HEX] for i, p in enumerate(PARTS)}
+    return {p: digest[i * PART_HEX : (i + 1) * PART_HEX] for i, p in enumerate(PARTS)}
 
 
 def differing(a: str, b: str) -> list[str]:
@@ -215,9 +243,28 @@ class Tracker:
     docstring says how each part notices a change). Its value always equals :func:`full_digest`; a new tracker
     is needed when the state object is replaced (:meth:`Game.restore <undercroft.rules.game.Game.restore>`)."""
 
-    __slots__ = ("_belongings", "_belongings_gold", "_belongings_items", "_belongings_revs", "_body", "_clock",
-                 "_clock_key", "_draws", "_group", "_items", "_level", "_levels", "_levels_key", "_mode", "_mode_key",
-                 "_party", "_rng", "_streams", "_text", "_where_key")
+    __slots__ = (
+        "_belongings",
+        "_belongings_gold",
+        "_belongings_items",
+        "_belongings_revs",
+        "_body",
+        "_clock",
+        "_clock_key",
+        "_draws",
+        "_group",
+        "_items",
+        "_level",
+        "_levels",
+        "_levels_key",
+        "_mode",
+        "_mode_key",
+        "_party",
+        "_rng",
+        "_streams",
+        "_text",
+        "_where_key",
+    )
 
     def __init__(self) -> None:
         self._clock_key: tuple[object, ...] = ()

@@ -61,8 +61,18 @@ def begin(ctx: Ctx, g: Group, events: list[Event]) -> None:
         return
     st.mode, st.encounter = Mode.ENCOUNTER, enc
     measure(ctx, enc, g)
-    met = Event("encounter", {"group": g.id, "monster": g.monster, "count": len(g.alive), "hp": list(g.hp),
-                              "origin": g.origin, "first": first, "out_of_sight": enc.out_of_sight})
+    met = Event(
+        "encounter",
+        {
+            "group": g.id,
+            "monster": g.monster,
+            "count": len(g.alive),
+            "hp": list(g.hp),
+            "origin": g.origin,
+            "first": first,
+            "out_of_sight": enc.out_of_sight,
+        },
+    )
     events.append(met)
     both_surprised = False
     if first:
@@ -106,8 +116,18 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
         g.pos = approach.place(ctx, g, dist, anywhere=g.origin == Origin.WANDERING)
         g.segment = int(st.level.map.segment_of[g.pos[1], g.pos[0]])
         measure(ctx, enc, g)
-        events.append(Event("placed", {"group": g.id, "pos": list(g.pos), "distance": enc.distance,
-                                       "rolled": dist, "out_of_sight": enc.out_of_sight}))
+        events.append(
+            Event(
+                "placed",
+                {
+                    "group": g.id,
+                    "pos": list(g.pos),
+                    "distance": enc.distance,
+                    "rolled": dist,
+                    "out_of_sight": enc.out_of_sight,
+                },
+            )
+        )
     if ctx.proc.surprise:
         sm = rules.surprised_max
         sd = Dice(1, rules.surprise_die)
@@ -120,14 +140,16 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
         ps, ms = pr == "surprised", mr == "surprised"
         both = ps and ms
         if both:
-            events.append(Event("surprise", {"party": True, "monster": True, "monster_id": g.monster,
-                                             "count": g.count_told}))
+            events.append(
+                Event("surprise", {"party": True, "monster": True, "monster_id": g.monster, "count": g.count_told})
+            )
             enc.first_round = False
         else:
             enc.party_surprised, enc.monster_surprised = ps, ms
             if ps or ms:
-                events.append(Event("surprise", {"party": ps, "monster": ms, "monster_id": g.monster,
-                                                 "count": g.count_told}))
+                events.append(
+                    Event("surprise", {"party": ps, "monster": ms, "monster_id": g.monster, "count": g.count_told})
+                )
         if ps and ms and enc.out_of_sight:
             events.append(Event("bypass", {"group": g.id}))
             st.mode, st.encounter = Mode.EXPLORE, None
@@ -139,8 +161,9 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
 
 def roll_reaction(ctx: Ctx, g: Group, events: list[Event]) -> None:
     table = ctx.content.tables.reaction
-    total, res = ctx.roll(events, "reaction", table.dice, ENCOUNTER,
-                          result=lambda t: str(formulas.band(table.bands, t).result))
+    total, res = ctx.roll(
+        events, "reaction", table.dice, ENCOUNTER, result=lambda t: str(formulas.band(table.bands, t).result)
+    )
     g.reaction, g.reaction_result = total, res
 
 
@@ -161,12 +184,17 @@ def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
         if g.origin == Origin.WANDERING:
             # It goes its way; until the party's next action it may be pursued (flight.pursue), then it is gone.
             st.fled = g.id
-            events.append(Event("leaves", {"group": g.id, "monster": g.monster, "count": g.count_told,
-                                           "distance": approach.distance(ctx, g)}))
+            events.append(
+                Event(
+                    "leaves",
+                    {"group": g.id, "monster": g.monster, "count": g.count_told, "distance": approach.distance(ctx, g)},
+                )
+            )
         else:
             g.peaceful = True
-            events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told,
-                                             "already": False}))
+            events.append(
+                Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told, "already": False})
+            )
         st.mode, st.encounter = Mode.EXPLORE, None
 
 
@@ -182,9 +210,18 @@ def round_passes(ctx: Ctx, events: list[Event]) -> None:
             g = st.group(enc.group)
             approach.advance(ctx, g, approach.tiles_per_round(ctx, ctx.monster_of(g).speed))
             measure(ctx, enc, g)
-            events.append(Event("approach", {"group": g.id, "distance": enc.distance, "monster": g.monster,
-                                             "count": g.count_told,
-                                             "out_of_sight": enc.out_of_sight}))
+            events.append(
+                Event(
+                    "approach",
+                    {
+                        "group": g.id,
+                        "distance": enc.distance,
+                        "monster": g.monster,
+                        "count": g.count_told,
+                        "out_of_sight": enc.out_of_sight,
+                    },
+                )
+            )
             if not enc.out_of_sight:
                 comes_into_sight(ctx, g, events)
 
@@ -217,8 +254,9 @@ def comes_into_sight(ctx: Ctx, g: Group, events: list[Event]) -> None:
     st = ctx.state
     enc = st.encounter
     assert enc is not None
-    events.append(Event("in_sight", {"group": g.id, "monster": g.monster, "distance": enc.distance,
-                                     "count": len(g.alive)}))
+    events.append(
+        Event("in_sight", {"group": g.id, "monster": g.monster, "distance": enc.distance, "count": len(g.alive)})
+    )
     if initiates(ctx, g, ctx.monster_of(g)) and g.reaction_result == "attacks" and not enc.monster_surprised:
         events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
         charge(ctx, g, events, moved=True)
@@ -238,9 +276,18 @@ def charge(ctx: Ctx, g: Group, events: list[Event], *, moved: bool = False) -> N
         first = False
         if not approach.advance(ctx, g, tiles):
             break
-        events.append(Event("approach", {"group": g.id, "distance": approach.distance(ctx, g), "monster": g.monster,
-                                         "count": g.count_told,
-                                         "out_of_sight": False}))
+        events.append(
+            Event(
+                "approach",
+                {
+                    "group": g.id,
+                    "distance": approach.distance(ctx, g),
+                    "monster": g.monster,
+                    "count": g.count_told,
+                    "out_of_sight": False,
+                },
+            )
+        )
     if st.encounter is not None:
         st.encounter.distance = approach.distance(ctx, g)
 
@@ -291,15 +338,19 @@ def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
         if initiates(ctx, g, mon):
             moved = approach.advance(ctx, g, approach.tiles_per_round(ctx, mon.speed)) or moved
         enc.distance = approach.distance(ctx, g)
-        events.append(Event("close", {"group": g.id, "monster": g.monster, "count": g.count_told,
-                                      "distance": enc.distance}))
+        events.append(
+            Event("close", {"group": g.id, "monster": g.monster, "count": g.count_told, "distance": enc.distance})
+        )
         if approach.side_by_side(ctx, g) or not moved:
             return
         ctx.tick(1)  # a round goes by with the sides still apart
         enc.first_round = False
         band = reaction_band(ctx, g)
-        if initiates(ctx, g, mon) and band is not None and \
-                ctx.percent(events, "monster_attacks", band.attacks_chance, group=g.id):
+        if (
+            initiates(ctx, g, mon)
+            and band is not None
+            and ctx.percent(events, "monster_attacks", band.attacks_chance, group=g.id)
+        ):
             events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
             charge(ctx, g, events)
             combat.start(ctx, g, events, first=Side.MONSTERS)

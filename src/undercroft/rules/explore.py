@@ -157,12 +157,16 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
     lv.visit(seg)
     if present:
         # the nearest group is the one met (the others stand behind it); the first listed between equals
-        g = present[0] if len(present) == 1 else min(
-            present, key=lambda grp: (approach.steps_between(ctx, st.pos, grp.pos), present.index(grp)))
+        g = (
+            present[0]
+            if len(present) == 1
+            else min(present, key=lambda grp: (approach.steps_between(ctx, st.pos, grp.pos), present.index(grp)))
+        )
         mon = ctx.monster_of(g)
         if g.peaceful:
-            events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told,
-                                             "already": True}))
+            events.append(
+                Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told, "already": True})
+            )
             return
         init_behaviour(g, mon)
         encounter.begin(ctx, g, events)
@@ -248,8 +252,12 @@ def drink(ctx: Ctx, member: int, events: list[Event]) -> None:
     heal, _ = ctx.roll(events, "heal", heal_dice, ENCOUNTER if st.mode != Mode.COMBAT else COMBAT)
     before = m.hp
     m.hp = min(m.max_hp, m.hp + heal)
-    events.append(Event("drink", {"member": member, "item": potion, "heal": heal, "healed": m.hp - before,
-                                  "hp": m.hp, "max_hp": m.max_hp}))
+    events.append(
+        Event(
+            "drink",
+            {"member": member, "item": potion, "heal": heal, "healed": m.hp - before, "hp": m.hp, "max_hp": m.max_hp},
+        )
+    )
     if st.mode == Mode.COMBAT:
         assert st.combat is not None
         g = st.group(st.combat.group)
@@ -264,4 +272,3 @@ def drink(ctx: Ctx, member: int, events: list[Event]) -> None:
         combat.after_party_turn(ctx, g, events, attacked=attacked)
     elif st.mode in (Mode.ENCOUNTER, Mode.PURSUIT):
         encounter.round_passes(ctx, events)
-

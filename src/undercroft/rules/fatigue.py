@@ -53,5 +53,16 @@ def rest(ctx: Ctx, events: list[Event]) -> None:
         m.hp += gain
         healed += gain
     hp = [[i, m.hp, m.max_hp] for i, m in enumerate(st.party) if m.alive]
-    events.append(Event("rest", {"rounds": t.rest_rounds, "exhausted": st.exhausted, "healed": healed,
-                                 "recovered": recovered, "progress": progress, "hp": hp}))
+    events.append(
+        Event(
+            "rest",
+            {
+                "rounds": t.rest_rounds,
+                "exhausted": st.exhausted,
+                "healed": healed,
+                "recovered": recovered,
+                "progress": progress,
+                "hp": hp,
+            },
+        )
+    )

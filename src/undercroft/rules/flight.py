@@ -89,8 +89,9 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     st.prev_pos, st.pos = before, way.landing
     st.segment = way.segment
     st.entered = False
-    events.append(Event("run", {"group": g.id, "door": list(way.door), "to": list(way.landing),
-                                "segment": way.segment}))
+    events.append(
+        Event("run", {"group": g.id, "door": list(way.door), "to": list(way.landing), "segment": way.segment})
+    )
     if Behaviour.KNEELS in mon.behaviours:
         g.risen = False
     if not formulas.follows(ctx.proc.pursuit, mon.pursues):
@@ -99,19 +100,25 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         return
     band = encounter.reaction_band(ctx, g)
     party_speed, monster_speed = ctx.party_speed(), mon.speed
-    evaded = formulas.automatic_evasion(in_fight=from_fight, submerged=submerged, party_speed_=party_speed,
-                                        monster_speed=monster_speed,
-                                        out_of_sight=enc is not None and enc.out_of_sight)
+    evaded = formulas.automatic_evasion(
+        in_fight=from_fight,
+        submerged=submerged,
+        party_speed_=party_speed,
+        monster_speed=monster_speed,
+        out_of_sight=enc is not None and enc.out_of_sight,
+    )
     if evaded is not None:
         speeds = {"party_speed": party_speed, "monster_speed": monster_speed} if evaded == "faster" else {}
-        events.append(Event("evade", {"group": g.id, "reason": evaded, "monster": g.monster, "count": g.count_told,
-                                      **speeds}))
+        events.append(
+            Event("evade", {"group": g.id, "reason": evaded, "monster": g.monster, "count": g.count_told, **speeds})
+        )
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     chance = formulas.PERCENT if (band is None or submerged) else band.pursuit
     if not ctx.percent(events, "pursuit", chance, group=g.id):
-        events.append(Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster,
-                                      "count": g.count_told}))
+        events.append(
+            Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster, "count": g.count_told})
+        )
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     distance = 0 if from_fight else apart  # where the sides stand: in a fight they are in melee, in contact
@@ -164,8 +171,9 @@ def let_go(ctx: Ctx, events: list[Event]) -> None:
     gid = st.pursuit.group if st.pursuit is not None else st.fled
     st.fled = 0
     if st.pursuit is not None and st.pursuit.chaser == Side.PARTY:
-        events.append(Event("let_go", {"group": gid, "monster": st.group(gid).monster,
-                                       "count": st.group(gid).count_told}))
+        events.append(
+            Event("let_go", {"group": gid, "monster": st.group(gid).monster, "count": st.group(gid).count_told})
+        )
         st.mode, st.pursuit = Mode.EXPLORE, None
     _gone(ctx, gid)
 
@@ -188,14 +196,19 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
     if p.chaser == Side.PARTY:
         _chase_round(ctx, p, g, events)
         return
-    p.distance, end = formulas.chase_round(p.distance, formulas.pursuit_gain(mon.speed, ctx.party_speed(),
-                                                                           rules.running_multiplier),
-                                           p.rounds, rules.sight_feet, rules.pursuit_max_rounds,
-                                           Behaviour.SUBMERGED not in mon.behaviours)
+    p.distance, end = formulas.chase_round(
+        p.distance,
+        formulas.pursuit_gain(mon.speed, ctx.party_speed(), rules.running_multiplier),
+        p.rounds,
+        rules.sight_feet,
+        rules.pursuit_max_rounds,
+        Behaviour.SUBMERGED not in mon.behaviours,
+    )
     if end == "caught":
         if not p.fights:
-            events.append(Event("caught", {"group": g.id, "fights": False, "monster": g.monster,
-                                           "count": g.count_told}))
+            events.append(
+                Event("caught", {"group": g.id, "fights": False, "monster": g.monster, "count": g.count_told})
+            )
             g.peaceful = True
             st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
             return
@@ -204,13 +217,20 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
         combat.start(ctx, g, events)
         return
     if end:
-        events.append(Event("escape", {"group": g.id, "distance": p.distance, "monster": g.monster,
-                                       "count": g.count_told,
-                                       "reason": end}))
+        events.append(
+            Event(
+                "escape",
+                {"group": g.id, "distance": p.distance, "monster": g.monster, "count": g.count_told, "reason": end},
+            )
+        )
         st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
         return
-    events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster,
-                                  "count": g.count_told}))
+    events.append(
+        Event(
+            "chase",
+            {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster, "count": g.count_told},
+        )
+    )
 
 
 def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
@@ -218,26 +238,44 @@ def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
     st = ctx.state
     mon = ctx.monster_of(g)
     rules = ctx.rules.encounter
-    p.distance, over = formulas.chase_round(p.distance, formulas.pursuit_gain(ctx.party_speed(), mon.speed,
-                                                                             rules.running_multiplier),
-                                            p.rounds, rules.sight_feet, rules.pursuit_max_rounds)
+    p.distance, over = formulas.chase_round(
+        p.distance,
+        formulas.pursuit_gain(ctx.party_speed(), mon.speed, rules.running_multiplier),
+        p.rounds,
+        rules.sight_feet,
+        rules.pursuit_max_rounds,
+    )
     if over == "caught":
-        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told,
-                                       "by": "party"}))
+        events.append(
+            Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told, "by": "party"})
+        )
         st.pursuit = None
         g.peaceful = False
         combat.start(ctx, g, events)
         return
     if over:
-        events.append(Event("got_away", {"group": g.id, "distance": p.distance, "monster": g.monster,
-                                         "count": g.count_told,
-                                         "reason": over}))
+        events.append(
+            Event(
+                "got_away",
+                {"group": g.id, "distance": p.distance, "monster": g.monster, "count": g.count_told, "reason": over},
+            )
+        )
         st.mode, st.pursuit = Mode.EXPLORE, None
         _gone(ctx, g.id)
         return
-    events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster,
-                                  "count": g.count_told,
-                                  "by": "party"}))
+    events.append(
+        Event(
+            "chase",
+            {
+                "group": g.id,
+                "distance": p.distance,
+                "round": p.rounds,
+                "monster": g.monster,
+                "count": g.count_told,
+                "by": "party",
+            },
+        )
+    )
 
 
 def keep_running(ctx: Ctx, events: list[Event]) -> None:
@@ -253,8 +291,12 @@ def keep_running(ctx: Ctx, events: list[Event]) -> None:
         if p.chaser == Side.PARTY:  # too exhausted to chase on: it gets away
             let_go(ctx, events)
             return
-        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told,
-                                       "exhausted": True}))
+        events.append(
+            Event(
+                "caught",
+                {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told, "exhausted": True},
+            )
+        )
         st.pursuit = None
         combat.start(ctx, g, events)
 

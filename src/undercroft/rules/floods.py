@@ -113,8 +113,9 @@ def flood_layers(walk: BoolArray, origin: Point, limit: int | None = None, targe
     return flood_bits(bits_of(walk), h, w, origin, limit, target)
 
 
-def flood_bits(open_: int, h: int, w: int, origin: Point, limit: int | None = None,
-               target: Point | None = None) -> Flood:
+def flood_bits(
+    open_: int, h: int, w: int, origin: Point, limit: int | None = None, target: Point | None = None
+) -> Flood:
     """:func:`flood_layers` over a grid already given as bits (bit ``y * (w + 1) + x`` set where ``walk`` is True;
     :meth:`undercroft.rules.levelmap.LevelMap.walk_bits`)."""
     stride = w + 1
@@ -141,8 +142,9 @@ def flood_bits(open_: int, h: int, w: int, origin: Point, limit: int | None = No
     return Flood(h, w, cum)
 
 
-def flood8(walk: BoolArray, origin: Point, limit: int | None = None,
-           target: Point | None = None) -> npt.NDArray[np.int32]:
+def flood8(
+    walk: BoolArray, origin: Point, limit: int | None = None, target: Point | None = None
+) -> npt.NDArray[np.int32]:
     """Fewest steps in eight directions from ``origin`` over the True tiles of ``walk`` (``origin`` itself always
     counts as open), -1 where not reached: :func:`flood_layers` as an array. It stops after ``limit`` steps, or
     once it reaches ``target``. The engine's walking distances (:mod:`~undercroft.rules.approach`) and the front

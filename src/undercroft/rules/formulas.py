@@ -210,8 +210,11 @@ def bribe_cell(table: BriberyTable, monster: Monster, gold: int) -> tuple[int, i
     """(column, row, digit) of the bribery table for ``gold`` offered to a group of ``monster``; None below its
     rows. The column is the strongest monster's strength + reluctance (a group is one species)."""
     score = monster.strength + monster.reluctance
-    col = next(i for i, c in enumerate(table.columns)
-               if (c.min is None or score >= c.min) and (c.max is None or score <= c.max))
+    col = next(
+        i
+        for i, c in enumerate(table.columns)
+        if (c.min is None or score >= c.min) and (c.max is None or score <= c.max)
+    )
     row = next((i for i, r in enumerate(table.rows) if gold >= r.min and (r.max is None or gold <= r.max)), None)
     return None if row is None else (col, row, table.cells[row][col])
 
@@ -240,8 +243,9 @@ def follows(pursuit_rules: bool, monster_pursues: bool) -> bool:
     return pursuit_rules and monster_pursues
 
 
-def automatic_evasion(*, in_fight: bool, submerged: bool, party_speed_: int, monster_speed: int,
-                      out_of_sight: bool) -> Literal["faster", "out_of_sight"] | None:
+def automatic_evasion(
+    *, in_fight: bool, submerged: bool, party_speed_: int, monster_speed: int, out_of_sight: bool
+) -> Literal["faster", "out_of_sight"] | None:
     """How a running party gets away from a pursuer without a pursuit roll, if it does (003, "only if the combat
     phase has not begun"): faster than the monster, or never seen by it. Never from a fight, never from a
     submerged monster."""
@@ -266,8 +270,9 @@ def pursuit_gain(monster_speed: int, party_speed_: int, running_multiplier: int)
 ChaseEnd = Literal["caught", "out_of_sight", "gave_up", ""]
 
 
-def chase_round(distance: int, gain: int, rounds: int, sight_feet: int, max_rounds: int,
-                gives_up: bool = True) -> tuple[int, ChaseEnd]:
+def chase_round(
+    distance: int, gain: int, rounds: int, sight_feet: int, max_rounds: int, gives_up: bool = True
+) -> tuple[int, ChaseEnd]:
     """One round of a chase (003): the chaser gains ``gain`` feet on the distance between the sides; it catches up
     at 0, loses the chased beyond ``sight_feet``, and gives up after ``max_rounds`` rounds (``rounds`` counts this
     one) unless it never does (``gives_up`` False: a submerged monster). The new distance and how the chase ended

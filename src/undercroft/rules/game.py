@@ -76,8 +76,11 @@ _ON_ITS_TURN = ("attack", "oil", "wait", "drink", "run")
 def _giving_chase(g: Game) -> str | None:
     """The party is the one giving chase: it runs on or lets the group go, nothing else."""
     p = g.state.pursuit
-    return "You are the one giving chase: run on, or wait to let it go." if p is not None and \
-        p.chaser == Side.PARTY else None
+    return (
+        "You are the one giving chase: run on, or wait to let it go."
+        if p is not None and p.chaser == Side.PARTY
+        else None
+    )
 
 
 def _unseen(g: Game) -> str | None:
@@ -111,8 +114,11 @@ def _run(g: Game) -> str | None:
     if not g.proc.running:
         return "There is no running away in these rules: talk, bribe or fight."
     if g.tired():
-        return ("You are too exhausted to run: turn and fight." if st.mode == Mode.PURSUIT
-                else "You are too exhausted to run: rest first, or fight.")
+        return (
+            "You are too exhausted to run: turn and fight."
+            if st.mode == Mode.PURSUIT
+            else "You are too exhausted to run: rest first, or fight."
+        )
     return flight.check_run(g) if st.mode != Mode.PURSUIT else None
 
 
@@ -132,9 +138,17 @@ def _bribe(g: Game) -> str | None:
 
 
 _PRECHECKS: dict[str, Callable[[Game], str | None]] = {
-    "drink": _drink, "drop_food": _drop_food, "drop_treasure": _drop_treasure, "oil": _oil, "wait": _wait,
-    "pursue": flight.check_pursue, "run": _run, "descend": explore.check_descend,
-    "fight": _fight, "talk": _talk, "bribe": _bribe,
+    "drink": _drink,
+    "drop_food": _drop_food,
+    "drop_treasure": _drop_treasure,
+    "oil": _oil,
+    "wait": _wait,
+    "pursue": flight.check_pursue,
+    "run": _run,
+    "descend": explore.check_descend,
+    "fight": _fight,
+    "talk": _talk,
+    "bribe": _bribe,
 }
 
 
@@ -149,8 +163,9 @@ class Snapshot:
 class Game(Ctx):
     """One seeded game of one ruleset."""
 
-    def __init__(self, content: Content, ruleset: str = "undercroft", seed: int | str = 0, *,
-                 dice: DiceSource | None = None) -> None:
+    def __init__(
+        self, content: Content, ruleset: str = "undercroft", seed: int | str = 0, *, dice: DiceSource | None = None
+    ) -> None:
         super().__init__(content, ruleset, seed, dice)
         members = [self.new_member(cid) for cid in self.rs.party]
         gold = max(0, roll(self.dice(SETUP), self.rs.start_gold).total)
@@ -158,8 +173,16 @@ class Game(Ctx):
         start = lv0.map.start
         seg = int(lv0.map.segment_of[start[1], start[0]])
         self.state = GameState(
-            seed=self.streams.seed, ruleset=ruleset, depth=0, levels={0: lv0}, pos=start, prev_pos=start,
-            segment=seg, segment_entry=start, party=members, gold=gold,
+            seed=self.streams.seed,
+            ruleset=ruleset,
+            depth=0,
+            levels={0: lv0},
+            pos=start,
+            prev_pos=start,
+            segment=seg,
+            segment_entry=start,
+            party=members,
+            gold=gold,
             items={k: v for k, v in sorted(self.rs.start_items.items()) if v > 0},
         )
         lv0.visit(seg)
@@ -258,15 +281,32 @@ class Game(Ctx):
 
     # --- the public interface for simulators and tests ------------------------------------------------------
 
-    def add_group(self, monster: str, count: int = 1, *, hp: Sequence[int] | None = None,
-                  pos: tuple[int, int] | None = None, origin: Origin = Origin.RESIDENT, treasure: int = 0) -> Group:
+    def add_group(
+        self,
+        monster: str,
+        count: int = 1,
+        *,
+        hp: Sequence[int] | None = None,
+        pos: tuple[int, int] | None = None,
+        origin: Origin = Origin.RESIDENT,
+        treasure: int = 0,
+    ) -> Group:
         """Place ``count`` ``monster`` (at ``hp``, default full) in the party's segment, at ``pos`` (default the
         party's tile), not yet met."""
         st = self.state
         mon = self.content.monster(monster)
         hps = list(hp) if hp is not None else [mon.hp] * count
-        g = Group(st.next_group, monster, hps, mon.hp, st.depth, st.segment, pos if pos is not None else st.pos,
-                  origin, treasure)
+        g = Group(
+            st.next_group,
+            monster,
+            hps,
+            mon.hp,
+            st.depth,
+            st.segment,
+            pos if pos is not None else st.pos,
+            origin,
+            treasure,
+        )
         st.next_group += 1
         init_behaviour(g, mon)
         st.level.add_group(g)

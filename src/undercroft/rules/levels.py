@@ -38,7 +38,7 @@ def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> Lev
     candidates: list[tuple[int, int]] = []  # the floor of every room but the start's, room by room, row by row
     for s in m.segments:
         if s.kind == "room" and s.id != start_seg:
-            ys, xs = np.nonzero(m.tiles[s.y1:s.y2 + 1, s.x1:s.x2 + 1] == dungeon.FLOOR)  # row-major
+            ys, xs = np.nonzero(m.tiles[s.y1 : s.y2 + 1, s.x1 : s.x2 + 1] == dungeon.FLOOR)  # row-major
             candidates += zip((xs + s.x1).tolist(), (ys + s.y1).tolist(), strict=True)
     for fi in spec.items:
         n = max(0, roll(stream, fi.count).total)
@@ -63,7 +63,11 @@ def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> Lev
 def guard_post(m: dungeon.LevelMap, seg: dungeon.Segment) -> tuple[int, int]:
     """Where a guardian stands: the room floor tile nearest its centre that is not the stairs (top-left first)."""
     cx, cy = (seg.x1 + seg.x2) // 2, (seg.y1 + seg.y2) // 2
-    tiles = [(abs(x - cx) + abs(y - cy), y, x) for y in range(seg.y1, seg.y2 + 1) for x in range(seg.x1, seg.x2 + 1)
-             if m.tiles[y, x] == dungeon.FLOOR]
+    tiles = [
+        (abs(x - cx) + abs(y - cy), y, x)
+        for y in range(seg.y1, seg.y2 + 1)
+        for x in range(seg.x1, seg.x2 + 1)
+        if m.tiles[y, x] == dungeon.FLOOR
+    ]
     _, y, x = min(tiles)
     return (x, y)

@@ -29,9 +29,17 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
         limit, origin = chk.resident_max, Origin.RESIDENT
     else:
         limit, origin = chk.wandering_max, Origin.WANDERING
-    _, res = ctx.roll(events, "monster_check", Dice(1, chk.die), ENCOUNTER, target=limit,
-                      result=lambda t: str(origin) if formulas.monster_check(t, limit) else "none",
-                      segment=seg, kind=kind, visited=visited)
+    _, res = ctx.roll(
+        events,
+        "monster_check",
+        Dice(1, chk.die),
+        ENCOUNTER,
+        target=limit,
+        result=lambda t: str(origin) if formulas.monster_check(t, limit) else "none",
+        segment=seg,
+        kind=kind,
+        visited=visited,
+    )
     if res == "none":
         return
     spec = ctx.rs.levels[st.depth]
@@ -43,14 +51,15 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
     cell = grid[row - 1][col - 1]
     mon = ctx.content.monsters[cell.monster]
     number_dice = cell.number or Dice.parse(mon.number)
-    n, _ = ctx.roll(events, "number_appearing", number_dice, ENCOUNTER, modifier=spec.number_bonus,
-                    monster=cell.monster)
+    n, _ = ctx.roll(
+        events, "number_appearing", number_dice, ENCOUNTER, modifier=spec.number_bonus, monster=cell.monster
+    )
     n = max(1, n)
     treasure, _ = ctx.roll(events, "treasure", mon.treasure, ENCOUNTER, monster=cell.monster)
-    events.append(Event("table", {"table": table_id, "row": row, "column": col, "monster": cell.monster,
-                                  "number": n}))
-    g = Group(st.next_group, cell.monster, [mon.hp] * n, mon.hp, st.depth, seg, far_tile(ctx, seg), origin,
-              max(0, treasure))
+    events.append(Event("table", {"table": table_id, "row": row, "column": col, "monster": cell.monster, "number": n}))
+    g = Group(
+        st.next_group, cell.monster, [mon.hp] * n, mon.hp, st.depth, seg, far_tile(ctx, seg), origin, max(0, treasure)
+    )
     st.next_group += 1
     init_behaviour(g, mon)
     st.level.add_group(g)
@@ -63,7 +72,7 @@ def far_tile(ctx: Ctx, seg: int) -> tuple[int, int]:
     st = ctx.state
     m = st.level.map
     s = m.segments[seg]  # its bounding box holds all its tiles
-    box = np.s_[s.y1:s.y2 + 1, s.x1:s.x2 + 1]
+    box = np.s_[s.y1 : s.y2 + 1, s.x1 : s.x2 + 1]
     ys, xs = np.nonzero((m.segment_of[box] == seg) & (m.tiles[box] == dungeon.FLOOR))
     ys += s.y1
     xs += s.x1

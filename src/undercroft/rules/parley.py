@@ -70,12 +70,26 @@ def talk(ctx: Ctx, events: list[Event]) -> None:
             tribute = formulas.fraction(g.treasure, table.tribute)
             g.treasure -= tribute
             st.gold += tribute
-    events.append(Event("negotiate", {
-        "group": g.id, "monster": g.monster, "count": g.count_told, "dice": r.dice, "faces": list(r.faces),
-        "reluctance": reluctance,
-        "ability": ability, "use_reluctance": table.use_reluctance, "use_ability": table.use_ability,
-        "modifier": ability - reluctance, "total": total, "result": result, "tribute": tribute,
-    }))
+    events.append(
+        Event(
+            "negotiate",
+            {
+                "group": g.id,
+                "monster": g.monster,
+                "count": g.count_told,
+                "dice": r.dice,
+                "faces": list(r.faces),
+                "reluctance": reluctance,
+                "ability": ability,
+                "use_reluctance": table.use_reluctance,
+                "use_ability": table.use_ability,
+                "modifier": ability - reluctance,
+                "total": total,
+                "result": result,
+                "tribute": tribute,
+            },
+        )
+    )
     if g.peaceful:
         st.mode, st.encounter = Mode.EXPLORE, None
     else:
@@ -104,12 +118,25 @@ def bribe(ctx: Ctx, gold: int, events: list[Event]) -> None:
     g.bribes += gold
     r = roll(ctx.dice(ENCOUNTER), Dice(1, b.die))
     accepted = formulas.bribe_accepted(r.total, digit)
-    events.append(Event("bribe", {
-        "group": g.id, "monster": g.monster, "count": g.count_told, "gold": gold, "column": col, "row": row,
-        "digit": digit,
-        "dice": r.dice, "faces": list(r.faces), "total": r.total, "target": digit,
-        "result": "accepted" if accepted else "refused",
-    }))
+    events.append(
+        Event(
+            "bribe",
+            {
+                "group": g.id,
+                "monster": g.monster,
+                "count": g.count_told,
+                "gold": gold,
+                "column": col,
+                "row": row,
+                "digit": digit,
+                "dice": r.dice,
+                "faces": list(r.faces),
+                "total": r.total,
+                "target": digit,
+                "result": "accepted" if accepted else "refused",
+            },
+        )
+    )
     if accepted:
         g.peaceful = True
         st.mode, st.encounter = Mode.EXPLORE, None

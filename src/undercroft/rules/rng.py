@@ -44,8 +44,11 @@ def parse_seed(text: str | int) -> int:
         raise ValueError("a seed is a whole number or text, not a truth value")
     if isinstance(text, int):
         if not 0 <= text <= _SEED_MASK:
-            raise ValueError(f"seed {text} is outside 0..{_SEED_MASK}" if text.bit_length() <= 256
-                             else f"seed of {text.bit_length()} bits is outside 0..{_SEED_MASK}")
+            raise ValueError(
+                f"seed {text} is outside 0..{_SEED_MASK}"
+                if text.bit_length() <= 256
+                else f"seed of {text.bit_length()} bits is outside 0..{_SEED_MASK}"
+            )
         return text
     stripped = text.strip()
     if stripped.isascii() and stripped.isdigit():  # ASCII only: not '²', which isdigit() but int() refuses

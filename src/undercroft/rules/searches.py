@@ -48,8 +48,15 @@ class CostFlood:
     flood would have to reach every tile it can before it could tell (every plan of a bot boxed in, or kept from
     the stairs, would flood the level to no end). A flood that reaches everything it can adds its part."""
 
-    def __init__(self, width: int, height: int, costs: list[tuple[int, int]], origin: Point, diagonal: bool,
-                 parts: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        costs: list[tuple[int, int]],
+        origin: Point,
+        diagonal: bool,
+        parts: list[int] | None = None,
+    ) -> None:
         self.width, self.height, self.stride = width, height, width + 1
         self.diagonal = diagonal
         self.classes = [(c, b) for c, b in sorted(costs) if c > 0 and b]
@@ -205,8 +212,9 @@ class CostFlood:
         return out[1:]
 
 
-def _search(cost: npt.NDArray[np.integer] | BoolArray, origin: Point, diagonal: bool,
-            goal: Point | None) -> tuple[int, list[int], list[int]]:
+def _search(
+    cost: npt.NDArray[np.integer] | BoolArray, origin: Point, diagonal: bool, goal: Point | None
+) -> tuple[int, list[int], list[int]]:
     """The least-cost search of :func:`dijkstra_map` as bit sets: ``(stride, ds, cum)``, where ``ds`` are the costs
     at which tiles were settled, rising, and ``cum[k]`` every tile settled at ``ds[k]`` or less (bit
     ``y * stride + x``): a :class:`CostFlood` run to the end, or, with ``goal``, until that tile is settled."""

@@ -95,8 +95,15 @@ def fold_fov(level: LevelMap, looks: Iterable[tuple[int, int]], radius: int, mem
         raise ValueError("fold_fov writes through a flat view of memory: it must be C-contiguous")
     stride = memory.shape[1]
     band = _band(level, radius, stride)
-    src, row, size, dst, tcod_map, seen, offsets = (band.src, band.row, band.size, band.dst, band.map, band.seen,
-                                                    band.offsets)
+    src, row, size, dst, tcod_map, seen, offsets = (
+        band.src,
+        band.row,
+        band.size,
+        band.dst,
+        band.map,
+        band.seen,
+        band.offsets,
+    )
     flat = memory.reshape(-1)
     memmove = ffi.memmove
     shadowcast = lib.TCOD_map_compute_fov_symmetric_shadowcast
@@ -164,8 +171,9 @@ class _Band:
         self.map = ffi.new("struct TCOD_Map*", (wide, side, side * wide, ffi.cast("struct TCOD_MapCell*", self.dst)))
         self.seen: BoolArray = cells["fov"][:, :side]
         ys, xs = np.ogrid[-radius : radius + 1, -radius : radius + 1]
-        self.offsets = np.where(_disc(radius, radius), (ys + radius) * stride + xs + radius,
-                                radius * stride + radius).astype(np.intp)
+        self.offsets = np.where(
+            _disc(radius, radius), (ys + radius) * stride + xs + radius, radius * stride + radius
+        ).astype(np.intp)
 
 
 def _band(level: LevelMap, radius: int, stride: int) -> _Band:

@@ -275,8 +275,25 @@ class GameState:
 
 def _group_form(g: Group) -> list[Any]:
     return [
-        g.id, g.monster, list(g.hp), g.max_hp, g.level, g.segment, list(g.pos), g.origin, g.treasure, g.bribes,
-        g.met, g.hidden, g.peaceful, g.negotiation, g.bribe_tried, g.reaction, g.reaction_result, g.risen, g.turns,
+        g.id,
+        g.monster,
+        list(g.hp),
+        g.max_hp,
+        g.level,
+        g.segment,
+        list(g.pos),
+        g.origin,
+        g.treasure,
+        g.bribes,
+        g.met,
+        g.hidden,
+        g.peaceful,
+        g.negotiation,
+        g.bribe_tried,
+        g.reaction,
+        g.reaction_result,
+        g.risen,
+        g.turns,
     ]
 
 
@@ -305,18 +322,34 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
             "segment_entry": list(state.segment_entry),
         },
         "clock": {
-            "turn": state.turn, "rounds": state.rounds, "running": state.running_rounds,
-            "exhausted": state.exhausted, "rest": state.rest_rounds,
+            "turn": state.turn,
+            "rounds": state.rounds,
+            "running": state.running_rounds,
+            "exhausted": state.exhausted,
+            "rest": state.rest_rounds,
         },
         "mode": {
             "mode": state.mode,
             "depth": state.depth,
-            "encounter": None if enc is None else [
-                enc.group, enc.distance, enc.party_surprised, enc.monster_surprised, enc.first_round,
-                list(enc.entry), enc.out_of_sight,
+            "encounter": None
+            if enc is None
+            else [
+                enc.group,
+                enc.distance,
+                enc.party_surprised,
+                enc.monster_surprised,
+                enc.first_round,
+                list(enc.entry),
+                enc.out_of_sight,
             ],
-            "combat": None if com is None else [
-                com.group, com.round, com.party_turn, com.party_attacked, com.free_round,
+            "combat": None
+            if com is None
+            else [
+                com.group,
+                com.round,
+                com.party_turn,
+                com.party_attacked,
+                com.free_round,
             ],
             "pursuit": None if pur is None else [pur.group, pur.distance, pur.rounds, pur.fights, pur.chaser],
             "entered": state.entered,

@@ -82,8 +82,10 @@ def _outcome_probabilities(spec: FightSpec) -> Outcomes:
     m_faces: dict[tuple[int, bool], int] = defaultdict(int)
     for o in spec.monster_outcomes():
         m_faces[(o.damage, o.hit)] += 1
-    return ({dmg: n / spec.attack_die for dmg, n in d_faces.items()},
-            {key: n / spec.attack_die for key, n in m_faces.items()})
+    return (
+        {dmg: n / spec.attack_die for dmg, n in d_faces.items()},
+        {key: n / spec.attack_die for key, n in m_faces.items()},
+    )
 
 
 def delver_turn(p: Grid, outcomes: Mapping[int, float], full: int) -> tuple[Grid, NDArray[np.float64]]:

@@ -132,29 +132,50 @@ def matchup_spec(
     unknown ruleset or monster (with a suggestion) and ValueError for impossible numbers."""
     rs = content.ruleset(ruleset)
     ch = content.party[rs.party[0]]
-    member = Member(rs.party[0], ch.name, ch.hp if hp is None else hp, ch.hp, ch.might, ch.agility, ch.defense,
-                    content.items[ch.weapon].damage, ch.negotiation, ch.speed)
-    return _spec(content, member, monster_id, count,
-                 formulas.exhausted_counts(exhausted, rs.procedures.fatigue), ch.agility)
+    member = Member(
+        rs.party[0],
+        ch.name,
+        ch.hp if hp is None else hp,
+        ch.hp,
+        ch.might,
+        ch.agility,
+        ch.defense,
+        content.items[ch.weapon].damage,
+        ch.negotiation,
+        ch.speed,
+    )
+    return _spec(
+        content, member, monster_id, count, formulas.exhausted_counts(exhausted, rs.procedures.fatigue), ch.agility
+    )
 
 
 _specs: dict[tuple[object, ...], tuple[Content, FightSpec]] = {}  # (the numbers) -> (their data, the spec)
 SPECS_KEPT = 4096
 
 
-def _spec(content: Content, m: Member, monster_id: str, count: int, exhausted: bool,
-          agility: int) -> FightSpec:
+def _spec(content: Content, m: Member, monster_id: str, count: int, exhausted: bool, agility: int) -> FightSpec:
     """:func:`fight_spec` of a member, remembered (the odds ask for it at every state of a fight)."""
-    key = (id(content), monster_id, m.hp, m.max_hp, m.might, m.weapon, m.defense, agility, exhausted, count,
-           m.template)
+    key = (id(content), monster_id, m.hp, m.max_hp, m.might, m.weapon, m.defense, agility, exhausted, count, m.template)
     known = _specs.get(key)
     if known is None or known[0] is not content:
         if len(_specs) >= SPECS_KEPT:
             _specs.clear()
-        known = _specs[key] = (content, fight_spec(
-            content, monster_id, hp=m.hp, max_hp=m.max_hp, might=m.might, weapon=m.weapon, defense=m.defense,
-            agility=agility, exhausted=exhausted, count=count, character=m.template,
-        ))
+        known = _specs[key] = (
+            content,
+            fight_spec(
+                content,
+                monster_id,
+                hp=m.hp,
+                max_hp=m.max_hp,
+                might=m.might,
+                weapon=m.weapon,
+                defense=m.defense,
+                agility=agility,
+                exhausted=exhausted,
+                count=count,
+                character=m.template,
+            ),
+        )
     return known[1]
 
 
@@ -181,8 +202,9 @@ def party_start(content: Content, game: Game) -> PartyStart | None:
     return _starts(content, game)[1]
 
 
-def _starts(content: Content, game: Game, group: Group | None = None,
-            whole: bool = True) -> tuple[list[Start], PartyStart | None]:
+def _starts(
+    content: Content, game: Game, group: Group | None = None, whole: bool = True
+) -> tuple[list[Start], PartyStart | None]:
     """The fight in front of the party; with ``group``, a fight with that group begun now (while exploring: no
     surprise, no free round, the sides in the order of their AGILITY). Without ``whole``, a party of one living
     character has no :class:`PartyStart` (None): :func:`_deciding` reads its :class:`Start`."""
@@ -209,8 +231,11 @@ def _starts(content: Content, game: Game, group: Group | None = None,
         skip = (c.free_round == FreeRound.PARTY and c.round == 1) if delver_next else (holds and not c.party_attacked)
     else:  # the fight would start now (_start_combat): a pending surprise gives someone a free round
         enc = st.encounter if group is None else None
-        free = (FreeRound.NONE if enc is None
-                else formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised))
+        free = (
+            FreeRound.NONE
+            if enc is None
+            else formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised)
+        )
         turn = 0
         if free != FreeRound.NONE:
             delver_next = free == FreeRound.PARTY
@@ -226,8 +251,14 @@ def _starts(content: Content, game: Game, group: Group | None = None,
         out.append(Start(spec, hps, delver_next, turn % mon.acts_every, skip))
     if not whole and len(out) == 1:
         return out, None
-    party = PartyStart(tuple(specs), tuple(max(0, h) for h in g.hp), delver_next, turn % mon.acts_every, skip,
-                       content.rules.combat.monster_targeting)
+    party = PartyStart(
+        tuple(specs),
+        tuple(max(0, h) for h in g.hp),
+        delver_next,
+        turn % mon.acts_every,
+        skip,
+        content.rules.combat.monster_targeting,
+    )
     return out, party
 
 
@@ -282,8 +313,9 @@ def _result(start: Start | PartyStart, numbers: tuple[float, float, float, float
     """The odds of a fight in progress (not fresh) from the numbers of its :func:`_steps`."""
     win, death, lost, rounds = numbers
     if isinstance(start, PartyStart):
-        return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights; the whole party of {len(start.specs)}",
-                    PARTY, False)
+        return Odds(
+            win, death, lost, rounds, f"simulated, {FIGHTS} fights; the whole party of {len(start.specs)}", PARTY, False
+        )
     if exactly(start):
         return Odds(win, death, lost, rounds, "exact", start.spec.character, True)
     return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights", start.spec.character, False)
@@ -298,14 +330,16 @@ def party_exactly(start: PartyStart) -> bool:
 
 def _party_win(start: PartyStart) -> float:
     """The win of a party's fight computed :func:`party_exactly`, from the win's tables (the bot's question)."""
-    return partytable.party_win(start.specs, start.hps, start.delver_next, start.phase, start.skip_next,
-                                start.targeting)
+    return partytable.party_win(
+        start.specs, start.hps, start.delver_next, start.phase, start.skip_next, start.targeting
+    )
 
 
 def _party_exact(start: PartyStart) -> Odds:
     """The odds of a party's fight computed :func:`party_exactly`, from its tables."""
-    win, death, lost, rounds = partytable.party_numbers(start.specs, start.hps, start.delver_next, start.phase,
-                                                        start.skip_next, start.targeting)
+    win, death, lost, rounds = partytable.party_numbers(
+        start.specs, start.hps, start.delver_next, start.phase, start.skip_next, start.targeting
+    )
     return Odds(win, death, lost, rounds, f"exact; the whole party of {len(start.specs)}", PARTY, True)
 
 
@@ -346,8 +380,9 @@ def start_odds(start: Start) -> Odds:
         e = exact(spec, groups=True)
         return _keep(start, Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True))
     r = simulate(spec, FIGHTS, stream_seed(start))
-    return _keep(start, Odds(r.win, r.death, r.hp_lost_mean, r.rounds_mean, f"simulated, {FIGHTS} fights",
-                             spec.character, False))
+    return _keep(
+        start, Odds(r.win, r.death, r.hp_lost_mean, r.rounds_mean, f"simulated, {FIGHTS} fights", spec.character, False)
+    )
 
 
 def clear_cache() -> None:
@@ -417,8 +452,9 @@ def _bounds(start: Start | PartyStart | None) -> Iterator[tuple[float, float, bo
         yield win, win, True
         return
     if isinstance(start, PartyStart) and party_exactly(start):  # (its tables read only as far as needed)
-        yield from partytable.win_bounds(start.specs, start.hps, start.delver_next, start.phase, start.skip_next,
-                                         start.targeting)
+        yield from partytable.win_bounds(
+            start.specs, start.hps, start.delver_next, start.phase, start.skip_next, start.targeting
+        )
         return
     known = _known.get(start)
     if known is None and isinstance(start, Start) and start.fresh:

@@ -79,8 +79,14 @@ def _key(specs: tuple[FightSpec, ...], targeting: str) -> Key:
     the targeting; not anyone's hit points, nor the count (a table holds every count up to its own), nor who opens
     (it holds both)."""
     s0 = specs[0]
-    return (tuple((s.swing_key, s.delver_max_hp) for s in specs), s0.monster_hp, s0.regenerate, s0.acts_every,
-            s0.max_rounds, targeting)
+    return (
+        tuple((s.swing_key, s.delver_max_hp) for s in specs),
+        s0.monster_hp,
+        s0.regenerate,
+        s0.acts_every,
+        s0.max_rounds,
+        targeting,
+    )
 
 
 def _work(specs: tuple[FightSpec, ...], count: int) -> int:
@@ -102,8 +108,12 @@ def tabled(specs: tuple[FightSpec, ...], hps: tuple[int, ...], targeting: str) -
     that a round of the tables stays within :data:`PARTY_WORK` multiply-adds (a party of two, not the citadel's
     four)."""
     living = tuple(sorted(h for h in hps if h > 0))
-    return (bool(living) and full_behind(specs[0], living) and targeting in TARGETING
-            and _work(specs, len(hps)) <= PARTY_WORK)
+    return (
+        bool(living)
+        and full_behind(specs[0], living)
+        and targeting in TARGETING
+        and _work(specs, len(hps)) <= PARTY_WORK
+    )
 
 
 def _targets(grid: NDArray[np.int64], targeting: str) -> Table:
@@ -133,8 +143,12 @@ class _Fight:
     def __init__(self, specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool) -> None:
         s0 = specs[0]
         self.n, self.count, self.whole = len(specs), count, whole
-        self.top_m, self.every, self.max_rounds, self.regenerate = s0.monster_hp, s0.acts_every, s0.max_rounds, \
-            s0.regenerate
+        self.top_m, self.every, self.max_rounds, self.regenerate = (
+            s0.monster_hp,
+            s0.acts_every,
+            s0.max_rounds,
+            s0.regenerate,
+        )
         sizes = tuple(s.delver_max_hp + 1 for s in specs)
         cells = self.cells = math.prod(sizes)
         grid = np.stack([g.ravel() for g in np.meshgrid(*[np.arange(z) for z in sizes], indexing="ij")])  # (n, cells)
@@ -319,8 +333,9 @@ def party_tables(specs: tuple[FightSpec, ...], count: int, targeting: str, whole
     return got
 
 
-def win_bounds(specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool,
-               targeting: str) -> Iterator[tuple[float, float, bool]]:
+def win_bounds(
+    specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool, targeting: str
+) -> Iterator[tuple[float, float, bool]]:
     """:func:`party_win` as ever narrower bounds ``(lo, hi, False)``, from the win's tables read a round at a time
     and only as far as the bounds are drawn (the chance to win within the rounds read, and that plus the chance the
     fight is still going after them), then ``(win, win, True)`` with the very number :func:`party_win` gives. The
@@ -368,8 +383,9 @@ def _at(specs: tuple[FightSpec, ...], hps: tuple[int, ...]) -> tuple[int, int, i
     return len(living) - 1, min(min(living), specs[0].monster_hp) - 1, party
 
 
-def party_numbers(specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int,
-                  lost_turn: bool, targeting: str) -> tuple[float, float, float, float]:
+def party_numbers(
+    specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool, targeting: str
+) -> tuple[float, float, float, float]:
     """(win, death, mean hit points the party loses, mean rounds) of the fight of the living characters ``specs``
     (each at its ``delver_hp``) against the creatures ``hps`` (index order, 0: down; :func:`tabled`), the monsters'
     turn counter at ``phase``, their turn of this round lost if ``lost_turn``: the numbers
@@ -381,8 +397,9 @@ def party_numbers(specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_nex
     return win, max(0.0, 1.0 - win - going), sum(s.delver_hp for s in specs) - left, rounds
 
 
-def party_win(specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool,
-              targeting: str) -> float:
+def party_win(
+    specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool, targeting: str
+) -> float:
     """The win of :func:`party_numbers`, from the win's tables alone (the bot's question: half the work of a
     whole table, which serves as well where one is known)."""
     t = party_tables(specs, len(hps), targeting, whole=False)

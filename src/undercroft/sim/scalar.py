@@ -171,8 +171,7 @@ def play_out(game: Game, fights: int, seed: int = 1, *, max_rounds: int = MAX_RO
                             hits += 1
                         elif e.get("target_hp_after") == 0:
                             kills.append(int(e.get("natural")))
-                outcomes.append("death" if st.mode == Mode.DEAD else "stalemate" if st.mode == Mode.COMBAT
-                                else "win")
+                outcomes.append("death" if st.mode == Mode.DEAD else "stalemate" if st.mode == Mode.COMBAT else "win")
                 rounds_out.append(min(max_rounds, math.ceil((swings + monster_turns) / 2)))
                 lost_out.append(start_hp - sum(max(0, m.hp) for m in st.party))
                 hits_out.append(hits)

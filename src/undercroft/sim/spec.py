@@ -118,25 +118,44 @@ class FightSpec:
         """Every number a swing's outcome depends on (:meth:`delver_outcomes`, :meth:`monster_outcomes`): the
         fighters' might, weapon, attack, damage and defence, the fatigue, the combat and fatigue rules; not the hit
         points, which change as a fight goes on. What the simulators' per-swing tables are remembered by."""
-        return (self.might, self.weapon, self.exhausted, self.delver_defense, self.monster_defense,
-                self.monster_attack, self.monster_damage, self.attack_die, self.always_miss, self.critical,
-                self.critical_multiplier, self.to_hit_penalty, self.damage_penalty, self.opponent_bonus,
-                self.minimum_damage)
+        return (
+            self.might,
+            self.weapon,
+            self.exhausted,
+            self.delver_defense,
+            self.monster_defense,
+            self.monster_attack,
+            self.monster_damage,
+            self.attack_die,
+            self.always_miss,
+            self.critical,
+            self.critical_multiplier,
+            self.to_hit_penalty,
+            self.damage_penalty,
+            self.opponent_bonus,
+            self.minimum_damage,
+        )
 
     @property
     def combat_rules(self) -> CombatRules:
         """The spec's numbers as the data's combat rules (unvalidated: tests may switch a face off with 0)."""
         return CombatRules.model_construct(
-            attack_die=self.attack_die, always_miss=self.always_miss, critical=self.critical,
-            critical_multiplier=self.critical_multiplier, monster_targeting="first",
+            attack_die=self.attack_die,
+            always_miss=self.always_miss,
+            critical=self.critical,
+            critical_multiplier=self.critical_multiplier,
+            monster_targeting="first",
         )
 
     @property
     def fatigue_rules(self) -> FatigueRules:
         """The spec's numbers as the data's fatigue rules (running and resting are no part of a fight: 1)."""
         return FatigueRules.model_construct(
-            max_running_rounds=1, rest_turns=1, to_hit_penalty=self.to_hit_penalty,
-            damage_penalty=self.damage_penalty, opponent_bonus=self.opponent_bonus,
+            max_running_rounds=1,
+            rest_turns=1,
+            to_hit_penalty=self.to_hit_penalty,
+            damage_penalty=self.damage_penalty,
+            opponent_bonus=self.opponent_bonus,
             minimum_damage=self.minimum_damage,
         )
 
@@ -198,9 +217,17 @@ def spec_from_content(
     except KeyError:
         raise KeyError(f"unknown character '{character}'") from None
     return fight_spec(
-        content, monster_id, hp=ch.hp if hp is None else hp, max_hp=ch.hp, might=ch.might,
-        weapon=content.items[ch.weapon].damage, defense=ch.defense, agility=ch.agility, exhausted=exhausted,
-        count=count, character=character,
+        content,
+        monster_id,
+        hp=ch.hp if hp is None else hp,
+        max_hp=ch.hp,
+        might=ch.might,
+        weapon=content.items[ch.weapon].damage,
+        defense=ch.defense,
+        agility=ch.agility,
+        exhausted=exhausted,
+        count=count,
+        character=character,
     )
 
 

@@ -116,8 +116,9 @@ def _undecided(shape: tuple[int, ...]) -> Table:
     return t
 
 
-def backwards(round_: Callable[[Table, bool], Table], start: Table, every: int,
-               max_rounds: int) -> tuple[list[Table], list[Table], int]:
+def backwards(
+    round_: Callable[[Table, bool], Table], start: Table, every: int, max_rounds: int
+) -> tuple[list[Table], list[Table], int]:
     """The rounds of a table read backwards, from ``start`` (no rounds left) until the fight is decided from every
     state (or ``max_rounds``): one table per ``acts_every`` phase, each with the chance to win and the chance the
     fight is still going in its axis -3 (layers 0 and 1; more after them are carried along); and the same with the
@@ -128,8 +129,9 @@ def backwards(round_: Callable[[Table, bool], Table], start: Table, every: int,
     return tables, lost_turns(round_, before, every), rounds
 
 
-def backwards_by_round(round_: Callable[[Table, bool], Table], start: Table, every: int,
-            max_rounds: int) -> Iterator[tuple[list[Table], list[Table], int, bool]]:
+def backwards_by_round(
+    round_: Callable[[Table, bool], Table], start: Table, every: int, max_rounds: int
+) -> Iterator[tuple[list[Table], list[Table], int, bool]]:
     """:func:`backwards` a round at a time: after each, ``(before, tables, rounds, done)``, the tables of the
     rounds before it and of all ``rounds`` so far (each phase's), ``done`` once the fight is decided from every
     state or ``max_rounds`` are read. The chance to win within the rounds so far and that chance plus the chance the
@@ -157,8 +159,15 @@ Key = tuple[object, ...]
 def _key(spec: FightSpec, delver_first: bool) -> Key:
     """Every number the tables of ``spec`` depend on: not the delver's hit points (a table holds them all), nor the
     count of creatures (a group's tables hold every count up to theirs)."""
-    return (spec.swing_key, spec.delver_max_hp, spec.monster_hp, spec.regenerate, spec.acts_every, spec.max_rounds,
-            delver_first)
+    return (
+        spec.swing_key,
+        spec.delver_max_hp,
+        spec.monster_hp,
+        spec.regenerate,
+        spec.acts_every,
+        spec.max_rounds,
+        delver_first,
+    )
 
 
 _by_numbers: dict[Key, WinTables] = {}  # (_key) -> the tables against one creature
@@ -235,8 +244,11 @@ def _build_group(spec: FightSpec, delver_first: bool) -> GroupTables:
         return out
 
     tables, lost, rounds = backwards(round_, _undecided((k, 2, top_d, top_m)), every, spec.max_rounds)
-    return GroupTables(tuple(tuple(t[c, 0] for t in tables) for c in range(k)),
-                       tuple(tuple(t[c, 0] for t in lost) for c in range(k)), rounds)
+    return GroupTables(
+        tuple(tuple(t[c, 0] for t in tables) for c in range(k)),
+        tuple(tuple(t[c, 0] for t in lost) for c in range(k)),
+        rounds,
+    )
 
 
 _groups: dict[Key, GroupTables] = {}  # (_key) -> the tables against a group, the largest count asked for so far

@@ -44,9 +44,7 @@ def rgb_to_xterm256(rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
     r, g, b = c[..., 0], c[..., 1], c[..., 2]
     ri, gi, bi = _NEAREST_CUBE[r], _NEAREST_CUBE[g], _NEAREST_CUBE[b]
     cube_index = 16 + 36 * ri + 6 * gi + bi
-    cube_dist = (
-        (r - _CUBE_LEVELS[ri]) ** 2 + (g - _CUBE_LEVELS[gi]) ** 2 + (b - _CUBE_LEVELS[bi]) ** 2
-    )
+    cube_dist = (r - _CUBE_LEVELS[ri]) ** 2 + (g - _CUBE_LEVELS[gi]) ** 2 + (b - _CUBE_LEVELS[bi]) ** 2
     mean = (r + g + b) // 3
     gi_grey = np.clip((mean - 3) // 10, 0, 23)
     grey = _GREY_LEVELS[gi_grey]

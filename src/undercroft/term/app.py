@@ -372,8 +372,9 @@ class TerminalFrontEnd:
 
     @classmethod
     @contextlib.contextmanager
-    def open(cls, title: str = "", *, term: blessed.Terminal | None = None,
-             mouse: bool | None = None) -> Iterator[TerminalFrontEnd]:
+    def open(
+        cls, title: str = "", *, term: blessed.Terminal | None = None, mouse: bool | None = None
+    ) -> Iterator[TerminalFrontEnd]:
         """Take the terminal over (alternate screen, hidden cursor, cbreak, keypad mode, mouse reporting unless
         ``mouse`` is False or :data:`NO_MOUSE_ENV` says no) for the ``with`` block; ``title`` is the window's
         (unused here)."""

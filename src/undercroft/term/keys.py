@@ -230,8 +230,9 @@ def _mouse_event(ks: Keystroke) -> MouseEvent | None:
     return value if isinstance(value, MouseEvent) else None
 
 
-def mouse_events(ks: Keystroke, origin: tuple[int, int] = (0, 0),
-                 size: tuple[int, int] = (CONSOLE_W, CONSOLE_H)) -> list[Event]:
+def mouse_events(
+    ks: Keystroke, origin: tuple[int, int] = (0, 0), size: tuple[int, int] = (CONSOLE_W, CONSOLE_H)
+) -> list[Event]:
     """The tcod events for one blessed mouse keystroke, at the console tile under the pointer: the terminal cell
     less ``origin`` (where the console's top-left corner is drawn). [] for a report outside the ``size`` console,
     or one that is not a mouse report."""
@@ -250,8 +251,15 @@ def mouse_events(ks: Keystroke, origin: tuple[int, int] = (0, 0),
         dx, dy = _WHEEL[b]
         return [MouseWheel(x=dx, y=dy, flipped=False, position=position)]
     if report.is_motion:
-        return [MouseMotion(position=position, motion=Point(0.0, 0.0), tile=tile, tile_motion=Point(0, 0),
-                            state=_HELD.get(b, MouseButtonMask(0)))]
+        return [
+            MouseMotion(
+                position=position,
+                motion=Point(0.0, 0.0),
+                tile=tile,
+                tile_motion=Point(0, 0),
+                state=_HELD.get(b, MouseButtonMask(0)),
+            )
+        ]
     button = _BUTTONS.get(b)
     if button is None:  # a legacy release (which button?) or an unknown extra button
         return []

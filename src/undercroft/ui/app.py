@@ -36,8 +36,22 @@ from undercroft.ui.tiles import TILESETS, load_tileset
 NO_DISPLAY = "no display available (set DISPLAY, or use SDL_VIDEODRIVER=dummy for tests)"
 
 __all__ = [
-    "COMFORT", "LADDER", "MIN_COLUMNS", "MIN_ROWS", "NO_DISPLAY", "EventSource", "NoDisplay", "Step", "Window",
-    "auto_step", "cells_in", "choose_step", "new_console", "open_window", "opening_size", "scale_key",
+    "COMFORT",
+    "LADDER",
+    "MIN_COLUMNS",
+    "MIN_ROWS",
+    "NO_DISPLAY",
+    "EventSource",
+    "NoDisplay",
+    "Step",
+    "Window",
+    "auto_step",
+    "cells_in",
+    "choose_step",
+    "new_console",
+    "open_window",
+    "opening_size",
+    "scale_key",
     "toggle_fullscreen",
 ]
 
@@ -71,12 +85,12 @@ class Step:
 # Each step a larger cell (pixels of an 80x50 window in brackets); a size a larger tileset draws itself is never
 # an upscaled smaller one (small x2 would be large x1, blurrier).
 LADDER: tuple[Step, ...] = (
-    Step("small", 1),   # 10x16 px cells (800x800): laptops and 1080p screens
+    Step("small", 1),  # 10x16 px cells (800x800): laptops and 1080p screens
     Step("medium", 1),  # 14x22 (1120x1100): 1440p
-    Step("large", 1),   # 20x32 (1600x1600): 4K
+    Step("large", 1),  # 20x32 (1600x1600): 4K
     Step("medium", 2),  # 28x44 (2240x2200): 5K
-    Step("large", 2),   # 40x64 (3200x3200): 8K
-    Step("large", 3),   # 60x96 (4800x4800)
+    Step("large", 2),  # 40x64 (3200x3200): 8K
+    Step("large", 3),  # 60x96 (4800x4800)
 )
 
 
@@ -191,8 +205,9 @@ def display_usable_size() -> tuple[int, int] | None:
     return _usable_bounds(lib.SDL_GetPrimaryDisplay())
 
 
-def open_window(title: str = "Undercroft", step: Step | None = None,
-                size: tuple[int, int] | None = None) -> tcod.context.Context:
+def open_window(
+    title: str = "Undercroft", step: Step | None = None, size: tuple[int, int] | None = None
+) -> tcod.context.Context:
     """A resizable window of ``size`` cells (80x50) of ``step`` (small x1); :class:`NoDisplay` if none."""
     step = LADDER[0] if step is None else step
     columns, rows = (render.WIDTH, render.HEIGHT) if size is None else size
@@ -227,8 +242,13 @@ class Window:
     """The SDL window as a front end. ``source`` replaces SDL's event queue (tests feed synthetic events through
     the real window); the window's own keys (:func:`scale_key`) never reach the scenes."""
 
-    def __init__(self, context: tcod.context.Context, source: EventSource | None = None,
-                 step: Step = LADDER[0], chosen: Settings | None = None) -> None:
+    def __init__(
+        self,
+        context: tcod.context.Context,
+        source: EventSource | None = None,
+        step: Step = LADDER[0],
+        chosen: Settings | None = None,
+    ) -> None:
         self.context = context
         self.source = source
         self.text = False
@@ -320,8 +340,9 @@ class Window:
             batch = self.source(timeout)
             events = iter([tcod.event.Quit()] if batch is None else batch)
         else:
-            events = (self.context.convert_event(e) for e in (tcod.event.get() if timeout == 0
-                                                                else tcod.event.wait(timeout)))
+            events = (
+                self.context.convert_event(e) for e in (tcod.event.get() if timeout == 0 else tcod.event.wait(timeout))
+            )
         for event in events:
             action = scale_key(event)
             if action == "fullscreen":

@@ -90,10 +90,16 @@ class NullFrontEnd:
     is a number of seconds is a wait of that long with nothing pressed.
     """
 
-    def __init__(self, batches: Iterable[Sequence[tcod.event.Event] | float] = (), *,
-                 source: EventSource | None = None, size: tuple[int, int] = (render.WIDTH, render.HEIGHT)) -> None:
+    def __init__(
+        self,
+        batches: Iterable[Sequence[tcod.event.Event] | float] = (),
+        *,
+        source: EventSource | None = None,
+        size: tuple[int, int] = (render.WIDTH, render.HEIGHT),
+    ) -> None:
         self.queue: deque[list[tcod.event.Event] | float] = deque(
-            b if isinstance(b, (int, float)) else list(b) for b in batches)
+            b if isinstance(b, (int, float)) else list(b) for b in batches
+        )
         self.source = source
         self.columns, self.rows = size
         self.frames = 0  # consoles presented

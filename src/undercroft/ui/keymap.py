@@ -33,13 +33,25 @@ from undercroft.ui import keys
 K = KeySym
 
 _NAMED: Final[dict[KeySym, str]] = {
-    K.UP: "Up", K.DOWN: "Down", K.LEFT: "Left", K.RIGHT: "Right", K.HOME: "Home", K.END: "End",
-    K.PAGEUP: "PgUp", K.PAGEDOWN: "PgDn", K.RETURN: "Enter", K.KP_ENTER: "Enter", K.ESCAPE: "Esc", K.TAB: "Tab",
-    K.BACKSPACE: "Backspace", K.SPACE: "Space",
+    K.UP: "Up",
+    K.DOWN: "Down",
+    K.LEFT: "Left",
+    K.RIGHT: "Right",
+    K.HOME: "Home",
+    K.END: "End",
+    K.PAGEUP: "PgUp",
+    K.PAGEDOWN: "PgDn",
+    K.RETURN: "Enter",
+    K.KP_ENTER: "Enter",
+    K.ESCAPE: "Esc",
+    K.TAB: "Tab",
+    K.BACKSPACE: "Backspace",
+    K.SPACE: "Space",
     **{getattr(K, f"KP_{n}"): f"KP{n}" for n in range(1, 10)},
 }
-_SHIFTABLE: Final = frozenset({"Up", "Down", "Left", "Right", "Home", "End", "PgUp", "PgDn", "Tab",
-                               *(f"KP{n}" for n in (1, 2, 3, 4, 6, 7, 8, 9))})
+_SHIFTABLE: Final = frozenset(
+    {"Up", "Down", "Left", "Right", "Home", "End", "PgUp", "PgDn", "Tab", *(f"KP{n}" for n in (1, 2, 3, 4, 6, 7, 8, 9))}
+)
 
 
 def key_name(event: tcod.event.KeyDown) -> str | None:
@@ -62,18 +74,32 @@ def key_name(event: tcod.event.KeyDown) -> str | None:
 
 # --- the keys that walk ------------------------------------------------------------------------------------------
 
-_DIRS: Final = {"n": (0, -1), "s": (0, 1), "w": (-1, 0), "e": (1, 0),
-                "nw": (-1, -1), "ne": (1, -1), "sw": (-1, 1), "se": (1, 1)}
+_DIRS: Final = {
+    "n": (0, -1),
+    "s": (0, 1),
+    "w": (-1, 0),
+    "e": (1, 0),
+    "nw": (-1, -1),
+    "ne": (1, -1),
+    "sw": (-1, 1),
+    "se": (1, 1),
+}
 _WALK_BY_DIR: Final[dict[str, tuple[str, ...]]] = {
-    "n": ("Up", "KP8", "8", "k"), "s": ("Down", "KP2", "2", "j"), "w": ("Left", "KP4", "4", "h"),
-    "e": ("Right", "KP6", "6", "l"), "nw": ("Home", "KP7", "7", "y"), "ne": ("PgUp", "KP9", "9", "u"),
-    "sw": ("End", "KP1", "1", "b"), "se": ("PgDn", "KP3", "3", "n"),
+    "n": ("Up", "KP8", "8", "k"),
+    "s": ("Down", "KP2", "2", "j"),
+    "w": ("Left", "KP4", "4", "h"),
+    "e": ("Right", "KP6", "6", "l"),
+    "nw": ("Home", "KP7", "7", "y"),
+    "ne": ("PgUp", "KP9", "9", "u"),
+    "sw": ("End", "KP1", "1", "b"),
+    "se": ("PgDn", "KP3", "3", "n"),
 }
 #: Every key that walks, and its step (dx, dy).
 WALK: Final[dict[str, tuple[int, int]]] = {k: _DIRS[d] for d, ks in _WALK_BY_DIR.items() for k in ks}
 WALK_KEYS: Final = tuple(WALK)
 SHIFT_WALK: Final[dict[str, tuple[int, int]]] = {
-    f"Shift+{k}": d for k, d in WALK.items() if f"Shift+{k}" != k and k in _SHIFTABLE}
+    f"Shift+{k}": d for k, d in WALK.items() if f"Shift+{k}" != k and k in _SHIFTABLE
+}
 REST_KEYS: Final = ("z", ".", "KP5", "5")
 
 WALK_SHOWN: Final = "arrows, numpad, 1-9, vi"
@@ -144,157 +170,329 @@ def _mouse(shown: str, help_: str, doc: str = "") -> Bind:
 
 def _common(help_title: str = "back to the title (the game is kept)") -> tuple[Bind, ...]:
     return (
-        Bind("inventory", ("i",), "inventory; q in it drinks",
-             doc="inventory: gold, each character's numbers, what you carry; `q` drinks from there"),
-        Bind("look", (";",), "look: a cursor says what is there (Tab: next creature)",
-             doc="look: a cursor over the map says what is there (see **Look**)"),
-        Bind("log", ("L",), "the whole log (Shift+L); in it, a: the rolls too",
-             doc="the whole message log (Shift+L); Up/Down, PgUp/PgDn, Home/End or the mouse wheel scroll it; "
-                 "`a` (or Tab) shows more: the rolls behind what happened, then the rules' own working too"),
+        Bind(
+            "inventory",
+            ("i",),
+            "inventory; q in it drinks",
+            doc="inventory: gold, each character's numbers, what you carry; `q` drinks from there",
+        ),
+        Bind(
+            "look",
+            (";",),
+            "look: a cursor says what is there (Tab: next creature)",
+            doc="look: a cursor over the map says what is there (see **Look**)",
+        ),
+        Bind(
+            "log",
+            ("L",),
+            "the whole log (Shift+L); in it, a: the rolls too",
+            doc="the whole message log (Shift+L); Up/Down, PgUp/PgDn, Home/End or the mouse wheel scroll it; "
+            "`a` (or Tab) shows more: the rolls behind what happened, then the rules' own working too",
+        ),
         Bind("help", ("?",), "help: every key"),
-        Bind("title", ("Esc",), help_title, doc="back to the title screen (the game stays saved: Continue "
-                                                "resumes it)"),
+        Bind("title", ("Esc",), help_title, doc="back to the title screen (the game stays saved: Continue resumes it)"),
     )
 
 
 DIRECTIONAL: Final = frozenset({"walk", "cursor", "scroll"})  # what a walking key may mean anywhere in a game
 NO_WALK_HELP: Final = "(no walking here: a door out is r, run)"
 
-EXPLORE = KeyMode("explore", "Exploring", game=True, binds=(
-    Bind("walk", WALK_KEYS, "walk (eight directions; vi-keys: hjkl yubn)", shown=WALK_SHOWN, md=WALK_MD,
-         doc="walk one tile (eight directions). Walking into a room or corridor is when a monster may be there"),
-    Bind("stairs", (">",), "walk to the known stairs; on them, go down (last level: out, and win)",
-         doc="go down the stairs (standing on them); once you have seen them, walk there (see **Travel and "
-             "auto-explore**); on the last level they are the way out"),
-    Bind("explore", ("x",), "explore: walk to the nearest place not yet seen",
-         doc="auto-explore: walk to the nearest place not yet explored (see **Travel and auto-explore**)"),
-    Bind("rest", REST_KEYS, "rest a turn (wanderers may come)", shown="z  .  5", md="`z`, `.`, numpad 5, `5`",
-         doc="rest a turn: time passes, exhaustion wears off, a wandering monster may come"),
-    Bind("fight", ("f",), "attack a monster here (even one under terms)",
-         doc="attack a monster in this room or corridor: one met and left alone, or one you made terms with (an "
-             "agreement holds only while you do not attack)"),
-    Bind("pursue", ("p",), "pursue a monster that has just gone its way",
-         doc="pursue the monster that has just gone its way: offered at the top of the map (`The Kobold goes its "
-             "way: [p] pursue`) right after it leaves; any other action lets it go"),
-    Bind("drink", ("q",), "drink a healing potion (in a party: choose who)"),
-    *_common(),
-    _mouse("click", "walk to a known tile (any key or click stops a walk)",
-           doc="walk to the known tile clicked (any key or click stops the walk); a click on the `[p]` offer "
-               "pursues"),
-    _mouse("pointer", "the top row says what is under it", doc="the top row of the map says what is under it"),
-))
+EXPLORE = KeyMode(
+    "explore",
+    "Exploring",
+    game=True,
+    binds=(
+        Bind(
+            "walk",
+            WALK_KEYS,
+            "walk (eight directions; vi-keys: hjkl yubn)",
+            shown=WALK_SHOWN,
+            md=WALK_MD,
+            doc="walk one tile (eight directions). Walking into a room or corridor is when a monster may be there",
+        ),
+        Bind(
+            "stairs",
+            (">",),
+            "walk to the known stairs; on them, go down (last level: out, and win)",
+            doc="go down the stairs (standing on them); once you have seen them, walk there (see **Travel and "
+            "auto-explore**); on the last level they are the way out",
+        ),
+        Bind(
+            "explore",
+            ("x",),
+            "explore: walk to the nearest place not yet seen",
+            doc="auto-explore: walk to the nearest place not yet explored (see **Travel and auto-explore**)",
+        ),
+        Bind(
+            "rest",
+            REST_KEYS,
+            "rest a turn (wanderers may come)",
+            shown="z  .  5",
+            md="`z`, `.`, numpad 5, `5`",
+            doc="rest a turn: time passes, exhaustion wears off, a wandering monster may come",
+        ),
+        Bind(
+            "fight",
+            ("f",),
+            "attack a monster here (even one under terms)",
+            doc="attack a monster in this room or corridor: one met and left alone, or one you made terms with (an "
+            "agreement holds only while you do not attack)",
+        ),
+        Bind(
+            "pursue",
+            ("p",),
+            "pursue a monster that has just gone its way",
+            doc="pursue the monster that has just gone its way: offered at the top of the map (`The Kobold goes its "
+            "way: [p] pursue`) right after it leaves; any other action lets it go",
+        ),
+        Bind("drink", ("q",), "drink a healing potion (in a party: choose who)"),
+        *_common(),
+        _mouse(
+            "click",
+            "walk to a known tile (any key or click stops a walk)",
+            doc="walk to the known tile clicked (any key or click stops the walk); a click on the `[p]` offer pursues",
+        ),
+        _mouse("pointer", "the top row says what is under it", doc="the top row of the map says what is under it"),
+    ),
+)
 
-ENCOUNTER = KeyMode("encounter", "An encounter", game=True, binds=(
-    Bind("walk", WALK_KEYS, "walk on past, or away", shown=WALK_SHOWN, md=WALK_MD,
-         doc="walk on past, or away (where the monster lets you)"),
-    Bind("fight", ("f",), "fight (once it is in sight: you close in first)", doc="fight"),
-    Bind("talk", ("t",), "talk (negotiate)"),
-    Bind("bribe", ("$",), "bribe: type the gold you offer (odds shown as you type)",
-         doc="bribe: type the gold you offer; the panel shows the bribery table's odds for that sum before you "
-             "confirm"),
-    Bind("run", ("r",), "run through a door (several open: choose which)",
-         doc="run through a door of this room or corridor (see **Running** below); a faster party gets away, else "
-             "monsters that pursue may follow (no running in the citadel)"),
-    Bind("wait", ("w",), "wait a round", doc="wait a round (an unseen monster comes closer; a hostile one may "
-                                             "attack)"),
-    Bind("food", ("d",), "drop food (to stop a pursuer)"),
-    Bind("treasure", ("g",), "drop treasure (to stop a pursuer)"),
-    Bind("oil", ("o",), "burning oil"),
-    Bind("drink", ("q",), "drink"),
-    Bind("stairs", (">",), "on the stairs, if it lets you go: down (last level: out)",
-         doc="on the stairs, when the monster lets you go (peaceful, kneeling, holding its ground, or still out of "
-             "sight): go down; on the last level, leave and win (the panel shows `[>]` only then)"),
-    *_common(),
-    _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
-    _mouse("pointer", "the top row says what is under it", doc="the top row of the map says what is under it"),
-))
+ENCOUNTER = KeyMode(
+    "encounter",
+    "An encounter",
+    game=True,
+    binds=(
+        Bind(
+            "walk",
+            WALK_KEYS,
+            "walk on past, or away",
+            shown=WALK_SHOWN,
+            md=WALK_MD,
+            doc="walk on past, or away (where the monster lets you)",
+        ),
+        Bind("fight", ("f",), "fight (once it is in sight: you close in first)", doc="fight"),
+        Bind("talk", ("t",), "talk (negotiate)"),
+        Bind(
+            "bribe",
+            ("$",),
+            "bribe: type the gold you offer (odds shown as you type)",
+            doc="bribe: type the gold you offer; the panel shows the bribery table's odds for that sum before you "
+            "confirm",
+        ),
+        Bind(
+            "run",
+            ("r",),
+            "run through a door (several open: choose which)",
+            doc="run through a door of this room or corridor (see **Running** below); a faster party gets away, else "
+            "monsters that pursue may follow (no running in the citadel)",
+        ),
+        Bind(
+            "wait",
+            ("w",),
+            "wait a round",
+            doc="wait a round (an unseen monster comes closer; a hostile one may attack)",
+        ),
+        Bind("food", ("d",), "drop food (to stop a pursuer)"),
+        Bind("treasure", ("g",), "drop treasure (to stop a pursuer)"),
+        Bind("oil", ("o",), "burning oil"),
+        Bind("drink", ("q",), "drink"),
+        Bind(
+            "stairs",
+            (">",),
+            "on the stairs, if it lets you go: down (last level: out)",
+            doc="on the stairs, when the monster lets you go (peaceful, kneeling, holding its ground, or still out of "
+            "sight): go down; on the last level, leave and win (the panel shows `[>]` only then)",
+        ),
+        *_common(),
+        _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
+        _mouse("pointer", "the top row says what is under it", doc="the top row of the map says what is under it"),
+    ),
+)
 
-FIGHT = KeyMode("fight", "A fight", game=True, binds=(
-    Bind("walk", WALK_KEYS, "no walking in a fight: r runs through a door", shown=WALK_SHOWN, md=WALK_MD,
-         doc="no walking away from a fight (the panel says so, and no turn passes): running is `r`"),
-    Bind("next", ("Tab",), "next target", doc="the next target"),
-    Bind("previous", ("Shift+Tab",), "previous target", doc="the previous target"),
-    Bind("fight", ("a", "f", "Enter"), "attack the target", doc="attack the target"),
-    Bind("oil", ("o",), "throw oil at the target", doc="throw burning oil at the target"),
-    Bind("drink", ("q",), "drink (it takes your action)"),
-    Bind("wait", ("w",), "hold back"),
-    Bind("run", ("r",), "run through a door, as in an encounter",
-         doc="run through a door (see **Running**): a monster that does not pursue stays behind; one that does "
-             "may chase you from right behind, however fast you are (no running in the citadel)"),
-    *_common(),
-    _mouse("click", "a creature (on the map or in the panel): target it; a choice: take it",
-           doc="a creature, on the map or in the panel's list: target it; a choice in the panel: take it"),
-))
+FIGHT = KeyMode(
+    "fight",
+    "A fight",
+    game=True,
+    binds=(
+        Bind(
+            "walk",
+            WALK_KEYS,
+            "no walking in a fight: r runs through a door",
+            shown=WALK_SHOWN,
+            md=WALK_MD,
+            doc="no walking away from a fight (the panel says so, and no turn passes): running is `r`",
+        ),
+        Bind("next", ("Tab",), "next target", doc="the next target"),
+        Bind("previous", ("Shift+Tab",), "previous target", doc="the previous target"),
+        Bind("fight", ("a", "f", "Enter"), "attack the target", doc="attack the target"),
+        Bind("oil", ("o",), "throw oil at the target", doc="throw burning oil at the target"),
+        Bind("drink", ("q",), "drink (it takes your action)"),
+        Bind("wait", ("w",), "hold back"),
+        Bind(
+            "run",
+            ("r",),
+            "run through a door, as in an encounter",
+            doc="run through a door (see **Running**): a monster that does not pursue stays behind; one that does "
+            "may chase you from right behind, however fast you are (no running in the citadel)",
+        ),
+        *_common(),
+        _mouse(
+            "click",
+            "a creature (on the map or in the panel): target it; a choice: take it",
+            doc="a creature, on the map or in the panel's list: target it; a choice in the panel: take it",
+        ),
+    ),
+)
 
-PURSUED = KeyMode("pursued", "Pursued", game=True, binds=(
-    Bind("walk", WALK_KEYS, "(you are running: r keeps running)", shown=WALK_SHOWN, md=WALK_MD,
-         doc="no walking while pursued (the panel says so, and no turn passes): `r` keeps running"),
-    Bind("run", ("r",), "keep running"),
-    Bind("food", ("d",), "drop food (stops an unintelligent pursuer on a roll)"),
-    Bind("treasure", ("g",), "drop treasure (stops an intelligent one)"),
-    Bind("oil", ("o",), "throw burning oil behind you"),
-    Bind("fight", ("f",), "turn and fight"),
-    Bind("drink", ("q",), "drink"),
-    *_common(),
-    _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
-))
+PURSUED = KeyMode(
+    "pursued",
+    "Pursued",
+    game=True,
+    binds=(
+        Bind(
+            "walk",
+            WALK_KEYS,
+            "(you are running: r keeps running)",
+            shown=WALK_SHOWN,
+            md=WALK_MD,
+            doc="no walking while pursued (the panel says so, and no turn passes): `r` keeps running",
+        ),
+        Bind("run", ("r",), "keep running"),
+        Bind("food", ("d",), "drop food (stops an unintelligent pursuer on a roll)"),
+        Bind("treasure", ("g",), "drop treasure (stops an intelligent one)"),
+        Bind("oil", ("o",), "throw burning oil behind you"),
+        Bind("fight", ("f",), "turn and fight"),
+        Bind("drink", ("q",), "drink"),
+        *_common(),
+        _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
+    ),
+)
 
-CHASE = KeyMode("chase", "Giving chase", game=True, binds=(
-    Bind("walk", WALK_KEYS, "(you are chasing it: r runs on)", shown=WALK_SHOWN, md=WALK_MD,
-         doc="no walking while giving chase (the panel says so, and no turn passes): `r` runs on"),
-    Bind("run", ("r",), "run on after it"),
-    Bind("wait", ("w",), "let it go"),
-    Bind("drink", ("q",), "drink"),
-    *_common(),
-    _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
-))
+CHASE = KeyMode(
+    "chase",
+    "Giving chase",
+    game=True,
+    binds=(
+        Bind(
+            "walk",
+            WALK_KEYS,
+            "(you are chasing it: r runs on)",
+            shown=WALK_SHOWN,
+            md=WALK_MD,
+            doc="no walking while giving chase (the panel says so, and no turn passes): `r` runs on",
+        ),
+        Bind("run", ("r",), "run on after it"),
+        Bind("wait", ("w",), "let it go"),
+        Bind("drink", ("q",), "drink"),
+        *_common(),
+        _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
+    ),
+)
 
-DOOR = KeyMode("door", "Run: which door", overlay=True, binds=(
-    Bind("cursor", WALK_KEYS, "choose a door (Up/Left: the one before, Down/Right: the next)", shown=WALK_SHOWN,
-         md=WALK_MD, doc="move to the previous door (up, left) or the next (down, right)"),
-    Bind("choose", ("Enter",), "run through the chosen door"),
-    Bind("run", ("r",), "run through the way you came in (or the first open door)",
-         doc="run the way you came in (or through the first open door, if that one is blocked)"),
-    Bind("close", ("Esc",), "stay"),
-    _mouse("click", "a door on the map or in the list: run through it"),
-))
+DOOR = KeyMode(
+    "door",
+    "Run: which door",
+    overlay=True,
+    binds=(
+        Bind(
+            "cursor",
+            WALK_KEYS,
+            "choose a door (Up/Left: the one before, Down/Right: the next)",
+            shown=WALK_SHOWN,
+            md=WALK_MD,
+            doc="move to the previous door (up, left) or the next (down, right)",
+        ),
+        Bind("choose", ("Enter",), "run through the chosen door"),
+        Bind(
+            "run",
+            ("r",),
+            "run through the way you came in (or the first open door)",
+            doc="run the way you came in (or through the first open door, if that one is blocked)",
+        ),
+        Bind("close", ("Esc",), "stay"),
+        _mouse("click", "a door on the map or in the list: run through it"),
+    ),
+)
 
-LOOK = KeyMode("look", "Look", overlay=True, binds=(
-    Bind("cursor", WALK_KEYS + tuple(SHIFT_WALK), "move the cursor (with Shift: five tiles)",
-         shown=WALK_SHOWN, md=WALK_MD + " (with Shift, five tiles at a time)"),
-    Bind("next", ("Tab",), "the next creature or item in sight"),
-    Bind("previous", ("Shift+Tab",), "the one before"),
-    Bind("close", ("Esc", ";", "Enter"), "close"),
-    _mouse("pointer", "the cursor follows the pointer"),
-))
+LOOK = KeyMode(
+    "look",
+    "Look",
+    overlay=True,
+    binds=(
+        Bind(
+            "cursor",
+            WALK_KEYS + tuple(SHIFT_WALK),
+            "move the cursor (with Shift: five tiles)",
+            shown=WALK_SHOWN,
+            md=WALK_MD + " (with Shift, five tiles at a time)",
+        ),
+        Bind("next", ("Tab",), "the next creature or item in sight"),
+        Bind("previous", ("Shift+Tab",), "the one before"),
+        Bind("close", ("Esc", ";", "Enter"), "close"),
+        _mouse("pointer", "the cursor follows the pointer"),
+    ),
+)
 
-LOG = KeyMode("log", "The message log", overlay=True, binds=(
-    Bind("scroll", WALK_KEYS, "scroll (PgUp/PgDn: a page, Home/End: the ends)", shown=WALK_SHOWN, md=WALK_MD,
-         doc="scroll: up and down a line, PgUp/PgDn a page, Home the oldest, End the newest"),
-    Bind("more", ("a", "Tab"), "more: the rolls, then the rules' own working, then back",
-         doc="show more: the rolls behind what happened (distance, surprise, reaction, the monsters' attack "
-             "rolls), then the rules' own working too (every monster check, the table cell a monster came from, "
-             "where it was placed), then back"),
-    Bind("close", ("Esc", "L", "Enter"), "close"),
-    _mouse("wheel", "scroll"),
-))
+LOG = KeyMode(
+    "log",
+    "The message log",
+    overlay=True,
+    binds=(
+        Bind(
+            "scroll",
+            WALK_KEYS,
+            "scroll (PgUp/PgDn: a page, Home/End: the ends)",
+            shown=WALK_SHOWN,
+            md=WALK_MD,
+            doc="scroll: up and down a line, PgUp/PgDn a page, Home the oldest, End the newest",
+        ),
+        Bind(
+            "more",
+            ("a", "Tab"),
+            "more: the rolls, then the rules' own working, then back",
+            doc="show more: the rolls behind what happened (distance, surprise, reaction, the monsters' attack "
+            "rolls), then the rules' own working too (every monster check, the table cell a monster came from, "
+            "where it was placed), then back",
+        ),
+        Bind("close", ("Esc", "L", "Enter"), "close"),
+        _mouse("wheel", "scroll"),
+    ),
+)
 
-MENU = KeyMode("menu", "A menu (who drinks, the ruleset)", overlay=True, binds=(
-    Bind("cursor", WALK_KEYS, "choose", shown=WALK_SHOWN, md=WALK_MD),
-    Bind("choose", ("Enter",), "take the chosen option"),
-    Bind("close", ("Esc",), "cancel"),
-    _mouse("click", "an option: take it"),
-))
+MENU = KeyMode(
+    "menu",
+    "A menu (who drinks, the ruleset)",
+    overlay=True,
+    binds=(
+        Bind("cursor", WALK_KEYS, "choose", shown=WALK_SHOWN, md=WALK_MD),
+        Bind("choose", ("Enter",), "take the chosen option"),
+        Bind("close", ("Esc",), "cancel"),
+        _mouse("click", "an option: take it"),
+    ),
+)
 
-ANYWHERE = KeyMode("anywhere", "Anywhere", binds=(
-    Bind("fullscreen", ("Alt+Enter",), "fullscreen on/off (the window; F11 too)",
-         doc="fullscreen on/off (the window; F11 too): a larger screen shows more of the map and the log"),
-    # The window's own keys (ui/app.py handles them; they never reach a scene): documentation rows.
-    Bind("window", (), "the window bigger, smaller, automatic (remembered)", shown="Ctrl+=  Ctrl+-  Ctrl+0",
-         doc="the window one step bigger or smaller (tileset and whole-number scale), or back to the size that "
-             "fits the screen; remembered for next time", md="Ctrl+=, Ctrl+-, Ctrl+0"),
-    _mouse("closing the window", "keeps the game: every action is already saved"),
-))
+ANYWHERE = KeyMode(
+    "anywhere",
+    "Anywhere",
+    binds=(
+        Bind(
+            "fullscreen",
+            ("Alt+Enter",),
+            "fullscreen on/off (the window; F11 too)",
+            doc="fullscreen on/off (the window; F11 too): a larger screen shows more of the map and the log",
+        ),
+        # The window's own keys (ui/app.py handles them; they never reach a scene): documentation rows.
+        Bind(
+            "window",
+            (),
+            "the window bigger, smaller, automatic (remembered)",
+            shown="Ctrl+=  Ctrl+-  Ctrl+0",
+            doc="the window one step bigger or smaller (tileset and whole-number scale), or back to the size that "
+            "fits the screen; remembered for next time",
+            md="Ctrl+=, Ctrl+-, Ctrl+0",
+        ),
+        _mouse("closing the window", "keeps the game: every action is already saved"),
+    ),
+)
 
 MODES: Final[tuple[KeyMode, ...]] = (EXPLORE, ENCOUNTER, FIGHT, PURSUED, CHASE, DOOR, LOOK, LOG, MENU, ANYWHERE)
 BY_NAME: Final[dict[str, KeyMode]] = {m.name: m for m in MODES}
@@ -385,7 +583,8 @@ def markdown_table(mode: str) -> str:
     """The key table of one mode, as PLAYING.md shows it (``common``: the keys of every game screen)."""
     rows = ["| key | |", "| --- | --- |"]
     for b in _own(COMMON if mode == "common" else BY_NAME[mode]):
-        keys_md = (b.md_keys() if b.keys or b.md else f"{b.shown} (mouse)" if b.shown != "closing the window"
-                   else b.shown)
+        keys_md = (
+            b.md_keys() if b.keys or b.md else f"{b.shown} (mouse)" if b.shown != "closing the window" else b.shown
+        )
         rows.append(f"| {keys_md} | {b.doc_text()} |")
     return "\n".join(rows)

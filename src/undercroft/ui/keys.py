@@ -9,30 +9,78 @@ K = KeySym
 
 # Eight directions: arrows, numpad (with or without num lock) and vi-keys.
 DIRECTIONS: dict[KeySym, tuple[int, int]] = {
-    K.UP: (0, -1), K.DOWN: (0, 1), K.LEFT: (-1, 0), K.RIGHT: (1, 0),
-    K.HOME: (-1, -1), K.PAGEUP: (1, -1), K.END: (-1, 1), K.PAGEDOWN: (1, 1),
-    K.KP_8: (0, -1), K.KP_2: (0, 1), K.KP_4: (-1, 0), K.KP_6: (1, 0),
-    K.KP_7: (-1, -1), K.KP_9: (1, -1), K.KP_1: (-1, 1), K.KP_3: (1, 1),
+    K.UP: (0, -1),
+    K.DOWN: (0, 1),
+    K.LEFT: (-1, 0),
+    K.RIGHT: (1, 0),
+    K.HOME: (-1, -1),
+    K.PAGEUP: (1, -1),
+    K.END: (-1, 1),
+    K.PAGEDOWN: (1, 1),
+    K.KP_8: (0, -1),
+    K.KP_2: (0, 1),
+    K.KP_4: (-1, 0),
+    K.KP_6: (1, 0),
+    K.KP_7: (-1, -1),
+    K.KP_9: (1, -1),
+    K.KP_1: (-1, 1),
+    K.KP_3: (1, 1),
 }
 # The digit row as a numpad: what a terminal sends for the numpad with NumLock on (and a phone-pad habit).
 DIGITS: dict[KeySym, tuple[int, int]] = {
-    K.N8: (0, -1), K.N2: (0, 1), K.N4: (-1, 0), K.N6: (1, 0),
-    K.N7: (-1, -1), K.N9: (1, -1), K.N1: (-1, 1), K.N3: (1, 1),
+    K.N8: (0, -1),
+    K.N2: (0, 1),
+    K.N4: (-1, 0),
+    K.N6: (1, 0),
+    K.N7: (-1, -1),
+    K.N9: (1, -1),
+    K.N1: (-1, 1),
+    K.N3: (1, 1),
 }
 VI_KEYS: dict[str, tuple[int, int]] = {
-    "k": (0, -1), "j": (0, 1), "h": (-1, 0), "l": (1, 0),
-    "y": (-1, -1), "u": (1, -1), "b": (-1, 1), "n": (1, 1),
+    "k": (0, -1),
+    "j": (0, 1),
+    "h": (-1, 0),
+    "l": (1, 0),
+    "y": (-1, -1),
+    "u": (1, -1),
+    "b": (-1, 1),
+    "n": (1, 1),
 }
 
 # Shifted punctuation: SDL may report the unshifted key with SHIFT, or the character itself.
 _SHIFTED: dict[KeySym, str] = {
-    K.SLASH: "?", K.PERIOD: ">", K.COMMA: "<", K.EQUALS: "+", K.N1: "!", K.N2: "@", K.N3: "#", K.N4: "$",
-    K.N8: "*", K.SEMICOLON: ":", K.MINUS: "_",
+    K.SLASH: "?",
+    K.PERIOD: ">",
+    K.COMMA: "<",
+    K.EQUALS: "+",
+    K.N1: "!",
+    K.N2: "@",
+    K.N3: "#",
+    K.N4: "$",
+    K.N8: "*",
+    K.SEMICOLON: ":",
+    K.MINUS: "_",
 }
 _PLAIN: dict[KeySym, str] = {
-    K.QUESTION: "?", K.GREATER: ">", K.LESS: "<", K.PLUS: "+", K.KP_PLUS: "+", K.MINUS: "-", K.KP_MINUS: "-",
-    K.PERIOD: ".", K.COMMA: ",", K.SLASH: "/", K.SPACE: " ", K.EXCLAIM: "!", K.KP_PERIOD: ".",
-    K.EQUALS: "=", K.SEMICOLON: ";", K.COLON: ":", K.DOLLAR: "$", K.KP_5: ".",
+    K.QUESTION: "?",
+    K.GREATER: ">",
+    K.LESS: "<",
+    K.PLUS: "+",
+    K.KP_PLUS: "+",
+    K.MINUS: "-",
+    K.KP_MINUS: "-",
+    K.PERIOD: ".",
+    K.COMMA: ",",
+    K.SLASH: "/",
+    K.SPACE: " ",
+    K.EXCLAIM: "!",
+    K.KP_PERIOD: ".",
+    K.EQUALS: "=",
+    K.SEMICOLON: ";",
+    K.COLON: ":",
+    K.DOLLAR: "$",
+    K.KP_5: ".",
 }
 
 
@@ -93,7 +141,5 @@ def is_cancel(event: tcod.event.KeyDown) -> bool:
 def is_fullscreen_toggle(event: tcod.event.Event) -> bool:
     """Alt+Enter."""
     return (
-        isinstance(event, tcod.event.KeyDown)
-        and event.sym in (K.RETURN, K.KP_ENTER)
-        and bool(event.mod & Modifier.ALT)
+        isinstance(event, tcod.event.KeyDown) and event.sym in (K.RETURN, K.KP_ENTER) and bool(event.mod & Modifier.ALT)
     )

@@ -47,8 +47,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     new = update(text)
     if args.check:
         if new != text:
-            print("docs/PLAYING.md: the key tables are out of date (python -m undercroft.ui.keytable --write)",
-                  file=sys.stderr)
+            print(
+                "docs/PLAYING.md: the key tables are out of date (python -m undercroft.ui.keytable --write)",
+                file=sys.stderr,
+            )
             return 1
         return 0
     if args.write:

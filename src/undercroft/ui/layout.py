@@ -39,8 +39,12 @@ class Rect:
         if not isinstance(p, tuple) or len(p) != 2:
             return False
         x, y = p
-        return isinstance(x, int) and isinstance(y, int) and self.x <= x < self.x + self.w and \
-            self.y <= y < self.y + self.h
+        return (
+            isinstance(x, int)
+            and isinstance(y, int)
+            and self.x <= x < self.x + self.w
+            and self.y <= y < self.y + self.h
+        )
 
 
 @dataclass(frozen=True)
@@ -156,8 +160,16 @@ class Camera:
         self.key: object = None  # the level the origin belongs to
         self.last: Viewport = IDENTITY
 
-    def view(self, layout: Layout, level_size: tuple[int, int], party: Point, *, level: object = None,
-             panel: Rect | None = None, keep: tuple[Point, ...] = ()) -> Viewport:
+    def view(
+        self,
+        layout: Layout,
+        level_size: tuple[int, int],
+        party: Point,
+        *,
+        level: object = None,
+        panel: Rect | None = None,
+        keep: tuple[Point, ...] = (),
+    ) -> Viewport:
         """The viewport for this frame: ``party`` in view, and ``keep`` (the creatures faced) with it in the
         columns no ``panel`` covers (the rows below the top line) when they fit there."""
         if level != self.key:

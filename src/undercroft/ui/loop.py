@@ -125,8 +125,13 @@ def close_games(stack: SceneStack) -> None:
             session.close()
 
 
-def run(open_front_end: FrontEndFactory, make_stack: Callable[[], SceneStack], *, title: str = TITLE,
-        max_frames: int | None = None) -> int:
+def run(
+    open_front_end: FrontEndFactory,
+    make_stack: Callable[[], SceneStack],
+    *,
+    title: str = TITLE,
+    max_frames: int | None = None,
+) -> int:
     """Open the front end, then run the scenes of ``make_stack()`` on it (built once it is open: a crash there
     gives the terminal back too). Returns the exit status (0: quit, or the front end closed)."""
     with open_front_end(title) as frontend:
@@ -158,8 +163,13 @@ def play_stack(content: Content, options: PlayOptions = PlayOptions()) -> SceneS
     return stack
 
 
-def play(open_front_end: FrontEndFactory, content: Content, options: PlayOptions = PlayOptions(), *,
-         max_frames: int | None = None) -> int:
+def play(
+    open_front_end: FrontEndFactory,
+    content: Content,
+    options: PlayOptions = PlayOptions(),
+    *,
+    max_frames: int | None = None,
+) -> int:
     """``undercroft play``: the title screen (or a new game of ``options.seed``) until the player quits."""
     return run(open_front_end, lambda: play_stack(content, options), max_frames=max_frames)
 
@@ -173,8 +183,14 @@ class WatchOptions:
     paused: bool = False
 
 
-def watch(open_front_end: FrontEndFactory, content: Content, path: Path, options: WatchOptions = WatchOptions(),
-          *, max_frames: int | None = None) -> int:
+def watch(
+    open_front_end: FrontEndFactory,
+    content: Content,
+    path: Path,
+    options: WatchOptions = WatchOptions(),
+    *,
+    max_frames: int | None = None,
+) -> int:
     """Play a recording back: pause, step, faster/slower, jump. Raises RecordingError for a bad file before the
     front end is opened."""
     from undercroft.ui.replay_view import DEFAULT_SPEED, ReplayScene
@@ -188,8 +204,9 @@ def watch(open_front_end: FrontEndFactory, content: Content, path: Path, options
         return Loop(frontend, SceneStack([scene])).run(max_frames)
 
 
-def branch_play(open_front_end: FrontEndFactory, content: Content, path: Path, until: int, *,
-                max_frames: int | None = None) -> int:
+def branch_play(
+    open_front_end: FrontEndFactory, content: Content, path: Path, until: int, *, max_frames: int | None = None
+) -> int:
     """``undercroft replay FILE --until TURN --play``: continue interactively from that turn, as a new recorded
     game (the original is left as it is). A bad file fails before the front end is opened."""
     from undercroft.ui.replay_view import branch

@@ -23,12 +23,14 @@ def encode_png(pixels: npt.NDArray[np.uint8]) -> bytes:
     raw = np.zeros((h, 1 + w * c), dtype=np.uint8)  # filter byte 0 (None) per row
     raw[:, 1:] = np.ascontiguousarray(pixels).reshape(h, w * c)
     ihdr = struct.pack(">IIBBBBB", w, h, 8, colour_type, 0, 0, 0)
-    return b"".join([
-        b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", ihdr),
-        _chunk(b"IDAT", zlib.compress(raw.tobytes(), 9)),
-        _chunk(b"IEND", b""),
-    ])
+    return b"".join(
+        [
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", ihdr),
+            _chunk(b"IDAT", zlib.compress(raw.tobytes(), 9)),
+            _chunk(b"IEND", b""),
+        ]
+    )
 
 
 def write_png(path: str | Path, pixels: npt.NDArray[np.uint8]) -> Path:

@@ -56,8 +56,28 @@ from undercroft.ui.palette import (
 )
 
 __all__ = [  # the palette's names are used through render by the scenes
-    "ALERT", "BAD", "BLACK", "DIM", "FAINT", "FRAME", "GOLD", "GOOD", "KEY", "KIND_COLOURS", "MET_BG", "PANEL_BG",
-    "RGB", "ROLL", "SELECT_BG", "STATUS_BG", "TARGET_BG", "TEXT", "TITLE", "WHITE", "fade", "hex_rgb",
+    "ALERT",
+    "BAD",
+    "BLACK",
+    "DIM",
+    "FAINT",
+    "FRAME",
+    "GOLD",
+    "GOOD",
+    "KEY",
+    "KIND_COLOURS",
+    "MET_BG",
+    "PANEL_BG",
+    "RGB",
+    "ROLL",
+    "SELECT_BG",
+    "STATUS_BG",
+    "TARGET_BG",
+    "TEXT",
+    "TITLE",
+    "WHITE",
+    "fade",
+    "hex_rgb",
 ]
 
 WIDTH: Final = 80
@@ -93,11 +113,15 @@ def cells(console: tcod.console.Console) -> npt.NDArray[np.void]:
 # --- the map ---------------------------------------------------------------------------------------------------
 
 
-
-
-def draw_map(console: tcod.console.Console, game: Game, visible: npt.NDArray[np.bool_] | None = None,
-             *, view: Viewport | None = None, highlight: int | None = None,
-             target: int | None = None) -> npt.NDArray[np.bool_]:
+def draw_map(
+    console: tcod.console.Console,
+    game: Game,
+    visible: npt.NDArray[np.bool_] | None = None,
+    *,
+    view: Viewport | None = None,
+    highlight: int | None = None,
+    target: int | None = None,
+) -> npt.NDArray[np.bool_]:
     """The current level through ``view`` (default: from the console's top left corner, as many rows as the
     level has): lit where seen now, dim where remembered, dark elsewhere; items, monsters in view and the party
     on top. Each living creature of a group in sight stands on its own tile (``game.creature_tiles``); a group
@@ -158,8 +182,12 @@ def draw_map(console: tcod.console.Console, game: Game, visible: npt.NDArray[np.
                     put(cx, cy, mon.glyph, colour, health_bg(g.hp[i], g.max_hp) if g.id == highlight else None)
     px, py = st.pos
     lead = next((mm for mm in st.party if mm.alive), st.party[0])
-    put(px, py, content.party[lead.template].glyph if lead.template in content.party else "@",
-        WHITE if st.mode != Mode.DEAD else BAD)
+    put(
+        px,
+        py,
+        content.party[lead.template].glyph if lead.template in content.party else "@",
+        WHITE if st.mode != Mode.DEAD else BAD,
+    )
     return visible
 
 
@@ -189,7 +217,7 @@ def wrap_path(path: str, width: int) -> list[str]:
 def home_short(path: str) -> str:
     """``path`` with the user's home directory written ``~``."""
     home = os.path.expanduser("~")
-    return "~" + path[len(home):] if home not in ("", "/", "~") and path.startswith(home + os.sep) else path
+    return "~" + path[len(home) :] if home not in ("", "/", "~") and path.startswith(home + os.sep) else path
 
 
 _CUTS: list[list[str]] = []  # the watchers of cut text (tests: :func:`watch_cuts`)
@@ -212,8 +240,15 @@ def _cut(text: str) -> None:
         found.append(text)
 
 
-def put_text(console: tcod.console.Console, x: int, y: int, text: str, fg: RGB = TEXT, bg: RGB | None = None,
-             width: int | None = None) -> None:
+def put_text(
+    console: tcod.console.Console,
+    x: int,
+    y: int,
+    text: str,
+    fg: RGB = TEXT,
+    bg: RGB | None = None,
+    width: int | None = None,
+) -> None:
     """One line, clipped to ``width`` (default: to the console's edge); a clipped line is a cut
     (:func:`watch_cuts`): callers wrap what may be long."""
     room = (console.width - x) if width is None else width
@@ -230,8 +265,16 @@ def put_text(console: tcod.console.Console, x: int, y: int, text: str, fg: RGB =
 MORE: Final = "..."
 
 
-def put_lines(console: tcod.console.Console, x: int, y: int, width: int, lines: Iterable[tuple[str, RGB]],
-              max_rows: int | None = None, *, keep_last: bool = True) -> int:
+def put_lines(
+    console: tcod.console.Console,
+    x: int,
+    y: int,
+    width: int,
+    lines: Iterable[tuple[str, RGB]],
+    max_rows: int | None = None,
+    *,
+    keep_last: bool = True,
+) -> int:
     """Wrapped lines from (x, y), each a whole message; returns the number of rows used. When they do not fit in
     ``max_rows``, whole messages are left out, never a part of one: the oldest (``keep_last``: the newest are
     kept) or the last ones, and a dim ``...`` row says so (the whole log, ``L``, has them)."""
@@ -240,7 +283,7 @@ def put_lines(console: tcod.console.Console, x: int, y: int, width: int, lines: 
     if max_rows is not None and len(rows) > max_rows:
         kept: list[list[tuple[str, RGB]]] = []
         room = max_rows - 1  # one row for the "..."
-        for m in (reversed(messages) if keep_last else messages):
+        for m in reversed(messages) if keep_last else messages:
             if len(m) > room:
                 break
             kept.append(m)
@@ -263,12 +306,25 @@ def panel(console: tcod.console.Console, x: int, y: int, width: int, height: int
         put_text(console, x + 2, y, f" {title} ", TITLE, PANEL_BG)
 
 
-def choice(console: tcod.console.Console, x: int, y: int, keyname: str, label: str, enabled: bool = True,
-           width: int | None = None) -> None:
+def choice(
+    console: tcod.console.Console,
+    x: int,
+    y: int,
+    keyname: str,
+    label: str,
+    enabled: bool = True,
+    width: int | None = None,
+) -> None:
     """'[f] Fight': the key bright, the label grey when the choice is not open now."""
     put_text(console, x, y, f"[{keyname}]", KEY if enabled else FAINT)
-    put_text(console, x + len(keyname) + 3, y, label, TEXT if enabled else FAINT,
-             width=None if width is None else width - len(keyname) - 3)
+    put_text(
+        console,
+        x + len(keyname) + 3,
+        y,
+        label,
+        TEXT if enabled else FAINT,
+        width=None if width is None else width - len(keyname) - 3,
+    )
 
 
 def compass(dx: int, dy: int) -> str:
@@ -312,8 +368,14 @@ def status_text(game: Game, seed: str | None = None) -> str:
     return status_texts(game, seed)[0]
 
 
-def draw_status(console: tcod.console.Console, game: Game, y: int = STATUS_Y, seed: str | None = None,
-                x: int = 0, width: int | None = None) -> None:
+def draw_status(
+    console: tcod.console.Console,
+    game: Game,
+    y: int = STATUS_Y,
+    seed: str | None = None,
+    x: int = 0,
+    width: int | None = None,
+) -> None:
     """HP x/y, gold, level, turn and seed (as typed, when given) on one bar from ``x``, ``width`` wide (default:
     the console's); the pack on its right when it fits. A narrow bar leaves out the seed, then the turn, then
     uses short forms (:func:`status_texts`), rather than cut it."""
@@ -342,8 +404,15 @@ def pack_texts(game: Game) -> tuple[str, str]:
     return "  ".join(words), "  ".join(f"{item.glyph}{n}" for item, n in items)
 
 
-def draw_log(console: tcod.console.Console, lines: Sequence[tuple[str, str]], y: int = LOG_Y,
-             rows: int = LOG_ROWS, fresh: int = 0, x: int = 0, width: int | None = None) -> None:
+def draw_log(
+    console: tcod.console.Console,
+    lines: Sequence[tuple[str, str]],
+    y: int = LOG_Y,
+    rows: int = LOG_ROWS,
+    fresh: int = 0,
+    x: int = 0,
+    width: int | None = None,
+) -> None:
     """The newest messages, wrapped, newest at the bottom; the last ``fresh`` ones bright, older ones dimmed. Only
     whole messages: an older one that would not fit whole is left to the full log (``L``)."""
     n = len(lines)

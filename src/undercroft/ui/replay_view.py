@@ -46,16 +46,24 @@ def clone(game: Game) -> Game:
 class ReplayScene(Scene):
     """Play a recording back: pause, single step (forward and back), faster/slower, jump to a turn."""
 
-    def __init__(self, content: Content, rec: record.Recording, *, speed: int = DEFAULT_SPEED,
-                 paused: bool = False, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        content: Content,
+        rec: record.Recording,
+        *,
+        speed: int = DEFAULT_SPEED,
+        paused: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.content = content
         self.rec = rec
         self.actions: list[Action] = [a for _, a, _ in rec.actions]
         game = Game(content, rec.header.ruleset, rec.header.seed)
         self.keyframes: dict[int, Game] = {0: clone(game)}
         self.session = Session.watch(content, game)
-        self.session.log.add(f"Replay of {rec.path.name}: {game.rs.title}, seed {game.state.seed}, "
-                             f"{len(self.actions)} actions.", "alert")
+        self.session.log.add(
+            f"Replay of {rec.path.name}: {game.rs.title}, seed {game.state.seed}, {len(self.actions)} actions.", "alert"
+        )
         self.index = 0  # actions applied
         self.speed = max(0, min(len(SPEEDS) - 1, speed))
         self.paused = paused
@@ -177,8 +185,7 @@ class ReplayScene(Scene):
                 self.jump(int(text))
                 return None
 
-            return Push(PromptScene("Jump", f"Go to turn (0-{len(self.actions)}):", go, digits_only=True,
-                                    max_len=9))
+            return Push(PromptScene("Jump", f"Go to turn (0-{len(self.actions)}):", go, digits_only=True, max_len=9))
         elif c == "L":  # Shift+L, as everywhere in the game (plain l is a vi-key walking east: nothing here)
             return Push(LogScene(self.session))
         elif c == "q" or keys.is_cancel(event):
@@ -200,8 +207,15 @@ class ReplayScene(Scene):
 
 
 # The keys of the replay bar, in the order shown, and the order in which they give way on a narrow screen.
-HINTS: tuple[tuple[str, str], ...] = (("space", "pause"), (".", "step"), (",", "back"), ("+/-", "speed"),
-                                      ("g", "jump"), ("L", "log"), ("q", "quit"))
+HINTS: tuple[tuple[str, str], ...] = (
+    ("space", "pause"),
+    (".", "step"),
+    (",", "back"),
+    ("+/-", "speed"),
+    ("g", "jump"),
+    ("L", "log"),
+    ("q", "quit"),
+)
 HINTS_DROPPED_FIRST = ("+/-", "g", ",", ".")
 
 
@@ -235,8 +249,9 @@ def branch(content: Content, path: Path, until: int) -> Session:
             break
         session.act(action)
     session.last_events = []
-    session.log.add(f"Branched from {Path(path).name} at turn {game.state.turn}: this game is recorded to "
-                    f"{new_path.name}.", "alert")
+    session.log.add(
+        f"Branched from {Path(path).name} at turn {game.state.turn}: this game is recorded to {new_path.name}.", "alert"
+    )
     return session
 
 

@@ -123,8 +123,14 @@ class Session:
 
     _open: ClassVar[weakref.WeakSet[Session]] = weakref.WeakSet()  # recorded sessions not closed yet
 
-    def __init__(self, content: Content, game: Game, recorder: record.Recorder | None = None,
-                 path: Path | None = None, lock: saves_mod.SaveLock | None = None) -> None:
+    def __init__(
+        self,
+        content: Content,
+        game: Game,
+        recorder: record.Recorder | None = None,
+        path: Path | None = None,
+        lock: saves_mod.SaveLock | None = None,
+    ) -> None:
         self.content = content
         self.game = game
         self.recorder = recorder
@@ -224,8 +230,11 @@ class Session:
             saves_mod.remember_seed(s.path, label)
             s.seed_text = label
         new = s.path.name if s.path is not None else "?"
-        s.log.add(f"A new branch of {path.name} at turn {s.game.state.turn}, played with this data and recorded to "
-                  f"{new} (the old save is kept as it was).{stopped}", "alert")
+        s.log.add(
+            f"A new branch of {path.name} at turn {s.game.state.turn}, played with this data and recorded to "
+            f"{new} (the old save is kept as it was).{stopped}",
+            "alert",
+        )
         return s
 
     @classmethod
@@ -270,8 +279,11 @@ class Session:
         if error == self.save_error:
             return
         if error is not None:
-            self.log.add(f"Your game could not be saved: {error}. It goes on: what you do is kept and saved as soon "
-                         "as the disk allows.", "bad")
+            self.log.add(
+                f"Your game could not be saved: {error}. It goes on: what you do is kept and saved as soon "
+                "as the disk allows.",
+                "bad",
+            )
         else:
             self.log.add("Saved again.", "good")
         self.save_error = error
@@ -307,8 +319,10 @@ class Session:
             if r.pending:
                 r.flush_pending()  # (never raises: a write error stays in r.error)
             if r.pending:
-                self.unsaved = (f"{plural(r.pending, 'action')} of your last game could not be saved: "
-                                f"{r.error or 'the disk refused it'}")
+                self.unsaved = (
+                    f"{plural(r.pending, 'action')} of your last game could not be saved: "
+                    f"{r.error or 'the disk refused it'}"
+                )
             r.close()
         if self.lock is not None:
             self.lock.release()
@@ -353,8 +367,11 @@ def end_lines(game: Game) -> list[str]:
             f"Kills: {st.kills}. Gold: {st.gold}.",
         ]
     slew = not any(g.origin == Origin.GUARDIAN for g in st.level.groups)
-    how = (f"The last of the things at the end fell on turn {st.turn}." if slew
-           else f"You went out through the seal on turn {st.turn}.")
+    how = (
+        f"The last of the things at the end fell on turn {st.turn}."
+        if slew
+        else f"You went out through the seal on turn {st.turn}."
+    )
     return [
         "You have won.",
         how,

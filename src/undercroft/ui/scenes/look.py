@@ -113,8 +113,9 @@ def describe(session: Session, p: Point) -> str:
     return describe_lines(session, p)[0][0] if on_map(session, p) else ""
 
 
-def describe_lines(session: Session, p: Point,
-                   odds: Callable[[], list[tuple[str, RGB]]] | None = None) -> list[tuple[str, RGB]]:
+def describe_lines(
+    session: Session, p: Point, odds: Callable[[], list[tuple[str, RGB]]] | None = None
+) -> list[tuple[str, RGB]]:
     """What is on ``p``: the first line the summary (the hover line), then the details of a creature in sight.
     ``odds``: the odds lines of the fight in front of the party (the encounter panel's), for its group."""
     game = session.game

@@ -59,7 +59,7 @@ class HelpScene(Scene):
         rows = self.lines(console.width - 6)
         self.page = max(1, console.height - 4)
         self.offset = min(self.offset, max(0, len(rows) - self.page))
-        for i, (indent, text, colour) in enumerate(rows[self.offset:self.offset + self.page]):
+        for i, (indent, text, colour) in enumerate(rows[self.offset : self.offset + self.page]):
             if colour == KEY and indent == 2:  # the keys bright, what they do in the text colour
                 render.put_text(console, 2 + indent, 1 + i, text[:24], KEY)
                 render.put_text(console, 2 + 26, 1 + i, text[24:], TEXT, width=console.width - 30)
@@ -72,8 +72,16 @@ class HelpScene(Scene):
         render.put_text(console, 2, console.height - 2, hint, DIM, width=console.width - 4)
 
 
-_MODIFIER_KEYS = {KeySym.LSHIFT, KeySym.RSHIFT, KeySym.LCTRL, KeySym.RCTRL, KeySym.LALT, KeySym.RALT,
-                  KeySym.LGUI, KeySym.RGUI}
+_MODIFIER_KEYS = {
+    KeySym.LSHIFT,
+    KeySym.RSHIFT,
+    KeySym.LCTRL,
+    KeySym.RCTRL,
+    KeySym.LALT,
+    KeySym.RALT,
+    KeySym.LGUI,
+    KeySym.RGUI,
+}
 
 
 class PromptScene(Scene):
@@ -83,9 +91,17 @@ class PromptScene(Scene):
     opaque = False
     wants_text = True
 
-    def __init__(self, title: str, question: str, on_done: Callable[[str], Transition | None], *,
-                 digits_only: bool = False, max_len: int = 20, initial: str = "",
-                 hint: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        question: str,
+        on_done: Callable[[str], Transition | None],
+        *,
+        digits_only: bool = False,
+        max_len: int = 20,
+        initial: str = "",
+        hint: Callable[[str], str] | None = None,
+    ) -> None:
         self.title = title
         self.question = question
         self.on_done = on_done
@@ -130,8 +146,9 @@ class MenuScene(Scene):
     opaque = False
     keymode = "menu"
 
-    def __init__(self, title: str, options: Sequence[tuple[str, str]],
-                 on_choose: Callable[[int], Transition | None]) -> None:
+    def __init__(
+        self, title: str, options: Sequence[tuple[str, str]], on_choose: Callable[[int], Transition | None]
+    ) -> None:
         self.title = title
         self.options = list(options)  # (key character or "", label)
         for k, _ in self.options:
@@ -181,8 +198,15 @@ class MenuScene(Scene):
             if k:
                 render.choice(console, x + 2, y + 2 + i, k, label)
             else:
-                render.put_text(console, x + 2, y + 2 + i, ("> " if sel else "  ") + label,
-                                KEY if sel else TEXT, render.SELECT_BG if sel else None, width=w - 4)
+                render.put_text(
+                    console,
+                    x + 2,
+                    y + 2 + i,
+                    ("> " if sel else "  ") + label,
+                    KEY if sel else TEXT,
+                    render.SELECT_BG if sel else None,
+                    width=w - 4,
+                )
             self.buttons.add(x + 1, y + 2 + i, w - 2, i)
         render.put_text(console, x + 2, y + h - 2, "Up/Down, Enter or a click; Esc: cancel", DIM, width=w - 4)
 
@@ -258,13 +282,17 @@ class LogScene(Scene):
         view = console.height - 5
         self.offset = min(self.offset, max(0, len(rows) - view))
         end = len(rows) - self.offset
-        for i, (text, colour) in enumerate(rows[max(0, end - view):end]):
+        for i, (text, colour) in enumerate(rows[max(0, end - view) : end]):
             render.put_text(console, 2, 1 + i, text, colour)
-        more = ("a: back to what happened" if self.level == len(LOG_LEVELS) - 1
-                else "a: more (the rolls, then the rules' own working)")
+        more = (
+            "a: back to what happened"
+            if self.level == len(LOG_LEVELS) - 1
+            else "a: more (the rolls, then the rules' own working)"
+        )
         render.put_text(console, 2, console.height - 3, f"{plural(n, 'message')}. {more}.", DIM)
-        render.put_text(console, 2, console.height - 2,
-                        "Up/Down, PgUp/PgDn, Home/End, the wheel scroll; Esc closes.", DIM)
+        render.put_text(
+            console, 2, console.height - 2, "Up/Down, PgUp/PgDn, Home/End, the wheel scroll; Esc closes.", DIM
+        )
 
 
 class InventoryScene(Scene):
@@ -293,8 +321,9 @@ class InventoryScene(Scene):
         lines: list[tuple[str, render.RGB]] = [(f"Gold: {st.gold}", render.GOLD)]
         tired = formulas.exhausted_counts(st.exhausted, g.proc.fatigue)
         for m in st.party:
-            dmg = formulas.damage(formulas.damage_bonus(m.might, m.weapon, tired, g.rules.fatigue), False,
-                                  g.rules.combat, g.rules.fatigue)
+            dmg = formulas.damage(
+                formulas.damage_bonus(m.might, m.weapon, tired, g.rules.fatigue), False, g.rules.combat, g.rules.fatigue
+            )
             lines.append((f"{m.name}: HP {m.hp}/{m.max_hp}, damage {dmg} (weapon +{m.weapon})", TEXT))
             lines.append((f"   MIGHT {m.might}, AGILITY {m.agility}, defense {m.defense}", DIM))
         lines.append(("", TEXT))

@@ -170,8 +170,9 @@ class GameScene(Scene):
 
         return handler
 
-    def choice(self, console: tcod.console.Console, x: int, y: int, command: str, label: str, enabled: bool,
-               width: int) -> None:
+    def choice(
+        self, console: tcod.console.Console, x: int, y: int, command: str, label: str, enabled: bool, width: int
+    ) -> None:
         """A choice of the panel, ``[k] label``, with its key from the keymap; a click on it takes it."""
         render.choice(console, x, y, keymap.key_for(self.key_mode(), command), label, enabled, width=width)
         self.buttons.add(x, y, width, command)
@@ -184,8 +185,9 @@ class GameScene(Scene):
             return 0
         return render.put_lines(console, x, y, w, [("Not now: " + text, render.KIND_COLOURS["refused"])]) + 1
 
-    def draw_hover_line(self, console: tcod.console.Console, panel: Rect | None = None, right: int | None = None
-                        ) -> None:
+    def draw_hover_line(
+        self, console: tcod.console.Console, panel: Rect | None = None, right: int | None = None
+    ) -> None:
         """The top row: what is under the mouse pointer (in every game scene, as exploring), up to column
         ``right``; nothing when the pointer is over the panel, or off the map."""
         s = self.hover
@@ -237,8 +239,9 @@ class GameScene(Scene):
         tiles = game.creature_tiles(g)
         return tuple(tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]])
 
-    def draw_world(self, console: tcod.console.Console, highlight: int | None = None,
-                   target: int | None = None) -> tuple[Layout, Rect | None]:
+    def draw_world(
+        self, console: tcod.console.Console, highlight: int | None = None, target: int | None = None
+    ) -> tuple[Layout, Rect | None]:
         """The map through the camera, the status bar and the log, laid out for the console's size; returns the
         layout and where the panel goes."""
         g = self.session.game
@@ -247,15 +250,23 @@ class GameScene(Scene):
         layout = Layout.of(console.width, console.height)
         panel = self.panel_rect(layout)
         m = st.level.map
-        view = self.session.camera.view(layout, (m.width, m.height), st.pos, level=st.depth, panel=panel,
-                                        keep=self.faced())
+        view = self.session.camera.view(
+            layout, (m.width, m.height), st.pos, level=st.depth, panel=panel, keep=self.faced()
+        )
         render.draw_map(console, g, view=view, highlight=highlight, target=target)
         x0, x1 = layout.text_columns(panel)
         render.draw_status(console, g, layout.status_y, seed=self.session.seed_label, x=x0, width=x1 - x0)
         if self.session.save_problem():  # a full disk: said on the bar as long as it lasts (the log says why)
             render.put_text(console, x1 - 12, layout.status_y, " NOT SAVED ", render.BAD, render.STATUS_BG)
-        render.draw_log(console, self.session.log.lines, layout.log_y, layout.log_rows, fresh=self.session.log.fresh,
-                        x=x0, width=x1 - x0)
+        render.draw_log(
+            console,
+            self.session.log.lines,
+            layout.log_y,
+            layout.log_rows,
+            fresh=self.session.log.fresh,
+            x=x0,
+            width=x1 - x0,
+        )
         return layout, panel
 
     def run_away(self) -> Transition | None:
@@ -273,8 +284,9 @@ class GameScene(Scene):
         game = self.session.game
         return several if sum(not w.blocked for w in game.exits()) > 1 and game.legal(Run()) else one
 
-    def draw_panel_events(self, console: tcod.console.Console, x: int, y: int, w: int, rows: int,
-                          heading: str = "What happened:") -> None:
+    def draw_panel_events(
+        self, console: tcod.console.Console, x: int, y: int, w: int, rows: int, heading: str = "What happened:"
+    ) -> None:
         """The last action's outcome, each result with the roll behind it (as the log told it: a group not seen
         yet is not named)."""
         lines: list[tuple[str, RGB]] = []
@@ -380,8 +392,13 @@ class ExploreScene(GameScene):
     def start(self, goal: Point | None, *, explore: bool = False) -> Transition | None:
         """Begin a walk; its first step is taken at once, the others one a tick."""
         game = self.session.game
-        self.trip = Trip(goal, explore, tuple(m.hp for m in game.state.party), travel.visible_groups(game),
-                         travel.BOLD if explore and self.insist else travel.WARY)
+        self.trip = Trip(
+            goal,
+            explore,
+            tuple(m.hp for m in game.state.party),
+            travel.visible_groups(game),
+            travel.BOLD if explore and self.insist else travel.WARY,
+        )
         self.insist = False
         if not explore and goal is not None and not travel.path(game, goal):
             self.trip = None
@@ -503,13 +520,15 @@ class EncounterScene(GameScene):
         out: dict[str, Handler] = {**super().handlers()}
         for command, _, action in ENCOUNTER_CHOICES:
             out[command] = self.taker(action)
-        out.update({
-            "walk": lambda k: self.act(Move(*WALK[k])),
-            "stairs": lambda _k: self.act(Descend()),  # the engine says why not, if not
-            "bribe": lambda _k: self.bribe_prompt(),
-            "drink": lambda _k: self.drink(),
-            "run": lambda _k: self.run_away(),
-        })
+        out.update(
+            {
+                "walk": lambda k: self.act(Move(*WALK[k])),
+                "stairs": lambda _k: self.act(Descend()),  # the engine says why not, if not
+                "bribe": lambda _k: self.bribe_prompt(),
+                "drink": lambda _k: self.drink(),
+                "run": lambda _k: self.run_away(),
+            }
+        )
         return out
 
     def bribe_prompt(self) -> Transition | None:
@@ -521,8 +540,16 @@ class EncounterScene(GameScene):
         def done(text: str) -> Transition | None:
             return self.act(Bribe(int(text)))
 
-        return Push(PromptScene("Bribe", f"How much gold do you offer? (you have {gold})", done,
-                                digits_only=True, max_len=7, hint=self.bribe_hint))
+        return Push(
+            PromptScene(
+                "Bribe",
+                f"How much gold do you offer? (you have {gold})",
+                done,
+                digits_only=True,
+                max_len=7,
+                hint=self.bribe_hint,
+            )
+        )
 
     def bribe_hint(self, text: str) -> str:
         g = self.group()
@@ -555,8 +582,16 @@ class EncounterScene(GameScene):
         alive = g.alive
         head = f"{len(alive)} x {mon.name}" if len(alive) > 1 else a_name(mon.name)
         out = [(f"{head} ({g.origin})", render.hex_rgb(mon.colour))]
-        out.append(("HP " + "  ".join(str(g.hp[i]) for i in alive) + f"  (max {g.max_hp})"
-                    if len(alive) > 1 else f"HP {g.hp[alive[0]]}/{g.max_hp}" if alive else "", TEXT))
+        out.append(
+            (
+                "HP " + "  ".join(str(g.hp[i]) for i in alive) + f"  (max {g.max_hp})"
+                if len(alive) > 1
+                else f"HP {g.hp[alive[0]]}/{g.max_hp}"
+                if alive
+                else "",
+                TEXT,
+            )
+        )
         if proc.distance:
             out.append((f"Distance: {enc.distance} ft", TEXT))
         if proc.surprise:
@@ -571,8 +606,10 @@ class EncounterScene(GameScene):
                 s = "nobody"
             out.append((f"Surprise: {s}", TEXT))
         if proc.reaction and g.reaction:
-            label = next((b.label for b in game.content.tables.reaction.bands if b.result == g.reaction_result),
-                         g.reaction_result)
+            label = next(
+                (b.label for b in game.content.tables.reaction.bands if b.result == g.reaction_result),
+                g.reaction_result,
+            )
             out.append((f"Reaction: {g.reaction}, {label}", TEXT))
         talk = []
         if g.negotiated:
@@ -598,8 +635,9 @@ class EncounterScene(GameScene):
         stairs = game.legal(Descend())  # on the stairs (the last level's way out) with a monster that lets you go
         choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
         below = 2 + choices + int(stairs) + 2  # "Your choice:", the choices, the stairs, the walking hint
-        y += render.put_lines(console, x + 2, y, w - 4, self.info_lines(), max_rows=max(3, bottom - y - below),
-                              keep_last=False)
+        y += render.put_lines(
+            console, x + 2, y, w - 4, self.info_lines(), max_rows=max(3, bottom - y - below), keep_last=False
+        )
         y += 1
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
@@ -608,18 +646,21 @@ class EncounterScene(GameScene):
             if command == "run":
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
             if compact:
-                self.choice(console, x + 2 + col * (i // choices), y + i % choices, command, label,
-                            game.legal(action), col)
+                self.choice(
+                    console, x + 2 + col * (i // choices), y + i % choices, command, label, game.legal(action), col
+                )
             else:
                 self.choice(console, x + 2, y + i, command, label, game.legal(action), w - 4)
         y += choices
         if stairs:
             final = game.rs.levels[game.state.depth].final
-            self.choice(console, x + 2, y, "stairs", "Leave: out, and win" if final else "Go down the stairs", True,
-                        w - 4)
+            self.choice(
+                console, x + 2, y, "stairs", "Leave: out, and win" if final else "Go down the stairs", True, w - 4
+            )
             y += 1
-        render.put_text(console, x + 2, y, "walking keys: walk on, or away",
-                        TEXT if game.legal(Move(1, 0)) else FAINT, width=w - 4)
+        render.put_text(
+            console, x + 2, y, "walking keys: walk on, or away", TEXT if game.legal(Move(1, 0)) else FAINT, width=w - 4
+        )
         y += 2
         y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)
@@ -739,19 +780,26 @@ class CombatScene(GameScene):
                 if sel:
                     console.draw_rect(x + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
                     render.put_text(console, x + 2, y, ">", render.KEY, render.SELECT_BG)
-                render.put_text(console, x + 4, y, label, mcol if hp_i > 0 else FAINT,
-                                render.SELECT_BG if sel else None, width=w - 6)
+                render.put_text(
+                    console,
+                    x + 4,
+                    y,
+                    label,
+                    mcol if hp_i > 0 else FAINT,
+                    render.SELECT_BG if sel else None,
+                    width=w - 6,
+                )
                 if hp_i > 0:
                     self.buttons.add(x + 1, y, w - 2, i)  # a click on its row targets it
                 y += 1
             if last - first < n:
-                render.put_text(console, x + 4, y, f"... {n - (last - first)} more (Tab: the next)", DIM,
-                                width=w - 6)
+                render.put_text(console, x + 4, y, f"... {n - (last - first)} more (Tab: the next)", DIM, width=w - 6)
                 y += 1
         y += 1
         y += render.put_lines(console, x + 2, y, w - 4, self.odds_lines())
-        target_name = (self.session.narrator.creature(g.monster, self.target, len(g.hp))
-                       if g is not None and g.alive else "it")
+        target_name = (
+            self.session.narrator.creature(g.monster, self.target, len(g.hp)) if g is not None and g.alive else "it"
+        )
         opts: list[tuple[str, str, Action]] = [
             ("fight", f"Attack {target_name}", Attack(self.target)),
             ("oil", "Throw oil at it", ThrowOil(self.target)),
@@ -817,8 +865,9 @@ class PursuitScene(GameScene):
         for command, _, action in self.choices():
             out[command] = self.taker(action)
         out["drink"] = lambda _k: self.drink()
-        out["walk"] = self.no_walking(f"you are chasing {self.chased()}: r runs on." if self.chasing()
-                                      else "you are running: r keeps running.")
+        out["walk"] = self.no_walking(
+            f"you are chasing {self.chased()}: r runs on." if self.chasing() else "you are running: r keeps running."
+        )
         return out
 
     def on_draw(self, console: tcod.console.Console) -> None:
@@ -836,15 +885,24 @@ class PursuitScene(GameScene):
         if p is not None and front is not None:
             mon = game.monster_of(front)
             name, many = group_name(mon.name, mon.plural, front.count_told)
-            where = (f"You are chasing {the(name)}, {p.distance} ft ahead." if chasing
-                     else f"{The(name)} {'are' if many else 'is'} {p.distance} ft behind you.")
+            where = (
+                f"You are chasing {the(name)}, {p.distance} ft ahead."
+                if chasing
+                else f"{The(name)} {'are' if many else 'is'} {p.distance} ft behind you."
+            )
             y += render.put_lines(console, x + 2, y, w - 4, [(where, render.hex_rgb(mon.colour))])
             wants = "They only want" if many else "It only wants"
             friends = f" {wants} to be friends." if not p.fights and not chasing else ""
             y += render.put_lines(console, x + 2, y, w - 4, [(f"Round {p.rounds} of the chase.{friends}", TEXT)])
             if game.proc.fatigue:
-                render.put_text(console, x + 2, y, "Exhausted!" if st.exhausted
-                                else f"Running for {plural(st.running_rounds, 'round')}.", TEXT, width=w - 4)
+                render.put_text(
+                    console,
+                    x + 2,
+                    y,
+                    "Exhausted!" if st.exhausted else f"Running for {plural(st.running_rounds, 'round')}.",
+                    TEXT,
+                    width=w - 4,
+                )
                 y += 1
         y += 1
         for command, label, action in self.choices():
@@ -856,7 +914,6 @@ class PursuitScene(GameScene):
 
 
 # --- running: which door ---------------------------------------------------------------------------------------
-
 
 
 def _bearing(dx: int, dy: int) -> float:
@@ -983,15 +1040,25 @@ class DoorScene(Scene):
                 chosen = doors.index(i) == self.cursor
                 if chosen:
                     console.draw_rect(px + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
-                render.put_text(console, px + 2, y, (">" if chosen else "+") + " " + label,
-                                render.KEY if chosen else TEXT, render.SELECT_BG if chosen else None, width=w - 4)
+                render.put_text(
+                    console,
+                    px + 2,
+                    y,
+                    (">" if chosen else "+") + " " + label,
+                    render.KEY if chosen else TEXT,
+                    render.SELECT_BG if chosen else None,
+                    width=w - 4,
+                )
                 self.buttons.add(px + 1, y, w - 2, i)
             y += 1
         y += 1
         if doors:
             back = ways[self.default(doors)].came_in
-            hints = ["Up/Down: choose   Enter: run", f"r: {'the way in' if back else 'the first'}     Esc: stay",
-                     "Or click a door."]
+            hints = [
+                "Up/Down: choose   Enter: run",
+                f"r: {'the way in' if back else 'the first'}     Esc: stay",
+                "Or click a door.",
+            ]
             y += render.put_lines(console, px + 2, y, w - 4, [(h, DIM) for h in hints]) + 1
         if any(way.blocked for way in ways):
             render.put_lines(console, px + 2, y, w - 4, [("x: blocked, the monsters stand in front of it.", DIM)])

@@ -43,8 +43,13 @@ def random_seed() -> int:
 class ChoiceScene(MenuScene):
     """A menu under a few lines of explanation (why Continue cannot go on as asked)."""
 
-    def __init__(self, title: str, lines: Sequence[str], options: Sequence[tuple[str, str]],
-                 on_choose: Callable[[int], Transition | None]) -> None:
+    def __init__(
+        self,
+        title: str,
+        lines: Sequence[str],
+        options: Sequence[tuple[str, str]],
+        on_choose: Callable[[int], Transition | None],
+    ) -> None:
         super().__init__(title, options, on_choose)
         self.lines = list(lines)
 
@@ -133,8 +138,15 @@ class TitleScene(Scene):
     LIST_Y = 27  # first row of the unfinished games
     LIST_ROWS = 8
 
-    def __init__(self, content: Content, *, ruleset: str = "undercroft", seed: int | None = None,
-                 saves: Path | None = None, left: Session | None = None) -> None:
+    def __init__(
+        self,
+        content: Content,
+        *,
+        ruleset: str = "undercroft",
+        seed: int | None = None,
+        saves: Path | None = None,
+        left: Session | None = None,
+    ) -> None:
         self.content = content
         self.ruleset = ruleset if ruleset in content.rulesets else next(iter(content.rulesets))
         self.seed = seed if seed is not None else random_seed()
@@ -229,12 +241,18 @@ class TitleScene(Scene):
     def refuse_open(self, path: Path, pid: int) -> Transition | None:
         """Continue on a game open elsewhere: refused, with the offer to watch it."""
         self.message = f"{path.name} is {saves_mod.open_elsewhere(pid)}: one save, one game."
-        return Push(ChoiceScene(
-            "Open in another window",
-            [f"This game is {saves_mod.open_elsewhere(pid)}. It cannot be continued here while it is open "
-             "there: both would write to the same save.", "You may watch it instead (it follows the other window)."],
-            [("w", "Watch it"), ("q", "Back to the title")],
-            lambda i: self.watch(path) if i == 0 else None))
+        return Push(
+            ChoiceScene(
+                "Open in another window",
+                [
+                    f"This game is {saves_mod.open_elsewhere(pid)}. It cannot be continued here while it is open "
+                    "there: both would write to the same save.",
+                    "You may watch it instead (it follows the other window).",
+                ],
+                [("w", "Watch it"), ("q", "Back to the title")],
+                lambda i: self.watch(path) if i == 0 else None,
+            )
+        )
 
     def offer_differences(self, path: Path, differences: list[str]) -> Transition | None:
         """Continue on a save made with other data or versions: say what differs, offer a branch or watching."""
@@ -243,13 +261,24 @@ class TitleScene(Scene):
         def chosen(i: int) -> Transition | None:
             return self.branch(path) if i == 0 else self.watch(path) if i == 1 else None
 
-        return Push(ChoiceScene(
-            "Saved with a different setup",
-            ["This save was made with other rules data or versions; continuing it here would not replay the same:",
-             *(f"- {d}" for d in differences)],
-            [("g", "Go on as a new branch (a new file; this save is kept as it is)"), ("w", "Watch it"),
-             ("q", "Back to the title")],
-            chosen))
+        return Push(
+            ChoiceScene(
+                "Saved with a different setup",
+                [
+                    (
+                        "This save was made with other rules data or versions; "
+                        "continuing it here would not replay the same:"
+                    ),
+                    *(f"- {d}" for d in differences),
+                ],
+                [
+                    ("g", "Go on as a new branch (a new file; this save is kept as it is)"),
+                    ("w", "Watch it"),
+                    ("q", "Back to the title"),
+                ],
+                chosen,
+            )
+        )
 
     def branch(self, path: Path) -> Transition | None:
         try:
@@ -318,8 +347,17 @@ class TitleScene(Scene):
     def _top(self) -> int:
         return max(0, self.cursor - self.LIST_ROWS + 1)
 
-    def _menu(self, console: tcod.console.Console, x: int, y: int, key: str, label: str, *, enabled: bool = True,
-              width: int | None = None) -> None:
+    def _menu(
+        self,
+        console: tcod.console.Console,
+        x: int,
+        y: int,
+        key: str,
+        label: str,
+        *,
+        enabled: bool = True,
+        width: int | None = None,
+    ) -> None:
         """A menu row, ``[k] label``; a click on it is its key."""
         render.choice(console, x, y, key, label, enabled=enabled, width=width)
         self.buttons.add(x, y, (width or console.width - x), key)
@@ -423,25 +461,48 @@ class TitleScene(Scene):
             self._menu(console, x, y + 12, "c", "Continue        (no unfinished game)", enabled=False)
         ly = self.LIST_Y
         if self.games:
-            render.put_text(console, x, ly, f"Unfinished games ({len(self.games)}): Up/Down or click to choose", DIM,
-                            width=w)
+            render.put_text(
+                console, x, ly, f"Unfinished games ({len(self.games)}): Up/Down or click to choose", DIM, width=w
+            )
             top = self._top()
-            for i, g in enumerate(self.games[top:top + self.LIST_ROWS]):
+            for i, g in enumerate(self.games[top : top + self.LIST_ROWS]):
                 chosen = top + i == self.cursor
                 when = f"{g.date}  " if g.open_pid is None else ""
-                render.put_text(console, x, ly + 1 + i, ("> " if chosen else "  ") + f"{when}{self.describe(g)}",
-                                render.TEXT if chosen else DIM, width=w)
+                render.put_text(
+                    console,
+                    x,
+                    ly + 1 + i,
+                    ("> " if chosen else "  ") + f"{when}{self.describe(g)}",
+                    render.TEXT if chosen else DIM,
+                    width=w,
+                )
         my = ly + self.LIST_ROWS + 2
         if self.confirm_abandon is not None:
-            render.put_lines(console, 4, my, console.width - 8, [(
-                f"Abandon {self.confirm_abandon.name}? It moves to saves/{saves_mod.ABANDONED}/ and shows under "
-                "Past games. y: abandon, any other key: keep it.", render.BAD)])
+            render.put_lines(
+                console,
+                4,
+                my,
+                console.width - 8,
+                [
+                    (
+                        f"Abandon {self.confirm_abandon.name}? It moves to saves/{saves_mod.ABANDONED}/ "
+                        "and shows under "
+                        "Past games. y: abandon, any other key: keep it.",
+                        render.BAD,
+                    )
+                ],
+            )
         elif self.message:
             render.put_lines(console, 4, my, console.width - 8, [(self.message, render.BAD)])
         elif self.notes:
-            render.put_text(console, 4, my, self.notes[0] + (f" (+{len(self.notes) - 1} more)"
-                                                             if len(self.notes) > 1 else ""), FAINT,
-                            width=console.width - 8)
+            render.put_text(
+                console,
+                4,
+                my,
+                self.notes[0] + (f" (+{len(self.notes) - 1} more)" if len(self.notes) > 1 else ""),
+                FAINT,
+                width=console.width - 8,
+            )
         if not compact:
             foot = "Closing the window keeps your game: Continue resumes it."
             render.put_text(console, (console.width - len(foot)) // 2, console.height - 3, foot, FAINT)
@@ -490,8 +551,9 @@ class PastGamesScene(Scene):
             self._scan()
             return None
         if event.sym in (tcod.event.KeySym.UP, tcod.event.KeySym.DOWN) and self.games:
-            self.cursor = max(0, min(len(self.games) - 1,
-                                     self.cursor + (-1 if event.sym == tcod.event.KeySym.UP else 1)))
+            self.cursor = max(
+                0, min(len(self.games) - 1, self.cursor + (-1 if event.sym == tcod.event.KeySym.UP else 1))
+            )
             return None
         if c == "q" or keys.is_cancel(event) or keys.is_confirm(event) or event.sym == tcod.event.KeySym.SPACE:
             return Pop()
@@ -501,8 +563,14 @@ class PastGamesScene(Scene):
         console.clear()
         title = "Past games: " + ("newest first" if self.sort == "date" else "high scores (deepest, then most turns)")
         render.put_text(console, 2, 1, title, TITLE)
-        render.put_text(console, 2, 2, "d: by date   t: high scores (depth, turns)   Up/Down: choose   Esc: back", DIM,
-                        width=console.width - 4)
+        render.put_text(
+            console,
+            2,
+            2,
+            "d: by date   t: high scores (depth, turns)   Up/Down: choose   Esc: back",
+            DIM,
+            width=console.width - 4,
+        )
         if not self.games:
             render.put_text(console, 2, self.TOP, "No game has ended yet.", DIM)
         else:
@@ -513,12 +581,24 @@ class PastGamesScene(Scene):
                 self.offset = self.cursor
             elif self.cursor >= self.offset + rows:
                 self.offset = self.cursor - rows + 1
-            for i, line in enumerate(lines[1 + self.offset:1 + self.offset + rows]):
+            for i, line in enumerate(lines[1 + self.offset : 1 + self.offset + rows]):
                 chosen = self.offset + i == self.cursor
                 render.put_text(console, 2, self.TOP + i, line, render.TEXT if chosen else DIM)
             g = self.games[self.cursor]
-            render.put_text(console, 2, console.height - 4, f"Watch it: undercroft replay {g.path} --watch", FAINT,
-                            width=console.width - 4)
+            render.put_text(
+                console,
+                2,
+                console.height - 4,
+                f"Watch it: undercroft replay {g.path} --watch",
+                FAINT,
+                width=console.width - 4,
+            )
         if self.notes:
-            render.put_text(console, 2, console.height - 2, self.notes[0] + (
-                f" (+{len(self.notes) - 1} more)" if len(self.notes) > 1 else ""), FAINT, width=console.width - 4)
+            render.put_text(
+                console,
+                2,
+                console.height - 2,
+                self.notes[0] + (f" (+{len(self.notes) - 1} more)" if len(self.notes) > 1 else ""),
+                FAINT,
+                width=console.width - 4,
+            )
