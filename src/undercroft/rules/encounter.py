@@ -162,10 +162,10 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
 
 def roll_reaction(ctx: Ctx, g: Group, events: list[Event]) -> None:
     table = ctx.content.tables.reaction
-    total, res = ctx.roll(
-        events, "reaction", table.dice, ENCOUNTER, result=lambda t: str(formulas.band(table.bands, t).result)
+    total, _ = ctx.roll(
+        events, "reaction", table.dice, ENCOUNTER, result=lambda t: formulas.band(table.bands, t).result
     )
-    g.reaction, g.reaction_result = total, res
+    g.reaction, g.reaction_result = total, formulas.band(table.bands, total).result
 
 
 def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:

@@ -25,15 +25,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from undercroft.rules import approach, combat, encounter, fatigue, formulas
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import ENCOUNTER
 from undercroft.rules.state import Group, Pursuit
-from undercroft.rules.types import Behaviour, Mode, Side
+from undercroft.rules.types import Behaviour, Distraction, Mode, Side
 
 
 def exit_for(ctx: Ctx, door: int) -> approach.Exit:
@@ -308,7 +306,7 @@ def turn_and_fight(ctx: Ctx, events: list[Event]) -> None:
     combat.start(ctx, g, events)
 
 
-def _stops(ctx: Ctx, g: Group, why: Literal["food", "treasure", "fire"], events: list[Event]) -> None:
+def _stops(ctx: Ctx, g: Group, why: Distraction, events: list[Event]) -> None:
     st = ctx.state
     events.append(Event("distracted", {"group": g.id, "by": why, "monster": g.monster, "count": g.count_told}))
     if st.mode == Mode.ENCOUNTER:

@@ -241,10 +241,6 @@ class Game(Ctx):
             return Reason(Code.NOT_NOW, {"mode": str(mode)})
         return self._precheck(kind)
 
-    def allowed(self) -> list[str]:
-        """The action types the current mode allows (whether or not the state forbids one of them now)."""
-        return [kind for (mode, kind) in HANDLERS if mode == self.state.mode]
-
     def _precheck(self, kind: str) -> Reason | None:
         """The state's reasons to refuse an action the mode allows (read-only: it changes nothing)."""
         st = self.state

@@ -59,7 +59,7 @@ def talk(ctx: Ctx, events: list[Event]) -> None:
     reluctance, ability = formulas.negotiation_modifiers(table, mon, (m.negotiation for m in ctx.living()))
     r = roll(ctx.dice(ENCOUNTER), table.dice)
     total = formulas.negotiation_total(r.total, reluctance, ability)
-    result = str(formulas.band(table.bands, total).result)
+    result = formulas.band(table.bands, total).result
     g.negotiation = result
     tribute = 0
     if result in ("agreement", "intimidation"):
