@@ -14,6 +14,7 @@ The API is small and meant to stay stable:
 * :func:`walk_up_to` - walk the party to a tile beside a group;
 * :func:`encounter_faces` - the faces of the encounter sequence (distance, surprise, reaction) of seed 003;
 * :func:`of`, :func:`one`, :func:`kinds`, :func:`rolls` - pick events out of a step's result;
+* :func:`say` - an event's line as the player reads it; :func:`why` - a ``refused`` event's reason;
 * :func:`act` - take one action with exactly the faces scripted for it.
 """
 
@@ -32,6 +33,7 @@ from undercroft.rules.actions import Action, Descend, Move
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
 from undercroft.rules.types import Origin
 
@@ -106,6 +108,12 @@ def one(events: Iterable[Event], kind: str, **fields: object) -> Event:
 def say(game: Game, event: Event) -> str:
     """The player's line for ``event`` of ``game`` (:mod:`undercroft.narrate`)."""
     return Narrator(game.content, game.ruleset_id).text(event)
+
+
+def why(event: Event) -> Reason:
+    """The reason of a ``refused`` event: its code and fields (the action's type aside)."""
+    assert event.type == "refused", event
+    return Reason(Code(event["reason"]), {k: v for k, v in event.data.items() if k not in ("action", "reason")})
 
 
 def roll_line(game: Game, event: Event) -> str:

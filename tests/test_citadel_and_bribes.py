@@ -15,7 +15,20 @@ from pathlib import Path
 
 import pytest
 import tcod.console
-from engine_helpers import NOTHING, act, content, encounter_faces, kinds, make_game, meet, one, say, script, walk_to
+from engine_helpers import (
+    NOTHING,
+    act,
+    content,
+    encounter_faces,
+    kinds,
+    make_game,
+    meet,
+    one,
+    say,
+    script,
+    walk_to,
+    why,
+)
 from tcod.event import KeySym
 from test_validation import Mutate, check, only_problem, pos
 from ui_helpers import Driver, TestDice, names, panel_text, press, rows, screen
@@ -24,16 +37,17 @@ from undercroft.bot import Bot
 from undercroft.rules.actions import Action, Attack, Bribe, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.ui import render
 from undercroft.ui.scenes import SceneStack, game_stack
 from undercroft.ui.session import Session
 
-NO_RUNNING = "There is no running away in these rules: talk, bribe or fight."
+NO_RUNNING = "There is no running away in these rules: talk, bribe or fight."  # the player's line
 
 
-def refused(g: Game, action: Action) -> str:
+def refused(g: Game, action: Action) -> Reason:
     """Take ``action``, which must be refused without changing anything (no die rolled); return the reason."""
     before = g.checksum()
     used = len(script(g).used)
@@ -41,7 +55,7 @@ def refused(g: Game, action: Action) -> str:
     assert kinds(events) == ["refused"], events
     assert g.checksum() == before and len(script(g).used) == used
     assert say(g, events[0])
-    return str(events[0]["reason"])
+    return why(events[0])
 
 
 def mode(g: Game) -> Mode:
@@ -61,8 +75,9 @@ def citadel(monster: str = "orc", *, gold: int = 200) -> tuple[Game, Group]:
 
 def test_the_citadel_refuses_run_in_an_encounter() -> None:
     g, orc = citadel()
-    assert not g.legal(Run()) and g.refusal(Run()) == NO_RUNNING  # what greys out Run on the encounter panel
-    assert refused(g, Run()) == NO_RUNNING
+    # what greys out Run on the encounter panel
+    assert not g.legal(Run()) and g.refusal(Run()) == Reason(Code.NO_RUNNING)
+    assert refused(g, Run()) == Reason(Code.NO_RUNNING)
     assert g.state.mode == Mode.ENCOUNTER and orc in g.state.level.groups
     assert g.legal(Talk()) and g.legal(Fight())  # the three responses of 000 8.0 remain
 
@@ -72,7 +87,7 @@ def test_the_citadel_refuses_run_in_a_fight() -> None:
     act(g, Fight())  # initiative by agility: no die
     assert g.state.mode == Mode.COMBAT and g.state.combat is not None and g.state.combat.party_turn
     assert not g.legal(Run())  # greyed on the fight panel
-    assert refused(g, Run()) == NO_RUNNING
+    assert refused(g, Run()) == Reason(Code.NO_RUNNING)
     assert g.state.mode == Mode.COMBAT and g.legal(Attack(0))
 
 
@@ -115,7 +130,7 @@ def test_the_citadel_refuses_run_after_a_failed_talk_and_a_refused_bribe() -> No
     act(g, Talk(), 1, 1)  # 2 - 3 + 2: failure
     act(g, Bribe(60), 6, 1)  # refused; the orc swings and misses
     assert g.state.mode == Mode.COMBAT and orc.bribe_tried
-    assert refused(g, Run()) == NO_RUNNING
+    assert refused(g, Run()) == Reason(Code.NO_RUNNING)
 
 
 @pytest.mark.parametrize("ruleset", ["undercroft", "warden", "crawler"])
@@ -189,9 +204,11 @@ def test_no_bribe_after_terms_even_when_the_peace_was_broken(monster: str, faces
     events = walk_to(g, inside)
     assert one(events, "encounter")["first"] is False and mode(g) == Mode.ENCOUNTER
     name = content().monsters[monster].name
-    reason = f"You made terms with the {name}: there is nothing to bribe it for."
+    reason = Reason(Code.TERMS_MADE, {"monster": monster})
     assert g.refusal(Bribe(50)) == reason and not g.legal(Bribe(50))
     assert refused(g, Bribe(50)) == reason
+    line = f"You made terms with the {name}: there is nothing to bribe it for."
+    assert say(g, g.step(Bribe(50))[0]) == line
     assert g.state.gold == 200 + (10 if result == "intimidation" else 0) and group.bribes == 0
 
 

@@ -18,6 +18,7 @@ from undercroft.rules.context import init_behaviour
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.refusals import Code
 from undercroft.rules.state import Encounter, Group
 from undercroft.rules.types import Mode, Origin
 
@@ -387,7 +388,7 @@ def test_drinking_is_refused_without_a_potion() -> None:
     game.state.party[0].hp = 5
     before = game.checksum()
     ev = game.step(Drink(0))
-    assert kinds(ev) == ["refused"] and ev[0]["reason"] == "You have no potion."
+    assert kinds(ev) == ["refused"] and ev[0]["reason"] == Code.NO_POTION
     assert game.checksum() == before and game.state.party[0].hp == 5 and dice.used == []
 
 
@@ -447,5 +448,5 @@ def test_zero_hp_is_dead_and_the_game_is_over() -> None:
     before = game.checksum()
     for action in (Attack(0), Drink(0), Wait(), Rest(), Move(1, 0), Fight()):
         ev = game.step(action)
-        assert kinds(ev) == ["refused"] and ev[0]["reason"] == "The game is over."
+        assert kinds(ev) == ["refused"] and ev[0]["reason"] == Code.GAME_OVER
     assert game.checksum() == before and dice.used[-1] == (20, 9)

@@ -19,12 +19,14 @@ from engine_helpers import (
     script,
     walk_into,
     walk_to,
+    why,
 )
 
 from undercroft.rules import actions, approach
 from undercroft.rules.actions import Bribe, Descend, Fight, Move, Pursue, Rest, Run, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode, Origin, Side
 
@@ -106,7 +108,7 @@ def test_a_wanderer_may_stand_beyond_the_room_out_of_sight_and_comes_closer_at_i
     assert not any(w.blocked for w in game.exits())  # unseen, it blocks no way out (the party cannot know)
     # Out of sight it cannot be talked to, bribed or fought.
     for action in (Talk(), Bribe(5), Fight()):
-        assert game.refusal(action) == "You cannot see it yet: wait, walk on or run."
+        assert game.refusal(action) == Reason(Code.UNSEEN)
         assert kinds(game.step(action)) == ["refused"]
     ev = act(game, Wait())  # the orc (90 ft a round) walks 9 tiles toward the party: 30 ft left, and in sight
     assert one(ev, "approach")["distance"] == 30 and enc.distance == 30
@@ -131,7 +133,7 @@ def test_out_of_sight_the_party_may_take_the_stairs_as_it_may_walk_on() -> None:
     assert game.legal(Descend())
     g.pos = next(p for p in game.creature_tiles(g))  # (unchanged) and now in view: it faces the party
     st.encounter.out_of_sight = False
-    assert game.refusal(Descend()) == "The Orc is facing you: fight, talk, wait or run."
+    assert game.refusal(Descend()) == Reason(Code.FACING, {"monster": "orc"})
 
 
 def test_the_distance_shown_follows_the_map_after_every_action() -> None:
@@ -231,7 +233,7 @@ def test_a_door_behind_the_group_is_blocked_and_with_every_way_blocked_there_is_
     ways = game.exits()
     assert all(w.blocked for w in ways if not w.came_in) and not next(w for w in ways if w.came_in).blocked
     i = next(i for i, w in enumerate(ways) if not w.came_in)
-    assert game.step(Run(door=i))[0]["reason"] == "The Orc stands between you and that door."
+    assert why(game.step(Run(door=i))[0]) == Reason(Code.DOOR_BLOCKED, {"monster": "orc"})
     assert game.legal(Run())  # the way back is open
     ev = act(game, Run())  # met without a reaction, it follows for sure; the chase starts 10 ft apart
     assert tuple(one(ev, "run")["to"]) == came.landing and one(ev, "pursuit")["distance"] == FEET
@@ -244,7 +246,7 @@ def test_with_the_group_in_the_only_doorway_there_is_no_running() -> None:
     g = game.add_group("orc", 1, pos=door)
     game.start_encounter(g, meeting=False)
     assert [w.blocked for w in game.exits()] == [True]
-    assert game.refusal(Run()) == "The Orc stands between you and every way out."
+    assert game.refusal(Run()) == Reason(Code.ALL_BLOCKED, {"monster": "orc"})
     assert game.step(Run())[0].type == "refused"
     g.pos = (st.pos[0] + 1, st.pos[1])  # beside the party, inside the room: the door is open again
     assert game.legal(Run())
@@ -290,14 +292,14 @@ def test_the_party_may_pursue_a_group_that_goes_its_way_and_catch_it() -> None:
     ev = act(game, Pursue())
     assert one(ev, "pursue") and st.mode == Mode.PURSUIT and st.pursuit is not None
     assert st.pursuit.chaser == Side.PARTY
-    chase = "You are the one giving chase: run on, or wait to let it go."
+    chase = Reason(Code.GIVING_CHASE)
     assert game.refusal(Fight()) == chase
     # Nothing to throw behind a party that runs after it, however full its packs.
     st.items.update({"rations": 2, "oil_flask": 1})
     st.gold = max(st.gold, 10)
     for throw in (actions.DropFood(), actions.DropTreasure(), actions.ThrowOil()):
         assert game.refusal(throw) == chase
-        assert one(game.step(throw), "refused")["reason"] == chase
+        assert why(one(game.step(throw), "refused")) == chase
     while st.mode == Mode.PURSUIT:
         ev = game.step(Run())
         assert not of(ev, "refused")
@@ -321,7 +323,7 @@ def test_not_pursuing_lets_it_go() -> None:
     g = friendly_wanderer(game)
     act(game, Rest(), NOTHING)  # anything but a pursuit: it is gone
     assert st.fled == 0 and all(x.id != g.id for x in st.level.groups)
-    assert game.refusal(Pursue()) == "Nothing is getting away from you."
+    assert game.refusal(Pursue()) == Reason(Code.NOTHING_TO_PURSUE)
     game2 = in_a_new_room()
     g2 = friendly_wanderer(game2)
     for m in game2.state.party:
@@ -336,7 +338,7 @@ def test_not_pursuing_lets_it_go() -> None:
 def test_no_pursuit_where_the_rules_have_none(ruleset: str) -> None:
     game = in_a_new_room(ruleset)
     game.state.fled = game.add_group("orc" if ruleset == "citadel" else "gaoler", 1).id
-    assert game.refusal(Pursue()) == "There is no pursuit in these rules."
+    assert game.refusal(Pursue()) == Reason(Code.NO_PURSUIT)
 
 
 # --- 11. properties of autoplayed games of every ruleset, from the events alone ----------------------------------

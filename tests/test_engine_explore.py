@@ -28,6 +28,7 @@ from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.levels import make_level
+from undercroft.rules.refusals import Code
 
 
 def faces_for(dice: Dice, face: int) -> list[int]:
@@ -383,7 +384,7 @@ def test_descend_is_refused_off_the_stairs() -> None:
     g = make_game("citadel", 5, ScriptedDice())
     before = g.checksum()
     events = g.step(Descend())
-    assert one(events, "refused")["reason"] == "There are no stairs down here."
+    assert one(events, "refused")["reason"] == Code.NO_STAIRS
     assert g.checksum() == before
 
 

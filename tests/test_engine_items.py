@@ -43,6 +43,17 @@ def test_a_worse_weapon_is_only_carried() -> None:
     assert not of(ev, "wield") and st.items["dagger"] == 1 and st.party[0].weapon == 3
 
 
+def test_a_weapon_equal_to_the_one_in_hand_is_only_carried() -> None:
+    """Only a better weapon is taken up: one as good as the one in hand (a second short sword) goes in the pack."""
+    game = make_game("undercroft", dice=ScriptedDice())
+    st = game.state
+    assert st.party[0].weapon == game.content.items["short_sword"].damage == 3
+    step = drop_next_to_party(game, "short_sword")
+    ev = game.step(Move(*step))
+    assert one(ev, "pickup")["item"] == "short_sword"
+    assert not of(ev, "wield") and st.items["short_sword"] == 1 and st.party[0].weapon == 3
+
+
 def test_the_new_weapon_counts_in_a_fight() -> None:
     game = make_game("warden", dice=ScriptedDice())
     st = game.state

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from engine_helpers import encounter_faces, make_game, meet, say, script
+from engine_helpers import encounter_faces, make_game, meet, say, script, why
 
 from undercroft.rules.actions import Bribe, Descend, Drink, DropFood, DropTreasure, Fight, Run, Talk, ThrowOil, Wait
 from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.types import Mode
 
 
@@ -13,31 +14,32 @@ def test_legal_follows_the_state_not_only_the_mode() -> None:
     game = make_game("undercroft", dice=ScriptedDice(), gold=0)
     st = game.state
     st.items.clear()
-    for action, why in [
-        (Drink(), "You have no potion."),
-        (Descend(), "There are no stairs down here."),
-        (Fight(), "There is nothing here to fight."),
+    for action, code, line in [
+        (Drink(), Code.NO_POTION, "You have no potion."),
+        (Descend(), Code.NO_STAIRS, "There are no stairs down here."),
+        (Fight(), Code.NOTHING_TO_FIGHT, "There is nothing here to fight."),
     ]:
-        assert not game.legal(action) and game.refusal(action) == why
+        assert not game.legal(action) and game.refusal(action) == Reason(code)
         before = game.checksum()
         (e,) = game.step(action)
-        assert e.type == "refused" and say(game, e) == why and game.checksum() == before
+        assert why(e) == Reason(code) and say(game, e) == line and game.checksum() == before
     meet(game, "demon", faces=encounter_faces())
-    for action, why in [
-        (Talk(), "The Demon cannot be negotiated with."),
-        (Bribe(10), "The Demon cannot be bribed."),
-        (DropFood(), "You have no food to drop."),
-        (DropTreasure(), "You have no treasure to drop."),
+    for action, reason in [
+        (Talk(), Reason(Code.UNNEGOTIABLE, {"monster": "demon"})),
+        (Bribe(10), Reason(Code.UNBRIBABLE, {"monster": "demon"})),
+        (DropFood(), Reason(Code.NO_FOOD)),
+        (DropTreasure(), Reason(Code.NO_TREASURE)),
     ]:
-        assert not game.legal(action) and game.refusal(action) == why
+        assert not game.legal(action) and game.refusal(action) == reason
     assert game.legal(Run()) and game.legal(Wait()) and game.legal(Fight())
-    assert game.refusal(ThrowOil()) == "You cannot oil now (encounter)."
+    assert game.refusal(ThrowOil()) == Reason(Code.NOT_NOW, {"mode": "encounter"})
+    assert say(game, game.step(ThrowOil())[0]) == "You cannot oil now (encounter)."
 
 
 def test_a_bribe_is_legal_only_after_a_failed_talk_and_only_once() -> None:
     game = make_game("undercroft", dice=ScriptedDice(), gold=100)
     g, _ = meet(game, "goblin", faces=encounter_faces())
-    assert game.refusal(Bribe(0)) == "Try talking first: a bribe comes only after a failed negotiation."
+    assert game.refusal(Bribe(0)) == Reason(Code.TALK_FIRST)
     script(game).push(1, 1)  # 2 - 2: failure
     game.step(Talk())
     assert game.legal(Bribe(0)) and not game.legal(Talk())
@@ -45,11 +47,11 @@ def test_a_bribe_is_legal_only_after_a_failed_talk_and_only_once() -> None:
     game.step(Bribe(10))
     assert g.bribe_tried and game.state.mode == "combat"
     game.state.mode, game.state.combat = Mode.ENCOUNTER, None  # as if back in the encounter
-    assert game.refusal(Bribe(0)) == "The Goblin has already been offered a bribe."
+    assert game.refusal(Bribe(0)) == Reason(Code.BRIBED, {"monster": "goblin"})
 
 
 def test_exhausted_the_party_cannot_run() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     meet(game, "goblin", faces=encounter_faces())
     game.state.exhausted = True
-    assert game.refusal(Run()) == "You are too exhausted to run: rest first, or fight."
+    assert game.refusal(Run()) == Reason(Code.EXHAUSTED)

@@ -20,11 +20,13 @@ from engine_helpers import (
     say,
     script,
     walk_to,
+    why,
 )
 
 from undercroft.rules.actions import Attack, Bribe, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
 
 ORC = content().monsters["orc"]
@@ -41,7 +43,7 @@ def citadel(
     return g, group
 
 
-def refused(g: Game, action: Talk | Bribe | Fight | Run | Attack) -> str:
+def refused(g: Game, action: Talk | Bribe | Fight | Run | Attack) -> Reason:
     """Take ``action``, which must be refused without changing anything; return the reason."""
     before = g.checksum()
     used = len(script(g).used)
@@ -49,9 +51,8 @@ def refused(g: Game, action: Talk | Bribe | Fight | Run | Attack) -> str:
     assert kinds(events) == ["refused"], events
     assert g.checksum() == before
     assert len(script(g).used) == used
-    reason = events[0]["reason"]
-    assert reason and events[0]["action"] == action.type and say(g, events[0])
-    return str(reason)
+    assert events[0]["action"] == action.type and say(g, events[0])
+    return why(events[0])
 
 
 def fail_talk(g: Game, group: Group) -> None:
@@ -137,7 +138,7 @@ def test_agreement_hands_over_nothing() -> None:
 def test_only_one_negotiation_per_group() -> None:
     g, orc = citadel("orc", 3)
     fail_talk(g, orc)
-    assert refused(g, Talk()) == "You have already tried to talk to the Orc."
+    assert refused(g, Talk()) == Reason(Code.TALKED, {"monster": "orc"})
 
 
 def test_a_failed_negotiation_is_remembered_when_the_party_comes_back() -> None:
@@ -151,16 +152,17 @@ def test_a_failed_negotiation_is_remembered_when_the_party_comes_back() -> None:
     assert one(events, "evade")["group"] == orc.id and g.state.mode == "explore" and script(g).remaining == 0
     events = walk_to(g, inside)
     assert one(events, "encounter")["first"] is False
-    assert refused(g, Talk()).startswith("You have already tried")
+    assert refused(g, Talk()) == Reason(Code.TALKED, {"monster": "orc"})
 
 
 @pytest.mark.parametrize("monster", ["the_nameless_one", "demon"])
 def test_the_nameless_one_and_demons_hear_no_terms_and_take_no_bribes(monster: str) -> None:
     g, group = citadel(monster)
-    name = content().monsters[monster].name
-    talk, bribe = refused(g, Talk()), refused(g, Bribe(100))
-    assert name in talk and talk.endswith("cannot be negotiated with.")
-    assert name in bribe and bribe.endswith("cannot be bribed.")
+    assert refused(g, Talk()) == Reason(Code.UNNEGOTIABLE, {"monster": monster})
+    assert refused(g, Bribe(100)) == Reason(Code.UNBRIBABLE, {"monster": monster})
+    the = {"the_nameless_one": "The Nameless One", "demon": "The Demon"}[monster]  # a name with its own article
+    assert say(g, g.step(Talk())[0]) == f"{the} cannot be negotiated with."
+    assert say(g, g.step(Bribe(100))[0]) == f"{the} cannot be bribed."
     assert not group.negotiated and not group.bribe_tried and g.state.gold == 200
 
 
@@ -168,8 +170,8 @@ def test_the_warden_allows_no_talking() -> None:
     g = make_game("warden", 1, ScriptedDice(), gold=100)
     _trimmer, _events = meet(g, "wick_trimmer")  # it kneels: an encounter, not yet a fight
     assert g.state.mode == "encounter"
-    assert refused(g, Talk()) == "There is no negotiating with anything down here."
-    assert refused(g, Bribe(10)) == "Bribery is not part of these rules."
+    assert refused(g, Talk()) == Reason(Code.NO_TALKING)
+    assert refused(g, Bribe(10)) == Reason(Code.NO_BRIBERY)
 
 
 def test_undercroft_negotiation_uses_the_delver_ability_and_the_reluctance() -> None:
@@ -196,7 +198,7 @@ def test_crawler_talk_is_a_plain_2d6() -> None:
 
 def test_a_bribe_comes_only_after_a_failed_negotiation() -> None:
     g, _orc = citadel()
-    assert refused(g, Bribe(60)) == "Try talking first: a bribe comes only after a failed negotiation."
+    assert refused(g, Bribe(60)) == Reason(Code.TALK_FIRST)
 
 
 def test_no_bribe_after_an_agreement() -> None:
@@ -204,7 +206,7 @@ def test_no_bribe_after_an_agreement() -> None:
     script(g).push(4, 4)
     g.step(Talk())
     assert g.state.mode == "explore"
-    assert refused(g, Bribe(60)) == "You cannot bribe now (explore)."
+    assert refused(g, Bribe(60)) == Reason(Code.NOT_NOW, {"mode": "explore"})
 
 
 def _col(score: int) -> int:
@@ -314,8 +316,8 @@ def test_only_one_bribe_per_group_whatever_its_size() -> None:
     assert one(events, "evade")["group"] == orcs.id and g.state.mode == "explore" and script(g).remaining == 0
     events = walk_to(g, inside)
     assert one(events, "encounter")["first"] is False and g.state.mode == "encounter"
-    assert refused(g, Bribe(30)) == "The Orc has already been offered a bribe."
-    assert refused(g, Talk()) == "You have already tried to talk to the Orc."
+    assert refused(g, Bribe(30)) == Reason(Code.BRIBED, {"monster": "orc"})
+    assert refused(g, Talk()) == Reason(Code.TALKED, {"monster": "orc"})
     assert g.state.gold == 150 and orcs.bribes == 50
 
 
@@ -343,9 +345,9 @@ def test_the_bribe_is_recovered_by_killing_the_monster() -> None:
 def test_no_offer_above_what_the_party_has() -> None:
     g, orc = citadel(gold=50)
     fail_talk(g, orc)
-    assert refused(g, Bribe(51)) == "You have only 50 gold."
-    assert refused(g, Bribe(0)) == f"Offer at least {BRIBERY.rows[0].min} gold."
-    assert refused(g, Bribe(-5)).startswith("Offer at least")
+    assert refused(g, Bribe(51)) == Reason(Code.GOLD_SHORT, {"gold": 50})
+    assert refused(g, Bribe(0)) == Reason(Code.OFFER_MORE, {"least": BRIBERY.rows[0].min})
+    assert refused(g, Bribe(-5)) == Reason(Code.OFFER_MORE, {"least": BRIBERY.rows[0].min})
     script(g).push(1)
     b = one(g.step(Bribe(50)), "bribe")
     assert b["result"] == "accepted" and g.state.gold == 0
@@ -355,7 +357,7 @@ def test_crawler_has_no_bribery() -> None:
     g = make_game("crawler", 1, ScriptedDice(), gold=100)
     orc, _ = meet(g, "orc", faces=encounter_faces())
     fail_talk(g, orc)
-    assert refused(g, Bribe(10)) == "Bribery is not part of these rules."
+    assert refused(g, Bribe(10)) == Reason(Code.NO_BRIBERY)
 
 
 def test_undercroft_bribe_after_a_failed_talk() -> None:

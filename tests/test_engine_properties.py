@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine_helpers import content, encounter_faces, make_game, meet, of, one, say, script, walk_into
+from engine_helpers import content, encounter_faces, make_game, meet, of, one, say, script, walk_into, why
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +31,7 @@ from undercroft.rules.actions import (
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.refusals import Code, Reason
 
 RULESETS = ("undercroft", "citadel", "warden", "crawler")
 MOVES = [Move(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
@@ -287,39 +288,39 @@ def test_event_records_are_plain_json() -> None:
 
 def test_refused_actions_say_why_in_every_mode() -> None:
     g = make_game("citadel", 1, ScriptedDice(), gold=10)
-    checks: list[tuple[Action, str]] = [
-        (Attack(0), "You cannot attack now (explore)."),
-        (Talk(), "You cannot talk now (explore)."),
-        (Move(0, 0), "A step is one tile in one of eight directions."),
-        (Move(2, 0), "A step is one tile in one of eight directions."),
-        (Drink(9), "Nobody there to drink."),
+    checks: list[tuple[Action, Reason, str]] = [
+        (Attack(0), Reason(Code.NOT_NOW, {"mode": "explore"}), "You cannot attack now (explore)."),
+        (Talk(), Reason(Code.NOT_NOW, {"mode": "explore"}), "You cannot talk now (explore)."),
+        (Move(0, 0), Reason(Code.BAD_STEP), "A step is one tile in one of eight directions."),
+        (Move(2, 0), Reason(Code.BAD_STEP), "A step is one tile in one of eight directions."),
+        (Drink(9), Reason(Code.NO_DRINKER), "Nobody there to drink."),
     ]
-    for action, reason in checks:
+    for action, reason, line in checks:
         before = g.checksum()
         (e,) = g.step(action)
-        assert e.type == "refused" and e["reason"] == reason and e["action"] == action.type
+        assert why(e) == reason and e["action"] == action.type and say(g, e) == line
         assert g.checksum() == before
     _group, _ = meet(g, "orc")
     for action, reason in [
-        (Attack(0), "You cannot attack now (encounter)."),
-        (Descend(), "There are no stairs down here."),
+        (Attack(0), Reason(Code.NOT_NOW, {"mode": "encounter"})),
+        (Descend(), Reason(Code.NO_STAIRS)),
     ]:
         before = g.checksum()
         (e,) = g.step(action)
-        assert e["reason"] == reason and g.checksum() == before
+        assert why(e) == reason and g.checksum() == before
     g.step(Fight())  # the party is quicker: initiative rolls no die
     assert g.state.mode == "combat" and g.state.combat is not None and g.state.combat.party_turn
     for action, reason in [
-        (Attack(5), "Choose a living target."),
-        (Talk(), "You cannot talk now (combat)."),
-        (Rest(), "You cannot rest now (combat)."),
+        (Attack(5), Reason(Code.NO_TARGET)),
+        (Talk(), Reason(Code.NOT_NOW, {"mode": "combat"})),
+        (Rest(), Reason(Code.NOT_NOW, {"mode": "combat"})),
     ]:
         before = g.checksum()
         (e,) = g.step(action)
-        assert e["reason"] == reason and g.checksum() == before
+        assert why(e) == reason and g.checksum() == before
     g.state.party[0].hp = 0  # a dead party member cannot drink
     before = g.checksum()
-    assert g.step(Drink(0))[0]["reason"] == "Nobody there to drink."
+    assert why(g.step(Drink(0))[0]) == Reason(Code.NO_DRINKER)
     assert g.checksum() == before
 
 

@@ -112,6 +112,21 @@ def test_a_slow_monster_acts_every_nth_turn() -> None:
     assert [formulas.monster_acts(t, 3) for t in range(4)] == [True, False, False, True]
 
 
+def test_a_monster_strikes_the_weakest_standing_the_first_or_the_nth() -> None:
+    """``lowest_hp``: the fewest hit points above 0, the first of equals; ``first``: the first standing;
+    ``random``: the ``nth`` standing (the fallen are not counted); -1 when no one stands."""
+    hps = [0, 7, 3, 3, 9]
+    assert formulas.monster_target(hps, "lowest_hp") == 2  # 3 and 3: the first of the two
+    assert formulas.monster_target([5, 2, 0, 2], "lowest_hp") == 1  # 0 is fallen, not the weakest
+    assert formulas.monster_target(hps, "first") == 1  # index 0 has fallen
+    assert formulas.monster_target(hps, "first", nth=3) == 1  # the die's face counts only for random
+    assert [formulas.monster_target(hps, "random", n) for n in range(4)] == [1, 2, 3, 4]
+    assert formulas.monster_target([4, 0, 0, 6], "random", 1) == 3  # the second standing, past the fallen
+    for how in ("lowest_hp", "first", "random"):
+        assert formulas.monster_target([0, 0, -2], how) == -1
+        assert formulas.monster_target([], how) == -1
+
+
 # --- surprise (003) ----------------------------------------------------------------------------------------------
 
 

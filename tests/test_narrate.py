@@ -23,7 +23,9 @@ SILENT = {"move", "enter"}
 
 # One or more samples of every narrated event, with the monster left as "{m}".
 SAMPLES: list[tuple[str, dict[str, Any]]] = [
-    ("refused", {"action": "talk", "reason": "You cannot talk now (explore)."}),
+    ("refused", {"action": "talk", "reason": "not_now", "mode": "explore"}),
+    ("refused", {"action": "move", "reason": "facing", "monster": "{m}"}),
+    ("refused", {"action": "talk", "reason": "talked", "monster": "{m}"}),
     (
         "roll",
         {

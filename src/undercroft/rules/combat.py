@@ -15,9 +15,10 @@
 from __future__ import annotations
 
 from undercroft.rules import approach, formulas
-from undercroft.rules.context import Ctx, Refused
+from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice, roll
 from undercroft.rules.events import Event
+from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import COMBAT
 from undercroft.rules.state import Combat, Encounter, Group
 from undercroft.rules.types import Behaviour, FreeRound, Mode, Origin, Side
@@ -81,7 +82,7 @@ def _fight_of(ctx: Ctx) -> Combat:
 
 def _target_or_refuse(g: Group, target: int) -> None:
     if not 0 <= target < len(g.hp) or g.hp[target] <= 0:
-        raise Refused("Choose a living target.")
+        raise Refused(Reason(Code.NO_TARGET))
 
 
 def attack(ctx: Ctx, target: int, events: list[Event]) -> None:

@@ -26,10 +26,6 @@ from undercroft.rules.types import Behaviour
 SETUP = "setup"
 
 
-class Refused(Exception):
-    """Raised inside a handler before any change: the action is not allowed now."""
-
-
 def init_behaviour(g: Group, mon: Monster) -> None:
     """A group's standing when first placed (or met again): a kneeler kneels until the party is inside."""
     if Behaviour.KNEELS in mon.behaviours:

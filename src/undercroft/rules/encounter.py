@@ -24,6 +24,7 @@ from undercroft.rules import approach, combat, formulas
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.rng import ENCOUNTER
 from undercroft.rules.state import Encounter, Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
@@ -161,10 +162,10 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
 
 def roll_reaction(ctx: Ctx, g: Group, events: list[Event]) -> None:
     table = ctx.content.tables.reaction
-    total, res = ctx.roll(
-        events, "reaction", table.dice, ENCOUNTER, result=lambda t: str(formulas.band(table.bands, t).result)
+    total, _ = ctx.roll(
+        events, "reaction", table.dice, ENCOUNTER, result=lambda t: formulas.band(table.bands, t).result
     )
-    g.reaction, g.reaction_result = total, res
+    g.reaction, g.reaction_result = total, formulas.band(table.bands, total).result
 
 
 def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
@@ -292,11 +293,11 @@ def charge(ctx: Ctx, g: Group, events: list[Event], *, moved: bool = False) -> N
         st.encounter.distance = approach.distance(ctx, g)
 
 
-def check_in_sight(ctx: Ctx) -> str | None:
+def check_in_sight(ctx: Ctx) -> Reason | None:
     """Why the party cannot deal with the group it has met yet: it is out of sight (None: it is in sight)."""
     enc = ctx.state.encounter
     if ctx.state.mode == Mode.ENCOUNTER and enc is not None and enc.out_of_sight:
-        return "You cannot see it yet: wait, walk on or run."
+        return Reason(Code.UNSEEN)
     return None
 
 

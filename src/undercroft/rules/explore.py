@@ -18,41 +18,38 @@
 from __future__ import annotations
 
 from undercroft.rules import approach, combat, dungeon, encounter, fatigue, monster_check
-from undercroft.rules.context import Ctx, Refused, init_behaviour
+from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
-from undercroft.rules.names import The
+from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import COMBAT, ENCOUNTER
 from undercroft.rules.state import Encounter
 from undercroft.rules.types import Behaviour, FreeRound, Mode
-
-FACING = "{} is facing you: fight, talk, wait or run."
 
 
 def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
     st = ctx.state
     m = st.level.map
     if not (-1 <= dx <= 1 and -1 <= dy <= 1) or (dx == 0 and dy == 0):
-        raise Refused("A step is one tile in one of eight directions.")
+        raise Refused(Reason(Code.BAD_STEP))
     x, y = st.pos[0] + dx, st.pos[1] + dy
     if not (0 <= x < m.width and 0 <= y < m.height) or m.tile_rows[y][x] == dungeon.WALL:
-        raise Refused("A wall is in the way.")
+        raise Refused(Reason(Code.WALL))
     blocker = ctx.group_at((x, y))
     if blocker is not None and not blocker.peaceful:
         if st.mode == Mode.EXPLORE:
             # Walking into a monster the party had left alone confronts it again.
             encounter.begin(ctx, blocker, events)
             return
-        raise Refused(f"{The(ctx.monster_of(blocker).name)} is in the way.")
+        raise Refused(Reason(Code.IN_THE_WAY, {"monster": blocker.monster}))
     new_seg = m.segment_rows[y][x]
     far = False
     if st.mode == Mode.ENCOUNTER:
         assert st.encounter is not None
         g = st.group(st.encounter.group)
-        mon = ctx.monster_of(g)
         far = st.encounter.out_of_sight
-        if not (far or encounter.lets_party_move(g, mon)):
-            raise Refused(FACING.format(The(mon.name)))
+        if not (far or encounter.lets_party_move(g, ctx.monster_of(g))):
+            raise Refused(Reason(Code.FACING, {"monster": g.monster}))
     st.prev_pos = st.pos
     st.pos = (x, y)
     if blocker is not None:  # a peaceful monster steps aside: it takes the party's place
@@ -191,16 +188,16 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
     encounter.follow(ctx, events)
 
 
-def check_descend(ctx: Ctx) -> str | None:
+def check_descend(ctx: Ctx) -> Reason | None:
     """Why the party cannot take the stairs now, or None."""
     st = ctx.state
     if st.level.map.stairs != st.pos:
-        return "There are no stairs down here."
+        return Reason(Code.NO_STAIRS)
     if st.mode == Mode.ENCOUNTER:
         assert st.encounter is not None
         g = st.group(st.encounter.group)
         if not (st.encounter.out_of_sight or encounter.lets_party_move(g, ctx.monster_of(g))):
-            return FACING.format(The(ctx.monster_of(g).name))
+            return Reason(Code.FACING, {"monster": g.monster})
     return None
 
 
@@ -242,7 +239,7 @@ def drink(ctx: Ctx, member: int, events: list[Event]) -> None:
     """Character ``member`` drinks a potion."""
     st = ctx.state
     if not 0 <= member < len(st.party) or not st.party[member].alive:
-        raise Refused("Nobody there to drink.")
+        raise Refused(Reason(Code.NO_DRINKER))
     potion = ctx.item_of("potion")
     assert potion is not None  # the precheck
     m = st.party[member]

@@ -25,15 +25,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from undercroft.rules import approach, combat, encounter, fatigue, formulas
-from undercroft.rules.context import Ctx, Refused
+from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
-from undercroft.rules.names import The
+from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import ENCOUNTER
 from undercroft.rules.state import Group, Pursuit
-from undercroft.rules.types import Behaviour, Mode, Side
+from undercroft.rules.types import Behaviour, Distraction, Mode, Side
 
 
 def exit_for(ctx: Ctx, door: int) -> approach.Exit:
@@ -48,16 +46,15 @@ def exit_for(ctx: Ctx, door: int) -> approach.Exit:
     elif 0 <= door < len(ways):
         way = ways[door]
     else:
-        raise Refused("There is no such door.")
+        raise Refused(Reason(Code.NO_SUCH_DOOR))
     if way is None:
-        raise Refused("There is no way out of here.")
+        raise Refused(Reason(Code.NO_WAY_OUT))
     if way.blocked:
-        name = ctx.monster_of(g).name if g is not None else "it"
-        raise Refused(f"{The(name)} stands between you and that door.")
+        raise Refused(Reason(Code.DOOR_BLOCKED, {"monster": g.monster if g is not None else ""}))
     return way
 
 
-def check_run(ctx: Ctx) -> str | None:
+def check_run(ctx: Ctx) -> Reason | None:
     """Why the party cannot run from where it stands now (every way out blocked), or None."""
     st = ctx.state
     if st.mode not in (Mode.ENCOUNTER, Mode.COMBAT):
@@ -65,8 +62,7 @@ def check_run(ctx: Ctx) -> str | None:
     ways = approach.exits(ctx, st.front_group())
     if ways and all(w.blocked for w in ways):
         g = st.front_group()
-        name = ctx.monster_of(g).name if g is not None else "it"
-        return f"{The(name)} stands between you and every way out."
+        return Reason(Code.ALL_BLOCKED, {"monster": g.monster if g is not None else ""})
     return None
 
 
@@ -152,15 +148,15 @@ def pursue(ctx: Ctx, events: list[Event]) -> None:
     keep_running(ctx, events)
 
 
-def check_pursue(ctx: Ctx) -> str | None:
+def check_pursue(ctx: Ctx) -> Reason | None:
     """Why the party cannot pursue now, or None."""
     st = ctx.state
     if not st.fled:
-        return "Nothing is getting away from you."
+        return Reason(Code.NOTHING_TO_PURSUE)
     if not ctx.proc.pursuit:
-        return "There is no pursuit in these rules."
+        return Reason(Code.NO_PURSUIT)
     if ctx.tired():
-        return "You are too exhausted to give chase."
+        return Reason(Code.TOO_TIRED_TO_CHASE)
     return None
 
 
@@ -310,7 +306,7 @@ def turn_and_fight(ctx: Ctx, events: list[Event]) -> None:
     combat.start(ctx, g, events)
 
 
-def _stops(ctx: Ctx, g: Group, why: Literal["food", "treasure", "fire"], events: list[Event]) -> None:
+def _stops(ctx: Ctx, g: Group, why: Distraction, events: list[Event]) -> None:
     st = ctx.state
     events.append(Event("distracted", {"group": g.id, "by": why, "monster": g.monster, "count": g.count_told}))
     if st.mode == Mode.ENCOUNTER:

@@ -25,11 +25,12 @@ from typing import Any
 from undercroft.content import Content
 from undercroft.rules import approach, combat, encounter, explore, flight, parley
 from undercroft.rules.actions import Action
-from undercroft.rules.context import SETUP, Ctx, Refused, init_behaviour
+from undercroft.rules.context import SETUP, Ctx, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
 from undercroft.rules.digest import Tracker
 from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
+from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.state import Encounter, GameState, Group, canonical, checksum
 from undercroft.rules.types import OVER, Mode, Origin, Side
 
@@ -73,71 +74,63 @@ _ON_ITS_TURN = ("attack", "oil", "wait", "drink", "run")
 # --- the state's reasons to refuse an action of each kind (Game._precheck; kinds not named have none) -------------
 
 
-def _giving_chase(g: Game) -> str | None:
+def _giving_chase(g: Game) -> Reason | None:
     """The party is the one giving chase: it runs on or lets the group go, nothing else."""
     p = g.state.pursuit
-    return (
-        "You are the one giving chase: run on, or wait to let it go."
-        if p is not None and p.chaser == Side.PARTY
-        else None
-    )
+    return Reason(Code.GIVING_CHASE) if p is not None and p.chaser == Side.PARTY else None
 
 
-def _unseen(g: Game) -> str | None:
+def _unseen(g: Game) -> Reason | None:
     """A group met out of sight cannot be talked to, bribed or fought."""
     return encounter.check_in_sight(g) if g.state.mode == Mode.ENCOUNTER else None
 
 
-def _drink(g: Game) -> str | None:
-    return None if g.item_of("potion") is not None else "You have no potion."
+def _drink(g: Game) -> Reason | None:
+    return None if g.item_of("potion") is not None else Reason(Code.NO_POTION)
 
 
-def _drop_food(g: Game) -> str | None:
-    return _giving_chase(g) or (None if g.item_of("food") is not None else "You have no food to drop.")
+def _drop_food(g: Game) -> Reason | None:
+    return _giving_chase(g) or (None if g.item_of("food") is not None else Reason(Code.NO_FOOD))
 
 
-def _drop_treasure(g: Game) -> str | None:
-    return _giving_chase(g) or (None if g.state.gold > 0 else "You have no treasure to drop.")
+def _drop_treasure(g: Game) -> Reason | None:
+    return _giving_chase(g) or (None if g.state.gold > 0 else Reason(Code.NO_TREASURE))
 
 
-def _oil(g: Game) -> str | None:
-    return _giving_chase(g) or (None if g.item_of("oil") is not None else "You have no oil.")
+def _oil(g: Game) -> Reason | None:
+    return _giving_chase(g) or (None if g.item_of("oil") is not None else Reason(Code.NO_OIL))
 
 
-def _wait(g: Game) -> str | None:
+def _wait(g: Game) -> Reason | None:
     chased = g.state.mode == Mode.PURSUIT and _giving_chase(g) is None
-    return "It is after you: run, fight or drop something." if chased else None
+    return Reason(Code.CHASED) if chased else None
 
 
-def _run(g: Game) -> str | None:
+def _run(g: Game) -> Reason | None:
     st = g.state
     if not g.proc.running:
-        return "There is no running away in these rules: talk, bribe or fight."
+        return Reason(Code.NO_RUNNING)
     if g.tired():
-        return (
-            "You are too exhausted to run: turn and fight."
-            if st.mode == Mode.PURSUIT
-            else "You are too exhausted to run: rest first, or fight."
-        )
+        return Reason(Code.EXHAUSTED_CHASED if st.mode == Mode.PURSUIT else Code.EXHAUSTED)
     return flight.check_run(g) if st.mode != Mode.PURSUIT else None
 
 
-def _fight(g: Game) -> str | None:
+def _fight(g: Game) -> Reason | None:
     why = _giving_chase(g)
     if why is None and g.state.mode == Mode.EXPLORE and g.nearest_here() is None:
-        why = "There is nothing here to fight."
+        why = Reason(Code.NOTHING_TO_FIGHT)
     return why or _unseen(g)
 
 
-def _talk(g: Game) -> str | None:
+def _talk(g: Game) -> Reason | None:
     return _unseen(g) or parley.check_talk(g, g.current_group())
 
 
-def _bribe(g: Game) -> str | None:
+def _bribe(g: Game) -> Reason | None:
     return _unseen(g) or parley.check_bribe(g, g.current_group())
 
 
-_PRECHECKS: dict[str, Callable[[Game], str | None]] = {
+_PRECHECKS: dict[str, Callable[[Game], Reason | None]] = {
     "drink": _drink,
     "drop_food": _drop_food,
     "drop_treasure": _drop_treasure,
@@ -218,14 +211,14 @@ class Game(Ctx):
         handler = None if st.mode in OVER else HANDLERS.get((st.mode, action.type))
         why = self.refusal(action) if handler is None else self._precheck(action.type)
         if why is not None:
-            return [Event("refused", {"action": action.type, "reason": why})]
+            return [Event("refused", {"action": action.type, **why.data()})]
         assert handler is not None
         events: list[Event] = []
         fled = st.fled
         try:
             handler(self, action, events)
         except Refused as exc:
-            return [Event("refused", {"action": action.type, "reason": str(exc)})]
+            return [Event("refused", {"action": action.type, **exc.reason.data()})]
         if fled and st.fled == fled:  # the party did not pursue the group that went its way: it is gone
             flight.let_go(self, events)
         explore.settle(self, events)
@@ -238,25 +231,21 @@ class Game(Ctx):
         arguments (a target, a sum of gold, a step into a wall) are checked when it is taken."""
         return self.refusal(action) is None
 
-    def refusal(self, action: Action) -> str | None:
+    def refusal(self, action: Action) -> Reason | None:
         """Why an action of this kind would be refused now, or None (see :meth:`legal`)."""
         st = self.state
         mode, kind = st.mode, action.type
         if mode in OVER:
-            return "The game is over."
+            return Reason(Code.GAME_OVER)
         if (mode, kind) not in HANDLERS:
-            return f"You cannot {kind.replace('_', ' ')} now ({mode})."
+            return Reason(Code.NOT_NOW, {"mode": str(mode)})
         return self._precheck(kind)
 
-    def allowed(self) -> list[str]:
-        """The action types the current mode allows (whether or not the state forbids one of them now)."""
-        return [kind for (mode, kind) in HANDLERS if mode == self.state.mode]
-
-    def _precheck(self, kind: str) -> str | None:
+    def _precheck(self, kind: str) -> Reason | None:
         """The state's reasons to refuse an action the mode allows (read-only: it changes nothing)."""
         st = self.state
         if st.combat is not None and not st.combat.party_turn and kind in _ON_ITS_TURN:
-            return "It is not your turn."
+            return Reason(Code.NOT_YOUR_TURN)
         check = _PRECHECKS.get(kind)
         return None if check is None else check(self)
 

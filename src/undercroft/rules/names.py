@@ -1,7 +1,8 @@
 """Articles before a monster's name, in one place: "the Ghoul", but "The Unlit" (a name that brings its own); and
 several of a monster: "the Bandits" (:func:`plural_name`).
 
-The engine needs them only for its refusal reasons; :mod:`undercroft.narrate` uses them for every sentence.
+The engine itself words nothing; :mod:`undercroft.narrate` uses them for every sentence, and the screens and the
+summaries of recordings for theirs.
 """
 
 from __future__ import annotations

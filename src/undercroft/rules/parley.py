@@ -12,43 +12,41 @@
 from __future__ import annotations
 
 from undercroft.rules import combat, encounter, formulas
-from undercroft.rules.context import Ctx, Refused
+from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice, roll
 from undercroft.rules.events import Event
-from undercroft.rules.names import The, the
+from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import ENCOUNTER
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode, Side
 
 
-def check_talk(ctx: Ctx, g: Group) -> str | None:
+def check_talk(ctx: Ctx, g: Group) -> Reason | None:
     """Why the party cannot talk to ``g`` now, or None."""
-    mon = ctx.monster_of(g)
     if not ctx.proc.negotiation:
-        return "There is no negotiating with anything down here."
+        return Reason(Code.NO_TALKING)
     if not ctx.negotiable(g):
-        return f"{The(mon.name)} cannot be negotiated with."
+        return Reason(Code.UNNEGOTIABLE, {"monster": g.monster})
     if g.negotiated:
-        return f"You have already tried to talk to {the(mon.name)}."
+        return Reason(Code.TALKED, {"monster": g.monster})
     return None
 
 
-def check_bribe(ctx: Ctx, g: Group) -> str | None:
+def check_bribe(ctx: Ctx, g: Group) -> Reason | None:
     """Why the party cannot offer ``g`` a bribe now, or None."""
-    mon = ctx.monster_of(g)
     least = ctx.content.tables.bribery.rows[0].min
     if not ctx.proc.bribery:
-        return "Bribery is not part of these rules."
+        return Reason(Code.NO_BRIBERY)
     if not ctx.negotiable(g):
-        return f"{The(mon.name)} cannot be bribed."
+        return Reason(Code.UNBRIBABLE, {"monster": g.monster})
     if not g.negotiated:
-        return "Try talking first: a bribe comes only after a failed negotiation."
+        return Reason(Code.TALK_FIRST)
     if g.negotiation != "failure":
-        return f"You made terms with {the(mon.name)}: there is nothing to bribe it for."
+        return Reason(Code.TERMS_MADE, {"monster": g.monster})
     if g.bribe_tried:
-        return f"{The(mon.name)} has already been offered a bribe."
+        return Reason(Code.BRIBED, {"monster": g.monster})
     if ctx.state.gold < least:
-        return f"You have too little gold to offer (at least {least})."
+        return Reason(Code.TOO_POOR, {"least": least})
     return None
 
 
@@ -61,7 +59,7 @@ def talk(ctx: Ctx, events: list[Event]) -> None:
     reluctance, ability = formulas.negotiation_modifiers(table, mon, (m.negotiation for m in ctx.living()))
     r = roll(ctx.dice(ENCOUNTER), table.dice)
     total = formulas.negotiation_total(r.total, reluctance, ability)
-    result = str(formulas.band(table.bands, total).result)
+    result = formulas.band(table.bands, total).result
     g.negotiation = result
     tribute = 0
     if result in ("agreement", "intimidation"):
@@ -107,9 +105,9 @@ def bribe(ctx: Ctx, gold: int, events: list[Event]) -> None:
     g = st.group(st.encounter.group)
     b = ctx.content.tables.bribery
     if gold < b.rows[0].min:
-        raise Refused(f"Offer at least {b.rows[0].min} gold.")
+        raise Refused(Reason(Code.OFFER_MORE, {"least": b.rows[0].min}))
     if gold > st.gold:
-        raise Refused(f"You have only {st.gold} gold.")
+        raise Refused(Reason(Code.GOLD_SHORT, {"gold": st.gold}))
     cell = bribe_cell(ctx, g, gold)
     assert cell is not None  # the first row's minimum was checked above
     col, row, digit = cell

@@ -9,14 +9,14 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
 from undercroft.rules.dungeon import LevelMap
 from undercroft.rules.floods import padded_bits
 from undercroft.rules.sight import fold_fov
-from undercroft.rules.types import FreeRound, Mode, Origin, Side
+from undercroft.rules.types import FreeRound, Mode, NegotiationResult, Origin, ReactionResult, Side
 
 
 @dataclass
@@ -65,10 +65,10 @@ class Group:
     met: bool = False  # surprise, distance and reaction are settled once, when first met
     hidden: bool = False  # submerged, not yet revealed
     peaceful: bool = False  # an agreement holds (or it never initiates)
-    negotiation: str = ""  # the negotiation's result: "" (none tried), "failure", "agreement", "intimidation"
+    negotiation: NegotiationResult | Literal[""] = ""  # the negotiation's result; "" when none was tried
     bribe_tried: bool = False  # the one bribe is spent
     reaction: int = 0  # the 2d6 total (0: no reaction procedure)
-    reaction_result: str = ""  # the reaction band's result ("attacks", ..., "friendly"); "" before
+    reaction_result: ReactionResult | Literal[""] = ""  # the reaction band's result; "" before
     risen: bool = True  # kneelers: standing and fighting
     turns: int = 0  # monster turns taken in the current fight (acts_every)
 

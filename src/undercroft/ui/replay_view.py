@@ -99,7 +99,9 @@ class ReplayScene(Scene):
             return False
         self.replayed += 1
         if len(events) == 1 and events[0].type == "refused":
-            self.error = f"Desync at turn {self.index + 1}: the engine refused it ({events[0].get('reason')})"
+            self.error = (
+                f"Desync at turn {self.index + 1}: the engine refused it ({self.session.narrator.text(events[0])})"
+            )
             self.paused = True
             return False
         self.index += 1
