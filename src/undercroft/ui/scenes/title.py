@@ -9,6 +9,7 @@ continued silently: Continue names the differences and offers a new branch (a ne
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import tcod.console
@@ -280,19 +281,26 @@ class TitleScene(Scene):
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if isinstance(event, tcod.event.MouseButtonDown):
-            what = self.buttons.at(int(event.position[0]), int(event.position[1]))
-            if isinstance(what, str) and event.button == tcod.event.MouseButton.LEFT:
-                return self.on_event(keys.key(tcod.event.KeySym(ord(what))))  # a click on a menu row: its key
-            row = self._row_at(int(event.position[1]))
-            if row is None:
-                return None
-            self.confirm_abandon = None
-            if row == self.cursor:
-                return self.resume(row)  # a click on the chosen game continues it
-            self.cursor = row
+            return self.on_click(event)
+        if isinstance(event, tcod.event.KeyDown):
+            return self.on_key(event)
+        return None
+
+    def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        """A click on a menu row is its key; on a game of the list, chooses it (on the chosen one, continues it)."""
+        what = self.buttons.at(int(event.position[0]), int(event.position[1]))
+        if isinstance(what, str) and event.button == tcod.event.MouseButton.LEFT:
+            return self.on_event(keys.key(tcod.event.KeySym(ord(what))))  # a click on a menu row: its key
+        row = self._row_at(int(event.position[1]))
+        if row is None:
             return None
-        if not isinstance(event, tcod.event.KeyDown):
-            return None
+        self.confirm_abandon = None
+        if row == self.cursor:
+            return self.resume(row)  # a click on the chosen game continues it
+        self.cursor = row
+        return None
+
+    def on_key(self, event: tcod.event.KeyDown) -> Transition | None:
         self.message = ""
         c = keys.char(event)
         if self.confirm_abandon is not None:
@@ -305,36 +313,48 @@ class TitleScene(Scene):
             step = -1 if event.sym == tcod.event.KeySym.UP else 1
             self.cursor = (self.cursor + step) % len(self.games)
             return None
-        if c == "n" or keys.is_confirm(event):
-            return self.start(self.seed)
-        if c == "s":
-            return Push(PromptScene("Seed", "Type a seed (a number, or any words):", self.typed_seed, max_len=40))
-        if c == "c":
-            return self.resume()
-        if c == "a":
-            if not self.games:
-                self.message = "There is no unfinished game to abandon."
-                return None
-            g = self.games[self.cursor]
-            g.open_pid = saves_mod.holder(g.path)
-            if g.open_pid is not None:
-                self.message = f"Cannot abandon {g.path.name}: it is {saves_mod.open_elsewhere(g.open_pid)}."
-                return None
-            self.confirm_abandon = self.games[self.cursor].path
+        if keys.is_confirm(event):
+            c = "n"
+        elif keys.is_cancel(event):
+            c = "q"
+        command = self.menu_keys().get(c or "")
+        return command() if command is not None else None
+
+    def menu_keys(self) -> dict[str, Callable[[], Transition | None]]:
+        """What each key of the menu does (Enter is ``n``, Esc ``q``)."""
+        return {
+            "n": lambda: self.start(self.seed),
+            "s": lambda: Push(
+                PromptScene("Seed", "Type a seed (a number, or any words):", self.typed_seed, max_len=40)
+            ),
+            "c": self.resume,
+            "a": self.ask_abandon,
+            "p": lambda: Push(PastGamesScene(self.content, self.saves)),
+            "r": self.ruleset_menu,
+            "?": lambda: Push(HelpScene()),
+            "h": lambda: Push(HelpScene()),
+            "q": lambda: Exit(0),
+        }
+
+    def ask_abandon(self) -> Transition | None:
+        """``a``: ask before the chosen game is abandoned (never one open in another window)."""
+        if not self.games:
+            self.message = "There is no unfinished game to abandon."
             return None
-        if c == "p":
-            return Push(PastGamesScene(self.content, self.saves))
-        if c == "r":
-            names = list(self.content.rulesets)
-            options = [("", f"{self.content.rulesets[n].title} ({n})") for n in names]
-            menu = MenuScene("Ruleset", options, self.choose_ruleset)
-            menu.cursor = names.index(self.ruleset)
-            return Push(menu)
-        if c == "?" or c == "h":
-            return Push(HelpScene())
-        if c == "q" or keys.is_cancel(event):
-            return Exit(0)
+        g = self.games[self.cursor]
+        g.open_pid = saves_mod.holder(g.path)
+        if g.open_pid is not None:
+            self.message = f"Cannot abandon {g.path.name}: it is {saves_mod.open_elsewhere(g.open_pid)}."
+            return None
+        self.confirm_abandon = self.games[self.cursor].path
         return None
+
+    def ruleset_menu(self) -> Transition | None:
+        names = list(self.content.rulesets)
+        options = [("", f"{self.content.rulesets[n].title} ({n})") for n in names]
+        menu = MenuScene("Ruleset", options, self.choose_ruleset)
+        menu.cursor = names.index(self.ruleset)
+        return Push(menu)
 
     def on_draw(self, console: tcod.console.Console) -> None:
         compact = console.height < 40  # a short screen: a one-line title, the menu from the top, a shorter list
