@@ -20,9 +20,16 @@ from undercroft.rules.state import Combat
 from undercroft.rules.types import Mode
 from undercroft.ui import keymap, keytable
 from undercroft.ui.keys import key
-from undercroft.ui.scenes import SceneStack, game_stack
-from undercroft.ui.scenes.overlays import HelpScene
-from undercroft.ui.scenes.play import CombatScene, DoorScene, EncounterScene, ExploreScene, PursuitScene
+from undercroft.ui.scenes import (
+    CombatScene,
+    DoorScene,
+    EncounterScene,
+    ExploreScene,
+    HelpScene,
+    PursuitScene,
+    SceneStack,
+    game_stack,
+)
 from undercroft.ui.session import Session
 
 # A press for every key name the table uses (and a few it does not), to try each one on each screen.

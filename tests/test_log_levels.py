@@ -19,7 +19,7 @@ from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.ui.keys import key
-from undercroft.ui.scenes.overlays import LOG_LEVELS, LogScene
+from undercroft.ui.scenes.log import LOG_LEVELS, LogScene
 from undercroft.ui.session import MessageLog, Session
 
 RULES = Path(__file__).resolve().parent.parent / "src" / "undercroft" / "rules"

@@ -28,10 +28,8 @@ from ui_helpers import (
 
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.types import Mode
-from undercroft.ui.scenes import DoorScene, SceneStack, TitleScene, game_stack
+from undercroft.ui.scenes import DoorScene, ExploreScene, HelpScene, LogScene, SceneStack, TitleScene, game_stack
 from undercroft.ui.scenes.look import describe
-from undercroft.ui.scenes.overlays import HelpScene, LogScene
-from undercroft.ui.scenes.play import ExploreScene
 from undercroft.ui.session import Session
 
 

@@ -16,9 +16,8 @@ from undercroft.bot import Bot, game_seed
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.ui import keymap, render
-from undercroft.ui.scenes import SceneStack, game_stack
+from undercroft.ui.scenes import HelpScene, SceneStack, game_stack
 from undercroft.ui.scenes.look import LookScene
-from undercroft.ui.scenes.overlays import HelpScene
 from undercroft.ui.session import Session
 
 LAYOUTS = [(80, 24), (render.WIDTH, render.HEIGHT)]  # the smallest layout the game draws, and the window's

@@ -11,8 +11,7 @@ from ui_helpers import isolate_user_data, panel_text, screen
 
 from undercroft.bot import Bot
 from undercroft.rules.types import Mode
-from undercroft.ui.scenes import SceneStack
-from undercroft.ui.scenes.play import GameScene, game_stack
+from undercroft.ui.scenes import GameScene, SceneStack, game_stack
 from undercroft.ui.session import Session
 
 CUT = ("What happened:", "This round:", "Your choice:", "Your turn.", "If you fight on")

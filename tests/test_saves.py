@@ -16,8 +16,7 @@ from ui_helpers import Driver, isolate_user_data, names, press, screen, type_tex
 from undercroft import bot, cli, record, saves
 from undercroft.rules.actions import Rest
 from undercroft.rules.rng import parse_seed
-from undercroft.ui.scenes import SceneStack, TitleScene
-from undercroft.ui.scenes.title import PastGamesScene
+from undercroft.ui.scenes import PastGamesScene, SceneStack, TitleScene
 from undercroft.ui.session import Session
 
 

@@ -11,8 +11,7 @@ from tcod.event import KeySym
 from ui_helpers import Driver, isolate_user_data, names, press, rows, screen, type_text
 
 from undercroft.ui import render
-from undercroft.ui.scenes import SceneStack
-from undercroft.ui.scenes.title import TitleScene
+from undercroft.ui.scenes import SceneStack, TitleScene
 
 
 def bar(ruleset: str, width: int = 80) -> str:

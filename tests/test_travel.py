@@ -17,8 +17,7 @@ from undercroft.rules import levelmap
 from undercroft.rules.actions import Descend, Move
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode, Origin
-from undercroft.ui.scenes import SceneStack
-from undercroft.ui.scenes.play import EncounterScene, ExploreScene
+from undercroft.ui.scenes import EncounterScene, ExploreScene, SceneStack
 from undercroft.ui.session import Session
 
 SEED = 11

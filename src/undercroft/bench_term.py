@@ -49,8 +49,7 @@ def frame_stats(args: argparse.Namespace, size: tuple[int, int] | None = None) -
     from undercroft.term.ansi import AnsiRenderer
     from undercroft.term.app import Screen
     from undercroft.ui.frontend import new_console
-    from undercroft.ui.scenes import SceneStack
-    from undercroft.ui.scenes.play import ExploreScene
+    from undercroft.ui.scenes import ExploreScene, SceneStack
     from undercroft.ui.session import Session
 
     content = load_data(args)

@@ -24,8 +24,7 @@ def frame_ms(args: argparse.Namespace, size: tuple[int, int] | None = None) -> f
     from undercroft.rules.actions import Move
     from undercroft.rules.game import Game
     from undercroft.ui.frontend import new_console
-    from undercroft.ui.scenes import SceneStack
-    from undercroft.ui.scenes.play import ExploreScene
+    from undercroft.ui.scenes import ExploreScene, SceneStack
     from undercroft.ui.session import Session
 
     content = load_content(_data(args))

@@ -1,10 +1,11 @@
 """The package graph of undercroft, read from the source by static analysis (``ast``), never by importing it.
 
-One scanner serves two users:
+One scanner serves three users:
 
 * ``tests/test_imports.py`` states the import rules of the architecture (the rules core imports no front end, no
   wall clock, no global random; the front ends never import the command line; no two packages import each other)
   and checks them with :func:`forbidden_imports` and :func:`package_cycles`;
+* ``tests/test_scene_modules.py`` checks that no two scene modules import each other (:func:`module_cycles`);
 * this script writes the generated section of ``docs/ARCHITECTURE.md`` (a Mermaid graph and a plain list of
   which package imports which) and checks that it is up to date::
 
@@ -45,6 +46,7 @@ __all__ = [
     "forbidden_imports",
     "main",
     "matches",
+    "module_cycles",
     "package_cycles",
     "render_section",
     "replace_section",
@@ -334,10 +336,8 @@ def _strongly_connected(nodes: Sequence[str], edges: Mapping[str, Sequence[str]]
     return sorted(out)
 
 
-def package_cycles(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Cycle]:
-    """Groups of top-level packages that import each other, directly or round a longer loop, leaving out the
-    ``(importer, imported)`` module pairs in ``allowed``."""
-    arrows = scan.unit_edges(ignore=allowed)
+def _cycles(arrows: Mapping[tuple[str, str], Sequence[Import]]) -> list[Cycle]:
+    """The groups of nodes that ``arrows`` (``(a, b)``: the imports by which ``a`` imports ``b``) join in a loop."""
     succ: dict[str, list[str]] = {}
     for a, b in arrows:
         succ.setdefault(a, []).append(b)
@@ -350,6 +350,22 @@ def package_cycles(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[
         sites = tuple(i for (a, b), imps in arrows.items() if a in members and b in members for i in imps)
         out.append(Cycle(tuple(comp), sites))
     return out
+
+
+def package_cycles(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Cycle]:
+    """Groups of top-level packages that import each other, directly or round a longer loop, leaving out the
+    ``(importer, imported)`` module pairs in ``allowed``."""
+    return _cycles(scan.unit_edges(ignore=allowed))
+
+
+def module_cycles(scan: Scan, within: str) -> list[Cycle]:
+    """Groups of modules under the package ``within`` (its ``__init__`` included) that import each other,
+    directly or round a longer loop; an import inside a function counts as any other."""
+    arrows: dict[tuple[str, str], list[Import]] = {}
+    for i in scan.imports:
+        if i.importer != i.imported and matches(i.importer, within) and matches(i.imported, within):
+            arrows.setdefault((i.importer, i.imported), []).append(i)
+    return _cycles(dict(sorted(arrows.items())))
 
 
 # --- the generated section --------------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ from undercroft.content import Content
 from undercroft.ui.frontend import FrontEnd, FrontEndFactory, is_close, new_console
 from undercroft.ui.layout import MIN_H, MIN_W
 from undercroft.ui.scenes.base import SceneStack
+from undercroft.ui.scenes.game import game_stack
+from undercroft.ui.scenes.title import TitleScene
 from undercroft.ui.session import Session
 
 TITLE = "Undercroft"
@@ -33,11 +35,13 @@ TITLE = "Undercroft"
 
 class Loop:
     """The scene stack on one front end. :meth:`run` until the end; tests may go round by round (:meth:`draw`,
-    then :meth:`wait`)."""
+    then :meth:`wait`). A stack given without a home goes home to the title screen."""
 
     def __init__(self, frontend: FrontEnd, stack: SceneStack, *, clock: Callable[[], float] | None = None) -> None:
         self.frontend = frontend
         self.stack = stack
+        if stack.home is None:
+            stack.home = TitleScene.after
         self.clock = frontend.now if clock is None else clock
         self.console = new_console()
         self.closed = False  # the front end was closed (the window's close button, a quit request)
@@ -152,8 +156,6 @@ class PlayOptions:
 
 def play_stack(content: Content, options: PlayOptions = PlayOptions()) -> SceneStack:
     """The first scenes: the title screen, or straight into a new game when a seed is given."""
-    from undercroft.ui.scenes.title import TitleScene
-
     title = TitleScene(content, ruleset=options.ruleset, seed=options.seed)
     if options.seed_text:
         title.seed_text = options.seed_text.strip()[:40] or title.seed_text
@@ -210,7 +212,6 @@ def branch_play(
     """``undercroft replay FILE --until TURN --play``: continue interactively from that turn, as a new recorded
     game (the original is left as it is). A bad file fails before the front end is opened."""
     from undercroft.ui.replay_view import branch
-    from undercroft.ui.scenes.play import game_stack
 
     record.load_recording(path)
 

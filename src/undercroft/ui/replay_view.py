@@ -28,8 +28,10 @@ from undercroft.ui import keys, render
 from undercroft.ui.frontend import new_console
 from undercroft.ui.png import write_png
 from undercroft.ui.scenes.base import Exit, Push, Scene, SceneStack, Transition
-from undercroft.ui.scenes.overlays import LogScene, PromptScene
-from undercroft.ui.scenes.play import EndScene, game_stack, scene_for_mode
+from undercroft.ui.scenes.end import EndScene
+from undercroft.ui.scenes.game import game_stack, scene_for_mode
+from undercroft.ui.scenes.log import LogScene
+from undercroft.ui.scenes.prompt import PromptScene
 from undercroft.ui.session import MessageLog, Session, unseen_groups
 from undercroft.ui.tiles import load_tileset
 

@@ -2,22 +2,27 @@
 
 A scene turns input into a transition and draws itself::
 
-    on_event(event) -> Push | Pop | Replace | Reset | Exit | None
+    on_event(event) -> Push | Pop | Replace | Reset | Home | Exit | None
     on_draw(console)
 
 The stack draws from the topmost opaque scene upward (an overlay such as a prompt or the help screen draws over
 the scene below it) and gives events to the top scene only. Scenes that animate (replays) return from
-``tick_interval()`` the seconds between calls of ``on_tick``.
+``tick_interval()`` the seconds between calls of ``on_tick``. A game scene leaves for the title screen with
+``Home``: the stack's ``home`` makes the scene it goes back to (the loop gives every stack the title screen), so
+no game scene imports the title.
 
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeAlias
 
 import tcod.console
 import tcod.event
+
+from undercroft.ui.session import Session
 
 
 class Scene:
@@ -59,10 +64,17 @@ class Replace:
 
 @dataclass(frozen=True)
 class Reset:
-    """Replace the whole stack by ``scene`` (and ``above`` on top of it): back to the title, into a game."""
+    """Replace the whole stack by ``scene`` (and ``above`` on top of it): into a game."""
 
     scene: Scene
     above: tuple[Scene, ...] = ()
+
+
+@dataclass(frozen=True)
+class Home:
+    """Replace the whole stack by its home scene (the title screen), leaving the game ``left`` (closed there)."""
+
+    left: Session
 
 
 @dataclass(frozen=True)
@@ -72,14 +84,16 @@ class Exit:
     code: int = 0
 
 
-Transition: TypeAlias = Push | Pop | Replace | Reset | Exit
+Transition: TypeAlias = Push | Pop | Replace | Reset | Home | Exit
 
 
 class SceneStack:
-    """The scenes, bottom first. ``exit_code`` is set once a scene asks to leave (or the stack empties)."""
+    """The scenes, bottom first. ``exit_code`` is set once a scene asks to leave (or the stack empties). ``home``
+    makes the scene ``Home`` goes back to, from the game left; without one, ``Home`` leaves as ``Exit(0)`` does."""
 
-    def __init__(self, scenes: list[Scene]) -> None:
+    def __init__(self, scenes: list[Scene], home: Callable[[Session], Scene] | None = None) -> None:
         self.scenes = list(scenes)
+        self.home = home
         self.exit_code: int | None = None if self.scenes else 0
 
     @property
@@ -101,8 +115,10 @@ class SceneStack:
                 self.scenes.append(t.scene)
             elif isinstance(t, Reset):
                 self.scenes = [t.scene, *t.above]
-            elif isinstance(t, Exit):
-                self.exit_code = t.code
+            elif isinstance(t, Home) and self.home is not None:
+                self.scenes = [self.home(t.left)]
+            else:  # Exit, or Home with nowhere to go
+                self.exit_code = t.code if isinstance(t, Exit) else 0
                 return
             t = nxt
         if not self.scenes:

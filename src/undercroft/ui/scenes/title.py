@@ -9,7 +9,7 @@ continued silently: Continue names the differences and offers a new branch (a ne
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import tcod.console
@@ -20,10 +20,15 @@ from undercroft import saves as saves_mod
 from undercroft.content import Content
 from undercroft.rules.rng import parse_seed
 from undercroft.ui import keys, render
-from undercroft.ui.render import DIM, FAINT, KEY, TITLE
-from undercroft.ui.scenes.base import Buttons, Exit, Pop, Push, Reset, Scene, Transition
-from undercroft.ui.scenes.overlays import HelpScene, MenuScene, PromptScene
-from undercroft.ui.scenes.play import game_stack
+from undercroft.ui.render import DIM, FAINT, TITLE
+from undercroft.ui.scenes.base import Buttons, Exit, Push, Reset, Scene, Transition
+from undercroft.ui.scenes.choice import ChoiceScene
+from undercroft.ui.scenes.game import game_stack
+from undercroft.ui.scenes.help import HelpScene
+from undercroft.ui.scenes.menu import MenuScene
+from undercroft.ui.scenes.past_games import PastGamesScene
+from undercroft.ui.scenes.prompt import PromptScene
+from undercroft.ui.scenes.watch import WatchScene
 from undercroft.ui.session import Session, save_differences
 
 _LOGO = [
@@ -38,100 +43,6 @@ _LOGO = [
 def random_seed() -> int:
     """A fresh seed for the title screen, from the system's entropy (never a gameplay stream)."""
     return random.SystemRandom().randrange(1, 10**9)
-
-
-class ChoiceScene(MenuScene):
-    """A menu under a few lines of explanation (why Continue cannot go on as asked)."""
-
-    def __init__(
-        self,
-        title: str,
-        lines: Sequence[str],
-        options: Sequence[tuple[str, str]],
-        on_choose: Callable[[int], Transition | None],
-    ) -> None:
-        super().__init__(title, options, on_choose)
-        self.lines = list(lines)
-
-    def on_draw(self, console: tcod.console.Console) -> None:
-        w = min(console.width - 2, max(50, max(len(label) for _, label in self.options) + 10))
-        text = [row for line in self.lines for row in render.wrap(line, w - 4)]
-        room = max(0, console.height - len(self.options) - 7)
-        text = text[:room]
-        h = len(text) + len(self.options) + 6
-        x = (console.width - w) // 2
-        y = max(0, min(12, (console.height - h) // 2))
-        self.buttons.clear()
-        render.panel(console, x, y, w, h, self.title)
-        for i, row in enumerate(text):
-            render.put_text(console, x + 2, y + 2 + i, row, render.TEXT, width=w - 4)
-        oy = y + 3 + len(text)
-        for i, (k, label) in enumerate(self.options):
-            sel = i == self.cursor
-            if sel:
-                console.draw_rect(x + 1, oy + i, w - 2, 1, ord(" "), bg=render.SELECT_BG)
-            render.choice(console, x + 2, oy + i, k, label, width=w - 4)
-            self.buttons.add(x + 1, oy + i, w - 2, i)
-        render.put_text(console, x + 2, y + h - 2, "Up/Down, Enter, a key or a click; Esc: back", DIM, width=w - 4)
-
-
-class WatchScene(Scene):
-    """Watching a save from the title (the replay viewer): q or Esc goes back to the title. A game still being
-    played in another window is followed: what it records is shown as it comes."""
-
-    FOLLOW_S = 0.5  # how often a watched save that has reached its end is read again
-
-    def __init__(self, content: Content, path: Path, back: Callable[[], Transition | None]) -> None:
-        from undercroft.ui.replay_view import ReplayScene
-
-        self.path = path
-        self.back = back
-        rec = record.load_recording(path, lenient_tail=True)
-        self.replay = ReplayScene(content, rec)
-        self.session = self.replay.session
-        self.size = rec.size
-        self.checked = self.replay.clock()
-
-    def follow(self) -> None:
-        """Take in the actions recorded since the save was read (another window goes on playing it)."""
-        try:
-            size = self.path.stat().st_size
-        except OSError:
-            return
-        if size == self.size:
-            return
-        try:
-            rec = record.load_recording(self.path, lenient_tail=True)
-        except (record.RecordingError, OSError):
-            return
-        self.size = rec.size
-        known = len(self.replay.actions)
-        if len(rec.actions) > known:
-            self.replay.actions.extend(a for _, a, _ in rec.actions[known:])
-            self.replay.paused = False
-
-    def tick_interval(self) -> float | None:
-        inner = self.replay.tick_interval()
-        return self.FOLLOW_S if inner is None and self.replay.at_end and not self.replay.error else inner
-
-    def on_tick(self) -> Transition | None:
-        if self.replay.at_end:
-            now = self.replay.clock()
-            if now - self.checked >= self.FOLLOW_S:
-                self.checked = now
-                self.follow()
-            self.replay.last = now
-            return None
-        return self.replay.on_tick()
-
-    def on_event(self, event: tcod.event.Event) -> Transition | None:
-        if isinstance(event, tcod.event.KeyDown) and (keys.char(event) == "q" or keys.is_cancel(event)):
-            return Pop(then=self.back())
-        t = self.replay.on_event(event)
-        return None if isinstance(t, Exit) else t
-
-    def on_draw(self, console: tcod.console.Console) -> None:
-        self.replay.on_draw(console)
 
 
 class TitleScene(Scene):
@@ -164,6 +75,12 @@ class TitleScene(Scene):
             if left.unsaved:
                 self.message = left.unsaved + "."
         self._scan()
+
+    @classmethod
+    def after(cls, left: Session) -> TitleScene:
+        """The title screen after the game ``left`` (Esc, or its end screen), on that game's ruleset: the home of
+        every scene stack the loop runs."""
+        return cls(left.content, ruleset=left.game.ruleset_id, left=left)
 
     def _scan(self) -> None:
         """Find every game that can be continued (newest first)."""
@@ -364,19 +281,26 @@ class TitleScene(Scene):
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if isinstance(event, tcod.event.MouseButtonDown):
-            what = self.buttons.at(int(event.position[0]), int(event.position[1]))
-            if isinstance(what, str) and event.button == tcod.event.MouseButton.LEFT:
-                return self.on_event(keys.key(tcod.event.KeySym(ord(what))))  # a click on a menu row: its key
-            row = self._row_at(int(event.position[1]))
-            if row is None:
-                return None
-            self.confirm_abandon = None
-            if row == self.cursor:
-                return self.resume(row)  # a click on the chosen game continues it
-            self.cursor = row
+            return self.on_click(event)
+        if isinstance(event, tcod.event.KeyDown):
+            return self.on_key(event)
+        return None
+
+    def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        """A click on a menu row is its key; on a game of the list, chooses it (on the chosen one, continues it)."""
+        what = self.buttons.at(int(event.position[0]), int(event.position[1]))
+        if isinstance(what, str) and event.button == tcod.event.MouseButton.LEFT:
+            return self.on_event(keys.key(tcod.event.KeySym(ord(what))))  # a click on a menu row: its key
+        row = self._row_at(int(event.position[1]))
+        if row is None:
             return None
-        if not isinstance(event, tcod.event.KeyDown):
-            return None
+        self.confirm_abandon = None
+        if row == self.cursor:
+            return self.resume(row)  # a click on the chosen game continues it
+        self.cursor = row
+        return None
+
+    def on_key(self, event: tcod.event.KeyDown) -> Transition | None:
         self.message = ""
         c = keys.char(event)
         if self.confirm_abandon is not None:
@@ -389,36 +313,48 @@ class TitleScene(Scene):
             step = -1 if event.sym == tcod.event.KeySym.UP else 1
             self.cursor = (self.cursor + step) % len(self.games)
             return None
-        if c == "n" or keys.is_confirm(event):
-            return self.start(self.seed)
-        if c == "s":
-            return Push(PromptScene("Seed", "Type a seed (a number, or any words):", self.typed_seed, max_len=40))
-        if c == "c":
-            return self.resume()
-        if c == "a":
-            if not self.games:
-                self.message = "There is no unfinished game to abandon."
-                return None
-            g = self.games[self.cursor]
-            g.open_pid = saves_mod.holder(g.path)
-            if g.open_pid is not None:
-                self.message = f"Cannot abandon {g.path.name}: it is {saves_mod.open_elsewhere(g.open_pid)}."
-                return None
-            self.confirm_abandon = self.games[self.cursor].path
+        if keys.is_confirm(event):
+            c = "n"
+        elif keys.is_cancel(event):
+            c = "q"
+        command = self.menu_keys().get(c or "")
+        return command() if command is not None else None
+
+    def menu_keys(self) -> dict[str, Callable[[], Transition | None]]:
+        """What each key of the menu does (Enter is ``n``, Esc ``q``)."""
+        return {
+            "n": lambda: self.start(self.seed),
+            "s": lambda: Push(
+                PromptScene("Seed", "Type a seed (a number, or any words):", self.typed_seed, max_len=40)
+            ),
+            "c": self.resume,
+            "a": self.ask_abandon,
+            "p": lambda: Push(PastGamesScene(self.content, self.saves)),
+            "r": self.ruleset_menu,
+            "?": lambda: Push(HelpScene()),
+            "h": lambda: Push(HelpScene()),
+            "q": lambda: Exit(0),
+        }
+
+    def ask_abandon(self) -> Transition | None:
+        """``a``: ask before the chosen game is abandoned (never one open in another window)."""
+        if not self.games:
+            self.message = "There is no unfinished game to abandon."
             return None
-        if c == "p":
-            return Push(PastGamesScene(self.content, self.saves))
-        if c == "r":
-            names = list(self.content.rulesets)
-            options = [("", f"{self.content.rulesets[n].title} ({n})") for n in names]
-            menu = MenuScene("Ruleset", options, self.choose_ruleset)
-            menu.cursor = names.index(self.ruleset)
-            return Push(menu)
-        if c == "?" or c == "h":
-            return Push(HelpScene())
-        if c == "q" or keys.is_cancel(event):
-            return Exit(0)
+        g = self.games[self.cursor]
+        g.open_pid = saves_mod.holder(g.path)
+        if g.open_pid is not None:
+            self.message = f"Cannot abandon {g.path.name}: it is {saves_mod.open_elsewhere(g.open_pid)}."
+            return None
+        self.confirm_abandon = self.games[self.cursor].path
         return None
+
+    def ruleset_menu(self) -> Transition | None:
+        names = list(self.content.rulesets)
+        options = [("", f"{self.content.rulesets[n].title} ({n})") for n in names]
+        menu = MenuScene("Ruleset", options, self.choose_ruleset)
+        menu.cursor = names.index(self.ruleset)
+        return Push(menu)
 
     def on_draw(self, console: tcod.console.Console) -> None:
         compact = console.height < 40  # a short screen: a one-line title, the menu from the top, a shorter list
@@ -507,98 +443,3 @@ class TitleScene(Scene):
             foot = "Closing the window keeps your game: Continue resumes it."
             render.put_text(console, (console.width - len(foot)) // 2, console.height - 3, foot, FAINT)
             render.put_text(console, 2, console.height - 1, f"{len(self.content.rulesets)} rulesets", FAINT)
-
-
-class PastGamesScene(Scene):
-    """The morgue index: every finished, crashed or abandoned game; sorted by date or as a high-score table."""
-
-    TOP = 5  # first row of the table body
-
-    def __init__(self, content: Content, saves: Path | None = None) -> None:
-        self.content = content
-        self.saves = saves
-        self.sort = "date"
-        self.offset = 0
-        self.cursor = 0
-        self.notes: list[str] = []
-        self.games: list[saves_mod.GameInfo] = []
-        self._scan()
-
-    def _scan(self) -> None:
-        self.notes = []
-        try:
-            self.games = saves_mod.past_games(self.saves, content=self.content, notes=self.notes, sort=self.sort)
-        except OSError as exc:
-            self.games = []
-            self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
-        self.cursor = max(0, min(self.cursor, len(self.games) - 1))
-
-    def _rows(self, console: tcod.console.Console) -> int:
-        return max(1, console.height - self.TOP - 6)
-
-    def on_event(self, event: tcod.event.Event) -> Transition | None:
-        if isinstance(event, tcod.event.MouseButtonDown):
-            i = int(event.position[1]) - self.TOP
-            if i >= 0 and self.offset + i < len(self.games):
-                self.cursor = self.offset + i
-            return None
-        if not isinstance(event, tcod.event.KeyDown):
-            return None
-        c = keys.char(event)
-        if c == "d" or c == "t":
-            self.sort = "date" if c == "d" else "depth"
-            self.offset = self.cursor = 0
-            self._scan()
-            return None
-        if event.sym in (tcod.event.KeySym.UP, tcod.event.KeySym.DOWN) and self.games:
-            self.cursor = max(
-                0, min(len(self.games) - 1, self.cursor + (-1 if event.sym == tcod.event.KeySym.UP else 1))
-            )
-            return None
-        if c == "q" or keys.is_cancel(event) or keys.is_confirm(event) or event.sym == tcod.event.KeySym.SPACE:
-            return Pop()
-        return None
-
-    def on_draw(self, console: tcod.console.Console) -> None:
-        console.clear()
-        title = "Past games: " + ("newest first" if self.sort == "date" else "high scores (deepest, then most turns)")
-        render.put_text(console, 2, 1, title, TITLE)
-        render.put_text(
-            console,
-            2,
-            2,
-            "d: by date   t: high scores (depth, turns)   Up/Down: choose   Esc: back",
-            DIM,
-            width=console.width - 4,
-        )
-        if not self.games:
-            render.put_text(console, 2, self.TOP, "No game has ended yet.", DIM)
-        else:
-            lines = saves_mod.format_table(self.games, self.content, max_width=console.width - 4)
-            render.put_text(console, 2, self.TOP - 1, lines[0], KEY)
-            rows = self._rows(console)
-            if self.cursor < self.offset:
-                self.offset = self.cursor
-            elif self.cursor >= self.offset + rows:
-                self.offset = self.cursor - rows + 1
-            for i, line in enumerate(lines[1 + self.offset : 1 + self.offset + rows]):
-                chosen = self.offset + i == self.cursor
-                render.put_text(console, 2, self.TOP + i, line, render.TEXT if chosen else DIM)
-            g = self.games[self.cursor]
-            render.put_text(
-                console,
-                2,
-                console.height - 4,
-                f"Watch it: undercroft replay {g.path} --watch",
-                FAINT,
-                width=console.width - 4,
-            )
-        if self.notes:
-            render.put_text(
-                console,
-                2,
-                console.height - 2,
-                self.notes[0] + (f" (+{len(self.notes) - 1} more)" if len(self.notes) > 1 else ""),
-                FAINT,
-                width=console.width - 4,
-            )

@@ -1,0 +1,164 @@
+"""The fight: every combatant with its HP, the target chosen, and the choices of the party's turn."""
+
+from __future__ import annotations
+
+import tcod.console
+import tcod.event
+
+from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil, Wait
+from undercroft.rules.state import Group
+from undercroft.rules.types import Mode
+from undercroft.ui import render
+from undercroft.ui.layout import Layout, Rect
+from undercroft.ui.render import DIM, FAINT, TEXT, TITLE
+from undercroft.ui.scenes.base import Transition
+from undercroft.ui.scenes.game import GameScene, Handler, shows
+from undercroft.ui.session import Session
+
+
+@shows(Mode.COMBAT)
+class CombatScene(GameScene):
+    """Every combatant with its HP; choose a target; attack, drink, throw oil, hold back, or run out the door."""
+
+    mode = Mode.COMBAT
+    keymode = "fight"
+
+    def panel_rect(self, layout: Layout) -> Rect | None:
+        return layout.panel(self.panel_right())
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.target = 0
+
+    def group(self) -> Group | None:
+        return self.session.game.state.front_group()
+
+    def _fix_target(self) -> None:
+        g = self.group()
+        if g is None or not g.alive:
+            return
+        if self.target not in g.alive:
+            later = [i for i in g.alive if i > self.target]
+            self.target = later[0] if later else g.alive[0]
+
+    def _cycle(self, step: int) -> Transition | None:
+        g = self.group()
+        if g is None or not g.alive:
+            return None
+        self._fix_target()
+        alive = g.alive
+        self.target = alive[(alive.index(self.target) + step) % len(alive)]
+        return None
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "walk": self.no_walking("no walking away from a fight: r runs through a door."),
+            "next": lambda _k: self._cycle(1),
+            "previous": lambda _k: self._cycle(-1),
+            "fight": lambda _k: self.act(Attack(self.target)),
+            "oil": lambda _k: self.act(ThrowOil(self.target)),
+            "wait": lambda _k: self.act(Wait()),
+            "run": lambda _k: self.run_away(),
+            "drink": lambda _k: self.drink(),
+        }
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        self._fix_target()
+        return super().on_event(event)
+
+    def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        """A click on a living creature (its row in the panel, or its tile on the map) targets it."""
+        if event.button != tcod.event.MouseButton.LEFT:
+            return None
+        x, y = int(event.position[0]), int(event.position[1])
+        what = self.buttons.at(x, y)
+        if isinstance(what, int):
+            self.target = what
+            return None
+        if what is not None:
+            return super().on_click(event)
+        g = self.group()
+        p = self.session.camera.last.to_map((x, y))
+        if g is not None and p is not None:
+            tiles = self.session.game.creature_tiles(g)
+            hit = [i for i in g.alive if tiles[i] == p]
+            if hit:
+                self.target = hit[0]
+        return None
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        self._fix_target()
+        g = self.group()
+        _, r = self.draw_world(console, highlight=g.id if g is not None else None, target=self.target)
+        assert r is not None
+        game = self.session.game
+        st = game.state
+        x, w, bottom = r.x, r.w, r.y + r.h - 1
+        c = st.combat
+        render.panel(console, r.x, r.y, r.w, r.h, f"Fight, round {c.round}" if c is not None else "Fight")
+        self.draw_hover_line(console, r)
+        y = r.y + 2
+        if c is not None:
+            turn = "Your turn." if c.party_turn else "Their turn."
+            if st.exhausted:
+                turn += " You are exhausted."
+            render.put_text(console, x + 2, y, turn, TITLE)
+            y += 2
+        for m in st.party:
+            colour = TEXT if m.alive else FAINT
+            hp = f"HP {m.hp}/{m.max_hp}" if m.alive else "down"
+            render.put_text(console, x + 4, y, f"{m.name:<20} {hp}", colour)
+            y += 1
+        y += 1
+        if g is not None:
+            mon = game.monster_of(g)
+            mcol = render.hex_rgb(mon.colour)
+            n = len(g.hp)
+            room = max(2, bottom - y - 12)  # what the odds, the choices and the hint leave for the list
+            first, last = 0, n
+            if n > room:  # a window of the list around the target, the rest counted
+                first = max(0, min(n - (room - 1), self.target - (room - 1) // 2))
+                last = first + room - 1
+            for i in range(first, last):
+                hp_i = g.hp[i]
+                name = self.session.narrator.creature(g.monster, i, n)
+                sel = i == self.target and hp_i > 0
+                label = f"{i + 1}. {name:<17} " + (f"HP {hp_i}/{g.max_hp}" if hp_i > 0 else "dead")
+                if sel:
+                    console.draw_rect(x + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
+                    render.put_text(console, x + 2, y, ">", render.KEY, render.SELECT_BG)
+                render.put_text(
+                    console,
+                    x + 4,
+                    y,
+                    label,
+                    mcol if hp_i > 0 else FAINT,
+                    render.SELECT_BG if sel else None,
+                    width=w - 6,
+                )
+                if hp_i > 0:
+                    self.buttons.add(x + 1, y, w - 2, i)  # a click on its row targets it
+                y += 1
+            if last - first < n:
+                render.put_text(console, x + 4, y, f"... {n - (last - first)} more (Tab: the next)", DIM, width=w - 6)
+                y += 1
+        y += 1
+        y += render.put_lines(console, x + 2, y, w - 4, self.odds_lines())
+        target_name = (
+            self.session.narrator.creature(g.monster, self.target, len(g.hp)) if g is not None and g.alive else "it"
+        )
+        opts: list[tuple[str, str, Action]] = [
+            ("fight", f"Attack {target_name}", Attack(self.target)),
+            ("oil", "Throw oil at it", ThrowOil(self.target)),
+            ("drink", "Drink", Drink()),
+            ("wait", "Hold back", Wait()),
+            ("run", self.run_label("Run through the door", "Run through a door..."), Run()),
+        ]
+        for command, label, action in opts:
+            self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
+            y += 1
+        render.put_text(console, x + 2, y, "Tab, Shift+Tab or a click: target", DIM, width=w - 4)
+        y += 2
+        y += self.draw_refusal(console, x + 2, y, w - 4)
+        self.draw_panel_events(console, x + 2, y, w - 4, bottom - y, heading="This round:")

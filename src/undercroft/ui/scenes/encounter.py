@@ -1,0 +1,207 @@
+"""The encounter: the monsters met (name, count, distance, surprise, reaction) and the choices with their keys."""
+
+from __future__ import annotations
+
+import tcod.console
+import tcod.event
+
+from undercroft.rules import formulas
+from undercroft.rules.actions import (
+    Action,
+    Bribe,
+    Descend,
+    Drink,
+    DropFood,
+    DropTreasure,
+    Fight,
+    Move,
+    Run,
+    Talk,
+    ThrowOil,
+    Wait,
+)
+from undercroft.rules.names import a_name, group_name, the
+from undercroft.rules.state import Group
+from undercroft.rules.types import Mode
+from undercroft.ui import render
+from undercroft.ui.keymap import WALK
+from undercroft.ui.layout import Layout, Rect
+from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
+from undercroft.ui.scenes.base import Push, Transition
+from undercroft.ui.scenes.game import GameScene, Handler, shows
+from undercroft.ui.scenes.prompt import PromptScene
+
+ENCOUNTER_CHOICES: list[tuple[str, str, Action]] = [  # (keymap command, label, the action it takes)
+    ("fight", "Fight", Fight()),
+    ("talk", "Talk", Talk()),
+    ("bribe", "Bribe...", Bribe(0)),
+    ("run", "Run", Run()),
+    ("wait", "Wait", Wait()),
+    ("food", "Drop food", DropFood()),
+    ("treasure", "Drop treasure", DropTreasure()),
+    ("oil", "Burning oil", ThrowOil()),
+    ("drink", "Drink", Drink()),
+]
+
+
+@shows(Mode.ENCOUNTER)
+class EncounterScene(GameScene):
+    """The monsters met (name, count, distance, surprise, reaction) and the choices with their keys."""
+
+    mode = Mode.ENCOUNTER
+    keymode = "encounter"
+
+    def panel_rect(self, layout: Layout) -> Rect | None:
+        return layout.panel(self.panel_right())
+
+    def group(self) -> Group | None:
+        return self.session.game.state.front_group()
+
+    def handlers(self) -> dict[str, Handler]:
+        out: dict[str, Handler] = {**super().handlers()}
+        for command, _, action in ENCOUNTER_CHOICES:
+            out[command] = self.taker(action)
+        out.update(
+            {
+                "walk": lambda k: self.act(Move(*WALK[k])),
+                "stairs": lambda _k: self.act(Descend()),  # the engine says why not, if not
+                "bribe": lambda _k: self.bribe_prompt(),
+                "drink": lambda _k: self.drink(),
+                "run": lambda _k: self.run_away(),
+            }
+        )
+        return out
+
+    def bribe_prompt(self) -> Transition | None:
+        """Ask how much gold, when a bribe can be offered now; else the engine says why not (no prompt)."""
+        if not self.session.game.legal(Bribe(0)):
+            return self.act(Bribe(0))
+        gold = self.session.game.state.gold
+
+        def done(text: str) -> Transition | None:
+            return self.act(Bribe(int(text)))
+
+        return Push(
+            PromptScene(
+                "Bribe",
+                f"How much gold do you offer? (you have {gold})",
+                done,
+                digits_only=True,
+                max_len=7,
+                hint=self.bribe_hint,
+            )
+        )
+
+    def bribe_hint(self, text: str) -> str:
+        g = self.group()
+        game = self.session.game
+        if g is None or not text.isdigit():
+            return ""
+        cell = formulas.bribe_cell(game.content.tables.bribery, game.monster_of(g), int(text))
+        if cell is None:  # below the table's first row: the engine will say why on Enter
+            return ""
+        digit = cell[2]
+        die = game.content.tables.bribery.die
+        return f"The table says: accepted on 1d{die} <= {digit}."
+
+    def info_lines(self) -> list[tuple[str, RGB]]:
+        game = self.session.game
+        st = game.state
+        g = self.group()
+        enc = st.encounter
+        if g is None or enc is None:
+            return []
+        proc = game.proc
+        out: list[tuple[str, RGB]]
+        if enc.out_of_sight:  # 003: the party does not know what it is until it comes into sight
+            out = [("Something is out there, coming closer.", render.ALERT)]
+            if proc.distance:
+                out.append((f"Distance: {enc.distance} ft (out of sight)", TEXT))
+            out.append(("You cannot see what it is yet: wait for it, walk on, or run.", DIM))
+            return out
+        mon = game.monster_of(g)
+        alive = g.alive
+        head = f"{len(alive)} x {mon.name}" if len(alive) > 1 else a_name(mon.name)
+        out = [(f"{head} ({g.origin})", render.hex_rgb(mon.colour))]
+        out.append(
+            (
+                "HP " + "  ".join(str(g.hp[i]) for i in alive) + f"  (max {g.max_hp})"
+                if len(alive) > 1
+                else f"HP {g.hp[alive[0]]}/{g.max_hp}"
+                if alive
+                else "",
+                TEXT,
+            )
+        )
+        if proc.distance:
+            out.append((f"Distance: {enc.distance} ft", TEXT))
+        if proc.surprise:
+            if enc.party_surprised and enc.monster_surprised:
+                s = "both sides"
+            elif enc.party_surprised:
+                s = "you are surprised"
+            elif enc.monster_surprised:
+                who, many = group_name(mon.name, mon.plural, g.count_told)
+                s = f"{the(who)} {'are' if many else 'is'} surprised"
+            else:
+                s = "nobody"
+            out.append((f"Surprise: {s}", TEXT))
+        if proc.reaction and g.reaction:
+            label = next(
+                (b.label for b in game.content.tables.reaction.bands if b.result == g.reaction_result),
+                g.reaction_result,
+            )
+            out.append((f"Reaction: {g.reaction}, {label}", TEXT))
+        talk = []
+        if g.negotiated:
+            talk.append("talked")
+        if g.bribe_tried:
+            talk.append("bribe offered")
+        if talk:
+            out.append(("Already: " + ", ".join(talk), DIM))
+        out.extend(self.odds_lines())
+        out.append((mon.description, DIM))
+        return out
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        g = self.group()
+        _, r = self.draw_world(console, highlight=g.id if g is not None else None)
+        assert r is not None
+        game = self.session.game
+        x, w, bottom = r.x, r.w, r.y + r.h - 1
+        render.panel(console, r.x, r.y, r.w, r.h, "Encounter")
+        self.draw_hover_line(console, r)
+        y = r.y + 2
+        compact = r.h < 30  # a short screen: the choices in two columns, the run choice's label short
+        stairs = game.legal(Descend())  # on the stairs (the last level's way out) with a monster that lets you go
+        choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
+        below = 2 + choices + int(stairs) + 2  # "Your choice:", the choices, the stairs, the walking hint
+        y += render.put_lines(
+            console, x + 2, y, w - 4, self.info_lines(), max_rows=max(3, bottom - y - below), keep_last=False
+        )
+        y += 1
+        render.put_text(console, x + 2, y, "Your choice:", TITLE)
+        y += 1
+        col = (w - 4) // 2
+        for i, (command, label, action) in enumerate(ENCOUNTER_CHOICES):
+            if command == "run":
+                label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
+            if compact:
+                self.choice(
+                    console, x + 2 + col * (i // choices), y + i % choices, command, label, game.legal(action), col
+                )
+            else:
+                self.choice(console, x + 2, y + i, command, label, game.legal(action), w - 4)
+        y += choices
+        if stairs:
+            final = game.rs.levels[game.state.depth].final
+            self.choice(
+                console, x + 2, y, "stairs", "Leave: out, and win" if final else "Go down the stairs", True, w - 4
+            )
+            y += 1
+        render.put_text(
+            console, x + 2, y, "walking keys: walk on, or away", TEXT if game.legal(Move(1, 0)) else FAINT, width=w - 4
+        )
+        y += 2
+        y += self.draw_refusal(console, x + 2, y, w - 4)
+        self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)

@@ -1,0 +1,212 @@
+"""Exploring: walking, resting, the stairs, and the walks of many steps (a click on the map, ``>`` to the
+stairs, ``x`` auto-explore), one ordinary ``Move`` a tick, stopped by anything that happens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import tcod.console
+import tcod.event
+
+from undercroft import travel
+from undercroft.rules.actions import Descend, Fight, Move, Pursue, Rest
+from undercroft.rules.events import Event
+from undercroft.rules.levelmap import Point
+from undercroft.rules.names import The, group_name
+from undercroft.rules.state import Group
+from undercroft.rules.types import Mode
+from undercroft.ui import render
+from undercroft.ui.keymap import WALK
+from undercroft.ui.render import TEXT, TITLE
+from undercroft.ui.scenes.base import Transition
+from undercroft.ui.scenes.game import GameScene, Handler, shows
+from undercroft.ui.session import Session
+
+# Travel: the events of a step that let a trip go on (any other one stops it: a pickup, a meeting, a refusal...).
+QUIET_EVENTS: Final = frozenset({"move", "enter", "roll"})
+TRAVEL_STEP_S: Final = 0.03  # between two steps of a trip: the walk is seen, and a key can stop it
+
+
+@dataclass
+class Trip:
+    """A walk in progress, one ordinary ``Move`` a tick: to ``goal`` (travel), or, with ``explore``, to the
+    nearest place left to explore (``goal`` the one aimed at now). It stops when anything happens."""
+
+    goal: Point | None
+    explore: bool
+    hp: tuple[int, ...]
+    seen: frozenset[int]  # the groups in sight at the last step
+    caution: int = travel.WARY  # BOLD: past the monsters left behind, or into one in the way
+
+
+@shows(Mode.EXPLORE)
+class ExploreScene(GameScene):
+    mode = Mode.EXPLORE
+    keymode = "explore"
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.trip: Trip | None = None
+        self.insist = False  # auto-explore stopped short of the monsters left behind: x again goes past them
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "walk": lambda k: self.act(Move(*WALK[k])),
+            "stairs": lambda _k: self.to_stairs(),
+            "explore": lambda _k: self.start(None, explore=True),
+            "rest": lambda _k: self.act(Rest()),
+            "drink": lambda _k: self.drink(),
+            "fight": lambda _k: self.act(Fight()),  # a monster met and left alone, or one under terms
+            "pursue": lambda _k: self.act(Pursue()),  # a group that has just gone its way
+        }
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if self.trip is not None and isinstance(event, (tcod.event.KeyDown, tcod.event.MouseButtonDown)):
+            self.trip = None  # any key (or click) stops a walk, and does nothing else
+            return None
+        if isinstance(event, tcod.event.MouseButtonDown):
+            self.insist = False
+        return super().on_event(event)
+
+    def run(self, command: str, key: str) -> Transition | None:
+        if command != "explore":
+            self.insist = False  # x again (and only x) goes past the monsters left behind
+        return super().run(command, key)
+
+    def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        if self.buttons.at(int(event.position[0]), int(event.position[1])) is not None:
+            return super().on_click(event)  # the [p] pursue offer
+        return self.click(event)
+
+    # --- travel ------------------------------------------------------------------------------------------------
+
+    def tick_interval(self) -> float | None:
+        return TRAVEL_STEP_S if self.trip is not None else None
+
+    def on_tick(self) -> Transition | None:
+        return self.travel_step()
+
+    def click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        """A left click on a known tile of the map: travel there."""
+        if event.button != tcod.event.MouseButton.LEFT:
+            return None
+        p = self.session.camera.last.to_map((int(event.position[0]), int(event.position[1])))
+        lv = self.session.game.state.level
+        if p is None or not (0 <= p[1] < lv.map.height and 0 <= p[0] < lv.map.width) or not lv.explored[p[1], p[0]]:
+            return None
+        if p == self.session.game.state.pos:
+            return None
+        return self.start(p)
+
+    def to_stairs(self) -> Transition | None:
+        """``>``: down the stairs when the party stands on them, else travel to them once they are known."""
+        game = self.session.game
+        stairs = travel.stairs(game)
+        if game.legal(Descend()) or stairs is None or stairs == game.state.pos:
+            return self.act(Descend())  # taken, or the engine says why not
+        if not travel.path(game, stairs):
+            self.session.log.add("You know of no way to the stairs from here.", "refused")
+            return None
+        return self.start(stairs)
+
+    def start(self, goal: Point | None, *, explore: bool = False) -> Transition | None:
+        """Begin a walk; its first step is taken at once, the others one a tick."""
+        game = self.session.game
+        self.trip = Trip(
+            goal,
+            explore,
+            tuple(m.hp for m in game.state.party),
+            travel.visible_groups(game),
+            travel.BOLD if explore and self.insist else travel.WARY,
+        )
+        self.insist = False
+        if not explore and goal is not None and not travel.path(game, goal):
+            self.trip = None
+            self.session.log.add("You know of no way there.", "refused")
+            return None
+        return self.travel_step()
+
+    def travel_step(self) -> Transition | None:
+        """One step of the walk, through the session like any key press; the walk ends when anything happens."""
+        trip = self.trip
+        game = self.session.game
+        if trip is None or self.session.mode != Mode.EXPLORE:
+            self.trip = None
+            return None
+        if trip.explore:
+            trip.goal = travel.explore_target(game, trip.goal, trip.caution)
+            if trip.goal is None:
+                self.trip = None
+                self.session.log.add(self.explored_text())
+                return None
+        assert trip.goal is not None
+        move = travel.step_toward(game, trip.goal, trip.caution)
+        if move is None:
+            self.trip = None
+            return None
+        events = self.session.act(move)
+        if self.interrupted(trip, events) or (not trip.explore and game.state.pos == trip.goal):
+            self.trip = None
+        return self.follow()
+
+    def interrupted(self, trip: Trip, events: list[Event]) -> bool:
+        """Whether a step's outcome stops the walk: a refusal, anything but walking on (a pickup, a monster
+        check that finds something), another mode, HP changed, a group come into sight."""
+        game = self.session.game
+        if self.session.mode != Mode.EXPLORE or any(e.type not in QUIET_EVENTS for e in events):
+            return True
+        if any(e.type == "roll" and e.get("result") not in ("none", "", None) for e in events):
+            return True
+        hp = tuple(m.hp for m in game.state.party)
+        seen = travel.visible_groups(game)
+        new = seen - trip.seen
+        trip.seen = seen
+        if hp != trip.hp:
+            return True
+        return bool(new)
+
+    def explored_text(self) -> str:
+        """What auto-explore says when nothing reachable is left: where the stairs are."""
+        game = self.session.game
+        stairs = travel.stairs(game)
+        if travel.explore_target(game, caution=travel.BOLD) is not None:
+            self.insist = True
+            return "Nothing more to explore without going past a monster (x again: go anyway)."
+        if stairs is None:
+            return "Explored. No stairs are known on this level."
+        px, py = game.state.pos
+        dx, dy = stairs[0] - px, stairs[1] - py
+        n = max(abs(dx), abs(dy))
+        if n == 0:
+            return "Explored. You stand on the stairs."
+        return f"Explored. The stairs are {render.compass(dx, dy)}, {n} tile{'' if n == 1 else 's'} away (> to go)."
+
+    def fleeing(self) -> Group | None:
+        """The group that has just gone its way, when the party may go after it now."""
+        game = self.session.game
+        st = game.state
+        if not st.fled or not game.legal(Pursue()):
+            return None
+        return next((g for g in st.level.groups if g.id == st.fled), None)
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        away = self.fleeing()
+        self.draw_world(console, highlight=away.id if away is not None else None)
+        g = self.session.game
+        name = f" Level {g.state.depth + 1}: {g.rs.levels[g.state.depth].name} "
+        render.put_text(console, console.width - len(name) - 1, 0, name, TITLE, render.BLACK)
+        if away is not None:
+            mon = g.monster_of(away)
+            name, many = group_name(mon.name, mon.plural, away.count_told)
+            offer = f" {The(name)} {'go their' if many else 'goes its'} way: "
+            x = 1
+            render.put_text(console, x, 0, offer, render.hex_rgb(mon.colour), render.PANEL_BG)
+            x += len(offer)
+            render.put_text(console, x, 0, "[p]", render.KEY, render.PANEL_BG)
+            render.put_text(console, x + 3, 0, " pursue ", TEXT, render.PANEL_BG)
+            self.buttons.add(x, 0, 11, "pursue")
+        elif self.trip is None:
+            self.draw_hover_line(console, right=console.width - len(name) - 3)

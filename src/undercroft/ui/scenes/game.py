@@ -1,0 +1,282 @@
+"""What the scenes of a game share (:class:`GameScene`), and the scene of each engine mode.
+
+Each game scene shows one engine mode (explore, encounter, combat, pursuit, the end), in its own module, which
+registers it for that mode (``@shows``). After every action the scene asks the game which mode it is in and moves
+to that mode's scene (:func:`scene_for_mode`): explore stays at the bottom of the stack and the others are pushed
+over it (and popped when the game is back to exploring). Leaving the game (Esc, or its end screen) is ``Home``:
+the stack goes back to its home scene, the title screen, which no game scene imports. The scenes hold no rules:
+what is open now is ``game.legal(action)``, and why an action was not taken is the engine's refused text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+import tcod.console
+import tcod.event
+
+from undercroft.rules.actions import Action, Drink, Run
+from undercroft.rules.levelmap import Point
+from undercroft.rules.types import Mode
+from undercroft.sim.odds import PARTY, fight_odds
+from undercroft.ui import keymap, render
+from undercroft.ui.layout import Layout, Rect, panel_on_right
+from undercroft.ui.render import DIM, RGB, TEXT
+from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
+from undercroft.ui.scenes.door import DoorScene
+from undercroft.ui.scenes.help import HelpScene
+from undercroft.ui.scenes.inventory import InventoryScene
+from undercroft.ui.scenes.log import LogScene
+from undercroft.ui.scenes.look import LookScene, draw_hover, odds_line
+from undercroft.ui.scenes.menu import MenuScene
+from undercroft.ui.session import Session
+
+Handler = Callable[[str], "Transition | None"]  # a command's handler, given the name of the key pressed
+G = TypeVar("G", bound="GameScene")
+
+# The scene of each engine mode, as each scene's module registers it (``@shows``): the scenes of one mode make
+# another's without importing it. ``scenes/__init__.py`` imports every scene module, so all are registered before
+# any is used (any import of a module under it runs it first).
+SCENE_OF_MODE: dict[str, type[GameScene]] = {}
+
+
+def shows(*modes: Mode) -> Callable[[type[G]], type[G]]:
+    """Class decorator: the scene of the game in these ``modes`` (what :func:`scene_for_mode` makes)."""
+
+    def register(cls: type[G]) -> type[G]:
+        for mode in modes:
+            SCENE_OF_MODE[mode] = cls
+        return cls
+
+    return register
+
+
+def scene_for_mode(session: Session) -> Scene:
+    return SCENE_OF_MODE[session.mode](session)
+
+
+def game_stack(session: Session) -> list[Scene]:
+    """The scenes for a game as it stands (a new game, a continued one, a replay at some turn)."""
+    base: list[Scene] = [SCENE_OF_MODE[Mode.EXPLORE](session)]
+    if session.mode != Mode.EXPLORE:
+        base.append(scene_for_mode(session))
+    return base
+
+
+class GameScene(Scene):
+    """What every game scene shares: the world drawn below, common keys, following the engine's mode.
+
+    Keys go through the keymap (:mod:`undercroft.ui.keymap`): :meth:`handlers` gives the scene's handler of each
+    command of its mode (``keymode``). A click on a choice drawn with :meth:`choice` runs that choice's handler,
+    as its key would; the pointer over the map is described on the top row."""
+
+    mode: str = Mode.EXPLORE
+    keymode: str = "explore"
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.buttons = Buttons()
+        self.hover: Point | None = None  # the map tile under the mouse pointer (described on the top row)
+        self.notice = ""  # why a key did nothing here (walking in a fight): shown in the panel until the next key
+
+    def follow(self) -> Transition | None:
+        """The transition to the scene of the game's current mode (None: still this one)."""
+        mode = self.session.mode
+        if mode == self.mode:
+            return None
+        nxt = scene_for_mode(self.session)
+        if self.mode == Mode.EXPLORE:
+            return Push(nxt)
+        if mode == Mode.EXPLORE:
+            return Pop()
+        return Replace(nxt)
+
+    def act(self, action: Action) -> Transition | None:
+        self.session.act(action)
+        return self.follow()
+
+    # --- input -------------------------------------------------------------------------------------------------
+
+    def handlers(self) -> dict[str, Handler]:
+        """The scene's handler of each command of its keymap mode (a test checks they are the same set)."""
+        return {
+            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink)),
+            "look": lambda _k: Push(LookScene(self.session, self.odds_lines)),
+            "log": lambda _k: Push(LogScene(self.session)),
+            "help": lambda _k: Push(HelpScene()),
+            "title": lambda _k: Home(self.session),
+        }
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, tcod.event.MouseMotion):
+            self.hover = (int(event.position[0]), int(event.position[1]))
+            return None
+        if isinstance(event, tcod.event.MouseButtonDown):
+            return self.on_click(event)
+        if not isinstance(event, tcod.event.KeyDown):
+            return None
+        hit = keymap.lookup(self.key_mode(), event)
+        return self.run(*hit) if hit is not None else None
+
+    def run(self, command: str, key: str) -> Transition | None:
+        """Carry out a command of the keymap (``key``: the key's name, or "click")."""
+        self.notice = ""
+        return self.handlers()[command](key)
+
+    def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        """A left click on a choice of the panel takes it, as its key would."""
+        if event.button != tcod.event.MouseButton.LEFT:
+            return None
+        what = self.buttons.at(int(event.position[0]), int(event.position[1]))
+        if isinstance(what, str) and what in self.handlers():
+            return self.run(what, "click")
+        return None
+
+    def key_mode(self) -> str:
+        """The keymap mode of the scene now (a chase has two)."""
+        return self.keymode
+
+    def taker(self, action: Action) -> Handler:
+        """A handler that takes ``action``."""
+        return lambda _key: self.act(action)
+
+    def no_walking(self, text: str) -> Handler:
+        """The walking keys where the party cannot walk (a fight, a chase): a notice, no action, no turn."""
+
+        def handler(_key: str) -> Transition | None:
+            self.notice = text
+            return None
+
+        return handler
+
+    def choice(
+        self, console: tcod.console.Console, x: int, y: int, command: str, label: str, enabled: bool, width: int
+    ) -> None:
+        """A choice of the panel, ``[k] label``, with its key from the keymap; a click on it takes it."""
+        render.choice(console, x, y, keymap.key_for(self.key_mode(), command), label, enabled, width=width)
+        self.buttons.add(x, y, width, command)
+
+    def draw_refusal(self, console: tcod.console.Console, x: int, y: int, w: int) -> int:
+        """Why the last key did nothing ("Not now: ..."): the engine's refusal, or the scene's notice. Returns the
+        rows used (and one blank after)."""
+        text = self.session.refused or self.notice
+        if not text:
+            return 0
+        return render.put_lines(console, x, y, w, [("Not now: " + text, render.KIND_COLOURS["refused"])]) + 1
+
+    def draw_hover_line(
+        self, console: tcod.console.Console, panel: Rect | None = None, right: int | None = None
+    ) -> None:
+        """The top row: what is under the mouse pointer (in every game scene, as exploring), up to column
+        ``right``; nothing when the pointer is over the panel, or off the map."""
+        s = self.hover
+        if s is None or (panel is not None and s in panel):
+            return
+        p = self.session.camera.last.to_map(s)
+        x0, x1 = Layout.of(console.width, console.height).clear(panel)
+        draw_hover(console, self.session, p, (right if right is not None else x1 - 1) - x0 - 1, x=x0 + 1)
+
+    def odds_lines(self) -> list[tuple[str, RGB]]:
+        """The odds of fighting on from here, computed from the real rules (cached by state: see sim.odds)."""
+        odds = fight_odds(self.session.content, self.session.game)
+        if odds is None:
+            return []
+        out = [odds_line(odds, "If you fight on")]
+        if len(self.session.game.state.party) > 1 and odds.character != PARTY:
+            out.append((f"(for {odds.character} alone, the only one standing)", DIM))
+        return out
+
+    def drink(self) -> Transition | None:
+        """Drink a potion: the lone delver at once; in a party, choose who (the most wounded is offered first)."""
+        party = self.session.game.state.party
+        if len(party) == 1:
+            return self.act(Drink(0))
+        options = [("", f"{m.name} (HP {m.hp}/{m.max_hp})" if m.alive else f"{m.name} (down)") for m in party]
+        menu = MenuScene("Who drinks?", options, lambda i: self.act(Drink(i)))
+        living = [i for i, m in enumerate(party) if m.alive]
+        if living:
+            menu.cursor = min(living, key=lambda i: (party[i].hp - party[i].max_hp, i))
+        return Push(menu)
+
+    def panel_right(self) -> bool:
+        """Whether a side panel goes on the right: the party stands in the left part of the level."""
+        st = self.session.game.state
+        return panel_on_right(st.pos[0], st.level.map.width)
+
+    def panel_rect(self, layout: Layout) -> Rect | None:
+        """Where this scene's side panel goes (None: no panel, the whole map shows)."""
+        return None
+
+    def faced(self) -> tuple[Point, ...]:
+        """The tiles of the creatures the party faces, in sight: kept in view beside the panel with the party."""
+        game = self.session.game
+        g = game.state.front_group()
+        enc = game.state.encounter
+        if g is None or (enc is not None and enc.out_of_sight):
+            return ()
+        vis = game.visible()
+        tiles = game.creature_tiles(g)
+        return tuple(tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]])
+
+    def draw_world(
+        self, console: tcod.console.Console, highlight: int | None = None, target: int | None = None
+    ) -> tuple[Layout, Rect | None]:
+        """The map through the camera, the status bar and the log, laid out for the console's size; returns the
+        layout and where the panel goes."""
+        g = self.session.game
+        st = g.state
+        self.buttons.clear()
+        layout = Layout.of(console.width, console.height)
+        panel = self.panel_rect(layout)
+        m = st.level.map
+        view = self.session.camera.view(
+            layout, (m.width, m.height), st.pos, level=st.depth, panel=panel, keep=self.faced()
+        )
+        render.draw_map(console, g, view=view, highlight=highlight, target=target)
+        x0, x1 = layout.text_columns(panel)
+        render.draw_status(console, g, layout.status_y, seed=self.session.seed_label, x=x0, width=x1 - x0)
+        if self.session.save_problem():  # a full disk: said on the bar as long as it lasts (the log says why)
+            render.put_text(console, x1 - 12, layout.status_y, " NOT SAVED ", render.BAD, render.STATUS_BG)
+        render.draw_log(
+            console,
+            self.session.log.lines,
+            layout.log_y,
+            layout.log_rows,
+            fresh=self.session.log.fresh,
+            x=x0,
+            width=x1 - x0,
+        )
+        return layout, panel
+
+    def run_away(self) -> Transition | None:
+        """Run: through the one open door at once; with several, choose which (:class:`DoorScene`); with none (or
+        no running now), the engine says why not."""
+        game = self.session.game
+        open_ = [i for i, w in enumerate(game.exits()) if not w.blocked]
+        if not game.legal(Run()) or len(open_) <= 1:
+            return self.act(Run(door=open_[0]) if len(open_) == 1 else Run())
+        return Push(DoorScene(self.session, lambda i: self.act(Run(door=i))))
+
+    def run_label(self, one: str, several: str) -> str:
+        """The run choice's label: ``several`` when running is open and a choice of doors follows (more than one
+        door is open)."""
+        game = self.session.game
+        return several if sum(not w.blocked for w in game.exits()) > 1 and game.legal(Run()) else one
+
+    def draw_panel_events(
+        self, console: tcod.console.Console, x: int, y: int, w: int, rows: int, heading: str = "What happened:"
+    ) -> None:
+        """The last action's outcome, each result with the roll behind it (as the log told it: a group not seen
+        yet is not named)."""
+        lines: list[tuple[str, RGB]] = []
+        for text, kind in self.session.log.batch if self.session.last_events else []:
+            if kind != "detail":
+                lines.append((text, render.KIND_COLOURS.get(kind, TEXT)))
+        if not lines or rows <= 1:
+            return
+        sizes = [len(render.wrap(t, w)) for t, _ in lines]
+        if sum(sizes) > rows - 1 and sizes[-1] + 1 > rows - 1:
+            return  # not even the last result fits whole: the log below tells it
+        render.put_text(console, x, y, heading, DIM)
+        render.put_lines(console, x, y + 1, w, lines, max_rows=rows - 1)
