@@ -114,7 +114,7 @@ def test_a_fifo_in_the_saves_folder_is_passed_over(tmp_path: Path, unfinished: P
     os.mkfifo(tmp_path / "zz-fifo.jsonl")
     (tmp_path / "game.jsonl").write_bytes(unfinished.read_bytes())
     code = (
-        "import sys; from pathlib import Path; from undercroft.record import latest_unfinished; "
+        "import sys; from pathlib import Path; from undercroft.saves import latest_unfinished; "
         "print(latest_unfinished(Path(sys.argv[1])))"
     )
     p = subprocess.run(

@@ -83,14 +83,11 @@ __all__ = [
     "compatibility",
     "crash_report_path",
     "installed_versions",
-    "latest_unfinished",
     "load_recording",
-    "new_save_path",
     "open_regular",
     "play_step",
     "printable",
     "replay",
-    "saves_dir",
     "state_summary",
 ]
 
@@ -104,7 +101,6 @@ MAX_FILE = 64 * 1024 * 1024  # bytes (about 450,000 actions); a larger file is r
 # The names a header's "parts" may hold: the canonical state's top-level parts (rules/state.py: canonical). A state
 # part added to the game must be added here too (tests/test_record_hostile.py checks it).
 KNOWN_PARTS = frozenset({"clock", "levels", "mode", "party", "rng"})
-SUFFIX = ".jsonl"
 _HASH_BYTES = 6  # a JSON line's "hash"
 _TEXT_HASH_BYTES = 4  # an action line's HASH (format 3)
 _TEXT_HASH_HEX = 2 * _TEXT_HASH_BYTES
@@ -1111,79 +1107,6 @@ def replay(
             line=len(rec.actions) + 2,
         )
     return game
-
-
-# --- saves ---------------------------------------------------------------------------------------------------
-
-
-def saves_dir() -> Path:
-    """The directory of saved games (recordings) in the user's data directory; created on demand."""
-    from undercroft.paths import user_data_dir
-
-    d = user_data_dir() / "saves"
-    d.mkdir(parents=True, exist_ok=True)
-    return d
-
-
-def new_save_path(seed: int, ruleset: str) -> Path:
-    """A fresh file name for a new game's recording in :func:`saves_dir` (``RULESET-SEED-TIME.jsonl``)."""
-    d = saves_dir()
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in ruleset)[:40]
-    base = f"{safe}-{seed}-{stamp}"
-    path = d / f"{base}{SUFFIX}"
-    k = 2
-    while path.exists():
-        path = d / f"{base}-{k}{SUFFIX}"
-        k += 1
-    return path
-
-
-def _status(path: Path) -> str | None:
-    """'open', 'finished', 'crashed', or None (not a recording), from the first and last lines only."""
-    try:
-        with open_regular(path) as fh:
-            first = fh.readline(MAX_LINE + 1)
-            if b'"recording":"undercroft"' not in first:
-                return None
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - MAX_LINE))
-            tail = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
-    except (OSError, RecordingError):
-        return None
-    if not tail.startswith(b"{"):  # an action line (format 3), or not a line of ours: the game goes on
-        return "open"
-    try:
-        last = json.loads(tail)
-    except (ValueError, RecursionError):
-        return "open"
-    if isinstance(last, dict) and "end" in last:
-        return "finished"
-    if isinstance(last, dict) and "crash" in last:
-        return "crashed"
-    return "open"
-
-
-def latest_unfinished(directory: Path | None = None) -> Path | None:
-    """The most recently written recording in ``directory`` (default: :func:`saves_dir`) that can be continued:
-    not finished and not ended by a crash. None when there is none."""
-    d = saves_dir() if directory is None else Path(directory)
-    best: tuple[float, str, Path] | None = None
-    try:
-        candidates = sorted(d.glob(f"*{SUFFIX}"))
-    except OSError:
-        return None
-    for p in candidates:
-        if _status(p) != "open":
-            continue
-        try:
-            key = (p.stat().st_mtime, p.name, p)
-        except OSError:
-            continue
-        if best is None or key[:2] > best[:2]:
-            best = key
-    return best[2] if best else None
 
 
 # --- summaries -----------------------------------------------------------------------------------------------
