@@ -24,9 +24,9 @@ from undercroft.record import (
     load_recording,
     play_step,
     replay,
-    state_digests,
     state_summary,
 )
+from undercroft.record.format import state_digests
 from undercroft.rules.actions import Action, Descend, Move, Rest, Wait
 from undercroft.rules.digest import PARTS
 from undercroft.rules.game import Game

@@ -19,12 +19,11 @@ from undercroft.record import (
     Desync,
     Recorder,
     RecordingError,
-    _chain_text,
-    _line,
     load_recording,
     play_step,
     replay,
 )
+from undercroft.record.format import _chain_text, _line
 from undercroft.rules.actions import (
     ACTION_TYPES,
     ActionError,
