@@ -21,18 +21,16 @@ from undercroft.record import (
     Recorder,
     Recording,
     RecordingError,
-    latest_unfinished,
     load_recording,
-    new_save_path,
     play_step,
     replay,
-    saves_dir,
-    state_digests,
     state_summary,
 )
+from undercroft.record.format import state_digests
 from undercroft.rules.actions import Action, Descend, Move, Rest, Wait
 from undercroft.rules.digest import PARTS
 from undercroft.rules.game import Game
+from undercroft.saves import latest_unfinished, new_save_path, saves_dir
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 

@@ -12,20 +12,18 @@ import pytest
 from test_replay_cli import Run, as_format_2, one_error_line
 from test_replay_cli import run as run  # the fixture: the command line in-process, its exit code and output
 
-from undercroft import record
+from undercroft import saves
 from undercroft.bot import Bot, play_game
 from undercroft.content import Content, load_content
 from undercroft.record import (
     Desync,
     Recorder,
     RecordingError,
-    _chain_text,
-    _line,
-    latest_unfinished,
     load_recording,
     play_step,
     replay,
 )
+from undercroft.record.format import _chain_text, _line
 from undercroft.rules.actions import (
     ACTION_TYPES,
     ActionError,
@@ -424,14 +422,14 @@ def test_the_format_3_path_never_computes_the_old_checksum(
 def test_status_and_continue_see_format_3_games(content: Content, tmp_path: Path) -> None:
     open_game = tmp_path / "a.jsonl"
     play_game(content, "undercroft", 5, record=str(open_game), max_actions=30)
-    assert record._status(open_game) == "open"
+    assert saves._status(open_game) == "open"
     for seed in range(5, 60):
         over = tmp_path / f"over-{seed}.jsonl"
         if play_game(content, "undercroft", seed, record=str(over)).outcome == "dead":
             break
         over.unlink()
-    assert record._status(over) == "finished"
-    assert latest_unfinished(tmp_path) == open_game
+    assert saves._status(over) == "finished"
+    assert saves.latest_unfinished(tmp_path) == open_game
 
 
 def test_verify_prints_the_final_digest_for_format_3_and_the_checksum_for_format_2(

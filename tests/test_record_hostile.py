@@ -29,14 +29,15 @@ from undercroft.record import (
     Recorder,
     RecordingError,
     SaveError,
-    _line,
     compatibility,
     installed_versions,
     load_recording,
     play_step,
     printable,
     replay,
+    writer,
 )
+from undercroft.record.format import _line
 from undercroft.rules.actions import Rest
 from undercroft.rules.game import Game
 
@@ -114,7 +115,7 @@ def test_a_fifo_in_the_saves_folder_is_passed_over(tmp_path: Path, unfinished: P
     os.mkfifo(tmp_path / "zz-fifo.jsonl")
     (tmp_path / "game.jsonl").write_bytes(unfinished.read_bytes())
     code = (
-        "import sys; from pathlib import Path; from undercroft.record import latest_unfinished; "
+        "import sys; from pathlib import Path; from undercroft.saves import latest_unfinished; "
         "print(latest_unfinished(Path(sys.argv[1])))"
     )
     p = subprocess.run(
@@ -295,7 +296,7 @@ def test_a_full_disk_mid_game_loses_nothing(content: Content, tmp_path: Path, mo
     saved_turn = game.state.turn
     # Half a line and a refusal (action 1), a refusal each (actions 2 and 3, and flush_pending): four refusals.
     disk = FullDisk(fails=5)
-    monkeypatch.setattr(record, "_os_write", disk)
+    monkeypatch.setattr(writer, "_os_write", disk)
     play(3)
     assert rec.error == os.strerror(errno.ENOSPC) and rec.pending == 3
     data = path.read_bytes()
@@ -338,11 +339,11 @@ def test_a_batched_recorder_writes_whole_lines_and_loses_nothing(
             else:
                 done += 1
 
-    monkeypatch.setattr(record, "_os_write", counting)
+    monkeypatch.setattr(writer, "_os_write", counting)
     play(10)
     assert len(writes) == 2 and rec.pending == 2  # two writes of four lines; two lines gathered
     assert len(load_recording(path).actions) == 8  # the file: whole lines, up to the last batch written
-    monkeypatch.setattr(record, "_os_write", FullDisk(fails=2))  # half of the next batch, then a refusal
+    monkeypatch.setattr(writer, "_os_write", FullDisk(fails=2))  # half of the next batch, then a refusal
     play(2)
     assert rec.error == os.strerror(errno.ENOSPC) and rec.pending == 4
     assert path.read_bytes().endswith(b"\n") and len(load_recording(path).actions) == 8  # the half batch cut off
@@ -385,7 +386,7 @@ def test_the_end_line_waits_for_the_disk_too(content: Content, tmp_path: Path, m
     loaded = load_recording(path)
     rec = Recorder.append_to(path, recording=loaded)
     game = replay(content, loaded)
-    monkeypatch.setattr(record, "_os_write", FullDisk(fails=10**9))
+    monkeypatch.setattr(writer, "_os_write", FullDisk(fails=10**9))
     bot = Bot(game, 5)
     for _ in range(3):
         a = bot.choose()
@@ -402,7 +403,7 @@ def test_a_new_recording_that_cannot_be_written_leaves_no_file(
 ) -> None:
     game = Game(content, "undercroft", 1)
     path = tmp_path / "saves" / "new.jsonl"
-    monkeypatch.setattr(record, "_os_write", FullDisk(fails=10**9))
+    monkeypatch.setattr(writer, "_os_write", FullDisk(fails=10**9))
     with pytest.raises(SaveError) as info:
         Recorder.create(path, game, content)
     assert isinstance(info.value, OSError) and info.value.errno == errno.ENOSPC
@@ -450,7 +451,7 @@ def _as_format_1(src: Path, dst: Path) -> None:
         if n == 0:
             obj["format"] = 1
             del obj["tcod"]
-        prev, data = record._line(prev, obj)
+        prev, data = _line(prev, obj)
         out.append(data)
     dst.write_bytes(b"".join(out))
 
@@ -479,7 +480,7 @@ def test_a_format_1_recording_without_tcod_still_loads_replays_and_verifies(
     for line in path.read_text().splitlines():
         edited = json.loads(line)
         edited.pop("hash")
-        prev, data = record._line(prev, edited)
+        prev, data = _line(prev, edited)
         out.append(data)
     path.write_bytes(b"".join(out))
     with pytest.raises(record.Desync) as caught:

@@ -14,6 +14,7 @@ from ui_helpers import isolate_user_data, seek_fight_key
 from undercroft import record
 from undercroft.rules.actions import Move
 from undercroft.rules.types import Mode
+from undercroft.saves import latest_unfinished
 from undercroft.ui import loop
 from undercroft.ui.frontend import NullFrontEnd
 from undercroft.ui.keys import key
@@ -145,7 +146,7 @@ def test_close_the_front_end_mid_fight_then_continue(user: Path) -> None:
     session = found["session"]
     assert isinstance(session, Session) and session.recorder is not None
     assert session.recorder._fd is None  # the loop closed the recording as it ended
-    assert record.latest_unfinished() == path
+    assert latest_unfinished() == path
 
     # a new start: the title offers to continue, and 'c' resumes exactly there, in the fight, which goes on
     frontend = NullFrontEnd([[key(KeySym.C)], [key(KeySym.A)]])

@@ -17,7 +17,7 @@ from tcod.cffi import lib
 from tcod.event import KeySym, Modifier
 from ui_helpers import isolate_user_data, seek_fight_key
 
-from undercroft import record
+from undercroft import saves
 from undercroft.ui import app, loop
 from undercroft.ui.app import Window
 from undercroft.ui.frontend import EventSource, FrontEndFactory
@@ -111,7 +111,7 @@ def test_a_game_in_the_window_closed_then_continued(dummy_video: Path) -> None:
     assert session.game.state.turn >= 3 and not session.game.over
     assert session.recorder._fd is None  # the recording was closed with the window
     path = session.path
-    assert record.latest_unfinished() == path
+    assert saves.latest_unfinished() == path
     turn, checksum = session.game.state.turn, session.game.checksum()
     holder.clear()
 

@@ -1,4 +1,5 @@
-"""Every save and past game: the unfinished recordings to continue or abandon, and the index of finished ones.
+"""Every save and past game: where a new game's recording goes, the unfinished recordings to continue or abandon,
+and the index of finished ones.
 
 A saved game is its recording (``saves/*.jsonl``, see docs/REPLAY.md). Beside it this module keeps a small
 sidecar, ``NAME.meta.json``: the seed as the player typed it (the header holds only the number it hashes to) and a
@@ -34,6 +35,80 @@ from undercroft.content.loader import read_data_file
 ABANDONED = "abandoned"
 META = ".meta.json"
 LOCK = ".lock"
+SUFFIX = ".jsonl"  # a saved game's recording
+
+
+# --- where the saves are -------------------------------------------------------------------------------------
+
+
+def saves_dir() -> Path:
+    """The directory of saved games (recordings) in the user's data directory; created on demand."""
+    from undercroft.paths import user_data_dir
+
+    d = user_data_dir() / "saves"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def new_save_path(seed: int, ruleset: str) -> Path:
+    """A fresh file name for a new game's recording in :func:`saves_dir` (``RULESET-SEED-TIME.jsonl``)."""
+    d = saves_dir()
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in ruleset)[:40]
+    base = f"{safe}-{seed}-{stamp}"
+    path = d / f"{base}{SUFFIX}"
+    k = 2
+    while path.exists():
+        path = d / f"{base}-{k}{SUFFIX}"
+        k += 1
+    return path
+
+
+def _status(path: Path) -> str | None:
+    """'open', 'finished', 'crashed', or None (not a recording), from the first and last lines only."""
+    try:
+        with record.open_regular(path) as fh:
+            first = fh.readline(record.MAX_LINE + 1)
+            if b'"recording":"undercroft"' not in first:
+                return None
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - record.MAX_LINE))
+            tail = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    except (OSError, record.RecordingError):
+        return None
+    if not tail.startswith(b"{"):  # an action line (format 3), or not a line of ours: the game goes on
+        return "open"
+    try:
+        last = json.loads(tail)
+    except (ValueError, RecursionError):
+        return "open"
+    if isinstance(last, dict) and "end" in last:
+        return "finished"
+    if isinstance(last, dict) and "crash" in last:
+        return "crashed"
+    return "open"
+
+
+def latest_unfinished(directory: Path | None = None) -> Path | None:
+    """The most recently written recording in ``directory`` (default: :func:`saves_dir`) that can be continued:
+    not finished and not ended by a crash. None when there is none."""
+    d = saves_dir() if directory is None else Path(directory)
+    best: tuple[float, str, Path] | None = None
+    try:
+        candidates = sorted(d.glob(f"*{SUFFIX}"))
+    except OSError:
+        return None
+    for p in candidates:
+        if _status(p) != "open":
+            continue
+        try:
+            key = (p.stat().st_mtime, p.name, p)
+        except OSError:
+            continue
+        if best is None or key[:2] > best[:2]:
+            best = key
+    return best[2] if best else None
 
 
 @dataclass
@@ -222,7 +297,7 @@ def _date(mtime: float) -> str:
 
 def _recordings(directory: Path) -> list[Path]:
     try:
-        return sorted(p for p in directory.glob(f"*{record.SUFFIX}") if p.is_file())
+        return sorted(p for p in directory.glob(f"*{SUFFIX}") if p.is_file())
     except OSError:
         return []
 
@@ -276,12 +351,12 @@ def unfinished(
     directory: Path | None = None, content: Content | None = None, notes: list[str] | None = None
 ) -> list[GameInfo]:
     """The games that can be continued, newest first."""
-    d = record.saves_dir() if directory is None else Path(directory)
+    d = saves_dir() if directory is None else Path(directory)
     notes = notes if notes is not None else []
     out = []
     for p in _recordings(d):
-        if record._status(p) != "open":
-            if record._status(p) is None:
+        if _status(p) != "open":
+            if _status(p) is None:
                 notes.append(f"skipped {p.name}: not an Undercroft recording")
             continue
         info = _info(p, notes)
@@ -352,13 +427,13 @@ def past_games(
     ``sort``: ``date`` (newest first) or ``depth`` (deepest first, then most turns: a high-score table)."""
     from undercroft.paths import user_data_dir
 
-    d = record.saves_dir() if directory is None else Path(directory)
+    d = saves_dir() if directory is None else Path(directory)
     morgues = user_data_dir() / "morgue" if morgue_dir is None else Path(morgue_dir)
     notes = notes if notes is not None else []
     out: list[GameInfo] = []
     for abandoned, folder in ((False, d), (True, d / ABANDONED)):
         for p in _recordings(folder):
-            status = record._status(p)
+            status = _status(p)
             if status is None:
                 notes.append(f"skipped {p.name}: not an Undercroft recording")
                 continue

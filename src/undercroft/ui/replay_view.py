@@ -17,7 +17,7 @@ import tcod.console
 import tcod.event
 from tcod.event import KeySym
 
-from undercroft import record
+from undercroft import record, saves
 from undercroft.content import Content
 from undercroft.narrate import Narrator
 from undercroft.rules.actions import Action
@@ -245,7 +245,7 @@ def branch(content: Content, path: Path, until: int) -> Session:
     rec = record.load_recording(path)
     h = rec.header
     game = Game(content, h.ruleset, h.seed)
-    new_path = record.new_save_path(game.state.seed, h.ruleset)
+    new_path = saves.new_save_path(game.state.seed, h.ruleset)
     recorder = record.Recorder.create(new_path, game, content)
     session = Session(content, game, recorder)
     for turn, action, _ in rec.actions:

@@ -161,7 +161,7 @@ class Session:
     def new(cls, content: Content, ruleset: str, seed: int | str) -> Session:
         """A new recorded game in the saves directory."""
         game = Game(content, ruleset, seed)
-        path = record.new_save_path(game.state.seed, ruleset)
+        path = saves_mod.new_save_path(game.state.seed, ruleset)
         try:
             lock = saves_mod.SaveLock.acquire(path)
         except saves_mod.SaveLocked:  # another window started the same game in the same second
