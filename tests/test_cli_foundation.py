@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from undercroft import __version__
-from undercroft.cli import main
+from undercroft.cli.main import main
 from undercroft.content import load_content
 
 Mutate = Callable[[Path, str, str, str], str]
@@ -128,7 +128,7 @@ def test_the_bots_rows_of_a_ruleset_read_one_run(
 ) -> None:
     """bot_step_ratio_warden, bot_us_per_action_warden and step_us_per_action_warden come from one batch of games
     (played once), so the ratio is the two rows' quotient."""
-    from undercroft import bench_autoplay
+    from undercroft.bench import autoplay as bench_autoplay
     from undercroft.bot import play_game as play
 
     played: list[int] = []

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from undercroft.bot import play_game
-from undercroft.cli import main
+from undercroft.cli.main import main
 from undercroft.content import Content, load_content
 from undercroft.record import MAX_LINE, Recorder, _line, load_recording, play_step
 from undercroft.rules.game import Game
@@ -404,7 +404,7 @@ def test_an_unknown_action_type_is_refused(run: Run, recording: Path, tmp_path: 
 
 def test_no_pickle_anywhere() -> None:
     src = Path(__file__).resolve().parents[1] / "src" / "undercroft"
-    for name in ("record.py", "commands_replay.py", "bot.py"):
+    for name in ("record.py", "cli/replay.py", "cli/autoplay.py", "bot.py"):
         text = (src / name).read_text()
         for word in ("import pickle", "pickle.load", "marshal", "eval(", "exec(", "yaml.load("):
             assert word not in text, (name, word)

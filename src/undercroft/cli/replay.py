@@ -1,7 +1,7 @@
-"""``undercroft replay FILE`` and ``undercroft autoplay``: seeded replays for debugging, and the bot's soak test.
+"""``undercroft replay FILE``: seeded replays for debugging (docs/REPLAY.md).
 
-See docs/REPLAY.md. Exit status: 0 fine, 1 a desync (or a crash reproduced, or an autoplay game that crashed),
-2 a file or argument that cannot be used (one ``FILE:LINE: message`` line, never a traceback).
+Exit status: 0 fine, 1 a desync (or a crash reproduced), 2 a file or argument that cannot be used (one
+``FILE:LINE: message`` line, never a traceback).
 """
 
 from __future__ import annotations
@@ -12,50 +12,26 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-import undercroft.content
-from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
-from undercroft.narrate import LEVELS, Level, Narrator
-from undercroft.rules.actions import Action, action_to_dict
-from undercroft.rules.events import Event
+from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, add_data_arg, load_data, printable, say, whole
 
-AddDataArg = Callable[[argparse.ArgumentParser], None]
+if TYPE_CHECKING:
+    from undercroft.content import Content
+    from undercroft.narrate import Level, Narrator
+    from undercroft.rules.actions import Action
+    from undercroft.rules.events import Event
 
-
-MAX_COUNT = 1_000_000  # the bound of --games and --max-actions
-
-
-def _whole(text: str, lo: int, hi: int) -> int:
-    """A whole number lo..hi from the command line, or an ArgumentTypeError of one line (argparse adds the option)."""
-    digits = text.strip()
-    body = digits.lstrip("+-").lstrip("0")
-    if len(body) > len(str(hi)):  # counted first: int() of thousands of digits is refused with a note on internals
-        raise argparse.ArgumentTypeError(f"expected a whole number {lo}..{hi}, not a number of {len(body)} digits")
-    try:
-        n = int(digits)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number {lo}..{hi}, not {_printable(repr(text))}") from None
-    if not lo <= n <= hi:
-        raise argparse.ArgumentTypeError(f"expected a whole number {lo}..{hi}, not {n}")
-    return n
+# ``--log-level``'s choices: :data:`undercroft.narrate.LEVELS`, spelled out here so that building the parser does
+# not load the narration (tests/test_cli_startup.py checks that the two agree).
+LOG_LEVELS: tuple[Level, ...] = ("player", "detail", "internal")
 
 
 def _turn(text: str) -> int:
-    return _whole(text, 0, 10**12)
+    return whole(text, 0, 10**12)
 
 
-def _count(text: str) -> int:
-    return _whole(text, 1, MAX_COUNT)
-
-
-def _printable(text: str) -> str:
-    from undercroft.record import printable
-
-    return printable(text)
-
-
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "replay",
         help="re-run a recording headless: print its log, verify it, or dump its events",
@@ -97,9 +73,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
     )
     p.add_argument(
         "--log-level",
-        choices=LEVELS,
+        choices=LOG_LEVELS,
         default=None,
-        metavar="{" + ",".join(LEVELS) + "}",
+        metavar="{" + ",".join(LOG_LEVELS) + "}",
         help="how much of the plain log to print: player (what a player reads), detail (and the rolls "
         "behind it), internal (and the rules' own working; the default). Above player, a detail "
         "line is marked with an indented '.', an internal one with an indented ':'",
@@ -107,71 +83,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
     add_data_arg(p)
     p.set_defaults(handler=cmd_replay)
 
-    p = sub.add_parser(
-        "autoplay",
-        help="let a bot play whole games headless and summarize them (the soak test)",
-        description="A bot plays N games headless; prints games, wins, deaths by cause, deepest level, mean turns.",
-    )
-    p.add_argument(
-        "--games", type=_count, default=10, metavar="N", help=f"number of games, 1..{MAX_COUNT:,} (default 10)"
-    )
-    p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
-    p.add_argument("--ruleset", default="undercroft", metavar="R", help="ruleset (default undercroft)")
-    p.add_argument("--record", metavar="DIR", help="write one recording per game into DIR")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    p.add_argument(
-        "--max-actions",
-        type=_count,
-        default=None,
-        metavar="N",
-        help=f"stop a game after N actions (1..{MAX_COUNT:,}) and count it as a timeout (default 5000)",
-    )
-    add_jobs_args(p)
-    add_data_arg(p)
-    p.set_defaults(handler=cmd_autoplay)
-
-
-def _jobs(text: str) -> int:
-    try:
-        n = int(text, 10) if len(text) <= 4 else -1
-    except ValueError:
-        n = -1
-    if not 1 <= n <= 1024:
-        raise argparse.ArgumentTypeError(f"expected a whole number 1..1024, got {text[:20]!r}")
-    return n
-
-
-def add_jobs_args(p: argparse.ArgumentParser) -> None:
-    """``--jobs N`` and ``--dask ADDRESS``: where the games are played (the results are the same either way)."""
-    where = p.add_mutually_exclusive_group()
-    where.add_argument(
-        "--jobs",
-        type=_jobs,
-        default=None,
-        metavar="N",
-        help="play the games in N processes (default: one per core); the same results, byte for byte, whatever N",
-    )
-    where.add_argument(
-        "--dask",
-        metavar="ADDRESS",
-        help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT); "
-        "needs the optional extra undercroft[cluster]",
-    )
-
-
-# --- replay ----------------------------------------------------------------------------------------------------
-
-
-def _say(text: str) -> None:
-    """One line on stderr, every control character escaped: it may quote a recording's fields or its name."""
-    print(_printable(text), file=sys.stderr)
-
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from undercroft.narrate import Narrator
     from undercroft.record import Desync, RecordingError, compatibility, load_recording, replay, state_summary
+    from undercroft.rules.actions import action_to_dict
 
     path = Path(args.file)
-    name = _printable(str(path))
+    name = printable(str(path))
     if args.log_level is not None:
         other = [
             f"--{f}" for f in ("events", "verify", "watch", "play", "screenshot", "terminal") if getattr(args, f, None)
@@ -186,16 +105,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     content = load_data(args)
     if rec.header.ruleset not in content.rulesets:
         raise UserError(
-            _printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data ({', '.join(content.rulesets)})")
+            printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data ({', '.join(content.rulesets)})")
         )
     # Every difference is named before replaying; other rules data is refused (its replay may diverge) unless
     # --force, while other versions (game, Python, numpy, tcod) are only a warning.
     differences = compatibility(rec.header, content.digest)
     for difference in differences:
-        _say(f"undercroft: warning: {path}: recorded elsewhere: {difference}")
+        say(f"undercroft: warning: {path}: recorded elsewhere: {difference}")
     if rec.header.data_digest != content.digest and not args.force:
         raise UserError(
-            _printable(
+            printable(
                 f"{path}:1: refusing to replay a recording made with other rules data: its "
                 "replay may diverge (--force to replay it anyway, --data DIR for its data)"
             )
@@ -222,7 +141,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except Desync as exc:
         line = f"{path}:{exc.line}" if exc.line else str(path)
         action = json.dumps(action_to_dict(exc.action), sort_keys=True) if exc.action is not None else "(none)"
-        _say(
+        say(
             f"undercroft: {line}: desync at turn {exc.turn}: action {action}: the state differs in: "
             f"{', '.join(exc.parts)}"
         )
@@ -235,13 +154,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         out.flush()
         for chunk in traceback.format_exception(exc):
             for text in chunk.rstrip("\n").split("\n"):
-                _say(text)
+                say(text)
         turn = last[0] + 1
         crash = rec.crash
         what = f"{type(exc).__name__}: {exc}"
         if crash is not None and crash["turn"] == turn:
             same = type(exc).__name__ == crash["type"]
-            _say(
+            say(
                 f"undercroft: {path}:{crash['line']}: the recorded crash "
                 + (
                     f"reproduced at turn {turn}: {what}"
@@ -250,19 +169,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 )
             )
         else:
-            _say(
+            say(
                 f"undercroft: {path}:{turn + 1}: the engine raised at turn {turn}, where the recording has no "
                 f"crash: {what}"
             )
         return EXIT_FAIL
     if rec.crash is not None and (args.until is None or rec.crash["turn"] <= args.until):
-        _say(
+        say(
             f"undercroft: {path}:{rec.crash['line']}: the recorded crash ({rec.crash['type']}: "
             f"{rec.crash['message']}) did not happen again at turn {rec.crash['turn']}"
         )
     if args.until is not None:
         if args.until > rec.turns and not (rec.crash and args.until >= rec.crash["turn"]):
-            _say(f"undercroft: note: {path}: the recording ends at turn {rec.turns}")
+            say(f"undercroft: note: {path}: the recording ends at turn {rec.turns}")
         print(state_summary(game), file=out)
     elif args.verify:
         status = f"finished: {rec.end}" if rec.finished else "unfinished"
@@ -271,7 +190,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _show(args: argparse.Namespace, content: undercroft.content.Content, path: Path) -> int:
+def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
     """``--watch`` (in the window, or in this terminal: ``--terminal``, or by itself with no display but a
     terminal), ``--play`` (in the window) or ``--screenshot`` (no window), from ``--until TURN``: errors become one
     ``undercroft: ...`` line (a UserError), never a traceback."""
@@ -301,18 +220,18 @@ def _show(args: argparse.Namespace, content: undercroft.content.Content, path: P
                 raise UserError("--play needs --until TURN: the turn to branch from")
             return loop.branch_play(Window.open, content, path, until)
         out = screenshot(content, path, until, args.screenshot)
-        print(_printable(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}"))
+        print(printable(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}"))
         return EXIT_OK
     except NoDisplay:
         raise UserError(NO_DISPLAY) from None
     except TilesetMissing as exc:
-        raise UserError(_printable(str(exc))) from None
+        raise UserError(printable(str(exc))) from None
     except record.RecordingError as exc:
         raise UserError(str(exc)) from None
     except record.Desync as exc:
-        raise UserError(_printable(f"{path}: {exc}"), EXIT_FAIL) from None
+        raise UserError(printable(f"{path}: {exc}"), EXIT_FAIL) from None
     except OSError as exc:
-        raise UserError(_printable(f"{exc.filename or path}: {exc.strerror or exc}")) from None
+        raise UserError(printable(f"{exc.filename or path}: {exc.strerror or exc}")) from None
 
 
 def _quiet_stdout() -> None:
@@ -344,10 +263,10 @@ def _printer(
 
         return dump
     if log:
-        shown = LEVELS[: LEVELS.index(level) + 1]
-        marks = LEVEL_MARKS if level != "player" else dict.fromkeys(LEVELS, "")
+        shown = LOG_LEVELS[: LOG_LEVELS.index(level) + 1]
+        marks = LEVEL_MARKS if level != "player" else dict.fromkeys(LOG_LEVELS, "")
 
-        def say(turn: int, action: Action, evs: list[Event]) -> None:
+        def write(turn: int, action: Action, evs: list[Event]) -> None:
             for ev in evs:
                 text = narrator.text(ev)
                 if not text:
@@ -356,82 +275,8 @@ def _printer(
                 if lv in shown:
                     out.write(marks[lv] + text + "\n")
 
-        return say
+        return write
     return None
 
 
-# --- autoplay --------------------------------------------------------------------------------------------------
-
-
-def cmd_autoplay(args: argparse.Namespace) -> int:
-    from undercroft import autoplay, progress
-    from undercroft.bot import MAX_ACTIONS, GameResult, game_seed, summarize
-    from undercroft.rules.rng import parse_seed
-
-    content = load_data(args)
-    if args.ruleset not in content.rulesets:
-        raise UserError(f"unknown ruleset '{args.ruleset}'; known: {', '.join(content.rulesets)}")
-    try:
-        seed = parse_seed(args.seed)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    record_dir = Path(args.record) if args.record else None
-    if record_dir is not None:
-        try:
-            record_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UserError(_printable(f"{record_dir}: cannot create the directory: {exc.strerror or exc}")) from None
-    bar = progress.Bar(args.games, f"autoplay {args.ruleset}", enabled=progress.wanted(args.json))
-    wins = 0
-
-    def tick(r: GameResult) -> None:
-        nonlocal wins
-        wins += r.outcome == "won"
-        bar.update(1, f"{wins} won")
-
-    try:
-        with bar:
-            results = autoplay.run(
-                content,
-                args.ruleset,
-                seed,
-                args.games,
-                max_actions=args.max_actions or MAX_ACTIONS,
-                record_dir=record_dir,
-                jobs=args.jobs or autoplay.cores(),
-                dask=args.dask,
-                progress=tick,
-            )
-    except autoplay.ClusterError as exc:
-        raise UserError(str(exc)) from None
-    except OSError as exc:
-        raise UserError(_printable(f"{record_dir}: cannot write a recording: {exc.strerror or exc}")) from None
-    summary: dict[str, Any] = {**summarize(results), "ruleset": args.ruleset, "seed": seed}
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        deaths = summary["deaths"]
-        dead = sum(deaths.values())
-        print(f"Autoplay: {summary['games']} games of {args.ruleset}, seeds {seed}..{game_seed(seed, args.games - 1)}")
-        print(f"  wins:       {summary['wins']}")
-        print(
-            f"  deaths:     {dead}" + (" (" + ", ".join(f"{k} {v}" for k, v in deaths.items()) + ")" if deaths else "")
-        )
-        if dead:
-            print("  by level:   " + ", ".join(f"{k} {v}" for k, v in enumerate(summary["deaths_by_level"], 1)))
-            print(f"  no choice:  {summary['deaths_without_choice']} of the deaths had no way out of the meeting")
-        print(f"  timeouts:   {summary['timeouts']}")
-        if summary["crashes"]:
-            print(f"  crashes:    {summary['crashes']}")
-        print(f"  deepest:    level {summary['deepest']}")
-        print(f"  mean turns: {summary['mean_turns']}")
-        if record_dir is not None:
-            print(f"  recordings: {record_dir}")
-    for r in results:
-        if r.outcome == "crash":
-            where = f" (recording {r.recording})" if r.recording else ""
-            _say(f"undercroft: game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}{where}")
-    return EXIT_FAIL if summary["crashes"] else EXIT_OK
-
-
-__all__ = ["add_jobs_args", "cmd_autoplay", "cmd_replay", "register"]
+__all__ = ["LOG_LEVELS", "cmd_replay", "register"]

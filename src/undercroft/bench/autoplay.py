@@ -23,9 +23,8 @@ import time
 from pathlib import Path
 
 from undercroft import autoplay
-from undercroft.bench import metric
+from undercroft.bench.core import BenchError, load_data, metric
 from undercroft.bot import MAX_ACTIONS, Timing, play_game
-from undercroft.cliutil import UserError, load_data
 
 GAMES = 40
 RULESET = "undercroft"
@@ -112,7 +111,7 @@ def _played(args: argparse.Namespace, ruleset: str, name: str) -> str:
     if ruleset in load_data(args).rulesets:
         return ruleset
     if ruleset != RULESET:
-        raise UserError(f"{name}: the data has no ruleset {ruleset!r}")
+        raise BenchError(f"{name}: the data has no ruleset {ruleset!r}")
     return next(iter(load_data(args).rulesets))
 
 

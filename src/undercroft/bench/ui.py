@@ -11,7 +11,7 @@ import argparse
 import statistics
 import time
 
-from undercroft.bench import _data, metric
+from undercroft.bench.core import load_data, metric
 from undercroft.rules.types import Mode
 
 FRAMES = 101
@@ -20,7 +20,6 @@ SIZES: list[tuple[int, int]] = [(80, 24), (80, 50), (200, 60)]  # the smallest, 
 
 def frame_ms(args: argparse.Namespace, size: tuple[int, int] | None = None) -> float:
     """Median time in ms to draw the explore scene into a console of ``size`` (None: ``new_console()``'s)."""
-    from undercroft.content import load_content
     from undercroft.rules.actions import Move
     from undercroft.rules.game import Game
     from undercroft.ui.frontend import new_console
@@ -28,7 +27,7 @@ def frame_ms(args: argparse.Namespace, size: tuple[int, int] | None = None) -> f
     from undercroft.ui.scenes.play import ExploreScene
     from undercroft.ui.session import Session
 
-    content = load_content(_data(args))
+    content = load_data(args)
     game = Game(content, "undercroft", 20240601)
     session = Session.watch(content, game)
     # walk about the first level for some explored map and log lines (whatever happens, stay in explore)
