@@ -123,6 +123,16 @@ def test_bench_json_only_data_load(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["data_load_s"] > 0
 
 
+def test_the_startup_row_times_the_version_in_new_processes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", lambda cmd, **_: runs.append(cmd))
+    assert main(["bench", "--json", "--only", "startup_s"]) == 0
+    assert runs == [[sys.executable, "-m", "undercroft", "--version"]] * 8  # a warm-up, then the median of 7
+    assert json.loads(capsys.readouterr().out)["startup_s"] >= 0
+
+
 def test_the_bots_rows_of_a_ruleset_read_one_run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
