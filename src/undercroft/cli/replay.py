@@ -19,8 +19,10 @@ from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, add_data_arg, l
 if TYPE_CHECKING:
     from undercroft.content import Content
     from undercroft.narrate import Level, Narrator
+    from undercroft.record import Desync, Recording
     from undercroft.rules.actions import Action
     from undercroft.rules.events import Event
+    from undercroft.rules.game import Game
 
 # ``--log-level``'s choices: :data:`undercroft.narrate.LEVELS`, spelled out here so that building the parser does
 # not load the narration (tests/test_cli_startup.py checks that the two agree).
@@ -86,39 +88,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from undercroft.narrate import Narrator
-    from undercroft.record import Desync, RecordingError, compatibility, load_recording, replay, state_summary
-    from undercroft.rules.actions import action_to_dict
+    from undercroft.record import Desync, replay
 
     path = Path(args.file)
-    name = printable(str(path))
-    if args.log_level is not None:
-        other = [
-            f"--{f}" for f in ("events", "verify", "watch", "play", "screenshot", "terminal") if getattr(args, f, None)
-        ]
-        if other:
-            raise UserError(f"--log-level chooses the lines of the plain log, which {other[0]} does not print")
-    level: Level = args.log_level or "internal"
-    try:
-        rec = load_recording(path)
-    except RecordingError as exc:
-        raise UserError(str(exc)) from None
-    content = load_data(args)
-    if rec.header.ruleset not in content.rulesets:
-        raise UserError(
-            printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data ({', '.join(content.rulesets)})")
-        )
-    # Every difference is named before replaying; other rules data is refused (its replay may diverge) unless
-    # --force, while other versions (game, Python, numpy, tcod) are only a warning.
-    differences = compatibility(rec.header, content.digest)
-    for difference in differences:
-        say(f"undercroft: warning: {path}: recorded elsewhere: {difference}")
-    if rec.header.data_digest != content.digest and not args.force:
-        raise UserError(
-            printable(
-                f"{path}:1: refusing to replay a recording made with other rules data: its "
-                "replay may diverge (--force to replay it anyway, --data DIR for its data)"
-            )
-        )
+    level = _log_level(args)
+    rec, content = _load(args, path)
     if args.watch or args.play or args.screenshot or args.terminal:
         return _show(args, content, path)
     out = sys.stdout
@@ -139,12 +113,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         game = replay(content, rec, verify=args.verify, until=args.until, on_events=on_events)
     except Desync as exc:
-        line = f"{path}:{exc.line}" if exc.line else str(path)
-        action = json.dumps(action_to_dict(exc.action), sort_keys=True) if exc.action is not None else "(none)"
-        say(
-            f"undercroft: {line}: desync at turn {exc.turn}: action {action}: the state differs in: "
-            f"{', '.join(exc.parts)}"
-        )
+        _say_desync(path, exc)
         return EXIT_FAIL
     except BrokenPipeError:
         _quiet_stdout()
@@ -155,25 +124,84 @@ def cmd_replay(args: argparse.Namespace) -> int:
         for chunk in traceback.format_exception(exc):
             for text in chunk.rstrip("\n").split("\n"):
                 say(text)
-        turn = last[0] + 1
-        crash = rec.crash
-        what = f"{type(exc).__name__}: {exc}"
-        if crash is not None and crash["turn"] == turn:
-            same = type(exc).__name__ == crash["type"]
-            say(
-                f"undercroft: {path}:{crash['line']}: the recorded crash "
-                + (
-                    f"reproduced at turn {turn}: {what}"
-                    if same
-                    else f"at turn {turn} raised {what} (recorded: {crash['type']}: {crash['message']})"
-                )
-            )
-        else:
-            say(
-                f"undercroft: {path}:{turn + 1}: the engine raised at turn {turn}, where the recording has no "
-                f"crash: {what}"
-            )
+        _say_where_it_raised(path, rec, exc, last[0] + 1)
         return EXIT_FAIL
+    _say_the_end(args, path, rec, game, out)
+    return EXIT_OK
+
+
+def _log_level(args: argparse.Namespace) -> Level:
+    """``--log-level`` (default internal), refused with the options that print no plain log."""
+    if args.log_level is not None:
+        other = [
+            f"--{f}" for f in ("events", "verify", "watch", "play", "screenshot", "terminal") if getattr(args, f, None)
+        ]
+        if other:
+            raise UserError(f"--log-level chooses the lines of the plain log, which {other[0]} does not print")
+    level: Level = args.log_level or "internal"
+    return level
+
+
+def _load(args: argparse.Namespace, path: Path) -> tuple[Recording, Content]:
+    """The recording and the data to replay it with, or a UserError: a recording that cannot be read, a ruleset the
+    data lacks, other rules data without ``--force``. Every other difference is a warning, named before replaying:
+    other rules data is refused (its replay may diverge), other versions (game, Python, numpy, tcod) are not."""
+    from undercroft.record import RecordingError, compatibility, load_recording
+
+    try:
+        rec = load_recording(path)
+    except RecordingError as exc:
+        raise UserError(str(exc)) from None
+    content = load_data(args)
+    if rec.header.ruleset not in content.rulesets:
+        raise UserError(
+            printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data ({', '.join(content.rulesets)})")
+        )
+    for difference in compatibility(rec.header, content.digest):
+        say(f"undercroft: warning: {path}: recorded elsewhere: {difference}")
+    if rec.header.data_digest != content.digest and not args.force:
+        raise UserError(
+            printable(
+                f"{path}:1: refusing to replay a recording made with other rules data: its "
+                "replay may diverge (--force to replay it anyway, --data DIR for its data)"
+            )
+        )
+    return rec, content
+
+
+def _say_desync(path: Path, exc: Desync) -> None:
+    from undercroft.rules.actions import action_to_dict
+
+    line = f"{path}:{exc.line}" if exc.line else str(path)
+    action = json.dumps(action_to_dict(exc.action), sort_keys=True) if exc.action is not None else "(none)"
+    say(f"undercroft: {line}: desync at turn {exc.turn}: action {action}: the state differs in: {', '.join(exc.parts)}")
+
+
+def _say_where_it_raised(path: Path, rec: Recording, exc: Exception, turn: int) -> None:
+    """The engine raised at ``turn``: the recorded crash reproduced (or another exception there), or a new one."""
+    crash = rec.crash
+    what = f"{type(exc).__name__}: {exc}"
+    if crash is not None and crash["turn"] == turn:
+        same = type(exc).__name__ == crash["type"]
+        say(
+            f"undercroft: {path}:{crash['line']}: the recorded crash "
+            + (
+                f"reproduced at turn {turn}: {what}"
+                if same
+                else f"at turn {turn} raised {what} (recorded: {crash['type']}: {crash['message']})"
+            )
+        )
+    else:
+        say(
+            f"undercroft: {path}:{turn + 1}: the engine raised at turn {turn}, where the recording has no crash: {what}"
+        )
+
+
+def _say_the_end(args: argparse.Namespace, path: Path, rec: Recording, game: Game, out: TextIO) -> None:
+    """After a replay that ran: a recorded crash that did not come again, then ``--until``'s state summary or
+    ``--verify``'s verdict."""
+    from undercroft.record import state_summary
+
     if rec.crash is not None and (args.until is None or rec.crash["turn"] <= args.until):
         say(
             f"undercroft: {path}:{rec.crash['line']}: the recorded crash ({rec.crash['type']}: "
@@ -186,8 +214,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     elif args.verify:
         status = f"finished: {rec.end}" if rec.finished else "unfinished"
         final = f"final digest {game.digest()}" if rec.header.format >= 3 else f"final checksum {game.checksum()}"
-        print(f"{name}: ok: {len(rec.actions)} actions verified ({status}); {final}", file=out)
-    return EXIT_OK
+        print(f"{printable(str(path))}: ok: {len(rec.actions)} actions verified ({status}); {final}", file=out)
 
 
 def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
