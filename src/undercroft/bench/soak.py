@@ -1,4 +1,4 @@
-"""Benchmark of memory over many games in one process (docs/PERFORMANCE.md, "Memory over many games").
+"""Benchmark of memory over many games in one process (docs/PERFORMANCE.md).
 
 ``autoplay_rss_growth_mb_per_1000_games``: play :data:`WARMUP_GAMES` bot games (imports, caches and the
 allocator's pools settle), read the resident set size, play :data:`SOAK_GAMES` more, read it again, and scale the
