@@ -9,7 +9,7 @@ import pytest
 
 import undercroft.autoplay
 from undercroft.bot import Bot, GameResult, bribe_offer, game_seed, play_game, summarize, talk_odds
-from undercroft.cli import main
+from undercroft.cli.main import main
 from undercroft.content import Content, load_content
 from undercroft.rules import formulas
 from undercroft.rules.game import Game

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from undercroft import __version__
-from undercroft.cli import main
+from undercroft.cli.main import main
 from undercroft.content import load_content
 
 Mutate = Callable[[Path, str, str, str], str]
@@ -123,12 +123,22 @@ def test_bench_json_only_data_load(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["data_load_s"] > 0
 
 
+def test_the_startup_row_times_the_version_in_new_processes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", lambda cmd, **_: runs.append(cmd))
+    assert main(["bench", "--json", "--only", "startup_s"]) == 0
+    assert runs == [[sys.executable, "-m", "undercroft", "--version"]] * 8  # a warm-up, then the median of 7
+    assert json.loads(capsys.readouterr().out)["startup_s"] >= 0
+
+
 def test_the_bots_rows_of_a_ruleset_read_one_run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """bot_step_ratio_warden, bot_us_per_action_warden and step_us_per_action_warden come from one batch of games
     (played once), so the ratio is the two rows' quotient."""
-    from undercroft import bench_autoplay
+    from undercroft.bench import autoplay as bench_autoplay
     from undercroft.bot import play_game as play
 
     played: list[int] = []

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import tcod.path
 
-from undercroft.cliutil import load_data
+from undercroft.cli.common import load_data
 from undercroft.rules.floods import MAX_DIST, flood8, flood_layers
 from undercroft.rules.game import Game
 from undercroft.rules.levelmap import walkable

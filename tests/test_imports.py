@@ -3,8 +3,10 @@
 1. the rules core (``undercroft.rules``) imports no front end, no recorder, simulator, bot, command line or
    narration, none of tcod's window/console/event modules, and neither the wall clock nor the global random;
 2. the front ends (``undercroft.ui``, ``undercroft.term``) never import the command line (``undercroft.cli``);
-3. no two packages of undercroft import each other, directly or round a loop;
-4. the data layer (``undercroft.content``) needs only the dice notation, not the rules; the notation and the dev
+3. the subcommand modules (``undercroft.cli.*``) and the benchmarks (``undercroft.bench``) never import the command
+   line's entry point (``undercroft.cli.main``, which imports every subcommand module);
+4. no two packages of undercroft import each other, directly or round a loop;
+5. the data layer (``undercroft.content``) needs only the dice notation, not the rules; the notation and the dev
    tools are leaves.
 
 Each failure names the ``file:line`` of the offending import. The second half of this file proves every check
@@ -42,8 +44,7 @@ RULES_MUST_NOT_IMPORT: tuple[str, ...] = (
     f"{PACKAGE}.bot",
     f"{PACKAGE}.cli",
     f"{PACKAGE}.narrate",
-    f"{PACKAGE}.commands_*",
-    f"{PACKAGE}.bench*",
+    f"{PACKAGE}.bench",
     f"{PACKAGE}.devtools",
     # tcod's window, console, events and drawing (tcod.map, tcod.path, tcod.constants are fine: field of view,
     # path finding); "=tcod" is the plain `import tcod`, which drags in all of them
@@ -65,6 +66,9 @@ RULES_MUST_NOT_IMPORT: tuple[str, ...] = (
 FRONT_ENDS: tuple[str, ...] = (f"{PACKAGE}.ui", f"{PACKAGE}.term")
 FRONT_ENDS_MUST_NOT_IMPORT: tuple[str, ...] = (f"{PACKAGE}.cli",)
 
+ENTRY_POINT = f"{PACKAGE}.cli.main"
+BELOW_THE_ENTRY_POINT: tuple[str, ...] = (f"{PACKAGE}.cli", f"{PACKAGE}.bench")  # cli.main itself excepted
+
 # Known violations, allowed for now: (importer, imported) module pairs -> why, and who removes them.
 # This must become EMPTY; an entry that no longer matches any import fails test_known_violations_are_still_real,
 # so whoever fixes one also deletes it here. The checks themselves are not weakened: only these exact pairs pass.
@@ -84,6 +88,15 @@ def rules_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> lis
 
 def front_end_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Import]:
     return [i for fe in FRONT_ENDS for i in forbidden_imports(scan, fe, FRONT_ENDS_MUST_NOT_IMPORT, allowed)]
+
+
+def entry_point_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Import]:
+    return [
+        i
+        for importers in BELOW_THE_ENTRY_POINT
+        for i in forbidden_imports(scan, importers, (ENTRY_POINT,), allowed)
+        if not matches(i.importer, ENTRY_POINT)
+    ]
 
 
 def leaf_violations(scan: Scan, module: str, may_import: Iterable[str] = ()) -> list[Import]:
@@ -134,6 +147,11 @@ def test_front_ends_never_import_the_command_line(scan: Scan) -> None:
     assert not found, "ui/ and term/ must not import undercroft.cli:\n" + _lines(found)
 
 
+def test_subcommands_and_benchmarks_never_import_the_entry_point(scan: Scan) -> None:
+    found = entry_point_violations(scan, KNOWN_VIOLATIONS)
+    assert not found, "undercroft.cli.main imports the subcommands; they and bench import cli.common:\n" + _lines(found)
+
+
 def test_no_two_packages_import_each_other(scan: Scan) -> None:
     report = cycle_report(scan, KNOWN_VIOLATIONS)
     assert not report, report
@@ -175,9 +193,16 @@ TINY: dict[str, str] = {
     ),
     "src/undercroft/rules/pure.py": "from . import core\nfrom undercroft.notation import Dice\n",
     "src/undercroft/ui/__init__.py": "",
-    "src/undercroft/ui/screen.py": "from undercroft.cli import main\n",  # line 1: front end imports cli
+    "src/undercroft/ui/screen.py": "import undercroft.cli\n",  # line 1: front end imports cli
     "src/undercroft/term/__init__.py": "import importlib\nimportlib.import_module('undercroft.cli')\n",
-    "src/undercroft/cli.py": "from undercroft import rules\nfrom undercroft.rules import pure\n",
+    "src/undercroft/cli/__init__.py": "from undercroft import rules\nfrom undercroft.rules import pure\n",
+    "src/undercroft/cli/main.py": "from undercroft.cli import play\n",  # fine: the entry point imports its commands
+    "src/undercroft/cli/play.py": "from undercroft.cli.main import main\n",  # line 1: a subcommand imports it back
+    "src/undercroft/bench/core.py": (
+        "import importlib\n"
+        "def load() -> None:\n"
+        "    importlib.import_module('undercroft.cli.main')\n"  # line 3: a benchmark imports it
+    ),
     "src/undercroft/content/__init__.py": "from undercroft.rules.core import now\n",
     "src/undercroft/notation.py": "import re\n",
     "src/undercroft/__init__.py": "",
@@ -197,9 +222,13 @@ def test_checker_resolves_relative_and_from_imports(tiny: Scan) -> None:
     assert ("undercroft.rules.core", "tcod.console", 7) in pairs
     assert ("undercroft.cli", "undercroft.rules", 1) in pairs  # a namespace package is a module too
     assert ("undercroft.cli", "undercroft.rules.pure", 2) in pairs
+    assert ("undercroft.cli.main", "undercroft.cli.play", 1) in pairs  # play is a module, not a name
     assert ("undercroft.rules.pure", "undercroft.notation", 2) in pairs  # Dice is a name, not a module
     dynamic = [i for i in tiny.imports if i.dynamic]
-    assert [(i.importer, i.imported) for i in dynamic] == [("undercroft.term", "undercroft.cli")]
+    assert [(i.importer, i.imported) for i in dynamic] == [
+        ("undercroft.bench.core", "undercroft.cli.main"),
+        ("undercroft.term", "undercroft.cli"),
+    ]
 
 
 def test_checker_catches_forbidden_rules_imports_with_file_and_line(tiny: Scan) -> None:
@@ -224,13 +253,22 @@ def test_checker_catches_a_front_end_importing_the_command_line(tiny: Scan) -> N
     ]
 
 
+def test_checker_catches_a_subcommand_or_a_benchmark_importing_the_entry_point(tiny: Scan) -> None:
+    found = entry_point_violations(tiny)
+    assert [i.describe() for i in found] == [
+        "src/undercroft/cli/play.py:1: undercroft.cli.play imports undercroft.cli.main",
+        "src/undercroft/bench/core.py:3: undercroft.bench.core imports (dynamically) undercroft.cli.main",
+    ]
+    assert entry_point_violations(tiny, {("undercroft.cli.play", "undercroft.cli.main")}) == found[1:]
+
+
 def test_checker_catches_a_cycle_and_names_each_import_in_it(tiny: Scan) -> None:
     cycles = package_cycles(tiny)
     assert [c.packages for c in cycles] == [("cli", "rules", "ui")]  # content and term lead in, not back out
     report = cycle_report(tiny)
     assert "rules -> ui: src/undercroft/rules/core.py:3" in report
     assert "ui -> cli: src/undercroft/ui/screen.py:1" in report
-    assert "cli -> rules: src/undercroft/cli.py:1" in report
+    assert "cli -> rules: src/undercroft/cli/__init__.py:1" in report
     # break the loop at ui -> cli: what is left is term -> cli -> rules -> ui, no way back
     assert cycle_report(tiny, {("undercroft.ui.screen", "undercroft.cli")}) == ""
 
@@ -275,7 +313,7 @@ def test_checker_reports_stale_allowances(tiny: Scan) -> None:
         ("timeit", "time", False),
         ("undercroft.ui.scenes.play", "undercroft.ui", True),
         ("undercroft.uikit", "undercroft.ui", False),
-        ("undercroft.commands_play", "undercroft.commands_*", True),
+        ("undercroft.cli.play", "undercroft.cli", True),
     ],
 )
 def test_patterns(module: str, pattern: str, hit: bool) -> None:

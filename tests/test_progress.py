@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from undercroft import progress
-from undercroft.cli import main
-from undercroft.commands_soak import soak
+from undercroft.cli import progress
+from undercroft.cli.main import main
+from undercroft.cli.soak import soak
 
 
 class FakeTTY(io.StringIO):

@@ -20,7 +20,7 @@ from test_replay_cli import run as run  # the fixture: the command line in-proce
 
 from undercroft import __version__, record
 from undercroft.bot import Bot, play_game
-from undercroft.cli import main
+from undercroft.cli.main import main
 from undercroft.content import Content, load_content
 from undercroft.record import (
     FORMAT_VERSION,

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from undercroft.bot import play_game
-from undercroft.cli import main
+from undercroft.cli.main import main
 from undercroft.content import Content, load_content
 from undercroft.record import MAX_LINE, Recorder, load_recording, play_step
 from undercroft.record.format import _line

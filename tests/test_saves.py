@@ -13,7 +13,8 @@ from engine_helpers import content
 from tcod.event import KeySym
 from ui_helpers import Driver, isolate_user_data, names, press, screen, type_text
 
-from undercroft import bot, cli, record, saves
+from undercroft import bot, record, saves
+from undercroft.cli.main import main
 from undercroft.rules.actions import Rest
 from undercroft.rules.rng import parse_seed
 from undercroft.ui.scenes import PastGamesScene, SceneStack, TitleScene
@@ -137,14 +138,14 @@ def test_past_games_screen_and_command(user: Path, capsys: pytest.CaptureFixture
     deeper = sorted(facts.values(), key=lambda g: (-(g.level or 0), -g.turns))
     assert [g.ruleset for g in scene.games] == [g.ruleset for g in deeper]  # deepest first
 
-    assert cli.main(["games", "--sort", "depth"]) == 0
+    assert main(["games", "--sort", "depth"]) == 0
     out, err = capsys.readouterr()
     assert "Past games (2):" in out and "Unfinished games (1):" in out and "seed moth" in out
     assert "skipped foreign.jsonl" in err and "Traceback" not in err
     lines = out.splitlines()
     assert lines[1].split() == ["Date", "Ruleset", "Seed", "Result", "Level", "Turns", "Cause"]
     assert killer[deeper[0].ruleset] in lines[2] and f" {deeper[1].turns} " in lines[3]
-    assert cli.main(["games", "--json"]) == 0
+    assert main(["games", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [g["ruleset"] for g in data["past"]] == ["citadel", "undercroft"]
     assert data["past"][1]["cause"] == facts["undercroft"].cause

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from undercroft import commands_sim
-from undercroft.cli import main
+from undercroft.cli import sim as sim_cli
+from undercroft.cli.main import main
 from undercroft.content import Content, load_content
 from undercroft.paths import data_dir
 from undercroft.sim import simulate
@@ -151,17 +151,17 @@ class FakeTTY(io.StringIO):
 
 def test_progress_bar_only_on_a_terminal_and_only_for_long_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     plain = io.StringIO()
-    quiet = commands_sim.Progress(1000, plain)
+    quiet = sim_cli.Progress(1000, plain)
     quiet.update(500)
     quiet.close()
     assert plain.getvalue() == ""
     soon = FakeTTY()
-    short = commands_sim.Progress(1000, soon)
+    short = sim_cli.Progress(1000, soon)
     short.update(500)  # well under PROGRESS_AFTER_S
     assert soon.getvalue() == ""
-    monkeypatch.setattr(commands_sim, "PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(sim_cli, "PROGRESS_AFTER_S", 0.0)
     tty = FakeTTY()
-    bar = commands_sim.Progress(1000, tty)
+    bar = sim_cli.Progress(1000, tty)
     bar.update(500)
     assert "50.0%" in tty.getvalue() and "500/1,000 fights" in tty.getvalue()
     bar.next_matchup(1000)
@@ -194,7 +194,7 @@ def test_markdown_block_rewrites_only_its_markers(capsys: pytest.CaptureFixture[
     run(capsys, *argv)
     assert doc.read_text(encoding="utf-8") == text  # the same command, the same file
     code, printed, _ = run(capsys, *argv[:-2])
-    block = text[text.index(commands_sim.BEGIN) : text.index(commands_sim.END) + len(commands_sim.END)]
+    block = text[text.index(sim_cli.BEGIN) : text.index(sim_cli.END) + len(sim_cli.END)]
     assert printed.replace(" --write " + str(doc), "") == block.replace(" --write " + str(doc), "") + "\n"
 
 
@@ -216,7 +216,7 @@ def test_markdown_block_appended_or_file_created(capsys: pytest.CaptureFixture[s
 def test_balance_md_is_what_its_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/BALANCE.md's every-monster block is up to date: its own command, run again, prints it unchanged."""
     text = BALANCE.read_text(encoding="utf-8")
-    block = text[text.index(commands_sim.BEGIN) : text.index(commands_sim.END) + len(commands_sim.END)] + "\n"
+    block = text[text.index(sim_cli.BEGIN) : text.index(sim_cli.END) + len(sim_cli.END)] + "\n"
     command = re.search(r"```sh\n(undercroft sim [^\n]+)\n```", block)
     assert command, "the block names its command"
     argv = shlex.split(command.group(1))[2:]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from undercroft.commands_soak import RULESETS, soak
+from undercroft.cli.soak import RULESETS, soak
 
 GAMES_PER_RULESET = 50  # 200 games in all: the CI-sized soak (about 60 s on 2 cores)
 

@@ -182,7 +182,7 @@ def test_branch_play_in_the_window(user: Path) -> None:
 
 
 def test_replay_command_flags(user: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from undercroft.cli import main
+    from undercroft.cli.main import main
 
     path = recorded_game(actions=12)
     out = tmp_path / "shot.png"

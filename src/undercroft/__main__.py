@@ -1,3 +1,3 @@
-from undercroft.cli import main
+from undercroft.cli.main import main
 
 raise SystemExit(main())

@@ -1,7 +1,7 @@
 """The balance report of ``undercroft balance``: statistics of bot games, their targets, markdown and charts.
 
 Everything here is a pure function of a list of :class:`~undercroft.bot.GameResult` (the games are played by
-:mod:`undercroft.commands_balance`), apart from :func:`write_atomic` and :func:`write_charts`, which write files.
+:mod:`undercroft.cli.balance`), apart from :func:`write_atomic` and :func:`write_charts`, which write files.
 The statistics of one ruleset are a :class:`RulesetStats`; each is judged against the targets below
 (:func:`verdicts`); :func:`render_section` turns them into the generated section of docs/BALANCE.md, the text
 between :data:`BEGIN` and :data:`END`, which :func:`replace_section` puts in place of the old one. The charts
@@ -23,8 +23,6 @@ from undercroft.bot import GameResult
 
 BEGIN = "<!-- autoplay:begin -->"
 END = "<!-- autoplay:end -->"
-
-RULESETS: tuple[str, ...] = ("undercroft", "crawler", "citadel", "warden")
 
 # The targets. Win rate: the share of games won, as a fraction, lowest and highest (both included).
 WIN_TARGETS: dict[str, tuple[float, float]] = {
@@ -496,7 +494,6 @@ __all__ = [
     "MAX_LEVEL_SHARE",
     "MAX_NO_CHOICE_SHARE",
     "MAX_TIMEOUTS",
-    "RULESETS",
     "WIN_TARGETS",
     "RulesetStats",
     "Verdict",

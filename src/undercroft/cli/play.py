@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 
-from undercroft.cliutil import EXIT_USAGE, UserError, load_data
+from undercroft.cli.common import EXIT_USAGE, UserError, add_data_arg, load_data
 
 
-def register(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: Callable[[argparse.ArgumentParser], None]
-) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
         help="play in a window (the default command)",

@@ -6,7 +6,7 @@ import argparse
 import statistics
 import time
 
-from undercroft.bench import _data, metric
+from undercroft.bench.core import load_data, metric
 
 LEVELS = 41  # distinct levels timed; the median is reported
 
@@ -14,11 +14,10 @@ LEVELS = 41  # distinct levels timed; the median is reported
 @metric("mapgen_ms", "ms")
 def mapgen_ms(args: argparse.Namespace) -> float:
     """Median time to generate one level of the shipped "maze" profile (a fresh level stream each time)."""
-    from undercroft.content import load_content
     from undercroft.rules.dungeon import generate_level
     from undercroft.rules.rng import LEVEL, Stream
 
-    profile = load_content(_data(args)).dungeon["maze"]
+    profile = load_data(args).dungeon["maze"]
     generate_level(profile, Stream(0, LEVEL, 0))  # warm up imports and caches
     times = []
     for index in range(LEVELS):

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from undercroft.bench import median_time, metric
-from undercroft.cliutil import load_data
+from undercroft.bench.core import load_data, median_time, metric
 from undercroft.content import Content
 from undercroft.sim.spec import FightSpec
 

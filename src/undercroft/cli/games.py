@@ -5,14 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 
-from undercroft.cliutil import EXIT_OK
+from undercroft.cli.common import EXIT_OK, add_data_arg, load_data
 
 
-def register(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: Callable[[argparse.ArgumentParser], None]
-) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "games",
         help="list past games (and the unfinished ones)",
@@ -32,7 +29,6 @@ def register(
 
 def cmd_games(args: argparse.Namespace) -> int:
     from undercroft import saves
-    from undercroft.cliutil import load_data
 
     content = load_data(args)
     notes: list[str] = []

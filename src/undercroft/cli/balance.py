@@ -16,23 +16,28 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
-from undercroft.commands_soak import MAX_GAMES, games_per_ruleset
-
-AddDataArg = Callable[[argparse.ArgumentParser], None]
+from undercroft.cli.common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    MAX_GAMES,
+    UserError,
+    add_data_arg,
+    add_jobs_args,
+    games_per_ruleset,
+    load_data,
+    printable,
+)
+from undercroft.cli.soak import RULESETS
 
 DEFAULT_WRITE = Path("docs") / "BALANCE.md"
 NO_PLOT = "undercroft: charts need the optional extra: pip install 'undercroft[plot]'"
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
-    from undercroft.balance import RULESETS
-    from undercroft.commands_replay import add_jobs_args
-
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "balance",
         help="autoplay every ruleset and write the balance report (docs/BALANCE.md) with charts",
@@ -66,12 +71,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_
     p.set_defaults(handler=cmd_balance)
 
 
-def _printable(text: str) -> str:
-    from undercroft.record import printable
-
-    return printable(text)
-
-
 def _rulesets(text: str, known: Sequence[str]) -> list[str]:
     names: list[str] = []
     for part in text.split(","):
@@ -82,14 +81,12 @@ def _rulesets(text: str, known: Sequence[str]) -> list[str]:
         raise UserError("--rulesets names no ruleset")
     for name in names:
         if name not in known:
-            raise UserError(_printable(f"unknown ruleset '{name}'; known: {', '.join(known)}"))
+            raise UserError(printable(f"unknown ruleset '{name}'; known: {', '.join(known)}"))
     return names
 
 
 def _command(args: argparse.Namespace, seed_text: str, rulesets: Sequence[str]) -> str:
     """The command that regenerates the report, as it would be typed (the placement options left out)."""
-    from undercroft.balance import RULESETS
-
     words = ["undercroft", "balance", "--games", str(args.games), "--seed", seed_text]
     if tuple(rulesets) != RULESETS:
         words += ["--rulesets", ",".join(rulesets)]
@@ -102,7 +99,7 @@ def _command(args: argparse.Namespace, seed_text: str, rulesets: Sequence[str]) 
 
 def _writable_file(path: Path) -> str:
     """The current text of ``path`` ("" if there is none yet), after checking that it can be rewritten."""
-    name = _printable(str(path))
+    name = printable(str(path))
     if path.is_dir():
         raise UserError(f"{name}: is a directory, not a file to write")
     try:
@@ -124,8 +121,9 @@ def _relative(target: Path, start: Path) -> str:
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from undercroft import autoplay, balance, progress
+    from undercroft import autoplay, balance
     from undercroft.bot import MAX_ACTIONS, GameResult
+    from undercroft.cli import progress
     from undercroft.rules.rng import parse_seed
 
     content = load_data(args)
@@ -140,13 +138,13 @@ def cmd_balance(args: argparse.Namespace) -> int:
     try:
         balance.replace_section(old, "")
     except ValueError as exc:
-        raise UserError(_printable(f"{write}: {exc}")) from None
+        raise UserError(printable(f"{write}: {exc}")) from None
     modules = balance.plotting()
     if modules is not None:
         try:
             charts_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise UserError(_printable(f"{charts_dir}: cannot create the directory: {exc.strerror or exc}")) from None
+            raise UserError(printable(f"{charts_dir}: cannot create the directory: {exc.strerror or exc}")) from None
 
     stats: list[balance.RulesetStats] = []
     crashes: list[GameResult] = []
@@ -180,7 +178,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         try:
             charts = balance.write_charts(modules, stats, charts_dir)
         except OSError as exc:
-            raise UserError(_printable(f"{charts_dir}: cannot write a chart: {exc.strerror or exc}")) from None
+            raise UserError(printable(f"{charts_dir}: cannot write a chart: {exc.strerror or exc}")) from None
     section = balance.render_section(
         stats,
         command=_command(args, args.seed, names),
@@ -191,7 +189,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     try:
         balance.write_atomic(write, balance.replace_section(old, section))
     except OSError as exc:
-        raise UserError(_printable(f"{write}: cannot write it: {exc.strerror or exc}")) from None
+        raise UserError(printable(f"{write}: cannot write it: {exc.strerror or exc}")) from None
 
     if args.json:
         out: dict[str, Any] = {
@@ -218,7 +216,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         print(f"  wrote {write}" + (f" and {len(charts)} charts in {charts_dir}" if charts else ""))
     for r in crashes:
         print(
-            _printable(f"undercroft: {r.ruleset} game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}"),
+            printable(f"undercroft: {r.ruleset} game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}"),
             file=sys.stderr,
         )
     return EXIT_FAIL if crashes else EXIT_OK

@@ -1,4 +1,4 @@
-"""Benchmark of memory over many games in one process (docs/PERFORMANCE.md, "Memory over many games").
+"""Benchmark of memory over many games in one process (docs/PERFORMANCE.md).
 
 ``autoplay_rss_growth_mb_per_1000_games``: play :data:`WARMUP_GAMES` bot games (imports, caches and the
 allocator's pools settle), read the resident set size, play :data:`SOAK_GAMES` more, read it again, and scale the
@@ -15,9 +15,8 @@ import os
 import resource
 from collections.abc import Callable
 
-from undercroft.bench import metric
+from undercroft.bench.core import load_data, metric
 from undercroft.bot import game_seed, play_game
-from undercroft.cliutil import load_data
 
 WARMUP_GAMES = 20
 SOAK_GAMES = 300
@@ -69,11 +68,11 @@ def autoplay_rss_growth(args: argparse.Namespace) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m undercroft.bench_soak GAMES``: print the resident size as the games go (for long soaks)."""
+    """``python -m undercroft.bench.soak GAMES``: print the resident size as the games go (for long soaks)."""
     import sys
     import time
 
-    parser = argparse.ArgumentParser(prog="python -m undercroft.bench_soak")
+    parser = argparse.ArgumentParser(prog="python -m undercroft.bench.soak")
     parser.add_argument("games", type=int, nargs="?", default=2000)
     parser.add_argument("--data", default=None)
     parser.add_argument("--every", type=int, default=100)

@@ -17,8 +17,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from undercroft.bench import metric
-from undercroft.cliutil import load_data
+from undercroft.bench.core import load_data, metric
 from undercroft.rules.types import Mode
 
 SEED = 20240601
@@ -80,7 +79,7 @@ def frame_stats(args: argparse.Namespace, size: tuple[int, int] | None = None) -
             pair = (there, back)
             break
     if pair is None:
-        raise RuntimeError(f"bench_term: no open step for seed {SEED}; pick another seed")
+        raise RuntimeError(f"bench.term: no open step for seed {SEED}; pick another seed")
 
     times: list[float] = []
     diffs: list[float] = []
@@ -99,7 +98,7 @@ def frame_stats(args: argparse.Namespace, size: tuple[int, int] | None = None) -
         diffs.append((t2 - t1) * 1000.0)
         sizes.append(len(data))
     if not sizes:
-        raise RuntimeError(f"bench_term: the delver could not step for seed {SEED}")
+        raise RuntimeError(f"bench.term: the delver could not step for seed {SEED}")
     stats = FrameStats(times, diffs, sizes, full_bytes)
     _cache[key] = stats
     return stats

@@ -11,7 +11,7 @@ import argparse
 import statistics
 import time
 
-from undercroft.bench import _data, metric
+from undercroft.bench.core import load_data, metric
 from undercroft.rules.types import Mode
 
 FRAMES = 101
@@ -20,14 +20,13 @@ SIZES: list[tuple[int, int]] = [(80, 24), (80, 50), (200, 60)]  # the smallest, 
 
 def frame_ms(args: argparse.Namespace, size: tuple[int, int] | None = None) -> float:
     """Median time in ms to draw the explore scene into a console of ``size`` (None: ``new_console()``'s)."""
-    from undercroft.content import load_content
     from undercroft.rules.actions import Move
     from undercroft.rules.game import Game
     from undercroft.ui.frontend import new_console
     from undercroft.ui.scenes import ExploreScene, SceneStack
     from undercroft.ui.session import Session
 
-    content = load_content(_data(args))
+    content = load_data(args)
     game = Game(content, "undercroft", 20240601)
     session = Session.watch(content, game)
     # walk about the first level for some explored map and log lines (whatever happens, stay in explore)

@@ -19,32 +19,25 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from undercroft.cliutil import EXIT_FAIL, EXIT_OK, UserError, load_data
+from undercroft.cli.common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    MAX_GAMES,
+    UserError,
+    add_data_arg,
+    add_jobs_args,
+    games_per_ruleset,
+    load_data,
+)
 
 if TYPE_CHECKING:
     from undercroft.bot import GameResult
     from undercroft.content import Content
 
-AddDataArg = Callable[[argparse.ArgumentParser], None]
-
-RULESETS: tuple[str, ...] = ("undercroft", "crawler", "citadel", "warden")
-MAX_GAMES = 1_000_000  # per ruleset
+RULESETS: tuple[str, ...] = ("undercroft", "crawler", "citadel", "warden")  # (and balance's, by default)
 
 
-def games_per_ruleset(text: str) -> int:
-    """``--games`` of ``soak`` and ``balance``: a whole number 1..MAX_GAMES (an argparse error otherwise)."""
-    try:
-        n = int(text, 10) if len(text) <= 8 else -1
-    except ValueError:
-        n = -1
-    if not 1 <= n <= MAX_GAMES:
-        raise argparse.ArgumentTypeError(f"expected a whole number 1..{MAX_GAMES:,}, got {text[:20]!r}")
-    return n
-
-
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
-    from undercroft.commands_replay import add_jobs_args
-
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "soak",
         help="the release soak test: autoplay every ruleset and verify every recording",
@@ -110,7 +103,7 @@ def soak(
     result is the same whatever ``jobs``, apart from ``seconds``. ``progress`` is called with one line per ruleset
     done; ``bar`` draws a progress bar over all the games on stderr."""
     from undercroft import autoplay
-    from undercroft.progress import Bar
+    from undercroft.cli.progress import Bar
     from undercroft.rules.rng import parse_seed
 
     content = load_data(args)
@@ -179,7 +172,7 @@ def soak(
 
 
 def cmd_soak(args: argparse.Namespace) -> int:
-    from undercroft.progress import wanted
+    from undercroft.cli.progress import wanted
 
     result = soak(args, args.games, args.seed, jobs=args.jobs, dask=args.dask, bar=wanted(args.json))
     if args.json:
@@ -193,4 +186,4 @@ def cmd_soak(args: argparse.Namespace) -> int:
     return EXIT_FAIL if result["crashes"] or result["desyncs"] else EXIT_OK
 
 
-__all__ = ["MAX_GAMES", "RULESETS", "cmd_soak", "games_per_ruleset", "register", "soak"]
+__all__ = ["RULESETS", "cmd_soak", "register", "soak"]

@@ -5,7 +5,7 @@ at full health unless ``--hp``) against ``--count`` of MONSTER, under the rules 
 and prints win %, death %, mean and 90th-percentile rounds and mean HP lost, each with its 95% interval.
 ``--all`` does every monster (one alone, and every group size its number-appearing dice can give);
 ``--all --markdown --write FILE`` rewrites the "Every monster" block of docs/BALANCE.md. On a terminal, and not
-with ``--json``, ``--all`` shows a progress bar over its rows on stderr (:mod:`undercroft.progress`).
+with ``--json``, ``--all`` shows a progress bar over its rows on stderr (:mod:`undercroft.cli.progress`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from undercroft.content import Content
-from undercroft.content.content import unknown_message
-from undercroft.rules.dice import Dice
+from undercroft.cli.common import UserError, add_data_arg, load_data
+
+if TYPE_CHECKING:
+    from undercroft.content import Content
 
 DEFAULT_FIGHTS = 100_000
 MAX_FIGHTS = 100_000_000  # per matchup: about a minute or two; more would only shrink intervals that are tiny already
@@ -32,10 +33,8 @@ BEGIN = "<!-- every-monster:begin -->"
 END = "<!-- every-monster:end -->"
 PROGRESS_AFTER_S = 0.5  # a run shows a progress bar once it has taken this long (and stderr is a terminal)
 
-AddDataArg = Callable[[argparse.ArgumentParser], None]
 
-
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], add_data_arg: AddDataArg) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "sim",
         help="simulate fights against a monster: win %%, death %%, rounds, HP lost",
@@ -99,7 +98,7 @@ def _bound(option: str, value: int, lo: int, hi: int, what: str = "") -> None:
             if abs(value) < 10**30
             else ("a number of 31 digits or more" if value > 0 else "a negative number of 31 digits or more")
         )
-        raise _user_error(f"{option} must be {lo:,}..{hi:,}{what}, not {shown}")
+        raise UserError(f"{option} must be {lo:,}..{hi:,}{what}, not {shown}")
 
 
 # --- the run -------------------------------------------------------------------------------------------------
@@ -136,30 +135,26 @@ class Progress:
             self.stream.flush()
 
 
-def _user_error(message: str) -> Exception:
-    from undercroft.cliutil import UserError
-
-    return UserError(message)
-
-
 def _check_args(args: argparse.Namespace, content: Content) -> None:
+    from undercroft.content.content import unknown_message
+
     if args.all and args.monster:
-        raise _user_error("give a MONSTER or --all, not both")
+        raise UserError("give a MONSTER or --all, not both")
     if not args.all and not args.monster:
-        raise _user_error(f"name a monster (one of: {', '.join(content.monsters)}) or use --all")
+        raise UserError(f"name a monster (one of: {', '.join(content.monsters)}) or use --all")
     if args.markdown and not args.all:
-        raise _user_error("--markdown makes the table of every monster: use it with --all")
+        raise UserError("--markdown makes the table of every monster: use it with --all")
     if args.write and not args.markdown:
-        raise _user_error("--write rewrites a markdown block: use it with --all --markdown")
+        raise UserError("--write rewrites a markdown block: use it with --all --markdown")
     if args.markdown and args.json:
-        raise _user_error("--markdown and --json are two different outputs: choose one")
+        raise UserError("--markdown and --json are two different outputs: choose one")
     _bound("--fights", args.fights, 1, MAX_FIGHTS)
     if args.count is not None:
         _bound("--count", args.count, 1, MAX_COUNT)
     if args.ruleset not in content.rulesets:
-        raise _user_error(unknown_message("ruleset", args.ruleset, content.rulesets))
+        raise UserError(unknown_message("ruleset", args.ruleset, content.rulesets))
     if args.monster and args.monster not in content.monsters:
-        raise _user_error(unknown_message("monster", args.monster, content.monsters))
+        raise UserError(unknown_message("monster", args.monster, content.monsters))
     ch = content.party[content.rulesets[args.ruleset].party[0]]
     if args.hp is not None:
         _bound("--hp", args.hp, 1, ch.hp, f" (the {ch.name}'s hit points)")
@@ -173,11 +168,13 @@ def _seed(text: str) -> int:
     try:
         return parse_seed(text)
     except ValueError as exc:
-        raise _user_error(f"--seed: {exc}") from None
+        raise UserError(f"--seed: {exc}") from None
 
 
 def group_sizes(content: Content, monster_id: str) -> list[int]:
     """1, and every number of ``monster_id`` its number-appearing dice can give."""
+    from undercroft.rules.dice import Dice
+
     d = Dice.parse(content.monsters[monster_id].number)
     lo, hi = max(1, d.minimum), max(1, min(MAX_COUNT, d.maximum))
     return sorted({1, *range(lo, hi + 1)})
@@ -418,13 +415,13 @@ def text_table(results: list[dict[str, Any]]) -> str:
     return head + "\n" + "\n".join(out)
 
 
-def _cannot(path: Path, exc: OSError | UnicodeError) -> Exception:
+def _cannot(path: Path, exc: OSError | UnicodeError) -> UserError:
     reason = (
         exc.strerror
         if isinstance(exc, OSError) and exc.strerror
         else ("not UTF-8 text" if isinstance(exc, UnicodeError) else str(exc) or type(exc).__name__)
     )
-    return _user_error(f"{path}: cannot write the every-monster block: {reason}")
+    return UserError(f"{path}: cannot write the every-monster block: {reason}")
 
 
 def check_writable(path: Path) -> None:
@@ -433,10 +430,10 @@ def check_writable(path: Path) -> None:
     if path.exists() or path.is_symlink():
         if not path.is_file():
             what = "a directory" if path.is_dir() else "not a regular file"
-            raise _user_error(f"{path}: cannot write the every-monster block: {what}")
+            raise UserError(f"{path}: cannot write the every-monster block: {what}")
         try:
             if path.stat().st_size > 16 * 1024 * 1024:
-                raise _user_error(f"{path}: cannot write the every-monster block: larger than 16 MiB")
+                raise UserError(f"{path}: cannot write the every-monster block: larger than 16 MiB")
             _markers(path, path.read_text(encoding="utf-8"))
         except (OSError, UnicodeError) as exc:
             raise _cannot(path, exc) from None
@@ -457,9 +454,9 @@ def _markers(path: Path, text: str) -> tuple[int, int]:
     start = text.find(BEGIN)
     end = text.find(END, start + 1) if start >= 0 else -1
     if start >= 0 and end < 0:
-        raise _user_error(f"{path}: '{BEGIN}' has no '{END}' after it; fix the file by hand")
+        raise UserError(f"{path}: '{BEGIN}' has no '{END}' after it; fix the file by hand")
     if start < 0 and END in text:
-        raise _user_error(f"{path}: '{END}' has no '{BEGIN}' before it; fix the file by hand")
+        raise UserError(f"{path}: '{END}' has no '{BEGIN}' before it; fix the file by hand")
     return start, end
 
 
@@ -481,10 +478,10 @@ def _write_block(path: Path, block: str) -> str:
     start = text.find(BEGIN)
     end = text.find(END, start + 1) if start >= 0 else -1
     if start >= 0 and end < 0:
-        raise _user_error(f"{path}: '{BEGIN}' has no '{END}' after it; fix the file by hand")
+        raise UserError(f"{path}: '{BEGIN}' has no '{END}' after it; fix the file by hand")
     if start < 0:
         if END in text:
-            raise _user_error(f"{path}: '{END}' has no '{BEGIN}' before it; fix the file by hand")
+            raise UserError(f"{path}: '{END}' has no '{BEGIN}' before it; fix the file by hand")
         sep = "" if text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
         path.write_text(text + sep + block, encoding="utf-8")
         return "appended"
@@ -495,8 +492,7 @@ def _write_block(path: Path, block: str) -> str:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from undercroft.cliutil import load_data
-    from undercroft.progress import Bar, wanted
+    from undercroft.cli.progress import Bar, wanted
 
     content = load_data(args)
     _check_args(args, content)

@@ -1,0 +1,127 @@
+"""``undercroft autoplay``: the bot plays whole games headless and the command line summarizes them (the soak test).
+
+The games are played by :func:`undercroft.autoplay.run` (in ``--jobs`` processes or on a Dask cluster; the same
+results either way). Exit status: 0 fine, 1 a game crashed, 2 an argument that cannot be used (one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from undercroft.cli.common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    UserError,
+    add_data_arg,
+    add_jobs_args,
+    load_data,
+    printable,
+    say,
+    whole,
+)
+
+MAX_COUNT = 1_000_000  # the bound of --games and --max-actions
+
+
+def _count(text: str) -> int:
+    return whole(text, 1, MAX_COUNT)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "autoplay",
+        help="let a bot play whole games headless and summarize them (the soak test)",
+        description="A bot plays N games headless; prints games, wins, deaths by cause, deepest level, mean turns.",
+    )
+    p.add_argument(
+        "--games", type=_count, default=10, metavar="N", help=f"number of games, 1..{MAX_COUNT:,} (default 10)"
+    )
+    p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
+    p.add_argument("--ruleset", default="undercroft", metavar="R", help="ruleset (default undercroft)")
+    p.add_argument("--record", metavar="DIR", help="write one recording per game into DIR")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument(
+        "--max-actions",
+        type=_count,
+        default=None,
+        metavar="N",
+        help=f"stop a game after N actions (1..{MAX_COUNT:,}) and count it as a timeout (default 5000)",
+    )
+    add_jobs_args(p)
+    add_data_arg(p)
+    p.set_defaults(handler=cmd_autoplay)
+
+
+def cmd_autoplay(args: argparse.Namespace) -> int:
+    from undercroft import autoplay
+    from undercroft.bot import MAX_ACTIONS, GameResult, game_seed, summarize
+    from undercroft.cli import progress
+    from undercroft.rules.rng import parse_seed
+
+    content = load_data(args)
+    if args.ruleset not in content.rulesets:
+        raise UserError(f"unknown ruleset '{args.ruleset}'; known: {', '.join(content.rulesets)}")
+    try:
+        seed = parse_seed(args.seed)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    record_dir = Path(args.record) if args.record else None
+    if record_dir is not None:
+        try:
+            record_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(printable(f"{record_dir}: cannot create the directory: {exc.strerror or exc}")) from None
+    bar = progress.Bar(args.games, f"autoplay {args.ruleset}", enabled=progress.wanted(args.json))
+    wins = 0
+
+    def tick(r: GameResult) -> None:
+        nonlocal wins
+        wins += r.outcome == "won"
+        bar.update(1, f"{wins} won")
+
+    try:
+        with bar:
+            results = autoplay.run(
+                content,
+                args.ruleset,
+                seed,
+                args.games,
+                max_actions=args.max_actions or MAX_ACTIONS,
+                record_dir=record_dir,
+                jobs=args.jobs or autoplay.cores(),
+                dask=args.dask,
+                progress=tick,
+            )
+    except autoplay.ClusterError as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(printable(f"{record_dir}: cannot write a recording: {exc.strerror or exc}")) from None
+    summary: dict[str, Any] = {**summarize(results), "ruleset": args.ruleset, "seed": seed}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        deaths = summary["deaths"]
+        dead = sum(deaths.values())
+        print(f"Autoplay: {summary['games']} games of {args.ruleset}, seeds {seed}..{game_seed(seed, args.games - 1)}")
+        print(f"  wins:       {summary['wins']}")
+        print(
+            f"  deaths:     {dead}" + (" (" + ", ".join(f"{k} {v}" for k, v in deaths.items()) + ")" if deaths else "")
+        )
+        if dead:
+            print("  by level:   " + ", ".join(f"{k} {v}" for k, v in enumerate(summary["deaths_by_level"], 1)))
+            print(f"  no choice:  {summary['deaths_without_choice']} of the deaths had no way out of the meeting")
+        print(f"  timeouts:   {summary['timeouts']}")
+        if summary["crashes"]:
+            print(f"  crashes:    {summary['crashes']}")
+        print(f"  deepest:    level {summary['deepest']}")
+        print(f"  mean turns: {summary['mean_turns']}")
+        if record_dir is not None:
+            print(f"  recordings: {record_dir}")
+    for r in results:
+        if r.outcome == "crash":
+            where = f" (recording {r.recording})" if r.recording else ""
+            say(f"undercroft: game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}{where}")
+    return EXIT_FAIL if summary["crashes"] else EXIT_OK

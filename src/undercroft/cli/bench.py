@@ -1,0 +1,45 @@
+"""``undercroft bench``: its arguments, and the rows it prints; the metrics are :mod:`undercroft.bench`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from undercroft.cli.common import EXIT_OK, UserError, add_data_arg
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("bench", help="measure performance (see docs/PERFORMANCE.md)")
+    p.add_argument("--json", action="store_true", help="print one JSON object of metric: value")
+    p.add_argument("--only", metavar="NAMES", help="comma-separated metric names to run")
+    add_data_arg(p)
+    p.set_defaults(handler=cmd_bench)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from undercroft.bench.core import METRICS, BenchError, select
+    from undercroft.cli import progress
+
+    results: dict[str, float] = {}
+    try:
+        names = select(args.only)
+        # A bar over the rows on stderr, only on a terminal and not with --json; each row's line is printed with
+        # the bar lifted (tqdm's external_write_mode), so the two never share a line.
+        with progress.Bar(len(names), "bench", unit="row", enabled=progress.wanted(args.json)) as bar:
+            for name in names:
+                bar.update(0, name)
+                fn, unit = METRICS[name]
+                value = fn(args)
+                results[name] = round(value, 6) if isinstance(value, float) else value
+                if not args.json:
+                    with tqdm.external_write_mode(file=sys.stdout):
+                        print(f"{name:28s} {value:14.6g} {unit}", flush=True)
+                bar.update(1)
+    except BenchError as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps(results))
+    return EXIT_OK

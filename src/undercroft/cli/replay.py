@@ -1,0 +1,309 @@
+"""``undercroft replay FILE``: seeded replays for debugging (docs/REPLAY.md).
+
+Exit status: 0 fine, 1 a desync (or a crash reproduced), 2 a file or argument that cannot be used (one
+``FILE:LINE: message`` line, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, add_data_arg, load_data, printable, say, whole
+
+if TYPE_CHECKING:
+    from undercroft.content import Content
+    from undercroft.narrate import Level, Narrator
+    from undercroft.record import Desync, Recording
+    from undercroft.rules.actions import Action
+    from undercroft.rules.events import Event
+    from undercroft.rules.game import Game
+
+# ``--log-level``'s choices: :data:`undercroft.narrate.LEVELS`, spelled out here so that building the parser does
+# not load the narration (tests/test_cli_startup.py checks that the two agree).
+LOG_LEVELS: tuple[Level, ...] = ("player", "detail", "internal")
+
+
+def _turn(text: str) -> int:
+    return whole(text, 0, 10**12)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="re-run a recording headless: print its log, verify it, or dump its events",
+        description="Re-run a recorded game headless. Default: print the plain game log.",
+    )
+    p.add_argument("file", metavar="FILE", help="a recording (.jsonl): a saved game or an autoplay recording")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="check the state after every action (its digest; formats 1-2: its checksum); exit 1 at the "
+        "first mismatch, naming turn, action and part",
+    )
+    p.add_argument("--events", action="store_true", help="print the engine's events as JSON lines")
+    p.add_argument("--until", type=_turn, metavar="TURN", help="stop after turn TURN and print the state summary")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replay even a recording made with other rules data (other versions are only a warning)",
+    )
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="play it back in the window: pause, step, faster/slower, jump to a turn (from --until)",
+    )
+    p.add_argument(
+        "--play",
+        action="store_true",
+        help="with --until: go on playing from that turn in the window, as a new recorded game",
+    )
+    p.add_argument(
+        "--screenshot",
+        metavar="OUT.png",
+        help="write a PNG of the screen at --until TURN (default: the end); opens no window",
+    )
+    p.add_argument(
+        "--terminal",
+        action="store_true",
+        help="with --watch: in this terminal instead of a window (chosen by itself with no display)",
+    )
+    p.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default=None,
+        metavar="{" + ",".join(LOG_LEVELS) + "}",
+        help="how much of the plain log to print: player (what a player reads), detail (and the rolls "
+        "behind it), internal (and the rules' own working; the default). Above player, a detail "
+        "line is marked with an indented '.', an internal one with an indented ':'",
+    )
+    add_data_arg(p)
+    p.set_defaults(handler=cmd_replay)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from undercroft.narrate import Narrator
+    from undercroft.record import Desync, replay
+
+    path = Path(args.file)
+    level = _log_level(args)
+    rec, content = _load(args, path)
+    if args.watch or args.play or args.screenshot or args.terminal:
+        return _show(args, content, path)
+    out = sys.stdout
+    printer = _printer(
+        out,
+        Narrator(content, rec.header.ruleset),
+        events=args.events,
+        log=not args.events and not args.verify,
+        level=level,
+    )
+    last = [0]
+
+    def on_events(turn: int, action: Action, evs: list[Event]) -> None:
+        last[0] = turn
+        if printer is not None:
+            printer(turn, action, evs)
+
+    try:
+        game = replay(content, rec, verify=args.verify, until=args.until, on_events=on_events)
+    except Desync as exc:
+        _say_desync(path, exc)
+        return EXIT_FAIL
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_OK
+    except Exception as exc:
+        # The engine raised: show it as it did (this is the bug being debugged), then say where.
+        out.flush()
+        for chunk in traceback.format_exception(exc):
+            for text in chunk.rstrip("\n").split("\n"):
+                say(text)
+        _say_where_it_raised(path, rec, exc, last[0] + 1)
+        return EXIT_FAIL
+    _say_the_end(args, path, rec, game, out)
+    return EXIT_OK
+
+
+def _log_level(args: argparse.Namespace) -> Level:
+    """``--log-level`` (default internal), refused with the options that print no plain log."""
+    if args.log_level is not None:
+        other = [
+            f"--{f}" for f in ("events", "verify", "watch", "play", "screenshot", "terminal") if getattr(args, f, None)
+        ]
+        if other:
+            raise UserError(f"--log-level chooses the lines of the plain log, which {other[0]} does not print")
+    level: Level = args.log_level or "internal"
+    return level
+
+
+def _load(args: argparse.Namespace, path: Path) -> tuple[Recording, Content]:
+    """The recording and the data to replay it with, or a UserError: a recording that cannot be read, a ruleset the
+    data lacks, other rules data without ``--force``. Every other difference is a warning, named before replaying:
+    other rules data is refused (its replay may diverge), other versions (game, Python, numpy, tcod) are not."""
+    from undercroft.record import RecordingError, compatibility, load_recording
+
+    try:
+        rec = load_recording(path)
+    except RecordingError as exc:
+        raise UserError(str(exc)) from None
+    content = load_data(args)
+    if rec.header.ruleset not in content.rulesets:
+        raise UserError(
+            printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data ({', '.join(content.rulesets)})")
+        )
+    for difference in compatibility(rec.header, content.digest):
+        say(f"undercroft: warning: {path}: recorded elsewhere: {difference}")
+    if rec.header.data_digest != content.digest and not args.force:
+        raise UserError(
+            printable(
+                f"{path}:1: refusing to replay a recording made with other rules data: its "
+                "replay may diverge (--force to replay it anyway, --data DIR for its data)"
+            )
+        )
+    return rec, content
+
+
+def _say_desync(path: Path, exc: Desync) -> None:
+    from undercroft.rules.actions import action_to_dict
+
+    line = f"{path}:{exc.line}" if exc.line else str(path)
+    action = json.dumps(action_to_dict(exc.action), sort_keys=True) if exc.action is not None else "(none)"
+    say(f"undercroft: {line}: desync at turn {exc.turn}: action {action}: the state differs in: {', '.join(exc.parts)}")
+
+
+def _say_where_it_raised(path: Path, rec: Recording, exc: Exception, turn: int) -> None:
+    """The engine raised at ``turn``: the recorded crash reproduced (or another exception there), or a new one."""
+    crash = rec.crash
+    what = f"{type(exc).__name__}: {exc}"
+    if crash is not None and crash["turn"] == turn:
+        same = type(exc).__name__ == crash["type"]
+        say(
+            f"undercroft: {path}:{crash['line']}: the recorded crash "
+            + (
+                f"reproduced at turn {turn}: {what}"
+                if same
+                else f"at turn {turn} raised {what} (recorded: {crash['type']}: {crash['message']})"
+            )
+        )
+    else:
+        say(
+            f"undercroft: {path}:{turn + 1}: the engine raised at turn {turn}, where the recording has no crash: {what}"
+        )
+
+
+def _say_the_end(args: argparse.Namespace, path: Path, rec: Recording, game: Game, out: TextIO) -> None:
+    """After a replay that ran: a recorded crash that did not come again, then ``--until``'s state summary or
+    ``--verify``'s verdict."""
+    from undercroft.record import state_summary
+
+    if rec.crash is not None and (args.until is None or rec.crash["turn"] <= args.until):
+        say(
+            f"undercroft: {path}:{rec.crash['line']}: the recorded crash ({rec.crash['type']}: "
+            f"{rec.crash['message']}) did not happen again at turn {rec.crash['turn']}"
+        )
+    if args.until is not None:
+        if args.until > rec.turns and not (rec.crash and args.until >= rec.crash["turn"]):
+            say(f"undercroft: note: {path}: the recording ends at turn {rec.turns}")
+        print(state_summary(game), file=out)
+    elif args.verify:
+        status = f"finished: {rec.end}" if rec.finished else "unfinished"
+        final = f"final digest {game.digest()}" if rec.header.format >= 3 else f"final checksum {game.checksum()}"
+        print(f"{printable(str(path))}: ok: {len(rec.actions)} actions verified ({status}); {final}", file=out)
+
+
+def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
+    """``--watch`` (in the window, or in this terminal: ``--terminal``, or by itself with no display but a
+    terminal), ``--play`` (in the window) or ``--screenshot`` (no window), from ``--until TURN``: errors become one
+    ``undercroft: ...`` line (a UserError), never a traceback."""
+    from undercroft import record
+    from undercroft.term.app import choose
+    from undercroft.ui import loop
+    from undercroft.ui.app import NO_DISPLAY, NoDisplay, Window
+    from undercroft.ui.frontend import FrontEndOptions
+    from undercroft.ui.replay_view import screenshot
+    from undercroft.ui.tiles import TilesetMissing
+
+    if args.terminal and not args.watch:
+        raise UserError("--terminal goes with --watch (or with play: undercroft play --terminal)")
+    chosen = [f for f in ("watch", "play", "screenshot") if getattr(args, f, None)]
+    if len(chosen) > 1:
+        raise UserError(f"choose one of --{', --'.join(chosen)}")
+    until: int | None = args.until
+    try:
+        if args.watch:
+            try:
+                front_end = choose(FrontEndOptions(terminal=args.terminal))
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            return loop.watch(front_end, content, path, loop.WatchOptions(start=until or 0))
+        if args.play:
+            if until is None:
+                raise UserError("--play needs --until TURN: the turn to branch from")
+            return loop.branch_play(Window.open, content, path, until)
+        out = screenshot(content, path, until, args.screenshot)
+        print(printable(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}"))
+        return EXIT_OK
+    except NoDisplay:
+        raise UserError(NO_DISPLAY) from None
+    except TilesetMissing as exc:
+        raise UserError(printable(str(exc))) from None
+    except record.RecordingError as exc:
+        raise UserError(str(exc)) from None
+    except record.Desync as exc:
+        raise UserError(printable(f"{path}: {exc}"), EXIT_FAIL) from None
+    except OSError as exc:
+        raise UserError(printable(f"{exc.filename or path}: {exc.strerror or exc}")) from None
+
+
+def _quiet_stdout() -> None:
+    """The reader of our output went away (``| head``): send the rest to nowhere, without a complaint at exit."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+# The plain log's mark of a line's level, at its start, when more than the player's lines are printed: a player
+# line as it is, a detail line indented under it with a dot, an internal line with a colon (docs/REPLAY.md).
+LEVEL_MARKS: dict[Level, str] = {"player": "", "detail": "  . ", "internal": "  : "}
+
+
+def _printer(
+    out: TextIO, narrator: Narrator, *, events: bool, log: bool, level: Level = "internal"
+) -> Callable[[int, Action, list[Event]], None] | None:
+    if events:
+
+        def dump(turn: int, action: Action, evs: list[Event]) -> None:
+            for ev in evs:
+                text = narrator.text(ev)
+                line = {"turn": turn, **ev.as_dict(), **({"text": text} if text else {})}
+                out.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+        return dump
+    if log:
+        shown = LOG_LEVELS[: LOG_LEVELS.index(level) + 1]
+        marks = LEVEL_MARKS if level != "player" else dict.fromkeys(LOG_LEVELS, "")
+
+        def write(turn: int, action: Action, evs: list[Event]) -> None:
+            for ev in evs:
+                text = narrator.text(ev)
+                if not text:
+                    continue
+                lv = narrator.level(ev)
+                if lv in shown:
+                    out.write(marks[lv] + text + "\n")
+
+        return write
+    return None
+
+
+__all__ = ["LOG_LEVELS", "cmd_replay", "register"]
