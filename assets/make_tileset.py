@@ -59,8 +59,9 @@ def _glyph(font: ImageFont.FreeTypeFont, ch: str) -> np.ndarray:
     return np.asarray(img, dtype=np.uint8)[H : 2 * H, W : 2 * W].copy()
 
 
-def _box(name: str) -> np.ndarray | None:
-    """Procedural box drawing from the Unicode name ('BOX DRAWINGS LIGHT DOWN AND RIGHT', ...)."""
+def _box_arms(name: str) -> dict[str, str] | None:
+    """The arms of a light or double box-drawing character by its Unicode name: direction (U, D, L, R) -> weight
+    ("single" or "double"); None for anything else (heavy, arcs, dashes, diagonals, not a box drawing)."""
     if not name.startswith("BOX DRAWINGS "):
         return None
     arms: dict[str, str] = {}
@@ -77,6 +78,14 @@ def _box(name: str) -> np.ndarray | None:
             dirs = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R", "HORIZONTAL": "LR", "VERTICAL": "UD"}.get(w, "")
             for d in dirs:
                 arms[d] = weight
+    return arms
+
+
+def _box(name: str) -> np.ndarray | None:
+    """Procedural box drawing from the Unicode name ('BOX DRAWINGS LIGHT DOWN AND RIGHT', ...)."""
+    arms = _box_arms(name)
+    if arms is None:
+        return None
     gw, gh = W // LINE, H // LINE  # the grid of line-thick units the lines are drawn on
     cx, cy = (gw - 1) // 2, (gh - 1) // 2  # the centre unit
     a = np.zeros((gh, gw), dtype=np.uint8)

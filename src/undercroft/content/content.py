@@ -246,44 +246,60 @@ def _check_refs(
             col.add("dungeon.yaml", (gid, "rooms_min"), "rooms_min is greater than rooms_max")
         if g.room_size_min > g.room_size_max:
             col.add("dungeon.yaml", (gid, "room_size_min"), "room_size_min is greater than room_size_max")
-    f = "rulesets.yaml"
-    party_ids, tables, maps = known["party"], known["negotiation"], known["dungeon"]
-    encounters, monsters = known["encounters"], known["monsters"]
     for rid, rs in rulesets.items():
-        if party_ids is not None:
-            for i, cid in enumerate(rs.party):
-                if cid not in party_ids:
-                    col.add(f, (rid, "party", i), unknown_message("character", cid, party_ids))
-        if tables is not None and rs.negotiation_table not in tables:
-            col.add(f, (rid, "negotiation_table"), unknown_message("table", rs.negotiation_table, tables))
-        if item_ids is not None:
-            for iid in rs.start_items:
-                if iid not in item_ids:
-                    col.add(f, (rid, "start_items", iid), unknown_message("item", iid, item_ids), key=True)
-        if monsters is not None and rs.unnegotiable is not None:
-            for ui, mid in enumerate(rs.unnegotiable):
-                if mid not in monsters:
-                    col.add(f, (rid, "unnegotiable", ui), unknown_message("monster", mid, monsters))
-        for li, lv in enumerate(rs.levels):
-            if maps is not None and lv.mapgen not in maps:
-                col.add(f, (rid, "levels", li, "mapgen"), unknown_message("map profile", lv.mapgen, maps))
-            if encounters is not None:
-                for key in ("resident", "wandering"):
-                    tid = getattr(lv, key)
-                    if tid not in encounters:
-                        col.add(f, (rid, "levels", li, key), unknown_message("encounter table", tid, encounters))
-            if item_ids is not None:
-                for ii, fi in enumerate(lv.items):
-                    if fi.item not in item_ids:
-                        col.add(f, (rid, "levels", li, "items", ii, "item"), unknown_message("item", fi.item, item_ids))
-            if monsters is not None:
-                for gi, mid in enumerate(lv.guardians):
-                    if mid not in monsters:
-                        col.add(f, (rid, "levels", li, "guardians", gi), unknown_message("monster", mid, monsters))
-            if lv.final and not lv.guardians:
-                col.add(f, (rid, "levels", li), "a final level needs 'guardians'")
-        if not rs.levels[-1].final:
-            col.add(f, (rid, "levels", len(rs.levels) - 1), "the last level must be the final level (final: true)")
+        _check_ruleset_refs(col, known, rid, rs)
+
+
+def _check_ruleset_refs(
+    col: Collector, known: Mapping[str, Mapping[str, Any] | None], rid: str, rs: schema.Ruleset
+) -> None:
+    """The names one ruleset points at: its party, table, starting items, the unnegotiable and every level's."""
+    f = "rulesets.yaml"
+    item_ids, party_ids, tables = known["items"], known["party"], known["negotiation"]
+    monsters = known["monsters"]
+    if party_ids is not None:
+        for i, cid in enumerate(rs.party):
+            if cid not in party_ids:
+                col.add(f, (rid, "party", i), unknown_message("character", cid, party_ids))
+    if tables is not None and rs.negotiation_table not in tables:
+        col.add(f, (rid, "negotiation_table"), unknown_message("table", rs.negotiation_table, tables))
+    if item_ids is not None:
+        for iid in rs.start_items:
+            if iid not in item_ids:
+                col.add(f, (rid, "start_items", iid), unknown_message("item", iid, item_ids), key=True)
+    if monsters is not None and rs.unnegotiable is not None:
+        for ui, mid in enumerate(rs.unnegotiable):
+            if mid not in monsters:
+                col.add(f, (rid, "unnegotiable", ui), unknown_message("monster", mid, monsters))
+    for li, lv in enumerate(rs.levels):
+        _check_level_refs(col, known, (rid, "levels", li), lv)
+    if not rs.levels[-1].final:
+        col.add(f, (rid, "levels", len(rs.levels) - 1), "the last level must be the final level (final: true)")
+
+
+def _check_level_refs(
+    col: Collector, known: Mapping[str, Mapping[str, Any] | None], at: tuple[str, str, int], lv: schema.Level
+) -> None:
+    """The names one level of a ruleset points at: its map profile, tables, items and guardians."""
+    f = "rulesets.yaml"
+    item_ids, maps, encounters, monsters = known["items"], known["dungeon"], known["encounters"], known["monsters"]
+    if maps is not None and lv.mapgen not in maps:
+        col.add(f, (*at, "mapgen"), unknown_message("map profile", lv.mapgen, maps))
+    if encounters is not None:
+        for key in ("resident", "wandering"):
+            tid = getattr(lv, key)
+            if tid not in encounters:
+                col.add(f, (*at, key), unknown_message("encounter table", tid, encounters))
+    if item_ids is not None:
+        for ii, fi in enumerate(lv.items):
+            if fi.item not in item_ids:
+                col.add(f, (*at, "items", ii, "item"), unknown_message("item", fi.item, item_ids))
+    if monsters is not None:
+        for gi, mid in enumerate(lv.guardians):
+            if mid not in monsters:
+                col.add(f, (*at, "guardians", gi), unknown_message("monster", mid, monsters))
+    if lv.final and not lv.guardians:
+        col.add(f, at, "a final level needs 'guardians'")
 
 
 def _good_entries(model: Any, value: Any) -> dict[str, Any]:
