@@ -39,15 +39,22 @@ import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcod.event import KeyDown, KeySym, Modifier
+from tcod.event import Event, KeyDown, KeySym, Modifier
+
+if TYPE_CHECKING:
+    from undercroft.content import Content
+    from undercroft.rules.game import Game
+    from undercroft.rules.state import GameState
+    from undercroft.ui.frontend import NullFrontEnd
+    from undercroft.ui.scenes import SceneStack
+    from undercroft.ui.session import Session
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 ARROWS = {(0, -1): KeySym.UP, (0, 1): KeySym.DOWN, (-1, 0): KeySym.LEFT, (1, 0): KeySym.RIGHT}
 SETS = ("window", "large", "wide", "terminal")
-SCENES = ("explore", "encounter", "unseen", "combat", "run", "death")
 TERM_SIZE = (80, 24)
 TERM_TIMEOUT = 10.0  # seconds for the terminal to show what the plan saw
 
@@ -104,12 +111,8 @@ def write(console: Any, path: Path, tileset: str = "small") -> None:
 
 def window_shots(first_seed: int, size: tuple[int, int], outputs: list[tuple[Path, str]]) -> None:
     """Every scene of the window at console ``size``, each frame written once per (directory, tileset)."""
-    import tcod.event
-
     from undercroft.content import load_content
     from undercroft.paths import data_dir
-    from undercroft.rules import dungeon
-    from undercroft.rules.actions import Fight, Run
     from undercroft.ui import loop
     from undercroft.ui.frontend import NullFrontEnd
     from undercroft.ui.keys import key
@@ -117,130 +120,166 @@ def window_shots(first_seed: int, size: tuple[int, int], outputs: list[tuple[Pat
     from undercroft.ui.session import Session
 
     content = load_content(data_dir())
-
-    def shot(frontend: NullFrontEnd, name: str) -> None:
-        """The frame the loop has just presented."""
-        assert frontend.console is not None
-        for directory, tileset in outputs:
-            write(frontend.console, directory / f"{name}.png", tileset)
-
     title = TitleScene(content, seed=first_seed)
     title.seed_typed = False
     fe = NullFrontEnd(size=size)
     loop.run(fe.open, lambda: SceneStack([title]), max_frames=1)
-    shot(fe, "title")
-
-    def step_key(session: Session) -> KeySym:
-        st = session.game.state
-        me = st.party[0]
-        if st.mode in ("explore", "combat") and me.hp * 2 < me.max_hp and st.items.get("healing_potion"):
-            return KeySym.Q
-        if st.mode == "encounter" and not session.game.legal(Fight()):
-            return KeySym.W  # out of sight: wait for it to come
-        if st.mode in ("encounter", "pursuit"):
-            return KeySym.F if session.game.legal(Fight()) else KeySym.R  # giving chase: run on
-        if st.mode == "combat":
-            return KeySym.A
-        m = st.level.map
-        best = None
-        for s in m.rooms:
-            if st.level.visited[s.id]:
-                continue
-            path = dungeon.path_between(m, st.pos, ((s.x1 + s.x2) // 2, (s.y1 + s.y2) // 2))
-            if len(path) > 1 and (best is None or len(path) < len(best)):
-                best = path
-        if best is None:
-            return KeySym.Z
-        return ARROWS[(best[1][0] - st.pos[0], best[1][1] - st.pos[1])]
-
-    taken: set[str] = set()
-
-    def play(seed: int) -> None:
-        """One game of ``seed`` through the loop, photographing each scene the first time it looks its part."""
-        stack = loop.play_stack(content, loop.PlayOptions(seed=seed))
-        frontend = NullFrontEnd(size=size)
-        presses = [0]
-
-        def script(timeout: float | None) -> list[tcod.event.Event] | None:
-            """Called as the loop waits for input: the frame on the front end is the game as it is now."""
-            top = type(stack.top).__name__
-            session = stack.top.session  # type: ignore[attr-defined]
-            st = session.game.state
-            if (
-                top == "ExploreScene"
-                and "explore" not in taken
-                and st.turn >= 30
-                and st.level.explored.sum() > 500
-                and st.party[0].hp * 3 >= st.party[0].max_hp * 2
-            ):
-                shot(frontend, "explore")
-                taken.add("explore")
-            if (
-                top == "EncounterScene"
-                and "encounter" not in taken
-                and st.encounter is not None
-                and not st.encounter.out_of_sight
-                and len(session.game.state.level.groups)
-                and st.turn > 10
-            ):
-                shot(frontend, "encounter")
-                taken.add("encounter")
-            if (
-                top == "EncounterScene"
-                and "unseen" not in taken
-                and st.encounter is not None
-                and st.encounter.out_of_sight
-            ):
-                shot(frontend, "unseen")
-                taken.add("unseen")
-            swung = any(e.type == "attack" and e.get("attacker_side") == "party" for e in session.last_events)
-            if (
-                top == "CombatScene"
-                and "combat" not in taken
-                and st.combat is not None
-                and st.combat.round >= 2
-                and swung
-            ):
-                shot(frontend, "combat")
-                taken.add("combat")
-            if top == "DoorScene" and "run" not in taken:  # the choice of doors, over the fight
-                shot(frontend, "run")
-                taken.add("run")
-                return [key(KeySym.ESCAPE)]
-            game = session.game
-            front = st.front_group()
-            if (
-                top == "CombatScene"
-                and "combat" in taken
-                and "run" not in taken
-                and game.legal(Run())
-                and front is not None
-                and len(front.alive) >= 2
-                and sum(not w.blocked for w in game.exits()) >= 2
-            ):
-                return [key(KeySym.R)]
-            if top == "EndScene":
-                if "death" not in taken and st.mode == "dead":
-                    shot(frontend, "death")
-                    taken.add("death")
-                return None  # close
-            presses[0] += 1
-            if presses[0] > 600:
-                return None
-            return [key(step_key(session))]
-
-        frontend.source = script
-        loop.run(frontend.open, lambda: stack)
-
+    write_frame(fe, "title", outputs)
+    taken: set[str] = set()  # the scenes of WINDOW_LOOKS photographed, over the games
     for seed in range(first_seed, first_seed + 200):
-        play(seed)
-        if set(SCENES) <= taken:
+        _WindowGame(content, seed, size, outputs, taken).play()
+        if WINDOW_LOOKS.keys() <= taken:
             break
     # the help overlay over a game
     fe = NullFrontEnd([[key(KeySym.SLASH, Modifier.LSHIFT)]], size=size)
     loop.run(fe.open, lambda: SceneStack(game_stack(Session.new(content, "undercroft", first_seed))), max_frames=2)
-    shot(fe, "help")
-    print(f"window {size[0]}x{size[1]}: missing:", set(SCENES) - taken or "none")
+    write_frame(fe, "help", outputs)
+    print(f"window {size[0]}x{size[1]}: missing:", WINDOW_LOOKS.keys() - taken or "none")
+
+
+def write_frame(frontend: NullFrontEnd, name: str, outputs: list[tuple[Path, str]]) -> None:
+    """The frame the loop has just presented, as ``name``.png once per (directory, tileset)."""
+    assert frontend.console is not None
+    for directory, tileset in outputs:
+        write(frontend.console, directory / f"{name}.png", tileset)
+
+
+def _swung(session: Session) -> bool:
+    """Whether the party struck at the foe on the last turn."""
+    return any(e.type == "attack" and e.get("attacker_side") == "party" for e in session.last_events)
+
+
+def _time_to_run(game: Game, taken: set[str]) -> bool:
+    """The fight photographed, not yet the choice of doors, and the party can run off by two ways or more."""
+    from undercroft.rules.actions import Run
+
+    return (
+        "combat" in taken and "run" not in taken and game.legal(Run()) and sum(not w.blocked for w in game.exits()) >= 2
+    )
+
+
+def _explore_looks(session: Session) -> bool:
+    """Well into the level, much of it seen, the party not much hurt."""
+    st = session.game.state
+    me = st.party[0]
+    return st.turn >= 30 and bool(st.level.explored.sum() > 500) and me.hp * 3 >= me.max_hp * 2
+
+
+def _encounter_looks(session: Session) -> bool:
+    """A group in sight, past the first turns."""
+    st = session.game.state
+    return st.encounter is not None and not st.encounter.out_of_sight and len(st.level.groups) > 0 and st.turn > 10
+
+
+def _unseen_looks(session: Session) -> bool:
+    """A group heard but out of sight."""
+    st = session.game.state
+    return st.encounter is not None and st.encounter.out_of_sight
+
+
+def _combat_looks(session: Session) -> bool:
+    """The second round or later, the party's blow just struck."""
+    st = session.game.state
+    return st.combat is not None and st.combat.round >= 2 and _swung(session)
+
+
+# The window's scenes, each photographed the first time it looks its part: the scene on top and the test.
+WINDOW_LOOKS: dict[str, tuple[str, Callable[[Session], bool]]] = {
+    "explore": ("ExploreScene", _explore_looks),
+    "encounter": ("EncounterScene", _encounter_looks),
+    "unseen": ("EncounterScene", _unseen_looks),
+    "combat": ("CombatScene", _combat_looks),
+    "run": ("DoorScene", lambda session: True),  # the choice of doors, over the fight
+    "death": ("EndScene", lambda session: session.game.state.mode == "dead"),
+}
+
+
+def _step_key(session: Session) -> KeySym:
+    """The window's key in play: a potion when hurt, meet, fight or run on, else a step to the nearest room not
+    visited (a rest when there is none)."""
+    from undercroft.rules import dungeon
+    from undercroft.rules.actions import Fight
+
+    st = session.game.state
+    me = st.party[0]
+    if st.mode in ("explore", "combat") and me.hp * 2 < me.max_hp and st.items.get("healing_potion"):
+        return KeySym.Q
+    if st.mode == "encounter" and not session.game.legal(Fight()):
+        return KeySym.W  # out of sight: wait for it to come
+    if st.mode in ("encounter", "pursuit"):
+        return KeySym.F if session.game.legal(Fight()) else KeySym.R  # giving chase: run on
+    if st.mode == "combat":
+        return KeySym.A
+    m = st.level.map
+    best = None
+    for s in m.rooms:
+        if st.level.visited[s.id]:
+            continue
+        path = dungeon.path_between(m, st.pos, ((s.x1 + s.x2) // 2, (s.y1 + s.y2) // 2))
+        if len(path) > 1 and (best is None or len(path) < len(best)):
+            best = path
+    if best is None:
+        return KeySym.Z
+    return ARROWS[(best[1][0] - st.pos[0], best[1][1] - st.pos[1])]
+
+
+class _WindowGame:
+    """One game of ``seed`` through the loop at console ``size``, its input :meth:`script`: the scenes of
+    :data:`WINDOW_LOOKS` not in ``taken`` (shared by the games) are photographed as they look their part."""
+
+    def __init__(
+        self, content: Content, seed: int, size: tuple[int, int], outputs: list[tuple[Path, str]], taken: set[str]
+    ) -> None:
+        from undercroft.ui import loop
+        from undercroft.ui.frontend import NullFrontEnd
+
+        self.stack = loop.play_stack(content, loop.PlayOptions(seed=seed))
+        self.frontend = NullFrontEnd(size=size)
+        self.frontend.source = self.script
+        self.outputs = outputs
+        self.taken = taken
+        self.presses = 0
+
+    def play(self) -> None:
+        from undercroft.ui import loop
+
+        loop.run(self.frontend.open, lambda: self.stack)
+
+    def script(self, timeout: float | None) -> list[Event] | None:
+        """Called as the loop waits for input: the frame on the front end is the game as it is now."""
+        from undercroft.ui.keys import key
+
+        top = type(self.stack.top).__name__
+        session: Session = self.stack.top.session  # type: ignore[attr-defined]
+        if "run" in self.photograph(top, session):  # the choice of doors photographed: back to the fight
+            return [key(KeySym.ESCAPE)]
+        front = session.game.state.front_group()
+        if (
+            top == "CombatScene"
+            and _time_to_run(session.game, self.taken)
+            and front is not None
+            and len(front.alive) >= 2
+        ):
+            return [key(KeySym.R)]
+        if top == "EndScene":
+            return None  # close
+        self.presses += 1
+        if self.presses > 600:
+            return None
+        return [key(_step_key(session))]
+
+    def photograph(self, top: str, session: Session) -> list[str]:
+        """Writes the frame of each scene of WINDOW_LOOKS on top (``top``), not taken yet, that looks its part; returns
+        their names."""
+        names = [
+            name
+            for name, (scene, looks) in WINDOW_LOOKS.items()
+            if scene == top and name not in self.taken and looks(session)
+        ]
+        for name in names:
+            write_frame(self.frontend, name, self.outputs)
+            self.taken.add(name)
+        return names
 
 
 # --- the terminal: planned on the null front end, played in a pseudo-terminal ----------------------------------
@@ -282,102 +321,117 @@ def _same(a: list[str], b: list[str]) -> bool:
 
 Plan = tuple[list[str], dict[int, list[str]], list[list[str]]]
 
+# the overlays of the terminal plan, photographed whenever they are on top: the scene and the screenshot's name
+OVERLAYS = {"LookScene": "look", "LogScene": "log", "HelpScene": "help", "DoorScene": "run"}
+
 
 def plan_terminal(seed: int, ruleset: str) -> Plan:
     """Play ``seed`` of ``ruleset`` on a null front end of 80x24 with a script that visits every scene.
 
     Returns the keys (characters), the names of the screenshots to take before key ``i`` (``len(keys)``: at the
     end, on the title screen), and the screen expected before each key and at the end."""
-    import tcod.event
-
     from undercroft.content import load_content
     from undercroft.paths import data_dir
-    from undercroft.rules.actions import Fight, Run
     from undercroft.ui import loop
     from undercroft.ui.frontend import NullFrontEnd
 
     content = load_content(data_dir())
     stack = loop.play_stack(content, loop.PlayOptions(ruleset=ruleset, seed=seed))
-    fe = NullFrontEnd(size=TERM_SIZE)
-    keys: list[str] = []
-    screens: list[list[str]] = []
-    shots: dict[int, list[str]] = {}
-    taken: set[str] = set()
-    queued: list[str] = []
-    waits = [0]
+    plan = _TerminalPlan(stack, NullFrontEnd(size=TERM_SIZE), f"seed {seed} ({ruleset})")
+    loop.run(plan.fe.open, lambda: stack)
+    return plan.keys, plan.shots, plan.screens
 
-    def script(timeout: float | None) -> list[tcod.event.Event] | None:
+
+class _TerminalPlan:
+    """The script of :func:`plan_terminal` (the input of ``fe``, which plays ``stack``) and what it records."""
+
+    def __init__(self, stack: SceneStack, fe: NullFrontEnd, game_name: str) -> None:
+        self.stack = stack
+        self.fe = fe
+        self.fe.source = self.script
+        self.game_name = game_name
+        self.keys: list[str] = []
+        self.screens: list[list[str]] = []
+        self.shots: dict[int, list[str]] = {}
+        self.taken: set[str] = set()
+        self.queued: list[str] = []
+        self.rested = False
+
+    def shoot(self, name: str) -> None:
+        """A screenshot ``name`` before the next key, unless it was taken already."""
+        if name not in self.taken:
+            self.taken.add(name)
+            self.shots.setdefault(len(self.keys), []).append(name)
+
+    def press(self, c: str) -> list[Event]:
+        """Types ``c``, the screen before it recorded."""
+        self.screens.append(screen_text(self.fe.console))
+        self.keys.append(c)
+        return [key_event(c)]
+
+    def script(self, timeout: float | None) -> list[Event] | None:
+        """Called as the loop waits for input: the next key, or None at the end (back on the title screen)."""
         if timeout is not None:  # a walk (auto-explore) under way: let it go on
             return []
-        assert fe.console is not None
-        top = type(stack.top).__name__
-
-        def shoot(name: str) -> None:
-            if name not in taken:
-                taken.add(name)
-                shots.setdefault(len(keys), []).append(name)
-
-        def press(c: str) -> list[tcod.event.Event]:
-            screens.append(screen_text(fe.console))
-            keys.append(c)
-            return [key_event(c)]
-
-        overlay = {"LookScene": "look", "LogScene": "log", "HelpScene": "help", "DoorScene": "run"}.get(top)
+        assert self.fe.console is not None
+        top = type(self.stack.top).__name__
+        overlay = OVERLAYS.get(top)
         if overlay:
-            shoot(overlay)
-        if queued:
-            return press(queued.pop(0))
+            self.shoot(overlay)
+        if self.queued:
+            return self.press(self.queued.pop(0))
         if top == "TitleScene":
-            shoot("title")
-            screens.append(screen_text(fe.console))
+            self.shoot("title")
+            self.screens.append(screen_text(self.fe.console))
             return None  # the end
-        session = stack.top.session  # type: ignore[attr-defined]
-        game = session.game
-        st = game.state
+        session: Session = self.stack.top.session  # type: ignore[attr-defined]
         if top == "EndScene":
-            shoot("death" if st.mode == "dead" else "victory")
-            return press("\r")
-        if len(keys) > 300:
-            raise RuntimeError(f"seed {seed} ({ruleset}): no end within 300 keys")
+            self.shoot("death" if session.game.state.mode == "dead" else "victory")
+            return self.press("\r")
+        if len(self.keys) > 300:
+            raise RuntimeError(f"{self.game_name}: no end within 300 keys")
         if top == "ExploreScene":
-            if waits[0] < 1:  # a turn's rest, then auto-explore
-                waits[0] += 1
-                return press("z")
-            if st.turn >= 6:
-                shoot("explore")
-            return press("x")
+            return self.press(self.explore(session.game.state))
         if top == "EncounterScene":
-            assert st.encounter is not None
-            if st.encounter.out_of_sight:
-                shoot("unseen")
-                return press("w")
-            if "encounter" not in taken:
-                shoot("encounter")
-                queued.extend([";", "\x1b", "L", "\x1b", "?", "\x1b"])  # look, the log, help; then back
-                return press(queued.pop(0))
-            return press("f" if game.legal(Fight()) else "r")
+            return self.press(self.encounter(session.game))
         if top == "CombatScene":
-            assert st.combat is not None
-            swung = any(e.type == "attack" and e.get("attacker_side") == "party" for e in session.last_events)
-            if st.combat.round >= 2 and swung:
-                shoot("combat")
-            if (
-                "combat" in taken
-                and "run" not in taken
-                and game.legal(Run())
-                and sum(not w.blocked for w in game.exits()) >= 2
-            ):
-                return press("r")
-            return press("a")
-        if top == "DoorScene":
-            return press("\x1b")  # stay and fight on
+            return self.press(self.combat(session))
         if top == "PursuitScene":
-            return press("f")
-        return press("\x1b")
+            return self.press("f")
+        return self.press("\x1b")  # (on the choice of doors: stay and fight on)
 
-    fe.source = script
-    loop.run(fe.open, lambda: stack)
-    return keys, shots, screens
+    def explore(self, st: GameState) -> str:
+        """The key on the map: a rest, then auto-explore (photographed after the first turns)."""
+        if not self.rested:  # a turn's rest, then auto-explore
+            self.rested = True
+            return "z"
+        if st.turn >= 6:
+            self.shoot("explore")
+        return "x"
+
+    def encounter(self, game: Game) -> str:
+        """The key on meeting a group: wait while it is out of sight; the first time in sight, look at it, read the
+        log and the help; then fight (``r`` when a fight is not allowed)."""
+        from undercroft.rules.actions import Fight
+
+        st = game.state
+        assert st.encounter is not None
+        if st.encounter.out_of_sight:
+            self.shoot("unseen")
+            return "w"
+        if "encounter" not in self.taken:
+            self.shoot("encounter")
+            self.queued.extend([";", "\x1b", "L", "\x1b", "?", "\x1b"])  # look, the log, help; then back
+            return self.queued.pop(0)
+        return "f" if game.legal(Fight()) else "r"
+
+    def combat(self, session: Session) -> str:
+        """The key in a fight: attack, or run once the fight is photographed (for the choice of doors)."""
+        st = session.game.state
+        assert st.combat is not None
+        if st.combat.round >= 2 and _swung(session):
+            self.shoot("combat")
+        return "r" if _time_to_run(session.game, self.taken) else "a"
 
 
 class _PtyGame:
