@@ -3,11 +3,15 @@ touching the game's dice, and in agreement with the rules engine playing on from
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 import pytest
+from fight_helpers import enumerate_fight
 
 from undercroft.content import Content, load_content
 from undercroft.paths import data_dir
@@ -26,15 +30,17 @@ from undercroft.sim.odds import (
     attack_target,
     clear_cache,
     exact_from,
+    exactly,
     fight_odds,
     matchup_spec,
     simulate_from,
     start_odds,
     starts,
     stream_seed,
-    win_chance,
 )
+from undercroft.sim.partytable import full_behind
 from undercroft.sim.scalar import play_out
+from undercroft.sim.spec import FightSpec, spec_from_content
 
 SCALAR_FIGHTS = 3000
 SIGMAS = 4.0
@@ -150,7 +156,6 @@ def test_mid_fight_group_with_one_wounded_is_exact(content: Content) -> None:
     assert start.hps == (1, 4, 4) and not start.fresh
     odds = fight_odds(content, game)
     assert odds is not None and odds.exact and odds.method == "exact"
-    assert odds.win == pytest.approx(win_chance(content, game), abs=1e-11)  # (the bot's: from the group's table)
     bad = agrees(odds, game)
     assert not bad, bad
 
@@ -216,6 +221,102 @@ def test_simulate_from_a_fresh_start_matches_exact(content: Content, monster: st
     win, _, lost, rounds = simulate_from(Start(spec, (spec.monster_hp,) * count, spec.delver_first), n, 3)
     assert abs(win - e.win) <= SIGMAS * math.sqrt(e.win * (1 - e.win) / n)
     assert abs(lost - e.hp_lost_mean) <= 0.05 and abs(rounds - e.rounds_mean) <= 0.03
+
+
+# --- fights in progress, exactly: against an enumeration of every state -------------------------------------------
+
+
+def _small(content: Content, monster: str, **numbers: Any) -> FightSpec:
+    """A shipped fight made small enough to enumerate at every state (and with ``numbers`` changed)."""
+    spec = spec_from_content(content, monster)
+    return replace(spec, delver_hp=7, delver_max_hp=7, monster_hp=min(spec.monster_hp, 6), **numbers)
+
+
+@pytest.mark.parametrize(
+    ("monster", "numbers"),
+    [
+        ("troll", {}),  # regenerates
+        ("wick_trimmer", {}),  # acts every second turn
+        ("the_patient_one", {}),  # holds its ground
+        ("ogre", {"exhausted": True}),  # fatigue's penalties
+        ("ossuary_knot", {"critical_multiplier": 3, "regenerate": 2, "acts_every": 3}),
+        ("goblin", {"minimum_damage": 1, "weapon": 0}),
+    ],
+)
+def test_every_state_of_a_fight_is_the_enumerations(content: Content, monster: str, numbers: dict[str, Any]) -> None:
+    """exact_from from every state of one creature's fight (the delver's and the creature's hit points, either side
+    next, every phase, a lost turn): the enumeration's numbers."""
+    spec = _small(content, monster, **numbers)
+    checked = 0
+    for d, m, delver_next, lost in itertools.product(
+        range(1, spec.delver_max_hp + 1), range(1, spec.monster_hp + 1), (True, False), (False, True)
+    ):
+        for phase in range(spec.acts_every):
+            one = replace(spec, delver_hp=d)
+            got = exact_from(Start(one, (m,), delver_next, phase, lost))
+            want = enumerate_fight((one,), (m,), delver_next, phase, lost, "lowest_hp")
+            assert got == pytest.approx(want, abs=1e-9), (d, m, delver_next, phase, lost)
+            checked += 1
+    assert checked >= 7 * 5 * 4
+
+
+@pytest.mark.parametrize(
+    ("monster", "numbers"),
+    [
+        ("goblin", {}),
+        ("troll", {}),  # regenerates
+        ("wick_trimmer", {}),  # acts every second turn
+        ("ossuary_knot", {"critical_multiplier": 3, "regenerate": 2, "acts_every": 3, "exhausted": True}),
+    ],
+)
+def test_every_state_of_a_group_fight_is_the_enumerations(
+    content: Content, monster: str, numbers: dict[str, Any]
+) -> None:
+    """A group fought one creature at a time (the one struck wounded, every other at full), from every state."""
+    spec = replace(_small(content, monster, **numbers), monster_hp=4, count=3)
+    checked = 0
+    for c, d, m, delver_next, lost in itertools.product(
+        (3, 2, 1), (1, 4, 7), range(1, spec.monster_hp + 1), (True, False), (False, True)
+    ):
+        if (c + m) % 2 and c > 1:
+            continue  # (half the states of the groups: the enumeration of three creatures is slow)
+        hps = (m,) + (spec.monster_hp,) * (c - 1)
+        for phase in range(spec.acts_every):
+            one = replace(spec, delver_hp=d, count=c)
+            got = exact_from(Start(one, hps, delver_next, phase, lost))
+            want = enumerate_fight((one,), hps, delver_next, phase, lost, "lowest_hp")
+            assert got == pytest.approx(want, abs=1e-9), (c, d, m, delver_next, phase, lost)
+            checked += 1
+    assert checked >= 3 * 4 * 4
+
+
+def test_a_sure_fight_a_hopeless_one_and_a_stalemate(content: Content) -> None:
+    spec = spec_from_content(content, "goblin")
+    sure = replace(spec, might=50, always_miss=0, monster_defense=0)  # every blow kills
+    assert exact_from(Start(sure, (1,), True))[0] == 1.0
+    hopeless = replace(spec, weapon=0, might=-50, critical=0, minimum_damage=0)  # no blow ever lands
+    assert exact_from(Start(hopeless, (hopeless.monster_hp,), True))[0] == 0.0
+    # Neither side can hurt the other: the fight is undecided to the last of its rounds, never won.
+    never = replace(hopeless, monster_damage=0, max_rounds=40)
+    win, death, lost, rounds = exact_from(Start(never, (never.monster_hp,), True))
+    assert (win, death, lost, rounds) == (0.0, 0.0, 0.0, 40.0)
+
+
+def test_a_group_with_two_wounded_is_simulated(content: Content) -> None:
+    spec = replace(spec_from_content(content, "goblin"), count=3)
+    full = spec.monster_hp
+    assert full_behind(spec, (1, full, full))
+    assert not full_behind(spec, (1, full - 1, full))
+    assert exactly(Start(spec, (1, full, full), True)) and not exactly(Start(spec, (1, 1, full), True))
+    with pytest.raises(ValueError, match="all at full but the one struck"):
+        exact_from(Start(spec, (1, 1, full), True))
+
+
+def test_a_crowd_too_big_to_count_is_simulated(content: Content) -> None:
+    spec = replace(spec_from_content(content, "goblin"), delver_hp=999, delver_max_hp=999, monster_hp=20, count=20)
+    assert not exactly(Start(spec, (20,) * 20, True))  # (400 million multiply-adds a round)
+    shipped = replace(spec, delver_hp=12, delver_max_hp=12, monster_hp=8, count=4)
+    assert exactly(Start(shipped, (8,) * 4, True))  # (a shipped group: 7,680)
 
 
 # --- fights in progress, against the engine playing on from the same state ------------------------------------

@@ -1,19 +1,19 @@
 """The exact odds of a party of two (undercroft.sim.partytable), against an enumeration of the fight state by state
-written here from the rules (each blow's every face, the creatures by index, the targeting as the engine picks), over
-every state of small fights that have each rule a fight can have; against the party simulation on the shipped
-crawler fights; and what the odds and the panels make of them."""
+written from the rules (fight_helpers.enumerate_fight), over every state of small fights that have each rule a fight
+can have; against the party simulation on the shipped crawler fights; and what the odds and the panels make of
+them."""
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from fight_helpers import enumerate_fight
 
 from undercroft.content import Content, load_content
 from undercroft.rules import formulas
@@ -31,96 +31,8 @@ from undercroft.sim.odds import (
     simulate_party,
 )
 from undercroft.sim.spec import FightSpec, spec_from_content
-from undercroft.sim.vector import face_tables
 
 CLOSE = 1e-10  # both stop once what is left to decide weighs less than about 1e-13
-Numbers = tuple[float, float, float, float]
-
-
-def enumerate_fight(
-    specs: tuple[FightSpec, ...],
-    hps: tuple[int, ...],
-    party_next: bool,
-    phase: int,
-    lost: bool,
-    targeting: str,
-    rounds: int = 200,
-) -> Numbers:
-    """(win, death, hit points lost, rounds) of the fight, every state carried forward with its chance: the party's
-    turn strikes the weakest living creature (ties the first), each living character in turn, the first living
-    creature once it falls; the monsters' turn (when they act) has each living creature strike whom ``targeting``
-    picks; then the living regenerate. Stops when less than 1e-15 is left undecided."""
-    die, full = specs[0].attack_die, specs[0].monster_hp
-    dealt = [face_tables(s)[0] for s in specs]
-    taken = [face_tables(s)[1] for s in specs]
-    total = sum(s.delver_hp for s in specs)
-    states: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {(tuple(s.delver_hp for s in specs), hps): 1.0}
-    win = death = lost_hp = mean_rounds = 0.0
-    for r in range(rounds):
-        for side in ("party", "monsters") if party_next else ("monsters", "party"):
-            after: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = defaultdict(float)
-            for (party, creatures), p in states.items():
-                if side == "party":
-                    living = [i for i, h in enumerate(creatures) if h > 0]
-                    branches = {(creatures, min(living, key=lambda i: (creatures[i], i))): p}
-                    for j in (j for j in range(len(specs)) if party[j] > 0):
-                        nxt: dict[tuple[tuple[int, ...], int], float] = defaultdict(float)
-                        for (cs, t), q in branches.items():
-                            if not any(cs):
-                                nxt[(cs, t)] += q
-                                continue
-                            if cs[t] <= 0:
-                                t = next(i for i, h in enumerate(cs) if h > 0)
-                            for face in range(die):
-                                hit = list(cs)
-                                hit[t] = max(0, hit[t] - int(dealt[j][face]))
-                                nxt[(tuple(hit), t)] += q / die
-                        branches = nxt
-                    for (cs, _), q in branches.items():
-                        if any(cs):
-                            after[(party, cs)] += q
-                        else:
-                            win += q
-                            lost_hp += q * (total - sum(party))
-                            mean_rounds += q * (r + 1)
-                else:
-                    acts = not (r == 0 and lost) and formulas.monster_acts(phase + r, specs[0].acts_every)
-                    parties = {party: p}
-                    for _ in (i for i, h in enumerate(creatures) if h > 0 and acts):
-                        struck: dict[tuple[int, ...], float] = defaultdict(float)
-                        for ps, q in parties.items():
-                            up = [j for j, h in enumerate(ps) if h > 0]
-                            if not up:
-                                struck[ps] += q
-                                continue
-                            whom = (
-                                [(min(up, key=lambda j: (ps[j], j)), 1.0)]
-                                if targeting == "lowest_hp"
-                                else [(up[0], 1.0)]
-                                if targeting == "first"
-                                else [(j, 1 / len(up)) for j in up]
-                            )
-                            for j, w in whom:
-                                for face in range(die):
-                                    hit = list(ps)
-                                    hit[j] = max(0, hit[j] - int(taken[j][face]))
-                                    struck[tuple(hit)] += q * w / die
-                        parties = struck
-                    healed = tuple(min(full, h + specs[0].regenerate) if h > 0 else h for h in creatures)
-                    for ps, q in parties.items():
-                        if any(ps):
-                            after[(ps, healed)] += q
-                        else:
-                            death += q
-                            lost_hp += q * total
-                            mean_rounds += q * (r + 1)
-            states = after
-        if sum(states.values()) < 1e-15:
-            break
-    for (party, _), q in states.items():
-        lost_hp += q * (total - sum(party))
-        mean_rounds += q * rounds
-    return win, death, lost_hp, mean_rounds
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +54,7 @@ def _party(content: Content, monster: str, cap: int = 4, **numbers: Any) -> tupl
 def _fresh(
     delver: FightSpec, sellsword: FightSpec, targeting: str
 ) -> tuple[tuple[FightSpec, ...], tuple[int, ...], bool, int, bool, str]:
-    """A fresh fight of the two against two creatures, as party_win and enumerate_fight take it."""
+    """A fresh fight of the two against two creatures, as party_numbers and enumerate_fight take it."""
     return (delver, sellsword), (delver.monster_hp,) * 2, True, 0, False, targeting
 
 
@@ -161,10 +73,6 @@ def test_every_state_of_a_party_fight_is_the_enumerations(
     content: Content, monster: str, targeting: str, numbers: dict[str, Any]
 ) -> None:
     delver, sellsword = _party(content, monster, **numbers)
-    partytable.clear()
-    assert partytable.party_win(*_fresh(delver, sellsword, targeting)) == pytest.approx(  # (before a whole table)
-        enumerate_fight(*_fresh(delver, sellsword, targeting))[0], abs=CLOSE
-    )
     checked = 0
     creature = range(1, delver.monster_hp + 1, max(1, delver.monster_hp // 4))  # (every hit points up to 4)
     for count in (1, 2, 3) if delver.monster_hp <= 4 else (1, 2):  # (three creatures of 9 take long to enumerate)
@@ -179,66 +87,8 @@ def test_every_state_of_a_party_fight_is_the_enumerations(
                 got = partytable.party_numbers(specs, hps, party_next, phase, lost, targeting)
                 want = enumerate_fight(specs, hps, party_next, phase, lost, targeting)
                 assert got == pytest.approx(want, abs=CLOSE), (count, a, b, m, party_next, phase, lost)
-                win = partytable.party_win(specs, hps, party_next, phase, lost, targeting)  # (the bot's tables)
-                assert win == pytest.approx(got[0], abs=1e-14)
                 checked += 1
     assert checked >= (96 + 2 * 48 if delver.monster_hp <= 4 else 240)
-
-
-@pytest.mark.parametrize(
-    ("monster", "targeting", "numbers"),
-    [
-        ("orc", "lowest_hp", {}),
-        ("orc", "random", {}),
-        ("troll", "lowest_hp", {"cap": 9}),  # regenerates (and lives through a blow at 9 hit points)
-        (
-            "goblin",
-            "first",
-            {"cap": 9, "critical_multiplier": 3, "regenerate": 2, "acts_every": 2, "minimum_damage": 1},
-        ),
-    ],
-)
-def test_the_bots_bounds_hold_at_every_state_and_end_on_its_number(
-    content: Content, monster: str, targeting: str, numbers: dict[str, Any]
-) -> None:
-    """win_bounds reads the win's tables a round at a time: from every state (either side next, a lost turn, every
-    phase and count), each bound is the win within the rounds read and that plus the chance the fight is still
-    going, as the whole tables of those rounds have them; the bounds hold the win, narrow, and end on party_win's
-    very number; the first come from one round of the tables, not the whole."""
-    delver, sellsword = _party(content, monster, **numbers)
-    checked = 0
-    for count, a, b, m, party_next, lost in itertools.product(
-        (1, 2, 3), range(1, 5), range(1, 4), range(1, delver.monster_hp + 1, 2), (True, False), (False, True)
-    ):
-        for phase in range(delver.acts_every):
-            specs = (replace(delver, delver_hp=a), replace(sellsword, delver_hp=b))
-            hps = (m,) + (delver.monster_hp,) * (count - 1)
-            partytable.clear()
-            bounds = []
-            for lo, hi, final in partytable.win_bounds(specs, hps, party_next, phase, lost, targeting):
-                bounds.append((lo, hi, final))
-                if not final:  # (each bound is the tables' so far at that state, made whole as _build makes them)
-                    grown = partytable._growing[partytable._key(specs, targeting)]
-                    assert len(bounds) > 1 or grown.rounds == 1
-                    f, after = grown.fight, (phase + 1) % delver.acts_every
-                    if party_next:
-                        table = f.round_(grown.before[after], False) if lost else grown.tables[phase]
-                    else:
-                        table = f.opening(
-                            grown.tables[after], not lost and formulas.monster_acts(phase, delver.acts_every)
-                        )
-                    c, at, s = partytable._at(specs, hps)
-                    win, going = table[c, :2, at, s]
-                    assert (lo, hi) == pytest.approx((win, win + going), abs=1e-14)
-            want = partytable.party_win(specs, hps, party_next, phase, lost, targeting)
-            assert bounds[-1] == (want, want, True) and not any(f for _, _, f in bounds[:-1])
-            assert len(bounds) > 2, "(the bounds are read before the tables are whole)"
-            for lo, hi, _ in bounds:
-                assert lo - 1e-12 <= want <= hi + 1e-12, (count, a, b, m, party_next, phase, lost)
-            for (lo0, hi0, _), (lo1, hi1, _) in itertools.pairwise(bounds):
-                assert lo0 <= lo1 + 1e-15 and hi1 <= hi0 + 1e-15
-            checked += 1
-    assert checked >= 288
 
 
 def meet(content: Content, monster: str, count: int) -> Game:
@@ -313,10 +163,7 @@ def test_a_table_is_built_on_one_thread(content: Content, monkeypatch: pytest.Mo
     monkeypatch.setattr(partytable._Fight, "round_", watching)
     partytable.clear()
     delver, sellsword = _party(content, "orc")
-    partytable.party_win(*_fresh(delver, sellsword, "lowest_hp"))  # (a whole table)
-    partytable.clear()
-    for _ in partytable.win_bounds(*_fresh(delver, sellsword, "lowest_hp")):  # (a round at a time)
-        pass
+    partytable.party_numbers(*_fresh(delver, sellsword, "lowest_hp"))
     assert seen and set(seen) == {1}
 
 

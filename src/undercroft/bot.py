@@ -35,11 +35,9 @@ now (``Game.legal``) that has not been refused at this turn. docs/BALANCE.md des
   going back at it; a hostile group that plugs the only door is stepped into; a meeting that goes nowhere is ended
   after :data:`MAX_MEETING` decisions.
 
-The fight odds are the game's own (:func:`undercroft.sim.odds.win_chance`: the win the encounter and fight
-screens show, simulated for a whole party, exact for one character against one creature or a group (all at full
-but the one struck), read there from the fight's table of :mod:`undercroft.sim.wintable`; exact for a party of two,
-from :mod:`undercroft.sim.partytable`), each decision asking only as far as it turns on them
-(:func:`undercroft.sim.odds.win_bounds`); where those have nothing to say it counts on nothing (0). Talk, bribe,
+The fight odds are the game's own: the win of :func:`undercroft.sim.odds.fight_odds`, as the encounter and fight
+panels show it (exact for one character, and for a party of two; simulated for a larger party or a group with two
+wounded), asked only where a decision turns on it; where there are none it counts on nothing (0). Talk, bribe,
 escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules the engine plays by
 (``chase_round``, ``automatic_evasion``, ``bribe_accepted``, ``band``, ...).
 """
@@ -47,7 +45,6 @@ escape and chase chances come from :mod:`undercroft.rules.formulas`, the rules t
 from __future__ import annotations
 
 import functools
-import itertools
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -86,7 +83,7 @@ from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.searches import CostFlood, dijkstra_map
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
-from undercroft.sim.odds import attack_target, win_bounds
+from undercroft.sim.odds import attack_target, fight_odds
 
 Point = tuple[int, int]
 
@@ -209,86 +206,16 @@ def _leaves(escape: float, odds: float) -> bool:
     return escape + (1 - escape) * odds * CAUGHT > odds + LEAVE_MARGIN
 
 
-class _WinOdds:
-    """The fight odds' win (:func:`undercroft.sim.odds.win_chance`) for decisions that compare it with a threshold
-    (a fight's, a meeting's) or choose the best way through a meeting (:meth:`best`): computed only as far as the
-    decision needs (:func:`undercroft.sim.odds.win_bounds`), and each decision the one the whole number gives (where
-    the bounds leave it open, it is taken on the whole number, by the same expression)."""
-
-    SURE = 1e-9  # how far past the decision's edge both bounds must lie for it to be taken on them
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.steps: Iterator[tuple[float, float, bool]] | None = None
-        self.lo, self.hi, self.final = 0.0, 1.0, False  # (a win is a probability: nothing computed yet)
-
-    def _refine(self) -> None:
-        if self.steps is None:
-            self.steps = win_bounds(self.game.content, self.game)
-        self.lo, self.hi, self.final = next(self.steps)
-
-    def start(self) -> None:
-        """Take the state the odds are of now, so that questions asked later, in another state
-        (:meth:`Bot._should_pursue`), are still about this one (nothing is computed until a decision asks)."""
-        if self.steps is None:
-            self.steps = win_bounds(self.game.content, self.game)
-
-    def below(self, threshold: float) -> bool:
-        """``win < threshold``."""
-        while not self.final:
-            if self.hi < threshold - self.SURE:
-                return True
-            if self.lo >= threshold + self.SURE:
-                return False
-            self._refine()
-        return self.lo < threshold
-
-    def leave(self, escape: float) -> bool:
-        """:func:`_leaves` at the win: its margin falls as the win rises (by 1 - (1 - escape) * CAUGHT > 0)."""
-
-        def margin(o: float) -> float:
-            return escape + (1 - escape) * o * CAUGHT - (o + LEAVE_MARGIN)
-
-        while not self.final:
-            if margin(self.hi) > self.SURE:
-                return True
-            if margin(self.lo) < -self.SURE:
-                return False
-            self._refine()
-        return _leaves(escape, self.lo)
-
-    TIE = 1e-6  # Bot._meet rounds the values of the ways through to 6 places, then prefers by _PREFER
-
-    def best(self, ways: dict[str, Callable[[float], float]], lines: list[Callable[[float], float]]) -> str:
-        """The way through a meeting :meth:`Bot._meet` takes: the one of greatest value at the win (rounded to 6
-        places; ties by :data:`_PREFER`). ``ways``: each way's value as a function of the win, each the win itself,
-        a line in it, or a chance plus the rest times the greatest of ``lines`` (lines in the win too); so between
-        two points where two of ``lines`` cross, every difference of two values is a line, and a way is the best
-        over the bounds when it beats every other at both bounds and at every such point between them: by more than
-        a rounding, or, a way preferred on a tie, by nothing at all (it is never below the other, and rounding never
-        turns a greater value into a smaller one: a sure fight, where every way is worth 1, is the commonest). Else
-        it is taken on the whole number, by the same expression."""
-        crossings = _crossings(lines) if not self.final else []
-        while not self.final:
-            points = [self.lo, self.hi, *(x for x in crossings if self.lo < x < self.hi)]
-            at = [{k: f(o) for k, f in ways.items()} for o in points]
-            for k in ways:  # (k beats j: by more than a rounding, or, preferred on a tie, by nothing at all)
-                if all(
-                    v[k] - v[j] >= 0.0 if _PREFER[k] > _PREFER[j] else v[k] - v[j] > self.TIE + self.SURE
-                    for v in at
-                    for j in ways
-                    if j != k
-                ):
-                    return k
-            self._refine()
-        values = {k: f(self.lo) for k, f in ways.items()}
-        return max(values, key=lambda k: (round(values[k], 6), _PREFER[k]))
+def fight_win(game: Game) -> float:
+    """The chance to win the fight in front of the party as the encounter and fight panels show it
+    (:func:`undercroft.sim.odds.fight_odds`); 0 without odds."""
+    odds = fight_odds(game.content, game)
+    return 0.0 if odds is None else odds.win
 
 
-def _crossings(lines: list[Callable[[float], float]]) -> list[float]:
-    """The wins at which two of ``lines`` (each a line in the win) cross."""
-    coef = [(f(0.0), f(1.0) - f(0.0)) for f in lines]
-    return [(c - a) / (b - d) for (a, b), (c, d) in itertools.combinations(coef, 2) if b != d]
+def _best(values: dict[str, float]) -> str:
+    """The way through a meeting of greatest value (rounded to 6 places; ties by :data:`_PREFER`)."""
+    return max(values, key=lambda k: (round(values[k], 6), _PREFER[k]))
 
 
 class Bot:
@@ -312,7 +239,7 @@ class Bot:
         self._waits: dict[int, int] = {}  # group id -> times it waited on it
         self._committed: set[int] = set()  # groups it will not run from any more
         self._forced = False  # the current plan had to go through a segment it fled from
-        self._odds_of: dict[int, _WinOdds] = {}  # group id -> the fight odds it showed when last met
+        self._odds_of: dict[int, float] = {}  # group id -> the fight odds' win it showed when last met
         self._unseen: dict[int, tuple[int, int]] = {}  # group id -> (actions spent on it out of sight, its distance)
         self._long: dict[int, int] = {}  # group id -> decisions spent in meetings with it (reset by MAX_MEETING)
         self._been: dict[int, set[Point]] = {}  # group id -> tiles the party walked on in meetings with it
@@ -771,15 +698,13 @@ class Bot:
             return []
         if st.level.map.stairs == st.pos and self._goal_kind == "stairs" and self.legal(Descend()):
             return [Descend()]  # on the stairs it was making for, and the group lets it go down
-        odds = _WinOdds(self.game)  # (as far as the meeting's choice needs: a party's simulated odds cost milliseconds)
-        odds.start()
-        self._odds_of[g.id] = odds
+        win = self._odds_of[g.id] = fight_win(self.game)
         enc = st.encounter
         if enc is None or not enc.out_of_sight:
             self._unseen.pop(g.id, None)
-            plan = self._meet(g, odds)
+            plan = self._meet(g, win)
         else:
-            plan = self._out_of_sight(g, odds, enc.distance)
+            plan = self._out_of_sight(g, win, enc.distance)
         been = self._been.setdefault(g.id, set())
         if plan and isinstance(plan[0], Move) and st.pos not in been:
             been.add(st.pos)
@@ -795,7 +720,7 @@ class Bot:
             return [_BEST_RUN, Fight()]
         return plan
 
-    def _out_of_sight(self, g: Group, odds: _WinOdds, distance: int) -> list[Action]:
+    def _out_of_sight(self, g: Group, win: float, distance: int) -> list[Action]:
         """A group met out of sight: do now what the bot would do in sight, as far as it can (see the module
         docstring)."""
         game = self.game
@@ -803,7 +728,7 @@ class Bot:
         spent, last = self._unseen.get(g.id, (0, distance + 1))
         self._unseen[g.id] = (spent + 1, distance)
         waits = self._waits.get(g.id)
-        plan = self._meet(g, odds)
+        plan = self._meet(g, win)
         if waits is None:  # a wait on a group out of sight is no wait on its reaction
             self._waits.pop(g.id, None)
         else:
@@ -892,8 +817,8 @@ class Bot:
         path = tcod.path.hillclimb2d(dist, (int(ty), int(tx)), True, True)  # from there back to the party
         return (int(path[-2][1]), int(path[-2][0])) if len(path) > 1 else None
 
-    def _meet(self, g: Group, odds: _WinOdds) -> list[Action]:
-        """What to do about a group in sight."""
+    def _meet(self, g: Group, win: float) -> list[Action]:
+        """What to do about a group in sight (``win``: the fight odds' win)."""
         game = self.game
         st = game.state
         mon = game.monster_of(g)
@@ -906,7 +831,7 @@ class Bot:
         # is met like any other monster.
         no_running = not game.proc.running  # the citadel: talk, bribe or fight to the death
         quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
-        if quiet and odds.below(0.9):
+        if quiet and win < 0.9:
             # it does not start anything: walk on, unless it stands in the only way on (the plan is to go back at a
             # monster in the way: this is the meeting it went for)
             step = self._next_step()
@@ -914,7 +839,7 @@ class Bot:
                 out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
                 out.append(_BEST_RUN)  # (if the step is not taken; choose asks whether running is legal then)
                 return out
-            if not odds.below(GIVE_UP) or self._fled.get(g.id, 0) >= FLEES_ON_THE_WAY or no_running:
+            if win >= GIVE_UP or self._fled.get(g.id, 0) >= FLEES_ON_THE_WAY or no_running:
                 self._committed.add(g.id)
                 out.append(Fight())
             if self.legal(Run()):  # not where the rules have no running, nor when too exhausted to run
@@ -928,21 +853,21 @@ class Bot:
             and waits < MAX_WAITS
             and g.risen
             and Behaviour.PASSIVE not in mon.behaviours
-            and odds.below(0.9)
-        ):  # (the odds last)
+            and win < 0.9
+        ):
             self._waits[g.id] = waits + 1
             out.append(Wait())  # a friendly monster given a moment goes its way (or lets the party be)
         # The careful choice: each way of meeting it, valued as the chance to come through (see _values).
-        values, lines = self._values(g, odds)
+        values = self._values(g, win)
         forced = self._forced and (g.segment in self._avoid or st.segment in self._avoid)  # the only way on
         fled = self._fled.get(g.id, 0)
         if (forced and fled >= FLEES_ON_THE_WAY) or fled >= MAX_FLEES or no_running or g.id in self._committed:
             values.pop("run", None)
             if "talk" not in values and "bribe" not in values:
                 self._committed.add(g.id)  # no more running from it (or none in these rules): a fight to the death
-        best = odds.best(values, lines)
+        best = _best(values)
         low = self._hurt(READY) if best == "fight" and _has(game, "potion") else None
-        if low is not None and odds.below(FIGHT_ODDS):
+        if low is not None and win < FIGHT_ODDS:
             out.append(Drink(low))  # a hard fight it cannot leave: drink first
         if best == "talk":
             out.append(Talk())  # a failed talk only lets a round pass
@@ -960,37 +885,27 @@ class Bot:
         out.append(Fight())
         return out
 
-    def _values(
-        self, g: Group, odds: _WinOdds
-    ) -> tuple[dict[str, Callable[[float], float]], list[Callable[[float], float]]]:
-        """The chance to come through the meeting with ``g`` by each way the party may take now, as a function of
-        the fight's win: fight (the win), run (the chance to get away, else a fight), bribe (the chance it is taken,
-        else a fight it opens), talk (the chance of terms, else the best of the others a round later); and those
-        others a round later (lines in the win: see :meth:`_WinOdds.best`)."""
+    def _values(self, g: Group, win: float) -> dict[str, float]:
+        """The chance to come through the meeting with ``g`` by each way the party may take now, the fight's win
+        being ``win``: fight (the win), run (the chance to get away, else a fight), bribe (the chance it is taken,
+        else a fight it opens), talk (the chance of terms, else the best of the others a round later)."""
         game = self.game
         st = game.state
-
-        def fight(o: float) -> float:
-            return o
-
-        out: dict[str, Callable[[float], float]] = {"fight": fight}
-        later: dict[str, Callable[[float], float]] = {"fight": fight}  # the same a round later, in sight
+        out = {"fight": win}
+        later = {"fight": win}  # the same a round later, in sight
         if self.legal(Run()):
-
-            def run(e: float) -> Callable[[float], float]:
-                return lambda o: e + (1 - e) * o * CAUGHT - AGAIN
-
-            out["run"] = run(self._escape_chance(g))
-            later["run"] = run(self._escape_chance(g, in_sight=True))
+            now, seen = self._escape_chance(g), self._escape_chance(g, in_sight=True)
+            out["run"] = now + (1 - now) * win * CAUGHT - AGAIN
+            later["run"] = seen + (1 - seen) * win * CAUGHT - AGAIN
         offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
         if offer is not None:
             cell = game.bribe_cell(g, offer)
             taken = 0.0 if cell is None else _bribe_chance(game.content.tables.bribery.die, cell[2])
-            out["bribe"] = later["bribe"] = lambda o: taken + (1 - taken) * o * STRUCK_FIRST
-        lines = list(later.values())
+            out["bribe"] = later["bribe"] = taken + (1 - taken) * win * STRUCK_FIRST
+        best_later = max(later.values())
 
-        def then(p: float) -> Callable[[float], float]:  # p, else the best of the others a round later
-            return lambda o: p + (1 - p) * max(f(o) for f in lines)
+        def then(p: float) -> float:  # p, else the best of the others a round later
+            return p + (1 - p) * best_later
 
         # Peace with a group standing in a corridor can block the way for good (a peaceful monster cannot be passed
         # or attacked), so there it talks (or distracts it) only when the fight is hopeless.
@@ -1006,7 +921,7 @@ class Bot:
             if (
                 formulas.distracted_by(what, mon.intelligent, submerged)
                 and self.legal(action)
-                and (not in_corridor or odds.below(GIVE_UP))
+                and (not in_corridor or win < GIVE_UP)
             ):
                 out["distract_" + what] = then(percent / formulas.PERCENT)  # (a failure lets a round pass)
         if (
@@ -1014,12 +929,12 @@ class Bot:
             and game.proc.negotiation
             and game.negotiable(g)
             and not g.negotiated
-            and (not in_corridor or odds.below(GIVE_UP))
+            and (not in_corridor or win < GIVE_UP)
         ):
             chance = talk_odds(game, g)
             if chance > 0:
                 out["talk"] = then(chance)
-        return out, lines
+        return out
 
     def _escape_chance(self, g: Group, *, in_sight: bool = False) -> float:
         """The chance that running from ``g`` now (``in_sight``: once it has come into sight) gets away: it does
@@ -1146,7 +1061,7 @@ class Bot:
         except KeyError:
             return False
         shown = self._odds_of.get(gid)
-        if g.treasure <= 0 or shown is None or shown.below(PURSUE_ODDS) or self._hurt(REST_UNTIL) is not None:
+        if g.treasure <= 0 or shown is None or shown < PURSUE_ODDS or self._hurt(REST_UNTIL) is not None:
             return False
         return self._catches(g, game.distance_to(g) if game.proc.distance else 0, 0)
 
@@ -1189,7 +1104,7 @@ class Bot:
             return []
         out: list[Action] = []
         low = self._hurt(LOW)
-        odds = _WinOdds(game)  # (only as far as something turns on it: a new state's odds cost milliseconds)
+        win = functools.cache(functools.partial(fight_win, game))  # (asked only where a decision turns on it)
         if low is not None and _has(game, "potion"):
             out.append(Drink(low))
         fled = self._fled.get(g.id, 0)
@@ -1198,13 +1113,11 @@ class Bot:
         committed = g.id in self._committed
         tired = game.tired()
         can_run = self.legal(Run())  # not where the rules have no running, nor with every way out blocked
-        if not committed and can_run and not tired and odds.below(FIGHT_ODDS):
-            escape = self._escape_chance(g)
-            if odds.leave(escape):
-                self._flee(g)  # (to come back rested, or to go round it)
-                out.append(_BEST_RUN)
+        if not committed and can_run and not tired and win() < FIGHT_ODDS and _leaves(self._escape_chance(g), win()):
+            self._flee(g)  # (to come back rested, or to go round it)
+            out.append(_BEST_RUN)
         target = self._weakest()
-        if _has(game, "oil") and odds.below(0.6):
+        if _has(game, "oil") and win() < 0.6:
             out.append(ThrowOil(target))
         out.append(Attack(target))
         return out
@@ -1218,9 +1131,9 @@ class Bot:
         if g is None:
             return []
         p = st.pursuit
-        odds = _WinOdds(game)  # (only as far as something turns on it)
+        win = functools.cache(functools.partial(fight_win, game))  # (asked only where a decision turns on it)
         if p is not None and p.chaser == Side.PARTY:  # the party gives chase: run on (Run) or let it go (Wait)
-            on = not game.tired() and self._catches(g, p.distance, p.rounds) and not odds.below(PURSUE_ODDS)
+            on = not game.tired() and self._catches(g, p.distance, p.rounds) and win() >= PURSUE_ODDS
             return [Run()] if on else [Wait()]
         mon: Monster = game.monster_of(g)
         out: list[Action] = []
@@ -1234,7 +1147,7 @@ class Bot:
             out.append(DropTreasure())
         if mon.self_preservation and _has(game, "oil"):
             out.append(ThrowOil())
-        if game.tired() or not odds.below(FIGHT_ODDS):
+        if game.tired() or win() >= FIGHT_ODDS:
             out.append(Fight())
         out.append(Run())
         return out

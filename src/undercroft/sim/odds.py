@@ -1,18 +1,19 @@
 """The odds of the fight in front of the party, for the encounter and combat screens and the autoplay bot.
 
-:func:`fight_odds` reads a game's state (never its random streams) and returns the chances of the fight with the
-group met, from the current hit points on: win, death and the expected hit points lost, if the party attacks
-until one side is down, always striking the weakest living creature (ties: the first; see
-:func:`attack_target`). The numbers follow the rules of :mod:`undercroft.sim.spec`:
+:func:`fight_odds` is the one entry point: it reads a game's state (never its random streams) and returns the chances
+of the fight with the group met, from the current hit points on: win, death and the expected hit points lost, if the
+party attacks until one side is down, always striking the weakest living creature (ties: the first; see
+:func:`attack_target`). The screens show its numbers and the bot decides on its win. The numbers follow the rules of
+:mod:`undercroft.sim.spec`:
 
-* one creature, and a group whose creatures are all at full but the one struck (:func:`exactly`: a fresh group,
-  and a group fought one creature at a time, as the party strikes the weakest; not a crowd too big to tabulate,
-  :func:`undercroft.sim.wintable.tabled`): exact, by dynamic programming
-  (:func:`undercroft.sim.exact`, or the same computation started from a fight in progress: a wounded creature,
-  the dead, the monsters' ``acts_every`` phase, a free round pending);
-* any other group (two of its creatures wounded, or too big): simulated, :data:`FIGHTS` fights, the same rules
-  from the fight in progress, with dice seeded from the state itself, so the same state always gives the same
-  numbers and the game's own dice are never touched;
+* one character against one creature, or a group whose creatures are all at full but the one struck
+  (:func:`exactly`: a fresh group, and a group fought one creature at a time, as the party strikes the weakest; not
+  a crowd too big to count, :data:`GROUP_WORK`): exact, by dynamic programming (:func:`undercroft.sim.exact.exact`,
+  or :func:`exact_from`, the same computation started from a fight in progress: a wounded creature, the dead, the
+  monsters' ``acts_every`` phase, a free round pending);
+* any other group (two of its creatures wounded, or too big): simulated, :data:`FIGHTS` fights, the same rules from
+  the fight in progress, with dice seeded from the state itself, so the same state always gives the same numbers
+  and the game's own dice are never touched;
 * a party of several living characters: the whole party as the engine fights (:mod:`undercroft.rules.combat`):
   every living character strikes the target each party turn (the first living creature once it falls), each
   creature strikes the character the data's ``combat.monster_targeting`` picks, with the per-face outcomes of
@@ -21,20 +22,14 @@ until one side is down, always striking the weakest living creature (ties: the f
   the tables of :mod:`undercroft.sim.partytable`, every state of the fight at once); otherwise simulated
   (:func:`simulate_party`, :data:`FIGHTS` fights).
 
-The bot asks :func:`win_chance` and :func:`win_bounds`: the same win (a party of two's from its tables, as the
-panels have it), but one character's against one creature or a group, where exact, read from the fight's table
-(:mod:`undercroft.sim.wintable`, every state at once; equal to the forward numbers within 1e-11,
-tests/test_wintable.py), for the bot asks about a new state at almost every decision of a fight.
-
 Results are cached by the state they depend on (the fight's every number, the creatures' hit points, whose turn
-is next): a repeated call costs a few microseconds, a new state a few milliseconds (the forward pass or a
-simulation); the bot's win from a table already built, a few microseconds.
+is next): a repeated call costs a few microseconds, a new state a millisecond or two (the forward pass or a
+simulation; a party of two's from its tables, once they are built).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -46,15 +41,16 @@ from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group, Member
 from undercroft.rules.types import Behaviour, FreeRound, Mode
-from undercroft.sim import partytable, wintable
+from undercroft.sim import partytable
 from undercroft.sim.exact import delver_turn, exact, monster_attack, outcome_probabilities, regenerate
+from undercroft.sim.partytable import full_behind
 from undercroft.sim.spec import FightSpec, fight_spec
 from undercroft.sim.vector import DieRoller, face_tables, pcg64_raw, simulate
-from undercroft.sim.wintable import full_behind, group_win, table_win, tabled
 
 FIGHTS = 4000  # fights simulated for a group not computed exactly, and for a party
 TOLERANCE = 1e-12  # live probability mass at which the exact computation stops
 CACHE_SIZE = 4096
+GROUP_WORK = 2_000_000  # multiply-adds a round of a lone character's group may take to count as exact (see exactly)
 MODES = frozenset({Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT})
 PARTY = "party"  # Odds.character of the whole party's odds
 
@@ -295,30 +291,20 @@ def stream_seed(start: Start | PartyStart) -> int:
     return int.from_bytes(hashlib.blake2b(repr(start).encode(), digest_size=8).digest(), "little")
 
 
-_known: dict[Start | PartyStart, Odds] = {}  # finished results (also those win_bounds ran to the end)
-# simulations win_bounds stopped short of the end, and the bounds they gave so far: a later question about the same
-# state (the next decision of a meeting) goes on from there
-_running: dict[Start | PartyStart, tuple[Steps, list[tuple[float, float]]]] = {}
-RUNNING_KEPT = 64
+def exactly(start: Start) -> bool:
+    """Whether the odds of ``start`` are computed exactly: one creature, or a group whose creatures but the one
+    struck are all at full (:func:`undercroft.sim.partytable.full_behind`) and small enough (:func:`_countable`);
+    otherwise they are simulated."""
+    return len(start.hps) == 1 or (full_behind(start.spec, start.hps) and _countable(start.spec, len(start.hps)))
 
 
-def _keep(start: Start | PartyStart, odds: Odds) -> Odds:
-    if len(_known) >= 4 * CACHE_SIZE:
-        _known.clear()
-    _known[start] = odds
-    return odds
-
-
-def _result(start: Start | PartyStart, numbers: tuple[float, float, float, float]) -> Odds:
-    """The odds of a fight in progress (not fresh) from the numbers of its :func:`_steps`."""
-    win, death, lost, rounds = numbers
-    if isinstance(start, PartyStart):
-        return Odds(
-            win, death, lost, rounds, f"simulated, {FIGHTS} fights; the whole party of {len(start.specs)}", PARTY, False
-        )
-    if exactly(start):
-        return Odds(win, death, lost, rounds, "exact", start.spec.character, True)
-    return Odds(win, death, lost, rounds, f"simulated, {FIGHTS} fights", start.spec.character, False)
+def _countable(spec: FightSpec, count: int) -> bool:
+    """Whether a group of ``count`` is small enough to compute exactly: ``acts_every`` times ``count`` times the
+    delver's hit points times the creature's, times their sum, stays within :data:`GROUP_WORK`. The shipped data's
+    groups take a few thousand; a crowd of a thousand hit points each would take hundreds of millions, and is
+    simulated."""
+    d, m = spec.delver_max_hp, spec.monster_hp
+    return spec.acts_every * count * d * m * (d + m) <= GROUP_WORK
 
 
 def party_exactly(start: PartyStart) -> bool:
@@ -328,166 +314,42 @@ def party_exactly(start: PartyStart) -> bool:
     return partytable.tabled(start.specs, start.hps, start.targeting)
 
 
-def _party_win(start: PartyStart) -> float:
-    """The win of a party's fight computed :func:`party_exactly`, from the win's tables (the bot's question)."""
-    return partytable.party_win(
-        start.specs, start.hps, start.delver_next, start.phase, start.skip_next, start.targeting
-    )
-
-
-def _party_exact(start: PartyStart) -> Odds:
-    """The odds of a party's fight computed :func:`party_exactly`, from its tables."""
-    win, death, lost, rounds = partytable.party_numbers(
-        start.specs, start.hps, start.delver_next, start.phase, start.skip_next, start.targeting
-    )
-    return Odds(win, death, lost, rounds, f"exact; the whole party of {len(start.specs)}", PARTY, True)
-
-
-def exactly(start: Start) -> bool:
-    """Whether the odds of ``start`` are computed exactly: one creature, or a group whose creatures but the one
-    struck are all at full (:func:`undercroft.sim.wintable.full_behind`) and whose tables are of a size to build
-    (:func:`undercroft.sim.wintable.tabled`); otherwise they are simulated."""
-    return len(start.hps) == 1 or (full_behind(start.spec, start.hps) and tabled(start.spec, len(start.hps)))
-
-
-def _steps(start: Start | PartyStart) -> Steps:
-    """The computation of a fight in progress (not fresh), as steps: one character's exact or simulated, a whole
-    party's simulated (not a party computed :func:`party_exactly`, which its tables answer)."""
-    if isinstance(start, PartyStart):
-        return _simulate_party_steps(start, FIGHTS, stream_seed(start))
-    if exactly(start):
-        return _exact_from_steps(start, TOLERANCE)
-    return _simulate_from_steps(start, FIGHTS, stream_seed(start))
-
-
-def _to_the_end(start: Start | PartyStart) -> Odds:
-    """The odds of a fight in progress computed to the end (kept): from where :func:`win_bounds` stopped short, where
-    it began (the same numbers), else from the start."""
-    running = _running.pop(start, None)
-    return _keep(start, _result(start, _finish(running[0] if running is not None else _steps(start))))
-
-
 @lru_cache(maxsize=CACHE_SIZE)
 def start_odds(start: Start) -> Odds:
-    """The odds of ``start`` (cached)."""
-    known = _known.get(start)
-    if known is not None:
-        return known
+    """The odds of one character's fight ``start`` (cached)."""
     spec = start.spec
-    if not start.fresh:
-        return _to_the_end(start)
-    if exactly(start):
+    if start.fresh and exactly(start):
         e = exact(spec, groups=True)
-        return _keep(start, Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True))
-    r = simulate(spec, FIGHTS, stream_seed(start))
-    return _keep(
-        start, Odds(r.win, r.death, r.hp_lost_mean, r.rounds_mean, f"simulated, {FIGHTS} fights", spec.character, False)
-    )
-
-
-def clear_cache() -> None:
-    """Forget every cached result."""
-    start_odds.cache_clear()
-    party_odds.cache_clear()
-    _known.clear()
-    _running.clear()
-    _specs.clear()
-    wintable.clear()
-    partytable.clear()
+        return Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True)
+    if start.fresh:
+        r = simulate(spec, FIGHTS, stream_seed(start))
+        return Odds(r.win, r.death, r.hp_lost_mean, r.rounds_mean, f"simulated, {FIGHTS} fights", spec.character, False)
+    if exactly(start):
+        return Odds(*exact_from(start), "exact", spec.character, True)
+    numbers = simulate_from(start, FIGHTS, stream_seed(start))
+    return Odds(*numbers, f"simulated, {FIGHTS} fights", spec.character, False)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def party_odds(start: PartyStart) -> Odds:
     """The odds of the whole party's fight ``start`` (cached): exact from its tables where it has them
     (:func:`party_exactly`), else :func:`simulate_party`, dice seeded from the state."""
-    known = _known.get(start)
-    if known is not None:
-        return known
+    whole = f"the whole party of {len(start.specs)}"
     if party_exactly(start):
-        return _keep(start, _party_exact(start))
-    return _to_the_end(start)
-
-
-def _table_win(start: Start) -> float:
-    """The win of a :class:`Start` computed :func:`exactly`, from its table (:mod:`undercroft.sim.wintable`)."""
-    if len(start.hps) == 1:
-        return table_win(start.spec, start.hps[0], start.delver_next, start.phase, start.skip_next)
-    return group_win(start.spec, start.hps, start.delver_next, start.phase, start.skip_next)
-
-
-def win_chance(content: Content, game: Game) -> float:
-    """The bot's chance to win the fight in front of the party (0 without odds): :func:`fight_odds`' win, except
-    that a fight of one character (the party's last one standing) against one creature, or a group computed
-    :func:`exactly`, is read from a table (:mod:`undercroft.sim.wintable`: the same number to within 1e-11, for a
-    fraction of the work), and a party computed :func:`party_exactly` from the win's own tables
-    (:func:`undercroft.sim.partytable.party_win`: the same number, for half the work of the panels' tables). The
-    panels show :func:`fight_odds`."""
-    start = _deciding(content, game)
-    if start is None:
-        return 0.0
-    if isinstance(start, PartyStart):
-        return _party_win(start) if party_exactly(start) else party_odds(start).win
-    return _table_win(start) if exactly(start) else start_odds(start).win
-
-
-def win_bounds(content: Content, game: Game) -> Iterator[tuple[float, float, bool]]:
-    """For a decision that only compares :func:`win_chance` with a threshold: ever narrower bounds ``(lo, hi,
-    False)`` with ``lo <= win <= hi``, computed a round at a time and only as far as they are drawn, then ``(win,
-    win, True)`` with the very number :func:`win_chance` gives (remembered for it, as :func:`fight_odds` remembers
-    its own). A fresh fight, and any fight against one creature (from its table), is known at once; a party of two
-    (:func:`party_exactly`) has its bounds from its tables read a round at a time
-    (:func:`undercroft.sim.partytable.win_bounds`).
-
-    The state is read now; nothing is computed until the first bounds are asked for."""
-    return _bounds(_deciding(content, game))
-
-
-def _bounds(start: Start | PartyStart | None) -> Iterator[tuple[float, float, bool]]:
-    """:func:`win_bounds` of ``start`` (None: no odds)."""
-    if start is None:
-        yield 0.0, 0.0, True
-        return
-    if isinstance(start, Start) and exactly(start):
-        win = _table_win(start)
-        yield win, win, True
-        return
-    if isinstance(start, PartyStart) and party_exactly(start):  # (its tables read only as far as needed)
-        yield from partytable.win_bounds(
+        numbers = partytable.party_numbers(
             start.specs, start.hps, start.delver_next, start.phase, start.skip_next, start.targeting
         )
-        return
-    known = _known.get(start)
-    if known is None and isinstance(start, Start) and start.fresh:
-        known = start_odds(start)
-    if known is not None:
-        yield known.win, known.win, True
-        return
-    running = _running.get(start)
-    if running is None:
-        if len(_running) >= RUNNING_KEPT:
-            _running.clear()
-        running = _running[start] = (_steps(start), [])
-    steps, drawn = running
-    i = 0
-    while True:
-        if i < len(drawn):  # (what an earlier question about this state drew already)
-            lo, hi = drawn[i]
-        else:
-            known = _known.get(start)
-            if known is not None:  # (another question ran it to the end meanwhile)
-                yield known.win, known.win, True
-                return
-            try:
-                lo, hi = next(steps)
-            except StopIteration as stop:
-                numbers: tuple[float, float, float, float] = stop.value
-                break
-            drawn.append((lo, hi))
-        i += 1
-        yield lo, hi, False
-    _running.pop(start, None)
-    odds = _keep(start, _result(start, numbers))
-    yield odds.win, odds.win, True
+        return Odds(*numbers, f"exact; {whole}", PARTY, True)
+    numbers = simulate_party(start, FIGHTS, stream_seed(start))
+    return Odds(*numbers, f"simulated, {FIGHTS} fights; {whole}", PARTY, False)
+
+
+def clear_cache() -> None:
+    """Forget every cached result."""
+    start_odds.cache_clear()
+    party_odds.cache_clear()
+    _specs.clear()
+    partytable.clear()
 
 
 def _monster_acts(start: Start, r: int) -> bool:
@@ -501,24 +363,6 @@ def exact_from(start: Start, tolerance: float = TOLERANCE) -> tuple[float, float
     """(win, death, expected hp lost, expected rounds) of a :class:`Start` computed :func:`exactly` (one creature,
     or a group all at full but the one struck), exactly: the forward pass of :mod:`undercroft.sim.exact` from any
     state."""
-    return _finish(_exact_from_steps(start, tolerance))
-
-
-Steps = Generator[tuple[float, float], None, tuple[float, float, float, float]]
-
-
-def _finish(steps: Steps) -> tuple[float, float, float, float]:
-    """Run ``steps`` to the end: its result."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-
-
-def _exact_from_steps(start: Start, tolerance: float) -> Steps:
-    """:func:`exact_from`, yielding after each round (win so far, win so far + the live mass): the win at the end
-    is at least the first and at most the second (up to rounding: float sums of probabilities)."""
     spec = start.spec
     if not exactly(start):
         raise ValueError("exact_from computes one creature, or a group all at full but the one struck")
@@ -548,10 +392,8 @@ def _exact_from_steps(start: Start, tolerance: float) -> Steps:
                         rounds += dead * (r + 1)
                 if spec.regenerate:
                     p = regenerate(p, spec.regenerate)
-        live = float(p.sum())
-        if live < tolerance:
+        if float(p.sum()) < tolerance:
             break
-        yield win, win + live
     live = float(p.sum())
     lost += float(p.sum(axis=(0, 2)) @ lost_if_alive)
     rounds += live * spec.max_rounds
@@ -561,11 +403,6 @@ def _exact_from_steps(start: Start, tolerance: float) -> Steps:
 def simulate_from(start: Start, fights: int, seed: int) -> tuple[float, float, float, float]:
     """(win, death, mean hp lost, mean rounds) of ``fights`` simulated fights from any :class:`Start`: one hit point
     array per creature, the creatures struck in order (the rules of :mod:`undercroft.sim.spec`)."""
-    return _finish(_simulate_from_steps(start, fights, seed))
-
-
-def _simulate_from_steps(start: Start, fights: int, seed: int) -> Steps:
-    """:func:`simulate_from`, yielding after each round the least and the most its win can still come to."""
     spec = start.spec
     k = len(start.hps)
     full = spec.monster_hp
@@ -611,7 +448,6 @@ def _simulate_from_steps(start: Start, fights: int, seed: int) -> Steps:
                 hp, dhp, tgt = hp.take(keep, axis=0), dhp.take(keep), tgt.take(keep)
                 if dhp.size == 0:
                     return wins / fights, deaths / fights, lost / fights, rounds / fights
-        yield wins / fights, (wins + dhp.size) / fights
     lost += int((spec.delver_hp - dhp).sum())
     rounds += int(dhp.size) * spec.max_rounds
     return wins / fights, deaths / fights, lost / fights, rounds / fights
@@ -628,6 +464,94 @@ def _first_least(a: NDArray[np.int32], idx: NDArray[np.int32]) -> NDArray[np.int
     return key.min(axis=0) % m  # type: ignore[no-any-return]
 
 
+@dataclass
+class _Party:
+    """The fights :func:`simulate_party` plays, laid out a creature (a character) a row and a fight a column:
+    the creatures' hit points ``hp``, the characters' ``php``, and what the party's and the monsters' turns read."""
+
+    start: PartyStart
+    rng: np.random.Generator
+    hp: NDArray[np.int32]
+    php: NDArray[np.int32]
+
+    @property
+    def specs(self) -> tuple[FightSpec, ...]:
+        return self.start.specs
+
+    def party_turn(self, dtab: list[NDArray[np.int32]], kidx: NDArray[np.int32]) -> None:
+        """Every living character in party order strikes the target, or the first living creature once it has
+        fallen."""
+        hp, php = self.hp, self.php
+        n, n_members = hp.shape[1], len(self.specs)
+        faces = self.rng.integers(0, self.specs[0].attack_die, size=(n, n_members))
+        if len(hp) == 1:
+            for j in range(n_members):
+                hp[0] -= dtab[j].take(faces[:, j]) * (php[j] > 0)
+        else:
+            hf = hp.reshape(-1)
+            rows = np.arange(n)
+            tgt = _first_least(hp, kidx)
+            for j in range(n_members):
+                at = tgt * n + rows
+                cur = hf.take(at)
+                if j:
+                    gone = np.flatnonzero(cur <= 0)
+                    if gone.size:  # the target fell: the first living creature (none: row 0)
+                        # (argmax of a bool column: its first True, or row 0 when there is none)
+                        tgt[gone] = np.argmax(hp.take(gone, axis=1) > 0, axis=0)
+                        at = tgt * n + rows
+                        cur = hf.take(at)
+                # (a blow at a creature already down, in a fight won in this turn, changes nothing: its hit points
+                # are 0 again below)
+                hf[at] = cur - dtab[j].take(faces[:, j]) * (php[j] > 0)
+        np.maximum(hp, 0, out=hp)
+
+    def monsters_turn(self, mflat: NDArray[np.int32], midx: NDArray[np.int32]) -> None:
+        """Each living creature in index order strikes the character ``start.targeting`` picks."""
+        hp, php = self.hp, self.php
+        n, k, n_members = hp.shape[1], len(hp), len(self.specs)
+        die, targeting = self.specs[0].attack_die, self.start.targeting
+        pf = php.reshape(-1)
+        rows = np.arange(n)
+        faces = self.rng.integers(0, die, size=(n, k))
+        pick = self.rng.random((n, k)) if targeting == "random" else None
+        least = targeting == "lowest_hp" and n_members > 1
+        if least:  # (_first_least's key, kept up to date blow by blow rather than made again)
+            key = np.where(php > 0, php, _NONE) * n_members + midx
+            kf = key.reshape(-1)
+        for i in range(k):
+            # (a blow at a character already down, in a fight lost in this turn, changes nothing: its hit points are
+            # 0 again below)
+            acting = hp[i] > 0
+            if least:
+                who = key.min(axis=0) % n_members
+            elif pick is not None:
+                who = _nth_standing(php, pick[:, i])
+            elif targeting == "lowest_hp":
+                who = np.zeros(n, dtype=np.int32)
+            else:  # first
+                who = np.argmax(php > 0, axis=0)
+            at = who * n + rows
+            left = pf.take(at) - mflat.take(who * die + faces[:, i]) * acting
+            pf[at] = left
+            if least:
+                kf[at] = np.where(left > 0, left, _NONE) * n_members + who
+        np.maximum(php, 0, out=php)
+
+    def keep(self, done: NDArray[np.bool_] | np.bool_) -> None:
+        """Drop the finished fights (flatnonzero + take: numpy's boolean indexing is slower)."""
+        keep = np.flatnonzero(~done)
+        self.hp, self.php = self.hp.take(keep, axis=1), self.php.take(keep, axis=1)
+
+
+def _nth_standing(php: NDArray[np.int32], pick: NDArray[np.float64]) -> NDArray[np.intp]:
+    """Per fight, the character a ``random`` creature strikes: the standing one that ``pick`` (0..1) falls on."""
+    up = php > 0
+    living = up.sum(axis=0)
+    nth = np.minimum((pick * living).astype(np.int64), np.maximum(living - 1, 0))
+    return np.argmax(np.cumsum(up, axis=0) > nth, axis=0)  # type: ignore[no-any-return]
+
+
 def simulate_party(start: PartyStart, fights: int, seed: int) -> tuple[float, float, float, float]:
     """(win, death, mean hit points the party loses, mean rounds) of ``fights`` simulated fights of the whole
     living party from :class:`PartyStart`, as :mod:`undercroft.rules.combat` fights them with the party always
@@ -639,114 +563,52 @@ def simulate_party(start: PartyStart, fights: int, seed: int) -> tuple[float, fl
     :meth:`FightSpec.delver_outcomes` and :meth:`FightSpec.monster_outcomes` (:mod:`undercroft.rules.formulas`).
     Dice: a numpy stream of ``seed`` of its own, never the game's.
 
-    Laid out a creature (a character) a row and a fight a column, so that what is asked across creatures is a
-    handful of whole-row operations (numpy reduces short rows slowly); finished fights are dropped with
-    ``flatnonzero`` + ``take``. It draws the same dice in the same order as before and gives the same numbers
-    to the last bit (tests/test_odds_fast.py keeps the earlier code and compares)."""
-    return _finish(_simulate_party_steps(start, fights, seed))
-
-
-def _simulate_party_steps(start: PartyStart, fights: int, seed: int) -> Steps:
-    """:func:`simulate_party`, yielding after each round the least and the most its win can still come to."""
+    Laid out a creature (a character) a row and a fight a column (:class:`_Party`), so that what is asked across
+    creatures is a handful of whole-row operations (numpy reduces short rows slowly); finished fights are dropped
+    with ``flatnonzero`` + ``take``. It draws the same dice in the same order as the code it replaced and gives the
+    same numbers to the last bit (tests/test_odds_fast.py keeps that code and compares)."""
     specs = start.specs
     s0 = specs[0]
     n_members, k = len(specs), len(start.hps)
-    full = s0.monster_hp
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
-    die = s0.attack_die
     tables = [face_tables(s) for s in specs]
     dtab = [np.ascontiguousarray(t[0]) for t in tables]
     mflat = np.concatenate([t[1] for t in tables])  # member * die + face - 1: damage a creature deals the member
     kidx = np.arange(k, dtype=np.int32)[:, None]
     midx = np.arange(n_members, dtype=np.int32)[:, None]
-    hp = np.repeat(np.array(start.hps, dtype=np.int32)[:, None], fights, axis=1)  # [creature, fight]
-    php = np.repeat(np.array([s.delver_hp for s in specs], dtype=np.int32)[:, None], fights, axis=1)
+    fight = _Party(
+        start,
+        np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed))),
+        np.repeat(np.array(start.hps, dtype=np.int32)[:, None], fights, axis=1),  # [creature, fight]
+        np.repeat(np.array([s.delver_hp for s in specs], dtype=np.int32)[:, None], fights, axis=1),
+    )
     start_total = int(sum(s.delver_hp for s in specs))
     wins = deaths = 0
     lost = rounds = 0
-    targeting = start.targeting
-    order = ("party", "monsters") if start.delver_next else ("monsters", "party")
     for r in range(s0.max_rounds):
-        for side in order:
-            n = hp.shape[1]
-            if side == "party":
-                faces = rng.integers(0, die, size=(n, n_members))
-                if k == 1:
-                    for j in range(n_members):
-                        hp[0] -= dtab[j].take(faces[:, j]) * (php[j] > 0)
-                else:
-                    hf = hp.reshape(-1)
-                    rows = np.arange(n)
-                    tgt = _first_least(hp, kidx)
-                    for j in range(n_members):
-                        at = tgt * n + rows
-                        cur = hf.take(at)
-                        if j:
-                            gone = np.flatnonzero(cur <= 0)
-                            if gone.size:  # the target fell: the first living creature (none: row 0)
-                                # (argmax of a bool column: its first True, or row 0 when there is none)
-                                tgt[gone] = np.argmax(hp.take(gone, axis=1) > 0, axis=0)
-                                at = tgt * n + rows
-                                cur = hf.take(at)
-                        # (a blow at a creature already down, in a fight won in this turn, changes nothing: its hit
-                        # points are 0 again below)
-                        hf[at] = cur - dtab[j].take(faces[:, j]) * (php[j] > 0)
-                np.maximum(hp, 0, out=hp)
-                done = ~hp.any(axis=0)
+        for party in (True, False) if start.delver_next else (False, True):
+            nd = 0
+            if party:
+                fight.party_turn(dtab, kidx)
+                done = ~fight.hp.any(axis=0)
                 nd = int(np.count_nonzero(done))
-                if nd:
-                    wins += nd
-                    lost += start_total * nd - int(php.sum(axis=0)[done].sum())
-                    rounds += nd * (r + 1)
+                wins += nd
+                lost += start_total * nd - int(fight.php.sum(axis=0)[done].sum()) if nd else 0
             else:
-                nd = 0
                 if _monster_acts_party(start, r):
-                    pf = php.reshape(-1)
-                    rows = np.arange(n)
-                    faces = rng.integers(0, die, size=(n, k))
-                    pick = rng.random((n, k)) if targeting == "random" else None
-                    least = targeting == "lowest_hp" and n_members > 1
-                    if least:  # (_first_least's key, kept up to date blow by blow rather than made again)
-                        key = np.where(php > 0, php, _NONE) * n_members + midx
-                        kf = key.reshape(-1)
-                    for i in range(k):
-                        # (a blow at a character already down, in a fight lost in this turn, changes nothing: its
-                        # hit points are 0 again below)
-                        acting = hp[i] > 0
-                        if least:
-                            who = key.min(axis=0) % n_members
-                        elif targeting == "lowest_hp":
-                            who = np.zeros(n, dtype=np.int32)
-                        elif targeting == "first":
-                            who = np.argmax(php > 0, axis=0)
-                        else:
-                            assert pick is not None
-                            up = php > 0
-                            living = up.sum(axis=0)
-                            nth = np.minimum((pick[:, i] * living).astype(np.int64), np.maximum(living - 1, 0))
-                            who = np.argmax(np.cumsum(up, axis=0) > nth, axis=0)
-                        at = who * n + rows
-                        left = pf.take(at) - mflat.take(who * die + faces[:, i]) * acting
-                        pf[at] = left
-                        if least:
-                            kf[at] = np.where(left > 0, left, _NONE) * n_members + who
-                    np.maximum(php, 0, out=php)
-                    done = ~php.any(axis=0)
+                    fight.monsters_turn(mflat, midx)
+                    done = ~fight.php.any(axis=0)
                     nd = int(np.count_nonzero(done))
-                    if nd:
-                        deaths += nd
-                        lost += start_total * nd
-                        rounds += nd * (r + 1)
+                    deaths += nd
+                    lost += start_total * nd
                 if s0.regenerate:
-                    hp = np.where(hp > 0, np.minimum(hp + s0.regenerate, full), hp)
+                    fight.hp = np.where(fight.hp > 0, np.minimum(fight.hp + s0.regenerate, s0.monster_hp), fight.hp)
             if nd:
-                keep = np.flatnonzero(~done)
-                hp, php = hp.take(keep, axis=1), php.take(keep, axis=1)
-                if hp.shape[1] == 0:
+                rounds += nd * (r + 1)
+                fight.keep(done)
+                if fight.hp.shape[1] == 0:
                     return wins / fights, deaths / fights, lost / fights, rounds / fights
-        yield wins / fights, (wins + hp.shape[1]) / fights
-    lost += start_total * int(hp.shape[1]) - int(php.sum())
-    rounds += int(hp.shape[1]) * s0.max_rounds
+    lost += start_total * int(fight.hp.shape[1]) - int(fight.php.sum())
+    rounds += int(fight.hp.shape[1]) * s0.max_rounds
     return wins / fights, deaths / fights, lost / fights, rounds / fights
 
 

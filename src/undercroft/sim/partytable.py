@@ -1,12 +1,11 @@
 """The exact odds of a small party's fight, from every state at once: a table per fight.
 
 :func:`undercroft.sim.odds.simulate_party` plays 4,000 fights of the whole party for each state asked about: a
-millisecond or two, a number good to about a point and a half, and the bot asks about a new state at every blow
-of a fight. A party of two (the crawler's delver and sellsword) has few enough states to count them all: every
-character's hit points (0: down) times the creature struck's, one layer per count of the living creatures (a group
-is struck one creature at a time, the one struck the weakest, every other at full:
-:func:`undercroft.sim.wintable.full_behind`). This module works out the fight from every such state at once,
-backwards a round at a time as :mod:`undercroft.sim.wintable` does for one character, with the rules of
+millisecond or two, a number good to about a point and a half. A party of two (the crawler's delver and sellsword)
+has few enough states to count them all: every character's hit points (0: down) times the creature struck's, one
+layer per count of the living creatures (a group is struck one creature at a time, the one struck the weakest, every
+other at full: :func:`full_behind`). This module works out the fight from every such state at once, backwards a
+round at a time (the chance to win with ``n`` rounds left from the same with ``n - 1`` left), with the rules of
 :func:`~undercroft.sim.odds.simulate_party` (which are the engine's, :mod:`undercroft.rules.combat`):
 
 * the party's turn: each living character in party order strikes the creature struck (the first living one, at
@@ -19,25 +18,19 @@ backwards a round at a time as :mod:`undercroft.sim.wintable` does for one chara
   and the fight is lost when no one stands; then the creature struck regenerates.
 
 A table holds four numbers for each state: the chance to win, the chance that the fight is still going when the
-table's rounds run out (it stops once that is below :data:`undercroft.sim.wintable.TOLERANCE` from every state),
-the party's hit points expected at the end (0 after a defeat), and the rounds expected. Each round read backwards
-is a handful of matrix products over the whole table (a character's blows move the creature's hit points, a
-creature's blow the hit points of the character it strikes), a few milliseconds for a whole table, which then
-answers every state of the fight.
-
-The bot reads the win's tables (two layers) only as far as its decision needs (:func:`win_bounds`): after ``r``
-rounds, a state's chance to win within ``r`` rounds and that plus its chance to be still fighting bound its whole
-win, and most decisions are taken on those bounds long before the fight is decided from every state; the tables are
-read on (from where they stopped) only when a decision needs it, and their end is :func:`party_win`'s number.
+table's rounds run out (it stops once that is below :data:`TOLERANCE` from every state), the party's hit points
+expected at the end (0 after a defeat), and the rounds expected. Each round read backwards is a handful of matrix
+products over the whole table (a character's blows move the creature's hit points, a creature's blow the hit points
+of the character it strikes), a few milliseconds for a whole table, which then answers every state of the fight.
 
 A party too large to count (:func:`tabled`: the citadel's four, or three, have tens or hundreds of thousands of
-states for each creature's hit points) is simulated as before, and so is a group with two creatures wounded."""
+states for each creature's hit points) is simulated, and so is a group with two creatures wounded."""
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
@@ -48,8 +41,8 @@ from threadpoolctl import ThreadpoolController
 from undercroft.rules import formulas
 from undercroft.sim.exact import outcome_probabilities
 from undercroft.sim.spec import FightSpec
-from undercroft.sim.wintable import backwards, backwards_by_round, blow_matrices, full_behind, lost_turns
 
+TOLERANCE = 1e-13  # the chance that a fight is still undecided at which a table stops adding rounds
 PARTY_WORK = 2_000_000  # multiply-adds a round of a party's tables may take (see tabled); beyond, the odds simulate
 PARTIES_KEPT = 64  # tables remembered (one per kind of fight: each holds every count of the living)
 WIN, GOING, LEFT, ROUNDS = range(4)  # a table's layers: see the module docstring
@@ -116,6 +109,28 @@ def tabled(specs: tuple[FightSpec, ...], hps: tuple[int, ...], targeting: str) -
     )
 
 
+def full_behind(spec: FightSpec, hps: tuple[int, ...]) -> bool:
+    """Whether the creatures ``hps`` (in the order struck) are a state the tables hold: every one but the first at
+    full (a group is struck one at a time, so a fight keeps it so, unless something wounds another first)."""
+    full = spec.monster_hp
+    return all(h >= full for h in hps[1:])
+
+
+def _blows(spec: FightSpec) -> tuple[Table, Table]:
+    """``(blows, kill)``: ``blows[m, m']`` the chance that a character's blow takes the creature from ``m + 1`` to
+    ``m' + 1`` hit points (alive); ``kill[m]`` the chance that it kills a creature at ``m + 1``."""
+    d_out, _ = outcome_probabilities(spec)
+    top_m = spec.monster_hp
+    blows = np.zeros((top_m, top_m))
+    kill = np.zeros(top_m)
+    for dmg, p in d_out.items():  # (each outcome added to its cells in turn, as one cell at a time would)
+        lose = max(dmg, 0)
+        m = np.arange(lose, top_m)
+        blows[m, m - lose] += p
+        kill[: min(lose, top_m)] += p
+    return blows, kill
+
+
 def _targets(grid: NDArray[np.int64], targeting: str) -> Table:
     """``share[t, s]``: the chance that a creature's blow falls on character ``t`` when the party stands at ``s``
     (``grid[t, s]``: character ``t``'s hit points there)."""
@@ -140,9 +155,9 @@ class _Fight:
     the last character fastest), so that a character's blows are one product along ``m`` and a creature's blow one
     product with the party's whole transition matrix (its targeting folded in)."""
 
-    def __init__(self, specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool) -> None:
+    def __init__(self, specs: tuple[FightSpec, ...], count: int, targeting: str) -> None:
         s0 = specs[0]
-        self.n, self.count, self.whole = len(specs), count, whole
+        self.n, self.count = len(specs), count
         self.top_m, self.every, self.max_rounds, self.regenerate = (
             s0.monster_hp,
             s0.acts_every,
@@ -160,10 +175,10 @@ class _Fight:
         falls = np.zeros((cells, cells))  # a creature's blow: the party's hit points s -> s'
         at = np.arange(cells)
         for i, s in enumerate(specs):
-            _, blows, _, kill = blow_matrices(s)  # (its blows on one creature, as a lone character's tables)
+            blows, kill = _blows(s)
             self.strikes.append((blows, kill[:, None], grid[i] > 0))
             _, m_out = outcome_probabilities(s)
-            for (dmg, _), p in m_out.items():  # (each outcome in turn, as the rows of blow_matrices are built)
+            for (dmg, _), p in m_out.items():  # (each outcome in turn)
                 h = grid[i]
                 np.add.at(falls, (at, at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i]), share[i] * p)
         falls[0] = 0.0  # (the party down: the fight is over, lost)
@@ -172,29 +187,25 @@ class _Fight:
         self.blows_t[0] = falls.T
         for c in range(1, count):
             np.matmul(self.blows_t[c - 1], self.blows_t[0], out=self.blows_t[c])
-        self.layers = 4 if whole else 2
         # the last creature down: won, over, the party's hit points left, no rounds
-        self.won = np.zeros((1, self.layers, 1, cells))
+        self.won = np.zeros((1, 4, 1, cells))
         self.won[0, WIN] = 1.0
-        if whole:
-            self.won[0, LEFT] = self.party_hp
+        self.won[0, LEFT] = self.party_hp
         self.regen = np.minimum(np.arange(self.top_m) + s0.regenerate, self.top_m - 1)
 
     def start(self) -> Table:
         """The tables with no rounds left: nothing won, every fight still going."""
-        start = np.zeros((self.count, self.layers, self.top_m, self.cells))
+        start = np.zeros((self.count, 4, self.top_m, self.cells))
         start[:, GOING] = 1.0
-        if self.whole:
-            start[:, LEFT] = self.party_hp
+        start[:, LEFT] = self.party_hp
         start[..., 0] = 0.0
         return start
 
-    def strike(self, v: Table, j: int, column: slice = slice(None)) -> Table:
-        """Backwards through character ``j``'s blow (where it stands); ``v`` holds the party's states ``column``."""
+    def strike(self, v: Table, j: int) -> Table:
+        """Backwards through character ``j``'s blow (where it stands)."""
         blows, kill, standing = self.strikes[j]
-        won = self.won[..., column]
-        ends = won if v.shape[0] == 1 else np.concatenate([won, v[:-1, :, self.top_m - 1 :]])  # (the next, at full)
-        return np.where(standing[column], blows @ v + kill * ends, v)
+        ends = self.won if v.shape[0] == 1 else np.concatenate([self.won, v[:-1, :, self.top_m - 1 :]])
+        return np.where(standing, blows @ v + kill * ends, v)  # (a kill: the next creature, at full)
 
     def monsters(self, v: Table, acts: bool) -> Table:
         """Backwards through the monsters' turn: the creature struck regenerates after the blows."""
@@ -209,8 +220,7 @@ class _Fight:
         v = self.monsters(v, acts)
         for j in reversed(range(self.n)):
             v = self.strike(v, j)
-        if self.whole:
-            v[:, ROUNDS] += 1.0
+        v[:, ROUNDS] += 1.0
         v[..., 0] = 0.0  # (the party down)
         return v
 
@@ -220,69 +230,41 @@ class _Fight:
         and any other in one more, this turn's included."""
         after = self.monsters(v, acts)
         v = after.copy() if after is v else after  # (a lost turn without regeneration changes nothing)
-        if self.whole:
-            v[:, ROUNDS] += 1.0 - v[:, WIN]
+        v[:, ROUNDS] += 1.0 - v[:, WIN]
         v[..., 0] = 0.0
         return v
 
-    def opening_at(self, v: Table, acts: bool, c: int, m: int, s: int) -> tuple[float, float]:
-        """(win, still going) of :meth:`opening` at the one state ``[c, :, m, s]``, without the rest of it."""
-        if s == 0:
-            return 0.0, 0.0
-        row = v[c, :2, self.regen[m] if self.regenerate else m]
-        win, going = (row @ self.blows_t[c][:, s]) if acts else row[:, s]
-        return float(win), float(going)
-
-    def lost_at(self, v: Table, c: int, m: int, s: int) -> tuple[float, float]:
-        """(win, still going) of :meth:`round_` with the monsters' turn lost at the one state ``[c, :, m, s]``:
-        the party's hit points stay ``s`` through such a round, so it is the round on that column alone."""
-        if s == 0:
-            return 0.0, 0.0
-        column = slice(s, s + 1)
-        w = self.monsters(v[..., column], False)  # (count, layers, top_m, 1)
-        for j in reversed(range(self.n)):
-            w = self.strike(w, j, column)
-        return float(w[c, WIN, m, 0]), float(w[c, GOING, m, 0])
-
     def tables(self, tables: list[Table], lost: list[Table], rounds: int) -> PartyTables:
-        """The tables of the rounds read backwards (:func:`undercroft.sim.wintable.backwards`), in the order of
-        :class:`PartyTables`: the monsters' turn first is that turn (at phase q, or lost), then the rounds the party
-        opens from phase q + 1."""
+        """The tables of the rounds read backwards (:func:`_backwards`), in the order of :class:`PartyTables`: the
+        monsters' turn first is that turn (at phase q, or lost), then the rounds the party opens from phase q + 1."""
         every = self.every
         theirs = [self.opening(tables[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
         theirs_lost = [self.opening(tables[(q + 1) % every], False) for q in range(every)]
         return PartyTables(((tuple(theirs), tuple(theirs_lost)), (tuple(tables), tuple(lost))), rounds)
 
 
-def _build(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool) -> PartyTables:
+def _backwards(
+    round_: Callable[[Table, bool], Table], start: Table, every: int, max_rounds: int
+) -> tuple[list[Table], list[Table], int]:
+    """The rounds of a table read backwards, from ``start`` (no rounds left) until the fight is decided from every
+    state (the chance it is still going, layer :data:`GOING`, below :data:`TOLERANCE`) or ``max_rounds``: one table
+    per ``acts_every`` phase; the same with the last round's monsters' turn lost; and the rounds read. ``round_``
+    makes new tables (it never writes into the one it is given)."""
+    before, tables, rounds = [start] * every, [start] * every, 0
+    while rounds < max_rounds:
+        before = tables
+        tables = [round_(before[(q + 1) % every], formulas.monster_acts(q, every)) for q in range(every)]
+        rounds += 1
+        if max(float(t[:, GOING].max()) for t in tables) < TOLERANCE:
+            break
+    return tables, [round_(before[(q + 1) % every], False) for q in range(every)], rounds
+
+
+def _build(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTables:
     """The tables of the party ``specs`` (their hit points aside) against up to ``count`` creatures, either side
-    taking the next turn; with ``whole``, all four layers, else the first two (the win and the fight still going:
-    what the bot asks, for about half the work)."""
-    f = _Fight(specs, count, targeting, whole)
-    # (wintable's loop: rounds until the fight is decided from every state, TOLERANCE, and the lost turns)
-    return f.tables(*backwards(f.round_, f.start(), f.every, f.max_rounds))
-
-
-class _Growing:
-    """The win's tables (two layers) read backwards only as far as the bot's questions need (:func:`win_bounds`):
-    the rounds so far bound the win of every state; done, they are the tables :func:`_build` makes."""
-
-    def __init__(self, specs: tuple[FightSpec, ...], count: int, targeting: str) -> None:
-        self.fight = f = _Fight(specs, count, targeting, False)
-        self.count = count
-        self.steps = backwards_by_round(f.round_, f.start(), f.every, f.max_rounds)
-        self.before, self.tables, self.rounds, self.done = next(self.steps)
-
-    def grow(self) -> None:
-        """Read one more round."""
-        self.before, self.tables, self.rounds, self.done = next(self.steps)
-
-    def finish(self) -> PartyTables:
-        """The whole tables (as :func:`_build` makes them)."""
-        while not self.done:
-            self.grow()
-        f = self.fight
-        return f.tables(self.tables, lost_turns(f.round_, self.before, f.every), self.rounds)
+    taking the next turn."""
+    f = _Fight(specs, count, targeting)
+    return f.tables(*_backwards(f.round_, f.start(), f.every, f.max_rounds))
 
 
 @functools.cache
@@ -299,78 +281,20 @@ def _one_thread() -> AbstractContextManager[object]:
     return limit
 
 
-_tables: dict[tuple[Key, bool], PartyTables] = {}  # (_key, whole) -> the tables, for the largest count asked for
-_growing: dict[Key, _Growing] = {}  # _key -> the win's tables read as far as win_bounds needed so far
+_tables: dict[Key, PartyTables] = {}  # _key -> the tables, for the largest count asked for
 
 
-def _known(key: Key, count: int, whole: bool) -> PartyTables | None:
-    """The tables made for ``key`` that serve ``count`` creatures: all four layers, or (not ``whole``) either kind."""
-    for kind in (True,) if whole else (True, False):
-        got = _tables.get((key, kind))
-        if got is not None and got.tables[0][0][0].shape[0] >= count:
-            return got
-    return None
-
-
-def party_tables(specs: tuple[FightSpec, ...], count: int, targeting: str, whole: bool = True) -> PartyTables:
-    """The tables of the party ``specs`` against ``count`` creatures (and fewer), all four layers (``whole``) or
-    the win's two (a whole set serves too, where one is known; and the win's tables :func:`win_bounds` has begun
-    are read on to the end); remembered: one set serves every hit points of the party, either side opening, and
-    every count up to the largest asked for."""
+def party_tables(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTables:
+    """The tables of the party ``specs`` against ``count`` creatures (and fewer); remembered: one set serves every
+    hit points of the party, either side opening, and every count up to the largest asked for."""
     key = _key(specs, targeting)
-    got = _known(key, count, whole)
-    if got is not None:
-        return got
-    if len(_tables) >= PARTIES_KEPT:
-        _tables.clear()
-    growing = None if whole else _growing.pop(key, None)
-    with _one_thread():
-        if growing is not None and growing.count >= count:
-            got = growing.finish()
-        else:
-            got = _build(specs, count, targeting, whole)
-    _tables[(key, whole)] = got
+    got = _tables.get(key)
+    if got is None or got.tables[0][0][0].shape[0] < count:
+        if len(_tables) >= PARTIES_KEPT:
+            _tables.clear()
+        with _one_thread():
+            got = _tables[key] = _build(specs, count, targeting)
     return got
-
-
-def win_bounds(
-    specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool, targeting: str
-) -> Iterator[tuple[float, float, bool]]:
-    """:func:`party_win` as ever narrower bounds ``(lo, hi, False)``, from the win's tables read a round at a time
-    and only as far as the bounds are drawn (the chance to win within the rounds read, and that plus the chance the
-    fight is still going after them), then ``(win, win, True)`` with the very number :func:`party_win` gives. The
-    bounds of a state are read off the tables as they stand (a state the monsters open, or one whose monsters' turn
-    is lost, from the one column of the party's hit points that state reads)."""
-    key = _key(specs, targeting)
-    count, every = len(hps), specs[0].acts_every
-    c, m, s = _at(specs, hps)
-    q = phase % every
-    growing: _Growing | None = None
-    while True:
-        if _known(key, count, False) is None:
-            if growing is None:
-                growing = _growing.get(key)
-                if growing is None or growing.count < count:
-                    if len(_growing) >= PARTIES_KEPT:
-                        _growing.clear()
-                    with _one_thread():
-                        growing = _growing[key] = _Growing(specs, count, targeting)
-            if not growing.done:
-                f, after = growing.fight, (q + 1) % every
-                if delver_next and lost_turn:
-                    win, going = f.lost_at(growing.before[after], c, m, s)
-                elif delver_next:
-                    win, going = (float(x) for x in growing.tables[q][c, :2, m, s])
-                else:
-                    acts = not lost_turn and formulas.monster_acts(q, every)
-                    win, going = f.opening_at(growing.tables[after], acts, c, m, s)
-                yield win, win + going, False
-                with _one_thread():
-                    growing.grow()
-                continue
-        win = party_win(specs, hps, delver_next, phase, lost_turn, targeting)
-        yield win, win, True
-        return
 
 
 def _at(specs: tuple[FightSpec, ...], hps: tuple[int, ...]) -> tuple[int, int, int]:
@@ -397,17 +321,6 @@ def party_numbers(
     return win, max(0.0, 1.0 - win - going), sum(s.delver_hp for s in specs) - left, rounds
 
 
-def party_win(
-    specs: tuple[FightSpec, ...], hps: tuple[int, ...], delver_next: bool, phase: int, lost_turn: bool, targeting: str
-) -> float:
-    """The win of :func:`party_numbers`, from the win's tables alone (the bot's question: half the work of a
-    whole table, which serves as well where one is known)."""
-    t = party_tables(specs, len(hps), targeting, whole=False)
-    c, m, s = _at(specs, hps)
-    return float(t.tables[delver_next][lost_turn][phase % specs[0].acts_every][c, WIN, m, s])
-
-
 def clear() -> None:
     """Forget every table."""
     _tables.clear()
-    _growing.clear()
