@@ -1,7 +1,6 @@
-"""The bot's walking plans and its per-decision shortcuts give the same play as the whole-level computation: the
-flood that stops at the nearest goal (``CostFlood``, the engine's search) agrees with tcod's ``dijkstra2d`` and
-``hillclimb2d``, a whole game planned either way is the same game, and the remembered ``legal`` answers are the
-engine's."""
+"""The bot's walking plans give the same play as the whole-level computation: the flood that stops at the nearest
+goal (``CostFlood``, the engine's search) agrees with tcod's ``dijkstra2d`` and ``hillclimb2d``, the goals as bit
+sets are the goals as masks, and a whole game planned either way is the same game."""
 
 from __future__ import annotations
 
@@ -14,24 +13,9 @@ import tcod.path
 from bot_helpers import played, tcod_costs
 
 from undercroft import bot as bot_module
-from undercroft.bot import PASS_COST, Bot
+from undercroft.bot import PASS_COST, STOCKED, Bot
 from undercroft.content import Content, load_content
-from undercroft.rules.actions import (
-    Action,
-    Bribe,
-    Descend,
-    Drink,
-    DropFood,
-    DropTreasure,
-    Fight,
-    Move,
-    Pursue,
-    Rest,
-    Run,
-    Talk,
-    ThrowOil,
-    Wait,
-)
+from undercroft.rules import dungeon
 from undercroft.rules.floods import MAX_DIST, bits_of, tiles_of
 from undercroft.rules.game import Game
 from undercroft.rules.searches import CostFlood, dijkstra_map
@@ -96,44 +80,51 @@ def test_the_flood_stops_at_the_nearest_goal_with_every_nearer_tile_settled() ->
         assert not flood.done or best == max(flood.order)  # (stopped there, not at the end of the map)
 
 
-def test_floods_sharing_the_maps_parts_answer_as_the_whole_level_does() -> None:
-    """Floods of one map share its parts: a goal out of the origin's part is answered None without flooding, and
-    every answer (near, far, out of reach, asked in any order, from any origin) is still dijkstra_map's."""
-    rng = np.random.default_rng(11)
-    shortcuts = 0
-    for _ in range(40):
-        h, w = int(rng.integers(5, 16)), int(rng.integers(5, 26))
-        cost = random_cost(rng, h, w, passes=bool(rng.integers(0, 2)))
-        cost[:, w // 2] = 0  # (a wall down the middle, a door or none: parts out of each other's reach)
-        if rng.integers(0, 2):
-            cost[h // 2, w // 2] = 1
-        diagonal = bool(rng.integers(0, 2))
-        parts: list[int] = []
-        ys, xs = np.nonzero(cost)
-        for _ in range(12):
-            i = int(rng.integers(0, len(xs)))
-            origin = (int(xs[i]), int(ys[i]))  # (a tile of the map, as the party's is in _plan)
-            dist = tcod_costs(cost, origin, diagonal)
-            flood = CostFlood(w, h, classes(cost), origin, diagonal, parts)
-            for _ in range(3):
-                goal = rng.random((h, w)) < 0.03
-                goal[origin[1], origin[0]] = False
-                reach = goal & (dist < MAX_DIST)
-                known = flood.part is not None and not flood.done
-                best = flood.nearest(bits_of(goal))
-                if reach.any():
-                    assert best == int(dist[reach].min())
-                else:
-                    assert best is None
-                    shortcuts += known and not flood.done
-    assert shortcuts > 20  # (the parts did answer without a flood)
-
-
 def test_bit_sets_list_tiles_in_row_major_order() -> None:
     mask = np.zeros((4, 5), dtype=bool)
     for x, y in ((4, 3), (0, 0), (2, 1), (4, 0)):
         mask[y, x] = True
     assert tiles_of(bits_of(mask), 6) == [(0, 0), (4, 0), (2, 1), (4, 3)]
+
+
+def goal_masks(self: Bot) -> list[tuple[str, npt.NDArray[np.bool_]]]:
+    """The bot's goals (Bot._goal_bits, then Bot._reengage_bits) as masks, in order of preference, worked out
+    over the whole level with numpy, as the planner had them."""
+    st = self.game.state
+    lv = st.level
+    m = lv.map
+    walk = m.tiles != dungeon.WALL
+    out: list[tuple[str, npt.NDArray[np.bool_]]] = []
+    items = np.zeros_like(walk)
+    for x, y in lv.items:
+        if lv.explored[y, x]:
+            items[y, x] = True
+    out.append(("item", items))
+    stairs = np.zeros_like(walk)
+    if m.stairs is not None:  # every level the engine makes has them (the last one's are the way out)
+        stairs[m.stairs[1], m.stairs[0]] = True
+    final = self.game.rs.levels[st.depth].final
+    potions = sum(n for i, n in st.items.items() if n > 0 and self.game.content.items[i].kind == "potion")
+    if (final or potions >= STOCKED) and m.stairs is not None and lv.explored[m.stairs[1], m.stairs[0]]:
+        # The way on is known and the party is stocked: every room more is one more monster check (and on the
+        # final level, the guardians wait in their rooms).
+        out.append(("stairs", stairs))
+    if self._level_moves < self.max_level_moves:
+        out.append(("explore", walk & ~lv.explored))
+    if m.stairs is not None:
+        out.append(("stairs", stairs))
+    # Last resort: a monster that is not at peace stands in the way. Walking into its segment starts an
+    # encounter, so step out of the segment first when the party shares it.
+    hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
+    if any(grp.segment == st.segment for grp in hostile):
+        out.append(("reengage", walk & (m.segment_of != st.segment) & (m.segment_of >= 0)))
+    elif hostile:
+        mask = np.zeros_like(walk)
+        for grp in hostile:
+            mask |= (m.segment_of == grp.segment) & walk
+            mask[grp.pos[1], grp.pos[0]] = True  # (it may stand in its segment's only door: step into it)
+        out.append(("reengage", mask))
+    return out
 
 
 class WholeLevelBot(Bot):
@@ -142,7 +133,7 @@ class WholeLevelBot(Bot):
     def _plan(self) -> None:
         st = self.game.state
         self._path, self._goal, self._goal_kind = [], None, ""
-        goals = self._goals()
+        goals = goal_masks(self)
         passes = ((True, False), (True, True), (False, False), (False, True))
         for last_resort, (avoid, diagonal) in [(r, p) for r in (False, True) for p in passes]:
             cost = self._walk_cost(avoid, through=last_resort)
@@ -188,44 +179,14 @@ def test_the_goal_bit_sets_are_the_goal_masks(content: Content) -> None:
         for _ in range(400):
             if game.over:
                 break
-            assert [(k, bits_of(m)) for k, m in b._goals()] == b._goal_bits()
+            reengage = b._reengage_bits()
+            want = b._goal_bits() + ([] if reengage is None else [("reengage", reengage)])
+            assert [(k, bits_of(m)) for k, m in goal_masks(b)] == want
             cost = b._walk_cost(True, through=bool(game.state.turn % 2))
             assert sorted(b._cost_bits(True, through=bool(game.state.turn % 2))) == sorted(
                 (c, bits_of(cost == c)) for c in (1, PASS_COST)
             )
             action = b.choose()
-            events = game.step(action)
-            if len(events) == 1 and events[0].type == "refused":
-                b.refused(action)
-
-
-KINDS: tuple[Action, ...] = (
-    Move(1, 0),
-    Descend(),
-    Rest(),
-    Fight(),
-    Talk(),
-    Bribe(0),
-    Wait(),
-    Run(),
-    Run(door=0),
-    Drink(0),
-    DropFood(),
-    DropTreasure(),
-    ThrowOil(),
-    Pursue(),
-)
-
-
-def test_the_bots_remembered_legal_answers_are_the_engines(content: Content) -> None:
-    for ruleset in ("undercroft", "citadel"):
-        game = Game(content, ruleset, 4)
-        b = Bot(game, 4)
-        for _ in range(600):
-            if game.over:
-                break
-            action = b.choose()
-            assert [b.legal(a) for a in KINDS] == [game.legal(a) for a in KINDS]
             events = game.step(action)
             if len(events) == 1 and events[0].type == "refused":
                 b.refused(action)

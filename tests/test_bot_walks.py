@@ -70,7 +70,6 @@ def watch(content: Content, ruleset: str, seed: int, actions: int) -> tuple[Watc
             break
         st = game.state
         turn, depth, mode = st.turn, st.depth, st.mode
-        bot.prime()
         action = bot.choose()
         events = game.step(action)
         refused = len(events) == 1 and events[0].type == "refused"

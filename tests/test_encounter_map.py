@@ -425,32 +425,3 @@ def test_the_ways_out_kept_are_the_ways_out_worked_out_afresh(ruleset: str, monk
     for seed in range(1, 9):
         play_game(content(), ruleset, seed, max_actions=1500)
     assert asked[0] > 50 and asked[1] > 10  # (many answers, and the memo gave some of them)
-
-
-@pytest.mark.parametrize("ruleset", ["undercroft", "warden"])
-def test_the_creatures_tiles_kept_are_the_tiles_worked_out_afresh(
-    ruleset: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # approach.creature_tiles remembers its answers by what they depend on; each answer, remembered or not, must be
-    # the one worked out afresh (an empty memo) from the state, whatever moved in between (the party, other groups).
-    from undercroft.bot import play_game
-
-    kept = approach.creature_tiles
-    asked = [0, 0]  # answers given, answers given from the memo
-
-    def checked(ctx: Game, g: Group) -> list[tuple[int, int]]:
-        before = len(ctx.tiles_memo)
-        got = kept(ctx, g)
-        asked[0] += 1
-        asked[1] += len(g.hp) > 1 and len(ctx.tiles_memo) == before
-        saved = dict(ctx.tiles_memo)
-        ctx.tiles_memo.clear()
-        assert got == kept(ctx, g)
-        ctx.tiles_memo.clear()
-        ctx.tiles_memo.update(saved)
-        return got
-
-    monkeypatch.setattr(approach, "creature_tiles", checked)
-    for seed in range(1, 9):
-        play_game(content(), ruleset, seed, max_actions=1500)
-    assert asked[0] > 50 and asked[1] > 10, asked  # (many answers, and the memo gave some of them)

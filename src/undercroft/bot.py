@@ -56,7 +56,7 @@ import numpy.typing as npt
 import tcod.path
 
 from undercroft.content import Content
-from undercroft.content.schema import Monster, NegotiationTable
+from undercroft.content.schema import Monster
 from undercroft.record import Recorder, play_step
 from undercroft.rules import dungeon, encounter, formulas, parley
 from undercroft.rules.actions import (
@@ -120,8 +120,6 @@ _PREFER = {
     "run": 0,
 }  # between equal chances: terms, then a fight, ...
 RECORD_BATCH = 64  # action lines a recorded bot game gathers before one write (see Recorder.create)
-COSTS_KEPT = 64  # walking maps (Bot._cost_bits) a bot keeps at once on a level
-PARTS_KEPT = 64  # walking maps whose parts (see CostFlood) a bot keeps at once on a level
 _STEPS: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 # In a plan's options: run through the door :meth:`Bot._run` picks, worked out only if :meth:`Bot.choose` gets to
 # it (most plans that offer a run offer a step or a fight first, which is taken). Never given to the engine.
@@ -134,9 +132,8 @@ def _steps(a: Point, b: Point) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-@functools.lru_cache(maxsize=64)
 def distribution(d: Dice) -> tuple[tuple[int, float], ...]:
-    """The exact distribution of a dice expression's total: (total, chance) pairs (remembered)."""
+    """The exact distribution of a dice expression's total: (total, chance) pairs."""
     dist = {0: 1.0}
     for _ in range(d.count):
         nxt: dict[int, float] = {}
@@ -147,31 +144,23 @@ def distribution(d: Dice) -> tuple[tuple[int, float], ...]:
     return tuple((t * d.multiplier + d.bonus, p) for t, p in dist.items())
 
 
-_MOVES: dict[Point, Move] = {(dx, dy): Move(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
-
-
-def _move(dx: int, dy: int) -> Move:
-    """``Move(dx, dy)`` (one of each step, made once: the bot proposes a step at nearly every action)."""
-    return _MOVES.get((dx, dy)) or Move(dx, dy)
+def _count(game: Game, kind: str) -> int:
+    """The party's items of ``kind``."""
+    return sum(n for i, n in game.state.items.items() if n > 0 and game.content.items[i].kind == kind)
 
 
 def _has(game: Game, kind: str) -> bool:
-    st = game.state
-    return any(n > 0 and game.content.items[i].kind == kind for i, n in st.items.items())
+    return _count(game, kind) > 0
 
 
 def talk_odds(game: Game, g: Group) -> float:
-    """The chance that talking to ``g`` ends in agreement or intimidation (0 when talk is not possible)."""
+    """The chance that talking to ``g`` ends in agreement or intimidation (0 when talk is not possible): the chance of
+    a band other than failure."""
     mon = game.monster_of(g)
     if parley.check_talk(game, g) is not None:  # the engine's own reasons to refuse a talk
         return 0.0
     table = game.content.tables.negotiation[game.rs.negotiation_table]
-    return _talk_chance(table, *formulas.negotiation_modifiers(table, mon, (m.negotiation for m in game.living())))
-
-
-@functools.lru_cache(maxsize=256)
-def _talk_chance(table: NegotiationTable, reluctance: int, ability: int) -> float:
-    """:func:`talk_odds` by the numbers it depends on (remembered): the chance of a band other than failure."""
+    reluctance, ability = formulas.negotiation_modifiers(table, mon, (m.negotiation for m in game.living()))
     good = 0.0
     for total, p in distribution(Dice.parse(table.dice)):
         if formulas.band(table.bands, formulas.negotiation_total(total, reluctance, ability)).result != "failure":
@@ -246,15 +235,6 @@ class Bot:
         self._rested = 0  # rests on the stairs of this level before going down
         self._blocked: dict[Point, int] = {}  # tiles a step into was refused -> the turn until which to avoid them
         self._reengaged = 0  # steps on this level spent going back at a group in the way that lets the party be
-        self._legal_now: dict[str, bool] = {}  # action kind -> Game.legal, for the state being decided on
-        self._primed = False  # _legal_now was cleared for this state (by prime()) and is kept by choose()
-        self._bits_of: object = None  # the level map _walk_bits and _segment_bits belong to
-        self._walk_bits = 0
-        self._segment_bits: dict[int, int] = {}
-        self._parts: dict[tuple[int, bool], list[int]] = {}  # (walkable tiles, diagonal) -> parts (_parts_of)
-        self._costs_known: dict[tuple[object, ...], tuple[int, int]] = {}  # _cost_bits before the party's tile
-        self._outrun: dict[tuple[int, int, int, bool], bool] = {}  # _outruns by its numbers (the rules' own)
-        self._potion_ids = tuple(i for i, item in game.content.items.items() if item.kind == "potion")
         self._plans: dict[str, Callable[[], list[Action]]] = {
             Mode.EXPLORE: self._explore,
             Mode.ENCOUNTER: self._encounter,
@@ -264,24 +244,7 @@ class Bot:
 
     # --- the interface ------------------------------------------------------------------------------------
 
-    def prime(self) -> None:
-        """The state is new (or changed outside the bot): forget what :meth:`legal` knew, and let the next
-        :meth:`choose` use what it learns from now on."""
-        self._legal_now.clear()
-        self._primed = True
-
-    def legal(self, action: Action) -> bool:
-        """``Game.legal``, remembered for one decision: it depends only on the state and the action's kind (its
-        arguments are checked when it is taken), and the state does not change while the bot decides."""
-        known = self._legal_now.get(action.type)
-        if known is None:
-            known = self._legal_now[action.type] = self.game.legal(action)
-        return known
-
     def choose(self) -> Action:
-        if not self._primed:
-            self._legal_now.clear()
-        self._primed = False
         st = self.game.state
         if st.turn != self._refused_turn:
             self._refused.clear()
@@ -304,12 +267,12 @@ class Bot:
         for a in options:  # (the plan's own first: the fallbacks are made only when none of them is taken)
             if a is _BEST_RUN:
                 a = self._run()
-            if (not refused or a not in refused) and self.legal(a):
+            if (not refused or a not in refused) and self.game.legal(a):
                 if isinstance(a, Move):
                     return self._taken(a)
                 return a
         for a in self._fallbacks(st.mode):
-            if a not in refused and self.legal(a):
+            if a not in refused and self.game.legal(a):
                 return a  # (never a step)
         return Rest()
 
@@ -346,7 +309,7 @@ class Bot:
         g = self.game
         st = g.state
         out: list[Action] = []
-        if st.fled and self.legal(Pursue()) and self._should_pursue(st.fled):
+        if st.fled and self.game.legal(Pursue()) and self._should_pursue(st.fled):
             return [Pursue()]  # (any other action lets it go)
         # (HURT is below REST_UNTIL: no one at or below REST_UNTIL, no one hurt either; most steps ask only that)
         sore = self._hurt(REST_UNTIL) is not None
@@ -358,7 +321,7 @@ class Bot:
         if sore and g.rules.time.rest_heal and not self._groups_here():
             out.append(Rest())  # rest wounds off where nothing is in sight (a wanderer may still come)
         step = self._next_step()
-        if self._goal_kind == "reengage" and g.nearest_here() is not None and self.legal(Fight()):
+        if self._goal_kind == "reengage" and g.nearest_here() is not None and self.game.legal(Fight()):
             # Back at a group that stands in the only way on, and it lets the party be: clear the way.
             self._reengaged += 1
             if self._reengaged > MAX_REENGAGE:
@@ -366,7 +329,7 @@ class Bot:
                 out.append(Fight())
         if step is not None:
             self.stuck = 0
-            out.append(_move(step[0] - st.pos[0], step[1] - st.pos[1]))
+            out.append(Move(step[0] - st.pos[0], step[1] - st.pos[1]))
         elif st.level.map.stairs == st.pos and self._goal_kind == "stairs":
             self.stuck = 0
             if (
@@ -419,98 +382,22 @@ class Bot:
         cost[st.pos[1], st.pos[0]] = 1
         return cost
 
-    def _goals(self) -> list[tuple[str, npt.NDArray[np.bool_]]]:
-        """Goal masks in order of preference."""
-        st = self.game.state
-        lv = st.level
-        m = lv.map
-        walk = m.tiles != dungeon.WALL
-        out: list[tuple[str, npt.NDArray[np.bool_]]] = []
-        items = np.zeros_like(walk)
-        for x, y in lv.items:
-            if lv.explored[y, x]:
-                items[y, x] = True
-        out.append(("item", items))
-        stairs = np.zeros_like(walk)
-        if m.stairs is not None:  # every level the engine makes has them (the last one's are the way out)
-            stairs[m.stairs[1], m.stairs[0]] = True
-        final = self.game.rs.levels[st.depth].final
-        potions = sum(n for i, n in st.items.items() if n > 0 and self.game.content.items[i].kind == "potion")
-        if (final or potions >= STOCKED) and m.stairs is not None and lv.explored[m.stairs[1], m.stairs[0]]:
-            # The way on is known and the party is stocked: every room more is one more monster check (and on the
-            # final level, the guardians wait in their rooms).
-            out.append(("stairs", stairs))
-        if self._level_moves < self.max_level_moves:
-            out.append(("explore", walk & ~lv.explored))
-        if m.stairs is not None:
-            out.append(("stairs", stairs))
-        # Last resort: a monster that is not at peace stands in the way. Walking into its segment starts an
-        # encounter, so step out of the segment first when the party shares it.
-        hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
-        if any(grp.segment == st.segment for grp in hostile):
-            out.append(("reengage", walk & (m.segment_of != st.segment) & (m.segment_of >= 0)))
-        elif hostile:
-            mask = np.zeros_like(walk)
-            for grp in hostile:
-                mask |= (m.segment_of == grp.segment) & walk
-                mask[grp.pos[1], grp.pos[0]] = True  # (it may stand in its segment's only door: step into it)
-            out.append(("reengage", mask))
-        return out
-
-    def _level_bits(self) -> tuple[int, dict[int, int]]:
-        """The level's floor as a bit set (:func:`~undercroft.rules.floods.bits_of`) and each segment's tiles,
-        computed once a level."""
+    def _floor_bits(self) -> int:
+        """The level's floor as a bit set (:func:`~undercroft.rules.floods.bits_of`)."""
         m = self.game.state.level.map
-        if self._bits_of is not m:
-            self._bits_of = m
-            self._walk_bits = bits_of(m.tiles != dungeon.WALL)
-            self._segment_bits = {}
-            self._parts.clear()
-            self._costs_known.clear()
-        return self._walk_bits, self._segment_bits
-
-    def _parts_of(self, costs: list[tuple[int, int]], diagonal: bool) -> list[int]:
-        """The parts of the map known so far for the walking costs ``costs`` (:class:`CostFlood`'s ``parts``): kept
-        for this level while its floor, monsters and the tiles to avoid stay as they are (most plans of a party
-        boxed in are made over and over on one map)."""
-        self._level_bits()  # (a new level: forget the last one's)
-        tiles = 0
-        for _, b in costs:
-            tiles |= b
-        if len(self._parts) >= PARTS_KEPT:
-            self._parts.clear()
-        return self._parts.setdefault((tiles, diagonal), [])
+        return m.walk_bits(0, 0, m.width, m.height)
 
     def _segment_bit_set(self, s: int) -> int:
         """The tiles of segment ``s`` as a bit set (``-1``: the tiles of every segment)."""
-        segs = self._level_bits()[1]
-        if s not in segs:
-            seg = self.game.state.level.map.segment_of
-            segs[s] = bits_of(seg >= 0 if s == -1 else seg == s)
-        return segs[s]
+        seg = self.game.state.level.map.segment_of
+        return bits_of(seg >= 0 if s == -1 else seg == s)
 
     def _cost_bits(self, avoid: bool, through: bool = False) -> list[tuple[int, int]]:
         """:meth:`_walk_cost` as (cost, tiles) bit sets, for :class:`CostFlood`."""
         st = self.game.state
         lv = st.level
         stride = lv.map.width + 1
-        ones = self._level_bits()[0]
-        b = 1 << (st.pos[1] * stride + st.pos[0])  # (the party's tile: always a way, entered at 1)
-        blocked = tuple(p for p, until in self._blocked.items() if until > st.turn) if self._blocked else ()
-        fenced = avoid and bool(self._avoid)
-        # (the level's rev moves with any change to a group on it: where it stands, its peace, its hit points)
-        key = (
-            lv.index,
-            lv.rev,
-            through,
-            blocked,
-            tuple(sorted(self._avoid)) if fenced else (),
-            st.segment if fenced else -2,
-        )
-        known = self._costs_known.get(key)
-        if known is not None:
-            ones, passes = known
-            return [(1, ones | b), (PASS_COST, passes & ~b)]
+        ones = self._floor_bits()
         passes = 0
         if avoid and self._avoid:
             for s in sorted(self._avoid):
@@ -522,36 +409,30 @@ class Bot:
                 free = (grp.peaceful or through) and bool((ones | passes) & bit)
                 ones &= ~bit
                 passes = passes | bit if free else passes & ~bit
-        for x, y in blocked:
-            bit = 1 << (y * stride + x)
-            ones &= ~bit
-            passes &= ~bit
-        if len(self._costs_known) >= COSTS_KEPT:
-            self._costs_known.clear()
-        self._costs_known[key] = (ones, passes)
+        for (x, y), until in self._blocked.items():
+            if until > st.turn:
+                bit = 1 << (y * stride + x)
+                ones &= ~bit
+                passes &= ~bit
+        b = 1 << (st.pos[1] * stride + st.pos[0])  # (the party's tile: always a way, entered at 1)
         return [(1, ones | b), (PASS_COST, passes & ~b)]
 
     def _goal_bits(self) -> list[tuple[str, int]]:
-        """:meth:`_goals` as bit sets (:func:`~undercroft.rules.floods.bits_of`), reading the explored map once."""
-        reengage = self._reengage_bits()
-        return self._first_goal_bits() + ([] if reengage is None else [("reengage", reengage)])
-
-    def _first_goal_bits(self) -> list[tuple[str, int]]:
-        """:meth:`_goal_bits` but the last resort (going back at a group in the way: :meth:`_reengage_bits`)."""
+        """The goals of a walk in order of preference, as bit sets (:func:`~undercroft.rules.floods.bits_of`): an
+        item seen; the stairs once seen, on the last level or with :data:`STOCKED` potions; unexplored floor; the
+        stairs. Not the last resort (going back at a group in the way: :meth:`_reengage_bits`)."""
         st = self.game.state
         lv = st.level
         m = lv.map
         stride = m.width + 1
         explored = lv.explored_bits()
-        walk = self._level_bits()[0]
+        walk = self._floor_bits()
         items = 0
         for x, y in lv.items:
             items |= 1 << (y * stride + x)
         out = [("item", items & explored)]
         stairs = 0 if m.stairs is None else 1 << (m.stairs[1] * stride + m.stairs[0])
-        if stairs & explored and (
-            self.game.rs.levels[st.depth].final or sum(st.items.get(i, 0) for i in self._potion_ids) >= STOCKED
-        ):
+        if stairs & explored and (self.game.rs.levels[st.depth].final or _count(self.game, "potion") >= STOCKED):
             out.append(("stairs", stairs))
         if self._level_moves < self.max_level_moves:
             out.append(("explore", walk & ~explored))
@@ -560,13 +441,16 @@ class Bot:
         return out
 
     def _reengage_bits(self) -> int | None:
-        """The last resort's goal (see :meth:`_goals`) as a bit set; None without a hostile group on the level."""
+        """The last resort's goal as a bit set (None without a hostile group on the level): a monster that is not at
+        peace stands in the way; walking into its segment starts an encounter, so the segments but the party's when
+        it shares one with such a group (step out of it first), else such groups' segments and tiles (one may stand
+        in its segment's only door: step into it)."""
         st = self.game.state
         lv = st.level
         hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
         if not hostile:
             return None
-        walk = self._level_bits()[0]
+        walk = self._floor_bits()
         if any(grp.segment == st.segment for grp in hostile):
             return walk & self._segment_bit_set(-1) & ~self._segment_bit_set(st.segment)
         stride = lv.map.width + 1
@@ -586,7 +470,7 @@ class Bot:
         # (The same goals, distances and paths as dijkstra_map and hillclimb2d over the whole level would give, found
         # only as far as the nearest goal: see CostFlood.)
         here_bit = 1 << (st.pos[1] * (st.level.map.width + 1) + st.pos[0])
-        goals = self._first_goal_bits()
+        goals = self._goal_bits()
         floods: dict[tuple[bool, bool], CostFlood] = {}
         for avoid, diagonal in self._PASSES:
             for kind, mask in goals:
@@ -624,9 +508,7 @@ class Bot:
         if flood is None:
             m = st.level.map
             costs = self._cost_bits(avoid, through=last_resort)
-            flood = floods[(avoid, diagonal)] = CostFlood(
-                m.width, m.height, costs, st.pos, diagonal, self._parts_of(costs, diagonal)
-            )
+            flood = floods[(avoid, diagonal)] = CostFlood(m.width, m.height, costs, st.pos, diagonal)
         reach &= flood.all  # (a goal on a tile it may not enter is never reached: no flood to the end to find that)
         best = flood.nearest(reach) if reach else None
         if best is None:
@@ -696,7 +578,7 @@ class Bot:
         g = self._group()
         if g is None:
             return []
-        if st.level.map.stairs == st.pos and self._goal_kind == "stairs" and self.legal(Descend()):
+        if st.level.map.stairs == st.pos and self._goal_kind == "stairs" and self.game.legal(Descend()):
             return [Descend()]  # on the stairs it was making for, and the group lets it go down
         win = self._odds_of[g.id] = fight_win(self.game)
         enc = st.encounter
@@ -842,7 +724,7 @@ class Bot:
             if win >= GIVE_UP or self._fled.get(g.id, 0) >= FLEES_ON_THE_WAY or no_running:
                 self._committed.add(g.id)
                 out.append(Fight())
-            if self.legal(Run()):  # not where the rules have no running, nor when too exhausted to run
+            if self.game.legal(Run()):  # not where the rules have no running, nor when too exhausted to run
                 self._flee(g)
                 out.append(_BEST_RUN)
             return out
@@ -893,7 +775,7 @@ class Bot:
         st = game.state
         out = {"fight": win}
         later = {"fight": win}  # the same a round later, in sight
-        if self.legal(Run()):
+        if self.game.legal(Run()):
             now, seen = self._escape_chance(g), self._escape_chance(g, in_sight=True)
             out["run"] = now + (1 - now) * win * CAUGHT - AGAIN
             later["run"] = seen + (1 - seen) * win * CAUGHT - AGAIN
@@ -920,7 +802,7 @@ class Bot:
         for what, action, percent in ways:
             if (
                 formulas.distracted_by(what, mon.intelligent, submerged)
-                and self.legal(action)
+                and self.game.legal(action)
                 and (not in_corridor or win < GIVE_UP)
             ):
                 out["distract_" + what] = then(percent / formulas.PERCENT)  # (a failure lets a round pass)
@@ -974,15 +856,6 @@ class Bot:
         gain = formulas.pursuit_gain(mon.speed, game.party_speed(), enc.running_multiplier)
         left = rules.fatigue.max_running_rounds - game.state.running_rounds - 1 if game.proc.fatigue else _FAR
         gives_up = Behaviour.SUBMERGED not in mon.behaviours
-        key = (distance, gain, left, gives_up)
-        known = self._outrun.get(key)
-        if known is None:
-            known = self._outrun[key] = self._chase_won(distance, gain, left, gives_up)
-        return known
-
-    def _chase_won(self, distance: int, gain: int, left: int, gives_up: bool) -> bool:
-        """:meth:`_outruns` by its numbers: the chase's rounds, ``left`` of them before the party is exhausted."""
-        enc = self.game.content.rules.encounter
         for r in range(1, enc.pursuit_max_rounds + 1):
             if r >= left:
                 return False  # exhausted first: it catches up
@@ -1112,7 +985,7 @@ class Bot:
             self._committed.add(g.id)  # it stands on the only way on (or keeps coming): no more running from it
         committed = g.id in self._committed
         tired = game.tired()
-        can_run = self.legal(Run())  # not where the rules have no running, nor with every way out blocked
+        can_run = self.game.legal(Run())  # not where the rules have no running, nor with every way out blocked
         if not committed and can_run and not tired and win() < FIGHT_ODDS and _leaves(self._escape_chance(g), win()):
             self._flee(g)  # (to come back rested, or to go round it)
             out.append(_BEST_RUN)
@@ -1177,7 +1050,7 @@ class GameResult:
 @dataclass
 class Timing:
     """Where a bot's games spend their time (``play_game(timing=...)``, for ``undercroft bench``): ``bot``, the
-    bot's side of each action (:meth:`Bot.prime`, :func:`had_a_way_out` and :meth:`Bot.choose`: everything it asks
+    bot's side of each action (:func:`had_a_way_out` and :meth:`Bot.choose`: everything it asks
     the engine on the way, its fields of view folded into the explored map among them); ``step``, the engine's
     ``Game.step`` (with its recording, for a recorded game); ``actions``, the actions taken (refused ones too)."""
 
@@ -1194,13 +1067,12 @@ def game_seed(seed: int | str, index: int) -> int:
 _WAYS_OUT: tuple[Action, ...] = (Run(), Talk(), Bribe(0))
 
 
-def had_a_way_out(game: Game, legal: Callable[[Action], bool] | None = None) -> bool:
+def had_a_way_out(game: Game) -> bool:
     """Whether the party, facing a group, may now do something other than fight it: run (from a meeting or a fight,
     or on in a pursuit), talk, bribe, drop food or treasure that may distract it, or walk on past a group that is out
     of sight or at peace. A death after a meeting where this never held is a death "without a choice"
-    (docs/BALANCE.md). ``legal``: ``game.legal``, or a :meth:`Bot.legal` that answers for this state."""
-    if legal is None:
-        legal = game.legal
+    (docs/BALANCE.md)."""
+    legal = game.legal
     st = game.state
     g = st.front_group()
     if g is None:
@@ -1242,9 +1114,8 @@ def play_game(
             t0 = time.perf_counter() if timing is not None else 0.0
             front = game.state.front_group()
             facing = None if front is None else front.id
-            bot.prime()
             if front is not None and not ways.get(front.id, False):
-                ways[front.id] = had_a_way_out(game, bot.legal)
+                ways[front.id] = had_a_way_out(game)
             action = bot.choose()
             t1 = time.perf_counter() if timing is not None else 0.0
             try:

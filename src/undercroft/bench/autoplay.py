@@ -121,7 +121,7 @@ def _ratio_metrics(ruleset: str) -> None:
     suffix = "" if ruleset == RULESET else f"_{ruleset}"
     games = f"{GAMES} unrecorded bot games of {ruleset} from seed {FIRST_SEED}"
     bot_side = (
-        "Bot.prime, had_a_way_out and Bot.choose (with every question they ask the engine, the fields of "
+        "had_a_way_out and Bot.choose (with every question they ask the engine, the fields of "
         "view folded in among them)"
     )
 

@@ -33,7 +33,6 @@ from undercroft.rules.state import Group
 # The eight steps in their fixed tie-break order: orthogonal (N, E, S, W), then diagonal (NE, SE, SW, NW).
 STEPS8: tuple[Point, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
 REACH = 40  # the farthest (in steps) the engine ever measures a walk: beyond, a group is simply far away
-TILES_KEPT = 256  # answers of creature_tiles remembered at once (then it starts again)
 
 
 class StepMap:
@@ -300,20 +299,13 @@ def creature_tiles(ctx: Ctx, g: Group) -> list[Point]:
     """Where each creature of ``g`` stands, in creature order: the first on the group's tile, the others on the
     free floor tiles within a few steps of it (nearest first; ties: top, left), never nearer the party than the
     group's tile (so the group's distance is its nearest creature's), never the party's tile, a door or another
-    group's tile. A fallen creature keeps its tile.
-
-    Remembered (``ctx.tiles_memo``) by all it depends on: the level, the group's tile and size, the party's tile
-    and the other groups' tiles (the ways out and the bot ask it again and again in a meeting)."""
+    group's tile. A fallen creature keeps its tile."""
     st = ctx.state
     m = st.level.map
     n = len(g.hp)
     if n <= 1:
         return [g.pos][:n]
     taken = _taken(ctx, g) | {st.pos}
-    key = (id(st), st.depth, g.pos, n, st.pos, tuple(sorted(taken)))
-    known = ctx.tiles_memo.get(key)
-    if known is not None:
-        return list(known)
     flood = step_map(m, g.pos, 3, taken)
     cum, stride, x0, y0 = flood.flood.cum, flood.flood.stride, flood.x0, flood.y0
     rows = m.tile_rows
@@ -332,9 +324,6 @@ def creature_tiles(ctx: Ctx, g: Group) -> list[Point]:
             break
     while len(out) < n:  # no room around it (a crowded corridor): the rest stand behind the last
         out.append(out[-1])
-    if len(ctx.tiles_memo) >= TILES_KEPT:
-        ctx.tiles_memo.clear()
-    ctx.tiles_memo[key] = tuple(out)
     return out
 
 

@@ -53,8 +53,6 @@ class Ctx:
         self._sight_memo: tuple[tuple[int, tuple[int, int]], tuple[int, int, np.ndarray]] | None = None
         # the last ways out asked for and what they depend on (:func:`undercroft.rules.approach.exits`)
         self.exits_memo: tuple[tuple[object, ...], tuple[Any, ...]] | None = None
-        # where a group's creatures stand, by what that depends on (:func:`undercroft.rules.approach.creature_tiles`)
-        self.tiles_memo: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {}
 
     # --- dice -------------------------------------------------------------------------------------------------
 

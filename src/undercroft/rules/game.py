@@ -337,4 +337,3 @@ class Game(Ctx):
         self.streams.restore(snap.streams)
         self._tracker = Tracker()
         self.exits_memo = None
-        self.tiles_memo.clear()

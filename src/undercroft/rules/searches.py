@@ -40,13 +40,7 @@ class CostFlood:
     against tcod). Its sets of tiles are integers laid out as :func:`~undercroft.rules.floods.bits_of` lays them;
     ``layers[d]`` the tiles settled at cost ``d``, ``order`` those costs, rising.
 
-    ``costs``: (cost, tiles) pairs, the tiles of each cost (the origin need not be among them).
-
-    ``parts``: the parts of this map already known (each a set of tiles that reach one another and nothing else,
-    for these costs' tiles with the origin among them, and these steps: ``undercroft.bot.Bot._parts_of``), shared
-    between floods of one map. A goal in none of the origin's part is known out of reach at once: without it, the
-    flood would have to reach every tile it can before it could tell (every plan of a bot boxed in, or kept from
-    the stairs, would flood the level to no end). A flood that reaches everything it can adds its part."""
+    ``costs``: (cost, tiles) pairs, the tiles of each cost (the origin need not be among them)."""
 
     def __init__(
         self,
@@ -55,7 +49,6 @@ class CostFlood:
         costs: list[tuple[int, int]],
         origin: Point,
         diagonal: bool,
-        parts: list[int] | None = None,
     ) -> None:
         self.width, self.height, self.stride = width, height, width + 1
         self.diagonal = diagonal
@@ -74,10 +67,6 @@ class CostFlood:
         self.d = 0
         self.pending: dict[int, int] = {}
         self.done = not self.open  # (nothing to reach: every tile closed)
-        self.parts = parts
-        self.part: int | None = None  # the origin's part (when known)
-        if parts is not None:
-            self.part = next((p for p in parts if p & start), None)
 
     @property
     def seen(self) -> int:
@@ -143,20 +132,8 @@ class CostFlood:
         if self.done or not mask:
             while self._advance():  # (mask 0: the whole map)
                 pass
-            self._finished()
             return None
-        if self.part is not None and not self.part & mask:
-            return None  # (out of reach: see ``parts``)
-        found = self._settle(mask)
-        if found is None:
-            self._finished()
-        return found
-
-    def _finished(self) -> None:
-        """Every tile it can reach is settled: they are the origin's part of the map."""
-        if self.parts is not None and self.part is None:
-            self.part = self.seen
-            self.parts.append(self.part)
+        return self._settle(mask)
 
     def at(self, d: int, mask: int) -> list[Point]:
         """The tiles of ``mask`` reached at cost ``d``, in row-major order."""

@@ -145,34 +145,21 @@ def matchup_spec(
     )
 
 
-_specs: dict[tuple[object, ...], tuple[Content, FightSpec]] = {}  # (the numbers) -> (their data, the spec)
-SPECS_KEPT = 4096
-
-
 def _spec(content: Content, m: Member, monster_id: str, count: int, exhausted: bool, agility: int) -> FightSpec:
-    """:func:`fight_spec` of a member, remembered (the odds ask for it at every state of a fight)."""
-    key = (id(content), monster_id, m.hp, m.max_hp, m.might, m.weapon, m.defense, agility, exhausted, count, m.template)
-    known = _specs.get(key)
-    if known is None or known[0] is not content:
-        if len(_specs) >= SPECS_KEPT:
-            _specs.clear()
-        known = _specs[key] = (
-            content,
-            fight_spec(
-                content,
-                monster_id,
-                hp=m.hp,
-                max_hp=m.max_hp,
-                might=m.might,
-                weapon=m.weapon,
-                defense=m.defense,
-                agility=agility,
-                exhausted=exhausted,
-                count=count,
-                character=m.template,
-            ),
-        )
-    return known[1]
+    """:func:`fight_spec` of a member."""
+    return fight_spec(
+        content,
+        monster_id,
+        hp=m.hp,
+        max_hp=m.max_hp,
+        might=m.might,
+        weapon=m.weapon,
+        defense=m.defense,
+        agility=agility,
+        exhausted=exhausted,
+        count=count,
+        character=m.template,
+    )
 
 
 # --- the game's state ----------------------------------------------------------------------------------------
@@ -348,7 +335,6 @@ def clear_cache() -> None:
     """Forget every cached result."""
     start_odds.cache_clear()
     party_odds.cache_clear()
-    _specs.clear()
     partytable.clear()
 
 
