@@ -9,7 +9,7 @@ import numpy.typing as npt
 import pytest
 import tcod.path
 
-from undercroft.bot import play_game
+from undercroft.autoplay import play_game
 from undercroft.content import Content
 from undercroft.rules.actions import Action
 from undercroft.rules.game import Game

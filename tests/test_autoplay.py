@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 import undercroft.autoplay
-from undercroft.bot import Bot, GameResult, bribe_offer, game_seed, play_game, summarize, talk_odds
+from undercroft.autoplay import GameResult, game_seed, play_game, summarize
+from undercroft.bot import Bot
+from undercroft.bot.meeting import bribe_offer, talk_odds
 from undercroft.cli.main import main
 from undercroft.content import Content, load_content
 from undercroft.rules import formulas
@@ -202,7 +204,7 @@ def test_jobs_and_dask_exclude_each_other(capsys: pytest.CaptureFixture[str]) ->
 def test_a_meeting_with_no_way_out_is_one_without_a_choice() -> None:
     from engine_helpers import make_game, meet
 
-    from undercroft.bot import had_a_way_out
+    from undercroft.autoplay import had_a_way_out
     from undercroft.rules.dice import ScriptedDice
 
     game = make_game("citadel", 3, dice=ScriptedDice())

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from undercroft import balance
+from undercroft.autoplay import GameResult
 from undercroft.balance import BEGIN, END, RulesetStats, replace_section, ruleset_stats, verdicts, wilson
-from undercroft.bot import GameResult
 from undercroft.cli.main import main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from undercroft import bot as bot_module
-from undercroft.bot import Bot, _best, play_game
+from undercroft.autoplay import play_game
+from undercroft.bot import Bot, meeting, policy
+from undercroft.bot.meeting import best
 from undercroft.content import Content, load_content
 from undercroft.rules.actions import Action
 from undercroft.rules.game import Game
@@ -23,14 +24,14 @@ def content(shipped_data: Path) -> Content:
 
 
 def test_the_best_way_is_the_greatest_a_tie_to_six_places_the_preferred() -> None:
-    assert _best({"fight": 0.6, "run": 0.7}) == "run"
+    assert best({"fight": 0.6, "run": 0.7}) == "run"
     # a win the rounding calls a tie with running (0.7 against 0.7000004): the preference decides (fight)
-    assert _best({"fight": 0.7000004, "run": 0.7}) == "fight"
-    assert _best({"fight": 0.6999996, "run": 0.7}) == "fight"
-    assert _best({"fight": 0.699999, "run": 0.7}) == "run"
+    assert best({"fight": 0.7000004, "run": 0.7}) == "fight"
+    assert best({"fight": 0.6999996, "run": 0.7}) == "fight"
+    assert best({"fight": 0.699999, "run": 0.7}) == "run"
     # near a sure win every way is worth about 1: terms before a fight, a fight before a bribe or a distraction
-    assert _best({"fight": 0.9999999, "talk": 0.99999996, "distract_food": 1.0}) == "talk"
-    assert _best({"fight": 1.0, "bribe": 1.0, "distract_treasure": 1.0, "run": 1.0}) == "fight"
+    assert best({"fight": 0.9999999, "talk": 0.99999996, "distract_food": 1.0}) == "talk"
+    assert best({"fight": 1.0, "bribe": 1.0, "distract_treasure": 1.0, "run": 1.0}) == "fight"
 
 
 def test_a_fight_asks_the_odds_only_where_a_decision_turns_on_them(
@@ -40,7 +41,7 @@ def test_a_fight_asks_the_odds_only_where_a_decision_turns_on_them(
     never; in undercroft (both) it does."""
     asked: dict[str, list[bool]] = {}  # per ruleset, per combat decision: whether it asked for the odds
     combat = Bot._combat
-    real = bot_module.fight_win
+    real = meeting.fight_win
 
     def counting(self: Bot) -> list[Action]:
         calls: list[float] = []
@@ -50,7 +51,7 @@ def test_a_fight_asks_the_odds_only_where_a_decision_turns_on_them(
             return calls[-1]
 
         with monkeypatch.context() as m:
-            m.setattr(bot_module, "fight_win", win)
+            m.setattr(policy, "fight_win", win)
             out = combat(self)
         asked.setdefault(self.game.ruleset_id, []).append(bool(calls))
         return out
@@ -66,7 +67,7 @@ def test_a_fight_asks_the_odds_only_where_a_decision_turns_on_them(
 def test_the_odds_it_decides_on_are_the_panels(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every win the bot decides on in a meeting is the encounter panel's, of the state it decides in."""
     seen: list[tuple[float, float]] = []
-    real = bot_module.fight_win
+    real = meeting.fight_win
 
     def checking(game: Game) -> float:
         win = real(game)
@@ -75,7 +76,7 @@ def test_the_odds_it_decides_on_are_the_panels(content: Content, monkeypatch: py
         assert game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT)
         return win
 
-    monkeypatch.setattr(bot_module, "fight_win", checking)
+    monkeypatch.setattr(policy, "fight_win", checking)
     for ruleset, seed in (("undercroft", 5), ("crawler", 6), ("citadel", 7)):
         play_game(content, ruleset, seed)
     assert len(seen) > 30 and all(a == b for a, b in seen)

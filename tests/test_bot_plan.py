@@ -12,8 +12,8 @@ import pytest
 import tcod.path
 from bot_helpers import played, tcod_costs
 
-from undercroft import bot as bot_module
-from undercroft.bot import PASS_COST, STOCKED, Bot
+from undercroft.bot import Bot, policy
+from undercroft.bot.planning import PASS_COST, STOCKED, Walker
 from undercroft.content import Content, load_content
 from undercroft.rules import dungeon
 from undercroft.rules.floods import MAX_DIST, bits_of, tiles_of
@@ -87,8 +87,8 @@ def test_bit_sets_list_tiles_in_row_major_order() -> None:
     assert tiles_of(bits_of(mask), 6) == [(0, 0), (4, 0), (2, 1), (4, 3)]
 
 
-def goal_masks(self: Bot) -> list[tuple[str, npt.NDArray[np.bool_]]]:
-    """The bot's goals (Bot._goal_bits, then Bot._reengage_bits) as masks, in order of preference, worked out
+def goal_masks(self: Walker) -> list[tuple[str, npt.NDArray[np.bool_]]]:
+    """The walk's goals (Walker.goal_bits, then Walker.reengage_bits) as masks, in order of preference, worked out
     over the whole level with numpy, as the planner had them."""
     st = self.game.state
     lv = st.level
@@ -109,7 +109,7 @@ def goal_masks(self: Bot) -> list[tuple[str, npt.NDArray[np.bool_]]]:
         # The way on is known and the party is stocked: every room more is one more monster check (and on the
         # final level, the guardians wait in their rooms).
         out.append(("stairs", stairs))
-    if self._level_moves < self.max_level_moves:
+    if self.level_moves < self.max_level_moves:
         out.append(("explore", walk & ~lv.explored))
     if m.stairs is not None:
         out.append(("stairs", stairs))
@@ -127,16 +127,17 @@ def goal_masks(self: Bot) -> list[tuple[str, npt.NDArray[np.bool_]]]:
     return out
 
 
-class WholeLevelBot(Bot):
+class WholeLevelWalker(Walker):
     """The planner as it was: a dijkstra_map of the whole level for each pass, hillclimb2d back."""
 
-    def _plan(self) -> None:
+    def plan(self) -> None:
         st = self.game.state
-        self._path, self._goal, self._goal_kind = [], None, ""
+        self.path, self.goal, self.kind = [], None, ""
+        self.planned_at = (st.level.index, st.level.rev)
         goals = goal_masks(self)
         passes = ((True, False), (True, True), (False, False), (False, True))
         for last_resort, (avoid, diagonal) in [(r, p) for r in (False, True) for p in passes]:
-            cost = self._walk_cost(avoid, through=last_resort)
+            cost = self.walk_cost(avoid, through=last_resort)
             dist = dijkstra_map(cost, st.pos, diagonal)
             for kind, mask in goals:
                 if (kind == "reengage") != last_resort:
@@ -144,7 +145,7 @@ class WholeLevelBot(Bot):
                 if not avoid and kind not in ("stairs", "reengage"):
                     continue
                 if kind == "stairs" and bool(mask[st.pos[1], st.pos[0]]):
-                    self._goal, self._goal_kind, self._forced = st.pos, kind, not avoid
+                    self.goal, self.kind, self.forced = st.pos, kind, not avoid
                     return
                 reach = mask & (dist < MAX_DIST) & (cost > 0)
                 reach[st.pos[1], st.pos[0]] = False
@@ -156,8 +157,8 @@ class WholeLevelBot(Bot):
                 i = self.rng.below(len(xs)) if len(xs) > 1 else 0
                 goal = (int(xs[i]), int(ys[i]))
                 path = tcod.path.hillclimb2d(dist, (goal[1], goal[0]), True, diagonal)
-                self._path = [(int(x), int(y)) for y, x in path[::-1][1:]]
-                self._goal, self._goal_kind, self._forced = goal, kind, not avoid
+                self.path = [(int(x), int(y)) for y, x in path[::-1][1:]]
+                self.goal, self.kind, self.forced = goal, kind, not avoid
                 return
 
 
@@ -167,7 +168,7 @@ def test_a_whole_game_planned_to_the_nearest_goal_is_the_game_planned_over_the_w
 ) -> None:
     fast = played(content, ruleset, seed, monkeypatch)
     with monkeypatch.context() as m:
-        m.setattr(bot_module, "Bot", WholeLevelBot)
+        m.setattr(policy, "Walker", WholeLevelWalker)
         slow = played(content, ruleset, seed, monkeypatch)
     assert fast == slow
 
@@ -176,14 +177,15 @@ def test_the_goal_bit_sets_are_the_goal_masks(content: Content) -> None:
     for ruleset in ("undercroft", "crawler"):
         game = Game(content, ruleset, 21)
         b = Bot(game, 21)
+        w = b.walk
         for _ in range(400):
             if game.over:
                 break
-            reengage = b._reengage_bits()
-            want = b._goal_bits() + ([] if reengage is None else [("reengage", reengage)])
-            assert [(k, bits_of(m)) for k, m in goal_masks(b)] == want
-            cost = b._walk_cost(True, through=bool(game.state.turn % 2))
-            assert sorted(b._cost_bits(True, through=bool(game.state.turn % 2))) == sorted(
+            reengage = w.reengage_bits()
+            want = w.goal_bits() + ([] if reengage is None else [("reengage", reengage)])
+            assert [(k, bits_of(m)) for k, m in goal_masks(w)] == want
+            cost = w.walk_cost(True, through=bool(game.state.turn % 2))
+            assert sorted(w.cost_bits(True, through=bool(game.state.turn % 2))) == sorted(
                 (c, bits_of(cost == c)) for c in (1, PASS_COST)
             )
             action = b.choose()

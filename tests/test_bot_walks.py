@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from undercroft.bot import Bot, Timing, play_game
+from undercroft.autoplay import Timing, play_game
+from undercroft.bot import Bot
+from undercroft.bot.planning import Walker
 from undercroft.content import Content, load_content
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
@@ -35,17 +37,25 @@ class Plan:
     walk: list[Point]  # the tiles of the walk, the party's own first
 
 
+class WatchedWalker(Walker):
+    """The walks, noting every plan made."""
+
+    plans: list[Plan]
+
+    def plan(self) -> None:
+        st = self.game.state
+        super().plan()
+        self.plans.append(Plan(st.turn, st.depth, st.pos, self.kind, self.goal, [st.pos, *self.path]))
+
+
 class Watched(Bot):
     """The bot, noting every plan it makes."""
 
     def __init__(self, game: Game, seed: int) -> None:
         super().__init__(game, seed)
+        self.walk = self.watched = WatchedWalker(game, self.walk.rng, self.walk.max_level_moves)
         self.plans: list[Plan] = []
-
-    def _plan(self) -> None:
-        st = self.game.state
-        super()._plan()
-        self.plans.append(Plan(st.turn, st.depth, st.pos, self._goal_kind, self._goal, [st.pos, *self._path]))
+        self.watched.plans = self.plans
 
 
 @dataclass

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from undercroft.bot import play_game
+from undercroft.autoplay import play_game
 from undercroft.content import DataError, load_content
 from undercroft.paths import data_dir
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from undercroft.bot import play_game
+from undercroft.autoplay import play_game
 from undercroft.content import load_content
 from undercroft.content import schema as s
 

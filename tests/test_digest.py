@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from engine_helpers import content
 
-from undercroft.bot import MAX_ACTIONS, Bot
+from undercroft.autoplay import MAX_ACTIONS
+from undercroft.bot import Bot
 from undercroft.record import load_recording
 from undercroft.rules.actions import Action, Move
 from undercroft.rules.digest import DIGEST_HEX, PARTS, differing, full_digest

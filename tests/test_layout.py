@@ -11,7 +11,8 @@ import tcod.console
 from engine_helpers import content
 from ui_helpers import Driver, rows, screen
 
-from undercroft.bot import Bot, game_seed
+from undercroft.autoplay import game_seed
+from undercroft.bot import Bot
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.ui.layout import MIN_H, MIN_W, PANEL_W, Camera, Layout, Rect, panel_on_right

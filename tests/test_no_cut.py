@@ -12,7 +12,8 @@ import tcod.console
 from engine_helpers import content, make_game, walk_into
 from test_ui_encounter_map import beside
 
-from undercroft.bot import Bot, game_seed
+from undercroft.autoplay import game_seed
+from undercroft.bot import Bot
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.ui import keymap, render

@@ -10,7 +10,8 @@ import tcod.event
 from engine_helpers import content
 from tcod.event import KeySym, Modifier
 
-from undercroft.bot import Bot, game_seed
+from undercroft.autoplay import game_seed
+from undercroft.bot import Bot
 from undercroft.rules.actions import (
     Action,
     Attack,

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from undercroft import record
-from undercroft.bot import Bot, play_game
+from undercroft.autoplay import play_game
+from undercroft.bot import Bot
 from undercroft.content import Content, load_content
 from undercroft.record import (
     FORMAT_VERSION,

@@ -13,7 +13,8 @@ from test_replay_cli import Run, as_format_2, one_error_line
 from test_replay_cli import run as run  # the fixture: the command line in-process, its exit code and output
 
 from undercroft import saves
-from undercroft.bot import Bot, play_game
+from undercroft.autoplay import play_game
+from undercroft.bot import Bot
 from undercroft.content import Content, load_content
 from undercroft.record import (
     Desync,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from undercroft.bot import play_game
+from undercroft.autoplay import play_game
 from undercroft.cli.main import main
 from undercroft.content import Content, load_content
 from undercroft.record import MAX_LINE, Recorder, load_recording, play_step

@@ -9,7 +9,8 @@ from functools import cache
 import pytest
 from engine_helpers import content
 
-from undercroft.bot import Bot, game_seed
+from undercroft.autoplay import game_seed
+from undercroft.bot import Bot
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 

@@ -13,7 +13,7 @@ from engine_helpers import content
 from tcod.event import KeySym
 from ui_helpers import Driver, isolate_user_data, names, press, screen, type_text
 
-from undercroft import bot, record, saves
+from undercroft import autoplay, record, saves
 from undercroft.cli.main import main
 from undercroft.rules.actions import Rest
 from undercroft.rules.rng import parse_seed
@@ -41,7 +41,7 @@ def finished_game(user: Path, ruleset: str, seed: int, mtime: float) -> Path:
     """The first bot game of ``ruleset`` from ``seed`` on that ends in death (most do), saved and with its morgue."""
     for tried in range(seed, seed + 40):
         path = user / "saves" / f"{ruleset}-{tried}-done.jsonl"
-        result = bot.play_game(content(), ruleset, tried, record=str(path), max_actions=3000)
+        result = autoplay.play_game(content(), ruleset, tried, record=str(path), max_actions=3000)
         if result.outcome == "dead":
             break
         path.unlink()

@@ -1,11 +1,14 @@
-"""Many bot games at once: in this process, in N local processes, or on a Dask cluster.
+"""Whole games of the reference player (:mod:`undercroft.bot`): one (:func:`play_game`), or many at once, in this
+process, in N local processes or on a Dask cluster (:func:`run`).
 
-Whatever the way, a batch gives the same results in the same order and the same recordings byte for byte: each
-game is a pure function of (data, ruleset, seed, action cap), played by :func:`undercroft.bot.play_game`; a worker
-returns the game's result and, when asked, the bytes of its recording, and only this process writes files (in the
-order of the games). The scheduling, the transport and the retries are the standard library's
-(:class:`concurrent.futures.ProcessPoolExecutor`) or Dask's (``distributed``, the optional extra
-``undercroft[cluster]``): nothing of our own.
+:func:`play_game` is the game driver: it asks the bot for an action, has the engine take it (recording it when
+asked), tells the bot of a refusal, and ends the game at its end, at :data:`MAX_ACTIONS`, or when the bot is stuck
+(:data:`MAX_REFUSALS`, :data:`MAX_STUCK`: a timeout); a crash in the engine is its outcome ``crash``. Whatever the
+way, a batch gives the same results in the same order and the same recordings byte for byte: each game is a pure
+function of (data, ruleset, seed, action cap); a worker returns the game's result and, when asked, the bytes of its
+recording, and only this process writes files (in the order of the games). The scheduling, the transport and the
+retries are the standard library's (:class:`concurrent.futures.ProcessPoolExecutor`) or Dask's (``distributed``,
+the optional extra ``undercroft[cluster]``): nothing of our own.
 """
 
 from __future__ import annotations
@@ -15,18 +18,181 @@ import multiprocessing
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from undercroft.bot import MAX_ACTIONS, GameResult, game_seed, play_game
+from undercroft.bot import Bot
 from undercroft.content import Content
+from undercroft.record import Recorder, play_step
+from undercroft.rules import formulas
+from undercroft.rules.actions import Action, Bribe, DropFood, DropTreasure, Run, Talk
+from undercroft.rules.game import Game
+from undercroft.rules.rng import parse_seed
+from undercroft.rules.types import Behaviour, Mode
 
 CHUNK = 4  # games a worker plays per task: few enough for a live progress bar, enough to make transport cheap
 DASK_RETRIES = 2  # a task lost with its worker is run again elsewhere (Dask's retries)
 CONNECT_TIMEOUT = "10s"  # to reach the scheduler
+
+
+# --- one game --------------------------------------------------------------------------------------------------
+
+MAX_ACTIONS = 5000  # a game still running after this many accepted actions is a timeout
+MAX_REFUSALS = 20  # refusals in a row at one turn: the bot is stuck (a timeout)
+MAX_STUCK = 30  # choices in a row with nothing useful to do: a timeout
+RECORD_BATCH = 64  # action lines a recorded bot game gathers before one write (see Recorder.create)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    ruleset: str
+    outcome: str  # "won", "dead", "timeout" or "crash"
+    turns: int
+    deepest: int  # 1-based level reached
+    cause: str | None = None  # what killed the party, or the crash
+    recording: str | None = None
+    # For a death: whether the party had a way out of the meeting that killed it (see :func:`had_a_way_out`) at
+    # any of its decisions; None for a game that did not end in death.
+    choice: bool | None = None
+
+
+@dataclass
+class Timing:
+    """Where a bot's games spend their time (``play_game(timing=...)``, for ``undercroft bench``): ``bot``, the
+    bot's side of each action (:func:`had_a_way_out` and :meth:`Bot.choose`: everything it asks
+    the engine on the way, its fields of view folded into the explored map among them); ``step``, the engine's
+    ``Game.step`` (with its recording, for a recorded game); ``actions``, the actions taken (refused ones too)."""
+
+    bot: float = 0.0
+    step: float = 0.0
+    actions: int = 0
+
+
+def game_seed(seed: int | str, index: int) -> int:
+    """The seed of game ``index`` of an autoplay batch started with ``seed``."""
+    return (parse_seed(seed) + index) % (1 << 64)
+
+
+_WAYS_OUT: tuple[Action, ...] = (Run(), Talk(), Bribe(0))
+
+
+def had_a_way_out(game: Game) -> bool:
+    """Whether the party, facing a group, may now do something other than fight it: run (from a meeting or a fight,
+    or on in a pursuit), talk, bribe, drop food or treasure that may distract it, or walk on past a group that is out
+    of sight or at peace. A death after a meeting where this never held is a death "without a choice"
+    (docs/BALANCE.md)."""
+    legal = game.legal
+    st = game.state
+    g = st.front_group()
+    if g is None:
+        return True
+    enc = st.encounter
+    if st.mode == Mode.ENCOUNTER and (g.peaceful or (enc is not None and enc.out_of_sight)):
+        return True
+    if any(legal(a) for a in _WAYS_OUT):
+        return True
+    mon = game.monster_of(g)
+    submerged = Behaviour.SUBMERGED in mon.behaviours
+    food = legal(DropFood()) and formulas.distracted_by("food", mon.intelligent, submerged)
+    return food or (legal(DropTreasure()) and formulas.distracted_by("treasure", mon.intelligent, submerged))
+
+
+def play_game(
+    content: Content,
+    ruleset: str,
+    seed: int,
+    *,
+    record: str | None = None,
+    max_actions: int = MAX_ACTIONS,
+    timing: Timing | None = None,
+) -> GameResult:
+    """Play one game with the bot; with ``record`` (a file path) write its recording (:data:`RECORD_BATCH` action
+    lines a write: a bot's game is never continued, and only a process killed outright loses its last lines).
+
+    An exception inside the engine is caught here (after the recorder wrote the crash line and report) and
+    reported as the outcome ``crash``. With ``timing``, the bot's and the engine's seconds are added to it.
+    """
+    game = Game(content, ruleset, seed)
+    bot = Bot(game, seed)
+    recorder = Recorder.create(Path(record), game, content, overwrite=True, batch=RECORD_BATCH) if record else None
+    refusals = 0
+    ways: dict[int, bool] = {}  # group id -> the party had a way out of meeting it at one of its decisions
+    facing: int | None = None  # the group in front of the party at its last decision
+    try:
+        while not game.over and game.state.turn < max_actions:
+            t0 = time.perf_counter() if timing is not None else 0.0
+            front = game.state.front_group()
+            facing = None if front is None else front.id
+            if front is not None and not ways.get(front.id, False):
+                ways[front.id] = had_a_way_out(game)
+            action = bot.choose()
+            t1 = time.perf_counter() if timing is not None else 0.0
+            try:
+                events = play_step(game, recorder, action) if recorder else game.step(action)
+            except Exception as exc:
+                return GameResult(
+                    seed,
+                    ruleset,
+                    "crash",
+                    game.state.turn,
+                    game.state.depth + 1,
+                    f"{type(exc).__name__}: {exc}",
+                    record,
+                )
+            if timing is not None:
+                timing.bot += t1 - t0
+                timing.step += time.perf_counter() - t1
+                timing.actions += 1
+            if len(events) == 1 and events[0].type == "refused":
+                bot.refused(action)
+                refusals += 1
+                if refusals >= MAX_REFUSALS:
+                    break
+            else:
+                refusals = 0
+            if bot.stuck >= MAX_STUCK:
+                break
+    finally:
+        if recorder is not None:
+            recorder.close()
+    st = game.state
+    if st.mode == Mode.WON:
+        return GameResult(seed, ruleset, "won", st.turn, st.depth + 1, None, record)
+    if st.mode == Mode.DEAD:
+        cause = str(st.death["cause"]) if st.death else "unknown"
+        choice = True if facing is None else ways.get(facing, False)  # (struck walking past: it chose to pass)
+        return GameResult(seed, ruleset, "dead", st.turn, st.depth + 1, cause, record, choice)
+    return GameResult(seed, ruleset, "timeout", st.turn, st.depth + 1, None, record)
+
+
+def summarize(results: list[GameResult]) -> dict[str, object]:
+    """The autoplay summary: games, wins, deaths by cause, deepest level, mean turns, timeouts (and crashes)."""
+    deaths: dict[str, int] = {}
+    for r in results:
+        if r.outcome == "dead":
+            key = r.cause or "unknown"
+            deaths[key] = deaths.get(key, 0) + 1
+    levels = max((r.deepest for r in results), default=0)
+    by_level = [sum(r.outcome == "dead" and r.deepest == k for r in results) for k in range(1, levels + 1)]
+    return {
+        "games": len(results),
+        "wins": sum(r.outcome == "won" for r in results),
+        "deaths": dict(sorted(deaths.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "deaths_by_level": by_level,
+        "deaths_without_choice": sum(r.outcome == "dead" and r.choice is False for r in results),
+        "deepest": levels,
+        "mean_turns": round(sum(r.turns for r in results) / len(results), 1) if results else 0.0,
+        "timeouts": sum(r.outcome == "timeout" for r in results),
+        "crashes": sum(r.outcome == "crash" for r in results),
+    }
+
+
+# --- many games -------------------------------------------------------------------------------------------------
 
 
 class ClusterError(RuntimeError):
@@ -196,4 +362,18 @@ def run(
     return [r for r in results if r is not None]
 
 
-__all__ = ["CHUNK", "ClusterError", "Played", "cores", "play_chunk", "run"]
+__all__ = [
+    "CHUNK",
+    "MAX_ACTIONS",
+    "ClusterError",
+    "GameResult",
+    "Played",
+    "Timing",
+    "cores",
+    "game_seed",
+    "had_a_way_out",
+    "play_chunk",
+    "play_game",
+    "run",
+    "summarize",
+]

@@ -1,6 +1,6 @@
 """The balance report of ``undercroft balance``: statistics of bot games, their targets, markdown and charts.
 
-Everything here is a pure function of a list of :class:`~undercroft.bot.GameResult` (the games are played by
+Everything here is a pure function of a list of :class:`~undercroft.autoplay.GameResult` (the games are played by
 :mod:`undercroft.cli.balance`), apart from :func:`write_atomic` and :func:`write_charts`, which write files.
 The statistics of one ruleset are a :class:`RulesetStats`; each is judged against the targets below
 (:func:`verdicts`); :func:`render_section` turns them into the generated section of docs/BALANCE.md, the text
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from undercroft.bot import GameResult
+from undercroft.autoplay import GameResult
 
 BEGIN = "<!-- autoplay:begin -->"
 END = "<!-- autoplay:end -->"

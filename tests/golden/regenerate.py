@@ -31,7 +31,7 @@ def path_for(ruleset: str, seed: int, directory: Path = HERE, fmt: int = 2) -> P
 
 def regenerate(directory: Path = HERE, formats: tuple[int, ...] = FORMATS) -> list[Path]:
     """Play the golden games and write them under ``directory`` in each of ``formats``; returns the files."""
-    from undercroft.bot import play_game
+    from undercroft.autoplay import play_game
     from undercroft.content import load_content
     from undercroft.paths import data_dir
     from undercroft.record import Recorder, load_recording, play_step

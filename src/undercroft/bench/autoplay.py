@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from undercroft import autoplay
+from undercroft.autoplay import MAX_ACTIONS, Timing, play_game
 from undercroft.bench.core import BenchError, load_data, metric
-from undercroft.bot import MAX_ACTIONS, Timing, play_game
 
 GAMES = 40
 RULESET = "undercroft"

@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from undercroft.autoplay import play_game
 from undercroft.bench.core import load_data, median_time, metric
-from undercroft.bot import play_game
 from undercroft.content import Content
 from undercroft.record import Recorder, Recording, load_recording, play_step, replay
 from undercroft.rules.game import Game

@@ -15,8 +15,8 @@ import os
 import resource
 from collections.abc import Callable
 
+from undercroft.autoplay import game_seed, play_game
 from undercroft.bench.core import load_data, metric
-from undercroft.bot import game_seed, play_game
 
 WARMUP_GAMES = 20
 SOAK_GAMES = 300

@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_autoplay(args: argparse.Namespace) -> int:
     from undercroft import autoplay
-    from undercroft.bot import MAX_ACTIONS, GameResult, game_seed, summarize
+    from undercroft.autoplay import MAX_ACTIONS, GameResult, game_seed, summarize
     from undercroft.cli import progress
     from undercroft.rules.rng import parse_seed
 

@@ -122,7 +122,7 @@ def _relative(target: Path, start: Path) -> str:
 
 def cmd_balance(args: argparse.Namespace) -> int:
     from undercroft import autoplay, balance
-    from undercroft.bot import MAX_ACTIONS, GameResult
+    from undercroft.autoplay import MAX_ACTIONS, GameResult
     from undercroft.cli import progress
     from undercroft.rules.rng import parse_seed
 

@@ -31,7 +31,7 @@ from undercroft.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from undercroft.bot import GameResult
+    from undercroft.autoplay import GameResult
     from undercroft.content import Content
 
 RULESETS: tuple[str, ...] = ("undercroft", "crawler", "citadel", "warden")  # (and balance's, by default)

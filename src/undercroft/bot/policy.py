@@ -1,0 +1,466 @@
+"""The reference player's choice of an action, mode by mode (:class:`Bot`).
+
+It reads the game state (never the game's random streams: its own tie-breaks come from the stream ``"bot"`` of its
+seed) and proposes actions in order of preference; :meth:`Bot.choose` returns the first one the engine would take
+now (``Game.legal``) that has not been refused at this turn. docs/BALANCE.md describes it as a player would:
+
+* **explore**: drink when hurt, rest off exhaustion and wounds where nothing stands, pick up the items it has seen,
+  walk to the nearest unexplored floor it can reach (around monsters and around rooms it fled from), and on to
+  that tile even once it has come into view, though not into another segment (it chooses again where a walk ends:
+  :mod:`undercroft.bot.planning`); go down when the level is explored, or (:data:`~undercroft.bot.planning.STOCKED`)
+  as soon as the stairs are seen with two potions in hand, resting whole on the stairs first; on the last level it
+  makes for the way out as soon as it is seen;
+* **a meeting**: each way through is valued as the chance to come through it (:mod:`undercroft.bot.meeting`) and
+  the best is taken. A friendly reaction is let play out by waiting; a quiet group (at peace, holding its ground,
+  passive) is walked past. After running twice from a group on its only way on (or :data:`MAX_FLEES` times from
+  one group), it stops running from it, drinks if hurt, and talks, bribes or fights;
+* **a group out of sight** (met beyond the party's sight, it walks toward the party each round): the bot decides
+  as it would in sight. If that is to run, it runs now, while the run is sure; if it is to walk on past a quiet
+  group, it walks on; otherwise it waits for the group to come, goes to meet one that comes no closer, and walks on
+  when that gets nowhere (:data:`MAX_UNSEEN`);
+* **running**: through the open door (``Game.exits()``) that best gets away (:meth:`Walker.run`): not into a
+  segment holding another hostile group or one it fled from, not a door the group stands nearer than the party, a
+  segment already visited before one not yet entered (no resident to raise), then the one nearest its goal, then
+  the one farthest from the group; the way it came in is plain ``Run()``;
+* **combat**: drink when low, burn oil on a hard foe, leave when running is clearly the better chance
+  (:data:`~undercroft.bot.meeting.LEAVE_MARGIN`; to come back rested), else strike the weakest;
+* **pursuit**: drop food for an unintelligent pursuer, treasure for an intelligent one, burn oil at one that fears
+  fire, then keep running (or turn and fight when its odds are good or it is too tired to run);
+* **a group that goes its way** (a wanderer leaving after a peaceful or friendly reaction): it is let go, unless
+  it carries treasure, the fight odds it showed were at least :data:`PURSUE_ODDS`, the party is not hurt and the
+  chase catches it for sure. In the chase the bot runs on while that still holds, else it waits (lets it go);
+* **never stuck**: a group in the way that lets the party be is attacked after :data:`MAX_REENGAGE` steps spent
+  going back at it; a hostile group that plugs the only door is stepped into; a meeting that goes nowhere is ended
+  after :data:`MAX_MEETING` decisions.
+
+The fight odds are the game's own: the win of :func:`undercroft.sim.odds.fight_odds`, as the encounter and fight
+panels show it (exact for one character, and for a party of two; simulated for a larger party or a group with two
+wounded), asked only where a decision turns on it; where there are none it counts on nothing (0).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+
+from undercroft.bot.meeting import (
+    GIVE_UP,
+    Met,
+    best,
+    bribe_offer,
+    catches,
+    escape_chance,
+    fight_win,
+    leaves,
+    talk_odds,
+    values,
+)
+from undercroft.bot.planning import MAX_LEVEL_MOVES, Point, Walker, count
+from undercroft.rules import parley
+from undercroft.rules.actions import (
+    Action,
+    Attack,
+    Bribe,
+    Descend,
+    Drink,
+    DropFood,
+    DropTreasure,
+    Fight,
+    Move,
+    Pursue,
+    Rest,
+    Run,
+    Talk,
+    ThrowOil,
+    Wait,
+)
+from undercroft.rules.game import Game
+from undercroft.rules.rng import Stream, parse_seed
+from undercroft.rules.state import Group
+from undercroft.rules.types import Behaviour, Mode, Origin, Side
+from undercroft.sim.odds import attack_target
+
+HURT = 0.5  # drink outside a fight at or below this fraction of max HP
+REST_UNTIL = 0.9  # rest while exploring when below this fraction of max HP
+LOW = 0.4  # drink in a fight at or below this fraction
+FIGHT_ODDS = 0.8  # fight when the estimated chance to win is at least this
+TALK_ODDS = 0.5  # out of sight: a talk less likely than this to succeed is not worth waiting for
+MAX_WAITS = 3  # waits on one monster before doing something else
+MAX_UNSEEN = 12  # actions spent on one group out of sight before walking on regardless
+FLEES_ON_THE_WAY = 2  # runs from a group standing on the only way on before it stops running from it
+MAX_FLEES = 4  # runs from one group on a level before it stops running from it at all
+PURSUE_ODDS = FIGHT_ODDS  # go after a group that goes its way only with the odds it would fight at
+MAX_REST_BEFORE = 20  # rests on the stairs, at most, to go down whole
+MAX_MEETING = 60  # decisions in meetings with one group before it runs (or fights) to end them
+MAX_REENGAGE = 40  # steps going back at a group in the way that lets the party be, before it attacks it
+READY = 0.75  # drink before a hard fight it cannot leave when at or below this fraction of max HP
+# In a plan's options: run through the door Walker.run picks, worked out only if Bot.choose gets to it (most plans
+# that offer a run offer a step or a fight first, which is taken). Never given to the engine.
+_BEST_RUN = Run(door=-2)
+
+
+def _has(game: Game, kind: str) -> bool:
+    return count(game, kind) > 0
+
+
+def _step(st_pos: Point, step: Point) -> Move:
+    """The move from ``st_pos`` onto the next tile ``step``."""
+    return Move(step[0] - st_pos[0], step[1] - st_pos[1])
+
+
+class Bot:
+    """Plays one game: ``choose()`` the next action, ``refused(action)`` when the engine said no."""
+
+    def __init__(self, game: Game, seed: int | str, *, max_level_moves: int = MAX_LEVEL_MOVES) -> None:
+        self.game = game
+        self.walk = Walker(game, Stream(parse_seed(seed), "bot"), max_level_moves)
+        self.stuck = 0  # consecutive choices with nothing useful to do
+        self.met: dict[int, Met] = {}  # group id -> what it remembers of the group
+        self._unseen: dict[int, tuple[int, int]] = {}  # group id -> (actions spent on it out of sight, its distance)
+        self._depth = -1
+        self._refused: set[Action] = set()  # actions the engine refused at this turn
+        self._refused_turn = -1
+        self._rested = 0  # rests on the stairs of this level before going down
+        self._reengaged = 0  # steps on this level spent going back at a group in the way that lets the party be
+        self._plans: dict[str, Callable[[], list[Action]]] = {
+            Mode.EXPLORE: self._explore,
+            Mode.ENCOUNTER: self._encounter,
+            Mode.COMBAT: self._combat,
+            Mode.PURSUIT: self._pursuit,
+        }
+
+    # --- the interface ------------------------------------------------------------------------------------
+
+    def choose(self) -> Action:
+        st = self.game.state
+        if st.turn != self._refused_turn:
+            self._refused.clear()
+            self._refused_turn = st.turn
+        if st.depth != self._depth:
+            self._new_level()
+        if st.mode != Mode.ENCOUNTER:
+            self._unseen.clear()  # (counted for one encounter at a time)
+        plan = self._plans.get(st.mode)
+        options = plan() if plan is not None else []
+        refused = self._refused
+        for a in options:  # (the plan's own first: the fallbacks are made only when none of them is taken)
+            if a is _BEST_RUN:
+                a = self.walk.run()
+            if (not refused or a not in refused) and self.game.legal(a):
+                if isinstance(a, Move):
+                    self.walk.taken(a)
+                return a
+        for a in self._fallbacks(st.mode):
+            if a not in refused and self.game.legal(a):
+                return a  # (never a step)
+        return Rest()
+
+    def _new_level(self) -> None:
+        self._depth = self.game.state.depth
+        self.walk.new_level()
+        for m in self.met.values():
+            m.fled, m.committed = 0, False
+        self._reengaged = 0
+        self._rested = 0
+
+    def _fallbacks(self, mode: Mode) -> Iterator[Action]:
+        """After the plan's options: fight, strike, run, wait, rest, each made only when the one before it was not
+        taken (the strike's target and the door to run through are worked out only then)."""
+        yield Fight()
+        yield Attack(self._weakest())
+        yield self.walk.run() if mode in (Mode.ENCOUNTER, Mode.COMBAT) else Run()  # through the door it picks
+        yield Wait()
+        yield Rest()
+
+    def refused(self, action: Action) -> None:
+        """The engine refused ``action`` at this turn: do not propose it again until the turn changes (a step
+        refused stays out of the walks for a while: :meth:`Walker.refused`)."""
+        self._refused.add(action)
+        self.walk.refused(action)
+
+    # --- explore -------------------------------------------------------------------------------------------
+
+    def _explore(self) -> list[Action]:
+        g = self.game
+        st = g.state
+        out: list[Action] = []
+        if st.fled and g.legal(Pursue()) and self._should_pursue(st.fled):
+            return [Pursue()]  # (any other action lets it go)
+        # (HURT is below REST_UNTIL: no one at or below REST_UNTIL, no one hurt either; most steps ask only that)
+        sore = self._hurt(REST_UNTIL) is not None
+        hurt = self._hurt(HURT) if sore else None
+        if hurt is not None and _has(g, "potion"):
+            out.append(Drink(hurt))
+        if g.tired():
+            out.append(Rest())
+        if sore and g.rules.time.rest_heal and not self._groups_here():
+            out.append(Rest())  # rest wounds off where nothing is in sight (a wanderer may still come)
+        step = self.walk.next_step()
+        if self.walk.kind == "reengage" and g.nearest_here() is not None and g.legal(Fight()):
+            # Back at a group that stands in the only way on, and it lets the party be: clear the way.
+            self._reengaged += 1
+            if self._reengaged > MAX_REENGAGE:
+                self.stuck = 0
+                out.append(Fight())
+        if step is not None:
+            self.stuck = 0
+            out.append(_step(st.pos, step))
+        elif st.level.map.stairs == st.pos and self.walk.kind == "stairs":
+            self.stuck = 0
+            if (
+                g.rules.time.rest_heal
+                and self._hurt(1.0 - 1e-9) is not None
+                and not self._groups_here()
+                and not g.rs.levels[st.depth].final
+                and self._rested < MAX_REST_BEFORE
+            ):
+                self._rested += 1
+                out.append(Rest())  # whole before going down
+            out.append(Descend())
+        else:
+            self.stuck += 1
+            out.append(Rest())
+        return out
+
+    def _groups_here(self) -> bool:
+        st = self.game.state
+        return any(g.segment == st.segment and not g.defeated for g in st.level.groups)
+
+    def _hurt(self, frac: float) -> int | None:
+        """The index of the most hurt living member at or below ``frac`` of max HP, if any."""
+        st = self.game.state
+        worst = None
+        for i, m in enumerate(st.party):
+            if m.alive and m.hp <= frac * m.max_hp and (worst is None or m.hp < st.party[worst].hp):
+                worst = i
+        return worst
+
+    def _should_pursue(self, gid: int) -> bool:
+        """Whether to go after the group ``gid`` that has just gone its way (see the module docstring)."""
+        game = self.game
+        try:
+            g = game.state.group(gid)
+        except KeyError:
+            return False
+        met = self.met.get(gid)
+        shown = None if met is None else met.win
+        if g.treasure <= 0 or shown is None or shown < PURSUE_ODDS or self._hurt(REST_UNTIL) is not None:
+            return False
+        return catches(game, g, game.distance_to(g) if game.proc.distance else 0, 0)
+
+    # --- encounter ---------------------------------------------------------------------------------------
+
+    def _encounter(self) -> list[Action]:
+        st = self.game.state
+        g = st.front_group()
+        if g is None:
+            return []
+        if st.level.map.stairs == st.pos and self.walk.kind == "stairs" and self.game.legal(Descend()):
+            return [Descend()]  # on the stairs it was making for, and the group lets it go down
+        met = self.met.setdefault(g.id, Met())
+        win = met.win = fight_win(self.game)
+        enc = st.encounter
+        if enc is None or not enc.out_of_sight:
+            self._unseen.pop(g.id, None)
+            plan = self._meet(g, win)
+        else:
+            plan = self._out_of_sight(g, win, enc.distance)
+        if plan and isinstance(plan[0], Move) and st.pos not in met.been:
+            met.been.add(st.pos)
+            return plan  # walking on past it, somewhere it has not been in this meeting: progress
+        met.long += 1
+        if met.long > MAX_MEETING:  # a meeting that goes nowhere (it cannot reach the party, ...): end it
+            if enc is not None and enc.out_of_sight:
+                step = self.walk.step_to(g.pos)  # go to it, by any way (stepping into it meets it)
+                if step is not None:
+                    return [_step(st.pos, step)]
+            met.long = 0
+            met.been = set()
+            return [_BEST_RUN, Fight()]
+        return plan
+
+    def _out_of_sight(self, g: Group, win: float, distance: int) -> list[Action]:
+        """A group met out of sight: do now what the bot would do in sight, as far as it can (see the module
+        docstring)."""
+        game = self.game
+        st = game.state
+        spent, last = self._unseen.get(g.id, (0, distance + 1))
+        self._unseen[g.id] = (spent + 1, distance)
+        met = self.met[g.id]
+        waits = met.waits
+        plan = self._meet(g, win)
+        met.waits = waits  # (a wait on a group out of sight is no wait on its reaction)
+        drink = [a for a in plan if isinstance(a, Drink)]
+        decisive = next(
+            (
+                a
+                for a in plan
+                if not isinstance(a, Drink) and not (isinstance(a, Talk) and parley.check_talk(game, g) is not None)
+            ),
+            None,
+        )
+        if isinstance(decisive, (Run, Move)):
+            return plan  # run while it cannot see where the party goes; walk on past a quiet group
+        run = next((a for a in plan if isinstance(a, Run)), None)
+        if isinstance(decisive, Talk) and run is not None and talk_odds(game, g) < TALK_ODDS:
+            return [*drink, run]  # a talk that would likely fail, then a run: run now, while the run is sure
+        # It will be fought, talked to or bribed: let it come, and go to meet it when it comes no closer.
+        if spent < MAX_UNSEEN:
+            if distance < last:
+                return [*drink, Wait()]
+            step = self.walk.step_toward(g)
+            if step is not None:
+                return [*drink, _step(st.pos, step)]
+        # It is not coming and there is no way to it: walk on; out of the segment (which ends the encounter) when the
+        # bot has nowhere else to go, or its way on is the stairs (not taken with a group facing the party).
+        step = self.walk.next_step()
+        if step is None or self.walk.kind == "stairs":
+            step = self.walk.step_out() or step
+        if step is not None:
+            return [*drink, _step(st.pos, step)]
+        return [*drink, Wait()]
+
+    def _meet(self, g: Group, win: float) -> list[Action]:
+        """What to do about a group in sight (``win``: the fight odds' win)."""
+        game = self.game
+        mon = game.monster_of(g)
+        out: list[Action] = []
+        hurt = self._hurt(HURT)
+        if hurt is not None and _has(game, "potion"):
+            out.append(Drink(hurt))  # in an encounter a drink only lets a round pass
+        # Peaceful, holding its ground, or passive: it starts nothing (a passive one strikes once at whoever walks
+        # past it, which costs less than fighting a crowd of them). A kneeler rises once the party is inside: it
+        # is met like any other monster.
+        quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
+        if quiet and win < 0.9:
+            return self._pass_by(g, win, out)
+        met = self.met[g.id]
+        if (
+            g.reaction_result in ("peaceful", "friendly")
+            and g.origin != Origin.GUARDIAN
+            and met.waits < MAX_WAITS
+            and g.risen
+            and Behaviour.PASSIVE not in mon.behaviours
+            and win < 0.9
+        ):
+            met.waits += 1
+            out.append(Wait())  # a friendly monster given a moment goes its way (or lets the party be)
+        return out + self._choose_a_way(g, win)
+
+    def _pass_by(self, g: Group, win: float, out: list[Action]) -> list[Action]:
+        """A quiet group (it does not start anything): walk on, unless it stands in the only way on (the plan is to
+        go back at a monster in the way: this is the meeting it went for); else fight it unless the fight is
+        hopeless, or run."""
+        step = self.walk.next_step()
+        if step is not None and self.walk.kind != "reengage":
+            out.append(_step(self.game.state.pos, step))
+            out.append(_BEST_RUN)  # (if the step is not taken; choose asks whether running is legal then)
+            return out
+        met = self.met[g.id]
+        if win >= GIVE_UP or met.fled >= FLEES_ON_THE_WAY or not self.game.proc.running:
+            met.committed = True
+            out.append(Fight())
+        if self.game.legal(Run()):  # not where the rules have no running, nor when too exhausted to run
+            self._flee(g)
+            out.append(_BEST_RUN)
+        return out
+
+    def _choose_a_way(self, g: Group, win: float) -> list[Action]:
+        """The careful choice: each way of meeting ``g`` valued as the chance to come through
+        (:func:`undercroft.bot.meeting.values`), the best taken; a fight is always the last option."""
+        game = self.game
+        st = game.state
+        ways = values(game, g, win)
+        met = self.met[g.id]
+        walk = self.walk
+        forced = walk.forced and (g.segment in walk.avoid or st.segment in walk.avoid)  # the only way on
+        if (forced and met.fled >= FLEES_ON_THE_WAY) or met.fled >= MAX_FLEES or not game.proc.running or met.committed:
+            ways.pop("run", None)  # (the citadel has no running: talk, bribe or fight to the death)
+            if "talk" not in ways and "bribe" not in ways:
+                met.committed = True  # no more running from it (or none in these rules): a fight to the death
+        way = best(ways)
+        out: list[Action] = []
+        low = self._hurt(READY) if way == "fight" and _has(game, "potion") else None
+        if low is not None and win < FIGHT_ODDS:
+            out.append(Drink(low))  # a hard fight it cannot leave: drink first
+        if way == "talk":
+            out.append(Talk())  # a failed talk only lets a round pass
+        elif way == "bribe":
+            offer = bribe_offer(game, g)
+            if offer is not None:
+                out.append(Bribe(offer))  # refused, it attacks first
+        elif way == "run":
+            self._flee(g)
+            out.append(_BEST_RUN)
+        elif way == "distract_food":
+            out.append(DropFood())  # it may stop to eat: busy with it, it lets the party by
+        elif way == "distract_treasure":
+            out.append(DropTreasure())
+        out.append(Fight())
+        return out
+
+    def _flee(self, g: Group) -> None:
+        self.met.setdefault(g.id, Met()).fled += 1
+        self.walk.flee(g.segment)
+
+    # --- combat --------------------------------------------------------------------------------------------
+
+    def _weakest(self) -> int:
+        """The creature to strike: the weakest living one, as the odds assume (0 when there is none)."""
+        g = self.game.state.front_group()
+        target = -1 if g is None else attack_target(g)
+        return max(target, 0)
+
+    def _combat(self) -> list[Action]:
+        game = self.game
+        g = game.state.front_group()
+        if g is None:
+            return []
+        out: list[Action] = []
+        low = self._hurt(LOW)
+        win = functools.cache(functools.partial(fight_win, game))  # (asked only where a decision turns on it)
+        if low is not None and _has(game, "potion"):
+            out.append(Drink(low))
+        met = self.met.setdefault(g.id, Met())
+        if (self.walk.forced and met.fled >= FLEES_ON_THE_WAY) or met.fled >= MAX_FLEES:
+            met.committed = True  # it stands on the only way on (or keeps coming): no more running from it
+        tired = game.tired()
+        can_run = game.legal(Run())  # not where the rules have no running, nor with every way out blocked
+        if not met.committed and can_run and not tired and win() < FIGHT_ODDS and leaves(escape_chance(game, g), win()):
+            self._flee(g)  # (to come back rested, or to go round it)
+            out.append(_BEST_RUN)
+        target = self._weakest()
+        if _has(game, "oil") and win() < 0.6:
+            out.append(ThrowOil(target))
+        out.append(Attack(target))
+        return out
+
+    # --- pursuit -------------------------------------------------------------------------------------------
+
+    def _pursuit(self) -> list[Action]:
+        game = self.game
+        st = game.state
+        g = st.front_group()
+        if g is None:
+            return []
+        p = st.pursuit
+        win = functools.cache(functools.partial(fight_win, game))  # (asked only where a decision turns on it)
+        if p is not None and p.chaser == Side.PARTY:  # the party gives chase: run on (Run) or let it go (Wait)
+            on = not game.tired() and catches(game, g, p.distance, p.rounds) and win() >= PURSUE_ODDS
+            return [Run()] if on else [Wait()]
+        mon = game.monster_of(g)
+        out: list[Action] = []
+        hurt = self._hurt(HURT)
+        if hurt is not None and _has(game, "potion"):
+            out.append(Drink(hurt))
+        submerged = Behaviour.SUBMERGED in mon.behaviours
+        if not submerged and not mon.intelligent and _has(game, "food"):
+            out.append(DropFood())
+        if not submerged and mon.intelligent and st.gold > 0:
+            out.append(DropTreasure())
+        if mon.self_preservation and _has(game, "oil"):
+            out.append(ThrowOil())
+        if game.tired() or win() >= FIGHT_ODDS:
+            out.append(Fight())
+        out.append(Run())
+        return out
