@@ -23,8 +23,8 @@ party attacks until one side is down, always striking the weakest living creatur
   (:func:`simulate_party`, :data:`FIGHTS` fights).
 
 Results are cached by the state they depend on (the fight's every number, the creatures' hit points, whose turn
-is next): a repeated call costs a few microseconds, a new state a millisecond or two (the forward pass or a
-simulation; a party of two's from its tables, once they are built).
+is next): a repeated call costs some tens of microseconds (reading the state), a new state a millisecond or a few
+(the forward pass or a simulation; a party of two's from its tables, once they are built).
 """
 
 from __future__ import annotations
