@@ -1,5 +1,5 @@
 """Refusals are codes: the engine says why an action is refused as a code and its fields (``rules/refusals.py``),
-never as a sentence, and ``narrate.py`` words it; docs/EVENTS.md lists every code, its fields and its words."""
+never as a sentence, and ``undercroft.narrate`` words it; docs/EVENTS.md lists every code, its fields and its words."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def english_in(folder: Path) -> list[str]:
 
 def test_no_english_sentence_in_the_rules() -> None:
     found = english_in(RULES)
-    assert not found, "English sentences in rules/ (a refusal is a Code; narrate.py words it):\n" + "\n".join(found)
+    assert not found, "English sentences in rules/ (a refusal is a Code; narrate words it):\n" + "\n".join(found)
 
 
 def test_the_scan_finds_a_sentence_and_passes_over_docstrings_and_messages(tmp_path: Path) -> None:

@@ -20,190 +20,26 @@ on the quiet side.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any
 
 from undercroft.content import Content
+from undercroft.narrate.levels import (
+    ALERT,
+    BAD,
+    CONCEALED,
+    EVENT_LEVELS,
+    GOOD,
+    QUIET,
+    ROLL_LEVELS,
+    Entry,
+    Level,
+    LogLine,
+    Unseen,
+)
+from undercroft.narrate.refusals import REFUSALS
 from undercroft.rules.events import Event
 from undercroft.rules.names import The, a_name, group_name, the
 from undercroft.rules.refusals import Code
-
-LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see ui.render.KIND_COLOURS)
-
-# --- levels: who a line is for (issue 13, "a quiet log") ---------------------------------------------------------
-#
-# ``player``: what a player needs (meetings, hits, damage, deaths, finds, refusals, the party's own rolls in a fight,
-# talk and bribes); the message log and the panels show only these. ``detail``: the rolls a player may want
-# (surprise, reaction, distance, a monster's attack roll, the percentile checks, a monster check that found
-# something). ``internal``: how the rules got there (a monster check that found nothing, the table's row and column,
-# where a group was placed). The full log (``L``) can show every level; ``replay --events`` keeps everything.
-
-Level = Literal["player", "detail", "internal"]
-LEVELS: Final[tuple[Level, ...]] = ("player", "detail", "internal")  # from the most to the least needed
-
-
-class Entry(NamedTuple):
-    """One log line with its colour kind and its level."""
-
-    text: str
-    kind: str
-    level: Level
-
-
-# The level of each event type's line (an attack's roll line is decided in :meth:`Narrator.entries`: the party's
-# roll is the player's, 001; a monster's is a detail). Every event type the engine emits is here (a test checks).
-EVENT_LEVELS: Final[dict[str, Level]] = {
-    # bookkeeping, never worded
-    "move": "internal",
-    "enter": "internal",
-    # the rules' working: where the group stands, which table cell it came from
-    "placed": "internal",
-    "table": "internal",
-    # rolls: by purpose (ROLL_LEVELS)
-    "roll": "detail",
-    # what happens
-    "refused": "player",
-    "encounter": "player",
-    "in_sight": "player",
-    "out_of_sight": "player",
-    "approach": "player",
-    "close": "player",
-    "hidden": "player",
-    "reveal": "player",
-    "walked_past": "player",
-    "pass": "player",
-    "peaceful": "player",
-    "attacks": "player",
-    "leaves": "player",
-    "surprise": "player",
-    "round_lost": "player",
-    "bypass": "player",
-    "break_peace": "player",
-    "negotiate": "player",
-    "bribe": "player",
-    "pickup": "player",
-    "wield": "player",
-    "drop": "player",
-    "drink": "player",
-    "rest": "player",
-    "descend": "player",
-    "initiative": "player",
-    "combat": "player",
-    "attack": "player",
-    "kill": "player",
-    "oil": "player",
-    "wait": "player",
-    "surprised_skip": "player",
-    "idle": "player",
-    "holds": "player",
-    "slow": "player",
-    "rises": "player",
-    "regenerate": "player",
-    "victory": "player",
-    "won": "player",
-    "death": "player",
-    "exhausted": "player",
-    "leave": "player",
-    "run": "player",
-    "evade": "player",
-    "pursuit": "player",
-    "caught": "player",
-    "escape": "player",
-    "chase": "player",
-    "distracted": "player",
-    "ignored": "player",
-    "slowed": "player",
-    "pursue": "player",
-    "let_go": "player",
-    "got_away": "player",
-}
-
-# The level of a ``roll`` event's line, by its purpose (rolls with no line of their own are internal).
-ROLL_LEVELS: Final[dict[str, Level]] = {
-    "monster_check": "detail",  # one that finds nothing is internal (Narrator.level)
-    "distance": "detail",
-    "surprise_party": "detail",
-    "surprise_monster": "detail",
-    "reaction": "detail",
-    "monster_attacks": "detail",
-    "pursuit": "detail",
-    "food_distracts": "detail",
-    "treasure_distracts": "detail",
-    "oil_stops": "detail",
-    # told by another event's line (the table, the heal, the oil's damage, the treasure dropped)
-    "table_row": "internal",
-    "table_column": "internal",
-    "number_appearing": "internal",
-    "treasure": "internal",
-    "treasure_dropped": "internal",
-    "heal": "internal",
-    "oil_damage": "internal",
-}
-
-_GOOD = {"victory", "won", "pickup", "peaceful", "leaves", "evade", "escape", "distracted", "descend", "drink"}
-_BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises", "got_away"}
-_ALERT = {
-    "encounter",
-    "combat",
-    "pursuit",
-    "surprise",
-    "chase",
-    "approach",
-    "initiative",
-    "out_of_sight",
-    "kill",
-    "in_sight",
-    "pursue",
-    "close",
-}
-_QUIET = {"placed"}  # roll-ish details: on the quiet side of the log (kind "detail")
-# Events that tell the party something about a group met out of sight, worded without its name while unseen.
-_CONCEALED = {"table", "encounter", "surprise", "leave", "evade", "roll", "approach"}
-
-Unseen = dict[int, str]  # group id -> monster id: the groups met but not yet seen
-
-# The sentence of each refusal code (docs/EVENTS.md, ``refused``): the code's fields, and ``{The}`` / ``{the}`` for
-# its ``monster`` with its article ("It" / "it" when there is none), ``{doing}`` for the action ("drop food").
-REFUSALS: Final[dict[Code, str]] = {
-    Code.GAME_OVER: "The game is over.",
-    Code.NOT_NOW: "You cannot {doing} now ({mode}).",
-    Code.NOT_YOUR_TURN: "It is not your turn.",
-    Code.GIVING_CHASE: "You are the one giving chase: run on, or wait to let it go.",
-    Code.CHASED: "It is after you: run, fight or drop something.",
-    Code.NO_POTION: "You have no potion.",
-    Code.NO_FOOD: "You have no food to drop.",
-    Code.NO_TREASURE: "You have no treasure to drop.",
-    Code.NO_OIL: "You have no oil.",
-    Code.NO_RUNNING: "There is no running away in these rules: talk, bribe or fight.",
-    Code.EXHAUSTED: "You are too exhausted to run: rest first, or fight.",
-    Code.EXHAUSTED_CHASED: "You are too exhausted to run: turn and fight.",
-    Code.NOTHING_TO_FIGHT: "There is nothing here to fight.",
-    Code.UNSEEN: "You cannot see it yet: wait, walk on or run.",
-    Code.NO_TARGET: "Choose a living target.",
-    Code.NO_TALKING: "There is no negotiating with anything down here.",
-    Code.UNNEGOTIABLE: "{The} cannot be negotiated with.",
-    Code.TALKED: "You have already tried to talk to {the}.",
-    Code.NO_BRIBERY: "Bribery is not part of these rules.",
-    Code.UNBRIBABLE: "{The} cannot be bribed.",
-    Code.TALK_FIRST: "Try talking first: a bribe comes only after a failed negotiation.",
-    Code.TERMS_MADE: "You made terms with {the}: there is nothing to bribe it for.",
-    Code.BRIBED: "{The} has already been offered a bribe.",
-    Code.TOO_POOR: "You have too little gold to offer (at least {least}).",
-    Code.OFFER_MORE: "Offer at least {least} gold.",
-    Code.GOLD_SHORT: "You have only {gold} gold.",
-    Code.BAD_STEP: "A step is one tile in one of eight directions.",
-    Code.WALL: "A wall is in the way.",
-    Code.IN_THE_WAY: "{The} is in the way.",
-    Code.FACING: "{The} is facing you: fight, talk, wait or run.",
-    Code.NO_STAIRS: "There are no stairs down here.",
-    Code.NO_DRINKER: "Nobody there to drink.",
-    Code.NO_SUCH_DOOR: "There is no such door.",
-    Code.NO_WAY_OUT: "There is no way out of here.",
-    Code.DOOR_BLOCKED: "{The} stands between you and that door.",
-    Code.ALL_BLOCKED: "{The} stands between you and every way out.",
-    Code.NOTHING_TO_PURSUE: "Nothing is getting away from you.",
-    Code.NO_PURSUIT: "There is no pursuit in these rules.",
-    Code.TOO_TIRED_TO_CHASE: "You are too exhausted to give chase.",
-}
 
 
 def _agree(many: bool, one: str, several: str) -> str:
@@ -281,7 +117,7 @@ class Narrator:
     def text(self, event: Event, *, unseen: bool = False) -> str:
         """The event's line for the player ("" when there is nothing to read). ``unseen``: the event is about a
         group the party has not seen yet, and the line does not name its monster."""
-        if unseen and event.type in _CONCEALED:
+        if unseen and event.type in CONCEALED:
             return self._unseen_text(event)
         f = self._table.get(event.type)
         return f(event) if f is not None else ""
@@ -323,14 +159,14 @@ class Narrator:
             kind = "refused"
         elif e.type == "roll":
             kind = "detail" if unseen else "roll"
-        elif (unseen and e.type == "table") or e.type in _QUIET:
+        elif (unseen and e.type == "table") or e.type in QUIET:
             kind = "detail"
         elif e.type in ("negotiate", "bribe"):
             kind = "roll"
         elif e.type == "victory" and e.get("gold"):
             kind = "gold"
         else:
-            kind = "good" if e.type in _GOOD else "bad" if e.type in _BAD else "alert" if e.type in _ALERT else "normal"
+            kind = "good" if e.type in GOOD else "bad" if e.type in BAD else "alert" if e.type in ALERT else "normal"
         return [Entry(text, kind, level)]
 
     def lines(self, event: Event, *, unseen: bool = False) -> list[LogLine]:
@@ -381,7 +217,7 @@ class Narrator:
     def _concealed(events: Sequence[Event], i: int, unseen: Unseen, current: int) -> bool:
         """Whether event ``i`` is about a group the party has not seen yet."""
         e = events[i]
-        if e.type not in _CONCEALED:
+        if e.type not in CONCEALED:
             return False
         d = e.data
         if e.type == "table":  # the monster check comes before the meeting: is that one out of sight?

@@ -1,0 +1,21 @@
+"""Narration: engine events -> the player's words (see :mod:`undercroft.narrate.narrator`).
+
+``levels`` says who each line is for, ``refusals`` words the engine's refusal codes, ``narrator`` holds the
+:class:`Narrator` that words every event once, for every reader."""
+
+from undercroft.narrate.levels import EVENT_LEVELS, LEVELS, ROLL_LEVELS, Entry, Level, LogLine, Unseen
+from undercroft.narrate.narrator import Narrator, plural
+from undercroft.narrate.refusals import REFUSALS
+
+__all__ = [
+    "EVENT_LEVELS",
+    "LEVELS",
+    "REFUSALS",
+    "ROLL_LEVELS",
+    "Entry",
+    "Level",
+    "LogLine",
+    "Narrator",
+    "Unseen",
+    "plural",
+]

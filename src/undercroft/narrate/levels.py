@@ -1,0 +1,140 @@
+"""Who each line of the narration is for, and its colour kind: the levels of the log (``player``, ``detail``,
+``internal``) by event type and by roll purpose, and the events told of a group met out of sight."""
+
+from __future__ import annotations
+
+from typing import Final, Literal, NamedTuple
+
+LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see ui.render.KIND_COLOURS)
+
+# --- levels: who a line is for (issue 13, "a quiet log") ---------------------------------------------------------
+#
+# ``player``: what a player needs (meetings, hits, damage, deaths, finds, refusals, the party's own rolls in a fight,
+# talk and bribes); the message log and the panels show only these. ``detail``: the rolls a player may want
+# (surprise, reaction, distance, a monster's attack roll, the percentile checks, a monster check that found
+# something). ``internal``: how the rules got there (a monster check that found nothing, the table's row and column,
+# where a group was placed). The full log (``L``) can show every level; ``replay --events`` keeps everything.
+
+Level = Literal["player", "detail", "internal"]
+LEVELS: Final[tuple[Level, ...]] = ("player", "detail", "internal")  # from the most to the least needed
+
+
+class Entry(NamedTuple):
+    """One log line with its colour kind and its level."""
+
+    text: str
+    kind: str
+    level: Level
+
+
+# The level of each event type's line (an attack's roll line is decided in :meth:`Narrator.entries`: the party's
+# roll is the player's, 001; a monster's is a detail). Every event type the engine emits is here (a test checks).
+EVENT_LEVELS: Final[dict[str, Level]] = {
+    # bookkeeping, never worded
+    "move": "internal",
+    "enter": "internal",
+    # the rules' working: where the group stands, which table cell it came from
+    "placed": "internal",
+    "table": "internal",
+    # rolls: by purpose (ROLL_LEVELS)
+    "roll": "detail",
+    # what happens
+    "refused": "player",
+    "encounter": "player",
+    "in_sight": "player",
+    "out_of_sight": "player",
+    "approach": "player",
+    "close": "player",
+    "hidden": "player",
+    "reveal": "player",
+    "walked_past": "player",
+    "pass": "player",
+    "peaceful": "player",
+    "attacks": "player",
+    "leaves": "player",
+    "surprise": "player",
+    "round_lost": "player",
+    "bypass": "player",
+    "break_peace": "player",
+    "negotiate": "player",
+    "bribe": "player",
+    "pickup": "player",
+    "wield": "player",
+    "drop": "player",
+    "drink": "player",
+    "rest": "player",
+    "descend": "player",
+    "initiative": "player",
+    "combat": "player",
+    "attack": "player",
+    "kill": "player",
+    "oil": "player",
+    "wait": "player",
+    "surprised_skip": "player",
+    "idle": "player",
+    "holds": "player",
+    "slow": "player",
+    "rises": "player",
+    "regenerate": "player",
+    "victory": "player",
+    "won": "player",
+    "death": "player",
+    "exhausted": "player",
+    "leave": "player",
+    "run": "player",
+    "evade": "player",
+    "pursuit": "player",
+    "caught": "player",
+    "escape": "player",
+    "chase": "player",
+    "distracted": "player",
+    "ignored": "player",
+    "slowed": "player",
+    "pursue": "player",
+    "let_go": "player",
+    "got_away": "player",
+}
+
+# The level of a ``roll`` event's line, by its purpose (rolls with no line of their own are internal).
+ROLL_LEVELS: Final[dict[str, Level]] = {
+    "monster_check": "detail",  # one that finds nothing is internal (Narrator.level)
+    "distance": "detail",
+    "surprise_party": "detail",
+    "surprise_monster": "detail",
+    "reaction": "detail",
+    "monster_attacks": "detail",
+    "pursuit": "detail",
+    "food_distracts": "detail",
+    "treasure_distracts": "detail",
+    "oil_stops": "detail",
+    # told by another event's line (the table, the heal, the oil's damage, the treasure dropped)
+    "table_row": "internal",
+    "table_column": "internal",
+    "number_appearing": "internal",
+    "treasure": "internal",
+    "treasure_dropped": "internal",
+    "heal": "internal",
+    "oil_damage": "internal",
+}
+
+GOOD = {"victory", "won", "pickup", "peaceful", "leaves", "evade", "escape", "distracted", "descend", "drink"}
+BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises", "got_away"}
+ALERT = {
+    "encounter",
+    "combat",
+    "pursuit",
+    "surprise",
+    "chase",
+    "approach",
+    "initiative",
+    "out_of_sight",
+    "kill",
+    "in_sight",
+    "pursue",
+    "close",
+}
+QUIET = {"placed"}  # roll-ish details: on the quiet side of the log (kind "detail")
+# Events that tell the party something about a group met out of sight, worded without its name while unseen.
+CONCEALED = {"table", "encounter", "surprise", "leave", "evade", "roll", "approach"}
+
+Unseen = dict[int, str]  # group id -> monster id: the groups met but not yet seen
