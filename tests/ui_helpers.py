@@ -8,7 +8,6 @@ keys go in as the front end's events, the screen is the frame the loop presents.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -165,10 +164,6 @@ def isolate_user_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr("undercroft.paths.user_data_dir", lambda: d)
     return d
-
-
-def all_text(lines: Iterable[tuple[str, str]]) -> str:
-    return "\n".join(t for t, _ in lines)
 
 
 _ARROWS = {(0, -1): KeySym.UP, (0, 1): KeySym.DOWN, (-1, 0): KeySym.LEFT, (1, 0): KeySym.RIGHT}

@@ -222,10 +222,6 @@ class SaveLock:
             return cls(path, fd)
         raise SaveLocked(path, _lock_pid(lp))
 
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
     def release(self) -> None:
         fd, self._fd = self._fd, None
         if fd is None:

@@ -133,10 +133,6 @@ class Streams:
         """The streams used so far, by (name, level), in the order they were first used."""
         return list(self._streams.items())
 
-    def draw_counts(self) -> list[int]:
-        """How many words each stream gave, in the order of :meth:`items` (a change of which is cheap to see)."""
-        return [s.draws for s in self._streams.values()]
-
     def snapshot(self) -> dict[tuple[str, int], tuple[int, int, int]]:
         """The state of every stream used so far (sorted, so its byte form is canonical)."""
         return {k: self._streams[k].get_state() for k in sorted(self._streams)}

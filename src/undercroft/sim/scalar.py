@@ -33,7 +33,7 @@ from undercroft.rules.rng import Stream
 from undercroft.rules.types import Mode, Side
 from undercroft.sim.odds import attack_target
 from undercroft.sim.spec import MAX_ROUNDS
-from undercroft.sim.vector import mean_ci, wilson
+from undercroft.sim.vector import mean_ci
 
 
 @dataclass(frozen=True)
@@ -52,9 +52,6 @@ class ScalarResult:
 
     def share(self, outcome: str) -> float:
         return self.outcomes.count(outcome) / self.fights
-
-    def share_ci(self, outcome: str) -> tuple[float, float]:
-        return wilson(self.outcomes.count(outcome), self.fights)
 
     @property
     def win(self) -> float:

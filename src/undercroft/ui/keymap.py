@@ -195,7 +195,6 @@ def _common(help_title: str = "back to the title (the game is kept)") -> tuple[B
 
 
 DIRECTIONAL: Final = frozenset({"walk", "cursor", "scroll"})  # what a walking key may mean anywhere in a game
-NO_WALK_HELP: Final = "(no walking here: a door out is r, run)"
 
 EXPLORE = KeyMode(
     "explore",

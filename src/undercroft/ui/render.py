@@ -363,11 +363,6 @@ def status_texts(game: Game, seed: str | None = None) -> list[str]:
     return ["  ".join(v) for v in variants]
 
 
-def status_text(game: Game, seed: str | None = None) -> str:
-    """The status bar's whole text; ``seed``: the seed as the player typed it (default: its number)."""
-    return status_texts(game, seed)[0]
-
-
 def draw_status(
     console: tcod.console.Console,
     game: Game,
