@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
 
 import pytest
 
 from undercroft.paths import data_dir
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, None, None]:
+    """With ``UNDERCROFT_EXTRAS=1`` (CI's second environment, the optional extras installed) a test marked
+    ``extras`` that skips fails instead: the extras are there, so nothing may quietly go unchecked."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()  # type: ignore[attr-defined]
+    if report.skipped and os.environ.get("UNDERCROFT_EXTRAS") == "1" and item.get_closest_marker("extras"):
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid}: skipped although the optional extras are installed: {report.longrepr}"
+
 
 # Edit one data file: (directory, file name, old text, new text) -> the whole new text of that file.
 Mutate = Callable[[Path, str, str, str], str]

@@ -44,6 +44,7 @@ def test_the_section_names_every_package_and_arrow() -> None:
     assert "\nrules" in section and "-> content, notation\n" in section
 
 
+@pytest.mark.slow
 def test_render_is_deterministic() -> None:
     assert render_section(scan_package(ROOT / "src")) == render_section(scan_package(ROOT / "src"))
 

@@ -30,6 +30,7 @@ def autoplay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
     return code, out, err
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_summary(capsys: pytest.CaptureFixture[str]) -> None:
     code, out1, _ = autoplay(capsys, "--games", "4", "--seed", "21", "--json")
     assert code == 0
@@ -45,6 +46,7 @@ def test_the_same_seed_gives_the_same_summary(capsys: pytest.CaptureFixture[str]
     assert out3 != out1
 
 
+@pytest.mark.slow
 def test_soak_every_recording_verifies(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """What CI runs: a small batch per ruleset, each recording replayed with --verify."""
     for ruleset in ("undercroft", "citadel", "warden", "crawler"):
@@ -163,6 +165,7 @@ def _batch(capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, *where
     return out, {p.name: p.read_bytes() for p in sorted(d.iterdir())}
 
 
+@pytest.mark.slow
 def test_jobs_give_the_same_summary_and_recordings_byte_for_byte(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -173,6 +176,7 @@ def test_jobs_give_the_same_summary_and_recordings_byte_for_byte(
     assert json.loads(one)["games"] == 6
 
 
+@pytest.mark.extras
 def test_dask_cluster_gives_the_same_results(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")  # the optional extra undercroft[cluster]
     one, files1 = _batch(capsys, tmp_path, "one", "--jobs", "1")
@@ -181,6 +185,7 @@ def test_dask_cluster_gives_the_same_results(capsys: pytest.CaptureFixture[str],
     assert dask == one and files_d == files1
 
 
+@pytest.mark.extras
 def test_an_unreachable_cluster_is_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

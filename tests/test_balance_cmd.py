@@ -206,6 +206,7 @@ def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: p
     assert doc.read_text(encoding="utf-8").count(BEGIN) == 1
 
 
+@pytest.mark.extras
 def test_the_charts_are_pngs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     assert run_balance(tmp_path, "--charts", str(tmp_path / "figs")) == 0

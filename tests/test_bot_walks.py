@@ -124,6 +124,7 @@ def test_a_walk_to_unexplored_floor_goes_on_to_the_spot_once_it_is_in_view(
     assert stopped_at_the_edge >= 1
 
 
+@pytest.mark.slow
 def test_resting_on_the_stairs_makes_no_plan(content: Content) -> None:
     for seed in range(1, 30):
         bot, turns = watch(content, "undercroft", seed, 900)

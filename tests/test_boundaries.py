@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "undercroft"
 MODES = {"explore", "encounter", "combat", "pursuit", "dead", "won"}
@@ -51,6 +53,7 @@ def bare_modes(path: Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_nothing_outside_the_rules_uses_their_private_names() -> None:
     found = [line for p in outside_rules() for line in private_uses(p)]
     assert not found, (

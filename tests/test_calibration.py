@@ -33,6 +33,8 @@ from undercroft.rules.state import Encounter, Group
 from undercroft.rules.types import Mode, Origin
 from undercroft.sim import exact, spec_from_content
 
+pytestmark = pytest.mark.slow  # the whole module: each claim is a few thousand fights through the engine
+
 SEED = 1001  # the calibration seed: every number in docs/BALANCE.md is reproducible from it
 FIGHTS = 2000  # fights per monster and policy
 KILLS = 0.25  # a monster "kills" a policy when the delver dies in at least this fraction of the fights

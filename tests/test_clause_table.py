@@ -188,6 +188,7 @@ def test_every_status_is_one_of_the_three_kinds(rows: list[Row]) -> None:
     assert not bad, "statuses that are none of as written / adapted / not built:\n" + "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_every_function_data_key_and_test_named_exists(rows: list[Row]) -> None:
     found = problems(rows)
     assert not found, "the clause table names what does not exist:\n" + "\n".join(found)

@@ -133,6 +133,7 @@ def test_the_startup_row_times_the_version_in_new_processes(
     assert json.loads(capsys.readouterr().out)["startup_s"] >= 0
 
 
+@pytest.mark.slow
 def test_the_bots_rows_of_a_ruleset_read_one_run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

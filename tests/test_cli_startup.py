@@ -51,6 +51,7 @@ def heavy(names: set[str]) -> list[str]:
     return sorted(n for n in names if any(n == h or n.startswith(h + ".") for h in HEAVY))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["--version"], ["--help"], *([sub, "--help"] for sub in SUBCOMMANDS)])
 def test_version_and_help_import_nothing_heavy(argv: list[str]) -> None:
     assert heavy(imported(*argv)) == []

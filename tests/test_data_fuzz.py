@@ -162,6 +162,7 @@ def check_in_process(directory: Path) -> None:
         assert r.outcome != "crash", f"{ruleset}: {r.cause}"
 
 
+@pytest.mark.slow
 @settings(
     max_examples=100,
     deadline=None,
@@ -180,6 +181,7 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "mutations",
     [

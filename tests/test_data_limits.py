@@ -226,6 +226,7 @@ def swift_foes(d: Data) -> None:
 CASES: dict[str, Callable[[Data], None]] = {"highs": highs, "lows": lows, "crowds": crowds, "swift_foes": swift_foes}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_data_at_the_limits_plays(case: str, tmp_path: Path, shipped_data: Path) -> None:
     directory = tmp_path / "data"

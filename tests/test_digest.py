@@ -96,6 +96,7 @@ class _BotActions:
                 refusals = 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_tracked_digest_equals_the_full_one_over_autoplayed_games(ruleset: str) -> None:
     checked = 0

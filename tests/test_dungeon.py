@@ -231,6 +231,7 @@ def test_golden_levels(key: tuple[str, int, int]) -> None:
     assert digest(level(seed, index, name)) == GOLDEN[key]
 
 
+@pytest.mark.slow
 def test_same_level_under_any_hash_seed() -> None:
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); import test_dungeon as t;"
@@ -249,11 +250,13 @@ def test_same_level_under_any_hash_seed() -> None:
 # --- structure over many seeds -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_maze_levels_hold_every_rule() -> None:
     for seed in range(200):
         check_level(level(seed, seed % 5), profile("maze"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PROFILES)
 def test_every_shipped_profile(name: str) -> None:
     for seed in range(30):
@@ -273,6 +276,7 @@ def profiles(draw: st.DrawFn) -> MapGen:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(profiles(), st.integers(0, 2**64 - 1))
 def test_any_valid_profile_gives_a_sound_level(p: MapGen, seed: int) -> None:

@@ -346,6 +346,7 @@ def test_no_pursuit_where_the_rules_have_none(ruleset: str) -> None:
 from test_rules_properties import RULESETS, played, where  # noqa: E402  (the same games, played once)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_fight_talk_or_bribe_with_a_group_out_of_sight(ruleset: str) -> None:
     """003: "Only when the monster and party actually meet will the party know an encounter has occurred"."""
@@ -404,6 +405,7 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
     assert runs > 5 and entered > 5, (runs, entered)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["undercroft", "crawler", "warden"])  # (the citadel has no running)
 def test_the_ways_out_kept_are_the_ways_out_worked_out_afresh(ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # approach.exits keeps its last answer by what it depends on; each answer it gives, kept or not, must be the one

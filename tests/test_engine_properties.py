@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from engine_helpers import content, encounter_faces, make_game, meet, of, one, say, script, walk_into, why
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -141,6 +142,7 @@ PLAY = {
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**PLAY)
 def test_random_legal_play_never_breaks_a_rule(seed: int, ruleset: str, rnd: random.Random, length: int) -> None:
@@ -149,6 +151,7 @@ def test_random_legal_play_never_breaks_a_rule(seed: int, ruleset: str, rnd: ran
     play(game, rnd, length, try_illegal=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**PLAY)
 def test_refused_actions_change_nothing(seed: int, ruleset: str, rnd: random.Random, length: int) -> None:
@@ -156,6 +159,7 @@ def test_refused_actions_change_nothing(seed: int, ruleset: str, rnd: random.Ran
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
 @given(
     seed=st.integers(0, 2**32),
     ruleset=st.sampled_from(RULESETS),

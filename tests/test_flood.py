@@ -25,6 +25,7 @@ def _tcod(cost: np.ndarray, origin: tuple[int, int], diagonal: bool) -> np.ndarr
     return dist
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("diagonal", [False, True])
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.bool_])
 def test_same_as_tcod_on_random_grids(diagonal: bool, dtype: type) -> None:

@@ -353,6 +353,7 @@ def test_the_bonus_cases_reach_every_bonus(fatigue: FatigueRules) -> None:
     assert {formulas.monster_bonus(a, e, tired) for e, _, a in cases} == set(range(-10, 31 + PENALTY))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("die", ATTACK_DICE)
 def test_face_tables_hit_as_the_formulas_say_for_every_bonus_and_defense(base: FightSpec, die: int) -> None:
     """Every face of the die, every to-hit bonus (the delver's MIGHT, the monsters' attack, rested or exhausted)
@@ -376,6 +377,7 @@ def test_face_tables_hit_as_the_formulas_say_for_every_bonus_and_defense(base: F
     assert not bad, bad[:5]
 
 
+@pytest.mark.slow
 def test_face_tables_deal_the_formulas_damage_for_every_damage_multiplier_and_minimum(base: FightSpec) -> None:
     """Every monster damage 1..99 and every delver damage before the minimum (MIGHT + weapon - penalty: -25..129),
     with every critical multiplier and every minimum. A d3 shows a miss, an ordinary hit and a critical; the

@@ -126,6 +126,7 @@ def scan() -> Scan:
     return scan_package(SRC)
 
 
+@pytest.mark.slow
 def test_the_scanner_sees_the_tree(scan: Scan) -> None:
     """Guards the checks below against passing because they saw nothing."""
     assert {"rules", "content", "ui", "term", "cli", "notation", "devtools"} <= set(scan.units())

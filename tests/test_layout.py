@@ -89,6 +89,7 @@ def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:
             assert q not in panel and 0 <= q[1] < layout.map_h, (p, q, panel)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["undercroft", "crawler", "citadel", "warden"])
 def test_panels_never_hide_the_party_or_what_it_faces(ruleset: str) -> None:
     checked = 0

@@ -78,6 +78,7 @@ def test_every_monster_description_is_whole_in_the_encounter_panel_and_in_look(s
         assert words(mon.description) in box_text(text, "Look"), (monster_id, "look")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_screen_of_autoplayed_games_draws_its_texts_whole(ruleset: str) -> None:
     """Two bot games of each ruleset, every screen after every action at the smallest layout (and every fifth at

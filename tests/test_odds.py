@@ -146,6 +146,7 @@ def test_a_group_with_two_wounded_is_simulated_with_dice_from_the_state(content:
     assert fight_odds(content, game) == odds  # the same state, the same numbers
 
 
+@pytest.mark.slow
 def test_mid_fight_group_with_one_wounded_is_exact(content: Content) -> None:
     game, _ = new_game(content)
     g = place(game, "sump_leeches", 3)
@@ -232,6 +233,7 @@ def _small(content: Content, monster: str, **numbers: Any) -> FightSpec:
     return replace(spec, delver_hp=7, delver_max_hp=7, monster_hp=min(spec.monster_hp, 6), **numbers)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("monster", "numbers"),
     [
@@ -260,6 +262,7 @@ def test_every_state_of_a_fight_is_the_enumerations(content: Content, monster: s
     assert checked >= 7 * 5 * 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("monster", "numbers"),
     [
@@ -322,6 +325,7 @@ def test_a_crowd_too_big_to_count_is_simulated(content: Content) -> None:
 # --- fights in progress, against the engine playing on from the same state ------------------------------------
 
 
+@pytest.mark.slow
 def test_mid_fight_one_wounded_regenerating_creature(content: Content) -> None:
     game, _ = new_game(content)
     g = place(game, "ossuary_knot")
@@ -334,6 +338,7 @@ def test_mid_fight_one_wounded_regenerating_creature(content: Content) -> None:
     assert not bad, bad
 
 
+@pytest.mark.slow
 def test_mid_fight_slow_monster_out_of_phase(content: Content) -> None:
     game, dice = new_game(content)
     g = place(game, "wick_trimmer")
@@ -349,6 +354,7 @@ def test_mid_fight_slow_monster_out_of_phase(content: Content) -> None:
     assert not bad, bad
 
 
+@pytest.mark.slow
 def test_mid_fight_group_with_the_dead_and_the_wounded(content: Content) -> None:
     game, _ = new_game(content)
     g = place(game, "sump_leeches", 4)
@@ -363,6 +369,7 @@ def test_mid_fight_group_with_the_dead_and_the_wounded(content: Content) -> None
     assert not bad, bad
 
 
+@pytest.mark.slow
 def test_a_free_round_for_the_party_is_counted(content: Content) -> None:
     game, _ = new_game(content, "undercroft")
     place(game, "gaoler", enc=Encounter(0, entry=game.state.prev_pos, monster_surprised=True))
@@ -374,6 +381,7 @@ def test_a_free_round_for_the_party_is_counted(content: Content) -> None:
     assert not bad, bad
 
 
+@pytest.mark.slow
 def test_a_monster_holding_its_ground_wastes_its_free_round(content: Content) -> None:
     game, _ = new_game(content, "undercroft")
     place(game, "the_patient_one", enc=Encounter(0, entry=game.state.prev_pos, party_surprised=True))
@@ -385,6 +393,7 @@ def test_a_monster_holding_its_ground_wastes_its_free_round(content: Content) ->
     assert not bad, bad
 
 
+@pytest.mark.slow
 def test_an_exhausted_delver_in_pursuit(content: Content) -> None:
     game, _ = new_game(content, "undercroft")
     g = place(game, "gaoler")

@@ -123,6 +123,7 @@ def test_the_odds_follow_the_whole_party(content: Content) -> None:
     assert ps is not None and len(ps.specs) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("ruleset", "monster", "count", "how"),
     [

@@ -26,6 +26,7 @@ def facts(stack: SceneStack, session: Session) -> str:
     return text.strip()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["undercroft", "crawler"])
 def test_a_panel_after_an_action_matches_one_drawn_from_a_fresh_load(
     ruleset: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path

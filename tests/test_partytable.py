@@ -58,6 +58,7 @@ def _fresh(
     return (delver, sellsword), (delver.monster_hp,) * 2, True, 0, False, targeting
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("monster", "targeting", "numbers"),
     [

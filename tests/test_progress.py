@@ -45,6 +45,7 @@ def test_wanted_only_on_a_terminal_and_never_with_json() -> None:
     assert progress.wanted(False, io.StringIO()) is False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv",
     [

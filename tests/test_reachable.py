@@ -116,6 +116,7 @@ def reachable(session: Session) -> set[str]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["undercroft", "crawler", "citadel", "warden"])
 def test_every_legal_action_has_a_key_on_the_screen_showing(ruleset: str) -> None:
     checked = 0

@@ -129,6 +129,7 @@ def test_a_bad_action_text_raises_action_error(text: str) -> None:
 # --- size -----------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_autoplay_recordings_take_at_most_64_bytes_an_action(content: Content, tmp_path: Path) -> None:
     size = actions = 0
     for ruleset, seed in (("undercroft", 1000), ("citadel", 7), ("warden", 3), ("crawler", 11)):

@@ -111,6 +111,7 @@ def test_a_fifo_never_hangs_replay(tmp_path: Path) -> None:
     assert f"{fifo}: " in msg and "FIFO" in msg and "regular file" in msg
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_a_fifo_in_the_saves_folder_is_passed_over(tmp_path: Path, unfinished: Path) -> None:
     os.mkfifo(tmp_path / "zz-fifo.jsonl")

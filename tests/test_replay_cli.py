@@ -365,6 +365,7 @@ def test_bad_files_give_one_clear_line_and_exit_2(run: Run, recording: Path, tmp
         assert out == ""
 
 
+@pytest.mark.slow
 def test_bad_files_never_show_a_traceback_in_a_real_process(recording: Path, tmp_path: Path) -> None:
     files = bad_files(recording, tmp_path)
     for name, path, _, _ in files:

@@ -254,6 +254,7 @@ def _ended_quietly(p: subprocess.Popen[bytes]) -> None:
     assert status == 129 and "Traceback" not in err and err.strip() == "", err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 @pytest.mark.parametrize("controlling", [True, False], ids=["hangup", "eio"])
 def test_closing_the_terminal_ends_the_game_quietly(tmp_path: Path, controlling: bool) -> None:
@@ -264,6 +265,7 @@ def test_closing_the_terminal_ends_the_game_quietly(tmp_path: Path, controlling:
     assert len(saved) == 1 and not list(saved[0].parent.glob("*.lock"))  # the game kept, its lock let go
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_sighup_exits_quietly(tmp_path: Path) -> None:
     p, master = _start(tmp_path, True)

@@ -75,6 +75,7 @@ def test_a_session_holds_the_lock_until_closed(user: Path) -> None:
     again.close()
 
 
+@pytest.mark.slow
 def test_another_process_has_it_open(user: Path, holder: list[subprocess.Popen[str]]) -> None:
     path = a_game()
     other = hold(path, holder)

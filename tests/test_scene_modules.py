@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tcod.event import KeySym
 from ui_helpers import press
 
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENES = "undercroft.ui.scenes"
 
 
+@pytest.mark.slow
 def test_no_two_scene_modules_import_each_other() -> None:
     cycles = module_cycles(scan_package(ROOT / "src", display_root=ROOT), SCENES)
     assert not cycles, "modules under ui/scenes/ import each other:\n" + "\n".join(

@@ -368,6 +368,7 @@ def test_exact_is_for_one_monster(content: Content) -> None:
         exact(spec_from_content(content, "sump_leeches", count=3))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("monster", "count", "hp", "tired", "character"),
     [
@@ -438,6 +439,7 @@ def duel_cases(base: FightSpec) -> list[FightSpec]:
     ]
 
 
+@pytest.mark.slow
 def test_the_duel_path_gives_the_general_paths_results_bit_for_bit(base: FightSpec) -> None:
     """The packed 1 v 1 loop is an optimisation only: same dice, same words, the same numbers to the last bit."""
     for spec in duel_cases(base):

@@ -213,6 +213,7 @@ def test_markdown_block_appended_or_file_created(capsys: pytest.CaptureFixture[s
     assert code == 2 and "has no" in err
 
 
+@pytest.mark.slow
 def test_balance_md_is_what_its_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/BALANCE.md's every-monster block is up to date: its own command, run again, prints it unchanged."""
     text = BALANCE.read_text(encoding="utf-8")

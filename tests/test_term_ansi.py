@@ -79,6 +79,7 @@ def test_nearby_changes_on_a_row_share_one_cursor_move() -> None:
     assert out.count("H") == 2, out  # one move for 10..15, one for 60
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("truecolor", [True, False])
 def test_the_terminal_shows_exactly_the_console(truecolor: bool) -> None:
     """Feed a full frame then a series of partial ones into a terminal emulator: its text equals the console's."""

@@ -31,6 +31,7 @@ def _mouse_off_at_exit(g: PtyGame) -> None:
     assert raw.rfind(MOUSE_OFF) < raw.rfind(b"\x1b[?1049l")
 
 
+@pytest.mark.slow
 def test_hover_and_click_in_a_terminal(game: Callable[..., PtyGame]) -> None:
     g = game("play", "--terminal", "--seed", "3", cols=100, rows=55)  # the level centred: 10 columns in
     _in_game(g)
@@ -55,6 +56,7 @@ def test_hover_and_click_in_a_terminal(game: Callable[..., PtyGame]) -> None:
     _mouse_off_at_exit(g)
 
 
+@pytest.mark.slow
 def test_ctrl_c_turns_the_mouse_off(game: Callable[..., PtyGame]) -> None:
     g = game("play", "--terminal", "--seed", "1")
     _in_game(g)
@@ -64,6 +66,7 @@ def test_ctrl_c_turns_the_mouse_off(game: Callable[..., PtyGame]) -> None:
     _mouse_off_at_exit(g)
 
 
+@pytest.mark.slow
 def test_no_mouse_when_asked(game: Callable[..., PtyGame]) -> None:
     g = game("play", "--terminal", "--seed", "1", env={"UNDERCROFT_NO_MOUSE": "1"})
     _in_game(g)
@@ -74,6 +77,7 @@ def test_no_mouse_when_asked(game: Callable[..., PtyGame]) -> None:
     assert b"?1003" not in bytes(g.raw) and b"?1006" not in bytes(g.raw)
 
 
+@pytest.mark.slow
 def test_ctrl_z_turns_the_mouse_off_and_on_again(game: Callable[..., PtyGame]) -> None:
     """Ctrl-Z gives the terminal back with the mouse off; continued, the game turns it on again. (Here the game
     leads an orphaned process group, which the kernel does not stop: it is continued at once.)"""

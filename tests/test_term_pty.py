@@ -185,6 +185,7 @@ def _in_game(g: PtyGame) -> None:
     g.wait_for("the status bar and the delver", lambda: "HP " in g.text() and g.find("@") is not None)
 
 
+@pytest.mark.slow
 def test_play_in_a_terminal_moves_and_quits(game: Callable[..., PtyGame]) -> None:
     g = game("play", "--terminal", "--seed", "1")
     _in_game(g)
@@ -211,6 +212,7 @@ def test_play_in_a_terminal_moves_and_quits(game: Callable[..., PtyGame]) -> Non
     _restored(g)
 
 
+@pytest.mark.slow
 def test_title_enter_help_and_numpad(game: Callable[..., PtyGame]) -> None:
     g = game("play", "--terminal")
     g.wait_for("the title screen", lambda: "[n] New game" in g.text() and "[q] Quit" in g.text())
@@ -231,6 +233,7 @@ def test_title_enter_help_and_numpad(game: Callable[..., PtyGame]) -> None:
     assert g.find("@") not in (start, None), g.text()
 
 
+@pytest.mark.slow
 def test_ctrl_c_restores_the_terminal(game: Callable[..., PtyGame]) -> None:
     """No display and a terminal: plain ``play`` picks the terminal by itself. Ctrl-C leaves cleanly."""
     g = game("play", "--seed", "1")
@@ -241,6 +244,7 @@ def test_ctrl_c_restores_the_terminal(game: Callable[..., PtyGame]) -> None:
     assert "interrupted" in g.text()
 
 
+@pytest.mark.slow
 def test_too_small_then_resized(game: Callable[..., PtyGame]) -> None:
     g = game("play", "--terminal", "--seed", "1", cols=60, rows=20)
     g.wait_for("the size notice", lambda: "terminal too small: need 80x24, have 60x20" in g.text())
@@ -261,6 +265,7 @@ def test_too_small_then_resized(game: Callable[..., PtyGame]) -> None:
     _restored(g)
 
 
+@pytest.mark.slow
 def test_terminal_flag_without_a_terminal_is_a_clear_error(tmp_path: Path) -> None:
     import subprocess
 
@@ -281,6 +286,7 @@ def test_terminal_flag_without_a_terminal_is_a_clear_error(tmp_path: Path) -> No
     assert proc.stdout == ""
 
 
+@pytest.mark.slow
 def test_replay_watch_in_a_terminal(game: Callable[..., PtyGame], tmp_path: Path) -> None:
     """Record a short game (played in the terminal), then watch it with ``replay FILE --watch --terminal``."""
     g = game("play", "--terminal", "--seed", "5")

@@ -143,6 +143,7 @@ MATCHUPS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("monster", "kw"), MATCHUPS, ids=[f"{m}-{'-'.join(map(str, kw.values()))}" for m, kw in MATCHUPS]
 )
@@ -153,6 +154,7 @@ def test_three_ways_agree(content: Content, monster: str, kw: dict[str, Any]) ->
     assert not bad, summary(t) + "\n" + "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_only_a_natural_20_kills(content: Content, tmp_path: Path) -> None:
     """Defense 40: the delver (1d20 + 3) hits only on a natural 20, for double damage, which kills outright."""
     custom = content_with(tmp_path, "empty_harness", hp=12, defense=40)
@@ -168,6 +170,7 @@ def test_only_a_natural_20_kills(content: Content, tmp_path: Path) -> None:
     assert len(kills) == t.scalar.outcomes.count("win")
 
 
+@pytest.mark.slow
 def test_exhaustion_only_where_the_ruleset_tires(content: Content) -> None:
     """The warden rules have no fatigue: an exhausted delver fights as a fresh one, in all three ways."""
     assert not content.ruleset("warden").procedures.fatigue
@@ -178,6 +181,7 @@ def test_exhaustion_only_where_the_ruleset_tires(content: Content) -> None:
     assert abs(scalar.win - fresh.win) <= SIGMAS * math.sqrt(fresh.win * (1 - fresh.win) / SCALAR_FIGHTS)
 
 
+@pytest.mark.slow
 def test_the_check_has_power(content: Content) -> None:
     """A spec with one rule wrong (the delver acting first against the faster gaoler) is caught."""
     t = three_ways(content, "gaoler")

@@ -68,6 +68,7 @@ def test_png_encoder_round_trip() -> None:
     assert (raw[:, 0] == 0).all() and np.array_equal(raw[:, 1:].reshape(2, 3, 4), pixels)
 
 
+@pytest.mark.slow
 def test_screenshot_writes_the_screen_of_that_turn(user: Path, tmp_path: Path) -> None:
     path = recorded_game(actions=30)
     out = tmp_path / "turn10.png"

@@ -124,6 +124,7 @@ def test_a_game_in_the_window_closed_then_continued(dummy_video: Path) -> None:
     assert again.path == path and again.game.state.turn == turn and again.game.checksum() == checksum
 
 
+@pytest.mark.slow
 def test_no_display_is_one_clear_line(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "no_such_driver"
