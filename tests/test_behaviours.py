@@ -121,11 +121,13 @@ def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() ->
     walk(game, way_out(game, avoid=st.segment_entry)[:-1])  # walking about the room: nothing happens
     assert g.hidden and st.mode == "explore" and st.party[0].hp == 12
     path = way_out(game, avoid=st.segment_entry)
-    ev = act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 9)  # past it: it rises behind
+    # Past it: it rises behind, hits in its free round, and (quicker, AGILITY 4 against 3) misses first in round 2.
+    ev = act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 9, 1)
     assert kinds(ev)[:3] == ["move", "reveal", "combat"] and not g.hidden
     assert one(ev, "combat")["free_round"] == "monsters"
-    strike = one(ev, "attack")
+    strike, again = of(ev, "attack")
     assert strike["attacker_side"] == "monsters" and strike["hit"] and st.party[0].hp == 12 - 3
+    assert kinds(ev)[-3:] == ["surprised_skip", "initiative", "attack"] and not again["hit"]
     assert st.mode == "combat" and st.combat is not None and st.combat.party_turn
     # It does not stop: it pursues whatever the (absent) reaction, and food does not distract it.
     st.party[0].speed = 130  # just faster than its 120, so the chase lasts: 10 ft a round of walking
@@ -154,7 +156,7 @@ def test_submerged_catches_a_party_that_is_not_faster() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     _g, _ = meet(game, "cistern_drowner")
     st = game.state
-    walk_out_past(game, 1)  # past it: it rises behind
+    walk_out_past(game, 1, 1)  # past it: it rises behind, strikes in its free round, and first in round 2
     assert st.mode == "combat"
     ev = act(game, Run(), 1)  # 120 against 90: caught at once; AGILITY 4 against 3: it strikes first
     assert one(ev, "caught")["fights"] and st.mode == "combat"
@@ -164,7 +166,7 @@ def test_the_segment_stepped_into_when_it_rises_gets_its_entry_once_the_fight_is
     game = make_game("undercroft", dice=ScriptedDice())
     g, _ = meet(game, "cistern_drowner")
     st = game.state
-    ev = walk_out_past(game, 1)  # it rises, strikes and misses
+    ev = walk_out_past(game, 1, 1)  # it rises, strikes and misses in its free round, then (quicker) in round 2
     beyond = st.segment
     assert one(ev, "reveal") and st.mode == "combat" and not st.level.visited[beyond]
     assert not rolls(ev, "monster_check")  # no check in the middle of a fight

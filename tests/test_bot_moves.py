@@ -1,13 +1,13 @@
-"""The bot under the map's rules (issue 12): it waits for a group out of sight it means to meet and slips away
-from one it cannot face, runs through a door away from the group rather than past it, and chases a group that
-goes its way only for its treasure and when it would fight it anyway. Scripted dice, the engine's public interface."""
+"""The bot under the map's rules (issue 12): it knows nothing of a group out of sight, runs through a door away
+from the group rather than past it, and chases a group that goes its way only for its treasure and when it would
+fight it anyway. Scripted dice, the engine's public interface."""
 
 from __future__ import annotations
 
 from engine_helpers import NOTHING, act, encounter_faces, make_game, of, one, script, walk_into, walk_to
 
 from undercroft.bot import Bot
-from undercroft.rules.actions import Fight, Move, Pursue, Run, Talk, Wait
+from undercroft.rules.actions import Move, Pursue, Run, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -44,31 +44,25 @@ def steps(a: tuple[int, int], b: tuple[int, int]) -> int:
 # --- a group out of sight ------------------------------------------------------------------------------------------
 
 
-def test_the_bot_waits_for_a_group_out_of_sight_it_will_face_instead_of_running() -> None:
+def test_the_bot_knows_nothing_of_a_group_out_of_sight() -> None:
     game = in_a_new_room()
     st = game.state
-    meet_at(game, "goblin", 1, (6, 6))  # 120 ft, beyond sight; one goblin is an easy fight
-    assert st.encounter is not None and st.encounter.out_of_sight
-    bot = Bot(game, 1)
-    for _ in range(5):  # the goblin walks 60 ft a round
-        assert bot.choose() == Wait()  # not Run: it lets the goblin come (it cannot talk to or fight it yet)
-        act(game, Wait())
-        if not st.encounter.out_of_sight:
+    g = meet_at(game, "goblin", 1, (6, 6))  # 120 ft, beyond sight: nothing is met yet
+    assert g.unseen and st.mode == Mode.EXPLORE
+    alone = make_game("undercroft", 1, dice=ScriptedDice())  # the same game without it
+    alone.restore(game.snapshot())
+    alone.state.level.remove_group(next(o for o in alone.state.level.groups if o.id == g.id))
+    bot, bot_alone = Bot(game, 1), Bot(alone, 1)
+    assert bot.walk.walk_cost(True)[g.pos[1], g.pos[0]] == 1  # its tile is floor to the bot: it does not know
+    for _ in range(3):
+        action = bot.choose()
+        assert action == bot_alone.choose() and isinstance(action, Move)
+        script(game).push(*[NOTHING] * 3)
+        script(alone).push(*[NOTHING] * 3)
+        game.step(action)
+        alone.step(action)
+        if not g.unseen:
             break
-    assert st.mode == Mode.ENCOUNTER and not st.encounter.out_of_sight
-    assert bot.choose() in (Talk(), Fight())  # in sight now: it deals with it
-
-
-def test_the_bot_slips_away_at_once_from_a_group_out_of_sight_it_cannot_face() -> None:
-    game = in_a_new_room()
-    st = game.state
-    g = meet_at(game, "troll", 1, (6, 6))  # a troll: hopeless to fight, next to hopeless to talk to
-    assert st.encounter is not None and st.encounter.out_of_sight
-    bot = Bot(game, 1)
-    action = bot.choose()
-    assert isinstance(action, Run)  # now, while it cannot see where the party goes: no pursuit roll
-    ev = act(game, action, NOTHING)
-    assert one(ev, "evade", reason="out_of_sight") and st.mode == Mode.EXPLORE and st.segment != g.segment
 
 
 # --- running: the door ---------------------------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def goal_masks(self: Walker) -> list[tuple[str, npt.NDArray[np.bool_]]]:
         out.append(("stairs", stairs))
     # Last resort: a monster that is not at peace stands in the way. Walking into its segment starts an
     # encounter, so step out of the segment first when the party shares it.
-    hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
+    hostile = [grp for grp in lv.groups if not grp.defeated and grp.known and not grp.peaceful]
     if any(grp.segment == st.segment for grp in hostile):
         out.append(("reengage", walk & (m.segment_of != st.segment) & (m.segment_of >= 0)))
     elif hostile:

@@ -56,7 +56,7 @@ class WholeLevelRunWalker(Walker):
         hostile = {
             o.segment
             for o in lv.groups
-            if not o.defeated and not o.hidden and not o.peaceful and (g is None or o.id != g.id)
+            if not o.defeated and o.known and not o.peaceful and (g is None or o.id != g.id)
         }
         goal = self.goal if self.goal is not None else lv.map.stairs
         to_goal = None

@@ -97,6 +97,7 @@ def highs(d: Data) -> None:
             "surprised_max": 99,
             "running_multiplier": 10,
             "pursuit_max_rounds": 1000,
+            "approach_rounds": 1000,
         },
         "check": {"die": 100, "resident_max": 100, "wandering_max": 100},
     }
@@ -168,6 +169,7 @@ def lows(d: Data) -> None:
             "surprised_max": 0,
             "running_multiplier": 1,
             "pursuit_max_rounds": 1,
+            "approach_rounds": 0,
         },
         "check": {"die": 2, "resident_max": 0, "wandering_max": 0},
     }

@@ -69,7 +69,7 @@ def test_a_resident_stands_in_its_room_at_the_rolled_walking_distance() -> None:
     placed = one(events, "placed")  # type: ignore[arg-type]
     assert placed["rolled"] == 40 and placed["distance"] == 40
     assert steps(game, st.pos, g.pos) == 4 and g.segment == st.segment
-    assert st.encounter is not None and st.encounter.distance == 40 and not st.encounter.out_of_sight
+    assert st.encounter is not None and st.encounter.distance == 40 and not g.unseen
     tiles = game.creature_tiles(g)
     assert len(set(tiles)) == 3 and st.pos not in tiles  # each creature has its own tile
     assert all(int(st.level.map.segment_of[y, x]) == st.segment for x, y in tiles)
@@ -101,52 +101,51 @@ def test_a_wanderer_may_stand_beyond_the_room_out_of_sight_and_comes_closer_at_i
     game = in_a_new_room()
     st = game.state
     g, events = meet_at(game, "orc", 2, (6, 6), origin=Origin.WANDERING)  # 120 ft, anywhere on the level
-    enc = st.encounter
-    assert enc is not None and enc.distance == 120 and enc.out_of_sight
-    assert one(events, "encounter", out_of_sight=True)  # type: ignore[arg-type]
+    assert one(events, "placed")["distance"] == 120 and g.unseen  # type: ignore[arg-type]
     assert not game.visible()[g.pos[1], g.pos[0]]
-    assert not any(w.blocked for w in game.exits())  # unseen, it blocks no way out (the party cannot know)
-    # Out of sight it cannot be talked to, bribed or fought.
-    for action in (Talk(), Bribe(5), Fight()):
-        assert game.refusal(action) == Reason(Code.UNSEEN)
-        assert kinds(game.step(action)) == ["refused"]
-    ev = act(game, Wait())  # the orc (90 ft a round) walks 9 tiles toward the party: 30 ft left, and in sight
-    assert one(ev, "approach")["distance"] == 30 and enc.distance == 30
-    assert one(ev, "in_sight")["count"] == 2 and not enc.out_of_sight
+    # 003: nothing is met until the sides meet: the party explores as if alone.
+    assert st.mode == Mode.EXPLORE and st.encounter is None and not of(events, "encounter")  # type: ignore[arg-type]
+    for action in (Talk(), Bribe(5), Fight(), Wait(), Run()):
+        assert not game.legal(action)
+    assert game.legal(Rest())
+    # The party takes a step (a round): the orc (90 ft a round) walks toward it and stops as it comes into sight.
+    start = approach.steps_between(game, st.pos, g.pos)
+    m = st.level.map
+    inside = [
+        (dx, dy)
+        for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))
+        if m.tiles[st.pos[1] + dy, st.pos[0] + dx] == 1 and m.segment_of[st.pos[1] + dy, st.pos[0] + dx] == st.segment
+    ]
+    ev = act(game, Move(*inside[0]))  # no die: nothing is rolled for it
+    walked = one(ev, "approach")
+    met = one(ev, "encounter")
+    assert st.encounter is not None and met["sighted"] and met["first"]
+    assert met["distance"] == walked["distance"] == st.encounter.distance
+    assert not g.unseen and game.visible()[g.pos[1], g.pos[0]] and st.mode == Mode.ENCOUNTER
+    assert start - approach.steps_between(game, st.pos, g.pos) <= 9 + 1  # at most its 9 tiles (and the step)
     assert game.legal(Talk()) and game.legal(Fight())
 
 
-def test_out_of_sight_the_party_may_take_the_stairs_as_it_may_walk_on() -> None:
+def test_the_party_may_take_the_stairs_with_a_group_out_of_sight_not_past_one_facing_it() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     st = game.state
-    m = st.level.map
-    walk_to(game, m.stairs)
-    hidden = next(
-        (x, y)
-        for y in range(m.height)
-        for x in range(m.width)
-        if m.tiles[y, x] == 1 and not game.visible()[y, x] and 0 < approach.steps_between(game, st.pos, (x, y)) <= 12
-    )
-    g = game.add_group("orc", 1, pos=hidden, origin=Origin.WANDERING)
-    game.start_encounter(g, meeting=False)
-    assert st.encounter is not None and st.encounter.out_of_sight
-    assert game.legal(Descend())
-    g.pos = next(p for p in game.creature_tiles(g))  # (unchanged) and now in view: it faces the party
-    st.encounter.out_of_sight = False
+    walk_to(game, st.level.map.stairs)
+    g, _ = meet_at(game, "orc", 1, (6, 6), origin=Origin.WANDERING)
+    assert g.unseen and game.legal(Descend())
+    meet_at(game, "orc", 1, (1, 1))  # 20 ft, in sight, uncertain: it faces the party
     assert game.refusal(Descend()) == Reason(Code.FACING, {"monster": "orc"})
 
 
 def test_the_distance_shown_follows_the_map_after_every_action() -> None:
     game = in_a_new_room()
     st = game.state
-    g, _ = meet_at(game, "orc", 1, (6, 6), origin=Origin.WANDERING)
+    g, _ = meet_at(game, "the_patient_one", 1, (3, 3))  # it holds its ground: the party may walk about
     enc = st.encounter
-    assert enc is not None and enc.out_of_sight
-    # The party walks about the room (the group out of sight keeps coming): the distance is the map's each time.
-    for dx, dy in ((0, -1), (0, -1)):
-        if st.mode != Mode.ENCOUNTER or not enc.out_of_sight:
-            break
-        act(game, Move(dx, dy))
+    assert enc is not None
+    for dx, dy in ((0, -1), (0, -1), (1, 0)):
+        if not game.legal(Move(dx, dy)) or st.mode != Mode.ENCOUNTER:
+            continue
+        game.step(Move(dx, dy))
         assert enc.distance == steps(game, st.pos, g.pos) * FEET
 
 
@@ -176,6 +175,22 @@ def test_a_slow_party_closing_gives_a_hostile_monster_its_chance_to_strike_first
     meet_at(game2, "orc", 1, (2, 3), reaction=(2, 2))  # hostile (reaction 4): it comes on at 9 tiles a round
     ev = act(game2, Fight())
     assert len(of(ev, "close")) == 1 and game2.state.mode == Mode.COMBAT  # it met the party in the first round
+
+
+def test_a_monster_caught_unaware_does_not_come_on_in_the_first_round_of_closing() -> None:
+    game = in_a_new_room()
+    st = game.state
+    for m in st.party:
+        m.speed = 10  # one tile a round
+    g = game.add_group("orc", 1, pos=st.pos)
+    script(game).push(*encounter_faces(distance=(2, 3), surprise=(6, 1), reaction=(2, 2)))  # hostile, surprised
+    game.start_encounter(g)
+    assert steps(game, st.pos, g.pos) == 5
+    ev = act(game, Fight())  # round 1: only the party moves (and the orc, unaware, strikes nothing); round 2 both
+    assert kinds(ev) == ["close", "surprised_skip", "close", "initiative", "combat"]
+    first, second = of(ev, "close")
+    assert first["distance"] == 40 and second["distance"] == FEET  # the orc, surprised, did not move in round 1
+    assert st.mode == Mode.COMBAT and one(ev, "combat")["free_round"] == ""
 
 
 def test_a_monster_that_attacks_on_sight_comes_at_the_party() -> None:
@@ -348,23 +363,30 @@ from test_rules_properties import RULESETS, played, where  # noqa: E402  (the sa
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_no_fight_talk_or_bribe_with_a_group_out_of_sight(ruleset: str) -> None:
-    """003: "Only when the monster and party actually meet will the party know an encounter has occurred"."""
-    dealt = 0
+def test_nothing_happens_with_a_group_out_of_sight_until_the_sides_meet(ruleset: str) -> None:
+    """003: "Only when the monster and party actually meet will the party know an encounter has occurred": from the
+    moment a group is placed out of sight until its meeting, the only events about it are the rolls that placed it
+    and its walk toward the party."""
+    unseen_seen = 0
     for p in played(ruleset):
-        unseen: dict[int, bool] = {}
+        unseen: set[int] = set()
         for turn, events in enumerate(p.steps):
             for e in events:
-                if e.type in ("encounter", "placed", "approach") and "out_of_sight" in e.data:
-                    unseen[e["group"]] = bool(e["out_of_sight"])
-                elif e.type == "out_of_sight":
-                    unseen[e["group"]] = True
-                elif e.type == "in_sight":
-                    unseen[e["group"]] = False
-                elif e.type in ("combat", "negotiate", "bribe"):
-                    dealt += 1
-                    assert not unseen.get(e["group"], False), f"{where(p, turn)}: {e.type} with a group out of sight"
-    assert dealt > 10
+                gid = e.get("group")
+                if e.type == "placed" and e["out_of_sight"]:
+                    unseen.add(e["group"])
+                    unseen_seen += 1
+                elif e.type in ("encounter", "in_sight"):
+                    unseen.discard(e["group"])
+                elif gid in unseen:
+                    ok = e.type == "approach" or (
+                        e.type == "roll" and e["purpose"] in ("surprise_party", "surprise_monster", "reaction")
+                    )
+                    assert ok, f"{where(p, turn)}: {e.type} about a group out of sight"
+    if ruleset in ("undercroft", "crawler"):
+        assert unseen_seen > 5
+    else:
+        assert unseen_seen == 0  # these rules roll no distance: every group is met where it stands
 
 
 @pytest.mark.parametrize("ruleset", [r for r in RULESETS if r != "citadel"])

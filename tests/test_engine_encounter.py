@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import (
     NOTHING,
+    act,
     content,
     encounter_faces,
     kinds,
@@ -15,6 +16,7 @@ from engine_helpers import (
     meet,
     of,
     one,
+    path_to,
     place_group,
     rolls,
     say,
@@ -23,10 +25,12 @@ from engine_helpers import (
     walk_to,
 )
 
-from undercroft.rules.actions import Attack, Bribe, Fight, Rest, Talk, Wait
+from undercroft.rules import approach, explore
+from undercroft.rules.actions import Attack, Bribe, Fight, Move, Rest, Run, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
 from undercroft.rules.types import Origin
 
@@ -54,35 +58,38 @@ def test_distance_is_2d6_times_10_feet() -> None:
     assert dist["dice"] == "2d6x10" and dist["faces"] == [2, 3] and dist["multiplier"] == 10
     assert dist["total"] == 50 and say(g, dist) == "Distance: 50 ft."
     assert g.state.encounter is not None and g.state.encounter.distance == 50
-    assert not of(events, "out_of_sight") and g.state.mode == "encounter"
+    assert not _group.unseen and g.state.mode == "encounter"
 
 
-def test_a_monster_whose_tile_the_party_cannot_see_is_out_of_sight() -> None:
-    # A wanderer 120 ft away may stand beyond the room: where the party cannot see its tile, it is out of sight.
+def test_a_monster_whose_tile_the_party_cannot_see_is_not_met_and_nothing_names_it() -> None:
+    # A wanderer 120 ft away may stand beyond the room: where the party cannot see its tile, nothing is met yet
+    # (003: "only when the monster and party actually meet will the party know an encounter has occurred").
     g, group, events = bandit(encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
-    oos = one(events, "out_of_sight")
-    assert oos["distance"] == 120 and oos["group"] == group.id
-    assert one(events, "placed")["out_of_sight"] is True and one(events, "encounter")["out_of_sight"] is True
+    assert one(events, "placed")["out_of_sight"] is True and group.unseen
     assert not g.visible()[group.pos[1], group.pos[0]]
-    enc = g.state.encounter
-    assert enc is not None and enc.out_of_sight and enc.distance == g.distance_to(group) == 120
-    for action in (Talk(), Bribe(5), Fight()):  # not seen yet: nothing to talk to, bribe or fight
-        assert kinds(g.step(action)) == ["refused"]
+    assert not of(events, "encounter") and not of(events, "surprise")
+    st = g.state
+    assert st.mode == "explore" and st.encounter is None
+    # No action names it: the refusals are those of a party alone.
+    assert g.refusal(Fight()) == Reason(Code.NOTHING_TO_FIGHT)
+    for action in (Talk(), Bribe(5), Wait()):
+        assert g.refusal(action) == Reason(Code.NOT_NOW, {"mode": "explore"})
+    assert g.legal(Rest())
 
 
 def test_sight_is_the_map_not_a_number_of_feet() -> None:
     # A resident 70 ft away (beyond sight_feet) in its own room, in the party's view, is in sight.
     assert content().rules.encounter.sight_feet == 60
     g, group, events = bandit(encounter_faces(distance=(3, 4)))  # 70 ft
-    assert one(events, "placed")["distance"] == 70 and not of(events, "out_of_sight")
+    assert one(events, "placed")["distance"] == 70 and not group.unseen
     assert g.visible()[group.pos[1], group.pos[0]]
-    assert g.state.encounter is not None and not g.state.encounter.out_of_sight
+    assert g.state.mode == "encounter"
 
 
-def test_the_sequence_rolls_distance_surprise_reaction_in_that_order() -> None:
+def test_the_sequence_rolls_distance_surprise_reaction_in_that_order_then_the_sides_meet() -> None:
     g, _group, events = bandit(encounter_faces())
     assert [e["purpose"] for e in of(events, "roll")] == ["distance", "surprise_party", "surprise_monster", "reaction"]
-    assert kinds(events)[0] == "encounter"
+    assert kinds(events)[-1] == "encounter"
     assert script(g).remaining == 0
 
 
@@ -115,14 +122,18 @@ def test_both_surprised_cancels_out_neither_side_acts_that_round_and_nobody_gets
     assert st.mode == "combat" and st.combat is not None and st.combat.party_turn and st.combat.round == 1
 
 
-def test_both_surprised_out_of_sight_pass_each_other_by() -> None:
-    # A wanderer placed out of the party's view (120 ft, beyond the room); no reaction is rolled.
-    g, group, events = bandit(encounter_faces(distance=(6, 6), surprise=(2, 1))[:4], origin=Origin.WANDERING)
-    assert one(events, "placed")["out_of_sight"] is True
-    assert one(events, "bypass")["group"] == group.id
-    assert not rolls(events, "reaction")
-    assert g.state.mode == "explore" and g.state.encounter is None
-    assert script(g).remaining == 0
+def test_both_surprised_out_of_sight_go_on_as_if_nothing_had_occurred() -> None:
+    # 003: "the monster and party will continue as if nothing had occurred": it does not come; the party walks and
+    # rests as if alone; walking into each other later, the surprise still cancels out and the round is lost.
+    g, group, events = bandit(encounter_faces(distance=(6, 6), surprise=(2, 1)), origin=Origin.WANDERING)
+    assert one(events, "placed")["out_of_sight"] is True and group.unseen
+    where = group.pos
+    script(g).push(NOTHING)
+    g.step(Rest())  # a turn goes by: it stays where it was
+    assert group.pos == where and group.unseen and g.state.mode == "explore"
+    events = walk_until_met(g, group)
+    assert one(events, "encounter")["sighted"] and one(events, "surprise")["party"] and one(events, "round_lost")
+    assert g.state.mode == "encounter" and script(g).remaining == 0
 
 
 def test_party_surprised_gives_the_monster_a_free_round_when_it_attacks() -> None:
@@ -131,7 +142,9 @@ def test_party_surprised_gives_the_monster_a_free_round_when_it_attacks() -> Non
     s = one(events, "surprise")
     assert s["party"] is True and s["monster"] is False and say(g, s) == "You are surprised."
     assert one(events, "combat")["free_round"] == "monsters"
-    assert not of(events, "initiative")
+    # after its free round, the surprised party's lost round; then round 2 in AGILITY order (the party's tie)
+    assert kinds(events)[-3:] == ["attack", "surprised_skip", "initiative"]
+    assert one(events, "surprised_skip")["side"] == "party" and one(events, "initiative")["first"] == "party"
     (hit,) = of(events, "attack")
     assert hit["attacker_side"] == "monsters" and hit["natural"] == BANDIT_HITS and hit["hit"]
     assert hit["total"] == BANDIT_HITS + BANDIT.attack and hit["defense"] == DELVER.defense
@@ -153,11 +166,69 @@ def test_party_surprised_a_hostile_monster_may_attack_at_once() -> None:
     assert g.state.combat is not None and g.state.combat.round == 2
 
 
-def test_party_surprised_an_uncertain_monster_does_nothing() -> None:
-    g, _group, events = bandit(encounter_faces(surprise=(1, 6), reaction=(3, 4)))
+def test_party_surprised_an_uncertain_monster_does_nothing_and_the_round_is_over_before_the_party_acts() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    walk_into(g, "room", visited=False)
+    before = g.state.rounds
+    script(g).push(*encounter_faces(surprise=(1, 6), reaction=(3, 4)))
+    _group, events = place_group(g, "bandit")
     chance = one(rolls(events, "monster_attacks"), "roll")
     assert chance["dice"] == "" and chance["target"] == 0 and chance["result"] == "no"
+    # 003: the surprised side "may not" move or attack in the first round: it is played out before the party acts.
+    lost = one(events, "surprised_skip")
+    assert lost["side"] == "party" and say(g, lost) == "Surprised, you lose the round."
+    enc = g.state.encounter
+    assert enc is not None and not enc.first_round and g.state.rounds == before + 1
     assert g.state.mode == "encounter" and not of(events, "combat")
+    assert g.refusal(Run()) is None  # from the second round on, the party may run (or anything else)
+
+
+def test_the_monster_caught_unaware_neither_moves_nor_acts_in_the_first_round() -> None:
+    # Hostile (50 %), surprised: a Wait in the first round brings no attack roll; in the second it does.
+    g, group, events = bandit(encounter_faces(distance=(2, 3), surprise=(5, 2), reaction=(2, 2)))
+    where = group.pos
+    events = g.step(Wait())
+    assert one(events, "surprised_skip")["side"] == "monsters" and not rolls(events, "monster_attacks")
+    assert group.pos == where
+    script(g).push(51)
+    events = g.step(Wait())
+    assert one(rolls(events, "monster_attacks"), "roll")["result"] == "no" and not of(events, "surprised_skip")
+    assert script(g).remaining == 0
+
+
+def test_running_from_a_monster_caught_unaware_it_never_sees_where_the_party_went() -> None:
+    g, _group, _ = bandit(encounter_faces(surprise=(5, 2), reaction=(2, 2)))  # hostile: 75 % pursuit otherwise
+    assert g.party_speed() == BANDIT.speed  # as fast as the party: no evasion by speed
+    events = act(g, Run(), NOTHING)  # no pursuit roll: the d6 is the monster check of the segment run into
+    assert one(events, "evade")["reason"] == "out_of_sight" and not rolls(events, "pursuit")
+    assert g.state.mode == "explore"
+
+
+def test_after_the_partys_free_round_a_quicker_monster_acts_first() -> None:
+    # 003 then 001: the surprised side loses round 1; from round 2 the sides go in the order of their AGILITY.
+    g = make_game("undercroft", 1, ScriptedDice())
+    spider = content().monsters["giant_spider"]
+    assert spider.agility > DELVER.agility
+    meet(g, "giant_spider", faces=encounter_faces(distance=(1, 1), surprise=(5, 2), reaction=(2, 2)))
+    assert one(act(g, Fight()), "combat")["free_round"] == "party"
+    events = act(g, Attack(0), 2, 1)  # the delver misses in its free round; then round 2: the spider first
+    order = kinds(events)
+    assert order == ["attack", "surprised_skip", "initiative", "attack"]
+    assert one(events, "initiative")["first"] == "monsters"
+    assert [e["attacker_side"] for e in of(events, "attack")] == ["party", "monsters"]
+    st = g.state
+    assert st.combat is not None and st.combat.party_turn  # the party answers: the sides alternate
+    assert [e["attacker_side"] for e in of(act(g, Attack(0), 2, 1), "attack")] == ["party", "monsters"]
+
+
+def test_after_the_monsters_free_round_the_quicker_monster_acts_first_again() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    faces = (*encounter_faces(distance=(1, 1), surprise=(1, 6), reaction=(1, 1)), 1, 1)  # it attacks at once
+    _group, events = meet(g, "giant_spider", faces=faces)
+    assert one(events, "combat")["free_round"] == "monsters"
+    assert kinds(events)[-4:] == ["attack", "surprised_skip", "initiative", "attack"]
+    assert one(events, "surprised_skip")["side"] == "party" and one(events, "initiative")["first"] == "monsters"
+    assert g.state.combat is not None and g.state.combat.party_turn and script(g).remaining == 0
 
 
 def test_monster_surprised_gives_the_party_a_free_round() -> None:
@@ -273,7 +344,7 @@ def test_waiting_on_an_uncertain_monster_never_brings_an_attack() -> None:
 @pytest.mark.parametrize("faces", [(4, 5), (5, 6), (6, 6)])
 def test_waiting_a_wanderer_that_will_not_attack_goes_its_way(faces: tuple[int, int]) -> None:
     g, group, _ = bandit(encounter_faces(reaction=faces), origin=Origin.WANDERING)
-    assert g.state.encounter is not None and not g.state.encounter.out_of_sight
+    assert g.state.encounter is not None and not group.unseen
     events = g.step(Wait())
     assert one(events, "leaves")["group"] == group.id
     assert g.state.mode == "explore" and g.state.encounter is None
@@ -312,52 +383,87 @@ def test_holding_back_in_combat_lets_the_monster_strike() -> None:
 
 # --- out of sight ------------------------------------------------------------------------------------------
 
+GOBLIN = content().monsters["goblin"]  # 60 ft a round: six tiles
 
-def test_an_out_of_sight_monster_comes_closer_each_round_by_its_speed() -> None:
+
+def walk_until_met(g: Game, group: Group) -> list[Event]:
+    """Walk the party toward ``group`` (each segment on the way finds nothing) until the sides meet; the events of
+    the step they meet in."""
+    st = g.state
+    m = st.level.map
+    near = {
+        (group.pos[0] + dx, group.pos[1] + dy)
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+        if m.tiles[group.pos[1] + dy, group.pos[0] + dx] == 1
+    }
+    for x, y in path_to(g, near, {s.id for s in m.segments}):
+        seg = int(m.segment_of[y, x])
+        if seg != st.segment and seg >= 0:
+            script(g).push(NOTHING)
+        events = g.step(Move(x - st.pos[0], y - st.pos[1]))
+        assert not of(events, "refused"), events
+        if st.mode != "explore":
+            return events
+    raise AssertionError("walked up to it and never met it")
+
+
+def test_an_unseen_monster_that_knows_of_the_party_comes_closer_by_its_speed_as_the_rounds_pass() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
-    leeches = content().monsters["sump_leeches"]
-    assert leeches.speed == 30  # three tiles a round
-    group, events = meet(g, "sump_leeches", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
-    assert one(events, "out_of_sight")["distance"] == 120
-    distances, seen = [], []
-    for _ in range(3):
-        events = g.step(Wait())
-        distances.append(one(events, "approach")["distance"])
-        seen.append(bool(of(events, "in_sight")))
-        assert g.state.encounter is not None and g.state.encounter.distance == g.distance_to(group)
-    assert distances == [90, 60, 30] and seen == [False, False, True]
-    assert g.state.encounter is not None and not g.state.encounter.out_of_sight
-    # in sight: it has arrived, nothing more comes closer
-    assert not of(g.step(Wait()), "approach") and g.state.encounter.distance == 30
-    assert script(g).remaining == 0  # the leeches never initiate: no attack roll
+    group, events = meet(g, "goblin", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
+    st = g.state
+    assert group.unseen and st.mode == "explore"
+    tiles = GOBLIN.speed // content().rules.encounter.feet_per_tile
+    while group.unseen:
+        before, rounds = group.pos, st.rounds
+        script(g).push(NOTHING)  # a turn of rest: sixty rounds, and a wandering check
+        events = g.step(Rest())
+        walked = approach.steps_between(g, before, group.pos)
+        assert 0 < walked <= tiles * (st.rounds - rounds)
+    # It stopped as it came into sight, and the sides met then: the step that brought it says so.
+    met = one(events, "encounter")
+    assert met["sighted"] and met["distance"] == g.distance_to(group) and st.mode == "encounter"
+    assert g.visible()[group.pos[1], group.pos[0]] and script(g).remaining == 0
 
 
-def test_a_hostile_monster_out_of_sight_attacks_only_once_it_is_in_sight() -> None:
-    # 120 ft away out of view, reaction 2: it does not attack yet; it comes 90 ft closer (30 ft), into sight,
-    # and then attacks at once, as met in sight: it charges, and initiative decides (the party wins the tie).
-    g, group, events = bandit(encounter_faces(distance=(6, 6), reaction=(1, 1)), origin=Origin.WANDERING)
-    assert one(rolls(events, "reaction"), "roll")["result"] == "attacks"
-    assert not of(events, "attacks") and g.state.mode == "encounter"
-    events = g.step(Wait())
-    coming, charging = of(events, "approach")  # the round's walk, then its charge at the party
-    assert coming["distance"] == 120 - BANDIT.speed and charging["distance"] == 10
+def test_an_unseen_monster_seeks_the_party_only_so_long() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    group, _ = meet(g, "goblin", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
+    limit = content().rules.encounter.approach_rounds
+    group.walked = limit  # it has sought the party that long already
+    where = group.pos
+    script(g).push(NOTHING)
+    g.step(Rest())
+    assert group.pos == where and group.unseen and g.state.mode == "explore"
+
+
+def test_a_surprised_monster_out_of_sight_does_not_come_and_is_caught_unaware_when_met() -> None:
+    g, group, _ = bandit(encounter_faces(distance=(6, 6), surprise=(6, 1)), origin=Origin.WANDERING)
+    where = group.pos
+    script(g).push(NOTHING)
+    g.step(Rest())  # it does not know the party is there: it stays where it was
+    assert group.pos == where and group.unseen
+    events = walk_until_met(g, group)
+    s = one(events, "surprise")
+    assert s["monster"] and not s["party"] and g.state.mode == "encounter"
+    # 003: "those not surprised may move and attack the first round, and the surprised enemy may not".
+    assert explore.check_walk(g) is None
+    events = g.step(Wait())  # the party lets its round go by: the bandit, surprised, does nothing in it
+    assert one(events, "surprised_skip")["side"] == "monsters" and not rolls(events, "monster_attacks")
+    assert explore.check_walk(g) == Reason(Code.FACING, {"monster": "bandit"})  # round 2: it faces the party
+
+
+def test_the_party_surprised_out_of_sight_loses_the_first_round_when_they_meet() -> None:
+    # reaction 2: it comes at the party, and attacks with its free round once it is in sight.
+    g, _group, _ = bandit(encounter_faces(distance=(6, 6), surprise=(1, 6), reaction=(1, 1)), origin=Origin.WANDERING)
+    script(g).push(NOTHING, 1)  # the rest's check; then its attack misses
+    events = g.step(Rest())
     order = kinds(events)
-    assert order.index("approach") < order.index("in_sight") < order.index("attacks") < order.index("combat")
-    assert order.index("in_sight") < events.index(charging) < order.index("combat")
-    assert one(events, "initiative")["first"] == "party" and not of(events, "attack")
-    assert not rolls(events, "monster_attacks")  # reaction 2 attacks for sure: no chance is rolled
-    assert g.state.mode == "combat" and g.distance_to(group) == 10 and script(g).remaining == 0
-
-
-def test_out_of_sight_text_hides_the_monster_until_it_is_seen() -> None:
-    g = make_game("undercroft", 1, ScriptedDice())
-    meet(g, "sump_leeches", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
-    first = one(g.step(Wait()), "approach")
-    second = one(g.step(Wait()), "approach")
-    third = one(g.step(Wait()), "approach")  # it comes into view
-    assert say(g, first) == "Something comes closer: 90 ft."
-    assert say(g, second) == "Something comes closer: 60 ft."
-    assert say(g, third) == "The Sump Leeches comes closer: 30 ft."
+    assert order.index("encounter") < order.index("surprise") < order.index("attacks") < order.index("combat")
+    assert one(events, "combat")["free_round"] == "monsters"
+    assert one(events, "surprised_skip")["side"] == "party"
+    assert g.state.mode == "combat" and g.state.combat is not None and g.state.combat.party_turn
+    assert script(g).remaining == 0
 
 
 # --- rulesets without the sequence ------------------------------------------------------------------------

@@ -74,8 +74,7 @@ def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:
     assert 0 <= sy < layout.map_h and 0 <= sx < layout.width
     assert panel is None or (sx, sy) not in panel
     g = st.front_group()
-    enc = st.encounter
-    if panel is None or g is None or (enc is not None and enc.out_of_sight):
+    if panel is None or g is None:
         return
     vis = game.visible()
     tiles = game.creature_tiles(g)

@@ -48,10 +48,9 @@ def test_every_sample_line_has_a_level_and_no_id() -> None:
     for kind, data in SAMPLES:
         for table in tables if kind == "table" else {"-"}:
             event = Event(kind, fill({**data, "table": table} if kind == "table" else data, "giant_rat", "Giant Rat"))
-            for unseen in (False, True):
-                for text, _, level in nar.entries(event, unseen=unseen):
-                    assert level in LEVELS
-                    assert not ID.search(text), f"{kind}: {text!r}"
+            for text, _, level in nar.entries(event):
+                assert level in LEVELS
+                assert not ID.search(text), f"{kind}: {text!r}"
 
 
 def test_the_party_roll_is_the_player_s_and_a_monster_s_a_detail() -> None:

@@ -136,8 +136,7 @@ def test_a_group_in_sight_is_named_with_which_one_its_hp_and_the_odds(monkeypatc
 def test_a_group_out_of_sight_is_never_described() -> None:
     game = in_a_new_room()
     g, driver, session = meet_at(game, "orc", 3, (6, 6), origin=Origin.WANDERING)  # 120 ft, out of sight
-    enc = game.state.encounter
-    assert enc is not None and enc.out_of_sight
+    assert g.unseen
     scene = look(driver)
     press(driver, KeySym.TAB)
     assert scene.cursor not in game.creature_tiles(g)  # Tab never goes to it

@@ -374,7 +374,16 @@ def test_a_free_round_for_the_party_is_counted(content: Content) -> None:
     game, _ = new_game(content, "undercroft")
     place(game, "gaoler", enc=Encounter(0, entry=game.state.prev_pos, monster_surprised=True))
     (start,) = starts(content, game)
-    assert start.delver_next and start.skip_next  # the gaoler is faster, but surprised
+    # The gaoler, surprised, loses round 1; faster, it answers first in round 2: no turn of its is lost after all.
+    assert start.delver_next and not start.skip_next
+    odds = fight_odds(content, game)
+    assert odds is not None
+    bad = agrees(odds, game)
+    assert not bad, bad
+    game, _ = new_game(content, "undercroft")
+    place(game, "orc", enc=Encounter(0, entry=game.state.prev_pos, monster_surprised=True))
+    (start,) = starts(content, game)
+    assert start.delver_next and start.skip_next  # slower, the orc loses its turn: the party strikes twice
     odds = fight_odds(content, game)
     assert odds is not None
     bad = agrees(odds, game)

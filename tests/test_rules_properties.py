@@ -11,8 +11,24 @@ from engine_helpers import content
 
 from undercroft.autoplay import game_seed
 from undercroft.bot import Bot
+from undercroft.narrate import Narrator
+from undercroft.rules import encounter
+from undercroft.rules.actions import (
+    Bribe,
+    Descend,
+    DropFood,
+    DropTreasure,
+    Fight,
+    Move,
+    Pursue,
+    Rest,
+    Run,
+    Talk,
+    Wait,
+)
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.types import Mode
 
 RULESETS = ("undercroft", "warden", "citadel", "crawler")
 GAMES = 6
@@ -24,19 +40,46 @@ class Played:
     ruleset: str
     seed: int
     steps: list[list[Event]] = field(default_factory=list)
+    # After each step, from the state: the groups come upon out of sight and not seen yet; the group holding the
+    # party in a meeting (it faces the party and may act), else 0; what a refusal of any
+    # action said of a group the party could not know of.
+    unseen: list[frozenset[int]] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)
+    leaks: list[str] = field(default_factory=list)
+
+
+# Every kind of action, to ask the engine why it would refuse each while a group is out of sight.
+PROBES = (Fight(), Talk(), Bribe(1), Wait(), Run(), Rest(), Descend(), Pursue(), DropFood(), DropTreasure())
+
+
+def _after(game: Game, p: Played) -> None:
+    st = game.state
+    unseen = frozenset(g.id for lv in st.levels.values() for g in lv.groups if g.unseen)
+    p.unseen.append(unseen)
+    g = st.front_group()
+    held = st.mode == Mode.ENCOUNTER and g is not None and encounter.initiates(game, g, game.monster_of(g))
+    p.held.append(g.id if held and g is not None else 0)
+    if unseen:
+        hidden = {g.monster for g in st.level.groups if g.unseen} - {g.monster for g in st.level.groups if g.known}
+        for action in (*PROBES, *(Move(dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))):
+            why = game.refusal(action)
+            if why is not None and why.fields.get("monster") in hidden:
+                p.leaks.append(f"turn {st.turn}: {action.type} refused naming {why.fields['monster']}")
 
 
 @cache
-def played(ruleset: str) -> tuple[Played, ...]:
+def played(ruleset: str, patient: bool = False) -> tuple[Played, ...]:
+    """The bot's games of ``ruleset``; ``patient``: a player who, in a meeting, waits whenever it may (fewer games)."""
     out = []
-    for i in range(GAMES):
+    for i in range(GAMES // 2 if patient else GAMES):
         seed = game_seed(2026, i)
         game = Game(content(), ruleset, seed)
         bot = Bot(game, seed)
         p = Played(ruleset, seed)
         refusals = 0
         while not game.over and game.state.turn < MAX_ACTIONS and refusals < 20 and bot.stuck < 30:
-            action = bot.choose()
+            waits = patient and game.mode == Mode.ENCOUNTER and game.legal(Wait())
+            action = Wait() if waits else bot.choose()
             events = game.step(action)
             if len(events) == 1 and events[0].type == "refused":
                 bot.refused(action)
@@ -44,6 +87,7 @@ def played(ruleset: str) -> tuple[Played, ...]:
                 continue
             refusals = 0
             p.steps.append(events)
+            _after(game, p)
         out.append(p)
     return tuple(out)
 
@@ -91,7 +135,10 @@ def test_every_walk_into_a_segment_runs_its_entry_procedure(ruleset: str) -> Non
                 entries += 1
                 after = events[i + 1 :]
                 nxt = after[0] if after else None
-                met = nxt is not None and nxt.type in ("encounter", "peaceful", "hidden")
+                met = nxt is not None and (
+                    nxt.type in ("encounter", "peaceful", "hidden")  # (or the first meeting's rolls begin)
+                    or (nxt.type == "roll" and nxt["purpose"] in ("distance", "surprise_party", "reaction"))
+                )
                 rolled = nxt is not None and nxt.type == "roll" and nxt["purpose"] == "monster_check"
                 assert met or rolled or e["segment"] in lurking, f"{where(p, turn)}: {[x.type for x in events]}"
                 checked += rolled
@@ -134,3 +181,79 @@ def test_no_bribe_after_terms_were_made(ruleset: str) -> None:
                     terms.add(e["group"])
                 if e.type == "bribe":
                     assert e["group"] not in terms, f"{where(p, turn)}: a bribe after terms were made"
+
+
+# --- issue 32: the unseen stay unknown, surprise and order (003) -----------------------------------------------------
+
+# The events that are a monster group's own doing: it moves or acts.
+MONSTER_ACTS = {"attacks", "approach", "pursuit", "chase", "caught", "leaves", "peaceful"}
+
+
+def _knowable(p: Played, turn: int, events: list[Event]) -> list[Event]:
+    """A step's events without those about a group not seen at that moment (by the state: unseen before the step
+    or after it, and not met or seen yet in it), nor the monster check that found one in this step."""
+    before = p.unseen[turn - 1] if turn else frozenset()
+    found = bool(p.unseen[turn] - before)  # a group come upon out of sight in this step
+    out = []
+    known: set[int] = set()
+    for e in events:
+        if e.type in ("encounter", "in_sight"):
+            known.add(e["group"])
+        about = e.get("group") in (before | p.unseen[turn]) - known
+        check = found and (e.type == "table" or (e.type == "roll" and e["purpose"] == "monster_check"))
+        if not (about or check):
+            out.append(e)
+    return out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_nothing_the_player_reads_names_a_group_not_yet_seen(ruleset: str) -> None:
+    """003: "Only when the monster and party actually meet will the party know an encounter has occurred": until a
+    group is seen, no line of the log (at any level) is about it, nor about the check that found it, and no refusal
+    names it; the narrator follows what the state says is unseen."""
+    unseen_steps = 0
+    for p in played(ruleset):
+        nar = Narrator(content(), ruleset)
+        unseen: set[int] = set()
+        for turn, events in enumerate(p.steps):
+            told = nar.log_entries(events, unseen)
+            knowable = [x for e in _knowable(p, turn, events) for x in nar.entries(e)]
+            assert told == knowable, f"{where(p, turn)}: the log tells of a group not seen yet"
+            assert unseen == set(p.unseen[turn]), f"{where(p, turn)}: the log's unseen {unseen} != {p.unseen[turn]}"
+            unseen_steps += bool(p.unseen[turn])
+        assert not p.leaks, p.leaks
+    if ruleset in ("undercroft", "crawler"):
+        assert unseen_steps > 20, "no group was come upon out of sight: the property was not tried"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_surprised_side_neither_moves_nor_acts_in_its_surprised_round(ruleset: str) -> None:
+    """003: "those not surprised may move and attack the first round, and the surprised enemy may not". The party
+    surprised: its lost round is played out in the step of the meeting, before it can act. The monster surprised:
+    nothing of its own doing until its lost round is over (``surprised_skip``) or the meeting is."""
+    party = monsters = 0
+    for p in played(ruleset) + played(ruleset, patient=True):
+        unaware: set[int] = set()  # groups surprised, their first round not over yet
+        for turn, events in enumerate(p.steps):
+            for i, e in enumerate(events):
+                gid = e.get("group")
+                if e.type == "surprise" and e["party"] and not e["monster"]:
+                    party += 1
+                    rest = events[i + 1 :]
+                    over = any(x.type == "surprised_skip" and x["side"] == "party" for x in rest) or any(
+                        x.type in ("leaves", "peaceful", "death") for x in rest
+                    )
+                    assert over, f"{where(p, turn)}: the party surprised could act in its lost round"
+                elif e.type == "surprise" and e["monster"] and not e["party"]:
+                    monsters += 1
+                    unaware.add(gid)
+                elif (e.type == "surprised_skip" and e["side"] == "monsters") or e.type == "encounter":
+                    unaware.discard(gid)
+                elif gid in unaware:
+                    acted = e.type in MONSTER_ACTS or (e.type == "attack" and e["attacker_side"] == "monsters")
+                    acted = acted or (e.type == "roll" and e["purpose"] in ("monster_attacks", "pursuit"))
+                    assert not acted, f"{where(p, turn)}: a surprised monster's {e.type} in its lost round"
+            if not any(x.type in ("encounter", "surprise") for x in events) and p.held[turn] == 0:
+                unaware.clear()  # (the meeting is over without a fight: a new one would surprise afresh)
+    if ruleset in ("undercroft", "crawler"):
+        assert party > 3 and monsters > 3, (party, monsters)

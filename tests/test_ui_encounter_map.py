@@ -11,7 +11,6 @@ from tcod.event import KeySym
 from ui_helpers import Driver, names, panel_rect, panel_text, press, rows, screen
 
 from undercroft.rules import approach
-from undercroft.rules.actions import Bribe, Fight, Talk
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -127,26 +126,31 @@ def test_a_group_out_of_sight_is_neither_drawn_nor_named_until_it_comes_into_sig
     game = in_a_new_room()
     st = game.state
     g, driver, session = meet_at(game, "orc", 3, (6, 6), origin=Origin.WANDERING)  # 120 ft, out of sight
-    enc = st.encounter
-    assert enc is not None and enc.out_of_sight
+    assert g.unseen and st.mode == Mode.EXPLORE and names(driver) == ["ExploreScene"]
     text = screen(driver)
-    panel = panel_text(text, session)
-    assert "Something is out there, coming closer." in panel
-    assert f"Distance: {enc.distance} ft (out of sight)" in panel
-    assert "Orc" not in text  # not on the panel, not in the log (the monster check's table line is quiet)
-    assert "Reaction" not in panel and "If you fight on" not in panel and "HP 8" not in panel
-    assert not glyphs(driver, "o", game)
-    for label, action in (("[f] Fight", Fight()), ("[t] Talk", Talk()), ("[$] Bribe", Bribe(0))):
-        assert not game.legal(action) and colour_of(driver, label) == render.FAINT
-    assert colour_of(driver, "[w] Wait") != render.FAINT
-    press(driver, KeySym.F)  # the engine says why not
-    assert "Not now: You cannot see it yet: wait, walk on or run." in panel_text(screen(driver), session)
-    press(driver, KeySym.W)  # it walks up: into sight
-    assert not enc.out_of_sight
+    assert "Orc" not in text and "Something" not in text and "ft" not in text  # not a word of it, anywhere
+    assert session.log.full == []  # not even in the full log: the check that found it, its rolls, its place
+    assert not glyphs(driver, "o", game) & {g.pos, *game.creature_tiles(g)}
+    m = st.level.map
+    keys = {(0, -1): KeySym.UP, (0, 1): KeySym.DOWN, (-1, 0): KeySym.LEFT, (1, 0): KeySym.RIGHT}
+    for _ in range(4):  # the party walks about the room; the orcs (90 ft a round) come on unseen, then into sight
+        step = next(
+            d
+            for d in keys
+            if m.tiles[st.pos[1] + d[1], st.pos[0] + d[0]] == 1
+            and int(m.segment_of[st.pos[1] + d[1], st.pos[0] + d[0]]) == st.segment
+        )
+        press(driver, keys[step])
+        if not g.unseen:
+            break
+        assert "Orc" not in screen(driver) and not glyphs(driver, "o", game) & {g.pos, *game.creature_tiles(g)}
+    assert game.mode == Mode.ENCOUNTER and names(driver)[-1] == "EncounterScene"
+    enc = st.encounter
+    assert enc is not None
     text = screen(driver)
     panel = panel_text(text, session)
     assert "3 x Orc (wandering)" in panel and f"Distance: {enc.distance} ft" in panel
-    assert "It comes into sight: 3 x Orc" in text
+    assert f"3 Orcs come into sight, {enc.distance} ft away!" in text
     assert glyphs(driver, "o", game) == {p for p in game.creature_tiles(g) if game.visible()[p[1], p[0]]}
     assert colour_of(driver, "[f] Fight") != render.FAINT
 

@@ -168,13 +168,7 @@ def _explore_looks(session: Session) -> bool:
 def _encounter_looks(session: Session) -> bool:
     """A group in sight, past the first turns."""
     st = session.game.state
-    return st.encounter is not None and not st.encounter.out_of_sight and len(st.level.groups) > 0 and st.turn > 10
-
-
-def _unseen_looks(session: Session) -> bool:
-    """A group heard but out of sight."""
-    st = session.game.state
-    return st.encounter is not None and st.encounter.out_of_sight
+    return st.encounter is not None and len(st.level.groups) > 0 and st.turn > 10
 
 
 def _combat_looks(session: Session) -> bool:
@@ -187,7 +181,6 @@ def _combat_looks(session: Session) -> bool:
 WINDOW_LOOKS: dict[str, tuple[str, Callable[[Session], bool]]] = {
     "explore": ("ExploreScene", _explore_looks),
     "encounter": ("EncounterScene", _encounter_looks),
-    "unseen": ("EncounterScene", _unseen_looks),
     "combat": ("CombatScene", _combat_looks),
     "run": ("DoorScene", lambda session: True),  # the choice of doors, over the fight
     "death": ("EndScene", lambda session: session.game.state.mode == "dead"),
@@ -410,15 +403,10 @@ class _TerminalPlan:
         return "x"
 
     def encounter(self, game: Game) -> str:
-        """The key on meeting a group: wait while it is out of sight; the first time in sight, look at it, read the
-        log and the help; then fight (``r`` when a fight is not allowed)."""
+        """The key on meeting a group: the first time, look at it, read the log and the help; then fight (``r`` when
+        a fight is not allowed)."""
         from undercroft.rules.actions import Fight
 
-        st = game.state
-        assert st.encounter is not None
-        if st.encounter.out_of_sight:
-            self.shoot("unseen")
-            return "w"
         if "encounter" not in self.taken:
             self.shoot("encounter")
             self.queued.extend([";", "\x1b", "L", "\x1b", "?", "\x1b"])  # look, the log, help; then back

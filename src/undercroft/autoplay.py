@@ -83,16 +83,14 @@ _WAYS_OUT: tuple[Action, ...] = (Run(), Talk(), Bribe(0))
 
 def had_a_way_out(game: Game) -> bool:
     """Whether the party, facing a group, may now do something other than fight it: run (from a meeting or a fight,
-    or on in a pursuit), talk, bribe, drop food or treasure that may distract it, or walk on past a group that is out
-    of sight or at peace. A death after a meeting where this never held is a death "without a choice"
-    (docs/BALANCE.md)."""
+    or on in a pursuit), talk, bribe, drop food or treasure that may distract it, or walk on past a group that is
+    at peace. A death after a meeting where this never held is a death "without a choice" (docs/BALANCE.md)."""
     legal = game.legal
     st = game.state
     g = st.front_group()
     if g is None:
         return True
-    enc = st.encounter
-    if st.mode == Mode.ENCOUNTER and (g.peaceful or (enc is not None and enc.out_of_sight)):
+    if st.mode == Mode.ENCOUNTER and g.peaceful:
         return True
     if any(legal(a) for a in _WAYS_OUT):
         return True

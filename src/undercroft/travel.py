@@ -51,7 +51,7 @@ def visible_groups(game: Game) -> frozenset[int]:
     seen = game.visible()
     out = set()
     for g in game.state.level.groups:
-        if g.defeated or g.hidden or not g.alive:
+        if g.defeated or not g.known or not g.alive:
             continue
         if any(seen[y, x] for x, y in game.creature_tiles(g)):
             out.add(g.id)
@@ -61,7 +61,7 @@ def visible_groups(game: Game) -> frozenset[int]:
 def haunted(game: Game) -> set[int]:
     """The rooms and corridors of this level where a group the party has met, and that would not let it pass,
     still is (walking in meets it again)."""
-    return {g.segment for g in game.state.level.groups if g.met and g.alive and not g.peaceful and not g.hidden}
+    return {g.segment for g in game.state.level.groups if g.met and g.alive and not g.peaceful and g.known}
 
 
 def blocked(game: Game) -> set[Point]:
@@ -69,7 +69,7 @@ def blocked(game: Game) -> set[Point]:
     seen = game.visible()
     out: set[Point] = set()
     for g in game.state.level.groups:
-        if g.defeated or g.hidden or g.peaceful or not g.alive:
+        if g.defeated or not g.known or g.peaceful or not g.alive:
             continue
         out.update((x, y) for x, y in game.creature_tiles(g) if seen[y, x])
     return out

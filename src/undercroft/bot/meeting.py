@@ -127,7 +127,7 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
     out = {"fight": win}
     later = {"fight": win}  # the same a round later, in sight
     if game.legal(Run()):
-        now, seen = escape_chance(game, g), escape_chance(game, g, in_sight=True)
+        now, seen = escape_chance(game, g), escape_chance(game, g, later=True)
         out["run"] = now + (1 - now) * win * CAUGHT - AGAIN
         later["run"] = seen + (1 - seen) * win * CAUGHT - AGAIN
     offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
@@ -170,17 +170,17 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
     return out
 
 
-def escape_chance(game: Game, g: Group, *, in_sight: bool = False) -> float:
-    """The chance that running from ``g`` now (``in_sight``: once it has come into sight) gets away: it does not
-    follow, the party evades it (faster, or never seen: 003), it does not take up the pursuit (its reaction's
-    chance), or the chase is won."""
+def escape_chance(game: Game, g: Group, *, later: bool = False) -> float:
+    """The chance that running from ``g`` now (``later``: a round from now) gets away: it does not follow, the
+    party evades it (faster, or unseen by a monster caught unaware: 003), it does not take up the pursuit (its
+    reaction's chance), or the chase is won."""
     st = game.state
     mon = game.monster_of(g)
     if not formulas.follows(game.proc.pursuit, mon.pursues):
         return 1.0
     submerged = Behaviour.SUBMERGED in mon.behaviours
     in_fight = st.combat is not None
-    out_of_sight = not in_sight and st.encounter is not None and st.encounter.out_of_sight
+    out_of_sight = not later and encounter.unaware(st.encounter)
     if (
         formulas.automatic_evasion(
             in_fight=in_fight,

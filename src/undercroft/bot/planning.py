@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-import tcod.path
 
 from undercroft.rules import dungeon
 from undercroft.rules.actions import Action, Move, Run
 from undercroft.rules.floods import MAX_DIST, bits_of
 from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream
-from undercroft.rules.searches import CostFlood, dijkstra_map
-from undercroft.rules.state import Group
+from undercroft.rules.searches import CostFlood
 
 Point = tuple[int, int]
 
@@ -104,7 +102,7 @@ class Walker:
                 if s != st.segment:
                     cost[seg == s] = 0
         for grp in lv.groups:
-            if not grp.defeated and not grp.hidden:
+            if not grp.defeated and grp.known:
                 free = (grp.peaceful or through) and bool(cost[grp.pos[1], grp.pos[0]])
                 cost[grp.pos[1], grp.pos[0]] = PASS_COST if free else 0
         for (x, y), until in self.blocked.items():
@@ -135,7 +133,7 @@ class Walker:
                 if s != st.segment:
                     ones &= ~self.segment_bits(s)
         for grp in lv.groups:
-            if not grp.defeated and not grp.hidden:
+            if not grp.defeated and grp.known:
                 bit = 1 << (grp.pos[1] * stride + grp.pos[0])
                 free = (grp.peaceful or through) and bool((ones | passes) & bit)
                 ones &= ~bit
@@ -179,7 +177,7 @@ class Walker:
         in its segment's only door: step into it)."""
         st = self.game.state
         lv = st.level
-        hostile = [grp for grp in lv.groups if not grp.defeated and not grp.hidden and not grp.peaceful]
+        hostile = [grp for grp in lv.groups if not grp.defeated and grp.known and not grp.peaceful]
         if not hostile:
             return None
         walk = self.floor_bits()
@@ -285,7 +283,7 @@ class Walker:
                 ok = False
             else:
                 for grp in lv.groups:
-                    if grp.pos == nxt and not grp.defeated and not grp.hidden:
+                    if grp.pos == nxt and not grp.defeated and grp.known:
                         ok = False
                         break
             if ok and explore and lv.map.segment_rows[nxt[1]][nxt[0]] != st.segment:
@@ -296,64 +294,6 @@ class Walker:
         if not ok:
             self.plan()
         return self.path[0] if self.path else None
-
-    # --- single steps in a meeting -------------------------------------------------------------------------
-
-    def step_out(self) -> Point | None:
-        """The party's next step on the shortest walk out of its segment (None: no way out)."""
-        st = self.game.state
-        m = st.level.map
-        cost = self.walk_cost(False)
-        dist = dijkstra_map(cost, st.pos, diagonal=True)
-        out = (m.segment_of != st.segment) & (m.segment_of >= 0) & (cost > 0) & (dist < FAR)
-        if not out.any():
-            return None
-        d = np.where(out, dist, FAR)
-        ys, xs = np.nonzero(d == int(d.min()))
-        path = tcod.path.hillclimb2d(dist, (int(ys[0]), int(xs[0])), True, True)  # from there back to the party
-        return (int(path[-2][1]), int(path[-2][0])) if len(path) > 1 else None
-
-    def step_to(self, tile: Point) -> Point | None:
-        """The party's next step on the shortest walk to ``tile`` by any way, through any group: along corridors
-        (orthogonal steps) where it can, else cutting across (None: no way)."""
-        st = self.game.state
-        cost = self.walk_cost(False, through=True)
-        cost[tile[1], tile[0]] = 1
-        for diagonal in (False, True):
-            dist = dijkstra_map(cost, tile, diagonal=diagonal)
-            here = int(dist[st.pos[1], st.pos[0]])
-            moves = _STEPS + (((1, 1), (1, -1), (-1, 1), (-1, -1)) if diagonal else ())
-            options = [
-                (int(dist[y, x]), (x, y))
-                for x, y in ((st.pos[0] + dx, st.pos[1] + dy) for dx, dy in moves)
-                if 0 <= y < dist.shape[0] and 0 <= x < dist.shape[1] and cost[y, x] > 0
-            ]
-            closer = [o for o in options if o[0] < here]
-            if closer:
-                return min(closer)[1]
-        return None
-
-    def step_toward(self, g: Group) -> Point | None:
-        """The party's next step toward ``g`` without leaving its segment (which would end the encounter): to the
-        tile it can reach nearest the group's (None: it stands there already)."""
-        st = self.game.state
-        m = st.level.map
-        cost = self.walk_cost(False)
-        cost[m.segment_of != st.segment] = 0
-        cost[st.pos[1], st.pos[0]] = 1
-        dist = dijkstra_map(cost, st.pos, diagonal=True)
-        floor = (m.tiles != dungeon.WALL).astype(np.int8)  # how near the group, round whatever stands in the way
-        near = dijkstra_map(floor, g.pos, diagonal=True)
-        reach = (dist < FAR) & (cost > 0)
-        reach[g.pos[1], g.pos[0]] = False
-        key = np.where(reach, near.astype(np.int64) * 4096 + dist, np.iinfo(np.int64).max)
-        ty, tx = np.unravel_index(int(np.argmin(key)), key.shape)
-        if (int(tx), int(ty)) == st.pos:
-            return None
-        path = tcod.path.hillclimb2d(dist, (int(ty), int(tx)), True, True)  # from there back to the party
-        return (int(path[-2][1]), int(path[-2][0])) if len(path) > 1 else None
-
-    # --- running ----------------------------------------------------------------------------------------------
 
     def run(self) -> Run:
         """Running from the group in front of the party through the open door that best gets away: least by
@@ -372,7 +312,7 @@ class Walker:
         hostile = {
             o.segment
             for o in lv.groups
-            if not o.defeated and not o.hidden and not o.peaceful and (g is None or o.id != g.id)
+            if not o.defeated and o.known and not o.peaceful and (g is None or o.id != g.id)
         }
 
         def key(i: int) -> tuple[bool, bool, bool, bool, int]:

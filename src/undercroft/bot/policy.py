@@ -14,10 +14,6 @@ now (``Game.legal``) that has not been refused at this turn. docs/BALANCE.md des
   the best is taken. A friendly reaction is let play out by waiting; a quiet group (at peace, holding its ground,
   passive) is walked past. After running twice from a group on its only way on (or :data:`MAX_FLEES` times from
   one group), it stops running from it, drinks if hurt, and talks, bribes or fights;
-* **a group out of sight** (met beyond the party's sight, it walks toward the party each round): the bot decides
-  as it would in sight. If that is to run, it runs now, while the run is sure; if it is to walk on past a quiet
-  group, it walks on; otherwise it waits for the group to come, goes to meet one that comes no closer, and walks on
-  when that gets nowhere (:data:`MAX_UNSEEN`);
 * **running**: through the open door (``Game.exits()``) that best gets away (:meth:`Walker.run`): not into a
   segment holding another hostile group or one it fled from, not a door the group stands nearer than the party, a
   segment already visited before one not yet entered (no resident to raise), then the one nearest its goal, then
@@ -52,11 +48,9 @@ from undercroft.bot.meeting import (
     escape_chance,
     fight_win,
     leaves,
-    talk_odds,
     values,
 )
 from undercroft.bot.planning import MAX_LEVEL_MOVES, Point, Walker, count
-from undercroft.rules import parley
 from undercroft.rules.actions import (
     Action,
     Attack,
@@ -84,9 +78,7 @@ HURT = 0.5  # drink outside a fight at or below this fraction of max HP
 REST_UNTIL = 0.9  # rest while exploring when below this fraction of max HP
 LOW = 0.4  # drink in a fight at or below this fraction
 FIGHT_ODDS = 0.8  # fight when the estimated chance to win is at least this
-TALK_ODDS = 0.5  # out of sight: a talk less likely than this to succeed is not worth waiting for
 MAX_WAITS = 3  # waits on one monster before doing something else
-MAX_UNSEEN = 12  # actions spent on one group out of sight before walking on regardless
 FLEES_ON_THE_WAY = 2  # runs from a group standing on the only way on before it stops running from it
 MAX_FLEES = 4  # runs from one group on a level before it stops running from it at all
 PURSUE_ODDS = FIGHT_ODDS  # go after a group that goes its way only with the odds it would fight at
@@ -116,7 +108,6 @@ class Bot:
         self.walk = Walker(game, Stream(parse_seed(seed), "bot"), max_level_moves)
         self.stuck = 0  # consecutive choices with nothing useful to do
         self.met: dict[int, Met] = {}  # group id -> what it remembers of the group
-        self._unseen: dict[int, tuple[int, int]] = {}  # group id -> (actions spent on it out of sight, its distance)
         self._depth = -1
         self._refused: set[Action] = set()  # actions the engine refused at this turn
         self._refused_turn = -1
@@ -138,8 +129,6 @@ class Bot:
             self._refused_turn = st.turn
         if st.depth != self._depth:
             self._new_level()
-        if st.mode != Mode.ENCOUNTER:
-            self._unseen.clear()  # (counted for one encounter at a time)
         plan = self._plans.get(st.mode)
         options = plan() if plan is not None else []
         refused = self._refused
@@ -224,7 +213,7 @@ class Bot:
 
     def _groups_here(self) -> bool:
         st = self.game.state
-        return any(g.segment == st.segment and not g.defeated for g in st.level.groups)
+        return any(g.segment == st.segment and not g.defeated and not g.unseen for g in st.level.groups)
 
     def _hurt(self, frac: float) -> int | None:
         """The index of the most hurt living member at or below ``frac`` of max HP, if any."""
@@ -259,66 +248,16 @@ class Bot:
             return [Descend()]  # on the stairs it was making for, and the group lets it go down
         met = self.met.setdefault(g.id, Met())
         win = met.win = fight_win(self.game)
-        enc = st.encounter
-        if enc is None or not enc.out_of_sight:
-            self._unseen.pop(g.id, None)
-            plan = self._meet(g, win)
-        else:
-            plan = self._out_of_sight(g, win, enc.distance)
+        plan = self._meet(g, win)
         if plan and isinstance(plan[0], Move) and st.pos not in met.been:
             met.been.add(st.pos)
             return plan  # walking on past it, somewhere it has not been in this meeting: progress
         met.long += 1
-        if met.long > MAX_MEETING:  # a meeting that goes nowhere (it cannot reach the party, ...): end it
-            if enc is not None and enc.out_of_sight:
-                step = self.walk.step_to(g.pos)  # go to it, by any way (stepping into it meets it)
-                if step is not None:
-                    return [_step(st.pos, step)]
+        if met.long > MAX_MEETING:  # a meeting that goes nowhere: end it
             met.long = 0
             met.been = set()
             return [_BEST_RUN, Fight()]
         return plan
-
-    def _out_of_sight(self, g: Group, win: float, distance: int) -> list[Action]:
-        """A group met out of sight: do now what the bot would do in sight, as far as it can (see the module
-        docstring)."""
-        game = self.game
-        st = game.state
-        spent, last = self._unseen.get(g.id, (0, distance + 1))
-        self._unseen[g.id] = (spent + 1, distance)
-        met = self.met[g.id]
-        waits = met.waits
-        plan = self._meet(g, win)
-        met.waits = waits  # (a wait on a group out of sight is no wait on its reaction)
-        drink = [a for a in plan if isinstance(a, Drink)]
-        decisive = next(
-            (
-                a
-                for a in plan
-                if not isinstance(a, Drink) and not (isinstance(a, Talk) and parley.check_talk(game, g) is not None)
-            ),
-            None,
-        )
-        if isinstance(decisive, (Run, Move)):
-            return plan  # run while it cannot see where the party goes; walk on past a quiet group
-        run = next((a for a in plan if isinstance(a, Run)), None)
-        if isinstance(decisive, Talk) and run is not None and talk_odds(game, g) < TALK_ODDS:
-            return [*drink, run]  # a talk that would likely fail, then a run: run now, while the run is sure
-        # It will be fought, talked to or bribed: let it come, and go to meet it when it comes no closer.
-        if spent < MAX_UNSEEN:
-            if distance < last:
-                return [*drink, Wait()]
-            step = self.walk.step_toward(g)
-            if step is not None:
-                return [*drink, _step(st.pos, step)]
-        # It is not coming and there is no way to it: walk on; out of the segment (which ends the encounter) when the
-        # bot has nowhere else to go, or its way on is the stairs (not taken with a group facing the party).
-        step = self.walk.next_step()
-        if step is None or self.walk.kind == "stairs":
-            step = self.walk.step_out() or step
-        if step is not None:
-            return [*drink, _step(st.pos, step)]
-        return [*drink, Wait()]
 
     def _meet(self, g: Group, win: float) -> list[Action]:
         """What to do about a group in sight (``win``: the fight odds' win)."""

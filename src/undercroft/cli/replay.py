@@ -293,9 +293,14 @@ def _printer(
         shown = LOG_LEVELS[: LOG_LEVELS.index(level) + 1]
         marks = LEVEL_MARKS if level != "player" else dict.fromkeys(LOG_LEVELS, "")
 
+        from undercroft.narrate import untold
+
+        unseen: set[int] = set()  # the groups come upon out of sight: the log tells nothing of them until met
+
         def write(turn: int, action: Action, evs: list[Event]) -> None:
-            for ev in evs:
-                text = narrator.text(ev)
+            hidden = untold(evs, unseen)
+            for i, ev in enumerate(evs):
+                text = "" if i in hidden else narrator.text(ev)
                 if not text:
                     continue
                 lv = narrator.level(ev)

@@ -273,6 +273,7 @@ class EncounterRules(Model):
     surprised_max: Annotated[StrictInt, Field(ge=0, le=MAX_DIE)]  # faces 1..this are surprised
     running_multiplier: Annotated[StrictInt, Field(ge=1, le=10)]  # running speed = speed x this, per round
     pursuit_max_rounds: Annotated[StrictInt, Field(ge=1, le=1000)]
+    approach_rounds: Annotated[StrictInt, Field(ge=0, le=1000)]  # an unseen group that knows of the party seeks it
 
 
 class CheckRules(Model):

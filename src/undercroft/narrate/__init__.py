@@ -4,7 +4,7 @@
 :class:`Narrator` that words every event once, for every reader."""
 
 from undercroft.narrate.levels import EVENT_LEVELS, LEVELS, ROLL_LEVELS, Entry, Level, LogLine, Unseen
-from undercroft.narrate.narrator import Narrator, plural
+from undercroft.narrate.narrator import Narrator, plural, untold
 from undercroft.narrate.refusals import REFUSALS
 
 __all__ = [
@@ -18,4 +18,5 @@ __all__ = [
     "Narrator",
     "Unseen",
     "plural",
+    "untold",
 ]

@@ -1,5 +1,5 @@
 """Who each line of the narration is for, and its colour kind: the levels of the log (``player``, ``detail``,
-``internal``) by event type and by roll purpose, and the events told of a group met out of sight."""
+``internal``) by event type and by roll purpose."""
 
 from __future__ import annotations
 
@@ -42,7 +42,6 @@ EVENT_LEVELS: Final[dict[str, Level]] = {
     "refused": "player",
     "encounter": "player",
     "in_sight": "player",
-    "out_of_sight": "player",
     "approach": "player",
     "close": "player",
     "hidden": "player",
@@ -54,7 +53,6 @@ EVENT_LEVELS: Final[dict[str, Level]] = {
     "leaves": "player",
     "surprise": "player",
     "round_lost": "player",
-    "bypass": "player",
     "break_peace": "player",
     "negotiate": "player",
     "bribe": "player",
@@ -127,14 +125,11 @@ ALERT = {
     "chase",
     "approach",
     "initiative",
-    "out_of_sight",
     "kill",
-    "in_sight",
     "pursue",
     "close",
+    "in_sight",
 }
 QUIET = {"placed"}  # roll-ish details: on the quiet side of the log (kind "detail")
-# Events that tell the party something about a group met out of sight, worded without its name while unseen.
-CONCEALED = {"table", "encounter", "surprise", "leave", "evade", "roll", "approach"}
 
-Unseen = dict[int, str]  # group id -> monster id: the groups met but not yet seen
+Unseen = set[int]  # the ids of the groups come upon out of sight and not seen yet: not a word about them

@@ -10,11 +10,11 @@ step); ``lines(event)`` the log lines with a colour kind each, the player's roll
 ``entries(event)`` the same with each line's level (``player``, ``detail``, ``internal``: see :data:`LEVELS`), by
 which the message log shows a player only what a player needs. No line names a table or a monster by its id.
 
-A group met out of sight is not named until it comes into sight (003: the party does not know what it is until
-then): ``log_lines(events, unseen)`` (``log_entries``, with the levels) words one action's events in order,
-following which groups the party has met but not yet seen (``unseen``, kept by the caller from one action to the
-next), and tells their events without the monster's name ("Something is moving out there."), the rolls about them
-on the quiet side.
+A group come upon out of the party's sight is not told at all until the sides meet (003: "only when the monster and
+party actually meet will the party know an encounter has occurred"): ``log_lines(events, unseen)``
+(``log_entries``, with the levels) words one action's events in order, following which groups are still unseen
+(``unseen``, kept by the caller from one action to the next), and gives no line, at any level, to their events,
+nor to the monster check and the rolls that found and placed them.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from undercroft.content import Content
 from undercroft.narrate.levels import (
     ALERT,
     BAD,
-    CONCEALED,
     EVENT_LEVELS,
     GOOD,
     QUIET,
@@ -45,6 +44,27 @@ from undercroft.rules.refusals import Code
 def _agree(many: bool, one: str, several: str) -> str:
     """The words for one creature, or for several (a verb that agrees with its subject: "does" / "do")."""
     return several if many else one
+
+
+def untold(events: Sequence[Event], unseen: Unseen) -> set[int]:
+    """The indexes of the events of one action that the party cannot know of: those about a group come upon out of
+    its sight and not seen yet (``unseen``, group ids, updated in place: a group placed out of sight joins it, one
+    the party meets leaves it), and the monster check and the rolls that found it (from the check's roll to its
+    ``placed``)."""
+    hidden: set[int] = set()
+    check = -1  # where the events of the last monster check begin
+    for i, e in enumerate(events):
+        if e.type == "roll" and e.get("purpose") == "monster_check":
+            check = i
+        elif e.type == "placed" and e.get("out_of_sight"):
+            unseen.add(int(e["group"]))  # (it was never met: nothing before told of it either)
+            hidden.update(range(check, i) if check >= 0 else ())
+    for i, e in enumerate(events):
+        if e.type in ("encounter", "in_sight"):  # met, or seen: known from then on
+            unseen.discard(int(e["group"]))
+        if int(e.get("group", 0)) in unseen:
+            hidden.add(i)
+    return hidden
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -114,11 +134,8 @@ class Narrator:
 
     # --- the public face --------------------------------------------------------------------------------------
 
-    def text(self, event: Event, *, unseen: bool = False) -> str:
-        """The event's line for the player ("" when there is nothing to read). ``unseen``: the event is about a
-        group the party has not seen yet, and the line does not name its monster."""
-        if unseen and event.type in CONCEALED:
-            return self._unseen_text(event)
+    def text(self, event: Event) -> str:
+        """The event's line for the player ("" when there is nothing to read)."""
         f = self._table.get(event.type)
         return f(event) if f is not None else ""
 
@@ -142,11 +159,10 @@ class Narrator:
             return ROLL_LEVELS.get(purpose, "detail")
         return EVENT_LEVELS.get(event.type, "detail")
 
-    def entries(self, event: Event, *, unseen: bool = False) -> list[Entry]:
-        """The log lines of one event, each with its colour kind and level; the player's roll before its outcome.
-        ``unseen``: about a group not seen yet (see :meth:`text`); its table and rolls go to the quiet side."""
+    def entries(self, event: Event) -> list[Entry]:
+        """The log lines of one event, each with its colour kind and level; the player's roll before its outcome."""
         e = event
-        text = self.text(e, unseen=unseen)
+        text = self.text(e)
         level = self.level(e)
         if e.type == "attack":
             roll = self.roll_line(e)
@@ -158,8 +174,8 @@ class Narrator:
         if e.type == "refused":
             kind = "refused"
         elif e.type == "roll":
-            kind = "detail" if unseen else "roll"
-        elif (unseen and e.type == "table") or e.type in QUIET:
+            kind = "roll"
+        elif e.type in QUIET:
             kind = "detail"
         elif e.type in ("negotiate", "bribe"):
             kind = "roll"
@@ -169,101 +185,23 @@ class Narrator:
             kind = "good" if e.type in GOOD else "bad" if e.type in BAD else "alert" if e.type in ALERT else "normal"
         return [Entry(text, kind, level)]
 
-    def lines(self, event: Event, *, unseen: bool = False) -> list[LogLine]:
+    def lines(self, event: Event) -> list[LogLine]:
         """The log lines of one event, each with its colour kind (every level: see :meth:`entries`)."""
-        return [(x.text, x.kind) for x in self.entries(event, unseen=unseen)]
+        return [(x.text, x.kind) for x in self.entries(event)]
 
     def log_entries(self, events: Sequence[Event], unseen: Unseen | None = None) -> list[Entry]:
-        """The log lines of one action's events, in order, each with its level, with the groups met but not yet
-        seen left unnamed.
+        """The log lines of one action's events, in order, each with its level, without a word about the groups
+        not seen yet (:func:`untold`).
 
-        ``unseen`` (group id -> monster id) is what the party has met and not seen before these events; it is
-        followed through them and updated in place, so a caller keeps one from action to action (a fresh one
-        for a game told from its start)."""
-        if unseen is None:
-            unseen = {}
-        out: list[Entry] = []
-        current = 0  # the group of the last meeting in these events (its reaction roll names no group)
-        for i, e in enumerate(events):
-            if e.type == "encounter":
-                current = int(e["group"])
-            self._follow_sight(e, unseen, before=True)
-            out.extend(self.entries(e, unseen=self._concealed(events, i, unseen, current)))
-            self._follow_sight(e, unseen, before=False)
-        return out
+        ``unseen`` (group ids) is what the party has come upon and not seen before these events; it is followed
+        through them and updated in place, so a caller keeps one from action to action (a fresh one for a game
+        told from its start)."""
+        hidden = untold(events, set() if unseen is None else unseen)
+        return [x for i, e in enumerate(events) if i not in hidden for x in self.entries(e)]
 
     def log_lines(self, events: Sequence[Event], unseen: Unseen | None = None) -> list[LogLine]:
         """:meth:`log_entries` without the levels: every line, as ``(text, kind)``."""
         return [(x.text, x.kind) for x in self.log_entries(events, unseen)]
-
-    @staticmethod
-    def _follow_sight(e: Event, unseen: Unseen, *, before: bool) -> None:
-        """Update ``unseen`` by ``e``: before its line is told (a meeting out of sight), or after (coming into
-        sight: its own line still says what comes, and from then on the group is named)."""
-        d = e.data
-        t = e.type
-        if before:
-            if t == "encounter":
-                if d.get("out_of_sight"):
-                    unseen[int(d["group"])] = str(d["monster"])
-                else:
-                    unseen.pop(int(d["group"]), None)
-            elif t in ("in_sight", "combat", "attacks"):
-                unseen.pop(int(d.get("group", 0)), None)
-        elif t == "placed" and not d.get("out_of_sight"):
-            unseen.pop(int(d["group"]), None)
-
-    @staticmethod
-    def _concealed(events: Sequence[Event], i: int, unseen: Unseen, current: int) -> bool:
-        """Whether event ``i`` is about a group the party has not seen yet."""
-        e = events[i]
-        if e.type not in CONCEALED:
-            return False
-        d = e.data
-        if e.type == "table":  # the monster check comes before the meeting: is that one out of sight?
-            met = next((x for x in events[i + 1 :] if x.type == "encounter" and x.get("monster") == d["monster"]), None)
-            return met is not None and bool(met.get("out_of_sight"))
-        if "group" in d:
-            return int(d["group"]) in unseen
-        if e.type == "surprise":  # the meeting's own group (another unseen one of the same kind is not this one)
-            return current in unseen if current else str(d.get("monster_id", "")) in unseen.values()
-        if e.type == "roll":
-            purpose = d.get("purpose")
-            if purpose == "surprise_monster":
-                return current in unseen if current else str(d.get("monster", "")) in unseen.values()
-            if purpose == "reaction":
-                return current in unseen
-        return False
-
-    def _unseen_text(self, e: Event) -> str:
-        """The line of an event about a group not seen yet: no name, no number."""
-        d = e.data
-        t = e.type
-        if t == "table":
-            return f"{self.table_name(str(d['table']))}: row {d['row']}, column {d['column']}: something, out of sight."
-        if t == "encounter":
-            return "Something is moving out there."
-        if t == "surprise":
-            if d["party"] and d["monster"]:
-                return "Both sides are surprised: the surprise cancels out."
-            return "You are surprised." if d["party"] else "Whatever it is, it is surprised."
-        if t == "leave":
-            return "Whatever it was stays where it is."
-        if t == "approach":
-            return f"Something comes closer: {d['distance']} ft."
-        if t == "evade":
-            if d.get("reason") == "faster":
-                return f"You are faster than it ({d['party_speed']} vs {d['monster_speed']} ft): you get away."
-            # (out of sight it stays "it": how many there are is not known either)
-            return "It never saw where you went." if d.get("reason") == "out_of_sight" else "It does not follow."
-        if t == "roll":
-            purpose = d.get("purpose")
-            if purpose == "surprise_monster":
-                return f"Surprise (it): rolled {d.get('total')}: {d.get('result')}."
-            if purpose == "reaction":
-                return f"Reaction (out of sight): rolled {d.get('total')}."
-        f = self._table.get(t)
-        return f(e) if f is not None else ""
 
     def death(self, death: dict[str, Any]) -> str:
         """ "Killed by the Ogre on turn 12, level 2." for a recorded death (``state.death``)."""
@@ -305,9 +243,10 @@ class Narrator:
         return ""
 
     def _e_encounter(self, e: Event) -> str:
-        if e.get("out_of_sight"):  # 003: the party does not know what it is until it comes into sight
-            return "Something is moving out there."
         name, count = self.monster(e["monster"]), int(e["count"])
+        if e.get("sighted"):  # out of sight until now
+            who = f"{count} {self.group(e)[0]} come" if count > 1 else f"{a_name(name)} comes"
+            return f"{who} into sight, {e['distance']} ft away!"
         return f"{count} x {name}!" if count > 1 else f"{a_name(name)}!"
 
     def _e_hidden(self, e: Event) -> str:
@@ -386,6 +325,8 @@ class Narrator:
         return "You hold back." if e.get("combat") else "You wait."
 
     def _e_surprised_skip(self, e: Event) -> str:
+        if e.get("side") == "party":
+            return "Surprised, you lose the round."
         name, many = self.group(e)
         return f"{The(name)} {_agree(many, 'is surprised and does', 'are surprised and do')} not act."
 
@@ -448,14 +389,14 @@ class Narrator:
         who = self.member(int(e["member"]))
         return f"{self.verb(who, 'drink')}. {e['healed']} healed. HP {e['hp']}/{e['max_hp']}."
 
+    def _e_in_sight(self, e: Event) -> str:
+        name, count = self.monster(e["monster"]), int(e["count"])
+        who = f"{count} {self.group(e)[0]} come" if count > 1 else f"{a_name(name)} comes"
+        return f"{who} into sight, {e['distance']} ft away."
+
     def _e_approach(self, e: Event) -> str:
-        if e.get("out_of_sight"):
-            return f"Something comes closer: {e['distance']} ft."
         name, many = self.group(e)
         return f"{The(name)} {_agree(many, 'comes', 'come')} closer: {e['distance']} ft."
-
-    def _e_out_of_sight(self, e: Event) -> str:
-        return f"It is out of sight, {e['distance']} ft away, and coming closer."
 
     def _e_attacks(self, e: Event) -> str:
         name, many = self.group(e)
@@ -474,9 +415,6 @@ class Narrator:
 
     def _e_round_lost(self, e: Event) -> str:
         return "Neither side moves nor fights this round."
-
-    def _e_bypass(self, e: Event) -> str:
-        return "Neither side notices the other at this distance."
 
     def _e_break_peace(self, e: Event) -> str:
         return f"You break the peace with {the(self.group(e)[0])}."
@@ -521,13 +459,6 @@ class Narrator:
     def _e_placed(self, e: Event) -> str:
         where = "out of sight" if e.get("out_of_sight") else "in sight"
         return f"On the map: {e['distance']} ft away, {where} (rolled {e['rolled']} ft)."
-
-    def _e_in_sight(self, e: Event) -> str:
-        name, count = self.monster(e["monster"]), int(e["count"])
-        who = f"{count} x {name}" if count > 1 else a_name(name)
-        if who.startswith(("A ", "An ")):  # mid-sentence: "a Hobgoblin" (but "The Unlit")
-            who = who[0].lower() + who[1:]
-        return f"It comes into sight: {who}, {e['distance']} ft away."
 
     def _e_close(self, e: Event) -> str:
         name = the(self.group(e)[0])

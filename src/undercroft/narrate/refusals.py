@@ -23,7 +23,6 @@ REFUSALS: Final[dict[Code, str]] = {
     Code.EXHAUSTED: "You are too exhausted to run: rest first, or fight.",
     Code.EXHAUSTED_CHASED: "You are too exhausted to run: turn and fight.",
     Code.NOTHING_TO_FIGHT: "There is nothing here to fight.",
-    Code.UNSEEN: "You cannot see it yet: wait, walk on or run.",
     Code.NO_TARGET: "Choose a living target.",
     Code.NO_TALKING: "There is no negotiating with anything down here.",
     Code.UNNEGOTIABLE: "{The} cannot be negotiated with.",

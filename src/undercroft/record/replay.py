@@ -161,7 +161,14 @@ def state_summary(game: Game) -> str:
             mon = game.monster_of(g)
             alive = [h for h in g.hp if h > 0]
             flags = [
-                f for f, on in (("hidden", g.hidden), ("peaceful", g.peaceful), ("engaged", g.id == engaged)) if on
+                f
+                for f, on in (
+                    ("hidden", g.hidden),
+                    ("unseen", g.unseen),
+                    ("peaceful", g.peaceful),
+                    ("engaged", g.id == engaged),
+                )
+                if on
             ]
             descr.append(
                 f"{len(alive)} x {mon.name} (HP {', '.join(map(str, alive))}"

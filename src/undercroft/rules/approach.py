@@ -9,9 +9,9 @@ walk toward the party, closing to fight, the ways out of a segment, and the crea
   room smaller than the roll, at its farthest tile from the party); a wanderer may be anywhere on the level at
   that distance, beyond the room or out of sight (003: "an encounter may generate beyond the parameters of the
   current room or line of sight"). Never a door, the stairs, the party's tile or another group's tile.
-* **Sight.** A group is in sight when its tile is in the party's field of view. Out of sight it walks toward the
-  party at its speed each round (:func:`advance`), "the best it can", and the encounter opens when it comes into
-  sight.
+* **Sight.** A group is in sight when its tile is in the party's field of view. Out of sight, one that knows the
+  party is there walks toward it at its speed each round (:func:`advance`), "the best it can", and the sides
+  meet when it comes into sight (:func:`undercroft.rules.encounter.watch`).
 * **Closing** (:func:`close_round`): to fight, the sides must stand side by side: each round the party (and a
   hostile group) moves its speed toward the other.
 * **Ways out** (:func:`exits`): each door of the party's segment, the tile beyond it, and whether the group stands
@@ -20,6 +20,7 @@ walk toward the party, closing to fight, the ways out of a segment, and the crea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -229,9 +230,10 @@ def _next_step(field: StepMap | RoomField, pos: Point) -> Point | None:
     return None if best is None else best[1]
 
 
-def advance(ctx: Ctx, g: Group, tiles: int) -> bool:
+def advance(ctx: Ctx, g: Group, tiles: int, until: Callable[[], bool] | None = None) -> bool:
     """``g`` walks up to ``tiles`` steps toward the party along a shortest way, stopping beside it (or where
-    another group stands in the way). True when it moved."""
+    another group stands in the way, or, with ``until``, after the first step where it holds). True when it
+    moved."""
     st = ctx.state
     m = st.level.map
     if tiles <= 0:
@@ -244,6 +246,8 @@ def advance(ctx: Ctx, g: Group, tiles: int) -> bool:
             break
         g.pos = step
         moved = True
+        if until is not None and until():
+            break
     if moved:
         g.segment = int(m.segment_of[g.pos[1], g.pos[0]])
     return moved
@@ -343,7 +347,7 @@ def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     """The ways out of the party's segment, in the segment's door order (see :class:`Exit`).
 
     The last answer is kept (``ctx.exits_memo``) with everything it depends on: the level, where the party stands
-    and came in, the encounter's group and sight, the group asked about (where it stands, which of its creatures
+    and came in, the encounter's group, the group asked about (where it stands, which of its creatures
     live, whether it is hidden or defeated), and, for a group of several, the tiles the other groups stand on (its
     creatures stand round it: :func:`creature_tiles`); the same question again (a run's precheck, then the run; the
     bot's and the screens' questions between two actions; a fight's rounds, where hit points change but no one
@@ -357,7 +361,7 @@ def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
         st.prev_pos,
         st.segment,
         st.segment_entry,
-        None if enc is None else (enc.group, enc.out_of_sight),
+        None if enc is None else enc.group,
         None
         if g is None
         else (
@@ -385,9 +389,7 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
         return []
     seg = m.segments[st.segment]
     blockers: set[Point] = set()
-    enc = st.encounter
-    unseen = enc is not None and g is not None and enc.group == g.id and enc.out_of_sight
-    if g is not None and not g.hidden and not g.defeated and not unseen:  # a group out of sight blocks nothing
+    if g is not None and not g.hidden and not g.defeated:
         blockers = {p for i, p in enumerate(creature_tiles(ctx, g)) if g.hp[i] > 0}
     # The way to a door runs inside the segment; it is never longer than the segment's tiles.
     sm = step_map(m, st.pos, min(m.segment_sizes[seg.id] + 2, 4 * REACH), blockers, within=seg.id)

@@ -1,7 +1,8 @@
 """The fight (001), with the fatigue of 003.
 
 * Order: the higher AGILITY acts first, the party wins ties, a monster that holds its ground never opens
-  (:func:`formulas.party_acts_first`); a surprised side loses the first round (:func:`formulas.free_round`).
+  (:func:`formulas.party_acts_first`); a surprised side loses the first round (:func:`formulas.free_round`), and
+  round 2 goes in the order of AGILITY again (a quicker side may act twice in a row across the seam).
 * The party's turn (:func:`attack`): every living character rolls d20 + MIGHT against the target's defense
   (:func:`formulas.attack`): a natural 1 misses, a natural 20 hits for double damage (:func:`formulas.damage`).
   Burning oil (:func:`oil`) and holding back (:func:`wait`) also take the party's turn.
@@ -29,7 +30,6 @@ def start(
 ) -> None:
     """The fight with ``g`` begins: who acts first, a free round for the side that was not surprised."""
     st = ctx.state
-    mon = ctx.monster_of(g)
     enc = st.encounter
     g.peaceful = False
     g.risen = True
@@ -38,29 +38,14 @@ def start(
         free_round = formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised)
     if enc is not None:
         enc.first_round = False
-    holds = Behaviour.HOLDS_GROUND in mon.behaviours
     if free_round:
         first = Side(free_round.value)
-    if first is None:
-        party_agility = formulas.party_agility(m.agility for m in ctx.living())
-        first = formulas.first_side(formulas.party_acts_first(party_agility, mon.agility, holds))
-        events.append(
-            Event(
-                "initiative",
-                {
-                    "party": party_agility,
-                    "monster": mon.agility,
-                    "first": first,
-                    "group": g.id,
-                    "monster_id": g.monster,
-                    "count": g.count_told,
-                },
-            )
-        )
+    elif first is None:
+        first = _initiative(ctx, g, events)
     approach.beside(ctx, g)  # the sides stand together (a fight with no distance rolled closes at once)
     st.mode = Mode.COMBAT
     st.pursuit = None
-    st.combat = Combat(g.id, 1, first == Side.PARTY, False, free_round)
+    c = st.combat = Combat(g.id, 1, first == Side.PARTY, False, free_round)
     if st.encounter is None:
         st.encounter = Encounter(g.id, entry=st.prev_pos, first_round=False)
     events.append(
@@ -71,6 +56,39 @@ def start(
     )
     if first == Side.MONSTERS:
         monsters_turn(ctx, g, events)
+        if free_round == FreeRound.MONSTERS and st.combat is c:  # the surprised party lost round 1
+            events.append(
+                Event(
+                    "surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told, "side": Side.PARTY}
+                )
+            )
+            if _initiative(ctx, g, events) == Side.MONSTERS:  # round 2 in the order of AGILITY (001)
+                c.party_turn = False
+                monsters_turn(ctx, g, events)
+
+
+def _initiative(ctx: Ctx, g: Group, events: list[Event]) -> Side:
+    """Who acts first in a round (001): the higher AGILITY, the party on a tie, always the party against a
+    monster that holds its ground."""
+    mon = ctx.monster_of(g)
+    party_agility = formulas.party_agility(m.agility for m in ctx.living())
+    first = formulas.first_side(
+        formulas.party_acts_first(party_agility, mon.agility, Behaviour.HOLDS_GROUND in mon.behaviours)
+    )
+    events.append(
+        Event(
+            "initiative",
+            {
+                "party": party_agility,
+                "monster": mon.agility,
+                "first": first,
+                "group": g.id,
+                "monster_id": g.monster,
+                "count": g.count_told,
+            },
+        )
+    )
+    return first
 
 
 def _fight_of(ctx: Ctx) -> Combat:
@@ -187,9 +205,14 @@ def after_party_turn(ctx: Ctx, g: Group, events: list[Event], *, attacked: bool)
         victory(ctx, g, events)
         return
     c.party_turn = False
-    if c.free_round == FreeRound.PARTY and c.round == 1:
-        events.append(Event("surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+    if c.free_round == FreeRound.PARTY and c.round == 1:  # the surprised monsters lose round 1
+        events.append(
+            Event("surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told, "side": Side.MONSTERS})
+        )
         end_round(ctx, g, events)
+        if _initiative(ctx, g, events) == Side.MONSTERS:  # round 2 in the order of AGILITY (001)
+            c.party_turn, c.party_attacked = False, attacked
+            monsters_turn(ctx, g, events)
         return
     monsters_turn(ctx, g, events)
 

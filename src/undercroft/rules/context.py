@@ -181,9 +181,12 @@ class Ctx:
         return formulas.party_speed(m.speed for m in self.living())
 
     def groups_in(self, seg: int) -> list[Group]:
-        """The groups standing in segment ``seg`` (not one that has just gone its way: it is leaving)."""
+        """The groups standing in segment ``seg`` that the party may come upon: not one that has just gone its way
+        (it is leaving), nor one come upon out of sight and not seen yet (it is met when seen)."""
         fled = self.state.fled
-        return [g for g in self.state.level.groups if g.segment == seg and not g.defeated and g.id != fled]
+        return [
+            g for g in self.state.level.groups if g.segment == seg and not g.defeated and g.id != fled and not g.unseen
+        ]
 
     def group_at(self, pos: tuple[int, int]) -> Group | None:
         fled = self.state.fled

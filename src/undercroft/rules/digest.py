@@ -112,7 +112,6 @@ def encode_mode(st: GameState) -> list[int]:
             enc.monster_surprised,
             enc.first_round,
             *enc.entry,
-            enc.out_of_sight,
         )
     if com is None:
         out.append(NONE)
@@ -179,6 +178,10 @@ def encode_group(g: Group) -> list[int]:
         sid(g.reaction_result),
         g.risen,
         g.turns,
+        g.unseen,
+        sid(g.surprise),
+        g.since,
+        g.walked,
     ]
 
 

@@ -1,18 +1,24 @@
-"""The encounter (003): meeting a group, its distance, surprise and reaction, and what the monster does.
+"""The encounter (003): coming upon a group, its distance, surprise and reaction, the meeting, and what the monster
+does.
 
-* First meeting (:func:`begin`): distance (``encounter.distance``: the group stands at that walking distance on
-  the map, :func:`undercroft.rules.approach.place`; where the party cannot see its tile it is out of sight and
-  walks toward the party each round, and the encounter opens when it comes into sight), surprise for each side
-  (1..``surprised_max`` on the surprise die; both surprised cancels out: neither side moves nor fights that
-  round, and out of sight they pass each other by), then the 2d6 reaction (the reaction table's bands).
-* The distance is the walking distance on the map, measured after every action (:func:`follow`). Talking,
-  bribing and fighting need the group in sight; to fight, the sides close at their speeds (:func:`fight`), round
-  by round, and a hostile monster may attack meanwhile. A monster that attacks comes at the party at its speed.
+* The first time the party comes upon a group (:func:`begin`): the distance (``encounter.distance``: the group
+  stands at that walking distance on the map, :func:`undercroft.rules.approach.place`), surprise for each side
+  (1..``surprised_max`` on the surprise die), then the 2d6 reaction (the reaction table's bands).
+* Where the party cannot see the group's tile it is ``unseen``: nothing about it reaches the player (003: "only
+  when the monster and party actually meet will the party know an encounter has occurred"), and the party explores
+  as if alone. One that was not surprised knows the party is there and walks toward it as the rounds pass
+  (:func:`watch`), for at most ``approach_rounds`` rounds; a surprised one goes on as it was. The sides meet
+  when it comes into the party's sight.
+* The meeting (:func:`meet`): the surprise rolled applies then, and a surprised side loses the first round,
+  played out before the party chooses (both: neither side moves nor fights that round; the party: the monster
+  acts on its reaction; the monster: it neither moves nor acts while the party has the round, :func:`unaware`).
+* The distance is the walking distance on the map, measured after every action (:func:`follow`). To fight, the
+  sides close at their speeds (:func:`fight`), round by round, and a hostile monster may attack meanwhile. A
+  monster that attacks comes at the party at its speed.
 * A group met again keeps its reaction. A submerged monster is not seen at all until the party walks on.
 * The monster acts on its reaction when the party waits or was surprised (:func:`monster_reacts`): the band's
   chance to attack, else a peaceful or friendly group goes its way (a wanderer: the party may pursue it, 003) or
   lets the party be.
-* Every action that lets a round pass in an encounter (:func:`round_passes`) brings a far group closer.
 * The party may fight (:func:`fight`), or break an agreement by attacking a peaceful group (:func:`break_peace`,
   000 8.6).
 """
@@ -24,10 +30,9 @@ from undercroft.rules import approach, combat, formulas
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
-from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.rng import ENCOUNTER
 from undercroft.rules.state import Encounter, Group
-from undercroft.rules.types import Behaviour, Mode, Origin, Side
+from undercroft.rules.types import OVER, Behaviour, FreeRound, Mode, Origin, Side, Surprise
 
 _QUIET = (Behaviour.PASSIVE, Behaviour.HOLDS_GROUND)
 
@@ -49,83 +54,53 @@ def lets_party_move(g: Group, mon: Monster) -> bool:
     return g.peaceful or not g.risen or any(b in mon.behaviours for b in _QUIET)
 
 
+def unaware(enc: Encounter | None) -> bool:
+    """Whether the monster is caught unaware: it was surprised and this is still the first round of the meeting,
+    in which it neither moves nor acts (003)."""
+    return enc is not None and formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised) == (
+        FreeRound.PARTY
+    )
+
+
 def begin(ctx: Ctx, g: Group, events: list[Event]) -> None:
-    """The party meets ``g``: the meeting procedure the first time, then what the monster does."""
-    st = ctx.state
-    mon = ctx.monster_of(g)
-    enc = Encounter(g.id, entry=ctx.way_out())
+    """The party comes upon ``g`` (a group the monster check found, or one it walks into): the first time, the
+    meeting's rolls (:func:`_first_meeting`); then the meeting itself (:func:`meet`), unless the group stands out
+    of the party's sight: then nothing is met yet (:func:`watch`)."""
     first = not g.met
-    if first and Behaviour.SUBMERGED in mon.behaviours:
+    if first and Behaviour.SUBMERGED in ctx.monster_of(g).behaviours:
         g.hidden = True
         g.met = True
         events.append(Event("hidden", {"group": g.id}))
         return
-    st.mode, st.encounter = Mode.ENCOUNTER, enc
-    measure(ctx, enc, g)
-    met = Event(
-        "encounter",
-        {
-            "group": g.id,
-            "monster": g.monster,
-            "count": len(g.alive),
-            "hp": list(g.hp),
-            "origin": g.origin,
-            "first": first,
-            "out_of_sight": enc.out_of_sight,
-        },
-    )
-    events.append(met)
-    both_surprised = False
     if first:
         g.met = True
-        both_surprised = _first_meeting(ctx, g, mon, enc, events)
-        met.data["out_of_sight"] = enc.out_of_sight  # where it stands was settled by the meeting
-        if st.mode != Mode.ENCOUNTER:  # far apart and both surprised: they passed each other by
+        _first_meeting(ctx, g, events)
+        if g.unseen:
             return
-    elif ctx.proc.reaction and not g.reaction:
-        roll_reaction(ctx, g, events)  # met before without a reaction (both sides surprised, far apart)
-    if enc.out_of_sight:
-        events.append(Event("out_of_sight", {"group": g.id, "distance": enc.distance}))
-        return
-    if both_surprised:
-        # 003: "neither side moves nor fights that round": the round goes by, and what follows is the next one.
-        round_passes(ctx, events)
-        events.append(Event("round_lost", {"group": g.id, "monster": g.monster, "count": g.count_told}))
-    if not initiates(ctx, g, mon):
-        return
-    if g.reaction_result == "attacks" and not enc.monster_surprised:
-        events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
-        charge(ctx, g, events)
-        combat.start(ctx, g, events)
-        return
-    if not ctx.proc.reaction and not ctx.proc.negotiation:
-        # The Warden: a monster in the room means a fight.
-        combat.start(ctx, g, events)
-        return
-    if enc.party_surprised:
-        monster_reacts(ctx, g, events)
+    meet(ctx, g, events, first=first)
 
 
-def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: list[Event]) -> bool:
-    """Distance, surprise and reaction, settled once when first met. True when both sides were surprised (far
-    apart, they pass each other by: the party is exploring again)."""
+def _first_meeting(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    """Distance, surprise and reaction, rolled once, when the group is first come upon (003's sequence). Where the
+    ruleset rolls a distance the group stands at it on the map, and where the party cannot see it, it is
+    ``unseen``; the surprise is held until the sides meet (``Group.surprise``)."""
     st = ctx.state
     rules = ctx.rules.encounter
-    both = False
+    g.since = st.rounds
     if ctx.proc.distance:
-        dist, _ = ctx.roll(events, "distance", rules.distance, ENCOUNTER)
+        dist, _ = ctx.roll(events, "distance", rules.distance, ENCOUNTER, group=g.id)
         g.pos = approach.place(ctx, g, dist, anywhere=g.origin == Origin.WANDERING)
         g.segment = int(st.level.map.segment_of[g.pos[1], g.pos[0]])
-        measure(ctx, enc, g)
+        g.unseen = not approach.in_sight(ctx, g)
         events.append(
             Event(
                 "placed",
                 {
                     "group": g.id,
                     "pos": list(g.pos),
-                    "distance": enc.distance,
+                    "distance": approach.distance(ctx, g),
                     "rolled": dist,
-                    "out_of_sight": enc.out_of_sight,
+                    "out_of_sight": g.unseen,
                 },
             )
         )
@@ -136,132 +111,229 @@ def _first_meeting(ctx: Ctx, g: Group, mon: Monster, enc: Encounter, events: lis
         def result(t: int) -> str:
             return "surprised" if formulas.surprised(t, sm) else "ready"
 
-        _, pr = ctx.roll(events, "surprise_party", sd, ENCOUNTER, target=sm, result=result)
-        _, mr = ctx.roll(events, "surprise_monster", sd, ENCOUNTER, target=sm, result=result, monster=g.monster)
-        ps, ms = pr == "surprised", mr == "surprised"
-        both = ps and ms
-        if both:
-            events.append(
-                Event("surprise", {"party": True, "monster": True, "monster_id": g.monster, "count": g.count_told})
-            )
-            enc.first_round = False
-        else:
-            enc.party_surprised, enc.monster_surprised = ps, ms
-            if ps or ms:
-                events.append(
-                    Event("surprise", {"party": ps, "monster": ms, "monster_id": g.monster, "count": g.count_told})
-                )
-        if ps and ms and enc.out_of_sight:
-            events.append(Event("bypass", {"group": g.id}))
-            st.mode, st.encounter = Mode.EXPLORE, None
-            return True
+        _, pr = ctx.roll(events, "surprise_party", sd, ENCOUNTER, target=sm, result=result, group=g.id)
+        _, mr = ctx.roll(
+            events, "surprise_monster", sd, ENCOUNTER, target=sm, result=result, monster=g.monster, group=g.id
+        )
+        g.surprise = formulas.surprise(pr == "surprised", mr == "surprised")
     if ctx.proc.reaction:
         roll_reaction(ctx, g, events)
-    return both
 
 
 def roll_reaction(ctx: Ctx, g: Group, events: list[Event]) -> None:
     table = ctx.content.tables.reaction
     total, _ = ctx.roll(
-        events, "reaction", table.dice, ENCOUNTER, result=lambda t: formulas.band(table.bands, t).result
+        events,
+        "reaction",
+        table.dice,
+        ENCOUNTER,
+        result=lambda t: formulas.band(table.bands, t).result,
+        group=g.id,
     )
     g.reaction, g.reaction_result = total, formulas.band(table.bands, total).result
 
 
-def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
-    """The monster acts on its reaction (the party waited, or was surprised)."""
+def meet(ctx: Ctx, g: Group, events: list[Event], *, first: bool, sighted: bool = False) -> None:
+    """The party and ``g`` meet: the encounter opens (``sighted``: the group has just come into sight). The
+    surprise rolled when the group was first come upon applies now, and a surprised side loses this first round,
+    played out before the party chooses: both surprised, "neither side moves nor fights that round" (003); the
+    party surprised, the monster acts on its reaction and the party does nothing; the monster surprised, the party
+    has the round to itself (:func:`unaware`)."""
     st = ctx.state
     mon = ctx.monster_of(g)
+    g.unseen = False
+    enc = Encounter(g.id, entry=ctx.way_out(), distance=approach.distance(ctx, g))
+    st.mode, st.encounter = Mode.ENCOUNTER, enc
+    events.append(
+        Event(
+            "encounter",
+            {
+                "group": g.id,
+                "monster": g.monster,
+                "count": len(g.alive),
+                "hp": list(g.hp),
+                "origin": g.origin,
+                "first": first,
+                "distance": enc.distance,
+                "sighted": sighted,
+            },
+        )
+    )
+    surprise, g.surprise = g.surprise, Surprise.NONE
+    if surprise:
+        enc.party_surprised, enc.monster_surprised = surprise == Surprise.PARTY, surprise == Surprise.MONSTERS
+        both = surprise == Surprise.BOTH
+        events.append(
+            Event(
+                "surprise",
+                {
+                    "party": both or enc.party_surprised,
+                    "monster": both or enc.monster_surprised,
+                    "monster_id": g.monster,
+                    "count": g.count_told,
+                    "group": g.id,
+                },
+            )
+        )
+        if both:  # 003: "neither side moves nor fights that round": it goes by, and what follows is the next one
+            events.append(Event("round_lost", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+            round_passes(ctx, events)
+    if st.mode != Mode.ENCOUNTER:
+        return
     if not initiates(ctx, g, mon):
+        if enc.party_surprised:
+            round_passes(ctx, events)  # the party's surprised round: nothing comes of it
+        return
+    if g.reaction_result == "attacks" and not enc.monster_surprised:
+        _attacks(ctx, g, events, moved=sighted)
+        return
+    if not ctx.proc.reaction and not ctx.proc.negotiation:
+        # The Warden: a monster in the room means a fight.
+        combat.start(ctx, g, events)
+        return
+    if enc.party_surprised:
+        monster_reacts(ctx, g, events)  # its free round: it acts on its reaction...
+        if st.mode == Mode.ENCOUNTER:
+            round_passes(ctx, events)  # ...and the party, surprised, does nothing
+
+
+def _attacks(ctx: Ctx, g: Group, events: list[Event], *, first: Side | None = None, moved: bool = False) -> None:
+    """The monster attacks: it comes at the party (:func:`charge`) and the fight begins (``first``: it strikes
+    first)."""
+    events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+    charge(ctx, g, events, moved=moved)
+    combat.start(ctx, g, events, first=first)
+
+
+def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    """The monster acts on its reaction (the party waited, or was surprised)."""
+    if not initiates(ctx, g, ctx.monster_of(g)):
         return
     band = reaction_band(ctx, g)
     chance = band.attacks_chance if band is not None else formulas.PERCENT
     if ctx.percent(events, "monster_attacks", chance, group=g.id):
-        events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
-        charge(ctx, g, events)
-        combat.start(ctx, g, events, first=Side.MONSTERS)
-        return
-    if g.reaction_result in ("peaceful", "friendly"):
-        if g.origin == Origin.WANDERING:
-            # It goes its way; until the party's next action it may be pursued (flight.pursue), then it is gone.
-            st.fled = g.id
-            events.append(
-                Event(
-                    "leaves",
-                    {"group": g.id, "monster": g.monster, "count": g.count_told, "distance": approach.distance(ctx, g)},
-                )
-            )
-        else:
-            g.peaceful = True
-            events.append(
-                Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told, "already": False})
-            )
-        st.mode, st.encounter = Mode.EXPLORE, None
+        _attacks(ctx, g, events, first=Side.MONSTERS)
+    elif g.reaction_result in ("peaceful", "friendly"):
+        _lets_be(ctx, g, events)
 
 
-def round_passes(ctx: Ctx, events: list[Event]) -> None:
-    """A round of the encounter goes by: surprise no longer counts, and a group out of sight walks toward the
-    party at its speed (it may come into sight)."""
+def _lets_be(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    """The monster will not attack: a wanderer goes its way (the party may pursue it, 003), any other lets the
+    party be."""
+    st = ctx.state
+    if g.origin == Origin.WANDERING:
+        # It goes its way; until the party's next action it may be pursued (flight.pursue), then it is gone.
+        st.fled = g.id
+        events.append(
+            Event(
+                "leaves",
+                {"group": g.id, "monster": g.monster, "count": g.count_told, "distance": approach.distance(ctx, g)},
+            )
+        )
+    else:
+        g.peaceful = True
+        events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told, "already": False}))
+    st.mode, st.encounter = Mode.EXPLORE, None
+
+
+def round_passes(ctx: Ctx, events: list[Event], *, waited: bool = False) -> None:
+    """A round of the meeting goes by (a Wait, a failed Talk, a drink, a drop, a step in front of a monster that
+    lets the party walk): a side surprised in the first round loses it (003: it neither moves nor acts); after a
+    Wait the monster acts on its reaction, unless it was the one surprised."""
     st = ctx.state
     ctx.tick(1)
     enc = st.encounter
-    if enc is not None:
-        enc.first_round = False
-        if enc.out_of_sight:
-            g = st.group(enc.group)
-            approach.advance(ctx, g, approach.tiles_per_round(ctx, ctx.monster_of(g).speed))
-            measure(ctx, enc, g)
-            events.append(
-                Event(
-                    "approach",
-                    {
-                        "group": g.id,
-                        "distance": enc.distance,
-                        "monster": g.monster,
-                        "count": g.count_told,
-                        "out_of_sight": enc.out_of_sight,
-                    },
-                )
-            )
-            if not enc.out_of_sight:
-                comes_into_sight(ctx, g, events)
+    if st.mode != Mode.ENCOUNTER or enc is None:
+        return
+    g = st.group(enc.group)
+    free = formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised)
+    enc.first_round = False
+    if waited and free != FreeRound.PARTY:
+        monster_reacts(ctx, g, events)
+    if free:  # the round the surprised side lost is over
+        lost = Side.PARTY if free == FreeRound.MONSTERS else Side.MONSTERS
+        events.append(
+            Event("surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told, "side": lost})
+        )
 
 
-def measure(ctx: Ctx, enc: Encounter, g: Group) -> None:
-    """The encounter's distance (walking, in feet) and whether the group is out of sight, from the map."""
-    enc.distance = approach.distance(ctx, g)
-    enc.out_of_sight = ctx.proc.distance and not approach.in_sight(ctx, g)
-
-
-def follow(ctx: Ctx, events: list[Event]) -> None:
-    """After every action in an encounter: the distance and sight as the map has them now; a group that has come
-    into sight (the party walked into view of it) opens the encounter."""
+def follow(ctx: Ctx) -> None:
+    """After every action in an encounter: the distance as the map has it now."""
     st = ctx.state
     enc = st.encounter
     if st.mode != Mode.ENCOUNTER or enc is None:
         return
     try:
-        g = st.group(enc.group)
+        enc.distance = approach.distance(ctx, st.group(enc.group))
     except KeyError:
         return
-    was = enc.out_of_sight
-    measure(ctx, enc, g)
-    if was and not enc.out_of_sight:
-        comes_into_sight(ctx, g, events)
 
 
-def comes_into_sight(ctx: Ctx, g: Group, events: list[Event]) -> None:
-    """The party and a group that was out of sight see each other: now it is met (003); one that attacks comes on."""
+def watch(ctx: Ctx, events: list[Event]) -> None:
+    """After every action: the groups come upon out of the party's sight. While the party explores, each that
+    knows it is there (it was not surprised) walks toward it as far as the rounds gone by let it, "the best it can"
+    (003), for at most ``encounter.approach_rounds`` rounds, stopping as it comes into sight. One the party sees
+    (its field of view, as the map shows it) is known from then on; exploring, the party meets the nearest of
+    them (:func:`meet`); in the middle of another meeting, a fight or a chase, it is met later like any group left
+    alone (one meeting at a time)."""
     st = ctx.state
-    enc = st.encounter
-    assert enc is not None
-    events.append(
-        Event("in_sight", {"group": g.id, "monster": g.monster, "distance": enc.distance, "count": len(g.alive)})
-    )
-    if initiates(ctx, g, ctx.monster_of(g)) and g.reaction_result == "attacks" and not enc.monster_surprised:
-        events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
-        charge(ctx, g, events, moved=True)
-        combat.start(ctx, g, events)
+    unseen = [g for g in st.level.groups if g.unseen]
+    if not unseen or st.mode in OVER:
+        return
+    exploring = st.mode == Mode.EXPLORE
+    sighted = []
+    for g in unseen:
+        if exploring:
+            _come(ctx, g, events)
+        if _seen(ctx, g):
+            g.unseen = False
+            sighted.append(g)
+    met = None
+    if exploring and sighted:
+        met = min(sighted, key=lambda o: (approach.steps_between(ctx, st.pos, o.pos), sighted.index(o)))
+    for g in sighted:
+        if g is not met:  # seen, and known from now on, but not met now
+            events.append(
+                Event(
+                    "in_sight",
+                    {"group": g.id, "monster": g.monster, "count": len(g.alive), "distance": approach.distance(ctx, g)},
+                )
+            )
+    if met is not None:
+        meet(ctx, met, events, first=True, sighted=True)
+
+
+def _seen(ctx: Ctx, g: Group) -> bool:
+    """Whether the party sees ``g`` now (:func:`approach.in_sight`, asked only within sight's reach)."""
+    px, py = ctx.state.pos
+    near = max(abs(g.pos[0] - px), abs(g.pos[1] - py)) <= ctx.fov_radius()
+    return near and approach.in_sight(ctx, g)
+
+
+def _come(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    """An unseen group that knows of the party walks toward it the rounds gone by since it last did (see
+    :func:`watch`)."""
+    st = ctx.state
+    mon = ctx.monster_of(g)
+    if g.surprise in (Surprise.MONSTERS, Surprise.BOTH) or not initiates(ctx, g, mon):
+        return  # it does not know the party is there (or never starts anything): it goes on as it was
+    rounds = min(st.rounds - g.since, ctx.rules.encounter.approach_rounds) - g.walked
+    if rounds <= 0:
+        return
+    g.walked += rounds
+    if approach.advance(ctx, g, rounds * approach.tiles_per_round(ctx, mon.speed), until=lambda: _seen(ctx, g)):
+        events.append(
+            Event(
+                "approach",
+                {
+                    "group": g.id,
+                    "distance": approach.distance(ctx, g),
+                    "monster": g.monster,
+                    "count": g.count_told,
+                    "out_of_sight": not _seen(ctx, g),
+                },
+            )
+        )
 
 
 def charge(ctx: Ctx, g: Group, events: list[Event], *, moved: bool = False) -> None:
@@ -293,24 +365,10 @@ def charge(ctx: Ctx, g: Group, events: list[Event], *, moved: bool = False) -> N
         st.encounter.distance = approach.distance(ctx, g)
 
 
-def check_in_sight(ctx: Ctx) -> Reason | None:
-    """Why the party cannot deal with the group it has met yet: it is out of sight (None: it is in sight)."""
-    enc = ctx.state.encounter
-    if ctx.state.mode == Mode.ENCOUNTER and enc is not None and enc.out_of_sight:
-        return Reason(Code.UNSEEN)
-    return None
-
-
 def wait(ctx: Ctx, events: list[Event]) -> None:
     """The party waits to see what the monster does."""
-    st = ctx.state
-    assert st.encounter is not None
-    g = st.group(st.encounter.group)
     events.append(Event("wait", {"combat": False}))
-    unseen = st.encounter.out_of_sight
-    round_passes(ctx, events)
-    if not unseen and st.mode == Mode.ENCOUNTER:  # (a group that came into sight spent the round coming)
-        monster_reacts(ctx, g, events)
+    round_passes(ctx, events, waited=True)
 
 
 def fight(ctx: Ctx, events: list[Event]) -> None:
@@ -335,8 +393,9 @@ def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
     assert enc is not None
     mon = ctx.monster_of(g)
     while not approach.side_by_side(ctx, g):
+        caught_unaware = unaware(enc)  # a surprised monster does not move in the first round
         moved = approach.party_advance(ctx, g, approach.tiles_per_round(ctx, ctx.party_speed()))
-        if initiates(ctx, g, mon):
+        if initiates(ctx, g, mon) and not caught_unaware:
             moved = approach.advance(ctx, g, approach.tiles_per_round(ctx, mon.speed)) or moved
         enc.distance = approach.distance(ctx, g)
         events.append(
@@ -346,15 +405,21 @@ def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
             return
         ctx.tick(1)  # a round goes by with the sides still apart
         enc.first_round = False
+        if caught_unaware:
+            events.append(
+                Event(
+                    "surprised_skip",
+                    {"group": g.id, "monster": g.monster, "count": g.count_told, "side": Side.MONSTERS},
+                )
+            )
+            continue
         band = reaction_band(ctx, g)
         if (
             initiates(ctx, g, mon)
             and band is not None
             and ctx.percent(events, "monster_attacks", band.attacks_chance, group=g.id)
         ):
-            events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
-            charge(ctx, g, events)
-            combat.start(ctx, g, events, first=Side.MONSTERS)
+            _attacks(ctx, g, events, first=Side.MONSTERS)
             return
 
 

@@ -5,7 +5,7 @@
   else the monster check (:mod:`~undercroft.rules.monster_check`, 000). Walking out of one lets what lies in wait
   react (:func:`leave_segment`: a passive monster objects once, 001; a submerged one rises behind the party).
 * While a monster faces the party it may walk on only if the monster lets it (peaceful, kneeling, passive,
-  holding its ground) or is still out of sight; a far group keeps coming while the party moves.
+  holding its ground) or was caught unaware (its surprised first round); each step is a round of the meeting.
 * What lies on a tile is picked up; a better weapon is wielded at once (:func:`pickup`).
 * Resting (:func:`rest`) is a turn of the clock (:mod:`~undercroft.rules.fatigue`) and a wandering-monster check.
 * A potion heals (:func:`drink`); in a fight it takes the drinker's turn, in an encounter a round.
@@ -43,34 +43,31 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
             return
         raise Refused(Reason(Code.IN_THE_WAY, {"monster": blocker.monster}))
     new_seg = m.segment_rows[y][x]
-    far = False
     if st.mode == Mode.ENCOUNTER:
-        assert st.encounter is not None
-        g = st.group(st.encounter.group)
-        far = st.encounter.out_of_sight
-        if not (far or encounter.lets_party_move(g, ctx.monster_of(g))):
-            raise Refused(Reason(Code.FACING, {"monster": g.monster}))
+        why = check_walk(ctx)
+        if why is not None:
+            raise Refused(why)
     st.prev_pos = st.pos
     st.pos = (x, y)
     if blocker is not None:  # a peaceful monster steps aside: it takes the party's place
         blocker.pos = st.prev_pos
         events.append(Event("pass", {"group": blocker.id, "monster": blocker.monster, "count": blocker.count_told}))
-    if not far:
-        ctx.tick(ctx.rules.time.move_rounds)
     events.append(Event("move", {"from": list(st.prev_pos), "to": [x, y], "segment": new_seg}))
     ctx.see()
-    if st.mode == Mode.ENCOUNTER:
+    if st.mode == Mode.ENCOUNTER and new_seg == st.segment:
         assert st.encounter is not None
         g = st.group(st.encounter.group)
-        if far and new_seg == st.segment:
-            encounter.round_passes(ctx, events)  # it keeps coming while the party moves
-        elif new_seg == st.segment and not g.risen:
+        if not g.risen:
             # kneelers rise once the party is inside the room
+            ctx.tick(ctx.rules.time.move_rounds)
             g.risen = True
             events.append(Event("rises", {"group": g.id, "monster": g.monster, "count": g.count_told}))
             combat.start(ctx, g, events)
             return
-        if new_seg != st.segment:
+        encounter.round_passes(ctx, events)  # a step in front of the monster: a round of the meeting
+    else:
+        ctx.tick(ctx.rules.time.move_rounds)
+        if st.mode == Mode.ENCOUNTER:  # out of the segment: the monster let the party go
             st.mode, st.encounter = Mode.EXPLORE, None
     pickup(ctx, events)
     if new_seg != st.segment and new_seg >= 0:
@@ -177,7 +174,8 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
 def settle(ctx: Ctx, events: list[Event]) -> None:
     """After every action. A party exploring in a segment whose entry procedure it has not had (it ran into it, or
     a fight broke out on the threshold, as when a submerged monster rises behind it) looks round and gets it now,
-    as any entry does. In an encounter, the distance and sight follow the map (:func:`encounter.follow`)."""
+    as any entry does. In an encounter, the distance follows the map (:func:`encounter.follow`); the groups come
+    upon out of sight come closer, and are met once seen (:func:`encounter.watch`)."""
     st = ctx.state
     if st.mode == Mode.EXPLORE and not st.entered:
         ctx.see()
@@ -185,20 +183,29 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
             enter_segment(ctx, st.segment, events)
         else:
             st.entered = True
-    encounter.follow(ctx, events)
+    encounter.follow(ctx)
+    encounter.watch(ctx, events)
+
+
+def check_walk(ctx: Ctx) -> Reason | None:
+    """Why the party cannot walk on (or down) in front of the group it has met, or None: the monster lets it
+    (:func:`encounter.lets_party_move`), or is caught unaware in the first round (003: "those not surprised may
+    move and attack the first round")."""
+    st = ctx.state
+    enc = st.encounter
+    if st.mode != Mode.ENCOUNTER or enc is None:
+        return None
+    g = st.group(enc.group)
+    if encounter.lets_party_move(g, ctx.monster_of(g)) or encounter.unaware(enc):
+        return None
+    return Reason(Code.FACING, {"monster": g.monster})
 
 
 def check_descend(ctx: Ctx) -> Reason | None:
     """Why the party cannot take the stairs now, or None."""
-    st = ctx.state
-    if st.level.map.stairs != st.pos:
+    if ctx.state.level.map.stairs != ctx.state.pos:
         return Reason(Code.NO_STAIRS)
-    if st.mode == Mode.ENCOUNTER:
-        assert st.encounter is not None
-        g = st.group(st.encounter.group)
-        if not (st.encounter.out_of_sight or encounter.lets_party_move(g, ctx.monster_of(g))):
-            return Reason(Code.FACING, {"monster": g.monster})
-    return None
+    return check_walk(ctx)
 
 
 def descend(ctx: Ctx, events: list[Event]) -> None:

@@ -101,7 +101,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         submerged=submerged,
         party_speed_=party_speed,
         monster_speed=monster_speed,
-        out_of_sight=enc is not None and enc.out_of_sight,
+        out_of_sight=encounter.unaware(enc),  # surprised, in its first round: it never saw where the party went
     )
     if evaded is not None:
         speeds = {"party_speed": party_speed, "monster_speed": monster_speed} if evaded == "faster" else {}

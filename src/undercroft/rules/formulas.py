@@ -35,7 +35,7 @@ from undercroft.content.schema import (
     Monster,
     NegotiationTable,
 )
-from undercroft.rules.types import FreeRound, Side
+from undercroft.rules.types import FreeRound, Side, Surprise
 
 PERCENT = 100
 
@@ -143,6 +143,13 @@ def free_round(first_round: bool, party_surprised: bool, monster_surprised: bool
     if not first_round or party_surprised == monster_surprised:
         return FreeRound.NONE
     return FreeRound.MONSTERS if party_surprised else FreeRound.PARTY
+
+
+def surprise(party: bool, monster: bool) -> Surprise:
+    """Who is surprised, from each side's check."""
+    if party and monster:
+        return Surprise.BOTH
+    return Surprise.PARTY if party else Surprise.MONSTERS if monster else Surprise.NONE
 
 
 def surprised(face: int, surprised_max: int) -> bool:

@@ -80,11 +80,6 @@ def _giving_chase(g: Game) -> Reason | None:
     return Reason(Code.GIVING_CHASE) if p is not None and p.chaser == Side.PARTY else None
 
 
-def _unseen(g: Game) -> Reason | None:
-    """A group met out of sight cannot be talked to, bribed or fought."""
-    return encounter.check_in_sight(g) if g.state.mode == Mode.ENCOUNTER else None
-
-
 def _drink(g: Game) -> Reason | None:
     return None if g.item_of("potion") is not None else Reason(Code.NO_POTION)
 
@@ -119,15 +114,15 @@ def _fight(g: Game) -> Reason | None:
     why = _giving_chase(g)
     if why is None and g.state.mode == Mode.EXPLORE and g.nearest_here() is None:
         why = Reason(Code.NOTHING_TO_FIGHT)
-    return why or _unseen(g)
+    return why
 
 
 def _talk(g: Game) -> Reason | None:
-    return _unseen(g) or parley.check_talk(g, g.current_group())
+    return parley.check_talk(g, g.current_group())
 
 
 def _bribe(g: Game) -> Reason | None:
-    return _unseen(g) or parley.check_bribe(g, g.current_group())
+    return parley.check_bribe(g, g.current_group())
 
 
 _PRECHECKS: dict[str, Callable[[Game], Reason | None]] = {
@@ -138,6 +133,7 @@ _PRECHECKS: dict[str, Callable[[Game], Reason | None]] = {
     "wait": _wait,
     "pursue": flight.check_pursue,
     "run": _run,
+    "move": explore.check_walk,
     "descend": explore.check_descend,
     "fight": _fight,
     "talk": _talk,
@@ -311,8 +307,9 @@ class Game(Ctx):
         else:
             g.met = True
             self.state.mode = Mode.ENCOUNTER
-            self.state.encounter = Encounter(g.id, entry=self.state.pos, first_round=False)
-            encounter.measure(self, self.state.encounter, g)
+            self.state.encounter = Encounter(
+                g.id, entry=self.state.pos, first_round=False, distance=approach.distance(self, g)
+            )
         return events
 
     @contextmanager

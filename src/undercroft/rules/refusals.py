@@ -30,7 +30,6 @@ class Code(StrEnum):
     EXHAUSTED = "exhausted"
     EXHAUSTED_CHASED = "exhausted_chased"
     NOTHING_TO_FIGHT = "nothing_to_fight"
-    UNSEEN = "unseen"
     NO_TARGET = "no_target"
     NO_TALKING = "no_talking"
     UNNEGOTIABLE = "unnegotiable"  # (monster)

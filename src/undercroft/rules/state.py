@@ -16,7 +16,7 @@ import numpy as np
 from undercroft.rules.dungeon import LevelMap
 from undercroft.rules.floods import padded_bits
 from undercroft.rules.sight import fold_fov
-from undercroft.rules.types import FreeRound, Mode, NegotiationResult, Origin, ReactionResult, Side
+from undercroft.rules.types import FreeRound, Mode, NegotiationResult, Origin, ReactionResult, Side, Surprise
 
 
 @dataclass
@@ -71,6 +71,11 @@ class Group:
     reaction_result: ReactionResult | Literal[""] = ""  # the reaction band's result; "" before
     risen: bool = True  # kneelers: standing and fighting
     turns: int = 0  # monster turns taken in the current fight (acts_every)
+    # Met out of the party's sight (003: "only when the monster and party actually meet will the party know"):
+    unseen: bool = False  # rolled for, but not yet seen: nothing about it reaches the player
+    surprise: Surprise = Surprise.NONE  # the surprise rolled, held until the sides meet
+    since: int = 0  # the clock's round when it was rolled for
+    walked: int = 0  # rounds it has walked toward the party since
 
     #: The level whose ``groups`` hold this group (:meth:`LevelState.add_group`), None before. Not part of the
     #: state: every change to the group is counted in its level's ``rev`` through it.
@@ -102,6 +107,11 @@ class Group:
             owner.rev += 1
 
     @property
+    def known(self) -> bool:
+        """Whether the party can know of it: neither lying submerged nor met out of sight and not seen yet."""
+        return not self.hidden and not self.unseen
+
+    @property
     def negotiated(self) -> bool:
         """Whether a negotiation was tried (whatever its result)."""
         return self.negotiation != ""
@@ -129,7 +139,6 @@ class Encounter:
     monster_surprised: bool = False
     first_round: bool = True  # surprise only counts in the first round
     entry: tuple[int, int] = (0, 0)  # the tile the party came from: its way out
-    out_of_sight: bool = False
 
 
 @dataclass
@@ -294,6 +303,10 @@ def _group_form(g: Group) -> list[Any]:
         g.reaction_result,
         g.risen,
         g.turns,
+        g.unseen,
+        g.surprise,
+        g.since,
+        g.walked,
     ]
 
 
@@ -340,7 +353,6 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
                 enc.monster_surprised,
                 enc.first_round,
                 list(enc.entry),
-                enc.out_of_sight,
             ],
             "combat": None
             if com is None

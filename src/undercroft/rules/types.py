@@ -40,6 +40,15 @@ class FreeRound(StrEnum):
     MONSTERS = "monsters"
 
 
+class Surprise(StrEnum):
+    """Who was surprised when a group was first rolled for (003), held until the sides meet."""
+
+    NONE = ""
+    PARTY = "party"
+    MONSTERS = "monsters"
+    BOTH = "both"
+
+
 class Origin(StrEnum):
     """Where a monster group came from."""
 

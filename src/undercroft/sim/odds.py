@@ -206,12 +206,14 @@ def _starts(
     exhausted = formulas.exhausted_counts(st.exhausted, game.proc.fatigue)
     agility = formulas.party_agility(m.agility for m in living)
     c = st.combat if group is None else None
+    party_first = formulas.party_acts_first(agility, mon.agility, holds)
     if st.mode == Mode.COMBAT and c is not None:
         delver_next = c.party_turn
         turn = g.turns
-        # the party's turn: a free round of its own is pending; the monsters' turn: one holding its ground
-        # waits unless the party swung this round
-        skip = (c.free_round == FreeRound.PARTY and c.round == 1) if delver_next else (holds and not c.party_attacked)
+        # the party's turn: a free round of its own is pending, and it is first in round 2 too (by AGILITY); the
+        # monsters' turn: one holding its ground waits unless the party swung this round
+        free_pending = c.free_round == FreeRound.PARTY and c.round == 1
+        skip = (free_pending and party_first) if delver_next else (holds and not c.party_attacked)
     else:  # the fight would start now (_start_combat): a pending surprise gives someone a free round
         enc = st.encounter if group is None else None
         free = (
@@ -222,9 +224,10 @@ def _starts(
         turn = 0
         if free != FreeRound.NONE:
             delver_next = free == FreeRound.PARTY
-            skip = free == FreeRound.PARTY or holds  # a monster holding its ground does not open the fight
+            # a free round of the party's, then round 2 by AGILITY; a monster holding its ground opens nothing
+            skip = (free == FreeRound.PARTY and party_first) or holds
         else:
-            delver_next = formulas.party_acts_first(agility, mon.agility, holds)
+            delver_next = party_first
             skip = False
     out = []
     specs = []

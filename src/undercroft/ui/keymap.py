@@ -288,7 +288,7 @@ ENCOUNTER = KeyMode(
             "wait",
             ("w",),
             "wait a round",
-            doc="wait a round (an unseen monster comes closer; a hostile one may attack)",
+            doc="wait a round (a hostile monster may attack)",
         ),
         Bind("food", ("d",), "drop food (to stop a pursuer)"),
         Bind("treasure", ("g",), "drop treasure (to stop a pursuer)"),
@@ -298,8 +298,8 @@ ENCOUNTER = KeyMode(
             "stairs",
             (">",),
             "on the stairs, if it lets you go: down (last level: out)",
-            doc="on the stairs, when the monster lets you go (peaceful, kneeling, holding its ground, or still out of "
-            "sight): go down; on the last level, leave and win (the panel shows `[>]` only then)",
+            doc="on the stairs, when the monster lets you go (peaceful, kneeling, holding its ground, or surprised in "
+            "the first round): go down; on the last level, leave and win (the panel shows `[>]` only then)",
         ),
         *_common(),
         _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),

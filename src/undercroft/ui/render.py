@@ -164,11 +164,9 @@ def draw_map(
             item = content.items[pile[-1][0]]
             colour = hex_rgb(item.colour)
             put(ix, iy, item.glyph, colour if visible[iy, ix] else fade(colour, FADE_REMEMBERED))
-    enc = st.encounter
-    unseen = enc.group if enc is not None and enc.out_of_sight else None  # met, but not yet in sight
     for g in lv.groups:
         gx, gy = g.pos
-        if g.defeated or g.hidden or g.id == unseen or not visible[gy, gx]:
+        if g.defeated or not g.known or not visible[gy, gx]:
             continue
         mon = content.monsters[g.monster]
         colour = hex_rgb(mon.colour)

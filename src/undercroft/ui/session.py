@@ -35,13 +35,9 @@ MAX_FULL = 4 * MAX_LOG  # the lines of every level kept (the full log)
 
 
 def unseen_groups(game: Game) -> Unseen:
-    """The group the party has met and cannot see yet (the narrator does not name it): for a log that starts in
-    the middle of a game."""
-    enc = game.state.encounter
-    if game.state.mode != Mode.ENCOUNTER or enc is None or not enc.out_of_sight:
-        return {}
-    g = game.state.front_group()
-    return {g.id: g.monster} if g is not None else {}
+    """The groups the party has come upon out of sight and not seen yet (the narrator tells nothing of them): for a
+    log that starts in the middle of a game."""
+    return {g.id for lv in game.state.levels.values() for g in lv.groups if g.unseen}
 
 
 def collapse(entries: Iterable[Entry]) -> list[Entry]:
@@ -68,7 +64,7 @@ class MessageLog:
 
     repeat: int = 1  # how many times the last line came in a row ("A wall is in the way. (x3)")
     last: str = ""
-    unseen: Unseen = field(default_factory=dict)  # the groups met but not yet seen: the narrator does not name them
+    unseen: Unseen = field(default_factory=set)  # the groups come upon but not yet seen: not a word about them
     batch: list[LogLine] = field(default_factory=list)  # the last action's player lines (the panels' "what happened")
     full: list[Entry] = field(default_factory=list)  # every line of every level, as told (repeats not collapsed)
 

@@ -112,17 +112,10 @@ class EncounterScene(GameScene):
         if g is None or enc is None:
             return []
         proc = game.proc
-        out: list[tuple[str, RGB]]
-        if enc.out_of_sight:  # 003: the party does not know what it is until it comes into sight
-            out = [("Something is out there, coming closer.", render.ALERT)]
-            if proc.distance:
-                out.append((f"Distance: {enc.distance} ft (out of sight)", TEXT))
-            out.append(("You cannot see what it is yet: wait for it, walk on, or run.", DIM))
-            return out
         mon = game.monster_of(g)
         alive = g.alive
         head = f"{len(alive)} x {mon.name}" if len(alive) > 1 else a_name(mon.name)
-        out = [(f"{head} ({g.origin})", render.hex_rgb(mon.colour))]
+        out: list[tuple[str, RGB]] = [(f"{head} ({g.origin})", render.hex_rgb(mon.colour))]
         out.append(
             (
                 "HP " + "  ".join(str(g.hp[i]) for i in alive) + f"  (max {g.max_hp})"

@@ -212,8 +212,7 @@ class GameScene(Scene):
         """The tiles of the creatures the party faces, in sight: kept in view beside the panel with the party."""
         game = self.session.game
         g = game.state.front_group()
-        enc = game.state.encounter
-        if g is None or (enc is not None and enc.out_of_sight):
+        if g is None:
             return ()
         vis = game.visible()
         tiles = game.creature_tiles(g)

@@ -52,15 +52,13 @@ def on_map(session: Session, p: Point) -> bool:
 
 def groups_in_sight(session: Session) -> list[Group]:
     """The groups the party sees now, as the map shows them (:func:`undercroft.ui.render.draw_map`): neither
-    defeated nor hidden nor met but still out of sight, the group's own tile and a living creature's in sight."""
+    defeated nor unknown to the party (``Group.known``), the group's own tile and a living creature's in sight."""
     game = session.game
     st = game.state
-    enc = st.encounter
-    unseen = enc.group if enc is not None and enc.out_of_sight else None
     vis = game.visible()
     out = []
     for g in st.level.groups:
-        if g.defeated or g.hidden or g.id == unseen or not g.alive or not vis[g.pos[1], g.pos[0]]:
+        if g.defeated or not g.known or not g.alive or not vis[g.pos[1], g.pos[0]]:
             continue  # (as the map draws them: a group whose own tile is out of sight is not shown)
         tiles = game.creature_tiles(g)
         if any(vis[tiles[i][1], tiles[i][0]] for i in g.alive):
