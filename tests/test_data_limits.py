@@ -98,6 +98,7 @@ def highs(d: Data) -> None:
             "running_multiplier": 10,
             "pursuit_max_rounds": 1000,
             "approach_rounds": 1000,
+            "standoff_rounds": 1000,
         },
         "check": {"die": 100, "resident_max": 100, "wandering_max": 100},
     }
@@ -170,6 +171,7 @@ def lows(d: Data) -> None:
             "running_multiplier": 1,
             "pursuit_max_rounds": 1,
             "approach_rounds": 0,
+            "standoff_rounds": 1,
         },
         "check": {"die": 2, "resident_max": 0, "wandering_max": 0},
     }

@@ -372,6 +372,52 @@ def test_waiting_a_resident_that_will_not_attack_lets_the_party_be(faces: tuple[
     assert g.state.mode == "explore" and script(g).remaining == 0
 
 
+# --- standoffs -------------------------------------------------------------------------------------------------
+
+STANDOFF = content().rules.encounter.standoff_rounds
+
+
+def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_when_the_standoff_has_lasted_its_rounds() -> None:
+    # undercroft 4321: an uncertain Unlit neither comes nor goes; walking on is refused and talk is no use.
+    g = make_game("undercroft", 1, ScriptedDice())
+    group, _ = meet(g, "the_unlit", faces=encounter_faces(reaction=(3, 4)), origin=Origin.GUARDIAN)
+    st = g.state
+    assert g.refusal(Talk()) is not None and g.refusal(Move(0, 1)) == Reason(Code.FACING, {"monster": "the_unlit"})
+    assert g.legal(Wait())  # the sensible action left: wait for it to make up its mind
+    for _ in range(STANDOFF - 1):
+        assert not of(g.step(Wait()), "standoff") and st.mode == "encounter"
+    events = g.step(Wait())
+    standoff = one(events, "standoff")
+    assert (
+        standoff["rounds"] == STANDOFF
+        and say(g, standoff) == f"{STANDOFF} rounds of this, and The Unlit makes up its mind."
+    )
+    # It never attacks on a wait: it lets the party be (a guardian, it stays where it is).
+    assert one(events, "peaceful")["group"] == group.id and group.peaceful and st.mode == "explore"
+    assert script(g).remaining == 0
+
+
+def test_a_wanderer_goes_its_way_at_the_end_of_a_standoff() -> None:
+    g, group, _ = bandit(encounter_faces(reaction=(4, 4)), origin=Origin.WANDERING)
+    script(g).push(1, 1)
+    assert one(g.step(Talk()), "negotiate")["result"] == "failure"  # (a failed talk is a round of it too)
+    for _ in range(STANDOFF - 2):
+        g.step(Wait())
+    events = g.step(Wait())
+    assert kinds(events)[-2:] == ["standoff", "leaves"] and g.state.fled == group.id
+
+
+def test_a_hostile_monster_that_has_not_attacked_by_the_end_of_a_standoff_attacks() -> None:
+    g, _group, _ = bandit(encounter_faces(reaction=(2, 2)))  # hostile: 50 % a wait
+    script(g).push(*[100] * STANDOFF, 1)  # it never takes its chance; then, the standoff over, it attacks (and misses)
+    for _ in range(STANDOFF - 1):
+        g.step(Wait())
+    events = g.step(Wait())
+    order = kinds(events)
+    assert order.index("standoff") < order.index("attacks") < order.index("combat")
+    assert one(events, "combat")["first"] == "monsters" and g.state.mode == "combat" and script(g).remaining == 0
+
+
 def test_holding_back_in_combat_lets_the_monster_strike() -> None:
     g, _group, _ = bandit(encounter_faces(reaction=(1, 1)))
     assert g.state.mode == "combat"

@@ -164,6 +164,7 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("wait", {"combat": True}),
     ("surprised_skip", {"group": 1, "monster": "{m}", "side": "monsters"}),
     ("surprised_skip", {"group": 1, "monster": "{m}", "side": "party"}),
+    ("standoff", {"group": 1, "monster": "{m}", "rounds": 6}),
     ("idle", {"group": 1, "monster": "{m}"}),
     ("holds", {"group": 1, "monster": "{m}"}),
     ("slow", {"group": 1, "monster": "{m}"}),
@@ -490,6 +491,7 @@ GROUP_KINDS = {
     "peaceful",
     "initiative",
     "surprised_skip",
+    "standoff",
     "idle",
     "holds",
     "slow",
@@ -518,8 +520,8 @@ GROUP_KINDS = {
 }
 SINGULAR_AFTER = re.compile(
     r"\bBandits (is|does|lets|leaves|acts|kneels|waits|rises|comes|attacks|goes|keeps|"
-    r"stays|gets|catches|gives|stops|ignores|balks|hands)\b|\bit (objects|gets)\b|"
-    r"\bits (way|sight)\b"
+    r"stays|gets|catches|gives|stops|ignores|balks|hands|makes)\b|\bit (objects|gets)\b|"
+    r"\bits (way|sight|mind)\b"
 )
 
 

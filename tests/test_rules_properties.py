@@ -41,7 +41,7 @@ class Played:
     seed: int
     steps: list[list[Event]] = field(default_factory=list)
     # After each step, from the state: the groups come upon out of sight and not seen yet; the group holding the
-    # party in a meeting (it faces the party and may act), else 0; what a refusal of any
+    # party in a meeting (it faces the party and may act: a standoff can happen), else 0; what a refusal of any
     # action said of a group the party could not know of.
     unseen: list[frozenset[int]] = field(default_factory=list)
     held: list[int] = field(default_factory=list)
@@ -183,7 +183,7 @@ def test_no_bribe_after_terms_were_made(ruleset: str) -> None:
                     assert e["group"] not in terms, f"{where(p, turn)}: a bribe after terms were made"
 
 
-# --- issue 32: the unseen stay unknown, surprise and order (003) -----------------------------------------------------
+# --- issue 32: the unseen stay unknown, surprise and order, standoffs end (003) -------------------------------------
 
 # The events that are a monster group's own doing: it moves or acts.
 MONSTER_ACTS = {"attacks", "approach", "pursuit", "chase", "caught", "leaves", "peaceful"}
@@ -257,3 +257,22 @@ def test_a_surprised_side_neither_moves_nor_acts_in_its_surprised_round(ruleset:
                 unaware.clear()  # (the meeting is over without a fight: a new one would surprise afresh)
     if ruleset in ("undercroft", "crawler"):
         assert party > 3 and monsters > 3, (party, monsters)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_meeting_that_holds_the_party_ends_within_the_standoff_bound(ruleset: str) -> None:
+    """A meeting in which the monster faces the party (walking on refused) lasts at most ``standoff_rounds``: the
+    party is never left with nothing that ends it."""
+    bound = content().rules.encounter.standoff_rounds
+    longest = 0
+    for p in played(ruleset) + played(ruleset, patient=True):
+        run, group = 0, 0
+        for turn, events in enumerate(p.steps):
+            held = p.held[turn]
+            met_now = any(e.type == "encounter" and e["group"] == held for e in events)
+            run = run + 1 if held and held == group and not met_now else (1 if held else 0)
+            group = held
+            longest = max(longest, run)
+            assert run <= bound, f"{where(p, turn)}: held by group {held} for {run} actions"
+    if ruleset in ("undercroft", "crawler"):  # (citadel: a wait always brings the attack; warden: a fight at once)
+        assert longest == bound, "no standoff lasted its rounds: the property was not tried"

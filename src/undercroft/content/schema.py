@@ -274,6 +274,7 @@ class EncounterRules(Model):
     running_multiplier: Annotated[StrictInt, Field(ge=1, le=10)]  # running speed = speed x this, per round
     pursuit_max_rounds: Annotated[StrictInt, Field(ge=1, le=1000)]
     approach_rounds: Annotated[StrictInt, Field(ge=0, le=1000)]  # an unseen group that knows of the party seeks it
+    standoff_rounds: Annotated[StrictInt, Field(ge=1, le=1000)]  # a meeting that goes nowhere ends after this
 
 
 class CheckRules(Model):

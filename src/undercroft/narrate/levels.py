@@ -53,6 +53,7 @@ EVENT_LEVELS: Final[dict[str, Level]] = {
     "leaves": "player",
     "surprise": "player",
     "round_lost": "player",
+    "standoff": "player",
     "break_peace": "player",
     "negotiate": "player",
     "bribe": "player",
@@ -128,6 +129,7 @@ ALERT = {
     "kill",
     "pursue",
     "close",
+    "standoff",
     "in_sight",
 }
 QUIET = {"placed"}  # roll-ish details: on the quiet side of the log (kind "detail")

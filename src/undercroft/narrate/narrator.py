@@ -330,6 +330,12 @@ class Narrator:
         name, many = self.group(e)
         return f"{The(name)} {_agree(many, 'is surprised and does', 'are surprised and do')} not act."
 
+    def _e_standoff(self, e: Event) -> str:
+        name, many = self.group(e)
+        return f"{plural(int(e['rounds']), 'round')} of this, and {the(name)} {_agree(many, 'makes', 'make')} up " + (
+            f"{_agree(many, 'its', 'their')} mind."
+        )
+
     def _e_idle(self, e: Event) -> str:
         name, many = self.group(e)
         return f"Left alone, {the(name)} {_agree(many, 'kneels', 'kneel')} again."

@@ -112,6 +112,7 @@ def encode_mode(st: GameState) -> list[int]:
             enc.monster_surprised,
             enc.first_round,
             *enc.entry,
+            enc.rounds,
         )
     if com is None:
         out.append(NONE)

@@ -18,7 +18,8 @@ does.
 * A group met again keeps its reaction. A submerged monster is not seen at all until the party walks on.
 * The monster acts on its reaction when the party waits or was surprised (:func:`monster_reacts`): the band's
   chance to attack, else a peaceful or friendly group goes its way (a wanderer: the party may pursue it, 003) or
-  lets the party be.
+  lets the party be. A monster still facing the party after ``standoff_rounds`` rounds makes up its mind
+  (:func:`standoff`).
 * The party may fight (:func:`fight`), or break an agreement by attacking a peaceful group (:func:`break_peace`,
   000 8.6).
 """
@@ -239,7 +240,8 @@ def _lets_be(ctx: Ctx, g: Group, events: list[Event]) -> None:
 def round_passes(ctx: Ctx, events: list[Event], *, waited: bool = False) -> None:
     """A round of the meeting goes by (a Wait, a failed Talk, a drink, a drop, a step in front of a monster that
     lets the party walk): a side surprised in the first round loses it (003: it neither moves nor acts); after a
-    Wait the monster acts on its reaction, unless it was the one surprised."""
+    Wait the monster acts on its reaction, unless it was the one surprised; and one that still faces the party
+    after ``standoff_rounds`` rounds makes up its mind (:func:`standoff`)."""
     st = ctx.state
     ctx.tick(1)
     enc = st.encounter
@@ -248,6 +250,7 @@ def round_passes(ctx: Ctx, events: list[Event], *, waited: bool = False) -> None
     g = st.group(enc.group)
     free = formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised)
     enc.first_round = False
+    enc.rounds += 1
     if waited and free != FreeRound.PARTY:
         monster_reacts(ctx, g, events)
     if free:  # the round the surprised side lost is over
@@ -255,6 +258,27 @@ def round_passes(ctx: Ctx, events: list[Event], *, waited: bool = False) -> None
         events.append(
             Event("surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told, "side": lost})
         )
+    if (
+        st.mode == Mode.ENCOUNTER
+        and enc.rounds >= ctx.rules.encounter.standoff_rounds
+        and initiates(ctx, g, ctx.monster_of(g))
+    ):
+        standoff(ctx, g, events)
+
+
+def standoff(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    """A meeting that has lasted ``encounter.standoff_rounds`` rounds with the monster still facing the party
+    (neither attacking nor going) ends: it makes up its mind. One that may attack (its reaction band's chance
+    above 0, or no reaction at all) attacks, first; one that never attacks on a wait goes its way or lets the
+    party be, as on a kind reaction."""
+    enc = ctx.state.encounter
+    assert enc is not None
+    events.append(Event("standoff", {"group": g.id, "monster": g.monster, "count": g.count_told, "rounds": enc.rounds}))
+    band = reaction_band(ctx, g)
+    if band is None or band.attacks_chance > 0:
+        _attacks(ctx, g, events, first=Side.MONSTERS)
+    else:
+        _lets_be(ctx, g, events)
 
 
 def follow(ctx: Ctx) -> None:

@@ -139,6 +139,7 @@ class Encounter:
     monster_surprised: bool = False
     first_round: bool = True  # surprise only counts in the first round
     entry: tuple[int, int] = (0, 0)  # the tile the party came from: its way out
+    rounds: int = 0  # rounds the meeting has lasted (a standoff ends at ``encounter.standoff_rounds``)
 
 
 @dataclass
@@ -353,6 +354,7 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
                 enc.monster_surprised,
                 enc.first_round,
                 list(enc.entry),
+                enc.rounds,
             ],
             "combat": None
             if com is None

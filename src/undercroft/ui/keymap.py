@@ -288,7 +288,7 @@ ENCOUNTER = KeyMode(
             "wait",
             ("w",),
             "wait a round",
-            doc="wait a round (a hostile monster may attack)",
+            doc="wait a round (a hostile monster may attack; one that neither comes nor goes makes up its mind)",
         ),
         Bind("food", ("d",), "drop food (to stop a pursuer)"),
         Bind("treasure", ("g",), "drop treasure (to stop a pursuer)"),
