@@ -122,6 +122,8 @@ class Monster(Model):
     regenerate: Annotated[StrictInt, Field(ge=0, le=99)] = 0
     glyph: Glyph
     colour: Colour
+    worth: Annotated[StrictInt, Field(ge=0, le=9999)]  # what killing one counts for (score, growth)
+    unique: StrictBool = False  # a named creature: one of it, met once per game
     description: Text
 
 
