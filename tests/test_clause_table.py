@@ -3,7 +3,8 @@
 Every row of the table under ``## Clause table`` is one clause of the three source texts: its id, what it says, its
 status (as written / adapted / not built), the code that carries it out and the tests that check it. This test reads
 the table and fails, naming the row, when a function, a data key or a test it names does not exist. Test modules are
-parsed, never imported.
+parsed, never imported. It also counts the rows of each status, per text and in all, and fails when the counts
+printed under the heading differ from the table (so the numbers cannot go stale).
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ _DATA = re.compile(r"^(data/[\w./-]+\.ya?ml)(?::\s*([\w.]+))?$")
 _NAME = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 _TEST = re.compile(r"^(tests/[\w/]+\.py)::([A-Za-z_]\w*)$")
 _ID = re.compile(r"^00[013]-[\w.-]+$")
+TEXTS = ("000", "001", "003")
+ALL = "all three"
+_COUNT = re.compile(
+    r"^- \*\*(000|001|003|all three)\*\*: (\d+) as written, (\d+) adapted, (\d+) not built \((\d+) clauses\)$"
+)
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,42 @@ def parse_table(text: str) -> list[Row]:
         rows.append(Row(cells[0], cells[1], cells[2], _names(cells[3]), _names(cells[4])))
     assert header_seen, "the clause table has no header row"
     return rows
+
+
+Counts = dict[str, tuple[int, int, int]]  # text (or ALL) -> (as written, adapted, not built)
+
+
+def status_kind(status: str) -> str | None:
+    """Which of :data:`STATUSES` a status cell is, or None."""
+    return next((s for s in STATUSES if status.startswith(s)), None)
+
+
+def count(rows: list[Row]) -> Counts:
+    """How many rows of each status, per text and in all."""
+    out: Counts = {}
+    for text in (*TEXTS, ALL):
+        kinds = [status_kind(r.status) for r in rows if text == ALL or r.id.startswith(f"{text}-")]
+        out[text] = (kinds.count(STATUSES[0]), kinds.count(STATUSES[1]), kinds.count(STATUSES[2]))
+    return out
+
+
+def printed_counts(text: str) -> Counts:
+    """The counts printed under ``## Clause table`` (before the table), as
+    ``- **000**: 30 as written, 8 adapted, 1 not built (39 clauses)``; each line's total must add up."""
+    lines = text.splitlines()
+    start = lines.index(HEADING)
+    out: Counts = {}
+    for line in lines[start + 1 :]:
+        if line.startswith(("|", "#")):
+            break
+        m = _COUNT.match(line)
+        if m is None:
+            continue
+        written, adapted, not_built, total = (int(x) for x in m.group(2, 3, 4, 5))
+        assert written + adapted + not_built == total, f"the printed counts of {m.group(1)} do not add up: {line}"
+        assert m.group(1) not in out, f"the counts of {m.group(1)} are printed twice"
+        out[m.group(1)] = (written, adapted, not_built)
+    return out
 
 
 def _module_of(dotted: str) -> tuple[ModuleType, list[str]] | None:
@@ -156,7 +198,7 @@ def problems(rows: list[Row], root: Path = ROOT) -> list[str]:
         seen.add(row.id)
         if not row.says:
             out.append(f"{row.id}: says nothing")
-        kind = next((s for s in STATUSES if row.status.startswith(s)), None)
+        kind = status_kind(row.status)
         if kind is None:
             out.append(f"{row.id}: status {row.status!r} is none of {STATUSES}")
         elif kind != "as written" and len(row.status) <= len(kind) + 2:
@@ -194,6 +236,16 @@ def test_every_function_data_key_and_test_named_exists(rows: list[Row]) -> None:
     assert not found, "the clause table names what does not exist:\n" + "\n".join(found)
 
 
+def test_the_printed_counts_are_the_tables(rows: list[Row]) -> None:
+    printed = printed_counts(RULES_MD.read_text(encoding="utf-8"))
+    assert set(printed) == {*TEXTS, ALL}, f"RULES.md prints counts for {sorted(printed)}, not for 000, 001, 003 and all"
+    table = count(rows)
+    wrong = [f"{t}: printed {printed[t]}, the table has {table[t]}" for t in table if printed[t] != table[t]]
+    assert not wrong, "the counts under '## Clause table' (as written, adapted, not built) are stale:\n" + "\n".join(
+        wrong
+    )
+
+
 def test_a_built_clause_names_its_code(rows: list[Row]) -> None:
     bare = [r.id for r in rows if not r.status.startswith("not built") and not r.implemented_by]
     assert not bare, f"clauses built but naming no code: {bare}"
@@ -204,6 +256,11 @@ _SYNTHETIC = f"""# Rules
 Some prose | with a pipe.
 
 {HEADING}
+
+- **000**: 0 as written, 0 adapted, 0 not built (0 clauses)
+- **001**: 1 as written, 0 adapted, 0 not built (1 clauses)
+- **003**: 0 as written, 1 adapted, 1 not built (2 clauses)
+- **all three**: 2 as written, 1 adapted, 1 not built (4 clauses)
 
 | id | text says | status | implemented by | checked by |
 | --- | --- | --- | --- | --- |
@@ -239,6 +296,17 @@ def test_the_checks_catch_what_is_missing() -> None:
     assert check_code("undercroft.narrate.Narrator.text") is None
     assert check_code("data/no_such_file.yaml: x") == "no file data/no_such_file.yaml"
     assert check_code("not a name") is not None
+
+
+def test_the_counts_follow_the_statuses() -> None:
+    rows = parse_table(_SYNTHETIC)
+    table = count(rows)  # "perhaps" (000-8.1) is none of the three: counted nowhere
+    assert table == {"000": (0, 0, 0), "001": (2, 0, 0), "003": (0, 1, 1), ALL: (2, 1, 1)}
+    printed = printed_counts(_SYNTHETIC)
+    assert printed["003"] == (0, 1, 1) and printed[ALL] == (2, 1, 1)
+    assert [t for t in table if printed[t] != table[t]] == ["001"]  # the table's 001 has two as written, not one
+    with pytest.raises(AssertionError, match="do not add up"):
+        printed_counts(_SYNTHETIC.replace("(4 clauses)", "(5 clauses)"))
 
 
 def test_a_table_that_is_missing_is_an_error() -> None:

@@ -372,6 +372,19 @@ def test_waiting_a_resident_that_will_not_attack_lets_the_party_be(faces: tuple[
     assert g.state.mode == "explore" and script(g).remaining == 0
 
 
+@pytest.mark.parametrize("faces", [(4, 5), (6, 6)])
+def test_a_monster_that_will_not_attack_faces_the_party_until_it_waits(faces: tuple[int, int]) -> None:
+    """003 reaction 9-11 (and 12), as built: it never attacks, but it lets the party be (a resident) only in answer
+    to a Wait; until then it faces the party and walking on is refused."""
+    g, group, _ = bandit(encounter_faces(reaction=faces))
+    assert group.reaction_result in ("peaceful", "friendly") and not group.peaceful
+    assert explore.check_walk(g) == Reason(Code.FACING, {"monster": "bandit"})
+    events = g.step(Wait())
+    assert not of(events, "attacks") and one(events, "peaceful")["group"] == group.id
+    assert group.peaceful and g.state.mode == "explore" and explore.check_walk(g) is None
+    assert script(g).remaining == 0
+
+
 # --- standoffs -------------------------------------------------------------------------------------------------
 
 STANDOFF = content().rules.encounter.standoff_rounds
