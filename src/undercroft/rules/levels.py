@@ -1,6 +1,7 @@
 """Making a level: the map (:mod:`undercroft.rules.dungeon`), the floor items and the guardians.
 
-Each level draws only from its own stream (``level``/depth), so a level is the same whatever happened before it.
+Each level draws only from its own stream (:func:`~undercroft.rules.rng.level_stream`, at its depth), so a level is
+the same whatever happened before it, and one seed gives each ruleset its own maps.
 Items lie in rooms other than the start; the guardians of a final level wait in its farthest rooms, the first of
 them by the stairs, which on the final level are the way out (our design: see docs/RULES.md).
 """
@@ -10,21 +11,20 @@ from __future__ import annotations
 import numpy as np
 
 from undercroft.content import Content
-from undercroft.content.schema import Ruleset
 from undercroft.rules import dungeon
 from undercroft.rules.context import init_behaviour
 from undercroft.rules.dice import roll
-from undercroft.rules.rng import LEVEL, Streams
+from undercroft.rules.rng import Streams, level_stream
 from undercroft.rules.state import Group, LevelState
 from undercroft.rules.types import Origin
 
 GROUP_ID_BASE = 10_000  # guardians of level i have ids GROUP_ID_BASE * (i + 1) + k
 
 
-def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> LevelState:
-    """Level ``idx`` of ruleset ``rs``, from its own stream."""
-    spec = rs.levels[idx]
-    stream = streams.get(LEVEL, idx)
+def make_level(content: Content, ruleset: str, streams: Streams, idx: int) -> LevelState:
+    """Level ``idx`` of ruleset ``ruleset``, from its own stream (the ruleset's level stream, at depth ``idx``)."""
+    spec = content.ruleset(ruleset).levels[idx]
+    stream = streams.get(level_stream(ruleset), idx)
     m = dungeon.generate_level(content.dungeon[spec.mapgen], stream)
     lv = LevelState(
         index=idx,
