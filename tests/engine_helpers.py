@@ -240,9 +240,12 @@ def walk_into(
 
 
 def go_down(game: Game) -> list[Event]:
-    """Walk to the stairs (finding nothing on the way) and descend; returns the descend step's events."""
+    """Walk to the stairs (finding nothing on the way) and descend; returns the descend step's events. The floor's
+    unique, if it has one, is taken out of the way first (it may wait in a room the walk must cross)."""
     stairs = game.state.level.map.stairs
     assert stairs is not None, "this level has no stairs"
+    for g in [g for g in game.state.level.groups if game.monster_of(g).unique]:
+        game.state.level.remove_group(g)
     walk_to(game, stairs)
     events = game.step(Descend())
     assert of(events, "descend"), events

@@ -98,13 +98,13 @@ def test_the_log_kinds_are_the_text_colours() -> None:
 
 
 def test_the_tile_rows_follow_the_tile_codes() -> None:
-    assert (dungeon.WALL, dungeon.FLOOR, dungeon.DOOR, dungeon.STAIRS) == (0, 1, 2, 3)
+    assert (dungeon.WALL, dungeon.FLOOR, dungeon.DOOR, dungeon.STAIRS, dungeon.WATER) == (0, 1, 2, 3, 4)
     for a in (palette.LIT_FG, palette.LIT_BG, palette.DIM_FG, palette.DIM_BG):
-        assert a.shape == (4, 3) and a.dtype.name == "uint8"
+        assert a.shape == (5, 3) and a.dtype.name == "uint8"
     assert rgb(palette.LIT_BG[dungeon.FLOOR]) == palette.LIT_FLOOR_BG
 
 
-@pytest.mark.parametrize("tile", range(4))
+@pytest.mark.parametrize("tile", range(5))
 def test_visible_and_remembered_tiles_are_clearly_apart(tile: int) -> None:
     # Whether a tile is seen now or only remembered is information, shown by the glyph: WCAG 1.4.11 asks 3:1 of
     # non-text information, so the lit glyph and the remembered glyph differ by at least 3:1. The background adds a

@@ -22,6 +22,7 @@ from undercroft.rules.dungeon import (
     FLOOR,
     STAIRS,
     WALL,
+    WATER,
     LevelMap,
     Segment,
     compute_fov,
@@ -32,7 +33,7 @@ from undercroft.rules.dungeon import (
 )
 from undercroft.rules.rng import LEVEL, Streams
 
-PROFILES = ("maze", "crypt", "sanctum")
+PROFILES = ("maze", "crypt", "sanctum", "flooded", "cells", "gallery", "vault")
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
@@ -90,7 +91,9 @@ def check_level(lv: LevelMap, p: MapGen, counts: bool = True) -> None:
     assert (lv.width, lv.height) == (w, h)
     assert tiles.shape == (h, w) and tiles.dtype == np.uint8
     assert seg.shape == (h, w) and seg.dtype == np.int16
-    assert set(np.unique(tiles).tolist()) <= {WALL, FLOOR, DOOR, STAIRS}
+    assert set(np.unique(tiles).tolist()) <= (
+        {WALL, FLOOR, DOOR, STAIRS, WATER} if p.water else {WALL, FLOOR, DOOR, STAIRS}
+    )
     assert (tiles[0] == WALL).all() and (tiles[-1] == WALL).all()
     assert (tiles[:, 0] == WALL).all() and (tiles[:, -1] == WALL).all()
     open_ = tiles != WALL
@@ -110,12 +113,17 @@ def check_level(lv: LevelMap, p: MapGen, counts: bool = True) -> None:
     for r in rooms:
         box = seg[r.y1 : r.y2 + 1, r.x1 : r.x2 + 1]
         assert (box == r.id).all()
-        assert np.isin(tiles[r.y1 : r.y2 + 1, r.x1 : r.x2 + 1], (FLOOR, STAIRS)).all()
+        assert np.isin(tiles[r.y1 : r.y2 + 1, r.x1 : r.x2 + 1], (FLOOR, STAIRS, WATER)).all()
+        rim = tiles[r.y1 : r.y2 + 1, r.x1 : r.x2 + 1].copy()
+        rim[1:-1, 1:-1] = FLOOR
+        assert np.isin(rim, (FLOOR, STAIRS)).all(), "water lies inside a rim of floor"
+        if r.id == 0:
+            assert not (tiles[r.y1 : r.y2 + 1, r.x1 : r.x2 + 1] == WATER).any(), "the start room is dry"
         ring = tiles[r.y1 - 1 : r.y2 + 2, r.x1 - 1 : r.x2 + 2].copy()
         ring[1:-1, 1:-1] = WALL
         assert np.isin(ring, (WALL, DOOR)).all()
         assert int((ring == DOOR).sum()) == len(r.doors) >= 1
-        if counts:
+        if counts and not (p.hall and r.id == 1):  # (the hall has its own size)
             lo, top = min(p.room_size_min, p.room_size_max), max(p.room_size_min, p.room_size_max)
             assert lo <= r.x2 - r.x1 + 1 <= top and lo <= r.y2 - r.y1 + 1 <= top
     for i, a in enumerate(rooms):
@@ -172,6 +180,11 @@ def check_level(lv: LevelMap, p: MapGen, counts: bool = True) -> None:
     far = [int(dist[(r.y1 + r.y2) // 2, (r.x1 + r.x2) // 2]) for r in (rooms[i] for i in lv.far_rooms)]
     assert far == sorted(far, reverse=True)
     assert lv.far_rooms[-1] == 0 and lv.far_rooms[0] != 0
+
+    # The set piece: a room, never the start's while there are others; the hall when the profile has one.
+    assert lv.segments[lv.set_piece].kind == "room" and (lv.set_piece != 0 or len(rooms) == 1)
+    if p.hall and lv.set_piece == 1:
+        assert rooms[1].x2 - rooms[1].x1 + 1 >= min(p.hall.width_min, p.hall.width_max, p.width - 6)
 
     # Stairs: one, in the farthest room (not the start room), away from its walls.
     stairs = list(zip(*np.nonzero(tiles == STAIRS), strict=True))
@@ -520,3 +533,24 @@ def test_path_between_refuses_walls_and_unreachable_places() -> None:
     assert path_between(lv, (1, 1), (4, 1)) == [], "a wall"
     assert path_between(lv, (1, 1), (40, 1)) == [], "off the map"
     assert path_between(lv, (0, 0), (1, 1)) == []
+
+
+def test_the_new_profiles_have_their_shapes() -> None:
+    """Flooded halls stand in water, a crypt is many small cells, a gallery runs across the level, a vault sits in
+    the middle of a tree of dead ends; the hall is the set piece."""
+    for seed in range(4):
+        flooded = level(seed, 3, "flooded")
+        assert (flooded.tiles == WATER).sum() > 50
+        cells = level(seed, 4, "cells")
+        assert len(cells.rooms) >= 14 and all(r.x2 - r.x1 < 4 and r.y2 - r.y1 < 4 for r in cells.rooms)
+        gallery = level(seed, 5, "gallery")
+        hall = gallery.rooms[1]
+        assert gallery.set_piece == 1 and hall.x2 - hall.x1 + 1 >= 50 and hall.y2 - hall.y1 + 1 <= 4
+        vault = level(seed, 6, "vault")
+        v = vault.rooms[1]
+        assert vault.set_piece == 1 and abs((v.x1 + v.x2) // 2 - 40) <= 1 and abs((v.y1 + v.y2) // 2 - 21) <= 1
+        # no loops: rooms and corridors make a tree (segments - 1 links, each counted from both ends)
+        links = sum(len(sg.neighbours) for sg in vault.segments) // 2
+        assert links == len(vault.segments) - 1
+        for lv in (flooded, cells, gallery, vault):
+            assert not (lv.tiles == WATER).any() or lv is flooded

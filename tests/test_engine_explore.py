@@ -29,6 +29,7 @@ from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.levels import make_level
 from undercroft.rules.refusals import Code
+from undercroft.rules.rng import Streams
 
 
 def faces_for(dice: Dice, face: int) -> list[int]:
@@ -358,7 +359,7 @@ def test_level_two_does_not_depend_on_what_happened_on_level_one() -> None:
     walk_into(b, "room", visited=False)
     go_down(b)
     c = make_game("undercroft", 77)  # seeded dice all along
-    c.state.levels[1] = make_level(c.content, c.rs, c.streams, 1)
+    c.state.levels[1] = make_level(c.content, c.ruleset_id, c.streams, 1)
     assert a.state.turn != b.state.turn
     for other in (b, c):
         assert np.array_equal(a.state.levels[1].map.tiles, other.state.levels[1].map.tiles)
@@ -459,3 +460,13 @@ def test_the_explored_map_is_what_was_seen_from_each_tile_and_costs_nothing_unti
     as_bits = np.array([[bool(bits >> (y * stride + x) & 1) for x in range(stride)] for y in range(lv.map.height)])
     np.testing.assert_array_equal(as_bits[:, :-1], lv.explored)
     assert not as_bits[:, -1].any() and lv.explored.any()
+
+
+@pytest.mark.parametrize("seed", [1, "daily-2026-12-02"])
+def test_one_seed_gives_each_ruleset_its_own_map(seed: int | str) -> None:
+    """The ruleset is mixed into the map stream: the same seed, four rulesets, four different first levels."""
+    maps = {rs: Game(content(), rs, seed).state.level.map for rs in sorted(content().rulesets)}
+    assert len({m.tiles.tobytes() for m in maps.values()}) == len(maps)
+    assert make_level(content(), "citadel", Streams(seed), 0).map.tiles.tobytes() == (
+        maps["citadel"].tiles.tobytes()
+    )  # and each is the same every time

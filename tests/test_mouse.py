@@ -67,7 +67,7 @@ def test_in_a_fight_a_click_on_a_creature_on_the_map_or_in_the_list_targets_it()
 
 
 def test_a_click_on_a_door_runs_through_it() -> None:
-    game = in_a_new_room("warden")  # no pursuit in warden: the run is over at once
+    game = in_a_new_room("warden", 2)  # no pursuit in warden: the run is over at once
     _, driver, _ = face(game, "gaoler")
     press(driver, KeySym.R)
     scene = driver.top

@@ -269,6 +269,7 @@ def test_other_data_desyncs_and_names_the_part(data_copy: Path, mutate: Any, tmp
 
 
 CRASH_TURN = 10  # a step the bot takes (a move) early, before any fight: whatever the balance of the rules
+CRASH_SEED = 3  # a warden game whose turns 6 and 10 are moves
 
 
 def inject(monkeypatch: pytest.MonkeyPatch, at_turn: int) -> None:
@@ -289,8 +290,8 @@ def inject(monkeypatch: pytest.MonkeyPatch, at_turn: int) -> None:
 
 
 def play_until_crash(content: Content, path: Path) -> tuple[Game, Recorder, int]:
-    game = Game(content, "warden", 8)
-    bot = Bot(game, 8)
+    game = Game(content, "warden", CRASH_SEED)
+    bot = Bot(game, CRASH_SEED)
     rec = Recorder.create(path, game, content)
     with pytest.raises(Boom):
         while True:
@@ -318,7 +319,7 @@ def test_an_injected_crash_is_captured_and_reproduced(
     report = record.crash_report_path(path)
     text = report.read_text()
     assert "Traceback (most recent call last)" in text and f"Boom: injected at turn {CRASH_TURN}" in text
-    assert "seed: 8" in text and f"turn: {CRASH_TURN}" in text and str(path) in text
+    assert f"seed: {CRASH_SEED}" in text and f"turn: {CRASH_TURN}" in text and str(path) in text
     # Replaying raises the same exception at the same turn.
     turns: list[int] = []
     with pytest.raises(Boom, match=f"injected at turn {CRASH_TURN}") as info:

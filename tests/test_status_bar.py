@@ -23,7 +23,7 @@ def bar(ruleset: str, width: int = 80) -> str:
 
 def test_a_lone_delver_sees_the_pack_in_words() -> None:
     line = bar("undercroft")
-    assert "!2 potions" in line and "o1 oil" in line and ",1 ration" in line
+    assert "!2 potions" in line and "!1 oil" in line and ",1 ration" in line
 
 
 def test_a_party_on_a_narrow_screen_falls_back_to_the_glyphs() -> None:

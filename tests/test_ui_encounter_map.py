@@ -175,7 +175,7 @@ def test_the_distance_on_the_panel_is_the_maps_after_every_step() -> None:
 
 
 def test_r_with_several_doors_open_asks_which_and_marks_them_on_the_map() -> None:
-    game = in_a_new_room("warden")  # no pursuit in warden: the run is over at once
+    game = in_a_new_room("warden", 2)  # no pursuit in warden: the run is over at once
     st = game.state
     _, driver, _ = face(game, "gaoler")
     ways = game.exits()
@@ -233,7 +233,7 @@ def test_r_with_one_door_open_runs_at_once_and_with_none_says_why() -> None:
 
 
 def test_r_twice_runs_the_way_in() -> None:
-    game = in_a_new_room("warden")
+    game = in_a_new_room("warden", 2)
     st = game.state
     _, driver, session = face(game, "gaoler")
     ways = game.exits()

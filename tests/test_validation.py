@@ -342,7 +342,7 @@ REFS = [
         "mapgen: sanctum",
         "mapgen: sanctim",
         "sanctim",
-        "undercroft.levels.3.mapgen",
+        "undercroft.levels.7.mapgen",
         "unknown map profile 'sanctim'; did you mean 'sanctum'?",
     ),
 ]
@@ -366,14 +366,14 @@ def test_weapon_must_be_a_weapon(data_copy: Path, mutate: Mutate) -> None:
 def test_final_level_needs_guardians(data_copy: Path, mutate: Mutate) -> None:
     text = mutate(data_copy, "rulesets.yaml", "      guardians: [the_patient_one, the_unlit]\n", "")
     p = only_problem(data_copy)
-    check(p, "rulesets.yaml", pos(text, "name: Below the Seal"), "undercroft.levels.3", "needs 'guardians'")
+    check(p, "rulesets.yaml", pos(text, "name: Below the Seal"), "undercroft.levels.7", "needs 'guardians'")
 
 
 def test_last_level_must_be_final(data_copy: Path, mutate: Mutate) -> None:
     text = mutate(data_copy, "rulesets.yaml", "      final: true\n", "")
     problems = problems_of(data_copy)
     assert len(problems) == 1
-    check(problems[0], "rulesets.yaml", pos(text, "name: Below the Seal"), "undercroft.levels.3", "final: true")
+    check(problems[0], "rulesets.yaml", pos(text, "name: Below the Seal"), "undercroft.levels.7", "final: true")
 
 
 # --- every problem in one run --------------------------------------------------------------------------------

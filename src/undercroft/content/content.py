@@ -213,6 +213,8 @@ def _check_grids(
                     col.add(f, (tid, "rows", r, c), unknown_message("monster", mid, monsters))
                     ok = False
                     continue
+                if _is_unique(monsters[mid]):
+                    col.add(f, (tid, "rows", r, c), f"'{mid}' is unique: a level's `unique` places it, no table")
                 cells.append(EncounterCell(mid, dice))
             grid.append(tuple(cells))
         if ok:
@@ -273,6 +275,8 @@ def _check_ruleset_refs(
                 col.add(f, (rid, "unnegotiable", ui), unknown_message("monster", mid, monsters))
     for li, lv in enumerate(rs.levels):
         _check_level_refs(col, known, (rid, "levels", li), lv)
+        if lv.unique is not None and any(o.unique == lv.unique for o in rs.levels[:li]):
+            col.add(f, (rid, "levels", li, "unique"), f"'{lv.unique}' is already the unique of an earlier level")
     if not rs.levels[-1].final:
         col.add(f, (rid, "levels", len(rs.levels) - 1), "the last level must be the final level (final: true)")
 
@@ -298,6 +302,10 @@ def _check_level_refs(
         for gi, mid in enumerate(lv.guardians):
             if mid not in monsters:
                 col.add(f, (*at, "guardians", gi), unknown_message("monster", mid, monsters))
+        if lv.unique is not None and lv.unique not in monsters:
+            col.add(f, (*at, "unique"), unknown_message("monster", lv.unique, monsters))
+        elif lv.unique is not None and not _is_unique(monsters[lv.unique]):
+            col.add(f, (*at, "unique"), f"monster '{lv.unique}' is not unique (it needs `unique: true`)")
     if lv.final and not lv.guardians:
         col.add(f, at, "a final level needs 'guardians'")
 
@@ -387,6 +395,11 @@ def load_content(directory: str | Path, *, display_root: str | Path | None = Non
         digest=data_digest(d),
         directory=str(d),
     )
+
+
+def _is_unique(raw: Any) -> bool:
+    """Whether a monster's entry, as declared, says ``unique: true``."""
+    return isinstance(raw, dict) and raw.get("unique") is True
 
 
 def _declared_ids(col: Collector, fname: str) -> dict[str, Any] | None:

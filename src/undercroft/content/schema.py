@@ -307,6 +307,16 @@ EncountersFile = dict[Id, EncounterTable]
 # --- dungeon.yaml --------------------------------------------------------------------------------------------
 
 
+class Hall(Model):
+    """One great room placed before the others (a long gallery, a vault): the level's set piece."""
+
+    width_min: Annotated[StrictInt, Field(ge=3, le=194)]
+    width_max: Annotated[StrictInt, Field(ge=3, le=194)]
+    height_min: Annotated[StrictInt, Field(ge=3, le=194)]
+    height_max: Annotated[StrictInt, Field(ge=3, le=194)]
+    centre: StrictBool = False  # in the middle of the map (else anywhere it fits)
+
+
 class MapGen(Model):
     width: Annotated[StrictInt, Field(ge=20, le=200)]
     height: Annotated[StrictInt, Field(ge=15, le=200)]
@@ -315,6 +325,9 @@ class MapGen(Model):
     room_size_min: Annotated[StrictInt, Field(ge=3, le=30)]
     room_size_max: Annotated[StrictInt, Field(ge=3, le=40)]
     fov_radius: Annotated[StrictInt, Field(ge=1, le=100)]
+    hall: Hall | None = None  # a great room first, counted among the rooms
+    loops: Annotated[StrictInt, Field(ge=0, le=20)] | None = None  # extra joins between near rooms (None: 1..n/4+1)
+    water: Percent = 0  # chance that a room (not the start) is flooded inside its rim
 
 
 class FloorItem(Model):
@@ -351,6 +364,7 @@ class Level(Model):
     items: tuple[FloorItem, ...] = ()
     final: StrictBool = False
     guardians: tuple[Id, ...] = ()  # final level: monsters waiting in the last rooms
+    unique: Id | None = None  # a monster with `unique: true`, waiting in the level's set-piece room
 
 
 class Ruleset(Model):

@@ -22,6 +22,11 @@ Layout
   the corridor's segment.
 * Segment ids: the rooms first, in placement order (room 0 holds the start, at its centre), then the corridors in
   the order of their first tile (row by row).
+* **Profiles** (``dungeon.yaml``) shape this: a ``hall`` is one great room placed before the others (a long gallery,
+  a vault in the middle; it is room 1, the start stays in room 0); ``loops`` fixes the number of extra joins (0: a
+  tree of dead ends); ``water`` floods that share of the rooms (never the start's) inside their rim with standing
+  water, which is walked and seen through like floor, and where nothing is placed.
+* The **set piece** is the room a floor's unique waits in: the hall, else the room halfway out along ``far_rooms``.
 * ``far_rooms`` orders the rooms by walking distance (4-connected steps) from the start to each room's centre,
   farthest first, ties by id; the start room is always last. The stairs down go in the farthest room, away from its
   walls (on the final level they are the way out).
@@ -37,13 +42,14 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from undercroft.content.schema import MapGen
+from undercroft.content.schema import Hall, MapGen
 from undercroft.rules.floods import MAX_DIST, STEPS, BoolArray, Point
 from undercroft.rules.levelmap import (
     DOOR,
     FLOOR,
     STAIRS,
     WALL,
+    WATER,
     LevelMap,
     Segment,
     path_between,
@@ -59,6 +65,7 @@ __all__ = [
     "FLOOR",
     "STAIRS",
     "WALL",
+    "WATER",
     "LevelMap",
     "Segment",
     "compute_fov",
@@ -108,8 +115,8 @@ class _Rect:
 def generate_level(profile: MapGen, stream: Stream) -> LevelMap:
     """Generate one level. Same profile and same stream state give the same level, array for array."""
     width, height = profile.width, profile.height
-    rooms = _place_rooms(profile, stream)
-    edges = _connections(rooms, stream)
+    rooms, hall = _place_rooms(profile, stream)
+    edges = _connections(rooms, profile.loops, stream)
 
     tiles = np.zeros((height, width), dtype=np.uint8)
     blocked = np.zeros((height, width), dtype=np.bool_)  # where corridors may not go
@@ -180,30 +187,80 @@ def generate_level(profile: MapGen, stream: Stream) -> LevelMap:
     ix1, iy1, ix2, iy2 = far.x1 + 1, far.y1 + 1, far.x2 - 1, far.y2 - 1  # away from the walls (rooms are >= 3 wide)
     stairs = (ix1 + stream.below(ix2 - ix1 + 1), iy1 + stream.below(iy2 - iy1 + 1))
     tiles[stairs[1], stairs[0]] = STAIRS
+    if profile.water:
+        _flood(tiles, rooms, profile.water, stream)
 
     tiles.flags.writeable = False
     segment_of.flags.writeable = False
-    return LevelMap(width, height, tiles, segment_of, tuple(segments), start, stairs, far_rooms)
+    set_piece = hall if hall >= 0 else _halfway(far_rooms)
+    return LevelMap(width, height, tiles, segment_of, tuple(segments), start, stairs, far_rooms, set_piece)
 
 
-def _place_rooms(profile: MapGen, stream: Stream) -> list[_Rect]:
-    """Random non-overlapping rooms, ``_GAP`` tiles apart and from the edge; at least two always."""
+def _halfway(far_rooms: tuple[int, ...]) -> int:
+    """The room halfway out: the middle of ``far_rooms`` without the stairs' room and the start (else the stairs')."""
+    between = far_rooms[1:-1]
+    return between[len(between) // 2] if between else far_rooms[0]
+
+
+def _flood(tiles: npt.NDArray[np.uint8], rooms: list[_Rect], chance: int, stream: Stream) -> None:
+    """Each room but the start's, with ``chance`` percent, fills with water inside its rim of floor."""
+    for r in rooms[1:]:
+        if stream.below(100) < chance:
+            inside = tiles[r.y1 + 1 : r.y2, r.x1 + 1 : r.x2]
+            inside[inside == FLOOR] = WATER
+
+
+def _place_rooms(profile: MapGen, stream: Stream) -> tuple[list[_Rect], int]:
+    """Random non-overlapping rooms, ``_GAP`` tiles apart and from the edge; at least two always. With a ``hall``,
+    the hall is placed first and becomes room 1; returns the rooms and the hall's index (-1: none)."""
     width, height = profile.width, profile.height
     lo = max(_MIN_ROOM, min(profile.room_size_min, profile.room_size_max))
     hi = max(lo, profile.room_size_max)
     rmin = min(profile.rooms_min, profile.rooms_max)
     target = rmin + stream.below(max(profile.rooms_min, profile.rooms_max) - rmin + 1)
+    if profile.hall is not None:
+        hall = _place_hall(profile.hall, width, height, stream)
+        taken = np.zeros((height, width), dtype=np.bool_)
+        taken[hall.y1 : hall.y2 + 1, hall.x1 : hall.x2 + 1] = True
+        others = _try_rooms(width, height, lo, hi, max(1, target - 1), target * _ATTEMPTS_PER_ROOM, stream, taken)
+        if others:
+            return [others[0], hall, *others[1:]], 1
+        # (no room fits beside the hall: an ordinary level instead)
     rooms = _try_rooms(width, height, lo, hi, target, target * _ATTEMPTS_PER_ROOM, stream)
     if len(rooms) < 2:
         # The profile's rooms are too big for its map: fall back to the smallest rooms, two of which always fit.
         rooms = _try_rooms(width, height, _MIN_ROOM, _MIN_ROOM, max(2, target), target * _ATTEMPTS_PER_ROOM, stream)
-    return rooms
+    return rooms, -1
 
 
-def _try_rooms(width: int, height: int, lo: int, hi: int, target: int, attempts: int, stream: Stream) -> list[_Rect]:
+def _place_hall(spec: Hall, width: int, height: int, stream: Stream) -> _Rect:
+    """The great room: its size from the spec's ranges (within the map), in the middle or anywhere."""
+    free_w, free_h = width - 2 * _GAP, height - 2 * _GAP
+    wlo, hlo = min(spec.width_min, spec.width_max), min(spec.height_min, spec.height_max)
+    w = min(wlo + stream.below(max(spec.width_min, spec.width_max) - wlo + 1), free_w)
+    h = min(hlo + stream.below(max(spec.height_min, spec.height_max) - hlo + 1), free_h)
+    if spec.centre:
+        x1, y1 = _GAP + (free_w - w) // 2, _GAP + (free_h - h) // 2
+    else:
+        x1, y1 = _GAP + stream.below(free_w - w + 1), _GAP + stream.below(free_h - h + 1)
+    return _Rect(x1, y1, x1 + w - 1, y1 + h - 1)
+
+
+def _try_rooms(
+    width: int,
+    height: int,
+    lo: int,
+    hi: int,
+    target: int,
+    attempts: int,
+    stream: Stream,
+    taken: npt.NDArray[np.bool_] | None = None,
+) -> list[_Rect]:
+    """Up to ``target`` rooms of sides ``lo``..``hi``, clear of each other and of what ``taken`` holds already."""
     free_w = width - 2 * _GAP  # floors lie in _GAP .. width - 1 - _GAP
     free_h = height - 2 * _GAP
-    taken = np.zeros((height, width), dtype=np.bool_)
+    if taken is None:
+        taken = np.zeros((height, width), dtype=np.bool_)
     rooms: list[_Rect] = []
     for _ in range(attempts):
         if len(rooms) >= target:
@@ -220,8 +277,9 @@ def _try_rooms(width: int, height: int, lo: int, hi: int, target: int, attempts:
     return rooms
 
 
-def _connections(rooms: list[_Rect], stream: Stream) -> list[tuple[int, int]]:
-    """Room pairs to join: a minimum spanning tree (Prim from room 0) and a few extra loops between near rooms."""
+def _connections(rooms: list[_Rect], loops: int | None, stream: Stream) -> list[tuple[int, int]]:
+    """Room pairs to join: a minimum spanning tree (Prim from room 0) and a few extra loops between near rooms
+    (``loops`` of them, or 1..n/4+1 drawn when None)."""
     n = len(rooms)
     in_tree = [False] * n
     best = [(MAX_DIST, 0)] * n  # (gap, tree room) for rooms outside the tree
@@ -243,7 +301,7 @@ def _connections(rooms: list[_Rect], stream: Stream) -> list[tuple[int, int]]:
         others = sorted(
             ((rooms[a].gap(rooms[b]), a, b) for a in range(n) for b in range(a + 1, n) if (a, b) not in linked),
         )
-        extra = 1 + stream.below(n // 4 + 1)
+        extra = loops if loops is not None else 1 + stream.below(n // 4 + 1)
         pool = [(a, b) for _, a, b in others[: 3 * extra]]
         for _ in range(min(extra, len(pool))):
             edges.append(pool.pop(stream.below(len(pool))))

@@ -219,7 +219,7 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
         return
     st.depth += 1
     if st.depth not in st.levels:
-        st.levels[st.depth] = make_level(ctx.content, ctx.rs, ctx.streams, st.depth)
+        st.levels[st.depth] = make_level(ctx.content, ctx.ruleset_id, ctx.streams, st.depth)
     lv = st.level
     st.pos = st.prev_pos = lv.map.start
     st.segment = int(lv.map.segment_of[st.pos[1], st.pos[0]])

@@ -158,7 +158,7 @@ class Game(Ctx):
         super().__init__(content, ruleset, seed, dice)
         members = [self.new_member(cid) for cid in self.rs.party]
         gold = max(0, roll(self.dice(SETUP), self.rs.start_gold).total)
-        lv0 = make_level(content, self.rs, self.streams, 0)
+        lv0 = make_level(content, ruleset, self.streams, 0)
         start = lv0.map.start
         seg = int(lv0.map.segment_of[start[1], start[0]])
         self.state = GameState(

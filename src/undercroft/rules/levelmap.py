@@ -26,6 +26,7 @@ WALL: Final = 0
 FLOOR: Final = 1
 DOOR: Final = 2
 STAIRS: Final = 3
+WATER: Final = 4  # standing water inside a flooded room: walked and seen through like floor; nothing is placed in it
 
 WALK_WINDOWS: Final = 4096  # windows of a map whose walkable tiles (LevelMap.walk_bits) are kept at once
 
@@ -60,6 +61,7 @@ class LevelMap:
     start: Point  # where the party arrives: the centre of room 0
     stairs: Point  # the stairs down (on the final level, the way out)
     far_rooms: tuple[int, ...]  # room ids by walking distance from the start, farthest first
+    set_piece: int = -1  # the room a floor's unique waits in (the hall, else a room halfway out); -1: none
 
     @property
     def rooms(self) -> tuple[Segment, ...]:
@@ -141,7 +143,7 @@ def transparent(level: LevelMap) -> BoolArray:
 
 
 def walkable(level: LevelMap) -> BoolArray:
-    """(height, width): True where one can stand (the same tiles as :func:`transparent` for now)."""
+    """(height, width): True where one can stand (the same tiles as :func:`transparent`: water too)."""
     return np.asarray(level.tiles != WALL)
 
 

@@ -1,8 +1,11 @@
 """Making a level: the map (:mod:`undercroft.rules.dungeon`), the floor items and the guardians.
 
-Each level draws only from its own stream (``level``/depth), so a level is the same whatever happened before it.
+Each level draws only from its own stream (:func:`~undercroft.rules.rng.level_stream`, at its depth), so a level is
+the same whatever happened before it, and one seed gives each ruleset its own maps.
 Items lie in rooms other than the start; the guardians of a final level wait in its farthest rooms, the first of
-them by the stairs, which on the final level are the way out (our design: see docs/RULES.md).
+them by the stairs, which on the final level are the way out (our design: see docs/RULES.md). A level's unique
+waits in the map's set-piece room (else the farthest room no guardian holds) as a resident: it never wanders, and
+it is met as any resident is when the party walks in (the room then has no monster check of its own).
 """
 
 from __future__ import annotations
@@ -10,21 +13,21 @@ from __future__ import annotations
 import numpy as np
 
 from undercroft.content import Content
-from undercroft.content.schema import Ruleset
 from undercroft.rules import dungeon
 from undercroft.rules.context import init_behaviour
 from undercroft.rules.dice import roll
-from undercroft.rules.rng import LEVEL, Streams
+from undercroft.rules.rng import Stream, Streams, level_stream
 from undercroft.rules.state import Group, LevelState
 from undercroft.rules.types import Origin
 
 GROUP_ID_BASE = 10_000  # guardians of level i have ids GROUP_ID_BASE * (i + 1) + k
+UNIQUE_ID = 99  # ... and its unique GROUP_ID_BASE * (i + 1) + UNIQUE_ID
 
 
-def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> LevelState:
-    """Level ``idx`` of ruleset ``rs``, from its own stream."""
-    spec = rs.levels[idx]
-    stream = streams.get(LEVEL, idx)
+def make_level(content: Content, ruleset: str, streams: Streams, idx: int) -> LevelState:
+    """Level ``idx`` of ruleset ``ruleset``, from its own stream (the ruleset's level stream, at depth ``idx``)."""
+    spec = content.ruleset(ruleset).levels[idx]
+    stream = streams.get(level_stream(ruleset), idx)
     m = dungeon.generate_level(content.dungeon[spec.mapgen], stream)
     lv = LevelState(
         index=idx,
@@ -57,7 +60,24 @@ def make_level(content: Content, rs: Ruleset, streams: Streams, idx: int) -> Lev
         g = Group(gid_base + i, mid, [mon.hp], mon.hp, idx, seg.id, guard_post(m, seg), Origin.GUARDIAN, treasure)
         init_behaviour(g, mon)
         lv.add_group(g)
+    if spec.unique is not None:
+        lv.add_group(_unique(content, spec.unique, lv, stream, gid_base + UNIQUE_ID))
     return lv
+
+
+def _unique(content: Content, mid: str, lv: LevelState, stream: Stream, gid: int) -> Group:
+    """The level's unique, a resident of the set-piece room (or, if a guardian holds it or it is the start, the
+    farthest room that is free)."""
+    m = lv.map
+    start_seg = int(m.segment_of[m.start[1], m.start[0]])
+    held = {g.segment for g in lv.groups} | {start_seg}
+    free = [r for r in (m.set_piece, *m.far_rooms) if r >= 0 and r not in held]
+    seg = m.segments[free[0] if free else m.far_rooms[0]]
+    mon = content.monsters[mid]
+    treasure = max(0, roll(stream, mon.treasure).total)
+    g = Group(gid, mid, [mon.hp], mon.hp, lv.index, seg.id, guard_post(m, seg), Origin.RESIDENT, treasure)
+    init_behaviour(g, mon)
+    return g
 
 
 def guard_post(m: dungeon.LevelMap, seg: dungeon.Segment) -> tuple[int, int]:

@@ -24,6 +24,12 @@ COMBAT = "combat"  # attack rolls
 COSMETIC = "cosmetic"  # UI only: never read by the rules
 
 
+def level_stream(ruleset: str) -> str:
+    """The name of the dungeon-generation stream of a ruleset: the ruleset's id is mixed in, so one seed gives
+    different maps in different rulesets. The default ruleset keeps the plain name its maps always had."""
+    return LEVEL if ruleset == "undercroft" else f"{LEVEL}/{ruleset}"
+
+
 def stream_id(name: str) -> int:
     """A stable 32-bit id for a stream name (blake2b, never Python's salted ``hash``)."""
     return int.from_bytes(hashlib.blake2b(name.encode("utf-8"), digest_size=4).digest(), "little")

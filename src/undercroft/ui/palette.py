@@ -63,12 +63,15 @@ KIND_COLOURS: Final[dict[str, RGB]] = {
 
 # --- the map ---------------------------------------------------------------------------------------------------
 
-# Tile looks, one row per tile code, in the order of undercroft.rules.dungeon: WALL 0, FLOOR 1, DOOR 2, STAIRS 3.
-LIT_FG: Final = np.array([(176, 156, 124), (132, 122, 100), (230, 170, 70), (255, 255, 255)], dtype=np.uint8)
-LIT_BG: Final = np.array([(66, 54, 42), (26, 23, 20), (70, 44, 20), (50, 50, 80)], dtype=np.uint8)
-DIM_FG: Final = np.array([(74, 70, 78), (46, 46, 56), (96, 80, 60), (130, 130, 160)], dtype=np.uint8)
-DIM_BG: Final = np.array([(22, 21, 28), (0, 0, 0), (20, 16, 12), (16, 16, 30)], dtype=np.uint8)
-TILE_NAMES: Final = ("wall", "floor", "door", "stairs")  # the rows of the four arrays above
+# Tile looks, one row per tile code, in the order of undercroft.rules.dungeon: WALL 0, FLOOR 1, DOOR 2, STAIRS 3,
+# WATER 4.
+LIT_FG: Final = np.array(
+    [(176, 156, 124), (132, 122, 100), (230, 170, 70), (255, 255, 255), (96, 160, 230)], dtype=np.uint8
+)
+LIT_BG: Final = np.array([(66, 54, 42), (26, 23, 20), (70, 44, 20), (50, 50, 80), (14, 30, 52)], dtype=np.uint8)
+DIM_FG: Final = np.array([(74, 70, 78), (46, 46, 56), (96, 80, 60), (130, 130, 160), (40, 56, 86)], dtype=np.uint8)
+DIM_BG: Final = np.array([(22, 21, 28), (0, 0, 0), (20, 16, 12), (16, 16, 30), (4, 10, 20)], dtype=np.uint8)
+TILE_NAMES: Final = ("wall", "floor", "door", "stairs", "water")  # the rows of the four arrays above
 LIT_FLOOR_BG: Final[RGB] = (26, 23, 20)  # LIT_BG's floor row, as an RGB
 
 MET_BG: Final[RGB] = (110, 20, 20)  # behind each creature of the group met (badly hurt: a third of its HP or less)

@@ -89,10 +89,16 @@ LOG_ROWS: Final = HEIGHT - LOG_Y
 
 # --- palette (the colours and their contrast rules live in undercroft.ui.palette) -------------------------------
 
-# Tile looks, indexed by tile code (WALL, FLOOR, DOOR, STAIRS).
-_N_TILES = 4
+# Tile looks, indexed by tile code (WALL, FLOOR, DOOR, STAIRS, WATER).
+_N_TILES = 5
 TILE_CH: Final = np.zeros(_N_TILES, dtype=np.int32)
-TILE_CH[[dungeon.WALL, dungeon.FLOOR, dungeon.DOOR, dungeon.STAIRS]] = [ord("#"), 0xB7, ord("+"), ord(">")]
+TILE_CH[[dungeon.WALL, dungeon.FLOOR, dungeon.DOOR, dungeon.STAIRS, dungeon.WATER]] = [
+    ord("#"),
+    0xB7,
+    ord("+"),
+    ord(">"),
+    ord("\u2248"),  # ≈
+]
 SHROUD: Final = np.zeros((), dtype=tcod.console.rgb_graphic)
 SHROUD["ch"] = ord(" ")
 # Every look of every tile code as a whole cell, three per code: dark, remembered, seen. A tile's cell is

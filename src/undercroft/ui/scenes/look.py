@@ -32,6 +32,7 @@ TILE_WORDS: Final[dict[int, str]] = {
     dungeon.FLOOR: "floor",
     dungeon.DOOR: "a door",
     dungeon.STAIRS: "stairs down",
+    dungeon.WATER: "standing water",
 }
 LOOK_W: Final = 38
 

@@ -1,0 +1,107 @@
+"""The world of issue 33: eight floors in `undercroft`, forty monsters and more, one unique a floor waiting in its
+set-piece room, and glyphs a roguelike player reads at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from engine_helpers import content, encounter_faces, make_game, of, one, walk_to
+
+from undercroft.content import DataError, load_content
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.levels import make_level
+from undercroft.rules.rng import Streams
+from undercroft.rules.types import Mode, Origin
+
+Mutate = Callable[[Path, str, str, str], str]
+NEW_PROFILES = ("flooded", "cells", "gallery", "vault")
+
+
+def test_the_monsters_read_at_once() -> None:
+    """Letters for creatures (no `[` or `~`); no glyph shared by a monster and an item."""
+    c = content()
+    assert len(c.monsters) >= 40
+    item_glyphs = {it.glyph for it in c.items.values()}
+    for mid, mon in c.monsters.items():
+        assert mon.glyph.isascii() and mon.glyph.isalpha(), f"{mid}: {mon.glyph!r} is not a letter"
+        assert mon.glyph not in item_glyphs, f"{mid}: {mon.glyph!r} is also an item's glyph"
+        assert mon.description and mon.worth > 0, mid
+
+
+def test_uniques_have_their_own_letters() -> None:
+    c = content()
+    uniques = [m for m in c.monsters.values() if m.unique]
+    others = {m.glyph for m in c.monsters.values() if not m.unique}
+    assert len(uniques) >= 7
+    assert len({m.glyph for m in uniques}) == len(uniques) and not {m.glyph for m in uniques} & others
+    assert all(m.number == "1" for m in uniques)
+
+
+def test_undercroft_has_eight_floors_each_new_one_with_a_profile_and_a_unique() -> None:
+    c = content()
+    levels = c.ruleset("undercroft").levels
+    assert len(levels) == 8 and levels[-1].final and not any(lv.final for lv in levels[:-1])
+    assert [lv.mapgen for lv in levels[3:7]] == list(NEW_PROFILES)
+    assert len({lv.name for lv in levels}) == 8
+    for lv in levels[3:7]:
+        assert lv.unique is not None and c.monsters[lv.unique].unique
+    uniques = [lv.unique for lv in levels if lv.unique]
+    assert len(uniques) == len(set(uniques))
+
+
+def test_the_other_rulesets_keep_their_floors() -> None:
+    c = content()
+    for rid in ("citadel", "warden", "crawler"):
+        rs = c.ruleset(rid)
+        assert len(rs.levels) == 4 and not any(lv.unique for lv in rs.levels)
+        assert {lv.mapgen for lv in rs.levels} <= {"maze", "crypt", "sanctum"}
+
+
+@pytest.mark.parametrize("depth", [3, 4, 5, 6])
+def test_a_floors_unique_waits_in_the_set_piece_room_as_a_resident(depth: int) -> None:
+    c = content()
+    spec = c.ruleset("undercroft").levels[depth]
+    for seed in (1, 2, 3):
+        lv = make_level(c, "undercroft", Streams(seed), depth)
+        (g,) = [g for g in lv.groups if g.monster == spec.unique]
+        assert g.origin == Origin.RESIDENT and g.hp == [c.monsters[g.monster].hp]
+        assert g.segment == lv.map.set_piece and lv.map.segments[g.segment].kind == "room"
+        assert lv.map.segment_of[g.pos[1], g.pos[0]] == g.segment
+
+
+def test_walking_into_the_set_piece_room_meets_the_unique_by_the_ordinary_procedure() -> None:
+    """No monster check in its room: the unique there is met, with the encounter sequence's own rolls."""
+    game = make_game("undercroft", 1, dice=ScriptedDice())
+    st = game.state
+    lv = make_level(game.content, "undercroft", game.streams, 4)  # the crypt of cells: the Embalmer
+    st.levels[4], st.depth = lv, 4
+    room = lv.map.segments[lv.map.set_piece]
+    door = room.doors[0]
+    st.pos = st.prev_pos = (door[0], door[1])
+    st.segment = int(lv.map.segment_of[door[1], door[0]])
+    inside = next(
+        (x, y)
+        for y in range(room.y1, room.y2 + 1)
+        for x in range(room.x1, room.x2 + 1)
+        if abs(x - door[0]) + abs(y - door[1]) == 1
+    )
+    events = walk_to(game, inside, faces=encounter_faces())
+    assert not of(events, "roll", purpose="monster_check")
+    enc = one(events, "encounter")
+    assert st.group(enc["group"]).monster == "embalmer" and st.mode == Mode.ENCOUNTER
+
+
+def test_a_unique_in_a_table_is_refused(data_copy: Path, mutate: Mutate) -> None:
+    mutate(data_copy, "encounters.yaml", "[cave_bat, cave_bat, drowned_dead", "[embalmer, cave_bat, drowned_dead")
+    with pytest.raises(DataError) as info:
+        load_content(data_copy)
+    assert "'embalmer' is unique" in str(info.value)
+
+
+def test_a_level_unique_must_be_unique(data_copy: Path, mutate: Mutate) -> None:
+    mutate(data_copy, "rulesets.yaml", "unique: embalmer", "unique: troll")
+    with pytest.raises(DataError) as info:
+        load_content(data_copy)
+    assert "monster 'troll' is not unique" in str(info.value)
