@@ -27,6 +27,7 @@ from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.names import the
+from undercroft.rules.scoring import score_card
 from undercroft.rules.types import Mode, Origin
 from undercroft.ui.layout import Camera
 
@@ -349,8 +350,15 @@ class Session:
         return out
 
 
+def score_line(game: Game) -> str:
+    """The score and what made it: "Score: 340 (floor 3: 300, kills worth 40: 40)."."""
+    card = score_card(game.content, game.state)
+    parts = ", ".join(f"{what}: {n}" for what, n in card.parts(game.content))
+    return f"Score: {card.total}" + (f" ({parts})." if parts else ".")
+
+
 def end_lines(game: Game) -> list[str]:
-    """What the death (or victory) screen says: cause, turn, depth and seed."""
+    """What the death (or victory) screen says: cause, turn, depth and seed, kills and gold, the score."""
     st = game.state
     level = game.rs.levels[st.depth].name
     if st.mode == Mode.DEAD and st.death is not None:
@@ -361,6 +369,7 @@ def end_lines(game: Game) -> list[str]:
             f"Depth: level {int(d['depth']) + 1} ({level}).",
             f"Seed {d['seed']}, ruleset {game.rs.title}.",
             f"Kills: {st.kills}. Gold: {st.gold}.",
+            score_line(game),
         ]
     slew = not any(g.origin == Origin.GUARDIAN for g in st.level.groups)
     how = (
@@ -374,6 +383,7 @@ def end_lines(game: Game) -> list[str]:
         f"Depth: level {st.depth + 1} ({level}).",
         f"Seed {st.seed}, ruleset {game.rs.title}.",
         f"Kills: {st.kills}. Gold: {st.gold}.",
+        score_line(game),
     ]
 
 
