@@ -155,8 +155,9 @@ class Session:
     # --- starting ------------------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, content: Content, ruleset: str, seed: int | str) -> Session:
-        """A new recorded game in the saves directory."""
+    def new(cls, content: Content, ruleset: str, seed: int | str, *, daily: str = "") -> Session:
+        """A new recorded game in the saves directory (``daily``: the date of the day's game, marked in its
+        header)."""
         game = Game(content, ruleset, seed)
         path = saves_mod.new_save_path(game.state.seed, ruleset)
         try:
@@ -164,11 +165,13 @@ class Session:
         except saves_mod.SaveLocked:  # another window started the same game in the same second
             raise FileExistsError(f"{path.name} was just created by another window") from None
         try:
-            recorder = record.Recorder.create(path, game, content)
+            recorder = record.Recorder.create(path, game, content, daily=daily)
         except BaseException:
             lock.release()
             raise
         s = cls(content, game, recorder, lock=lock)
+        if daily:
+            s.seed_text = saves_mod.daily_word(daily)
         s.log.add(f"{game.rs.title}, seed {game.state.seed}. {game.rs.levels[0].name}.", "alert")
         s.log.add("Press ? for help.", "detail")
         return s
