@@ -322,7 +322,7 @@ def test_run_through_the_door_and_the_death_screen(user: Path, tmp_path: Path) -
     assert "Score: 100 (floor 1: 100)." in text
     assert session.morgue is not None and session.morgue.is_file()
     morgue = session.morgue.read_text()
-    assert "You are dead." in morgue and "Gaoler" in morgue and "Message log" in morgue
+    assert "You are dead." in morgue and "Gaoler" in morgue and "Last messages" in morgue
     press(stack, KeySym.RETURN)
     assert names(stack) == ["TitleScene"]
 
