@@ -421,7 +421,7 @@ def morgue_text(session: Session) -> list[str]:
     kills by kind, the notes of the run with their turns, the last floor's map, the last messages and the replay
     command."""
     g = session.game
-    lines = ["Undercroft morgue file", "", *end_lines(g)]
+    lines = ["Undercroft morgue file", "", *end_lines(g, session.seed_label)]
     turning = session.turning_lines()
     if turning:
         lines += _section("Where it turned", turning)
@@ -446,9 +446,11 @@ def score_line(game: Game) -> str:
     return f"Score: {card.total}" + (f" ({parts})." if parts else ".")
 
 
-def end_lines(game: Game) -> list[str]:
-    """What the death (or victory) screen says: cause, turn, depth and seed, kills and gold, the score."""
+def end_lines(game: Game, seed: str = "") -> list[str]:
+    """What the death (or victory) screen says: cause, turn, depth and seed (``seed``: as typed; default its
+    number), kills and gold, the score."""
     st = game.state
+    seed = seed or str(st.seed)
     level = game.rs.levels[st.depth].name
     if st.mode == Mode.DEAD and st.death is not None:
         d = st.death
@@ -456,7 +458,7 @@ def end_lines(game: Game) -> list[str]:
             "You are dead.",
             f"Killed by {the(str(d['cause']))} on turn {d['turn']}.",
             f"Depth: level {int(d['depth']) + 1} ({level}).",
-            f"Seed {d['seed']}, ruleset {game.rs.title}.",
+            f"Seed {seed}, ruleset {game.rs.title}.",
             f"Kills: {st.kills}. Gold: {st.gold}.",
             score_line(game),
         ]
@@ -470,7 +472,7 @@ def end_lines(game: Game) -> list[str]:
         "You have won.",
         how,
         f"Depth: level {st.depth + 1} ({level}).",
-        f"Seed {st.seed}, ruleset {game.rs.title}.",
+        f"Seed {seed}, ruleset {game.rs.title}.",
         f"Kills: {st.kills}. Gold: {st.gold}.",
         score_line(game),
     ]
