@@ -194,3 +194,28 @@ def test_python_m_validate_on_bad_data(data_copy: Path, mutate: Mutate, tmp_path
     lines = proc.stderr.splitlines()
     assert sum(1 for line in lines if PROBLEM_LINE.match(line)) == 3
     assert lines[-1] == "undercroft: 3 problem(s) in the rules data"
+
+
+def test_validate_json_prints_the_content_size(capsys: pytest.CaptureFixture[str], shipped_data: Path) -> None:
+    assert main(["validate", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    sizes = json.loads(out)
+    content = load_content(shipped_data)
+    assert sizes["monsters"] == len(content.monsters)
+    assert sizes["items"] == len(content.items)
+    assert sizes["digest"] == content.digest
+    assert set(sizes["rulesets"]) == set(content.rulesets)
+    for name, rs in content.rulesets.items():
+        assert sizes["rulesets"][name]["levels"] == len(rs.levels)
+    assert sizes["rulesets"]["warden"]["levels"] >= 1
+
+
+def test_validate_in_words_names_the_levels_of_each_ruleset(
+    capsys: pytest.CaptureFixture[str], shipped_data: Path
+) -> None:
+    assert main(["validate"]) == 0
+    line = capsys.readouterr().out
+    content = load_content(shipped_data)
+    for name, rs in content.rulesets.items():
+        assert f"{name} {len(rs.levels)}" in line

@@ -101,6 +101,7 @@ def highs(d: Data) -> None:
             "standoff_rounds": 1000,
         },
         "check": {"die": 100, "resident_max": 100, "wandering_max": 100},
+        "score": {"per_floor": 100_000, "per_worth": 1000, "win": 1_000_000},
     }
     for g in d["dungeon.yaml"].values():
         g.update(width=200, height=200, rooms_min=60, rooms_max=60, room_size_min=30, room_size_max=40, fov_radius=100)
@@ -174,6 +175,7 @@ def lows(d: Data) -> None:
             "standoff_rounds": 1,
         },
         "check": {"die": 2, "resident_max": 0, "wandering_max": 0},
+        "score": {"per_floor": 0, "per_worth": 0, "win": 0},
     }
     for g in d["dungeon.yaml"].values():
         g.update(width=20, height=15, rooms_min=2, rooms_max=2, room_size_min=3, room_size_max=3, fov_radius=1)

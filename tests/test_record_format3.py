@@ -445,3 +445,60 @@ def test_verify_prints_the_final_digest_for_format_3_and_the_checksum_for_format
     assert code == 0 and out.strip().endswith(f"final checksum {game.checksum()}")
     code, out, err = run("replay", "--events", str(golden))
     assert code == 0 and json.loads(out.splitlines()[-1])["turn"] == 300
+
+
+# --- the score on the end line, the daily date in the header (issue 33) ---------------------------------------------
+
+
+def _ended(content: Content, golden: Path, end: dict[str, object]) -> list[bytes]:
+    """The golden game's lines with an end line ``end`` (its digest the last action's) after the last action."""
+    lines = body_lines(golden)
+    return [*lines, json.dumps({"digest": load_recording(golden).actions[-1][2], "turn": 300, **end}).encode()]
+
+
+@pytest.mark.parametrize("score", [-1, 1.5, "12", True, None])
+def test_an_end_line_score_that_is_not_a_whole_number_is_refused(
+    content: Content, golden: Path, tmp_path: Path, score: object
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(rechain(_ended(content, golden, {"end": "dead", "score": score})))
+    with pytest.raises(RecordingError, match="'score' must be a whole number") as info:
+        load_recording(bad)
+    assert info.value.line == 302
+
+
+def test_an_end_line_reads_with_or_without_its_score(content: Content, golden: Path, tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(rechain(_ended(content, golden, {"end": "dead", "score": 344})))
+    assert load_recording(path).score == 344
+    path.write_bytes(rechain(_ended(content, golden, {"end": "dead"})))  # written before scores: still read
+    got = load_recording(path)
+    assert got.finished and got.score is None
+
+
+@pytest.mark.parametrize("daily,ok", [("2026-12-02", True), ("2026-02-30", False), ("26-12-02", False), (7, False)])
+def test_a_daily_header_holds_a_real_date(
+    content: Content, golden: Path, tmp_path: Path, daily: object, ok: bool
+) -> None:
+    lines = body_lines(golden)
+    header = json.loads(lines[0])
+    header["daily"] = daily
+    path = tmp_path / "d.jsonl"
+    path.write_bytes(rechain([json.dumps(header).encode(), *lines[1:]]))
+    if ok:
+        assert load_recording(path).header.daily == daily
+    else:
+        with pytest.raises(RecordingError, match="'daily' must be a date") as info:
+            load_recording(path)
+        assert info.value.line == 1
+
+
+def test_a_daily_game_is_marked_in_its_header(content: Content, tmp_path: Path) -> None:
+    path = tmp_path / "daily.jsonl"
+    game = Game(content, "undercroft", "daily-2026-12-02")
+    with Recorder.create(path, game, content, daily="2026-12-02"):
+        pass
+    assert json.loads(body_lines(path)[0])["daily"] == "2026-12-02"
+    assert load_recording(path).header.daily == "2026-12-02"
+    with pytest.raises(ValueError, match="YYYY-MM-DD"):
+        Recorder.create(tmp_path / "x.jsonl", Game(content, "undercroft", 1), content, daily="yesterday")

@@ -153,6 +153,50 @@ def test_past_games_screen_and_command(user: Path, capsys: pytest.CaptureFixture
     assert data["unfinished"][0]["seed_text"] == "moth"
     assert data["skipped"] == ["skipped foreign.jsonl: not an Undercroft recording"]
 
+    # the high-score tables: per ruleset, each finished game with the score of its end line
+    scores = {r: record.load_recording(g.path).score for r, g in facts.items()}
+    assert all(isinstance(v, int) and v >= 100 for v in scores.values())
+    assert main(["games", "--scores"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0] == "Undercroft (undercroft): 1 game" and table[3] == "Citadel (citadel): 1 game"
+    assert table[1].split() == ["Rank", "Score", "Depth", "Won", "Date", "Seed", "Daily"]
+    assert table[2].split()[:3] == ["1", str(scores["undercroft"]), str(facts["undercroft"].level)]
+    assert main(["games", "--scores", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    best = data["scores"]["citadel"][0]
+    assert (best["rank"], best["score"], best["won"], best["daily"]) == (1, scores["citadel"], False, "")
+    press(d, KeySym.S)
+    text = screen(d)
+    assert "high scores, by ruleset" in text and "Rank  Score" in text
+    assert text.index("Undercroft") < text.index("Citadel")  # the data's order of rulesets
+    assert f"1     {scores['citadel']}" in text
+
+
+def info(score: int, mtime: float, daily: str = "", result: str = "dead") -> saves.GameInfo:
+    return saves.GameInfo(
+        Path(f"g{mtime}.jsonl"),
+        "warden",
+        1,
+        "1",
+        result,
+        10,
+        f"2026-12-0{mtime:.0f}",
+        3,
+        mtime=mtime,
+        score=score,
+        daily=daily,
+    )
+
+
+def test_high_scores_rank_by_score_then_the_earlier_game_and_mark_the_daily() -> None:
+    games = [info(300, 1), info(500, 2, "2026-12-02"), info(300, 0), info(900, 3, result="crashed"), info(1, 4)]
+    games.append(saves.GameInfo(Path("old.jsonl"), "warden", 1, "1", "dead", 10, "", mtime=5))  # before scores
+    tables = saves.high_scores(games, content())
+    assert [(g.score, g.mtime) for g in tables["warden"]] == [(500, 2), (300, 0), (300, 1), (1, 4)]
+    rows = saves.score_rows(tables["warden"])
+    assert rows[0] == ("1", "500", "3", "", "2026-12-02", "1", "daily") and rows[1][-1] == ""
+    assert [r[0] for r in rows] == ["1", "2", "3", "4"]
+
 
 def test_a_word_seed_given_on_the_command_line_is_kept_as_typed(user: Path) -> None:
     from undercroft.ui.loop import PlayOptions, play_stack
@@ -161,3 +205,41 @@ def test_a_word_seed_given_on_the_command_line_is_kept_as_typed(user: Path) -> N
     games = saves.unfinished(None, content(), [])
     assert [g.seed_text for g in games] == ["goblin king"]
     assert not isinstance(stack.scenes[-1], TitleScene)  # straight into the game
+
+
+def test_the_daily_seed_is_the_same_all_day_and_differs_from_day_to_day(
+    user: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from undercroft.ui import loop
+
+    started: list[loop.PlayOptions] = []
+
+    def fake_play(front_end: object, data: object, options: loop.PlayOptions) -> int:
+        started.append(options)
+        loop.play_stack(content(), options)  # straight into the day's game, as the window would
+        return 0
+
+    monkeypatch.setattr(loop, "play", fake_play)
+    monkeypatch.setattr("undercroft.term.app.choose", lambda options: None)
+    for day in ("2026-12-02", "2026-12-02", "2026-12-03"):
+        monkeypatch.setattr(saves, "today_utc", lambda day=day: day)
+        assert main(["play", "--daily", "--ruleset", "warden"]) == 0
+    first, again, tomorrow = started
+    assert first.seed == again.seed == parse_seed("daily-2026-12-02") and first.seed_text == "daily-2026-12-02"
+    assert tomorrow.seed == parse_seed("daily-2026-12-03") != first.seed
+    assert first.daily == "2026-12-02" and tomorrow.daily == "2026-12-03"
+    games = sorted(saves.unfinished(None, content(), []), key=lambda g: g.seed_text)
+    assert [(g.seed_text, g.header.daily if g.header else "") for g in games] == [
+        ("daily-2026-12-02", "2026-12-02"),
+        ("daily-2026-12-02", "2026-12-02"),
+        ("daily-2026-12-03", "2026-12-03"),
+    ]
+    assert main(["play", "--daily", "--seed", "5"]) == 2  # one or the other
+
+
+def test_a_seed_typed_as_the_days_word_is_not_the_daily_game(user: Path) -> None:
+    from undercroft.ui.loop import PlayOptions, play_stack
+
+    play_stack(content(), PlayOptions(seed=parse_seed("daily-2026-12-02"), seed_text="daily-2026-12-02"))
+    (game,) = saves.unfinished(None, content(), [])
+    assert game.header is not None and game.header.daily == "" and game.daily == ""

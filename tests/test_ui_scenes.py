@@ -319,9 +319,10 @@ def test_run_through_the_door_and_the_death_screen(user: Path, tmp_path: Path) -
     assert f"Killed by the Gaoler on turn {st.turn}." in text
     assert "Depth: level 1 (The First Floor)." in text
     assert f"Seed {st.seed}, ruleset The Warden." in text
+    assert "Score: 100 (floor 1: 100)." in text
     assert session.morgue is not None and session.morgue.is_file()
     morgue = session.morgue.read_text()
-    assert "You are dead." in morgue and "Gaoler" in morgue and "Message log" in morgue
+    assert "You are dead." in morgue and "Gaoler" in morgue and "Last messages" in morgue
     press(stack, KeySym.RETURN)
     assert names(stack) == ["TitleScene"]
 

@@ -126,6 +126,8 @@ class GameInfo:
     mtime: float = field(default=0.0, repr=False)
     header: record.Header | None = field(default=None, repr=False, compare=False)  # for the compatibility check
     open_pid: int | None = None  # open in another process (unfinished games): its pid, 0 when not known
+    score: int | None = None  # a finished game's score, from its end line (None: not over, or before scores)
+    daily: str = ""  # a daily game's UTC date (its header's "daily"), "" for any other
 
     def as_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -282,9 +284,26 @@ def remember_seed(path: Path, text: str) -> None:
     _write_meta(path, seed_text=text.strip()[:40])
 
 
-def seed_label(path: Path, seed: int) -> str:
+def seed_label(path: Path, seed: int, daily: str = "") -> str:
+    """The seed as typed (kept beside the recording), else a daily game's word, else the number."""
     text = _read_meta(path).get("seed_text")
-    return text if isinstance(text, str) and text else str(seed)
+    if isinstance(text, str) and text:
+        return text
+    return daily_word(daily) if daily else str(seed)
+
+
+DAILY_PREFIX = "daily-"
+
+
+def daily_word(date: str) -> str:
+    """The seed of the day ``date`` (``YYYY-MM-DD``, UTC), the same for everyone: ``daily-2026-12-02``. Each
+    ruleset plays it as its own game (a game is its ruleset and its seed)."""
+    return f"{DAILY_PREFIX}{date}"
+
+
+def today_utc() -> str:
+    """Today's date in UTC, ``YYYY-MM-DD``: the day of ``play --daily``."""
+    return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
 def _date(mtime: float) -> str:
@@ -311,7 +330,17 @@ def _info(path: Path, notes: list[str], *, abandoned: bool = False) -> GameInfo 
     h = rec.header
     result = "abandoned" if abandoned else rec.end or ("crashed" if rec.crash is not None else "playing")
     return GameInfo(
-        path, h.ruleset, h.seed, seed_label(path, h.seed), result, rec.turns, _date(mtime), mtime=mtime, header=h
+        path,
+        h.ruleset,
+        h.seed,
+        seed_label(path, h.seed, h.daily),
+        result,
+        rec.turns,
+        _date(mtime),
+        mtime=mtime,
+        header=h,
+        score=rec.score,
+        daily=h.daily,
     )
 
 
@@ -452,6 +481,54 @@ def past_games(
     return out
 
 
+def high_scores(games: list[GameInfo], content: Content | None = None) -> dict[str, list[GameInfo]]:
+    """Per ruleset (the data's order, then any other by name), its finished games with a score, best first (then
+    the earlier game first: a score matched later does not push one down)."""
+    order = list(content.rulesets) if content is not None else []
+    by: dict[str, list[GameInfo]] = {}
+    for g in games:
+        if g.score is not None and g.result in ("dead", "won"):
+            by.setdefault(g.ruleset, []).append(g)
+    for lst in by.values():
+        lst.sort(key=lambda g: (-(g.score or 0), g.mtime, g.path.name))
+    return dict(
+        sorted(by.items(), key=lambda kv: (kv[0] not in order, order.index(kv[0]) if kv[0] in order else 0, kv[0]))
+    )
+
+
+SCORE_COLUMNS = ("rank", "score", "depth", "won", "date", "seed", "daily")
+
+
+def score_rows(games: list[GameInfo]) -> list[tuple[str, ...]]:
+    """The rows of one ruleset's high-score table (``games`` as :func:`high_scores` orders them)."""
+    return [
+        (
+            str(i),
+            str(g.score),
+            str(g.level) if g.level is not None else "?",
+            "won" if g.result == "won" else "",
+            g.date,
+            g.seed_text,
+            "daily" if g.daily else "",
+        )
+        for i, g in enumerate(games, 1)
+    ]
+
+
+def format_scores(games: list[GameInfo], *, max_width: int = 0) -> list[str]:
+    """One ruleset's high-score table as aligned text lines (a header line first)."""
+    return _aligned([tuple(c.capitalize() for c in SCORE_COLUMNS), *score_rows(games)], max_width)
+
+
+def _aligned(rows: list[tuple[str, ...]], max_width: int) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    lines = []
+    for r in rows:
+        line = "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1]
+        lines.append(line.rstrip()[:max_width] if max_width else line.rstrip())
+    return lines
+
+
 def ruleset_title(content: Content | None, ruleset: str) -> str:
     if content is not None and ruleset in content.rulesets:
         return content.rulesets[ruleset].title
@@ -478,10 +555,4 @@ def table_rows(games: list[GameInfo], content: Content | None = None) -> list[tu
 
 def format_table(games: list[GameInfo], content: Content | None = None, *, max_width: int = 0) -> list[str]:
     """The past-games table as aligned text lines (a header line first)."""
-    rows = [tuple(c.capitalize() for c in COLUMNS), *table_rows(games, content)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS) - 1)]
-    lines = []
-    for r in rows:
-        line = "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[-1]
-        lines.append(line.rstrip()[:max_width] if max_width else line.rstrip())
-    return lines
+    return _aligned([tuple(c.capitalize() for c in COLUMNS), *table_rows(games, content)], max_width)

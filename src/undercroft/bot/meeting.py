@@ -99,7 +99,7 @@ def talk_odds(game: Game, g: Group) -> float:
     return good
 
 
-def _bribe_chance(die: int, digit: int) -> float:
+def bribe_chance(die: int, digit: int) -> float:
     """The chance a bribe is taken: the faces of the bribery die that accept it."""
     return sum(formulas.bribe_accepted(face, digit) for face in range(1, die + 1)) / die
 
@@ -115,7 +115,7 @@ def bribe_offer(game: Game, g: Group) -> int | None:
         if gold > st.gold:
             return None
         cell = formulas.bribe_cell(b, game.monster_of(g), gold)
-        if cell is not None and _bribe_chance(b.die, cell[2]) >= BRIBE_ODDS:
+        if cell is not None and bribe_chance(b.die, cell[2]) >= BRIBE_ODDS:
             return gold
     return None
 
@@ -133,7 +133,7 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
     offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
     if offer is not None:
         cell = game.bribe_cell(g, offer)
-        taken = 0.0 if cell is None else _bribe_chance(game.content.tables.bribery.die, cell[2])
+        taken = 0.0 if cell is None else bribe_chance(game.content.tables.bribery.die, cell[2])
         out["bribe"] = later["bribe"] = taken + (1 - taken) * win * STRUCK_FIRST
     best_later = max(later.values())
 

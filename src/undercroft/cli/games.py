@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from undercroft.cli.common import EXIT_OK, add_data_arg, load_data
+
+if TYPE_CHECKING:
+    from undercroft.content import Content
+    from undercroft.saves import GameInfo
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,7 +27,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="date",
         help="date: newest first (default); depth: deepest first, then most turns (high scores)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object: past, unfinished, skipped")
+    p.add_argument(
+        "--scores",
+        action="store_true",
+        help="the high-score tables instead: per ruleset, rank, score, depth, won, date, seed, daily",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON object: past, unfinished, skipped (--scores: scores)"
+    )
     add_data_arg(p)
     p.set_defaults(handler=cmd_games)
 
@@ -35,6 +47,8 @@ def cmd_games(args: argparse.Namespace) -> int:
     past = saves.past_games(content=content, notes=notes, sort=args.sort)
     todo = saves.unfinished(content=content, notes=notes)
     notes = list(dict.fromkeys(notes))
+    if args.scores:
+        return _print_scores(saves.high_scores(past, content), content, notes, as_json=args.json)
     if args.json:
         print(
             json.dumps(
@@ -55,4 +69,37 @@ def cmd_games(args: argparse.Namespace) -> int:
             f"  {g.date}  {saves.ruleset_title(content, g.ruleset)}, seed {g.seed_text}, level "
             f"{g.level if g.level is not None else '?'}, turn {g.turns}, HP {g.hp or '?'}  ({g.path.name})"
         )
+    return EXIT_OK
+
+
+def _print_scores(tables: dict[str, list[GameInfo]], content: Content, notes: list[str], *, as_json: bool) -> int:
+    from undercroft import saves
+
+    if as_json:
+        scores = {
+            rs: [
+                {
+                    "rank": k,
+                    "score": g.score,
+                    "depth": g.level,
+                    "won": g.result == "won",
+                    "date": g.date,
+                    "seed": g.seed_text,
+                    "daily": g.daily,
+                    "path": str(g.path),
+                }
+                for k, g in enumerate(games, 1)
+            ]
+            for rs, games in tables.items()
+        }
+        print(json.dumps({"scores": scores, "skipped": notes}, indent=1))
+        return EXIT_OK
+    for note in notes:
+        print(f"undercroft: {note}", file=sys.stderr)
+    if not tables:
+        print("No finished game has a score yet.")
+    for rs, games in tables.items():
+        print(f"{saves.ruleset_title(content, rs)} ({rs}): {len(games)} game{'s' if len(games) != 1 else ''}")
+        for line in saves.format_scores(games):
+            print("  " + line)
     return EXIT_OK

@@ -21,6 +21,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--seed", metavar="SEED", help="start a new game with this seed (a number, or any text)")
     p.add_argument(
+        "--daily",
+        action="store_true",
+        help="play the day's seed (daily-YYYY-MM-DD, the UTC date): the same game for everyone in a ruleset",
+    )
+    p.add_argument(
         "--terminal",
         action="store_true",
         help="play inside this terminal instead of a window (chosen by itself when there is no display)",
@@ -37,6 +42,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.ruleset not in content.rulesets:
         raise UserError(unknown_message("ruleset", args.ruleset, content.rulesets))
     seed: int | None = None
+    daily = ""
+    if args.daily:
+        if args.seed is not None:
+            raise UserError("--daily plays the day's seed: give --seed or --daily, not both", EXIT_USAGE)
+        from undercroft.saves import daily_word, today_utc
+
+        daily = today_utc()
+        args.seed = daily_word(daily)
     if args.seed is not None:
         try:
             seed = parse_seed(args.seed)
@@ -54,7 +67,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc), EXIT_USAGE) from None
     try:
-        options = loop.PlayOptions(ruleset=args.ruleset, seed=seed, seed_text=args.seed or "")
+        options = loop.PlayOptions(ruleset=args.ruleset, seed=seed, seed_text=args.seed or "", daily=daily)
         return loop.play(front_end, content, options)
     except NoDisplay:
         raise UserError(NO_DISPLAY + TERMINAL_HINT, EXIT_USAGE) from None

@@ -285,12 +285,21 @@ class CheckRules(Model):
     wandering_max: Annotated[StrictInt, Field(ge=0, le=MAX_DIE)]  # visited room or corridor: wanderer on 1..this
 
 
+class ScoreRules(Model):
+    """Ours (the texts keep no score): what a finished game counts for (rules/formulas.py: score)."""
+
+    per_floor: Annotated[StrictInt, Field(ge=0, le=100_000)]  # per floor reached, the deepest counted
+    per_worth: Annotated[StrictInt, Field(ge=0, le=1000)]  # per point of `worth` of the monsters killed
+    win: Annotated[StrictInt, Field(ge=0, le=1_000_000)]  # a won game's bonus
+
+
 class RulesFile(Model):
     time: TimeRules
     fatigue: FatigueRules
     combat: CombatRules
     encounter: EncounterRules
     check: CheckRules
+    score: ScoreRules
 
 
 # --- encounters.yaml -----------------------------------------------------------------------------------------

@@ -3,10 +3,12 @@ canonical text of a line and of an action (docs/REPLAY.md describes the three fo
 
 from __future__ import annotations
 
+import datetime
 import functools
 import hashlib
 import json
 import platform
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,6 +92,7 @@ class Header:
     start: str = ""  # checksum (formats 1-2) or digest (format 3) of the starting state
     parts: tuple[str, ...] = ()  # the state's parts, in the order of each line's "parts" (format 3: its digest)
     tcod: str = ""  # the tcod version ("": not recorded, a format 1 recording)
+    daily: str = ""  # the UTC date (YYYY-MM-DD) of a daily game (``play --daily``), "" for any other (format 3)
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,7 @@ class Recording:
     finished: bool = False
     crash: dict[str, Any] | None = None  # {"turn", "action" (Action), "type", "message", "line"}
     end: str | None = None  # "dead" or "won" when finished
+    score: int | None = None  # the end line's score (format 3; None: not finished, or written before scores)
     part_digests: list[str] = field(default_factory=list, repr=False)  # per action, the "parts" field (format 3:
     # the digest, which is the parts' digests)
     last_hash: str = field(default="", repr=False)  # chain value of the last line (for appending)
@@ -164,6 +168,20 @@ def describe_action(action: Action) -> str:
     d = action_to_dict(action)
     args = " ".join(f"{k}={v}" for k, v in d.items() if k != "type")
     return f"{d['type']}{' ' + args if args else ''}"
+
+
+_DAILY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def is_daily_date(text: object) -> bool:
+    """Whether ``text`` is a daily game's date as a header holds it: ``YYYY-MM-DD``, a real day."""
+    if not isinstance(text, str) or not _DAILY.fullmatch(text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 @functools.cache

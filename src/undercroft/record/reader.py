@@ -31,6 +31,7 @@ from undercroft.record.format import (
     _action_of,
     _chain,
     _dumps,
+    is_daily_date,
 )
 from undercroft.rules.actions import Action, ActionError, action_from_dict, action_from_text
 from undercroft.rules.digest import PART_HEX
@@ -139,6 +140,24 @@ def _is_hex(s: object, length: int) -> bool:
     return isinstance(s, str) and len(s) == length and set(s) <= _HEX
 
 
+def _parts(path: Path, obj: dict[str, Any]) -> list[str]:
+    """The header's ``parts``: the state's part names, each known, once, in sorted order."""
+    parts: list[str] = _want(path, 1, obj, "parts", list, "a list of names")
+    if not parts or len(parts) > 64 or not all(isinstance(p, str) and 0 < len(p) <= 40 for p in parts):
+        raise RecordingError(path, 1, "'parts' must be a list of names")
+    unknown = [p for p in parts if p not in KNOWN_PARTS]
+    if unknown:
+        raise RecordingError(
+            path,
+            1,
+            f"'parts' names no part of the game's state: {', '.join(map(repr, unknown))} "
+            f"(the parts are {', '.join(sorted(KNOWN_PARTS))})",
+        )
+    if parts != sorted(set(parts)):
+        raise RecordingError(path, 1, "'parts' must name each part once, in sorted order")
+    return parts
+
+
 def _header(path: Path, obj: dict[str, Any]) -> Header:
     if obj.get("recording") != MAGIC:
         raise RecordingError(path, 1, "not an Undercroft recording (the first line is not a recording header)")
@@ -164,6 +183,8 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
     }
     if fmt >= 2:
         known.add("tcod")
+    if fmt >= 3:
+        known.add("daily")
     extra = sorted(set(obj) - known)
     if extra:
         raise RecordingError(path, 1, f"unknown header field(s): {', '.join(extra)}")
@@ -177,19 +198,10 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
         parse_seed(seed)
     except ValueError as exc:
         raise RecordingError(path, 1, str(exc)) from None
-    parts = _want(path, 1, obj, "parts", list, "a list of names")
-    if not parts or len(parts) > 64 or not all(isinstance(p, str) and 0 < len(p) <= 40 for p in parts):
-        raise RecordingError(path, 1, "'parts' must be a list of names")
-    unknown = [p for p in parts if p not in KNOWN_PARTS]
-    if unknown:
-        raise RecordingError(
-            path,
-            1,
-            f"'parts' names no part of the game's state: {', '.join(map(repr, unknown))} "
-            f"(the parts are {', '.join(sorted(KNOWN_PARTS))})",
-        )
-    if parts != sorted(set(parts)):
-        raise RecordingError(path, 1, "'parts' must name each part once, in sorted order")
+    parts = _parts(path, obj)
+    daily = obj.get("daily", "")
+    if "daily" in obj and not is_daily_date(daily):
+        raise RecordingError(path, 1, "'daily' must be a date, YYYY-MM-DD")
     if fmt >= 3:
         if not _is_hex(strings["start"], PART_HEX * len(parts)):
             raise RecordingError(path, 1, f"'start' must be a {PART_HEX * len(parts)}-digit hex digest")
@@ -207,6 +219,7 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
         strings["start"],
         tuple(parts),
         strings.get("tcod", ""),
+        daily,
     )
 
 
@@ -296,6 +309,7 @@ class _Reading:
     digests: list[str] = field(default_factory=list)
     crash: dict[str, Any] | None = None
     end: str | None = None
+    score: int | None = None
     closed_at: int = 0  # the line of the end or crash line (0: none yet)
 
     def check_open(self, n: int) -> None:
@@ -322,8 +336,13 @@ class _Reading:
     def _end(self, n: int, obj: dict[str, Any]) -> None:
         path, actions = self.path, self.actions
         check = "digest" if self.header.format >= 3 else "checksum"
-        if set(obj) != {"end", "turn", check}:
-            raise RecordingError(path, n, f"an end line holds 'end', 'turn' and '{check}'")
+        keys = {"end", "turn", check}
+        if set(obj) not in (keys, keys | {"score"}) or ("score" in obj and self.header.format < 3):
+            also = " (and 'score')" if self.header.format >= 3 else ""
+            raise RecordingError(path, n, f"an end line holds 'end', 'turn' and '{check}'{also}")
+        score = obj.get("score")
+        if "score" in obj and (type(score) is not int or not 0 <= score < 1 << 53):
+            raise RecordingError(path, n, f"'score' must be a whole number from 0, not {score!r}")
         end = obj["end"]
         if end not in ("dead", "won"):
             raise RecordingError(path, n, "'end' must be 'dead' or 'won'")
@@ -332,6 +351,7 @@ class _Reading:
         if obj["turn"] != len(actions) or not actions or obj[check] != actions[-1][2]:
             raise RecordingError(path, n, "the end line does not match the last action")
         self.end = end
+        self.score = score
         self.closed_at = n
 
     def _crash(self, n: int, obj: dict[str, Any]) -> None:
@@ -366,6 +386,7 @@ class _Reading:
             self.end is not None,
             self.crash,
             self.end,
+            self.score,
             self.digests,
             self.prev,
             self.size,

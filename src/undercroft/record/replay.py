@@ -23,6 +23,7 @@ from undercroft.rules.digest import PARTS, differing
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.names import the
+from undercroft.rules.scoring import score_card
 from undercroft.rules.types import Mode
 
 
@@ -63,6 +64,25 @@ def _which_parts(game: Game, rec: Recording, index: int) -> list[str]:
     w = 2 * _PART_BYTES
     out = [name for i, name in enumerate(names) if mine[i * w : (i + 1) * w] != theirs[i * w : (i + 1) * w]]
     return out or ["the checksum only (the parts agree: a digest collision, or the 'checksum' field was rewritten)"]
+
+
+def _check_end(content: Content, rec: Recording, game: Game) -> None:
+    """The recorded end (death or victory, and its score) happened in the replayed game too, else :class:`Desync`."""
+    if rec.finished and game.state.mode != rec.end:
+        last = rec.actions[-1]
+        raise Desync(
+            last[0],
+            last[1],
+            [f"end: recorded '{rec.end}', replayed mode '{game.state.mode}'"],
+            line=len(rec.actions) + 2,
+        )
+    if rec.score is not None:
+        score = score_card(content, game.state).total
+        if score != rec.score:
+            last = rec.actions[-1]
+            raise Desync(
+                last[0], last[1], [f"end: recorded score {rec.score}, replayed {score}"], line=len(rec.actions) + 2
+            )
 
 
 def replay(
@@ -120,14 +140,8 @@ def replay(
             raise
         if on_events is not None and not (len(events) == 1 and events[0].type == "refused"):
             on_events(crash["turn"], crash["action"], events)
-    if verify and rec.finished and until is None and game.state.mode != rec.end:
-        last = rec.actions[-1]
-        raise Desync(
-            last[0],
-            last[1],
-            [f"end: recorded '{rec.end}', replayed mode '{game.state.mode}'"],
-            line=len(rec.actions) + 2,
-        )
+    if verify and until is None:
+        _check_end(content, rec, game)
     return game
 
 

@@ -34,6 +34,7 @@ from undercroft.record.format import (
     _text_of,
     describe_action,
     installed_versions,
+    is_daily_date,
     state_digests,
 )
 from undercroft.record.reader import load_recording
@@ -41,6 +42,7 @@ from undercroft.rules.actions import Action, action_to_dict
 from undercroft.rules.digest import PARTS
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.scoring import score_card
 
 
 def crash_report_path(path: Path) -> Path:
@@ -110,9 +112,12 @@ class Recorder:
         overwrite: bool = False,
         format: int = FORMAT_VERSION,
         batch: int = 1,
+        daily: str = "",
     ) -> Recorder:
         """Start the recording of ``game`` (which must not have taken any action yet) at ``path``, in ``format``
         (one of :data:`WRITES`; the current one unless asked: format 2 is for tests and the golden files).
+
+        ``daily``: the UTC date of a daily game (``play --daily``), kept in the header (format 3 only).
 
         ``batch``: the action lines (format 3) gathered in memory and written together, with one write. A game
         someone plays writes every action at once (1, the default): a killed process loses nothing. The bot's
@@ -126,6 +131,8 @@ class Recorder:
             raise ValueError("a recording starts before the first action")
         if format not in WRITES:
             raise ValueError(f"a recording is written in format {' or '.join(map(str, WRITES))}, not {format!r}")
+        if daily and (format < 3 or not is_daily_date(daily)):
+            raise ValueError(f"a daily game's date is YYYY-MM-DD, in format 3: not {daily!r}")
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,8 +153,9 @@ class Recorder:
             start=start,
             parts=PARTS if format >= 3 else _part_names(game),
             tcod=v["tcod"],
+            daily=daily,
         )
-        obj = {
+        obj: dict[str, Any] = {
             "recording": MAGIC,
             "format": header.format,
             "game_version": header.game_version,
@@ -160,6 +168,8 @@ class Recorder:
             "start": header.start,
             "parts": list(header.parts),
         }
+        if daily:
+            obj["daily"] = daily
         rec = cls(path, fd, "", 1, fsync=fsync, header=header, offset=0, batch=batch)
         rec._write(obj)
         if rec._pending:
@@ -291,13 +301,15 @@ class Recorder:
         self.next_turn += 1
 
     def finish(self, game: Game) -> None:
-        """The game is over (death or victory): write the end line. The recording cannot be continued after it."""
+        """The game is over (death or victory): write the end line (format 3: with the game's score). The recording
+        cannot be continued after it."""
         if self.finished:
             return
         if not game.over:
             raise ValueError("finish() is for a game that is over")
         if self._text:
-            self._write({"end": game.state.mode, "turn": game.state.turn, "digest": game.digest()})
+            score = score_card(game.content, game.state).total
+            self._write({"end": game.state.mode, "turn": game.state.turn, "digest": game.digest(), "score": score})
         else:
             self._write({"end": game.state.mode, "turn": game.state.turn, "checksum": game.checksum()})
         self.finished = True

@@ -320,6 +320,7 @@ def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
     st.gold += gold
     g.treasure = g.bribes = 0
     st.kills += len(g.hp)
+    st.slain[g.monster] = st.slain.get(g.monster, 0) + len(g.hp)
     st.level.remove_group(g)
     st.mode, st.combat, st.encounter, st.pursuit = Mode.EXPLORE, None, None, None
     events.append(

@@ -19,6 +19,7 @@ Clauses (docs/RULES.md):
 * 000, negotiation and bribery: :func:`band`, :func:`negotiation_modifiers`, :func:`negotiation_total`,
   :func:`fraction` (the tribute), :func:`bribe_cell`, :func:`bribe_accepted`.
 * Checks: :func:`percent` (a d100 percentile check), :func:`monster_check` (000: 1..max on the check die).
+* Ours, the score of a finished game: :func:`score`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from undercroft.content.schema import (
     Fraction,
     Monster,
     NegotiationTable,
+    ScoreRules,
 )
 from undercroft.rules.types import FreeRound, Side, Surprise
 
@@ -297,3 +299,13 @@ def chase_round(
 def oil_slowed_feet(rounds: int, monster_speed: int, running_multiplier: int) -> int:
     """Feet a pursuer that balks at burning oil falls behind."""
     return rounds * monster_speed * running_multiplier
+
+
+# --- the score (ours: the texts keep none) -------------------------------------------------------------------------
+
+
+def score(deepest: int, gold: int, worth: int, won: bool, rules: ScoreRules) -> int:
+    """What a finished game counts for: ``per_floor`` for each floor down to the deepest reached (1-based), the gold
+    carried out (the party's ``gold`` when it has won; a dead party carries nothing out), ``per_worth`` for each
+    point of ``worth`` of the monsters killed, and ``win`` for a won game."""
+    return rules.per_floor * deepest + (gold if won else 0) + rules.per_worth * worth + (rules.win if won else 0)

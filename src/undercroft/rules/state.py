@@ -257,6 +257,9 @@ class GameState:
     turn: int = 0  # actions taken
     death: dict[str, Any] | None = None
     kills: int = 0
+    #: The creatures killed, by monster id (what the score and the morgue count). A tally of the past that play
+    #: never reads: it is not part of the canonical state (``kills`` is), so a replay rebuilds it as it goes.
+    slain: dict[str, int] = field(default_factory=dict)
     entered: bool = True  # the entry procedure of the party's segment is done (not yet, after a run into it)
     fled: int = 0  # a group that has just gone its way from the party (it may be pursued now), else 0
 

@@ -152,11 +152,12 @@ class PlayOptions:
     ruleset: str = "undercroft"
     seed: int | None = None
     seed_text: str = ""  # the seed as typed (a word seed is kept as the word), "" for none
+    daily: str = ""  # a daily game (``play --daily``): its UTC date, YYYY-MM-DD; the seed is its word
 
 
 def play_stack(content: Content, options: PlayOptions = PlayOptions()) -> SceneStack:
     """The first scenes: the title screen, or straight into a new game when a seed is given."""
-    title = TitleScene(content, ruleset=options.ruleset, seed=options.seed)
+    title = TitleScene(content, ruleset=options.ruleset, seed=options.seed, daily=options.daily)
     if options.seed_text:
         title.seed_text = options.seed_text.strip()[:40] or title.seed_text
     stack = SceneStack([title])

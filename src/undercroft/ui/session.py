@@ -19,15 +19,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from undercroft import record
+import tcod.console
+
+from undercroft import recap, record
 from undercroft import saves as saves_mod
 from undercroft.content import Content
 from undercroft.narrate import LEVELS, Entry, Level, LogLine, Narrator, Unseen, plural
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
-from undercroft.rules.names import the
+from undercroft.rules.names import group_name, the
+from undercroft.rules.scoring import score_card, slain_worth
 from undercroft.rules.types import Mode, Origin
+from undercroft.ui import render
 from undercroft.ui.layout import Camera
 
 MAX_LOG = 5000  # the player's lines kept
@@ -135,6 +139,7 @@ class Session:
         self.narrator = Narrator(content, game.ruleset_id)
         self.last_events: list[Event] = []
         self.morgue: Path | None = None
+        self._story: recap.Story | None = None
         self.camera = Camera()  # which part of the level the map shows (front-end state, never the game's)
         self.seed_text = ""  # the seed as the player typed it ("": read from the save's sidecar, or the number)
         self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)
@@ -154,8 +159,9 @@ class Session:
     # --- starting ------------------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, content: Content, ruleset: str, seed: int | str) -> Session:
-        """A new recorded game in the saves directory."""
+    def new(cls, content: Content, ruleset: str, seed: int | str, *, daily: str = "") -> Session:
+        """A new recorded game in the saves directory (``daily``: the date of the day's game, marked in its
+        header)."""
         game = Game(content, ruleset, seed)
         path = saves_mod.new_save_path(game.state.seed, ruleset)
         try:
@@ -163,11 +169,13 @@ class Session:
         except saves_mod.SaveLocked:  # another window started the same game in the same second
             raise FileExistsError(f"{path.name} was just created by another window") from None
         try:
-            recorder = record.Recorder.create(path, game, content)
+            recorder = record.Recorder.create(path, game, content, daily=daily)
         except BaseException:
             lock.release()
             raise
         s = cls(content, game, recorder, lock=lock)
+        if daily:
+            s.seed_text = saves_mod.daily_word(daily)
         s.log.add(f"{game.rs.title}, seed {game.state.seed}. {game.rs.levels[0].name}.", "alert")
         s.log.add("Press ? for help.", "detail")
         return s
@@ -325,33 +333,124 @@ class Session:
 
     # --- the end -------------------------------------------------------------------------------------------
 
+    @property
+    def story(self) -> recap.Story | None:
+        """The run read back from its recording once the game is over (its notes, where it turned), replayed once
+        and kept; None for a game not over or with no recording (a replay watched, a screenshot)."""
+        if self._story is None and self.game.over and self.path is not None:
+            try:
+                self._story = recap.read_run(self.content, record.load_recording(self.path, lenient_tail=True))
+            except (record.RecordingError, record.Desync):
+                return None
+        return self._story
+
+    def turning_lines(self) -> list[str]:
+        """Where the run turned (a lost game's last choice and the odds of the others), [] when there is nothing
+        to tell."""
+        story = self.story
+        return [] if story is None else recap.turning_lines(self.content, story)
+
     def write_morgue(self, directory: Path | None = None) -> Path:
-        """The morgue file of a game that is over: who, how, where, and the whole log."""
+        """The morgue file of a game that is over (:func:`morgue_text`)."""
         from undercroft.paths import user_data_dir
 
-        g = self.game
-        st = g.state
+        st = self.game.state
         d = directory or self.morgue_dir or user_data_dir() / "morgue"
         d.mkdir(parents=True, exist_ok=True)
         name = f"morgue-{st.ruleset}-{st.seed}-turn{st.turn}.txt"
         if self.path is not None:
             name = f"morgue-{self.path.stem}.txt"
         out = d / name
-        lines = ["Undercroft morgue file", ""]
-        lines.extend(end_lines(g))
-        lines += ["", record.state_summary(g), ""]
-        if self.path is not None:
-            lines += [f"Recording: {self.path}", f"Watch it: undercroft replay {self.path} --watch", ""]
-        lines += ["Message log", "-----------"]
-        lines.extend(text for text, _ in self.log.lines)
-        out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out.write_text("\n".join(morgue_text(self)) + "\n", encoding="utf-8")
         self.morgue = out
         return out
 
 
-def end_lines(game: Game) -> list[str]:
-    """What the death (or victory) screen says: cause, turn, depth and seed."""
+MORGUE_MESSAGES = 40  # the last messages a morgue file keeps
+
+
+def _section(title: str, lines: list[str]) -> list[str]:
+    return ["", title, "-" * len(title), *lines]
+
+
+def party_lines(game: Game) -> list[str]:
+    """Each character (its numbers) and the kit the party carried."""
     st = game.state
+    out = [
+        f"{m.name}: HP {m.hp}/{m.max_hp}, MIGHT {m.might}, AGILITY {m.agility}, defense {m.defense}, "
+        f"weapon +{m.weapon}, speed {m.speed}"
+        for m in st.party
+    ]
+    items = ", ".join(f"{game.content.items[i].name} x{n}" for i, n in sorted(st.items.items()) if n > 0)
+    out.append(f"Kit: {st.gold} gold" + (f"; {items}." if items else "."))
+    return out
+
+
+def kill_lines(game: Game) -> list[str]:
+    """The kills by kind, the most worth first, and their sum."""
+    content = game.content
+    slain = game.state.slain
+    if not slain:
+        return ["Nothing."]
+    rows = sorted(slain.items(), key=lambda mn: (-content.monsters[mn[0]].worth * mn[1], mn[0]))
+    out = []
+    for mid, n in rows:
+        mon = content.monsters[mid]
+        name, _ = group_name(mon.name, mon.plural, n)
+        out.append(f"{n:4}  {name} (worth {mon.worth} each: {mon.worth * n})")
+    total = sum(slain.values())
+    out.append(f"In all {plural(total, 'creature')}, worth {slain_worth(content, slain)}.")
+    return out
+
+
+def map_lines(game: Game) -> list[str]:
+    """The level the party was on, as it was explored (the map the screen draws, in text), blank rows dropped."""
+    m = game.state.level.map
+    console = tcod.console.Console(m.width, m.height, order="F")
+    render.draw_map(console, game)
+    rows = ["".join(chr(c) for c in row).rstrip() for row in render.cells(console)["ch"]]
+    while rows and not rows[-1]:
+        rows.pop()
+    while rows and not rows[0]:
+        rows.pop(0)
+    return rows
+
+
+def morgue_text(session: Session) -> list[str]:
+    """The morgue file, like DCSS's: how it ended and the score, where the run turned, the party and its kit, the
+    kills by kind, the notes of the run with their turns, the last floor's map, the last messages and the replay
+    command."""
+    g = session.game
+    lines = ["Undercroft morgue file", "", *end_lines(g, session.seed_label)]
+    turning = session.turning_lines()
+    if turning:
+        lines += _section("Where it turned", turning)
+    lines += _section("The party", party_lines(g))
+    lines += _section("Kills by kind", kill_lines(g))
+    story = session.story
+    if story is not None:
+        lines += _section("Notes", [f"{n.turn:6}  floor {n.floor}  {n.text}" for n in story.notes] or ["None."])
+    lines += _section(f"The last floor: {g.rs.levels[g.state.depth].name}", map_lines(g))
+    lines += _section("Last messages", [text for text, _ in session.log.lines[-MORGUE_MESSAGES:]])
+    replay = ["(not recorded)"]
+    if session.path is not None:
+        replay = [f"Recording: {session.path}", f"Watch it: undercroft replay {session.path} --watch"]
+    lines += _section("The replay", [record.state_summary(g), *replay])
+    return lines
+
+
+def score_line(game: Game) -> str:
+    """The score and what made it: "Score: 340 (floor 3: 300, kills worth 40: 40)."."""
+    card = score_card(game.content, game.state)
+    parts = ", ".join(f"{what}: {n}" for what, n in card.parts(game.content))
+    return f"Score: {card.total}" + (f" ({parts})." if parts else ".")
+
+
+def end_lines(game: Game, seed: str = "") -> list[str]:
+    """What the death (or victory) screen says: cause, turn, depth and seed (``seed``: as typed; default its
+    number), kills and gold, the score."""
+    st = game.state
+    seed = seed or str(st.seed)
     level = game.rs.levels[st.depth].name
     if st.mode == Mode.DEAD and st.death is not None:
         d = st.death
@@ -359,8 +458,9 @@ def end_lines(game: Game) -> list[str]:
             "You are dead.",
             f"Killed by {the(str(d['cause']))} on turn {d['turn']}.",
             f"Depth: level {int(d['depth']) + 1} ({level}).",
-            f"Seed {d['seed']}, ruleset {game.rs.title}.",
+            f"Seed {seed}, ruleset {game.rs.title}.",
             f"Kills: {st.kills}. Gold: {st.gold}.",
+            score_line(game),
         ]
     slew = not any(g.origin == Origin.GUARDIAN for g in st.level.groups)
     how = (
@@ -372,8 +472,9 @@ def end_lines(game: Game) -> list[str]:
         "You have won.",
         how,
         f"Depth: level {st.depth + 1} ({level}).",
-        f"Seed {st.seed}, ruleset {game.rs.title}.",
+        f"Seed {seed}, ruleset {game.rs.title}.",
         f"Kills: {st.kills}. Gold: {st.gold}.",
+        score_line(game),
     ]
 
 

@@ -17,7 +17,8 @@ from undercroft.ui.session import Session, end_lines
 
 @shows(*OVER)
 class EndScene(GameScene):
-    """Death (or victory): cause, turn, depth and seed; the morgue file is written once, for a recorded game."""
+    """Death (or victory): cause, turn, depth, seed and score, where the run turned (a recorded game lost after a
+    choice: :meth:`Session.turning_lines`); the morgue file is written once, for a recorded game."""
 
     def __init__(self, session: Session, *, write_morgue: bool | None = None) -> None:
         super().__init__(session)
@@ -51,10 +52,14 @@ class EndScene(GameScene):
         assert r is not None
         x, w = r.x, r.w
         render.panel(console, r.x, r.y, r.w, r.h, "Death" if dead else "Victory")
-        lines = end_lines(game)
+        lines = end_lines(game, self.session.seed_label)
         y = r.y + 2
         y += render.put_lines(console, x + 2, y, w - 4, [(lines[0], render.BAD if dead else render.GOLD)]) + 1
         y += render.put_lines(console, x + 2, y, w - 4, [(line, TEXT) for line in lines[1:]]) + 1
+        turning = self.session.turning_lines()
+        if turning:
+            render.put_text(console, x + 2, y, "Where it turned:", KEY)
+            y += 1 + render.put_lines(console, x + 2, y + 1, w - 4, [(line, TEXT) for line in turning]) + 1
         if self.session.morgue is not None:
             render.put_text(console, x + 2, y, "Morgue file:", DIM)
             for part in render.wrap_path(render.home_short(str(self.session.morgue)), w - 4):

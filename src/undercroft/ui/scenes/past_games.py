@@ -1,4 +1,4 @@
-"""The past games: every finished, crashed or abandoned game, by date or as a high-score table."""
+"""The past games: every finished, crashed or abandoned game, by date or depth, and the high-score tables."""
 
 from __future__ import annotations
 
@@ -15,24 +15,31 @@ from undercroft.ui.scenes.base import Pop, Scene, Transition
 
 
 class PastGamesScene(Scene):
-    """The morgue index: every finished, crashed or abandoned game; sorted by date or as a high-score table."""
+    """The morgue index: every finished, crashed or abandoned game, sorted by date or by depth; or the high-score
+    tables, one per ruleset (``s``)."""
 
     TOP = 5  # first row of the table body
 
     def __init__(self, content: Content, saves: Path | None = None) -> None:
         self.content = content
         self.saves = saves
-        self.sort = "date"
+        self.sort = "date"  # "date", "depth" or "score" (the high-score tables)
         self.offset = 0
         self.cursor = 0
         self.notes: list[str] = []
         self.games: list[saves_mod.GameInfo] = []
+        self.tables: dict[str, list[saves_mod.GameInfo]] = {}
+        self.shown: list[int | None] = []  # the game of each row drawn (None: a ruleset's title)
         self._scan()
 
     def _scan(self) -> None:
         self.notes = []
         try:
-            self.games = saves_mod.past_games(self.saves, content=self.content, notes=self.notes, sort=self.sort)
+            sort = "date" if self.sort == "score" else self.sort
+            self.games = saves_mod.past_games(self.saves, content=self.content, notes=self.notes, sort=sort)
+            if self.sort == "score":
+                self.tables = saves_mod.high_scores(self.games, self.content)
+                self.games = [g for games in self.tables.values() for g in games]
         except OSError as exc:
             self.games = []
             self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
@@ -43,15 +50,15 @@ class PastGamesScene(Scene):
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if isinstance(event, tcod.event.MouseButtonDown):
-            i = int(event.position[1]) - self.TOP
-            if i >= 0 and self.offset + i < len(self.games):
-                self.cursor = self.offset + i
+            row = int(event.position[1]) - self.TOP
+            if 0 <= row < len(self.shown) and (i := self.shown[row]) is not None:
+                self.cursor = i
             return None
         if not isinstance(event, tcod.event.KeyDown):
             return None
         c = keys.char(event)
-        if c == "d" or c == "t":
-            self.sort = "date" if c == "d" else "depth"
+        if c in ("d", "t", "s"):
+            self.sort = {"d": "date", "t": "depth", "s": "score"}[c]
             self.offset = self.cursor = 0
             self._scan()
             return None
@@ -64,31 +71,60 @@ class PastGamesScene(Scene):
             return Pop()
         return None
 
+    def _lines(self, width: int) -> tuple[str, list[tuple[str, int | None]]]:
+        """(the column header, the rows: each line with the index of its game, None for a ruleset's title)."""
+        if self.sort != "score":
+            lines = saves_mod.format_table(self.games, self.content, max_width=width)
+            return lines[0], [(line, i) for i, line in enumerate(lines[1:])]
+        out: list[tuple[str, int | None]] = []
+        head = ""
+        k = 0
+        for rs, games in self.tables.items():
+            head, *rows = saves_mod.format_scores(games, max_width=width)
+            out.append((saves_mod.ruleset_title(self.content, rs), None))
+            out.extend((line, k + i) for i, line in enumerate(rows))
+            k += len(games)
+        return head, out
+
+    def _draw_rows(self, console: tcod.console.Console) -> None:
+        head, lines = self._lines(console.width - 4)
+        render.put_text(console, 2, self.TOP - 1, head, KEY)
+        rows = self._rows(console)
+        at = next(n for n, (_, i) in enumerate(lines) if i == self.cursor)
+        if at < self.offset:
+            self.offset = max(0, at - 1 if at and lines[at - 1][1] is None else at)
+        elif at >= self.offset + rows:
+            self.offset = at - rows + 1
+        self.shown = [i for _, i in lines[self.offset : self.offset + rows]]
+        for n, (line, i) in enumerate(lines[self.offset : self.offset + rows]):
+            colour = TITLE if i is None else render.TEXT if i == self.cursor else DIM
+            render.put_text(console, 2, self.TOP + n, line, colour)
+
     def on_draw(self, console: tcod.console.Console) -> None:
         console.clear()
-        title = "Past games: " + ("newest first" if self.sort == "date" else "high scores (deepest, then most turns)")
+        title = (
+            "Past games: "
+            + {
+                "date": "newest first",
+                "depth": "deepest first, then most turns",
+                "score": "high scores, by ruleset",
+            }[self.sort]
+        )
         render.put_text(console, 2, 1, title, TITLE)
         render.put_text(
             console,
             2,
             2,
-            "d: by date   t: high scores (depth, turns)   Up/Down: choose   Esc: back",
+            "d: by date   t: by depth   s: high scores   Up/Down: choose   Esc: back",
             DIM,
             width=console.width - 4,
         )
         if not self.games:
-            render.put_text(console, 2, self.TOP, "No game has ended yet.", DIM)
+            self.shown = []
+            none = "No finished game has a score yet." if self.sort == "score" else "No game has ended yet."
+            render.put_text(console, 2, self.TOP, none, DIM)
         else:
-            lines = saves_mod.format_table(self.games, self.content, max_width=console.width - 4)
-            render.put_text(console, 2, self.TOP - 1, lines[0], KEY)
-            rows = self._rows(console)
-            if self.cursor < self.offset:
-                self.offset = self.cursor
-            elif self.cursor >= self.offset + rows:
-                self.offset = self.cursor - rows + 1
-            for i, line in enumerate(lines[1 + self.offset : 1 + self.offset + rows]):
-                chosen = self.offset + i == self.cursor
-                render.put_text(console, 2, self.TOP + i, line, render.TEXT if chosen else DIM)
+            self._draw_rows(console)
             g = self.games[self.cursor]
             render.put_text(
                 console,

@@ -57,8 +57,10 @@ class TitleScene(Scene):
         seed: int | None = None,
         saves: Path | None = None,
         left: Session | None = None,
+        daily: str = "",
     ) -> None:
         self.content = content
+        self.daily = daily  # the date of the day's game (``play --daily``): its seed is marked daily when played
         self.ruleset = ruleset if ruleset in content.rulesets else next(iter(content.rulesets))
         self.seed = seed if seed is not None else random_seed()
         self.seed_typed = seed is not None
@@ -112,7 +114,8 @@ class TitleScene(Scene):
 
     def start(self, seed: int) -> Transition | None:
         try:
-            session = Session.new(self.content, self.ruleset, seed)
+            daily = self.daily if self.daily and seed == parse_seed(saves_mod.daily_word(self.daily)) else ""
+            session = Session.new(self.content, self.ruleset, seed, daily=daily)
         except OSError as exc:
             self.message = f"Cannot create the save file: {exc.strerror or exc}"
             return None
