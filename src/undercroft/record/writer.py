@@ -48,6 +48,32 @@ def crash_report_path(path: Path) -> Path:
     return path.with_suffix(".crash.txt")
 
 
+def write_side_file(path: Path, data: bytes) -> None:
+    """Write ``data`` as the whole of file ``path`` (a save's side file: its sidecar, crash report, morgue file),
+    never through what is there: a temporary file beside it, made anew (never a link followed), then renamed over
+    ``path``. A symbolic link or a FIFO at ``path`` is replaced, never written through or waited on; a directory
+    there is an ``OSError``. Nothing is left behind when it fails."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(tmp, flags | getattr(os, "O_BINARY", 0), 0o644)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                n = _os_write(fd, view)
+                if n <= 0:
+                    raise OSError(errno.EIO, "the disk took nothing")
+                view = view[n:]
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def _os_write(fd: int, data: memoryview) -> int:
     """``os.write``: the one place a recording's bytes are written (tests replace it to simulate a full disk)."""
     return os.write(fd, data)
@@ -364,7 +390,7 @@ def write_crash_report(
         "",
         tb,
     ]
-    report.write_text("\n".join(lines), encoding="utf-8")
+    write_side_file(report, "\n".join(lines).encode("utf-8"))
     return report
 
 
