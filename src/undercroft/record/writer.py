@@ -18,12 +18,13 @@ import numpy as np
 
 from undercroft import __version__
 from undercroft.content import Content
-from undercroft.content.loader import printable
+from undercroft.content.loader import open_checked, printable
 from undercroft.record.format import (
     _MAX_MESSAGE,
     _TEXT_HASH_BYTES,
     FORMAT_VERSION,
     MAGIC,
+    MAX_FILE,
     WRITES,
     Header,
     Recording,
@@ -298,6 +299,19 @@ class Recorder:
             return False
         self.error = None
         return True
+
+    def save_copy(self, dest: Path) -> None:
+        """Write the whole recording, the lines kept in memory included, as a new file ``dest`` (another place,
+        when this one's disk is full): what the file holds up to its last whole line, then every line kept. The
+        copy is whole or not made (:func:`write_side_file`); an ``OSError`` says why not."""
+        fd = open_checked(self.path, MAX_FILE, follow=True)
+        try:
+            head = os.pread(fd, self._offset, 0)
+        finally:
+            os.close(fd)
+        if len(head) != self._offset:
+            raise OSError(errno.EIO, f"{self.path.name} is shorter than what was written to it")
+        write_side_file(dest, head + b"".join(self._pending) + b"".join(self._batched))
 
     def record(self, action: Action, game: Game) -> None:
         """Write ``action``, which ``game.step`` has just ACCEPTED (a refused action is never recorded)."""
