@@ -119,7 +119,17 @@ def test_saves_dir_says_a_file_is_in_its_place(monkeypatch: pytest.MonkeyPatch, 
         saves.saves_dir()
 
 
-def test_a_dead_game_without_its_end_line_is_not_offered_under_continue(user: Path) -> None:
+def test_an_empty_folder_in_place_of_the_lock_is_made_a_lock_again(user: Path) -> None:
+    path = unfinished_game()
+    saves.lock_path(path).mkdir()
+    s = Session.resume(content(), path)
+    assert saves.lock_path(path).is_file()
+    s.close()
+    assert not saves.lock_path(path).exists()
+
+
+@pytest.mark.parametrize("cut", ["line", "torn", "newline"])
+def test_a_dead_game_without_its_end_line_is_not_offered_under_continue(user: Path, cut: str) -> None:
     for seed in range(1, 40):
         path = user / "saves" / f"crawler-{seed}.jsonl"
         result = autoplay.play_game(content(), "crawler", seed, record=str(path), max_actions=400)
@@ -129,7 +139,8 @@ def test_a_dead_game_without_its_end_line_is_not_offered_under_continue(user: Pa
     assert result.outcome == "dead"
     lines = path.read_bytes().splitlines(keepends=True)
     assert b'"end"' in lines[-1]
-    path.write_bytes(b"".join(lines[:-1]))  # the end line never written (a full disk, a kill)
+    last = {"line": b"", "torn": lines[-1][:5], "newline": lines[-1][:-1]}[cut]
+    path.write_bytes(b"".join(lines[:-1]) + last)  # the end line never written whole (a full disk, a kill)
     assert saves.unfinished(content=content()) == []
     past = saves.past_games(content=content())
     assert [(g.path, g.result) for g in past] == [(path, "dead")]

@@ -24,6 +24,7 @@ MESSAGES = [
     "0123456789ab in the save); game version 0.9.0 in the save, 1.0.0 now; numpy 1.26.4 in the save, 2.1.0 now",
     f"107 actions of your last game could not be saved (No space left on device): the whole game is in {LONG} "
     "(copy it over its save to continue it).",
+    "Cannot continue x.jsonl: " + " ".join(["a reason that goes on and on"] * 22),  # longer than the space below
 ]
 
 
@@ -52,7 +53,8 @@ def test_every_title_message_is_readable_at_every_size(saves: Path, size: tuple[
     title.message = message
     text = screen(Driver(SceneStack([title]), size=size))
     assert squeeze(message) in squeeze(text), text  # every character, in order, none drawn over
-    assert "Unfinished games (10)" in text and "> " in text  # the list keeps a row at least
+    if len(message) < 300:  # (a longer one is drawn over the list)
+        assert "Unfinished games (10)" in text and "> " in text  # the list keeps a row at least
     if FOOT in text:  # the footer, when there is room for it, whole and on its own row
         assert squeeze(message) not in squeeze(text.split(FOOT)[1])
 

@@ -180,8 +180,8 @@ def _wrong_side_file(path: Path, exc: OSError) -> bool:
     """Whether ``exc``, raised opening side file ``path``, says that something else is in its place (a symbolic
     link, a FIFO, a device, a file too large): then it is replaced, never followed or read."""
     if isinstance(exc, FileRefused):
-        return exc.kind != "a directory"
-    return os.path.islink(path)
+        return True
+    return os.path.islink(path) or isinstance(exc, IsADirectoryError)
 
 
 def _lock_pid(path: Path) -> int:
@@ -223,7 +223,10 @@ class SaveLock:
             except (FileRefused, OSError) as exc:
                 if not _wrong_side_file(lp, exc):
                     raise
-                os.unlink(lp)  # a link, a FIFO or a bloated file in the lock's place: made anew (never followed)
+                if os.path.isdir(lp) and not os.path.islink(lp):
+                    os.rmdir(lp)  # an empty folder in the lock's place (one with files in it is an OSError)
+                else:
+                    os.unlink(lp)  # a link, a FIFO or a bloated file in the lock's place: made anew (never followed)
                 continue
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -476,8 +479,8 @@ def past_games(
             info = _info(p, notes, abandoned=abandoned)
             if info is None:
                 continue
-            if status == "open" and not abandoned:
-                _fill_progress(info, content)  # over, its end line missing: listed here, not under Continue
+            if info.result == "playing":
+                _fill_progress(info, content)  # over, its end line missing or torn: listed here, not under Continue
                 if info.result == "playing":
                     continue
             level, cause = _morgue_facts(morgues / f"morgue-{p.stem}.txt")

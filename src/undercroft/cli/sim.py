@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from undercroft.cli.common import UserError, add_data_arg, load_data, show
+from undercroft.cli.common import UserError, add_data_arg, load_data, printable, show
 
 if TYPE_CHECKING:
     from undercroft.content import Content
@@ -525,7 +525,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         block = markdown_block(results, args)
         if args.write:
             did = write_block(Path(args.write), block)
-            print(f"{args.write}: {did} the every-monster block ({len(results)} rows)")
+            print(printable(f"{args.write}: {did} the every-monster block ({len(results)} rows)"))
         else:
             sys.stdout.write(block)
     elif args.json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from undercroft.cli.common import EXIT_OK, add_data_arg, load_data
+from undercroft.cli.common import EXIT_OK, add_data_arg, load_data, printable
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,8 +21,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     content = load_data(args)
     n_cells = sum(len(row) for grid in content.encounters.values() for row in grid)
     print(
-        f"{content.directory}: ok: {len(content.monsters)} monsters, {len(content.items)} items, "
-        f"{len(content.encounters)} encounter tables ({n_cells} cells), {len(content.rulesets)} rulesets "
-        f"({', '.join(content.rulesets)}); digest {content.digest}"
+        printable(
+            f"{content.directory}: ok: {len(content.monsters)} monsters, {len(content.items)} items, "
+            f"{len(content.encounters)} encounter tables ({n_cells} cells), {len(content.rulesets)} rulesets "
+            f"({', '.join(content.rulesets)}); digest {content.digest}"
+        )
     )
     return EXIT_OK

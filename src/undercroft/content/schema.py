@@ -312,7 +312,7 @@ class RulesFile(Model):
 
 
 def _check_cell(text: str) -> str:
-    if not re.fullmatch(r"[^ \t\r\n]+( [^ \t\r\n]+)?", text):
+    if not re.fullmatch(r"\S+( \S+)?", text):  # (\S: no blank of any kind, a no-break space included)
         raise ValueError(f"cell {text!r} must be 'monster_id' or 'monster_id NdM', one space between")
     return text
 
@@ -342,10 +342,11 @@ class MapGen(Model):
     fov_radius: Annotated[StrictInt, Field(ge=1, le=100)]
 
     def room_capacity(self) -> int:
-        """The most rooms of ``room_size_min`` the map could hold, ``ROOM_GAP`` apart and from the edge (an upper
-        bound by area: each room with its gap takes (side + gap) squared)."""
+        """The most rooms of ``room_size_min`` the map can hold, ``ROOM_GAP`` apart and from the edge: each room
+        with the gap beside it is a square of side + gap in a (width - gap) x (height - gap) box, and squares set
+        square to a box fit at most as many as in rows and columns."""
         side = max(MIN_ROOM, self.room_size_min) + ROOM_GAP
-        return ((self.width - ROOM_GAP) * (self.height - ROOM_GAP)) // (side * side)
+        return ((self.width - ROOM_GAP) // side) * ((self.height - ROOM_GAP) // side)
 
     @model_validator(mode="after")
     def _fits(self) -> MapGen:

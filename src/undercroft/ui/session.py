@@ -386,7 +386,7 @@ class Session:
             lines += [f"Recording: {self.path}", f"Watch it: undercroft replay {self.path} --watch", ""]
         lines += ["Message log", "-----------"]
         lines.extend(text for text, _ in self.log.lines)
-        out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        record.write_side_file(out, ("\n".join(lines) + "\n").encode("utf-8"))  # (never through a link there)
         self.morgue = out
         return out
 

@@ -418,6 +418,9 @@ class TitleScene(Scene):
         my = min(ly + self.LIST_ROWS + 2, max(ly + 2, console.height - footer - len(said)))
         if said and my + len(said) > console.height - footer:
             my, footer = max(ly + 2, console.height - len(said)), 0  # the footer gives way to what is said
+        if said and my + len(said) > console.height:  # longer still: over the list and the menu above it
+            my = max(0, console.height - len(said))
+            console.draw_rect(0, my, console.width, console.height - my, ord(" "))
         for i, (row, colour) in enumerate(said[: max(0, console.height - my)]):
             render.put_text(console, 4, my + i, row, colour, width=console.width - 8)
         if footer:
