@@ -402,7 +402,7 @@ def test_victory_gives_the_treasure_and_the_bribes_to_the_party() -> None:
     gold = game.state.gold
     ev = step(game, dice, Attack(0), 15)
     v = one(ev, "victory")
-    assert v["gold"] == 50 and v["shares"] == {"delver": 50}
+    assert v["gold"] == 50 and v["shares"] == [["delver", 50]]
     assert game.state.gold == gold + 50 and game.state.mode == "explore"
     assert g not in game.state.level.groups
     assert say(game, v) == "The Ghoul is defeated. You take 50 gold."
@@ -425,8 +425,8 @@ def test_a_party_divides_the_treasure_in_shares() -> None:
     assert [e["attacker"] for e in of(ev, "attack")] == ["warrior", "rogue"]
     v = one(ev, "victory")
     assert v["gold"] == 70
-    assert v["shares"] == {"warrior": 18, "rogue": 18, "priest": 17, "mage": 17}
-    assert sum(v["shares"].values()) == 70 and game.state.gold == 100
+    assert v["shares"] == [["warrior", 18], ["rogue", 18], ["priest", 17], ["mage", 17]]
+    assert sum(n for _, n in v["shares"]) == 70 and game.state.gold == 100
     assert "Shares: Warrior 18, Rogue 18, Priest 17, Mage 17." in say(game, v)
 
 
@@ -450,3 +450,18 @@ def test_zero_hp_is_dead_and_the_game_is_over() -> None:
         ev = game.step(action)
         assert kinds(ev) == ["refused"] and ev[0]["reason"] == Code.GAME_OVER
     assert game.checksum() == before and dice.used[-1] == (20, 9)
+
+
+def test_a_party_of_two_of_the_same_character_keeps_two_shares() -> None:
+    from undercroft.rules import combat
+
+    c = content()
+    twins = c.rulesets["warden"].model_copy(update={"party": ("delver", "delver")})
+    game, _ = new_game("warden", dataclasses.replace(c, rulesets={**c.rulesets, "warden": twins}))
+    assert [m.template for m in game.state.party] == ["delver", "delver"]
+    g = place(game, "ghoul", treasure=41)
+    events: list[Event] = []
+    combat.victory(game, g, events)
+    v = one(events, "victory")
+    assert v["shares"] == [["delver", 21], ["delver", 20]]
+    assert "Shares: Delver 21, Delver 20." in say(game, v)

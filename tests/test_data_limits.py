@@ -104,7 +104,8 @@ def highs(d: Data) -> None:
         "score": {"per_floor": 100_000, "per_worth": 1000, "win": 1_000_000},
     }
     for g in d["dungeon.yaml"].values():
-        g.update(width=200, height=200, rooms_min=60, rooms_max=60, room_size_min=30, room_size_max=40, fov_radius=100)
+        # (rooms_min: the most rooms of 30 a 200x200 map holds, 5 by 5; more is refused as not fitting)
+        g.update(width=200, height=200, rooms_min=25, rooms_max=60, room_size_min=30, room_size_max=40, fov_radius=100)
     for rs in d["rulesets.yaml"].values():
         rs["start_gold"] = str(s.MAX_GOLD)
         rs["start_items"] = {k: 99 for k in rs["start_items"]}
@@ -199,7 +200,8 @@ def crowds(d: Data) -> None:
         c.update(hp=999, speed=480)
     d["rules.yaml"]["check"] = {"die": 2, "resident_max": 2, "wandering_max": 2}
     for g in d["dungeon.yaml"].values():
-        g.update(width=20, height=15, rooms_min=60, rooms_max=60, room_size_min=30, room_size_max=40)
+        # (the smallest map holds 4 rooms of 3 at most: more rooms_min is refused as not fitting)
+        g.update(width=20, height=15, rooms_min=4, rooms_max=60, room_size_min=3, room_size_max=40)
     for rs in d["rulesets.yaml"].values():
         rs.pop("check", None)
         for lv in rs["levels"]:

@@ -337,7 +337,7 @@ def test_the_bribe_is_recovered_by_killing_the_monster() -> None:
     assert [e["member"] for e in of(events, "attack")] == [0, 1]
     victory = one(events, "victory")
     assert victory["gold"] == 40 + 60 and victory["group"] == orc.id
-    assert victory["shares"] == {"warrior": 25, "rogue": 25, "priest": 25, "mage": 25}
+    assert victory["shares"] == [["warrior", 25], ["rogue", 25], ["priest", 25], ["mage", 25]]
     assert g.state.gold == 240 and orc not in g.state.level.groups and g.state.mode == "explore"
     assert script(g).remaining == 0
 

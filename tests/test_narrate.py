@@ -170,7 +170,7 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("slow", {"group": 1, "monster": "{m}"}),
     ("rises", {"group": 1, "monster": "{m}"}),
     ("regenerate", {"group": 1, "index": 0, "hp": 5, "monster": "{m}", "count": 1}),
-    ("victory", {"group": 1, "monster": "{m}", "gold": 10, "shares": {"delver": 10}}),
+    ("victory", {"group": 1, "monster": "{m}", "gold": 10, "shares": [["delver", 10]]}),
     ("won", {"turn": 9, "depth": 4, "seed": 1, "how": "slew"}),
     ("death", {"cause": "{name}", "turn": 9, "depth": 1, "seed": 1}),
     ("descend", {"depth": 1, "name": "The Cellars"}),

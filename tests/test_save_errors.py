@@ -118,10 +118,12 @@ def test_quitting_with_actions_not_saved_tells_the_title(user: Path) -> None:
     for _ in range(3):
         s.act(Rest())
     d = Driver(SceneStack(game_stack(s)))
-    press(d, KeySym.ESCAPE)  # back to the title: the game left is closed
+    press(d, KeySym.ESCAPE)  # back to the title? first asked what becomes of the 3 actions
+    assert names(d)[-1] == "ChoiceScene" and "3 actions of this game are not in its save" in screen(d)
+    press(d, KeySym.D)  # leave without them: the game left is closed
     assert names(d) == ["TitleScene"] and rec.closed
     text = " ".join(screen(d).split())
-    assert "3 actions of your last game could not be saved: No space left on device." in text
+    assert "3 actions of your last game could not be saved (No space left on device): left behind" in text
 
 
 def test_a_new_game_that_cannot_be_saved(user: Path, monkeypatch: pytest.MonkeyPatch) -> None:

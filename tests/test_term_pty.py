@@ -245,6 +245,21 @@ def test_ctrl_c_restores_the_terminal(game: Callable[..., PtyGame]) -> None:
 
 
 @pytest.mark.slow
+def test_ctrl_backslash_restores_the_terminal_and_lets_go_of_the_save(
+    game: Callable[..., PtyGame], tmp_path: Path
+) -> None:
+    """Ctrl-\\ (SIGQUIT) in ``play --terminal``: no core dump and a broken terminal, but the way out of Ctrl-C."""
+    g = game("play", "--terminal", "--seed", "1")
+    _in_game(g)
+    saves = tmp_path / "data" / "undercroft" / "saves"
+    assert len(list(saves.glob("*.lock"))) == 1
+    g.send(b"\x1c")
+    assert g.wait_exit() == 131
+    _restored(g)
+    assert list(saves.glob("*.lock")) == [] and len(list(saves.glob("*.jsonl"))) == 1
+
+
+@pytest.mark.slow
 def test_too_small_then_resized(game: Callable[..., PtyGame]) -> None:
     g = game("play", "--terminal", "--seed", "1", cols=60, rows=20)
     g.wait_for("the size notice", lambda: "terminal too small: need 80x24, have 60x20" in g.text())

@@ -27,7 +27,7 @@ from typing import Any
 
 from undercroft.bot import Bot
 from undercroft.content import Content
-from undercroft.record import Recorder, play_step
+from undercroft.record import Recorder, play_step, write_side_file
 from undercroft.rules import formulas
 from undercroft.rules.actions import Action, Bribe, DropFood, DropTreasure, Run, Talk
 from undercroft.rules.game import Game
@@ -37,6 +37,8 @@ from undercroft.rules.types import Behaviour, Mode
 CHUNK = 4  # games a worker plays per task: few enough for a live progress bar, enough to make transport cheap
 DASK_RETRIES = 2  # a task lost with its worker is run again elsewhere (Dask's retries)
 CONNECT_TIMEOUT = "10s"  # to reach the scheduler
+HANDSHAKE_S = 10.0  # a scheduler greets at once: a server silent this long is not one (see _probe_scheduler)
+MAX_GREETING = 1 << 20  # the length a scheduler's greeting announces (58 bytes in 2024): more is not a scheduler
 
 
 # --- one game --------------------------------------------------------------------------------------------------
@@ -215,6 +217,22 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+class RecordingNotWritten(OSError):
+    """A game's recording could not be written whole (a full disk): no part of it is left; says which file."""
+
+    def __init__(self, path: Path, exc: OSError) -> None:
+        self.path = path
+        super().__init__(exc.errno, f"{path.name} not written ({exc.strerror or exc}): no part of it was left")
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """A finished file or none (:func:`undercroft.record.write_side_file`: a temporary file renamed over it)."""
+    try:
+        write_side_file(path, data)
+    except OSError as exc:
+        raise RecordingNotWritten(path, exc) from exc
+
+
 def play_chunk(
     content: Content, ruleset: str, seeds: Sequence[tuple[int, int]], max_actions: int, record: bool
 ) -> list[Played]:
@@ -267,7 +285,8 @@ def _local(
     jobs: int,
     done: Callable[[Played], None],
 ) -> None:
-    if jobs <= 1 or len(seeds) <= 1:
+    jobs = min(jobs, cores(), len(seeds))  # more processes than cores (or games) only cost their start
+    if jobs <= 1:
         for chunk in _chunks(seeds, 1):
             for p in play_chunk(content, ruleset, chunk, max_actions, record):
                 done(p)
@@ -287,6 +306,42 @@ def _local(
 # --- a Dask cluster ----------------------------------------------------------------------------------------------
 
 
+def _probe_scheduler(address: str) -> None:
+    """Check that a Dask scheduler answers at ``tcp://HOST:PORT`` before Dask is given the address: a scheduler
+    sends its greeting as soon as it accepts (8 bytes of length first). A server that accepts and stays silent
+    would hang Dask's handshake for good, and one that answers something else (HTTP) makes it allocate what the
+    first bytes say (exbibytes): both end here in :data:`HANDSHAKE_S` with a :class:`ClusterError` in words.
+    Other schemes (``tls://``, ``inproc://``) are left to Dask."""
+    import socket
+    import struct
+    from urllib.parse import urlsplit
+
+    url = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = url.hostname, url.port or 8786
+    except ValueError as exc:
+        raise ClusterError(f"--dask {address}: not an address tcp://HOST:PORT ({exc})") from None
+    if url.scheme != "tcp" or not host:
+        return
+    try:
+        with socket.create_connection((host, port), timeout=HANDSHAKE_S) as sock:
+            sock.settimeout(HANDSHAKE_S)
+            head = b""
+            while len(head) < 8:
+                chunk = sock.recv(8 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+    except TimeoutError:
+        raise ClusterError(
+            f"the server at {address} did not answer as a Dask scheduler within {HANDSHAKE_S:g} s"
+        ) from None
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}") from None
+    if len(head) < 8 or not 0 < struct.unpack("<Q", head)[0] <= MAX_GREETING:
+        raise ClusterError(f"the server at {address} is not a Dask scheduler (its first bytes: {head[:8]!r})")
+
+
 def _dask(
     content: Content,
     ruleset: str,
@@ -300,9 +355,10 @@ def _dask(
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
         raise ClusterError("--dask needs the optional extra: pip install 'undercroft[cluster]'") from None
+    _probe_scheduler(address)
     try:
         client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:
+    except (OSError, TimeoutError, ValueError, MemoryError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     try:
         data = client.scatter(content, broadcast=True)
@@ -343,7 +399,7 @@ def run(
         if record_dir is not None:
             stem = record_dir / f"autoplay-{ruleset}-{seeds[p.index]}"
             for suffix, data in p.files:
-                Path(f"{stem}{suffix}").write_bytes(data)
+                _write_whole(Path(f"{stem}{suffix}"), data)
             r = replace(r, recording=f"{stem}.jsonl")
         results[p.index] = r
         if progress is not None:
@@ -366,6 +422,7 @@ __all__ = [
     "ClusterError",
     "GameResult",
     "Played",
+    "RecordingNotWritten",
     "Timing",
     "cores",
     "game_seed",

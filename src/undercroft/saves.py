@@ -12,6 +12,11 @@ with a one-line note.
 messages of the other windows ("open in another window (pid 4242)"). The operating system releases the lock when
 the process ends, however it ends, so a lock left by a dead process is simply taken over (its stale file is
 rewritten). The lock file is removed when the game is closed. On Windows there is no lock (see :class:`SaveLock`).
+
+**Side files are never trusted.** The sidecar and the lock are opened refusing a symbolic link and anything but a
+regular file, never blocking (a FIFO there is not waited on), and the sidecar is written to a temporary file renamed
+over it: a link or a FIFO in their place is replaced, never written through. A side file that is wrong is ignored
+or rebuilt; the save itself is never touched.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from typing import Any
 
 from undercroft import record
 from undercroft.content import Content
-from undercroft.content.loader import read_data_file
+from undercroft.content.loader import FileRefused, open_checked, read_data_file
 
 ABANDONED = "abandoned"
 META = ".meta.json"
@@ -41,12 +46,23 @@ SUFFIX = ".jsonl"  # a saved game's recording
 # --- where the saves are -------------------------------------------------------------------------------------
 
 
+class SavesFolderError(OSError):
+    """The saves folder cannot be made (a file in its place, a parent that is a file, no permission): one line."""
+
+
 def saves_dir() -> Path:
-    """The directory of saved games (recordings) in the user's data directory; created on demand."""
+    """The directory of saved games (recordings) in the user's data directory; created on demand. Raises
+    :class:`SavesFolderError` when it cannot be."""
     from undercroft.paths import user_data_dir
 
     d = user_data_dir() / "saves"
-    d.mkdir(parents=True, exist_ok=True)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        if not d.is_dir():
+            raise NotADirectoryError(20, "Not a directory")
+    except OSError as exc:
+        reason = "a file is in its place" if isinstance(exc, FileExistsError) else exc.strerror or str(exc)
+        raise SavesFolderError(f"cannot make the saves folder {record.printable(str(d))}: {reason}") from None
     return d
 
 
@@ -162,11 +178,18 @@ def open_elsewhere(pid: int) -> str:
     return f"open in another window (pid {pid})" if pid else "open in another window"
 
 
+def _wrong_side_file(path: Path, exc: OSError) -> bool:
+    """Whether ``exc``, raised opening side file ``path``, says that something else is in its place (a symbolic
+    link, a FIFO, a device, a file too large): then it is replaced, never followed or read."""
+    if isinstance(exc, FileRefused):
+        return True
+    return os.path.islink(path) or isinstance(exc, IsADirectoryError)
+
+
 def _lock_pid(path: Path) -> int:
     """The pid written in lock file ``path`` (0 when unreadable)."""
     try:
-        with open(path, "rb") as fh:
-            obj = json.loads(fh.read(4096) or b"{}")
+        obj = json.loads(read_data_file(path, 4096, follow=False) or b"{}")
     except (OSError, ValueError, RecursionError):
         return 0
     pid = obj.get("pid") if isinstance(obj, dict) else None
@@ -197,7 +220,16 @@ class SaveLock:
 
         lp = lock_path(path)
         for attempt in range(_RETRIES * 4):
-            fd = os.open(lp, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            try:
+                fd = open_checked(lp, MAX_META, follow=False, mode=os.O_RDWR | os.O_CREAT)
+            except (FileRefused, OSError) as exc:
+                if not _wrong_side_file(lp, exc):
+                    raise
+                if os.path.isdir(lp) and not os.path.islink(lp):
+                    os.rmdir(lp)  # an empty folder in the lock's place (one with files in it is an OSError)
+                else:
+                    os.unlink(lp)  # a link, a FIFO or a bloated file in the lock's place: made anew (never followed)
+                continue
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
@@ -246,9 +278,9 @@ def holder(path: Path) -> int | None:
 
     lp = lock_path(path)
     try:
-        fd = os.open(lp, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = open_checked(lp, MAX_META, follow=False)
     except OSError:
-        return None  # no lock file: nobody has it open
+        return None  # no lock file (or a link, a FIFO in its place: not a lock of ours): nobody has it open
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
@@ -266,7 +298,7 @@ MAX_META = 64 * 1024  # a sidecar holds a label or two: larger, a FIFO or a devi
 
 def _read_meta(path: Path) -> dict[str, Any]:
     try:
-        obj = json.loads(read_data_file(meta_path(path), limit=MAX_META).decode("utf-8"))
+        obj = json.loads(read_data_file(meta_path(path), limit=MAX_META, follow=False).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return {}
     return obj if isinstance(obj, dict) else {}
@@ -276,7 +308,7 @@ def _write_meta(path: Path, **fields: Any) -> None:
     meta = _read_meta(path)
     meta.update(fields)
     with contextlib.suppress(OSError):  # only a cache and a label: the game itself is the recording
-        meta_path(path).write_text(json.dumps(meta, sort_keys=True) + "\n", encoding="utf-8")
+        record.write_side_file(meta_path(path), (json.dumps(meta, sort_keys=True) + "\n").encode("utf-8"))
 
 
 def remember_seed(path: Path, text: str) -> None:
@@ -345,17 +377,20 @@ def _info(path: Path, notes: list[str], *, abandoned: bool = False) -> GameInfo 
 
 
 def _fill_progress(info: GameInfo, content: Content | None) -> None:
-    """Level and HP of an unfinished game: from the cache, or by replaying it (then cached)."""
+    """Level and HP of an unfinished game: from the cache, or by replaying it (then cached). A game whose last
+    action ended it (its end line never written: a full disk, a kill) is over: ``result`` says how."""
     meta = _read_meta(info.path)
     try:
         size = info.path.stat().st_size
     except OSError:
         return
     cached = meta.get("progress")
-    if isinstance(cached, dict) and cached.get("size") == size and cached.get("v") == 2:
-        level, hp = cached.get("level"), cached.get("hp")
+    if isinstance(cached, dict) and cached.get("size") == size and cached.get("v") == 3:
+        level, hp, over = cached.get("level"), cached.get("hp"), cached.get("over")
         info.level = level if isinstance(level, int) else None
         info.hp = hp if isinstance(hp, str) else ""
+        if over in ("dead", "won") and info.result == "playing":
+            info.result = over
         return
     if content is None or info.ruleset not in content.rulesets:
         return
@@ -369,7 +404,10 @@ def _fill_progress(info: GameInfo, content: Content | None) -> None:
     info.hp = f"{sum(m.hp for m in st.party)}/{sum(m.max_hp for m in st.party)}" + (
         f" ({len(alive)} of {len(st.party)} up)" if len(alive) < len(st.party) else ""
     )
-    _write_meta(info.path, progress={"v": 2, "size": size, "level": info.level, "hp": info.hp})
+    over = str(st.mode) if game.over else ""
+    if over and info.result == "playing":
+        info.result = over
+    _write_meta(info.path, progress={"v": 3, "size": size, "level": info.level, "hp": info.hp, "over": over})
 
 
 def unfinished(
@@ -389,7 +427,8 @@ def unfinished(
             continue
         info.open_pid = holder(p)
         _fill_progress(info, content)
-        out.append(info)
+        if info.result == "playing":  # (not a game that is over, its end line missing: see past_games)
+            out.append(info)
     out.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
     return out
 
@@ -426,17 +465,21 @@ _DEPTH = re.compile(r"^Depth: level (\d+) ")
 def _morgue_facts(morgue: Path) -> tuple[int | None, str]:
     level, cause = None, ""
     try:
-        with open(morgue, encoding="utf-8", errors="replace") as fh:
-            for _, line in zip(range(12), fh, strict=False):
-                line = line.strip()
-                if m := _KILLED.match(line):
-                    cause = m.group(1)
-                elif m := _DEPTH.match(line):
-                    level = int(m.group(1))
-                elif line.startswith(("You have won", "The last of", "You went out")) and not cause:
-                    cause = "won" if line.startswith("You have won") else cause
+        fd = open_checked(morgue, 1 << 30, follow=False)
+        try:
+            head = os.read(fd, 8192).decode("utf-8", errors="replace")
+        finally:
+            os.close(fd)
     except OSError:
-        pass
+        return level, cause
+    for line in head.splitlines()[:12]:
+        line = line.strip()
+        if m := _KILLED.match(line):
+            cause = m.group(1)
+        elif m := _DEPTH.match(line):
+            level = int(m.group(1))
+        elif line.startswith(("You have won", "The last of", "You went out")) and not cause:
+            cause = "won" if line.startswith("You have won") else cause
     return level, cause
 
 
@@ -462,13 +505,15 @@ def past_games(
             if status is None:
                 notes.append(f"skipped {p.name}: not an Undercroft recording")
                 continue
-            if status == "open" and not abandoned:
-                continue
             info = _info(p, notes, abandoned=abandoned)
             if info is None:
                 continue
+            if info.result == "playing":
+                _fill_progress(info, content)  # over, its end line missing or torn: listed here, not under Continue
+                if info.result == "playing":
+                    continue
             level, cause = _morgue_facts(morgues / f"morgue-{p.stem}.txt")
-            info.level, info.cause = level, cause
+            info.level, info.cause = level if level is not None else info.level, cause
             if info.result == "crashed":
                 info.cause = "crash (see the .crash.txt report)"
             elif abandoned:

@@ -119,7 +119,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
         print(f"  deepest:    level {summary['deepest']}")
         print(f"  mean turns: {summary['mean_turns']}")
         if record_dir is not None:
-            print(f"  recordings: {record_dir}")
+            print(printable(f"  recordings: {record_dir}"))
     for r in results:
         if r.outcome == "crash":
             where = f" (recording {r.recording})" if r.recording else ""

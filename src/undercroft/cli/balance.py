@@ -213,7 +213,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
                 f"no choice {100 * s.no_choice_share:.0f} %, {s.timeouts} timeouts; "
                 + ("every target met" if not missed else "missed: " + ", ".join(missed))
             )
-        print(f"  wrote {write}" + (f" and {len(charts)} charts in {charts_dir}" if charts else ""))
+        print(printable(f"  wrote {write}" + (f" and {len(charts)} charts in {charts_dir}" if charts else "")))
     for r in crashes:
         print(
             printable(f"undercroft: {r.ruleset} game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}"),

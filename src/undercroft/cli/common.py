@@ -51,6 +51,12 @@ def printable(text: str) -> str:
     return printable(text)
 
 
+def show(text: str) -> None:
+    """Print ``text`` on stdout, each of its lines through :func:`printable`: a name from the data or a label from a
+    side file cannot move the cursor, retitle the terminal or split a line."""
+    print("\n".join(printable(line) for line in text.split("\n")))
+
+
 def say(text: str) -> None:
     """One line on stderr, every control character escaped: it may quote a recording's fields or its name."""
     print(printable(text), file=sys.stderr)
@@ -89,7 +95,8 @@ def add_jobs_args(p: argparse.ArgumentParser) -> None:
         type=_jobs,
         default=None,
         metavar="N",
-        help="play the games in N processes (default: one per core); the same results, byte for byte, whatever N",
+        help="play the games in N processes (default and most: one per core); the same results, byte for byte, "
+        "whatever N",
     )
     where.add_argument(
         "--dask",

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from undercroft.cli.common import EXIT_OK, add_data_arg, load_data
+from undercroft.cli.common import EXIT_OK, add_data_arg, load_data, printable, say
 
 if TYPE_CHECKING:
     from undercroft.content import Content
@@ -58,16 +58,18 @@ def cmd_games(args: argparse.Namespace) -> int:
         )
         return EXIT_OK
     for note in notes:
-        print(f"undercroft: {note}", file=sys.stderr)
+        say(f"undercroft: {note}")
     print(f"Past games ({len(past)}):")
     if past:
         for line in saves.format_table(past, content):
-            print("  " + line)
+            print(printable("  " + line))
     print(f"Unfinished games ({len(todo)}):")
     for g in todo:
         print(
-            f"  {g.date}  {saves.ruleset_title(content, g.ruleset)}, seed {g.seed_text}, level "
-            f"{g.level if g.level is not None else '?'}, turn {g.turns}, HP {g.hp or '?'}  ({g.path.name})"
+            printable(
+                f"  {g.date}  {saves.ruleset_title(content, g.ruleset)}, seed {g.seed_text}, level "
+                f"{g.level if g.level is not None else '?'}, turn {g.turns}, HP {g.hp or '?'}  ({g.path.name})"
+            )
         )
     return EXIT_OK
 

@@ -56,6 +56,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UserError(f"--seed: {exc}") from None
 
+    from undercroft import saves
+
+    saves.saves_dir()  # (SavesFolderError, one line: before a window opens on a game that could not be saved)
     from undercroft.term.app import TERMINAL_HINT, choose
     from undercroft.ui import loop
     from undercroft.ui.app import NO_DISPLAY, NoDisplay

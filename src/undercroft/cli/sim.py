@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from undercroft.cli.common import UserError, add_data_arg, load_data
+from undercroft.cli.common import UserError, add_data_arg, load_data, printable, show
 
 if TYPE_CHECKING:
     from undercroft.content import Content
@@ -525,13 +525,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         block = markdown_block(results, args)
         if args.write:
             did = write_block(Path(args.write), block)
-            print(f"{args.write}: {did} the every-monster block ({len(results)} rows)")
+            print(printable(f"{args.write}: {did} the every-monster block ({len(results)} rows)"))
         else:
             sys.stdout.write(block)
     elif args.json:
         print(json.dumps(results if args.all else results[0]))
     elif args.all:
-        print(text_table(results))
+        show(text_table(results))
     else:
-        print(text_report(results[0]))
+        show(text_report(results[0]))
     return 0

@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from undercroft.cli.common import EXIT_OK, add_data_arg, load_data
+from undercroft.cli.common import EXIT_OK, add_data_arg, load_data, printable
 
 if TYPE_CHECKING:
     from undercroft.content import Content
@@ -47,8 +47,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     n_cells = sum(len(row) for grid in content.encounters.values() for row in grid)
     levels = ", ".join(f"{name} {len(rs.levels)}" for name, rs in content.rulesets.items())
     print(
-        f"{content.directory}: ok: {len(content.monsters)} monsters, {len(content.items)} items, "
-        f"{len(content.encounters)} encounter tables ({n_cells} cells), {len(content.rulesets)} rulesets "
-        f"({', '.join(content.rulesets)}; levels: {levels}); digest {content.digest}"
+        printable(
+            f"{content.directory}: ok: {len(content.monsters)} monsters, {len(content.items)} items, "
+            f"{len(content.encounters)} encounter tables ({n_cells} cells), {len(content.rulesets)} rulesets "
+            f"({', '.join(content.rulesets)}; levels: {levels}); digest {content.digest}"
+        )
     )
     return EXIT_OK

@@ -250,6 +250,11 @@ def _check_refs(
             col.add("dungeon.yaml", (gid, "room_size_min"), "room_size_min is greater than room_size_max")
     for rid, rs in rulesets.items():
         _check_ruleset_refs(col, known, rid, rs)
+        for iid in rs.start_items:
+            if iid in items and items[iid].kind == "gold":
+                col.add(
+                    "rulesets.yaml", (rid, "start_items", iid), "gold is not carried: give it as start_gold", key=True
+                )
 
 
 def _check_ruleset_refs(

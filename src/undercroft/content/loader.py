@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -187,19 +188,24 @@ def file_kind(mode: int) -> str:
     return "not a plain file"
 
 
-def open_checked(path: Path | str, limit: int) -> int:
+def open_checked(path: Path | str, limit: int, *, follow: bool = True, mode: int = os.O_RDONLY) -> int:
     """A descriptor of ``path`` opened for reading if it is a regular file of at most ``limit`` bytes, checked
     before a byte is read and without ever blocking (a FIFO is opened non-blocking and never waited on); the
     descriptor is left blocking for the reads. :class:`FileRefused` for anything else, :class:`OSError` when it
-    cannot be opened. The one gate of every file the game reads: data files, recordings, their sidecars."""
+    cannot be opened. The one gate of every file the game reads: data files, recordings, their sidecars.
+
+    ``follow`` off: a symbolic link is refused too (``O_NOFOLLOW``: an ``OSError``, ``ELOOP``), as for the side files
+    of a save, which are never read or written through a link. ``mode``: other open flags (``O_RDWR | O_CREAT``
+    for a lock file)."""
     flags = (
-        os.O_RDONLY
+        mode
+        | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
         | getattr(os, "O_NONBLOCK", 0)
         | getattr(os, "O_NOCTTY", 0)
         | getattr(os, "O_CLOEXEC", 0)
         | getattr(os, "O_BINARY", 0)
     )
-    fd = os.open(path, flags)
+    fd = os.open(path, flags, 0o644)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -214,11 +220,11 @@ def open_checked(path: Path | str, limit: int) -> int:
         raise
 
 
-def read_data_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_data_file(path: Path, limit: int = MAX_FILE_BYTES, *, follow: bool = True) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (:func:`open_checked`); :class:`OSError` (with a
     message that says why) for anything else, a file that grows past ``limit`` while being read included. A
-    symbolic link is followed: what it points at must pass the same checks."""
-    fd = open_checked(path, limit)
+    symbolic link is followed (what it points at must pass the same checks), unless ``follow`` is off."""
+    fd = open_checked(path, limit, follow=follow)
     try:
         chunks: list[bytes] = []
         size = 0
@@ -236,6 +242,35 @@ def read_data_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
 
 
 _INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+# YAML 1.1 reads a plain 010 as octal (8) and 1:30 as base 60 (90): numbers that do not play as written
+_OCTAL = re.compile(r"[-+]?0[0-7_]+")
+_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+
+
+def _surprising_scalar(loader: yaml.SafeLoader, ev: yaml.ScalarEvent) -> str:
+    """Why a plain scalar must not be read as YAML 1.1 reads it ("" when it may): an octal or base-60 number, a
+    merge key (``<<``: it drops keys silently)."""
+    if ev.style or not ev.implicit[0]:
+        return ""  # quoted, a block scalar or tagged: text as written
+    value = ev.value
+    if value == "<<":
+        return "merge keys ('<<') are not allowed in data files; write the keys out"
+    octal, base60 = _OCTAL.fullmatch(value), _SEXAGESIMAL.fullmatch(value)
+    if not (octal or base60):
+        return ""
+    tag = loader.resolve(yaml.ScalarNode, value, ev.implicit)  # type: ignore[no-untyped-call]
+    if tag not in (_INT_TAG, _FLOAT_TAG):
+        return ""
+    if octal:
+        return (
+            f"'{value}' is an octal number in YAML 1.1 (read as {int(value.replace('_', ''), 8)}): "
+            "write it without the leading 0"
+        )
+    read = 0.0
+    for part in value.lstrip("+-").replace("_", "").split(":"):
+        read = read * 60 + float(part)
+    return f"'{value}' is a base-60 number in YAML 1.1 (read as {read:g}): write the number, or quote it as text"
 
 
 def _prescan(text: str, display: str, col: Collector) -> bool:
@@ -265,6 +300,10 @@ def _prescan(text: str, display: str, col: Collector) -> bool:
                     break
             elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 depth -= 1
+            elif isinstance(ev, yaml.ScalarEvent) and (why := _surprising_scalar(loader, ev)):
+                found.append(Problem(display, line, column, "", why))
+                if len(found) >= MAX_PROBLEMS_PER_FILE:
+                    break
             elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > MAX_NUMBER_CHARS:
                 tag = ev.tag
                 if tag is None or tag == "!":

@@ -8,6 +8,7 @@ cross-checks (bands that gap or overlap, 6x6 grids, names of monsters, items and
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
@@ -39,8 +40,22 @@ def _check_colour(text: str) -> str:
 
 
 def _check_glyph(text: str) -> str:
-    if len(text) != 1 or not text.isprintable():
-        raise ValueError(f"glyph {text!r} must be exactly one printable character")
+    from wcwidth import wcwidth
+
+    if len(text) != 1 or not text.isprintable() or text.isspace() or unicodedata.combining(text) or wcwidth(text) != 1:
+        raise ValueError(f"glyph {text!r} must be one printable character of one column (not a space or a mark)")
+    return text
+
+
+def _check_text(text: str) -> str:
+    """A name or a text the screens and the logs print: no control character (an escape sequence, a bell, a
+    newline that would split a log line), no invisible format or line-separator character."""
+    from undercroft.content.loader import printable
+
+    shown = printable(text)
+    if shown != text:
+        bad = next(ch for ch in text if printable(ch) != ch)
+        raise ValueError(f"control character {printable(bad)} is not allowed in a name or a text")
     return text
 
 
@@ -87,7 +102,7 @@ Colour = Annotated[StrictStr, AfterValidator(_check_colour)]
 Glyph = Annotated[StrictStr, AfterValidator(_check_glyph)]
 Id = Annotated[StrictStr, Field(max_length=64), AfterValidator(_check_id)]
 Percent = Annotated[StrictInt, Field(ge=0, le=100)]
-Text = Annotated[StrictStr, Field(min_length=1, max_length=2000)]
+Text = Annotated[StrictStr, Field(min_length=1, max_length=2000), AfterValidator(_check_text)]
 BandEnd = Annotated[StrictInt, Field(ge=-MAX_BAND, le=MAX_BAND)]
 
 # --- monsters.yaml -------------------------------------------------------------------------------------------
@@ -305,15 +320,25 @@ class RulesFile(Model):
 # --- encounters.yaml -----------------------------------------------------------------------------------------
 
 
+def _check_cell(text: str) -> str:
+    if not re.fullmatch(r"\S+( \S+)?", text):  # (\S: no blank of any kind, a no-break space included)
+        raise ValueError(f"cell {text!r} must be 'monster_id' or 'monster_id NdM', one space between")
+    return text
+
+
 class EncounterTable(Model):
     """A 6x6 grid; each cell is ``monster_id`` or ``monster_id NdM`` (number appearing overrides the monster's)."""
 
-    rows: tuple[tuple[StrictStr, ...], ...]
+    rows: tuple[tuple[Annotated[StrictStr, AfterValidator(_check_cell)], ...], ...]
 
 
 EncountersFile = dict[Id, EncounterTable]
 
 # --- dungeon.yaml --------------------------------------------------------------------------------------------
+
+
+ROOM_GAP = 3  # tiles between two rooms, and between a room and the map's edge (rules/dungeon.py places them)
+MIN_ROOM = 3  # the smallest room's side
 
 
 class Hall(Model):
@@ -337,6 +362,22 @@ class MapGen(Model):
     hall: Hall | None = None  # a great room first, counted among the rooms
     loops: Annotated[StrictInt, Field(ge=0, le=20)] | None = None  # extra joins between near rooms (None: 1..n/4+1)
     water: Percent = 0  # chance that a room (not the start) is flooded inside its rim
+
+    def room_capacity(self) -> int:
+        """The most rooms of ``room_size_min`` the map can hold, ``ROOM_GAP`` apart and from the edge: each room
+        with the gap beside it is a square of side + gap in a (width - gap) x (height - gap) box, and squares set
+        square to a box fit at most as many as in rows and columns."""
+        side = max(MIN_ROOM, self.room_size_min) + ROOM_GAP
+        return ((self.width - ROOM_GAP) // side) * ((self.height - ROOM_GAP) // side)
+
+    @model_validator(mode="after")
+    def _fits(self) -> MapGen:
+        if self.rooms_min > (cap := self.room_capacity()):
+            raise ValueError(
+                f"rooms_min {self.rooms_min} cannot fit: a {self.width}x{self.height} map holds at most {cap} "
+                f"rooms of room_size_min {self.room_size_min}"
+            )
+        return self
 
 
 class FloorItem(Model):

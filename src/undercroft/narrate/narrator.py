@@ -360,9 +360,9 @@ class Narrator:
         gold = int(e["gold"])
         name, many = self.group(e)
         text = f"{The(name)} {_agree(many, 'is', 'are')} defeated." + (f" You take {gold} gold." if gold else "")
-        shares: dict[str, int] = e.get("shares") or {}
+        shares: list[list[Any]] = e.get("shares") or []
         if len(shares) > 1 and gold:
-            text += " Shares: " + ", ".join(f"{self.template_name(t)} {n}" for t, n in shares.items()) + "."
+            text += " Shares: " + ", ".join(f"{self.template_name(t)} {n}" for t, n in shares) + "."
         return text
 
     def _e_won(self, e: Event) -> str:

@@ -53,7 +53,7 @@ from undercroft.record.format import (
 )
 from undercroft.record.reader import load_recording, open_regular
 from undercroft.record.replay import compatibility, replay, state_summary
-from undercroft.record.writer import Recorder, crash_report_path, play_step
+from undercroft.record.writer import Recorder, crash_report_path, play_step, write_side_file
 
 __all__ = [
     "FORMAT_VERSION",
@@ -75,4 +75,5 @@ __all__ = [
     "printable",
     "replay",
     "state_summary",
+    "write_side_file",
 ]

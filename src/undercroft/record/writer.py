@@ -18,12 +18,13 @@ import numpy as np
 
 from undercroft import __version__
 from undercroft.content import Content
-from undercroft.content.loader import printable
+from undercroft.content.loader import open_checked, printable
 from undercroft.record.format import (
     _MAX_MESSAGE,
     _TEXT_HASH_BYTES,
     FORMAT_VERSION,
     MAGIC,
+    MAX_FILE,
     WRITES,
     Header,
     Recording,
@@ -48,6 +49,32 @@ from undercroft.rules.scoring import score_card
 def crash_report_path(path: Path) -> Path:
     """Where the crash report of recording ``path`` goes: beside it, ``NAME.crash.txt``."""
     return path.with_suffix(".crash.txt")
+
+
+def write_side_file(path: Path, data: bytes) -> None:
+    """Write ``data`` as the whole of file ``path`` (a save's side file: its sidecar, crash report, morgue file),
+    never through what is there: a temporary file beside it, made anew (never a link followed), then renamed over
+    ``path``. A symbolic link or a FIFO at ``path`` is replaced, never written through or waited on; a directory
+    there is an ``OSError``. Nothing is left behind when it fails."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(tmp, flags | getattr(os, "O_BINARY", 0), 0o644)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                n = _os_write(fd, view)
+                if n <= 0:
+                    raise OSError(errno.EIO, "the disk took nothing")
+                view = view[n:]
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _os_write(fd: int, data: memoryview) -> int:
@@ -283,6 +310,19 @@ class Recorder:
         self.error = None
         return True
 
+    def save_copy(self, dest: Path) -> None:
+        """Write the whole recording, the lines kept in memory included, as a new file ``dest`` (another place,
+        when this one's disk is full): what the file holds up to its last whole line, then every line kept. The
+        copy is whole or not made (:func:`write_side_file`); an ``OSError`` says why not."""
+        fd = open_checked(self.path, MAX_FILE, follow=True)
+        try:
+            head = os.pread(fd, self._offset, 0)
+        finally:
+            os.close(fd)
+        if len(head) != self._offset:
+            raise OSError(errno.EIO, f"{self.path.name} is shorter than what was written to it")
+        write_side_file(dest, head + b"".join(self._pending) + b"".join(self._batched))
+
     def record(self, action: Action, game: Game) -> None:
         """Write ``action``, which ``game.step`` has just ACCEPTED (a refused action is never recorded)."""
         if self.finished or self.crashed:
@@ -376,7 +416,7 @@ def write_crash_report(
         "",
         tb,
     ]
-    report.write_text("\n".join(lines), encoding="utf-8")
+    write_side_file(report, "\n".join(lines).encode("utf-8"))
     return report
 
 

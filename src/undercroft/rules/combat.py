@@ -316,7 +316,8 @@ def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
     gold = g.treasure + g.bribes
     living = [i for i, m in enumerate(st.party) if m.alive]
     share, rest = divmod(gold, len(living))
-    shares = {st.party[i].template: share + (1 if k < rest else 0) for k, i in enumerate(living)}
+    # (in party order, one pair a living member: two of the same character keep two shares)
+    shares = [[st.party[i].template, share + (1 if k < rest else 0)] for k, i in enumerate(living)]
     st.gold += gold
     g.treasure = g.bribes = 0
     st.kills += len(g.hp)

@@ -42,7 +42,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from undercroft.content.schema import Hall, MapGen
+from undercroft.content.schema import MIN_ROOM, ROOM_GAP, Hall, MapGen
 from undercroft.rules.floods import MAX_DIST, STEPS, BoolArray, Point
 from undercroft.rules.levelmap import (
     DOOR,
@@ -77,8 +77,8 @@ __all__ = [
 ]
 
 # Room floors keep this many tiles apart (wall, passage, wall) and this far from the map edge.
-_GAP: Final = 3
-_MIN_ROOM: Final = 3
+_GAP: Final = ROOM_GAP
+_MIN_ROOM: Final = MIN_ROOM
 _ATTEMPTS_PER_ROOM: Final = 60
 # Extra cost of a corridor tile on or beside an earlier corridor: corridors detour this far to stay apart.
 _TOUCH_PENALTY: Final = 12

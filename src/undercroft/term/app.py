@@ -14,7 +14,8 @@ without mouse support ignores them. Reports become :class:`tcod.event.MouseMotio
 the console, or while the terminal is too small, are dropped, and a burst of moves read in one batch comes as its
 last. ``UNDERCROFT_NO_MOUSE=1`` in the environment leaves the mouse off (the terminal's own selection then works).
 
-The terminal is put back as it was however the game ends: quitting, Ctrl-C, a crash, SIGTERM or a hang-up all leave
+The terminal is put back as it was however the game ends: quitting, Ctrl-C, Ctrl-\\ (SIGQUIT: no core dump, the
+save's lock let go, status 131), a crash, SIGTERM or a hang-up all leave
 through the same ``with`` blocks (alternate screen, hidden cursor, cbreak, keypad mode, mouse reporting off, so the
 shell gets no mouse reports afterwards: the input still unread then is discarded). Ctrl-Z restores it (mouse off
 too) before stopping and takes it over again on ``fg``. A resize redraws everything (centred when the terminal is
@@ -335,7 +336,8 @@ class _Terminal:
 
     @contextlib.contextmanager
     def _signals(self) -> Iterator[None]:
-        """Ctrl-Z suspends cleanly; SIGTERM and SIGHUP unwind through the ``with`` blocks (restoring the tty)."""
+        """Ctrl-Z suspends cleanly; SIGTERM, SIGHUP and SIGQUIT (Ctrl-\\) unwind through the ``with`` blocks (restoring
+        the tty, closing the game)."""
         if sys.platform == "win32":
             yield
             return
@@ -343,6 +345,7 @@ class _Terminal:
             signal.SIGTSTP: self._suspend,
             signal.SIGTERM: self._terminate,
             signal.SIGHUP: self._terminate,
+            signal.SIGQUIT: self._terminate,
         }
         old: dict[int, object] = {}
         try:

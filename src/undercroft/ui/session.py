@@ -9,10 +9,15 @@ A recorded session holds the lock of its save (:class:`undercroft.saves.SaveLock
 recording cannot be written (a full disk): :meth:`Session.save_problem`, a "bad" line in the log when that starts
 and "Saved again." when it is over; what is still unsaved when the game is closed is kept in
 :attr:`Session.unsaved` for the title (which closes the game the player has just left).
+
+Unsaved actions are never dropped without the player's word: leaving a game with some asks first (the game
+scenes' ``leave``), offering another place for the whole game (:meth:`Session.save_elsewhere`); a game closed
+without asking (the window closed) writes it to the temporary folder by itself.
 """
 
 from __future__ import annotations
 
+import tempfile
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -147,6 +152,8 @@ class Session:
         self.lock = lock
         self.save_error: str | None = None  # the recorder's write error as last told in the log
         self.unsaved = ""  # after close: what could not be saved ("" when everything was)
+        self.elsewhere: Path | None = None  # where the whole game was written when its save's disk was full
+        self.let_go = False  # the player chose to leave the unsaved actions behind
         self.closed = False
         if recorder is not None and lock is None and self.path is not None:  # a branch made elsewhere
             try:
@@ -277,6 +284,29 @@ class Session:
         waiting = plural(r.pending, "action")
         return f"Not saved: {r.error} ({waiting} waiting; they are saved as soon as the disk allows)"
 
+    def unsaved_actions(self) -> int:
+        """How many actions are not in the save (after one more try at writing them)."""
+        r = self.recorder
+        if r is None or not r.pending:
+            return 0
+        r.flush_pending()
+        self._tell_save_problem()
+        return r.pending
+
+    def save_elsewhere(self, where: Path | None = None) -> Path:
+        """Write the whole game, its unsaved actions included, to ``where`` (a folder, or a file path; default:
+        the temporary folder) under the save's own name; returns the file written. OSError when it cannot be."""
+        r = self.recorder
+        if r is None:
+            raise ValueError("an unrecorded game has nothing to save")
+        where = Path(tempfile.gettempdir()) if where is None else Path(where).expanduser()
+        dest = where / r.path.name if where.is_dir() else where
+        if dest.exists() or dest.is_symlink():
+            raise FileExistsError(17, f"{dest} exists already")
+        r.save_copy(dest)
+        self.elsewhere = dest
+        return dest
+
     def _tell_save_problem(self) -> None:
         """A log line when the recording starts failing (once per kind of error), and one when it works again."""
         error = self.recorder.error if self.recorder is not None else None
@@ -323,13 +353,25 @@ class Session:
             if r.pending:
                 r.flush_pending()  # (never raises: a write error stays in r.error)
             if r.pending:
-                self.unsaved = (
-                    f"{plural(r.pending, 'action')} of your last game could not be saved: "
-                    f"{r.error or 'the disk refused it'}"
-                )
+                self.unsaved = self._unsaved_note(r)
             r.close()
         if self.lock is not None:
             self.lock.release()
+
+    def _unsaved_note(self, r: record.Recorder) -> str:
+        """What became of the actions the save could not take (written elsewhere, at the player's word or by
+        itself into the temporary folder, or let go), for the title."""
+        what = (
+            f"{plural(r.pending, 'action')} of your last game could not be saved ({r.error or 'the disk refused it'})"
+        )
+        if self.let_go:
+            return f"{what}: left behind, as you chose"
+        if self.elsewhere is None:
+            try:
+                self.save_elsewhere()
+            except OSError as exc:
+                return f"{what}, nor written to the temporary folder ({exc.strerror or exc}): they are lost"
+        return f"{what}: the whole game is in {self.elsewhere} (copy it over its save to continue it)"
 
     # --- the end -------------------------------------------------------------------------------------------
 
@@ -361,7 +403,7 @@ class Session:
         if self.path is not None:
             name = f"morgue-{self.path.stem}.txt"
         out = d / name
-        out.write_text("\n".join(morgue_text(self)) + "\n", encoding="utf-8")
+        record.write_side_file(out, ("\n".join(morgue_text(self)) + "\n").encode("utf-8"))  # (never through a link)
         self.morgue = out
         return out
 

@@ -9,8 +9,8 @@ from undercroft.rules.types import OVER, Mode
 from undercroft.ui import keys, render
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, KEY, TEXT
-from undercroft.ui.scenes.base import Home, Push, Transition
-from undercroft.ui.scenes.game import GameScene, shows
+from undercroft.ui.scenes.base import Push, Transition
+from undercroft.ui.scenes.game import GameScene, leave, shows
 from undercroft.ui.scenes.log import LogScene
 from undercroft.ui.session import Session, end_lines
 
@@ -39,7 +39,7 @@ class EndScene(GameScene):
         if c == "L":
             return Push(LogScene(self.session))
         if keys.is_confirm(event) or keys.is_cancel(event) or c == " ":
-            return Home(self.session)
+            return leave(self.session)
         return None
 
     def panel_rect(self, layout: Layout) -> Rect | None:

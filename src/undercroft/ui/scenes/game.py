@@ -10,12 +10,15 @@ what is open now is ``game.legal(action)``, and why an action was not taken is t
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import tcod.console
 import tcod.event
 
+from undercroft.narrate import plural
 from undercroft.rules.actions import Action, Drink, Run
 from undercroft.rules.levelmap import Point
 from undercroft.rules.types import Mode
@@ -24,12 +27,14 @@ from undercroft.ui import keymap, render
 from undercroft.ui.layout import Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
+from undercroft.ui.scenes.choice import ChoiceScene
 from undercroft.ui.scenes.door import DoorScene
 from undercroft.ui.scenes.help import HelpScene
 from undercroft.ui.scenes.inventory import InventoryScene
 from undercroft.ui.scenes.log import LogScene
 from undercroft.ui.scenes.look import LookScene, draw_hover, odds_line
 from undercroft.ui.scenes.menu import MenuScene
+from undercroft.ui.scenes.prompt import PromptScene
 from undercroft.ui.session import Session
 
 Handler = Callable[[str], "Transition | None"]  # a command's handler, given the name of the key pressed
@@ -105,7 +110,7 @@ class GameScene(Scene):
             "look": lambda _k: Push(LookScene(self.session, self.odds_lines)),
             "log": lambda _k: Push(LogScene(self.session)),
             "help": lambda _k: Push(HelpScene()),
-            "title": lambda _k: Home(self.session),
+            "title": lambda _k: leave(self.session),
         }
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
@@ -279,3 +284,57 @@ class GameScene(Scene):
             return  # not even the last result fits whole: the log below tells it
         render.put_text(console, x, y, heading, DIM)
         render.put_lines(console, x, y + 1, w, lines, max_rows=rows - 1)
+
+
+# --- leaving a game ------------------------------------------------------------------------------------------------
+
+
+def leave(session: Session, note: str = "") -> Transition:
+    """Back to the title (``Home``), but never past actions its save could not take (a full disk) without asking:
+    try again, write the whole game to the temporary folder or to a place typed, leave them behind, or go back."""
+    n = session.unsaved_actions()
+    if not n or session.let_go:
+        return Home(session)
+    error = session.recorder.error if session.recorder is not None else None
+    tmp = tempfile.gettempdir()
+
+    def chosen(i: int) -> Transition | None:
+        if i == 0:
+            return leave(session)
+        if i == 1:
+            return _write_elsewhere(session, None)
+        if i == 2:
+            question = "A folder or a file for the whole game:"
+            return Push(PromptScene("Write it to", question, lambda t: _write_elsewhere(session, Path(t)), max_len=200))
+        if i == 3:
+            session.let_go = True
+            return Home(session)
+        return None
+
+    lines = [
+        f"{plural(n, 'action')} of this game are not in its save ({error or 'the disk refused them'}).",
+        "They are lost if you leave without them; the whole game can be written to another place instead.",
+    ]
+    return Push(
+        ChoiceScene(
+            "Not saved",
+            [*lines, note] if note else lines,
+            [
+                ("r", "Try the save again"),
+                ("t", f"Write the whole game to {tmp}"),
+                ("p", "Write the whole game to a place you type"),
+                ("d", f"Leave without the {plural(n, 'action')} (they are lost)"),
+                ("g", "Go back to the game"),
+            ],
+            chosen,
+        )
+    )
+
+
+def _write_elsewhere(session: Session, where: Path | None) -> Transition:
+    try:
+        session.save_elsewhere(where)
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return leave(session, f"It could not be written there: {reason}.")
+    return Home(session)

@@ -374,7 +374,10 @@ class TitleScene(Scene):
             y = 12
         x, w = 6, console.width - 7
         self.LIST_Y = y + 15
-        self.LIST_ROWS = max(1, min(8, console.height - self.LIST_Y - 4))
+        said = self._said(console.width - 8)
+        footer = 0 if compact else 4  # the footer's rows at the bottom (never drawn over what is said)
+        room = console.height - footer - self.LIST_Y - 2 - len(said)  # the list's rows: what is said comes first
+        self.LIST_ROWS = max(1, min(8, room))
         seed_note = "(typed)" if self.seed_typed else "(random)"
         shown = self.seed_text if self.seed_typed else str(self.seed)
         self.buttons.clear()
@@ -415,34 +418,32 @@ class TitleScene(Scene):
                     render.TEXT if chosen else DIM,
                     width=w,
                 )
-        my = ly + self.LIST_ROWS + 2
-        if self.confirm_abandon is not None:
-            render.put_lines(
-                console,
-                4,
-                my,
-                console.width - 8,
-                [
-                    (
-                        f"Abandon {self.confirm_abandon.name}? It moves to saves/{saves_mod.ABANDONED}/ "
-                        "and shows under "
-                        "Past games. y: abandon, any other key: keep it.",
-                        render.BAD,
-                    )
-                ],
-            )
-        elif self.message:
-            render.put_lines(console, 4, my, console.width - 8, [(self.message, render.BAD)])
-        elif self.notes:
-            render.put_text(
-                console,
-                4,
-                my,
-                self.notes[0] + (f" (+{len(self.notes) - 1} more)" if len(self.notes) > 1 else ""),
-                FAINT,
-                width=console.width - 8,
-            )
-        if not compact:
+        my = min(ly + self.LIST_ROWS + 2, max(ly + 2, console.height - footer - len(said)))
+        if said and my + len(said) > console.height - footer:
+            my, footer = max(ly + 2, console.height - len(said)), 0  # the footer gives way to what is said
+        if said and my + len(said) > console.height:  # longer still: over the list and the menu above it
+            my = max(0, console.height - len(said))
+            console.draw_rect(0, my, console.width, console.height - my, ord(" "))
+        for i, (row, colour) in enumerate(said[: max(0, console.height - my)]):
+            render.put_text(console, 4, my + i, row, colour, width=console.width - 8)
+        if footer:
             foot = "Closing the window keeps your game: Continue resumes it."
             render.put_text(console, (console.width - len(foot)) // 2, console.height - 3, foot, FAINT)
             render.put_text(console, 2, console.height - 1, f"{len(self.content.rulesets)} rulesets", FAINT)
+
+    def _said(self, width: int) -> list[tuple[str, render.RGB]]:
+        """What the title has to say under the list (a question, a message, a note), wrapped to ``width``."""
+        if self.confirm_abandon is not None:
+            text, colour = (
+                f"Abandon {self.confirm_abandon.name}? It moves to saves/{saves_mod.ABANDONED}/ and shows under "
+                "Past games. y: abandon, any other key: keep it.",
+                render.BAD,
+            )
+        elif self.message:
+            text, colour = self.message, render.BAD
+        elif self.notes:
+            text = self.notes[0] + (f" (+{len(self.notes) - 1} more)" if len(self.notes) > 1 else "")
+            colour = FAINT
+        else:
+            return []
+        return [(row, colour) for row in render.wrap(text, width)]

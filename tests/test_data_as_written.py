@@ -1,0 +1,68 @@
+"""Issue 36, items 6 and 7: data that validates plays as written. YAML 1.1's octal and base-60 numbers, merge keys,
+control characters in names, glyphs that cannot be seen or take two columns, a table cell with two spaces or a tab,
+``start_items`` holding gold, rooms the map cannot hold: each refused with its file:line:col."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_validation import Mutate, check, only_problem, pos
+
+
+def test_an_octal_number_is_refused(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  hp: 4\n", "  hp: 010\n")
+    check(only_problem(data_copy), "monsters.yaml", pos(text, "010"), "", "'010' is an octal number", "read as 8")
+
+
+def test_a_base_60_number_is_refused(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  speed: 30\n", "  speed: 1:30\n")
+    check(only_problem(data_copy), "monsters.yaml", pos(text, "1:30"), "", "base-60", "read as 90")
+
+
+def test_a_quoted_leading_zero_is_text_not_octal(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  hp: 4\n", '  hp: "010"\n')
+    check(only_problem(data_copy), "monsters.yaml", pos(text, '"010"'), "sump_leeches.hp", "integer")
+
+
+def test_a_merge_key_is_refused(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  hp: 4\n", "  hp: 4\n  <<: {hp: 40}\n")
+    check(only_problem(data_copy), "monsters.yaml", pos(text, "<<"), "", "merge keys ('<<') are not allowed")
+
+
+@pytest.mark.parametrize("name", ['"Sump\\e[2J\\aLeeches"', '"Sump\\nLeeches"', '"Sump\\u202eLeeches"'])
+def test_a_control_character_in_a_name_is_refused(data_copy: Path, mutate: Mutate, name: str) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  name: Sump Leeches\n", f"  name: {name}\n")
+    p = only_problem(data_copy)
+    check(p, "monsters.yaml", pos(text, name), "sump_leeches.name", "control character", "not allowed")
+    assert "\x1b" not in str(p) and "\n" not in str(p) and "\u202e" not in str(p)
+
+
+@pytest.mark.parametrize("glyph", ['" "', '"\\u0301"', '"\\u9f8d"', '"\\t"'])
+def test_a_glyph_is_one_printable_single_width_character(data_copy: Path, mutate: Mutate, glyph: str) -> None:
+    text = mutate(data_copy, "monsters.yaml", '  glyph: "w"\n', f"  glyph: {glyph}\n")
+    p = only_problem(data_copy)
+    check(p, "monsters.yaml", pos(text, glyph), "sump_leeches.glyph", "one printable character of one column")
+
+
+@pytest.mark.parametrize("cell", ['"kobold  1d4"', '"kobold\\t1d4"', '" kobold"', '"kobold\\u00a01d4"'])
+def test_a_table_cell_has_one_space_between(data_copy: Path, mutate: Mutate, cell: str) -> None:
+    text = mutate(data_copy, "encounters.yaml", '"kobold 1d4"', cell)
+    p = only_problem(data_copy)
+    assert p.where.startswith("undercroft_1_wandering.rows.1.0"), str(p)
+    check(p, "encounters.yaml", pos(text, cell), p.where, "one space between")
+
+
+def test_gold_is_not_a_starting_item(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(
+        data_copy, "rulesets.yaml", "start_items: {healing_potion: 2,", "start_items: {gold: 50, healing_potion: 2,"
+    )
+    p = only_problem(data_copy)
+    check(p, "rulesets.yaml", pos(text, "gold: 50"), "undercroft.start_items.gold", "start_gold")
+
+
+def test_rooms_the_map_cannot_hold_are_refused(data_copy: Path, mutate: Mutate) -> None:
+    old = "  width: 80\n  height: 43\n  rooms_min: 7\n  rooms_max: 11\n"
+    text = mutate(data_copy, "dungeon.yaml", old, "  width: 20\n  height: 15\n  rooms_min: 60\n  rooms_max: 60\n")
+    p = only_problem(data_copy)
+    check(p, "dungeon.yaml", pos(text, "width: 20"), "maze", "rooms_min 60 cannot fit", "at most 2 rooms")
