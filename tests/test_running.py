@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script
 
-from undercroft.rules.actions import Attack, DropFood, DropTreasure, Fight, Move, Rest, Run, ThrowOil
+from undercroft.rules.actions import Attack, Bribe, DropFood, DropTreasure, Fight, Move, Rest, Run, ThrowOil
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
-from undercroft.rules.refusals import Code
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
 
 HOSTILE = (2, 2)  # reaction 4: hostile, 75% pursuit
@@ -151,6 +151,33 @@ def test_a_friendly_pursuer_catches_up_and_does_not_fight() -> None:
 
 
 # --- dropping things -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["undercroft", "crawler"])
+def test_a_drop_in_a_meeting_or_a_fight_buys_off_nobody(ruleset: str) -> None:
+    """003: dropped food or treasure stops a pursuer; in a meeting (or a fight) nothing is dropped: paying a
+    monster is a bribe (000), never a flat chance that makes it peaceful."""
+    game, g, _ = crawl_meet("ogre", ruleset=ruleset, gold=100)
+    st = game.state
+    st.items["rations"] = 1
+    for drop in (DropFood(), DropTreasure()):
+        assert game.refusal(drop) == Reason(Code.NOT_FLEEING)
+        ev = game.step(drop)
+        assert one(ev, "refused")["reason"] == "not_fleeing" and len(ev) == 1
+    assert st.mode == "encounter" and not g.peaceful and st.gold == 100 and st.items["rations"] == 1
+    act(game, Fight())
+    assert st.mode == "combat"
+    assert game.refusal(DropFood()) == Reason(Code.NOT_FLEEING)
+
+
+def test_nameless_one_takes_no_drop_and_no_bribe_in_the_citadel() -> None:
+    """000: The Nameless One is never bribed; a drop in the meeting is no back door to buying it off."""
+    game = make_game("citadel", dice=ScriptedDice(), gold=500)
+    g, _ = meet(game, "the_nameless_one")
+    assert game.state.mode == "encounter"
+    assert game.refusal(Bribe(100)) == Reason(Code.UNBRIBABLE, {"monster": "the_nameless_one"})
+    assert game.refusal(DropTreasure()) == Reason(Code.NOT_FLEEING)
+    assert not g.peaceful and game.state.gold == 500
 
 
 @pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])

@@ -15,8 +15,10 @@
 * Pursuit (:func:`pursuit_round`): each round the pursuer gains (its speed - the party's) x the running multiplier
   in feet; at 0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond sight, or after
   ``pursuit_max_rounds`` rounds, it gives up. A submerged monster never gives up.
-* Distractions (003): dropped food stops an unintelligent pursuer, dropped treasure an intelligent one, each on a
-  percentile chance; burning oil stops a monster with self-preservation, or slows it.
+* Distractions (003): dropped while fleeing, food stops an unintelligent pursuer, treasure an intelligent one, each
+  on a percentile chance, and the chase ends; burning oil stops a monster with self-preservation, or slows it. A
+  drop buys off nobody: there is none in a meeting or a fight (refused, ``not_fleeing``), where paying a monster
+  is a bribe (000).
 * The party may pursue a group that goes its way (:func:`pursue`, 003): the same chase turned round, the party
   gaining (its speed - the group's) x the multiplier a round; it catches it (a fight), loses sight of it or gives
   up (the group is gone), or lets it go (``wait``).
@@ -309,13 +311,12 @@ def turn_and_fight(ctx: Ctx, events: list[Event]) -> None:
 def _stops(ctx: Ctx, g: Group, why: Distraction, events: list[Event]) -> None:
     st = ctx.state
     events.append(Event("distracted", {"group": g.id, "by": why, "monster": g.monster, "count": g.count_told}))
-    if st.mode == Mode.ENCOUNTER:
-        g.peaceful = True  # busy with it: it lets the party be
     st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
 
 
 def drop_food(ctx: Ctx, events: list[Event]) -> None:
-    """Throw down food: an unintelligent monster may stop to eat."""
+    """Throw down food while fleeing: an unintelligent pursuer may stop to eat, and the chase ends (003). Only in
+    a pursuit: in a meeting, paying a monster is a bribe (000, :func:`undercroft.rules.parley.bribe`)."""
     food = ctx.item_of("food")
     assert food is not None  # the precheck
     g = ctx.current_group()
@@ -332,7 +333,8 @@ def drop_food(ctx: Ctx, events: list[Event]) -> None:
 
 
 def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
-    """Throw down gold: an intelligent monster may stop for it (it then keeps it)."""
+    """Throw down gold while fleeing: an intelligent pursuer may stop for it (it then keeps it), and the chase
+    ends (003). Only in a pursuit, as :func:`drop_food`."""
     st = ctx.state
     g = ctx.current_group()
     mon = ctx.monster_of(g)
@@ -353,14 +355,11 @@ def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
 
 
 def _after_drop(ctx: Ctx, events: list[Event]) -> None:
-    st = ctx.state
-    if st.mode == Mode.PURSUIT:
-        if not ctx.tired():
-            keep_running(ctx, events)
-        else:
-            pursuit_round(ctx, events)
-    elif st.mode == Mode.ENCOUNTER:
-        encounter.round_passes(ctx, events)
+    """The drop did not stop the pursuer: the chase goes on (a round of running, or of being caught up with)."""
+    if not ctx.tired():
+        keep_running(ctx, events)
+    else:
+        pursuit_round(ctx, events)
 
 
 def oil(ctx: Ctx, events: list[Event]) -> None:
