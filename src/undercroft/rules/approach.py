@@ -15,7 +15,8 @@ walk toward the party, closing to fight, the ways out of a segment, and the crea
 * **Closing** (:func:`close_round`): to fight, the sides must stand side by side: each round the party (and a
   hostile group) moves its speed toward the other.
 * **Ways out** (:func:`exits`): each door of the party's segment, the tile beyond it, and whether the group stands
-  between the party and it (no way round its creatures: 003 "blocked route").
+  between the party and it (no way round its creatures: 003 "blocked route"; only a group that would pursue, and
+  only where the ruleset has 003's pursuit: :func:`blocks`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from undercroft.rules import floods, levelmap
+from undercroft.rules import floods, formulas, levelmap
 from undercroft.rules.context import Ctx
 from undercroft.rules.levelmap import FLOOR, LevelMap, Point
 from undercroft.rules.state import Group
@@ -382,6 +383,29 @@ def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     return out
 
 
+def _free_beside(m: LevelMap, p: Point, seg: int, taken: set[Point]) -> Point | None:
+    """The first tile (in :data:`STEPS8` order) next to ``p`` in segment ``seg`` that is not a wall nor taken."""
+    for dx, dy in STEPS8:
+        x, y = p[0] + dx, p[1] + dy
+        if (
+            0 <= x < m.width
+            and 0 <= y < m.height
+            and m.tile_rows[y][x] != levelmap.WALL
+            and m.segment_rows[y][x] == seg
+            and (x, y) not in taken
+        ):
+            return (x, y)
+    return None
+
+
+def blocks(ctx: Ctx, g: Group) -> bool:
+    """Whether ``g`` can block the party's route to a door (003: evasion "only if the evading side is not forced to
+    stop"): only where the ruleset has 003's pursuit, and only a group that would pursue. Where 003 is off
+    (``warden``, 001 alone: "leave through any door, any time"; ``citadel`` has no running) the party runs round
+    it, and past one in the doorway to a free tile beyond it."""
+    return formulas.follows(ctx.proc.pursuit, ctx.monster_of(g).pursues)
+
+
 def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     st = ctx.state
     m = st.level.map
@@ -391,8 +415,9 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     blockers: set[Point] = set()
     if g is not None and not g.hidden and not g.defeated:
         blockers = {p for i, p in enumerate(creature_tiles(ctx, g)) if g.hp[i] > 0}
+    route = blockers if g is not None and blocks(ctx, g) else set()  # 003's blocked route
     # The way to a door runs inside the segment; it is never longer than the segment's tiles.
-    sm = step_map(m, st.pos, min(m.segment_sizes[seg.id] + 2, 4 * REACH), blockers, within=seg.id)
+    sm = step_map(m, st.pos, min(m.segment_sizes[seg.id] + 2, 4 * REACH), route, within=seg.id)
     came = ctx.way_out()
     seg_rows, tile_rows = m.segment_rows, m.tile_rows
     out: list[Exit] = []
@@ -410,11 +435,13 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
                     landing = p
                     break
         beyond = seg_rows[landing[1]][landing[0]]
-        blocked = (
-            sm.at(door) < 0
-            or door in blockers
-            or landing in blockers
-            or (bool(blockers) and g is not None and g.segment == beyond)
-        )
+        if route:  # 003: a pursuer in the way, in the doorway or in the segment beyond blocks the route
+            blocked = (
+                door in blockers or landing in blockers or sm.at(door) < 0 or (g is not None and g.segment == beyond)
+            )
+        else:  # no route is blocked: the party slips past a creature in the doorway to a free tile beyond it
+            if landing in blockers:
+                landing = _free_beside(m, landing, beyond, blockers) or landing
+            blocked = landing in blockers or sm.at(door) < 0
         out.append(Exit(door, landing, beyond, blocked, came in (door, landing)))
     return out

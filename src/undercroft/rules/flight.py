@@ -37,14 +37,18 @@ from undercroft.rules.types import Behaviour, Distraction, Mode, Side
 
 
 def exit_for(ctx: Ctx, door: int) -> approach.Exit:
-    """The way out a run through ``door`` takes (-1: the way the party came in); :class:`Refused` when there is no
-    such door or the group stands in front of it."""
+    """The way out a run through ``door`` takes (-1: the way the party came in, unless it is blocked or leads into
+    the group's own segment: then the first open one, into another segment if there is one); :class:`Refused` when
+    there is no such door or it is blocked."""
     g = ctx.state.front_group()
     ways = approach.exits(ctx, g)
-    if door == -1:
-        way = next((w for w in ways if w.came_in), None)
-        if way is None:  # came in by no door of this segment (down the stairs): the nearest open one
-            way = next((w for w in ways if not w.blocked), None)
+    if door == -1:  # the way it came in; else (down the stairs, blocked) the first open one; not into the group
+        away = g.segment if g is not None else -2
+        way = min(
+            (w for w in ways if not w.blocked),
+            key=lambda w: (w.segment == away, not w.came_in),
+            default=None,
+        )
     elif 0 <= door < len(ways):
         way = ways[door]
     else:
