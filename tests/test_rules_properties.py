@@ -51,6 +51,8 @@ class Played:
     # each group that holds its ground stands once met (group -> its tile, after each step).
     run_refused: list[str] = field(default_factory=list)
     holders: list[dict[int, tuple[int, int]]] = field(default_factory=list)
+    # The party's segment and mode after each step.
+    where: list[tuple[int, Mode]] = field(default_factory=list)
 
 
 # Every kind of action, to ask the engine why it would refuse each while a group is out of sight.
@@ -68,6 +70,7 @@ def _after(game: Game, p: Played) -> None:
         why = game.refusal(Run())
         if why is not None and why.code != Code.NOT_YOUR_TURN:
             p.run_refused.append(f"turn {st.turn}: {why.code}")
+    p.where.append((st.segment, st.mode))
     p.holders.append(
         {
             g.id: g.pos
@@ -322,3 +325,26 @@ def test_the_patient_one_never_moves(ruleset: str) -> None:
         for turn, holders in enumerate(p.holders):
             for gid, pos in holders.items():
                 assert first.setdefault(gid, pos) == pos, f"{where(p, turn)}: group {gid} moved to {pos}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_segment_the_party_stands_in_had_its_entry_before_its_next_step(ruleset: str) -> None:
+    """000: every segment entered gets its entry procedure (a group there is met, else the monster check). A
+    segment run into or walked into during a meeting, a fight or a chase may get it when that is over, but before
+    the party's next step of exploring: whenever the party explores, the last ``enter`` was of where it stands."""
+    exploring = 0
+    for p in played(ruleset) + played(ruleset, patient=True):
+        entered: int | None = None  # None: where the party arrived on the level (the start, or down the stairs)
+        for turn, events in enumerate(p.steps):
+            for e in events:
+                if e.type == "enter":
+                    entered = e["segment"]
+                elif e.type == "descend":
+                    entered = None
+            seg, mode = p.where[turn]
+            if entered is None:
+                entered = seg
+            if mode == Mode.EXPLORE and seg >= 0:
+                exploring += 1
+                assert entered == seg, f"{where(p, turn)}: in segment {seg}, the last entry was of {entered}"
+    assert exploring > 100

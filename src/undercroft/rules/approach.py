@@ -256,7 +256,8 @@ def advance(ctx: Ctx, g: Group, tiles: int, until: Callable[[], bool] | None = N
 
 def party_advance(ctx: Ctx, g: Group, tiles: int) -> bool:
     """The party walks up to ``tiles`` steps toward ``g``, stopping beside it. True when it moved. The tiles it
-    passes are seen (it is not running); a segment it walks into is entered (the group is its encounter)."""
+    passes are seen (it is not running); a segment it walks into gets its entry procedure when the meeting or the
+    fight is over (:func:`_cross`)."""
     st = ctx.state
     m = st.level.map
     field = walk_field(m, g.pos, st.pos, _taken(ctx, g))
@@ -268,12 +269,17 @@ def party_advance(ctx: Ctx, g: Group, tiles: int) -> bool:
         st.prev_pos, st.pos = st.pos, step
         moved = True
         ctx.see()
-    seg = int(m.segment_of[st.pos[1], st.pos[0]])
-    if moved and seg != st.segment and seg >= 0:
-        # It crossed into the group's segment on the way: that is its entry (the group there is the encounter).
-        st.segment, st.segment_entry, st.entered = seg, st.prev_pos, True
-        st.level.visit(seg)
+        seg = int(m.segment_of[step[1], step[0]])
+        if seg != st.segment and seg >= 0:
+            _cross(ctx, seg)
     return moved
+
+
+def _cross(ctx: Ctx, seg: int) -> None:
+    """The party, closing to fight, stepped into segment ``seg`` (from ``prev_pos``): it stands there now, and its
+    entry procedure (000) waits until the meeting or the fight is over (:func:`undercroft.rules.explore.settle`)."""
+    st = ctx.state
+    st.segment, st.segment_entry, st.entered = seg, st.prev_pos, False
 
 
 def beside(ctx: Ctx, g: Group) -> None:

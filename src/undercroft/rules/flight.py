@@ -89,7 +89,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     # (its entry procedure) once the run is over.
     before = way.door if way.landing != way.door else _inside(ctx, way.door)
     st.prev_pos, st.pos = before, way.landing
-    st.segment = way.segment
+    st.segment, st.segment_entry = way.segment, before
     st.entered = False
     events.append(
         Event("run", {"group": g.id, "door": list(way.door), "to": list(way.landing), "segment": way.segment})
