@@ -120,9 +120,11 @@ def test_a_monster_that_attacked_at_once_always_pursues() -> None:
     assert game.state.mode == "combat"
     ev = act(game, Run())  # 100%: no die
     assert one(ev, "roll", purpose="pursuit")["result"] == "yes"
-    # From a fight the chase starts in melee, at 0 ft: as fast as the party, it catches it at once.
-    assert one(ev, "pursuit")["distance"] == 0 and one(ev, "caught")["fights"] is True
-    assert game.state.mode == "combat"
+    # From a fight the chase starts in melee, at 0 ft, where the fight is: as fast as the party, it catches it in
+    # the chase's first round.
+    assert one(ev, "pursuit")["distance"] == 0 and not of(ev, "caught") and game.state.mode == "pursuit"
+    ev = act(game, Run())
+    assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
 
 
 def test_pursuit_goes_on_in_rounds_while_in_sight() -> None:

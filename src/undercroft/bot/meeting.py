@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from undercroft.rules import encounter, formulas, parley
+from undercroft.rules import approach, encounter, formulas, parley
 from undercroft.rules.actions import Run
 from undercroft.rules.dice import Dice
 from undercroft.rules.floods import MAX_DIST
@@ -177,7 +177,7 @@ def escape_chance(game: Game, g: Group, *, later: bool = False) -> float:
         return 1.0
     band = encounter.reaction_band(game, g)
     follow = 1.0 if band is None or submerged else band.pursuit / formulas.PERCENT
-    start = 0 if in_fight or not game.proc.distance else min(game.distance_to(g), game.rules.encounter.sight_feet)
+    start = 0 if in_fight or not game.proc.distance else min(game.distance_to(g), approach.sight_feet(game))
     return 1.0 - follow * (0.0 if _outruns(game, g, start) else 1.0)
 
 
@@ -190,10 +190,11 @@ def _outruns(game: Game, g: Group, distance: int) -> bool:
     gain = formulas.pursuit_gain(mon.speed, game.party_speed(), enc.running_multiplier)
     left = rules.fatigue.max_running_rounds - game.state.running_rounds - 1 if game.proc.fatigue else MAX_DIST
     gives_up = Behaviour.SUBMERGED not in mon.behaviours
+    sight = approach.sight_feet(game)
     for r in range(1, enc.pursuit_max_rounds + 1):
         if r >= left:
             return False  # exhausted first: it catches up
-        distance, end = formulas.chase_round(distance, gain, r, enc.sight_feet, enc.pursuit_max_rounds, gives_up)
+        distance, end = formulas.chase_round(distance, gain, r, sight, enc.pursuit_max_rounds, gives_up)
         if end:
             return end != "caught"
     return False  # a submerged one never gives up
@@ -212,7 +213,7 @@ def catches(game: Game, g: Group, distance: int, rounds: int) -> bool:
     if gain <= 0:
         return False
     for r in range(rounds + 1, enc.pursuit_max_rounds + 1):
-        distance, end = formulas.chase_round(distance, gain, r, enc.sight_feet, enc.pursuit_max_rounds)
+        distance, end = formulas.chase_round(distance, gain, r, approach.sight_feet(game), enc.pursuit_max_rounds)
         if end == "caught":  # (in the chase's last round only if the party has breath left)
             need = r - rounds
             return r < enc.pursuit_max_rounds and (

@@ -134,6 +134,12 @@ def feet(ctx: Ctx, steps: int) -> int:
     return steps * ctx.rules.encounter.feet_per_tile
 
 
+def sight_feet(ctx: Ctx) -> int:
+    """How far the party sees on its level, in feet: the map's field-of-view radius at the map's scale. A chase is
+    lost beyond it (003: "only as long as the party is in sight"), as the map hides a group beyond it."""
+    return feet(ctx, ctx.fov_radius())
+
+
 def tiles_per_round(ctx: Ctx, speed: int) -> int:
     """How many tiles a creature of ``speed`` (feet per round) covers in a round."""
     return speed // ctx.rules.encounter.feet_per_tile
@@ -181,7 +187,8 @@ def side_by_side(ctx: Ctx, g: Group) -> bool:
     return steps_between(ctx, ctx.state.pos, g.pos) <= 1
 
 
-def _taken(ctx: Ctx, g: Group | None = None) -> set[Point]:
+def occupied(ctx: Ctx, g: Group | None = None) -> set[Point]:
+    """The tiles the groups stand on (but ``g``'s), the defeated and the hidden aside."""
     return {o.pos for o in ctx.state.level.groups if o is not g and not o.defeated and not o.hidden}
 
 
@@ -206,7 +213,7 @@ def place(ctx: Ctx, g: Group, rolled_feet: int, *, anywhere: bool) -> Point:
     own = m.segment_of[gy, gx] == g.segment
     if not anywhere and own.any():
         gx, gy, d, own = gx[own], gy[own], d[own], own[own]
-    taken = _taken(ctx, g)
+    taken = occupied(ctx, g)
     # Nearest the roll first; then in its own segment; then top, then left.
     order = np.lexsort((gx, gy, ~own, np.abs(d - want)))
     for i in order:
@@ -216,7 +223,7 @@ def place(ctx: Ctx, g: Group, rolled_feet: int, *, anywhere: bool) -> Point:
     return g.pos
 
 
-def _next_step(field: StepMap | RoomField, pos: Point) -> Point | None:
+def next_step(field: StepMap | RoomField, pos: Point) -> Point | None:
     """One step from ``pos`` down ``field`` (walking steps to where it leads): the first of the nearest neighbours
     in :data:`STEPS8` order; None once beside the goal, or where no neighbour is nearer."""
     here = field.at(pos)
@@ -239,10 +246,10 @@ def advance(ctx: Ctx, g: Group, tiles: int, until: Callable[[], bool] | None = N
     m = st.level.map
     if tiles <= 0:
         return False
-    field = walk_field(m, st.pos, g.pos, _taken(ctx, g))  # other groups' tiles are in the way
+    field = walk_field(m, st.pos, g.pos, occupied(ctx, g))  # other groups' tiles are in the way
     moved = False
     for _ in range(tiles):
-        step = _next_step(field, g.pos)
+        step = next_step(field, g.pos)
         if step is None:
             break
         g.pos = step
@@ -260,10 +267,10 @@ def party_advance(ctx: Ctx, g: Group, tiles: int) -> bool:
     fight is over (:func:`_cross`)."""
     st = ctx.state
     m = st.level.map
-    field = walk_field(m, g.pos, st.pos, _taken(ctx, g))
+    field = walk_field(m, g.pos, st.pos, occupied(ctx, g))
     moved = False
     for _ in range(tiles):
-        step = _next_step(field, st.pos)
+        step = next_step(field, st.pos)
         if step is None:
             break
         st.prev_pos, st.pos = st.pos, step
@@ -288,7 +295,7 @@ def beside(ctx: Ctx, g: Group) -> None:
     if side_by_side(ctx, g):
         return
     m = st.level.map
-    taken = _taken(ctx, g)
+    taken = occupied(ctx, g)
     sm = walk_field(m, g.pos, st.pos, taken)
     best: tuple[int, int, Point] | None = None
     for i, (dx, dy) in enumerate(STEPS8):
@@ -316,7 +323,7 @@ def creature_tiles(ctx: Ctx, g: Group) -> list[Point]:
     n = len(g.hp)
     if n <= 1:
         return [g.pos][:n]
-    taken = _taken(ctx, g) | {st.pos}
+    taken = occupied(ctx, g) | {st.pos}
     flood = step_map(m, g.pos, 3, taken)
     cum, stride, x0, y0 = flood.flood.cum, flood.flood.stride, flood.x0, flood.y0
     rows = m.tile_rows
@@ -378,7 +385,7 @@ def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
             g.hidden,
             g.defeated,
             tuple(h > 0 for h in g.hp),
-            tuple(sorted(_taken(ctx, g))) if len(g.hp) > 1 else (),
+            tuple(sorted(occupied(ctx, g))) if len(g.hp) > 1 else (),
         ),
     )
     memo = ctx.exits_memo

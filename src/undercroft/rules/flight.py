@@ -1,8 +1,9 @@
 """Running, evasion and pursuit (001 running; 003 evasion, pursuit, food, treasure, oil).
 
 * Running (:func:`run`): the party leaves through a door of its segment, the one the player chooses (001: "any
-  door"), landing on the tile beyond it; a door the group stands in front of (no way round its creatures, or the
-  group beyond it) is blocked (003: evasion only when the route is not blocked). Nothing is mapped while running;
+  door"), for the tile beyond it (at once when nothing chases it, else round by round); where 003 is on, a door a
+  pursuer stands in front of (no way round its creatures, or the group beyond it) is blocked (003: evasion only
+  when the route is not blocked; :func:`undercroft.rules.approach.blocks`). Nothing is mapped while running;
   once the run is over the party looks round and the segment it ran into gets its entry procedure, as any entry.
   A monster pursues only if the ruleset has pursuit on and its data says it pursues; one that does not stays
   where it is, keeping its damage (001). Otherwise 003: before
@@ -10,11 +11,14 @@
   (:func:`formulas.escapes_by_speed`), and a group that never saw where it went (out of sight) loses it; from a
   fight neither applies. Then the reaction band's pursuit chance decides whether it follows (certain for a group
   with no reaction, and for a submerged monster). A chase starts where the sides stand as the party turns to run:
-  from the encounter at their walking distance on the map (0 where the ruleset has no distance); from a fight at
-  0 ft, the sides being in melee.
-* Pursuit (:func:`pursuit_round`): each round the pursuer gains (its speed - the party's) x the running multiplier
-  in feet; at 0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond sight, or after
-  ``pursuit_max_rounds`` rounds, it gives up. A submerged monster never gives up.
+  from the encounter at their walking distance on the map (0 where the ruleset has no distance), its first round
+  in the Run; from a fight at 0 ft, the sides being in melee, where the fight is: its rounds are the Runs that
+  follow.
+* Pursuit (:func:`pursuit_round`): each round the party runs its running speed on the map toward the tile beyond
+  its door (:func:`_flee`), and the pursuer gains (its speed - the party's) x the running multiplier in feet; at
+  0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond the map's sight
+  (:func:`undercroft.rules.approach.sight_feet`), or after ``pursuit_max_rounds`` rounds, it gives up. A submerged
+  monster never gives up.
 * Distractions (003): dropped while fleeing, food stops an unintelligent pursuer, treasure an intelligent one, each
   on a percentile chance, and the chase ends; burning oil stops a monster with self-preservation, or slows it. A
   drop buys off nobody: there is none in a meeting or a fight (refused, ``not_fleeing``), where paying a monster
@@ -85,18 +89,13 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     ctx.tick(1)
     st.combat = None
     submerged = Behaviour.SUBMERGED in mon.behaviours
-    # Through the door to the tile beyond it; nothing is mapped on the way (003), and the segment is entered
-    # (its entry procedure) once the run is over.
-    before = way.door if way.landing != way.door else _inside(ctx, way.door)
-    st.prev_pos, st.pos = before, way.landing
-    st.segment, st.segment_entry = way.segment, before
-    st.entered = False
     events.append(
         Event("run", {"group": g.id, "door": list(way.door), "to": list(way.landing), "segment": way.segment})
     )
     if Behaviour.KNEELS in mon.behaviours:
         g.risen = False
     if not formulas.follows(ctx.proc.pursuit, mon.pursues):
+        _land(ctx, way)
         events.append(Event("leave", {"group": g.id, "pursued": False, "monster": g.monster, "count": g.count_told}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
@@ -110,6 +109,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         out_of_sight=encounter.unaware(enc),  # surprised, in its first round: it never saw where the party went
     )
     if evaded is not None:
+        _land(ctx, way)
         speeds = {"party_speed": party_speed, "monster_speed": monster_speed} if evaded == "faster" else {}
         events.append(
             Event("evade", {"group": g.id, "reason": evaded, "monster": g.monster, "count": g.count_told, **speeds})
@@ -118,6 +118,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         return
     chance = formulas.PERCENT if (band is None or submerged) else band.pursuit
     if not ctx.percent(events, "pursuit", chance, group=g.id):
+        _land(ctx, way)
         events.append(
             Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster, "count": g.count_told})
         )
@@ -125,10 +126,45 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         return
     distance = 0 if from_fight else apart  # where the sides stand: in a fight they are in melee, in contact
     fights = band.pursuit_fights if band is not None else True
-    st.pursuit = Pursuit(g.id, distance, 0, fights)
+    st.pursuit = Pursuit(g.id, distance, 0, fights, to=way.landing)
     st.mode = Mode.PURSUIT
     events.append(Event("pursuit", {"group": g.id, "distance": distance, "monster": g.monster, "count": g.count_told}))
+    if from_fight:
+        return  # 003: the chase begins where the fight is; its rounds are the Runs that follow
     pursuit_round(ctx, events)
+
+
+def _land(ctx: Ctx, way: approach.Exit) -> None:
+    """A run nothing chases: through the door to the tile beyond it. Nothing is mapped on the way (003), and the
+    segment is entered (its entry procedure) once the run is over."""
+    st = ctx.state
+    before = way.door if way.landing != way.door else _inside(ctx, way.door)
+    st.prev_pos, st.pos = before, way.landing
+    st.segment, st.segment_entry = way.segment, before
+    st.entered = False
+
+
+def _flee(ctx: Ctx, p: Pursuit) -> None:
+    """A round of the party's flight on the map: it runs its running speed (its speed x the running multiplier, at
+    the map's scale) toward the tile beyond its door, round by round, and stops there; the chase goes on in feet
+    between the sides. Nothing is mapped on the way; the segment it runs into is entered once the chase is over."""
+    st = ctx.state
+    if p.to is None:
+        return
+    m = st.level.map
+    tiles = approach.tiles_per_round(ctx, ctx.party_speed() * ctx.rules.encounter.running_multiplier)
+    field = approach.step_map(m, p.to, approach.REACH, approach.occupied(ctx), target=st.pos)
+    for _ in range(tiles):
+        here = field.at(st.pos)
+        nxt = p.to if here == 1 else approach.next_step(field, st.pos)
+        if here <= 0 or nxt is None:
+            break
+        st.prev_pos, st.pos = st.pos, nxt
+        seg = int(m.segment_of[nxt[1], nxt[0]])
+        if seg != st.segment and seg >= 0:
+            st.segment, st.segment_entry, st.entered = seg, st.prev_pos, False
+    if st.pos == p.to:
+        p.to = None
 
 
 def _inside(ctx: Ctx, door: tuple[int, int]) -> tuple[int, int]:
@@ -198,11 +234,12 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
     if p.chaser == Side.PARTY:
         _chase_round(ctx, p, g, events)
         return
+    _flee(ctx, p)
     p.distance, end = formulas.chase_round(
         p.distance,
         formulas.pursuit_gain(mon.speed, ctx.party_speed(), rules.running_multiplier),
         p.rounds,
-        rules.sight_feet,
+        approach.sight_feet(ctx),
         rules.pursuit_max_rounds,
         Behaviour.SUBMERGED not in mon.behaviours,
     )
@@ -244,7 +281,7 @@ def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
         p.distance,
         formulas.pursuit_gain(ctx.party_speed(), mon.speed, rules.running_multiplier),
         p.rounds,
-        rules.sight_feet,
+        approach.sight_feet(ctx),
         rules.pursuit_max_rounds,
     )
     if over == "caught":
