@@ -348,3 +348,26 @@ def test_every_segment_the_party_stands_in_had_its_entry_before_its_next_step(ru
                 exploring += 1
                 assert entered == seg, f"{where(p, turn)}: in segment {seg}, the last entry was of {entered}"
     assert exploring > 100
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_drops_distract_only_pursuers_and_reach_only_groups_in_sight(ruleset: str) -> None:
+    """003: dropped food or treasure stops a pursuer; it buys off nobody. No ``distracted`` by food or treasure
+    outside a pursuit, no group made peaceful by one, and no drop reaches a group not yet seen."""
+    drops = 0
+    for p in played(ruleset):
+        mode = Mode.EXPLORE
+        for turn, events in enumerate(p.steps):
+            before = p.unseen[turn - 1] if turn else frozenset()
+            for e in events:
+                if e.type == "distracted" and e["by"] in ("food", "treasure"):
+                    drops += 1
+                    assert mode == Mode.PURSUIT, f"{where(p, turn)}: distracted by {e['by']} in {mode}"
+                    assert e["group"] not in before, f"{where(p, turn)}: a drop reached an unseen group"
+                if e.type == "drop":
+                    assert mode == Mode.PURSUIT, f"{where(p, turn)}: a drop in {mode}"
+                if e.type == "peaceful":
+                    assert not any(x.type == "drop" for x in events), f"{where(p, turn)}: a drop bought peace"
+            mode = p.where[turn][1]
+    if ruleset in ("undercroft", "crawler"):
+        assert drops > 0, "no pursuer was distracted: the property was not tried"
