@@ -14,6 +14,7 @@ from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
+from undercroft.rules.types import Origin
 
 HOSTILE = (2, 2)  # reaction 4: hostile, 75% pursuit
 UNCERTAIN = (4, 4)  # reaction 8: uncertain, 50%
@@ -125,6 +126,20 @@ def test_a_monster_that_attacked_at_once_always_pursues() -> None:
     assert one(ev, "pursuit")["distance"] == 0 and not of(ev, "caught") and game.state.mode == "pursuit"
     ev = act(game, Run())
     assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
+
+
+def test_a_group_that_went_its_way_is_gone_but_not_the_one_that_chases() -> None:
+    """A wanderer went its way (it could have been pursued on this action) while another group faces the party:
+    the party runs from the other instead, which gives chase. The one that went is gone; the pursuer is not
+    (undercroft seed 898, turn 330, crashed on the pursuer's removal)."""
+    game, g, _ = crawl_meet("gaoler", HOSTILE)
+    st = game.state
+    gone = game.add_group("goblin", 1, pos=st.pos, origin=Origin.WANDERING)
+    st.fled = gone.id
+    ev = act(game, Run(), 1)  # the pursuit roll (75 %): it comes
+    assert one(ev, "pursuit")["group"] == g.id and st.mode == "pursuit"
+    assert g in st.level.groups and gone not in st.level.groups
+    assert st.pursuit is not None and st.group(st.pursuit.group) is g
 
 
 def test_pursuit_goes_on_in_rounds_while_in_sight() -> None:

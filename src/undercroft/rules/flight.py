@@ -206,9 +206,11 @@ def let_go(ctx: Ctx, events: list[Event]) -> None:
     """The party does not pursue (any action but ``pursue`` after a group went its way; ``wait`` in a chase):
     the group is gone."""
     st = ctx.state
-    gid = st.pursuit.group if st.pursuit is not None else st.fled
+    giving_chase = st.pursuit is not None and st.pursuit.chaser == Side.PARTY
+    # (A group that went its way while another came on and now chases the party: the one that went is gone.)
+    gid = st.pursuit.group if st.pursuit is not None and giving_chase else st.fled
     st.fled = 0
-    if st.pursuit is not None and st.pursuit.chaser == Side.PARTY:
+    if giving_chase:
         events.append(
             Event("let_go", {"group": gid, "monster": st.group(gid).monster, "count": st.group(gid).count_told})
         )
