@@ -143,7 +143,7 @@ def test_a_group_that_went_its_way_is_gone_but_not_the_one_that_chases() -> None
 
 
 def test_pursuit_goes_on_in_rounds_while_in_sight() -> None:
-    game, _g = chase("gaoler")  # 90 against 90: the distance holds
+    game, g = chase("gaoler")  # 90 against 90: the distance holds
     st = game.state
     assert st.mode == "pursuit" and st.pursuit is not None and st.pursuit.rounds == 1
     for r in (2, 3, 4):
@@ -151,6 +151,9 @@ def test_pursuit_goes_on_in_rounds_while_in_sight() -> None:
         ev = act(game, Run())
         c = one(ev, "chase")
         assert (c["round"], c["distance"]) == (r, 60) and st.rounds == clock + 1
+        # The map shows the sides where the chase has them: the party on its way (here at the tile beyond its
+        # door), the pursuer following it, never farther off on the map than the chase's feet.
+        assert st.pursuit is not None and st.pursuit.to is None and game.distance_to(g) <= 60
 
 
 def test_a_pursuer_that_closes_the_distance_catches_the_party_and_fights() -> None:

@@ -245,6 +245,8 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
         rules.pursuit_max_rounds,
         Behaviour.SUBMERGED not in mon.behaviours,
     )
+    if end != "caught":
+        _follow(ctx, g, p.distance, approach.tiles_per_round(ctx, mon.speed * rules.running_multiplier))
     if end == "caught":
         if not p.fights:
             events.append(
@@ -272,6 +274,14 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
             {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster, "count": g.count_told},
         )
     )
+
+
+def _follow(ctx: Ctx, g: Group, feet: int, tiles: int) -> None:
+    """The pursuer follows on the map: it runs (up to ``tiles`` steps) toward the party until it stands no farther
+    from it than the chase's ``feet``, so that the map shows it where the chase has it (it cannot stand farther
+    off than the map's walk: the party runs no farther than the tile beyond its door)."""
+    if approach.distance(ctx, g) > feet:
+        approach.advance(ctx, g, tiles, until=lambda: approach.distance(ctx, g) <= feet)
 
 
 def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
