@@ -133,10 +133,12 @@ def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() ->
     st.party[0].speed = 130  # just faster than its 120, so the chase lasts: 10 ft a round of walking
     back = [w for w in game.exits() if w.segment == pool]  # the way back past it into the water
     assert back and all(w.blocked for w in back)
-    ev = act(game, Run())  # no pursuit roll and no evasion: it always comes
-    assert one(ev, "pursuit") and st.mode == "pursuit" and one(ev, "chase")["distance"] == 30
-    assert tuple(one(ev, "run")["to"]) == st.pos and st.pos != g.pos
-    assert st.segment != pool and st.pos not in {w.landing for w in back}  # onward: not back into the water
+    ev = act(game, Run())  # no pursuit roll and no evasion: it always comes, from the fight, at the party's heels
+    assert one(ev, "pursuit")["distance"] == 0 and st.mode == "pursuit" and not of(ev, "chase")
+    to = tuple(one(ev, "run")["to"])
+    assert to not in {w.landing for w in back}  # onward: not back into the water
+    ev = act(game, Run())  # the chase's first round: the party runs to the tile beyond its door
+    assert one(ev, "chase")["distance"] == 30 and st.pos == to and st.pos != g.pos and st.segment != pool
     ev = act(game, DropFood())  # no d100
     assert one(ev, "ignored") and not rolls(ev, "food_distracts") and st.mode == "pursuit"
     assert one(ev, "chase")["distance"] == 60
@@ -158,7 +160,9 @@ def test_submerged_catches_a_party_that_is_not_faster() -> None:
     st = game.state
     walk_out_past(game, 1, 1)  # past it: it rises behind, strikes in its free round, and first in round 2
     assert st.mode == "combat"
-    ev = act(game, Run(), 1)  # 120 against 90: caught at once; AGILITY 4 against 3: it strikes first
+    ev = act(game, Run())  # from the fight the chase starts at the party's heels...
+    assert one(ev, "pursuit")["distance"] == 0 and st.mode == "pursuit"
+    ev = act(game, Run(), 1)  # ...and its first round: 120 against 90, caught; AGILITY 4 against 3: it strikes first
     assert one(ev, "caught")["fights"] and st.mode == "combat"
 
 

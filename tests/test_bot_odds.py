@@ -29,9 +29,9 @@ def test_the_best_way_is_the_greatest_a_tie_to_six_places_the_preferred() -> Non
     assert best({"fight": 0.7000004, "run": 0.7}) == "fight"
     assert best({"fight": 0.6999996, "run": 0.7}) == "fight"
     assert best({"fight": 0.699999, "run": 0.7}) == "run"
-    # near a sure win every way is worth about 1: terms before a fight, a fight before a bribe or a distraction
-    assert best({"fight": 0.9999999, "talk": 0.99999996, "distract_food": 1.0}) == "talk"
-    assert best({"fight": 1.0, "bribe": 1.0, "distract_treasure": 1.0, "run": 1.0}) == "fight"
+    # near a sure win every way is worth about 1: terms before a fight, a fight before a bribe or a run
+    assert best({"fight": 0.9999999, "talk": 0.99999996, "bribe": 1.0}) == "talk"
+    assert best({"fight": 1.0, "bribe": 1.0, "run": 1.0}) == "fight"
 
 
 def test_a_fight_asks_the_odds_only_where_a_decision_turns_on_them(

@@ -91,7 +91,6 @@ def highs(d: Data) -> None:
         },
         "encounter": {
             "distance": str(s.MAX_FEET),
-            "sight_feet": s.MAX_FEET,
             "feet_per_tile": 100,
             "surprise_die": 100,
             "surprised_max": 99,
@@ -166,7 +165,6 @@ def lows(d: Data) -> None:
         },
         "encounter": {
             "distance": "0",
-            "sight_feet": 0,
             "feet_per_tile": 1,
             "surprise_die": 2,
             "surprised_max": 0,
@@ -215,9 +213,7 @@ def swift_foes(d: Data) -> None:
     for c in d["party.yaml"].values():
         c["speed"] = 0
     enc = d["rules.yaml"]["encounter"]
-    enc.update(
-        distance=str(s.MAX_FEET), sight_feet=s.MAX_FEET, feet_per_tile=1, running_multiplier=10, pursuit_max_rounds=1000
-    )
+    enc.update(distance=str(s.MAX_FEET), feet_per_tile=1, running_multiplier=10, pursuit_max_rounds=1000)
     d["tables.yaml"]["reaction"]["dice"] = "100d1000x1000+100000"
     d["tables.yaml"]["reaction"]["bands"] = [
         {

@@ -26,6 +26,7 @@ from undercroft.rules import actions, approach
 from undercroft.rules.actions import Bribe, Descend, Fight, Move, Pursue, Rest, Run, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
+from undercroft.rules.levelmap import FLOOR
 from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode, Origin, Side
@@ -254,6 +255,58 @@ def test_a_door_behind_the_group_is_blocked_and_with_every_way_blocked_there_is_
     assert tuple(one(ev, "run")["to"]) == came.landing and one(ev, "pursuit")["distance"] == FEET
 
 
+@pytest.mark.parametrize("ruleset", ["warden", "citadel", "undercroft"])
+def test_the_patient_one_never_closes_the_party_goes_to_it(ruleset: str) -> None:
+    """001: the thing at the end "never closes": choosing Fight walks the party to it, never it to the party (in
+    every ruleset: with a rolled distance or without)."""
+    game = in_a_new_room(ruleset)
+    st = game.state
+    m = st.level.map
+    seg = m.segments[st.segment]
+    far = max(
+        ((x, y) for y in range(seg.y1, seg.y2 + 1) for x in range(seg.x1, seg.x2 + 1) if m.tiles[y, x] == FLOOR),
+        key=lambda p: (max(abs(p[0] - st.pos[0]), abs(p[1] - st.pos[1])), p),
+    )
+    assert steps(game, st.pos, far) >= 3, "this room is too small"
+    g = game.add_group("the_patient_one", 1, pos=far)
+    game.start_encounter(g, meeting=False)
+    start = st.pos
+    ev = act(game, Fight())
+    assert one(ev, "combat") and st.mode == Mode.COMBAT
+    assert g.pos == far and st.pos != start and approach.side_by_side(game, g)
+
+
+@pytest.mark.parametrize(("ruleset", "monster"), [("warden", "gaoler"), ("undercroft", "empty_harness")])
+def test_only_a_pursuer_where_003_is_on_blocks_the_route(ruleset: str, monster: str) -> None:
+    """001 (warden): "leave through any door, any time": a group between the party and a door does not block it;
+    nor, where 003 is on, one that would not pursue. Only a creature on the door or the tile beyond it does."""
+    game = make_game(ruleset, dice=ScriptedDice())
+    st = game.state
+    m = st.level.map
+    walk_into(game, "corridor", visited=False)
+    seg = m.segments[st.segment]
+    ahead = [w for w in game.exits() if not w.came_in]
+    assert ahead, "this corridor needs a second door"
+    sm = approach.step_map(m, ahead[0].door, within=seg.id)
+    nxt = min(
+        (
+            (st.pos[0] + dx, st.pos[1] + dy)
+            for dx, dy in approach.STEPS8
+            if sm.at((st.pos[0] + dx, st.pos[1] + dy)) >= 0
+            and int(m.segment_of[st.pos[1] + dy, st.pos[0] + dx]) == seg.id
+        ),
+        key=lambda p: sm.at(p),
+    )
+    g = game.add_group(monster, 1, pos=nxt)
+    game.start_encounter(g, meeting=False)
+    assert not approach.blocks(game, g)
+    ways = game.exits()
+    assert not any(w.blocked for w in ways if w.door != nxt and w.landing != nxt)
+    i = next(i for i, w in enumerate(ways) if not w.came_in and not w.blocked)
+    ev = act(game, Run(door=i), NOTHING)  # it does not follow; the segment beyond gets its monster check
+    assert tuple(one(ev, "run")["to"]) == ways[i].landing and one(ev, "leave")["pursued"] is False
+
+
 def test_with_the_group_in_the_only_doorway_there_is_no_running() -> None:
     game = make_game("undercroft", 2, dice=ScriptedDice())  # the start room has one door
     st = game.state
@@ -411,6 +464,10 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                 if e.type == "run":
                     runs += 1
                     pending, where_from = e["segment"], where(p, turn)
+                elif e.type == "distracted":
+                    # a chase ended by a drop before the party reached its door leaves it short of the segment it
+                    # ran for, in one it has entered already (or enters now, below)
+                    pending = None
                 elif e.type == "enter" and pending is not None:
                     assert e["segment"] == pending, f"{where_from}: ran into {pending}, entered {e['segment']}"
                     nxt = events[i + 1] if i + 1 < len(events) else None

@@ -78,8 +78,7 @@ def test_a_monster_whose_tile_the_party_cannot_see_is_not_met_and_nothing_names_
 
 
 def test_sight_is_the_map_not_a_number_of_feet() -> None:
-    # A resident 70 ft away (beyond sight_feet) in its own room, in the party's view, is in sight.
-    assert content().rules.encounter.sight_feet == 60
+    # A resident 70 ft away in its own room, in the party's view, is in sight.
     g, group, events = bandit(encounter_faces(distance=(3, 4)))  # 70 ft
     assert one(events, "placed")["distance"] == 70 and not group.unseen
     assert g.visible()[group.pos[1], group.pos[0]]

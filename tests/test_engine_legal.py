@@ -27,8 +27,8 @@ def test_legal_follows_the_state_not_only_the_mode() -> None:
     for action, reason in [
         (Talk(), Reason(Code.UNNEGOTIABLE, {"monster": "demon"})),
         (Bribe(10), Reason(Code.UNBRIBABLE, {"monster": "demon"})),
-        (DropFood(), Reason(Code.NO_FOOD)),
-        (DropTreasure(), Reason(Code.NO_TREASURE)),
+        (DropFood(), Reason(Code.NOT_FLEEING)),  # a drop stops a pursuer and buys off nobody (003)
+        (DropTreasure(), Reason(Code.NOT_FLEEING)),
     ]:
         assert not game.legal(action) and game.refusal(action) == reason
     assert game.legal(Run()) and game.legal(Wait()) and game.legal(Fight())

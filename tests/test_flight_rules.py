@@ -20,6 +20,7 @@ from engine_helpers import (
     walk_out_past,
 )
 
+from undercroft.rules import approach
 from undercroft.rules.actions import Fight, Run
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -69,7 +70,9 @@ def test_a_faster_party_evades_automatically_only_before_the_fight() -> None:
     assert (r["total"], r["target"], r["result"]) == (75, 75, "yes") and not of(ev, "evade")
     assert one(ev, "pursuit")["distance"] == 0  # the sides were in melee
     assert say(game, one(ev, "pursuit")) == "The Ghoul comes after you, right at your heels!"
-    assert one(ev, "chase")["distance"] == 3 * (100 - 90)  # it falls behind from there
+    assert not of(ev, "chase") and game.state.mode == "pursuit"  # the chase starts where the fight is
+    ev = act(game, Run())
+    assert one(ev, "chase")["distance"] == 3 * (100 - 90)  # it falls behind from there, round by round
     assert game.state.mode == "pursuit"
 
 
@@ -90,18 +93,25 @@ def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_at_0_ft() 
     # From the fight, met at the same 40 ft: it starts at the party's heels and catches it at once.
     game, _ = crawl_meet("ghoul", distance=FORTY_FEET, speed=90)
     fight(game)
+    st = game.state
+    fought_at, segment = st.pos, st.segment
     ev = act(game, Run(), 75)
-    assert one(ev, "pursuit")["distance"] == 0 and not of(ev, "chase")
-    assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
+    assert one(ev, "pursuit")["distance"] == 0 and not of(ev, "chase") and st.mode == "pursuit"
+    assert (st.pos, st.segment) == (fought_at, segment)  # the chase starts where the fight is
+    ev = act(game, Run())  # the chase's first round: it catches the party at once, on its way out
+    assert one(ev, "caught")["fights"] is True and st.mode == "combat"
+    assert st.pos != fought_at  # the party ran its round on the map before it was caught
 
 
 def test_a_monster_that_attacked_at_once_pursues_a_faster_party_from_the_fight() -> None:
     game, _ = crawl_meet("ghoul", ATTACKS, speed=120)  # it attacks at once: 100%, no die
     assert game.state.mode == "combat"
-    ev = act(game, Run(), NOTHING)  # no pursuit die; the d6: the check of the segment run into, once it is lost
+    ev = act(game, Run())  # no pursuit die: from the fight it comes, at the party's heels, where the fight is
     assert one(ev, "roll", purpose="pursuit")["result"] == "yes" and one(ev, "pursuit")["distance"] == 0
-    assert not of(ev, "evade")
-    assert one(ev, "escape")["reason"] == "out_of_sight"  # 90 ft ahead after one round: out of its sight
+    assert not of(ev, "evade") and not of(ev, "escape") and game.state.mode == "pursuit"
+    assert approach.sight_feet(game) < 90  # the map's field of view on this level, at its scale
+    ev = act(game, Run(), NOTHING)  # (the d6: the check of the segment run into, once it is lost)
+    assert one(ev, "escape")["reason"] == "out_of_sight"  # 90 ft ahead after the chase's first round
 
 
 def drowner_fight(ruleset: str, seed: int = 1) -> Game:
@@ -131,9 +141,10 @@ def test_in_warden_the_drowner_does_not_follow_a_delver_who_runs_from_its_fight(
 def test_in_undercroft_the_drowner_still_pursues_from_its_fight() -> None:
     game = drowner_fight("undercroft")
     assert game.proc.pursuit
-    ev = act(game, Run(), 1)  # certain pursuit (no die), from 0 ft; 120 against 90: caught; it strikes first
+    ev = act(game, Run())  # certain pursuit (no die), from 0 ft, where the fight is
     r = one(ev, "roll", purpose="pursuit")
     assert (r["target"], r["result"]) == (100, "yes") and one(ev, "pursuit")["distance"] == 0
+    ev = act(game, Run(), 1)  # 120 against 90: caught in the chase's first round; it strikes first
     assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
 
 

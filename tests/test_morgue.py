@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from engine_helpers import content
+from test_no_cut import box_text
 from ui_helpers import Driver, screen
 
 from undercroft import record
@@ -85,5 +86,5 @@ def test_the_end_screen_says_where_the_run_turned(dead: Path) -> None:
     d = Driver(SceneStack([EndScene(session, write_morgue=False)]))
     text = screen(d)
     assert "You are dead." in text and "Where it turned:" in text
-    flat = " ".join(w for w in text.split() if w != "│")
+    flat = box_text(text, "Death")  # the panel's words alone (the map beside it left out), wrapping undone
     assert "you chose to fight" in flat and "running was" in flat

@@ -28,7 +28,8 @@ from undercroft.rules.actions import (
 )
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
-from undercroft.rules.types import Mode
+from undercroft.rules.refusals import Code
+from undercroft.rules.types import Behaviour, Mode
 
 RULESETS = ("undercroft", "warden", "citadel", "crawler")
 GAMES = 6
@@ -46,6 +47,12 @@ class Played:
     unseen: list[frozenset[int]] = field(default_factory=list)
     held: list[int] = field(default_factory=list)
     leaks: list[str] = field(default_factory=list)
+    # Why a Run would be refused on the party's turn in a meeting or a fight (the turn and the reason), and where
+    # each group that holds its ground stands once met (group -> its tile, after each step).
+    run_refused: list[str] = field(default_factory=list)
+    holders: list[dict[int, tuple[int, int]]] = field(default_factory=list)
+    # The party's segment and mode after each step.
+    where: list[tuple[int, Mode]] = field(default_factory=list)
 
 
 # Every kind of action, to ask the engine why it would refuse each while a group is out of sight.
@@ -59,6 +66,18 @@ def _after(game: Game, p: Played) -> None:
     g = st.front_group()
     held = st.mode == Mode.ENCOUNTER and g is not None and encounter.initiates(game, g, game.monster_of(g))
     p.held.append(g.id if held and g is not None else 0)
+    if st.mode in (Mode.ENCOUNTER, Mode.COMBAT):
+        why = game.refusal(Run())
+        if why is not None and why.code != Code.NOT_YOUR_TURN:
+            p.run_refused.append(f"turn {st.turn}: {why.code}")
+    p.where.append((st.segment, st.mode))
+    p.holders.append(
+        {
+            g.id: g.pos
+            for g in st.level.groups
+            if g.met and Behaviour.HOLDS_GROUND in game.monster_of(g).behaviours and not g.defeated
+        }
+    )
     if unseen:
         hidden = {g.monster for g in st.level.groups if g.unseen} - {g.monster for g in st.level.groups if g.known}
         for action in (*PROBES, *(Move(dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))):
@@ -276,3 +295,79 @@ def test_every_meeting_that_holds_the_party_ends_within_the_standoff_bound(rules
             assert run <= bound, f"{where(p, turn)}: held by group {held} for {run} actions"
     if ruleset in ("undercroft", "crawler"):  # (citadel: a wait always brings the attack; warden: a fight at once)
         assert longest == bound, "no standoff lasted its rounds: the property was not tried"
+
+
+# --- issue 32: drops, running, entries and the eight -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_warden_run_is_refused(ruleset: str) -> None:
+    """001 (warden): "You can leave a fight through any door, any time": on the delver's turn in a meeting or a
+    fight a Run is always open (no route is blocked where 003 is off). Elsewhere only the rulesets' own reasons
+    refuse it (citadel: no running; 003: exhausted, every route blocked by a pursuer)."""
+    allowed = {
+        "warden": set(),
+        "citadel": {Code.NO_RUNNING},
+        "undercroft": {Code.EXHAUSTED, Code.ALL_BLOCKED},
+        "crawler": {Code.EXHAUSTED, Code.ALL_BLOCKED},
+    }[ruleset]
+    for p in played(ruleset):
+        bad = [r for r in p.run_refused if r.split(": ")[1] not in allowed]
+        assert not bad, f"{ruleset} seed {p.seed}: {bad}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_patient_one_never_moves(ruleset: str) -> None:
+    """001: the thing at the end "never closes, never pursues, and never leaves the room": once met, a monster
+    that holds its ground stands on one tile until it falls (to fight it the party goes to it)."""
+    for p in played(ruleset) + played(ruleset, patient=True):
+        first: dict[int, tuple[int, int]] = {}
+        for turn, holders in enumerate(p.holders):
+            for gid, pos in holders.items():
+                assert first.setdefault(gid, pos) == pos, f"{where(p, turn)}: group {gid} moved to {pos}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_segment_the_party_stands_in_had_its_entry_before_its_next_step(ruleset: str) -> None:
+    """000: every segment entered gets its entry procedure (a group there is met, else the monster check). A
+    segment run into or walked into during a meeting, a fight or a chase may get it when that is over, but before
+    the party's next step of exploring: whenever the party explores, the last ``enter`` was of where it stands."""
+    exploring = 0
+    for p in played(ruleset) + played(ruleset, patient=True):
+        entered: int | None = None  # None: where the party arrived on the level (the start, or down the stairs)
+        for turn, events in enumerate(p.steps):
+            for e in events:
+                if e.type == "enter":
+                    entered = e["segment"]
+                elif e.type == "descend":
+                    entered = None
+            seg, mode = p.where[turn]
+            if entered is None:
+                entered = seg
+            if mode == Mode.EXPLORE and seg >= 0:
+                exploring += 1
+                assert entered == seg, f"{where(p, turn)}: in segment {seg}, the last entry was of {entered}"
+    assert exploring > 100
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_drops_distract_only_pursuers_and_reach_only_groups_in_sight(ruleset: str) -> None:
+    """003: dropped food or treasure stops a pursuer; it buys off nobody. No ``distracted`` by food or treasure
+    outside a pursuit, no group made peaceful by one, and no drop reaches a group not yet seen."""
+    drops = 0
+    for p in played(ruleset):
+        mode = Mode.EXPLORE
+        for turn, events in enumerate(p.steps):
+            before = p.unseen[turn - 1] if turn else frozenset()
+            for e in events:
+                if e.type == "distracted" and e["by"] in ("food", "treasure"):
+                    drops += 1
+                    assert mode == Mode.PURSUIT, f"{where(p, turn)}: distracted by {e['by']} in {mode}"
+                    assert e["group"] not in before, f"{where(p, turn)}: a drop reached an unseen group"
+                if e.type == "drop":
+                    assert mode == Mode.PURSUIT, f"{where(p, turn)}: a drop in {mode}"
+                if e.type == "peaceful":
+                    assert not any(x.type == "drop" for x in events), f"{where(p, turn)}: a drop bought peace"
+            mode = p.where[turn][1]
+    if ruleset in ("undercroft", "crawler"):
+        assert drops > 0, "no pursuer was distracted: the property was not tried"

@@ -8,12 +8,13 @@ from __future__ import annotations
 import pytest
 from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script
 
-from undercroft.rules.actions import Attack, DropFood, DropTreasure, Fight, Move, Rest, Run, ThrowOil
+from undercroft.rules.actions import Attack, Bribe, DropFood, DropTreasure, Fight, Move, Rest, Run, ThrowOil
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
-from undercroft.rules.refusals import Code
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
+from undercroft.rules.types import Origin
 
 HOSTILE = (2, 2)  # reaction 4: hostile, 75% pursuit
 UNCERTAIN = (4, 4)  # reaction 8: uncertain, 50%
@@ -120,13 +121,29 @@ def test_a_monster_that_attacked_at_once_always_pursues() -> None:
     assert game.state.mode == "combat"
     ev = act(game, Run())  # 100%: no die
     assert one(ev, "roll", purpose="pursuit")["result"] == "yes"
-    # From a fight the chase starts in melee, at 0 ft: as fast as the party, it catches it at once.
-    assert one(ev, "pursuit")["distance"] == 0 and one(ev, "caught")["fights"] is True
-    assert game.state.mode == "combat"
+    # From a fight the chase starts in melee, at 0 ft, where the fight is: as fast as the party, it catches it in
+    # the chase's first round.
+    assert one(ev, "pursuit")["distance"] == 0 and not of(ev, "caught") and game.state.mode == "pursuit"
+    ev = act(game, Run())
+    assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
+
+
+def test_a_group_that_went_its_way_is_gone_but_not_the_one_that_chases() -> None:
+    """A wanderer went its way (it could have been pursued on this action) while another group faces the party:
+    the party runs from the other instead, which gives chase. The one that went is gone; the pursuer is not
+    (undercroft seed 898, turn 330, crashed on the pursuer's removal)."""
+    game, g, _ = crawl_meet("gaoler", HOSTILE)
+    st = game.state
+    gone = game.add_group("goblin", 1, pos=st.pos, origin=Origin.WANDERING)
+    st.fled = gone.id
+    ev = act(game, Run(), 1)  # the pursuit roll (75 %): it comes
+    assert one(ev, "pursuit")["group"] == g.id and st.mode == "pursuit"
+    assert g in st.level.groups and gone not in st.level.groups
+    assert st.pursuit is not None and st.group(st.pursuit.group) is g
 
 
 def test_pursuit_goes_on_in_rounds_while_in_sight() -> None:
-    game, _g = chase("gaoler")  # 90 against 90: the distance holds
+    game, g = chase("gaoler")  # 90 against 90: the distance holds
     st = game.state
     assert st.mode == "pursuit" and st.pursuit is not None and st.pursuit.rounds == 1
     for r in (2, 3, 4):
@@ -134,6 +151,9 @@ def test_pursuit_goes_on_in_rounds_while_in_sight() -> None:
         ev = act(game, Run())
         c = one(ev, "chase")
         assert (c["round"], c["distance"]) == (r, 60) and st.rounds == clock + 1
+        # The map shows the sides where the chase has them: the party on its way (here at the tile beyond its
+        # door), the pursuer following it, never farther off on the map than the chase's feet.
+        assert st.pursuit is not None and st.pursuit.to is None and game.distance_to(g) <= 60
 
 
 def test_a_pursuer_that_closes_the_distance_catches_the_party_and_fights() -> None:
@@ -151,6 +171,33 @@ def test_a_friendly_pursuer_catches_up_and_does_not_fight() -> None:
 
 
 # --- dropping things -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["undercroft", "crawler"])
+def test_a_drop_in_a_meeting_or_a_fight_buys_off_nobody(ruleset: str) -> None:
+    """003: dropped food or treasure stops a pursuer; in a meeting (or a fight) nothing is dropped: paying a
+    monster is a bribe (000), never a flat chance that makes it peaceful."""
+    game, g, _ = crawl_meet("ogre", ruleset=ruleset, gold=100)
+    st = game.state
+    st.items["rations"] = 1
+    for drop in (DropFood(), DropTreasure()):
+        assert game.refusal(drop) == Reason(Code.NOT_FLEEING)
+        ev = game.step(drop)
+        assert one(ev, "refused")["reason"] == "not_fleeing" and len(ev) == 1
+    assert st.mode == "encounter" and not g.peaceful and st.gold == 100 and st.items["rations"] == 1
+    act(game, Fight())
+    assert st.mode == "combat"
+    assert game.refusal(DropFood()) == Reason(Code.NOT_FLEEING)
+
+
+def test_nameless_one_takes_no_drop_and_no_bribe_in_the_citadel() -> None:
+    """000: The Nameless One is never bribed; a drop in the meeting is no back door to buying it off."""
+    game = make_game("citadel", dice=ScriptedDice(), gold=500)
+    g, _ = meet(game, "the_nameless_one")
+    assert game.state.mode == "encounter"
+    assert game.refusal(Bribe(100)) == Reason(Code.UNBRIBABLE, {"monster": "the_nameless_one"})
+    assert game.refusal(DropTreasure()) == Reason(Code.NOT_FLEEING)
+    assert not g.peaceful and game.state.gold == 500
 
 
 @pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-GOLDEN: list[tuple[str, int]] = [("undercroft", 1), ("citadel", 1), ("warden", 33)]
+GOLDEN: list[tuple[str, int]] = [("undercroft", 1), ("citadel", 9), ("warden", 33)]
 MAX_ACTIONS = 300
 V3 = "v3"  # the folder of the format 3 recordings, inside the golden folder
 FORMATS = (2, 3)

@@ -4,7 +4,7 @@ Fight: the fight odds' win as the encounter and fight panels show it (:func:`fig
 :func:`undercroft.sim.odds.fight_odds`); run: the chance to get away (:func:`escape_chance`: it does not follow, the
 party evades it, it does not take up the pursuit, or the chase is won), else a fight a little worse
 (:data:`CAUGHT`), less :data:`AGAIN` (the group stays on the level); bribe: the chance the digit's sum is taken
-(:func:`bribe_offer`), else a fight it opens (:data:`STRUCK_FIRST`); talk (:func:`talk_odds`) or a distraction: its
+(:func:`bribe_offer`), else a fight it opens (:data:`STRUCK_FIRST`); talk (:func:`talk_odds`): its
 chance, else the best of the others a round later. :func:`best` takes the greatest (to 6 places; ties by
 :data:`PREFER`). Every chance comes from :mod:`undercroft.rules.formulas`, the rules the engine plays by.
 :class:`Met` is what the player remembers of each group it met.
@@ -13,10 +13,9 @@ chance, else the best of the others a round later. :func:`best` takes the greate
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
-from undercroft.rules import encounter, formulas, parley
-from undercroft.rules.actions import Action, DropFood, DropTreasure, Run
+from undercroft.rules import approach, encounter, formulas, parley
+from undercroft.rules.actions import Run
 from undercroft.rules.dice import Dice
 from undercroft.rules.floods import MAX_DIST
 from undercroft.rules.game import Game
@@ -27,7 +26,7 @@ from undercroft.sim.odds import fight_odds
 Point = tuple[int, int]
 
 BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance
-GIVE_UP = 0.2  # a fight whose odds are below this is hopeless: talk or distract even in a corridor, or run
+GIVE_UP = 0.2  # a fight whose odds are below this is hopeless: talk even in a corridor, or run
 AGAIN = 0.05  # what running costs beyond its risk: the group stays on the level, maybe on the way on
 LEAVE_MARGIN = 0.1  # leave a fight when running gives at least this much better a chance than staying
 CAUGHT = 0.9  # the fight odds after a failed run, against the odds now (tired, and struck as it turns)
@@ -36,8 +35,6 @@ PREFER = {
     "talk": 5,
     "fight": 4,
     "bribe": 3,
-    "distract_treasure": 2,
-    "distract_food": 1,
     "run": 0,
 }  # between equal chances: terms, then a fight, ...
 
@@ -141,22 +138,8 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
         return p + (1 - p) * best_later
 
     # Peace with a group standing in a corridor can block the way for good (a peaceful monster cannot be passed or
-    # attacked), so there it talks (or distracts it) only when the fight is hopeless.
+    # attacked), so there it talks only when the fight is hopeless.
     in_corridor = st.level.map.segments[g.segment].kind == "corridor"
-    mon = game.monster_of(g)
-    submerged = Behaviour.SUBMERGED in mon.behaviours
-    table = game.content.tables.distractions
-    ways: tuple[tuple[Literal["food", "treasure"], Action, int], ...] = (
-        ("food", DropFood(), table.food),
-        ("treasure", DropTreasure(), table.treasure),
-    )
-    for what, action, percent in ways:
-        if (
-            formulas.distracted_by(what, mon.intelligent, submerged)
-            and game.legal(action)
-            and (not in_corridor or win < GIVE_UP)
-        ):
-            out["distract_" + what] = then(percent / formulas.PERCENT)  # (a failure lets a round pass)
     if (
         g.origin != Origin.GUARDIAN
         and game.proc.negotiation
@@ -194,7 +177,7 @@ def escape_chance(game: Game, g: Group, *, later: bool = False) -> float:
         return 1.0
     band = encounter.reaction_band(game, g)
     follow = 1.0 if band is None or submerged else band.pursuit / formulas.PERCENT
-    start = 0 if in_fight or not game.proc.distance else min(game.distance_to(g), game.rules.encounter.sight_feet)
+    start = 0 if in_fight or not game.proc.distance else min(game.distance_to(g), approach.sight_feet(game))
     return 1.0 - follow * (0.0 if _outruns(game, g, start) else 1.0)
 
 
@@ -207,10 +190,11 @@ def _outruns(game: Game, g: Group, distance: int) -> bool:
     gain = formulas.pursuit_gain(mon.speed, game.party_speed(), enc.running_multiplier)
     left = rules.fatigue.max_running_rounds - game.state.running_rounds - 1 if game.proc.fatigue else MAX_DIST
     gives_up = Behaviour.SUBMERGED not in mon.behaviours
+    sight = approach.sight_feet(game)
     for r in range(1, enc.pursuit_max_rounds + 1):
         if r >= left:
             return False  # exhausted first: it catches up
-        distance, end = formulas.chase_round(distance, gain, r, enc.sight_feet, enc.pursuit_max_rounds, gives_up)
+        distance, end = formulas.chase_round(distance, gain, r, sight, enc.pursuit_max_rounds, gives_up)
         if end:
             return end != "caught"
     return False  # a submerged one never gives up
@@ -229,7 +213,7 @@ def catches(game: Game, g: Group, distance: int, rounds: int) -> bool:
     if gain <= 0:
         return False
     for r in range(rounds + 1, enc.pursuit_max_rounds + 1):
-        distance, end = formulas.chase_round(distance, gain, r, enc.sight_feet, enc.pursuit_max_rounds)
+        distance, end = formulas.chase_round(distance, gain, r, approach.sight_feet(game), enc.pursuit_max_rounds)
         if end == "caught":  # (in the chase's last round only if the party has breath left)
             need = r - rounds
             return r < enc.pursuit_max_rounds and (

@@ -331,10 +331,6 @@ class Bot:
         elif way == "run":
             self._flee(g)
             out.append(_BEST_RUN)
-        elif way == "distract_food":
-            out.append(DropFood())  # it may stop to eat: busy with it, it lets the party by
-        elif way == "distract_treasure":
-            out.append(DropTreasure())
         out.append(Fight())
         return out
 

@@ -284,7 +284,6 @@ class CombatRules(Model):
 
 class EncounterRules(Model):
     distance: FeetDice  # feet
-    sight_feet: Annotated[StrictInt, Field(ge=0, le=MAX_FEET)]  # a chase: a pursuer farther than this has lost sight
     feet_per_tile: Annotated[StrictInt, Field(ge=1, le=100)]  # the map's scale
     surprise_die: Annotated[StrictInt, Field(ge=2, le=MAX_DIE)]
     surprised_max: Annotated[StrictInt, Field(ge=0, le=MAX_DIE)]  # faces 1..this are surprised

@@ -19,6 +19,7 @@ REFUSALS: Final[dict[Code, str]] = {
     Code.NO_FOOD: "You have no food to drop.",
     Code.NO_TREASURE: "You have no treasure to drop.",
     Code.NO_OIL: "You have no oil.",
+    Code.NOT_FLEEING: "Dropped food or treasure only stops a monster that chases you: it buys off nobody.",
     Code.NO_RUNNING: "There is no running away in these rules: talk, bribe or fight.",
     Code.EXHAUSTED: "You are too exhausted to run: rest first, or fight.",
     Code.EXHAUSTED_CHASED: "You are too exhausted to run: turn and fight.",

@@ -15,7 +15,8 @@ walk toward the party, closing to fight, the ways out of a segment, and the crea
 * **Closing** (:func:`close_round`): to fight, the sides must stand side by side: each round the party (and a
   hostile group) moves its speed toward the other.
 * **Ways out** (:func:`exits`): each door of the party's segment, the tile beyond it, and whether the group stands
-  between the party and it (no way round its creatures: 003 "blocked route").
+  between the party and it (no way round its creatures: 003 "blocked route"; only a group that would pursue, and
+  only where the ruleset has 003's pursuit: :func:`blocks`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from undercroft.rules import floods, levelmap
+from undercroft.rules import floods, formulas, levelmap
 from undercroft.rules.context import Ctx
 from undercroft.rules.levelmap import FLOOR, LevelMap, Point
 from undercroft.rules.state import Group
@@ -133,6 +134,12 @@ def feet(ctx: Ctx, steps: int) -> int:
     return steps * ctx.rules.encounter.feet_per_tile
 
 
+def sight_feet(ctx: Ctx) -> int:
+    """How far the party sees on its level, in feet: the map's field-of-view radius at the map's scale. A chase is
+    lost beyond it (003: "only as long as the party is in sight"), as the map hides a group beyond it."""
+    return feet(ctx, ctx.fov_radius())
+
+
 def tiles_per_round(ctx: Ctx, speed: int) -> int:
     """How many tiles a creature of ``speed`` (feet per round) covers in a round."""
     return speed // ctx.rules.encounter.feet_per_tile
@@ -180,7 +187,8 @@ def side_by_side(ctx: Ctx, g: Group) -> bool:
     return steps_between(ctx, ctx.state.pos, g.pos) <= 1
 
 
-def _taken(ctx: Ctx, g: Group | None = None) -> set[Point]:
+def occupied(ctx: Ctx, g: Group | None = None) -> set[Point]:
+    """The tiles the groups stand on (but ``g``'s), the defeated and the hidden aside."""
     return {o.pos for o in ctx.state.level.groups if o is not g and not o.defeated and not o.hidden}
 
 
@@ -205,7 +213,7 @@ def place(ctx: Ctx, g: Group, rolled_feet: int, *, anywhere: bool) -> Point:
     own = m.segment_of[gy, gx] == g.segment
     if not anywhere and own.any():
         gx, gy, d, own = gx[own], gy[own], d[own], own[own]
-    taken = _taken(ctx, g)
+    taken = occupied(ctx, g)
     # Nearest the roll first; then in its own segment; then top, then left.
     order = np.lexsort((gx, gy, ~own, np.abs(d - want)))
     for i in order:
@@ -215,7 +223,7 @@ def place(ctx: Ctx, g: Group, rolled_feet: int, *, anywhere: bool) -> Point:
     return g.pos
 
 
-def _next_step(field: StepMap | RoomField, pos: Point) -> Point | None:
+def next_step(field: StepMap | RoomField, pos: Point) -> Point | None:
     """One step from ``pos`` down ``field`` (walking steps to where it leads): the first of the nearest neighbours
     in :data:`STEPS8` order; None once beside the goal, or where no neighbour is nearer."""
     here = field.at(pos)
@@ -238,10 +246,10 @@ def advance(ctx: Ctx, g: Group, tiles: int, until: Callable[[], bool] | None = N
     m = st.level.map
     if tiles <= 0:
         return False
-    field = walk_field(m, st.pos, g.pos, _taken(ctx, g))  # other groups' tiles are in the way
+    field = walk_field(m, st.pos, g.pos, occupied(ctx, g))  # other groups' tiles are in the way
     moved = False
     for _ in range(tiles):
-        step = _next_step(field, g.pos)
+        step = next_step(field, g.pos)
         if step is None:
             break
         g.pos = step
@@ -255,24 +263,30 @@ def advance(ctx: Ctx, g: Group, tiles: int, until: Callable[[], bool] | None = N
 
 def party_advance(ctx: Ctx, g: Group, tiles: int) -> bool:
     """The party walks up to ``tiles`` steps toward ``g``, stopping beside it. True when it moved. The tiles it
-    passes are seen (it is not running); a segment it walks into is entered (the group is its encounter)."""
+    passes are seen (it is not running); a segment it walks into gets its entry procedure when the meeting or the
+    fight is over (:func:`_cross`)."""
     st = ctx.state
     m = st.level.map
-    field = walk_field(m, g.pos, st.pos, _taken(ctx, g))
+    field = walk_field(m, g.pos, st.pos, occupied(ctx, g))
     moved = False
     for _ in range(tiles):
-        step = _next_step(field, st.pos)
+        step = next_step(field, st.pos)
         if step is None:
             break
         st.prev_pos, st.pos = st.pos, step
         moved = True
         ctx.see()
-    seg = int(m.segment_of[st.pos[1], st.pos[0]])
-    if moved and seg != st.segment and seg >= 0:
-        # It crossed into the group's segment on the way: that is its entry (the group there is the encounter).
-        st.segment, st.segment_entry, st.entered = seg, st.prev_pos, True
-        st.level.visit(seg)
+        seg = int(m.segment_of[step[1], step[0]])
+        if seg != st.segment and seg >= 0:
+            _cross(ctx, seg)
     return moved
+
+
+def _cross(ctx: Ctx, seg: int) -> None:
+    """The party, closing to fight, stepped into segment ``seg`` (from ``prev_pos``): it stands there now, and its
+    entry procedure (000) waits until the meeting or the fight is over (:func:`undercroft.rules.explore.settle`)."""
+    st = ctx.state
+    st.segment, st.segment_entry, st.entered = seg, st.prev_pos, False
 
 
 def beside(ctx: Ctx, g: Group) -> None:
@@ -281,7 +295,7 @@ def beside(ctx: Ctx, g: Group) -> None:
     if side_by_side(ctx, g):
         return
     m = st.level.map
-    taken = _taken(ctx, g)
+    taken = occupied(ctx, g)
     sm = walk_field(m, g.pos, st.pos, taken)
     best: tuple[int, int, Point] | None = None
     for i, (dx, dy) in enumerate(STEPS8):
@@ -309,7 +323,7 @@ def creature_tiles(ctx: Ctx, g: Group) -> list[Point]:
     n = len(g.hp)
     if n <= 1:
         return [g.pos][:n]
-    taken = _taken(ctx, g) | {st.pos}
+    taken = occupied(ctx, g) | {st.pos}
     flood = step_map(m, g.pos, 3, taken)
     cum, stride, x0, y0 = flood.flood.cum, flood.flood.stride, flood.x0, flood.y0
     rows = m.tile_rows
@@ -371,7 +385,7 @@ def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
             g.hidden,
             g.defeated,
             tuple(h > 0 for h in g.hp),
-            tuple(sorted(_taken(ctx, g))) if len(g.hp) > 1 else (),
+            tuple(sorted(occupied(ctx, g))) if len(g.hp) > 1 else (),
         ),
     )
     memo = ctx.exits_memo
@@ -380,6 +394,29 @@ def exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     out = _exits(ctx, g)
     ctx.exits_memo = (key, tuple(out))
     return out
+
+
+def _free_beside(m: LevelMap, p: Point, seg: int, taken: set[Point]) -> Point | None:
+    """The first tile (in :data:`STEPS8` order) next to ``p`` in segment ``seg`` that is not a wall nor taken."""
+    for dx, dy in STEPS8:
+        x, y = p[0] + dx, p[1] + dy
+        if (
+            0 <= x < m.width
+            and 0 <= y < m.height
+            and m.tile_rows[y][x] != levelmap.WALL
+            and m.segment_rows[y][x] == seg
+            and (x, y) not in taken
+        ):
+            return (x, y)
+    return None
+
+
+def blocks(ctx: Ctx, g: Group) -> bool:
+    """Whether ``g`` can block the party's route to a door (003: evasion "only if the evading side is not forced to
+    stop"): only where the ruleset has 003's pursuit, and only a group that would pursue. Where 003 is off
+    (``warden``, 001 alone: "leave through any door, any time"; ``citadel`` has no running) the party runs round
+    it, and past one in the doorway to a free tile beyond it."""
+    return formulas.follows(ctx.proc.pursuit, ctx.monster_of(g).pursues)
 
 
 def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
@@ -391,8 +428,9 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
     blockers: set[Point] = set()
     if g is not None and not g.hidden and not g.defeated:
         blockers = {p for i, p in enumerate(creature_tiles(ctx, g)) if g.hp[i] > 0}
+    route = blockers if g is not None and blocks(ctx, g) else set()  # 003's blocked route
     # The way to a door runs inside the segment; it is never longer than the segment's tiles.
-    sm = step_map(m, st.pos, min(m.segment_sizes[seg.id] + 2, 4 * REACH), blockers, within=seg.id)
+    sm = step_map(m, st.pos, min(m.segment_sizes[seg.id] + 2, 4 * REACH), route, within=seg.id)
     came = ctx.way_out()
     seg_rows, tile_rows = m.segment_rows, m.tile_rows
     out: list[Exit] = []
@@ -410,11 +448,13 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
                     landing = p
                     break
         beyond = seg_rows[landing[1]][landing[0]]
-        blocked = (
-            sm.at(door) < 0
-            or door in blockers
-            or landing in blockers
-            or (bool(blockers) and g is not None and g.segment == beyond)
-        )
+        if route:  # 003: a pursuer in the way, in the doorway or in the segment beyond blocks the route
+            blocked = (
+                door in blockers or landing in blockers or sm.at(door) < 0 or (g is not None and g.segment == beyond)
+            )
+        else:  # no route is blocked: the party slips past a creature in the doorway to a free tile beyond it
+            if landing in blockers:
+                landing = _free_beside(m, landing, beyond, blockers) or landing
+            blocked = landing in blockers or sm.at(door) < 0
         out.append(Exit(door, landing, beyond, blocked, came in (door, landing)))
     return out

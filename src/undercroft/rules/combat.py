@@ -42,7 +42,10 @@ def start(
         first = Side(free_round.value)
     elif first is None:
         first = _initiative(ctx, g, events)
-    approach.beside(ctx, g)  # the sides stand together (a fight with no distance rolled closes at once)
+    if Behaviour.HOLDS_GROUND in ctx.monster_of(g).behaviours:
+        approach.party_advance(ctx, g, approach.REACH)  # 001: it never closes: the party goes to it
+    else:
+        approach.beside(ctx, g)  # the sides stand together (a fight with no distance rolled closes at once)
     st.mode = Mode.COMBAT
     st.pursuit = None
     c = st.combat = Combat(g.id, 1, first == Side.PARTY, False, free_round)

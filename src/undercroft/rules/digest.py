@@ -121,7 +121,7 @@ def encode_mode(st: GameState) -> list[int]:
     if pur is None:
         out.append(NONE)
     else:
-        out += (pur.group, pur.distance, pur.rounds, pur.fights, sid(pur.chaser))
+        out += (pur.group, pur.distance, pur.rounds, pur.fights, sid(pur.chaser), *(pur.to or (NONE, NONE)))
     return out
 
 

@@ -73,7 +73,7 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
     if new_seg != st.segment and new_seg >= 0:
         leave_segment(ctx, st.segment, events)
         if st.mode in (Mode.DEAD, Mode.COMBAT):
-            st.segment = new_seg
+            st.segment, st.segment_entry = new_seg, st.prev_pos
             st.entered = False  # its entry procedure waits until the fight is over (settle)
             return
         enter_segment(ctx, new_seg, events)
@@ -137,14 +137,15 @@ def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
                 return
 
 
-def enter_segment(ctx: Ctx, seg: int, events: list[Event]) -> None:
-    """The entry procedure of a segment: meet who is there, else the monster check."""
+def enter_segment(ctx: Ctx, seg: int, events: list[Event], entry: tuple[int, int] | None = None) -> None:
+    """The entry procedure of a segment: meet who is there, else the monster check. ``entry``: the tile the party
+    came in from (default: the one it just left)."""
     st = ctx.state
     lv = st.level
     s = lv.map.segments[seg]
     visited = bool(lv.visited[seg])
     st.segment = seg
-    st.segment_entry = st.prev_pos
+    st.segment_entry = st.prev_pos if entry is None else entry
     st.entered = True
     events.append(Event("enter", {"segment": seg, "kind": s.kind, "visited": visited}))
     present = [g for g in ctx.groups_in(seg) if not g.hidden]
@@ -180,7 +181,7 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
     if st.mode == Mode.EXPLORE and not st.entered:
         ctx.see()
         if st.segment >= 0:
-            enter_segment(ctx, st.segment, events)
+            enter_segment(ctx, st.segment, events, st.segment_entry)
         else:
             st.entered = True
     encounter.follow(ctx)

@@ -1,8 +1,9 @@
 """Running, evasion and pursuit (001 running; 003 evasion, pursuit, food, treasure, oil).
 
 * Running (:func:`run`): the party leaves through a door of its segment, the one the player chooses (001: "any
-  door"), landing on the tile beyond it; a door the group stands in front of (no way round its creatures, or the
-  group beyond it) is blocked (003: evasion only when the route is not blocked). Nothing is mapped while running;
+  door"), for the tile beyond it (at once when nothing chases it, else round by round); where 003 is on, a door a
+  pursuer stands in front of (no way round its creatures, or the group beyond it) is blocked (003: evasion only
+  when the route is not blocked; :func:`undercroft.rules.approach.blocks`). Nothing is mapped while running;
   once the run is over the party looks round and the segment it ran into gets its entry procedure, as any entry.
   A monster pursues only if the ruleset has pursuit on and its data says it pursues; one that does not stays
   where it is, keeping its damage (001). Otherwise 003: before
@@ -10,13 +11,18 @@
   (:func:`formulas.escapes_by_speed`), and a group that never saw where it went (out of sight) loses it; from a
   fight neither applies. Then the reaction band's pursuit chance decides whether it follows (certain for a group
   with no reaction, and for a submerged monster). A chase starts where the sides stand as the party turns to run:
-  from the encounter at their walking distance on the map (0 where the ruleset has no distance); from a fight at
-  0 ft, the sides being in melee.
-* Pursuit (:func:`pursuit_round`): each round the pursuer gains (its speed - the party's) x the running multiplier
-  in feet; at 0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond sight, or after
-  ``pursuit_max_rounds`` rounds, it gives up. A submerged monster never gives up.
-* Distractions (003): dropped food stops an unintelligent pursuer, dropped treasure an intelligent one, each on a
-  percentile chance; burning oil stops a monster with self-preservation, or slows it.
+  from the encounter at their walking distance on the map (0 where the ruleset has no distance), its first round
+  in the Run; from a fight at 0 ft, the sides being in melee, where the fight is: its rounds are the Runs that
+  follow.
+* Pursuit (:func:`pursuit_round`): each round the party runs its running speed on the map toward the tile beyond
+  its door (:func:`_flee`), and the pursuer gains (its speed - the party's) x the running multiplier in feet; at
+  0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond the map's sight
+  (:func:`undercroft.rules.approach.sight_feet`), or after ``pursuit_max_rounds`` rounds, it gives up. A submerged
+  monster never gives up.
+* Distractions (003): dropped while fleeing, food stops an unintelligent pursuer, treasure an intelligent one, each
+  on a percentile chance, and the chase ends; burning oil stops a monster with self-preservation, or slows it. A
+  drop buys off nobody: there is none in a meeting or a fight (refused, ``not_fleeing``), where paying a monster
+  is a bribe (000).
 * The party may pursue a group that goes its way (:func:`pursue`, 003): the same chase turned round, the party
   gaining (its speed - the group's) x the multiplier a round; it catches it (a fight), loses sight of it or gives
   up (the group is gone), or lets it go (``wait``).
@@ -35,14 +41,18 @@ from undercroft.rules.types import Behaviour, Distraction, Mode, Side
 
 
 def exit_for(ctx: Ctx, door: int) -> approach.Exit:
-    """The way out a run through ``door`` takes (-1: the way the party came in); :class:`Refused` when there is no
-    such door or the group stands in front of it."""
+    """The way out a run through ``door`` takes (-1: the way the party came in, unless it is blocked or leads into
+    the group's own segment: then the first open one, into another segment if there is one); :class:`Refused` when
+    there is no such door or it is blocked."""
     g = ctx.state.front_group()
     ways = approach.exits(ctx, g)
-    if door == -1:
-        way = next((w for w in ways if w.came_in), None)
-        if way is None:  # came in by no door of this segment (down the stairs): the nearest open one
-            way = next((w for w in ways if not w.blocked), None)
+    if door == -1:  # the way it came in; else (down the stairs, blocked) the first open one; not into the group
+        away = g.segment if g is not None else -2
+        way = min(
+            (w for w in ways if not w.blocked),
+            key=lambda w: (w.segment == away, not w.came_in),
+            default=None,
+        )
     elif 0 <= door < len(ways):
         way = ways[door]
     else:
@@ -79,18 +89,13 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     ctx.tick(1)
     st.combat = None
     submerged = Behaviour.SUBMERGED in mon.behaviours
-    # Through the door to the tile beyond it; nothing is mapped on the way (003), and the segment is entered
-    # (its entry procedure) once the run is over.
-    before = way.door if way.landing != way.door else _inside(ctx, way.door)
-    st.prev_pos, st.pos = before, way.landing
-    st.segment = way.segment
-    st.entered = False
     events.append(
         Event("run", {"group": g.id, "door": list(way.door), "to": list(way.landing), "segment": way.segment})
     )
     if Behaviour.KNEELS in mon.behaviours:
         g.risen = False
     if not formulas.follows(ctx.proc.pursuit, mon.pursues):
+        _land(ctx, way)
         events.append(Event("leave", {"group": g.id, "pursued": False, "monster": g.monster, "count": g.count_told}))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
@@ -104,6 +109,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         out_of_sight=encounter.unaware(enc),  # surprised, in its first round: it never saw where the party went
     )
     if evaded is not None:
+        _land(ctx, way)
         speeds = {"party_speed": party_speed, "monster_speed": monster_speed} if evaded == "faster" else {}
         events.append(
             Event("evade", {"group": g.id, "reason": evaded, "monster": g.monster, "count": g.count_told, **speeds})
@@ -112,6 +118,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         return
     chance = formulas.PERCENT if (band is None or submerged) else band.pursuit
     if not ctx.percent(events, "pursuit", chance, group=g.id):
+        _land(ctx, way)
         events.append(
             Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster, "count": g.count_told})
         )
@@ -119,10 +126,45 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         return
     distance = 0 if from_fight else apart  # where the sides stand: in a fight they are in melee, in contact
     fights = band.pursuit_fights if band is not None else True
-    st.pursuit = Pursuit(g.id, distance, 0, fights)
+    st.pursuit = Pursuit(g.id, distance, 0, fights, to=way.landing)
     st.mode = Mode.PURSUIT
     events.append(Event("pursuit", {"group": g.id, "distance": distance, "monster": g.monster, "count": g.count_told}))
+    if from_fight:
+        return  # 003: the chase begins where the fight is; its rounds are the Runs that follow
     pursuit_round(ctx, events)
+
+
+def _land(ctx: Ctx, way: approach.Exit) -> None:
+    """A run nothing chases: through the door to the tile beyond it. Nothing is mapped on the way (003), and the
+    segment is entered (its entry procedure) once the run is over."""
+    st = ctx.state
+    before = way.door if way.landing != way.door else _inside(ctx, way.door)
+    st.prev_pos, st.pos = before, way.landing
+    st.segment, st.segment_entry = way.segment, before
+    st.entered = False
+
+
+def _flee(ctx: Ctx, p: Pursuit) -> None:
+    """A round of the party's flight on the map: it runs its running speed (its speed x the running multiplier, at
+    the map's scale) toward the tile beyond its door, round by round, and stops there; the chase goes on in feet
+    between the sides. Nothing is mapped on the way; the segment it runs into is entered once the chase is over."""
+    st = ctx.state
+    if p.to is None:
+        return
+    m = st.level.map
+    tiles = approach.tiles_per_round(ctx, ctx.party_speed() * ctx.rules.encounter.running_multiplier)
+    field = approach.step_map(m, p.to, approach.REACH, approach.occupied(ctx), target=st.pos)
+    for _ in range(tiles):
+        here = field.at(st.pos)
+        nxt = p.to if here == 1 else approach.next_step(field, st.pos)
+        if here <= 0 or nxt is None:
+            break
+        st.prev_pos, st.pos = st.pos, nxt
+        seg = int(m.segment_of[nxt[1], nxt[0]])
+        if seg != st.segment and seg >= 0:
+            st.segment, st.segment_entry, st.entered = seg, st.prev_pos, False
+    if st.pos == p.to:
+        p.to = None
 
 
 def _inside(ctx: Ctx, door: tuple[int, int]) -> tuple[int, int]:
@@ -164,9 +206,11 @@ def let_go(ctx: Ctx, events: list[Event]) -> None:
     """The party does not pursue (any action but ``pursue`` after a group went its way; ``wait`` in a chase):
     the group is gone."""
     st = ctx.state
-    gid = st.pursuit.group if st.pursuit is not None else st.fled
+    giving_chase = st.pursuit is not None and st.pursuit.chaser == Side.PARTY
+    # (A group that went its way while another came on and now chases the party: the one that went is gone.)
+    gid = st.pursuit.group if st.pursuit is not None and giving_chase else st.fled
     st.fled = 0
-    if st.pursuit is not None and st.pursuit.chaser == Side.PARTY:
+    if giving_chase:
         events.append(
             Event("let_go", {"group": gid, "monster": st.group(gid).monster, "count": st.group(gid).count_told})
         )
@@ -192,14 +236,17 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
     if p.chaser == Side.PARTY:
         _chase_round(ctx, p, g, events)
         return
+    _flee(ctx, p)
     p.distance, end = formulas.chase_round(
         p.distance,
         formulas.pursuit_gain(mon.speed, ctx.party_speed(), rules.running_multiplier),
         p.rounds,
-        rules.sight_feet,
+        approach.sight_feet(ctx),
         rules.pursuit_max_rounds,
         Behaviour.SUBMERGED not in mon.behaviours,
     )
+    if end != "caught":
+        _follow(ctx, g, p.distance, approach.tiles_per_round(ctx, mon.speed * rules.running_multiplier))
     if end == "caught":
         if not p.fights:
             events.append(
@@ -229,6 +276,14 @@ def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
     )
 
 
+def _follow(ctx: Ctx, g: Group, feet: int, tiles: int) -> None:
+    """The pursuer follows on the map: it runs (up to ``tiles`` steps) toward the party until it stands no farther
+    from it than the chase's ``feet``, so that the map shows it where the chase has it (it cannot stand farther
+    off than the map's walk: the party runs no farther than the tile beyond its door)."""
+    if approach.distance(ctx, g) > feet:
+        approach.advance(ctx, g, tiles, until=lambda: approach.distance(ctx, g) <= feet)
+
+
 def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
     """A round of the party's chase: the same rules turned round (003)."""
     st = ctx.state
@@ -238,7 +293,7 @@ def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
         p.distance,
         formulas.pursuit_gain(ctx.party_speed(), mon.speed, rules.running_multiplier),
         p.rounds,
-        rules.sight_feet,
+        approach.sight_feet(ctx),
         rules.pursuit_max_rounds,
     )
     if over == "caught":
@@ -309,13 +364,12 @@ def turn_and_fight(ctx: Ctx, events: list[Event]) -> None:
 def _stops(ctx: Ctx, g: Group, why: Distraction, events: list[Event]) -> None:
     st = ctx.state
     events.append(Event("distracted", {"group": g.id, "by": why, "monster": g.monster, "count": g.count_told}))
-    if st.mode == Mode.ENCOUNTER:
-        g.peaceful = True  # busy with it: it lets the party be
     st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
 
 
 def drop_food(ctx: Ctx, events: list[Event]) -> None:
-    """Throw down food: an unintelligent monster may stop to eat."""
+    """Throw down food while fleeing: an unintelligent pursuer may stop to eat, and the chase ends (003). Only in
+    a pursuit: in a meeting, paying a monster is a bribe (000, :func:`undercroft.rules.parley.bribe`)."""
     food = ctx.item_of("food")
     assert food is not None  # the precheck
     g = ctx.current_group()
@@ -332,7 +386,8 @@ def drop_food(ctx: Ctx, events: list[Event]) -> None:
 
 
 def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
-    """Throw down gold: an intelligent monster may stop for it (it then keeps it)."""
+    """Throw down gold while fleeing: an intelligent pursuer may stop for it (it then keeps it), and the chase
+    ends (003). Only in a pursuit, as :func:`drop_food`."""
     st = ctx.state
     g = ctx.current_group()
     mon = ctx.monster_of(g)
@@ -353,14 +408,11 @@ def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
 
 
 def _after_drop(ctx: Ctx, events: list[Event]) -> None:
-    st = ctx.state
-    if st.mode == Mode.PURSUIT:
-        if not ctx.tired():
-            keep_running(ctx, events)
-        else:
-            pursuit_round(ctx, events)
-    elif st.mode == Mode.ENCOUNTER:
-        encounter.round_passes(ctx, events)
+    """The drop did not stop the pursuer: the chase goes on (a round of running, or of being caught up with)."""
+    if not ctx.tired():
+        keep_running(ctx, events)
+    else:
+        pursuit_round(ctx, events)
 
 
 def oil(ctx: Ctx, events: list[Event]) -> None:

@@ -51,8 +51,6 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.ENCOUNTER, "bribe"): lambda c, a, ev: parley.bribe(c, a.gold, ev),
     (Mode.ENCOUNTER, "wait"): lambda c, a, ev: encounter.wait(c, ev),
     (Mode.ENCOUNTER, "run"): lambda c, a, ev: flight.run(c, a.door, ev),
-    (Mode.ENCOUNTER, "drop_food"): lambda c, a, ev: flight.drop_food(c, ev),
-    (Mode.ENCOUNTER, "drop_treasure"): lambda c, a, ev: flight.drop_treasure(c, ev),
     (Mode.ENCOUNTER, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
     (Mode.COMBAT, "attack"): lambda c, a, ev: combat.attack(c, a.target, ev),
     (Mode.COMBAT, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
@@ -69,6 +67,7 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
 }
 
 _ON_ITS_TURN = ("attack", "oil", "wait", "drink", "run")
+_DROPS = ("drop_food", "drop_treasure")
 
 
 # --- the state's reasons to refuse an action of each kind (Game._precheck; kinds not named have none) -------------
@@ -234,6 +233,8 @@ class Game(Ctx):
         if mode in OVER:
             return Reason(Code.GAME_OVER)
         if (mode, kind) not in HANDLERS:
+            if kind in _DROPS and mode in (Mode.ENCOUNTER, Mode.COMBAT):
+                return Reason(Code.NOT_FLEEING)  # 003: a drop stops a pursuer; in a meeting, paying is a bribe (000)
             return Reason(Code.NOT_NOW, {"mode": str(mode)})
         return self._precheck(kind)
 

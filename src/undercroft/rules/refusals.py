@@ -26,6 +26,7 @@ class Code(StrEnum):
     NO_FOOD = "no_food"
     NO_TREASURE = "no_treasure"
     NO_OIL = "no_oil"
+    NOT_FLEEING = "not_fleeing"  # a drop in a meeting or a fight: it only stops a pursuer (003)
     NO_RUNNING = "no_running"
     EXHAUSTED = "exhausted"
     EXHAUSTED_CHASED = "exhausted_chased"

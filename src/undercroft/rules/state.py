@@ -158,6 +158,7 @@ class Pursuit:
     rounds: int = 0
     fights: bool = True  # a friendly pursuer (reaction 12) follows but does not fight
     chaser: Side = Side.MONSTERS  # who runs after whom: the group after the party, or the party after the group
+    to: tuple[int, int] | None = None  # where the party runs (the tile beyond its door) while it is not there yet
 
 
 @dataclass
@@ -368,7 +369,9 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
                 com.party_attacked,
                 com.free_round,
             ],
-            "pursuit": None if pur is None else [pur.group, pur.distance, pur.rounds, pur.fights, pur.chaser],
+            "pursuit": None
+            if pur is None
+            else [pur.group, pur.distance, pur.rounds, pur.fights, pur.chaser, list(pur.to) if pur.to else None],
             "entered": state.entered,
             "fled": state.fled,
             "next_group": state.next_group,
