@@ -279,6 +279,10 @@ def test_kobolds_sell_directions_the_stairs_on_the_map() -> None:
     d = one(ev, "directions")
     assert d["stairs"] == list(stairs) and g.state.level.explored[stairs[1], stairs[0]]
     assert re.match(r"The Kobold tells you the way down", say(g, d))
+    # the way there too: the party can travel to the stairs over what it knows
+    from undercroft import travel
+
+    assert travel.path(g, stairs)
 
 
 def test_a_failed_talk_sells_nothing() -> None:

@@ -323,7 +323,7 @@ class Narrator:
 
     def _e_directions(self, e: Event) -> str:
         name, many = self.group(e)
-        return f"{The(name)} {_agree(many, 'tells', 'tell')} you the way down: the stairs are on your map."
+        return f"{The(name)} {_agree(many, 'tells', 'tell')} you the way down: it is on your map (> to go)."
 
     def _e_hired(self, e: Event) -> str:
         name, many = self.group(e)

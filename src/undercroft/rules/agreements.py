@@ -3,7 +3,8 @@
 After a negotiation that succeeds (000: agreement or intimidation), a monster with an ``agreement`` in the data
 does more (:func:`after_terms`):
 
-* ``directions``: it tells the way down; the stairs are shown on the level's map (event ``directions``).
+* ``directions``: it tells the way down; the stairs and the shortest way there are shown on the level's map
+  (event ``directions``), so the party can travel there.
 * ``hireling``: it follows the party and fights beside it for the rest of the floor (event ``hired``): it keeps
   one tile behind the party (:func:`follow`), strikes the party's foe after the party's turn
   (:func:`combat.hirelings_strike`, 001's attack roll with its own attack and damage; the foes strike only the
@@ -13,7 +14,7 @@ does more (:func:`after_terms`):
 
 from __future__ import annotations
 
-from undercroft.rules import shop
+from undercroft.rules import dungeon, searches, shop
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.state import Group
@@ -25,9 +26,11 @@ def after_terms(ctx: Ctx, g: Group, events: list[Event]) -> None:
     what = ctx.monster_of(g).agreement
     told = {"group": g.id, "monster": g.monster, "count": g.count_told}
     if what == "directions":
-        x, y = st.level.map.stairs
+        m = st.level.map
+        x, y = m.stairs
         st.level.explored  # noqa: B018 (fold the looks in first)
-        st.level.memory[y, x] = True
+        for px, py in searches.least_cost_path(m.tiles != dungeon.WALL, st.pos, (x, y)):
+            st.level.memory[py, px] = True  # the way there, as it was told
         st.level.touch()
         events.append(Event("directions", {**told, "stairs": [x, y]}))
     elif what == "hireling":

@@ -92,4 +92,4 @@ class ShopScene(GameScene):
             y += render.put_lines(console, x + 2, y, w - 4, [(text, DIM)], max_rows=5) + 1
         y += render.put_lines(console, x + 2, y, w - 4, [("Enter: buy. i: inventory. Esc: leave.", DIM)]) + 1
         y += self.draw_refusal(console, x + 2, y, w - 4)
-        self.draw_panel_events(console, x + 2, y, w - 4, bottom - y, heading="Bought:")
+        self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)
