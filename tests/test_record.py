@@ -234,7 +234,7 @@ def test_an_action_the_engine_refuses_is_a_desync_even_without_verify(content: C
 
 
 def test_other_data_desyncs_and_names_the_part(data_copy: Path, mutate: Any, tmp_path: Path) -> None:
-    # The same recording replayed with stronger monsters: the first blow that differs differs in the party's HP.
+    # The same recording replayed with tougher monsters: the first group met differs in its hit points.
     shipped = load_content(data_copy)
     path = tmp_path / "g.jsonl"
     wounds: list[int] = []  # turns at which the party's blow hit and left the creature standing
@@ -259,7 +259,7 @@ def test_other_data_desyncs_and_names_the_part(data_copy: Path, mutate: Any, tmp
     assert wounds
     # (not the delver's own numbers: MIGHT, weapon and armour are part of the state from its start, turn 0)
     monsters = data_copy / "monsters.yaml"
-    monsters.write_text(re.sub(r"(?m)^  attack: (\d+)$", lambda m: f"  attack: {int(m[1]) + 5}", monsters.read_text()))
+    monsters.write_text(re.sub(r"(?m)^  hp: (\d+)$", lambda m: f"  hp: {int(m[1]) + 1}", monsters.read_text()))
     stronger = load_content(data_copy)
     assert stronger.digest != shipped.digest
     with pytest.raises(Desync) as info:

@@ -211,7 +211,7 @@ def test_victories_raise_the_delver_a_level_with_hit_points_and_might() -> None:
     up = one(ev, "level_up")
     assert up["level"] == 3 and 3 in GROWTH.might_at
     assert up.data == {**up.data, "member": 0, "name": "Delver", "max_hp": 12 + GROWTH.hp_per_level, "might": 4}
-    assert m.max_hp == 14 and m.hp == 14 and m.might == 4
+    assert m.max_hp == 14 and m.hp == 12 and m.might == 4
     assert say(g, of(ev, "level_up")[0]) == "You reach level 3: HP 14, MIGHT 4, AGILITY 3."
 
 

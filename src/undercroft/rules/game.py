@@ -72,7 +72,6 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.PURSUIT, "wait"): lambda c, a, ev: flight.let_go(c, ev),
     (Mode.SHOP, "buy"): lambda c, a, ev: shop.buy(c, a.item, ev),
     (Mode.SHOP, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
-    (Mode.SHOP, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
     (Mode.SHOP, "leave_shop"): lambda c, a, ev: shop.leave(c, ev),
 }
 

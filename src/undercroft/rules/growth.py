@@ -4,8 +4,8 @@
 Renown comes from victories (the ``worth`` of every creature of a group defeated, :func:`victory`) and from treasure
 carried down the stairs (the floor's haul, one renown per ``gold_per_renown`` gold of its value, :func:`descend`).
 It is shared among the living characters, each its own share (the remainder to the first), and each character's
-level follows its own renown (:func:`formulas.level_for`): each level brings ``hp_per_level`` hit points (maximum
-and current), and +1 MIGHT or AGILITY at the levels the data names. Event ``level_up`` for each level gained.
+level follows its own renown (:func:`formulas.level_for`): each level brings ``hp_per_level`` more maximum hit
+points, and +1 MIGHT or AGILITY at the levels the data names. Event ``level_up`` for each level gained.
 """
 
 from __future__ import annotations
@@ -48,8 +48,7 @@ def level_up(ctx: Ctx, i: int, events: list[Event]) -> None:
     m = ctx.state.party[i]
     g = ctx.rules.growth
     m.level += 1
-    m.max_hp += g.hp_per_level
-    m.hp += g.hp_per_level
+    m.max_hp += g.hp_per_level  # (not healed: the wounds of the fight stay, a rest or a potion heals them)
     if m.level in g.might_at:
         m.might += 1
     if m.level in g.agility_at:
