@@ -29,13 +29,13 @@ from undercroft.content import Content, load_content
 from undercroft.narrate import Narrator
 from undercroft.paths import data_dir
 from undercroft.rules import dungeon
-from undercroft.rules.actions import Action, Descend, Move
+from undercroft.rules.actions import Action, Descend, LeaveShop, Move
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
-from undercroft.rules.types import Origin
+from undercroft.rules.types import Mode, Origin
 
 # A monster-check face that finds nothing in any segment of any shipped ruleset (residents on 1-4 at most).
 NOTHING = 6
@@ -240,8 +240,9 @@ def walk_into(
 
 
 def go_down(game: Game) -> list[Event]:
-    """Walk to the stairs (finding nothing on the way) and descend; returns the descend step's events. The floor's
-    unique, if it has one, is taken out of the way first (it may wait in a room the walk must cross)."""
+    """Walk to the stairs (finding nothing on the way) and descend, leaving the merchant at the foot of the stairs
+    where the ruleset has one; returns the descend step's events. The floor's unique, if it has one, is taken out
+    of the way first (it may wait in a room the walk must cross)."""
     stairs = game.state.level.map.stairs
     assert stairs is not None, "this level has no stairs"
     for g in [g for g in game.state.level.groups if game.monster_of(g).unique]:
@@ -249,6 +250,9 @@ def go_down(game: Game) -> list[Event]:
     walk_to(game, stairs)
     events = game.step(Descend())
     assert of(events, "descend"), events
+    if game.state.mode == Mode.SHOP:
+        assert of(events, "shop"), events
+        assert not of(game.step(LeaveShop()), "refused")
     return events
 
 

@@ -34,6 +34,20 @@ def save(data: Data, directory: Path) -> None:
         (directory / name).write_text(yaml.safe_dump(value, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
+def _high_thing(it: dict[str, Any]) -> None:
+    """Ours (issue 33): the things' numbers at the top of their ranges (prices at the bottom: all for sale)."""
+    top = {
+        "weapon": {"damage": 99, "to_hit": 10},
+        "armour": {"defense": 20, "speed_penalty": 0},
+        "treasure": {"value": s.MAX_GOLD},
+    }
+    it.update(top.get(it["kind"], {}))
+    if "effect" in it:
+        it.update(bonus=99, rounds=1000 if it["kind"] == "potion" else 0)
+    if "price" in it:
+        it["price"] = 1
+
+
 def highs(d: Data) -> None:
     """Every number at the top of its range."""
     for m in d["monsters.yaml"].values():
@@ -56,8 +70,7 @@ def highs(d: Data) -> None:
             it["heal"] = str(s.MAX_HP)
         if it["kind"] == "oil":
             it["oil_damage"] = "1d999"
-        if it["kind"] == "weapon":
-            it["damage"] = 99
+        _high_thing(it)
     for c in d["party.yaml"].values():
         c.update(hp=999, might=30, agility=20, defense=40, negotiation=10, speed=480)
     t = d["tables.yaml"]
@@ -101,6 +114,15 @@ def highs(d: Data) -> None:
         },
         "check": {"die": 100, "resident_max": 100, "wandering_max": 100},
         "score": {"per_floor": 100_000, "per_worth": 1000, "win": 1_000_000},
+        "growth": {
+            "renown_per_level": 1,
+            "gold_per_renown": 1,
+            "max_level": 99,
+            "hp_per_level": 99,
+            "might_at": list(range(2, 100)),
+            "agility_at": list(range(2, 100)),
+        },
+        "shop": {"stock": [{"item": i} for i, it in d["items.yaml"].items() if "price" in it][:40]},
     }
     for g in d["dungeon.yaml"].values():
         # (rooms_min: the most rooms of 30 a 200x200 map holds, 5 by 5; more is refused as not fitting)
@@ -138,7 +160,13 @@ def lows(d: Data) -> None:
         if it["kind"] == "oil":
             it["oil_damage"] = "0"
         if it["kind"] == "weapon":
-            it["damage"] = 0
+            it.update(damage=0, to_hit=-10)
+        if it["kind"] == "armour":
+            it.update(defense=1, speed_penalty=480)  # (speed 0 at most: the party then never moves)
+        if "price" in it:
+            it["price"] = s.MAX_GOLD
+        if it["kind"] == "treasure":
+            it["value"] = 1
     for c in d["party.yaml"].values():
         c.update(hp=1, might=-5, agility=0, defense=0, negotiation=-10, speed=0)
     t = d["tables.yaml"]
@@ -175,6 +203,8 @@ def lows(d: Data) -> None:
         },
         "check": {"die": 2, "resident_max": 0, "wandering_max": 0},
         "score": {"per_floor": 0, "per_worth": 0, "win": 0},
+        "growth": {"renown_per_level": s.MAX_GOLD, "gold_per_renown": s.MAX_GOLD, "max_level": 1, "hp_per_level": 0},
+        "shop": {"stock": [{"item": "healing_potion", "from_floor": 20}]},
     }
     for g in d["dungeon.yaml"].values():
         g.update(width=20, height=15, rooms_min=2, rooms_max=2, room_size_min=3, room_size_max=3, fov_radius=1)

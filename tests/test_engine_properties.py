@@ -12,21 +12,24 @@ from engine_helpers import content, encounter_faces, make_game, meet, of, one, s
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from undercroft.rules import dungeon
+from undercroft.rules import dungeon, items
 from undercroft.rules.actions import (
     Action,
     Attack,
     Bribe,
+    Buy,
     Descend,
     Drink,
     DropFood,
     DropTreasure,
     Fight,
+    LeaveShop,
     Move,
     Rest,
     Run,
     Talk,
     ThrowOil,
+    Use,
     Wait,
 )
 from undercroft.rules.dice import ScriptedDice
@@ -35,6 +38,7 @@ from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code, Reason
 
 RULESETS = ("undercroft", "citadel", "warden", "crawler")
+ITEM_NUMBERS = {item: n for n, item in enumerate(items.catalogue(content()))}
 MOVES = [Move(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 OTHERS: list[Action] = [
     Descend(),
@@ -57,6 +61,14 @@ OTHERS: list[Action] = [
     Drink(0),
     Drink(1),
     Drink(3),
+    Use(0),
+    Use(ITEM_NUMBERS["healing_potion"]),
+    Use(ITEM_NUMBERS["dagger"], 1),
+    Use(999),
+    Buy(ITEM_NUMBERS["healing_potion"]),
+    Buy(ITEM_NUMBERS["plate_armour"]),
+    Buy(-1),
+    LeaveShop(),
 ]
 ONWARD = "onward"  # a step along the way to the stairs (or the farthest room): play that goes somewhere
 CANDIDATES: list[Action | str] = [*MOVES, *OTHERS, ONWARD, ONWARD, ONWARD, ONWARD, ONWARD, ONWARD]
@@ -100,7 +112,7 @@ def check_invariants(game: Game) -> None:
     assert (s.mode == "encounter") <= (s.encounter is not None)
     assert (s.mode == "combat") <= (s.combat is not None)
     assert (s.mode == "pursuit") <= (s.pursuit is not None)
-    assert s.mode in ("explore", "encounter", "combat", "pursuit", "dead", "won")
+    assert s.mode in ("explore", "encounter", "combat", "pursuit", "shop", "dead", "won")
     assert (s.mode == "dead") == (s.death is not None) or s.mode == "won"
 
 

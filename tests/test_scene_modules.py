@@ -15,7 +15,16 @@ from undercroft.devtools.architecture import module_cycles, scan_package
 from undercroft.paths import data_dir
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
-from undercroft.ui.scenes import CombatScene, EncounterScene, EndScene, ExploreScene, PursuitScene, Scene, SceneStack
+from undercroft.ui.scenes import (
+    CombatScene,
+    EncounterScene,
+    EndScene,
+    ExploreScene,
+    PursuitScene,
+    Scene,
+    SceneStack,
+    ShopScene,
+)
 from undercroft.ui.scenes.game import SCENE_OF_MODE, game_stack
 from undercroft.ui.session import Session
 
@@ -64,6 +73,7 @@ def test_every_engine_mode_has_its_scene() -> None:
         Mode.ENCOUNTER: EncounterScene,
         Mode.COMBAT: CombatScene,
         Mode.PURSUIT: PursuitScene,
+        Mode.SHOP: ShopScene,
         Mode.DEAD: EndScene,
         Mode.WON: EndScene,
     }

@@ -56,7 +56,7 @@ def literal_fight(spec: FightSpec, stream: Stream) -> tuple[str, int, int, int, 
                 swings += 1
                 if n == spec.always_miss:
                     continue
-                if n == spec.critical or n + spec.might - penalty >= spec.monster_defense:
+                if n == spec.critical or n + spec.might + spec.to_hit - penalty >= spec.monster_defense:
                     dealt = damage * (spec.critical_multiplier if n == spec.critical else 1)
                     monsters[target] -= max(spec.minimum_damage, dealt)
                 if all(m <= 0 for m in monsters):

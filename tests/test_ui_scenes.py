@@ -124,7 +124,7 @@ def test_explore_status_bar_map_and_keys() -> None:
     text = screen(stack)
     st = game.state
     status = rows(text)[render.STATUS_Y]
-    assert f"HP 12/12  Gold {st.gold}  Level 1  Turn 0  Seed {st.seed}" in status
+    assert f"HP 12/12 Lv1  Gold {st.gold}  Level 1  Turn 0  Seed {st.seed}" in status
     assert "Level 1: The Drowned Cellars" in text
     assert rows(text)[st.pos[1]][st.pos[0]] == "@"
     # walk: arrows, vi-keys and the numpad all step
@@ -392,6 +392,6 @@ def test_inventory_shows_the_damage_of_the_weapon_in_hand() -> None:
     session, _ = forced()
     stack = Driver(SceneStack(game_stack(session)))
     press(stack, KeySym.I)
-    assert "damage 6 (weapon +3)" in screen(stack)
+    assert "Short Sword: +3 to hit, damage 6; no armour" in screen(stack)
     session.game.state.party[0].weapon = 4  # as after taking up a long sword
-    assert "damage 7 (weapon +4)" in screen(stack)
+    assert "Short Sword: +3 to hit, damage 7" in screen(stack)

@@ -38,8 +38,13 @@ def steps(a: Point, b: Point) -> int:
 
 
 def count(game: Game, kind: str) -> int:
-    """The party's items of ``kind``."""
-    return sum(n for i, n in game.state.items.items() if n > 0 and game.content.items[i].kind == kind)
+    """The party's items of ``kind`` (of potions, those that heal: what ``Drink`` takes)."""
+    items = game.content.items
+    return sum(
+        n
+        for i, n in game.state.items.items()
+        if n > 0 and items[i].kind == kind and (kind != "potion" or items[i].heal is not None)
+    )
 
 
 class Walker:

@@ -51,15 +51,18 @@ from undercroft.bot.meeting import (
     values,
 )
 from undercroft.bot.planning import MAX_LEVEL_MOVES, Point, Walker, count
+from undercroft.rules import items, shop
 from undercroft.rules.actions import (
     Action,
     Attack,
     Bribe,
+    Buy,
     Descend,
     Drink,
     DropFood,
     DropTreasure,
     Fight,
+    LeaveShop,
     Move,
     Pursue,
     Rest,
@@ -85,6 +88,7 @@ PURSUE_ODDS = FIGHT_ODDS  # go after a group that goes its way only with the odd
 MAX_REST_BEFORE = 20  # rests on the stairs, at most, to go down whole
 MAX_MEETING = 60  # decisions in meetings with one group before it runs (or fights) to end them
 MAX_REENGAGE = 40  # steps going back at a group in the way that lets the party be, before it attacks it
+SHOP_POTIONS = 3  # in the shop: buy healing potions (the cheapest) until it carries this many
 READY = 0.75  # drink before a hard fight it cannot leave when at or below this fraction of max HP
 # In a plan's options: run through the door Walker.run picks, worked out only if Bot.choose gets to it (most plans
 # that offer a run offer a step or a fight first, which is taken). Never given to the engine.
@@ -118,6 +122,7 @@ class Bot:
             Mode.ENCOUNTER: self._encounter,
             Mode.COMBAT: self._combat,
             Mode.PURSUIT: self._pursuit,
+            Mode.SHOP: self._shop,
         }
 
     # --- the interface ------------------------------------------------------------------------------------
@@ -209,6 +214,22 @@ class Bot:
         else:
             self.stuck += 1
             out.append(Rest())
+        return out
+
+    # --- the shop --------------------------------------------------------------------------------------------
+
+    def _shop(self) -> list[Action]:
+        """Buy healing potions while it can afford one and carries fewer than :data:`SHOP_POTIONS`, then leave."""
+        g = self.game
+        st = g.state
+        out: list[Action] = []
+        if count(g, "potion") < SHOP_POTIONS:
+            wares = [i for i in shop.stock(g.content, st.depth) if g.content.items[i].heal is not None]
+            prices = {i: g.content.items[i].price or 0 for i in wares}
+            affordable = sorted((p, i) for i, p in prices.items() if p <= st.gold)
+            if affordable:
+                out.append(Buy(items.item_number(g.content, affordable[0][1])))
+        out.append(LeaveShop())
         return out
 
     def _groups_here(self) -> bool:

@@ -239,10 +239,7 @@ def _check_refs(
         elif ch.weapon in items and items[ch.weapon].kind != "weapon":
             col.add("party.yaml", (cid, "weapon"), f"item '{ch.weapon}' is not a weapon")
     for iid, it in items.items():
-        if it.kind == "potion" and it.heal is None:
-            col.add("items.yaml", (iid,), "a potion needs 'heal'")
-        if it.kind == "oil" and it.oil_damage is None:
-            col.add("items.yaml", (iid,), "oil needs 'oil_damage'")
+        _check_item(col, iid, it)
     for gid, g in dungeon.items():
         if g.rooms_min > g.rooms_max:
             col.add("dungeon.yaml", (gid, "rooms_min"), "rooms_min is greater than rooms_max")
@@ -255,6 +252,37 @@ def _check_refs(
                 col.add(
                     "rulesets.yaml", (rid, "start_items", iid), "gold is not carried: give it as start_gold", key=True
                 )
+
+
+#: What each kind of item needs to do anything (a field that must be set, and the sentence when it is not).
+_ITEM_NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "oil": (("oil_damage", "oil needs 'oil_damage'"),),
+    "armour": (("defense", "armour needs 'defense'"),),
+    "treasure": (("value", "treasure needs 'value'"),),
+    "tool": (("effect", "a tool needs 'effect'"), ("bonus", "a tool needs 'bonus'")),
+}
+
+
+def _check_item(col: Collector, iid: str, it: schema.Item) -> None:
+    """An item has what its kind needs: a potion heals or has an effect that lasts, oil burns, armour defends..."""
+    if it.kind == "potion" and it.heal is None and it.effect is None:
+        col.add("items.yaml", (iid,), "a potion needs 'heal' or 'effect'")
+    if it.kind == "potion" and it.effect is not None and (it.rounds == 0 or it.bonus == 0):
+        col.add("items.yaml", (iid,), "a potion's 'effect' needs 'bonus' and 'rounds'")
+    for name, message in _ITEM_NEEDS.get(it.kind, ()):
+        if not getattr(it, name):
+            col.add("items.yaml", (iid,), message)
+
+
+def _check_stock(
+    col: Collector, shop: schema.ShopRules, item_ids: Mapping[str, Any], items: Mapping[str, schema.Item]
+) -> None:
+    """The merchant's stock names items that have a price."""
+    for si, st in enumerate(shop.stock):
+        if st.item not in item_ids:
+            col.add("rules.yaml", ("shop", "stock", si, "item"), unknown_message("item", st.item, item_ids))
+        elif st.item in items and items[st.item].price is None:
+            col.add("rules.yaml", ("shop", "stock", si, "item"), f"item '{st.item}' has no 'price'")
 
 
 def _check_ruleset_refs(
@@ -386,6 +414,8 @@ def load_content(directory: str | Path, *, display_root: str | Path | None = Non
     if known["monsters"] is not None:
         grids = _check_grids(col, good["encounters.yaml"], known["monsters"])
     _check_refs(col, known, good["items.yaml"], good["party.yaml"], good["dungeon.yaml"], good["rulesets.yaml"])
+    if typed["rules.yaml"] is not None and known["items"] is not None:
+        _check_stock(col, typed["rules.yaml"].shop, known["items"], good["items.yaml"])
     if col.problems:
         raise DataError(col.problems)
     return Content(

@@ -139,6 +139,8 @@ class Monster(Model):
     colour: Colour
     worth: Annotated[StrictInt, Field(ge=0, le=9999)]  # what killing one counts for (score, growth)
     unique: StrictBool = False  # a named creature: one of it, met once per game
+    # ours: what an agreement (000's negotiation) brings besides peace: the stairs shown, a hireling, a merchant
+    agreement: Literal["directions", "hireling", "trade"] | None = None
     description: Text
 
 
@@ -146,7 +148,11 @@ MonstersFile = dict[Id, Monster]
 
 # --- items.yaml ----------------------------------------------------------------------------------------------
 
-ItemKind = Literal["gold", "potion", "food", "oil", "weapon"]
+ItemKind = Literal["gold", "potion", "food", "oil", "weapon", "armour", "tool", "treasure"]
+#: What a potion (for a while) or a tool (while carried) does besides healing: ``fleetness`` adds ``bonus`` feet to
+#: each character's speed, ``heroism`` ``bonus`` to each character's attack roll, ``sight`` ``bonus`` tiles to how
+#: far the party sees.
+Effect = Literal["fleetness", "heroism", "sight"]
 
 
 class Item(Model):
@@ -157,7 +163,15 @@ class Item(Model):
     description: Text
     heal: HealDice | None = None  # potions
     damage: Annotated[StrictInt, Field(ge=0, le=99)] = 0  # weapons: added to MIGHT
+    to_hit: Annotated[StrictInt, Field(ge=-10, le=10)] = 0  # weapons: added to the attack roll
+    defense: Annotated[StrictInt, Field(ge=0, le=20)] = 0  # armour: added to the wearer's defense...
+    speed_penalty: Annotated[StrictInt, Field(ge=0, le=480)] = 0  # ...and taken off its speed (feet per round)
+    effect: Effect | None = None  # potions (for ``rounds`` rounds of the clock) and tools (while carried)
+    bonus: Annotated[StrictInt, Field(ge=0, le=99)] = 0  # the effect's size
+    rounds: Annotated[StrictInt, Field(ge=0, le=1000)] = 0  # a potion's effect lasts this many rounds
     oil_damage: DamageDice | None = None  # oil thrown in a fight
+    value: Annotated[StrictInt, Field(ge=0, le=MAX_GOLD)] = 0  # treasure: what it is worth in gold
+    price: Annotated[StrictInt, Field(ge=1, le=MAX_GOLD)] | None = None  # gold a merchant asks; None: not sold
 
 
 ItemsFile = dict[Id, Item]
@@ -307,6 +321,30 @@ class ScoreRules(Model):
     win: Annotated[StrictInt, Field(ge=0, le=1_000_000)]  # a won game's bonus
 
 
+class GrowthRules(Model):
+    """Ours: a delver who grows. Renown comes from the ``worth`` of monsters killed and from treasure carried down
+    the stairs; every ``renown_per_level`` renown is a level, and each level brings ``hp_per_level`` more hit
+    points, and +1 MIGHT or AGILITY at the levels named."""
+
+    renown_per_level: Annotated[StrictInt, Field(ge=1, le=MAX_GOLD)]
+    gold_per_renown: Annotated[StrictInt, Field(ge=1, le=MAX_GOLD)]  # treasure's value carried down, per renown
+    max_level: Annotated[StrictInt, Field(ge=1, le=99)]
+    hp_per_level: Annotated[StrictInt, Field(ge=0, le=99)]
+    might_at: tuple[Annotated[StrictInt, Field(ge=2, le=99)], ...] = ()
+    agility_at: tuple[Annotated[StrictInt, Field(ge=2, le=99)], ...] = ()
+
+
+class StockItem(Model):
+    item: Id
+    from_floor: Annotated[StrictInt, Field(ge=1, le=20)] = 1  # offered on arriving at this floor (1: the first)...
+
+
+class ShopRules(Model):
+    """Ours: the merchant at the foot of the stairs (a ruleset with ``shop: true``) and the peddler's wares."""
+
+    stock: tuple[StockItem, ...] = Field(min_length=1, max_length=40)
+
+
 class RulesFile(Model):
     time: TimeRules
     fatigue: FatigueRules
@@ -314,6 +352,8 @@ class RulesFile(Model):
     encounter: EncounterRules
     check: CheckRules
     score: ScoreRules
+    growth: GrowthRules
+    shop: ShopRules
 
 
 # --- encounters.yaml -----------------------------------------------------------------------------------------
@@ -429,6 +469,8 @@ class Ruleset(Model):
     # written: The Nameless One and Demons). Otherwise each monster's `negotiable` decides.
     unnegotiable: tuple[Id, ...] | None = None
     levels: tuple[Level, ...] = Field(min_length=1, max_length=20)
+    shop: StrictBool = False  # ours: a merchant waits at the foot of every stairs down (rules.yaml `shop:`)
+    growth: StrictBool = False  # ours: the characters gain renown and levels (rules.yaml `growth:`)
 
 
 RulesetsFile = dict[Id, Ruleset]

@@ -92,6 +92,19 @@ EVENT_LEVELS: Final[dict[str, Level]] = {
     "pursue": "player",
     "let_go": "player",
     "got_away": "player",
+    # ours: things, growth, the merchant, talk that pays
+    "wear": "player",
+    "quaff": "player",
+    "effect_ended": "player",
+    "level_up": "player",
+    "shop": "player",
+    "trade": "player",
+    "bought": "player",
+    "shop_left": "player",
+    "directions": "player",
+    "hired": "player",
+    "hireling_attack": "player",
+    "hireling_left": "player",
 }
 
 # The level of a ``roll`` event's line, by its purpose (rolls with no line of their own are internal).
@@ -116,7 +129,21 @@ ROLL_LEVELS: Final[dict[str, Level]] = {
     "oil_damage": "internal",
 }
 
-GOOD = {"victory", "won", "pickup", "peaceful", "leaves", "evade", "escape", "distracted", "descend", "drink"}
+GOOD = {
+    "victory",
+    "won",
+    "pickup",
+    "peaceful",
+    "leaves",
+    "evade",
+    "escape",
+    "distracted",
+    "descend",
+    "drink",
+    "level_up",
+    "directions",
+    "hired",
+}
 BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises", "got_away"}
 ALERT = {
     "encounter",

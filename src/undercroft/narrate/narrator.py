@@ -212,8 +212,9 @@ class Narrator:
     def _e_refused(self, e: Event) -> str:
         monster = str(e.get("monster", ""))
         name = self.monster(monster)
+        item = self.content.items.get(str(e.get("item", "")))
         return REFUSALS[Code(e["reason"])].format(
-            **e.data,
+            **{**e.data, **({"item": item.name} if item is not None else {})},
             The=The(name) if monster else "It",
             the=the(name) if monster else "it",
             doing=str(e.get("action", "")).replace("_", " "),
@@ -283,7 +284,62 @@ class Narrator:
 
     def _e_wield(self, e: Event) -> str:
         who = self.member(int(e["member"]))
-        return f"{self.verb(who, 'take')} up the {self.content.items[e['item']].name}: {e['damage']} damage a hit."
+        hit = int(e.get("to_hit", 0))
+        aim = f", {hit:+d} to hit" if hit else ""
+        return f"{self.verb(who, 'take')} up the {self.content.items[e['item']].name}: {e['damage']} damage a hit{aim}."
+
+    def _e_wear(self, e: Event) -> str:
+        who = self.member(int(e["member"]))
+        name = self.content.items[e["item"]].name
+        return f"{self.verb(who, 'put')} on the {name}: defense {e['defense']}, speed {e['speed']} ft a round."
+
+    def _e_quaff(self, e: Event) -> str:
+        who = self.member(int(e["member"]))
+        what = {"fleetness": "feet faster a round", "heroism": "to hit", "sight": "tiles farther seen"}
+        return (
+            f"{self.verb(who, 'drink')} the {self.content.items[e['item']].name}: +{e['bonus']} "
+            f"{what.get(str(e['effect']), str(e['effect']))} until round {e['until']}."
+        )
+
+    def _e_effect_ended(self, e: Event) -> str:
+        return f"The {self.content.items[e['item']].name} wears off."
+
+    def _e_level_up(self, e: Event) -> str:
+        who = "You reach" if self.solo else f"{e['name']} reaches"
+        return f"{who} level {e['level']}: HP {e['max_hp']}, MIGHT {e['might']}, AGILITY {e['agility']}."
+
+    def _e_shop(self, e: Event) -> str:
+        return f"A merchant waits at the foot of the stairs, with {plural(len(e['stock']), 'ware')} to sell."
+
+    def _e_trade(self, e: Event) -> str:
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'opens its', 'open their')} pack: {plural(len(e['stock']), 'ware')}."
+
+    def _e_bought(self, e: Event) -> str:
+        return f"You buy the {self.content.items[e['item']].name} for {e['price']} gold ({e['gold']} left)."
+
+    def _e_shop_left(self, e: Event) -> str:
+        return "You leave the merchant."
+
+    def _e_directions(self, e: Event) -> str:
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'tells', 'tell')} you the way down: it is on your map (> to go)."
+
+    def _e_hired(self, e: Event) -> str:
+        name, many = self.group(e)
+        fights = _agree(many, "it fights", "they fight")
+        return f"{The(name)} {_agree(many, 'comes', 'come')} along: {fights} at your side on this floor."
+
+    def _e_hireling_attack(self, e: Event) -> str:
+        who = The(self.monster(str(e["monster"])))
+        foe = self.creature(str(e["target"]), int(e["target_index"]), int(e["count"]))
+        if not e["hit"]:
+            return f"{who} misses {foe}."
+        return f"{who} hits {foe}. {e['damage']} damage. {foe} at {e['target_hp_after']}."
+
+    def _e_hireling_left(self, e: Event) -> str:
+        name, many = self.group(e)
+        return f"{The(name)} {_agree(many, 'stays', 'stay')} behind on this floor."
 
     def _e_initiative(self, e: Event) -> str:
         name, many = self.group(e, "monster_id")

@@ -110,6 +110,32 @@ class Drink(Action):
     member: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Use(Action):
+    """Character ``member`` uses item number ``item`` (its place in the sorted catalogue of item ids,
+    ``rules.items.catalogue``): drinks a potion, wields a weapon or puts on armour. In combat it is that
+    character's action."""
+
+    type: ClassVar[str] = "use"
+    item: int
+    member: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Buy(Action):
+    """In the shop: buy one of item number ``item`` (as :class:`Use` numbers it)."""
+
+    type: ClassVar[str] = "buy"
+    item: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveShop(Action):
+    """Leave the shop and explore on."""
+
+    type: ClassVar[str] = "leave_shop"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
@@ -127,6 +153,9 @@ ACTION_TYPES: dict[str, type[Action]] = {
         DropTreasure,
         ThrowOil,
         Drink,
+        Use,
+        Buy,
+        LeaveShop,
     )
 }
 
@@ -153,7 +182,7 @@ def action_from_dict(data: Any) -> Action:
     kwargs: dict[str, int] = {}
     for name in sorted(names):
         if name not in data:
-            if name in ("dx", "dy", "gold"):
+            if name in ("dx", "dy", "gold", "item"):
                 raise ActionError(f"action '{kind}' needs '{name}'")
             continue
         value = data[name]

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from undercroft.rules import approach, formulas
+from undercroft.rules import approach, formulas, growth
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice, roll
 from undercroft.rules.events import Event
@@ -126,7 +126,7 @@ def member_attack(ctx: Ctx, i: int, g: Group, target: int, events: list[Event]) 
     mon = ctx.monster_of(g)
     cr, fat = ctx.rules.combat, ctx.rules.fatigue
     tired = ctx.tired()
-    bonus = formulas.to_hit_bonus(m.might, tired, fat)
+    bonus = formulas.to_hit_bonus(m.might, tired, fat, m.to_hit)
     n = roll(ctx.dice(COMBAT), Dice(1, cr.attack_die)).total
     swing = formulas.attack(n, bonus, mon.defense, cr)
     dealt = 0
@@ -204,6 +204,7 @@ def wait(ctx: Ctx, events: list[Event]) -> None:
 def after_party_turn(ctx: Ctx, g: Group, events: list[Event], *, attacked: bool) -> None:
     c = _fight_of(ctx)
     c.party_attacked = attacked
+    hirelings_strike(ctx, g, events)
     if g.defeated:
         victory(ctx, g, events)
         return
@@ -218,6 +219,43 @@ def after_party_turn(ctx: Ctx, g: Group, events: list[Event], *, attacked: bool)
             monsters_turn(ctx, g, events)
         return
     monsters_turn(ctx, g, events)
+
+
+def hirelings_strike(ctx: Ctx, foe: Group, events: list[Event]) -> None:
+    """Ours: the hirelings (:mod:`~undercroft.rules.agreements`) strike the party's foe (its first creature
+    standing), each creature of them once."""
+    cr, fat = ctx.rules.combat, ctx.rules.fatigue
+    for h in ctx.hirelings():
+        mon = ctx.monster_of(h)
+        for i in h.alive:
+            if foe.defeated:
+                return
+            target = foe.alive[0]
+            defense = ctx.monster_of(foe).defense
+            n = roll(ctx.dice(COMBAT), Dice(1, cr.attack_die)).total
+            swing = formulas.attack(n, mon.attack, defense, cr)
+            dealt = formulas.damage(mon.damage, swing.critical, cr, fat) if swing.hit else 0
+            foe.set_hp(target, max(0, foe.hp[target] - dealt))
+            events.append(
+                Event(
+                    "hireling_attack",
+                    {
+                        "group": h.id,
+                        "monster": h.monster,
+                        "attacker_index": i,
+                        "target": foe.monster,
+                        "target_index": target,
+                        "count": len(foe.hp),
+                        "natural": n,
+                        "total": swing.total,
+                        "defense": defense,
+                        "hit": swing.hit,
+                        "critical": swing.critical,
+                        "damage": dealt,
+                        "target_hp_after": foe.hp[target],
+                    },
+                )
+            )
 
 
 def monsters_turn(ctx: Ctx, g: Group, events: list[Event]) -> None:
@@ -330,6 +368,7 @@ def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
     events.append(
         Event("victory", {"group": g.id, "monster": g.monster, "count": g.count_told, "gold": gold, "shares": shares})
     )
+    growth.victory(ctx, g, events)
     if ctx.rs.levels[st.depth].final and not any(gg.origin == Origin.GUARDIAN for gg in st.level.groups):
         st.mode = Mode.WON
         events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "slew"}))

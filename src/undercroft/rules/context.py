@@ -50,7 +50,7 @@ class Ctx:
         # walking steps between two tiles of a level, (depth, a, b) -> steps: the maps never change, so a pure
         # function's memo (:func:`undercroft.rules.approach.steps_between`); not part of the state
         self.walk_cache: dict[tuple[int, tuple[int, int], tuple[int, int]], int] = {}
-        self._sight_memo: tuple[tuple[int, tuple[int, int]], tuple[int, int, np.ndarray]] | None = None
+        self._sight_memo: tuple[tuple[int, tuple[int, int], int], tuple[int, int, np.ndarray]] | None = None
         # the last ways out asked for and what they depend on (:func:`undercroft.rules.approach.exits`)
         self.exits_memo: tuple[tuple[object, ...], tuple[Any, ...]] | None = None
 
@@ -136,22 +136,33 @@ class Ctx:
         self.state.rounds += rounds
 
     def fov_radius(self) -> int:
-        """How far the party sees on its level (the level's map profile)."""
-        return self._fov_radii[self.state.depth]
+        """How far the party sees on its level: the level's map profile's, and farther by a lantern or a potion of
+        sight (:meth:`effect_bonus`)."""
+        return self._fov_radii[self.state.depth] + self.effect_bonus("sight")
+
+    def effect_bonus(self, effect: str) -> int:
+        """Ours: an ``effect``'s bonus now (:mod:`undercroft.rules.items`): the potions' in force plus the best
+        tool carried."""
+        st = self.state
+        items = self.content.items
+        potions = sum(items[p].bonus for p in st.effects if items[p].effect == effect)
+        tools = [items[i].bonus for i in st.items if items[i].kind == "tool" and items[i].effect == effect]
+        return potions + max(tools, default=0)
 
     def see(self) -> None:
         """Mark what the party sees from where it stands as explored."""
         st = self.state
-        st.levels[st.depth].look(st.pos)
+        st.levels[st.depth].look(st.pos, self.fov_radius())
 
     def sight(self) -> tuple[int, int, np.ndarray]:
         """The party's field of view as :func:`sight.fov_window` gives it ``(y0, x0, seen)``; the last one is
         kept (a pure function of the level and the tile: the maps never change)."""
         st = self.state
-        key = (st.depth, st.pos)
+        radius = self.fov_radius()
+        key = (st.depth, st.pos, radius)
         if self._sight_memo is None or self._sight_memo[0] != key:
             lv = st.levels[st.depth]
-            self._sight_memo = (key, sight.fov_window(lv.map, st.pos[0], st.pos[1], self._fov_radii[st.depth]))
+            self._sight_memo = (key, sight.fov_window(lv.map, st.pos[0], st.pos[1], radius))
         return self._sight_memo[1]
 
     def visible(self) -> np.ndarray:
@@ -164,8 +175,9 @@ class Ctx:
     def new_member(self, template: str) -> Member:
         """A party member fresh from the data (full HP, the starting weapon)."""
         c = self.content.party[template]
-        weapon = self.content.items[c.weapon].damage
-        return Member(template, c.name, c.hp, c.hp, c.might, c.agility, c.defense, weapon, c.negotiation, c.speed)
+        w = self.content.items[c.weapon]
+        stats = (c.hp, c.hp, c.might, c.agility, c.defense, w.damage, c.negotiation, c.speed, w.to_hit)
+        return Member(template, c.name, *stats, wielded=c.weapon)
 
     def monster_of(self, g: Group) -> Monster:
         return self.content.monsters[g.monster]
@@ -182,16 +194,22 @@ class Ctx:
 
     def groups_in(self, seg: int) -> list[Group]:
         """The groups standing in segment ``seg`` that the party may come upon: not one that has just gone its way
-        (it is leaving), nor one come upon out of sight and not seen yet (it is met when seen)."""
+        (it is leaving), nor one come upon out of sight and not seen yet (it is met when seen), nor a hireling."""
         fled = self.state.fled
         return [
-            g for g in self.state.level.groups if g.segment == seg and not g.defeated and g.id != fled and not g.unseen
+            g
+            for g in self.state.level.groups
+            if g.segment == seg and not g.defeated and g.id != fled and not g.unseen and not g.hired
         ]
+
+    def hirelings(self) -> list[Group]:
+        """Ours: the hirelings with the party on its level (:mod:`~undercroft.rules.agreements`)."""
+        return [g for g in self.state.level.groups if g.hired and not g.defeated]
 
     def group_at(self, pos: tuple[int, int]) -> Group | None:
         fled = self.state.fled
         for g in self.state.level.groups:
-            if g.pos == pos and not g.defeated and not g.hidden and g.id != fled:
+            if g.pos == pos and not g.defeated and not g.hidden and g.id != fled and not g.hired:
                 return g
         return None
 

@@ -100,7 +100,7 @@ def encode_clock(st: GameState) -> list[int]:
 
 
 def encode_mode(st: GameState) -> list[int]:
-    out = [sid(st.mode), st.depth, st.entered, st.fled, st.next_group, st.kills]
+    out = [sid(st.mode), st.depth, st.entered, st.fled, st.next_group, st.kills, st.haul]
     enc, com, pur = st.encounter, st.combat, st.pursuit
     if enc is None:
         out.append(NONE)
@@ -129,7 +129,9 @@ def encode_belongings(st: GameState) -> list[int]:
     """The party's members, gold and items (the party part but where it stands)."""
     out = [len(st.party)]
     for m in st.party:
-        out += (sid(m.template), m.hp, m.max_hp, m.weapon)
+        out += (sid(m.template), m.hp, m.max_hp, m.weapon, m.might, m.agility, m.defense, m.speed, m.to_hit)
+        out += (sid(m.wielded), sid(m.armour), m.level, m.renown)
+    out += (len(st.effects), *[v for e, r in sorted(st.effects.items()) for v in (sid(e), r)])
     out += (st.gold, len(st.items))
     for item, n in sorted(st.items.items()):
         out += (sid(item), n)
@@ -183,6 +185,7 @@ def encode_group(g: Group) -> list[int]:
         sid(g.surprise),
         g.since,
         g.walked,
+        g.hired,
     ]
 
 
@@ -249,6 +252,7 @@ class Tracker:
 
     __slots__ = (
         "_belongings",
+        "_belongings_effects",
         "_belongings_gold",
         "_belongings_items",
         "_belongings_revs",
@@ -278,6 +282,7 @@ class Tracker:
         self._belongings_revs = -1
         self._belongings_gold = -1
         self._belongings_items: dict[str, int] = {}
+        self._belongings_effects: dict[str, int] = {}
         self._belongings = 0
         self._where_key: tuple[object, ...] = ()
         self._party = 0
@@ -300,7 +305,7 @@ class Tracker:
             self._clock = zlib.crc32(_CLOCK.pack(*clock)) & _MASK
             changed = True
         if st.encounter is None and st.combat is None and st.pursuit is None:  # nothing changed in place
-            mode: object = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills)
+            mode: object = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills, st.haul)
             if mode != self._mode_key:
                 self._mode_key = mode
                 self._mode = _crc(encode_mode(st))
@@ -314,10 +319,16 @@ class Tracker:
         revs = 0  # a member's rev only grows: their sum moves when any member changed
         for m in st.party:
             revs += m.rev
-        if revs != self._belongings_revs or st.gold != self._belongings_gold or st.items != self._belongings_items:
+        if (
+            revs != self._belongings_revs
+            or st.gold != self._belongings_gold
+            or st.items != self._belongings_items
+            or st.effects != self._belongings_effects
+        ):
             self._belongings_revs = revs
             self._belongings_gold = st.gold
             self._belongings_items = dict(st.items)
+            self._belongings_effects = dict(st.effects)
             self._belongings = _crc(encode_belongings(st))
             self._where_key = ()  # the party part again
         where = (st.pos, st.prev_pos, st.segment, st.segment_entry)

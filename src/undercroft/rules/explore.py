@@ -6,10 +6,12 @@
   react (:func:`leave_segment`: a passive monster objects once, 001; a submerged one rises behind the party).
 * While a monster faces the party it may walk on only if the monster lets it (peaceful, kneeling, passive,
   holding its ground) or was caught unaware (its surprised first round); each step is a round of the meeting.
-* What lies on a tile is picked up; a better weapon is wielded at once (:func:`pickup`).
+* What lies on a tile is picked up; a plainly better weapon is wielded at once (:func:`pickup`,
+  :mod:`~undercroft.rules.items`); treasure is the floor's haul.
 * Resting (:func:`rest`) is a turn of the clock (:mod:`~undercroft.rules.fatigue`) and a wandering-monster check.
-* A potion heals (:func:`drink`); in a fight it takes the drinker's turn, in an encounter a round.
-* The stairs (:func:`descend`) lead down; on the final level they are the way out, and going out wins.
+* The stairs (:func:`descend`) lead down; on the final level they are the way out, and going out wins. Ours: the
+  floor's haul is renown (:mod:`~undercroft.rules.growth`), hirelings stay behind, and where the ruleset has the
+  shop a merchant waits at the foot of the stairs (:mod:`~undercroft.rules.shop`).
 * A submerged monster rises only once the party is past it (leaves by another way than it came); the segment
   stepped into then gets its entry procedure when the fight is over (:func:`settle`), as a segment the party ran
   into gets it when the run is over.
@@ -17,12 +19,22 @@
 
 from __future__ import annotations
 
-from undercroft.rules import approach, combat, dungeon, encounter, fatigue, monster_check
+from undercroft.rules import (
+    agreements,
+    approach,
+    combat,
+    dungeon,
+    encounter,
+    fatigue,
+    growth,
+    items,
+    monster_check,
+    shop,
+)
 from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
 from undercroft.rules.refusals import Code, Reason, Refused
-from undercroft.rules.rng import COMBAT, ENCOUNTER
 from undercroft.rules.state import Encounter
 from undercroft.rules.types import Behaviour, FreeRound, Mode
 
@@ -87,27 +99,16 @@ def pickup(ctx: Ctx, events: list[Event]) -> None:
         return
     st.level.touch()
     for item, amount in pile:
-        if ctx.content.items[item].kind == "gold":
+        it = ctx.content.items[item]
+        if it.kind == "gold":
             st.gold += amount
         else:
             st.items[item] = st.items.get(item, 0) + amount
+        if it.kind == "treasure":
+            st.haul += it.value * amount
         events.append(Event("pickup", {"item": item, "amount": amount}))
-        if ctx.content.items[item].kind == "weapon":
-            wield(ctx, item, events)
-
-
-def wield(ctx: Ctx, item: str, events: list[Event]) -> None:
-    """A better weapon found is taken up at once, by the living character with the weakest one."""
-    st = ctx.state
-    bonus = ctx.content.items[item].damage
-    members = [i for i, m in enumerate(st.party) if m.alive and m.weapon < bonus]
-    if not members:
-        return
-    i = min(members, key=lambda j: (st.party[j].weapon, j))
-    m = st.party[i]
-    m.weapon = bonus
-    ctx.take_item(item)
-    events.append(Event("wield", {"member": i, "item": item, "weapon": bonus, "damage": m.might + bonus}))
+        if it.kind == "weapon":
+            items.wield_found(ctx, item, events)
 
 
 def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
@@ -218,6 +219,8 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
         st.mode = Mode.WON
         events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "escaped"}))
         return
+    agreements.part(ctx, events)
+    growth.descend(ctx, events)
     st.depth += 1
     if st.depth not in st.levels:
         st.levels[st.depth] = make_level(ctx.content, ctx.ruleset_id, ctx.streams, st.depth)
@@ -231,6 +234,8 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
     ctx.tick(ctx.rules.time.move_rounds)
     ctx.see()
     events.append(Event("descend", {"depth": st.depth, "name": spec.name}))
+    if ctx.rs.shop:
+        shop.open_shop(ctx, events)
 
 
 def rest(ctx: Ctx, events: list[Event]) -> None:
@@ -241,39 +246,3 @@ def rest(ctx: Ctx, events: list[Event]) -> None:
         s = st.level.map.segments[st.segment]
         if not ctx.groups_in(st.segment):
             monster_check.check(ctx, st.segment, s.kind, True, events)
-
-
-def drink(ctx: Ctx, member: int, events: list[Event]) -> None:
-    """Character ``member`` drinks a potion."""
-    st = ctx.state
-    if not 0 <= member < len(st.party) or not st.party[member].alive:
-        raise Refused(Reason(Code.NO_DRINKER))
-    potion = ctx.item_of("potion")
-    assert potion is not None  # the precheck
-    m = st.party[member]
-    ctx.take_item(potion)
-    heal_dice = ctx.content.items[potion].heal
-    assert heal_dice is not None
-    heal, _ = ctx.roll(events, "heal", heal_dice, ENCOUNTER if st.mode != Mode.COMBAT else COMBAT)
-    before = m.hp
-    m.hp = min(m.max_hp, m.hp + heal)
-    events.append(
-        Event(
-            "drink",
-            {"member": member, "item": potion, "heal": heal, "healed": m.hp - before, "hp": m.hp, "max_hp": m.max_hp},
-        )
-    )
-    if st.mode == Mode.COMBAT:
-        assert st.combat is not None
-        g = st.group(st.combat.group)
-        attacked = False
-        for i, mm in enumerate(st.party):
-            if not mm.alive or i == member:
-                continue
-            if g.defeated:
-                break
-            combat.member_attack(ctx, i, g, g.alive[0], events)
-            attacked = True
-        combat.after_party_turn(ctx, g, events, attacked=attacked)
-    elif st.mode in (Mode.ENCOUNTER, Mode.PURSUIT):
-        encounter.round_passes(ctx, events)

@@ -33,6 +33,7 @@ from undercroft.content.schema import (
     CombatRules,
     FatigueRules,
     Fraction,
+    GrowthRules,
     Monster,
     NegotiationTable,
     ScoreRules,
@@ -80,14 +81,26 @@ def damage(base: int, critical: bool, combat: CombatRules, fatigue: FatigueRules
     return max(fatigue.minimum_damage, base * (combat.critical_multiplier if critical else 1))
 
 
-def to_hit_bonus(might: int, exhausted: bool, fatigue: FatigueRules) -> int:
-    """A character's bonus on the attack die: MIGHT, less the exhaustion penalty (003)."""
-    return might - (fatigue.to_hit_penalty if exhausted else 0)
+def to_hit_bonus(might: int, exhausted: bool, fatigue: FatigueRules, to_hit: int = 0) -> int:
+    """A character's bonus on the attack die: MIGHT plus its weapon's (and a potion's) ``to_hit``, less the
+    exhaustion penalty (003)."""
+    return might + to_hit - (fatigue.to_hit_penalty if exhausted else 0)
 
 
 def damage_bonus(might: int, weapon: int, exhausted: bool, fatigue: FatigueRules) -> int:
     """A character's damage on an ordinary hit (before the minimum): MIGHT plus the weapon, less exhaustion."""
     return might + weapon - (fatigue.damage_penalty if exhausted else 0)
+
+
+def level_for(renown: int, growth: GrowthRules) -> int:
+    """Ours: the level ``renown`` gives: 1, and one more for every ``renown_per_level``, at most ``max_level``."""
+    return min(growth.max_level, 1 + renown // growth.renown_per_level)
+
+
+def weapon_score(to_hit: int, damage: int) -> int:
+    """Ours: how plainly good a weapon is, to take up one found at once: its to-hit plus its damage (a weapon that
+    trades one for the other is the player's choice, from the pack)."""
+    return to_hit + damage
 
 
 def monster_bonus(monster_attack: int, exhausted: bool, fatigue: FatigueRules) -> int:

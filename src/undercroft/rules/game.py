@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from undercroft.content import Content
-from undercroft.rules import approach, combat, encounter, explore, flight, parley
+from undercroft.rules import agreements, approach, combat, encounter, explore, flight, items, parley, shop
 from undercroft.rules.actions import Action
 from undercroft.rules.context import SETUP, Ctx, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
@@ -41,7 +41,8 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.EXPLORE, "move"): lambda c, a, ev: explore.move(c, a.dx, a.dy, ev),
     (Mode.EXPLORE, "descend"): lambda c, a, ev: explore.descend(c, ev),
     (Mode.EXPLORE, "rest"): lambda c, a, ev: explore.rest(c, ev),
-    (Mode.EXPLORE, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
+    (Mode.EXPLORE, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
+    (Mode.EXPLORE, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
     (Mode.EXPLORE, "fight"): lambda c, a, ev: encounter.break_peace(c, ev),
     (Mode.EXPLORE, "pursue"): lambda c, a, ev: flight.pursue(c, ev),
     (Mode.ENCOUNTER, "move"): lambda c, a, ev: explore.move(c, a.dx, a.dy, ev),
@@ -51,9 +52,11 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.ENCOUNTER, "bribe"): lambda c, a, ev: parley.bribe(c, a.gold, ev),
     (Mode.ENCOUNTER, "wait"): lambda c, a, ev: encounter.wait(c, ev),
     (Mode.ENCOUNTER, "run"): lambda c, a, ev: flight.run(c, a.door, ev),
-    (Mode.ENCOUNTER, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
+    (Mode.ENCOUNTER, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
+    (Mode.ENCOUNTER, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
     (Mode.COMBAT, "attack"): lambda c, a, ev: combat.attack(c, a.target, ev),
-    (Mode.COMBAT, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
+    (Mode.COMBAT, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
+    (Mode.COMBAT, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
     (Mode.COMBAT, "oil"): lambda c, a, ev: combat.oil(c, a.target, ev),
     (Mode.COMBAT, "wait"): lambda c, a, ev: combat.wait(c, ev),
     (Mode.COMBAT, "run"): lambda c, a, ev: flight.run(c, a.door, ev),
@@ -62,11 +65,15 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.PURSUIT, "drop_treasure"): lambda c, a, ev: flight.drop_treasure(c, ev),
     (Mode.PURSUIT, "oil"): lambda c, a, ev: flight.oil(c, ev),
     (Mode.PURSUIT, "fight"): lambda c, a, ev: flight.turn_and_fight(c, ev),
-    (Mode.PURSUIT, "drink"): lambda c, a, ev: explore.drink(c, a.member, ev),
+    (Mode.PURSUIT, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
+    (Mode.PURSUIT, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
     (Mode.PURSUIT, "wait"): lambda c, a, ev: flight.let_go(c, ev),
+    (Mode.SHOP, "buy"): lambda c, a, ev: shop.buy(c, a.item, ev),
+    (Mode.SHOP, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
+    (Mode.SHOP, "leave_shop"): lambda c, a, ev: shop.leave(c, ev),
 }
 
-_ON_ITS_TURN = ("attack", "oil", "wait", "drink", "run")
+_ON_ITS_TURN = ("attack", "oil", "wait", "drink", "use", "run")
 _DROPS = ("drop_food", "drop_treasure")
 
 
@@ -80,7 +87,7 @@ def _giving_chase(g: Game) -> Reason | None:
 
 
 def _drink(g: Game) -> Reason | None:
-    return None if g.item_of("potion") is not None else Reason(Code.NO_POTION)
+    return None if items.healing_potion(g) is not None else Reason(Code.NO_POTION)
 
 
 def _drop_food(g: Game) -> Reason | None:
@@ -126,6 +133,7 @@ def _bribe(g: Game) -> Reason | None:
 
 _PRECHECKS: dict[str, Callable[[Game], Reason | None]] = {
     "drink": _drink,
+    "use": items.check_use,
     "drop_food": _drop_food,
     "drop_treasure": _drop_treasure,
     "oil": _oil,
@@ -217,6 +225,8 @@ class Game(Ctx):
         if fled and st.fled == fled:  # the party did not pursue the group that went its way: it is gone
             flight.let_go(self, events)
         explore.settle(self, events)
+        items.expire(self, events)
+        agreements.follow(self)
         st.turn += 1
         return events
 

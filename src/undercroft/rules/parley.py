@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from undercroft.rules import combat, encounter, formulas
+from undercroft.rules import agreements, combat, encounter, formulas
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice, roll
 from undercroft.rules.events import Event
@@ -90,6 +90,7 @@ def talk(ctx: Ctx, events: list[Event]) -> None:
     )
     if g.peaceful:
         st.mode, st.encounter = Mode.EXPLORE, None
+        agreements.after_terms(ctx, g, events)
     else:
         encounter.round_passes(ctx, events)
 

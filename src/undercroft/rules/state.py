@@ -32,7 +32,12 @@ class Member:
     defense: int
     weapon: int  # weapon damage bonus
     negotiation: int
-    speed: int
+    speed: int  # feet per round, walking: the armour's penalty and a potion's fleetness included
+    to_hit: int = 0  # the weapon's bonus on the attack die, a potion's heroism included
+    wielded: str = ""  # the weapon's item id ("": the template's)
+    armour: str = ""  # the armour worn (its item id; ""; none): its defense is in ``defense``, its weight in ``speed``
+    level: int = 1  # ours: the character's level (rules.yaml `growth:`)
+    renown: int = 0  # ours: its share of the worth of kills and of treasure carried down the stairs
 
     #: How many times an attribute was set (the state's digest looks at the members again only when it changed).
     #: Not part of the state.
@@ -64,6 +69,7 @@ class Group:
     bribes: int = 0  # gold it was offered (it keeps it; recovered by killing it)
     met: bool = False  # surprise, distance and reaction are settled once, when first met
     hidden: bool = False  # submerged, not yet revealed
+    hired: bool = False  # ours: a hireling following the party and fighting beside it (for the rest of the floor)
     peaceful: bool = False  # an agreement holds (or it never initiates)
     negotiation: NegotiationResult | Literal[""] = ""  # the negotiation's result; "" when none was tried
     bribe_tried: bool = False  # the one bribe is spent
@@ -178,8 +184,9 @@ class LevelState:
     items: dict[tuple[int, int], list[tuple[str, int]]]  # floor: tile -> [(item id, amount)]
     groups: list[Group] = field(default_factory=list)
     fov_radius: int = 0  # how far the party sees on this level (the map profile's)
-    looks: list[tuple[int, int]] = field(default_factory=list)  # looks not folded into ``memory`` yet
-    looked: set[tuple[int, int]] = field(default_factory=set)  # every tile looked round from
+    #: looks not folded into ``memory`` yet: (tile, how far the party saw from it: a lantern sees farther)
+    looks: list[tuple[tuple[int, int], int]] = field(default_factory=list)
+    looked: set[tuple[tuple[int, int], int]] = field(default_factory=set)  # every look so far
     #: Counts the level's changes: :meth:`touch` (``visited`` or ``items``), a group added or removed, any change
     #: to one of its groups (the state's digest hashes the level again only when it moved). Not part of the state.
     rev: int = 0
@@ -211,18 +218,21 @@ class LevelState:
         g.owner = None
         self.rev += 1
 
-    def look(self, pos: tuple[int, int]) -> None:
-        """The party looks round from ``pos``: what it sees from there is explored (computed when next read)."""
-        if pos not in self.looked:
-            self.looked.add(pos)
-            self.looks.append(pos)
+    def look(self, pos: tuple[int, int], radius: int | None = None) -> None:
+        """The party looks round from ``pos`` as far as ``radius`` (default the level's): what it sees from there is
+        explored (computed when next read)."""
+        key = (pos, self.fov_radius if radius is None else radius)
+        if key not in self.looked:
+            self.looked.add(key)
+            self.looks.append(key)
 
     @property
     def explored(self) -> np.ndarray:
         """bool (h, w): every tile the party has seen on this level (the looks not folded in yet are folded in
         first, all at once: :func:`undercroft.rules.sight.fold_fov`)."""
         if self.looks:
-            fold_fov(self.map, self.looks, self.fov_radius, self.memory)
+            for radius in sorted({r for _, r in self.looks}):
+                fold_fov(self.map, [p for p, r in self.looks if r == radius], radius, self.memory)
             self.looks.clear()
         return self.memory[:, : self.map.width]
 
@@ -263,6 +273,8 @@ class GameState:
     slain: dict[str, int] = field(default_factory=dict)
     entered: bool = True  # the entry procedure of the party's segment is done (not yet, after a run into it)
     fled: int = 0  # a group that has just gone its way from the party (it may be pursued now), else 0
+    effects: dict[str, int] = field(default_factory=dict)  # a potion's effect -> the clock's round it ends at
+    haul: int = 0  # ours: the value of the treasure taken up on this floor (renown once carried down the stairs)
 
     @property
     def level(self) -> LevelState:
@@ -312,6 +324,25 @@ def _group_form(g: Group) -> list[Any]:
         g.surprise,
         g.since,
         g.walked,
+        g.hired,
+    ]
+
+
+def _member_form(m: Member) -> list[Any]:
+    return [
+        m.template,
+        m.hp,
+        m.max_hp,
+        m.weapon,
+        m.might,
+        m.agility,
+        m.defense,
+        m.speed,
+        m.to_hit,
+        m.wielded,
+        m.armour,
+        m.level,
+        m.renown,
     ]
 
 
@@ -331,8 +362,10 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
     pur = state.pursuit
     return {
         "party": {
-            "members": [[m.template, m.hp, m.max_hp, m.weapon] for m in state.party],
+            "members": [_member_form(m) for m in state.party],
             "gold": state.gold,
+            "effects": sorted(state.effects.items()),
+            "haul": state.haul,
             "items": sorted(state.items.items()),
             "pos": list(state.pos),
             "prev_pos": list(state.prev_pos),

@@ -17,6 +17,7 @@ class Mode(StrEnum):
     ENCOUNTER = "encounter"
     COMBAT = "combat"
     PURSUIT = "pursuit"
+    SHOP = "shop"  # ours: at the merchant's (the stairs' foot, or a peddler's pack)
     DEAD = "dead"
     WON = "won"
 

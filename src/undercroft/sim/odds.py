@@ -139,6 +139,7 @@ def matchup_spec(
         content.items[ch.weapon].damage,
         ch.negotiation,
         ch.speed,
+        to_hit=content.items[ch.weapon].to_hit,
     )
     return _spec(
         content, member, monster_id, count, formulas.exhausted_counts(exhausted, rs.procedures.fatigue), ch.agility
@@ -154,6 +155,7 @@ def _spec(content: Content, m: Member, monster_id: str, count: int, exhausted: b
         max_hp=m.max_hp,
         might=m.might,
         weapon=m.weapon,
+        to_hit=m.to_hit,
         defense=m.defense,
         agility=agility,
         exhausted=exhausted,

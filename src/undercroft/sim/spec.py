@@ -86,6 +86,8 @@ class FightSpec:
     damage_penalty: int
     opponent_bonus: int
     minimum_damage: int
+    # the weapon's (and a potion of heroism's) bonus on the attack die
+    to_hit: int = 0
     # bookkeeping
     max_rounds: int = MAX_ROUNDS
     monster_id: str = "custom"
@@ -121,6 +123,7 @@ class FightSpec:
         return (
             self.might,
             self.weapon,
+            self.to_hit,
             self.exhausted,
             self.delver_defense,
             self.monster_defense,
@@ -167,7 +170,7 @@ class FightSpec:
     @property
     def delver_to_hit(self) -> int:
         """The delver's bonus on the attack die."""
-        return formulas.to_hit_bonus(self.might, self.exhausted, self.fatigue_rules)
+        return formulas.to_hit_bonus(self.might, self.exhausted, self.fatigue_rules, self.to_hit)
 
     @property
     def delver_base_damage(self) -> int:
@@ -223,6 +226,7 @@ def spec_from_content(
         max_hp=ch.hp,
         might=ch.might,
         weapon=content.items[ch.weapon].damage,
+        to_hit=content.items[ch.weapon].to_hit,
         defense=ch.defense,
         agility=ch.agility,
         exhausted=exhausted,
@@ -244,6 +248,7 @@ def fight_spec(
     exhausted: bool,
     count: int,
     character: str,
+    to_hit: int = 0,
 ) -> FightSpec:
     """A fighter with these numbers against ``count`` ``monster_id``, under the data's combat and fatigue rules."""
     m = content.monster(monster_id)
@@ -254,6 +259,7 @@ def fight_spec(
         delver_max_hp=max_hp,
         might=might,
         weapon=weapon,
+        to_hit=to_hit,
         delver_defense=defense,
         delver_agility=agility,
         exhausted=exhausted,

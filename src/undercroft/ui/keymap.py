@@ -173,8 +173,9 @@ def _common(help_title: str = "back to the title (the game is kept)") -> tuple[B
         Bind(
             "inventory",
             ("i",),
-            "inventory; q in it drinks",
-            doc="inventory: gold, each character's numbers, what you carry; `q` drinks from there",
+            "inventory; q in it drinks, u uses a thing",
+            doc="inventory: gold, each character's level and kit, what you carry; `q` drinks from there, `u` uses "
+            "something you carry (wield a weapon, put on armour, drink any potion)",
         ),
         Bind(
             "look",
@@ -457,6 +458,26 @@ LOG = KeyMode(
     ),
 )
 
+SHOP = KeyMode(
+    "shop",
+    "At the merchant's",
+    overlay=True,
+    binds=(
+        Bind("cursor", WALK_KEYS, "choose a ware", shown=WALK_SHOWN, md=WALK_MD),
+        Bind("buy", ("Enter", "B"), "buy one of the chosen ware", doc="buy one of the chosen ware (gold permitting)"),
+        Bind(
+            "inventory",
+            ("i",),
+            "inventory; u in it uses a thing (wield, wear, drink)",
+            doc="inventory; `u` in it uses something you carry: wield a weapon, put on armour, drink a potion",
+        ),
+        Bind("log", ("L",), "the whole log"),
+        Bind("help", ("?",), "help: every key"),
+        Bind("leave", ("Esc", "Space"), "leave the merchant and explore on"),
+        _mouse("click", "a ware: buy it", doc="a ware in the list: buy it"),
+    ),
+)
+
 MENU = KeyMode(
     "menu",
     "A menu (who drinks, the ruleset)",
@@ -493,7 +514,19 @@ ANYWHERE = KeyMode(
     ),
 )
 
-MODES: Final[tuple[KeyMode, ...]] = (EXPLORE, ENCOUNTER, FIGHT, PURSUED, CHASE, DOOR, LOOK, LOG, MENU, ANYWHERE)
+MODES: Final[tuple[KeyMode, ...]] = (
+    EXPLORE,
+    ENCOUNTER,
+    FIGHT,
+    PURSUED,
+    CHASE,
+    SHOP,
+    DOOR,
+    LOOK,
+    LOG,
+    MENU,
+    ANYWHERE,
+)
 BY_NAME: Final[dict[str, KeyMode]] = {m.name: m for m in MODES}
 
 
@@ -563,7 +596,7 @@ def conflicts(modes: Iterable[KeyMode]) -> list[str]:
 
 COMMON: Final = KeyMode("common", "On every screen of a game", binds=_common())
 COMMON_COMMANDS: Final = COMMON.commands()
-HELP_MODES: Final = (COMMON, EXPLORE, ENCOUNTER, FIGHT, PURSUED, CHASE, DOOR, LOOK, LOG, ANYWHERE)
+HELP_MODES: Final = (COMMON, EXPLORE, ENCOUNTER, FIGHT, PURSUED, CHASE, SHOP, DOOR, LOOK, LOG, ANYWHERE)
 
 
 def _own(mode: KeyMode) -> list[Bind]:

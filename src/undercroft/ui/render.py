@@ -346,7 +346,8 @@ def compass(dx: int, dy: int) -> str:
 def status_texts(game: Game, seed: str | None = None) -> list[str]:
     """The status bar's text, from the fullest to the shortest (the bar shows the first that fits): with the seed
     (as the player typed it, when given) and the turn, without the seed, without the turn, then in short forms
-    (``HP D12/12 S10/10  $125  L1``)."""
+    (``HP D12/12 S10/10 Lv2/1  $125  L1``; the levels left out last). ``Lv``: each character's level (ours: a
+    delver who grows)."""
     st = game.state
     if len(st.party) == 1:
         m = st.party[0]
@@ -356,13 +357,17 @@ def status_texts(game: Game, seed: str | None = None) -> list[str]:
         short = "HP " + " ".join(f"{m.name[:1]}{m.hp}/{m.max_hp}" for m in st.party)
     shown = st.seed if seed is None else seed
     tired = ["EXHAUSTED"] if st.exhausted else []
+    # each character's level, where the ruleset has growth (ours: rules.yaml growth)
+    grown = "Lv" + "/".join(str(m.level) for m in st.party) if game.rs.growth else ""
     gold, level, turn = f"Gold {st.gold}", f"Level {st.depth + 1}", f"Turn {st.turn}"
+    exh = ["EXH"] if tired else []
     variants = [
-        [hp, gold, level, turn, f"Seed {shown}", *tired],
-        [hp, gold, level, turn, *tired],
-        [hp, gold, level, *tired],
-        [short, f"${st.gold}", f"L{st.depth + 1}", f"T{st.turn}", *(["EXH"] if tired else [])],
-        [short, f"${st.gold}", f"L{st.depth + 1}", *(["EXH"] if tired else [])],
+        [f"{hp} {grown}".strip(), gold, level, turn, f"Seed {shown}", *tired],
+        [f"{hp} {grown}".strip(), gold, level, turn, *tired],
+        [f"{hp} {grown}".strip(), gold, level, *tired],
+        [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", f"T{st.turn}", *exh],
+        [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", *exh],
+        [short, f"${st.gold}", f"L{st.depth + 1}", *exh],
     ]
     return ["  ".join(v) for v in variants]
 
@@ -382,9 +387,10 @@ def draw_status(
     console.draw_rect(x, y, width, 1, ord(" "), fg=TEXT, bg=STATUS_BG)
     texts = status_texts(game, seed)
     text = next((t for t in texts if len(t) + 2 <= width), texts[-1])
+    words, glyphs = pack_texts(game)
     low = any(m.hp * 3 <= m.max_hp for m in game.state.party if m.alive)
     put_text(console, x + 1, y, text, BAD if low else WHITE, STATUS_BG, width=width - 2)
-    for pack in pack_texts(game):  # in words where they fit ("!2 potions"), else the glyphs alone ("!2")
+    for pack in (words, glyphs):  # in words where they fit ("!2 potions"), else the glyphs alone ("!2")
         if pack and len(text) + len(pack) + 4 <= width:
             put_text(console, x + width - len(pack) - 1, y, pack, GOLD, STATUS_BG)
             break

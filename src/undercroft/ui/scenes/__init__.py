@@ -21,6 +21,7 @@ from undercroft.ui.scenes.menu import MenuScene
 from undercroft.ui.scenes.past_games import PastGamesScene
 from undercroft.ui.scenes.prompt import PromptScene
 from undercroft.ui.scenes.pursuit import PursuitScene
+from undercroft.ui.scenes.shop import ShopScene
 from undercroft.ui.scenes.title import TitleScene
 from undercroft.ui.scenes.watch import WatchScene
 
@@ -48,6 +49,7 @@ __all__ = [
     "Reset",
     "Scene",
     "SceneStack",
+    "ShopScene",
     "TitleScene",
     "Transition",
     "WatchScene",

@@ -19,7 +19,8 @@ import tcod.console
 import tcod.event
 
 from undercroft.narrate import plural
-from undercroft.rules.actions import Action, Drink, Run
+from undercroft.rules import items
+from undercroft.rules.actions import Action, Drink, Run, Use
 from undercroft.rules.levelmap import Point
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import PARTY, fight_odds
@@ -106,7 +107,7 @@ class GameScene(Scene):
     def handlers(self) -> dict[str, Handler]:
         """The scene's handler of each command of its keymap mode (a test checks they are the same set)."""
         return {
-            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink)),
+            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu)),
             "look": lambda _k: Push(LookScene(self.session, self.odds_lines)),
             "log": lambda _k: Push(LogScene(self.session)),
             "help": lambda _k: Push(HelpScene()),
@@ -203,6 +204,28 @@ class GameScene(Scene):
         if living:
             menu.cursor = min(living, key=lambda i: (party[i].hp - party[i].max_hp, i))
         return Push(menu)
+
+    def use_menu(self) -> Transition | None:
+        """Use something carried (:mod:`undercroft.rules.items`): choose what, then (in a party) who."""
+        game = self.session.game
+        wares = items.usable(game)
+        if not wares:
+            return self.act(Use(0))  # the engine says why not: nothing to use
+        options = [("", self.item_label(i)) for i in wares]
+        return Push(MenuScene("Use what?", options, lambda k: self.use_by(wares[k])))
+
+    def item_label(self, item: str) -> str:
+        it = self.session.content.items[item]
+        return f"{it.name} x{self.session.game.state.items.get(item, 0)}"
+
+    def use_by(self, item: str) -> Transition | None:
+        """Who uses ``item``: the lone delver at once; in a party, choose."""
+        party = self.session.game.state.party
+        number = items.item_number(self.session.content, item)
+        if len(party) == 1:
+            return self.act(Use(number, 0))
+        options = [("", f"{m.name} (HP {m.hp}/{m.max_hp})" if m.alive else f"{m.name} (down)") for m in party]
+        return Push(MenuScene("Who?", options, lambda i: self.act(Use(number, i))))
 
     def panel_right(self) -> bool:
         """Whether a side panel goes on the right: the party stands in the left part of the level."""

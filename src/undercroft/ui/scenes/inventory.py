@@ -15,19 +15,24 @@ from undercroft.ui.session import Session
 
 
 class InventoryScene(Scene):
-    """What the party carries; ``q`` drinks a potion (the scene below does it)."""
+    """What the party carries; ``q`` drinks a healing potion, ``u`` uses a thing (the scene below does it)."""
 
     opaque = False
 
-    def __init__(self, session: Session, drink: Callable[[], Transition | None]) -> None:
+    def __init__(
+        self, session: Session, drink: Callable[[], Transition | None], use: Callable[[], Transition | None]
+    ) -> None:
         self.session = session
         self.drink = drink
+        self.use = use
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if not isinstance(event, tcod.event.KeyDown):
             return None
         if keys.char(event) == "q":
             return Pop(then=self.drink())
+        if keys.char(event) == "u":
+            return Pop(then=self.use())
         if keys.is_cancel(event) or keys.char(event) == "i" or keys.is_confirm(event):
             return Pop()
         return None
@@ -43,8 +48,15 @@ class InventoryScene(Scene):
             dmg = formulas.damage(
                 formulas.damage_bonus(m.might, m.weapon, tired, g.rules.fatigue), False, g.rules.combat, g.rules.fatigue
             )
-            lines.append((f"{m.name}: HP {m.hp}/{m.max_hp}, damage {dmg} (weapon +{m.weapon})", TEXT))
-            lines.append((f"   MIGHT {m.might}, AGILITY {m.agility}, defense {m.defense}", DIM))
+            hit = formulas.to_hit_bonus(m.might, tired, g.rules.fatigue, m.to_hit)
+            weapon = g.content.items[m.wielded].name if m.wielded else "weapon"
+            armour = g.content.items[m.armour].name if m.armour else "no armour"
+            lines.append((f"{m.name}, level {m.level} (renown {m.renown}): HP {m.hp}/{m.max_hp}", TEXT))
+            lines.append((f"   {weapon}: {hit:+d} to hit, damage {dmg}; {armour}", TEXT))
+            lines.append((f"   MIGHT {m.might}, AGILITY {m.agility}, defense {m.defense}, speed {m.speed} ft", DIM))
+        for potion, until in sorted(st.effects.items()):
+            it = g.content.items[potion]
+            lines.append((f"{it.name}: {it.effect} +{it.bonus}, {until - st.rounds} rounds left", render.GOLD))
         lines.append(("", TEXT))
         if not st.items:
             lines.append(("Your pack is empty.", DIM))
@@ -57,4 +69,4 @@ class InventoryScene(Scene):
         y = max(0, min(4, (console.height - h) // 2))
         render.panel(console, x, y, w, h, "Inventory")
         render.put_lines(console, x + 2, y + 2, w - 4, lines, max_rows=h - 5, keep_last=False)
-        render.put_text(console, x + 2, y + h - 2, "q: drink a potion   Esc: close", DIM)
+        render.put_text(console, x + 2, y + h - 2, "q: drink a healing potion   u: use a thing   Esc: close", DIM)

@@ -58,7 +58,8 @@ class MenuScene(Scene):
         return None
 
     def on_draw(self, console: tcod.console.Console) -> None:
-        w = max(30, max(len(label) for _, label in self.options) + 10)
+        hint = "Up/Down, Enter or a click; Esc: cancel"
+        w = max(len(hint) + 4, max(len(label) for _, label in self.options) + 10)
         h = len(self.options) + 5
         x = (console.width - w) // 2
         y = max(0, min(14, (console.height - h) // 2))
@@ -81,4 +82,4 @@ class MenuScene(Scene):
                     width=w - 4,
                 )
             self.buttons.add(x + 1, y + 2 + i, w - 2, i)
-        render.put_text(console, x + 2, y + h - 2, "Up/Down, Enter or a click; Esc: cancel", DIM, width=w - 4)
+        render.put_text(console, x + 2, y + h - 2, hint, DIM, width=w - 4)

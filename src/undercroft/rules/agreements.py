@@ -1,0 +1,57 @@
+"""Talk that pays (ours, where the texts are silent): what an agreement brings besides peace.
+
+After a negotiation that succeeds (000: agreement or intimidation), a monster with an ``agreement`` in the data
+does more (:func:`after_terms`):
+
+* ``directions``: it tells the way down; the stairs and the shortest way there are shown on the level's map
+  (event ``directions``), so the party can travel there.
+* ``hireling``: it follows the party and fights beside it for the rest of the floor (event ``hired``): it keeps
+  one tile behind the party (:func:`follow`), strikes the party's foe after the party's turn
+  (:func:`combat.hirelings_strike`, 001's attack roll with its own attack and damage; the foes strike only the
+  party), and stays behind when the party takes the stairs (:func:`part`, event ``hireling_left``).
+* ``trade``: it opens its pack: the merchant's shop (event ``trade``, :mod:`~undercroft.rules.shop`).
+"""
+
+from __future__ import annotations
+
+from undercroft.rules import dungeon, searches, shop
+from undercroft.rules.context import Ctx
+from undercroft.rules.events import Event
+from undercroft.rules.state import Group
+
+
+def after_terms(ctx: Ctx, g: Group, events: list[Event]) -> None:
+    """``g`` came to terms with the party: what its agreement brings."""
+    st = ctx.state
+    what = ctx.monster_of(g).agreement
+    told = {"group": g.id, "monster": g.monster, "count": g.count_told}
+    if what == "directions":
+        m = st.level.map
+        x, y = m.stairs
+        st.level.explored  # noqa: B018 (fold the looks in first)
+        for px, py in searches.least_cost_path(m.tiles != dungeon.WALL, st.pos, (x, y)):
+            st.level.memory[py, px] = True  # the way there, as it was told
+        st.level.touch()
+        events.append(Event("directions", {**told, "stairs": [x, y]}))
+    elif what == "hireling":
+        g.hired = True
+        g.pos = st.prev_pos
+        events.append(Event("hired", told))
+    elif what == "trade":
+        shop.open_shop(ctx, events, g)
+
+
+def follow(ctx: Ctx) -> None:
+    """Each hireling keeps one step behind the party (after every action)."""
+    st = ctx.state
+    for g in ctx.hirelings():
+        if g.pos != st.prev_pos or g.segment != st.segment:
+            g.pos, g.segment = st.prev_pos, st.segment
+
+
+def part(ctx: Ctx, events: list[Event]) -> None:
+    """The party takes the stairs: its hirelings stay on their floor."""
+    st = ctx.state
+    for g in ctx.hirelings():
+        st.level.remove_group(g)
+        events.append(Event("hireling_left", {"group": g.id, "monster": g.monster, "count": g.count_told}))

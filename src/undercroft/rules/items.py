@@ -1,0 +1,234 @@
+"""Things (ours, where the texts are silent): what each kind of item does when used, carried or worn.
+
+* Items are named in actions by their number in the catalogue, every item id sorted (:func:`catalogue`):
+  ``Use(item, member)`` and ``Buy(item)`` carry that number, as every action carries only whole numbers.
+* A potion heals (``heal``, :func:`drink`, also ``Drink``) or gives its ``effect`` for ``rounds`` rounds of the
+  clock (:func:`quaff`): ``fleetness`` adds ``bonus`` feet to each character's speed (running is a multiple of it:
+  003's evasion and pursuit then use the faster party), ``heroism`` adds ``bonus`` to each character's attack roll,
+  ``sight`` lets the party see ``bonus`` tiles farther. The same potion again lengthens its effect, never doubles
+  it. An effect ends when the clock reaches its round (:func:`expire`).
+* A weapon is wielded (:func:`wield`): its ``to_hit`` goes on the attack roll, its ``damage`` on MIGHT; the one put
+  down goes into the pack. A weapon found is taken up at once by whoever it is plainly better for
+  (:func:`formulas.weapon_score` higher than the wielded one's).
+* Armour is worn (:func:`wear`): ``defense`` added, ``speed_penalty`` feet taken off the wearer's speed.
+* A tool works while carried (:meth:`Ctx.effect_bonus`): a lantern's ``sight``.
+* Treasure (gems) is carried: its ``value`` taken up on a floor is that floor's haul, renown once carried down the
+  stairs (:mod:`~undercroft.rules.growth`).
+
+In a fight, using a thing is the user's action: the others strike (as with ``Drink``).
+"""
+
+from __future__ import annotations
+
+from undercroft.content import Content
+from undercroft.content.schema import Item
+from undercroft.rules import combat, encounter, formulas
+from undercroft.rules.context import Ctx
+from undercroft.rules.dice import Dice
+from undercroft.rules.events import Event
+from undercroft.rules.refusals import Code, Reason, Refused
+from undercroft.rules.rng import COMBAT, ENCOUNTER
+from undercroft.rules.types import Mode
+
+#: The kinds of item ``Use`` takes: drunk, wielded or worn.
+USABLE = ("potion", "weapon", "armour")
+
+
+def catalogue(content: Content) -> tuple[str, ...]:
+    """Every item id, sorted: an item's number in an action is its place here."""
+    return tuple(sorted(content.items))
+
+
+def item_number(content: Content, item: str) -> int:
+    """The number ``Use`` and ``Buy`` name ``item`` by."""
+    return catalogue(content).index(item)
+
+
+def item_named(ctx: Ctx, number: int) -> str:
+    """The item an action's number names; refused when it names none."""
+    ids = catalogue(ctx.content)
+    if not 0 <= number < len(ids):
+        raise Refused(Reason(Code.NO_SUCH_ITEM))
+    return ids[number]
+
+
+def usable(ctx: Ctx) -> list[str]:
+    """The items the party carries that ``Use`` takes, by id."""
+    st = ctx.state
+    return [i for i in sorted(st.items) if st.items[i] > 0 and ctx.content.items[i].kind in USABLE]
+
+
+def check_use(ctx: Ctx) -> Reason | None:
+    """Why the party cannot use anything now, or None."""
+    return None if usable(ctx) else Reason(Code.NOTHING_TO_USE)
+
+
+def healing_potion(ctx: Ctx) -> str | None:
+    """The healing potion ``Drink`` takes: the weakest the party carries (ties: by id), or None."""
+    st = ctx.state
+    heals = [
+        (Dice.parse(it.heal).maximum, i)
+        for i in sorted(st.items)
+        if st.items[i] > 0 and (it := ctx.content.items[i]).kind == "potion" and it.heal is not None
+    ]
+    return min(heals)[1] if heals else None
+
+
+def use(ctx: Ctx, number: int, member: int, events: list[Event]) -> None:
+    """Character ``member`` uses the item numbered ``number``: drinks it, wields it or puts it on."""
+    st = ctx.state
+    item = item_named(ctx, number)
+    it = ctx.content.items[item]
+    if st.items.get(item, 0) <= 0:
+        raise Refused(Reason(Code.NOT_CARRIED, {"item": item}))
+    if it.kind not in USABLE:
+        raise Refused(Reason(Code.NOT_USABLE, {"item": item}))
+    if not 0 <= member < len(st.party) or not st.party[member].alive:
+        raise Refused(Reason(Code.NO_DRINKER))
+    if it.kind == "potion" and it.heal is not None:
+        drink(ctx, member, item, events)
+        return
+    if it.kind == "potion":
+        quaff(ctx, member, item, events)
+    elif it.kind == "weapon":
+        wield(ctx, member, item, events)
+    else:
+        wear(ctx, member, item, events)
+    after_use(ctx, member, events)
+
+
+def drink_action(ctx: Ctx, member: int, events: list[Event]) -> None:
+    """``Drink``: character ``member`` drinks a healing potion (:func:`healing_potion`)."""
+    st = ctx.state
+    if not 0 <= member < len(st.party) or not st.party[member].alive:
+        raise Refused(Reason(Code.NO_DRINKER))
+    potion = healing_potion(ctx)
+    assert potion is not None  # the precheck
+    drink(ctx, member, potion, events)
+
+
+def drink(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
+    """Character ``member`` drinks the healing ``potion``."""
+    st = ctx.state
+    m = st.party[member]
+    ctx.take_item(potion)
+    heal_dice = ctx.content.items[potion].heal
+    assert heal_dice is not None
+    heal, _ = ctx.roll(events, "heal", heal_dice, ENCOUNTER if st.mode != Mode.COMBAT else COMBAT)
+    before = m.hp
+    m.hp = min(m.max_hp, m.hp + heal)
+    events.append(
+        Event(
+            "drink",
+            {"member": member, "item": potion, "heal": heal, "healed": m.hp - before, "hp": m.hp, "max_hp": m.max_hp},
+        )
+    )
+    after_use(ctx, member, events)
+
+
+def after_use(ctx: Ctx, member: int, events: list[Event]) -> None:
+    """What follows a thing used: in a fight the others strike and the monsters answer; in a meeting or a chase a
+    round passes."""
+    st = ctx.state
+    if st.mode == Mode.COMBAT:
+        assert st.combat is not None
+        g = st.group(st.combat.group)
+        attacked = False
+        for i, mm in enumerate(st.party):
+            if not mm.alive or i == member:
+                continue
+            if g.defeated:
+                break
+            combat.member_attack(ctx, i, g, g.alive[0], events)
+            attacked = True
+        combat.after_party_turn(ctx, g, events, attacked=attacked)
+    elif st.mode in (Mode.ENCOUNTER, Mode.PURSUIT):
+        encounter.round_passes(ctx, events)
+
+
+def _apply(ctx: Ctx, it: Item, sign: int) -> None:
+    """Put a potion's effect on every character (``sign`` 1) or take it off (-1)."""
+    for m in ctx.state.party:
+        if it.effect == "fleetness":
+            m.speed += sign * it.bonus
+        elif it.effect == "heroism":
+            m.to_hit += sign * it.bonus
+
+
+def quaff(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
+    """Character ``member`` drinks a potion with an effect: it holds for the potion's rounds from now."""
+    st = ctx.state
+    it = ctx.content.items[potion]
+    ctx.take_item(potion)
+    if potion not in st.effects:
+        _apply(ctx, it, 1)
+    st.effects[potion] = st.rounds + it.rounds
+    assert it.effect is not None
+    events.append(
+        Event(
+            "quaff",
+            {"member": member, "item": potion, "effect": it.effect, "bonus": it.bonus, "until": st.effects[potion]},
+        )
+    )
+
+
+def expire(ctx: Ctx, events: list[Event]) -> None:
+    """Every effect whose round has come ends (after each action)."""
+    st = ctx.state
+    for potion in sorted(st.effects):
+        if st.effects[potion] <= st.rounds:
+            del st.effects[potion]
+            it = ctx.content.items[potion]
+            _apply(ctx, it, -1)
+            events.append(Event("effect_ended", {"item": potion, "effect": it.effect}))
+
+
+def wield(ctx: Ctx, member: int, weapon: str, events: list[Event]) -> None:
+    """Character ``member`` takes up ``weapon`` from the pack; the one it held goes into the pack."""
+    st = ctx.state
+    m = st.party[member]
+    it = ctx.content.items[weapon]
+    ctx.take_item(weapon)
+    if m.wielded:
+        st.items[m.wielded] = st.items.get(m.wielded, 0) + 1
+    old_to_hit = ctx.content.items[m.wielded].to_hit if m.wielded else 0
+    m.wielded, m.weapon, m.to_hit = weapon, it.damage, m.to_hit - old_to_hit + it.to_hit
+    events.append(
+        Event(
+            "wield",
+            {"member": member, "item": weapon, "weapon": it.damage, "to_hit": it.to_hit, "damage": m.might + m.weapon},
+        )
+    )
+
+
+def wield_found(ctx: Ctx, weapon: str, events: list[Event]) -> None:
+    """A weapon found is taken up at once by the living character it is plainly better for (the one with the
+    weakest weapon, by :func:`formulas.weapon_score`); otherwise it stays in the pack."""
+    st = ctx.state
+    items = ctx.content.items
+    score = formulas.weapon_score(items[weapon].to_hit, items[weapon].damage)
+
+    def held(j: int) -> int:
+        m = st.party[j]
+        return formulas.weapon_score(items[m.wielded].to_hit if m.wielded else 0, m.weapon)
+
+    members = [j for j, m in enumerate(st.party) if m.alive and held(j) < score]
+    if members:
+        wield(ctx, min(members, key=lambda j: (held(j), j)), weapon, events)
+
+
+def wear(ctx: Ctx, member: int, armour: str, events: list[Event]) -> None:
+    """Character ``member`` puts on ``armour``; what it wore goes into the pack."""
+    st = ctx.state
+    m = st.party[member]
+    it = ctx.content.items[armour]
+    ctx.take_item(armour)
+    if m.armour:
+        old = ctx.content.items[m.armour]
+        st.items[m.armour] = st.items.get(m.armour, 0) + 1
+        m.defense -= old.defense
+        m.speed += old.speed_penalty
+    m.armour = armour
+    m.defense += it.defense
+    m.speed -= it.speed_penalty
+    events.append(Event("wear", {"member": member, "item": armour, "defense": m.defense, "speed": m.speed}))

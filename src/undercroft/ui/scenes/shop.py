@@ -1,0 +1,95 @@
+"""The merchant's wares (engine mode ``shop``): at the foot of the stairs, or a peddler's pack."""
+
+from __future__ import annotations
+
+import tcod.console
+import tcod.event
+
+from undercroft.rules import items, shop
+from undercroft.rules.actions import Buy, LeaveShop
+from undercroft.rules.types import Mode
+from undercroft.ui import keymap, render
+from undercroft.ui.layout import Layout, Rect
+from undercroft.ui.render import DIM, KEY, TEXT
+from undercroft.ui.scenes.base import Push, Transition
+from undercroft.ui.scenes.game import GameScene, Handler, shows
+from undercroft.ui.scenes.help import HelpScene
+from undercroft.ui.scenes.inventory import InventoryScene
+from undercroft.ui.scenes.log import LogScene
+
+
+@shows(Mode.SHOP)
+class ShopScene(GameScene):
+    """The merchant's stock with prices: the walking keys choose a ware, Enter (or B, or a click) buys one, i opens
+    the inventory (where u wields or wears what was bought), Esc leaves."""
+
+    mode = Mode.SHOP
+    keymode = "shop"
+    cursor = 0
+
+    def wares(self) -> list[str]:
+        return shop.stock(self.session.content, self.session.game.state.depth)
+
+    def panel_rect(self, layout: Layout) -> Rect | None:
+        return layout.panel(self.panel_right())
+
+    def buy(self, ware: int) -> Transition | None:
+        wares = self.wares()
+        if not wares:
+            return None
+        self.cursor = ware % len(wares)
+        return self.act(Buy(items.item_number(self.session.content, wares[self.cursor])))
+
+    def handlers(self) -> dict[str, Handler]:
+        def move(key: str) -> Transition | None:
+            self.cursor = (self.cursor + keymap.list_step(key)) % max(1, len(self.wares()))
+            return None
+
+        return {
+            "cursor": move,
+            "buy": lambda _k: self.buy(self.cursor),
+            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu)),
+            "log": lambda _k: Push(LogScene(self.session)),
+            "help": lambda _k: Push(HelpScene()),
+            "leave": self.taker(LeaveShop()),
+        }
+
+    def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
+        what = self.buttons.at(int(event.position[0]), int(event.position[1]))
+        if event.button == tcod.event.MouseButton.LEFT and isinstance(what, int):
+            return self.buy(what)
+        return None
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        game = self.session.game
+        st = game.state
+        _, r = self.draw_world(console)
+        assert r is not None
+        x, w, bottom = r.x, r.w, r.y + r.h - 1
+        render.panel(console, r.x, r.y, r.w, r.h, "The merchant")
+        self.draw_hover_line(console, r)
+        y = r.y + 2
+        y += render.put_lines(console, x + 2, y, w - 4, [(f"You have {st.gold} gold.", render.GOLD)])
+        y += 1
+        wares = self.wares()
+        for i, ware in enumerate(wares):
+            it = game.content.items[ware]
+            price = it.price or 0
+            sel = i == self.cursor
+            if sel:
+                console.draw_rect(x + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
+            colour = render.hex_rgb(it.colour) if price <= st.gold else DIM
+            label = f"{'>' if sel else ' '} {it.glyph} {it.name}"
+            render.put_text(console, x + 2, y, label, colour, render.SELECT_BG if sel else None, width=w - 11)
+            render.put_text(console, x + w - 8, y, f"{price:>4} g", KEY if sel else TEXT)
+            self.buttons.add(x + 1, y, w - 2, i)
+            y += 1
+        y += 1
+        if wares:
+            ware = wares[self.cursor % len(wares)]
+            have = st.items.get(ware, 0)
+            text = game.content.items[ware].description + (f" You carry {have}." if have else "")
+            y += render.put_lines(console, x + 2, y, w - 4, [(text, DIM)], max_rows=5) + 1
+        y += render.put_lines(console, x + 2, y, w - 4, [("Enter: buy. i: inventory. Esc: leave.", DIM)]) + 1
+        y += self.draw_refusal(console, x + 2, y, w - 4)
+        self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)

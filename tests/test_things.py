@@ -1,0 +1,317 @@
+"""Issue 33, ours: things (weapons, armour, potions, tools, treasure), a delver who grows, the merchant, and talk
+that pays. Every test forces the dice; each checks what a player would notice."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from engine_helpers import NOTHING, act, content, encounter_faces, kinds, make_game, meet, of, one, say, walk_to, why
+
+from undercroft import travel
+from undercroft.rules import explore, formulas, growth, items, shop
+from undercroft.rules.actions import (
+    Attack,
+    Buy,
+    Descend,
+    Fight,
+    LeaveShop,
+    Rest,
+    Talk,
+    Use,
+    action_from_text,
+    action_to_text,
+)
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.events import Event
+from undercroft.rules.game import Game
+from undercroft.rules.refusals import Code, Reason
+from undercroft.rules.types import Mode
+
+ITEMS = content().items
+GROWTH = content().rules.growth
+
+
+def number(item: str) -> int:
+    return items.item_number(content(), item)
+
+
+def carry(g: Game, item: str, n: int = 1) -> None:
+    g.state.items[item] = g.state.items.get(item, 0) + n
+
+
+def duel(monster: str = "orc", *use: str) -> tuple[Game, list[Event]]:
+    """The warden's lone delver, having used ``use`` (each one carried first), in a fight with ``monster`` (the
+    warden: no distance, surprise or reaction rolls; the fight starts as they meet, the delver's turn first against
+    a slower monster). Returns the game and the events of using the last thing."""
+    g = make_game("warden", 1, ScriptedDice())
+    events: list[Event] = []
+    for item in use:
+        carry(g, item)
+        events = act(g, Use(number(item), 0))
+    meet(g, monster)
+    assert g.state.mode == Mode.COMBAT
+    return g, events
+
+
+# --- the data ---------------------------------------------------------------------------------------------------
+
+
+def test_twenty_kinds_of_things_and_no_glyph_shared_with_a_monster() -> None:
+    assert len(ITEMS) >= 20
+    kinds_ = {it.kind for it in ITEMS.values()}
+    assert {"weapon", "armour", "potion", "oil", "food", "tool", "treasure"} <= kinds_
+    # letters are creatures' (the oil flask's "o" is older; engineer B checks every glyph)
+    assert {it.glyph for it in ITEMS.values() if it.glyph.isalpha()} <= {"o"}
+    glyphs = [m.glyph for m in content().monsters.values()]
+    assert glyphs.count("p") == glyphs.count("f") == 1  # the peddler and the sellsword for hire
+    weapons = {i: (it.to_hit, it.damage) for i, it in ITEMS.items() if it.kind == "weapon"}
+    assert weapons["dagger"] == (2, 1) and weapons["mace"] == (-1, 4) and weapons["great_axe"] == (-2, 6)
+
+
+def test_the_merchants_stock_grows_with_the_floors() -> None:
+    first, fifth = shop.stock(content(), 0), shop.stock(content(), 4)
+    assert "healing_potion" in first and "plate_armour" not in first and "plate_armour" in fifth
+    assert all(ITEMS[i].price for i in fifth)
+
+
+# --- weapons: to-hit against damage ----------------------------------------------------------------------------
+
+
+def test_a_dagger_hits_where_the_short_sword_misses_and_deals_less() -> None:
+    g, ev = duel("orc", "dagger")  # defense 11; the delver's MIGHT 3
+    assert one(ev, "wield")["to_hit"] == 2 and g.state.items == {"healing_potion": 2, "short_sword": 1}
+    assert say(g, one(ev, "wield")) == "You take up the Dagger: 4 damage a hit, +2 to hit."
+    # natural 6: 6 + 3 + 2 = 11 >= 11 hits for MIGHT 3 + 1; the orc's blow misses on a 1
+    ev = act(g, Attack(), 6, 1)
+    hit = one(ev, "attack", attacker_side="party")
+    assert hit["modifier"] == 5 and hit["hit"] and hit["damage"] == 4
+    ev = act(g, Use(number("short_sword"), 0), 1)  # wielding takes the turn in a fight: the orc misses on a 1
+    assert g.state.party[0].to_hit == 0 and g.state.party[0].weapon == 3
+    ev = act(g, Attack(), 6, 1)  # 6 + 3 = 9 < 11: a miss with the short sword
+    assert not one(ev, "attack", attacker_side="party")["hit"]
+
+
+def test_a_great_axe_found_is_taken_up_and_hits_hard_but_seldom() -> None:
+    g = make_game("warden", 1, ScriptedDice())
+    st = g.state
+    st.level.items[st.pos] = [("great_axe", 1)]
+    events: list[Event] = []
+    explore.pickup(g, events)
+    w = one(events, "wield")
+    assert w["item"] == "great_axe" and st.party[0].to_hit == -2 and st.party[0].weapon == 6
+    assert st.items["short_sword"] == 1  # the old blade goes into the pack
+
+
+# --- armour: defense for speed -----------------------------------------------------------------------------------
+
+
+def test_mail_turns_a_blow_and_slows_the_delver() -> None:
+    g, ev = duel("orc", "mail_shirt")  # the orc: attack 3
+    m = g.state.party[0]
+    bare = content().party["delver"]
+    assert m.defense == bare.defense + 2 and m.speed == bare.speed - 15
+    assert one(ev, "wear")["defense"] == m.defense and g.party_speed() == 75
+    # the orc's natural 10: 10 + 3 = 13 < 14 misses the mailed delver (it hit the bare one at 12)
+    ev = act(g, Attack(), 1, 10)
+    assert not one(ev, "attack", attacker_side="monsters")["hit"]
+
+
+def test_heavy_armour_loses_003s_evasion_by_speed() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    carry(g, "leather_armour")
+    act(g, Use(number("leather_armour"), 0))
+    assert g.party_speed() == 90 and formulas.escapes_by_speed(g.party_speed(), 60)  # outruns a goblin (60 ft)
+    carry(g, "plate_armour")
+    act(g, Use(number("plate_armour"), 0))
+    assert g.party_speed() == 45 and not formulas.escapes_by_speed(g.party_speed(), 60)
+    assert g.state.items.get("leather_armour") == 1  # taken off, back in the pack
+
+
+# --- potions beyond healing -----------------------------------------------------------------------------------
+
+
+def test_fleetness_speeds_the_party_until_its_rounds_are_up() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    carry(g, "fleetness_potion")
+    ev = act(g, Use(number("fleetness_potion"), 0))
+    assert one(ev, "quaff")["until"] == g.state.rounds + 60 and g.party_speed() == 120
+    assert formulas.escapes_by_speed(g.party_speed(), 110)
+    ev = act(g, Rest(), NOTHING)  # a turn of rest: 60 rounds
+    assert one(ev, "effect_ended")["item"] == "fleetness_potion" and g.party_speed() == 90
+    assert say(g, one(ev, "effect_ended")) == "The Potion of Fleetness wears off."
+
+
+def test_heroism_adds_to_the_attack_roll_in_a_fight() -> None:
+    g, _ = duel("orc", "heroism_potion")
+    ev = act(g, Attack(), 6, 1)  # 6 + 3 + 2 = 11 >= 11
+    assert one(ev, "attack", attacker_side="party")["hit"]
+
+
+def test_drink_takes_the_weakest_healing_potion_not_an_effect() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    g.state.items = {"fleetness_potion": 1, "greater_healing_potion": 1}
+    assert items.healing_potion(g) == "greater_healing_potion"
+    carry(g, "healing_potion")
+    assert items.healing_potion(g) == "healing_potion"
+
+
+def test_a_lantern_and_clarity_let_the_party_see_farther() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    base = g.fov_radius()
+    carry(g, "lantern", 2)
+    assert g.fov_radius() == base + 2  # two lanterns light no farther than one
+    carry(g, "clarity_potion")
+    act(g, Use(number("clarity_potion"), 0))
+    assert g.fov_radius() == base + 5
+    assert g.visible().sum() >= 1
+
+
+def test_use_refuses_what_is_not_carried_or_not_used_so() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    ev = g.step(Use(number("lantern"), 0))
+    assert why(one(ev, "refused")) == Reason(Code.NOT_CARRIED, {"item": "lantern"})
+    carry(g, "lantern")
+    assert why(one(g.step(Use(number("lantern"), 0)), "refused")) == Reason(Code.NOT_USABLE, {"item": "lantern"})
+    assert why(one(g.step(Use(999, 0)), "refused")) == Reason(Code.NO_SUCH_ITEM)
+    g.state.items = {}
+    assert g.refusal(Use(0)) == Reason(Code.NOTHING_TO_USE)
+
+
+# --- treasure and growth ---------------------------------------------------------------------------------------
+
+
+def test_a_gem_carried_down_the_stairs_is_renown() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    st = g.state
+    st.level.items[st.pos] = [("silver_idol", 1)]
+    explore.pickup(g, [])
+    assert st.haul == 120 and st.items["silver_idol"] == 1
+    st.party[0].renown = GROWTH.renown_per_level - 1  # a renown short of level 2
+    stairs = st.level.map.stairs
+    walk_to(g, stairs)
+    ev = g.step(Descend())
+    assert st.party[0].renown == GROWTH.renown_per_level - 1 + 120 // GROWTH.gold_per_renown and st.haul == 0
+    assert one(ev, "level_up")["level"] == formulas.level_for(st.party[0].renown, GROWTH)
+
+
+def test_victories_raise_the_delver_a_level_with_hit_points_and_might() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    meet(g, "orc", faces=encounter_faces())
+    act(g, Fight())
+    m = g.state.party[0]
+    m.renown = GROWTH.renown_per_level * 2 - 1  # one short of level 3
+    m.level = 2
+    g.state.front_group().hp[0] = 1  # type: ignore[union-attr]
+    ev = act(g, Attack(), 15)
+    up = one(ev, "level_up")
+    assert up["level"] == 3 and 3 in GROWTH.might_at
+    assert up.data == {**up.data, "member": 0, "name": "Delver", "max_hp": 12 + GROWTH.hp_per_level, "might": 4}
+    assert m.max_hp == 14 and m.hp == 12 and m.might == 4
+    assert say(g, of(ev, "level_up")[0]) == "You reach level 3: HP 14, MIGHT 4, AGILITY 3."
+
+
+def test_a_party_shares_the_renown_each_its_own() -> None:
+    g = make_game("citadel", 1, ScriptedDice())
+    growth.gain(g, 6, [])
+    assert [m.renown for m in g.state.party] == [0, 0, 0, 0]  # the citadel plays 000 as written: no growth
+    g.rs = g.rs.model_copy(update={"growth": True})  # (as a ruleset with a party and growth would)
+    growth.gain(g, 6, [])
+    assert [m.renown for m in g.state.party] == [2, 2, 1, 1]
+
+
+# --- the merchant -------------------------------------------------------------------------------------------------
+
+
+def descend_to_shop(gold: int = 100) -> tuple[Game, list[Event]]:
+    g = make_game("undercroft", 1, ScriptedDice(), gold=gold)
+    walk_to(g, g.state.level.map.stairs)
+    ev = g.step(Descend())
+    return g, ev
+
+
+def test_a_merchant_waits_at_the_foot_of_the_stairs() -> None:
+    g, ev = descend_to_shop()
+    assert g.state.mode == Mode.SHOP and one(ev, "shop")["stock"] == shop.stock(content(), 1)
+    assert kinds(ev)[-1] == "shop"
+    ev = g.step(Buy(number("healing_potion")))
+    assert one(ev, "bought") == one(ev, "bought") and g.state.gold == 60 and g.state.items["healing_potion"] == 3
+    assert why(one(g.step(Buy(number("plate_armour"))), "refused")) == Reason(Code.NOT_SOLD, {"item": "plate_armour"})
+    g.state.gold = 5
+    assert why(one(g.step(Buy(number("healing_potion"))), "refused")) == Reason(
+        Code.TOO_DEAR, {"item": "healing_potion"}
+    )
+    assert one(g.step(LeaveShop()), "shop_left") and g.mode == Mode.EXPLORE
+
+
+def test_no_merchant_where_the_ruleset_has_none() -> None:
+    g = make_game("citadel", 1, ScriptedDice())
+    walk_to(g, g.state.level.map.stairs)
+    ev = g.step(Descend())
+    assert g.state.mode == Mode.EXPLORE and not of(ev, "shop")
+
+
+def test_shop_actions_are_recorded_as_text() -> None:
+    for a in (Buy(3), LeaveShop(), Use(5, 1)):
+        assert action_from_text(action_to_text(a)) == a
+    assert action_to_text(Use(5, 1)) == "use 5 1"
+
+
+# --- talk that pays ------------------------------------------------------------------------------------------------
+
+
+def talk_to(monster: str, *faces: int) -> tuple[Game, list[Event]]:
+    """The citadel's party (its priest's +2) talks to ``monster`` with ``faces`` on the 2d6."""
+    g = make_game("citadel", 1, ScriptedDice())
+    meet(g, monster)
+    return g, act(g, Talk(), *faces)
+
+
+def test_kobolds_sell_directions_the_stairs_on_the_map() -> None:
+    g, ev = talk_to("kobold", 3, 3)  # 6 - 1 + 2 = 7: agreement
+    stairs = g.state.level.map.stairs
+    d = one(ev, "directions")
+    assert d["stairs"] == list(stairs) and g.state.level.explored[stairs[1], stairs[0]]
+    assert re.match(r"The Kobold tells you the way down", say(g, d))
+    # the way there too: the party can travel to the stairs over what it knows
+    assert travel.path(g, stairs)
+
+
+def test_a_failed_talk_sells_nothing() -> None:
+    _g, ev = talk_to("kobold", 1, 1)
+    assert not of(ev, "directions")
+
+
+def test_a_sellsword_follows_and_fights_beside_the_party_for_the_floor() -> None:
+    g, ev = talk_to("sellsword_for_hire", 3, 4)  # 7 - 2 + 2 = 7: agreement
+    assert one(ev, "hired") and g.state.mode == Mode.EXPLORE
+    sword = g.state.level.groups[0]
+    assert sword.hired and g.hirelings() == [sword] and g.group_at(sword.pos) is None
+    # a goblin: the party of four misses (natural 1s), the sellsword hits on 15 + 3 >= 10 for 4, the goblin misses
+    foe = g.add_group("goblin", 1)
+    g.start_encounter(foe)
+    act(g, Fight())
+    ev = act(g, Attack(), 1, 1, 1, 1, 15, 1)
+    hit = one(ev, "hireling_attack")
+    assert hit["hit"] and hit["damage"] == 4 and foe.hp == [1]
+    assert say(g, hit) == "The Sellsword for Hire hits Goblin. 4 damage. Goblin at 1."
+
+
+def test_the_hireling_stays_behind_on_the_stairs() -> None:
+    g, _ = talk_to("sellsword_for_hire", 3, 4)
+    walk_to(g, g.state.level.map.stairs)
+    assert g.state.level.groups[0].pos == g.state.prev_pos  # it kept one step behind
+    ev = g.step(Descend())
+    assert one(ev, "hireling_left") and not g.state.levels[0].groups
+
+
+def test_a_peddler_come_to_terms_opens_its_pack() -> None:
+    g, ev = talk_to("peddler", 3, 3)  # 6 - 0 + 2 = 8
+    t = one(ev, "trade")
+    assert g.state.mode == Mode.SHOP and t["stock"] == shop.stock(content(), 0)
+    assert one(g.step(LeaveShop()), "shop_left") and g.mode == Mode.EXPLORE
+
+
+@pytest.mark.parametrize("monster", ["kobold", "peddler", "sellsword_for_hire"])
+def test_the_three_agreements_are_data(monster: str) -> None:
+    assert content().monsters[monster].agreement in ("directions", "trade", "hireling")

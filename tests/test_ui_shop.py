@@ -1,0 +1,59 @@
+"""The merchant's screen and the inventory's things, drawn offscreen (issue 33, ours)."""
+
+from __future__ import annotations
+
+from engine_helpers import content, make_game, walk_to
+from tcod.event import KeySym
+from ui_helpers import Driver, click_text, panel_text, press, screen
+
+from undercroft.rules.actions import Descend
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.types import Mode
+from undercroft.ui.scenes import SceneStack, game_stack
+from undercroft.ui.session import Session
+
+
+def at_the_merchant(gold: int = 100) -> tuple[Session, Driver]:
+    game = make_game("undercroft", 1, ScriptedDice(), gold=gold)
+    walk_to(game, game.state.level.map.stairs)
+    game.step(Descend())
+    session = Session(content(), game)
+    return session, Driver(SceneStack(game_stack(session)))
+
+
+def test_the_merchant_shows_the_wares_with_prices_and_sells_one() -> None:
+    session, stack = at_the_merchant()
+    text = screen(stack)
+    assert "The merchant" in text and "You have 100 gold." in text
+    assert "! Healing Potion" in text and "40 g" in text and "[ Leather Armour" in text
+    press(stack, KeySym.RETURN)  # the first ware: a healing potion
+    assert session.game.state.items["healing_potion"] == 3 and "You have 60 gold." in screen(stack)
+    assert "You buy the Healing Potion for 40 gold (60 left)." in screen(stack)
+    press(stack, KeySym.ESCAPE)
+    assert session.game.mode == Mode.EXPLORE and "The merchant" not in screen(stack)
+
+
+def test_a_ware_too_dear_says_why_and_a_click_buys() -> None:
+    session, stack = at_the_merchant(gold=25)
+    press(stack, KeySym.RETURN)
+    said = " ".join(panel_text(screen(stack), session).split())
+    assert "Not now: You have too little gold for the Healing Potion." in said
+    click_text(stack, "Rations")
+    assert session.game.state.items["rations"] == 2 and session.game.state.gold == 15
+
+
+def test_the_inventory_wears_what_was_bought() -> None:
+    session, stack = at_the_merchant()
+    for _ in range(5):
+        press(stack, KeySym.DOWN)
+    press(stack, KeySym.RETURN)  # leather armour
+    press(stack, KeySym.I)
+    assert "no armour" in screen(stack)
+    press(stack, KeySym.U)  # use what? the potions, then the armour
+    assert "Use what?" in screen(stack) and "Leather Armour x1" in screen(stack)
+    press(stack, KeySym.DOWN)
+    press(stack, KeySym.RETURN)
+    assert session.game.state.party[0].armour == "leather_armour"
+    press(stack, KeySym.I)
+    assert "Short Sword: +3 to hit, damage 6; Leather Armour" in screen(stack)
+    assert "defense 13, speed 90 ft" in screen(stack)
