@@ -30,6 +30,7 @@ from undercroft.ui.scenes.inventory import InventoryScene
 from undercroft.ui.scenes.log import LogScene
 from undercroft.ui.scenes.look import LookScene, draw_hover, odds_line
 from undercroft.ui.scenes.menu import MenuScene
+from undercroft.ui.scenes.overview import OverviewScene
 from undercroft.ui.session import Session
 
 Handler = Callable[[str], "Transition | None"]  # a command's handler, given the name of the key pressed
@@ -104,6 +105,7 @@ class GameScene(Scene):
             "inventory": lambda _k: Push(InventoryScene(self.session, self.drink)),
             "look": lambda _k: Push(LookScene(self.session, self.odds_lines)),
             "log": lambda _k: Push(LogScene(self.session)),
+            "overview": lambda _k: Push(OverviewScene(self.session)),
             "help": lambda _k: Push(HelpScene()),
             "title": lambda _k: Home(self.session),
         }
