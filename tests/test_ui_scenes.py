@@ -358,6 +358,16 @@ def test_every_ruleset_draws_every_scene(ruleset: str) -> None:
     assert "You are dead." in screen(end)
 
 
+def test_the_end_screen_shows_a_word_seed_as_typed() -> None:
+    session = Session(content(), Game(content(), "undercroft", "ghost"))
+    session.seed_text = "ghost"  # as the title's seed prompt (or play --seed ghost) keeps it
+    st = session.game.state
+    st.mode, st.death = Mode.DEAD, {"cause": "test", "turn": 1, "depth": 0, "seed": st.seed}
+    text = screen(Driver(SceneStack([ExploreScene(session), EndScene(session, write_morgue=False)])))
+    assert "Seed ghost, ruleset Undercroft." in text.replace("│", " ").replace("  ", " ")
+    assert str(st.seed) not in text  # never the 19-digit number behind the word
+
+
 def test_terms_made_then_broken_with_f_while_exploring() -> None:
     session, dice = forced()
     stack = meet(session, dice, "goblin")

@@ -220,3 +220,10 @@ def test_size_grows_with_the_window() -> None:
         window.size = (1920, 1080)
         w.rescale("bigger")  # a window sized by hand is resized to the step's
         assert w.step == Step("medium", 1) and w.size() == (80, 50)
+
+
+def test_sdl_is_kept_from_wayland_where_there_is_only_an_x_display() -> None:
+    assert app.x11_only({"DISPLAY": ":0"}) == "x11"  # Xvfb, ssh -X: no XDG_RUNTIME_DIR noise from Wayland
+    assert app.x11_only({"DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"}) is None  # a Wayland desktop: SDL's choice
+    assert app.x11_only({"DISPLAY": ":0", "SDL_VIDEODRIVER": "dummy"}) is None  # the player's (or a test's) choice
+    assert app.x11_only({}) is None  # no display at all: the one-line error, as before

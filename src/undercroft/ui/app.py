@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import tcod.console
@@ -35,7 +36,7 @@ from undercroft.ui.keys import is_fullscreen_toggle
 from undercroft.ui.settings import Settings
 from undercroft.ui.tiles import TILESETS, load_tileset
 
-NO_DISPLAY = "no display available (set DISPLAY, or use SDL_VIDEODRIVER=dummy for tests)"
+NO_DISPLAY = "no window can open here: this session has no graphical display"
 
 __all__ = [
     "COMFORT",
@@ -192,6 +193,20 @@ def _quiet() -> None:
     # tcod passes SDL's and libtcod's log lines (start-up chatter, and the failure we report in one line
     # ourselves) to Python logging, whose last-resort handler would print them: keep them off the terminal.
     logging.getLogger("tcod").setLevel(logging.CRITICAL)
+    driver = x11_only(os.environ)
+    if driver is not None:
+        os.environ["SDL_VIDEO_DRIVER"] = driver
+
+
+def x11_only(environ: Mapping[str, str]) -> str | None:
+    """ "x11" when SDL should not try Wayland first: an X display and no Wayland one, and no driver chosen by the
+    player. Wayland's client library, tried first, prints "error: XDG_RUNTIME_DIR not set in the environment"
+    straight to the terminal where that variable is missing (an X server over ssh, Xvfb)."""
+    if environ.get("WAYLAND_DISPLAY") or not environ.get("DISPLAY"):
+        return None
+    if environ.get("SDL_VIDEO_DRIVER") or environ.get("SDL_VIDEODRIVER"):
+        return None
+    return "x11"
 
 
 def _dummy_driver() -> bool:

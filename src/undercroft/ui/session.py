@@ -338,7 +338,7 @@ class Session:
             name = f"morgue-{self.path.stem}.txt"
         out = d / name
         lines = ["Undercroft morgue file", ""]
-        lines.extend(end_lines(g))
+        lines.extend(end_lines(g, self.seed_label))
         lines += ["", record.state_summary(g), ""]
         if self.path is not None:
             lines += [f"Recording: {self.path}", f"Watch it: undercroft replay {self.path} --watch", ""]
@@ -349,9 +349,11 @@ class Session:
         return out
 
 
-def end_lines(game: Game) -> list[str]:
-    """What the death (or victory) screen says: cause, turn, depth and seed."""
+def end_lines(game: Game, seed: str | None = None) -> list[str]:
+    """What the death (or victory) screen says: cause, turn, depth and seed (``seed``: as the player typed it, a
+    word seed as the word; default its number)."""
     st = game.state
+    seed = str(st.seed) if seed is None else seed
     level = game.rs.levels[st.depth].name
     if st.mode == Mode.DEAD and st.death is not None:
         d = st.death
@@ -359,7 +361,7 @@ def end_lines(game: Game) -> list[str]:
             "You are dead.",
             f"Killed by {the(str(d['cause']))} on turn {d['turn']}.",
             f"Depth: level {int(d['depth']) + 1} ({level}).",
-            f"Seed {d['seed']}, ruleset {game.rs.title}.",
+            f"Seed {seed}, ruleset {game.rs.title}.",
             f"Kills: {st.kills}. Gold: {st.gold}.",
         ]
     slew = not any(g.origin == Origin.GUARDIAN for g in st.level.groups)
@@ -372,7 +374,7 @@ def end_lines(game: Game) -> list[str]:
         "You have won.",
         how,
         f"Depth: level {st.depth + 1} ({level}).",
-        f"Seed {st.seed}, ruleset {game.rs.title}.",
+        f"Seed {seed}, ruleset {game.rs.title}.",
         f"Kills: {st.kills}. Gold: {st.gold}.",
     ]
 

@@ -51,7 +51,7 @@ class EndScene(GameScene):
         assert r is not None
         x, w = r.x, r.w
         render.panel(console, r.x, r.y, r.w, r.h, "Death" if dead else "Victory")
-        lines = end_lines(game)
+        lines = end_lines(game, self.session.seed_label)
         y = r.y + 2
         y += render.put_lines(console, x + 2, y, w - 4, [(lines[0], render.BAD if dead else render.GOLD)]) + 1
         y += render.put_lines(console, x + 2, y, w - 4, [(line, TEXT) for line in lines[1:]]) + 1
