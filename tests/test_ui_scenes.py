@@ -221,7 +221,8 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     assert names(stack)[-1] == "PromptScene"
     type_text(stack, "1x0")  # only digits are taken
     text = screen(stack)
-    assert "> 10_" in text and "accepted on 1d6 <= 1" in text
+    assert "> 10_" in text and "Accepted once in 6 (17%); if not, it keeps" in text.replace("│", " ")
+    assert "1d6" not in text and "<=" not in text  # the rule in words, never its notation
     dice.push(6, 2)  # the bribe is refused; the goblin strikes first (and misses)
     press(stack, KeySym.RETURN)
     assert names(stack) == ["ExploreScene", "CombatScene"]
@@ -356,6 +357,19 @@ def test_every_ruleset_draws_every_scene(ruleset: str) -> None:
     session.game.state.death = {"cause": "test", "turn": 1, "depth": 0, "seed": session.game.state.seed}
     end = Driver(SceneStack([ExploreScene(session), EndScene(session, write_morgue=False)]))
     assert "You are dead." in screen(end)
+
+
+def test_a_refused_bribe_key_holds_the_digits_typed_after_it() -> None:
+    session, dice = forced()
+    stack = meet(session, dice, "goblin")
+    session.game.state.gold = 0  # nothing to offer: the engine refuses the $
+    turn, pos = session.game.state.turn, session.game.state.pos
+    press(stack, KeySym.N4, mod=Modifier.LSHIFT)  # $
+    assert names(stack)[-1] == "NoticeScene"
+    press(stack, KeySym.N1, KeySym.N0, KeySym.N0, KeySym.N5)  # "$100", and a 5: digits walk and rest in a meeting
+    assert session.game.state.turn == turn and session.game.state.pos == pos
+    press(stack, KeySym.RETURN)
+    assert names(stack)[-1] == "EncounterScene"
 
 
 def test_the_end_screen_shows_a_word_seed_as_typed() -> None:

@@ -289,8 +289,9 @@ ENCOUNTER = KeyMode(
             "bribe",
             ("$",),
             "bribe: type the gold you offer (odds shown as you type)",
-            doc="bribe: type the gold you offer; the panel shows the bribery table's odds for that sum before you "
-            "confirm",
+            doc="bribe: type the gold you offer; the dialog says in words how often the bribery table takes that sum "
+            "(`Accepted 3 times in 6 (50%); if not, it keeps the gold and attacks.`, or never, or always) before "
+            "you confirm; when no bribe can be offered, a notice says why (and holds what you type until Enter)",
         ),
         Bind(
             "run",
