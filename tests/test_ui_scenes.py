@@ -418,3 +418,16 @@ def test_inventory_shows_the_damage_of_the_weapon_in_hand() -> None:
     assert "damage 6 (weapon +3)" in screen(stack)
     session.game.state.party[0].weapon = 4  # as after taking up a long sword
     assert "damage 7 (weapon +4)" in screen(stack)
+
+
+def test_a_critical_hit_is_named_in_the_log() -> None:
+    session, dice = forced()
+    stack = meet(session, dice, "goblin")
+    dice.push(1, 1)  # talk fails first: a bribe comes only after a failed negotiation
+    press(stack, KeySym.T)
+    press(stack, KeySym.N4, mod=Modifier.LSHIFT)  # $
+    type_text(stack, "10")
+    dice.push(6, 20)  # the bribe is refused; the goblin strikes first with a natural 20
+    press(stack, KeySym.RETURN)
+    damage = 2 * content().monsters["goblin"].damage  # double damage on a 20 (combat.critical_multiplier)
+    assert f"A critical hit! Goblin hits. {damage} damage." in screen(stack)
