@@ -150,7 +150,7 @@ def test_a_monster_natural_twenty_deals_double_damage() -> None:
     ev = step(game, dice, Attack(0), 2, 20)
     m = one(ev, "attack", attacker_side="monsters")
     assert m["hit"] and m["critical"] and m["damage"] == 6
-    assert say(game, m) == "Ghoul hits. 6 damage. HP 6/12."
+    assert say(game, m) == "A critical hit! Ghoul hits. 6 damage. HP 6/12."
 
 
 @pytest.mark.parametrize(("might", "weapon"), [(3, 3), (5, 3), (3, 1), (0, 2)])

@@ -250,5 +250,8 @@ def test_a_bribe_that_cannot_be_offered_asks_for_no_gold_and_says_why() -> None:
     session = Session(content(), game)
     driver = Driver(SceneStack(game_stack(session)))
     press(driver, KeySym.N4, mod=Modifier.LSHIFT)
+    assert names(driver)[-1] == "NoticeScene"  # no gold asked for: a notice says why, and holds what is typed next
+    assert "Bribery is not part of these rules." in screen(driver)
+    press(driver, KeySym.RETURN)
     assert names(driver)[-1] == "EncounterScene"
     assert "Not now: Bribery is not part of these rules." in panel_text(screen(driver), session)

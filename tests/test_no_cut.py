@@ -109,7 +109,7 @@ def test_every_help_line_is_whole(size: tuple[int, int]) -> None:
     scene = HelpScene()
     stack = SceneStack([scene])
     pages = []
-    for _ in range(40):
+    for _ in range(80):
         text, cuts = draw(stack, size)
         assert cuts == []
         pages.append(text)

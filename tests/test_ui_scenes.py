@@ -221,7 +221,8 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     assert names(stack)[-1] == "PromptScene"
     type_text(stack, "1x0")  # only digits are taken
     text = screen(stack)
-    assert "> 10_" in text and "accepted on 1d6 <= 1" in text
+    assert "> 10_" in text and "Accepted once in 6 (17%); if not, it keeps" in text.replace("│", " ")
+    assert "1d6" not in text and "<=" not in text  # the rule in words, never its notation
     dice.push(6, 2)  # the bribe is refused; the goblin strikes first (and misses)
     press(stack, KeySym.RETURN)
     assert names(stack) == ["ExploreScene", "CombatScene"]
@@ -359,6 +360,29 @@ def test_every_ruleset_draws_every_scene(ruleset: str) -> None:
     assert "You are dead." in screen(end)
 
 
+def test_a_refused_bribe_key_holds_the_digits_typed_after_it() -> None:
+    session, dice = forced()
+    stack = meet(session, dice, "goblin")
+    session.game.state.gold = 0  # nothing to offer: the engine refuses the $
+    turn, pos = session.game.state.turn, session.game.state.pos
+    press(stack, KeySym.N4, mod=Modifier.LSHIFT)  # $
+    assert names(stack)[-1] == "NoticeScene"
+    press(stack, KeySym.N1, KeySym.N0, KeySym.N0, KeySym.N5)  # "$100", and a 5: digits walk and rest in a meeting
+    assert session.game.state.turn == turn and session.game.state.pos == pos
+    press(stack, KeySym.RETURN)
+    assert names(stack)[-1] == "EncounterScene"
+
+
+def test_the_end_screen_shows_a_word_seed_as_typed() -> None:
+    session = Session(content(), Game(content(), "undercroft", "ghost"))
+    session.seed_text = "ghost"  # as the title's seed prompt (or play --seed ghost) keeps it
+    st = session.game.state
+    st.mode, st.death = Mode.DEAD, {"cause": "test", "turn": 1, "depth": 0, "seed": st.seed}
+    text = screen(Driver(SceneStack([ExploreScene(session), EndScene(session, write_morgue=False)])))
+    assert "Seed ghost, ruleset Undercroft." in text.replace("│", " ").replace("  ", " ")
+    assert str(st.seed) not in text  # never the 19-digit number behind the word
+
+
 def test_terms_made_then_broken_with_f_while_exploring() -> None:
     session, dice = forced()
     stack = meet(session, dice, "goblin")
@@ -395,3 +419,16 @@ def test_inventory_shows_the_damage_of_the_weapon_in_hand() -> None:
     assert "Short Sword: +3 to hit, damage 6; no armour" in screen(stack)
     session.game.state.party[0].weapon = 4  # as after taking up a long sword
     assert "Short Sword: +3 to hit, damage 7" in screen(stack)
+
+
+def test_a_critical_hit_is_named_in_the_log() -> None:
+    session, dice = forced()
+    stack = meet(session, dice, "goblin")
+    dice.push(1, 1)  # talk fails first: a bribe comes only after a failed negotiation
+    press(stack, KeySym.T)
+    press(stack, KeySym.N4, mod=Modifier.LSHIFT)  # $
+    type_text(stack, "10")
+    dice.push(6, 20)  # the bribe is refused; the goblin strikes first with a natural 20
+    press(stack, KeySym.RETURN)
+    damage = 2 * content().monsters["goblin"].damage  # double damage on a 20 (combat.critical_multiplier)
+    assert f"A critical hit! Goblin hits. {damage} damage." in screen(stack)

@@ -50,13 +50,13 @@ def test_the_ladder_grows_step_by_step() -> None:
     ("usable", "expected"),
     [
         (None, Step("small", 1)),  # unknown display
-        ((1024, 740), Step("small", 1)),  # too low for 80x50 at all: the smallest (the window opens with fewer rows)
-        ((1280, 760), Step("small", 1)),  # a 1280x800 laptop, less its panel
-        ((1920, 1040), Step("small", 1)),  # 1080p: 800x800 fits, 1120x1100 does not
-        ((2560, 1400), Step("medium", 1)),  # 1440p: 1120x1100
-        ((3840, 2100), Step("large", 1)),  # 4K: 1600x1600
-        ((5120, 2840), Step("medium", 2)),  # 5K: 2240x2200
-        ((7680, 4280), Step("large", 2)),  # 8K: 3200x3200
+        ((1024, 740), Step("small", 1)),  # 80x40 of 10x16 cells (800x640) in 921x666
+        ((1280, 760), Step("small", 1)),  # a 1280x800 laptop, less its panel: 14x22 cells would leave 31 rows
+        ((1920, 1040), Step("medium", 1)),  # 1080p: 80x40 of 14x22 (1120x880) in 1728x936
+        ((2560, 1400), Step("medium", 1)),  # 1440p: 80x40 of 20x32 is 1280 px high, over 1260
+        ((3840, 2100), Step("medium", 2)),  # 4K: 80x40 of 28x44 (2240x1760) in 3456x1890
+        ((5120, 2840), Step("medium", 2)),  # 5K: 40x64 cells would need 2560 px of 2556
+        ((7680, 4280), Step("large", 3)),  # 8K: 80x40 of 60x96 (4800x3840) in 6912x3852
     ],
 )
 def test_automatic_step_for_a_display(usable: tuple[int, int] | None, expected: Step) -> None:
@@ -82,8 +82,9 @@ def test_steps_up_and_down_stay_on_the_ladder_and_on_the_screen() -> None:
 
 def test_opening_size_and_cells() -> None:
     assert app.opening_size(Step("small", 1), None) == (80, 50)
-    assert app.opening_size(Step("small", 1), (1280, 760)) == (80, 42)  # 684 px of rows: 42 of 16 px
-    assert app.opening_size(Step("small", 1), (1920, 1040)) == (80, 50)
+    assert app.opening_size(Step("small", 1), (1280, 760)) == (115, 42)  # 1152x684 px: 115 of 10, 42 of 16
+    assert app.opening_size(Step("medium", 1), (1920, 1040)) == (123, 42)  # 1080p: 1722x924 px, 80% of the screen
+    assert app.opening_size(Step("medium", 1), (1000, 500)) == (80, 24)  # never under the smallest console
     assert cells_in((1920, 1080), Step("small", 1)) == (192, 67)
     assert cells_in((1920, 1080), Step("medium", 1)) == (137, 49)
     assert cells_in((300, 200), Step("small", 1)) == (80, 24)  # never under the smallest console
@@ -219,3 +220,10 @@ def test_size_grows_with_the_window() -> None:
         window.size = (1920, 1080)
         w.rescale("bigger")  # a window sized by hand is resized to the step's
         assert w.step == Step("medium", 1) and w.size() == (80, 50)
+
+
+def test_sdl_is_kept_from_wayland_where_there_is_only_an_x_display() -> None:
+    assert app.x11_only({"DISPLAY": ":0"}) == "x11"  # Xvfb, ssh -X: no XDG_RUNTIME_DIR noise from Wayland
+    assert app.x11_only({"DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"}) is None  # a Wayland desktop: SDL's choice
+    assert app.x11_only({"DISPLAY": ":0", "SDL_VIDEODRIVER": "dummy"}) is None  # the player's (or a test's) choice
+    assert app.x11_only({}) is None  # no display at all: the one-line error, as before

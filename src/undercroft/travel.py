@@ -18,6 +18,7 @@ from undercroft.rules.actions import Move
 from undercroft.rules.approach import STEPS8
 from undercroft.rules.game import Game
 from undercroft.rules.levelmap import Point
+from undercroft.rules.names import group_name, the
 
 BoolArray = npt.NDArray[np.bool_]
 Steps = npt.NDArray[np.int32]
@@ -171,3 +172,24 @@ def explore_target(game: Game, keep: Point | None = None, caution: int = WARY) -
     dist = np.where(ok, reach, np.iinfo(np.int32).max)
     y, x = np.unravel_index(int(np.argmin(dist)), dist.shape)  # nearest; ties: the first in reading order
     return int(x), int(y)
+
+
+def blocked_text(game: Game, goal: Point) -> str:
+    """Why a walk to ``goal`` stopped getting closer, for the log: the group in sight nearest the party that
+    stands on the way there (or beside the party), named as the map shows it; else the way itself."""
+    st = game.state
+    way = set(_path(game, goal, known_walk(game, BOLD)))
+    px, py = st.pos
+    near: list[tuple[int, str]] = []
+    seen = visible_groups(game)
+    for g in st.level.groups:
+        if g.id not in seen:
+            continue
+        tiles = game.creature_tiles(g)
+        d = min(max(abs(x - px), abs(y - py)) for x, y in tiles)
+        if d <= 1 or way.intersection(tiles):
+            mon = game.monster_of(g)
+            near.append((d, group_name(mon.name, mon.plural, g.count_told)[0]))
+    if not near:
+        return "You stop: the way there keeps turning you back."
+    return f"You stop: the way is blocked by {the(min(near)[1])}."

@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--play",
         action="store_true",
-        help="with --until: go on playing from that turn in the window, as a new recorded game",
+        help="with --until: go on playing from that turn as a new recorded game (in the window, or --terminal)",
     )
     p.add_argument(
         "--screenshot",
@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--terminal",
         action="store_true",
-        help="with --watch: in this terminal instead of a window (chosen by itself with no display)",
+        help="with --watch or --play: in this terminal instead of a window (chosen by itself with no display)",
     )
     p.add_argument(
         "--log-level",
@@ -219,18 +219,18 @@ def _say_the_end(args: argparse.Namespace, path: Path, rec: Recording, game: Gam
 
 def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
     """``--watch`` (in the window, or in this terminal: ``--terminal``, or by itself with no display but a
-    terminal), ``--play`` (in the window) or ``--screenshot`` (no window), from ``--until TURN``: errors become one
-    ``undercroft: ...`` line (a UserError), never a traceback."""
+    terminal), ``--play`` (the same choice of front end) or ``--screenshot`` (no window), from ``--until TURN``:
+    errors become one ``undercroft: ...`` line (a UserError), never a traceback."""
     from undercroft import record
-    from undercroft.term.app import choose
+    from undercroft.term.app import TERMINAL_HINT, choose
     from undercroft.ui import loop
-    from undercroft.ui.app import NO_DISPLAY, NoDisplay, Window
+    from undercroft.ui.app import NO_DISPLAY, NoDisplay
     from undercroft.ui.frontend import FrontEndOptions
     from undercroft.ui.replay_view import screenshot
     from undercroft.ui.tiles import TilesetMissing
 
-    if args.terminal and not args.watch:
-        raise UserError("--terminal goes with --watch (or with play: undercroft play --terminal)")
+    if args.terminal and not (args.watch or args.play):
+        raise UserError("--terminal goes with --watch or --play")
     chosen = [f for f in ("watch", "play", "screenshot") if getattr(args, f, None)]
     if len(chosen) > 1:
         raise UserError(f"choose one of --{', --'.join(chosen)}")
@@ -245,12 +245,16 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
         if args.play:
             if until is None:
                 raise UserError("--play needs --until TURN: the turn to branch from")
-            return loop.branch_play(Window.open, content, path, until)
+            try:
+                front_end = choose(FrontEndOptions(terminal=args.terminal))
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            return loop.branch_play(front_end, content, path, until)
         out = screenshot(content, path, until, args.screenshot)
         print(printable(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}"))
         return EXIT_OK
     except NoDisplay:
-        raise UserError(NO_DISPLAY) from None
+        raise UserError(NO_DISPLAY + TERMINAL_HINT) from None
     except TilesetMissing as exc:
         raise UserError(printable(str(exc))) from None
     except record.RecordingError as exc:

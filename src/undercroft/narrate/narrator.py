@@ -357,16 +357,17 @@ class Narrator:
             if not d["hit"]:
                 return f"{self.verb(who, 'miss', 'misses')}."
             name = self.creature(str(d["target"]), int(d["target_index"]), int(d.get("count", 1)))
-            hard = f" hard (natural {d['natural']})" if d.get("critical") else ""
-            return f"{self.verb(who, 'hit')}{hard}. {d['damage']} damage. {name} at {d['target_hp_after']}."
+            crit = "A critical hit! " if d.get("critical") else ""
+            return f"{crit}{self.verb(who, 'hit')}. {d['damage']} damage. {name} at {d['target_hp_after']}."
         name = self.creature(str(d["attacker"]), int(d.get("attacker_index", 0)), int(d.get("count", 1)))
         if not d["hit"]:
             return f"{name} misses."
+        crit = "A critical hit! " if d.get("critical") else ""
         hp = f"HP {d['target_hp_after']}/{d['target_max_hp']}."
         if self.solo:
-            return f"{name} hits. {d['damage']} damage. {hp}"
+            return f"{crit}{name} hits. {d['damage']} damage. {hp}"
         target = self.template_name(str(d["target"]))
-        return f"{name} hits {target}. {d['damage']} damage. {target} {hp}"
+        return f"{crit}{name} hits {target}. {d['damage']} damage. {target} {hp}"
 
     def _e_kill(self, e: Event) -> str:
         return f"{self.creature(e['monster'], int(e['index']), int(e.get('count', 1)))} is dead."

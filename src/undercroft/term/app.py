@@ -65,7 +65,7 @@ MOUSE_SETTLE_S: Final = 0.03  # after turning the mouse off, for reports already
 HANGUP_EXIT: Final = 128 + 1  # the status when the terminal is gone (as after SIGHUP)
 
 NO_TTY = "--terminal needs a terminal: standard input and output must both be a TTY"
-TERMINAL_HINT = "; or play inside a terminal with --terminal"
+TERMINAL_HINT = " (play in this terminal instead: add --terminal)"
 
 
 def has_display(environ: dict[str, str] | None = None, platform: str = sys.platform) -> bool:

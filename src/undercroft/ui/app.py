@@ -1,8 +1,10 @@
 """The window: the front end (:class:`~undercroft.ui.frontend.FrontEnd`) that shows the console with SDL.
 
-The window fits the screen. It opens at a step of :data:`LADDER` (a tileset at a whole-number scale): the largest
-whose 80x50 window fits comfortably (:data:`COMFORT` of the display's usable area), or the one the player chose
-(the remembered :mod:`undercroft.ui.settings`). The console grows with the window: :meth:`Window.size` is how many
+The window uses the screen. It opens at a step of :data:`LADDER` (a tileset at a whole-number scale): the largest
+whose cells give a console of at least 80x:data:`OPEN_ROWS` in :data:`COMFORT` of the display's usable area (the
+whole screen under a bare X server), or the one the player chose (the remembered :mod:`undercroft.ui.settings`);
+the window is then that comfortable area in whole cells, wider than 80 columns where the screen is wide (more
+map beside the panel). The console grows with the window: :meth:`Window.size` is how many
 cells of the current step fit in it (fullscreen, maximised or resized by hand shows more cells, never a blurry
 stretch); a console smaller than the window is drawn at the largest whole multiple that fits (``integer_scaling``).
 
@@ -16,8 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import tcod.console
@@ -33,7 +36,7 @@ from undercroft.ui.keys import is_fullscreen_toggle
 from undercroft.ui.settings import Settings
 from undercroft.ui.tiles import TILESETS, load_tileset
 
-NO_DISPLAY = "no display available (set DISPLAY, or use SDL_VIDEODRIVER=dummy for tests)"
+NO_DISPLAY = "no window can open here: this session has no graphical display"
 
 __all__ = [
     "COMFORT",
@@ -56,7 +59,8 @@ __all__ = [
 ]
 
 MIN_COLUMNS, MIN_ROWS = 80, 24  # the smallest console the scenes lay out for
-COMFORT = 0.9  # the share of the display's usable area an automatic window may take
+COMFORT = 0.9  # the share of the display's usable area an automatic window takes
+OPEN_ROWS = 40  # an automatic step leaves at least this many rows (most of a level's 43, with the log)
 
 
 class NoDisplay(Exception):
@@ -99,12 +103,12 @@ def _fits(size: tuple[int, int], area: tuple[int, int]) -> bool:
 
 
 def auto_step(usable: tuple[int, int] | None) -> Step:
-    """The largest step whose 80x50 window fits in :data:`COMFORT` of ``usable`` (the display's usable area in
-    pixels; None, unknown: the smallest step)."""
+    """The largest step whose 80 x :data:`OPEN_ROWS` console fits in :data:`COMFORT` of ``usable`` (the display's
+    usable area in pixels; None, unknown: the smallest step)."""
     if usable is None:
         return LADDER[0]
     comfortable = (int(usable[0] * COMFORT), int(usable[1] * COMFORT))
-    fitting = [s for s in LADDER if _fits(s.pixels(), comfortable)]
+    fitting = [s for s in LADDER if _fits(s.pixels(MIN_COLUMNS, OPEN_ROWS), comfortable)]
     return fitting[-1] if fitting else LADDER[0]
 
 
@@ -141,11 +145,12 @@ def next_step(step: Step, delta: int, usable: tuple[int, int] | None) -> Step:
 
 
 def opening_size(step: Step, usable: tuple[int, int] | None) -> tuple[int, int]:
-    """The window's size in cells at opening: 80x50, fewer rows (never under 24) on a screen too low for them."""
+    """The window's size in cells at opening: as many whole cells of ``step`` as fill :data:`COMFORT` of the
+    usable area (never under 80x24); 80x50 when the display is unknown."""
     if usable is None:
         return render.WIDTH, render.HEIGHT
-    rows = int(usable[1] * COMFORT) // step.cell[1]
-    return render.WIDTH, max(MIN_ROWS, min(render.HEIGHT, rows))
+    w, h = step.cell
+    return max(MIN_COLUMNS, int(usable[0] * COMFORT) // w), max(MIN_ROWS, int(usable[1] * COMFORT) // h)
 
 
 def cells_in(pixels: tuple[int, int], step: Step) -> tuple[int, int]:
@@ -188,6 +193,20 @@ def _quiet() -> None:
     # tcod passes SDL's and libtcod's log lines (start-up chatter, and the failure we report in one line
     # ourselves) to Python logging, whose last-resort handler would print them: keep them off the terminal.
     logging.getLogger("tcod").setLevel(logging.CRITICAL)
+    driver = x11_only(os.environ)
+    if driver is not None:
+        os.environ["SDL_VIDEO_DRIVER"] = driver
+
+
+def x11_only(environ: Mapping[str, str]) -> str | None:
+    """ "x11" when SDL should not try Wayland first: an X display and no Wayland one, and no driver chosen by the
+    player. Wayland's client library, tried first, prints "error: XDG_RUNTIME_DIR not set in the environment"
+    straight to the terminal where that variable is missing (an X server over ssh, Xvfb)."""
+    if environ.get("WAYLAND_DISPLAY") or not environ.get("DISPLAY"):
+        return None
+    if environ.get("SDL_VIDEO_DRIVER") or environ.get("SDL_VIDEODRIVER"):
+        return None
+    return "x11"
 
 
 def _dummy_driver() -> bool:

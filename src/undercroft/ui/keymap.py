@@ -190,6 +190,14 @@ def _common(help_title: str = "back to the title (the game is kept)") -> tuple[B
             doc="the whole message log (Shift+L); Up/Down, PgUp/PgDn, Home/End or the mouse wheel scroll it; "
             "`a` (or Tab) shows more: the rolls behind what happened, then the rules' own working too",
         ),
+        Bind(
+            "overview",
+            ("X",),
+            "the whole level on one screen",
+            doc="the level overview: the whole explored level on one screen, whatever the screen's size (where it "
+            "does not fit, each cell stands for a block of tiles and shows its most telling one: you, the stairs, a "
+            "monster in sight or an item, a door); any key closes it",
+        ),
         Bind("help", ("?",), "help: every key"),
         Bind("title", ("Esc",), help_title, doc="back to the title screen (the game stays saved: Continue resumes it)"),
     )
@@ -230,6 +238,13 @@ EXPLORE = KeyMode(
             shown="z  .  5",
             md="`z`, `.`, numpad 5, `5`",
             doc="rest a turn: time passes, exhaustion wears off, a wandering monster may come",
+        ),
+        Bind(
+            "rest_long",
+            ("Z",),
+            "rest until healed (stops if anything happens)",
+            doc="rest turn by turn until your hit points are full and any exhaustion is gone; it stops as a walk "
+            "does, when anything happens (a wandering monster, a group coming into sight)",
         ),
         Bind(
             "fight",
@@ -275,8 +290,9 @@ ENCOUNTER = KeyMode(
             "bribe",
             ("$",),
             "bribe: type the gold you offer (odds shown as you type)",
-            doc="bribe: type the gold you offer; the panel shows the bribery table's odds for that sum before you "
-            "confirm",
+            doc="bribe: type the gold you offer; the dialog says in words how often the bribery table takes that sum "
+            "(`Accepted 3 times in 6 (50%); if not, it keeps the gold and attacks.`, or never, or always) before "
+            "you confirm; when no bribe can be offered, a notice says why (and holds what you type until Enter)",
         ),
         Bind(
             "run",
@@ -425,9 +441,16 @@ LOOK = KeyMode(
             shown=WALK_SHOWN,
             md=WALK_MD + " (with Shift, five tiles at a time)",
         ),
-        Bind("next", ("Tab",), "the next creature or item in sight"),
+        Bind("next", ("Tab",), "the next creature in sight, known item, or the stairs"),
         Bind("previous", ("Shift+Tab",), "the one before"),
-        Bind("close", ("Esc", ";", "Enter"), "close"),
+        Bind(
+            "travel",
+            ("Enter",),
+            "exploring: walk to the cursor (elsewhere: close)",
+            doc="while exploring, close the look and walk to the tile under the cursor (a known one, by a known "
+            "way; any key stops the walk); in an encounter or a fight it only closes the look",
+        ),
+        Bind("close", ("Esc", ";"), "close"),
         _mouse("pointer", "the cursor follows the pointer"),
     ),
 )

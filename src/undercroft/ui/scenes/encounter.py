@@ -29,7 +29,7 @@ from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Push, Transition
 from undercroft.ui.scenes.game import GameScene, Handler, shows
-from undercroft.ui.scenes.prompt import PromptScene
+from undercroft.ui.scenes.prompt import NoticeScene, PromptScene
 
 ENCOUNTER_CHOICES: list[tuple[str, str, Action]] = [  # (keymap command, label, the action it takes)
     ("fight", "Fight", Fight()),
@@ -73,9 +73,11 @@ class EncounterScene(GameScene):
         return out
 
     def bribe_prompt(self) -> Transition | None:
-        """Ask how much gold, when a bribe can be offered now; else the engine says why not (no prompt)."""
+        """Ask how much gold, when a bribe can be offered now; else a notice says why not (the engine's words),
+        and holds the keys typed after the ``$`` (digits would walk and rest) until it is closed."""
         if not self.session.game.legal(Bribe(0)):
-            return self.act(Bribe(0))
+            self.act(Bribe(0))
+            return Push(NoticeScene("Bribe", self.session.refused or "No bribe can be offered now."))
         gold = self.session.game.state.gold
 
         def done(text: str) -> Transition | None:
@@ -93,16 +95,26 @@ class EncounterScene(GameScene):
         )
 
     def bribe_hint(self, text: str) -> str:
+        """The bribery table's answer for the sum typed, in words: how often it is taken, and what a refusal
+        costs (000: the gold is kept and the monster attacks first)."""
         g = self.group()
         game = self.session.game
         if g is None or not text.isdigit():
             return ""
-        cell = formulas.bribe_cell(game.content.tables.bribery, game.monster_of(g), int(text))
-        if cell is None:  # below the table's first row: the engine will say why on Enter
-            return ""
-        digit = cell[2]
-        die = game.content.tables.bribery.die
-        return f"The table says: accepted on 1d{die} <= {digit}."
+        gold = int(text)
+        if gold > game.state.gold:
+            return f"You have only {game.state.gold} gold."
+        table = game.content.tables.bribery
+        cell = formulas.bribe_cell(table, game.monster_of(g), gold)
+        if cell is None:  # below the table's first row: the engine refuses the offer
+            return f"Too little: the least offer is {table.rows[0].min} gold."
+        taken = sum(formulas.bribe_accepted(face, cell[2]) for face in range(1, table.die + 1))
+        if taken == 0:
+            return "Never accepted at this sum: it keeps the gold and attacks."
+        if taken == table.die:
+            return "Always accepted at this sum."
+        times = "once" if taken == 1 else f"{taken} times"
+        return f"Accepted {times} in {table.die} ({taken / table.die:.0%}); if not, it keeps the gold and attacks."
 
     def info_lines(self) -> list[tuple[str, RGB]]:
         game = self.session.game

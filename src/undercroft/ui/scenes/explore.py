@@ -1,5 +1,7 @@
 """Exploring: walking, resting, the stairs, and the walks of many steps (a click on the map, ``>`` to the
-stairs, ``x`` auto-explore), one ordinary ``Move`` a tick, stopped by anything that happens.
+stairs, ``x`` auto-explore, a place chosen with the look cursor), one ordinary ``Move`` a tick, and resting until
+healed (``Z``), one ordinary ``Rest`` a tick: each stopped by anything that happens, and a walk also when it stops
+getting closer (it never comes back to a tile it has left on its way to the same place).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import tcod.console
 import tcod.event
 
 from undercroft import travel
-from undercroft.rules.actions import Descend, Fight, Move, Pursue, Rest
+from undercroft.rules.actions import Action, Descend, Fight, Move, Pursue, Rest
 from undercroft.rules.events import Event
 from undercroft.rules.levelmap import Point
 from undercroft.rules.names import The, group_name
@@ -20,12 +22,13 @@ from undercroft.rules.types import Mode
 from undercroft.ui import render
 from undercroft.ui.keymap import WALK
 from undercroft.ui.render import TEXT, TITLE
-from undercroft.ui.scenes.base import Transition
+from undercroft.ui.scenes.base import Push, Transition
 from undercroft.ui.scenes.game import GameScene, Handler, shows
+from undercroft.ui.scenes.look import LookScene
 from undercroft.ui.session import Session
 
 # Travel: the events of a step that let a trip go on (any other one stops it: a pickup, a meeting, a refusal...).
-QUIET_EVENTS: Final = frozenset({"move", "enter", "roll"})
+QUIET_EVENTS: Final = frozenset({"move", "enter", "roll", "rest"})
 TRAVEL_STEP_S: Final = 0.03  # between two steps of a trip: the walk is seen, and a key can stop it
 
 
@@ -39,6 +42,17 @@ class Trip:
     hp: tuple[int, ...]
     seen: frozenset[int]  # the groups in sight at the last step
     caution: int = travel.WARY  # BOLD: past the monsters left behind, or into one in the way
+    rest: bool = False  # resting until healed (no goal): one Rest a tick
+
+
+@dataclass
+class Track:
+    """Where the walks to one place have been: a walk that comes back to a tile it left is going round in
+    circles (a monster steps aside and back into the way), and stops. Kept across walks to the same place (``x``
+    pressed again), forgotten on any other action."""
+
+    goal: Point
+    tiles: set[Point]
 
 
 @shows(Mode.EXPLORE)
@@ -50,6 +64,7 @@ class ExploreScene(GameScene):
         super().__init__(session)
         self.trip: Trip | None = None
         self.insist = False  # auto-explore stopped short of the monsters left behind: x again goes past them
+        self.track: Track | None = None
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -58,6 +73,8 @@ class ExploreScene(GameScene):
             "stairs": lambda _k: self.to_stairs(),
             "explore": lambda _k: self.start(None, explore=True),
             "rest": lambda _k: self.act(Rest()),
+            "rest_long": lambda _k: self.rest_until_healed(),
+            "look": lambda _k: Push(LookScene(self.session, self.odds_lines, travel=self.travel_to)),
             "drink": lambda _k: self.drink(),
             "fight": lambda _k: self.act(Fight()),  # a monster met and left alone, or one under terms
             "pursue": lambda _k: self.act(Pursue()),  # a group that has just gone its way
@@ -70,6 +87,10 @@ class ExploreScene(GameScene):
         if isinstance(event, tcod.event.MouseButtonDown):
             self.insist = False
         return super().on_event(event)
+
+    def act(self, action: Action) -> Transition | None:
+        self.track = None  # an action of the player's own: the walks start afresh
+        return super().act(action)
 
     def run(self, command: str, key: str) -> Transition | None:
         if command != "explore":
@@ -112,6 +133,14 @@ class ExploreScene(GameScene):
             return None
         return self.start(stairs)
 
+    def travel_to(self, goal: Point) -> Transition | None:
+        """A walk to a known tile chosen with the look cursor (Enter)."""
+        lv = self.session.game.state.level
+        if not lv.explored[goal[1], goal[0]]:
+            self.session.log.add("You do not know that place: look where you have been.", "refused")
+            return None
+        return self.start(goal)
+
     def start(self, goal: Point | None, *, explore: bool = False) -> Transition | None:
         """Begin a walk; its first step is taken at once, the others one a tick."""
         game = self.session.game
@@ -130,12 +159,15 @@ class ExploreScene(GameScene):
         return self.travel_step()
 
     def travel_step(self) -> Transition | None:
-        """One step of the walk, through the session like any key press; the walk ends when anything happens."""
+        """One step of the walk (or one turn of the rest), through the session like any key press; it ends when
+        anything happens, and a walk when it stops getting closer."""
         trip = self.trip
         game = self.session.game
         if trip is None or self.session.mode != Mode.EXPLORE:
             self.trip = None
             return None
+        if trip.rest:
+            return self.rest_step(trip)
         if trip.explore:
             trip.goal = travel.explore_target(game, trip.goal, trip.caution)
             if trip.goal is None:
@@ -147,9 +179,46 @@ class ExploreScene(GameScene):
         if move is None:
             self.trip = None
             return None
+        if self.track is None or self.track.goal != trip.goal:
+            self.track = Track(trip.goal, {game.state.pos})
+        x, y = game.state.pos
+        if (x + move.dx, y + move.dy) in self.track.tiles:  # back to a tile already left: no longer getting closer
+            self.trip = None
+            self.session.log.add(travel.blocked_text(game, trip.goal), "refused")
+            return None
         events = self.session.act(move)
+        self.track.tiles.add(game.state.pos)
         if self.interrupted(trip, events) or (not trip.explore and game.state.pos == trip.goal):
             self.trip = None
+        return self.follow()
+
+    def rest_until_healed(self) -> Transition | None:
+        """``Z``: rest turn by turn until every living character's hit points are full and any exhaustion is
+        gone, or anything happens (as a walk stops)."""
+        if self.rested():
+            self.session.log.add("You are rested already: nothing to heal.", "refused")
+            return None
+        game = self.session.game
+        hp = tuple(m.hp for m in game.state.party)
+        self.trip = Trip(None, False, hp, travel.visible_groups(game), rest=True)
+        return self.travel_step()
+
+    def rested(self) -> bool:
+        st = self.session.game.state
+        return not st.exhausted and all(m.hp >= m.max_hp for m in st.party if m.alive)
+
+    def rest_step(self, trip: Trip) -> Transition | None:
+        """One turn of a rest until healed."""
+        game = self.session.game
+        before = tuple(m.hp for m in game.state.party)
+        events = self.session.act(Rest())
+        hurt = any(m.hp < b for m, b in zip(game.state.party, before, strict=True))
+        trip.hp = tuple(m.hp for m in game.state.party)  # healing goes on: only a loss stops the rest
+        if hurt or self.interrupted(trip, events):
+            self.trip = None
+        elif self.rested():
+            self.trip = None
+            self.session.log.add("You are rested.")
         return self.follow()
 
     def interrupted(self, trip: Trip, events: list[Event]) -> bool:

@@ -35,6 +35,7 @@ from undercroft.ui.scenes.inventory import InventoryScene
 from undercroft.ui.scenes.log import LogScene
 from undercroft.ui.scenes.look import LookScene, draw_hover, odds_line
 from undercroft.ui.scenes.menu import MenuScene
+from undercroft.ui.scenes.overview import OverviewScene
 from undercroft.ui.scenes.prompt import PromptScene
 from undercroft.ui.session import Session
 
@@ -110,6 +111,7 @@ class GameScene(Scene):
             "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu)),
             "look": lambda _k: Push(LookScene(self.session, self.odds_lines)),
             "log": lambda _k: Push(LogScene(self.session)),
+            "overview": lambda _k: Push(OverviewScene(self.session)),
             "help": lambda _k: Push(HelpScene()),
             "title": lambda _k: leave(self.session),
         }

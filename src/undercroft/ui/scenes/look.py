@@ -16,6 +16,7 @@ from typing import Final
 import tcod.console
 import tcod.event
 
+from undercroft import travel
 from undercroft.rules import dungeon
 from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
@@ -83,7 +84,8 @@ def creature_at(session: Session, p: Point) -> Seen | None:
 
 def targets(session: Session) -> list[Point]:
     """What Tab cycles through: the creatures in sight (each tile once), group by group, the nearest group first,
-    each in its own order; then the items in sight, nearest first."""
+    each in its own order; then the items the party knows of (in sight or remembered), nearest first; then the
+    stairs, once seen."""
     game = session.game
     st = game.state
     vis = game.visible()
@@ -92,9 +94,18 @@ def targets(session: Session) -> list[Point]:
     for g in sorted(groups_in_sight(session), key=game.distance_to):
         tiles = game.creature_tiles(g)
         out.extend(tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]] and tiles[i] not in out)
-    items = [p for p, pile in st.level.items.items() if pile and on_map(session, p) and vis[p[1], p[0]]]
+    lv = st.level
+    items = [
+        p
+        for p, pile in lv.items.items()
+        if pile and on_map(session, p) and (vis[p[1], p[0]] or lv.explored[p[1], p[0]])
+    ]
     items.sort(key=lambda q: (max(abs(q[0] - px), abs(q[1] - py)), q[1], q[0]))
-    return out + [p for p in items if p not in out]
+    out += [p for p in items if p not in out]
+    stairs = travel.stairs(game)
+    if stairs is not None and stairs not in out:
+        out.append(stairs)
+    return out
 
 
 def items_text(session: Session, p: Point) -> str:
@@ -191,16 +202,24 @@ def draw_hover(console: tcod.console.Console, session: Session, p: Point | None,
 
 class LookScene(Scene):
     """``;``: a cursor over the map, starting on the party; arrows, numpad and vi-keys move it, Tab (Shift+Tab)
-    goes to the next (previous) creature or item in sight, Esc or ``;`` closes. What is under it is told in a
-    panel on the side away from the cursor. Sends no action."""
+    goes to the next (previous) creature in sight, known item or the stairs, Esc or ``;`` closes. What is under it
+    is told in a panel on the side away from the cursor. Sends no action itself: Enter, while exploring, closes it
+    and hands the tile to ``travel`` (the explore scene's walk there)."""
 
     opaque = False
     keymode = "look"
 
-    def __init__(self, session: Session, odds: Callable[[], list[tuple[str, RGB]]] | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        odds: Callable[[], list[tuple[str, RGB]]] | None = None,
+        travel: Callable[[Point], Transition | None] | None = None,
+    ) -> None:
         self.session = session
         self.odds = odds
+        self.travel = travel
         self.cursor: Point = session.game.state.pos
+        self.goal: Point | None = None  # chosen with Enter: walked to once the look is closed
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if isinstance(event, tcod.event.MouseMotion):
@@ -216,6 +235,8 @@ class LookScene(Scene):
         command, name = hit
         if command == "close":
             return Pop()
+        if command == "travel":
+            return self.go()
         if command in ("next", "previous"):
             self.cycle(1 if command == "next" else -1)
             return None
@@ -229,6 +250,13 @@ class LookScene(Scene):
             ny = max(max(0, view.oy), min(min(lv.map.height, view.oy + view.h) - 1, ny))
             self.cursor = (nx, ny)
         return None
+
+    def go(self) -> Transition | None:
+        """Enter: close the look and walk to the cursor (exploring only: elsewhere, and on the party's own tile,
+        Enter just closes)."""
+        if self.travel is None or self.cursor == self.session.game.state.pos:
+            return Pop()
+        return Pop(then=self.travel(self.cursor))  # the walk's first step is taken now, the rest a tick each
 
     def cycle(self, step: int) -> None:
         ts = targets(self.session)
@@ -254,5 +282,5 @@ class LookScene(Scene):
         h = r.h  # the whole side: over a panel of the scene below, it covers it whole, never a part of it
         render.panel(console, r.x, r.y, w, h, "Look")
         render.put_lines(console, r.x + 2, r.y + 2, w - 4, lines, max_rows=h - 5, keep_last=False)
-        hint = "Tab: next  arrows: move  Esc: back"
+        hint = "Tab: next  Enter: go  Esc: back" if self.travel is not None else "Tab: next  Esc: back"
         render.put_text(console, r.x + 2, r.y + h - 2, hint, DIM, width=w - 4)

@@ -57,12 +57,49 @@ class PromptScene(Scene):
         return None
 
     def on_draw(self, console: tcod.console.Console) -> None:
-        w = 50
+        w = min(50, console.width)
         x = (console.width - w) // 2
-        y = max(0, min(16, (console.height - 8) // 2))
-        render.panel(console, x, y, w, 8, self.title)
-        render.put_text(console, x + 2, y + 2, self.question, TEXT, width=w - 4)
-        render.put_text(console, x + 2, y + 3, "> " + self.text + "_", KEY, width=w - 4)
-        if self.hint is not None:
-            render.put_text(console, x + 2, y + 4, self.hint(self.text), DIM, width=w - 4)
-        render.put_text(console, x + 2, y + 6, "Enter: ok   Esc: cancel", DIM)
+        question = render.wrap(self.question, w - 4)
+        hint = render.wrap(self.hint(self.text), w - 4) if self.hint is not None else []
+        hint = [line for line in hint if line]
+        h = 6 + len(question) + max(1, len(hint))  # the hint's rows kept even when empty: the box does not jump
+        y = max(0, min(16, (console.height - h) // 2))
+        render.panel(console, x, y, w, h, self.title)
+        row = y + 2
+        for line in question:
+            render.put_text(console, x + 2, row, line, TEXT, width=w - 4)
+            row += 1
+        render.put_text(console, x + 2, row, "> " + self.text[-(w - 8) :] + "_", KEY, width=w - 4)
+        for i, line in enumerate(hint):
+            render.put_text(console, x + 2, row + 1 + i, line, DIM, width=w - 4)
+        render.put_text(console, x + 2, y + h - 2, "Enter: ok   Esc: cancel", DIM)
+
+
+class NoticeScene(Scene):
+    """A short notice over the scene below (why a dialog could not open). Only Enter, Esc or Space close it;
+    every other key is held here, so what was typed for the dialog (``$100``) neither walks nor rests."""
+
+    opaque = False
+    wants_text = True
+
+    def __init__(self, title: str, text: str) -> None:
+        self.title = title
+        self.text = text
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        if isinstance(event, tcod.event.KeyDown) and (
+            keys.is_cancel(event) or keys.is_confirm(event) or event.sym == KeySym.SPACE
+        ):
+            return Pop()
+        return None
+
+    def on_draw(self, console: tcod.console.Console) -> None:
+        w = min(50, console.width)
+        x = (console.width - w) // 2
+        lines = render.wrap(self.text, w - 4)
+        h = len(lines) + 5
+        y = max(0, min(16, (console.height - h) // 2))
+        render.panel(console, x, y, w, h, self.title)
+        for i, line in enumerate(lines):
+            render.put_text(console, x + 2, y + 2 + i, line, TEXT, width=w - 4)
+        render.put_text(console, x + 2, y + h - 2, "Enter: ok", DIM)

@@ -1,0 +1,134 @@
+"""The walks of many steps and rests of many turns, as a player meets them (issue 34): a walk that stops getting
+closer stops and says why; ``Z`` rests until healed and stops when anything happens; the look cursor's Enter
+walks to a known place and Tab reaches the known items and the stairs; ``X`` shows the whole level on one
+screen at any size."""
+
+from __future__ import annotations
+
+import pytest
+import tcod.console
+from engine_helpers import content
+from tcod.event import KeySym, Modifier
+from ui_helpers import TestDice, press
+
+from undercroft import travel
+from undercroft.rules.actions import Move
+from undercroft.rules.game import Game
+from undercroft.rules.types import Mode, Origin
+from undercroft.ui.scenes import ExploreScene, SceneStack
+from undercroft.ui.scenes.look import LookScene, targets
+from undercroft.ui.scenes.overview import OverviewScene
+from undercroft.ui.session import Session
+
+SEED = 11
+
+
+def calm(seed: int = SEED, dice: TestDice | None = None) -> Session:
+    """A game whose monster checks find nothing unless the dice are scripted (TestDice)."""
+    return Session.watch(content(), Game(content(), "undercroft", seed, dice=dice or TestDice()))
+
+
+def walk_out(stack: SceneStack, scene: ExploreScene, limit: int = 2000) -> int:
+    n = 0
+    while scene.trip is not None and n < limit:
+        stack.tick()
+        n += 1
+    return n
+
+
+def messages(session: Session) -> list[str]:
+    return [text for text, _ in session.log.lines]
+
+
+def test_a_walk_that_comes_back_on_itself_stops_and_names_what_is_in_the_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    session = calm()
+    game = session.game
+    x, y = game.state.pos
+    dirs = [(dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)) if game.legal(Move(dx, dy))]
+    there = dirs[0]
+    aside = next(d for d in dirs if d[0] * there[0] + d[1] * there[1] == 0)  # beside both tiles of the walk
+    g = game.add_group("bandit", 2, pos=(x + aside[0], y + aside[1]), origin=Origin.WANDERING)
+    g.peaceful = True  # in sight, beside the party, letting it pass
+
+    def back_and_forth(*_a: object, **_k: object) -> Move:  # from either tile of the pair, to the other
+        return Move(*there) if game.state.pos == (x, y) else Move(-there[0], -there[1])
+
+    # the way keeps shifting (a monster steps aside, then back into it): the planner's steps go back and forth
+    monkeypatch.setattr(travel, "step_toward", back_and_forth)
+    reach = travel.flood(travel.known_walk(game), game.state.pos)
+    far = max(zip(*reach.nonzero(), strict=True), key=lambda rc: int(reach[rc]))
+    scene = ExploreScene(session)
+    stack = SceneStack([scene])
+    scene.start((int(far[1]), int(far[0])))
+    walk_out(stack, scene)
+    assert scene.trip is None and game.state.turn == 1  # there, and not back: the step back is never taken
+    assert messages(session)[-1] == "You stop: the way is blocked by the Bandits."
+    scene.start((int(far[1]), int(far[0])))  # x (or >) again: the same walk, still going round in circles
+    assert scene.trip is None and game.state.turn == 1
+
+
+def test_rest_until_healed_rests_turn_by_turn_to_full_hit_points() -> None:
+    session = calm()
+    game = session.game
+    me = game.state.party[0]
+    me.hp = me.max_hp - 5
+    scene = ExploreScene(session)
+    stack = SceneStack([scene])
+    press(stack, KeySym.Z, mod=Modifier.SHIFT)
+    walk_out(stack, scene)
+    assert me.hp == me.max_hp
+    assert game.state.turn == 5  # one Rest a turn (rest_heal 1), and not one more
+    assert messages(session)[-1] == "You are rested."
+    press(stack, KeySym.Z, mod=Modifier.SHIFT)
+    assert scene.trip is None and game.state.turn == 5
+    assert messages(session)[-1] == "You are rested already: nothing to heal."
+
+
+def test_rest_until_healed_stops_when_a_wanderer_comes() -> None:
+    dice = TestDice()
+    session = calm(dice=dice)
+    game = session.game
+    me = game.state.party[0]
+    me.hp = 2
+    scene = ExploreScene(session)
+    stack = SceneStack([scene])
+    dice.push(6, 6, 1)  # the third rest's wandering-monster check finds one
+    press(stack, KeySym.Z, mod=Modifier.SHIFT)
+    walk_out(stack, scene)
+    assert scene.trip is None
+    assert game.state.turn == 3 and me.hp < me.max_hp  # stopped at the rest that brought it, not one rest later
+
+
+def test_the_look_cursor_walks_to_a_known_place_and_tab_reaches_the_stairs() -> None:
+    session = calm()
+    game = session.game
+    lv = game.state.level
+    lv.explored[:] = True  # every tile known: the stairs among them
+    scene = ExploreScene(session)
+    stack = SceneStack([scene])
+    press(stack, KeySym.SEMICOLON)
+    look = stack.top
+    assert isinstance(look, LookScene)
+    stairs = travel.stairs(game)
+    assert stairs is not None and targets(session)[-1] == stairs
+    while look.cursor != stairs:
+        press(stack, KeySym.TAB)
+    press(stack, KeySym.RETURN)
+    assert stack.top is scene and game.state.turn == 1  # the first step at once, the rest a tick each
+    walk_out(stack, scene)
+    assert game.state.pos == stairs or session.mode != Mode.EXPLORE
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (80, 50)])
+def test_the_overview_shows_the_whole_level_at_any_size(size: tuple[int, int]) -> None:
+    session = calm()
+    game = session.game
+    game.state.level.explored[:] = True
+    console = tcod.console.Console(*size, order="F")
+    OverviewScene(session).on_draw(console)
+    text = str(console)
+    assert text.count("@") == 2  # the party (and the legend's "@ you")
+    assert ">" in text.replace("> stairs", "")  # the stairs, wherever they are
+    assert "Level 1: The Drowned Cellars" in text
+    if size[1] < game.state.level.map.height + 2:
+        assert "one cell: 1x2 tiles" in text
