@@ -82,6 +82,15 @@ def make_game(
     return game
 
 
+def clear_unique(game: Game) -> Game:
+    """Take the current floor's unique (its named monster, waiting in the set-piece room) off the level: for a test
+    of something else that walks the floor, as it would clear any monster in its way."""
+    lv = game.state.level
+    for g in [g for g in lv.groups if game.monster_of(g).unique]:
+        lv.remove_group(g)
+    return game
+
+
 def script(game: Game) -> ScriptedDice:
     """The scripted dice of ``game`` (made by :func:`make_game` with ``dice``)."""
     try:
@@ -245,8 +254,7 @@ def go_down(game: Game) -> list[Event]:
     of the way first (it may wait in a room the walk must cross)."""
     stairs = game.state.level.map.stairs
     assert stairs is not None, "this level has no stairs"
-    for g in [g for g in game.state.level.groups if game.monster_of(g).unique]:
-        game.state.level.remove_group(g)
+    clear_unique(game)
     walk_to(game, stairs)
     events = game.step(Descend())
     assert of(events, "descend"), events

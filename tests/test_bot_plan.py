@@ -13,7 +13,7 @@ import tcod.path
 from bot_helpers import played, tcod_costs
 
 from undercroft.bot import Bot, policy
-from undercroft.bot.planning import PASS_COST, STOCKED, Walker
+from undercroft.bot.planning import PASS_COST, STOCKED, Walker, count
 from undercroft.content import Content, load_content
 from undercroft.rules import dungeon
 from undercroft.rules.floods import MAX_DIST, bits_of, tiles_of
@@ -104,7 +104,7 @@ def goal_masks(self: Walker) -> list[tuple[str, npt.NDArray[np.bool_]]]:
     if m.stairs is not None:  # every level the engine makes has them (the last one's are the way out)
         stairs[m.stairs[1], m.stairs[0]] = True
     final = self.game.rs.levels[st.depth].final
-    potions = sum(n for i, n in st.items.items() if n > 0 and self.game.content.items[i].kind == "potion")
+    potions = count(self.game, "potion")  # (the healing ones: the other potions do not make a delver stocked)
     if (final or potions >= STOCKED) and m.stairs is not None and lv.explored[m.stairs[1], m.stairs[0]]:
         # The way on is known and the party is stocked: every room more is one more monster check (and on the
         # final level, the guardians wait in their rooms).

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from engine_helpers import (
     NOTHING,
+    clear_unique,
     content,
     encounter_faces,
     go_down,
@@ -62,7 +63,7 @@ def level_tables(game: Game) -> tuple[str, str]:
 
 def test_new_room_holds_a_resident_on_3() -> None:
     d = ScriptedDice()
-    g = make_game("undercroft", 1, d)
+    g = clear_unique(make_game("undercroft", 1, d))  # (the floor's named monster waits elsewhere)
     resident, _ = level_tables(g)
     # 3: a resident; row 2, column 5; 1d6+1 kobolds (face 6: seven, plus the level's number_bonus); treasure
     # 1d6x5 (face 4: 20 gold); then distance 60 ft, nobody surprised, reaction 8.
@@ -90,7 +91,7 @@ def test_new_room_holds_a_resident_on_3() -> None:
 
 def test_new_room_is_empty_on_4() -> None:
     d = ScriptedDice()
-    g = make_game("undercroft", 1, d)
+    g = clear_unique(make_game("undercroft", 1, d))  # (the floor's named monster waits elsewhere)
     events = walk_into(g, "room", visited=False, faces=[4])
     check = one(rolls(events, "monster_check"), "roll")
     assert check["faces"] == [4] and check["result"] == "none" and check["target"] == 3
@@ -234,6 +235,7 @@ def test_the_level_number_bonus_is_added() -> None:
     g = make_game("undercroft", 4, d)
     go_down(g)
     go_down(g)
+    clear_unique(g)  # (the Iron Abbot waits in his chapel: only the orcs are on this level)
     spec = g.rs.levels[g.state.depth]
     assert g.state.depth == 2 and spec.number_bonus == -2
     resident, _ = level_tables(g)
@@ -298,7 +300,7 @@ def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
 
 def test_a_run_from_undercroft_leaves_the_resident_in_its_room() -> None:
     d = ScriptedDice()
-    g = make_game("undercroft", 1, d)
+    g = clear_unique(make_game("undercroft", 1, d))  # (the floor's named monster waits elsewhere)
     resident, _ = level_tables(g)
     assert content().encounters[resident][2][2].monster == "skeleton"  # does not pursue
     walk_into(g, "room", visited=False, faces=[2, *monster_faces(resident, 3, 3, number_face=4), 3, 3, 6, 6, 4, 4])

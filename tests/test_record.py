@@ -259,7 +259,13 @@ def test_other_data_desyncs_and_names_the_part(data_copy: Path, mutate: Any, tmp
     assert wounds
     # (not the delver's own numbers: MIGHT, weapon and armour are part of the state from its start, turn 0)
     monsters = data_copy / "monsters.yaml"
-    monsters.write_text(re.sub(r"(?m)^  hp: (\d+)$", lambda m: f"  hp: {int(m[1]) + 1}", monsters.read_text()))
+    # (every monster but the uniques, which wait on their floors from the start: their hit points are turn 0's)
+    entries = re.split(r"(?m)^(?=[a-z_]+:$)", monsters.read_text())
+    tougher = (
+        e if "  unique: true" in e else re.sub(r"(?m)^  hp: (\d+)$", lambda m: f"  hp: {int(m[1]) + 1}", e)
+        for e in entries
+    )
+    monsters.write_text("".join(tougher))
     stronger = load_content(data_copy)
     assert stronger.digest != shipped.digest
     with pytest.raises(Desync) as info:

@@ -6,7 +6,21 @@ from __future__ import annotations
 import re
 
 import pytest
-from engine_helpers import NOTHING, act, content, encounter_faces, kinds, make_game, meet, of, one, say, walk_to, why
+from engine_helpers import (
+    NOTHING,
+    act,
+    clear_unique,
+    content,
+    encounter_faces,
+    kinds,
+    make_game,
+    meet,
+    of,
+    one,
+    say,
+    walk_to,
+    why,
+)
 
 from undercroft import travel
 from undercroft.rules import explore, formulas, growth, items, shop
@@ -182,7 +196,7 @@ def test_use_refuses_what_is_not_carried_or_not_used_so() -> None:
 
 
 def test_a_gem_carried_down_the_stairs_is_renown() -> None:
-    g = make_game("undercroft", 1, ScriptedDice())
+    g = clear_unique(make_game("undercroft", 1, ScriptedDice()))  # (the Leech-Mother is on the way)
     st = g.state
     st.level.items[st.pos] = [("silver_idol", 1)]
     explore.pickup(g, [])
@@ -224,7 +238,7 @@ def test_a_party_shares_the_renown_each_its_own() -> None:
 
 
 def descend_to_shop(gold: int = 100) -> tuple[Game, list[Event]]:
-    g = make_game("undercroft", 1, ScriptedDice(), gold=gold)
+    g = clear_unique(make_game("undercroft", 1, ScriptedDice(), gold=gold))  # (the Leech-Mother is on the way)
     walk_to(g, g.state.level.map.stairs)
     ev = g.step(Descend())
     return g, ev

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine_helpers import content, make_game, walk_to
+from engine_helpers import clear_unique, content, make_game, walk_to
 from tcod.event import KeySym
 from ui_helpers import Driver, click_text, panel_text, press, screen
 
@@ -14,7 +14,7 @@ from undercroft.ui.session import Session
 
 
 def at_the_merchant(gold: int = 100) -> tuple[Session, Driver]:
-    game = make_game("undercroft", 1, ScriptedDice(), gold=gold)
+    game = clear_unique(make_game("undercroft", 1, ScriptedDice(), gold=gold))  # (the Leech-Mother is on the way)
     walk_to(game, game.state.level.map.stairs)
     game.step(Descend())
     session = Session(content(), game)

@@ -7,13 +7,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engine_helpers import content, encounter_faces, make_game, of, one, walk_to
+from engine_helpers import clear_unique, content, encounter_faces, go_down, make_game, of, one, walk_to
+from ui_helpers import isolate_user_data
 
 from undercroft.content import DataError, load_content
+from undercroft.content.schema import Level
+from undercroft.narrate import Narrator
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.levels import make_level
+from undercroft.rules.names import the
 from undercroft.rules.rng import Streams
 from undercroft.rules.types import Mode, Origin
+from undercroft.ui.session import Session
 
 Mutate = Callable[[Path, str, str, str], str]
 NEW_PROFILES = ("flooded", "cells", "gallery", "vault")
@@ -45,7 +50,7 @@ def test_undercroft_has_eight_floors_each_new_one_with_a_profile_and_a_unique() 
     assert len(levels) == 8 and levels[-1].final and not any(lv.final for lv in levels[:-1])
     assert [lv.mapgen for lv in levels[3:7]] == list(NEW_PROFILES)
     assert len({lv.name for lv in levels}) == 8
-    for lv in levels[3:7]:
+    for lv in levels[:7]:  # every floor but the last (its guardians are its named things) has its unique
         assert lv.unique is not None and c.monsters[lv.unique].unique
     uniques = [lv.unique for lv in levels if lv.unique]
     assert len(uniques) == len(set(uniques))
@@ -59,7 +64,7 @@ def test_the_other_rulesets_keep_their_floors() -> None:
         assert {lv.mapgen for lv in rs.levels} <= {"maze", "crypt", "sanctum"}
 
 
-@pytest.mark.parametrize("depth", [3, 4, 5, 6])
+@pytest.mark.parametrize("depth", [0, 1, 2, 3, 4, 5, 6])
 def test_a_floors_unique_waits_in_the_set_piece_room_as_a_resident(depth: int) -> None:
     c = content()
     spec = c.ruleset("undercroft").levels[depth]
@@ -105,3 +110,59 @@ def test_a_level_unique_must_be_unique(data_copy: Path, mutate: Mutate) -> None:
     with pytest.raises(DataError) as info:
         load_content(data_copy)
     assert "monster 'troll' is not unique" in str(info.value)
+
+
+def test_each_floor_greets_the_party_with_a_hint_of_what_waits_there() -> None:
+    """On arrival a floor's own line names its unique (the last floor's, its guardians)."""
+    c = content()
+    levels = c.ruleset("undercroft").levels
+    narrator = Narrator(c, "undercroft")
+    for depth, lv in enumerate(levels):
+        waits = [lv.unique] if lv.unique else list(lv.guardians)
+        line = narrator.greeting(depth)
+        assert line == lv.greeting and all(the(c.monsters[m].name).split()[-1] in line for m in waits), line
+    assert narrator.greeting(len(levels)) == "" and Narrator(c, "warden").greeting(0) == ""
+    g = make_game("undercroft", 1, ScriptedDice())
+    clear_unique(g)
+    text = narrator.text(one(go_down(g), "descend"))
+    assert text == f"You go down to level 2: The Bone Galleries. {levels[1].greeting}"
+
+
+def test_the_first_floors_greeting_opens_the_log(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    isolate_user_data(monkeypatch, tmp_path)
+    c = content()
+    s = Session.new(c, "undercroft", 1)
+    try:
+        assert s.log.lines[:2] == [
+            ("Undercroft, seed 1. The Drowned Cellars.", "alert"),
+            (c.ruleset("undercroft").levels[0].greeting, "alert"),
+        ]
+    finally:
+        s.close()
+
+
+def test_the_new_things_lie_on_the_floors_deeper_ones_worth_more() -> None:
+    """Each of issue 33's things lies on some undercroft floor; gems deeper are worth more; the first floor holds
+    no plate and the vaults no dagger."""
+    c = content()
+    levels = c.ruleset("undercroft").levels
+    placed = {fi.item for lv in levels for fi in lv.items}
+    assert placed >= set(c.items) - {"gold"} - {i for i, it in c.items.items() if it.kind == "tool"} - {"short_sword"}
+    assert "lantern" in placed
+
+    def best_gem(lv: Level) -> int:
+        return max((c.items[fi.item].value or 0 for fi in lv.items if c.items[fi.item].kind == "treasure"), default=0)
+
+    gems = [best_gem(lv) for lv in levels[:7]]
+    assert all(g > 0 for g in gems) and gems == sorted(gems) and gems[0] < gems[-1]
+
+
+def test_the_peddler_and_the_sellsword_roam_floors_two_to_seven_rarely() -> None:
+    c = content()
+    levels = c.ruleset("undercroft").levels
+    for depth, lv in enumerate(levels):
+        cells = [cell.monster for row in c.encounters[lv.wandering] for cell in row]
+        cells += [cell.monster for row in c.encounters[lv.resident] for cell in row]
+        for mid in ("peddler", "sellsword_for_hire"):
+            n = cells.count(mid)
+            assert (1 <= n <= 2) if 1 <= depth <= 6 else n == 0, (depth, mid, n)

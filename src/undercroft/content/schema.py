@@ -454,6 +454,7 @@ class Level(Model):
     final: StrictBool = False
     guardians: tuple[Id, ...] = ()  # final level: monsters waiting in the last rooms
     unique: Id | None = None  # a monster with `unique: true`, waiting in the level's set-piece room
+    greeting: Text | None = None  # ours: the line that greets the party on arrival (narrate/), a hint of what waits
 
 
 class Ruleset(Model):

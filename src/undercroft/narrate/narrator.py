@@ -431,7 +431,13 @@ class Narrator:
         return f"You are dead. {self.death(e.data)} Seed {e['seed']}."
 
     def _e_descend(self, e: Event) -> str:
-        return f"You go down to level {int(e['depth']) + 1}: {e['name']}."
+        depth = int(e["depth"])
+        return f"You go down to level {depth + 1}: {e['name']}. {self.greeting(depth)}".rstrip()
+
+    def greeting(self, depth: int) -> str:
+        """The line level ``depth`` (0-based) greets the party with on arrival (its `greeting`), or ""."""
+        levels = self.rs.levels
+        return (levels[depth].greeting or "") if 0 <= depth < len(levels) else ""
 
     def _e_rest(self, e: Event) -> str:
         text = "You rest for a turn."

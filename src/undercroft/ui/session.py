@@ -184,6 +184,8 @@ class Session:
         if daily:
             s.seed_text = saves_mod.daily_word(daily)
         s.log.add(f"{game.rs.title}, seed {game.state.seed}. {game.rs.levels[0].name}.", "alert")
+        if greeting := s.narrator.greeting(0):
+            s.log.add(greeting, "alert")
         s.log.add("Press ? for help.", "detail")
         return s
 
