@@ -236,6 +236,38 @@ def test_treasure_stops_an_intelligent_pursuer_half_the_time(face: int, stops: b
         assert game.state.mode == "pursuit" and g.treasure == treasure
 
 
+@pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])
+def test_the_least_valuable_gem_is_dropped_before_any_gold(face: int, stops: bool) -> None:
+    """Ours: a gem is treasure to 003's intelligent pursuer; the cheapest goes first, the gold is kept for bribes."""
+    game, g = chase("gaoler", gold=100)
+    st = game.state
+    st.items.update({"emerald": 1, "garnet": 1})
+    st.haul, treasure = 85, g.treasure
+    ev = act(game, DropTreasure(), face, *((NOTHING,) if stops else ()))  # no gold roll: only the d100
+    assert (
+        one(ev, "drop").data == {"item": "garnet", "amount": 1} and say(game, one(ev, "drop")) == "You drop the Garnet."
+    )
+    assert not rolls(ev, "treasure_dropped") and st.gold == 100 and st.items == {**st.items, "emerald": 1}
+    assert "garnet" not in st.items and st.haul == 85 - 25  # no longer carried down: no longer renown
+    if stops:
+        assert one(ev, "distracted")["by"] == "treasure" and g.treasure == treasure + 25
+    else:
+        assert st.mode == "pursuit" and g.treasure == treasure
+        assert ("garnet", 1) in st.level.items[st.pos]
+
+
+def test_a_gem_is_treasure_enough_to_drop_without_gold() -> None:
+    game, _g = chase("ogre", gold=0)
+    assert game.refusal(DropTreasure()) == Reason(Code.NO_TREASURE)
+    game.state.items["silver_idol"] = 1
+    ev = act(game, DropTreasure())
+    assert (
+        one(ev, "ignored")["what"] == "silver_idol"
+        and say(game, one(ev, "ignored")) == "The Ogre ignores the Silver Idol."
+    )
+    assert "silver_idol" not in game.state.items and game.state.mode == "pursuit"
+
+
 def test_treasure_never_stops_an_unintelligent_pursuer() -> None:
     game, _g = chase("ogre", gold=100)
     ev = act(game, DropTreasure(), *[1] * 6)

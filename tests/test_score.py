@@ -55,6 +55,22 @@ def test_a_won_game_adds_its_gold_and_the_bonus() -> None:
     assert card.parts(content()) == [("floor 1", 100), ("gold carried out", 37), ("won", 1000)]
 
 
+def test_gems_carried_out_count_their_value_and_a_dead_partys_none() -> None:
+    game = make_game("undercroft", dice=ScriptedDice(), gold=37)
+    game.state.items.update({"garnet": 2, "silver_idol": 1, "healing_potion": 2})
+    card = score_card(content(), game.state)
+    assert card.gems == 2 * 25 + 120 and card.total == 100  # dead (or not over): nothing carried out
+    game.state.mode = Mode.WON
+    card = score_card(content(), game.state)
+    assert card.total == 100 + 37 + 170 + 1000
+    assert card.parts(content()) == [
+        ("floor 1", 100),
+        ("gold carried out", 37),
+        ("gems carried out", 170),
+        ("won", 1000),
+    ]
+
+
 def dead_game(path: Path) -> Game:
     """The first bot game from seed 5 on that ends in death, recorded at ``path``."""
     from undercroft.autoplay import play_game

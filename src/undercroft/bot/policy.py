@@ -412,7 +412,7 @@ class Bot:
         submerged = Behaviour.SUBMERGED in mon.behaviours
         if not submerged and not mon.intelligent and _has(game, "food"):
             out.append(DropFood())
-        if not submerged and mon.intelligent and st.gold > 0:
+        if not submerged and mon.intelligent and (st.gold > 0 or _has(game, "treasure")):  # a gem goes first
             out.append(DropTreasure())
         if mon.self_preservation and _has(game, "oil"):
             out.append(ThrowOil())

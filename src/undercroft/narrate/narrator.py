@@ -595,14 +595,20 @@ class Narrator:
         return f"{The(name)} {_agree(many, 'stops', 'stop')} for the {e['by']}."
 
     def _e_drop(self, e: Event) -> str:
-        return f"You drop {e['amount']} gold." if e["item"] == "gold" else "You drop food."
+        item = str(e["item"])
+        if item == "gold":
+            return f"You drop {e['amount']} gold."
+        it = self.content.items.get(item)
+        return f"You drop {the(it.name)}." if it is not None and it.kind == "treasure" else "You drop food."
 
     def _e_ignored(self, e: Event) -> str:
         name, many = self.group(e)
         what = e.get("what")
         if what == "fire":
             return f"{The(name)} {_agree(many, 'comes', 'come')} on through the flames."
-        return f"{The(name)} {_agree(many, 'ignores', 'ignore')} the {'gold' if what == 'gold' else 'food'}."
+        it = self.content.items.get(str(what))
+        thing = "gold" if what == "gold" else it.name if it is not None and it.kind == "treasure" else "food"
+        return f"{The(name)} {_agree(many, 'ignores', 'ignore')} the {thing}."
 
     def _e_slowed(self, e: Event) -> str:
         name, many = self.group(e)

@@ -386,25 +386,44 @@ def drop_food(ctx: Ctx, events: list[Event]) -> None:
 
 
 def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
-    """Throw down gold while fleeing: an intelligent pursuer may stop for it (it then keeps it), and the chase
-    ends (003). Only in a pursuit, as :func:`drop_food`."""
+    """Throw down treasure while fleeing: an intelligent pursuer may stop for it (it then keeps it), and the chase
+    ends (003). Only in a pursuit, as :func:`drop_food`. The least valuable gem goes first (ours: gold buys bribes
+    and wares; a gem only counts when carried out), else gold (:func:`dropped_treasure`)."""
     st = ctx.state
     g = ctx.current_group()
     mon = ctx.monster_of(g)
+    item, amount, value = dropped_treasure(ctx, events)
+    events.append(Event("drop", {"item": item, "amount": amount}))
+    works = formulas.distracted_by("treasure", mon.intelligent, Behaviour.SUBMERGED in mon.behaviours)
+    if works and ctx.percent(events, "treasure_distracts", ctx.content.tables.distractions.treasure, group=g.id):
+        g.treasure += value  # (a gem's worth joins its hoard: killed later, it pays out as gold)
+        _stops(ctx, g, "treasure", events)
+        return
+    st.level.items.setdefault(st.pos, []).append((item, amount))
+    st.level.touch()
+    if not works:
+        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": item}))
+    _after_drop(ctx, events)
+
+
+def dropped_treasure(ctx: Ctx, events: list[Event]) -> tuple[str, int, int]:
+    """What the party throws down, taken from it: (item, amount, value in gold). The least valuable gem it carries
+    (ties by id), its value off the floor's haul; else ``distractions.treasure_gold`` gold (at most all of it)."""
+    st = ctx.state
+    gems = sorted(
+        (ctx.content.items[i].value or 0, i)
+        for i, n in st.items.items()
+        if n > 0 and ctx.content.items[i].kind == "treasure"
+    )
+    if gems:
+        value, gem = gems[0]
+        ctx.take_item(gem)
+        st.haul = max(0, st.haul - value)
+        return gem, 1, value
     want, _ = ctx.roll(events, "treasure_dropped", ctx.content.tables.distractions.treasure_gold, ENCOUNTER)
     gold = max(1, min(st.gold, want))
     st.gold -= gold
-    events.append(Event("drop", {"item": "gold", "amount": gold}))
-    works = formulas.distracted_by("treasure", mon.intelligent, Behaviour.SUBMERGED in mon.behaviours)
-    if works and ctx.percent(events, "treasure_distracts", ctx.content.tables.distractions.treasure, group=g.id):
-        g.treasure += gold
-        _stops(ctx, g, "treasure", events)
-        return
-    st.level.items.setdefault(st.pos, []).append(("gold", gold))
-    st.level.touch()
-    if not works:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "gold"}))
-    _after_drop(ctx, events)
+    return "gold", gold, gold
 
 
 def _after_drop(ctx: Ctx, events: list[Event]) -> None:

@@ -317,8 +317,9 @@ def oil_slowed_feet(rounds: int, monster_speed: int, running_multiplier: int) ->
 # --- the score (ours: the texts keep none) -------------------------------------------------------------------------
 
 
-def score(deepest: int, gold: int, worth: int, won: bool, rules: ScoreRules) -> int:
-    """What a finished game counts for: ``per_floor`` for each floor down to the deepest reached (1-based), the gold
-    carried out (the party's ``gold`` when it has won; a dead party carries nothing out), ``per_worth`` for each
-    point of ``worth`` of the monsters killed, and ``win`` for a won game."""
-    return rules.per_floor * deepest + (gold if won else 0) + rules.per_worth * worth + (rules.win if won else 0)
+def score(deepest: int, treasure: int, worth: int, won: bool, rules: ScoreRules) -> int:
+    """What a finished game counts for: ``per_floor`` for each floor down to the deepest reached (1-based), the
+    treasure carried out (the party's gold and the value of its gems, ``treasure``, when it has won; a dead party
+    carries nothing out), ``per_worth`` for each point of ``worth`` of the monsters killed, and ``win`` for a won
+    game."""
+    return rules.per_floor * deepest + (treasure if won else 0) + rules.per_worth * worth + (rules.win if won else 0)

@@ -95,7 +95,8 @@ def _drop_food(g: Game) -> Reason | None:
 
 
 def _drop_treasure(g: Game) -> Reason | None:
-    return _giving_chase(g) or (None if g.state.gold > 0 else Reason(Code.NO_TREASURE))
+    has = g.state.gold > 0 or g.item_of("treasure") is not None
+    return _giving_chase(g) or (None if has else Reason(Code.NO_TREASURE))
 
 
 def _oil(g: Game) -> Reason | None:
