@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from engine_helpers import content
+from engine_helpers import content, make_game
 from test_no_cut import box_text
 from ui_helpers import Driver, screen
 
@@ -15,10 +15,11 @@ from undercroft import record
 from undercroft.autoplay import play_game
 from undercroft.bot import meeting
 from undercroft.recap import read_run, turning_lines
+from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.names import the
 from undercroft.sim.odds import fight_odds
 from undercroft.ui.scenes import EndScene, SceneStack
-from undercroft.ui.session import Session, morgue_text
+from undercroft.ui.session import Session, morgue_text, party_lines
 
 SEED = 5  # the warden bot's game of seed 5 ends in death, fighting after a choice (running was open)
 
@@ -79,6 +80,15 @@ def test_the_morgue_has_every_section_in_order(dead: Path, tmp_path: Path) -> No
     assert f"undercroft replay {dead} --watch" in text
     out = session.write_morgue(tmp_path)
     assert out.read_text().startswith("Undercroft morgue file\n")
+
+
+def test_the_party_lines_show_each_characters_level_where_it_grows() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    m = game.state.party[0]
+    m.level, m.renown = 3, 95
+    assert party_lines(game)[0].startswith(f"Delver (Lv 3, renown 95): HP {m.hp}/{m.max_hp}, MIGHT {m.might},")
+    warden = make_game("warden", dice=ScriptedDice())  # 001 as written: no growth, no level to show
+    assert party_lines(warden)[0].startswith("Delver: HP ")
 
 
 def test_the_end_screen_says_where_the_run_turned(dead: Path) -> None:

@@ -418,11 +418,11 @@ def _section(title: str, lines: list[str]) -> list[str]:
 
 
 def party_lines(game: Game) -> list[str]:
-    """Each character (its numbers) and the kit the party carried."""
+    """Each character (its level where the ruleset has growth, its numbers) and the kit the party carried."""
     st = game.state
     out = [
-        f"{m.name}: HP {m.hp}/{m.max_hp}, MIGHT {m.might}, AGILITY {m.agility}, defense {m.defense}, "
-        f"weapon +{m.weapon}, speed {m.speed}"
+        f"{m.name}{f' (Lv {m.level}, renown {m.renown})' if game.rs.growth else ''}: HP {m.hp}/{m.max_hp}, "
+        f"MIGHT {m.might}, AGILITY {m.agility}, defense {m.defense}, weapon +{m.weapon}, speed {m.speed}"
         for m in st.party
     ]
     items = ", ".join(f"{game.content.items[i].name} x{n}" for i, n in sorted(st.items.items()) if n > 0)
