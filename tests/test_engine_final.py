@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from engine_helpers import encounter_faces, go_down, kinds, make_game, one, path_to, say, script, walk_to
+from engine_helpers import encounter_faces, go_down, kinds, make_game, of, one, path_to, say, script, walk_to
 
 from undercroft.rules import dungeon
-from undercroft.rules.actions import Descend, Move
+from undercroft.rules.actions import Descend, Move, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
+from undercroft.ui.session import end_lines
 
 
 def final_level(ruleset: str = "undercroft", seed: int = 1) -> Game:
@@ -65,8 +66,14 @@ def test_the_way_out_is_in_the_farthest_room_where_the_first_guardian_waits() ->
 
 
 def test_walking_past_the_patient_one_and_out_through_the_seal_wins() -> None:
-    game = final_level()
-    g = enter_the_exit_room(game)
+    game = final_level("warden")  # the warden's way out, as its text has it: the Patient One's room
+    st = game.state
+    m = st.level.map
+    room = m.segments[int(m.segment_of[m.stairs[1], m.stairs[0]])]
+    walk_to(game, room.doors[0])
+    ev = game.step(Move(*door_step(game, room.id)))  # (warden: no encounter rolls)
+    g = guardian(game, 0)
+    assert one(ev, "encounter")["group"] == g.id and st.mode == "encounter"
     assert g.monster == "the_patient_one"  # it never closes: the party may walk past it
     st = game.state
     m = st.level.map
@@ -78,6 +85,40 @@ def test_walking_past_the_patient_one_and_out_through_the_seal_wins() -> None:
     won = one(ev, "won")
     assert won["how"] == "escaped" and st.mode == "won" and game.over
     assert g in st.level.groups  # it was never fought
+    assert won["guardians"] == [["the_patient_one", "passed"], ["the_unlit", "unmet"]]
+    assert say(game, won) == (
+        "You got past The Patient One; you never met The Unlit. You climb out through the seal. You have won."
+    )
+
+
+def test_the_undercrofts_finale_is_a_meeting_with_the_unlit_at_the_way_out() -> None:
+    """Issue 34: the Unlit waits in the room of the way out; walking in meets it by the ordinary procedure, and
+    while it faces the party (an uncertain reaction) the way out is barred."""
+    game = final_level()
+    g = enter_the_exit_room(game)
+    assert g.monster == "the_unlit" and not g.peaceful
+    assert game.refusal(Descend()) is not None  # not two steps past it: it must be dealt with first
+    assert guardian(game, 1).monster == "the_patient_one" and guardian(game, 1).segment != g.segment
+
+
+def test_the_unlit_letting_the_party_pass_is_told_at_the_end() -> None:
+    game = final_level()
+    st = game.state
+    m = st.level.map
+    room = m.segments[int(m.segment_of[m.stairs[1], m.stairs[0]])]
+    walk_to(game, room.doors[0])
+    script(game).push(*encounter_faces(reaction=(5, 6)))  # reaction 11: it lets the party be
+    game.step(Move(*door_step(game, room.id)))
+    g = guardian(game, 0)
+    assert g.monster == "the_unlit" and g.reaction_result == "peaceful"
+    assert not of(game.step(Wait()), "refused") and g.peaceful  # (003: wait, and it lets the party be)
+    for p in steps_inside(game, m.stairs):
+        assert "refused" not in kinds(game.step(Move(p[0] - st.pos[0], p[1] - st.pos[1])))
+    won = one(game.step(Descend()), "won")
+    assert won["guardians"] == [["the_unlit", "at_peace"], ["the_patient_one", "unmet"]]
+    text = "The Unlit let you pass; you never met The Patient One."
+    assert say(game, won) == f"{text} You climb out through the seal. You have won."
+    assert text in end_lines(game)
 
 
 def test_a_guardian_that_faces_the_party_bars_the_way_out() -> None:

@@ -364,7 +364,7 @@ def test_weapon_must_be_a_weapon(data_copy: Path, mutate: Mutate) -> None:
 
 
 def test_final_level_needs_guardians(data_copy: Path, mutate: Mutate) -> None:
-    text = mutate(data_copy, "rulesets.yaml", "      guardians: [the_patient_one, the_unlit]\n", "")
+    text = mutate(data_copy, "rulesets.yaml", "      guardians: [the_unlit, the_patient_one]\n", "")
     p = only_problem(data_copy)
     check(p, "rulesets.yaml", pos(text, "name: Below the Seal"), "undercroft.levels.7", "needs 'guardians'")
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from undercroft import record
 from undercroft.bot import meeting
 from undercroft.content import Content
+from undercroft.narrate import finale
 from undercroft.rules.actions import Action, Attack, Bribe, DropFood, DropTreasure, Fight, Run, Talk, ThrowOil
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game, Snapshot
@@ -89,9 +90,9 @@ def _note_events(content: Content, game: Game, turn: int, events: list[Event], n
         elif e.type == "death":
             notes.append(Note(turn, floor, f"Killed by {the(str(e['cause']))}."))
         elif e.type == "won":
-            notes.append(
-                Note(turn, floor, "Won: " + ("slew the last guardian." if e["how"] == "slew" else "went out."))
-            )
+            won = "Won: " + ("slew the last guardian." if e["how"] == "slew" else "went out.")
+            past = finale(content, e.get("guardians") or [])
+            notes.append(Note(turn, floor, f"{won} {past}".rstrip()))
 
 
 def read_run(content: Content, rec: record.Recording) -> Story:

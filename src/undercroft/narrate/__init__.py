@@ -4,7 +4,7 @@
 :class:`Narrator` that words every event once, for every reader."""
 
 from undercroft.narrate.levels import EVENT_LEVELS, LEVELS, ROLL_LEVELS, Entry, Level, LogLine, Unseen
-from undercroft.narrate.narrator import Narrator, plural, untold
+from undercroft.narrate.narrator import Narrator, finale, plural, untold
 from undercroft.narrate.refusals import REFUSALS
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "LogLine",
     "Narrator",
     "Unseen",
+    "finale",
     "plural",
     "untold",
 ]

@@ -67,6 +67,25 @@ def untold(events: Sequence[Event], unseen: Unseen) -> set[int]:
     return hidden
 
 
+_FATES = {
+    "slain": "you slew {the}",
+    "at_peace": "{The} let you pass",
+    "passed": "you got past {the}",
+    "unmet": "you never met {the}",
+}
+
+
+def finale(content: Content, fates: Sequence[Sequence[str]]) -> str:
+    """How the party got past the guardians, from a ``won`` event's ``guardians`` ([monster id, how] each): "The
+    Unlit let you pass; you never met the Patient One." ("" for none)."""
+    parts = []
+    for mid, how in fates:
+        name = content.monsters[mid].name if mid in content.monsters else mid
+        parts.append(_FATES.get(how, "you got past {the}").format(the=the(name), The=The(name)))
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + "." if text else ""
+
+
 def plural(n: int, one: str, many: str | None = None) -> str:
     """'1 round', '3 rounds'."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
@@ -423,9 +442,10 @@ class Narrator:
         return text
 
     def _e_won(self, e: Event) -> str:
+        past = finale(self.content, e.get("guardians") or [])
         if e.get("how") == "escaped":
-            return "You pass the things at the end and climb out through the seal. You have won."
-        return "The last of the things at the end is down. You have won."
+            return f"{past} You climb out through the seal. You have won.".lstrip()
+        return f"The last of the things at the end is down. {past} You have won.".replace("  ", " ")
 
     def _e_death(self, e: Event) -> str:
         return f"You are dead. {self.death(e.data)} Seed {e['seed']}."

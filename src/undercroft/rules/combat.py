@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from undercroft.rules import approach, formulas, growth
+from undercroft.rules import approach, formulas, growth, levels
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice, roll
 from undercroft.rules.events import Event
@@ -371,7 +371,10 @@ def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
     growth.victory(ctx, g, events)
     if ctx.rs.levels[st.depth].final and not any(gg.origin == Origin.GUARDIAN for gg in st.level.groups):
         st.mode = Mode.WON
-        events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "slew"}))
+        fates = levels.guardian_fates(ctx.content, ctx.ruleset_id, st.level)
+        events.append(
+            Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "slew", "guardians": fates})
+        )
 
 
 def die(ctx: Ctx, cause: str, events: list[Event]) -> None:

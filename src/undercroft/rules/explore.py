@@ -33,7 +33,7 @@ from undercroft.rules import (
 )
 from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.events import Event
-from undercroft.rules.levels import make_level
+from undercroft.rules.levels import guardian_fates, make_level
 from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.state import Encounter
 from undercroft.rules.types import Behaviour, FreeRound, Mode
@@ -217,7 +217,12 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
     if ctx.rs.levels[st.depth].final:
         ctx.tick(ctx.rules.time.move_rounds)
         st.mode = Mode.WON
-        events.append(Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "escaped"}))
+        fates = guardian_fates(ctx.content, ctx.ruleset_id, st.level)
+        events.append(
+            Event(
+                "won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "escaped", "guardians": fates}
+            )
+        )
         return
     agreements.part(ctx, events)
     growth.descend(ctx, events)

@@ -65,6 +65,25 @@ def make_level(content: Content, ruleset: str, streams: Streams, idx: int) -> Le
     return lv
 
 
+#: How the party got past a guardian, as the ``won`` event tells it (:func:`guardian_fates`).
+SLAIN, AT_PEACE, PASSED, UNMET = "slain", "at_peace", "passed", "unmet"
+
+
+def guardian_fates(content: Content, ruleset: str, lv: LevelState) -> list[list[str]]:
+    """For each guardian of the final level ``lv``, in their listed order, [monster id, how the party got past it]:
+    ``slain`` (defeated), ``at_peace`` (terms, a bribe or a kind reaction), ``passed`` (met, and the party got by it
+    all the same: it never closed, it was left behind or let the party be) or ``unmet``."""
+    spec = content.ruleset(ruleset).levels[lv.index]
+    base = GROUP_ID_BASE * (lv.index + 1)
+    here = {g.id: g for g in lv.groups}
+    out = []
+    for i, mid in enumerate(spec.guardians):
+        g = here.get(base + i)
+        how = SLAIN if g is None else AT_PEACE if g.peaceful else PASSED if g.met else UNMET
+        out.append([mid, how])
+    return out
+
+
 def _unique(content: Content, mid: str, lv: LevelState, stream: Stream, gid: int) -> Group:
     """The level's unique, a resident of the set-piece room (or, if a guardian holds it or it is the start, the
     farthest room that is free)."""

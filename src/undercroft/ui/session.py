@@ -29,10 +29,11 @@ import tcod.console
 from undercroft import recap, record
 from undercroft import saves as saves_mod
 from undercroft.content import Content
-from undercroft.narrate import LEVELS, Entry, Level, LogLine, Narrator, Unseen, plural
+from undercroft.narrate import LEVELS, Entry, Level, LogLine, Narrator, Unseen, finale, plural
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.levels import guardian_fates
 from undercroft.rules.names import group_name, the
 from undercroft.rules.scoring import score_card, slain_worth
 from undercroft.rules.types import Mode, Origin
@@ -512,9 +513,11 @@ def end_lines(game: Game, seed: str = "") -> list[str]:
         if slew
         else f"You went out through the seal on turn {st.turn}."
     )
+    past = finale(game.content, guardian_fates(game.content, game.ruleset_id, st.level))
     return [
         "You have won.",
         how,
+        *([past] if past else []),
         f"Depth: level {st.depth + 1} ({level}).",
         f"Seed {seed}, ruleset {game.rs.title}.",
         f"Kills: {st.kills}. Gold: {st.gold}.",
