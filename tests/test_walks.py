@@ -61,10 +61,11 @@ def test_a_walk_that_comes_back_on_itself_stops_and_names_what_is_in_the_way(mon
     stack = SceneStack([scene])
     scene.start((int(far[1]), int(far[0])))
     walk_out(stack, scene)
-    assert scene.trip is None and game.state.turn == 1  # there, and not back: the step back is never taken
+    assert scene.trip is None and game.state.turn <= 3  # two steps that bring it no nearer, and it stops
     assert messages(session)[-1] == "You stop: the way is blocked by the Bandits."
-    scene.start((int(far[1]), int(far[0])))  # x (or >) again: the same walk, still going round in circles
-    assert scene.trip is None and game.state.turn == 1
+    turn = game.state.turn
+    scene.start((int(far[1]), int(far[0])))  # x (or >) again: the same walk, still no nearer: no step taken
+    assert scene.trip is None and game.state.turn == turn
 
 
 def test_rest_until_healed_rests_turn_by_turn_to_full_hit_points() -> None:

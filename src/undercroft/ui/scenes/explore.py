@@ -29,6 +29,7 @@ from undercroft.ui.session import Session
 
 # Travel: the events of a step that let a trip go on (any other one stops it: a pickup, a meeting, a refusal...).
 QUIET_EVENTS: Final = frozenset({"move", "enter", "roll", "rest"})
+STALLS: Final = 2  # steps in a row that bring a walk no nearer to its place: it stops
 TRAVEL_STEP_S: Final = 0.03  # between two steps of a trip: the walk is seen, and a key can stop it
 
 
@@ -47,12 +48,15 @@ class Trip:
 
 @dataclass
 class Track:
-    """Where the walks to one place have been: a walk that comes back to a tile it left is going round in
-    circles (a monster steps aside and back into the way), and stops. Kept across walks to the same place (``x``
-    pressed again), forgotten on any other action."""
+    """How the walks to one place are going: the fewest steps left to it so far (``best``) and the steps since
+    that brought it no nearer (``stalls``). A walk that stops getting closer (a monster steps aside and back into
+    the way) stops at :data:`STALLS` of them, and ``x`` or ``>`` again takes no step that way. Kept across walks to
+    the same place, forgotten on any other action. (A step on a shortest known path always brings the place one
+    step nearer: tiles newly seen only shorten the way.)"""
 
     goal: Point
-    tiles: set[Point]
+    best: int
+    stalls: int = 0
 
 
 @shows(Mode.EXPLORE)
@@ -180,17 +184,28 @@ class ExploreScene(GameScene):
             self.trip = None
             return None
         if self.track is None or self.track.goal != trip.goal:
-            self.track = Track(trip.goal, {game.state.pos})
-        x, y = game.state.pos
-        if (x + move.dx, y + move.dy) in self.track.tiles:  # back to a tile already left: no longer getting closer
+            self.track = Track(trip.goal, self.steps_left(trip))
+        if self.track.stalls >= STALLS:  # no nearer for a while: say why, and take no step
             self.trip = None
             self.session.log.add(travel.blocked_text(game, trip.goal), "refused")
             return None
         events = self.session.act(move)
-        self.track.tiles.add(game.state.pos)
+        left = self.steps_left(trip)
+        if left < self.track.best:
+            self.track.best, self.track.stalls = left, 0
+        else:
+            self.track.stalls += 1
         if self.interrupted(trip, events) or (not trip.explore and game.state.pos == trip.goal):
             self.trip = None
+        elif self.track.stalls >= STALLS:
+            self.trip = None
+            self.session.log.add(travel.blocked_text(game, trip.goal), "refused")
         return self.follow()
+
+    def steps_left(self, trip: Trip) -> int:
+        """The steps of the known way from the party to the trip's place (0 there)."""
+        assert trip.goal is not None
+        return len(travel.path(self.session.game, trip.goal, trip.caution))
 
     def rest_until_healed(self) -> Transition | None:
         """``Z``: rest turn by turn until every living character's hit points are full and any exhaustion is
