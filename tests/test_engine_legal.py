@@ -16,7 +16,7 @@ def test_legal_follows_the_state_not_only_the_mode() -> None:
     st.items.clear()
     for action, code, line in [
         (Drink(), Code.NO_POTION, "You have no potion."),
-        (Descend(), Code.NO_STAIRS, "There are no stairs down here."),
+        (Descend(), Code.NO_STAIRS, "You are not on the stairs down."),
         (Fight(), Code.NOTHING_TO_FIGHT, "There is nothing here to fight."),
     ]:
         assert not game.legal(action) and game.refusal(action) == Reason(code)

@@ -69,7 +69,7 @@ def test_title_lists_every_unfinished_game_and_continues_the_second(user: Path) 
     session = d.scenes[0].session  # type: ignore[attr-defined]
     assert session.path == second and session.game.ruleset_id == "warden"
     log = " ".join(t for t, _ in session.log.lines)
-    assert "Continuing a The Warden game (seed 5): its own ruleset, not the Undercroft chosen on the title" in log
+    assert "Continuing a game of The Warden (seed 5): its own ruleset, not the Undercroft chosen on the title" in log
     session.close()
     assert first.exists()
 

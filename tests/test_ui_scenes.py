@@ -137,7 +137,7 @@ def test_explore_status_bar_map_and_keys() -> None:
             assert st.pos == (x + dx, y + dy) and st.turn == before + 1
     assert f"Turn {st.turn}" in screen(stack)
     press(stack, KeySym.PERIOD, mod=Modifier.LSHIFT)  # '>' away from the stairs: refused, and said why
-    assert "There are no stairs down here." in screen(stack)
+    assert "You are not on the stairs down." in screen(stack)
     press(stack, KeySym.I)
     text = screen(stack)
     assert "Inventory" in text and "Healing Potion x2" in text

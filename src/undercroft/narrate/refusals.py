@@ -40,7 +40,7 @@ REFUSALS: Final[dict[Code, str]] = {
     Code.WALL: "A wall is in the way.",
     Code.IN_THE_WAY: "{The} is in the way.",
     Code.FACING: "{The} is facing you: fight, talk, wait or run.",
-    Code.NO_STAIRS: "There are no stairs down here.",
+    Code.NO_STAIRS: "You are not on the stairs down.",
     Code.NO_DRINKER: "Nobody there to drink.",
     Code.NO_SUCH_ITEM: "There is no such thing.",
     Code.NOT_CARRIED: "You have no {item}.",

@@ -152,7 +152,7 @@ class TitleScene(Scene):
             self.message = f"Cannot continue {g.path.name}: {exc}"
             return None
         title = saves_mod.ruleset_title(self.content, g.ruleset)
-        note = f"Continuing a {title} game (seed {g.seed_text})"
+        note = f"Continuing a game of {title} (seed {g.seed_text})"
         if g.ruleset != self.ruleset:
             note += f": its own ruleset, not the {self.content.rulesets[self.ruleset].title} chosen on the title"
         session.log.add(note + ".", "alert")
