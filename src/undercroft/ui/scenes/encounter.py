@@ -23,7 +23,7 @@ from undercroft.rules.actions import (
 from undercroft.rules.names import a_name, group_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
-from undercroft.ui import render
+from undercroft.ui import render, threat
 from undercroft.ui.keymap import WALK
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
@@ -116,7 +116,10 @@ class EncounterScene(GameScene):
         times = "once" if taken == 1 else f"{taken} times"
         return f"Accepted {times} in {table.die} ({taken / table.die:.0%}); if not, it keeps the gold and attacks."
 
-    def info_lines(self) -> list[tuple[str, RGB]]:
+    def info_lines(self, room: int = 2) -> list[tuple[str, RGB]]:
+        """What the panel tells of the meeting, as much as it has ``room`` for: 2, the creature's whole threat and
+        its description; 1, the threat and a pointer to look for the description; 0, its blow on one line and a
+        pointer to look, which tells the rest (a short screen)."""
         game = self.session.game
         st = game.state
         g = self.group()
@@ -165,7 +168,13 @@ class EncounterScene(GameScene):
         if talk:
             out.append(("Already: " + ", ".join(talk), DIM))
         out.extend(self.odds_lines())
-        out.append((mon.description, DIM))
+        if room:
+            out.extend(threat.creature_lines(game, g))
+            out.append((mon.description, DIM) if room > 1 else ("Look (;) at it: what it is.", DIM))
+        else:
+            short = threat.short_line(game, g)
+            out.extend([short] if short is not None else [])
+            out.append(("Look (;) at it for the rest.", DIM))
         return out
 
     def on_draw(self, console: tcod.console.Console) -> None:
@@ -181,16 +190,22 @@ class EncounterScene(GameScene):
         stairs = game.legal(Descend())  # on the stairs (the last level's way out) with a monster that lets you go
         choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
         below = 2 + choices + int(stairs) + 2  # "Your choice:", the choices, the stairs, the walking hint
-        y += render.put_lines(
-            console, x + 2, y, w - 4, self.info_lines(), max_rows=max(3, bottom - y - below), keep_last=False
-        )
+        room = max(3, bottom - y - below)
+        for fit in (2, 1, 0):  # the most that fits whole
+            info = self.info_lines(fit)
+            if sum(len(render.wrap(t, w - 4)) for t, _ in info) <= room:
+                break
+        y += render.put_lines(console, x + 2, y, w - 4, info, max_rows=room, keep_last=False)
         y += 1
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
         col = (w - 4) // 2
+        chances = threat.way_chances(game, g) if g is not None else {}
         for i, (command, label, action) in enumerate(ENCOUNTER_CHOICES):
             if command == "run":
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
+            if command in chances:
+                label = with_chance(label, chances[command], (col if compact else w - 4) - 4)
             if compact:
                 self.choice(
                     console, x + 2 + col * (i // choices), y + i % choices, command, label, game.legal(action), col
@@ -210,3 +225,16 @@ class EncounterScene(GameScene):
         y += 2
         y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)
+
+
+def with_chance(label: str, chance: str, room: int) -> str:
+    """A choice's label with its chance ("Talk 42%", "Bribe... 67% at 100"), shortened to ``room``: without a
+    parenthesis, then without the dots, then the chance without its sum."""
+    short, _, rest = label.partition(" (")
+    bare = short.rstrip(".")
+    alone = chance.split(" at ")[0]
+    whole = f"{short} {chance} ({rest}" if rest else f"{label} {chance}"
+    for text in (whole, f"{short} {chance}", f"{bare} {chance}", f"{bare} {alone}"):
+        if len(text) <= room:
+            return text
+    return f"{bare} {alone}"

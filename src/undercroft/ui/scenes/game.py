@@ -23,7 +23,7 @@ from undercroft.rules import items
 from undercroft.rules.actions import Action, Drink, Run, Use
 from undercroft.rules.levelmap import Point
 from undercroft.rules.types import Mode
-from undercroft.sim.odds import PARTY, fight_odds
+from undercroft.sim.odds import PARTY, fight_odds, someone_falls
 from undercroft.ui import keymap, render
 from undercroft.ui.layout import Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
@@ -190,7 +190,7 @@ class GameScene(Scene):
         odds = fight_odds(self.session.content, self.session.game)
         if odds is None:
             return []
-        out = [odds_line(odds, "If you fight on")]
+        out = [odds_line(odds, "If you fight on", someone_falls(self.session.content, self.session.game))]
         if len(self.session.game.state.party) > 1 and odds.character != PARTY:
             out.append((f"(for {odds.character} alone, the only one standing)", DIM))
         return out
