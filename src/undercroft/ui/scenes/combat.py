@@ -115,7 +115,9 @@ class CombatScene(GameScene):
             mon = game.monster_of(g)
             mcol = render.hex_rgb(mon.colour)
             n = len(g.hp)
-            room = max(2, bottom - y - 12)  # what the odds, the choices and the hint leave for the list
+            odds_rows = sum(len(render.wrap(t, w - 4)) for t, _ in self.odds_lines())
+            # what the odds, the choices, the hint and a refusal leave for the list
+            room = max(2, bottom - y - 10 - odds_rows - self.refusal_rows(w - 4))
             first, last = 0, n
             if n > room:  # a window of the list around the target, the rest counted
                 first = max(0, min(n - (room - 1), self.target - (room - 1) // 2))
@@ -151,7 +153,7 @@ class CombatScene(GameScene):
         opts: list[tuple[str, str, Action]] = [
             ("fight", f"Attack {target_name}", Attack(self.target)),
             ("oil", "Throw oil at it", ThrowOil(self.target)),
-            ("drink", "Drink", Drink()),
+            ("drink", self.drink_label(), Drink()),
             ("wait", "Hold back", Wait()),
             ("run", self.run_label("Run through the door", "Run through a door..."), Run()),
         ]

@@ -119,7 +119,7 @@ class EncounterScene(GameScene):
     def info_lines(self, room: int = 2) -> list[tuple[str, RGB]]:
         """What the panel tells of the meeting, as much as it has ``room`` for: 2, the creature's whole threat and
         its description; 1, the threat and a pointer to look for the description; 0, its blow on one line and a
-        pointer to look, which tells the rest (a short screen)."""
+        pointer to look, which tells the rest (a short screen); -1, only the pointer."""
         game = self.session.game
         st = game.state
         g = self.group()
@@ -168,13 +168,13 @@ class EncounterScene(GameScene):
         if talk:
             out.append(("Already: " + ", ".join(talk), DIM))
         out.extend(self.odds_lines())
-        if room:
+        if room > 0:
             out.extend(threat.creature_lines(game, g))
             out.append((mon.description, DIM) if room > 1 else ("Look (;) at it: what it is.", DIM))
         else:
-            short = threat.short_line(game, g)
+            short = threat.short_line(game, g) if room == 0 else None
             out.extend([short] if short is not None else [])
-            out.append(("Look (;) at it for the rest.", DIM))
+            out.append(("Look (;) at it for the rest." if short else "Look (;) at it: its threat.", DIM))
         return out
 
     def on_draw(self, console: tcod.console.Console) -> None:
@@ -189,9 +189,10 @@ class EncounterScene(GameScene):
         compact = r.h < 30  # a short screen: the choices in two columns, the run choice's label short
         stairs = game.legal(Descend())  # on the stairs (the last level's way out) with a monster that lets you go
         choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
-        below = 2 + choices + int(stairs) + 2  # "Your choice:", the choices, the stairs, the walking hint
+        # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
+        below = 2 + choices + int(stairs) + 2 + self.refusal_rows(w - 4)
         room = max(3, bottom - y - below)
-        for fit in (2, 1, 0):  # the most that fits whole
+        for fit in (2, 1, 0, -1):  # the most that fits whole
             info = self.info_lines(fit)
             if sum(len(render.wrap(t, w - 4)) for t, _ in info) <= room:
                 break
@@ -204,6 +205,8 @@ class EncounterScene(GameScene):
         for i, (command, label, action) in enumerate(ENCOUNTER_CHOICES):
             if command == "run":
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
+            if command == "drink":
+                label = self.drink_label((col if compact else w - 4) - 4)
             if command in chances:
                 label = with_chance(label, chances[command], (col if compact else w - 4) - 4)
             if compact:

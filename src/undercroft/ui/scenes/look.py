@@ -291,13 +291,11 @@ class LookScene(Scene):
         w = LOOK_W
         h = r.h  # the whole side: over a panel of the scene below, it covers it whole, never a part of it
         render.panel(console, r.x, r.y, w, h, "Look")
-        rows = [(part, colour) for text, colour in lines for part in render.wrap(text, w - 4)]
-        room = max(1, h - 5)
-        pages = max(1, -(-len(rows) // room))
-        page = self.page = self.page % pages
-        for i, (text, colour) in enumerate(rows[page * room : (page + 1) * room]):
+        pages = render.paged(lines, w - 4, max(1, h - 5))
+        page = self.page = self.page % len(pages)
+        for i, (text, colour) in enumerate(pages[page]):
             render.put_text(console, r.x + 2, r.y + 2 + i, text, colour, width=w - 4)
         hint = "Tab: next  Enter: go  Esc: back" if self.travel is not None else "Tab: next  Esc: back"
-        if pages > 1:
-            hint = f"Space: more ({page + 1}/{pages})  Esc: back"
+        if len(pages) > 1:
+            hint = f"Space: more ({page + 1}/{len(pages)})  Esc: back"
         render.put_text(console, r.x + 2, r.y + h - 2, hint, DIM, width=w - 4)

@@ -104,6 +104,8 @@ class PursuitScene(GameScene):
         y += 1
         chances = threat.way_chances(game, front) if front is not None and not chasing else {}
         for command, label, action in self.choices():
+            if command == "drink":
+                label = self.drink_label()
             if command in chances:
                 label = f"{label} ({chances[command]})"
             self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
