@@ -5,6 +5,7 @@ from __future__ import annotations
 import tcod.console
 import tcod.event
 
+from undercroft.bot import meeting
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
     Action,
@@ -108,7 +109,7 @@ class EncounterScene(GameScene):
         cell = formulas.bribe_cell(table, game.monster_of(g), gold)
         if cell is None:  # below the table's first row: the engine refuses the offer
             return f"Too little: the least offer is {table.rows[0].min} gold."
-        taken = sum(formulas.bribe_accepted(face, cell[2]) for face in range(1, table.die + 1))
+        taken = round(meeting.bribe_chance(table.die, cell[2]) * table.die)  # the faces that take it
         if taken == 0:
             return "Never accepted at this sum: it keeps the gold and attacks."
         if taken == table.die:
