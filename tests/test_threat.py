@@ -74,7 +74,7 @@ def test_a_party_is_told_the_to_hit_against_each_and_the_chance_someone_falls() 
         assert re.search(rf"{m.name} on {max(2, m.defense - mon.attack)}\+ \(\d+%\)", text), (m.name, text)
     falls = someone_falls(game.content, game)
     assert falls is not None and f"one falls {falls:.0%}" in text
-    assert "No one runs from a meeting here" in text  # the citadel: 000 as written, no running
+    assert "No running here: talk, bribe or fight." in text  # the citadel: 000 as written, no running
 
 
 def test_the_encounter_choices_carry_the_bots_own_chances() -> None:
@@ -85,14 +85,14 @@ def test_the_encounter_choices_carry_the_bots_own_chances() -> None:
     text = box_text(str(console), "Encounter")
     assert f"Talk {meeting.talk_odds(game, g):.0%}" in text
     assert f"Run... {meeting.escape_chance(game, g):.0%}" in text
-    assert "It will talk." in text  # the crawler: negotiation, no bribery
+    assert "Will talk." in text  # the crawler: negotiation, no bribery
 
 
 def test_a_creature_that_will_not_talk_says_so() -> None:
     c = content()
     monster = next(m for m, mon in sorted(c.monsters.items()) if not mon.negotiable and not mon.unique)
     _, g, session, stack = meeting_of("undercroft", monster, 1)
-    assert "It will not talk or take a bribe." in looked_at(session, stack, g)
+    assert "Will not talk or take a bribe." in looked_at(session, stack, g)
 
 
 def test_in_a_chase_the_drops_carry_their_chances() -> None:
@@ -128,6 +128,6 @@ def test_a_short_screen_keeps_the_blow_and_look_pages_the_rest() -> None:
     assert cuts == []
     assert "Space: more (1/2)" in pages[0] and "Space: more (2/2)" in pages[1] and pages[2] == pages[0]
     whole = " ".join(pages)
-    for line in ("Hits for", "Hits Delver on", "gives chase", "Fears fire", "It will talk.", "one falls"):
+    for line in ("Hits for", "Hits Delver on", "If you run, it chases", "Fears fire", "Will talk.", "one falls"):
         assert line in whole, line
     assert words(game.monster_of(g).description) in whole

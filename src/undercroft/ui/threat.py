@@ -99,17 +99,17 @@ def running_lines(game: Game, g: Group) -> list[str]:
     mon = game.monster_of(g)
     proc = game.proc
     if not proc.running:
-        return ["No one runs from a meeting here: talk, bribe or fight."]
+        return ["No running here: talk, bribe or fight."]
     mine = game.party_speed()
     speeds = f"speed {mon.speed}, yours {mine}"
     if not formulas.follows(proc.pursuit, mon.pursues):
-        return [f"It does not follow if you run ({speeds})."]
+        return [f"If you run, it stays ({speeds})."]
     if Behaviour.SUBMERGED in mon.behaviours:
-        return [f"It gives chase if you run, and never gives up ({speeds})."]
+        return [f"If you run, it chases and never gives up ({speeds})."]
     if formulas.escapes_by_speed(mine, mon.speed):
-        return [f"It gives chase, but you outrun it before a fight ({speeds})."]
-    faster = "faster than you" if mon.speed > mine else "as fast as you" if mon.speed == mine else "slower"
-    return [f"It gives chase if you run, {faster} ({speeds})."]
+        return [f"If you run, you outrun it ({speeds})."]
+    faster = "faster" if mon.speed > mine else "as fast" if mon.speed == mine else "slower"
+    return [f"If you run, it chases, {faster} ({speeds})."]
 
 
 def distraction_lines(game: Game, g: Group) -> list[str]:
@@ -122,14 +122,13 @@ def distraction_lines(game: Game, g: Group) -> list[str]:
     takes = []
     for _, what, word in DROPS:
         if formulas.distracted_by(what, mon.intelligent, submerged):
-            takes.append(f"{word} dropped may stop it ({pct(percent_chance(getattr(d, what)))})")
-    out = ["In a chase, " + (" and ".join(takes) if takes else "nothing dropped stops it") + "."]
+            takes.append(f"{word} may stop it ({pct(percent_chance(getattr(d, what)))})")
+    out = ["Chased: " + (" and ".join(takes) if takes else "no drop stops it") + "."]
     if mon.self_preservation:
         back = formulas.oil_slowed_feet(d.oil_slows_rounds, mon.speed, game.content.rules.encounter.running_multiplier)
-        stops = pct(percent_chance(d.oil_stops))
-        out.append(f"Fears fire: burning oil stops it ({stops}), else it falls {back} ft back.")
+        out.append(f"Fears fire: oil stops it ({pct(percent_chance(d.oil_stops))}), else {back} ft back.")
     else:
-        out.append("Does not fear fire.")
+        out.append("No fear of fire.")
     return out
 
 
@@ -137,14 +136,14 @@ def parley_line(game: Game, g: Group) -> str:
     """Whether it can be talked to and bribed (000, and its exceptions: the ruleset's list, or the data's)."""
     proc = game.proc
     if g.origin == Origin.GUARDIAN:
-        return "A guardian: it takes neither words nor gold."
+        return "A guardian: no words, no gold."
     if not (proc.negotiation or proc.bribery):
         return "No talking or bribes here."
     if not game.negotiable(g):
-        return "It will not talk" + (" or take a bribe." if proc.bribery else ".")
+        return "Will not talk" + (" or take a bribe." if proc.bribery else ".")
     if proc.negotiation and proc.bribery:
-        return "It will talk; after a failed talk, a bribe may buy it off."
-    return "It will talk." if proc.negotiation else "It may take a bribe."
+        return "Will talk; bribable if it fails."
+    return "Will talk." if proc.negotiation else "May take a bribe."
 
 
 def creature_lines(game: Game, g: Group) -> list[Line]:

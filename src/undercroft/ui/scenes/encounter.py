@@ -187,13 +187,15 @@ class EncounterScene(GameScene):
         render.panel(console, r.x, r.y, r.w, r.h, "Encounter")
         self.draw_hover_line(console, r)
         y = r.y + 2
-        compact = r.h < 30  # a short screen: the choices in two columns, the run choice's label short
         stairs = game.legal(Descend())  # on the stairs (the last level's way out) with a monster that lets you go
-        choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
-        # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
-        below = 2 + choices + int(stairs) + 2 + self.refusal_rows(w - 4)
-        room = max(3, bottom - y - below)
-        for fit in (2, 1, 0, -1):  # the most that fits whole
+        # The most of the meeting that fits whole: on a tall panel the choices one a row, else (or when that leaves
+        # too little room to tell it all) in two columns, the run choice's label short.
+        ways = [(True, fit) for fit in (2, 1, 0, -1)]
+        ways = ways if r.h < 30 else [(False, 2), *ways]
+        for compact, fit in ways:
+            choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
+            # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
+            room = max(3, bottom - y - (2 + choices + int(stairs) + 2 + self.refusal_rows(w - 4)))
             info = self.info_lines(fit)
             if sum(len(render.wrap(t, w - 4)) for t, _ in info) <= room:
                 break
