@@ -8,6 +8,7 @@ random stream or changes the game.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import textwrap
@@ -199,7 +200,14 @@ def draw_map(
 
 
 def wrap(text: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
+    """``text`` on rows of ``width`` (words whole where they fit); [""] for no text."""
+    return list(_wrapped(text, width))
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrapped(text: str, width: int) -> tuple[str, ...]:
+    """:func:`wrap`, remembered: the panels wrap the same lines every frame (and again to see what fits)."""
+    return tuple(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""])
 
 
 def wrap_path(path: str, width: int) -> list[str]:

@@ -13,6 +13,7 @@ on their choices (:func:`chance_labels`) and as much of the rest as they have ro
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, Literal
 
 from undercroft.bot import meeting
@@ -52,6 +53,12 @@ def specs(game: Game, g: Group) -> list[FightSpec]:
     return [s.spec for s in starts(game.content, game, None if mine else g)]
 
 
+@lru_cache(maxsize=256)
+def outcomes(spec: FightSpec) -> tuple[Outcome, ...]:
+    """:meth:`FightSpec.monster_outcomes` of ``spec`` (cached: the panels ask for them every frame)."""
+    return spec.monster_outcomes()
+
+
 def _hit_from(outcomes: Sequence[Outcome], critical: int) -> int | None:
     """The least face that hits besides the critical one (None: only the critical face hits)."""
     return min((o.face for o in outcomes if o.hit and o.face != critical), default=None)
@@ -59,7 +66,7 @@ def _hit_from(outcomes: Sequence[Outcome], critical: int) -> int | None:
 
 def blow_line(spec: FightSpec) -> str:
     """ "Hits for 4, 8 on a 20." (and how often it strikes, when not every round)."""
-    outs = spec.monster_outcomes()
+    outs = outcomes(spec)
     normal = max((o.damage for o in outs if o.hit and not o.critical), default=None)
     crit = next((o.damage for o in outs if o.critical), None)
     parts = []
@@ -84,7 +91,7 @@ def to_hit_line(game: Game, specs_: Sequence[FightSpec]) -> str:
     names = {m.template: m.name for m in game.state.party}
     parts = []
     for s in specs_:
-        outs = s.monster_outcomes()
+        outs = outcomes(s)
         chance = sum(o.hit for o in outs) / len(outs)
         least = _hit_from(outs, s.critical)
         on = f"only on a {s.critical}" if least is None else f"on {least}+"

@@ -117,10 +117,27 @@ class EncounterScene(GameScene):
         times = "once" if taken == 1 else f"{taken} times"
         return f"Accepted {times} in {table.die} ({taken / table.die:.0%}); if not, it keeps the gold and attacks."
 
-    def info_lines(self, room: int = 2) -> list[tuple[str, RGB]]:
-        """What the panel tells of the meeting, as much as it has ``room`` for: 2, the creature's whole threat and
-        its description; 1, the threat and a pointer to look for the description; 0, its blow on one line and a
-        pointer to look, which tells the rest (a short screen); -1, only the pointer."""
+    def info_tiers(self) -> list[list[tuple[str, RGB]]]:
+        """What the panel tells of the meeting, from the most to the least: the creature's whole threat and its
+        description; the threat and a pointer to look for the description; its blow on one line and a pointer to
+        look, which tells the rest (a short screen); only the pointer. [] without a meeting."""
+        out = self.meeting_lines()
+        g = self.group()
+        if not out or g is None:
+            return []
+        game = self.session.game
+        mon = game.monster_of(g)
+        told = threat.creature_lines(game, g)
+        short = threat.short_line(game, g)
+        return [
+            [*out, *told, (mon.description, DIM)],
+            [*out, *told, ("Look (;) at it: what it is.", DIM)],
+            [*out, *([short, ("Look (;) at it for the rest.", DIM)] if short else [])],
+            [*out, ("Look (;) at it: its threat.", DIM)],
+        ]
+
+    def meeting_lines(self) -> list[tuple[str, RGB]]:
+        """The meeting: who, their hit points, distance, surprise, reaction, what was tried, the odds."""
         game = self.session.game
         st = game.state
         g = self.group()
@@ -169,13 +186,6 @@ class EncounterScene(GameScene):
         if talk:
             out.append(("Already: " + ", ".join(talk), DIM))
         out.extend(self.odds_lines())
-        if room > 0:
-            out.extend(threat.creature_lines(game, g))
-            out.append((mon.description, DIM) if room > 1 else ("Look (;) at it: what it is.", DIM))
-        else:
-            short = threat.short_line(game, g) if room == 0 else None
-            out.extend([short] if short is not None else [])
-            out.append(("Look (;) at it for the rest." if short else "Look (;) at it: its threat.", DIM))
         return out
 
     def on_draw(self, console: tcod.console.Console) -> None:
@@ -190,14 +200,17 @@ class EncounterScene(GameScene):
         stairs = game.legal(Descend())  # on the stairs (the last level's way out) with a monster that lets you go
         # The most of the meeting that fits whole: on a tall panel the choices one a row, else (or when that leaves
         # too little room to tell it all) in two columns, the run choice's label short.
-        ways = [(True, fit) for fit in (2, 1, 0, -1)]
-        ways = ways if r.h < 30 else [(False, 2), *ways]
-        for compact, fit in ways:
+        tiers = self.info_tiers() or [[]]
+        sizes = [sum(len(render.wrap(t, w - 4)) for t, _ in tier) for tier in tiers]
+        ways = [(True, i) for i in range(len(tiers))]
+        ways = ways if r.h < 30 else [(False, 0), *ways]
+        refusal = self.refusal_rows(w - 4)
+        for compact, tier in ways:
             choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
             # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
-            room = max(3, bottom - y - (2 + choices + int(stairs) + 2 + self.refusal_rows(w - 4)))
-            info = self.info_lines(fit)
-            if sum(len(render.wrap(t, w - 4)) for t, _ in info) <= room:
+            room = max(3, bottom - y - (2 + choices + int(stairs) + 2 + refusal))
+            info = tiers[tier]
+            if sizes[tier] <= room:
                 break
         y += render.put_lines(console, x + 2, y, w - 4, info, max_rows=room, keep_last=False)
         y += 1
