@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import tcod.console
-from engine_helpers import content, make_game, walk_into
+from engine_helpers import content, make_game, script, walk_into
 from tcod.event import KeySym
 from test_no_cut import box_text, words
 from test_running import chase
@@ -131,3 +131,14 @@ def test_a_short_screen_keeps_the_blow_and_look_pages_the_rest() -> None:
     for line in ("Hits for", "Hits Delver on", "If you run, it chases", "Fears fire", "Will talk.", "one falls"):
         assert line in whole, line
     assert words(game.monster_of(g).description) in whole
+
+
+def test_in_a_fight_running_carries_its_chance() -> None:
+    """From a fight no one evades by speed (003): the run's chance is the bot's escape_chance from melee."""
+    game, g, _, stack = meeting_of("undercroft", "gaoler", 1)
+    script(game).push(*[2] * 4)  # every attack misses
+    driver = Driver(stack, size=(80, 50))
+    press(driver, KeySym.F)
+    assert game.state.combat is not None
+    found = re.search(r"\[r\] Run through (?:a|the) door(?:\.\.\.)? \((\d+%)\)", screen(driver))
+    assert found is not None and found.group(1) == f"{meeting.escape_chance(game, g):.0%}"

@@ -8,7 +8,7 @@ import tcod.event
 from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil, Wait
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
-from undercroft.ui import render
+from undercroft.ui import render, threat
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, FAINT, TEXT, TITLE
 from undercroft.ui.scenes.base import Transition
@@ -157,7 +157,10 @@ class CombatScene(GameScene):
             ("wait", "Hold back", Wait()),
             ("run", self.run_label("Run through the door", "Run through a door..."), Run()),
         ]
+        chances = threat.way_chances(game, g) if g is not None else {}
         for command, label, action in opts:
+            if command in chances:  # running from the fight: its chance to get away
+                label = f"{label} ({chances[command]})"
             self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
             y += 1
         render.put_text(console, x + 2, y, "Tab, Shift+Tab or a click: target", DIM, width=w - 4)
