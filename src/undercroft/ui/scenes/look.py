@@ -188,7 +188,10 @@ def odds_line(odds: Odds, lead: str, falls: float | None = None) -> tuple[str, R
     death = f"death {threat.pct(odds.death)}"
     if odds.character == PARTY:
         how = f"the whole party, {how}"
-        death = f"all fall {threat.pct(odds.death)}" + ("" if falls is None else f", one falls {threat.pct(falls)}")
+        about = "~" if odds.exact else ""  # (a party's "one falls" is always simulated: said so beside exact odds)
+        death = f"all fall {threat.pct(odds.death)}" + (
+            "" if falls is None else f", one falls {about}{threat.pct(falls)}"
+        )
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
     return (f"{lead}: win {threat.pct(odds.win)}, {death}, HP lost ~{odds.hp_lost_mean:.1f} ({how})", colour)
 
