@@ -26,6 +26,7 @@ from undercroft.sim.odds import (
     matchup_spec,
     party_start,
     simulate_party,
+    someone_falls,
     start_odds,
     starts,
 )
@@ -56,7 +57,13 @@ def meet(content: Content, ruleset: str, monster: str, count: int, seed: int = 1
 
 
 def play(game: Game) -> str:
-    """Fight to the end through Game.step with the game's own dice, striking the weakest living creature."""
+    """Fight to the end (see :func:`fight`): "win", or the mode the fight ended in."""
+    return fight(game)[0]
+
+
+def fight(game: Game) -> tuple[str, bool]:
+    """Fight to the end through Game.step with the game's own dice, striking the weakest living creature; and
+    whether someone of the party fell in it."""
     st = game.state
     g = st.front_group()
     assert g is not None
@@ -65,7 +72,8 @@ def play(game: Game) -> str:
         if st.mode != Mode.COMBAT:
             break
         assert game.step(Attack(attack_target(g)))[0].type != "refused"
-    return "win" if st.mode not in (Mode.COMBAT, Mode.DEAD) else str(st.mode)
+    fell = any(not m.alive for m in st.party)
+    return ("win" if st.mode not in (Mode.COMBAT, Mode.DEAD) else str(st.mode)), fell
 
 
 def test_a_party_of_four_fares_much_better_than_the_warrior_alone(content: Content) -> None:
@@ -99,6 +107,19 @@ def test_the_party_simulation_of_one_character_is_the_lone_fight(content: Conten
     assert abs(win - e.win) <= SIGMAS * math.sqrt(max(e.win * (1 - e.win), 1e-9) / n)
     assert abs(death - e.death) <= SIGMAS * math.sqrt(max(e.death * (1 - e.death), 1e-9) / n)
     assert abs(lost - e.hp_lost_mean) <= 0.1
+
+
+def test_someone_falls_more_often_than_the_whole_party(content: Content) -> None:
+    """A party of four against three ogres mostly wins, but often loses someone on the way; a lone delver's
+    "someone falls" is its death."""
+    game = meet(content, "citadel", "ogre", 3)
+    odds, falls = fight_odds(content, game), someone_falls(content, game)
+    assert odds is not None and falls is not None
+    assert falls > odds.death + 0.1 and falls <= 1.0
+    assert someone_falls(content, game) == falls  # the same state, the same number
+    lone = meet(content, "warden", "gaoler", 1)
+    alone = fight_odds(content, lone)
+    assert alone is not None and someone_falls(content, lone) == alone.death
 
 
 def test_the_odds_are_deterministic_and_fast(content: Content) -> None:
@@ -139,12 +160,17 @@ def test_the_odds_match_the_engine(content: Content, ruleset: str, monster: str,
     data = targeting(content, how)
     odds = fight_odds(data, meet(data, ruleset, monster, count))
     assert odds is not None and odds.character == PARTY
+    falls = someone_falls(data, meet(data, ruleset, monster, count))
+    assert falls is not None and odds.death <= falls <= 1.0
     outcomes = []
+    fell = 0
     for seed in range(ENGINE_FIGHTS):
         game = meet(data, ruleset, monster, count, seed)
         assert fight_odds(data, game) == odds  # the same fight, whatever the seed
-        outcomes.append(play(game))
-    won = outcomes.count("win") / ENGINE_FIGHTS
-    p = odds.win
-    se = math.sqrt(max(p * (1 - p), 1e-6) * (1 / ENGINE_FIGHTS + 1 / FIGHTS))
-    assert abs(won - p) <= SIGMAS * se, f"odds {p:.3f}, engine {won:.3f} (se {se:.3f})"
+        outcome, down = fight(game)
+        outcomes.append(outcome)
+        fell += down
+    for what, p, seen in (("win", odds.win, outcomes.count("win")), ("someone falls", falls, fell)):
+        se = math.sqrt(max(p * (1 - p), 1e-6) * (1 / ENGINE_FIGHTS + 1 / FIGHTS))
+        got = seen / ENGINE_FIGHTS
+        assert abs(got - p) <= SIGMAS * se, f"{what}: odds {p:.3f}, engine {got:.3f} (se {se:.3f})"

@@ -2,14 +2,18 @@
 
     python docs/screenshots/make_screenshots.py [--seed N] [--out docs/screenshots] [--only SET ...]
 
-Four sets (``--only`` picks some; all by default):
+Six sets (``--only`` picks some; all by default):
 
 ``window``    the window's console, 80x50, in the small tileset (10x16 px tiles): ``OUT/*.png``
 ``large``     the same frames in the large tileset (20x32 px tiles, the window on a high-resolution screen):
               ``OUT/large/*.png``
 ``wide``      a 120x50 console in the small tileset (a maximised window shows more of the map): ``OUT/wide/*.png``
+``hd``        the window as it opens on a 1080p screen (1920x1080 usable, as under a bare X server): the tileset
+              and console size :func:`undercroft.ui.app.auto_step` and ``opening_size`` choose there (the
+              medium tileset, 123x44): ``OUT/1080p/*.png``
 ``terminal``  ``undercroft play --terminal`` for real, in a pseudo-terminal of 80x24, its screen read by pyte and
               drawn cell by cell (glyph, foreground, background) in the small tileset: ``OUT/terminal/*.png``
+``terminal-wide``  the same in a pseudo-terminal of 120x40: ``OUT/terminal-120x40/*.png``
 
 For the window sets a real game is played through the one loop (``undercroft.ui.loop``) on the null front end: the
 script is its input, the same keys a player presses, and a frame the loop presents is written in the project's
@@ -54,8 +58,10 @@ if TYPE_CHECKING:
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 ARROWS = {(0, -1): KeySym.UP, (0, 1): KeySym.DOWN, (-1, 0): KeySym.LEFT, (1, 0): KeySym.RIGHT}
-SETS = ("window", "large", "wide", "terminal")
+SETS = ("window", "large", "wide", "hd", "terminal", "terminal-wide")
 TERM_SIZE = (80, 24)
+TERM_WIDE = (120, 40)
+HD = (1920, 1080)  # the display of the "hd" set: a 1080p screen (its usable area: a bare X server's, the whole)
 TERM_TIMEOUT = 10.0  # seconds for the terminal to show what the plan saw
 
 
@@ -90,8 +96,17 @@ def main() -> None:
         if "wide" in args.only:
             fresh("wide")
             window_shots(args.seed, (120, 50), [(out / "wide", "small")])
+        if "hd" in args.only:
+            from undercroft.ui.app import auto_step, opening_size
+
+            step = auto_step(HD)  # the window as it opens on a 1080p screen: its tileset and console
+            fresh("hd")
+            window_shots(args.seed, opening_size(step, HD), [(out / "1080p", step.tile)])
         if "terminal" in args.only:
             terminal_shots(args.term_seed, args.term_ruleset, out / "terminal", fresh("terminal"))
+        if "terminal-wide" in args.only:
+            where = out / f"terminal-{TERM_WIDE[0]}x{TERM_WIDE[1]}"
+            terminal_shots(args.term_seed, args.term_ruleset, where, fresh("terminal-wide"), TERM_WIDE)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print(f"done in {time.monotonic() - start:.1f} s")
@@ -285,6 +300,7 @@ def key_event(c: str) -> KeyDown:
     named = {
         "\x1b": key(KeySym.ESCAPE),
         "\r": key(KeySym.RETURN),
+        "\t": key(KeySym.TAB),
         "?": key(KeySym.SLASH, Modifier.LSHIFT),
         ";": key(KeySym.SEMICOLON),
         ">": key(KeySym.PERIOD, Modifier.LSHIFT),
@@ -318,8 +334,8 @@ Plan = tuple[list[str], dict[int, list[str]], list[list[str]]]
 OVERLAYS = {"LookScene": "look", "LogScene": "log", "HelpScene": "help", "DoorScene": "run"}
 
 
-def plan_terminal(seed: int, ruleset: str) -> Plan:
-    """Play ``seed`` of ``ruleset`` on a null front end of 80x24 with a script that visits every scene.
+def plan_terminal(seed: int, ruleset: str, size: tuple[int, int] = TERM_SIZE) -> Plan:
+    """Play ``seed`` of ``ruleset`` on a null front end of ``size`` with a script that visits every scene.
 
     Returns the keys (characters), the names of the screenshots to take before key ``i`` (``len(keys)``: at the
     end, on the title screen), and the screen expected before each key and at the end."""
@@ -330,7 +346,7 @@ def plan_terminal(seed: int, ruleset: str) -> Plan:
 
     content = load_content(data_dir())
     stack = loop.play_stack(content, loop.PlayOptions(ruleset=ruleset, seed=seed))
-    plan = _TerminalPlan(stack, NullFrontEnd(size=TERM_SIZE), f"seed {seed} ({ruleset})")
+    plan = _TerminalPlan(stack, NullFrontEnd(size=size), f"seed {seed} ({ruleset})")
     loop.run(plan.fe.open, lambda: stack)
     return plan.keys, plan.shots, plan.screens
 
@@ -369,7 +385,7 @@ class _TerminalPlan:
         assert self.fe.console is not None
         top = type(self.stack.top).__name__
         overlay = OVERLAYS.get(top)
-        if overlay:
+        if overlay and (top != "LookScene" or self.keys[-1] == "\t"):  # look: on the creature Tab goes to
             self.shoot(overlay)
         if self.queued:
             return self.press(self.queued.pop(0))
@@ -409,7 +425,7 @@ class _TerminalPlan:
 
         if "encounter" not in self.taken:
             self.shoot("encounter")
-            self.queued.extend([";", "\x1b", "L", "\x1b", "?", "\x1b"])  # look, the log, help; then back
+            self.queued.extend([";", "\t", "\x1b", "L", "\x1b", "?", "\x1b"])  # look at it, the log, help; back
             return self.queued.pop(0)
         return "f" if game.legal(Fight()) else "r"
 
@@ -564,19 +580,20 @@ def pyte_console(screen: Any) -> Any:
     return console
 
 
-def terminal_shots(seed: int, ruleset: str, out: Path, home: Path) -> None:
-    """The terminal set: plan the keys, then type them into the real game in an 80x24 pty and photograph it."""
+def terminal_shots(seed: int, ruleset: str, out: Path, home: Path, size: tuple[int, int] = TERM_SIZE) -> None:
+    """The terminal set: plan the keys, then type them into the real game in a pty of ``size`` (80x24) and
+    photograph it."""
     try:
         import pyte  # noqa: F401
     except ImportError:
         print("terminal: skipped (pyte is not installed: pip install pyte)")
         return
     t0 = time.monotonic()
-    keys, shots, screens = plan_terminal(seed, ruleset)  # (its saves in home/data, as the game's will be)
+    keys, shots, screens = plan_terminal(seed, ruleset, size)  # (its saves in home/data, as the game's will be)
     print(f"terminal: {len(keys)} keys planned in {time.monotonic() - t0:.1f} s:", repr("".join(keys)))
     shutil.rmtree(home, ignore_errors=True)  # the plan's saves
     home.mkdir(parents=True)
-    cols, rows = TERM_SIZE
+    cols, rows = size
     game = _PtyGame(["play", "--terminal", "--seed", str(seed), "--ruleset", ruleset], home, cols, rows)
     problems: list[str] = []
     try:

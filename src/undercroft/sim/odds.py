@@ -176,10 +176,11 @@ def attack_target(group: Group) -> int:
     return best
 
 
-def starts(content: Content, game: Game) -> list[Start]:
+def starts(content: Content, game: Game, group: Group | None = None) -> list[Start]:
     """The fight in progress (or about to start) as one :class:`Start` per living party member fighting alone
-    (the creatures' living hit points sorted, weakest first)."""
-    return _starts(content, game)[0]
+    (the creatures' living hit points sorted, weakest first); with ``group``, a fight with it begun now (as
+    :func:`fight_odds`)."""
+    return _starts(content, game, group)[0]
 
 
 def party_start(content: Content, game: Game) -> PartyStart | None:
@@ -332,14 +333,35 @@ def party_odds(start: PartyStart) -> Odds:
             start.specs, start.hps, start.delver_next, start.phase, start.skip_next, start.targeting
         )
         return Odds(*numbers, f"exact; {whole}", PARTY, True)
-    numbers = simulate_party(start, FIGHTS, stream_seed(start))
+    numbers = _party_simulated(start)[:4]
     return Odds(*numbers, f"simulated, {FIGHTS} fights; {whole}", PARTY, False)
+
+
+def someone_falls(content: Content, game: Game, group: Group | None = None) -> float | None:
+    """The chance that at least one of the party falls in the fight :func:`fight_odds` is of (the same fight, the
+    same arguments), won or lost: the party's death for a lone character; for a party, from :func:`simulate_party`
+    (the same fights as the party's simulated odds, and the same dice: a party whose odds are exact gets this
+    number simulated, :data:`FIGHTS` fights). None without a fight."""
+    start = _deciding(content, game, group)
+    if start is None:
+        return None
+    if isinstance(start, Start):
+        return start_odds(start).death
+    return _party_simulated(start)[4]
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _party_simulated(start: PartyStart) -> tuple[float, float, float, float, float]:
+    """:func:`simulate_party`'s numbers and the chance someone falls for ``start``, :data:`FIGHTS` fights seeded
+    from the state (cached)."""
+    return _simulate_party(start, FIGHTS, stream_seed(start))
 
 
 def clear_cache() -> None:
     """Forget every cached result."""
     start_odds.cache_clear()
     party_odds.cache_clear()
+    _party_simulated.cache_clear()
     partytable.clear()
 
 
@@ -464,6 +486,7 @@ class _Party:
     rng: np.random.Generator
     hp: NDArray[np.int32]
     php: NDArray[np.int32]
+    fell: NDArray[np.bool_]  # per fight: someone of the party has fallen (at 0 hit points) in it
 
     @property
     def specs(self) -> tuple[FightSpec, ...]:
@@ -528,11 +551,13 @@ class _Party:
             if least:
                 kf[at] = np.where(left > 0, left, _NONE) * n_members + who
         np.maximum(php, 0, out=php)
+        self.fell |= ~php.all(axis=0)
 
     def keep(self, done: NDArray[np.bool_] | np.bool_) -> None:
         """Drop the finished fights (flatnonzero + take: numpy's boolean indexing is slower)."""
         keep = np.flatnonzero(~done)
         self.hp, self.php = self.hp.take(keep, axis=1), self.php.take(keep, axis=1)
+        self.fell = self.fell.take(keep)
 
 
 def _nth_standing(php: NDArray[np.int32], pick: NDArray[np.float64]) -> NDArray[np.intp]:
@@ -544,7 +569,13 @@ def _nth_standing(php: NDArray[np.int32], pick: NDArray[np.float64]) -> NDArray[
 
 
 def simulate_party(start: PartyStart, fights: int, seed: int) -> tuple[float, float, float, float]:
-    """(win, death, mean hit points the party loses, mean rounds) of ``fights`` simulated fights of the whole
+    """(win, death, mean hit points the party loses, mean rounds): :func:`_simulate_party`'s first four numbers."""
+    return _simulate_party(start, fights, seed)[:4]
+
+
+def _simulate_party(start: PartyStart, fights: int, seed: int) -> tuple[float, float, float, float, float]:
+    """(win, death, mean hit points the party loses, mean rounds, the chance that someone of the party falls,
+    whether the fight is won or lost) of ``fights`` simulated fights of the whole
     living party from :class:`PartyStart`, as :mod:`undercroft.rules.combat` fights them with the party always
     attacking the weakest living creature (:func:`attack_target`): in the party's turn every living character in
     party order strikes the target, or the first living creature once it has fallen; in the monsters' turn (when
@@ -571,9 +602,10 @@ def simulate_party(start: PartyStart, fights: int, seed: int) -> tuple[float, fl
         np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed))),
         np.repeat(np.array(start.hps, dtype=np.int32)[:, None], fights, axis=1),  # [creature, fight]
         np.repeat(np.array([s.delver_hp for s in specs], dtype=np.int32)[:, None], fights, axis=1),
+        np.zeros(fights, dtype=np.bool_),
     )
     start_total = int(sum(s.delver_hp for s in specs))
-    wins = deaths = 0
+    wins = deaths = fell = 0
     lost = rounds = 0
     for r in range(s0.max_rounds):
         for party in (True, False) if start.delver_next else (False, True):
@@ -595,12 +627,14 @@ def simulate_party(start: PartyStart, fights: int, seed: int) -> tuple[float, fl
                     fight.hp = np.where(fight.hp > 0, np.minimum(fight.hp + s0.regenerate, s0.monster_hp), fight.hp)
             if nd:
                 rounds += nd * (r + 1)
+                fell += int(np.count_nonzero(fight.fell & done))
                 fight.keep(done)
                 if fight.hp.shape[1] == 0:
-                    return wins / fights, deaths / fights, lost / fights, rounds / fights
+                    return wins / fights, deaths / fights, lost / fights, rounds / fights, fell / fights
     lost += start_total * int(fight.hp.shape[1]) - int(fight.php.sum())
     rounds += int(fight.hp.shape[1]) * s0.max_rounds
-    return wins / fights, deaths / fights, lost / fights, rounds / fights
+    fell += int(np.count_nonzero(fight.fell))
+    return wins / fights, deaths / fights, lost / fights, rounds / fights, fell / fights
 
 
 def _monster_acts_party(start: PartyStart, r: int) -> bool:

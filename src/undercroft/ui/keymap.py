@@ -450,6 +450,7 @@ LOOK = KeyMode(
             doc="while exploring, close the look and walk to the tile under the cursor (a known one, by a known "
             "way; any key stops the walk); in an encounter or a fight it only closes the look",
         ),
+        Bind("more", ("Space",), "the rest of the panel, when it has more than it shows"),
         Bind("close", ("Esc", ";"), "close"),
         _mouse("pointer", "the cursor follows the pointer"),
     ),

@@ -8,6 +8,7 @@ random stream or changes the game.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import textwrap
@@ -199,7 +200,14 @@ def draw_map(
 
 
 def wrap(text: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
+    """``text`` on rows of ``width`` (words whole where they fit); [""] for no text."""
+    return list(_wrapped(text, width))
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrapped(text: str, width: int) -> tuple[str, ...]:
+    """:func:`wrap`, remembered: the panels wrap the same lines every frame (and again to see what fits)."""
+    return tuple(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""])
 
 
 def wrap_path(path: str, width: int) -> list[str]:
@@ -281,7 +289,8 @@ def put_lines(
 ) -> int:
     """Wrapped lines from (x, y), each a whole message; returns the number of rows used. When they do not fit in
     ``max_rows``, whole messages are left out, never a part of one: the oldest (``keep_last``: the newest are
-    kept) or the last ones, and a dim ``...`` row says so (the whole log, ``L``, has them)."""
+    kept) or the last ones, and a dim ``...`` row says so. Something left out is a cut (:func:`watch_cuts`):
+    callers give the room their lines need, or page or scroll them, and keep this for what must never happen."""
     messages = [[(part, colour) for part in wrap(text, width)] for text, colour in lines]
     rows = [r for m in messages for r in m]
     if max_rows is not None and len(rows) > max_rows:
@@ -293,6 +302,8 @@ def put_lines(
             kept.append(m)
             room -= len(m)
         # (not even one whole message may fit: then the "..." alone, and the whole log has them)
+        left = [m for m in messages if m not in kept]
+        _cut(MORE + " " + " ".join(r[0] for r in left[0]))
         if keep_last:
             kept.reverse()
         body = [r for m in kept for r in m]
@@ -301,6 +312,21 @@ def put_lines(
     for i, (text, colour) in enumerate(rows):
         put_text(console, x, y + i, text, colour, width=width)
     return len(rows)
+
+
+def paged(lines: list[tuple[str, RGB]], width: int, room: int) -> list[list[tuple[str, RGB]]]:
+    """``lines`` wrapped to ``width`` on pages of ``room`` rows, each message whole on one page (one longer than a
+    page goes on across pages); at least one page."""
+    pages: list[list[tuple[str, RGB]]] = [[]]
+    for text, colour in lines:
+        rows = [(part, colour) for part in wrap(text, width)]
+        if pages[-1] and len(pages[-1]) + len(rows) > room:
+            pages.append([])
+        for row in rows:
+            if len(pages[-1]) == room:
+                pages.append([])
+            pages[-1].append(row)
+    return pages
 
 
 def panel(console: tcod.console.Console, x: int, y: int, width: int, height: int, title: str = "") -> None:

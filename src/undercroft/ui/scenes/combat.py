@@ -8,7 +8,7 @@ import tcod.event
 from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil, Wait
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
-from undercroft.ui import render
+from undercroft.ui import render, threat
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, FAINT, TEXT, TITLE
 from undercroft.ui.scenes.base import Transition
@@ -115,7 +115,9 @@ class CombatScene(GameScene):
             mon = game.monster_of(g)
             mcol = render.hex_rgb(mon.colour)
             n = len(g.hp)
-            room = max(2, bottom - y - 12)  # what the odds, the choices and the hint leave for the list
+            odds_rows = sum(len(render.wrap(t, w - 4)) for t, _ in self.odds_lines())
+            # what the odds, the choices, the hint and a refusal leave for the list
+            room = max(2, bottom - y - 10 - odds_rows - self.refusal_rows(w - 4))
             first, last = 0, n
             if n > room:  # a window of the list around the target, the rest counted
                 first = max(0, min(n - (room - 1), self.target - (room - 1) // 2))
@@ -151,11 +153,14 @@ class CombatScene(GameScene):
         opts: list[tuple[str, str, Action]] = [
             ("fight", f"Attack {target_name}", Attack(self.target)),
             ("oil", "Throw oil at it", ThrowOil(self.target)),
-            ("drink", "Drink", Drink()),
+            ("drink", self.drink_label(), Drink()),
             ("wait", "Hold back", Wait()),
             ("run", self.run_label("Run through the door", "Run through a door..."), Run()),
         ]
+        chances = threat.way_chances(game, g) if g is not None else {}
         for command, label, action in opts:
+            if command in chances:  # running from the fight: its chance to get away
+                label = f"{label} ({chances[command]})"
             self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
             y += 1
         render.put_text(console, x + 2, y, "Tab, Shift+Tab or a click: target", DIM, width=w - 4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tcod.console
 import tcod.event
 
+from undercroft.bot import meeting
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
     Action,
@@ -23,7 +24,7 @@ from undercroft.rules.actions import (
 from undercroft.rules.names import a_name, group_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
-from undercroft.ui import render
+from undercroft.ui import render, threat
 from undercroft.ui.keymap import WALK
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
@@ -108,7 +109,7 @@ class EncounterScene(GameScene):
         cell = formulas.bribe_cell(table, game.monster_of(g), gold)
         if cell is None:  # below the table's first row: the engine refuses the offer
             return f"Too little: the least offer is {table.rows[0].min} gold."
-        taken = sum(formulas.bribe_accepted(face, cell[2]) for face in range(1, table.die + 1))
+        taken = round(meeting.bribe_chance(table.die, cell[2]) * table.die)  # the faces that take it
         if taken == 0:
             return "Never accepted at this sum: it keeps the gold and attacks."
         if taken == table.die:
@@ -116,7 +117,27 @@ class EncounterScene(GameScene):
         times = "once" if taken == 1 else f"{taken} times"
         return f"Accepted {times} in {table.die} ({taken / table.die:.0%}); if not, it keeps the gold and attacks."
 
-    def info_lines(self) -> list[tuple[str, RGB]]:
+    def info_tiers(self) -> list[list[tuple[str, RGB]]]:
+        """What the panel tells of the meeting, from the most to the least: the creature's whole threat and its
+        description; the threat and a pointer to look for the description; its blow on one line and a pointer to
+        look, which tells the rest (a short screen); only the pointer. [] without a meeting."""
+        out = self.meeting_lines()
+        g = self.group()
+        if not out or g is None:
+            return []
+        game = self.session.game
+        mon = game.monster_of(g)
+        told = threat.creature_lines(game, g)
+        short = threat.short_line(game, g)
+        return [
+            [*out, *told, (mon.description, DIM)],
+            [*out, *told, ("Look (;) at it: what it is.", DIM)],
+            [*out, *([short, ("Look (;) at it for the rest.", DIM)] if short else [])],
+            [*out, ("Look (;) at it: its threat.", DIM)],
+        ]
+
+    def meeting_lines(self) -> list[tuple[str, RGB]]:
+        """The meeting: who, their hit points, distance, surprise, reaction, what was tried, the odds."""
         game = self.session.game
         st = game.state
         g = self.group()
@@ -165,7 +186,6 @@ class EncounterScene(GameScene):
         if talk:
             out.append(("Already: " + ", ".join(talk), DIM))
         out.extend(self.odds_lines())
-        out.append((mon.description, DIM))
         return out
 
     def on_draw(self, console: tcod.console.Console) -> None:
@@ -177,20 +197,34 @@ class EncounterScene(GameScene):
         render.panel(console, r.x, r.y, r.w, r.h, "Encounter")
         self.draw_hover_line(console, r)
         y = r.y + 2
-        compact = r.h < 30  # a short screen: the choices in two columns, the run choice's label short
         stairs = game.legal(Descend())  # on the stairs (the last level's way out) with a monster that lets you go
-        choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
-        below = 2 + choices + int(stairs) + 2  # "Your choice:", the choices, the stairs, the walking hint
-        y += render.put_lines(
-            console, x + 2, y, w - 4, self.info_lines(), max_rows=max(3, bottom - y - below), keep_last=False
-        )
+        # The most of the meeting that fits whole: on a tall panel the choices one a row, else (or when that leaves
+        # too little room to tell it all) in two columns, the run choice's label short.
+        tiers = self.info_tiers() or [[]]
+        sizes = [sum(len(render.wrap(t, w - 4)) for t, _ in tier) for tier in tiers]
+        ways = [(True, i) for i in range(len(tiers))]
+        ways = ways if r.h < 30 else [(False, 0), *ways]
+        refusal = self.refusal_rows(w - 4)
+        for compact, tier in ways:
+            choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
+            # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
+            room = max(3, bottom - y - (2 + choices + int(stairs) + 2 + refusal))
+            info = tiers[tier]
+            if sizes[tier] <= room:
+                break
+        y += render.put_lines(console, x + 2, y, w - 4, info, max_rows=room, keep_last=False)
         y += 1
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
         col = (w - 4) // 2
+        chances = threat.way_chances(game, g) if g is not None else {}
         for i, (command, label, action) in enumerate(ENCOUNTER_CHOICES):
             if command == "run":
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
+            if command == "drink":
+                label = self.drink_label((col if compact else w - 4) - 4)
+            if command in chances:
+                label = with_chance(label, chances[command], (col if compact else w - 4) - 4)
             if compact:
                 self.choice(
                     console, x + 2 + col * (i // choices), y + i % choices, command, label, game.legal(action), col
@@ -210,3 +244,16 @@ class EncounterScene(GameScene):
         y += 2
         y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)
+
+
+def with_chance(label: str, chance: str, room: int) -> str:
+    """A choice's label with its chance ("Talk 42%", "Bribe... 67% at 100"), shortened to ``room``: without a
+    parenthesis, then without the dots, then the chance without its sum."""
+    short, _, rest = label.partition(" (")
+    bare = short.rstrip(".")
+    alone = chance.split(" at ")[0]
+    whole = f"{short} {chance} ({rest}" if rest else f"{label} {chance}"
+    for text in (whole, f"{short} {chance}", f"{bare} {chance}", f"{bare} {alone}"):
+        if len(text) <= room:
+            return text
+    return f"{bare} {alone}"

@@ -52,20 +52,37 @@ class EndScene(GameScene):
         assert r is not None
         x, w = r.x, r.w
         render.panel(console, r.x, r.y, r.w, r.h, "Death" if dead else "Victory")
-        lines = end_lines(game, self.session.seed_label)
+        sections = self.sections(w - 4, whole_path=True)
+        room = r.h - 5  # the rows between the title and the key hint
+        spaced = sum(len(s) for s in sections) + len(sections) - 1 <= room
+        if not spaced and sum(len(s) for s in sections) > room:
+            sections = self.sections(w - 4, whole_path=False)  # the morgue file by its name alone
         y = r.y + 2
-        y += render.put_lines(console, x + 2, y, w - 4, [(lines[0], render.BAD if dead else render.GOLD)]) + 1
-        y += render.put_lines(console, x + 2, y, w - 4, [(line, TEXT) for line in lines[1:]]) + 1
+        for section in sections:
+            for text, colour in section:
+                render.put_text(console, x + 2, y, text, colour, width=w - 4)
+                y += 1
+            y += int(spaced)
+        render.put_lines(console, x + 2, max(y, r.y + r.h - 3), w - 4, [("Enter: title   L: the whole log", KEY)])
+
+    def sections(self, w: int, *, whole_path: bool) -> list[list[tuple[str, render.RGB]]]:
+        """The end screen's text in rows of ``w``, by section: the end, the facts, where it turned, the morgue file
+        (``whole_path``: its whole path, else its name and the folder's)."""
+        game = self.session.game
+        dead = game.state.mode == Mode.DEAD
+        lines = end_lines(game, self.session.seed_label)
+
+        def rows(texts: list[str], colour: render.RGB) -> list[tuple[str, render.RGB]]:
+            return [(part, colour) for t in texts for part in render.wrap(t, w)]
+
+        out = [rows(lines[:1], render.BAD if dead else render.GOLD), rows(lines[1:], TEXT)]
         turning = self.session.turning_lines()
         if turning:
-            render.put_text(console, x + 2, y, "Where it turned:", KEY)
-            y += 1 + render.put_lines(console, x + 2, y + 1, w - 4, [(line, TEXT) for line in turning]) + 1
+            out.append([("Where it turned:", KEY), *rows(turning, TEXT)])
         if self.session.morgue is not None:
-            render.put_text(console, x + 2, y, "Morgue file:", DIM)
-            for part in render.wrap_path(render.home_short(str(self.session.morgue)), w - 4):
-                y += 1
-                render.put_text(console, x + 2, y, part, DIM)
-            y += 2
+            where = render.home_short(str(self.session.morgue))
+            path = where if whole_path else f"{self.session.morgue.name} (the morgue folder)"
+            out.append([("Morgue file:", DIM), *((p, DIM) for p in render.wrap_path(path, w))])
         elif self.morgue_error:
-            y += render.put_lines(console, x + 2, y, w - 4, [(self.morgue_error, render.BAD)]) + 1
-        render.put_lines(console, x + 2, max(y, r.y + r.h - 3), w - 4, [("Enter: title   L: the whole log", KEY)])
+            out.append(rows([self.morgue_error], render.BAD))
+        return out

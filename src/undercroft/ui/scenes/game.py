@@ -23,7 +23,7 @@ from undercroft.rules import items
 from undercroft.rules.actions import Action, Drink, Run, Use
 from undercroft.rules.levelmap import Point
 from undercroft.rules.types import Mode
-from undercroft.sim.odds import PARTY, fight_odds
+from undercroft.sim.odds import PARTY, fight_odds, someone_falls
 from undercroft.ui import keymap, render
 from undercroft.ui.layout import Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
@@ -165,13 +165,22 @@ class GameScene(Scene):
         render.choice(console, x, y, keymap.key_for(self.key_mode(), command), label, enabled, width=width)
         self.buttons.add(x, y, width, command)
 
-    def draw_refusal(self, console: tcod.console.Console, x: int, y: int, w: int) -> int:
-        """Why the last key did nothing ("Not now: ..."): the engine's refusal, or the scene's notice. Returns the
-        rows used (and one blank after)."""
+    def refusal_text(self) -> str:
+        """Why the last key did nothing ("Not now: ..."): the engine's refusal, or the scene's notice ("": none)."""
         text = self.session.refused or self.notice
+        return "Not now: " + text if text else ""
+
+    def refusal_rows(self, w: int) -> int:
+        """The rows :meth:`draw_refusal` takes at width ``w`` (what a panel keeps for it below its choices)."""
+        text = self.refusal_text()
+        return len(render.wrap(text, w)) + 1 if text else 0
+
+    def draw_refusal(self, console: tcod.console.Console, x: int, y: int, w: int) -> int:
+        """Why the last key did nothing (:meth:`refusal_text`). Returns the rows used (and one blank after)."""
+        text = self.refusal_text()
         if not text:
             return 0
-        return render.put_lines(console, x, y, w, [("Not now: " + text, render.KIND_COLOURS["refused"])]) + 1
+        return render.put_lines(console, x, y, w, [(text, render.KIND_COLOURS["refused"])]) + 1
 
     def draw_hover_line(
         self, console: tcod.console.Console, panel: Rect | None = None, right: int | None = None
@@ -190,10 +199,19 @@ class GameScene(Scene):
         odds = fight_odds(self.session.content, self.session.game)
         if odds is None:
             return []
-        out = [odds_line(odds, "If you fight on")]
+        out = [odds_line(odds, "If you fight on", someone_falls(self.session.content, self.session.game))]
         if len(self.session.game.state.party) > 1 and odds.character != PARTY:
             out.append((f"(for {odds.character} alone, the only one standing)", DIM))
         return out
+
+    def drink_label(self, room: int = 1 << 16) -> str:
+        """The drink choice's label with the healing potions carried, in ``room`` columns: "Drink (2 left)", or
+        "Drink (2)"; "Drink (none)"."""
+        st = self.session.game.state
+        items = self.session.content.items
+        n = sum(k for i, k in st.items.items() if items[i].kind == "potion" and items[i].heal is not None)
+        long = f"Drink ({n} left)" if n else "Drink (none)"
+        return long if len(long) <= room else f"Drink ({n})"
 
     def drink(self) -> Transition | None:
         """Drink a potion: the lone delver at once; in a party, choose who (the most wounded is offered first)."""
@@ -297,18 +315,25 @@ class GameScene(Scene):
         self, console: tcod.console.Console, x: int, y: int, w: int, rows: int, heading: str = "What happened:"
     ) -> None:
         """The last action's outcome, each result with the roll behind it (as the log told it: a group not seen
-        yet is not named)."""
+        yet is not named): the newest results that fit whole in ``rows`` (with the heading); when the older ones
+        do not, the heading says where they are ("What happened (before: L):", the whole log)."""
         lines: list[tuple[str, RGB]] = []
         for text, kind in self.session.log.batch if self.session.last_events else []:
             if kind != "detail":
                 lines.append((text, render.KIND_COLOURS.get(kind, TEXT)))
         if not lines or rows <= 1:
             return
-        sizes = [len(render.wrap(t, w)) for t, _ in lines]
-        if sum(sizes) > rows - 1 and sizes[-1] + 1 > rows - 1:
+        room = rows - 1
+        start = len(lines)
+        while start > 0 and len(render.wrap(lines[start - 1][0], w)) <= room:
+            start -= 1
+            room -= len(render.wrap(lines[start][0], w))
+        if start == len(lines):
             return  # not even the last result fits whole: the log below tells it
-        render.put_text(console, x, y, heading, DIM)
-        render.put_lines(console, x, y + 1, w, lines, max_rows=rows - 1)
+        if start:
+            heading = f"{heading.removesuffix(':')} (before: L):"
+        render.put_text(console, x, y, heading, DIM, width=w)
+        render.put_lines(console, x, y + 1, w, lines[start:])
 
 
 # --- leaving a game ------------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ class InventoryScene(Scene):
         self.session = session
         self.drink = drink
         self.use = use
+        self.page = 0  # the page shown when the pack has more than the screen's height (Space: the next)
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if not isinstance(event, tcod.event.KeyDown):
@@ -33,6 +34,9 @@ class InventoryScene(Scene):
             return Pop(then=self.drink())
         if keys.char(event) == "u":
             return Pop(then=self.use())
+        if keys.char(event) == " ":
+            self.page += 1  # (on_draw goes back to the first after the last)
+            return None
         if keys.is_cancel(event) or keys.char(event) == "i" or keys.is_confirm(event):
             return Pop()
         return None
@@ -40,7 +44,7 @@ class InventoryScene(Scene):
     def on_draw(self, console: tcod.console.Console) -> None:
         g = self.session.game
         st = g.state
-        w = 60
+        w = max(60, min(76, console.width - 4))
         x = (console.width - w) // 2
         lines: list[tuple[str, render.RGB]] = [(f"Gold: {st.gold}", render.GOLD)]
         tired = formulas.exhausted_counts(st.exhausted, g.proc.fatigue)
@@ -68,5 +72,10 @@ class InventoryScene(Scene):
         h = min(rows + 5, console.height)
         y = max(0, min(4, (console.height - h) // 2))
         render.panel(console, x, y, w, h, "Inventory")
-        render.put_lines(console, x + 2, y + 2, w - 4, lines, max_rows=h - 5, keep_last=False)
-        render.put_text(console, x + 2, y + h - 2, "q: drink a healing potion   u: use a thing   Esc: close", DIM)
+        pages = render.paged(lines, w - 4, max(1, h - 5))
+        page = self.page = self.page % len(pages)
+        render.put_lines(console, x + 2, y + 2, w - 4, pages[page])
+        hint = "q: drink a healing potion   u: use a thing   Esc: close"
+        if len(pages) > 1:
+            hint = f"Space: more ({page + 1}/{len(pages)})   q: drink   u: use   Esc: close"
+        render.put_text(console, x + 2, y + h - 2, hint, DIM, width=w - 4)

@@ -20,8 +20,8 @@ from undercroft import travel
 from undercroft.rules import dungeon
 from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
-from undercroft.sim.odds import PARTY, Odds, fight_odds
-from undercroft.ui import keymap, render
+from undercroft.sim.odds import PARTY, Odds, fight_odds, someone_falls
+from undercroft.ui import keymap, render, threat
 from undercroft.ui.layout import Layout
 from undercroft.ui.palette import CURSOR_BG, CURSOR_FG
 from undercroft.ui.render import DIM, RGB, TEXT
@@ -160,6 +160,7 @@ def describe_lines(
         out.append((f"{len(g.alive)} of the {len(g.hp)} still stand.", TEXT))
     if g.peaceful:
         out.append(("It lets you pass.", TEXT))
+    out.extend(threat.creature_lines(game, g))
     front = st.front_group()
     lines = odds() if odds is not None and front is not None and front.id == g.id else []
     out.extend(lines if lines else explore_odds(session, g))
@@ -176,17 +177,23 @@ def explore_odds(session: Session, g: Group) -> list[tuple[str, RGB]]:
     if game.state.front_group() is not None:
         return []
     odds = fight_odds(game.content, game, g)
-    return [] if odds is None else [odds_line(odds, "If you fight it")]
+    return [] if odds is None else [odds_line(odds, "If you fight it", someone_falls(game.content, game, g))]
 
 
-def odds_line(odds: Odds, lead: str) -> tuple[str, RGB]:
-    """The odds' line of a panel (``lead``: "If you fight it", "If you fight on"): win, death, hit points lost and
-    how they were worked out, coloured by whether the fight is more likely won."""
+def odds_line(odds: Odds, lead: str, falls: float | None = None) -> tuple[str, RGB]:
+    """The odds' line of a panel (``lead``: "If you fight it", "If you fight on"): win, death (a party's: all of
+    it, and ``falls``, the chance that someone falls), hit points lost and how they were worked out, coloured by
+    whether the fight is more likely won."""
     how = "exact" if odds.exact else "simulated"
+    death = f"death {threat.pct(odds.death)}"
     if odds.character == PARTY:
         how = f"the whole party, {how}"
+        about = "~" if odds.exact else ""  # (a party's "one falls" is always simulated: said so beside exact odds)
+        death = f"all fall {threat.pct(odds.death)}" + (
+            "" if falls is None else f", one falls {about}{threat.pct(falls)}"
+        )
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
-    return (f"{lead}: win {odds.win:.0%}, death {odds.death:.0%}, HP lost ~{odds.hp_lost_mean:.1f} ({how})", colour)
+    return (f"{lead}: win {threat.pct(odds.win)}, {death}, HP lost ~{odds.hp_lost_mean:.1f} ({how})", colour)
 
 
 def draw_hover(console: tcod.console.Console, session: Session, p: Point | None, width: int, x: int = 1) -> None:
@@ -219,6 +226,7 @@ class LookScene(Scene):
         self.odds = odds
         self.travel = travel
         self.cursor: Point = session.game.state.pos
+        self.page = 0  # the page of the panel's text shown (Space: the next; after the last, the first)
         self.goal: Point | None = None  # chosen with Enter: walked to once the look is closed
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
@@ -237,6 +245,9 @@ class LookScene(Scene):
             return Pop()
         if command == "travel":
             return self.go()
+        if command == "more":
+            self.page += 1  # (on_draw goes back to the first after the last)
+            return None
         if command in ("next", "previous"):
             self.cycle(1 if command == "next" else -1)
             return None
@@ -249,6 +260,7 @@ class LookScene(Scene):
             nx = max(max(0, view.ox), min(min(lv.map.width, view.ox + view.w) - 1, nx))
             ny = max(max(0, view.oy), min(min(lv.map.height, view.oy + view.h) - 1, ny))
             self.cursor = (nx, ny)
+        self.page = 0
         return None
 
     def go(self) -> Transition | None:
@@ -266,6 +278,7 @@ class LookScene(Scene):
             self.cursor = ts[(ts.index(self.cursor) + step) % len(ts)]
         else:
             self.cursor = ts[0 if step > 0 else -1]
+        self.page = 0
 
     def on_draw(self, console: tcod.console.Console) -> None:
         view = self.session.camera.last
@@ -281,6 +294,11 @@ class LookScene(Scene):
         w = LOOK_W
         h = r.h  # the whole side: over a panel of the scene below, it covers it whole, never a part of it
         render.panel(console, r.x, r.y, w, h, "Look")
-        render.put_lines(console, r.x + 2, r.y + 2, w - 4, lines, max_rows=h - 5, keep_last=False)
+        pages = render.paged(lines, w - 4, max(1, h - 5))
+        page = self.page = self.page % len(pages)
+        for i, (text, colour) in enumerate(pages[page]):
+            render.put_text(console, r.x + 2, r.y + 2 + i, text, colour, width=w - 4)
         hint = "Tab: next  Enter: go  Esc: back" if self.travel is not None else "Tab: next  Esc: back"
+        if len(pages) > 1:
+            hint = f"Space: more ({page + 1}/{len(pages)})  Esc: back"
         render.put_text(console, r.x + 2, r.y + h - 2, hint, DIM, width=w - 4)

@@ -126,14 +126,9 @@ class PastGamesScene(Scene):
         else:
             self._draw_rows(console)
             g = self.games[self.cursor]
-            render.put_text(
-                console,
-                2,
-                console.height - 4,
-                f"Watch it: undercroft replay {g.path} --watch",
-                FAINT,
-                width=console.width - 4,
-            )
+            watch = f"Watch it: undercroft replay {render.home_short(str(g.path))} --watch"
+            for i, part in enumerate(render.wrap_path(watch, console.width - 4)[:3]):  # (rows height-5 to -3)
+                render.put_text(console, 2, console.height - 5 + i, part, FAINT, width=console.width - 4)
         if self.notes:
             render.put_text(
                 console,

@@ -9,7 +9,7 @@ from undercroft.narrate import plural
 from undercroft.rules.actions import Action, Drink, DropFood, DropTreasure, Fight, Run, ThrowOil, Wait
 from undercroft.rules.names import The, group_name, the
 from undercroft.rules.types import Mode, Side
-from undercroft.ui import render
+from undercroft.ui import render, threat
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import TEXT
 from undercroft.ui.scenes.game import GameScene, Handler, shows
@@ -102,7 +102,12 @@ class PursuitScene(GameScene):
                 )
                 y += 1
         y += 1
+        chances = threat.way_chances(game, front) if front is not None and not chasing else {}
         for command, label, action in self.choices():
+            if command == "drink":
+                label = self.drink_label()
+            if command in chances:
+                label = f"{label} ({chances[command]})"
             self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
             y += 1
         y += 1

@@ -102,13 +102,19 @@ class TitleScene(Scene):
         g = self.games[self.cursor]
         return g.path, self.describe(g)
 
-    def describe(self, g: saves_mod.GameInfo) -> str:
+    def describe(self, g: saves_mod.GameInfo, room: int = 1 << 16) -> str:
+        """An unfinished game in a row of ``room`` columns: the whole, else in short forms ("T400, L2"), else
+        without its HP, else its ruleset and seed alone (what it is said first, never cut at the edge)."""
+        title = saves_mod.ruleset_title(self.content, g.ruleset)
+        what = f"{title}, seed {g.seed_text}, turn {g.turns}"
+        if g.open_pid is not None:
+            return next((t for t in (f"{saves_mod.open_elsewhere(g.open_pid)}: {what}", what) if len(t) <= room), what)
         level = f", level {g.level}" if g.level is not None else ""
+        lv = f", L{g.level}" if g.level is not None else ""
         hp = f", HP {g.hp}" if g.hp else ""
-        what = f"{saves_mod.ruleset_title(self.content, g.ruleset)}, seed {g.seed_text}, turn {g.turns}"
-        if g.open_pid is not None:  # what matters first (a row is cut at the screen's edge)
-            return f"{saves_mod.open_elsewhere(g.open_pid)}: {what}"
-        return f"{what}{level}{hp}"
+        short = f"{title}, seed {g.seed_text}, T{g.turns}{lv}"
+        variants = (f"{what}{level}{hp}", f"{short}{hp}", f"{short}{hp.split(' (')[0]}", short)
+        return next((t for t in variants if len(t) <= room), f"{title}, seed {g.seed_text}")
 
     # --- actions ---------------------------------------------------------------------------------------------
 
@@ -393,11 +399,12 @@ class TitleScene(Scene):
         cont = self._continue
         if cont is not None:
             g = self.games[self.cursor]
+            about = self.describe(g, w - 4 - len("Continue        "))
             if g.open_pid is not None:
-                self._menu(console, x, y + 12, "c", f"Continue        {cont[1]}", width=w)
+                self._menu(console, x, y + 12, "c", f"Continue        {about}", width=w)
                 self._menu(console, x, y + 13, "a", "Abandon: not while it is open in another window", enabled=False)
             else:
-                self._menu(console, x, y + 12, "c", f"Continue        {cont[1]}", width=w)
+                self._menu(console, x, y + 12, "c", f"Continue        {about}", width=w)
                 self._menu(console, x, y + 13, "a", "Abandon the chosen game (moved aside, never deleted)")
         else:
             self._menu(console, x, y + 12, "c", "Continue        (no unfinished game)", enabled=False)
@@ -414,7 +421,7 @@ class TitleScene(Scene):
                     console,
                     x,
                     ly + 1 + i,
-                    ("> " if chosen else "  ") + f"{when}{self.describe(g)}",
+                    ("> " if chosen else "  ") + f"{when}{self.describe(g, w - 2 - len(when))}",
                     render.TEXT if chosen else DIM,
                     width=w,
                 )

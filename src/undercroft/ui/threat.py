@@ -1,0 +1,201 @@
+"""The threat told: what a creature does to the party and what each way out of a meeting with it is worth, in words.
+
+Every number here is asked of the function that carries its rule, never worked out again: a blow's damage and the
+faces that hit from each character's :class:`~undercroft.sim.spec.FightSpec` (:meth:`monster_outcomes`, the
+per-face outcomes of :func:`undercroft.rules.formulas.attack` and :func:`~undercroft.rules.formulas.damage`), the
+speeds and what follows a running party from :mod:`undercroft.rules.formulas` (``follows``, ``escapes_by_speed``,
+``distracted_by``, ``percent``, ``oil_slowed_feet``), the chances of running, talking and bribing from
+:mod:`undercroft.bot.meeting` (the reference player's, which are the engine's rules), the fight's from
+:mod:`undercroft.sim.odds`. The look panel (``;``) shows all of it; the encounter and chase panels show the ways out
+on their choices (:func:`chance_labels`) and as much of the rest as they have room for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final, Literal
+
+from undercroft.bot import meeting
+from undercroft.rules import formulas
+from undercroft.rules.actions import Run, Talk
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+from undercroft.rules.types import Behaviour, Mode, Origin
+from undercroft.sim.odds import starts
+from undercroft.sim.spec import FightSpec, Outcome
+from undercroft.ui.render import DIM, RGB, TEXT
+
+Line = tuple[str, RGB]
+DROPS: Final[tuple[tuple[str, Literal["food", "treasure"], str], ...]] = (  # (command, what, as a line says it)
+    ("food", "food", "food"),
+    ("treasure", "treasure", "gold"),
+)
+
+
+def pct(p: float) -> str:
+    """A chance as the panels write it: "60%"; "<1%" for a chance that is not nil but rounds to it."""
+    return "<1%" if 0 < p < 0.005 else f"{p:.0%}"
+
+
+def percent_chance(chance: int) -> float:
+    """The chance a percentile check of ``chance`` passes (:func:`undercroft.rules.formulas.percent`)."""
+    if not formulas.percent_needs_die(chance):
+        return 1.0 if formulas.percent(None, chance) else 0.0
+    return sum(formulas.percent(face, chance) for face in range(1, formulas.PERCENT + 1)) / formulas.PERCENT
+
+
+def specs(game: Game, g: Group) -> list[FightSpec]:
+    """One :class:`FightSpec` per living character against ``g`` (the fight in front of the party, or one begun
+    now with ``g``)."""
+    front = game.state.front_group()
+    mine = front is not None and front.id == g.id and game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT)
+    return [s.spec for s in starts(game.content, game, None if mine else g)]
+
+
+@lru_cache(maxsize=256)
+def outcomes(spec: FightSpec) -> tuple[Outcome, ...]:
+    """:meth:`FightSpec.monster_outcomes` of ``spec`` (cached: the panels ask for them every frame)."""
+    return spec.monster_outcomes()
+
+
+def _hit_from(outcomes: Sequence[Outcome], critical: int) -> int | None:
+    """The least face that hits besides the critical one (None: only the critical face hits)."""
+    return min((o.face for o in outcomes if o.hit and o.face != critical), default=None)
+
+
+def blow_line(spec: FightSpec) -> str:
+    """ "Hits for 4, 8 on a 20." (and how often it strikes, when not every round)."""
+    outs = outcomes(spec)
+    normal = max((o.damage for o in outs if o.hit and not o.critical), default=None)
+    crit = next((o.damage for o in outs if o.critical), None)
+    parts = []
+    if normal is not None:
+        parts.append(f"Hits for {normal}")
+    if crit is not None:
+        parts.append(f"{crit} on a {spec.critical}" if parts else f"Hits for {crit}, only on a {spec.critical}")
+    text = ", ".join(parts) if parts else "Never hits"
+    if spec.acts_every > 1:
+        text += f"; strikes every {_nth(spec.acts_every)} turn"
+    if spec.regenerate:
+        text += f"; heals {spec.regenerate} a round"
+    return text + "."
+
+
+def _nth(n: int) -> str:
+    return {2: "second", 3: "third"}.get(n, f"{n}th")
+
+
+def to_hit_line(game: Game, specs_: Sequence[FightSpec]) -> str:
+    """ "Hits you on 9+ (60%)." against each living character's defence (a party: each by name)."""
+    names = {m.template: m.name for m in game.state.party}
+    parts = []
+    for s in specs_:
+        outs = outcomes(s)
+        chance = sum(o.hit for o in outs) / len(outs)
+        least = _hit_from(outs, s.critical)
+        on = f"only on a {s.critical}" if least is None else f"on {least}+"
+        who = "you" if len(specs_) == 1 else names.get(s.character, s.character)
+        parts.append(f"{who} {on} ({pct(chance)})")
+    return "Hits " + ", ".join(parts) + "."
+
+
+def running_lines(game: Game, g: Group) -> list[str]:
+    """Whether it follows a running party, its speed against the party's, and whether the party outruns it (003's
+    evasion by speed, where the ruleset has pursuit)."""
+    mon = game.monster_of(g)
+    proc = game.proc
+    if not proc.running:
+        return ["No running here: talk, bribe or fight."]
+    mine = game.party_speed()
+    speeds = f"speed {mon.speed}, yours {mine}"
+    if not formulas.follows(proc.pursuit, mon.pursues):
+        return [f"If you run, it stays ({speeds})."]
+    if Behaviour.SUBMERGED in mon.behaviours:
+        return [f"If you run, it chases and never gives up ({speeds})."]
+    if formulas.escapes_by_speed(mine, mon.speed):
+        return [f"If you run, you outrun it ({speeds})."]
+    faster = "faster" if mon.speed > mine else "as fast" if mon.speed == mine else "slower"
+    return [f"If you run, it chases, {faster} ({speeds})."]
+
+
+def distraction_lines(game: Game, g: Group) -> list[str]:
+    """What stops it in a chase (003): food, gold, burning oil; only where it follows a running party."""
+    mon = game.monster_of(g)
+    if not (game.proc.running and formulas.follows(game.proc.pursuit, mon.pursues)):
+        return []
+    d = game.content.tables.distractions
+    submerged = Behaviour.SUBMERGED in mon.behaviours
+    takes = []
+    for _, what, word in DROPS:
+        if formulas.distracted_by(what, mon.intelligent, submerged):
+            takes.append(f"{word} may stop it ({pct(percent_chance(getattr(d, what)))})")
+    out = ["Chased: " + (" and ".join(takes) if takes else "no drop stops it") + "."]
+    if mon.self_preservation:
+        back = formulas.oil_slowed_feet(d.oil_slows_rounds, mon.speed, game.content.rules.encounter.running_multiplier)
+        out.append(f"Fears fire: oil stops it ({pct(percent_chance(d.oil_stops))}), else {back} ft back.")
+    else:
+        out.append("No fear of fire.")
+    return out
+
+
+def parley_line(game: Game, g: Group) -> str:
+    """Whether it can be talked to and bribed (000, and its exceptions: the ruleset's list, or the data's)."""
+    proc = game.proc
+    if g.origin == Origin.GUARDIAN:
+        return "A guardian: no words, no gold."
+    if not (proc.negotiation or proc.bribery):
+        return "No talking or bribes here."
+    if not game.negotiable(g):
+        return "Will not talk" + (" or take a bribe." if proc.bribery else ".")
+    if proc.negotiation and proc.bribery:
+        return "Will talk; bribable if it fails."
+    return "Will talk." if proc.negotiation else "May take a bribe."
+
+
+def creature_lines(game: Game, g: Group) -> list[Line]:
+    """Everything the threat of ``g``'s creatures is, for the look panel: its blow, its to-hit against each
+    character, running from it, what stops it in a chase, talk and bribes."""
+    ss = specs(game, g)
+    out: list[Line] = []
+    if ss:
+        out.append((blow_line(ss[0]), TEXT))
+        out.append((to_hit_line(game, ss), TEXT))
+    out.extend((t, TEXT) for t in running_lines(game, g))
+    out.extend((t, DIM) for t in distraction_lines(game, g))
+    out.append((parley_line(game, g), DIM))
+    return out
+
+
+def short_line(game: Game, g: Group) -> Line | None:
+    """The blow and the to-hit on one line, for a panel short of room: "Hits for 4 (8 on a 20); you on 9+ (60%)."."""
+    ss = specs(game, g)
+    if not ss:
+        return None
+    return (f"{blow_line(ss[0])[:-1]}. {to_hit_line(game, ss)}", TEXT)
+
+
+def way_chances(game: Game, g: Group) -> dict[str, str]:
+    """The chance of each way out of the meeting in front of the party, as a choice's label ends: command ->
+    "100%" (run), talk, bribe (at the least sum that gives at least even odds, or "?" when none: the prompt says
+    the chance of the sum typed), food, treasure, oil (in a chase)."""
+    out: dict[str, str] = {}
+    st = game.state
+    mon = game.monster_of(g)
+    if st.mode in (Mode.ENCOUNTER, Mode.COMBAT):
+        if game.legal(Run()):
+            out["run"] = pct(meeting.escape_chance(game, g))
+        if game.legal(Talk()):
+            out["talk"] = pct(meeting.talk_odds(game, g))
+        offer = meeting.bribe_offer(game, g)
+        cell = game.bribe_cell(g, offer) if offer is not None else None
+        if offer is not None and cell is not None:
+            out["bribe"] = f"{pct(meeting.bribe_chance(game.content.tables.bribery.die, cell[2]))} at {offer}"
+    elif st.mode == Mode.PURSUIT and st.pursuit is not None:
+        d = game.content.tables.distractions
+        submerged = Behaviour.SUBMERGED in mon.behaviours
+        for command, what, _ in DROPS:
+            works = formulas.distracted_by(what, mon.intelligent, submerged)
+            out[command] = pct(percent_chance(getattr(d, what)) if works else 0.0)
+        out["oil"] = pct(percent_chance(d.oil_stops) if mon.self_preservation else 0.0)
+    return out

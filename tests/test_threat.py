@@ -1,0 +1,144 @@
+"""Issue 34, item 5: the threat told. Look and the encounter panel say what a creature does (its blow, its to-hit
+against your defence, running from it, what stops it in a chase, talk and bribes), the choices carry their
+chances, and a party's odds say the chance that someone falls. The numbers a player reads are checked against the
+data worked out by hand, and against the functions the bot decides by."""
+
+from __future__ import annotations
+
+import re
+
+import tcod.console
+from engine_helpers import content, make_game, script, walk_into
+from tcod.event import KeySym
+from test_no_cut import box_text, words
+from test_running import chase
+from test_ui_encounter_map import beside
+from ui_helpers import Driver, press, screen
+
+from undercroft.bot import meeting
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+from undercroft.sim.odds import someone_falls
+from undercroft.ui import render
+from undercroft.ui.scenes import LookScene, SceneStack, game_stack
+from undercroft.ui.scenes.game import GameScene
+from undercroft.ui.session import Session
+
+
+def meeting_of(ruleset: str, monster: str, count: int) -> tuple[Game, Group, Session, SceneStack]:
+    """``count`` x ``monster`` met beside the party in a new room (nobody surprised), on the screen."""
+    game = make_game(ruleset, 1, dice=ScriptedDice())
+    walk_into(game, "room", visited=False)
+    g = game.add_group(monster, count, pos=beside(game))
+    game.start_encounter(g, meeting=False)
+    session = Session(content(), game)
+    return game, g, session, SceneStack(game_stack(session))
+
+
+def looked_at(session: Session, stack: SceneStack, g: Group, size: tuple[int, int] = (120, 50)) -> str:
+    """The look panel's words on the first creature of ``g``."""
+    below = stack.scenes[-1]
+    assert isinstance(below, GameScene)
+    look = LookScene(session, below.odds_lines)  # as the scene's own ; opens it
+    look.cursor = session.game.creature_tiles(g)[0]
+    stack.scenes.append(look)
+    console = tcod.console.Console(*size, order="F")
+    stack.draw(console)
+    stack.scenes.pop()
+    return box_text(str(console), "Look")
+
+
+def test_look_tells_the_blow_and_the_to_hit_worked_out_from_the_data() -> None:
+    """An Ogre against the lone delver: damage, the critical's, and the least face that hits, by hand from the
+    data (001: a natural 20 always hits, a 1 always misses, else d20 + attack >= defence)."""
+    game, g, session, stack = meeting_of("undercroft", "ogre", 1)
+    mon = game.monster_of(g)
+    combat = content().rules.combat
+    me = game.state.party[0]
+    least = max(2, me.defense - mon.attack)
+    chance = (combat.attack_die - least + 1) / combat.attack_die
+    text = looked_at(session, stack, g)
+    crit = mon.damage * combat.critical_multiplier
+    assert f"Hits for {mon.damage}, {crit} on a {combat.critical}." in text
+    assert f"Hits you on {least}+ ({chance:.0%})." in text
+    assert f"speed {mon.speed}, yours {me.speed}" in text
+    assert words(mon.description) in text
+
+
+def test_a_party_is_told_the_to_hit_against_each_and_the_chance_someone_falls() -> None:
+    game, g, session, stack = meeting_of("citadel", "orc", 3)
+    text = looked_at(session, stack, g)
+    mon = game.monster_of(g)
+    for m in game.state.party:
+        assert re.search(rf"{m.name} on {max(2, m.defense - mon.attack)}\+ \(\d+%\)", text), (m.name, text)
+    falls = someone_falls(game.content, game)
+    assert falls is not None and f"one falls {falls:.0%}" in text
+    assert "No running here: talk, bribe or fight." in text  # the citadel: 000 as written, no running
+
+
+def test_the_encounter_choices_carry_the_bots_own_chances() -> None:
+    """Talk's chance is meeting.talk_odds, run's meeting.escape_chance: the functions the bot decides by."""
+    game, g, _, stack = meeting_of("crawler", "hobgoblin", 2)
+    console = tcod.console.Console(120, 40, order="F")
+    stack.draw(console)
+    text = box_text(str(console), "Encounter")
+    assert f"Talk {meeting.talk_odds(game, g):.0%}" in text
+    assert f"Run... {meeting.escape_chance(game, g):.0%}" in text
+    assert "Will talk." in text  # the crawler: negotiation, no bribery
+
+
+def test_a_creature_that_will_not_talk_says_so() -> None:
+    c = content()
+    monster = next(m for m, mon in sorted(c.monsters.items()) if not mon.negotiable and not mon.unique)
+    _, g, session, stack = meeting_of("undercroft", monster, 1)
+    assert "Will not talk or take a bribe." in looked_at(session, stack, g)
+
+
+def test_in_a_chase_the_drops_carry_their_chances() -> None:
+    """The Gaoler is intelligent: food never stops it, gold may (the data's percent), oil by self-preservation."""
+    game, g = chase("gaoler")
+    mon = game.monster_of(g)
+    d = game.content.tables.distractions
+    session = Session(content(), game)
+    text = screen(SceneStack(game_stack(session)))
+    assert mon.intelligent
+    assert "Drop food (0%)" in text and f"Drop treasure ({d.treasure}%)" in text
+    assert f"Throw burning oil ({d.oil_stops if mon.self_preservation else 0}%)" in text
+
+
+def test_a_short_screen_keeps_the_blow_and_look_pages_the_rest() -> None:
+    """At 80x24 the encounter panel has the blow and the to-hit on one line and points to look; the look panel
+    shows everything, a page at a time (Space), and nothing is cut."""
+    game, g, _, stack = meeting_of("crawler", "gaoler", 3)  # more than a look panel of 80x24 has rows
+    driver = Driver(stack, size=(80, 24))
+    with render.watch_cuts() as cuts:
+        panel = box_text(screen(driver), "Encounter")
+    assert cuts == []
+    assert "Hits for" in panel and "Look (;) at it for the rest." in panel
+    press(driver, KeySym.SEMICOLON)
+    look = driver.top
+    assert isinstance(look, LookScene)
+    look.cursor = game.creature_tiles(g)[0]
+    pages = []
+    with render.watch_cuts() as cuts:
+        for _ in range(3):
+            pages.append(box_text(screen(driver), "Look"))
+            press(driver, KeySym.SPACE)
+    assert cuts == []
+    assert "Space: more (1/2)" in pages[0] and "Space: more (2/2)" in pages[1] and pages[2] == pages[0]
+    whole = " ".join(pages)
+    for line in ("Hits for", "Hits Delver on", "If you run, it chases", "Fears fire", "Will talk.", "one falls"):
+        assert line in whole, line
+    assert words(game.monster_of(g).description) in whole
+
+
+def test_in_a_fight_running_carries_its_chance() -> None:
+    """From a fight no one evades by speed (003): the run's chance is the bot's escape_chance from melee."""
+    game, g, _, stack = meeting_of("undercroft", "gaoler", 1)
+    script(game).push(*[2] * 4)  # every attack misses
+    driver = Driver(stack, size=(80, 50))
+    press(driver, KeySym.F)
+    assert game.state.combat is not None
+    found = re.search(r"\[r\] Run through (?:a|the) door(?:\.\.\.)? \((\d+%)\)", screen(driver))
+    assert found is not None and found.group(1) == f"{meeting.escape_chance(game, g):.0%}"
