@@ -62,3 +62,58 @@ def _register_sized(width: int, height: int) -> None:
 
 for _w, _h in SIZES:
     _register_sized(_w, _h)
+
+
+def meeting_frame_ms(args: argparse.Namespace, look: bool, size: tuple[int, int]) -> float:
+    """Median time in ms to draw a meeting with three orcs beside the party (the encounter panel with the threat
+    told), with look's panel over it when ``look``, into a console of ``size``."""
+    from undercroft.rules.approach import STEPS8
+    from undercroft.rules.game import Game
+    from undercroft.ui.frontend import new_console
+    from undercroft.ui.scenes import SceneStack, game_stack
+    from undercroft.ui.scenes.look import LookScene
+    from undercroft.ui.session import Session
+
+    content = load_data(args)
+    game = Game(content, "undercroft", 20240601)
+    st = game.state
+    m = st.level.map
+    x, y = st.pos
+    spot = next(
+        (x + dx, y + dy)
+        for dx, dy in STEPS8
+        if m.tiles[y + dy, x + dx] == 1 and int(m.segment_of[y + dy, x + dx]) == st.segment
+    )
+    g = game.add_group("orc", 3, pos=spot)
+    game.start_encounter(g, meeting=False)
+    session = Session(content, game)
+    stack = SceneStack(game_stack(session))
+    if look:
+        scene = LookScene(session)
+        scene.cursor = game.creature_tiles(g)[0]
+        stack.scenes.append(scene)
+    console = new_console(*size)
+    stack.draw(console)  # warm up
+    times = []
+    for _ in range(FRAMES):
+        t0 = time.perf_counter()
+        stack.draw(console)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000.0
+
+
+def _register_meeting(name: str, look: bool, width: int, height: int) -> None:
+    def sized(args: argparse.Namespace) -> float:
+        return meeting_frame_ms(args, look, (width, height))
+
+    what = "look's panel over a meeting" if look else "a meeting's encounter panel"
+    sized.__doc__ = (
+        f"Median of {FRAMES} draws of {what} (three orcs beside the party: the threat told, the odds) into a "
+        f"{width}x{height} console."
+    )
+    metric(f"{name}_{width}x{height}", "ms")(sized)
+
+
+for _w, _h in SIZES:
+    _register_meeting("encounter_frame_ms", False, _w, _h)
+    _register_meeting("look_frame_ms", True, _w, _h)

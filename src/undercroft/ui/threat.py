@@ -38,8 +38,10 @@ def pct(p: float) -> str:
     return "<1%" if 0 < p < 0.005 else f"{p:.0%}"
 
 
+@lru_cache(maxsize=128)
 def percent_chance(chance: int) -> float:
-    """The chance a percentile check of ``chance`` passes (:func:`undercroft.rules.formulas.percent`)."""
+    """The chance a percentile check of ``chance`` passes (:func:`undercroft.rules.formulas.percent`; counted over
+    the die's faces once per chance: the panels ask every frame)."""
     if not formulas.percent_needs_die(chance):
         return 1.0 if formulas.percent(None, chance) else 0.0
     return sum(formulas.percent(face, chance) for face in range(1, formulas.PERCENT + 1)) / formulas.PERCENT
