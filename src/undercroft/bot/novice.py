@@ -30,6 +30,7 @@ from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Side
 
 EVEN = 0.5  # fight when the odds shown are at least this
+DITHER = 6  # steps back onto the tile of two steps before, in a row, before it walks on boldly (into what waits)
 NOVICE_HURT = 0.25  # drink (in a fight or out of it) only below this fraction of max HP
 
 
@@ -40,6 +41,9 @@ class Novice(Bot):
     hurt = NOVICE_HURT
     low = NOVICE_HURT
     _target: Point | None = None  # the place auto-explore walks to
+    _trail: tuple[Point | None, Point | None] = (None, None)  # where it stood one and two steps ago
+    _dither = 0  # steps in a row back onto the tile of two steps before (a walk torn between two ways)
+    _bold = False  # walking on boldly (after dithering), until the next meeting or level
 
     def _drink(self) -> list[Action]:
         st = self.game.state
@@ -52,14 +56,20 @@ class Novice(Bot):
 
     def _x_step(self) -> Action | None:
         """The next step of auto-explore (wary, as the ``x`` key walks; bolder when nothing is left that way, as a
-        player then walks past what waits), else of the walk to the stairs; ``Descend`` on them; None: nowhere.
-        After :data:`~undercroft.bot.planning.MAX_LEVEL_MOVES` steps on a level, the stairs once seen."""
+        player then walks past what waits; a place aimed at is kept while it is still one to explore), else of the
+        walk to the stairs; ``Descend`` on them; None: nowhere. After
+        :data:`~undercroft.bot.planning.MAX_LEVEL_MOVES` steps on a level, the stairs once seen (else boldly on)."""
         g = self.game
         stairs = travel.stairs(g)
-        target = None
-        if stairs is None or self.walk.level_moves < self.walk.max_level_moves:
-            for caution in (travel.WARY, travel.BOLD):
-                target = travel.explore_target(g, self._target, caution)
+        late = self.walk.level_moves >= self.walk.max_level_moves
+        target = self._target
+        if target is not None and not travel.targets(g)[target[1], target[0]]:
+            target = None
+        if late and stairs is not None:
+            target = None
+        elif target is None:
+            for caution in (travel.BOLD,) if late else (travel.WARY, travel.BOLD):
+                target = travel.explore_target(g, None, caution)
                 if target is not None:
                     break
         self._target = target
@@ -68,8 +78,14 @@ class Novice(Bot):
             return None
         if goal == g.state.pos:
             return Descend()
-        step = travel.step_toward(g, goal)
-        if step is not None:
+        pos = g.state.pos
+        self._dither = self._dither + 1 if pos == self._trail[1] else 0
+        self._trail = (pos, self._trail[0])
+        self._bold = self._bold or self._dither >= DITHER
+        step = travel.step_toward(g, goal, travel.BOLD if self._bold else travel.WARY)
+        if step is None:
+            self._target = None  # (no known way there now: choose again next time)
+        else:
             self.walk.level_moves += 1
         return step
 
@@ -92,6 +108,7 @@ class Novice(Bot):
     def _new_level(self) -> None:
         super()._new_level()
         self._target = None
+        self._bold = False
 
     # --- the shop -------------------------------------------------------------------------------------------
 
@@ -109,6 +126,7 @@ class Novice(Bot):
         game = self.game
         mon = game.monster_of(g)
         out = self._drink()
+        self._bold = False
         quiet = (
             g.peaceful
             or g.reaction_result in ("peaceful", "friendly")
