@@ -5,8 +5,9 @@ It reads the same screens as the careful bot (:class:`~undercroft.bot.policy.Bot
 
 * **a meeting**: it fights when the odds shown are at least even (:data:`EVEN`), otherwise talks if it can, else
   runs (back the way it came, ``Run()``); after running :data:`~undercroft.bot.policy.MAX_FLEES` times from one
-  group it fights it. A group at peace, holding its ground or passive it walks past. It never drops food or
-  treasure, never bribes, never burns oil, never gives chase;
+  group it fights it. A group at peace, holding its ground, passive or in a friendly mood it walks past (for
+  :data:`PASS_TRIES` decisions; then it meets it as any other). It never drops food or treasure, never bribes,
+  never burns oil, never gives chase;
 * **a fight**: it strikes the weakest creature to the end, drinking only below a quarter of its hit points;
 * **a chase**: it runs (it turns to fight only when too tired to run);
 * **exploring**: the ``x`` key's auto-explore (:func:`undercroft.travel.explore_target`, walked by
@@ -30,7 +31,9 @@ from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Side
 
 EVEN = 0.5  # fight when the odds shown are at least this
-DITHER = 6  # steps back onto the tile of two steps before, in a row, before it walks on boldly (into what waits)
+PASS_TRIES = 20  # decisions spent walking past a quiet group before it deals with it as with any other
+DITHER = 6  # steps in a row back onto a tile of its trail before it walks on boldly (into what waits)
+TRAIL = 8  # the steps of its trail
 NOVICE_HURT = 0.25  # drink (in a fight or out of it) only below this fraction of max HP
 
 
@@ -41,8 +44,8 @@ class Novice(Bot):
     hurt = NOVICE_HURT
     low = NOVICE_HURT
     _target: Point | None = None  # the place auto-explore walks to
-    _trail: tuple[Point | None, Point | None] = (None, None)  # where it stood one and two steps ago
-    _dither = 0  # steps in a row back onto the tile of two steps before (a walk torn between two ways)
+    _trail: tuple[Point, ...] = ()  # where it stood the last TRAIL steps, the latest first
+    _dither = 0  # steps in a row back onto a tile of the trail (a walk torn between two ways)
     _bold = False  # walking on boldly (after dithering), until the next meeting or level
 
     def _drink(self) -> list[Action]:
@@ -79,8 +82,8 @@ class Novice(Bot):
         if goal == g.state.pos:
             return Descend()
         pos = g.state.pos
-        self._dither = self._dither + 1 if pos == self._trail[1] else 0
-        self._trail = (pos, self._trail[0])
+        self._dither = self._dither + 1 if pos in self._trail[1:] else 0
+        self._trail = (pos, *self._trail[: TRAIL - 1])
         self._bold = self._bold or self._dither >= DITHER
         step = travel.step_toward(g, goal, travel.BOLD if self._bold else travel.WARY)
         if step is None:
@@ -133,7 +136,7 @@ class Novice(Bot):
             or Behaviour.HOLDS_GROUND in mon.behaviours
             or Behaviour.PASSIVE in mon.behaviours
         )
-        if quiet:
+        if quiet and self.met[g.id].long < PASS_TRIES:
             step = self._x_step()
             if step is not None and not isinstance(step, Descend):
                 out.append(step)
