@@ -131,3 +131,24 @@ def test_the_bot_lets_a_group_with_nothing_to_take_go_its_way() -> None:
     assert action != Pursue() and isinstance(action, Move)  # it walks on
     game.step(action)
     assert st.fled == 0 and all(x.id != g.id for x in st.level.groups)  # and the kobolds are gone
+
+
+# --- cornered meetings (issue 35) ---------------------------------------------------------------------------------
+
+
+def test_a_meeting_with_nothing_but_a_losing_fight_is_cornered_and_one_with_a_way_is_not() -> None:
+    """The citadel has no running; The Nameless One can be neither talked to nor bribed: the party meeting three
+    has nothing but a fight it loses (cornered). The peddler holds its ground and can be talked to: not cornered."""
+    from undercroft.bot.meeting import cornered, fight_win
+
+    game = in_a_new_room("citadel")
+    g = game.add_group("the_nameless_one", 3, pos=game.state.pos, origin=Origin.WANDERING)
+    game.start_encounter(g)  # (the citadel rolls no distance, surprise or reaction: nothing scripted)
+    assert game.state.mode == Mode.ENCOUNTER
+    win = fight_win(game)
+    assert win < 0.5 and not game.legal(Run())
+    assert cornered(game, g, win)
+    assert not cornered(game, g, 0.5)  # an even fight is no corner
+    game = in_a_new_room("undercroft")
+    peddler = meet_at(game, "peddler", 1, (3, 3))
+    assert not cornered(game, peddler, 0.0)
