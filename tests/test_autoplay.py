@@ -235,3 +235,70 @@ def test_the_summary_counts_deaths_by_level_and_without_a_choice() -> None:
 def test_every_death_of_a_batch_says_whether_it_had_a_choice(content: Content) -> None:
     results = [play_game(content, "citadel", s, max_actions=3000) for s in range(1, 5)]
     assert all((r.choice is not None) == (r.outcome == "dead") for r in results)
+
+
+# --- issue 35: the novice, the kit, the cornered meetings ---------------------------------------------------------
+
+
+def test_the_novice_never_drops_bribes_or_burns_oil(content: Content) -> None:
+    """A first-time player: the novice's own games hold no drop, bribe or oil, and it drinks only below a quarter."""
+    from undercroft.bot import Novice
+    from undercroft.rules.actions import Bribe, Drink, DropFood, DropTreasure, ThrowOil
+
+    for ruleset, seed in (("undercroft", 4), ("warden", 4321)):
+        game = Game(content, ruleset, seed)
+        bot = Novice(game, seed)
+        while not game.over and game.state.turn < 400:
+            action = bot.choose()
+            assert not isinstance(action, (DropFood, DropTreasure, Bribe, ThrowOil)), action
+            if isinstance(action, Drink):
+                m = game.state.party[action.member]
+                assert m.hp < m.max_hp / 4
+            events = game.step(action)
+            if len(events) == 1 and events[0].type == "refused":
+                bot.refused(action)
+
+
+def test_autoplay_takes_a_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = autoplay(
+        capsys, "--games", "2", "--seed", "4321", "--ruleset", "warden", "--json", "--policy", "novice"
+    )
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["policy"] == "novice" and summary["games"] == 2
+    assert {"deaths_by_level", "deaths_without_choice", "cornered_on_floor_1", "cornered_by_monster"} <= set(summary)
+    with pytest.raises(SystemExit):
+        main(["autoplay", "--policy", "reckless"])
+    capsys.readouterr()
+
+
+def test_the_summary_counts_cornered_meetings() -> None:
+    from dataclasses import replace
+
+    base = GameResult(seed=1, ruleset="undercroft", outcome="won", turns=10, deepest=8)
+    results = [replace(base, cornered=("Orc", "Ogre")), replace(base, cornered=("Orc",)), base]
+    summary = summarize(results)
+    assert summary["cornered_on_floor_1"] == 3
+    assert summary["cornered_by_monster"] == {"Orc": 2, "Ogre": 1}
+
+
+def test_the_careful_bot_buys_armour_that_beats_its_kit_and_wears_it(content: Content) -> None:
+    """Potions first; then the armour for sale with the most defense over what it wears; put on with Use."""
+    from undercroft.bot import kit
+    from undercroft.rules import items
+
+    game = Game(content, "undercroft", 3)
+    st = game.state
+    st.gold = 1000
+    for m in st.party:
+        m.armour = ""
+    best = kit.upgrade(game)
+    assert best is not None
+    bought = items.catalogue(content)[best]
+    assert content.items[bought].kind in ("armour", "weapon")
+    st.items["leather_armour"] = 1
+    use = kit.better_in_pack(game)
+    assert use is not None and items.catalogue(content)[use[0]] == "leather_armour"
+    st.party[use[1]].armour = "leather_armour"
+    st.items["leather_armour"] = 0
+    assert kit.better_in_pack(game) is None

@@ -7,6 +7,7 @@ few games of two rulesets into ``tmp_path`` (never docs/BALANCE.md).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -95,8 +96,15 @@ def test_a_death_deeper_than_the_levels_widens_the_tables() -> None:
 def test_verdicts() -> None:
     s = ruleset_stats("undercroft", sample(), levels=4)
     v = {x.name: x.met for x in verdicts(s)}
-    # win 30 % in 25-45 %; level 2 holds 50 % > 40 %; no choice 1/6 < 20 %; one timeout
-    assert v == {"win_rate": True, "worst_level": False, "no_choice": True, "timeouts": False}
+    # win 30 % in 25-45 %; level 2 holds 50 % > 40 %; floor 1 1/6 <= 1/3; no choice 1/6 > 10 %; one timeout
+    assert v == {
+        "win_rate": True,
+        "worst_level": False,
+        "floor_1": True,
+        "no_choice": False,
+        "cornered": True,
+        "timeouts": False,
+    }
     warden = {x.name: x.met for x in verdicts(ruleset_stats("warden", sample("warden"), levels=4))}
     assert warden["win_rate"] is False  # 30 % is over warden's 5-25 %
     unknown = verdicts(ruleset_stats("homebrew", sample("homebrew"), levels=4))
@@ -104,6 +112,26 @@ def test_verdicts() -> None:
     no_choice = [game("dead", k, "Orc", False) for k in (1, 2, 3)] + [game("won", 4)] * 7
     assert not {x.name: x.met for x in verdicts(ruleset_stats("crawler", no_choice, 4))}["no_choice"]
     assert balance.all_met([]) is True
+
+
+def test_the_novice_is_judged_by_its_own_targets() -> None:
+    """Issue 35: the novice wins at least 5 % of undercroft's games and floor 1 holds at most half its deaths; the
+    careful bot's bands, deaths without a choice and cornered meetings are not its targets."""
+    novice = ruleset_stats("undercroft", sample(), levels=4, policy="novice")
+    assert {x.name: x.met for x in verdicts(novice)} == {"win_rate": True, "floor_1": True, "timeouts": False}
+    first = [game("dead", 1, "Orc", True)] * 6 + [game("dead", 2, "Orc", True)] * 4
+    v = {x.name: x.met for x in verdicts(ruleset_stats("undercroft", first, 4, policy="novice"))}
+    assert v == {"win_rate": False, "floor_1": False, "timeouts": True}  # 0 % won; floor 1 holds 60 %
+    assert [x.name for x in verdicts(ruleset_stats("warden", first, 4, policy="novice"))] == ["timeouts"]
+
+
+def test_cornered_meetings_are_counted_and_judged() -> None:
+    cornered = [replace(game("dead", 1, "Orc", True), cornered=("Orc", "Orc")), game("won", 4)]
+    cornered.append(replace(game("won", 4), cornered=("Ogre",)))
+    s = ruleset_stats("undercroft", cornered, 4)
+    assert s.cornered == (("Orc", 2), ("Ogre", 1)) and s.cornered_meetings == 3
+    assert not {x.name: x.met for x in verdicts(s)}["cornered"]
+    assert s.to_dict()["cornered_by_monster"] == {"Orc": 2, "Ogre": 1}
 
 
 def test_to_dict_is_json() -> None:
@@ -131,9 +159,10 @@ def test_render_section() -> None:
     assert text.startswith(BEGIN) and text.endswith(END)
     assert text.count(BEGIN) == 1 and text.count(END) == 1
     assert "undercroft balance --games 10 --seed 1" in text
-    assert "| undercroft | 10 | 30.0 [10.8, 60.3] | 25-45 % met | 6 | L2 50.0 % **missed** |" in text
+    row = "| undercroft | careful | 10 | 30.0 [10.8, 60.3] | 25-45 % ok | 6 | 16.7 % ok | 16.7 % **no** | 0 ok |"
+    assert row in text
     assert "](balance/survival.png)" in text and "win_rate.png" not in text
-    assert "### warden" in text and "| Orc | 3 | 50.0 % |" in text
+    assert "### warden, careful" in text and "| Orc | 3 | 50.0 % |" in text
     assert all(len(line) <= 120 for line in text.splitlines())
 
 
@@ -178,12 +207,13 @@ def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.Ca
     doc.write_text(f"{before}{BEGIN}\nstale\n{END}{after}", encoding="utf-8")
     assert run_balance(tmp_path) == 0
     out, err = capsys.readouterr()
-    assert "warden:" in out and "crawler:" in out and "Traceback" not in err
+    assert "warden careful:" in out and "warden novice:" in out and "crawler novice:" in out
+    assert "Traceback" not in err
     first = doc.read_text(encoding="utf-8")
     assert first.startswith(before + BEGIN) and first.endswith(END + after)
     assert first.count(BEGIN) == 1 and first.count(END) == 1 and "stale" not in first
     assert "undercroft balance --games 3 --seed 1 --rulesets warden,crawler --write" in first
-    assert first.index("### warden") < first.index("### crawler")
+    assert first.index("### warden, careful") < first.index("### warden, novice") < first.index("### crawler")
     assert run_balance(tmp_path) == 0
     capsys.readouterr()
     assert doc.read_text(encoding="utf-8") == first  # the same seed: the same games, the same section
@@ -200,6 +230,9 @@ def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: p
     assert list(result["rulesets"]) == ["warden", "crawler"]
     assert result["seed"] == 1 and result["games"] == 3
     assert result["rulesets"]["warden"]["games"] == 3
+    assert list(result["policies"]) == ["careful", "novice"]
+    novice = result["policies"]["novice"]["warden"]
+    assert novice["policy"] == "novice" and novice["games"] == 3 and "cornered_on_floor_1" in novice
     text = doc.read_text(encoding="utf-8")
     assert text.startswith(f"# Balance\n\n{BEGIN}") and text.endswith(f"{END}\n")
     assert run_balance(tmp_path, "--json") == 0
@@ -226,7 +259,7 @@ def test_without_matplotlib_the_tables_are_written(
     _out, err = capsys.readouterr()
     assert err.splitlines() == ["undercroft: charts need the optional extra: pip install 'undercroft[plot]'"]
     text = (tmp_path / "BALANCE.md").read_text(encoding="utf-8")
-    assert "| ruleset | games |" in text and ".png" not in text
+    assert "| ruleset | bot | games |" in text and ".png" not in text
     assert not (tmp_path / "balance").exists()
 
 

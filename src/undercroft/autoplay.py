@@ -19,19 +19,21 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from undercroft.bot import Bot
+from undercroft.bot import POLICIES
+from undercroft.bot.meeting import cornered, fight_win
 from undercroft.content import Content
 from undercroft.record import Recorder, play_step, write_side_file
 from undercroft.rules import formulas
 from undercroft.rules.actions import Action, Bribe, DropFood, DropTreasure, Run, Talk
 from undercroft.rules.game import Game
 from undercroft.rules.rng import parse_seed
+from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode
 
 CHUNK = 4  # games a worker plays per task: few enough for a live progress bar, enough to make transport cheap
@@ -61,6 +63,9 @@ class GameResult:
     # For a death: whether the party had a way out of the meeting that killed it (see :func:`had_a_way_out`) at
     # any of its decisions; None for a game that did not end in death.
     choice: bool | None = None
+    # The monsters (by name) of the floor-1 meetings that left the party nothing but a fight it loses more often
+    # than not at every decision of the meeting (:func:`undercroft.bot.meeting.cornered`), in the order met.
+    cornered: tuple[str, ...] = ()
 
 
 @dataclass
@@ -110,19 +115,23 @@ def play_game(
     record: str | None = None,
     max_actions: int = MAX_ACTIONS,
     timing: Timing | None = None,
+    policy: str = "careful",
 ) -> GameResult:
-    """Play one game with the bot; with ``record`` (a file path) write its recording (:data:`RECORD_BATCH` action
-    lines a write: a bot's game is never continued, and only a process killed outright loses its last lines).
+    """Play one game with the bot of ``policy`` (:data:`undercroft.bot.POLICIES`); with ``record`` (a file path)
+    write its recording (:data:`RECORD_BATCH` action lines a write: a bot's game is never continued, and only a
+    process killed outright loses its last lines).
 
     An exception inside the engine is caught here (after the recorder wrote the crash line and report) and
     reported as the outcome ``crash``. With ``timing``, the bot's and the engine's seconds are added to it.
     """
     game = Game(content, ruleset, seed)
-    bot = Bot(game, seed)
+    bot = POLICIES[policy](game, seed)
     recorder = Recorder.create(Path(record), game, content, overwrite=True, batch=RECORD_BATCH) if record else None
     refusals = 0
     ways: dict[int, bool] = {}  # group id -> the party had a way out of meeting it at one of its decisions
     facing: int | None = None  # the group in front of the party at its last decision
+    trapped: dict[int, bool] = {}  # floor-1 group id -> cornered at every decision of meeting it so far
+    named: dict[int, str] = {}  # floor-1 group id -> its monster's name
     try:
         while not game.over and game.state.turn < max_actions:
             t0 = time.perf_counter() if timing is not None else 0.0
@@ -130,6 +139,8 @@ def play_game(
             facing = None if front is None else front.id
             if front is not None and not ways.get(front.id, False):
                 ways[front.id] = had_a_way_out(game)
+            if front is not None and game.state.depth == 0 and trapped.get(front.id, True):
+                _watch_floor_1(game, front, trapped, named)
             action = bot.choose()
             t1 = time.perf_counter() if timing is not None else 0.0
             try:
@@ -161,30 +172,47 @@ def play_game(
         if recorder is not None:
             recorder.close()
     st = game.state
+    names = tuple(named[gid] for gid, yes in trapped.items() if yes)
     if st.mode == Mode.WON:
-        return GameResult(seed, ruleset, "won", st.turn, st.depth + 1, None, record)
+        return GameResult(seed, ruleset, "won", st.turn, st.depth + 1, None, record, cornered=names)
     if st.mode == Mode.DEAD:
         cause = str(st.death["cause"]) if st.death else "unknown"
         choice = True if facing is None else ways.get(facing, False)  # (struck walking past: it chose to pass)
-        return GameResult(seed, ruleset, "dead", st.turn, st.depth + 1, cause, record, choice)
-    return GameResult(seed, ruleset, "timeout", st.turn, st.depth + 1, None, record)
+        return GameResult(seed, ruleset, "dead", st.turn, st.depth + 1, cause, record, choice, names)
+    return GameResult(seed, ruleset, "timeout", st.turn, st.depth + 1, None, record, cornered=names)
+
+
+def _watch_floor_1(game: Game, front: Group, trapped: dict[int, bool], named: dict[int, str]) -> None:
+    """At a decision in a meeting or a fight on floor 1: whether ``front`` still corners the party (cornered at every
+    such decision so far: :func:`undercroft.bot.meeting.cornered`)."""
+    if game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT):
+        trapped[front.id] = cornered(game, front, fight_win(game))
+        named[front.id] = game.monster_of(front).name
+
+
+def _tally(names: Iterable[str]) -> dict[str, int]:
+    """How often each name occurs, most first, then by name."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def summarize(results: list[GameResult]) -> dict[str, object]:
-    """The autoplay summary: games, wins, deaths by cause, deepest level, mean turns, timeouts (and crashes)."""
-    deaths: dict[str, int] = {}
-    for r in results:
-        if r.outcome == "dead":
-            key = r.cause or "unknown"
-            deaths[key] = deaths.get(key, 0) + 1
+    """The autoplay summary: games, wins, deaths by cause and by floor, deaths without a choice, the floor-1
+    meetings that cornered the party (:func:`undercroft.bot.meeting.cornered`), deepest level, mean turns,
+    timeouts (and crashes)."""
+    deaths = _tally(r.cause or "unknown" for r in results if r.outcome == "dead")
     levels = max((r.deepest for r in results), default=0)
     by_level = [sum(r.outcome == "dead" and r.deepest == k for r in results) for k in range(1, levels + 1)]
     return {
         "games": len(results),
         "wins": sum(r.outcome == "won" for r in results),
-        "deaths": dict(sorted(deaths.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "deaths": deaths,
         "deaths_by_level": by_level,
         "deaths_without_choice": sum(r.outcome == "dead" and r.choice is False for r in results),
+        "cornered_on_floor_1": sum(len(r.cornered) for r in results),
+        "cornered_by_monster": _tally(name for r in results for name in r.cornered),
         "deepest": levels,
         "mean_turns": round(sum(r.turns for r in results) / len(results), 1) if results else 0.0,
         "timeouts": sum(r.outcome == "timeout" for r in results),
@@ -234,17 +262,22 @@ def _write_whole(path: Path, data: bytes) -> None:
 
 
 def play_chunk(
-    content: Content, ruleset: str, seeds: Sequence[tuple[int, int]], max_actions: int, record: bool
+    content: Content,
+    ruleset: str,
+    seeds: Sequence[tuple[int, int]],
+    max_actions: int,
+    record: bool,
+    policy: str = "careful",
 ) -> list[Played]:
-    """Play the games ``(index, seed)`` of one task (in a worker, or here)."""
+    """Play the games ``(index, seed)`` of one task (in a worker, or here) with the bot of ``policy``."""
     out: list[Played] = []
     for index, seed in seeds:
         if not record:
-            out.append(Played(index, play_game(content, ruleset, seed, max_actions=max_actions)))
+            out.append(Played(index, play_game(content, ruleset, seed, max_actions=max_actions, policy=policy)))
             continue
         with tempfile.TemporaryDirectory(prefix="undercroft-autoplay-") as tmp:
             path = Path(tmp) / "game.jsonl"
-            r = play_game(content, ruleset, seed, record=str(path), max_actions=max_actions)
+            r = play_game(content, ruleset, seed, record=str(path), max_actions=max_actions, policy=policy)
             files = tuple((p.name.removeprefix("game"), p.read_bytes()) for p in sorted(Path(tmp).iterdir()))
             out.append(Played(index, replace(r, recording=None), files))
     return out
@@ -260,9 +293,11 @@ def _init_worker(content: Content) -> None:
     _WORKER_CONTENT = content
 
 
-def _worker_chunk(ruleset: str, seeds: Sequence[tuple[int, int]], max_actions: int, record: bool) -> list[Played]:
+def _worker_chunk(
+    ruleset: str, seeds: Sequence[tuple[int, int]], max_actions: int, record: bool, policy: str
+) -> list[Played]:
     assert _WORKER_CONTENT is not None, "the worker was started without its data"
-    return play_chunk(_WORKER_CONTENT, ruleset, seeds, max_actions, record)
+    return play_chunk(_WORKER_CONTENT, ruleset, seeds, max_actions, record, policy)
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -284,11 +319,12 @@ def _local(
     record: bool,
     jobs: int,
     done: Callable[[Played], None],
+    policy: str,
 ) -> None:
     jobs = min(jobs, cores(), len(seeds))  # more processes than cores (or games) only cost their start
     if jobs <= 1:
         for chunk in _chunks(seeds, 1):
-            for p in play_chunk(content, ruleset, chunk, max_actions, record):
+            for p in play_chunk(content, ruleset, chunk, max_actions, record, policy):
                 done(p)
         return
     size = max(1, min(CHUNK, len(seeds) // (jobs * 4)))
@@ -296,7 +332,7 @@ def _local(
         max_workers=jobs, mp_context=_context(), initializer=_init_worker, initargs=(content,)
     ) as pool:
         futures: list[Future[list[Played]]] = [
-            pool.submit(_worker_chunk, ruleset, chunk, max_actions, record) for chunk in _chunks(seeds, size)
+            pool.submit(_worker_chunk, ruleset, chunk, max_actions, record, policy) for chunk in _chunks(seeds, size)
         ]
         for fut in as_completed(futures):
             for p in fut.result():
@@ -350,6 +386,7 @@ def _dask(
     record: bool,
     address: str,
     done: Callable[[Played], None],
+    policy: str,
 ) -> None:
     try:  # (imported by name: an optional extra, untyped, absent where CI type-checks)
         distributed: Any = importlib.import_module("distributed")
@@ -364,7 +401,9 @@ def _dask(
         data = client.scatter(content, broadcast=True)
         size = max(1, min(CHUNK, len(seeds) // 64))
         futures = [
-            client.submit(play_chunk, data, ruleset, chunk, max_actions, record, pure=False, retries=DASK_RETRIES)
+            client.submit(
+                play_chunk, data, ruleset, chunk, max_actions, record, policy, pure=False, retries=DASK_RETRIES
+            )
             for chunk in _chunks(seeds, size)
         ]
         for fut in distributed.as_completed(futures):
@@ -388,8 +427,10 @@ def run(
     jobs: int = 1,
     dask: str | None = None,
     progress: Callable[[GameResult], None] | None = None,
+    policy: str = "careful",
 ) -> list[GameResult]:
-    """Play ``games`` games (game i with seed ``game_seed(first_seed, i)``); their results in game order. With
+    """Play ``games`` games (game i with seed ``game_seed(first_seed, i)``) with the bot of ``policy``; their
+    results in game order. With
     ``record_dir``, each game's recording is written there as ``autoplay-RULESET-SEED.jsonl``."""
     seeds = [game_seed(first_seed, i) for i in range(games)]
     results: list[GameResult | None] = [None] * games
@@ -407,9 +448,9 @@ def run(
 
     record = record_dir is not None
     if dask is not None:
-        _dask(content, ruleset, seeds, max_actions, record, dask, done)
+        _dask(content, ruleset, seeds, max_actions, record, dask, done, policy)
     else:
-        _local(content, ruleset, seeds, max_actions, record, jobs, done)
+        _local(content, ruleset, seeds, max_actions, record, jobs, done, policy)
     missing = [i for i, r in enumerate(results) if r is None]
     if missing:
         raise RuntimeError(f"{len(missing)} games came back with no result (the first: game {missing[0]})")

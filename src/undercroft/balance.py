@@ -32,8 +32,12 @@ WIN_TARGETS: dict[str, tuple[float, float]] = {
     "warden": (0.05, 0.25),
 }
 MAX_LEVEL_SHARE = 0.40  # no level may hold more than this share of a ruleset's deaths
-MAX_NO_CHOICE_SHARE = 0.20  # deaths without a choice must stay under this share of the deaths
+MAX_NO_CHOICE_SHARE = 0.10  # deaths without a choice must stay at or under this share of the deaths (issue 35)
 MAX_TIMEOUTS = 0  # games the bot did not finish
+MAX_CORNERED = 0  # floor-1 meetings that left the careful bot nothing but a fight it loses more often than not
+# The novice's targets (issue 35): its win rate (lowest, highest) where it has one, and floor 1's share of deaths.
+NOVICE_WIN_TARGETS: dict[str, tuple[float, float]] = {"undercroft": (0.05, 1.0)}
+FLOOR_1_SHARE = {"careful": 1 / 3, "novice": 1 / 2}  # floor 1 holds at most this share of the deaths
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975: a 95 % two-sided interval
 
@@ -79,6 +83,13 @@ class RulesetStats:
     crashes: int
     survival: tuple[float, ...]
     mean_turns: float
+    policy: str = "careful"
+    cornered: tuple[tuple[str, int], ...] = ()  # floor-1 meetings that cornered the party, by monster (most first)
+
+    @property
+    def cornered_meetings(self) -> int:
+        """Floor-1 meetings that left the party nothing but a fight it loses more often than not."""
+        return sum(n for _, n in self.cornered)
 
     @property
     def win_rate(self) -> float:
@@ -115,6 +126,7 @@ class RulesetStats:
         level, share = self.worst_level
         return {
             "ruleset": self.ruleset,
+            "policy": self.policy,
             "games": self.games,
             "wins": self.wins,
             "win_rate": round(self.win_rate, 4),
@@ -127,6 +139,8 @@ class RulesetStats:
             "deaths_by_monster": dict(self.deaths_by_monster),
             "deaths_without_choice": self.no_choice,
             "no_choice_share": round(self.no_choice_share, 4),
+            "cornered_on_floor_1": self.cornered_meetings,
+            "cornered_by_monster": dict(self.cornered),
             "timeouts": self.timeouts,
             "crashes": self.crashes,
             "survival": [round(s, 4) for s in self.survival],
@@ -135,9 +149,16 @@ class RulesetStats:
         }
 
 
-def ruleset_stats(ruleset: str, results: Sequence[GameResult], levels: int) -> RulesetStats:
-    """The statistics of ``results``, the games of ``ruleset``, whose dungeon has ``levels`` levels (a death deeper
-    than that widens the level tables to its level)."""
+def _tally(names: Iterable[str]) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def ruleset_stats(ruleset: str, results: Sequence[GameResult], levels: int, policy: str = "careful") -> RulesetStats:
+    """The statistics of ``results``, the games of ``ruleset`` played by the bot of ``policy``, whose dungeon has
+    ``levels`` levels (a death deeper than that widens the level tables to its level)."""
     dead = [r for r in results if r.outcome == "dead"]
     depth = max([levels, *(r.deepest for r in dead)])
     by_level = [0] * depth
@@ -163,6 +184,8 @@ def ruleset_stats(ruleset: str, results: Sequence[GameResult], levels: int) -> R
         crashes=sum(r.outcome == "crash" for r in results),
         survival=survival,
         mean_turns=round(sum(r.turns for r in results) / games, 1) if games else 0.0,
+        policy=policy,
+        cornered=_tally(name for r in results for name in r.cornered),
     )
 
 
@@ -181,19 +204,26 @@ def _pct(x: float) -> str:
 
 
 def verdicts(stats: RulesetStats) -> list[Verdict]:
-    """The targets of ``stats`` (the win rate only for a ruleset with a target in :data:`WIN_TARGETS`)."""
-    out: list[Verdict] = []
-    band = WIN_TARGETS.get(stats.ruleset)
-    if band is not None:
-        lo, hi = band
-        out.append(
-            Verdict(
-                "win_rate",
-                stats.games > 0 and lo <= stats.win_rate <= hi,
-                f"{100 * lo:.0f}-{100 * hi:.0f} %",
-                _pct(stats.win_rate),
-            )
-        )
+    """The targets of ``stats``: those of its policy (the careful bot's, or the novice's)."""
+    return _novice_verdicts(stats) if stats.policy == "novice" else _careful_verdicts(stats)
+
+
+def _win_verdict(stats: RulesetStats, band: tuple[float, float] | None) -> list[Verdict]:
+    if band is None:
+        return []
+    lo, hi = band
+    target = f"{100 * lo:.0f}-{100 * hi:.0f} %" if hi < 1 else f">= {100 * lo:.0f} %"
+    return [Verdict("win_rate", stats.games > 0 and lo <= stats.win_rate <= hi, target, _pct(stats.win_rate))]
+
+
+def _floor_1_verdict(stats: RulesetStats) -> Verdict:
+    most = FLOOR_1_SHARE[stats.policy]
+    share = stats.level_shares[0] if stats.level_shares else 0.0
+    return Verdict("floor_1", share <= most + 1e-9, f"<= {100 * most:.0f} % of the deaths", _pct(share))
+
+
+def _careful_verdicts(stats: RulesetStats) -> list[Verdict]:
+    out = _win_verdict(stats, WIN_TARGETS.get(stats.ruleset))
     level, share = stats.worst_level
     out.append(
         Verdict(
@@ -203,14 +233,27 @@ def verdicts(stats: RulesetStats) -> list[Verdict]:
             f"level {level}: {_pct(share)}" if level else "no deaths",
         )
     )
+    out.append(_floor_1_verdict(stats))
     out.append(
         Verdict(
             "no_choice",
-            stats.no_choice_share < MAX_NO_CHOICE_SHARE,
-            f"< {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths",
+            stats.no_choice_share <= MAX_NO_CHOICE_SHARE,
+            f"<= {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths",
             _pct(stats.no_choice_share),
         )
     )
+    out.append(
+        Verdict("cornered", stats.cornered_meetings <= MAX_CORNERED, f"{MAX_CORNERED}", str(stats.cornered_meetings))
+    )
+    out.append(Verdict("timeouts", stats.timeouts <= MAX_TIMEOUTS, f"{MAX_TIMEOUTS}", str(stats.timeouts)))
+    return out
+
+
+def _novice_verdicts(stats: RulesetStats) -> list[Verdict]:
+    band = NOVICE_WIN_TARGETS.get(stats.ruleset)
+    out = _win_verdict(stats, band)
+    if band is not None:  # (the issue's novice targets are undercroft's)
+        out.append(_floor_1_verdict(stats))
     out.append(Verdict("timeouts", stats.timeouts <= MAX_TIMEOUTS, f"{MAX_TIMEOUTS}", str(stats.timeouts)))
     return out
 
@@ -224,7 +267,7 @@ def all_met(stats: Iterable[RulesetStats]) -> bool:
 
 
 def _mark(met: bool) -> str:
-    return "met" if met else "**missed**"
+    return "ok" if met else "**no**"
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
@@ -234,6 +277,29 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]], right: Sequence
     ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines
+
+
+def _summary_row(s: RulesetStats) -> list[str]:
+    v = {x.name: x for x in verdicts(s)}
+
+    def judged(name: str, text: str) -> str:
+        return f"{text} {_mark(v[name].met)}" if name in v else text
+
+    low, high = s.win_interval
+    win = v.get("win_rate")
+    floor_1 = s.level_shares[0] if s.level_shares else 0.0
+    return [
+        s.ruleset,
+        s.policy,
+        str(s.games),
+        f"{100 * s.win_rate:.1f} [{100 * low:.1f}, {100 * high:.1f}]",
+        f"{win.target} {_mark(win.met)}" if win else "none",
+        str(s.deaths),
+        judged("floor_1", _pct(floor_1)),
+        judged("no_choice", _pct(s.no_choice_share)),
+        judged("cornered", str(s.cornered_meetings)),
+        judged("timeouts", str(s.timeouts)),
+    ]
 
 
 def render_section(
@@ -253,67 +319,79 @@ def render_section(
         command,
         "```",
         "",
-        f"{games} games per ruleset, seed {seed} (game i of each ruleset uses seed {seed}+i), played by the",
-        "autoplay bot (`undercroft autoplay`). Win % with its 95 % Wilson score interval.",
+        f"{games} games per ruleset and policy, seed {seed} (game i of each ruleset uses seed {seed}+i), played by",
+        "the careful bot and the novice (`undercroft autoplay --policy careful|novice`), side by side. Win % with its",
+        "95 % Wilson score interval.",
         "",
-        "Targets: win rate "
+        "Targets of the careful bot: win rate "
         + ", ".join(f"{name} {100 * lo:.0f}-{100 * hi:.0f} %" for name, (lo, hi) in WIN_TARGETS.items())
         + ";",
-        f"no level over {100 * MAX_LEVEL_SHARE:.0f} % of a ruleset's deaths; deaths without a choice (the party "
-        "never had a way out",
-        f"of the fatal meeting) under {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths; {MAX_TIMEOUTS} timeouts.",
+        f"no level over {100 * MAX_LEVEL_SHARE:.0f} % of a ruleset's deaths, floor 1 at most "
+        f"{100 * FLOOR_1_SHARE['careful']:.0f} %; deaths without a choice (the party",
+        f"never had a way out of the fatal meeting) at most {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths; "
+        f"{MAX_CORNERED} floor-1 meetings that cornered it",
+        "(nothing but a fight lost more often than not: no way round, no talk, no affordable bribe, no run that",
+        f"works half the time); {MAX_TIMEOUTS} timeouts.",
+        "Targets of the novice: win rate "
+        + ", ".join(f"{name} at least {100 * lo:.0f} %" for name, (lo, _hi) in NOVICE_WIN_TARGETS.items())
+        + f", floor 1 at most {100 * FLOOR_1_SHARE['novice']:.0f} % of its deaths there; {MAX_TIMEOUTS} timeouts.",
         "",
     ]
-    rows = []
-    for s in stats:
-        v = {x.name: x for x in verdicts(s)}
-        low, high = s.win_interval
-        win = v.get("win_rate")
-        level, share = s.worst_level
-        rows.append(
-            [
-                s.ruleset,
-                str(s.games),
-                f"{100 * s.win_rate:.1f} [{100 * low:.1f}, {100 * high:.1f}]",
-                f"{win.target} {_mark(win.met)}" if win else "none",
-                str(s.deaths),
-                (f"L{level} {_pct(share)} " if level else "none ") + _mark(v["worst_level"].met),
-                f"{_pct(s.no_choice_share)} {_mark(v['no_choice'].met)}",
-                f"{s.timeouts} {_mark(v['timeouts'].met)}",
-            ]
-        )
     lines += _table(
-        ["ruleset", "games", "win % [95% CI]", "target", "deaths", "worst level share", "no-choice share", "timeouts"],
-        rows,
-        right=(1, 4),
+        [
+            "ruleset",
+            "bot",
+            "games",
+            "win % [95% CI]",
+            "target",
+            "deaths",
+            "floor 1",
+            "no choice",
+            "cornered",
+            "timeouts",
+        ],
+        (_summary_row(s) for s in stats),
+        right=(2, 5),
     )
-    missed = {s.ruleset: [v.name for v in verdicts(s) if not v.met] for s in stats}
+    lines += [
+        "",
+        "Floor 1 and no choice: shares of the deaths; cornered: floor-1 meetings that left the party nothing but a",
+        "fight it loses more often than not. Each judged against its bot's targets (ok, **no**); the worst level",
+        "below (the level tables) is judged too.",
+    ]
+    missed = {f"{s.ruleset} ({s.policy})": [v.name for v in verdicts(s) if not v.met] for s in stats}
     if any(missed.values()):
         lines += ["", "Missed targets:", ""]
         lines += [f"- {name}: {', '.join(names)}" for name, names in missed.items() if names]
     else:
         lines += ["", "Every target is met."]
-    crashed = [f"{s.ruleset} {s.crashes}" for s in stats if s.crashes]
+    crashed = [f"{s.ruleset} ({s.policy}) {s.crashes}" for s in stats if s.crashes]
     if crashed:
         lines += ["", "Crashed games (counted in the games, not in the deaths): " + ", ".join(crashed) + "."]
     if charts:
         alts = {
-            "survival.png": "Survival by level: the share of games that reached each level, and won",
-            "win_rate.png": "Win rate per ruleset with its 95 % interval and the target band",
-            "deaths_by_monster.png": "Deaths by monster per ruleset, the most deadly first",
+            "survival.png": "Survival by level per ruleset and policy: the share of games that reached each level, "
+            "and won",
+            "win_rate.png": "Win rate per ruleset and policy with its 95 % interval and the careful bot's target band",
+            "deaths_by_monster.png": "Deaths by monster per ruleset and policy, the most deadly first",
         }
         for name in CHART_NAMES:
             if name in charts:
                 lines += ["", f"![{alts[name]}]({charts[name]})"]
     for s in stats:
+        cornered = ", ".join(f"{name} {n}" for name, n in s.cornered)
         lines += [
             "",
-            f"### {s.ruleset}",
+            f"### {s.ruleset}, {s.policy}",
             "",
             f"{s.games} games: {s.wins} won, {s.deaths} dead, {s.timeouts} timeouts"
             + (f", {s.crashes} crashed" if s.crashes else "")
             + f"; mean turns {s.mean_turns}; deaths without a choice {s.no_choice}"
             + f" ({_pct(s.no_choice_share)} of the deaths).",
+            "",
+            f"Floor-1 meetings that cornered the party: {s.cornered_meetings}"
+            + (f" ({cornered})" if cornered else "")
+            + ".",
             "",
             "Survival (share of games that reached the level): "
             + ", ".join(f"L{k} {_pct(x)}" for k, x in enumerate(s.survival, 1))
@@ -400,9 +478,11 @@ def _survival_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> 
     ax = fig.add_subplot()
     depth = max((len(s.survival) for s in stats), default=0)
     labels = [f"L{k}" for k in range(1, depth + 1)] + ["won"]
+    colours = _colours(stats)
     for s in stats:
         ys = [100 * x for x in s.survival] + [None] * (depth - len(s.survival)) + [100 * s.win_rate]
-        ax.plot(range(len(labels)), ys, marker="o", label=s.ruleset)
+        style = "--" if s.policy == "novice" else "-"
+        ax.plot(range(len(labels)), ys, style, marker="o", color=colours[s.ruleset], label=f"{s.ruleset}, {s.policy}")
     ax.set_xticks(range(len(labels)), labels)
     ax.set_ylim(0, 105)
     ax.set_ylabel("% of games")
@@ -427,9 +507,9 @@ def _monster_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> N
         top = list(s.deaths_by_monster[:TOP_MONSTERS])
         names = [name for name, _ in reversed(top)]
         counts = [count for _, count in reversed(top)]
-        ax.barh(range(len(top)), counts, color=f"C{i}")
+        ax.barh(range(len(top)), counts, color=_colours(stats)[s.ruleset], alpha=0.55 if s.policy == "novice" else 1)
         ax.set_yticks(range(len(top)), names)
-        ax.set_title(f"{s.ruleset}: {s.deaths} deaths in {s.games} games")
+        ax.set_title(f"{s.ruleset}, {s.policy}: {s.deaths} deaths in {s.games} games")
         ax.set_xlabel("deaths")
         if not top:
             ax.text(0.5, 0.5, "no deaths", ha="center", va="center", transform=ax.transAxes)
@@ -437,12 +517,23 @@ def _monster_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> N
     _save(modules, fig, path)
 
 
+def _colours(stats: Sequence[RulesetStats]) -> dict[str, str]:
+    """One colour per ruleset (both policies of a ruleset share it), in the order the rulesets come."""
+    out: dict[str, str] = {}
+    for s in stats:
+        out.setdefault(s.ruleset, f"C{len(out)}")
+    return out
+
+
 def _win_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> None:
     fig = modules[0].Figure(figsize=(8, 4.5), layout="constrained")
     ax = fig.add_subplot()
+    colours = _colours(stats)
+    rulesets = list(colours)
     labelled = False
-    for i, s in enumerate(stats):
-        band = WIN_TARGETS.get(s.ruleset)
+    for name in rulesets:
+        i = rulesets.index(name)
+        band = WIN_TARGETS.get(name)
         if band is not None:
             ax.fill_between(
                 [i - 0.4, i + 0.4],
@@ -450,26 +541,28 @@ def _win_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> None:
                 100 * band[1],
                 color="tab:green",
                 alpha=0.2,
-                label=None if labelled else "target",
+                label=None if labelled else "target (careful)",
             )
             labelled = True
+    for s in stats:
+        x = rulesets.index(s.ruleset) + (0.15 if s.policy == "novice" else -0.15)
         low, high = s.win_interval
         rate = 100 * s.win_rate
         ax.errorbar(
-            [i],
+            [x],
             [rate],
             yerr=[[max(0.0, rate - 100 * low)], [max(0.0, 100 * high - rate)]],
-            fmt="o",
+            fmt="s" if s.policy == "novice" else "o",
             capsize=6,
-            color=f"C{i}",
+            color=colours[s.ruleset],
         )
-        ax.annotate(f"{rate:.1f} %", (i, rate), textcoords="offset points", xytext=(10, -3))
-    ax.set_xticks(range(len(stats)), [s.ruleset for s in stats])
-    ax.set_xlim(-0.6, len(stats) - 0.4)
-    top = max([100 * s.win_interval[1] for s in stats] + [100 * WIN_TARGETS.get(s.ruleset, (0, 0))[1] for s in stats])
+        ax.annotate(f"{s.policy[0]} {rate:.1f} %", (x, rate), textcoords="offset points", xytext=(8, -3))
+    ax.set_xticks(range(len(rulesets)), rulesets)
+    ax.set_xlim(-0.6, len(rulesets) - 0.4)
+    top = max([100 * s.win_interval[1] for s in stats] + [100 * WIN_TARGETS.get(r, (0, 0))[1] for r in rulesets])
     ax.set_ylim(0, min(100.0, max(50.0, top + 10)))
     ax.set_ylabel("win %")
-    ax.set_title("Win rate with its 95 % interval; the shaded band is the target")
+    ax.set_title("Win rate (c: careful, circles; n: novice, squares) with its 95 % interval")
     ax.grid(True, axis="y", alpha=0.3)
     if labelled:
         ax.legend(loc="upper right")
@@ -491,9 +584,11 @@ __all__ = [
     "BEGIN",
     "CHART_NAMES",
     "END",
+    "MAX_CORNERED",
     "MAX_LEVEL_SHARE",
     "MAX_NO_CHOICE_SHARE",
     "MAX_TIMEOUTS",
+    "NOVICE_WIN_TARGETS",
     "WIN_TARGETS",
     "RulesetStats",
     "Verdict",

@@ -1,11 +1,17 @@
-"""The reference player, a careful bot that plays whole games headless (``undercroft autoplay``, ``balance``,
-``soak``; the games themselves are played by :func:`undercroft.autoplay.play_game`).
+"""The bots that play whole games headless (``undercroft autoplay``, ``balance``, ``soak``; the games themselves are
+played by :func:`undercroft.autoplay.play_game`): the careful reference player and the novice.
 
-:mod:`~undercroft.bot.policy` chooses an action mode by mode (:class:`Bot`); :mod:`~undercroft.bot.planning` plans
-its walks (:class:`~undercroft.bot.planning.Walker`); :mod:`~undercroft.bot.meeting` values the ways through a
-meeting. docs/BALANCE.md describes it as a player would.
+:mod:`~undercroft.bot.policy` chooses an action mode by mode (:class:`Bot`, the careful player);
+:mod:`~undercroft.bot.novice` is a first-time player (:class:`Novice`, the careful bot with other thresholds);
+:mod:`~undercroft.bot.planning` plans their walks (:class:`~undercroft.bot.planning.Walker`);
+:mod:`~undercroft.bot.meeting` values the ways through a meeting; :mod:`~undercroft.bot.kit` what to buy and put on.
+docs/BALANCE.md describes them as a player would.
 """
 
+from undercroft.bot.novice import Novice
 from undercroft.bot.policy import Bot
 
-__all__ = ["Bot"]
+#: The policies by name (``--policy``): the careful one first, the default.
+POLICIES: dict[str, type[Bot]] = {Bot.name: Bot, Novice.name: Novice}
+
+__all__ = ["POLICIES", "Bot", "Novice"]

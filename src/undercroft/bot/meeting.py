@@ -25,6 +25,8 @@ from undercroft.sim.odds import fight_odds
 
 Point = tuple[int, int]
 
+PAYS = ("hireling", "directions", "trade")  # agreements worth a talk of their own (issue 33: talk that pays)
+HALF = 0.5  # a fight lost more often than not, a run that works half the time (cornered)
 BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance
 GIVE_UP = 0.2  # a fight whose odds are below this is hopeless: talk even in a corridor, or run
 AGAIN = 0.05  # what running costs beyond its risk: the group stays on the level, maybe on the way on
@@ -222,3 +224,51 @@ def catches(game: Game, g: Group, distance: int, rounds: int) -> bool:
         if end:
             return False
     return False
+
+
+def pays(game: Game, g: Group) -> bool:
+    """Whether to talk to ``g`` first for what its agreement brings (:data:`PAYS`: a hireling, the way down while
+    the stairs are unseen, the merchant's pack with gold to spend): a talk it may have, with a chance."""
+    what = game.monster_of(g).agreement
+    if what not in PAYS or g.negotiated or g.hired or not game.proc.negotiation:
+        return False
+    st = game.state
+    if what == "directions":
+        sx, sy = st.level.map.stairs
+        if st.level.explored[sy, sx]:
+            return False
+    if what == "trade" and st.gold <= 0:
+        return False
+    return talk_odds(game, g) > 0
+
+
+def bribe_affordable(game: Game, g: Group) -> bool:
+    """Whether some sum the party can pay has a chance of being taken by ``g`` (the bribery table does not say
+    never to all of them)."""
+    st = game.state
+    b = game.content.tables.bribery
+    if g.peaceful or parley.check_bribe(game, g) is not None:
+        return False
+    mon = game.monster_of(g)
+    for row in b.rows:
+        if row.min > st.gold:
+            break
+        cell = formulas.bribe_cell(b, mon, row.min)
+        if cell is not None and bribe_chance(b.die, cell[2]) > 0:
+            return True
+    return False
+
+
+def cornered(game: Game, g: Group, win: float) -> bool:
+    """Whether meeting ``g`` (fight odds ``win``) leaves the party nothing but a fight it loses more often than not
+    (issue 35): no way round (the group is not at peace, does not hold its ground, is not passive), no talk with a
+    chance (:func:`talk_odds`), no bribe it can afford with a chance (:func:`bribe_affordable`), and no run that
+    works half the time (:func:`escape_chance`)."""
+    if win >= HALF or g.peaceful:
+        return False
+    behaviours = game.monster_of(g).behaviours
+    if Behaviour.HOLDS_GROUND in behaviours or Behaviour.PASSIVE in behaviours:
+        return False
+    if talk_odds(game, g) > 0 or bribe_affordable(game, g):
+        return False
+    return not (game.legal(Run()) and escape_chance(game, g) >= HALF)

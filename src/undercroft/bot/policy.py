@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 
+from undercroft.bot import kit
 from undercroft.bot.meeting import (
     GIVE_UP,
     Met,
@@ -48,10 +49,10 @@ from undercroft.bot.meeting import (
     escape_chance,
     fight_win,
     leaves,
+    pays,
     values,
 )
 from undercroft.bot.planning import MAX_LEVEL_MOVES, Point, Walker, count
-from undercroft.rules import items, shop
 from undercroft.rules.actions import (
     Action,
     Attack,
@@ -69,6 +70,7 @@ from undercroft.rules.actions import (
     Run,
     Talk,
     ThrowOil,
+    Use,
     Wait,
 )
 from undercroft.rules.game import Game
@@ -88,7 +90,9 @@ PURSUE_ODDS = FIGHT_ODDS  # go after a group that goes its way only with the odd
 MAX_REST_BEFORE = 20  # rests on the stairs, at most, to go down whole
 MAX_MEETING = 60  # decisions in meetings with one group before it runs (or fights) to end them
 MAX_REENGAGE = 40  # steps going back at a group in the way that lets the party be, before it attacks it
+KEEP_GOLD = 60  # in the shop: gold kept after the potions when it buys armour or a weapon (a bribe, a purse to drop)
 SHOP_POTIONS = 3  # in the shop: buy healing potions (the cheapest) until it carries this many
+FLEET_BELOW = 0.5  # drink a potion of fleetness before a run whose chance to get away is below this
 READY = 0.75  # drink before a hard fight it cannot leave when at or below this fraction of max HP
 # In a plan's options: run through the door Walker.run picks, worked out only if Bot.choose gets to it (most plans
 # that offer a run offer a step or a fight first, which is taken). Never given to the engine.
@@ -105,7 +109,14 @@ def _step(st_pos: Point, step: Point) -> Move:
 
 
 class Bot:
-    """Plays one game: ``choose()`` the next action, ``refused(action)`` when the engine said no."""
+    """Plays one game: ``choose()`` the next action, ``refused(action)`` when the engine said no.
+
+    Its thresholds are class attributes, which a policy of its own (:class:`undercroft.bot.novice.Novice`) sets
+    otherwise."""
+
+    name = "careful"
+    hurt = HURT  # drink outside a fight at or below this fraction of max HP
+    low = LOW  # drink in a fight at or below this fraction
 
     def __init__(self, game: Game, seed: int | str, *, max_level_moves: int = MAX_LEVEL_MOVES) -> None:
         self.game = game
@@ -182,9 +193,10 @@ class Bot:
             return [Pursue()]  # (any other action lets it go)
         # (HURT is below REST_UNTIL: no one at or below REST_UNTIL, no one hurt either; most steps ask only that)
         sore = self._hurt(REST_UNTIL) is not None
-        hurt = self._hurt(HURT) if sore else None
+        hurt = self._hurt(self.hurt) if sore else None
         if hurt is not None and _has(g, "potion"):
             out.append(Drink(hurt))
+        out += self._kit()
         if g.tired():
             out.append(Rest())
         if sore and g.rules.time.rest_heal and not self._groups_here():
@@ -219,18 +231,29 @@ class Bot:
     # --- the shop --------------------------------------------------------------------------------------------
 
     def _shop(self) -> list[Action]:
-        """Buy healing potions while it can afford one and carries fewer than :data:`SHOP_POTIONS`, then leave."""
+        """Buy healing potions (the cheapest) until it carries :data:`SHOP_POTIONS`, then the armour or weapon that
+        best beats its kit (:func:`undercroft.bot.kit.upgrade`) keeping :data:`KEEP_GOLD`, then one potion of
+        fleetness; put on what it bought; leave."""
         g = self.game
-        st = g.state
         out: list[Action] = []
         if count(g, "potion") < SHOP_POTIONS:
-            wares = [i for i in shop.stock(g.content, st.depth) if g.content.items[i].heal is not None]
-            prices = {i: g.content.items[i].price or 0 for i in wares}
-            affordable = sorted((p, i) for i, p in prices.items() if p <= st.gold)
-            if affordable:
-                out.append(Buy(items.item_number(g.content, affordable[0][1])))
+            potion = kit.cheapest_healing(g)
+            if potion is not None:
+                out.append(Buy(potion))
+        better = kit.upgrade(g, KEEP_GOLD)
+        if better is not None:
+            out.append(Buy(better))
+        fleet = kit.cheapest(g, lambda i: g.content.items[i].effect == "fleetness")
+        if fleet is not None and kit.fleetness(g) is None:
+            out.append(Buy(fleet))
+        out += self._kit()
         out.append(LeaveShop())
         return out
+
+    def _kit(self) -> list[Action]:
+        """Put on (``Use``) the armour or take up the weapon in the pack that beats what someone wears or wields."""
+        use = kit.better_in_pack(self.game)
+        return [] if use is None else [Use(*use)]
 
     def _groups_here(self) -> bool:
         st = self.game.state
@@ -285,7 +308,7 @@ class Bot:
         game = self.game
         mon = game.monster_of(g)
         out: list[Action] = []
-        hurt = self._hurt(HURT)
+        hurt = self._hurt(self.hurt)
         if hurt is not None and _has(game, "potion"):
             out.append(Drink(hurt))  # in an encounter a drink only lets a round pass
         # Peaceful, holding its ground, or passive: it starts nothing (a passive one strikes once at whoever walks
@@ -293,6 +316,8 @@ class Bot:
         # is met like any other monster.
         quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
         if quiet and win < 0.9:
+            if pays(game, g):
+                out.append(Talk())  # a peddler's pack, a sellsword at peace
             return self._pass_by(g, win, out)
         met = self.met[g.id]
         if (
@@ -305,6 +330,8 @@ class Bot:
         ):
             met.waits += 1
             out.append(Wait())  # a friendly monster given a moment goes its way (or lets the party be)
+        if pays(game, g):
+            out.append(Talk())  # talk that pays: a hireling, the way down, a merchant's pack
         return out + self._choose_a_way(g, win)
 
     def _pass_by(self, g: Group, win: float, out: list[Action]) -> list[Action]:
@@ -351,9 +378,16 @@ class Bot:
                 out.append(Bribe(offer))  # refused, it attacks first
         elif way == "run":
             self._flee(g)
+            out += self._fleet(escape_chance(game, g))
             out.append(_BEST_RUN)
         out.append(Fight())
         return out
+
+    def _fleet(self, escape: float) -> list[Action]:
+        """Drink a potion of fleetness before a run it would otherwise lose (:data:`FLEET_BELOW`), when it carries
+        one and none is working yet."""
+        potion = kit.fleetness(self.game) if escape < FLEET_BELOW else None
+        return [] if potion is None else [Use(potion)]
 
     def _flee(self, g: Group) -> None:
         self.met.setdefault(g.id, Met()).fled += 1
@@ -373,7 +407,7 @@ class Bot:
         if g is None:
             return []
         out: list[Action] = []
-        low = self._hurt(LOW)
+        low = self._hurt(self.low)
         win = functools.cache(functools.partial(fight_win, game))  # (asked only where a decision turns on it)
         if low is not None and _has(game, "potion"):
             out.append(Drink(low))
@@ -382,8 +416,10 @@ class Bot:
             met.committed = True  # it stands on the only way on (or keeps coming): no more running from it
         tired = game.tired()
         can_run = game.legal(Run())  # not where the rules have no running, nor with every way out blocked
-        if not met.committed and can_run and not tired and win() < FIGHT_ODDS and leaves(escape_chance(game, g), win()):
+        escape = functools.cache(functools.partial(escape_chance, game, g))
+        if not met.committed and can_run and not tired and win() < FIGHT_ODDS and leaves(escape(), win()):
             self._flee(g)  # (to come back rested, or to go round it)
+            out += self._fleet(escape())
             out.append(_BEST_RUN)
         target = self._weakest()
         if _has(game, "oil") and win() < 0.6:
@@ -406,7 +442,7 @@ class Bot:
             return [Run()] if on else [Wait()]
         mon = game.monster_of(g)
         out: list[Action] = []
-        hurt = self._hurt(HURT)
+        hurt = self._hurt(self.hurt)
         if hurt is not None and _has(game, "potion"):
             out.append(Drink(hurt))
         submerged = Behaviour.SUBMERGED in mon.behaviours

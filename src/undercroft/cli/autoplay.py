@@ -41,6 +41,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--seed", default="0", metavar="S", help="seed of the first game; game i uses S+i (default 0)")
     p.add_argument("--ruleset", default="undercroft", metavar="R", help="ruleset (default undercroft)")
+    p.add_argument(
+        "--policy",
+        default="careful",
+        choices=("careful", "novice"),
+        help="the bot: careful, the reference player (default), or novice, a first-time player",
+    )
     p.add_argument("--record", metavar="DIR", help="write one recording per game into DIR")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument(
@@ -94,18 +100,22 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
                 jobs=args.jobs or autoplay.cores(),
                 dask=args.dask,
                 progress=tick,
+                policy=args.policy,
             )
     except autoplay.ClusterError as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(printable(f"{record_dir}: cannot write a recording: {exc.strerror or exc}")) from None
-    summary: dict[str, Any] = {**summarize(results), "ruleset": args.ruleset, "seed": seed}
+    summary: dict[str, Any] = {**summarize(results), "ruleset": args.ruleset, "seed": seed, "policy": args.policy}
     if args.json:
         print(json.dumps(summary))
     else:
         deaths = summary["deaths"]
         dead = sum(deaths.values())
-        print(f"Autoplay: {summary['games']} games of {args.ruleset}, seeds {seed}..{game_seed(seed, args.games - 1)}")
+        print(
+            f"Autoplay: {summary['games']} games of {args.ruleset}, seeds {seed}..{game_seed(seed, args.games - 1)}, "
+            f"the {args.policy} bot"
+        )
         print(f"  wins:       {summary['wins']}")
         print(
             f"  deaths:     {dead}" + (" (" + ", ".join(f"{k} {v}" for k, v in deaths.items()) + ")" if deaths else "")
@@ -113,6 +123,11 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
         if dead:
             print("  by level:   " + ", ".join(f"{k} {v}" for k, v in enumerate(summary["deaths_by_level"], 1)))
             print(f"  no choice:  {summary['deaths_without_choice']} of the deaths had no way out of the meeting")
+        cornered = summary["cornered_by_monster"]
+        print(
+            f"  cornered:   {summary['cornered_on_floor_1']} floor-1 meetings left nothing but a losing fight"
+            + (" (" + ", ".join(f"{k} {v}" for k, v in cornered.items()) + ")" if cornered else "")
+        )
         print(f"  timeouts:   {summary['timeouts']}")
         if summary["crashes"]:
             print(f"  crashes:    {summary['crashes']}")

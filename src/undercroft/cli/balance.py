@@ -34,6 +34,7 @@ from undercroft.cli.common import (
 from undercroft.cli.soak import RULESETS
 
 DEFAULT_WRITE = Path("docs") / "BALANCE.md"
+POLICY_NAMES = ("careful", "novice")  # (undercroft.bot.POLICIES, not imported before a command needs it)
 NO_PLOT = "undercroft: charts need the optional extra: pip install 'undercroft[plot]'"
 
 
@@ -60,6 +61,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"the rulesets, comma-separated (default {','.join(RULESETS)})",
     )
     p.add_argument(
+        "--policies",
+        default=",".join(POLICY_NAMES),
+        metavar="P,P",
+        help=f"the bots, comma-separated, reported side by side (default {','.join(POLICY_NAMES)})",
+    )
+    p.add_argument(
         "--write",
         metavar="FILE",
         help="the markdown file whose generated section is rewritten (default docs/BALANCE.md)",
@@ -71,25 +78,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=cmd_balance)
 
 
-def _rulesets(text: str, known: Sequence[str]) -> list[str]:
+def _rulesets(text: str, known: Sequence[str], what: str = "ruleset") -> list[str]:
     names: list[str] = []
     for part in text.split(","):
         name = part.strip()
         if name and name not in names:
             names.append(name)
     if not names:
-        raise UserError("--rulesets names no ruleset")
+        raise UserError(f"--{what}s names no {what}")
     for name in names:
         if name not in known:
-            raise UserError(printable(f"unknown ruleset '{name}'; known: {', '.join(known)}"))
+            raise UserError(printable(f"unknown {what} '{name}'; known: {', '.join(known)}"))
     return names
 
 
-def _command(args: argparse.Namespace, seed_text: str, rulesets: Sequence[str]) -> str:
+def _command(
+    args: argparse.Namespace, seed_text: str, rulesets: Sequence[str], policies: Sequence[str] = POLICY_NAMES
+) -> str:
     """The command that regenerates the report, as it would be typed (the placement options left out)."""
     words = ["undercroft", "balance", "--games", str(args.games), "--seed", seed_text]
     if tuple(rulesets) != RULESETS:
         words += ["--rulesets", ",".join(rulesets)]
+    if tuple(policies) != POLICY_NAMES:
+        words += ["--policies", ",".join(policies)]
     for option in ("write", "charts", "data"):
         value = getattr(args, option, None)
         if value:
@@ -128,6 +139,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
     content = load_data(args)
     names = _rulesets(args.rulesets, list(content.rulesets))
+    policies = _rulesets(getattr(args, "policies", "careful"), POLICY_NAMES, "policie")
     try:
         seed = parse_seed(args.seed)
     except ValueError as exc:
@@ -148,28 +160,31 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
     stats: list[balance.RulesetStats] = []
     crashes: list[GameResult] = []
-    bar = progress.Bar(args.games * len(names), "balance", enabled=progress.wanted(args.json))
+    bar = progress.Bar(args.games * len(names) * len(policies), "balance", enabled=progress.wanted(args.json))
     with bar:
         for name in names:
+            for policy in policies:
 
-            def tick(r: GameResult, name: str = name) -> None:
-                bar.update(1, name)
+                def tick(r: GameResult, label: str = f"{name} {policy}") -> None:
+                    bar.update(1, label)
 
-            try:
-                results = autoplay.run(
-                    content,
-                    name,
-                    seed,
-                    args.games,
-                    max_actions=MAX_ACTIONS,
-                    jobs=args.jobs or autoplay.cores(),
-                    dask=args.dask,
-                    progress=tick,
-                )
-            except autoplay.ClusterError as exc:
-                raise UserError(str(exc)) from None
-            stats.append(balance.ruleset_stats(name, results, len(content.rulesets[name].levels)))
-            crashes += [r for r in results if r.outcome == "crash"]
+                try:
+                    results = autoplay.run(
+                        content,
+                        name,
+                        seed,
+                        args.games,
+                        max_actions=MAX_ACTIONS,
+                        jobs=args.jobs or autoplay.cores(),
+                        dask=args.dask,
+                        progress=tick,
+                        policy=policy,
+                    )
+                except autoplay.ClusterError as exc:
+                    raise UserError(str(exc)) from None
+                levels = len(content.rulesets[name].levels)
+                stats.append(balance.ruleset_stats(name, results, levels, policy))
+                crashes += [r for r in results if r.outcome == "crash"]
 
     charts: dict[str, Path] = {}
     if modules is None:
@@ -181,7 +196,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
             raise UserError(printable(f"{charts_dir}: cannot write a chart: {exc.strerror or exc}")) from None
     section = balance.render_section(
         stats,
-        command=_command(args, args.seed, names),
+        command=_command(args, args.seed, names, policies),
         seed=seed,
         games=args.games,
         charts={n: _relative(p, write.parent) for n, p in charts.items()},
@@ -195,7 +210,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         out: dict[str, Any] = {
             "seed": seed,
             "games": args.games,
-            "rulesets": {s.ruleset: s.to_dict() for s in stats},
+            "rulesets": {s.ruleset: s.to_dict() for s in stats if s.policy == policies[0]},
+            "policies": {p: {s.ruleset: s.to_dict() for s in stats if s.policy == p} for p in policies},
             "all_met": balance.all_met(stats),
             "write": str(write),
             "charts": [str(p) for p in charts.values()],
@@ -208,9 +224,10 @@ def cmd_balance(args: argparse.Namespace) -> int:
             missed = [v.name for v in balance.verdicts(s) if not v.met]
             level, share = s.worst_level
             print(
-                f"  {s.ruleset + ':':11s} won {100 * s.win_rate:.1f} % [{100 * low:.1f}, {100 * high:.1f}], "
+                f"  {s.ruleset + ' ' + s.policy + ':':19s} won {100 * s.win_rate:.1f} % "
+                f"[{100 * low:.1f}, {100 * high:.1f}], "
                 f"{s.deaths} deaths (worst level {level}: {100 * share:.0f} %), "
-                f"no choice {100 * s.no_choice_share:.0f} %, {s.timeouts} timeouts; "
+                f"no choice {100 * s.no_choice_share:.0f} %, cornered {s.cornered_meetings}, {s.timeouts} timeouts; "
                 + ("every target met" if not missed else "missed: " + ", ".join(missed))
             )
         print(printable(f"  wrote {write}" + (f" and {len(charts)} charts in {charts_dir}" if charts else "")))
