@@ -472,3 +472,17 @@ def test_one_seed_gives_each_ruleset_its_own_map(seed: int | str) -> None:
     assert make_level(content(), "citadel", Streams(seed), 0).map.tiles.tobytes() == (
         maps["citadel"].tiles.tobytes()
     )  # and each is the same every time
+
+
+@pytest.mark.parametrize("monster", ["the_patient_one", "peddler"])
+def test_a_monster_at_peace_that_holds_its_ground_never_steps_aside(monster: str) -> None:
+    """A peaceful monster steps aside for the party, swapping tiles; one that holds its ground (001's Patient One,
+    the peddler) never leaves its tile: walking into it is refused and it stays where it stands."""
+    g = make_game("undercroft", 1, ScriptedDice())
+    x, y = g.state.pos
+    step = next((dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)) if g.legal(Move(dx, dy)))
+    group = g.add_group(monster, 1, pos=(x + step[0], y + step[1]))
+    group.met = group.peaceful = True
+    events = g.step(Move(*step))
+    assert [e.type for e in events] == ["refused"] and events[0]["reason"] == Code.IN_THE_WAY.value
+    assert group.pos == (x + step[0], y + step[1]) and g.state.pos == (x, y)

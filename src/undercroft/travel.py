@@ -19,6 +19,7 @@ from undercroft.rules.approach import STEPS8
 from undercroft.rules.game import Game
 from undercroft.rules.levelmap import Point
 from undercroft.rules.names import group_name, the
+from undercroft.rules.types import Behaviour
 
 BoolArray = npt.NDArray[np.bool_]
 Steps = npt.NDArray[np.int32]
@@ -66,12 +67,15 @@ def haunted(game: Game) -> set[int]:
 
 
 def blocked(game: Game) -> set[Point]:
-    """The tiles of the creatures in sight that would not step aside (walking into them meets them)."""
+    """The tiles of the creatures in sight that would not step aside (walking into them meets them, or, for one
+    at peace that holds its ground, is refused)."""
     seen = game.visible()
     out: set[Point] = set()
     for g in game.state.level.groups:
-        if g.defeated or not g.known or g.peaceful or not g.alive:
+        if g.defeated or not g.known or not g.alive:
             continue
+        if g.peaceful and Behaviour.HOLDS_GROUND not in game.monster_of(g).behaviours:
+            continue  # it steps aside (one that holds its ground never does)
         out.update((x, y) for x, y in game.creature_tiles(g) if seen[y, x])
     return out
 

@@ -48,6 +48,8 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
     if not (0 <= x < m.width and 0 <= y < m.height) or m.tile_rows[y][x] == dungeon.WALL:
         raise Refused(Reason(Code.WALL))
     blocker = ctx.group_at((x, y))
+    if blocker is not None and blocker.peaceful and Behaviour.HOLDS_GROUND in ctx.monster_of(blocker).behaviours:
+        raise Refused(Reason(Code.IN_THE_WAY, {"monster": blocker.monster}))  # it holds its ground: never steps aside
     if blocker is not None and not blocker.peaceful:
         if st.mode == Mode.EXPLORE:
             # Walking into a monster the party had left alone confronts it again.
