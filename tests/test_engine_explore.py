@@ -31,6 +31,7 @@ from undercroft.rules.game import Game
 from undercroft.rules.levels import make_level
 from undercroft.rules.refusals import Code
 from undercroft.rules.rng import Streams
+from undercroft.rules.types import Origin
 
 
 def faces_for(dice: Dice, face: int) -> list[int]:
@@ -474,15 +475,20 @@ def test_one_seed_gives_each_ruleset_its_own_map(seed: int | str) -> None:
     )  # and each is the same every time
 
 
-@pytest.mark.parametrize("monster", ["the_patient_one", "peddler"])
-def test_a_monster_at_peace_that_holds_its_ground_never_steps_aside(monster: str) -> None:
-    """A peaceful monster steps aside for the party, swapping tiles; one that holds its ground (001's Patient One,
-    the peddler) never leaves its tile: walking into it is refused and it stays where it stands."""
+def test_a_guardian_at_peace_that_holds_its_ground_never_steps_aside() -> None:
+    """A peaceful monster steps aside for the party, swapping tiles (a peddler too: it must not close a corridor);
+    a guardian that holds its ground (001's Patient One: it never leaves the room) never leaves its tile."""
     g = make_game("undercroft", 1, ScriptedDice())
     x, y = g.state.pos
     step = next((dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)) if g.legal(Move(dx, dy)))
-    group = g.add_group(monster, 1, pos=(x + step[0], y + step[1]))
-    group.met = group.peaceful = True
+    there = (x + step[0], y + step[1])
+    guardian = g.add_group("the_patient_one", 1, pos=there, origin=Origin.GUARDIAN)
+    guardian.met = guardian.peaceful = True
     events = g.step(Move(*step))
     assert [e.type for e in events] == ["refused"] and events[0]["reason"] == Code.IN_THE_WAY.value
-    assert group.pos == (x + step[0], y + step[1]) and g.state.pos == (x, y)
+    assert guardian.pos == there and g.state.pos == (x, y)
+    g = make_game("undercroft", 1, ScriptedDice())  # the same place, a peddler at peace in the way
+    peddler = g.add_group("peddler", 1, pos=there)
+    peddler.met = peddler.peaceful = True
+    events = g.step(Move(*step))
+    assert "pass" in [e.type for e in events] and g.state.pos == there and peddler.pos == (x, y)

@@ -29,7 +29,7 @@ from undercroft.rules.actions import (
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code
-from undercroft.rules.types import Behaviour, Mode
+from undercroft.rules.types import Behaviour, Mode, Origin
 
 RULESETS = ("undercroft", "warden", "citadel", "crawler")
 GAMES = 6
@@ -75,7 +75,10 @@ def _after(game: Game, p: Played) -> None:
         {
             g.id: g.pos
             for g in st.level.groups
-            if g.met and Behaviour.HOLDS_GROUND in game.monster_of(g).behaviours and not g.defeated
+            if g.met
+            and g.origin == Origin.GUARDIAN
+            and Behaviour.HOLDS_GROUND in game.monster_of(g).behaviours
+            and not g.defeated
         }
     )
     if unseen:

@@ -19,7 +19,7 @@ from undercroft.rules.approach import STEPS8
 from undercroft.rules.game import Game
 from undercroft.rules.levelmap import Point
 from undercroft.rules.names import group_name, the
-from undercroft.rules.types import Behaviour
+from undercroft.rules.types import Behaviour, Origin
 
 BoolArray = npt.NDArray[np.bool_]
 Steps = npt.NDArray[np.int32]
@@ -74,8 +74,8 @@ def blocked(game: Game) -> set[Point]:
     for g in game.state.level.groups:
         if g.defeated or not g.known or not g.alive:
             continue
-        if g.peaceful and Behaviour.HOLDS_GROUND not in game.monster_of(g).behaviours:
-            continue  # it steps aside (one that holds its ground never does)
+        if g.peaceful and not (g.origin == Origin.GUARDIAN and Behaviour.HOLDS_GROUND in game.monster_of(g).behaviours):
+            continue  # it steps aside (a guardian that holds its ground never does)
         out.update((x, y) for x, y in game.creature_tiles(g) if seen[y, x])
     return out
 

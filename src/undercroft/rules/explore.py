@@ -35,8 +35,8 @@ from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.events import Event
 from undercroft.rules.levels import guardian_fates, make_level
 from undercroft.rules.refusals import Code, Reason, Refused
-from undercroft.rules.state import Encounter
-from undercroft.rules.types import Behaviour, FreeRound, Mode
+from undercroft.rules.state import Encounter, Group
+from undercroft.rules.types import Behaviour, FreeRound, Mode, Origin
 
 
 def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
@@ -48,8 +48,8 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
     if not (0 <= x < m.width and 0 <= y < m.height) or m.tile_rows[y][x] == dungeon.WALL:
         raise Refused(Reason(Code.WALL))
     blocker = ctx.group_at((x, y))
-    if blocker is not None and blocker.peaceful and Behaviour.HOLDS_GROUND in ctx.monster_of(blocker).behaviours:
-        raise Refused(Reason(Code.IN_THE_WAY, {"monster": blocker.monster}))  # it holds its ground: never steps aside
+    if blocker is not None and blocker.peaceful and holds_its_tile(ctx, blocker):
+        raise Refused(Reason(Code.IN_THE_WAY, {"monster": blocker.monster}))  # 001: it never leaves the room
     if blocker is not None and not blocker.peaceful:
         if st.mode == Mode.EXPLORE:
             # Walking into a monster the party had left alone confronts it again.
@@ -203,6 +203,12 @@ def check_walk(ctx: Ctx) -> Reason | None:
     if encounter.lets_party_move(g, ctx.monster_of(g)) or encounter.unaware(enc):
         return None
     return Reason(Code.FACING, {"monster": g.monster})
+
+
+def holds_its_tile(ctx: Ctx, g: Group) -> bool:
+    """A guardian that holds its ground (001's Patient One) never steps aside, even at peace; any other peaceful
+    group does (a peddler in a corridor must not close the only way on)."""
+    return g.origin == Origin.GUARDIAN and Behaviour.HOLDS_GROUND in ctx.monster_of(g).behaviours
 
 
 def check_descend(ctx: Ctx) -> Reason | None:
