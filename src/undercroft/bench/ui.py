@@ -10,12 +10,29 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import TYPE_CHECKING
 
 from undercroft.bench.core import load_data, metric
 from undercroft.rules.types import Mode
 
+if TYPE_CHECKING:
+    import tcod.console
+
+    from undercroft.ui.scenes import SceneStack
+
 FRAMES = 101
 SIZES: list[tuple[int, int]] = [(80, 24), (80, 50), (200, 60)]  # the smallest, the window's, a large terminal
+
+
+def median_draw_ms(stack: SceneStack, console: tcod.console.Console) -> float:
+    """Median time in ms of :data:`FRAMES` draws of ``stack`` into ``console``, after one to warm up."""
+    stack.draw(console)
+    times = []
+    for _ in range(FRAMES):
+        t0 = time.perf_counter()
+        stack.draw(console)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000.0
 
 
 def frame_ms(args: argparse.Namespace, size: tuple[int, int] | None = None) -> float:
@@ -36,13 +53,7 @@ def frame_ms(args: argparse.Namespace, size: tuple[int, int] | None = None) -> f
         session.act(Move(dx, dy))
     stack = SceneStack([ExploreScene(session)])
     console = new_console() if size is None else new_console(*size)
-    stack.draw(console)  # warm up
-    times = []
-    for _ in range(FRAMES):
-        t0 = time.perf_counter()
-        stack.draw(console)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1000.0
+    return median_draw_ms(stack, console)
 
 
 @metric("explore_frame_ms", "ms")
@@ -93,13 +104,7 @@ def meeting_frame_ms(args: argparse.Namespace, look: bool, size: tuple[int, int]
         scene.cursor = game.creature_tiles(g)[0]
         stack.scenes.append(scene)
     console = new_console(*size)
-    stack.draw(console)  # warm up
-    times = []
-    for _ in range(FRAMES):
-        t0 = time.perf_counter()
-        stack.draw(console)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1000.0
+    return median_draw_ms(stack, console)
 
 
 def _register_meeting(name: str, look: bool, width: int, height: int) -> None:
