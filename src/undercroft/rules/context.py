@@ -47,6 +47,17 @@ class Ctx:
         self.dice_override: DiceSource | None = dice
         # how far the party sees on each level (read on every step)
         self._fov_radii = tuple(content.dungeon[lv.mapgen].fov_radius for lv in self.rs.levels)
+        # effect -> the tools that give it, best first, and the potions that give it (:meth:`effect_bonus`)
+        self._tools: dict[str, tuple[tuple[str, int], ...]] = {}
+        self._potions: dict[str, dict[str, int]] = {}
+        for iid in sorted(content.items):
+            it = content.items[iid]
+            if it.kind == "tool" and it.effect:
+                self._tools[it.effect] = (*self._tools.get(it.effect, ()), (iid, it.bonus))
+            if it.effect:
+                self._potions.setdefault(it.effect, {})[iid] = it.bonus
+        for eff, tools in self._tools.items():
+            self._tools[eff] = tuple(sorted(tools, key=lambda t: -t[1]))
         # walking steps between two tiles of a level, (depth, a, b) -> steps: the maps never change, so a pure
         # function's memo (:func:`undercroft.rules.approach.steps_between`); not part of the state
         self.walk_cache: dict[tuple[int, tuple[int, int], tuple[int, int]], int] = {}
@@ -144,10 +155,17 @@ class Ctx:
         """Ours: an ``effect``'s bonus now (:mod:`undercroft.rules.items`): the potions' in force plus the best
         tool carried."""
         st = self.state
-        items = self.content.items
-        potions = sum(items[p].bonus for p in st.effects if items[p].effect == effect)
-        tools = [items[i].bonus for i in st.items if items[i].kind == "tool" and items[i].effect == effect]
-        return potions + max(tools, default=0)
+        carried = st.items
+        # the best tool carried: the first of them, best first, that the party has
+        tool = 0
+        for iid, bonus in self._tools.get(effect, ()):
+            if iid in carried:
+                tool = bonus
+                break
+        if not st.effects:
+            return tool
+        given = self._potions.get(effect, {})
+        return tool + sum(given.get(p, 0) for p in st.effects)
 
     def see(self) -> None:
         """Mark what the party sees from where it stands as explored."""

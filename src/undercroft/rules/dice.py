@@ -60,7 +60,8 @@ class Roll:
 def roll(source: DiceSource, dice: Dice | str) -> Roll:
     """Roll ``dice`` with ``source``."""
     d = dice if isinstance(dice, Dice) else Dice.parse(dice)
-    faces = tuple(source.die(d.sides) for _ in range(d.count))
+    die, sides = source.die, d.sides
+    faces = tuple([die(sides) for _ in range(d.count)])
     total = sum(faces) * d.multiplier + d.bonus
     return Roll(str(d), faces, d.multiplier, d.bonus, total)
 

@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from undercroft.content.schema import MIN_ROOM, ROOM_GAP, Hall, MapGen
-from undercroft.rules.floods import MAX_DIST, STEPS, BoolArray, Point
+from undercroft.rules.floods import MAX_DIST, STEPS, BoolArray, Point, bits_of
 from undercroft.rules.levelmap import (
     DOOR,
     FLOOR,
@@ -57,7 +57,7 @@ from undercroft.rules.levelmap import (
     walkable,
 )
 from undercroft.rules.rng import Stream
-from undercroft.rules.searches import distances_to, least_cost_path
+from undercroft.rules.searches import distances_to, least_cost_path_classes
 from undercroft.rules.sight import compute_fov, fov_window
 
 __all__ = [
@@ -355,9 +355,13 @@ def _route(blocked: BoolArray, near: BoolArray, a: Point, b: Point) -> list[Poin
     )
     for x0, y0, x1, y1 in (box, (0, 0, width, height)):
         sub = np.s_[y0:y1, x0:x1]
-        cost = np.where(blocked[sub], 0, np.where(near[sub], 1 + _TOUCH_PENALTY, 1)).astype(np.int32)
-        cost[a[1] - y0, a[0] - x0] = cost[b[1] - y0, b[0] - x0] = 1
-        path = least_cost_path(cost, (b[0] - x0, b[1] - y0), (a[0] - x0, a[1] - y0))
+        # the costs: 0 where blocked, 1 + _TOUCH_PENALTY beside a corridor, else 1; both ends 1
+        free = ~blocked[sub]
+        ends = 1 << ((a[1] - y0) * (x1 - x0 + 1) + a[0] - x0) | 1 << ((b[1] - y0) * (x1 - x0 + 1) + b[0] - x0)
+        beside = bits_of(free & near[sub]) & ~ends
+        plain = bits_of(free & ~near[sub]) | ends
+        classes = [(1, plain), (1 + _TOUCH_PENALTY, beside)]
+        path = least_cost_path_classes(x1 - x0, y1 - y0, classes, (b[0] - x0, b[1] - y0), (a[0] - x0, a[1] - y0))
         if path:
             return [(x + x0, y + y0) for x, y in path]
     # Cannot happen: the space outside the room walls is connected.

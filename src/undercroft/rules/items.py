@@ -175,6 +175,8 @@ def quaff(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
 def expire(ctx: Ctx, events: list[Event]) -> None:
     """Every effect whose round has come ends (after each action)."""
     st = ctx.state
+    if not st.effects:
+        return
     for potion in sorted(st.effects):
         if st.effects[potion] <= st.rounds:
             del st.effects[potion]

@@ -15,6 +15,8 @@ import numpy as np
 SEED_BITS = 64
 _SEED_MASK = (1 << SEED_BITS) - 1
 _RAW_SPAN = 1 << 64
+#: a die's sides -> the raw draws below which a face is taken (:meth:`Stream.die`), the ones asked for so far
+_LIMITS: dict[int, int] = {}
 
 # Stream names used by the game. A name's id is a stable hash of the name, so adding a stream never renumbers
 # the others.
@@ -89,9 +91,13 @@ class Stream:
 
     def die(self, sides: int) -> int:
         """A uniform face 1..sides by rejection sampling (no modulo bias)."""
-        if not 1 <= sides <= _RAW_SPAN:  # more faces than the raw draws span: the rejection loop would never end
-            raise ValueError(f"a die needs at least one side and at most 2**64, not {sides}")
-        limit = _RAW_SPAN - (_RAW_SPAN % sides)
+        limit = _LIMITS.get(sides)
+        if limit is None:
+            if not 1 <= sides <= _RAW_SPAN:  # more faces than the raw draws span: the rejection loop would never end
+                raise ValueError(f"a die needs at least one side and at most 2**64, not {sides}")
+            limit = _RAW_SPAN - (_RAW_SPAN % sides)
+            if len(_LIMITS) < 4096:
+                _LIMITS[sides] = limit
         while True:
             x = self.raw()
             if x < limit:

@@ -196,8 +196,18 @@ def _search(
     at which tiles were settled, rising, and ``cum[k]`` every tile settled at ``ds[k]`` or less (bit
     ``y * stride + x``): a :class:`CostFlood` run to the end, or, with ``goal``, until that tile is settled."""
     h, w = cost.shape
+    if cost.dtype == np.bool_:
+        classes = [(1, bits_of(cost.astype(bool, copy=False)))]
+    else:
+        classes = [(int(c), bits_of(cost == c)) for c in np.unique(cost) if c > 0]
+    return _search_classes(w, h, classes, origin, diagonal, goal)
+
+
+def _search_classes(
+    w: int, h: int, classes: list[tuple[int, int]], origin: Point, diagonal: bool, goal: Point | None
+) -> tuple[int, list[int], list[int]]:
+    """:func:`_search` on a map of ``w`` x ``h`` given as its costs' tiles, ``(cost, bits)`` pairs."""
     stride = w + 1
-    classes = [(int(c), bits_of(cost == c)) for c in np.unique(cost) if c > 0]
     flood = CostFlood(w, h, classes, origin, diagonal)
     flood.nearest(0 if goal is None else 1 << (goal[1] * stride + goal[0]))
     cum: list[int] = []
@@ -269,7 +279,17 @@ def least_cost_path(cost: npt.NDArray[np.integer] | BoolArray, origin: Point, go
     answer the few costs the walk down asks for (each a binary search over the settled layers). A path from
     ``goal`` to ``origin``, both included; [] when ``goal`` cannot be reached."""
     h, w = cost.shape
-    stride, _, cum = _search(cost, origin, False, goal)
+    return _walk_down(*_search(cost, origin, False, goal), w, h, goal)
+
+
+def least_cost_path_classes(w: int, h: int, classes: list[tuple[int, int]], origin: Point, goal: Point) -> list[Point]:
+    """:func:`least_cost_path` on a map of ``w`` x ``h`` given as its costs' tiles, ``(cost, bits)`` pairs (bit sets
+    as :func:`~undercroft.rules.floods.bits_of` lays them): no cost array to read them from."""
+    return _walk_down(*_search_classes(w, h, classes, origin, False, goal), w, h, goal)
+
+
+def _walk_down(stride: int, _ds: list[int], cum: list[int], w: int, h: int, goal: Point) -> list[Point]:
+    """The walk down the settled layers ``cum`` from ``goal`` (see :func:`least_cost_path`)."""
     x, y = goal
     if not (0 <= x < w and 0 <= y < h) or not cum[-1] & (1 << (y * stride + x)):
         return []
