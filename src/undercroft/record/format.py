@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import functools
 import hashlib
+import importlib.metadata
 import json
 import platform
 import re
@@ -187,10 +188,9 @@ def is_daily_date(text: object) -> bool:
 @functools.cache
 def installed_versions() -> dict[str, str]:
     """The versions a recording's header records, of this installation: ``game``, ``python``, ``numpy``, ``tcod``."""
+    # (read from tcod's installed metadata: importing tcod for its version would load all of its window code)
     try:
-        import tcod
-
-        tcod_version = str(tcod.__version__)
-    except ImportError:  # pragma: no cover - tcod is a dependency
+        tcod_version = importlib.metadata.version("tcod")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - tcod is a dependency
         tcod_version = ""
     return {"game": __version__, "python": platform.python_version(), "numpy": np.__version__, "tcod": tcod_version}

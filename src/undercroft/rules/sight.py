@@ -11,11 +11,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
-import tcod.constants
-import tcod.map
-from tcod.cffi import ffi, lib
 
 from undercroft.rules.floods import BoolArray
+from undercroft.rules.libtcod import FOV_SYMMETRIC_SHADOWCAST, ffi, lib
 
 if TYPE_CHECKING:
     from undercroft.rules.levelmap import LevelMap
@@ -30,9 +28,12 @@ def compute_fov(level: LevelMap, x: int, y: int, radius: int) -> BoolArray:
     on farther ones.
     """
     if radius <= 0:
-        return tcod.map.compute_fov(
-            level.transparent, (y, x), 0, light_walls=True, algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST
-        )
+        cells = np.zeros((level.height, level.width), dtype=_MAP_CELL)
+        cells["transparent"] = level.transparent
+        buffer = ffi.from_buffer("struct TCOD_MapCell*", cells)
+        whole = ffi.new("struct TCOD_Map*", (level.width, level.height, level.width * level.height, buffer))
+        lib.TCOD_map_compute_fov(whole, x, y, 0, True, FOV_SYMMETRIC_SHADOWCAST)
+        return np.array(cells["fov"])
     y0, x0, seen = fov_window(level, x, y, radius)
     out = np.zeros((level.height, level.width), dtype=bool)
     out[y0 : y0 + seen.shape[0], x0 : x0 + seen.shape[1]] = seen
@@ -51,7 +52,7 @@ def fov_window(level: LevelMap, x: int, y: int, radius: int) -> tuple[int, int, 
     side = 2 * m + 1
     transparent, fov, tcod_map, disc = _sight(m, radius)
     transparent[...] = level.rimmed(m)[y : y + side, x : x + side]
-    lib.TCOD_map_compute_fov(tcod_map, m, m, m, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+    lib.TCOD_map_compute_fov(tcod_map, m, m, m, True, FOV_SYMMETRIC_SHADOWCAST)
     seen: BoolArray = fov & disc
     y0, x0 = y - m, x - m
     if y0 >= 0 and x0 >= 0 and y0 + side <= level.height and x0 + side <= level.width:
