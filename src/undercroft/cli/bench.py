@@ -13,11 +13,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("bench", help="measure performance (see docs/PERFORMANCE.md)")
     p.add_argument("--json", action="store_true", help="print one JSON object of metric: value")
     p.add_argument("--only", metavar="NAMES", help="comma-separated metric names to run")
+    p.add_argument(
+        "--against",
+        metavar="REV",
+        help="measure the rows here and on commit REV in turn, in new processes, and print both with the ratio "
+        "(default rows: step_us_per_action, record_overhead_us, replay_actions_per_s, autoplay_actions_per_s)",
+    )
+    p.add_argument("--rounds", type=int, default=3, metavar="N", help="with --against: rounds of each side (3)")
     add_data_arg(p)
     p.set_defaults(handler=cmd_bench)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.against:
+        return _against(args)
     from tqdm import tqdm
 
     from undercroft.bench.core import METRICS, BenchError, select
@@ -42,4 +51,28 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     if args.json:
         print(json.dumps(results))
+    return EXIT_OK
+
+
+def _against(args: argparse.Namespace) -> int:
+    from undercroft.bench import against
+    from undercroft.bench.core import METRICS, BenchError, select
+
+    try:
+        names = select(args.only) if args.only else list(against.DEFAULT_ROWS)
+        rev, rows = against.compare(args.against, names, args.rounds, args.data)
+    except BenchError as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "against": rev,
+                    "rounds": args.rounds,
+                    "rows": {c.name: {"here": c.here, rev: c.there, "ratio": c.ratio} for c in rows},
+                }
+            )
+        )
+    else:
+        print(against.table(rev, rows, {n: unit for n, (_, unit) in METRICS.items()}))
     return EXIT_OK

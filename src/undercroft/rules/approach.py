@@ -25,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from undercroft.rules import floods, formulas, levelmap
 from undercroft.rules.context import Ctx
@@ -39,20 +38,12 @@ REACH = 40  # the farthest (in steps) the engine ever measures a walk: beyond, a
 
 class StepMap:
     """Walking steps from one tile over a window of the map whose top-left corner is (x0, y0): :meth:`at` one
-    tile, :attr:`steps` the whole window (``steps[y - y0, x - x0]``, -1 where not reached; built when first
-    asked for)."""
+    tile; ``flood`` the flood's layers over the window (:class:`~undercroft.rules.floods.Flood`)."""
 
-    __slots__ = ("_steps", "flood", "x0", "y0")
+    __slots__ = ("flood", "x0", "y0")
 
     def __init__(self, x0: int, y0: int, flood: floods.Flood) -> None:
         self.x0, self.y0, self.flood = x0, y0, flood
-        self._steps: npt.NDArray[np.int32] | None = None
-
-    @property
-    def steps(self) -> npt.NDArray[np.int32]:
-        if self._steps is None:
-            self._steps = self.flood.array()
-        return self._steps
 
     def at(self, p: Point) -> int:
         """Steps to ``p`` (-1: not reached within the window)."""
@@ -197,19 +188,15 @@ def place(ctx: Ctx, g: Group, rolled_feet: int, *, anywhere: bool) -> Point:
     st = ctx.state
     m = st.level.map
     want = max(1, rolled_feet // ctx.rules.encounter.feet_per_tile)
-    if not anywhere and _room(m, st.pos) == g.segment >= 0:  # a resident met in its room: the room's own walks
-        seg = m.segments[g.segment]
-        ys, xs = np.nonzero(m.tiles[seg.y1 : seg.y2 + 1, seg.x1 : seg.x2 + 1] == FLOOR)
-        gx, gy = xs + seg.x1, ys + seg.y1
-        d = np.maximum(np.abs(gx - st.pos[0]), np.abs(gy - st.pos[1])).astype(np.int32)
-        keep = d >= 1
-        gx, gy, d = gx[keep], gy[keep], d[keep]
-    else:
-        sm = step_map(m, st.pos, min(REACH, want + 4))
-        h, w = sm.steps.shape
-        ys, xs = np.nonzero((sm.steps >= 1) & (m.tiles[sm.y0 : sm.y0 + h, sm.x0 : sm.x0 + w] == FLOOR))
-        gx, gy = xs + sm.x0, ys + sm.y0
-        d = sm.steps[ys, xs].astype(np.int32)
+    if anywhere or _room(m, st.pos) != g.segment or g.segment < 0:
+        return _place_by_walk(ctx, g, want, anywhere)
+    # a resident met in its room: the room's own walks
+    seg = m.segments[g.segment]
+    ys, xs = np.nonzero(m.tiles[seg.y1 : seg.y2 + 1, seg.x1 : seg.x2 + 1] == FLOOR)
+    gx, gy = xs + seg.x1, ys + seg.y1
+    d = np.maximum(np.abs(gx - st.pos[0]), np.abs(gy - st.pos[1])).astype(np.int32)
+    keep = d >= 1
+    gx, gy, d = gx[keep], gy[keep], d[keep]
     own = m.segment_of[gy, gx] == g.segment
     if not anywhere and own.any():
         gx, gy, d, own = gx[own], gy[own], d[own], own[own]
@@ -220,6 +207,36 @@ def place(ctx: Ctx, g: Group, rolled_feet: int, *, anywhere: bool) -> Point:
         p = (int(gx[i]), int(gy[i]))
         if p not in taken:
             return p
+    return g.pos
+
+
+def _place_by_walk(ctx: Ctx, g: Group, want: int, anywhere: bool) -> Point:
+    """:func:`place` by walking steps from the party (all but a resident met in the party's room): the floor tiles
+    of the flood's rings, nearest the roll first (the rings ``want - k`` and ``want + k`` together), in ``g``'s
+    own segment first, then top, then left; a resident only in its own segment where it reaches any."""
+    st = ctx.state
+    m = st.level.map
+    sm = step_map(m, st.pos, min(REACH, want + 4))
+    flood = sm.flood
+    cum, stride, x0, y0 = flood.cum, flood.stride, sm.x0, sm.y0
+    x1, y1 = x0 + flood.w, y0 + flood.h
+    reached = (cum[-1] ^ cum[0]) & m.window_bits(x0, y0, x1, y1, FLOOR)  # floor, a step or more away
+    own = reached & m.window_bits(x0, y0, x1, y1, None, g.segment)
+    if not anywhere and own:
+        reached = own
+    taken = occupied(ctx, g)
+    top = len(cum) - 1
+    for k in range(max(want, top) + 1):
+        ring = 0
+        for d in (want - k, want + k) if k else (want,):
+            if 1 <= d <= top:
+                ring |= cum[d] ^ cum[d - 1]
+        ring &= reached
+        for part in (ring & own, ring & ~own):
+            for x, y in floods.tiles_of(part, stride):
+                p = (x + x0, y + y0)
+                if p not in taken:
+                    return p
     return g.pos
 
 

@@ -102,6 +102,42 @@ class LevelMap:
             got = memo[key] = bits_of(walk)
         return got
 
+    def window_bits(self, x0: int, y0: int, x1: int, y1: int, tile: int | None, segment: int | None = None) -> int:
+        """The tiles of code ``tile`` (or of segment ``segment``) in the window ``[y0:y1, x0:x1]``, as bits laid out
+        as :meth:`walk_bits` lays them. Remembered per window: the tiles never change."""
+        key = (x0, y0, x1, y1, tile, segment)
+        memo = self._window_bits
+        got = memo.get(key)
+        if got is None:
+            grid = self.tiles if tile is not None else self.segment_of
+            mask = grid[y0:y1, x0:x1] == (tile if tile is not None else segment)
+            if len(memo) >= WALK_WINDOWS:
+                memo.clear()
+            got = memo[key] = bits_of(mask)
+        return got
+
+    def floor_of(self, seg: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """``(xs, ys)``: the floor tiles of segment ``seg`` (not its doors, stairs or water), row by row. Remembered:
+        the tiles never change."""
+        got = self._floor_of.get(seg)
+        if got is None:
+            s = self.segments[seg]  # its bounding box holds all its tiles
+            box = np.s_[s.y1 : s.y2 + 1, s.x1 : s.x2 + 1]
+            ys, xs = np.nonzero((self.segment_of[box] == seg) & (self.tiles[box] == FLOOR))
+            xs += s.x1
+            ys += s.y1
+            xs.flags.writeable = ys.flags.writeable = False
+            got = self._floor_of[seg] = (xs, ys)
+        return got
+
+    @functools.cached_property
+    def _floor_of(self) -> dict[int, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]:
+        return {}
+
+    @functools.cached_property
+    def _window_bits(self) -> dict[tuple[int, int, int, int, int | None, int | None], int]:
+        return {}
+
     @functools.cached_property
     def segment_sizes(self) -> tuple[int, ...]:
         """The number of tiles of each segment (by id)."""

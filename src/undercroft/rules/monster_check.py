@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from undercroft.rules import dungeon, encounter, formulas
+from undercroft.rules import encounter, formulas
 from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
@@ -70,12 +70,7 @@ def far_tile(ctx: Ctx, seg: int) -> tuple[int, int]:
     """Where a new group stands: the segment tile farthest from the party (ties: top, then left); never a door
     or the stairs, never a tile another group holds."""
     st = ctx.state
-    m = st.level.map
-    s = m.segments[seg]  # its bounding box holds all its tiles
-    box = np.s_[s.y1 : s.y2 + 1, s.x1 : s.x2 + 1]
-    ys, xs = np.nonzero((m.segment_of[box] == seg) & (m.tiles[box] == dungeon.FLOOR))
-    ys += s.y1
-    xs += s.x1
+    xs, ys = st.level.map.floor_of(seg)
     if len(xs) == 0:
         return st.pos
     occupied = {g.pos for g in st.level.groups if not g.defeated}
