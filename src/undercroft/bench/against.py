@@ -60,7 +60,8 @@ def unpack(rev: str, into: Path, repo: Path = _REPO) -> str:
     except FileNotFoundError:
         raise BenchError("--against needs git on PATH") from None
     except subprocess.CalledProcessError as exc:
-        why = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        err = exc.stderr if isinstance(exc.stderr, str) else (exc.stderr or b"").decode("utf-8", "replace")
+        why = err.strip().splitlines()
         raise BenchError(f"--against {rev}: not a commit of {repo} ({why[-1] if why else 'git failed'})") from None
     tar = into / "tree.tar"
     tar.write_bytes(archive.stdout)

@@ -59,7 +59,7 @@ def _against(args: argparse.Namespace) -> int:
     from undercroft.bench.core import METRICS, BenchError, select
 
     try:
-        names = select(args.only) if args.only else list(against.DEFAULT_ROWS)
+        names = select(args.only or ",".join(against.DEFAULT_ROWS))
         rev, rows = against.compare(args.against, names, args.rounds, args.data)
     except BenchError as exc:
         raise UserError(str(exc)) from None
