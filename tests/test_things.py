@@ -274,11 +274,21 @@ def test_shop_actions_are_recorded_as_text() -> None:
 # --- talk that pays ------------------------------------------------------------------------------------------------
 
 
-def talk_to(monster: str, *faces: int) -> tuple[Game, list[Event]]:
-    """The citadel's party (its priest's +2) talks to ``monster`` with ``faces`` on the 2d6."""
+def talk_to(monster: str, *faces: int, agreements: bool = True) -> tuple[Game, list[Event]]:
+    """The citadel's party (its priest's +2) talks to ``monster`` with ``faces`` on the 2d6; with ``agreements``,
+    talk that pays turned on for it as undercroft has it (the citadel plays its text: terms and nothing more)."""
     g = make_game("citadel", 1, ScriptedDice())
+    if agreements:
+        g.rs = g.rs.model_copy(update={"agreements": True})
     meet(g, monster)
     return g, act(g, Talk(), *faces)
+
+
+def test_talk_pays_only_where_the_ruleset_turns_it_on() -> None:
+    assert [r for r, rs in content().rulesets.items() if rs.agreements] == ["undercroft"]
+    g, ev = talk_to("kobold", 3, 3, agreements=False)  # an agreement, in the citadel as shipped
+    assert one(ev, "negotiate")["result"] == "agreement" and g.state.group(one(ev, "negotiate")["group"]).peaceful
+    assert not of(ev, "directions") and not of(ev, "hired") and not of(ev, "trade")
 
 
 def test_kobolds_sell_directions_the_stairs_on_the_map() -> None:

@@ -230,7 +230,7 @@ def pays(game: Game, g: Group) -> bool:
     """Whether to talk to ``g`` first for what its agreement brings (:data:`PAYS`: a hireling, the way down while
     the stairs are unseen, the merchant's pack with gold to spend): a talk it may have, with a chance."""
     what = game.monster_of(g).agreement
-    if what not in PAYS or g.negotiated or g.hired or not game.proc.negotiation:
+    if what not in PAYS or g.negotiated or g.hired or not game.proc.negotiation or not game.rs.agreements:
         return False
     st = game.state
     if what == "directions":

@@ -472,6 +472,8 @@ class Ruleset(Model):
     levels: tuple[Level, ...] = Field(min_length=1, max_length=20)
     shop: StrictBool = False  # ours: a merchant waits at the foot of every stairs down (rules.yaml `shop:`)
     growth: StrictBool = False  # ours: the characters gain renown and levels (rules.yaml `growth:`)
+    # ours: talk that pays: a monster's `agreement` (the way down, a hireling, trade) brings more than peace
+    agreements: StrictBool = False
 
 
 RulesetsFile = dict[Id, Ruleset]

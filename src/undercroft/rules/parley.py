@@ -90,7 +90,8 @@ def talk(ctx: Ctx, events: list[Event]) -> None:
     )
     if g.peaceful:
         st.mode, st.encounter = Mode.EXPLORE, None
-        agreements.after_terms(ctx, g, events)
+        if ctx.rs.agreements:  # (ours, only where the ruleset turns it on: the texts give terms, nothing more)
+            agreements.after_terms(ctx, g, events)
     else:
         encounter.round_passes(ctx, events)
 
