@@ -103,6 +103,19 @@ def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_at_0_ft() 
     assert st.pos != fought_at  # the party ran its round on the map before it was caught
 
 
+def test_the_chance_of_pursuit_is_rolled_once_not_on_every_run() -> None:
+    """003: the monster responds on its reaction result, once. Caught and running again from the same group asks
+    no second pursuit roll (undercroft seed 62022 rolled it at turns 253 and 255)."""
+    game, g = crawl_meet("ghoul", distance=FORTY_FEET, speed=90)
+    fight(game)
+    ev = act(game, Run(), 75)  # the one pursuit roll: 75 <= 75, it comes
+    assert one(ev, "roll", purpose="pursuit")["total"] == 75 and g.pursues
+    ev = act(game, Run())
+    assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
+    ev = act(game, Run())  # running from the same group again: no die, it still comes
+    assert not of(ev, "roll") and one(ev, "pursuit")["distance"] == 0 and game.state.mode == "pursuit"
+
+
 def test_a_monster_that_attacked_at_once_pursues_a_faster_party_from_the_fight() -> None:
     game, _ = crawl_meet("ghoul", ATTACKS, speed=120)  # it attacks at once: 100%, no die
     assert game.state.mode == "combat"

@@ -186,6 +186,8 @@ def encode_group(g: Group) -> list[int]:
         g.since,
         g.walked,
         g.hired,
+        g.pursuit_rolled,
+        g.pursues,
     ]
 
 

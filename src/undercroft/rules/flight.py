@@ -10,10 +10,11 @@
   the combat phase (running from the encounter) a party faster than the monster evades it automatically
   (:func:`formulas.escapes_by_speed`), and a group that never saw where it went (out of sight) loses it; from a
   fight neither applies. Then the reaction band's pursuit chance decides whether it follows (certain for a group
-  with no reaction, and for a submerged monster). A chase starts where the sides stand as the party turns to run:
-  from the encounter at their walking distance on the map (0 where the ruleset has no distance), its first round
-  in the Run; from a fight at 0 ft, the sides being in melee, where the fight is: its rounds are the Runs that
-  follow.
+  with no reaction, and for a submerged monster), rolled once, the first time the party runs from the group: its
+  answer stands for every later run from it (``Group.pursues``). A chase starts where the sides stand as the party
+  turns to run: from the encounter at their walking distance on the map (0 where the ruleset has no distance), its
+  first round in the Run; from a fight at 0 ft, the sides being in melee, where the fight is: its rounds are the
+  Runs that follow.
 * Pursuit (:func:`pursuit_round`): each round the party runs its running speed on the map toward the tile beyond
   its door (:func:`_flee`), and the pursuer gains (its speed - the party's) x the running multiplier in feet; at
   0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond the map's sight
@@ -116,8 +117,10 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         )
         st.mode, st.encounter = Mode.EXPLORE, None
         return
-    chance = formulas.PERCENT if (band is None or submerged) else band.pursuit
-    if not ctx.percent(events, "pursuit", chance, group=g.id):
+    if not g.pursuit_rolled:  # 003: the monster responds on its reaction, once: a second run asks it again of nobody
+        chance = formulas.PERCENT if (band is None or submerged) else band.pursuit
+        g.pursues, g.pursuit_rolled = ctx.percent(events, "pursuit", chance, group=g.id), True
+    if not g.pursues:
         _land(ctx, way)
         events.append(
             Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster, "count": g.count_told})

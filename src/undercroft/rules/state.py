@@ -82,6 +82,9 @@ class Group:
     surprise: Surprise = Surprise.NONE  # the surprise rolled, held until the sides meet
     since: int = 0  # the clock's round when it was rolled for
     walked: int = 0  # rounds it has walked toward the party since
+    # 003's chance of pursuit, rolled once, the first time the party runs from it (its reaction decides it once)
+    pursuit_rolled: bool = False
+    pursues: bool = False  # what that roll said
 
     #: The level whose ``groups`` hold this group (:meth:`LevelState.add_group`), None before. Not part of the
     #: state: every change to the group is counted in its level's ``rev`` through it.
@@ -325,6 +328,8 @@ def _group_form(g: Group) -> list[Any]:
         g.since,
         g.walked,
         g.hired,
+        g.pursuit_rolled,
+        g.pursues,
     ]
 
 
