@@ -469,8 +469,11 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                     # a chase ended by a drop before the party reached its door leaves it short of the segment it
                     # ran for, in one it has entered already (or enters now, below)
                     pending = None
+                elif e.type == "enter" and pending is not None and e["segment"] != pending:
+                    # another segment's entry: one left behind, or one walked into from a meeting before the
+                    # segment run into had its own (it is owed it, and gets it as an entry behind)
+                    continue
                 elif e.type == "enter" and pending is not None:
-                    assert e["segment"] == pending, f"{where_from}: ran into {pending}, entered {e['segment']}"
                     nxt = events[i + 1] if i + 1 < len(events) else None
                     met = nxt is not None and nxt.type in ("encounter", "peaceful", "hidden")
                     # (a resident waiting there, a floor's named monster, is met: its distance is rolled first)
@@ -480,7 +483,8 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                     )
                     entered += 1
                     pending = None
-                elif e.type == "move" and pending is not None:
+                elif e.type == "move" and pending is not None and turn and p.where[turn - 1][1] == Mode.EXPLORE:
+                    # (in a meeting, as with a group found in a segment left behind, the entry waits for its end)
                     raise AssertionError(f"{where_from}: walked on from segment {pending} without entering it")
         # (a game may end, in death or at the action cap, before the run is over)
     assert runs > 5 and entered > 5, (runs, entered)

@@ -145,9 +145,13 @@ def test_in_warden_the_drowner_does_not_follow_a_delver_who_runs_from_its_fight(
     st = game.state
     g = st.group(st.combat.group if st.combat is not None else 0)
     assert not game.proc.pursuit
-    ev = act(game, Run(), NOTHING)  # no die for the run: nothing follows (001); then the check of the segment beyond
-    assert kinds(ev) == ["run", "leave", "enter", "roll"] and one(ev, "leave")["pursued"] is False
-    assert not rolls(ev, "pursuit") and one(ev, "roll")["purpose"] == "monster_check"
+    # No die for the run: nothing follows (001). Then the entries: the corridor where the fight broke out on the
+    # threshold (stood in, never entered: its check is owed), then the room run into.
+    ev = act(game, Run(), NOTHING, NOTHING)
+    assert kinds(ev) == ["run", "leave", "enter", "roll", "enter", "roll"] and one(ev, "leave")["pursued"] is False
+    behind, landing = of(ev, "enter")
+    assert behind["behind"] is True and "behind" not in landing.data and behind["segment"] != landing["segment"]
+    assert not rolls(ev, "pursuit") and [r["purpose"] for r in of(ev, "roll")] == ["monster_check"] * 2
     assert st.mode == "explore" and st.pursuit is None and g in st.level.groups
 
 

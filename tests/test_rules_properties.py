@@ -162,7 +162,9 @@ def test_every_walk_into_a_segment_runs_its_entry_procedure(ruleset: str) -> Non
                     or (nxt.type == "roll" and nxt["purpose"] in ("distance", "surprise_party", "reaction"))
                 )
                 rolled = nxt is not None and nxt.type == "roll" and nxt["purpose"] == "monster_check"
-                assert met or rolled or e["segment"] in lurking, f"{where(p, turn)}: {[x.type for x in events]}"
+                passed = e.get("behind") and "passed" in e.data  # left behind with a group in it: run past it
+                ok = met or rolled or passed or e["segment"] in lurking
+                assert ok, f"{where(p, turn)}: {[x.type for x in events]}"
                 checked += rolled
             for e in events:
                 if e.type == "reveal":
@@ -222,7 +224,10 @@ def _knowable(p: Played, turn: int, events: list[Event]) -> list[Event]:
         if e.type in ("encounter", "in_sight"):
             known.add(e["group"])
         about = e.get("group") in (before | p.unseen[turn]) - known
-        check = found and (e.type == "table" or (e.type == "roll" and e["purpose"] == "monster_check"))
+        # (the check that found it: another one in the step, of a segment left behind, found nothing and is told)
+        check = found and (
+            e.type == "table" or (e.type == "roll" and e["purpose"] == "monster_check" and e["result"] != "none")
+        )
         if not (about or check):
             out.append(e)
     return out
@@ -340,7 +345,7 @@ def test_every_segment_the_party_stands_in_had_its_entry_before_its_next_step(ru
         entered: int | None = None  # None: where the party arrived on the level (the start, or down the stairs)
         for turn, events in enumerate(p.steps):
             for e in events:
-                if e.type == "enter":
+                if e.type == "enter" and not e.get("behind"):  # (a behind entry is of a segment left)
                     entered = e["segment"]
                 elif e.type == "descend":
                     entered = None
@@ -351,6 +356,33 @@ def test_every_segment_the_party_stands_in_had_its_entry_before_its_next_step(ru
                 exploring += 1
                 assert entered == seg, f"{where(p, turn)}: in segment {seg}, the last entry was of {entered}"
     assert exploring > 100
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_segment_the_party_stood_in_gets_its_entry_before_it_explores_on(ruleset: str) -> None:
+    """000: every segment entered gets its entry procedure, however it was entered: one the party stood in during a
+    fight (broken out on its threshold) or a chase, or ran into, and then left before the fight or the chase was
+    over, gets it once that is over (an ``enter`` with ``behind``), before the party explores on."""
+    behind = 0
+    for p in played(ruleset) + played(ruleset, patient=True):
+        waiting: set[int] = set()  # segments stood in at the end of a step, not entered since
+        last: int | None = None  # the segment of the last entry (None: just arrived on the level)
+        for turn, events in enumerate(p.steps):
+            for e in events:
+                if e.type == "enter":
+                    waiting.discard(e["segment"])
+                    behind += bool(e.get("behind"))
+                    last = last if e.get("behind") else e["segment"]
+                elif e.type == "descend":
+                    waiting, last = set(), None
+            seg, mode = p.where[turn]
+            last = seg if last is None else last
+            if seg >= 0 and seg != last:
+                waiting.add(seg)
+            if mode == Mode.EXPLORE:
+                assert not waiting, f"{where(p, turn)}: exploring, with no entry yet of segments {sorted(waiting)}"
+    if ruleset in ("warden", "crawler"):  # (in these games; undercroft's bot seldom runs, the citadel never)
+        assert behind > 0, "no segment was left before its entry: the property was not tried"
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

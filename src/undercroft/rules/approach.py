@@ -302,8 +302,26 @@ def party_advance(ctx: Ctx, g: Group, tiles: int) -> bool:
 def _cross(ctx: Ctx, seg: int) -> None:
     """The party, closing to fight, stepped into segment ``seg`` (from ``prev_pos``): it stands there now, and its
     entry procedure (000) waits until the meeting or the fight is over (:func:`undercroft.rules.explore.settle`)."""
+    enter_later(ctx, seg, ctx.state.prev_pos)
+
+
+def enter_later(ctx: Ctx, seg: int, entry: Point) -> None:
+    """The party stands in segment ``seg`` now (come in from ``entry``) in a meeting, a fight or a chase: its entry
+    procedure (000) waits until that is over. The segment it leaves, if it had not had its own entry yet (it was
+    stood in or run through), is owed one still (``GameState.owed``): every segment entered gets its entry."""
     st = ctx.state
-    st.segment, st.segment_entry, st.entered = seg, st.prev_pos, False
+    if seg in st.owed:
+        st.owed.remove(seg)  # back in it: it gets its entry as the segment the party stands in
+    if st.segment != seg:
+        owe_entry(ctx)
+    st.segment, st.segment_entry, st.entered = seg, entry, False
+
+
+def owe_entry(ctx: Ctx) -> None:
+    """The party leaves its segment: if it had not had its entry yet, it is owed one (``GameState.owed``)."""
+    st = ctx.state
+    if not st.entered and st.segment >= 0 and st.segment not in st.owed:
+        st.owed.append(st.segment)
 
 
 def beside(ctx: Ctx, g: Group) -> None:

@@ -100,7 +100,7 @@ def encode_clock(st: GameState) -> list[int]:
 
 
 def encode_mode(st: GameState) -> list[int]:
-    out = [sid(st.mode), st.depth, st.entered, st.fled, st.next_group, st.kills, st.haul]
+    out = [sid(st.mode), st.depth, st.entered, st.fled, st.next_group, st.kills, st.haul, len(st.owed), *st.owed]
     enc, com, pur = st.encounter, st.combat, st.pursuit
     if enc is None:
         out.append(NONE)
@@ -307,7 +307,7 @@ class Tracker:
             self._clock = zlib.crc32(_CLOCK.pack(*clock)) & _MASK
             changed = True
         if st.encounter is None and st.combat is None and st.pursuit is None:  # nothing changed in place
-            mode: object = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills, st.haul)
+            mode: object = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills, st.haul, *st.owed)
             if mode != self._mode_key:
                 self._mode_key = mode
                 self._mode = _crc(encode_mode(st))

@@ -85,10 +85,10 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
             st.mode, st.encounter = Mode.EXPLORE, None
     pickup(ctx, events)
     if new_seg != st.segment and new_seg >= 0:
+        approach.owe_entry(ctx)  # (walked out of a segment still waiting for its entry, as from a meeting)
         leave_segment(ctx, st.segment, events)
         if st.mode in (Mode.DEAD, Mode.COMBAT):
-            st.segment, st.segment_entry = new_seg, st.prev_pos
-            st.entered = False  # its entry procedure waits until the fight is over (settle)
+            approach.enter_later(ctx, new_seg, st.prev_pos)  # its entry procedure waits until the fight is over
             return
         enter_segment(ctx, new_seg, events)
 
@@ -175,12 +175,33 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event], entry: tuple[int, int
         monster_check.check(ctx, seg, s.kind, visited, events)
 
 
+def enter_behind(ctx: Ctx, seg: int, events: list[Event]) -> None:
+    """The entry procedure of a segment the party stood in or ran through during a fight or a chase and has left
+    (``GameState.owed``): event ``enter`` with ``behind``; a group that stands there is left where it is (the party
+    ran past it: ``passed``, its id), else the monster check, whose group stands in that segment and is met as any
+    group come upon (:func:`encounter.begin`: in sight, now; out of sight, when it comes into sight)."""
+    st = ctx.state
+    lv = st.level
+    s = lv.map.segments[seg]
+    visited = bool(lv.visited[seg])
+    there = [g for g in ctx.groups_in(seg) if not g.hidden] or [g for g in lv.groups if g.segment == seg and g.hidden]
+    data: dict[str, object] = {"segment": seg, "kind": s.kind, "visited": visited, "behind": True}
+    if there:
+        data["passed"] = there[0].id
+    events.append(Event("enter", data))
+    lv.visit(seg)
+    if not there and ctx.proc.monster_check:
+        monster_check.check(ctx, seg, s.kind, visited, events)
+
+
 def settle(ctx: Ctx, events: list[Event]) -> None:
     """After every action. A party exploring in a segment whose entry procedure it has not had (it ran into it, or
     a fight broke out on the threshold, as when a submerged monster rises behind it) looks round and gets it now,
     as any entry does. In an encounter, the distance follows the map (:func:`encounter.follow`); the groups come
     upon out of sight come closer, and are met once seen (:func:`encounter.watch`)."""
     st = ctx.state
+    while st.owed and st.mode == Mode.EXPLORE:
+        enter_behind(ctx, st.owed.pop(0), events)
     if st.mode == Mode.EXPLORE and not st.entered:
         ctx.see()
         if st.segment >= 0:

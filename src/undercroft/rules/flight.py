@@ -143,8 +143,7 @@ def _land(ctx: Ctx, way: approach.Exit) -> None:
     st = ctx.state
     before = way.door if way.landing != way.door else _inside(ctx, way.door)
     st.prev_pos, st.pos = before, way.landing
-    st.segment, st.segment_entry = way.segment, before
-    st.entered = False
+    approach.enter_later(ctx, way.segment, before)
 
 
 def _flee(ctx: Ctx, p: Pursuit) -> None:
@@ -165,7 +164,7 @@ def _flee(ctx: Ctx, p: Pursuit) -> None:
         st.prev_pos, st.pos = st.pos, nxt
         seg = int(m.segment_of[nxt[1], nxt[0]])
         if seg != st.segment and seg >= 0:
-            st.segment, st.segment_entry, st.entered = seg, st.prev_pos, False
+            approach.enter_later(ctx, seg, st.prev_pos)
     if st.pos == p.to:
         p.to = None
 

@@ -275,6 +275,9 @@ class GameState:
     #: never reads: it is not part of the canonical state (``kills`` is), so a replay rebuilds it as it goes.
     slain: dict[str, int] = field(default_factory=dict)
     entered: bool = True  # the entry procedure of the party's segment is done (not yet, after a run into it)
+    # segments the party stood in or ran through before their entry procedure, and has left: each still gets it,
+    # in order, once the fight or the chase is over (:func:`undercroft.rules.explore.settle`)
+    owed: list[int] = field(default_factory=list)
     fled: int = 0  # a group that has just gone its way from the party (it may be pursued now), else 0
     effects: dict[str, int] = field(default_factory=dict)  # a potion's effect -> the clock's round it ends at
     haul: int = 0  # ours: the value of the treasure taken up on this floor (renown once carried down the stairs)
@@ -411,6 +414,7 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
             if pur is None
             else [pur.group, pur.distance, pur.rounds, pur.fights, pur.chaser, list(pur.to) if pur.to else None],
             "entered": state.entered,
+            "owed": list(state.owed),
             "fled": state.fled,
             "next_group": state.next_group,
             "kills": state.kills,
