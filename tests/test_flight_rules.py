@@ -18,14 +18,16 @@ from engine_helpers import (
     say,
     script,
     walk_out_past,
+    why,
 )
 
 from undercroft.rules import approach
 from undercroft.rules.actions import Fight, Run
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
-from undercroft.rules.state import Group
-from undercroft.rules.types import Behaviour
+from undercroft.rules.refusals import Code, Reason
+from undercroft.rules.state import Encounter, Group
+from undercroft.rules.types import Behaviour, Mode
 
 HOSTILE = (2, 2)  # reaction 4: hostile, 75% pursuit
 ATTACKS = (1, 1)  # reaction 2: attacks at once, 100%
@@ -153,6 +155,43 @@ def test_in_warden_the_drowner_does_not_follow_a_delver_who_runs_from_its_fight(
     assert behind["behind"] is True and "behind" not in landing.data and behind["segment"] != landing["segment"]
     assert not rolls(ev, "pursuit") and [r["purpose"] for r in of(ev, "roll")] == ["monster_check"] * 2
     assert st.mode == "explore" and st.pursuit is None and g in st.level.groups
+
+
+def test_a_run_never_lands_in_the_segment_of_the_monster_it_leaves() -> None:
+    """001's free exit is away from the monster: in the warden the risen drowner stands in its own room, behind the
+    delver on the threshold; the doors into that room are blocked for the run (a run there ended in a new fight
+    inside the Run: 11 of 646 runs, 2 deaths), the others free, and Run's own choice takes a free one."""
+    game = drowner_fight("warden", 2)
+    st = game.state
+    g = st.group(st.combat.group if st.combat is not None else 0)
+    ways = game.exits()
+    into = [i for i, w in enumerate(ways) if w.segment == g.segment]
+    assert into and all(ways[i].blocked for i in into)
+    assert all(not w.blocked for w in ways if w.segment != g.segment)
+    assert why(game.step(Run(door=into[0]))[0]) == Reason(Code.DOOR_BLOCKED, {"monster": "cistern_drowner"})
+    ev = act(game, Run(), NOTHING, NOTHING)
+    assert st.segment != g.segment and st.mode == "explore" and not of(ev, "combat")
+
+
+def test_where_every_way_out_leads_into_its_segment_there_is_no_running() -> None:
+    """A room whose one door opens into the monster's own corridor: no way out but past it, so no running (every
+    way is blocked); the party fights it, or in the warden waits, where nothing can be said."""
+    game = make_game("warden", 2, dice=ScriptedDice())
+    st = game.state
+    m = st.level.map
+    dead_end = next(s for s in m.segments if s.kind == "room" and len(s.doors) == 1 and len(s.neighbours) == 1)
+    corridor = dead_end.neighbours[0]
+    ys, xs = (m.segment_of == corridor).nonzero()
+    centre = ((dead_end.x1 + dead_end.x2) // 2, (dead_end.y1 + dead_end.y2) // 2)
+    far = max(zip(xs.tolist(), ys.tolist(), strict=True), key=lambda p: abs(p[0] - centre[0]) + abs(p[1] - centre[1]))
+    st.pos = st.prev_pos = st.segment_entry = centre
+    st.segment = dead_end.id
+    ghoul = game.add_group("ghoul", pos=far)
+    ghoul.segment = corridor
+    st.mode, st.encounter = Mode.ENCOUNTER, Encounter(ghoul.id, entry=st.pos)
+    ways = game.exits()
+    assert len(ways) == 1 and ways[0].segment == corridor and ways[0].blocked
+    assert game.refusal(Run()) == Reason(Code.ALL_BLOCKED, {"monster": "ghoul"})
 
 
 def test_in_undercroft_the_drowner_still_pursues_from_its_fight() -> None:

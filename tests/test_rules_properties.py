@@ -311,10 +311,11 @@ def test_every_meeting_that_holds_the_party_ends_within_the_standoff_bound(rules
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_warden_run_is_refused(ruleset: str) -> None:
     """001 (warden): "You can leave a fight through any door, any time": on the delver's turn in a meeting or a
-    fight a Run is always open (no route is blocked where 003 is off). Elsewhere only the rulesets' own reasons
-    refuse it (citadel: no running; 003: exhausted, every route blocked by a pursuer)."""
+    fight a Run is open (no route is blocked where 003 is off) but where every door leads into the group's own
+    segment (a dead end behind the party: no way out but past it). Elsewhere only the rulesets' own reasons refuse
+    it (citadel: no running; 003: exhausted, every route blocked by a pursuer)."""
     allowed = {
-        "warden": set(),
+        "warden": {Code.ALL_BLOCKED},
         "citadel": {Code.NO_RUNNING},
         "undercroft": {Code.EXHAUSTED, Code.ALL_BLOCKED},
         "crawler": {Code.EXHAUSTED, Code.ALL_BLOCKED},

@@ -490,6 +490,10 @@ def _exits(ctx: Ctx, g: Group | None) -> list[Exit]:
         else:  # no route is blocked: the party slips past a creature in the doorway to a free tile beyond it
             if landing in blockers:
                 landing = _free_beside(m, landing, beyond, blockers) or landing
-            blocked = landing in blockers or sm.at(door) < 0
+            # ... but never into the group's own segment: a run there ends where the group is (001's free exit is
+            # away from it)
+            blocked = (
+                landing in blockers or sm.at(door) < 0 or (bool(blockers) and g is not None and g.segment == beyond)
+            )
         out.append(Exit(door, landing, beyond, blocked, came in (door, landing)))
     return out
