@@ -146,6 +146,46 @@ def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
     assert err == b""
 
 
+def run_with_stdout(args: list[str], tmp_path: Path, *, stdout: str) -> subprocess.CompletedProcess[str]:
+    """``undercroft ARGS`` in a new process with its standard output ``full`` (/dev/full) or ``closed``, its
+    saves in ``tmp_path``."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
+    argv = [sys.executable, "-m", "undercroft", *args]
+    if stdout == "closed":
+        argv = ["sh", "-c", 'exec "$@" >&-', "sh", *argv]
+    with open("/dev/full", "w") as full:
+        return subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("stdout", ["full", "closed"])
+@pytest.mark.parametrize(
+    "args",
+    [["games"], ["games", "--json"], ["sim", "goblin"], ["validate"], ["replay", str(GOLDEN), "--events"], ["--help"]],
+)
+def test_an_output_that_cannot_be_written_is_one_line_naming_it(args: list[str], stdout: str, tmp_path: Path) -> None:
+    done = run_with_stdout(args, tmp_path, stdout=stdout)
+    why = "No space left on device" if stdout == "full" else "Bad file descriptor"
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [f"undercroft: cannot write to standard output: {why}"]  # not the recording
+
+
+def test_a_closed_output_is_no_error_for_a_command_that_writes_nothing_there(tmp_path: Path) -> None:
+    done = run_with_stdout(["games", "--bogus"], tmp_path, stdout="closed")
+    assert done.returncode == 2 and done.stderr.splitlines()[-1] == "undercroft: error: unrecognized arguments: --bogus"
+
+
+def test_argparse_errors_are_escaped(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--ruleset", "\x1b[31mx"], ["games", "--bogus", "\x1b]0;owned\x07\nfake: line"], ["\x1b[2J"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert "\x1b" not in err and "\x07" not in err and err.count("\n") == 2, err  # the usage and one line
+        assert "\\x1b" in err
+
+
 def test_arguments_echoed_back_are_escaped(capsys: pytest.CaptureFixture[str]) -> None:
     for command in (
         ["sim", "--ruleset", "\x1b]0;owned\x07", "goblin"],

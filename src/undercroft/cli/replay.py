@@ -115,9 +115,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except Desync as exc:
         _say_desync(path, exc)
         return EXIT_FAIL
-    except BrokenPipeError:
-        _quiet_stdout()
-        return EXIT_OK
     except Exception as exc:
         # The engine raised: show it as it did (this is the bug being debugged), then say where.
         out.flush()
@@ -263,17 +260,6 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
         raise UserError(printable(f"{path}: {exc}"), EXIT_FAIL) from None
     except OSError as exc:
         raise UserError(printable(f"{exc.filename or path}: {exc.strerror or exc}")) from None
-
-
-def _quiet_stdout() -> None:
-    """The reader of our output went away (``| head``): send the rest to nowhere, without a complaint at exit."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 # The plain log's mark of a line's level, at its start, when more than the player's lines are printed: a player
