@@ -27,6 +27,7 @@ from undercroft.cli.common import (
     UserError,
     add_data_arg,
     add_jobs_args,
+    check_output,
     games_per_ruleset,
     load_data,
     printable,
@@ -110,9 +111,10 @@ def _command(
 
 def _writable_file(path: Path) -> str:
     """The current text of ``path`` ("" if there is none yet), after checking that it can be rewritten."""
+    from undercroft.content.loader import read_data_file
+
     name = printable(str(path))
-    if path.is_dir():
-        raise UserError(f"{name}: is a directory, not a file to write")
+    check_output(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -122,7 +124,7 @@ def _writable_file(path: Path) -> str:
     if path.exists() and not os.access(path, os.W_OK):
         raise UserError(f"{name}: the file is not writable")
     try:
-        return path.read_text(encoding="utf-8") if path.exists() else ""
+        return read_data_file(path).decode("utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{name}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
 

@@ -219,6 +219,7 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
     terminal), ``--play`` (the same choice of front end) or ``--screenshot`` (no window), from ``--until TURN``:
     errors become one ``undercroft: ...`` line (a UserError), never a traceback."""
     from undercroft import record
+    from undercroft.cli.common import check_output
     from undercroft.term.app import TERMINAL_HINT, choose
     from undercroft.ui import loop
     from undercroft.ui.app import NO_DISPLAY, NoDisplay
@@ -247,6 +248,7 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
             except ValueError as exc:
                 raise UserError(str(exc)) from None
             return loop.branch_play(front_end, content, path, until)
+        check_output(Path(args.screenshot))  # before the replay: a bad path costs nothing
         out = screenshot(content, path, until, args.screenshot)
         print(printable(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}"))
         return EXIT_OK

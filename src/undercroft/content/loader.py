@@ -8,10 +8,12 @@ Loading goes on after an error so one run reports all of them.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
 import stat
+import sys
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -173,6 +175,9 @@ class FileRefused(OSError):
             f"not a regular file ({kind})" if kind else f"file is larger than {limit} bytes ({size} bytes)"
         )
 
+    def __str__(self) -> str:
+        return str(self.args[0])  # the words alone, also once ``filename`` is set (OSError's would add it)
+
 
 def file_kind(mode: int) -> str:
     """What a file that is not a regular one is, in words."""
@@ -218,6 +223,31 @@ def open_checked(path: Path | str, limit: int, *, follow: bool = True, mode: int
     except BaseException:
         os.close(fd)
         raise
+
+
+def write_checked(path: Path | str, data: bytes) -> None:
+    """Write ``data`` as the whole of ``path``, a regular file (made when missing), checked when opened and never
+    waiting: :class:`FileRefused`, its ``filename`` set, for a FIFO, a device or a directory in its place (a FIFO
+    would block the write, a device or a directory take it); :class:`OSError` when it cannot be written."""
+    try:
+        try:
+            fd = open_checked(path, sys.maxsize, mode=os.O_WRONLY | os.O_CREAT)
+        except IsADirectoryError:
+            raise FileRefused(kind="a directory") from None
+        except OSError as exc:
+            if exc.errno != errno.ENXIO or isinstance(exc, FileRefused):
+                raise
+            raise FileRefused(kind="a FIFO (named pipe)") from None  # one nobody reads (O_NONBLOCK: not waited on)
+    except FileRefused as exc:
+        exc.filename = str(path)
+        raise
+    try:
+        os.ftruncate(fd, 0)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 def read_data_file(path: Path, limit: int = MAX_FILE_BYTES, *, follow: bool = True) -> bytes:
