@@ -578,6 +578,28 @@ def test_an_output_that_is_not_a_regular_file_is_refused_never_waited_on(
     assert one_line(err) == f"undercroft: {target}: is {what}, not a file to write"
 
 
+@pytest.mark.extras
+def test_a_fifo_in_place_of_a_balance_chart_is_refused_before_the_games(run: Run, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    charts = tmp_path / "charts"
+    charts.mkdir()
+    os.mkfifo(charts / "win_rate.png")
+    with within(20):
+        code, out, err = run(
+            "balance",
+            "--games",
+            "1",
+            "--rulesets",
+            "warden",
+            "--write",
+            str(tmp_path / "B.md"),
+            "--charts",
+            str(charts),
+        )
+    assert code == 2 and out == ""
+    assert one_line(err) == f"undercroft: {charts / 'win_rate.png'}: is a FIFO (named pipe), not a file to write"
+
+
 def test_a_fifo_put_in_place_of_an_output_after_the_check_is_refused_too(tmp_path: Path) -> None:
     fifo = tmp_path / "out.png"
     os.mkfifo(fifo)

@@ -133,6 +133,16 @@ def _relative(target: Path, start: Path) -> str:
     return Path(os.path.relpath(target.resolve(), start.resolve())).as_posix()
 
 
+def _charts_dir_ready(charts_dir: Path, names: Sequence[str]) -> None:
+    """Make the charts' folder; refuse (a UserError) a chart's path where something else than a file is."""
+    try:
+        charts_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(printable(f"{charts_dir}: cannot create the directory: {exc.strerror or exc}")) from None
+    for name in names:
+        check_output(charts_dir / name)
+
+
 def cmd_balance(args: argparse.Namespace) -> int:
     from undercroft import autoplay, balance
     from undercroft.autoplay import MAX_ACTIONS, GameResult
@@ -155,10 +165,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         raise UserError(printable(f"{write}: {exc}")) from None
     modules = balance.plotting()
     if modules is not None:
-        try:
-            charts_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UserError(printable(f"{charts_dir}: cannot create the directory: {exc.strerror or exc}")) from None
+        _charts_dir_ready(charts_dir, balance.CHART_NAMES)
 
     stats: list[balance.RulesetStats] = []
     crashes: list[GameResult] = []
@@ -195,7 +202,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
         try:
             charts = balance.write_charts(modules, stats, charts_dir)
         except OSError as exc:
-            raise UserError(printable(f"{charts_dir}: cannot write a chart: {exc.strerror or exc}")) from None
+            raise UserError(
+                printable(f"{exc.filename or charts_dir}: cannot write a chart: {exc.strerror or exc}")
+            ) from None
     section = balance.render_section(
         stats,
         command=_command(args, args.seed, names, policies),
