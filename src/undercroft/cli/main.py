@@ -141,6 +141,11 @@ def _run(argv: Sequence[str] | None) -> int:
 def _hold_descriptor_1() -> None:
     """Standard output was closed at start: /dev/null takes descriptor 1, so that no file opened later (a save)
     gets it and receives what a library writes there."""
+    try:
+        os.fstat(1)
+        return  # open after all (sys.stdout was left None for another reason): not ours to replace
+    except OSError:
+        pass
     with contextlib.suppress(OSError):
         fd = os.open(os.devnull, os.O_WRONLY)
         if fd != 1:
@@ -151,13 +156,13 @@ def _hold_descriptor_1() -> None:
 def _stdout_gone(stream: TextIO | None) -> None:
     """What is still buffered for ``stream`` goes nowhere (Python's own flush at exit would fail again, with noise
     and exit status 120)."""
-    try:
+    if stream is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        fd = stream.fileno()  # (none for a stream in memory)
         devnull = os.open(os.devnull, os.O_WRONLY)
-        if stream is not None:
-            os.dup2(devnull, stream.fileno())
+        os.dup2(devnull, fd)
         os.close(devnull)
-    except (OSError, ValueError):
-        pass
 
 
 def _known_error(exc: Exception) -> int | None:
