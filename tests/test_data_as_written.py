@@ -86,9 +86,16 @@ def test_a_line_separator_in_a_comment_is_refused(data_copy: Path, mutate: Mutat
     assert brk not in str(p)
 
 
-def test_a_binary_number_is_refused(data_copy: Path, mutate: Mutate) -> None:
-    text = mutate(data_copy, "monsters.yaml", "  hp: 4\n", "  hp: 0b101\n")
-    check(only_problem(data_copy), "monsters.yaml", pos(text, "0b101"), "", "'0b101' is a binary number", "read as 5")
+@pytest.mark.parametrize(("number", "read"), [("0b101", 5), ("-0b1_1", -3), ("0b_", 0)])
+def test_a_binary_number_is_refused(data_copy: Path, mutate: Mutate, number: str, read: int) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  hp: 4\n", f"  hp: {number}\n")
+    p = only_problem(data_copy)
+    check(p, "monsters.yaml", pos(text, number), "", f"'{number}' is a binary number", f"(read as {read})")
+
+
+def test_a_signed_base_60_number_says_what_it_reads_as(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  speed: 30\n", "  speed: -1:30\n")
+    check(only_problem(data_copy), "monsters.yaml", pos(text, "-1:30"), "", "base-60", "read as -90")
 
 
 @pytest.mark.parametrize("glyph", ['"\\u2800"', '"\\u3164"', '"\\u00a0"', '"\\u200b"', '"\\u034f"'])

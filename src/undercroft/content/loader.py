@@ -295,17 +295,18 @@ def _surprising_scalar(loader: yaml.SafeLoader, ev: yaml.ScalarEvent) -> str:
     tag = loader.resolve(yaml.ScalarNode, value, ev.implicit)  # type: ignore[no-untyped-call]
     if tag not in (_INT_TAG, _FLOAT_TAG):
         return ""
-    if octal or binary:
-        digits = value.replace("_", "").replace("0b", "")
-        return (
-            f"'{value}' is an octal number in YAML 1.1 (read as {int(digits, 8)}): write it without the leading 0"
-            if octal
-            else f"'{value}' is a binary number in YAML 1.1 (read as {int(digits, 2)}): write it in decimal"
-        )
+    sign = -1 if value.startswith("-") else 1
+    digits = value.lstrip("+-").replace("_", "")
+    if octal:
+        read_as = sign * int(digits, 8)
+        return f"'{value}' is an octal number in YAML 1.1 (read as {read_as}): write it without the leading 0"
+    if binary:
+        read_as = sign * int(digits[2:] or "0", 2)  # ("0b_" is a number too, to YAML 1.1)
+        return f"'{value}' is a binary number in YAML 1.1 (read as {read_as}): write it in decimal"
     read = 0.0
-    for part in value.lstrip("+-").replace("_", "").split(":"):
+    for part in digits.split(":"):
         read = read * 60 + float(part)
-    return f"'{value}' is a base-60 number in YAML 1.1 (read as {read:g}): write the number, or quote it as text"
+    return f"'{value}' is a base-60 number in YAML 1.1 (read as {sign * read:g}): write the number, or quote it as text"
 
 
 def _prescan(text: str, display: str, col: Collector) -> bool:
