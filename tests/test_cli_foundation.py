@@ -168,6 +168,14 @@ def test_bench_unknown_metric(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Traceback" not in out + err
 
 
+@pytest.mark.parametrize("only", [",,,", "", " , "])
+def test_bench_only_with_no_name_is_an_error(capsys: pytest.CaptureFixture[str], only: str) -> None:
+    assert main(["bench", "--only", only]) == 2
+    out, err = capsys.readouterr()
+    [line] = err.splitlines()
+    assert out == "" and line.startswith("undercroft: --only names no metric; known: ") and "data_load_s" in line
+
+
 def test_bench_on_bad_data_reports_the_data(
     capsys: pytest.CaptureFixture[str], data_copy: Path, mutate: Mutate
 ) -> None:

@@ -3,13 +3,16 @@ control character, never starts more processes than cores, and ends quietly when
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import socket
+import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -84,51 +87,127 @@ def test_autoplay_on_a_full_disk_leaves_a_finished_recording_or_none(
     record.load_recording(tmp_path / "rec" / left[0])
 
 
+Script = Callable[[socket.socket, threading.Event], None]
+
+
 @pytest.fixture
-def server() -> Iterator[tuple[str, list[bytes]]]:
-    """A TCP server on localhost that accepts and answers each connection with what the test puts in the list
-    (nothing: it stays silent)."""
+def server() -> Iterator[tuple[str, list[Script]]]:
+    """A TCP server on 127.0.0.1 for the test's life, stopped and joined at its end: its i-th connection is handed
+    to the i-th script the test puts in the list (the last one from then on; none: it stays silent). A script is
+    told to stop by the event."""
     sock = socket.create_server(("127.0.0.1", 0))
-    answer: list[bytes] = []
+    sock.settimeout(0.1)
+    scripts: list[Script] = []
+    stop = threading.Event()
     conns: list[socket.socket] = []
+    threads: list[threading.Thread] = []
+
+    def run(script: Script, conn: socket.socket) -> None:
+        with contextlib.suppress(OSError):  # the client hung up
+            script(conn, stop)
 
     def serve() -> None:
-        while True:
+        while not stop.is_set():
             try:
                 conn, _ = sock.accept()
-            except OSError:
-                return
+            except TimeoutError:
+                continue
             conns.append(conn)
-            for data in answer:
-                conn.sendall(data)
+            if scripts:
+                script = scripts[min(len(conns), len(scripts)) - 1]
+                threads.append(threading.Thread(target=run, args=(script, conn), daemon=True))
+                threads[-1].start()
 
-    threading.Thread(target=serve, daemon=True).start()
-    yield f"tcp://127.0.0.1:{sock.getsockname()[1]}", answer
+    serving = threading.Thread(target=serve, daemon=True)
+    serving.start()
+    yield f"tcp://127.0.0.1:{sock.getsockname()[1]}", scripts
+    stop.set()
+    for t in (serving, *threads):
+        t.join(5)
     sock.close()
     for c in conns:
         c.close()
 
 
+def says(data: bytes, pause: float = 0.0) -> Script:
+    """A script that sends ``data`` (a byte at a time, ``pause`` s apart, when ``pause``), then stays silent."""
+
+    def script(conn: socket.socket, stop: threading.Event) -> None:
+        if not pause:
+            conn.sendall(data)
+        for i in range(len(data) if pause else 0):
+            if stop.wait(pause):
+                return
+            conn.sendall(data[i : i + 1])
+
+    return script
+
+
+# What a Dask scheduler greets with (2026.8): 8 bytes of length, a frame count, the frames' lengths, the frames.
+GREETING = struct.pack("<QQQ", 58, 1, 42) + b"\x83" + b"x" * 41
+
+
 @pytest.mark.extras
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["silent", "http"])
+@pytest.mark.parametrize(
+    ("kind", "answers", "what"),
+    [
+        ("silent", [], "did not answer as a Dask scheduler within 0.5 s"),
+        ("http", [b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"], "is not a Dask scheduler"),
+        ("a length, then nothing", [GREETING[:8]], "did not answer as a Dask scheduler within 0.5 s"),
+        ("a greeting cut short", [GREETING[:20]], "did not answer as a Dask scheduler within 0.5 s"),
+        ("frames that do not add up", [struct.pack("<QQQQ", 24, 1 << 40, 0, 0)], "is not a Dask scheduler"),
+        ("a greeting, then garbage", [GREETING, struct.pack("<QQQ", 16, 1, 0)], "cannot use the Dask scheduler"),
+    ],
+)
 def test_a_dask_address_that_is_not_a_scheduler_is_one_line_in_bounded_time(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-    server: tuple[str, list[bytes]],
+    server: tuple[str, list[Script]],
     kind: str,
+    answers: list[bytes],
+    what: str,
 ) -> None:
+    """The last: the probe is answered as a scheduler would, Dask's own connection with what it cannot read."""
     pytest.importorskip("distributed")
-    address, answer = server
-    if kind == "http":
-        answer.append(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+    address, scripts = server
+    scripts.extend(says(a) for a in answers)
     monkeypatch.setattr(undercroft.autoplay, "HANDSHAKE_S", 0.5)
+    start = time.monotonic()
     code = main(["autoplay", "--games", "2", "--dask", address])
     err = capsys.readouterr().err
-    assert code == 2
+    assert code == 2 and time.monotonic() - start < 10
     [line] = err.splitlines()
-    what = "did not answer as a Dask scheduler within 0.5 s" if kind == "silent" else "is not a Dask scheduler"
-    assert line.startswith(f"undercroft: the server at {address} ") and what in line
+    assert line.startswith(f"undercroft: the server at {address} ") or line.startswith(
+        f"undercroft: cannot use the Dask scheduler at {address}: "
+    )
+    assert what in line
+
+
+@pytest.mark.extras
+@pytest.mark.slow
+def test_a_greeting_dripped_a_byte_at_a_time_is_bounded_by_one_deadline(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, server: tuple[str, list[Script]]
+) -> None:
+    pytest.importorskip("distributed")
+    address, scripts = server
+    scripts.append(says(GREETING, pause=0.05))  # each byte well within the deadline, the whole 3.3 s
+    monkeypatch.setattr(undercroft.autoplay, "HANDSHAKE_S", 0.5)
+    start = time.monotonic()
+    assert main(["autoplay", "--games", "2", "--dask", address]) == 2
+    assert time.monotonic() - start < 3
+    [line] = capsys.readouterr().err.splitlines()
+    assert line == f"undercroft: the server at {address} did not answer as a Dask scheduler within 0.5 s"
+
+
+@pytest.mark.extras
+@pytest.mark.slow
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:9", "tcp://[::1", "tcp://127.0.0.1:99999"])
+def test_a_dask_address_dask_cannot_use_is_one_line(capsys: pytest.CaptureFixture[str], address: str) -> None:
+    pytest.importorskip("distributed")
+    assert main(["autoplay", "--games", "2", "--dask", address]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(("undercroft: cannot use the Dask scheduler at ", "undercroft: --dask ")), line
 
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "v3" / "warden-33.jsonl"
@@ -144,6 +223,46 @@ def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
     err = proc.stderr.read()
     assert proc.wait(timeout=120) in (0, 141), err
     assert err == b""
+
+
+def run_with_stdout(args: list[str], tmp_path: Path, *, stdout: str) -> subprocess.CompletedProcess[str]:
+    """``undercroft ARGS`` in a new process with its standard output ``full`` (/dev/full) or ``closed``, its
+    saves in ``tmp_path``."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
+    argv = [sys.executable, "-m", "undercroft", *args]
+    if stdout == "closed":
+        argv = ["sh", "-c", 'exec "$@" >&-', "sh", *argv]
+    with open("/dev/full", "w") as full:
+        return subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("stdout", ["full", "closed"])
+@pytest.mark.parametrize(
+    "args",
+    [["games"], ["games", "--json"], ["sim", "goblin"], ["validate"], ["replay", str(GOLDEN), "--events"], ["--help"]],
+)
+def test_an_output_that_cannot_be_written_is_one_line_naming_it(args: list[str], stdout: str, tmp_path: Path) -> None:
+    done = run_with_stdout(args, tmp_path, stdout=stdout)
+    why = "No space left on device" if stdout == "full" else "Bad file descriptor"
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [f"undercroft: cannot write to standard output: {why}"]  # not the recording
+
+
+def test_a_closed_output_is_no_error_for_a_command_that_writes_nothing_there(tmp_path: Path) -> None:
+    done = run_with_stdout(["games", "--bogus"], tmp_path, stdout="closed")
+    assert done.returncode == 2 and done.stderr.splitlines()[-1] == "undercroft: error: unrecognized arguments: --bogus"
+
+
+def test_argparse_errors_are_escaped(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--ruleset", "\x1b[31mx"], ["games", "--bogus", "\x1b]0;owned\x07\nfake: line"], ["\x1b[2J"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert "\x1b" not in err and "\x07" not in err and err.count("\n") == 2, err  # the usage and one line
+        assert "\\x1b" in err
 
 
 def test_arguments_echoed_back_are_escaped(capsys: pytest.CaptureFixture[str]) -> None:

@@ -66,3 +66,65 @@ def test_rooms_the_map_cannot_hold_are_refused(data_copy: Path, mutate: Mutate) 
     text = mutate(data_copy, "dungeon.yaml", old, "  width: 20\n  height: 15\n  rooms_min: 60\n  rooms_max: 60\n")
     p = only_problem(data_copy)
     check(p, "dungeon.yaml", pos(text, "width: 20"), "maze", "rooms_min 60 cannot fit", "at most 2 rooms")
+
+
+# --- issue 44: what the last hostile data files slipped past ------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["!!merge <<", "!!merge x", "!<tag:yaml.org,2002:merge> x"])
+def test_a_tagged_merge_key_is_refused(data_copy: Path, mutate: Mutate, key: str) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  hp: 4\n", f"  hp: 4\n  {key}: {{hp: 40}}\n")
+    check(only_problem(data_copy), "monsters.yaml", pos(text, key), "", "merge keys ('!!merge') are not allowed")
+
+
+@pytest.mark.parametrize("brk", ["\x85", "\u2028", "\u2029"])
+def test_a_line_separator_in_a_comment_is_refused(data_copy: Path, mutate: Mutate, brk: str) -> None:
+    """YAML 1.1 (PyYAML) ends the comment there and reads ``hp: 40``; YAML 1.2 and editors show one comment."""
+    text = mutate(data_copy, "monsters.yaml", "  hp: 4\n", f"  hp: 4  # tough{brk}  hp: 40\n")
+    p = only_problem(data_copy)
+    check(p, "monsters.yaml", pos(text, brk), "", f"U+{ord(brk):04X}", "a line break to some YAML readers")
+    assert brk not in str(p)
+
+
+@pytest.mark.parametrize(("number", "read"), [("0b101", 5), ("-0b1_1", -3), ("0b_", 0)])
+def test_a_binary_number_is_refused(data_copy: Path, mutate: Mutate, number: str, read: int) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  hp: 4\n", f"  hp: {number}\n")
+    p = only_problem(data_copy)
+    check(p, "monsters.yaml", pos(text, number), "", f"'{number}' is a binary number", f"(read as {read})")
+
+
+def test_a_signed_base_60_number_says_what_it_reads_as(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  speed: 30\n", "  speed: -1:30\n")
+    check(only_problem(data_copy), "monsters.yaml", pos(text, "-1:30"), "", "base-60", "read as -90")
+
+
+@pytest.mark.parametrize("glyph", ['"\\u2800"', '"\\u3164"', '"\\u00a0"', '"\\u200b"', '"\\u034f"'])
+def test_a_glyph_that_cannot_be_seen_is_refused(data_copy: Path, mutate: Mutate, glyph: str) -> None:
+    text = mutate(data_copy, "monsters.yaml", '  glyph: "w"\n', f"  glyph: {glyph}\n")
+    p = only_problem(data_copy)
+    check(p, "monsters.yaml", pos(text, glyph), "sump_leeches.glyph", "one printable character of one column")
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ('" "', "blank"),
+        ('"   "', "blank"),
+        ('"\\u0301"', "blank"),
+        ('"\\u3000"', "U+3000 (IDEOGRAPHIC SPACE) cannot be seen"),
+        ('"\\u2800"', "U+2800 (BRAILLE PATTERN BLANK) cannot be seen"),
+        ('"Sump\\u3164Leeches"', "U+3164 (HANGUL FILLER) cannot be seen"),
+        ('"Sump\\u00a0Leeches"', "U+00A0 (NO-BREAK SPACE) cannot be seen"),
+        ('"\\u200b"', "control character"),
+        ('"Sump\\U000f0000"', "U+F0000 (Co) cannot be seen"),
+    ],
+)
+def test_a_name_that_cannot_be_seen_is_refused(data_copy: Path, mutate: Mutate, name: str, why: str) -> None:
+    text = mutate(data_copy, "monsters.yaml", "  name: Sump Leeches\n", f"  name: {name}\n")
+    p = only_problem(data_copy)
+    check(p, "monsters.yaml", pos(text, name), "sump_leeches.name", why, "name or a text")
+
+
+def test_an_empty_rulesets_file_is_refused(data_copy: Path) -> None:
+    (data_copy / "rulesets.yaml").write_text("# nothing to play\n{}\n", encoding="utf-8")
+    check(only_problem(data_copy), "rulesets.yaml", (2, 1), "", "no ruleset")

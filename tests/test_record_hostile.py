@@ -17,12 +17,14 @@ from typing import Any
 import pytest
 from test_replay_cli import Run, as_format_2
 from test_replay_cli import run as run  # the fixture: the command line in-process, its exit code and output
+from test_side_files import within
 
 from undercroft import __version__, record
 from undercroft.autoplay import play_game
 from undercroft.bot import Bot
 from undercroft.cli.main import main
 from undercroft.content import Content, load_content
+from undercroft.content.loader import FileRefused, write_checked
 from undercroft.record import (
     FORMAT_VERSION,
     KNOWN_PARTS,
@@ -43,6 +45,7 @@ from undercroft.rules.actions import Rest
 from undercroft.rules.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "golden" / "v3" / "warden-33.jsonl"
 
 
 @pytest.fixture(scope="module")
@@ -553,6 +556,70 @@ def test_sim_write_in_a_real_process_has_no_traceback(tmp_path: Path) -> None:
     blocker.write_text("")
     p = cli("sim", "--all", "--markdown", "--fights", "10", "--write", str(blocker / "x.md"), timeout=120)
     assert p.returncode == 2 and "cannot write" in one_line(p.stderr)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory"])
+@pytest.mark.parametrize("command", ["replay --screenshot", "balance --write"])
+def test_an_output_that_is_not_a_regular_file_is_refused_never_waited_on(
+    run: Run, tmp_path: Path, kind: str, command: str
+) -> None:
+    target = {"fifo": tmp_path / "out.png", "device": Path(os.devnull), "directory": tmp_path}[kind]
+    if kind == "fifo":
+        os.mkfifo(target)
+    argv = (
+        ["replay", str(GOLDEN), "--screenshot", str(target)]
+        if command == "replay --screenshot"
+        else ["balance", "--games", "1", "--write", str(target)]
+    )
+    with within(20):  # (before the change: the FIFO was opened and waited on for good)
+        code, out, err = run(*argv)
+    assert code == 2 and out == ""
+    what = {"fifo": "a FIFO (named pipe)", "device": "a device", "directory": "a directory"}[kind]
+    assert one_line(err) == f"undercroft: {target}: is {what}, not a file to write"
+
+
+@pytest.mark.extras
+def test_a_fifo_in_place_of_a_balance_chart_is_refused_before_the_games(run: Run, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    charts = tmp_path / "charts"
+    charts.mkdir()
+    os.mkfifo(charts / "win_rate.png")
+    with within(20):
+        code, out, err = run(
+            "balance",
+            "--games",
+            "1",
+            "--rulesets",
+            "warden",
+            "--write",
+            str(tmp_path / "B.md"),
+            "--charts",
+            str(charts),
+        )
+    assert code == 2 and out == ""
+    assert one_line(err) == f"undercroft: {charts / 'win_rate.png'}: is a FIFO (named pipe), not a file to write"
+
+
+def test_a_fifo_put_in_place_of_an_output_after_the_check_is_refused_too(tmp_path: Path) -> None:
+    fifo = tmp_path / "out.png"
+    os.mkfifo(fifo)
+    with within(10):
+        with pytest.raises(FileRefused, match=r"not a regular file \(a FIFO") as info:
+            write_checked(fifo, b"png")  # nobody reads it
+        assert info.value.filename == str(fifo)
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            with pytest.raises(FileRefused, match="FIFO"):
+                write_checked(fifo, b"png")  # a reader waits on it: still not written
+            assert os.read(reader, 10) == b""
+        finally:
+            os.close(reader)
+        with pytest.raises(FileRefused, match="a directory"):
+            write_checked(tmp_path, b"png")
+    out = tmp_path / "new.png"
+    out.write_bytes(b"a longer old file")
+    write_checked(out, b"png")
+    assert out.read_bytes() == b"png"
 
 
 @pytest.mark.parametrize(

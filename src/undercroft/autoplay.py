@@ -14,6 +14,7 @@ the optional extra ``undercroft[cluster]``): nothing of our own.
 from __future__ import annotations
 
 import importlib
+import logging
 import multiprocessing
 import os
 import sys
@@ -344,38 +345,64 @@ def _local(
 
 def _probe_scheduler(address: str) -> None:
     """Check that a Dask scheduler answers at ``tcp://HOST:PORT`` before Dask is given the address: a scheduler
-    sends its greeting as soon as it accepts (8 bytes of length first). A server that accepts and stays silent
-    would hang Dask's handshake for good, and one that answers something else (HTTP) makes it allocate what the
-    first bytes say (exbibytes): both end here in :data:`HANDSHAKE_S` with a :class:`ClusterError` in words.
-    Other schemes (``tls://``, ``inproc://``) are left to Dask."""
+    sends its greeting as soon as it accepts (8 bytes of length, then that many bytes of frames: their count, their
+    lengths, the frames). Dask waits for the whole greeting with no deadline and trusts what its lengths say, so a
+    server that stays silent, announces a greeting and never sends it, or sends it a byte at a time would hang it
+    for good, and one that answers something else (HTTP) makes it allocate what the first bytes say (exbibytes).
+    Here the whole greeting must arrive within :data:`HANDSHAKE_S` in all and add up: anything else is a
+    :class:`ClusterError` in words. Other schemes (``tls://``, ``inproc://``) are left to Dask."""
     import socket
-    import struct
     from urllib.parse import urlsplit
 
-    url = urlsplit(address if "://" in address else f"tcp://{address}")
     try:
+        url = urlsplit(address if "://" in address else f"tcp://{address}")
         host, port = url.hostname, url.port or 8786
     except ValueError as exc:
         raise ClusterError(f"--dask {address}: not an address tcp://HOST:PORT ({exc})") from None
     if url.scheme != "tcp" or not host:
         return
+    deadline = time.monotonic() + HANDSHAKE_S
     try:
         with socket.create_connection((host, port), timeout=HANDSHAKE_S) as sock:
-            sock.settimeout(HANDSHAKE_S)
-            head = b""
-            while len(head) < 8:
-                chunk = sock.recv(8 - len(head))
-                if not chunk:
-                    break
-                head += chunk
+            greeting = _greeting(sock, deadline)
     except TimeoutError:
         raise ClusterError(
             f"the server at {address} did not answer as a Dask scheduler within {HANDSHAKE_S:g} s"
         ) from None
     except OSError as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}") from None
-    if len(head) < 8 or not 0 < struct.unpack("<Q", head)[0] <= MAX_GREETING:
-        raise ClusterError(f"the server at {address} is not a Dask scheduler (its first bytes: {head[:8]!r})")
+    if isinstance(greeting, bytes):
+        raise ClusterError(f"the server at {address} is not a Dask scheduler (its first bytes: {greeting[:8]!r})")
+
+
+def _greeting(sock: Any, deadline: float) -> bytes | None:
+    """Read a Dask greeting from ``sock`` by ``deadline`` (TimeoutError after it, however slowly the bytes come):
+    None when it is one, else the bytes read, which are not."""
+    import struct
+
+    def take(n: int) -> bytes:
+        have = b""
+        while len(have) < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            sock.settimeout(left)
+            chunk = sock.recv(min(n - len(have), 65536))
+            if not chunk:
+                break  # closed: not a scheduler
+            have += chunk
+        return have
+
+    head = take(8)
+    size = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
+    if not 16 <= size <= MAX_GREETING:
+        return head
+    body = take(size)
+    frames = struct.unpack_from("<Q", body)[0] if len(body) == size else 0
+    if not 1 <= frames <= size // 8 - 1:
+        return head + body
+    lengths = struct.unpack_from(f"<{frames}Q", body, 8)
+    return None if sum(lengths) == size - 8 * (frames + 1) else head + body
 
 
 def _dask(
@@ -393,10 +420,16 @@ def _dask(
     except ImportError:
         raise ClusterError("--dask needs the optional extra: pip install 'undercroft[cluster]'") from None
     _probe_scheduler(address)
+    was = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)  # Dask logs a traceback of a greeting it cannot read: one line says it below
     try:
         client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError, MemoryError) as exc:
+    except (OSError, TimeoutError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    except Exception as exc:  # what a server that is not one makes Dask raise, or a scheme it cannot use here
+        raise ClusterError(f"cannot use the Dask scheduler at {address}: {type(exc).__name__}: {exc}") from None
+    finally:
+        logging.disable(was)
     try:
         data = client.scatter(content, broadcast=True)
         size = max(1, min(CHUNK, len(seeds) // 64))

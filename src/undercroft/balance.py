@@ -11,6 +11,7 @@ need matplotlib (the optional extra ``undercroft[plot]``); :func:`plotting` says
 from __future__ import annotations
 
 import importlib
+import io
 import math
 import os
 import tempfile
@@ -468,9 +469,14 @@ def plotting() -> Any | None:
 
 
 def _save(modules: Any, fig: Any, path: Path) -> None:
+    """Draw ``fig`` as a PNG into ``path``, a regular file (a FIFO there is refused, never waited on)."""
+    from undercroft.content.loader import write_checked
+
     _figure, agg = modules
     agg.FigureCanvasAgg(fig)
-    fig.savefig(path, format="png", dpi=100, metadata={"Software": None})
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=100, metadata={"Software": None})
+    write_checked(path, png.getvalue())
 
 
 def _survival_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> None:

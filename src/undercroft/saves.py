@@ -16,7 +16,7 @@ rewritten). The lock file is removed when the game is closed. On Windows there i
 **Side files are never trusted.** The sidecar and the lock are opened refusing a symbolic link and anything but a
 regular file, never blocking (a FIFO there is not waited on), and the sidecar is written to a temporary file renamed
 over it: a link or a FIFO in their place is replaced, never written through. A side file that is wrong is ignored
-or rebuilt; the save itself is never touched.
+or rebuilt; the save itself is never touched. A lock that is a hard link (another name of some file) is refused.
 """
 
 from __future__ import annotations
@@ -230,6 +230,9 @@ class SaveLock:
                 else:
                     os.unlink(lp)  # a link, a FIFO or a bloated file in the lock's place: made anew (never followed)
                 continue
+            if os.fstat(fd).st_nlink > 1:  # another name of a user's file: never truncated nor written
+                os.close(fd)
+                raise OSError(f"{lp.name} is a hard link to another file: left untouched; remove it to open this game")
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:

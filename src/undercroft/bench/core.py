@@ -111,9 +111,11 @@ def _load_metrics() -> None:
 def select(only: str | None) -> list[str]:
     """The names of the metrics to run: every one, or those of ``only`` (comma-separated), in that order."""
     _load_metrics()
-    if not only:
+    if only is None:
         return list(METRICS)
     wanted = [n.strip() for n in only.split(",") if n.strip()]
+    if not wanted:  # --only "" or ",,,": nothing would run, and exit 0 would say all is well
+        raise BenchError(f"--only names no metric; known: {', '.join(METRICS)}")
     unknown = [n for n in wanted if n not in METRICS]
     if unknown:
         raise BenchError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(METRICS)}")

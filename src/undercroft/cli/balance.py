@@ -27,6 +27,7 @@ from undercroft.cli.common import (
     UserError,
     add_data_arg,
     add_jobs_args,
+    check_output,
     games_per_ruleset,
     load_data,
     printable,
@@ -110,9 +111,10 @@ def _command(
 
 def _writable_file(path: Path) -> str:
     """The current text of ``path`` ("" if there is none yet), after checking that it can be rewritten."""
+    from undercroft.content.loader import read_data_file
+
     name = printable(str(path))
-    if path.is_dir():
-        raise UserError(f"{name}: is a directory, not a file to write")
+    check_output(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -122,13 +124,23 @@ def _writable_file(path: Path) -> str:
     if path.exists() and not os.access(path, os.W_OK):
         raise UserError(f"{name}: the file is not writable")
     try:
-        return path.read_text(encoding="utf-8") if path.exists() else ""
+        return read_data_file(path).decode("utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{name}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _relative(target: Path, start: Path) -> str:
     return Path(os.path.relpath(target.resolve(), start.resolve())).as_posix()
+
+
+def _charts_dir_ready(charts_dir: Path, names: Sequence[str]) -> None:
+    """Make the charts' folder; refuse (a UserError) a chart's path where something else than a file is."""
+    try:
+        charts_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(printable(f"{charts_dir}: cannot create the directory: {exc.strerror or exc}")) from None
+    for name in names:
+        check_output(charts_dir / name)
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
@@ -153,10 +165,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         raise UserError(printable(f"{write}: {exc}")) from None
     modules = balance.plotting()
     if modules is not None:
-        try:
-            charts_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UserError(printable(f"{charts_dir}: cannot create the directory: {exc.strerror or exc}")) from None
+        _charts_dir_ready(charts_dir, balance.CHART_NAMES)
 
     stats: list[balance.RulesetStats] = []
     crashes: list[GameResult] = []
@@ -193,7 +202,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
         try:
             charts = balance.write_charts(modules, stats, charts_dir)
         except OSError as exc:
-            raise UserError(printable(f"{charts_dir}: cannot write a chart: {exc.strerror or exc}")) from None
+            raise UserError(
+                printable(f"{exc.filename or charts_dir}: cannot write a chart: {exc.strerror or exc}")
+            ) from None
     section = balance.render_section(
         stats,
         command=_command(args, args.seed, names, policies),

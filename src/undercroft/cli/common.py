@@ -62,6 +62,22 @@ def say(text: str) -> None:
     print(printable(text), file=sys.stderr)
 
 
+def check_output(path: Path) -> None:
+    """Refuse (a UserError) an output path where something other than a regular file is, before any work is done:
+    a FIFO would block the write, a device or a directory take it. (The writer checks again as it opens the file:
+    it may change in between.)"""
+    import stat
+
+    from undercroft.content.loader import file_kind
+
+    try:
+        st = path.stat()
+    except OSError:
+        return  # nothing there yet (or nothing that can be looked at: the write says why)
+    if not stat.S_ISREG(st.st_mode):
+        raise UserError(printable(f"{path}: is {file_kind(st.st_mode)}, not a file to write"))
+
+
 def whole(text: str, lo: int, hi: int) -> int:
     """A whole number lo..hi from the command line, or an ArgumentTypeError of one line (argparse adds the option)."""
     digits = text.strip()

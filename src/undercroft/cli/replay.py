@@ -115,9 +115,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except Desync as exc:
         _say_desync(path, exc)
         return EXIT_FAIL
-    except BrokenPipeError:
-        _quiet_stdout()
-        return EXIT_OK
     except Exception as exc:
         # The engine raised: show it as it did (this is the bug being debugged), then say where.
         out.flush()
@@ -222,6 +219,7 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
     terminal), ``--play`` (the same choice of front end) or ``--screenshot`` (no window), from ``--until TURN``:
     errors become one ``undercroft: ...`` line (a UserError), never a traceback."""
     from undercroft import record
+    from undercroft.cli.common import check_output
     from undercroft.term.app import TERMINAL_HINT, choose
     from undercroft.ui import loop
     from undercroft.ui.app import NO_DISPLAY, NoDisplay
@@ -250,6 +248,7 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
             except ValueError as exc:
                 raise UserError(str(exc)) from None
             return loop.branch_play(front_end, content, path, until)
+        check_output(Path(args.screenshot))  # before the replay: a bad path costs nothing
         out = screenshot(content, path, until, args.screenshot)
         print(printable(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}"))
         return EXIT_OK
@@ -263,17 +262,6 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
         raise UserError(printable(f"{path}: {exc}"), EXIT_FAIL) from None
     except OSError as exc:
         raise UserError(printable(f"{exc.filename or path}: {exc.strerror or exc}")) from None
-
-
-def _quiet_stdout() -> None:
-    """The reader of our output went away (``| head``): send the rest to nowhere, without a complaint at exit."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 # The plain log's mark of a line's level, at its start, when more than the player's lines are printed: a player

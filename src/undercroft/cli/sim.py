@@ -424,17 +424,22 @@ def _cannot(path: Path, exc: OSError | UnicodeError) -> UserError:
     return UserError(f"{path}: cannot write the every-monster block: {reason}")
 
 
+MAX_BLOCK_FILE = 16 * 1024 * 1024  # the largest file --write rewrites
+
+
 def check_writable(path: Path) -> None:
     """Before a long run: ``path`` can be rewritten by :func:`write_block` (a regular UTF-8 file with sound
     markers that we may write, or a new file in a directory that exists or can be made), else one-line UserError."""
+    from undercroft.content.loader import read_data_file
+
     if path.exists() or path.is_symlink():
         if not path.is_file():
             what = "a directory" if path.is_dir() else "not a regular file"
             raise UserError(f"{path}: cannot write the every-monster block: {what}")
         try:
-            if path.stat().st_size > 16 * 1024 * 1024:
+            if path.stat().st_size > MAX_BLOCK_FILE:
                 raise UserError(f"{path}: cannot write the every-monster block: larger than 16 MiB")
-            _markers(path, path.read_text(encoding="utf-8"))
+            _markers(path, read_data_file(path, MAX_BLOCK_FILE).decode("utf-8"))  # (never waits on a FIFO)
         except (OSError, UnicodeError) as exc:
             raise _cannot(path, exc) from None
         if not os.access(path, os.W_OK):
@@ -470,11 +475,13 @@ def write_block(path: Path, block: str) -> str:
 
 
 def _write_block(path: Path, block: str) -> str:
+    from undercroft.content.loader import read_data_file, write_checked
+
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("# Balance\n\n" + block, encoding="utf-8")
+        write_checked(path, ("# Balance\n\n" + block).encode())
         return "created"
-    text = path.read_text(encoding="utf-8")
+    text = read_data_file(path, MAX_BLOCK_FILE).decode("utf-8")
     start = text.find(BEGIN)
     end = text.find(END, start + 1) if start >= 0 else -1
     if start >= 0 and end < 0:
@@ -483,11 +490,11 @@ def _write_block(path: Path, block: str) -> str:
         if END in text:
             raise UserError(f"{path}: '{END}' has no '{BEGIN}' before it; fix the file by hand")
         sep = "" if text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
-        path.write_text(text + sep + block, encoding="utf-8")
+        write_checked(path, (text + sep + block).encode())
         return "appended"
     tail = text[end + len(END) :]
     tail = tail[1:] if tail.startswith("\n") else tail
-    path.write_text(text[:start] + block + tail, encoding="utf-8")
+    write_checked(path, (text[:start] + block + tail).encode())
     return "rewrote"
 
 

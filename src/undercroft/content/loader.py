@@ -8,10 +8,12 @@ Loading goes on after an error so one run reports all of them.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
 import stat
+import sys
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -173,6 +175,9 @@ class FileRefused(OSError):
             f"not a regular file ({kind})" if kind else f"file is larger than {limit} bytes ({size} bytes)"
         )
 
+    def __str__(self) -> str:
+        return str(self.args[0])  # the words alone, also once ``filename`` is set (OSError's would add it)
+
 
 def file_kind(mode: int) -> str:
     """What a file that is not a regular one is, in words."""
@@ -220,6 +225,31 @@ def open_checked(path: Path | str, limit: int, *, follow: bool = True, mode: int
         raise
 
 
+def write_checked(path: Path | str, data: bytes) -> None:
+    """Write ``data`` as the whole of ``path``, a regular file (made when missing), checked when opened and never
+    waiting: :class:`FileRefused`, its ``filename`` set, for a FIFO, a device or a directory in its place (a FIFO
+    would block the write, a device or a directory take it); :class:`OSError` when it cannot be written."""
+    try:
+        try:
+            fd = open_checked(path, sys.maxsize, mode=os.O_WRONLY | os.O_CREAT)
+        except IsADirectoryError:
+            raise FileRefused(kind="a directory") from None
+        except OSError as exc:
+            if exc.errno != errno.ENXIO or isinstance(exc, FileRefused):
+                raise
+            raise FileRefused(kind="a FIFO (named pipe)") from None  # one nobody reads (O_NONBLOCK: not waited on)
+    except FileRefused as exc:
+        exc.filename = str(path)
+        raise
+    try:
+        os.ftruncate(fd, 0)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
 def read_data_file(path: Path, limit: int = MAX_FILE_BYTES, *, follow: bool = True) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (:func:`open_checked`); :class:`OSError` (with a
     message that says why) for anything else, a file that grows past ``limit`` while being read included. A
@@ -243,42 +273,49 @@ def read_data_file(path: Path, limit: int = MAX_FILE_BYTES, *, follow: bool = Tr
 
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
-# YAML 1.1 reads a plain 010 as octal (8) and 1:30 as base 60 (90): numbers that do not play as written
+_MERGE_TAG = "tag:yaml.org,2002:merge"  # a key of this tag (``<<``, or anything tagged ``!!merge``) merges
+# YAML 1.1 reads a plain 010 as octal (8), 0b101 as binary (5) and 1:30 as base 60 (90): numbers that do not play
+# as written (YAML 1.2 reads 010 as 10 and the others as text)
 _OCTAL = re.compile(r"[-+]?0[0-7_]+")
+_BINARY = re.compile(r"[-+]?0b[01_]+")
 _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
 
 
 def _surprising_scalar(loader: yaml.SafeLoader, ev: yaml.ScalarEvent) -> str:
-    """Why a plain scalar must not be read as YAML 1.1 reads it ("" when it may): an octal or base-60 number, a
-    merge key (``<<``: it drops keys silently)."""
+    """Why a plain scalar must not be read as YAML 1.1 reads it ("" when it may): an octal, binary or base-60
+    number, a merge key (``<<``: it drops keys silently)."""
     if ev.style or not ev.implicit[0]:
         return ""  # quoted, a block scalar or tagged: text as written
     value = ev.value
     if value == "<<":
         return "merge keys ('<<') are not allowed in data files; write the keys out"
-    octal, base60 = _OCTAL.fullmatch(value), _SEXAGESIMAL.fullmatch(value)
-    if not (octal or base60):
+    octal, binary, base60 = _OCTAL.fullmatch(value), _BINARY.fullmatch(value), _SEXAGESIMAL.fullmatch(value)
+    if not (octal or binary or base60):
         return ""
     tag = loader.resolve(yaml.ScalarNode, value, ev.implicit)  # type: ignore[no-untyped-call]
     if tag not in (_INT_TAG, _FLOAT_TAG):
         return ""
+    sign = -1 if value.startswith("-") else 1
+    digits = value.lstrip("+-").replace("_", "")
     if octal:
-        return (
-            f"'{value}' is an octal number in YAML 1.1 (read as {int(value.replace('_', ''), 8)}): "
-            "write it without the leading 0"
-        )
+        read_as = sign * int(digits, 8)
+        return f"'{value}' is an octal number in YAML 1.1 (read as {read_as}): write it without the leading 0"
+    if binary:
+        read_as = sign * int(digits[2:] or "0", 2)  # ("0b_" is a number too, to YAML 1.1)
+        return f"'{value}' is a binary number in YAML 1.1 (read as {read_as}): write it in decimal"
     read = 0.0
-    for part in value.lstrip("+-").replace("_", "").split(":"):
+    for part in digits.split(":"):
         read = read * 60 + float(part)
-    return f"'{value}' is a base-60 number in YAML 1.1 (read as {read:g}): write the number, or quote it as text"
+    return f"'{value}' is a base-60 number in YAML 1.1 (read as {sign * read:g}): write the number, or quote it as text"
 
 
 def _prescan(text: str, display: str, col: Collector) -> bool:
     """Check the YAML event stream before anything is built from it; report and return False when it must not be.
 
     Refused: anchors and aliases (``&a``, ``*a``: one alias can stand for a whole tree, so a few lines can expand to
-    billions of values, and ``x: &a [*a]`` is a loop), mappings and lists nested deeper than ``MAX_DEPTH``, and
-    integers written with more than ``MAX_NUMBER_CHARS`` characters. Each with its line and column.
+    billions of values, and ``x: &a [*a]`` is a loop), mappings and lists nested deeper than ``MAX_DEPTH``,
+    integers written with more than ``MAX_NUMBER_CHARS`` characters, anything tagged ``!!merge`` (a merge key
+    whatever its text) and what :func:`_surprising_scalar` refuses. Each with its line and column.
     """
     found: list[Problem] = []
     aliases: list[tuple[int, int, str]] = []  # anchors and aliases: the first is reported with their count
@@ -300,6 +337,8 @@ def _prescan(text: str, display: str, col: Collector) -> bool:
                     break
             elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 depth -= 1
+            if isinstance(ev, (yaml.ScalarEvent, yaml.CollectionStartEvent)) and ev.tag == _MERGE_TAG:
+                found.append(Problem(display, line, column, "", "merge keys ('!!merge') are not allowed in data files"))
             elif isinstance(ev, yaml.ScalarEvent) and (why := _surprising_scalar(loader, ev)):
                 found.append(Problem(display, line, column, "", why))
                 if len(found) >= MAX_PROBLEMS_PER_FILE:
@@ -332,6 +371,33 @@ def _prescan(text: str, display: str, col: Collector) -> bool:
     return not found
 
 
+_UNSURE_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def _one_kind_of_line_break(text: str, display: str, col: Collector) -> bool:
+    """Refuse NEL, U+2028 and U+2029 anywhere in a file (report and return False): YAML 1.1 readers (ours) end a
+    line there and YAML 1.2 readers (and editors) do not, so after one in a comment a key can be there for one
+    reader and hidden in the comment for another. The position is counted in lines ended by a newline."""
+    found = _UNSURE_BREAKS.search(text)
+    if found is None:
+        return True
+    at = found.start()
+    line, column = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+    name = unicodedata.name(found.group(), "NEXT LINE")
+    more = len(_UNSURE_BREAKS.findall(text)) - 1
+    col.problems.append(
+        Problem(
+            display,
+            line,
+            column,
+            "",
+            f"U+{ord(found.group()):04X} ({name}) is a line break to some YAML readers and not to others: not "
+            "allowed in data files; end the line with a newline" + (f" ({more} more in this file)" if more else ""),
+        )
+    )
+    return False
+
+
 def parse_yaml(path: Path, display: str, col: Collector) -> ParsedFile | None:
     """Read one YAML file into nodes and plain values; report why not if it cannot."""
     try:
@@ -346,6 +412,8 @@ def parse_yaml(path: Path, display: str, col: Collector) -> ParsedFile | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         col.problems.append(Problem(display, 0, 0, "", f"not UTF-8 text (byte {exc.start})"))
+        return None
+    if not _one_kind_of_line_break(text, display, col):
         return None
     try:
         if not _prescan(text, display, col):

@@ -39,23 +39,45 @@ def _check_colour(text: str) -> str:
     return text.lower()
 
 
+# Characters that print as nothing although Python calls them printable: the Hangul fillers, the blank Braille
+# pattern, the null notehead, and the default-ignorable marks (a grapheme joiner, Khmer inherent vowels, Mongolian
+# and other variation selectors) that show nothing by themselves.
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f")
+
+
+def _visible(ch: str) -> bool:
+    """Whether ``ch`` shows something by itself (not a space, a mark, a format character or a blank)."""
+    return ch.isprintable() and not ch.isspace() and ch not in _BLANK and unicodedata.category(ch)[0] != "M"
+
+
 def _check_glyph(text: str) -> str:
     from wcwidth import wcwidth
 
-    if len(text) != 1 or not text.isprintable() or text.isspace() or unicodedata.combining(text) or wcwidth(text) != 1:
-        raise ValueError(f"glyph {text!r} must be one printable character of one column (not a space or a mark)")
+    if len(text) != 1 or not _visible(text) or wcwidth(text) != 1:
+        raise ValueError(
+            f"glyph {text!r} must be one printable character of one column (not a space, a mark or a blank)"
+        )
     return text
 
 
 def _check_text(text: str) -> str:
     """A name or a text the screens and the logs print: no control character (an escape sequence, a bell, a
-    newline that would split a log line), no invisible format or line-separator character."""
+    newline that would split a log line), no invisible format or line-separator character, no other character
+    that does not print (a space other than ' ', a blank, a private or unassigned one), and something to see."""
     from undercroft.content.loader import printable
 
     shown = printable(text)
     if shown != text:
         bad = next(ch for ch in text if printable(ch) != ch)
         raise ValueError(f"control character {printable(bad)} is not allowed in a name or a text")
+    odd = next((ch for ch in text if ch != " " and (not ch.isprintable() or ch in _BLANK)), None)
+    if odd is not None:
+        what = unicodedata.name(odd, unicodedata.category(odd))
+        raise ValueError(
+            f"U+{ord(odd):04X} ({what}) cannot be seen: only visible characters and ' ' in a name or a text"
+        )
+    if not any(_visible(ch) for ch in text):
+        raise ValueError("a name or a text must show something: this one is blank")
     return text
 
 
@@ -476,4 +498,10 @@ class Ruleset(Model):
     agreements: StrictBool = False
 
 
-RulesetsFile = dict[Id, Ruleset]
+def _some_ruleset(rulesets: dict[str, Ruleset]) -> dict[str, Ruleset]:
+    if not rulesets:
+        raise ValueError("no ruleset: the game needs at least one to play")
+    return rulesets
+
+
+RulesetsFile = Annotated[dict[Id, Ruleset], AfterValidator(_some_ruleset)]

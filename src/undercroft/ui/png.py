@@ -34,6 +34,8 @@ def encode_png(pixels: npt.NDArray[np.uint8]) -> bytes:
 
 
 def write_png(path: str | Path, pixels: npt.NDArray[np.uint8]) -> Path:
-    p = Path(path)
-    p.write_bytes(encode_png(pixels))
-    return p
+    """Write ``pixels`` as a PNG to ``path``, a regular file (a FIFO, a device or a directory there: FileRefused)."""
+    from undercroft.content.loader import write_checked
+
+    write_checked(path, encode_png(pixels))
+    return Path(path)
