@@ -256,10 +256,16 @@ def go_down(game: Game) -> list[Event]:
     assert stairs is not None, "this level has no stairs"
     clear_unique(game)
     walk_to(game, stairs)
+    shop = game.rs.shop
+    scripted = game in _SCRIPTS
+    if scripted and not shop and not game.rs.levels[game.state.depth].final:
+        script(game).push(NOTHING)  # the room arrived in: its monster check (000), on arrival
     events = game.step(Descend())
     assert of(events, "descend"), events
     if game.state.mode == Mode.SHOP:
         assert of(events, "shop"), events
+        if scripted:
+            script(game).push(NOTHING)  # the room arrived in: its monster check once the merchant is left
         assert not of(game.step(LeaveShop()), "refused")
     return events
 

@@ -384,6 +384,21 @@ def test_descending_arrives_at_the_start_of_the_new_level() -> None:
     assert st.level.visited[st.segment]
 
 
+def test_the_room_arrived_in_down_the_stairs_gets_its_monster_check() -> None:
+    """000: "When the party enters a new segment, it must check": arriving down the stairs is entering the level's
+    first room (never visited: a resident on 1-3). In the citadel (no merchant) at once, in the descend step."""
+    g = make_game("citadel", 5, ScriptedDice())
+    clear_unique(g)
+    walk_to(g, g.state.level.map.stairs)
+    script(g).push(4)  # the check: 4, over the resident's 1-3
+    events = g.step(Descend())
+    enter = one(events, "enter")
+    check = one(events, "roll", purpose="monster_check")
+    assert enter["segment"] == g.state.segment and enter["kind"] == "room" and not enter["visited"]
+    assert (check["dice"], check["target"], check["result"]) == ("1d6", 3, "none")  # (a resident on 1-3)
+    assert kinds(events).index("descend") < kinds(events).index("enter") and g.state.level.visited[g.state.segment]
+
+
 def test_descend_is_refused_off_the_stairs() -> None:
     g = make_game("citadel", 5, ScriptedDice())
     before = g.checksum()

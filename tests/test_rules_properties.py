@@ -403,8 +403,11 @@ def test_drops_distract_only_pursuers_and_reach_only_groups_in_sight(ruleset: st
                 if e.type == "drop":
                     drops += 1  # (tried, whether or not the 50 % came up)
                     assert mode == Mode.PURSUIT, f"{where(p, turn)}: a drop in {mode}"
-                if e.type == "peaceful":
-                    assert not any(x.type == "drop" for x in events), f"{where(p, turn)}: a drop bought peace"
+                if e.type == "peaceful" and any(x.type == "drop" for x in events):
+                    # (a group met once the chase is over, in the segment run into, may be at peace by its own
+                    # reaction: not the one the drop was for)
+                    reached = {x["group"] for x in events if x.type in ("distracted", "ignored", "oil", "slowed")}
+                    assert e["group"] not in reached, f"{where(p, turn)}: a drop bought peace"
             mode = p.where[turn][1]
     if ruleset in ("undercroft", "crawler"):
         assert drops > 0, "nothing was dropped and no pursuer distracted: the property was not tried"

@@ -18,6 +18,7 @@ from engine_helpers import (
     of,
     one,
     say,
+    script,
     walk_to,
     why,
 )
@@ -241,6 +242,7 @@ def descend_to_shop(gold: int = 100) -> tuple[Game, list[Event]]:
     g = clear_unique(make_game("undercroft", 1, ScriptedDice(), gold=gold))  # (the Leech-Mother is on the way)
     walk_to(g, g.state.level.map.stairs)
     ev = g.step(Descend())
+    script(g).push(NOTHING)  # the room arrived in: its monster check (000), once the merchant is left
     return g, ev
 
 
@@ -261,8 +263,9 @@ def test_a_merchant_waits_at_the_foot_of_the_stairs() -> None:
 def test_no_merchant_where_the_ruleset_has_none() -> None:
     g = make_game("citadel", 1, ScriptedDice())
     walk_to(g, g.state.level.map.stairs)
-    ev = g.step(Descend())
+    ev = act(g, Descend(), NOTHING)  # no merchant: the room arrived in gets its monster check at once (000)
     assert g.state.mode == Mode.EXPLORE and not of(ev, "shop")
+    assert one(ev, "roll", purpose="monster_check")["result"] == "none" and of(ev, "enter")
 
 
 def test_shop_actions_are_recorded_as_text() -> None:
@@ -325,7 +328,7 @@ def test_the_hireling_stays_behind_on_the_stairs() -> None:
     g, _ = talk_to("sellsword_for_hire", 3, 4)
     walk_to(g, g.state.level.map.stairs)
     assert g.state.level.groups[0].pos == g.state.prev_pos  # it kept one step behind
-    ev = g.step(Descend())
+    ev = act(g, Descend(), NOTHING)  # (the room arrived in: its monster check)
     assert one(ev, "hireling_left") and not g.state.levels[0].groups
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine_helpers import clear_unique, content, make_game, walk_to
+from engine_helpers import NOTHING, clear_unique, content, make_game, script, walk_to
 from tcod.event import KeySym
 from ui_helpers import Driver, click_text, panel_text, press, screen
 
@@ -17,6 +17,7 @@ def at_the_merchant(gold: int = 100) -> tuple[Session, Driver]:
     game = clear_unique(make_game("undercroft", 1, ScriptedDice(), gold=gold))  # (the Leech-Mother is on the way)
     walk_to(game, game.state.level.map.stairs)
     game.step(Descend())
+    script(game).push(NOTHING)  # the room arrived in: its monster check (000), once the merchant is left
     session = Session(content(), game)
     return session, Driver(SceneStack(game_stack(session)))
 

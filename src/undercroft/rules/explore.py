@@ -262,8 +262,7 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
     st.pos = st.prev_pos = lv.map.start
     st.segment = int(lv.map.segment_of[st.pos[1], st.pos[0]])
     st.segment_entry = st.pos
-    st.entered = True
-    lv.visit(st.segment)
+    st.entered = False  # 000: arriving down the stairs is entering a segment: its entry follows (settle)
     spec = ctx.rs.levels[st.depth]
     ctx.tick(ctx.rules.time.move_rounds)
     ctx.see()
