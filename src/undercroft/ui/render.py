@@ -210,12 +210,13 @@ def _wrapped(text: str, width: int) -> tuple[str, ...]:
     return tuple(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""])
 
 
-def wrap_path(path: str, width: int) -> list[str]:
-    """A file path on rows of ``width``, broken after a ``/`` (or, in a name too long for a row, after a ``-``);
-    a part without either wider than a row is split where it must."""
+def wrap_path(path: str, width: int, after: str = "/-") -> list[str]:
+    """A file path on rows of ``width``, broken after a ``/`` (or, in a name too long for a row, after a ``-``;
+    ``after``: the characters to break after, " /" for a command); a part without any wider than a row is split
+    where it must."""
     rows: list[str] = []
     line = ""
-    for part in re.split(r"(?<=/)|(?<=-)", path):
+    for part in re.split(f"(?<=[{re.escape(after)}])", path):
         if line and len(line) + len(part) > width:
             rows.append(line)
             line = ""
