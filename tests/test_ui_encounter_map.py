@@ -151,7 +151,12 @@ def test_a_group_out_of_sight_is_neither_drawn_nor_named_until_it_comes_into_sig
     panel = panel_text(text, session)
     assert "3 x Orc (wandering)" in panel and f"Distance: {enc.distance} ft" in panel
     assert f"3 Orcs come into sight, {enc.distance} ft away!" in text
-    assert glyphs(driver, "o", game) == {p for p in game.creature_tiles(g) if game.visible()[p[1], p[0]]}
+    # the group met: every creature its panel counts on the map, those round a corner too (issue 43)
+    assert (
+        glyphs(driver, "o", game)
+        == set(game.creature_tiles(g))
+        != {p for p in game.creature_tiles(g) if game.visible()[p[1], p[0]]}
+    )
     assert colour_of(driver, "[f] Fight") != render.FAINT
 
 

@@ -21,6 +21,7 @@ import tcod.console
 
 from undercroft.rules import dungeon
 from undercroft.rules.game import Game
+from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.ui.layout import Viewport
 from undercroft.ui.palette import (
@@ -131,9 +132,9 @@ def draw_map(
 ) -> npt.NDArray[np.bool_]:
     """The current level through ``view`` (default: from the console's top left corner, as many rows as the
     level has): lit where seen now, dim where remembered, dark elsewhere; items, monsters in view and the party
-    on top. Each living creature of a group in sight stands on its own tile (``game.creature_tiles``); a group
-    met but not yet seen is not drawn. ``highlight`` is a group id to mark (the one met), ``target`` the index of
-    its creature to mark brighter (the one targeted in a fight). Returns the visible mask."""
+    on top. The creatures are those :func:`creatures_shown` gives: one letter a creature, or on a tile several
+    share, their number ("3"). ``highlight`` is a group id to mark (the one met), ``target`` the index of its
+    creature to mark brighter (the one targeted in a fight). Returns the visible mask."""
     st = game.state
     lv = st.level
     m = lv.map
@@ -171,20 +172,14 @@ def draw_map(
             item = content.items[pile[-1][0]]
             colour = hex_rgb(item.colour)
             put(ix, iy, item.glyph, colour if visible[iy, ix] else fade(colour, FADE_REMEMBERED))
-    for g in lv.groups:
-        gx, gy = g.pos
-        if g.defeated or not g.known or not visible[gy, gx]:
-            continue
+    for (cx, cy), (g, who) in creatures_shown(game, visible).items():
         mon = content.monsters[g.monster]
-        colour = hex_rgb(mon.colour)
-        spots = game.creature_tiles(g)
-        for i in reversed(g.alive):  # the first creature last: on a shared tile, it is the one shown
-            cx, cy = spots[i]
-            if visible[cy, cx]:
-                if g.id == highlight and i == target:
-                    put(cx, cy, mon.glyph, TARGET_FG, TARGET_BG)
-                else:  # the group met: each creature on the colour of its health
-                    put(cx, cy, mon.glyph, colour, health_bg(g.hp[i], g.max_hp) if g.id == highlight else None)
+        glyph = mon.glyph if len(who) == 1 else str(len(who)) if len(who) < 10 else "+"  # a shared tile: how many
+        if g.id == highlight and target in who:
+            put(cx, cy, glyph, TARGET_FG, TARGET_BG)
+        else:  # the group met: each creature on the colour of its health
+            bg = health_bg(g.hp[who[0]], g.max_hp) if g.id == highlight else None
+            put(cx, cy, glyph, hex_rgb(mon.colour), bg)
     px, py = st.pos
     lead = next((mm for mm in st.party if mm.alive), st.party[0])
     put(
@@ -194,6 +189,31 @@ def draw_map(
         WHITE if st.mode != Mode.DEAD else BAD,
     )
     return visible
+
+
+def creatures_shown(
+    game: Game, visible: npt.NDArray[np.bool_] | None = None
+) -> dict[tuple[int, int], tuple[Group, list[int]]]:
+    """The living creatures the map shows, by tile: (their group, their indices, the first the one named). Each
+    creature of a group the party knows of (``Group.known``: not lying submerged, nor met out of sight and not yet
+    seen) on a tile in sight (``visible``, default the party's field of view), and every creature of the group met
+    now (an encounter or a fight), wherever it stands: what its panel lists, the map shows."""
+    st = game.state
+    if visible is None:
+        visible = game.visible()
+    front = st.front_group() if st.mode in (Mode.ENCOUNTER, Mode.COMBAT) else None
+    out: dict[tuple[int, int], tuple[Group, list[int]]] = {}
+    for g in st.level.groups:
+        if g.defeated or not g.known:
+            continue
+        spots = game.creature_tiles(g)
+        for i in g.alive:
+            x, y = spots[i]
+            if g is front or visible[y, x]:
+                shown = out.setdefault((x, y), (g, []))
+                if shown[0] is g:
+                    shown[1].append(i)
+    return out
 
 
 # --- text ----------------------------------------------------------------------------------------------------

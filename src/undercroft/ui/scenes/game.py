@@ -257,14 +257,13 @@ class GameScene(Scene):
         return None
 
     def faced(self) -> tuple[Point, ...]:
-        """The tiles of the creatures the party faces, in sight: kept in view beside the panel with the party."""
+        """The tiles of the creatures the party faces, as the map shows them: kept in view beside the panel with
+        the party."""
         game = self.session.game
         g = game.state.front_group()
         if g is None:
             return ()
-        vis = game.visible()
-        tiles = game.creature_tiles(g)
-        return tuple(tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]])
+        return tuple(p for p, (shown, _) in render.creatures_shown(game).items() if shown is g)
 
     def draw_world(
         self, console: tcod.console.Console, highlight: int | None = None, target: int | None = None

@@ -40,10 +40,12 @@ LOOK_W: Final = 38
 
 @dataclass(frozen=True)
 class Seen:
-    """A creature in sight: its group and its index in the group."""
+    """A creature the map shows: its group, its index in the group, and how many stand on its tile (the map
+    shows their number there)."""
 
     group: Group
     index: int
+    count: int = 1
 
 
 def on_map(session: Session, p: Point) -> bool:
@@ -53,33 +55,18 @@ def on_map(session: Session, p: Point) -> bool:
 
 
 def groups_in_sight(session: Session) -> list[Group]:
-    """The groups the party sees now, as the map shows them (:func:`undercroft.ui.render.draw_map`): neither
-    defeated nor unknown to the party (``Group.known``), the group's own tile and a living creature's in sight."""
-    game = session.game
-    st = game.state
-    vis = game.visible()
-    out = []
-    for g in st.level.groups:
-        if g.defeated or not g.known or not g.alive or not vis[g.pos[1], g.pos[0]]:
-            continue  # (as the map draws them: a group whose own tile is out of sight is not shown)
-        tiles = game.creature_tiles(g)
-        if any(vis[tiles[i][1], tiles[i][0]] for i in g.alive):
+    """The groups the map shows (:func:`undercroft.ui.render.creatures_shown`), each once."""
+    out: list[Group] = []
+    for g, _ in render.creatures_shown(session.game).values():
+        if g not in out:
             out.append(g)
     return out
 
 
 def creature_at(session: Session, p: Point) -> Seen | None:
-    """The creature in sight standing on ``p`` (on a shared tile, the first, the one drawn)."""
-    game = session.game
-    vis = game.visible()
-    if not on_map(session, p) or not vis[p[1], p[0]]:
-        return None
-    for g in groups_in_sight(session):
-        tiles = game.creature_tiles(g)
-        for i in g.alive:
-            if tiles[i] == p:
-                return Seen(g, i)
-    return None
+    """The creature the map shows on ``p`` (on a tile several share, the first, the one named)."""
+    shown = render.creatures_shown(session.game).get(p) if on_map(session, p) else None
+    return None if shown is None else Seen(shown[0], shown[1][0], len(shown[1]))
 
 
 def targets(session: Session) -> list[Point]:
@@ -91,9 +78,10 @@ def targets(session: Session) -> list[Point]:
     vis = game.visible()
     px, py = st.pos
     out: list[Point] = []
+    shown = render.creatures_shown(game, vis)
     for g in sorted(groups_in_sight(session), key=game.distance_to):
         tiles = game.creature_tiles(g)
-        out.extend(tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]] and tiles[i] not in out)
+        out.extend(tiles[i] for i in g.alive if shown.get(tiles[i], (None, []))[0] is g and tiles[i] not in out)
     lv = st.level
     items = [
         p
@@ -137,13 +125,13 @@ def describe_lines(
     vis = game.visible()
     tile = TILE_WORDS.get(int(lv.map.tiles[y, x]), "floor")
     items = items_text(session, p)
-    if not (vis[y, x] or lv.explored[y, x]):
+    seen = creature_at(session, p)  # (the group met is shown, and told, wherever it stands)
+    if not (vis[y, x] or lv.explored[y, x]) and seen is None:
         return [("Unexplored.", DIM)]
-    if not vis[y, x]:
+    if not vis[y, x] and seen is None:
         known = "the floor" if tile == "floor" else tile
         return [(f"You remember {known}" + (f", {items} lying there." if items else "."), DIM)]
     where = f"{tile[0].upper()}{tile[1:]}" + (f"; here: {items}." if items else ".")
-    seen = creature_at(session, p)
     if p == st.pos:
         lead = next((m for m in st.party if m.alive), st.party[0])
         who = "You" if len(st.party) == 1 else "Your party"
@@ -156,6 +144,8 @@ def describe_lines(
     of = f", {i + 1} of {len(g.hp)}" if len(g.hp) > 1 else ""
     head = f"{session.narrator.monster(g.monster)}{of}: HP {g.hp[i]}/{g.max_hp}, {game.distance_to(g)} ft away."
     out: list[tuple[str, RGB]] = [(head, colour)]
+    if seen.count > 1:
+        out.append((f"{seen.count} of them stand on this tile (the map shows their number).", TEXT))
     if len(g.alive) != len(g.hp):
         out.append((f"{len(g.alive)} of the {len(g.hp)} still stand.", TEXT))
     if g.peaceful:
