@@ -126,7 +126,8 @@ def test_explore_status_bar_map_and_keys() -> None:
     status = rows(text)[render.STATUS_Y]
     assert f"HP 12/12 Lv1  Gold {st.gold}  Level 1  Turn 0  Seed {st.seed}" in status
     assert "Level 1: The Drowned Cellars" in text
-    assert rows(text)[st.pos[1]][st.pos[0]] == "@"
+    x, y = session.camera.last.to_screen(st.pos)
+    assert rows(text)[y][x] == "@"
     # walk: arrows, vi-keys and the numpad all step
     m = st.level.map
     for sym, (dx, dy) in ((KeySym.RIGHT, (1, 0)), (KeySym.H, (-1, 0)), (KeySym.KP_2, (0, 1)), (KeySym.K, (0, -1))):

@@ -23,7 +23,7 @@ from undercroft.rules import dungeon
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
-from undercroft.ui.layout import Viewport
+from undercroft.ui.layout import Layout, Viewport
 from undercroft.ui.palette import (
     ALERT,
     BAD,
@@ -84,9 +84,10 @@ __all__ = [  # the palette's names are used through render by the scenes
 
 WIDTH: Final = 80
 HEIGHT: Final = 50
-MAP_ROWS: Final = 43  # the dungeon profiles are 80x43
-STATUS_Y: Final = 43
-LOG_Y: Final = 44
+_WINDOW: Final = Layout.of(WIDTH, HEIGHT)
+MAP_ROWS: Final = _WINDOW.map_h  # the title's row and the dungeon profiles' 43
+STATUS_Y: Final = _WINDOW.status_y
+LOG_Y: Final = _WINDOW.log_y
 LOG_ROWS: Final = HEIGHT - LOG_Y
 
 # --- palette (the colours and their contrast rules live in undercroft.ui.palette) -------------------------------
@@ -142,17 +143,17 @@ def draw_map(
         visible = game.visible()
     if view is None:
         view = Viewport(0, 0, console.width, min(console.height, m.height))
-    ox, oy = view.ox, view.oy
+    ox, oy, top = view.ox, view.oy, view.top
     # the screen cells [sx0, sx1) x [sy0, sy1) show level tiles [sx0 + ox, ...) x [sy0 + oy, ...)
-    sx0, sy0 = max(0, -ox), max(0, -oy)
+    sx0, sy0 = max(0, -ox), max(top, -oy)
     sx1, sy1 = min(view.w, console.width, m.width - ox), min(view.h, console.height, m.height - oy)
     screen = cells(console)
     vh, vw = min(view.h, console.height), min(view.w, console.width)
     if sx1 <= sx0 or sy1 <= sy0:
-        screen[:vh, :vw] = SHROUD
+        screen[top:vh, :vw] = SHROUD
         return visible
-    if sy0 > 0 or sx0 > 0 or sy1 < vh or sx1 < vw:  # the level does not fill the view: dark around it
-        screen[:vh, :vw] = SHROUD
+    if sy0 > top or sx0 > 0 or sy1 < vh or sx1 < vw:  # the level does not fill the view: dark around it
+        screen[top:vh, :vw] = SHROUD
     sl = (slice(sy0 + oy, sy1 + oy), slice(sx0 + ox, sx1 + ox))
     vis = visible[sl]
     explored = lv.explored | visible

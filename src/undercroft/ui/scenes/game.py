@@ -108,8 +108,8 @@ class GameScene(Scene):
     def handlers(self) -> dict[str, Handler]:
         """The scene's handler of each command of its keymap mode (a test checks they are the same set)."""
         return {
-            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu)),
-            "look": lambda _k: Push(LookScene(self.session, self.odds_lines)),
+            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu, self.panel_rect)),
+            "look": lambda _k: Push(LookScene(self.session, self.odds_lines, panel=self.panel_rect)),
             "log": lambda _k: Push(LogScene(self.session)),
             "overview": lambda _k: Push(OverviewScene(self.session)),
             "help": lambda _k: Push(HelpScene()),

@@ -22,7 +22,7 @@ from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
 from undercroft.sim.odds import PARTY, Odds, fight_odds, someone_falls
 from undercroft.ui import keymap, render, threat
-from undercroft.ui.layout import Layout
+from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.palette import CURSOR_BG, CURSOR_FG
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Pop, Scene, Transition
@@ -200,7 +200,8 @@ def draw_hover(console: tcod.console.Console, session: Session, p: Point | None,
 class LookScene(Scene):
     """``;``: a cursor over the map, starting on the party; arrows, numpad and vi-keys move it, Tab (Shift+Tab)
     goes to the next (previous) creature in sight, known item or the stairs, Esc or ``;`` closes. What is under it
-    is told in a panel on the side away from the cursor. Sends no action itself: Enter, while exploring, closes it
+    is told in a panel on the side away from the cursor, or over the panel of the scene below (a meeting's: the
+    map stays in view). Sends no action itself: Enter, while exploring, closes it
     and hands the tile to ``travel`` (the explore scene's walk there)."""
 
     opaque = False
@@ -211,10 +212,12 @@ class LookScene(Scene):
         session: Session,
         odds: Callable[[], list[tuple[str, RGB]]] | None = None,
         travel: Callable[[Point], Transition | None] | None = None,
+        panel: Callable[[Layout], Rect | None] | None = None,
     ) -> None:
         self.session = session
         self.odds = odds
         self.travel = travel
+        self.panel = panel  # where the scene below has its side panel: look stands over it, never over the map
         self.cursor: Point = session.game.state.pos
         self.page = 0  # the page of the panel's text shown (Space: the next; after the last, the first)
         self.goal: Point | None = None  # chosen with Enter: walked to once the look is closed
@@ -248,7 +251,7 @@ class LookScene(Scene):
             lv = self.session.game.state.level
             view = self.session.camera.last  # the part of the level on screen: the cursor stays in it
             nx = max(max(0, view.ox), min(min(lv.map.width, view.ox + view.w) - 1, nx))
-            ny = max(max(0, view.oy), min(min(lv.map.height, view.oy + view.h) - 1, ny))
+            ny = max(max(0, view.oy + view.top), min(min(lv.map.height, view.oy + view.h) - 1, ny))
             self.cursor = (nx, ny)
         self.page = 0
         return None
@@ -280,7 +283,8 @@ class LookScene(Scene):
             out["fg"][y, x] = CURSOR_FG
         lines = describe_lines(self.session, self.cursor, self.odds)
         layout = Layout.of(console.width, console.height)
-        r = layout.panel(right=x < console.width // 2)
+        below = self.panel(layout) if self.panel is not None else None
+        r = below if below is not None else layout.panel(right=x < console.width // 2)
         w = LOOK_W
         h = r.h  # the whole side: over a panel of the scene below, it covers it whole, never a part of it
         render.panel(console, r.x, r.y, w, h, "Look")

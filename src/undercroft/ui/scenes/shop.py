@@ -48,7 +48,7 @@ class ShopScene(GameScene):
         return {
             "cursor": move,
             "buy": lambda _k: self.buy(self.cursor),
-            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu)),
+            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu, self.panel_rect)),
             "log": lambda _k: Push(LogScene(self.session)),
             "help": lambda _k: Push(HelpScene()),
             "leave": self.taker(LeaveShop()),
@@ -72,8 +72,22 @@ class ShopScene(GameScene):
         y += render.put_lines(console, x + 2, y, w - 4, [(f"You have {st.gold} gold.", render.GOLD)])
         y += 1
         wares = self.wares()
-        for i, ware in enumerate(wares):
-            it = game.content.items[ware]
+        hint = [("Enter: buy  i: pack  Esc: leave", DIM)]
+        refusal = self.refusal_rows(w - 4)
+        about = ""
+        if wares:
+            ware = wares[self.cursor % len(wares)]
+            have = st.items.get(ware, 0)
+            about = game.content.items[ware].description + (f" You carry {have}." if have else "")
+        # the list, the ware's whole description, the hint and a refusal inside the frame: on a short screen a
+        # window of the list around the cursor, the rest counted
+        room = max(3, bottom - y - (1 + len(render.wrap(about, w - 4)) + 1 + len(hint) + refusal))
+        first, last = 0, len(wares)
+        if len(wares) > room:
+            first = max(0, min(len(wares) - (room - 1), self.cursor - (room - 1) // 2))
+            last = first + room - 1
+        for i in range(first, last):
+            it = game.content.items[wares[i]]
             price = it.price or 0
             sel = i == self.cursor
             if sel:
@@ -84,12 +98,13 @@ class ShopScene(GameScene):
             render.put_text(console, x + w - 8, y, f"{price:>4} g", KEY if sel else TEXT)
             self.buttons.add(x + 1, y, w - 2, i)
             y += 1
+        if last - first < len(wares):
+            more = f"... {len(wares) - (last - first)} more (the walking keys)"
+            render.put_text(console, x + 4, y, more, DIM, width=w - 6)
+            y += 1
         y += 1
-        if wares:
-            ware = wares[self.cursor % len(wares)]
-            have = st.items.get(ware, 0)
-            text = game.content.items[ware].description + (f" You carry {have}." if have else "")
-            y += render.put_lines(console, x + 2, y, w - 4, [(text, DIM)], max_rows=5) + 1
-        y += render.put_lines(console, x + 2, y, w - 4, [("Enter: buy. i: inventory. Esc: leave.", DIM)]) + 1
+        if about:
+            y += render.put_lines(console, x + 2, y, w - 4, [(about, DIM)]) + 1
+        y += render.put_lines(console, x + 2, y, w - 4, hint) + 1
         y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)
