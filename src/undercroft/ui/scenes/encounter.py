@@ -177,6 +177,8 @@ class EncounterScene(GameScene):
                 (b.label for b in game.content.tables.reaction.bands if b.result == g.reaction_result),
                 g.reaction_result,
             )
+            if not (game.negotiable(g) and (proc.negotiation or proc.bribery)):  # no offers heard: not told of
+                label = label.split(";")[0]
             out.append((f"Reaction: {g.reaction}, {label}", TEXT))
         talk = []
         if g.negotiated:

@@ -132,6 +132,9 @@ class ExploreScene(GameScene):
         """``>``: down the stairs when the party stands on them, else travel to them once they are known."""
         game = self.session.game
         stairs = travel.stairs(game)
+        if stairs is None and not game.legal(Descend()):  # (not "you are not on the stairs": none are known)
+            self.session.log.add("You have not found the stairs down on this floor yet.", "refused")
+            return None
         if game.legal(Descend()) or stairs is None or stairs == game.state.pos:
             return self.act(Descend())  # taken, or the engine says why not
         if not travel.path(game, stairs):

@@ -183,7 +183,9 @@ def odds_line(odds: Odds, lead: str, falls: float | None = None) -> tuple[str, R
             "" if falls is None else f", one falls {about}{threat.pct(falls)}"
         )
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
-    return (f"{lead}: win {threat.pct(odds.win)}, {death}, HP lost ~{odds.hp_lost_mean:.1f} ({how})", colour)
+    # (the hit points lost, an average over every ending, are all of them where death is certain: not told then)
+    lost = "" if threat.pct(odds.death) == "100%" else f", HP lost ~{odds.hp_lost_mean:.1f}"
+    return (f"{lead}: win {threat.pct(odds.win)}, {death}{lost} ({how})", colour)
 
 
 def draw_hover(console: tcod.console.Console, session: Session, p: Point | None, width: int, x: int = 1) -> None:
