@@ -12,10 +12,13 @@ from undercroft.ui import keymap, render
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, KEY, TEXT
 from undercroft.ui.scenes.base import Push, Transition
+from undercroft.ui.scenes.choice import ChoiceScene
 from undercroft.ui.scenes.game import GameScene, Handler, shows
 from undercroft.ui.scenes.help import HelpScene
 from undercroft.ui.scenes.inventory import InventoryScene
 from undercroft.ui.scenes.log import LogScene
+
+DEAR = 3  # a ware dearer than a third of the purse asks to be confirmed
 
 
 @shows(Mode.SHOP)
@@ -34,11 +37,19 @@ class ShopScene(GameScene):
         return layout.panel(self.panel_right())
 
     def buy(self, ware: int) -> Transition | None:
+        """Buy ``ware``; one that costs more than :data:`DEAR` of the purse asks first."""
         wares = self.wares()
         if not wares:
             return None
         self.cursor = ware % len(wares)
-        return self.act(Buy(items.item_number(self.session.content, wares[self.cursor])))
+        it = self.session.content.items[wares[self.cursor]]
+        number = items.item_number(self.session.content, wares[self.cursor])
+        gold, price = self.session.game.state.gold, it.price or 0
+        if not (price <= gold and price * DEAR > gold):
+            return self.act(Buy(number))  # (one the party cannot pay for: the engine says why)
+        ask = f"The {it.name} costs {price} gold: more than a third of your {gold}."
+        options = [("", f"Buy it ({gold - price} gold left)"), ("", "Keep the gold")]
+        return Push(ChoiceScene("Buy?", [ask], options, lambda i: self.act(Buy(number)) if i == 0 else None))
 
     def handlers(self) -> dict[str, Handler]:
         def move(key: str) -> Transition | None:
