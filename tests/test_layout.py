@@ -58,7 +58,22 @@ def test_the_camera_scrolls_only_near_the_edges() -> None:
 
 def test_a_level_narrower_than_the_screen_is_centred() -> None:
     view = Camera().view(Layout.of(200, 60), (80, 43), (10, 10))
-    assert (view.ox, view.oy + view.top) == (-60, 0)  # 60 columns either side, the whole level below the title
+    assert view.sx == 2  # a wide screen: a tile two columns wide
+    assert (view.ox, view.oy + view.top) == (-10, 0)  # 10 tiles either side, the whole level below the title
+    view = Camera().view(Layout.of(100, 60), (80, 43), (10, 10))
+    assert view.sx == 1 and (view.ox, view.oy + view.top) == (-10, 0)
+
+
+def test_on_a_wide_screen_the_map_fills_it() -> None:
+    """Issue 43: at 120x40 the level's 80 columns sat in the middle of black; from 110 columns a tile is two
+    columns wide (about square), the view 60 tiles wide, following the party."""
+    layout = Layout.of(120, 40)
+    assert layout.sx == 2 and Layout.of(110, 40).sx == 2 and Layout.of(109, 40).sx == 1 and Layout.of(80, 24).sx == 1
+    view = Camera().view(layout, (80, 43), (70, 20))
+    assert view.to_screen((70, 20))[0] % 2 == 0 and view.shows((70, 20))
+    x, y = view.to_screen((70, 20))
+    assert view.to_map((x, y)) == view.to_map((x + 1, y)) == (70, 20)  # both columns are the tile's
+    assert view.ox == 80 - 60  # the level's right edge at the screen's: no black beside it
 
 
 def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:

@@ -144,13 +144,15 @@ def draw_map(
     if view is None:
         view = Viewport(0, 0, console.width, min(console.height, m.height))
     ox, oy, top = view.ox, view.oy, view.top
-    # the screen cells [sx0, sx1) x [sy0, sy1) show level tiles [sx0 + ox, ...) x [sy0 + oy, ...)
+    vh, vw = min(view.h, console.height), min(view.w, console.width) // view.sx  # (vw: columns of tiles)
+    # the tile cells [sx0, sx1) x [sy0, sy1) show level tiles [sx0 + ox, ...) x [sy0 + oy, ...); a tile is
+    # view.sx screen columns wide: drawn one column a tile first, then spread (see _widen)
     sx0, sy0 = max(0, -ox), max(top, -oy)
-    sx1, sy1 = min(view.w, console.width, m.width - ox), min(view.h, console.height, m.height - oy)
-    screen = cells(console)
-    vh, vw = min(view.h, console.height), min(view.w, console.width)
+    sx1, sy1 = min(vw, m.width - ox), min(vh, m.height - oy)
+    screen = cells(console) if view.sx == 1 else np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
     if sx1 <= sx0 or sy1 <= sy0:
         screen[top:vh, :vw] = SHROUD
+        _widen(console, screen, view, top, vh)
         return visible
     if sy0 > top or sx0 > 0 or sy1 < vh or sx1 < vw:  # the level does not fill the view: dark around it
         screen[top:vh, :vw] = SHROUD
@@ -189,7 +191,27 @@ def draw_map(
         content.party[lead.template].glyph if lead.template in content.party else "@",
         WHITE if st.mode != Mode.DEAD else BAD,
     )
+    _widen(console, screen, view, top, vh)
     return visible
+
+
+def _widen(console: tcod.console.Console, tiles: npt.NDArray[np.void], view: Viewport, top: int, bottom: int) -> None:
+    """A map drawn one column a tile (``tiles``), spread over ``view.sx`` columns a tile on the console's rows
+    [top, bottom): the tile's cell, then its filler (a wall's or water's glyph again, so that they stay solid; a
+    blank on the tile's colour beside anything else)."""
+    if view.sx == 1:
+        return
+    screen = cells(console)
+    rows = tiles[top:bottom]
+    n = rows.shape[1]
+    screen[top:bottom, 0 : n * view.sx : view.sx] = rows
+    filler = rows.copy()
+    filler["ch"][~np.isin(rows["ch"], _SOLID)] = ord(" ")
+    for k in range(1, view.sx):
+        screen[top:bottom, k : n * view.sx : view.sx] = filler
+
+
+_SOLID: Final = np.array([ord("#"), ord("\u2248")])  # wall and water: drawn on both columns of a wide tile
 
 
 def creatures_shown(
@@ -238,13 +260,14 @@ def wrap_path(path: str, width: int, after: str = "/-") -> list[str]:
     rows: list[str] = []
     line = ""
     for part in re.split(f"(?<=[{re.escape(after)}])", path):
-        if line and len(line) + len(part) > width:
-            rows.append(line)
+        if line and len(line) + len(part.rstrip(" ")) > width:  # (a space broken after ends its row unseen)
+            rows.append(line.rstrip(" "))
             line = ""
-        while len(part) > width:
+        while len(part.rstrip(" ")) > width:
             rows.append(part[:width])
             part = part[width:]
         line += part
+    line = line.rstrip(" ")
     return [*rows, line] if line else rows
 
 

@@ -252,7 +252,7 @@ class LookScene(Scene):
             nx, ny = self.cursor[0] + d[0] * step, self.cursor[1] + d[1] * step
             lv = self.session.game.state.level
             view = self.session.camera.last  # the part of the level on screen: the cursor stays in it
-            nx = max(max(0, view.ox), min(min(lv.map.width, view.ox + view.w) - 1, nx))
+            nx = max(max(0, view.ox), min(min(lv.map.width, view.ox + view.w // view.sx) - 1, nx))
             ny = max(max(0, view.oy + view.top), min(min(lv.map.height, view.oy + view.h) - 1, ny))
             self.cursor = (nx, ny)
         self.page = 0
@@ -279,10 +279,10 @@ class LookScene(Scene):
         view = self.session.camera.last
         x, y = view.to_screen(self.cursor)
         out = render.cells(console)
-        if 0 <= y < min(console.height, view.h) and 0 <= x < console.width:  # the cursor: the cell in inverse
+        if 0 <= y < min(console.height, view.h) and 0 <= x < console.width:  # the cursor: the tile in inverse
             fg = tuple(int(v) for v in out["fg"][y, x])
-            out["bg"][y, x] = fg if any(fg) and fg != tuple(int(v) for v in out["bg"][y, x]) else CURSOR_BG
-            out["fg"][y, x] = CURSOR_FG
+            bg = fg if any(fg) and fg != tuple(int(v) for v in out["bg"][y, x]) else CURSOR_BG
+            out["bg"][y, x : x + view.sx], out["fg"][y, x : x + view.sx] = bg, CURSOR_FG
         lines = describe_lines(self.session, self.cursor, self.odds)
         layout = Layout.of(console.width, console.height)
         below = self.panel(layout) if self.panel is not None else None
