@@ -49,7 +49,7 @@ CHOSE: dict[type[Action], tuple[str, str]] = {
     Bribe: ("bribe", "bribed {}"),
     DropFood: ("food", "threw food to {}"),
     DropTreasure: ("treasure", "threw treasure to {}"),
-    Drink: ("drink", "drank a potion before {}"),
+    Drink: ("drink", "drank a potion facing {}"),
 }
 
 
