@@ -24,14 +24,14 @@ def test_the_layout_of_each_size() -> None:
     small = Layout.of(80, 24)
     assert (small.map_h, small.status_y, small.log_y, small.log_rows) == (20, 20, 21, 3) and not small.tall
     classic = Layout.of(80, 50)
-    assert (classic.map_h, classic.status_y, classic.log_y, classic.log_rows) == (43, 43, 44, 6) and classic.tall
+    assert (classic.map_h, classic.status_y, classic.log_y, classic.log_rows) == (44, 44, 45, 5) and classic.tall
     big = Layout.of(200, 60)
-    assert (big.map_h, big.log_rows) == (43, 16)  # the whole level, and the rest is log
+    assert (big.map_h, big.log_rows) == (44, 15)  # the title's row and the whole level, and the rest is log
     assert Layout.of(60, 20) == Layout.of(MIN_W, MIN_H)  # never laid out smaller (the front ends say "too small")
 
 
 def test_panels_stand_over_the_map_when_tall_and_take_a_side_when_short() -> None:
-    assert Layout.of(80, 50).panel(right=True) == Rect(41, 1, PANEL_W, 41)
+    assert Layout.of(80, 50).panel(right=True) == Rect(41, 1, PANEL_W, 42)
     assert Layout.of(80, 50).text_columns(Layout.of(80, 50).panel(True)) == (0, 80)
     short = Layout.of(80, 24)
     right, left = short.panel(right=True), short.panel(right=False)
@@ -41,23 +41,39 @@ def test_panels_stand_over_the_map_when_tall_and_take_a_side_when_short() -> Non
 
 
 def test_the_camera_scrolls_only_near_the_edges() -> None:
-    layout = Layout.of(80, 24)  # 20 rows of a 43-row level
+    layout = Layout.of(80, 24)  # 19 rows of a 43-row level, below the title's row
     cam = Camera()
     origins = []
     for y in range(2, 41):
         view = cam.view(layout, (80, 43), (40, y), level=0)
         sy = y - view.oy
-        assert 0 <= sy < view.h  # always on screen
-        assert view.oy in (0, 43 - 20) or 20 // 4 <= sy < 20 - 20 // 4  # away from the edges, but at the level's
+        assert view.top == 1 <= sy < view.h  # always on screen, never on the title's row
+        first = view.oy + view.top  # the level's row on the map's first row
+        assert first in (0, 43 - 19) or 19 // 4 <= sy - 1 < 19 - 19 // 4  # away from the edges, but at the level's
         origins.append(view.oy)
     changes = sum(a != b for a, b in itertools.pairwise(origins))
     assert 0 < changes <= 6, origins  # a few jumps, not a scroll every step
-    assert cam.view(layout, (80, 43), (40, 3), level=1).oy == 0  # a new level: placed afresh
+    assert cam.view(layout, (80, 43), (40, 3), level=1).oy == -1  # a new level: placed afresh
 
 
 def test_a_level_narrower_than_the_screen_is_centred() -> None:
     view = Camera().view(Layout.of(200, 60), (80, 43), (10, 10))
-    assert (view.ox, view.oy) == (-60, 0)  # 60 columns either side
+    assert view.sx == 2  # a wide screen: a tile two columns wide
+    assert (view.ox, view.oy + view.top) == (-10, 0)  # 10 tiles either side, the whole level below the title
+    view = Camera().view(Layout.of(100, 60), (80, 43), (10, 10))
+    assert view.sx == 1 and (view.ox, view.oy + view.top) == (-10, 0)
+
+
+def test_on_a_wide_screen_the_map_fills_it() -> None:
+    """Issue 43: at 120x40 the level's 80 columns sat in the middle of black; from 110 columns a tile is two
+    columns wide (about square), the view 60 tiles wide, following the party."""
+    layout = Layout.of(120, 40)
+    assert layout.sx == 2 and Layout.of(110, 40).sx == 2 and Layout.of(109, 40).sx == 1 and Layout.of(80, 24).sx == 1
+    view = Camera().view(layout, (80, 43), (70, 20))
+    assert view.to_screen((70, 20))[0] % 2 == 0 and view.shows((70, 20))
+    x, y = view.to_screen((70, 20))
+    assert view.to_map((x, y)) == view.to_map((x + 1, y)) == (70, 20)  # both columns are the tile's
+    assert view.ox == 80 - 60  # the level's right edge at the screen's: no black beside it
 
 
 def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:
@@ -71,7 +87,7 @@ def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:
     if st.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT, Mode.DEAD, Mode.WON):  # the end screen's too
         panel = layout.panel(panel_on_right(st.pos[0], st.level.map.width))
     sx, sy = view.to_screen(st.pos)
-    assert 0 <= sy < layout.map_h and 0 <= sx < layout.width
+    assert view.top <= sy < layout.map_h and 0 <= sx < layout.width
     assert panel is None or (sx, sy) not in panel
     g = st.front_group()
     if panel is None or g is None:
@@ -85,7 +101,7 @@ def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:
     if max(xs) - min(xs) < c1 - c0 and max(ys) - min(ys) < layout.map_h - 1:
         for p in faced:
             q = view.to_screen(p)
-            assert q not in panel and 0 <= q[1] < layout.map_h, (p, q, panel)
+            assert q not in panel and view.top <= q[1] < layout.map_h, (p, q, panel)
 
 
 @pytest.mark.slow
@@ -121,14 +137,14 @@ def test_a_resize_lays_the_screen_out_at_once() -> None:
     for n in range(12):
         session.log.add(f"Message {n}.")
     driver = Driver(SceneStack(game_stack(session)), size=(80, 50))
-    assert "HP 12/12" in rows(screen(driver))[43]
+    assert "HP 12/12" in rows(screen(driver))[44]
     driver.frontend.columns, driver.frontend.rows = 80, 24
     text = rows(screen(driver))
     assert len(text) == 24 and "HP 12/12" in text[20] and "Message 11." in text[23]
     driver.frontend.columns, driver.frontend.rows = 200, 60
     text = rows(screen(driver))
-    assert len(text) == 60 and len(text[0]) == 200 and "HP 12/12" in text[43]
-    assert sum("Message" in line for line in text[44:]) == 12  # a taller screen: more of the log
+    assert len(text) == 60 and len(text[0]) == 200 and "HP 12/12" in text[44]
+    assert sum("Message" in line for line in text[45:]) == 12  # a taller screen: more of the log
 
 
 def test_a_path_breaks_after_a_slash_never_inside_a_name() -> None:

@@ -87,7 +87,7 @@ def test_the_cursor_is_drawn_inverse() -> None:
     driver.screen()
     console = driver.frontend.console
     assert console is not None
-    x, y = scene.cursor
+    x, y = scene.session.camera.last.to_screen(scene.cursor)
     cell = render.cells(console)[y, x]
     assert tuple(int(c) for c in cell["fg"]) == render.BLACK and tuple(int(c) for c in cell["bg"]) != render.BLACK
 

@@ -14,9 +14,11 @@ from ui_helpers import Driver, screen
 from undercroft import record
 from undercroft.autoplay import play_game
 from undercroft.bot import meeting
-from undercroft.recap import read_run, turning_lines
+from undercroft.recap import read_run, replay_command, turning_lines
+from undercroft.rules.actions import Attack, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.names import the
+from undercroft.rules.rng import parse_seed
 from undercroft.sim.odds import fight_odds
 from undercroft.ui.scenes import EndScene, SceneStack
 from undercroft.ui.session import Session, morgue_text, party_lines
@@ -44,13 +46,13 @@ def test_the_turning_point_is_the_last_choice_with_the_odds_as_they_stood(dead: 
     assert fight is not None
     run = meeting.escape_chance(before, g)
     lines = turning_lines(content(), story)
+    verb = "attacked" if isinstance(t.action, Attack) else "chose to fight"
     assert lines[0] == (
-        f"On turn {t.turn}, floor {before.state.depth + 1}, you chose to fight {the(story.cause)} at "
-        f"{round(100 * fight.win)}%; running was {round(100 * run)}%."
+        f"On turn {t.turn}, floor {before.state.depth + 1}, at HP {before.state.party[0].hp}/"
+        f"{before.state.party[0].max_hp} with no potion, you {verb} {the(story.cause)}: "
+        f"win {round(100 * fight.win)}%, death {round(100 * fight.death)}%; running was {round(100 * run)}%."
     )
-    assert (len(lines) == 2) == (run >= fight.win + 0.1)
-    if len(lines) == 2:
-        assert lines[1] == "Running was the better chance."
+    assert ("Running was the better chance." in lines) == (run >= fight.win + 0.1)
 
 
 def test_a_won_game_has_no_turning_point() -> None:
@@ -97,4 +99,66 @@ def test_the_end_screen_says_where_the_run_turned(dead: Path) -> None:
     text = screen(d)
     assert "You are dead." in text and "Where it turned:" in text
     flat = box_text(text, "Death")  # the panel's words alone (the map beside it left out), wrapping undone
-    assert "you chose to fight" in flat and "running was" in flat
+    assert re.search(r"you attacked the [A-Z][a-z]+( [A-Z][a-z]+)*: win \d+%", flat) and "running was" in flat
+    assert f"Play on from just before it: undercroft replay {dead} --until" in flat.replace("/ ", "/")
+
+
+# Issue 43: the recap named the meeting's first choice when a later one lost the run. The three cases of the play-tests,
+# as the careful bot plays them: (ruleset, seed, the choices of the fatal meeting, the one the recap must name).
+CASES = {
+    # talked, then fought; the blows after it had no other way out (the play-test's citadel). (The play-test's
+    # crawler "salt marsh", talked then fought at once with running at 50%, no longer comes up in the bot's games
+    # since the arrival rooms are checked: 400 crawler seeds, none ends so.)
+    "fought after a talk, then only blows": ("citadel", 34, [Talk, Fight, Attack, Attack, Attack, Attack], 1),
+    # the play-test's own game: the last blow, at 6/12 HP, death 10%, with 3 potions unused
+    "the last blow": (
+        "undercroft",
+        parse_seed("lanternfish"),
+        [Talk, Fight, Attack, Attack, Attack, Attack, Attack],
+        6,
+    ),
+}
+
+
+def fatal_meeting(path: Path) -> list[tuple[int, type]]:
+    """The turns and kinds of the party's choices in its last meeting (what it did while a group stood before it)."""
+    rec = record.load_recording(path)
+    game = record.replay(content(), rec, until=0)
+    out: list[tuple[int, type]] = []
+    for turn, action, _ in rec.actions:
+        inside = game.state.front_group() is not None and game.state.mode.value in ("encounter", "combat")
+        out = [*out, (turn, type(action))] if inside else []
+        game.step(action)
+    return out
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_recap_names_the_last_decision_of_the_fatal_meeting(case: str, tmp_path: Path) -> None:
+    ruleset, seed, choices, decided = CASES[case]
+    path = tmp_path / "dead.jsonl"
+    play_game(content(), ruleset, seed, record=str(path))
+    meeting_ = fatal_meeting(path)
+    assert [k for _, k in meeting_] == choices, "the game no longer plays the case: pick another seed"
+    turn = meeting_[decided][0]
+    rec = record.load_recording(path)
+    story = read_run(content(), rec, str(path))
+    assert story.turning is not None and story.turning.turn == turn
+    before = record.replay(content(), rec, until=turn - 1)
+    st = before.state
+    odds = fight_odds(content(), before)
+    assert odds is not None
+    g = st.front_group()
+    assert g is not None
+    potions = sum(n for item, n in st.items.items() if item.endswith("healing_potion"))
+    lines = turning_lines(content(), story)
+    verb = "attacked" if choices[decided] is Attack else "chose to fight"
+    hp = ", ".join(f"{m.hp}/{m.max_hp}" for m in st.party if m.alive)  # (each one standing)
+    said = f"{'no potion' if not potions else f'{potions} potion' + 's' * (potions > 1)}"
+    assert lines[0].startswith(
+        f"On turn {turn}, floor {st.depth + 1}, at HP {hp} with {said}, "
+        f"you {verb} {the(story.cause)}: win {round(100 * odds.win)}%, death {round(100 * odds.death)}%"
+    ), lines
+    if before.legal(Run()):
+        assert f"running was {round(100 * meeting.escape_chance(before, g))}%" in lines[0]
+    assert "talked" not in " ".join(lines)
+    assert replay_command(content(), story) == f"undercroft replay {path} --until {turn - 1} --play"

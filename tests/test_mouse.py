@@ -58,7 +58,7 @@ def test_in_a_fight_a_click_on_a_creature_on_the_map_or_in_the_list_targets_it()
     press(driver, KeySym.F)
     assert game.state.mode == Mode.COMBAT
     assert "[a] Attack Orc #1" in screen(driver)
-    x, y = game.creature_tiles(g)[2]
+    x, y = _session.camera.last.to_screen(game.creature_tiles(g)[2])
     driver.send(click(x, y))  # on the map
     assert "[a] Attack Orc #3" in screen(driver)
     click_text(driver, "2. Orc #2")  # in the list
@@ -74,10 +74,11 @@ def test_a_click_on_a_door_runs_through_it() -> None:
     assert isinstance(scene, DoorScene)
     far = scene.open_doors()[-1]
     way = game.exits()[far]
-    driver.send(pointer(*way.door))  # the pointer over a door chooses it
+    door = scene.session.camera.last.to_screen(way.door)
+    driver.send(pointer(*door))  # the pointer over a door chooses it
     assert scene.open_doors()[scene.cursor] == far
     script(game).push(NOTHING)
-    driver.send(click(*way.door))
+    driver.send(click(*door))
     assert names(driver) == ["ExploreScene"] and game.state.pos == way.landing
 
 
@@ -126,7 +127,7 @@ def test_the_pointer_is_described_on_the_encounter_screen_but_not_over_its_panel
     assert g is not None
     session = Session(content(), game)
     driver = Driver(SceneStack(game_stack(session)))
-    x, y = game.creature_tiles(g)[0]
+    x, y = session.camera.last.to_screen(game.creature_tiles(g)[0])
     driver.send(pointer(x, y))
     assert "Orc" in rows(screen(driver))[0]
     px = panel_rect(session).x

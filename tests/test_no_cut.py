@@ -231,6 +231,8 @@ def test_the_merchant_is_whole_at_80x24_for_every_ware() -> None:
     assert isinstance(scene, ShopScene)
     for _ in range(len(scene.wares())):
         press(driver, KeySym.RETURN)
+        if driver.top is not scene:  # a ware dearer than a third of the purse: asked first, and bought
+            press(driver, KeySym.RETURN)
         for size in LAYOUTS:
             _, cuts = draw(driver.stack, size)
             assert cuts == [], (scene.wares()[scene.cursor], size, cuts)

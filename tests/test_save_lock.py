@@ -107,6 +107,22 @@ def test_another_process_has_it_open(user: Path, holder: list[subprocess.Popen[s
     assert names(d) == ["ExploreScene"]
 
 
+@pytest.mark.slow
+def test_the_title_never_chooses_a_game_open_elsewhere(user: Path, holder: list[subprocess.Popen[str]]) -> None:
+    """Issue 43: the newest game, open in another window, was the one chosen: Enter-c went to a refusal. Now the
+    title chooses the newest game that is free."""
+    free = a_game()
+    busy = a_game()
+    os.utime(busy, (free.stat().st_mtime + 60, free.stat().st_mtime + 60))  # the newest
+    hold(busy, holder)
+    title = TitleScene(content(), seed=7)
+    assert [g.path for g in title.games] == [busy, free]  # newest first
+    assert title.games[title.cursor].path == free
+    d = Driver(SceneStack([title]))
+    press(d, KeySym.C)
+    assert names(d) == ["ExploreScene"]
+
+
 def test_a_lock_left_by_a_dead_process_is_taken_over(user: Path, holder: list[subprocess.Popen[str]]) -> None:
     path = a_game()
     other = hold(path, holder)

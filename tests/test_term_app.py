@@ -115,7 +115,7 @@ def test_the_game_in_a_larger_terminal_is_centred(
     term = pyte.Screen(100, 60)
     pyte.Stream(term).feed(out)
     status = next(i for i, line in enumerate(term.display) if "HP " in line)
-    assert status == 43 + 5
+    assert status == 44 + 5  # the title's row and the level's 43, in a 50-row game centred in 60
     assert term.display[status].startswith(" " * 10 + " HP ")
     assert screen.frame(console) == ""  # nothing changed: nothing sent
 

@@ -268,13 +268,13 @@ def test_too_small_then_resized(game: Callable[..., PtyGame]) -> None:
     os.kill(g.pid, signal.SIGWINCH)
     _in_game(g)
     assert "too small" not in g.text()
-    # Laid out for the larger terminal: the whole level (43 rows, centred 10 columns in), the status bar under
-    # it, 11 rows of log.
+    # Laid out for the larger terminal: the title's row and the whole level (43 rows, centred 10 columns in), the
+    # status bar under it, 10 rows of log.
     status_row = next(i for i, line in enumerate(g.lines()) if "HP " in line)
-    assert status_row == 43
+    assert status_row == 44
     assert g.lines()[status_row].startswith(" HP ")
     assert "Turn 0" in g.lines()[status_row]
-    assert "@" in "".join(line[10:90] for line in g.lines()[:43])
+    assert "@" in "".join(line[10:90] for line in g.lines()[1:44])
     g.send(b"\x03")
     assert g.wait_exit() == 130
     _restored(g)

@@ -73,10 +73,19 @@ def cells_of(driver: Driver) -> np.ndarray:
 
 
 def glyphs(driver: Driver, glyph: str, game: Game) -> set[tuple[int, int]]:
-    """The map tiles (beside the side panel) showing ``glyph``."""
+    """The map tiles (beside the side panel) showing ``glyph``, in the level's coordinates."""
     x0 = panel_rect(Session(content(), game)).x
-    ys, xs = np.nonzero(cells_of(driver)["ch"][: render.MAP_ROWS] == ord(glyph))
-    return {(int(x), int(y)) for x, y in zip(xs, ys, strict=True) if not x0 <= x < x0 + PANEL_W}
+    cells = cells_of(driver)["ch"]
+    view = driver.stack.scenes[-1].session.camera.last  # type: ignore[attr-defined]
+    ys, xs = np.nonzero(cells[: render.MAP_ROWS] == ord(glyph))
+    shown = {(int(x), int(y)) for x, y in zip(xs, ys, strict=True) if not x0 <= x < x0 + PANEL_W}
+    return {p for s in shown if (p := view.to_map(s)) is not None}
+
+
+def screen_at(driver: Driver, p: tuple[int, int]) -> tuple[int, int]:
+    """Where level tile ``p`` is on the screen, as (row, column): an index of the cells."""
+    x, y = driver.stack.scenes[-1].session.camera.last.to_screen(p)  # type: ignore[attr-defined]
+    return y, x
 
 
 def colour_of(driver: Driver, label: str) -> tuple[int, int, int]:
@@ -104,17 +113,17 @@ def test_a_group_of_three_shows_three_creatures_beside_the_party_in_a_fight() ->
     assert glyphs(driver, "o", game) == set(tiles)
     assert all(max(abs(x - st.pos[0]), abs(y - st.pos[1])) <= 2 for x, y in tiles)
     cells = cells_of(driver)
-    bg = {p: tuple(int(c) for c in cells["bg"][p[1], p[0]]) for p in tiles}
+    bg = {p: tuple(int(c) for c in cells["bg"][screen_at(driver, p)]) for p in tiles}
     assert bg[tiles[0]] == render.TARGET_BG  # the target: white on red
-    assert tuple(int(c) for c in cells["fg"][tiles[0][1], tiles[0][0]]) == palette.TARGET_FG
+    assert tuple(int(c) for c in cells["fg"][screen_at(driver, tiles[0])]) == palette.TARGET_FG
     assert bg[tiles[1]] == bg[tiles[2]] == palette.UNHURT_BG  # the others on the colour of their health
     g.hp[1], g.hp[2] = g.max_hp * 2 // 3, max(1, g.max_hp // 3)  # hurt; badly hurt
     cells = cells_of(driver)
-    assert tuple(int(c) for c in cells["bg"][tiles[1][1], tiles[1][0]]) == palette.HURT_BG
-    assert tuple(int(c) for c in cells["bg"][tiles[2][1], tiles[2][0]]) == palette.MET_BG
+    assert tuple(int(c) for c in cells["bg"][screen_at(driver, tiles[1])]) == palette.HURT_BG
+    assert tuple(int(c) for c in cells["bg"][screen_at(driver, tiles[2])]) == palette.MET_BG
     press(driver, KeySym.TAB)  # target the second
     cells = cells_of(driver)
-    assert tuple(int(c) for c in cells["bg"][tiles[1][1], tiles[1][0]]) == render.TARGET_BG
+    assert tuple(int(c) for c in cells["bg"][screen_at(driver, tiles[1])]) == render.TARGET_BG
     g.hp[1] = 0  # fallen: not drawn
     assert glyphs(driver, "o", game) == {tiles[0], tiles[2]}
 
@@ -151,7 +160,12 @@ def test_a_group_out_of_sight_is_neither_drawn_nor_named_until_it_comes_into_sig
     panel = panel_text(text, session)
     assert "3 x Orc (wandering)" in panel and f"Distance: {enc.distance} ft" in panel
     assert f"3 Orcs come into sight, {enc.distance} ft away!" in text
-    assert glyphs(driver, "o", game) == {p for p in game.creature_tiles(g) if game.visible()[p[1], p[0]]}
+    # the group met: every creature its panel counts on the map, those round a corner too (issue 43)
+    assert (
+        glyphs(driver, "o", game)
+        == set(game.creature_tiles(g))
+        != {p for p in game.creature_tiles(g) if game.visible()[p[1], p[0]]}
+    )
     assert colour_of(driver, "[f] Fight") != render.FAINT
 
 
@@ -194,7 +208,7 @@ def test_r_with_several_doors_open_asks_which_and_marks_them_on_the_map() -> Non
         dx, dy = ways[i].door[0] - st.pos[0], ways[i].door[1] - st.pos[1]
         steps = max(abs(dx), abs(dy))
         assert f"{render.compass(dx, dy)}, {steps} tile" in text
-        x, y = ways[i].door
+        y, x = screen_at(driver, ways[i].door)
         assert rows(text)[y][x] == "+"  # marked on the map
     press(driver, KeySym.ESCAPE)  # stay: nothing happened
     assert names(driver)[-1] == "EncounterScene" and st.turn == turn and "Run: which door?" not in screen(driver)

@@ -10,19 +10,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import tcod.console
 import tcod.event
 from engine_helpers import content
 from tcod.event import KeySym, Modifier
 from ui_helpers import Driver, isolate_user_data, names, press, screen, seek_fight_key, type_text
 
-from undercroft import record
+from undercroft import record, saves
 from undercroft.rules.game import Game
-from undercroft.ui import loop
+from undercroft.ui import loop, render
 from undercroft.ui.app import Window
 from undercroft.ui.frontend import NullFrontEnd
 from undercroft.ui.keys import key
 from undercroft.ui.png import encode_png
-from undercroft.ui.replay_view import KEYFRAME_EVERY, ReplayScene, branch, screenshot
+from undercroft.ui.replay_view import KEYFRAME_EVERY, ReplayScene, branch, screenshot, screenshot_stack
 from undercroft.ui.scenes import SceneStack, game_stack
 from undercroft.ui.session import Session
 
@@ -82,6 +83,18 @@ def test_screenshot_writes_the_screen_of_that_turn(user: Path, tmp_path: Path) -
     rgba = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(800, 1 + 800 * 4)[:, 1:].reshape(800, 800, 4)
     assert rgba[..., 3].min() == 255  # opaque
     assert len(np.unique(rgba.reshape(-1, 4), axis=0)) > 10  # a picture, not a blank
+
+
+def test_the_screenshot_and_the_watch_show_the_seed_as_typed(user: Path) -> None:
+    """A word seed shows as the word on the status bar of a screenshot and of a replay watched, as in the game
+    (issue 43: they showed its number)."""
+    path = recorded_game(actions=10)
+    saves.remember_seed(path, "salt marsh")
+    console = tcod.console.Console(render.WIDTH, render.HEIGHT, order="F")
+    screenshot_stack(content(), path, 5).draw(console)
+    assert "Seed salt marsh" in str(console)
+    watched = ReplayScene(content(), record.load_recording(path), paused=True)
+    assert watched.session.seed_label == "salt marsh"
 
 
 def test_watch_steps_jumps_back_by_keyframe_and_ends_like_the_replay(user: Path) -> None:

@@ -27,11 +27,31 @@ def test_the_merchant_shows_the_wares_with_prices_and_sells_one() -> None:
     text = screen(stack)
     assert "The merchant" in text and "You have 100 gold." in text
     assert "! Healing Potion" in text and "40 g" in text and "[ Leather Armour" in text
-    press(stack, KeySym.RETURN)  # the first ware: a healing potion
+    press(stack, KeySym.RETURN)  # the first ware: a healing potion, 40 of 100 gold: asked first
+    assert "The Healing Potion costs 40 gold" in screen(stack) and "Buy it (60 gold left)" in screen(stack)
+    assert session.game.state.items["healing_potion"] == 2
+    press(stack, KeySym.RETURN)  # "Buy it (60 gold left)"
     assert session.game.state.items["healing_potion"] == 3 and "You have 60 gold." in screen(stack)
     assert "You buy the Healing Potion for 40 gold (60 left)." in screen(stack)
     press(stack, KeySym.ESCAPE)
     assert session.game.mode == Mode.EXPLORE and "The merchant" not in screen(stack)
+
+
+def test_a_ware_of_a_third_of_the_purse_or_less_is_bought_at_once_a_dearer_one_asks() -> None:
+    session, stack = at_the_merchant(gold=120)
+    st = session.game.state
+    press(stack, KeySym.RETURN)  # 40 of 120: a third, not more: bought at once
+    assert st.items["healing_potion"] == 3 and st.gold == 80
+    press(stack, KeySym.RETURN)  # 40 of 80: asked; Esc keeps the gold
+    assert "Buy?" in screen(stack)
+    press(stack, KeySym.ESCAPE)
+    assert st.gold == 80 and "Buy?" not in screen(stack)
+    press(stack, KeySym.RETURN)
+    press(stack, KeySym.DOWN, KeySym.RETURN)  # "Keep the gold"
+    assert st.gold == 80 and st.items["healing_potion"] == 3
+    press(stack, KeySym.RETURN)
+    press(stack, KeySym.RETURN)  # "Buy it (40 gold left)"
+    assert st.gold == 40 and st.items["healing_potion"] == 4
 
 
 def test_a_ware_too_dear_says_why_and_a_click_buys() -> None:
@@ -39,7 +59,8 @@ def test_a_ware_too_dear_says_why_and_a_click_buys() -> None:
     press(stack, KeySym.RETURN)
     said = " ".join(panel_text(screen(stack), session).split())
     assert "Not now: You have too little gold for the Healing Potion." in said
-    click_text(stack, "Rations")
+    click_text(stack, "Rations")  # 10 of 25 gold: more than a third, asked first
+    click_text(stack, "Buy it (15 gold left)")
     assert session.game.state.items["rations"] == 2 and session.game.state.gold == 15
 
 

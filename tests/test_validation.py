@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from undercroft.content import DataError, Problem, load_content
+from undercroft.content.content import ruleset_monsters
 from undercroft.content.loader import FILES
 
 Mutate = Callable[[Path, str, str, str], str]
@@ -104,6 +105,28 @@ def test_bad_colour_and_glyph(data_copy: Path, mutate: Mutate) -> None:
     assert len(problems) == 2
     check(problems[0], "items.yaml", pos(text, '"gold"'), "gold.colour", "'#rrggbb'")
     check(problems[1], "items.yaml", pos(text, '"!!"'), "healing_potion.glyph", "one printable character")
+
+
+def test_two_monsters_of_one_ruleset_may_not_share_a_glyph(data_copy: Path, mutate: Mutate) -> None:
+    """Issue 43: the Wick-Trimmer was a "k" like the kobold, on the same floors; a letter names one creature."""
+    text = mutate(data_copy, "monsters.yaml", 'glyph: "t"', 'glyph: "k"')
+    check(
+        only_problem(data_copy),
+        "monsters.yaml",
+        pos(text, '"k"', after="wick_trimmer:"),
+        "wick_trimmer.glyph",
+        "glyph 'k' is also the glyph of 'kobold'",
+        "ruleset 'undercroft' has both",
+    )
+
+
+def test_the_shipped_rulesets_give_each_creature_its_own_glyph(shipped_data: Path) -> None:
+    c = load_content(shipped_data)
+    for rid, rs in c.rulesets.items():
+        kinds = ruleset_monsters(rs, c.encounters)
+        glyphs = [c.monsters[m].glyph for m in kinds]
+        assert len(glyphs) == len(set(glyphs)), rid
+        assert c.monsters["wick_trimmer"].glyph != c.monsters["kobold"].glyph
 
 
 def test_a_key_that_is_not_an_id_points_at_the_key(data_copy: Path, mutate: Mutate) -> None:

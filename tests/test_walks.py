@@ -9,6 +9,7 @@ import pytest
 import tcod.console
 from engine_helpers import content
 from tcod.event import KeySym, Modifier
+from test_ui_encounter_map import in_a_new_room, meet_at
 from ui_helpers import TestDice, press
 
 from undercroft import travel
@@ -64,8 +65,44 @@ def test_a_walk_that_comes_back_on_itself_stops_and_names_what_is_in_the_way(mon
     assert scene.trip is None and game.state.turn <= 3  # two steps that bring it no nearer, and it stops
     assert messages(session)[-1] == "You stop: the way is blocked by the Bandits."
     turn = game.state.turn
-    scene.start((int(far[1]), int(far[0])))  # x (or >) again: the same walk, still no nearer: no step taken
-    assert scene.trip is None and game.state.turn == turn
+    scene.start((int(far[1]), int(far[0])))  # travel again: the way tried afresh, never a stop without a step
+    walk_out(stack, scene)
+    assert scene.trip is None and game.state.turn == turn + 2
+    assert messages(session)[-1] == "You stop: the way is blocked by the Bandits. (x2)"
+
+
+def test_auto_explore_stopped_short_aims_elsewhere_and_never_stops_without_a_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The play-tests' "You stop: the way there keeps turning you back. (x80)": x pressed again and again after a
+    walk stopped short, each time the same line and no step. Now x again aims at another place."""
+    session = calm()
+    game = session.game
+    x, y = game.state.pos
+    there = next(d for d in ((1, 0), (-1, 0), (0, 1), (0, -1)) if game.legal(Move(*d)))
+    first = travel.explore_target(game)
+    assert first is not None
+
+    def back_and_forth(_game: Game, goal: tuple[int, int], _caution: int = 0) -> Move:
+        if goal != first:  # another place: walked to as ever
+            step = real(_game, goal, _caution)
+            assert step is not None
+            return step
+        return Move(*there) if game.state.pos == (x, y) else Move(-there[0], -there[1])
+
+    real = travel.step_toward
+    monkeypatch.setattr(travel, "step_toward", back_and_forth)
+    scene = ExploreScene(session)
+    stack = SceneStack([scene])
+    press(stack, KeySym.X)
+    walk_out(stack, scene)
+    assert game.state.turn == 2 and messages(session)[-1] == "You stop: the way there keeps turning you back."
+    for _ in range(5):  # x again: somewhere else, a step at least each time
+        turn = game.state.turn
+        press(stack, KeySym.X)
+        walk_out(stack, scene)
+        assert game.state.turn > turn
+    assert "(x" not in " ".join(messages(session))
 
 
 def test_rest_until_healed_rests_turn_by_turn_to_full_hit_points() -> None:
@@ -133,3 +170,17 @@ def test_the_overview_shows_the_whole_level_at_any_size(size: tuple[int, int]) -
     assert "Level 1: The Drowned Cellars" in text
     if size[1] < game.state.level.map.height + 2:
         assert "one cell: 1x2 tiles" in text
+
+
+def test_auto_explore_stopped_by_a_group_out_of_sight_says_something_unseen_moves() -> None:
+    """The play-tests' silent stops: a group come upon out of sight walks toward the party; each of its steps
+    stopped auto-explore and the log said nothing. Now the stop says so, naming nothing of it."""
+    game = in_a_new_room()
+    g, driver, session = meet_at(game, "drowned_dead", 2, (6, 6), origin=Origin.WANDERING)  # 120 ft, out of sight, slow
+    assert g.unseen and game.state.mode == Mode.EXPLORE
+    scene = driver.top
+    assert isinstance(scene, ExploreScene)
+    press(driver.stack, KeySym.X)
+    walk_out(driver.stack, scene)
+    said = messages(session)
+    assert said[-1] == "You stop: something unseen moves nearby." and "Drowned" not in " ".join(said), said

@@ -18,6 +18,7 @@ from undercroft.rules.levels import make_level
 from undercroft.rules.names import the
 from undercroft.rules.rng import Streams
 from undercroft.rules.types import Mode, Origin
+from undercroft.ui import floortable as floors
 from undercroft.ui.session import Session
 
 Mutate = Callable[[Path, str, str, str], str]
@@ -166,3 +167,13 @@ def test_the_peddler_and_the_sellsword_roam_floors_two_to_seven_rarely() -> None
         for mid in ("peddler", "sellsword_for_hire"):
             n = cells.count(mid)
             assert (1 <= n <= 2) if 1 <= depth <= 6 else n == 0, (depth, mid, n)
+
+
+def test_playings_monster_lists_are_made_from_the_data() -> None:
+    """Issue 43: PLAYING.md's floor-1 list missed what lived there; the lists are now made from the data."""
+    text = floors.PLAYING.read_text(encoding="utf-8")
+    assert floors.update(text, content()) == text, "run: python -m undercroft.ui.floortable --write"
+    assert floors.rulesets_in(text) == ["undercroft", "citadel", "warden", "crawler"]
+    floor_1 = next(line for line in text.splitlines() if line.startswith("| 1: The Drowned Cellars"))
+    for mid in ("skeleton", "orc", "ghoul", "giant_spider", "bandit"):  # the residents the old list missed
+        assert f"{content().monsters[mid].name} (`{content().monsters[mid].glyph}`)" in floor_1

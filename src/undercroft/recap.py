@@ -1,11 +1,13 @@
 """What a finished game's end screen and morgue file tell of the run, read back from its recording.
 
 :func:`read_run` replays a recording once and gathers the **notes** of the run (the floors reached, the uniques
-met, the level-ups, the death or the win, each with its turn) and the **turning point**: the start of the last
-meeting, the one with what killed the party. :func:`turning_lines` then says what the party chose there and what
-the other ways out were worth, in the odds the screens and the bot use, computed from the state as it stood
-(``sim.odds.fight_odds`` for a fight; ``bot.meeting``'s escape, talk and bribe chances, which are
-``rules/formulas.py``'s): "You chose to fight the Gaoler at 48%; running was 70%, a bribe of 300 gold 67%."
+met, the level-ups, the death or the win, each with its turn) and the **turning point**: the last decision of the
+last meeting, the one with what killed the party (the last choice made there while another way was open: to run,
+talk, bribe or drink). :func:`turning_lines` then says what the party chose there, at what hit points and with how
+many potions, and what the other ways out were worth, in the odds the panels showed, computed from the state as it
+stood (``sim.odds.fight_odds`` for a fight; ``bot.meeting``'s escape, talk and bribe chances, which are
+``rules/formulas.py``'s): "On turn 41, floor 1, at HP 6/12 with 3 potions, you attacked the Ghoul: win 90%, death
+10%; running was 50%."; :func:`replay_command`, the command that plays on from just before it.
 """
 
 from __future__ import annotations
@@ -16,23 +18,38 @@ from undercroft import record
 from undercroft.bot import meeting
 from undercroft.content import Content
 from undercroft.narrate import finale
-from undercroft.rules.actions import Action, Attack, Bribe, DropFood, DropTreasure, Fight, Run, Talk, ThrowOil
+from undercroft.rules.actions import (
+    Action,
+    Attack,
+    Bribe,
+    Drink,
+    DropFood,
+    DropTreasure,
+    Fight,
+    Run,
+    Talk,
+    ThrowOil,
+    Wait,
+)
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game, Snapshot
 from undercroft.rules.names import the
 from undercroft.rules.types import Mode, Origin
 from undercroft.sim.odds import fight_odds
 
-# What each choice in a meeting is called in the recap ("You chose to fight the Gaoler").
-CHOSE: dict[type[Action], str] = {
-    Fight: "fight",
-    Attack: "fight",
-    ThrowOil: "fight",
-    Run: "run from",
-    Talk: "talk to",
-    Bribe: "bribe",
-    DropFood: "throw food to",
-    DropTreasure: "throw treasure to",
+# Each choice in a meeting: the way out it takes (a key of :func:`_chances`) and how the recap says it was
+# taken ("you attacked the Ghoul"; "{}" is the creature).
+CHOSE: dict[type[Action], tuple[str, str]] = {
+    Fight: ("fight", "chose to fight {}"),
+    Attack: ("fight", "attacked {}"),
+    ThrowOil: ("fight", "threw oil at {}"),
+    Wait: ("fight", "held back from {}"),
+    Run: ("run from", "ran from {}"),
+    Talk: ("talk to", "talked to {}"),
+    Bribe: ("bribe", "bribed {}"),
+    DropFood: ("food", "threw food to {}"),
+    DropTreasure: ("treasure", "threw treasure to {}"),
+    Drink: ("drink", "drank a potion facing {}"),
 }
 
 
@@ -47,7 +64,7 @@ class Note:
 
 @dataclass
 class Turning:
-    """The start of the fatal meeting: the state just before the party's first choice in it, and the choice."""
+    """The last decision of the fatal meeting: the state just before it, and the choice."""
 
     turn: int  # the turn of the choice
     action: Action
@@ -64,6 +81,7 @@ class Story:
     cause: str = ""  # what killed the party (its name), "" when it did not die
     ruleset: str = ""
     seed: int = 0
+    path: str = ""  # the recording's file, for the command that replays from the turning point
 
 
 def _note_events(content: Content, game: Game, turn: int, events: list[Event], notes: list[Note]) -> None:
@@ -95,18 +113,29 @@ def _note_events(content: Content, game: Game, turn: int, events: list[Event], n
             notes.append(Note(turn, floor, f"{won} {past}".rstrip()))
 
 
-def read_run(content: Content, rec: record.Recording) -> Story:
-    """Replay ``rec`` once: its notes, and the start of the last meeting in which the party made a choice."""
+def _decision(game: Game, action: Action) -> bool:
+    """Whether ``action``, a choice in the meeting in front of the party, was a decision: the meeting's first
+    choice, or one made while another way out was open (a fight could have been left, a potion drunk)."""
+    way = CHOSE[type(action)][0]
+    if way != "fight" or game.state.mode == Mode.ENCOUNTER:
+        return True
+    others = [Run(), *(Drink(i) for i in range(len(game.state.party)))]
+    return any(game.legal(other) for other in others)
+
+
+def read_run(content: Content, rec: record.Recording, path: str = "") -> Story:
+    """Replay ``rec`` (the recording of the file ``path``) once: its notes, and the last decision of the last
+    meeting in which the party made a choice."""
     h = rec.header
     game = Game(content, h.ruleset, h.seed)
-    out = Story(ruleset=h.ruleset, seed=h.seed)
-    front: int | None = None  # the group in front of the party before the last action
+    out = Story(ruleset=h.ruleset, seed=h.seed, path=path)
+    front: int | None = None  # the group in front of the party at its last choice
     for turn, action, _ in rec.actions:
         g = game.state.front_group()
         gid = g.id if g is not None and game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT) else None
-        if gid is not None and gid != front and type(action) in CHOSE:
-            out.turning = Turning(turn, action, gid, game.snapshot())
         if gid is not None and type(action) in CHOSE:
+            if gid != front or _decision(game, action):
+                out.turning = Turning(turn, action, gid, game.snapshot())
             front = gid
         elif gid is None:
             front = None
@@ -121,7 +150,8 @@ BETTER = 0.1  # a way out this much likelier than the one chosen is named as the
 
 
 def _percent(p: float) -> str:
-    return f"{round(100 * p)}%"
+    """A chance as the panels write it: "60%"; "<1%" for one that is not nil but rounds to it."""
+    return "<1%" if 0 < p < 0.005 else f"{round(100 * p)}%"
 
 
 def _chances(game: Game, t: Turning) -> dict[str, tuple[str, float]]:
@@ -143,8 +173,19 @@ def _chances(game: Game, t: Turning) -> dict[str, tuple[str, float]]:
     return out
 
 
+def _standing(game: Game) -> str:
+    """The party's hit points and healing potions as they stood: "at HP 6/12 with 3 potions"."""
+    st = game.state
+    hp = ", ".join(f"{m.hp}/{m.max_hp}" for m in st.party if m.alive) or "0"
+    items = game.content.items
+    n = sum(k for i, k in st.items.items() if items[i].kind == "potion" and items[i].heal is not None)
+    return f"at HP {hp} with " + (f"{n} potion{'s' if n != 1 else ''}" if n else "no potion")
+
+
 def turning_lines(content: Content, run: Story) -> list[str]:
-    """Where the run turned, in a sentence or two; [] for a game not lost, or lost with no choice to tell of."""
+    """Where the run turned, in a sentence or three: the last decision of the fatal meeting (the hit points and
+    potions then, the chances the panels showed, the better one); [] for a game not lost, or lost with no choice
+    to tell of."""
     t = run.turning
     if not run.cause or t is None:
         return []
@@ -153,14 +194,27 @@ def turning_lines(content: Content, run: Story) -> list[str]:
     g = game.state.front_group()
     if g is None or game.monster_of(g).name != run.cause:  # the last choice was not about what killed it
         return []
-    chosen = CHOSE[type(t.action)]
+    way, said = CHOSE[type(t.action)]
     chances = _chances(game, t)
-    mine = chances.pop(chosen, None)
-    what = f"{chosen} {the(game.monster_of(g).name)}" + (f" at {_percent(mine[1])}" if mine else "")
+    mine = chances.pop(way, None)
+    what = said.format(the(game.monster_of(g).name))
+    odds = fight_odds(content, game) if way == "fight" else None
+    if odds is not None:
+        what += f": win {_percent(odds.win)}, death {_percent(odds.death)}"
+    elif mine is not None:
+        what += f" at {_percent(mine[1])}"
     others = [f"{label}{' was' if k == 0 else ''} {_percent(p)}" for k, (label, p) in enumerate(chances.values())]
-    first = f"On turn {t.turn}, floor {game.state.depth + 1}, you chose to {what}"
+    first = f"On turn {t.turn}, floor {game.state.depth + 1}, {_standing(game)}, you {what}"
     lines = [first + (f"; {', '.join(others)}." if others else ".")]
     best = max(chances.values(), key=lambda lp: lp[1], default=None)
     if best is not None and mine is not None and best[1] >= mine[1] + BETTER:
         lines.append(f"{best[0].capitalize()} was the better chance.")
     return lines
+
+
+def replay_command(content: Content, run: Story) -> str:
+    """The command that plays on from just before the turning point :func:`turning_lines` tells of, as a new
+    game; "" when there is none to tell or no file."""
+    if not run.path or run.turning is None or not turning_lines(content, run):
+        return ""
+    return f"undercroft replay {run.path} --until {run.turning.turn - 1} --play"

@@ -161,12 +161,16 @@ def targets(game: Game) -> BoolArray:
     return out
 
 
-def explore_target(game: Game, keep: Point | None = None, caution: int = WARY) -> Point | None:
+def explore_target(
+    game: Game, keep: Point | None = None, caution: int = WARY, avoid: frozenset[Point] = frozenset()
+) -> Point | None:
     """The nearest place left to explore (None: nothing reachable is left). ``keep``, the place aimed at so far,
     is kept while it still is one, so the walk does not waver between two equally near places. ``caution``: as
     :func:`known_walk` (WARY: not in, nor through, a room or corridor where a monster met and left alone waits,
-    nor through a monster in sight)."""
+    nor through a monster in sight). ``avoid``: places a walk stopped short of, not aimed at again."""
     want = targets(game)
+    for ax, ay in avoid:
+        want[ay, ax] = False
     reach = flood(known_walk(game, caution), game.state.pos)
     ok = want & (reach > 0)
     if keep is not None and ok[keep[1], keep[0]]:
@@ -178,9 +182,13 @@ def explore_target(game: Game, keep: Point | None = None, caution: int = WARY) -
     return int(x), int(y)
 
 
+UNSEEN_STOP = "You stop: something unseen moves nearby."  # a group come upon out of sight: no more is told
+
+
 def blocked_text(game: Game, goal: Point) -> str:
     """Why a walk to ``goal`` stopped getting closer, for the log: the group in sight nearest the party that
-    stands on the way there (or beside the party), named as the map shows it; else the way itself."""
+    stands on the way there (or beside the party), named as the map shows it; else a group come upon out of sight
+    (:data:`UNSEEN_STOP`); else the way itself."""
     st = game.state
     way = set(_path(game, goal, known_walk(game, BOLD)))
     px, py = st.pos
@@ -195,5 +203,6 @@ def blocked_text(game: Game, goal: Point) -> str:
             mon = game.monster_of(g)
             near.append((d, group_name(mon.name, mon.plural, g.count_told)[0]))
     if not near:
-        return "You stop: the way there keeps turning you back."
+        unseen = any(g.unseen and g.alive and not g.defeated for g in st.level.groups)
+        return UNSEEN_STOP if unseen else "You stop: the way there keeps turning you back."
     return f"You stop: the way is blocked by {the(min(near)[1])}."

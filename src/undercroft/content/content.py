@@ -414,6 +414,8 @@ def load_content(directory: str | Path, *, display_root: str | Path | None = Non
     if known["monsters"] is not None:
         grids = _check_grids(col, good["encounters.yaml"], known["monsters"])
     _check_refs(col, known, good["items.yaml"], good["party.yaml"], good["dungeon.yaml"], good["rulesets.yaml"])
+    if monsters is not None:
+        _check_glyphs(col, monsters, grids, good["rulesets.yaml"])
     if typed["rules.yaml"] is not None and known["items"] is not None:
         _check_stock(col, typed["rules.yaml"].shop, known["items"], good["items.yaml"])
     if col.problems:
@@ -430,6 +432,44 @@ def load_content(directory: str | Path, *, display_root: str | Path | None = Non
         digest=data_digest(d),
         directory=str(d),
     )
+
+
+def ruleset_monsters(rs: schema.Ruleset, grids: Mapping[str, tuple[tuple[EncounterCell, ...], ...]]) -> set[str]:
+    """Every monster a ruleset can put in front of the party: its levels' encounter tables, guardians and
+    uniques."""
+    out: set[str] = set()
+    for lv in rs.levels:
+        for table in (lv.resident, lv.wandering):
+            out.update(cell.monster for row in grids.get(table, ()) for cell in row)
+        out.update(lv.guardians)
+        if lv.unique is not None:
+            out.add(lv.unique)
+    return out
+
+
+def _check_glyphs(
+    col: Collector,
+    monsters: Mapping[str, schema.Monster],
+    grids: Mapping[str, tuple[tuple[EncounterCell, ...], ...]],
+    rulesets: Mapping[str, schema.Ruleset],
+) -> None:
+    """No two monsters of one ruleset share a glyph: a letter on the map names one kind of creature."""
+    said: set[tuple[str, str]] = set()
+    for rid, rs in rulesets.items():
+        first: dict[str, str] = {}
+        for mid in sorted(ruleset_monsters(rs, grids)):
+            if mid not in monsters:
+                continue
+            glyph = monsters[mid].glyph
+            other = first.setdefault(glyph, mid)
+            if other != mid and (other, mid) not in said:
+                said.add((other, mid))
+                col.add(
+                    "monsters.yaml",
+                    (mid, "glyph"),
+                    f"glyph '{glyph}' is also the glyph of '{other}', and ruleset '{rid}' has both: "
+                    "each creature of a ruleset needs a letter of its own",
+                )
 
 
 def _is_unique(raw: Any) -> bool:

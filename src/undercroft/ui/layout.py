@@ -25,7 +25,9 @@ MIN_H: Final = 24
 PANEL_W: Final = 38
 MIN_LOG: Final = 3  # rows of log below the status bar, at least
 LEVEL_H: Final = 43  # the dungeon profiles' height: more map rows than that are never needed
+TOP: Final = 1  # the map's top row is the title's and the hover line's: the level is drawn below it
 TALL: Final = 40  # from this many rows a panel stands over the map; below, it takes the whole height
+WIDE: Final = 110  # from this many columns a map tile is two columns wide: the map grows to fill the screen
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,9 @@ class Rect:
 
 @dataclass(frozen=True)
 class Layout:
-    """The parts of a ``width`` x ``height`` console. ``map_h`` rows of map from the top, the status bar at
-    ``status_y``, ``log_rows`` rows of log from ``log_y``."""
+    """The parts of a ``width`` x ``height`` console. ``map_h`` rows of map from the top (the first, :data:`TOP`,
+    the floor's title and the hover line, the level below it), the status bar at ``status_y``, ``log_rows`` rows
+    of log from ``log_y``."""
 
     width: int
     height: int
@@ -64,8 +67,14 @@ class Layout:
         """The layout of a console of this size (smaller than 80x24 is laid out as 80x24 would be: the front
         ends say "too small" instead of drawing it)."""
         width, height = max(width, MIN_W), max(height, MIN_H)
-        map_h = min(LEVEL_H, height - 1 - MIN_LOG)
+        map_h = min(TOP + LEVEL_H, height - 1 - MIN_LOG)
         return cls(width, height, map_h, map_h, map_h + 1, height - map_h - 1)
+
+    @property
+    def sx(self) -> int:
+        """Screen columns a map tile takes: two from :data:`WIDE` columns (the map fills a wide screen, its
+        tiles about square in a terminal's or the window's cells), else one."""
+        return 2 if self.width >= WIDE else 1
 
     @property
     def tall(self) -> bool:
@@ -103,28 +112,30 @@ def panel_on_right(party_x: int, level_w: int) -> bool:
 
 @dataclass(frozen=True)
 class Viewport:
-    """The map as drawn: level tile (mx, my) is at screen cell (mx - ox, my - oy), for screen rows [0, h) and
-    columns [0, w)."""
+    """The map as drawn: level tile (mx, my) is at screen cell ((mx - ox) * sx, my - oy), ``sx`` columns wide,
+    for screen rows [top, h) and columns [0, w) (the rows above ``top`` are not the map's: the title's)."""
 
     ox: int
     oy: int
     w: int
     h: int
+    top: int = 0
+    sx: int = 1  # screen columns a tile: 2 on a wide screen (the map grows to fill it: WIDE)
 
     def to_screen(self, p: Point) -> Point:
-        return (p[0] - self.ox, p[1] - self.oy)
+        return ((p[0] - self.ox) * self.sx, p[1] - self.oy)
 
     def to_map(self, s: Point) -> Point | None:
         """The level tile under screen cell ``s``, or None off the map's rows and columns."""
         x, y = s
-        if not (0 <= x < self.w and 0 <= y < self.h):
+        if not (0 <= x < self.w // self.sx * self.sx and self.top <= y < self.h):
             return None
-        return (x + self.ox, y + self.oy)
+        return (x // self.sx + self.ox, y + self.oy)
 
     def shows(self, p: Point) -> bool:
         """Whether level tile ``p`` is on screen."""
         x, y = self.to_screen(p)
-        return 0 <= x < self.w and 0 <= y < self.h
+        return 0 <= x <= self.w - self.sx and self.top <= y < self.h
 
 
 IDENTITY: Final = Viewport(0, 0, MIN_W, LEVEL_H)
@@ -171,18 +182,21 @@ class Camera:
         keep: tuple[Point, ...] = (),
     ) -> Viewport:
         """The viewport for this frame: ``party`` in view, and ``keep`` (the creatures faced) with it in the
-        columns no ``panel`` covers (the rows below the top line) when they fit there."""
+        columns no ``panel`` covers, in the rows below the title's (:data:`TOP`), when they fit there."""
         if level != self.key:
             self.origin, self.key = None, level
         mw, mh = level_size
         pts = (party, *keep)
         xs = [p[0] for p in pts]
         ys = [p[1] for p in pts]
+        sx = layout.sx
         c0, c1 = layout.clear(panel)
+        c0, c1 = -(-c0 // sx), c1 // sx  # the tiles no panel covers, whole
         px, py = party
         prev = self.origin
-        ox = _axis(None if prev is None else prev[0], mw, layout.width, px, c0, c1, (min(xs), max(xs)))
-        oy = _axis(None if prev is None else prev[1], mh, layout.map_h, py, 1, layout.map_h, (min(ys), max(ys)))
+        ox = _axis(None if prev is None else prev[0], mw, layout.width // sx, px, c0, c1, (min(xs), max(xs)))
+        rows = layout.map_h - TOP  # the level's rows, below the title's
+        oy = _axis(None if prev is None else prev[1], mh, rows, py, 0, rows, (min(ys), max(ys)))
         self.origin = (ox, oy)
-        self.last = Viewport(ox, oy, layout.width, layout.map_h)
+        self.last = Viewport(ox, oy - TOP, layout.width, layout.map_h, TOP, sx)
         return self.last

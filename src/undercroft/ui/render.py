@@ -21,8 +21,9 @@ import tcod.console
 
 from undercroft.rules import dungeon
 from undercroft.rules.game import Game
+from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
-from undercroft.ui.layout import Viewport
+from undercroft.ui.layout import Layout, Viewport
 from undercroft.ui.palette import (
     ALERT,
     BAD,
@@ -83,9 +84,10 @@ __all__ = [  # the palette's names are used through render by the scenes
 
 WIDTH: Final = 80
 HEIGHT: Final = 50
-MAP_ROWS: Final = 43  # the dungeon profiles are 80x43
-STATUS_Y: Final = 43
-LOG_Y: Final = 44
+_WINDOW: Final = Layout.of(WIDTH, HEIGHT)
+MAP_ROWS: Final = _WINDOW.map_h  # the title's row and the dungeon profiles' 43
+STATUS_Y: Final = _WINDOW.status_y
+LOG_Y: Final = _WINDOW.log_y
 LOG_ROWS: Final = HEIGHT - LOG_Y
 
 # --- palette (the colours and their contrast rules live in undercroft.ui.palette) -------------------------------
@@ -131,9 +133,9 @@ def draw_map(
 ) -> npt.NDArray[np.bool_]:
     """The current level through ``view`` (default: from the console's top left corner, as many rows as the
     level has): lit where seen now, dim where remembered, dark elsewhere; items, monsters in view and the party
-    on top. Each living creature of a group in sight stands on its own tile (``game.creature_tiles``); a group
-    met but not yet seen is not drawn. ``highlight`` is a group id to mark (the one met), ``target`` the index of
-    its creature to mark brighter (the one targeted in a fight). Returns the visible mask."""
+    on top. The creatures are those :func:`creatures_shown` gives: one letter a creature, or on a tile several
+    share, their number ("3"). ``highlight`` is a group id to mark (the one met), ``target`` the index of its
+    creature to mark brighter (the one targeted in a fight). Returns the visible mask."""
     st = game.state
     lv = st.level
     m = lv.map
@@ -141,17 +143,19 @@ def draw_map(
         visible = game.visible()
     if view is None:
         view = Viewport(0, 0, console.width, min(console.height, m.height))
-    ox, oy = view.ox, view.oy
-    # the screen cells [sx0, sx1) x [sy0, sy1) show level tiles [sx0 + ox, ...) x [sy0 + oy, ...)
-    sx0, sy0 = max(0, -ox), max(0, -oy)
-    sx1, sy1 = min(view.w, console.width, m.width - ox), min(view.h, console.height, m.height - oy)
-    screen = cells(console)
-    vh, vw = min(view.h, console.height), min(view.w, console.width)
+    ox, oy, top = view.ox, view.oy, view.top
+    vh, vw = min(view.h, console.height), min(view.w, console.width) // view.sx  # (vw: columns of tiles)
+    # the tile cells [sx0, sx1) x [sy0, sy1) show level tiles [sx0 + ox, ...) x [sy0 + oy, ...); a tile is
+    # view.sx screen columns wide: drawn one column a tile first, then spread (see _widen)
+    sx0, sy0 = max(0, -ox), max(top, -oy)
+    sx1, sy1 = min(vw, m.width - ox), min(vh, m.height - oy)
+    screen = cells(console) if view.sx == 1 else np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
     if sx1 <= sx0 or sy1 <= sy0:
-        screen[:vh, :vw] = SHROUD
+        screen[top:vh, :vw] = SHROUD
+        _widen(console, screen, view, top, vh)
         return visible
-    if sy0 > 0 or sx0 > 0 or sy1 < vh or sx1 < vw:  # the level does not fill the view: dark around it
-        screen[:vh, :vw] = SHROUD
+    if sy0 > top or sx0 > 0 or sy1 < vh or sx1 < vw:  # the level does not fill the view: dark around it
+        screen[top:vh, :vw] = SHROUD
     sl = (slice(sy0 + oy, sy1 + oy), slice(sx0 + ox, sx1 + ox))
     vis = visible[sl]
     explored = lv.explored | visible
@@ -171,20 +175,14 @@ def draw_map(
             item = content.items[pile[-1][0]]
             colour = hex_rgb(item.colour)
             put(ix, iy, item.glyph, colour if visible[iy, ix] else fade(colour, FADE_REMEMBERED))
-    for g in lv.groups:
-        gx, gy = g.pos
-        if g.defeated or not g.known or not visible[gy, gx]:
-            continue
+    for (cx, cy), (g, who) in creatures_shown(game, visible).items():
         mon = content.monsters[g.monster]
-        colour = hex_rgb(mon.colour)
-        spots = game.creature_tiles(g)
-        for i in reversed(g.alive):  # the first creature last: on a shared tile, it is the one shown
-            cx, cy = spots[i]
-            if visible[cy, cx]:
-                if g.id == highlight and i == target:
-                    put(cx, cy, mon.glyph, TARGET_FG, TARGET_BG)
-                else:  # the group met: each creature on the colour of its health
-                    put(cx, cy, mon.glyph, colour, health_bg(g.hp[i], g.max_hp) if g.id == highlight else None)
+        glyph = mon.glyph if len(who) == 1 else str(len(who)) if len(who) < 10 else "+"  # a shared tile: how many
+        if g.id == highlight and target in who:
+            put(cx, cy, glyph, TARGET_FG, TARGET_BG)
+        else:  # the group met: each creature on the colour of its health
+            bg = health_bg(g.hp[who[0]], g.max_hp) if g.id == highlight else None
+            put(cx, cy, glyph, hex_rgb(mon.colour), bg)
     px, py = st.pos
     lead = next((mm for mm in st.party if mm.alive), st.party[0])
     put(
@@ -193,7 +191,52 @@ def draw_map(
         content.party[lead.template].glyph if lead.template in content.party else "@",
         WHITE if st.mode != Mode.DEAD else BAD,
     )
+    _widen(console, screen, view, top, vh)
     return visible
+
+
+def _widen(console: tcod.console.Console, tiles: npt.NDArray[np.void], view: Viewport, top: int, bottom: int) -> None:
+    """A map drawn one column a tile (``tiles``), spread over ``view.sx`` columns a tile on the console's rows
+    [top, bottom): the tile's cell, then its filler (a wall's or water's glyph again, so that they stay solid; a
+    blank on the tile's colour beside anything else)."""
+    if view.sx == 1:
+        return
+    screen = cells(console)
+    rows = tiles[top:bottom]
+    n = rows.shape[1]
+    screen[top:bottom, 0 : n * view.sx : view.sx] = rows
+    filler = rows.copy()
+    filler["ch"][~np.isin(rows["ch"], _SOLID)] = ord(" ")
+    for k in range(1, view.sx):
+        screen[top:bottom, k : n * view.sx : view.sx] = filler
+
+
+_SOLID: Final = np.array([ord("#"), ord("\u2248")])  # wall and water: drawn on both columns of a wide tile
+
+
+def creatures_shown(
+    game: Game, visible: npt.NDArray[np.bool_] | None = None
+) -> dict[tuple[int, int], tuple[Group, list[int]]]:
+    """The living creatures the map shows, by tile: (their group, their indices, the first the one named). Each
+    creature of a group the party knows of (``Group.known``: not lying submerged, nor met out of sight and not yet
+    seen) on a tile in sight (``visible``, default the party's field of view), and every creature of the group met
+    now (an encounter or a fight), wherever it stands: what its panel lists, the map shows."""
+    st = game.state
+    if visible is None:
+        visible = game.visible()
+    front = st.front_group() if st.mode in (Mode.ENCOUNTER, Mode.COMBAT) else None
+    out: dict[tuple[int, int], tuple[Group, list[int]]] = {}
+    for g in st.level.groups:
+        if g.defeated or not g.known:
+            continue
+        spots = game.creature_tiles(g)
+        for i in g.alive:
+            x, y = spots[i]
+            if g is front or visible[y, x]:
+                shown = out.setdefault((x, y), (g, []))
+                if shown[0] is g:
+                    shown[1].append(i)
+    return out
 
 
 # --- text ----------------------------------------------------------------------------------------------------
@@ -210,19 +253,21 @@ def _wrapped(text: str, width: int) -> tuple[str, ...]:
     return tuple(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""])
 
 
-def wrap_path(path: str, width: int) -> list[str]:
-    """A file path on rows of ``width``, broken after a ``/`` (or, in a name too long for a row, after a ``-``);
-    a part without either wider than a row is split where it must."""
+def wrap_path(path: str, width: int, after: str = "/-") -> list[str]:
+    """A file path on rows of ``width``, broken after a ``/`` (or, in a name too long for a row, after a ``-``;
+    ``after``: the characters to break after, " /" for a command); a part without any wider than a row is split
+    where it must."""
     rows: list[str] = []
     line = ""
-    for part in re.split(r"(?<=/)|(?<=-)", path):
-        if line and len(line) + len(part) > width:
-            rows.append(line)
+    for part in re.split(f"(?<=[{re.escape(after)}])", path):
+        if line and len(line) + len(part.rstrip(" ")) > width:  # (a space broken after ends its row unseen)
+            rows.append(line.rstrip(" "))
             line = ""
-        while len(part) > width:
+        while len(part.rstrip(" ")) > width:
             rows.append(part[:width])
             part = part[width:]
         line += part
+    line = line.rstrip(" ")
     return [*rows, line] if line else rows
 
 

@@ -63,8 +63,10 @@ class ReplayScene(Scene):
         game = Game(content, rec.header.ruleset, rec.header.seed)
         self.keyframes: dict[int, Game] = {0: clone(game)}
         self.session = Session.watch(content, game)
+        self.session.seed_text = saves.seed_label(rec.path, rec.header.seed, rec.header.daily)  # as the game showed
         self.session.log.add(
-            f"Replay of {rec.path.name}: {game.rs.title}, seed {game.state.seed}, {len(self.actions)} actions.", "alert"
+            f"Replay of {rec.path.name}: {game.rs.title}, seed {self.session.seed_label}, {len(self.actions)} actions.",
+            "alert",
         )
         self.index = 0  # actions applied
         self.speed = max(0, min(len(SPEEDS) - 1, speed))
@@ -273,6 +275,12 @@ def render_png(stack: SceneStack, out_png: Path | str) -> Path:
 
 def screenshot(content: Content, path: Path, until: int | None, out_png: Path | str) -> Path:
     """``undercroft replay FILE --until TURN --screenshot OUT.png``: the screen at that turn, without a window."""
+    return render_png(screenshot_stack(content, path, until), out_png)
+
+
+def screenshot_stack(content: Content, path: Path, until: int | None) -> SceneStack:
+    """The scenes of the recording ``path`` at turn ``until`` (the end: None), as the game showed them then (its
+    log, the seed as typed)."""
     rec = record.load_recording(path)
     log = MessageLog()
     last: list[Event] = []
@@ -285,6 +293,7 @@ def screenshot(content: Content, path: Path, until: int | None, out_png: Path | 
 
     game = record.replay(content, rec, until=until, on_events=collect)
     session = Session.watch(content, game)
+    session.seed_text = saves.seed_label(path, rec.header.seed, rec.header.daily)  # the seed as the game showed it
     session.log = log
     session.last_events = last
-    return render_png(SceneStack(game_stack(session)), out_png)
+    return SceneStack(game_stack(session))

@@ -384,7 +384,8 @@ class Session:
         and kept; None for a game not over or with no recording (a replay watched, a screenshot)."""
         if self._story is None and self.game.over and self.path is not None:
             try:
-                self._story = recap.read_run(self.content, record.load_recording(self.path, lenient_tail=True))
+                rec = record.load_recording(self.path, lenient_tail=True)
+                self._story = recap.read_run(self.content, rec, render.home_short(str(self.path)))
             except (record.RecordingError, record.Desync):
                 return None
         return self._story
@@ -394,6 +395,11 @@ class Session:
         to tell."""
         story = self.story
         return [] if story is None else recap.turning_lines(self.content, story)
+
+    def turning_command(self) -> str:
+        """The command that plays on from just before where the run turned; "" when there is none."""
+        story = self.story
+        return "" if story is None else recap.replay_command(self.content, story)
 
     def write_morgue(self, directory: Path | None = None) -> Path:
         """The morgue file of a game that is over (:func:`morgue_text`)."""
@@ -469,7 +475,7 @@ def morgue_text(session: Session) -> list[str]:
     lines = ["Undercroft morgue file", "", *end_lines(g, session.seed_label)]
     turning = session.turning_lines()
     if turning:
-        lines += _section("Where it turned", turning)
+        lines += _section("Where it turned", [*turning, f"Play on from just before it: {session.turning_command()}"])
     lines += _section("The party", party_lines(g))
     lines += _section("Kills by kind", kill_lines(g))
     story = session.story

@@ -135,7 +135,8 @@ def distraction_lines(game: Game, g: Group) -> list[str]:
     out = ["Chased: " + (" and ".join(takes) if takes else "no drop stops it") + "."]
     if mon.self_preservation:
         back = formulas.oil_slowed_feet(d.oil_slows_rounds, mon.speed, game.content.rules.encounter.running_multiplier)
-        out.append(f"Fears fire: oil stops it ({pct(percent_chance(d.oil_stops))}), else {back} ft back.")
+        stops = pct(percent_chance(d.oil_stops))
+        out.append(f"Fears fire: burning oil stops it ({stops}); if not, it falls {back} ft behind.")
     else:
         out.append("No fear of fire.")
     return out

@@ -54,10 +54,12 @@ class DoorScene(Scene):
         return [i for i in self.order() if not ways[i].blocked]
 
     def describe(self, way: Exit) -> str:
-        """Where a door is from the party: "north-east, 6 tiles"."""
+        """Where a door is from the party: "north-east, 6 tiles"; "the door you stand in"."""
         px, py = self.session.game.state.pos
         dx, dy = way.door[0] - px, way.door[1] - py
         n = max(abs(dx), abs(dy))
+        if n == 0:
+            return "the door you stand in"
         return f"{render.compass(dx, dy)}, {n} tile{'' if n == 1 else 's'}"
 
     def handlers(self) -> dict[str, Callable[[str], Transition | None]]:
@@ -134,7 +136,7 @@ class DoorScene(Scene):
         y = r.y + 2
         for i in self.order():
             way = ways[i]
-            label = self.describe(way) + (" (came in)" if way.came_in else "")
+            label = self.describe(way) + (" (the way you came)" if way.came_in else "")
             if way.blocked:
                 render.put_text(console, px + 2, y, f"x {label}: blocked", FAINT, width=w - 4)
             else:

@@ -177,6 +177,8 @@ class EncounterScene(GameScene):
                 (b.label for b in game.content.tables.reaction.bands if b.result == g.reaction_result),
                 g.reaction_result,
             )
+            if not (game.negotiable(g) and (proc.negotiation or proc.bribery)):  # no offers heard: not told of
+                label = label.split(";")[0]
             out.append((f"Reaction: {g.reaction}, {label}", TEXT))
         talk = []
         if g.negotiated:
@@ -218,19 +220,24 @@ class EncounterScene(GameScene):
         y += 1
         col = (w - 4) // 2
         chances = threat.way_chances(game, g) if g is not None else {}
+        # compact: two columns, and the bribe on the last row across both (its chance and its sum: "67% at 100")
+        paired = [c[0] for c in ENCOUNTER_CHOICES if c[0] != "bribe"]
+        half = (len(paired) + 1) // 2  # (with the bribe's row: ``choices`` rows)
         for i, (command, label, action) in enumerate(ENCOUNTER_CHOICES):
+            wide = not compact or command == "bribe"
             if command == "run":
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
             if command == "drink":
-                label = self.drink_label((col if compact else w - 4) - 4)
+                label = self.drink_label((w - 4 if wide else col) - 4)
             if command in chances:
-                label = with_chance(label, chances[command], (col if compact else w - 4) - 4)
-            if compact:
-                self.choice(
-                    console, x + 2 + col * (i // choices), y + i % choices, command, label, game.legal(action), col
-                )
-            else:
+                label = with_chance(label, chances[command], (w - 4 if wide else col) - 4)
+            if not compact:
                 self.choice(console, x + 2, y + i, command, label, game.legal(action), w - 4)
+            elif command == "bribe":
+                self.choice(console, x + 2, y + half, command, label, game.legal(action), w - 4)
+            else:
+                k = paired.index(command)
+                self.choice(console, x + 2 + col * (k // half), y + k % half, command, label, game.legal(action), col)
         y += choices
         if stairs:
             final = game.rs.levels[game.state.depth].final

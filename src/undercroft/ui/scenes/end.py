@@ -57,6 +57,8 @@ class EndScene(GameScene):
         spaced = sum(len(s) for s in sections) + len(sections) - 1 <= room
         if not spaced and sum(len(s) for s in sections) > room:
             sections = self.sections(w - 4, whole_path=False)  # the morgue file by its name alone
+        if sum(len(s) for s in sections) > room:
+            sections = self.sections(w - 4, whole_path=False, command=False)  # the command left to the morgue
         y = r.y + 2
         for section in sections:
             for text, colour in section:
@@ -65,9 +67,10 @@ class EndScene(GameScene):
             y += int(spaced)
         render.put_lines(console, x + 2, max(y, r.y + r.h - 3), w - 4, [("Enter: title   L: the whole log", KEY)])
 
-    def sections(self, w: int, *, whole_path: bool) -> list[list[tuple[str, render.RGB]]]:
-        """The end screen's text in rows of ``w``, by section: the end, the facts, where it turned, the morgue file
-        (``whole_path``: its whole path, else its name and the folder's)."""
+    def sections(self, w: int, *, whole_path: bool, command: bool = True) -> list[list[tuple[str, render.RGB]]]:
+        """The end screen's text in rows of ``w``, by section: the end, the facts, where it turned and
+        (``command``) the command that plays on from there, the morgue file (``whole_path``: its whole path, else
+        its name and the folder's)."""
         game = self.session.game
         dead = game.state.mode == Mode.DEAD
         lines = end_lines(game, self.session.seed_label)
@@ -79,6 +82,10 @@ class EndScene(GameScene):
         turning = self.session.turning_lines()
         if turning:
             out.append([("Where it turned:", KEY), *rows(turning, TEXT)])
+            if command and (line := self.session.turning_command()):
+                out.append(
+                    [("Play on from just before it:", KEY), *((p, TEXT) for p in render.wrap_path(line, w, " /"))]
+                )
         if self.session.morgue is not None:
             where = render.home_short(str(self.session.morgue))
             path = where if whole_path else f"{self.session.morgue.name} (the morgue folder)"

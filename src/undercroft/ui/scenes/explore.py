@@ -16,7 +16,7 @@ from undercroft import travel
 from undercroft.rules.actions import Action, Descend, Fight, Move, Pursue, Rest
 from undercroft.rules.events import Event
 from undercroft.rules.levelmap import Point
-from undercroft.rules.names import The, group_name
+from undercroft.rules.names import The, a_name, group_name, owns_article
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.ui import render
@@ -50,7 +50,8 @@ class Trip:
 class Track:
     """How the walks to one place are going: the fewest steps left to it so far (``best``) and the steps since
     that brought it no nearer (``stalls``). A walk that stops getting closer (a monster steps aside and back into
-    the way) stops at :data:`STALLS` of them, and ``x`` or ``>`` again takes no step that way. Kept across walks to
+    the way) stops at :data:`STALLS` of them and says why; a stop is never told again without a step: ``x`` again
+    aims at another place (:attr:`ExploreScene.stalled`), a travel again tries the way afresh. Kept across walks to
     the same place, forgotten on any other action. (A step on a shortest known path always brings the place one
     step nearer: tiles newly seen only shorten the way.)"""
 
@@ -69,6 +70,7 @@ class ExploreScene(GameScene):
         self.trip: Trip | None = None
         self.insist = False  # auto-explore stopped short of the monsters left behind: x again goes past them
         self.track: Track | None = None
+        self.stalled: frozenset[Point] = frozenset()  # places auto-explore stopped short of: x aims elsewhere
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -93,7 +95,7 @@ class ExploreScene(GameScene):
         return super().on_event(event)
 
     def act(self, action: Action) -> Transition | None:
-        self.track = None  # an action of the player's own: the walks start afresh
+        self.track, self.stalled = None, frozenset()  # an action of the player's own: the walks start afresh
         return super().act(action)
 
     def run(self, command: str, key: str) -> Transition | None:
@@ -130,6 +132,9 @@ class ExploreScene(GameScene):
         """``>``: down the stairs when the party stands on them, else travel to them once they are known."""
         game = self.session.game
         stairs = travel.stairs(game)
+        if stairs is None and not game.legal(Descend()):  # (not "you are not on the stairs": none are known)
+            self.session.log.add("You have not found the stairs down on this floor yet.", "refused")
+            return None
         if game.legal(Descend()) or stairs is None or stairs == game.state.pos:
             return self.act(Descend())  # taken, or the engine says why not
         if not travel.path(game, stairs):
@@ -173,7 +178,10 @@ class ExploreScene(GameScene):
         if trip.rest:
             return self.rest_step(trip)
         if trip.explore:
-            trip.goal = travel.explore_target(game, trip.goal, trip.caution)
+            trip.goal = travel.explore_target(game, trip.goal, trip.caution, self.stalled)
+            if trip.goal is None and self.stalled:  # only places stopped short of are left: try them afresh
+                self.stalled = frozenset()
+                trip.goal = travel.explore_target(game, None, trip.caution)
             if trip.goal is None:
                 self.trip = None
                 self.session.log.add(self.explored_text())
@@ -183,23 +191,24 @@ class ExploreScene(GameScene):
         if move is None:
             self.trip = None
             return None
-        if self.track is None or self.track.goal != trip.goal:
-            self.track = Track(trip.goal, self.steps_left(trip))
-        if self.track.stalls >= STALLS:  # no nearer for a while: say why, and take no step
-            self.trip = None
-            self.session.log.add(travel.blocked_text(game, trip.goal), "refused")
-            return None
+        if self.track is None or self.track.goal != trip.goal or self.track.stalls >= STALLS:
+            self.track = Track(trip.goal, self.steps_left(trip))  # (a walk stopped short tries again: a step)
         events = self.session.act(move)
         left = self.steps_left(trip)
         if left < self.track.best:
             self.track.best, self.track.stalls = left, 0
         else:
             self.track.stalls += 1
-        if self.interrupted(trip, events) or (not trip.explore and game.state.pos == trip.goal):
+        cause = self.stop_cause(trip, events)
+        if cause is not None or (not trip.explore and game.state.pos == trip.goal):
             self.trip = None
+            if cause:
+                self.session.log.add(cause, "refused")
         elif self.track.stalls >= STALLS:
             self.trip = None
             self.session.log.add(travel.blocked_text(game, trip.goal), "refused")
+            if trip.explore:
+                self.stalled |= {trip.goal}
         return self.follow()
 
     def steps_left(self, trip: Trip) -> int:
@@ -229,28 +238,41 @@ class ExploreScene(GameScene):
         events = self.session.act(Rest())
         hurt = any(m.hp < b for m, b in zip(game.state.party, before, strict=True))
         trip.hp = tuple(m.hp for m in game.state.party)  # healing goes on: only a loss stops the rest
-        if hurt or self.interrupted(trip, events):
+        cause = self.stop_cause(trip, events)
+        if hurt or cause is not None:
             self.trip = None
+            if cause:
+                self.session.log.add(cause, "refused")
         elif self.rested():
             self.trip = None
             self.session.log.add("You are rested.")
         return self.follow()
 
-    def interrupted(self, trip: Trip, events: list[Event]) -> bool:
-        """Whether a step's outcome stops the walk: a refusal, anything but walking on (a pickup, a monster
-        check that finds something), another mode, HP changed, a group come into sight."""
+    def stop_cause(self, trip: Trip, events: list[Event]) -> str | None:
+        """Whether a step's outcome stops the walk (or the rest), and why: None, it goes on; "", it stops and the
+        log tells why (a meeting, a pickup, a refusal, a blow); else the line that says it. It stops on another
+        mode, anything but walking on, a monster check that finds something, HP changed, a group come into
+        sight; what the log cannot tell (a group out of sight: not a word of it) is said as "something unseen"."""
         game = self.session.game
-        if self.session.mode != Mode.EXPLORE or any(e.type not in QUIET_EVENTS for e in events):
-            return True
-        if any(e.type == "roll" and e.get("result") not in ("none", "", None) for e in events):
-            return True
         hp = tuple(m.hp for m in game.state.party)
         seen = travel.visible_groups(game)
         new = seen - trip.seen
         trip.seen = seen
-        if hp != trip.hp:
-            return True
-        return bool(new)
+        found = any(e.type == "roll" and e.get("result") not in ("none", "", None) for e in events)
+        if self.session.mode != Mode.EXPLORE:
+            return ""
+        if any(int(e.get("group", -1)) in self.session.log.unseen for e in events):
+            return travel.UNSEEN_STOP
+        if any(e.type not in QUIET_EVENTS for e in events) or found or hp != trip.hp:
+            return "" if self.session.log.batch or not found else travel.UNSEEN_STOP
+        if new:
+            g = min((o for o in game.state.level.groups if o.id in new), key=game.distance_to)
+            mon = game.monster_of(g)
+            name, many = group_name(mon.name, mon.plural, g.count_told)
+            who = f"{g.count_told} {name}" if many else a_name(name)
+            who = who if owns_article(who) else who[0].lower() + who[1:]
+            return f"You stop: {who} in sight, {game.distance_to(g)} ft away."
+        return None
 
     def explored_text(self) -> str:
         """What auto-explore says when nothing reachable is left: where the stairs are."""

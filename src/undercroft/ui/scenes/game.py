@@ -108,8 +108,8 @@ class GameScene(Scene):
     def handlers(self) -> dict[str, Handler]:
         """The scene's handler of each command of its keymap mode (a test checks they are the same set)."""
         return {
-            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu)),
-            "look": lambda _k: Push(LookScene(self.session, self.odds_lines)),
+            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu, self.panel_rect)),
+            "look": lambda _k: Push(LookScene(self.session, self.odds_lines, panel=self.panel_rect)),
             "log": lambda _k: Push(LogScene(self.session)),
             "overview": lambda _k: Push(OverviewScene(self.session)),
             "help": lambda _k: Push(HelpScene()),
@@ -257,14 +257,13 @@ class GameScene(Scene):
         return None
 
     def faced(self) -> tuple[Point, ...]:
-        """The tiles of the creatures the party faces, in sight: kept in view beside the panel with the party."""
+        """The tiles of the creatures the party faces, as the map shows them: kept in view beside the panel with
+        the party."""
         game = self.session.game
         g = game.state.front_group()
         if g is None:
             return ()
-        vis = game.visible()
-        tiles = game.creature_tiles(g)
-        return tuple(tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]])
+        return tuple(p for p, (shown, _) in render.creatures_shown(game).items() if shown is g)
 
     def draw_world(
         self, console: tcod.console.Console, highlight: int | None = None, target: int | None = None

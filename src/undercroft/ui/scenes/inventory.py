@@ -9,9 +9,12 @@ import tcod.event
 
 from undercroft.rules import formulas
 from undercroft.ui import keys, render
+from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, TEXT
 from undercroft.ui.scenes.base import Pop, Scene, Transition
 from undercroft.ui.session import Session
+
+WIDE = 60  # the inventory's least width
 
 
 class InventoryScene(Scene):
@@ -20,11 +23,16 @@ class InventoryScene(Scene):
     opaque = False
 
     def __init__(
-        self, session: Session, drink: Callable[[], Transition | None], use: Callable[[], Transition | None]
+        self,
+        session: Session,
+        drink: Callable[[], Transition | None],
+        use: Callable[[], Transition | None],
+        panel: Callable[[Layout], Rect | None] | None = None,
     ) -> None:
         self.session = session
         self.drink = drink
         self.use = use
+        self.panel = panel  # where the scene below has its side panel: the inventory stands beside it, or over all
         self.page = 0  # the page shown when the pack has more than the screen's height (Space: the next)
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
@@ -44,8 +52,17 @@ class InventoryScene(Scene):
     def on_draw(self, console: tcod.console.Console) -> None:
         g = self.session.game
         st = g.state
-        w = max(60, min(76, console.width - 4))
-        x = (console.width - w) // 2
+        layout = Layout.of(console.width, console.height)
+        below = self.panel(layout) if self.panel is not None else None
+        x0, x1 = layout.clear(below)  # the columns the panel below leaves
+        if x1 - x0 >= WIDE + 2:  # room beside it: there, centred
+            w = min(76, x1 - x0 - 2)
+            x = x0 + (x1 - x0 - w) // 2
+        elif below is not None:  # no room beside a panel: over the whole screen, never over a part of its frame
+            x, w = 0, console.width
+        else:
+            w = max(WIDE, min(76, console.width - 4))
+            x = (console.width - w) // 2
         lines: list[tuple[str, render.RGB]] = [(f"Gold: {st.gold}", render.GOLD)]
         tired = formulas.exhausted_counts(st.exhausted, g.proc.fatigue)
         for m in st.party:
@@ -71,6 +88,8 @@ class InventoryScene(Scene):
         rows = sum(len(render.wrap(t, w - 4)) for t, _ in lines)
         h = min(rows + 5, console.height)
         y = max(0, min(4, (console.height - h) // 2))
+        if below is not None and x == 0:
+            y, h = 0, console.height
         render.panel(console, x, y, w, h, "Inventory")
         pages = render.paged(lines, w - 4, max(1, h - 5))
         page = self.page = self.page % len(pages)

@@ -22,7 +22,7 @@ from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
 from undercroft.sim.odds import PARTY, Odds, fight_odds, someone_falls
 from undercroft.ui import keymap, render, threat
-from undercroft.ui.layout import Layout
+from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.palette import CURSOR_BG, CURSOR_FG
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Pop, Scene, Transition
@@ -40,10 +40,12 @@ LOOK_W: Final = 38
 
 @dataclass(frozen=True)
 class Seen:
-    """A creature in sight: its group and its index in the group."""
+    """A creature the map shows: its group, its index in the group, and how many stand on its tile (the map
+    shows their number there)."""
 
     group: Group
     index: int
+    count: int = 1
 
 
 def on_map(session: Session, p: Point) -> bool:
@@ -53,33 +55,18 @@ def on_map(session: Session, p: Point) -> bool:
 
 
 def groups_in_sight(session: Session) -> list[Group]:
-    """The groups the party sees now, as the map shows them (:func:`undercroft.ui.render.draw_map`): neither
-    defeated nor unknown to the party (``Group.known``), the group's own tile and a living creature's in sight."""
-    game = session.game
-    st = game.state
-    vis = game.visible()
-    out = []
-    for g in st.level.groups:
-        if g.defeated or not g.known or not g.alive or not vis[g.pos[1], g.pos[0]]:
-            continue  # (as the map draws them: a group whose own tile is out of sight is not shown)
-        tiles = game.creature_tiles(g)
-        if any(vis[tiles[i][1], tiles[i][0]] for i in g.alive):
+    """The groups the map shows (:func:`undercroft.ui.render.creatures_shown`), each once."""
+    out: list[Group] = []
+    for g, _ in render.creatures_shown(session.game).values():
+        if g not in out:
             out.append(g)
     return out
 
 
 def creature_at(session: Session, p: Point) -> Seen | None:
-    """The creature in sight standing on ``p`` (on a shared tile, the first, the one drawn)."""
-    game = session.game
-    vis = game.visible()
-    if not on_map(session, p) or not vis[p[1], p[0]]:
-        return None
-    for g in groups_in_sight(session):
-        tiles = game.creature_tiles(g)
-        for i in g.alive:
-            if tiles[i] == p:
-                return Seen(g, i)
-    return None
+    """The creature the map shows on ``p`` (on a tile several share, the first, the one named)."""
+    shown = render.creatures_shown(session.game).get(p) if on_map(session, p) else None
+    return None if shown is None else Seen(shown[0], shown[1][0], len(shown[1]))
 
 
 def targets(session: Session) -> list[Point]:
@@ -91,9 +78,10 @@ def targets(session: Session) -> list[Point]:
     vis = game.visible()
     px, py = st.pos
     out: list[Point] = []
+    shown = render.creatures_shown(game, vis)
     for g in sorted(groups_in_sight(session), key=game.distance_to):
         tiles = game.creature_tiles(g)
-        out.extend(tiles[i] for i in g.alive if vis[tiles[i][1], tiles[i][0]] and tiles[i] not in out)
+        out.extend(tiles[i] for i in g.alive if shown.get(tiles[i], (None, []))[0] is g and tiles[i] not in out)
     lv = st.level
     items = [
         p
@@ -137,13 +125,13 @@ def describe_lines(
     vis = game.visible()
     tile = TILE_WORDS.get(int(lv.map.tiles[y, x]), "floor")
     items = items_text(session, p)
-    if not (vis[y, x] or lv.explored[y, x]):
+    seen = creature_at(session, p)  # (the group met is shown, and told, wherever it stands)
+    if not (vis[y, x] or lv.explored[y, x]) and seen is None:
         return [("Unexplored.", DIM)]
-    if not vis[y, x]:
+    if not vis[y, x] and seen is None:
         known = "the floor" if tile == "floor" else tile
         return [(f"You remember {known}" + (f", {items} lying there." if items else "."), DIM)]
     where = f"{tile[0].upper()}{tile[1:]}" + (f"; here: {items}." if items else ".")
-    seen = creature_at(session, p)
     if p == st.pos:
         lead = next((m for m in st.party if m.alive), st.party[0])
         who = "You" if len(st.party) == 1 else "Your party"
@@ -156,6 +144,8 @@ def describe_lines(
     of = f", {i + 1} of {len(g.hp)}" if len(g.hp) > 1 else ""
     head = f"{session.narrator.monster(g.monster)}{of}: HP {g.hp[i]}/{g.max_hp}, {game.distance_to(g)} ft away."
     out: list[tuple[str, RGB]] = [(head, colour)]
+    if seen.count > 1:
+        out.append((f"{seen.count} of them stand on this tile (the map shows their number).", TEXT))
     if len(g.alive) != len(g.hp):
         out.append((f"{len(g.alive)} of the {len(g.hp)} still stand.", TEXT))
     if g.peaceful:
@@ -193,7 +183,9 @@ def odds_line(odds: Odds, lead: str, falls: float | None = None) -> tuple[str, R
             "" if falls is None else f", one falls {about}{threat.pct(falls)}"
         )
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
-    return (f"{lead}: win {threat.pct(odds.win)}, {death}, HP lost ~{odds.hp_lost_mean:.1f} ({how})", colour)
+    # (the hit points lost, an average over every ending, are all of them where death is certain: not told then)
+    lost = "" if threat.pct(odds.death) == "100%" else f", HP lost ~{odds.hp_lost_mean:.1f}"
+    return (f"{lead}: win {threat.pct(odds.win)}, {death}{lost} ({how})", colour)
 
 
 def draw_hover(console: tcod.console.Console, session: Session, p: Point | None, width: int, x: int = 1) -> None:
@@ -210,7 +202,8 @@ def draw_hover(console: tcod.console.Console, session: Session, p: Point | None,
 class LookScene(Scene):
     """``;``: a cursor over the map, starting on the party; arrows, numpad and vi-keys move it, Tab (Shift+Tab)
     goes to the next (previous) creature in sight, known item or the stairs, Esc or ``;`` closes. What is under it
-    is told in a panel on the side away from the cursor. Sends no action itself: Enter, while exploring, closes it
+    is told in a panel on the side away from the cursor, or over the panel of the scene below (a meeting's: the
+    map stays in view). Sends no action itself: Enter, while exploring, closes it
     and hands the tile to ``travel`` (the explore scene's walk there)."""
 
     opaque = False
@@ -221,10 +214,12 @@ class LookScene(Scene):
         session: Session,
         odds: Callable[[], list[tuple[str, RGB]]] | None = None,
         travel: Callable[[Point], Transition | None] | None = None,
+        panel: Callable[[Layout], Rect | None] | None = None,
     ) -> None:
         self.session = session
         self.odds = odds
         self.travel = travel
+        self.panel = panel  # where the scene below has its side panel: look stands over it, never over the map
         self.cursor: Point = session.game.state.pos
         self.page = 0  # the page of the panel's text shown (Space: the next; after the last, the first)
         self.goal: Point | None = None  # chosen with Enter: walked to once the look is closed
@@ -257,8 +252,8 @@ class LookScene(Scene):
             nx, ny = self.cursor[0] + d[0] * step, self.cursor[1] + d[1] * step
             lv = self.session.game.state.level
             view = self.session.camera.last  # the part of the level on screen: the cursor stays in it
-            nx = max(max(0, view.ox), min(min(lv.map.width, view.ox + view.w) - 1, nx))
-            ny = max(max(0, view.oy), min(min(lv.map.height, view.oy + view.h) - 1, ny))
+            nx = max(max(0, view.ox), min(min(lv.map.width, view.ox + view.w // view.sx) - 1, nx))
+            ny = max(max(0, view.oy + view.top), min(min(lv.map.height, view.oy + view.h) - 1, ny))
             self.cursor = (nx, ny)
         self.page = 0
         return None
@@ -284,13 +279,14 @@ class LookScene(Scene):
         view = self.session.camera.last
         x, y = view.to_screen(self.cursor)
         out = render.cells(console)
-        if 0 <= y < min(console.height, view.h) and 0 <= x < console.width:  # the cursor: the cell in inverse
+        if 0 <= y < min(console.height, view.h) and 0 <= x < console.width:  # the cursor: the tile in inverse
             fg = tuple(int(v) for v in out["fg"][y, x])
-            out["bg"][y, x] = fg if any(fg) and fg != tuple(int(v) for v in out["bg"][y, x]) else CURSOR_BG
-            out["fg"][y, x] = CURSOR_FG
+            bg = fg if any(fg) and fg != tuple(int(v) for v in out["bg"][y, x]) else CURSOR_BG
+            out["bg"][y, x : x + view.sx], out["fg"][y, x : x + view.sx] = bg, CURSOR_FG
         lines = describe_lines(self.session, self.cursor, self.odds)
         layout = Layout.of(console.width, console.height)
-        r = layout.panel(right=x < console.width // 2)
+        below = self.panel(layout) if self.panel is not None else None
+        r = below if below is not None else layout.panel(right=x < console.width // 2)
         w = LOOK_W
         h = r.h  # the whole side: over a panel of the scene below, it covers it whole, never a part of it
         render.panel(console, r.x, r.y, w, h, "Look")

@@ -12,10 +12,13 @@ from undercroft.ui import keymap, render
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, KEY, TEXT
 from undercroft.ui.scenes.base import Push, Transition
+from undercroft.ui.scenes.choice import ChoiceScene
 from undercroft.ui.scenes.game import GameScene, Handler, shows
 from undercroft.ui.scenes.help import HelpScene
 from undercroft.ui.scenes.inventory import InventoryScene
 from undercroft.ui.scenes.log import LogScene
+
+DEAR = 3  # a ware dearer than a third of the purse asks to be confirmed
 
 
 @shows(Mode.SHOP)
@@ -34,11 +37,19 @@ class ShopScene(GameScene):
         return layout.panel(self.panel_right())
 
     def buy(self, ware: int) -> Transition | None:
+        """Buy ``ware``; one that costs more than :data:`DEAR` of the purse asks first."""
         wares = self.wares()
         if not wares:
             return None
         self.cursor = ware % len(wares)
-        return self.act(Buy(items.item_number(self.session.content, wares[self.cursor])))
+        it = self.session.content.items[wares[self.cursor]]
+        number = items.item_number(self.session.content, wares[self.cursor])
+        gold, price = self.session.game.state.gold, it.price or 0
+        if not (price <= gold and price * DEAR > gold):
+            return self.act(Buy(number))  # (one the party cannot pay for: the engine says why)
+        ask = f"The {it.name} costs {price} gold: more than a third of your {gold}."
+        options = [("", f"Buy it ({gold - price} gold left)"), ("", "Keep the gold")]
+        return Push(ChoiceScene("Buy?", [ask], options, lambda i: self.act(Buy(number)) if i == 0 else None))
 
     def handlers(self) -> dict[str, Handler]:
         def move(key: str) -> Transition | None:
@@ -48,7 +59,7 @@ class ShopScene(GameScene):
         return {
             "cursor": move,
             "buy": lambda _k: self.buy(self.cursor),
-            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu)),
+            "inventory": lambda _k: Push(InventoryScene(self.session, self.drink, self.use_menu, self.panel_rect)),
             "log": lambda _k: Push(LogScene(self.session)),
             "help": lambda _k: Push(HelpScene()),
             "leave": self.taker(LeaveShop()),
@@ -72,8 +83,22 @@ class ShopScene(GameScene):
         y += render.put_lines(console, x + 2, y, w - 4, [(f"You have {st.gold} gold.", render.GOLD)])
         y += 1
         wares = self.wares()
-        for i, ware in enumerate(wares):
-            it = game.content.items[ware]
+        hint = [("Enter: buy  i: pack  Esc: leave", DIM)]
+        refusal = self.refusal_rows(w - 4)
+        about = ""
+        if wares:
+            ware = wares[self.cursor % len(wares)]
+            have = st.items.get(ware, 0)
+            about = game.content.items[ware].description + (f" You carry {have}." if have else "")
+        # the list, the ware's whole description, the hint and a refusal inside the frame: on a short screen a
+        # window of the list around the cursor, the rest counted
+        room = max(3, bottom - y - (1 + len(render.wrap(about, w - 4)) + 1 + len(hint) + refusal))
+        first, last = 0, len(wares)
+        if len(wares) > room:
+            first = max(0, min(len(wares) - (room - 1), self.cursor - (room - 1) // 2))
+            last = first + room - 1
+        for i in range(first, last):
+            it = game.content.items[wares[i]]
             price = it.price or 0
             sel = i == self.cursor
             if sel:
@@ -84,12 +109,13 @@ class ShopScene(GameScene):
             render.put_text(console, x + w - 8, y, f"{price:>4} g", KEY if sel else TEXT)
             self.buttons.add(x + 1, y, w - 2, i)
             y += 1
+        if last - first < len(wares):
+            more = f"... {len(wares) - (last - first)} more (the walking keys)"
+            render.put_text(console, x + 4, y, more, DIM, width=w - 6)
+            y += 1
         y += 1
-        if wares:
-            ware = wares[self.cursor % len(wares)]
-            have = st.items.get(ware, 0)
-            text = game.content.items[ware].description + (f" You carry {have}." if have else "")
-            y += render.put_lines(console, x + 2, y, w - 4, [(text, DIM)], max_rows=5) + 1
-        y += render.put_lines(console, x + 2, y, w - 4, [("Enter: buy. i: inventory. Esc: leave.", DIM)]) + 1
+        if about:
+            y += render.put_lines(console, x + 2, y, w - 4, [(about, DIM)]) + 1
+        y += render.put_lines(console, x + 2, y, w - 4, hint) + 1
         y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)

@@ -93,6 +93,8 @@ class TitleScene(Scene):
             self.games = []
             self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
         self.cursor = max(0, min(self.cursor, len(self.games) - 1))
+        if self.games and self.games[self.cursor].open_pid is not None:  # never chosen for you: one open elsewhere
+            self.cursor = next((i for i, g in enumerate(self.games) if g.open_pid is None), self.cursor)
 
     @property
     def _continue(self) -> tuple[Path, str] | None:

@@ -1,0 +1,85 @@
+"""The monster lists of docs/PLAYING.md (*The floors*), made from the rules data.
+
+Each list stands between ``<!-- monsters:RULESET -->`` and ``<!-- /monsters -->``: a table of the ruleset's
+floors and the creatures that live on each (its resident table), wander it (its wandering table) and wait there (its
+unique and guardians), each with its letter on the map, the likeliest first (the cells of its table it holds)::
+
+    python -m undercroft.ui.floortable            # print every list
+    python -m undercroft.ui.floortable --check    # exit 1 if docs/PLAYING.md is out of date
+    python -m undercroft.ui.floortable --write    # rewrite the lists in docs/PLAYING.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from undercroft.content import Content, load_content
+from undercroft.paths import data_dir
+
+PLAYING = Path(__file__).resolve().parents[3] / "docs" / "PLAYING.md"
+_BLOCK = re.compile(r"(<!-- monsters:(?P<ruleset>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /monsters -->)", re.S)
+
+
+def _names(content: Content, counts: Counter[str]) -> str:
+    """The monsters of a table, the likeliest first (ties by name): "Kobold (`k`), Giant Rat (`r`)"."""
+    order = sorted(counts, key=lambda m: (-counts[m], content.monsters[m].name))
+    return ", ".join(f"{content.monsters[m].name} (`{content.monsters[m].glyph}`)" for m in order)
+
+
+def markdown_table(content: Content, ruleset: str) -> str:
+    """The floors of ``ruleset`` and their creatures, as a Markdown table."""
+    rs = content.rulesets[ruleset]
+    rows = ["| floor | lives there | wanders there | waits there |", "| --- | --- | --- | --- |"]
+    for i, lv in enumerate(rs.levels):
+        tables = [Counter(c.monster for row in content.encounters[t] for c in row) for t in (lv.resident, lv.wandering)]
+        waiting = [*([lv.unique] if lv.unique else []), *lv.guardians]
+        waits = ", ".join(f"**{content.monsters[m].name}** (`{content.monsters[m].glyph}`)" for m in waiting) or "-"
+        rows.append(f"| {i + 1}: {lv.name} | {_names(content, tables[0])} | {_names(content, tables[1])} | {waits} |")
+    return "\n".join(rows)
+
+
+def update(text: str, content: Content) -> str:
+    """``text`` with every monster list made anew from ``content`` (an unknown ruleset is a ValueError)."""
+
+    def table(m: re.Match[str]) -> str:
+        ruleset = m.group("ruleset")
+        if ruleset not in content.rulesets:
+            raise ValueError(f"PLAYING.md names an unknown ruleset: {ruleset}")
+        return f"{m.group(1)}{markdown_table(content, ruleset)}\n{m.group(4)}"
+
+    return _BLOCK.sub(table, text)
+
+
+def rulesets_in(text: str) -> list[str]:
+    return [m.group("ruleset") for m in _BLOCK.finditer(text)]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m undercroft.ui.floortable", description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if docs/PLAYING.md is out of date")
+    ap.add_argument("--write", action="store_true", help="rewrite the lists in docs/PLAYING.md")
+    args = ap.parse_args(argv)
+    content = load_content(data_dir())
+    text = PLAYING.read_text(encoding="utf-8")
+    new = update(text, content)
+    if args.check:
+        if new != text:
+            print("docs/PLAYING.md: the monster lists are out of date (python -m undercroft.ui.floortable --write)")
+            return 1
+        return 0
+    if args.write:
+        if new != text:
+            PLAYING.write_text(new, encoding="utf-8")
+        return 0
+    for ruleset in content.rulesets:
+        print(f"## {ruleset}\n\n{markdown_table(content, ruleset)}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
