@@ -149,6 +149,10 @@ def test_talk_and_bribe_odds(content: Content) -> None:
     assert cell is not None
     digit = cell[2]
     assert digit / content.tables.bribery.die >= 0.5
+    game.state.gold = offer  # exactly the sum: still offered; a coin less, and no sum good enough is within reach
+    assert bribe_offer(game, gob) == offer
+    game.state.gold = offer - 1
+    assert bribe_offer(game, gob) is None
     warden = Game(content, "warden", 1)
     assert talk_odds(warden, group(content, "goblin")) == 0  # no talking below the seal
 
