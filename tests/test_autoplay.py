@@ -241,7 +241,7 @@ def test_every_death_of_a_batch_says_whether_it_had_a_choice(content: Content) -
     assert all((r.choice is not None) == (r.outcome == "dead") for r in results)
 
 
-# --- issue 35: the novice, the kit, the cornered meetings ---------------------------------------------------------
+# --- the novice, the kit, the cornered meetings -------------------------------------------------------------------
 
 
 def test_the_novice_never_drops_bribes_or_burns_oil(content: Content) -> None:

@@ -1,4 +1,4 @@
-"""Issue 36, items 6 and 7: data that validates plays as written. YAML 1.1's octal and base-60 numbers, merge keys,
+"""Data that validates plays as written. YAML 1.1's octal and base-60 numbers, merge keys,
 control characters in names, glyphs that cannot be seen or take two columns, a table cell with two spaces or a tab,
 ``start_items`` holding gold, rooms the map cannot hold: each refused with its file:line:col."""
 

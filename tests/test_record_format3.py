@@ -447,7 +447,7 @@ def test_verify_prints_the_final_digest_for_format_3_and_the_checksum_for_format
     assert code == 0 and json.loads(out.splitlines()[-1])["turn"] == 300
 
 
-# --- the score on the end line, the daily date in the header (issue 33) ---------------------------------------------
+# --- the score on the end line, the daily date in the header --------------------------------------------------------
 
 
 def _ended(content: Content, golden: Path, end: dict[str, object]) -> list[bytes]:

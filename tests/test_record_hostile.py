@@ -1,4 +1,4 @@
-"""Hostile recordings and full disks (issue 15, points 3, 5, 6 and 8): only regular files of bounded size are read,
+"""Hostile recordings and full disks: only regular files of bounded size are read,
 field types are strict, text from a file is printed escaped, a failed write loses nothing, a recording names the
 versions it was made with, and the commands' numbers and paths are bounded and checked."""
 

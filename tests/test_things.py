@@ -1,4 +1,4 @@
-"""Issue 33, ours: things (weapons, armour, potions, tools, treasure), a delver who grows, the merchant, and talk
+"""Ours: things (weapons, armour, potions, tools, treasure), a delver who grows, the merchant, and talk
 that pays. Every test forces the dice; each checks what a player would notice."""
 
 from __future__ import annotations

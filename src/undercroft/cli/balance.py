@@ -1,4 +1,4 @@
-"""``undercroft balance``: the bot plays every ruleset, and docs/BALANCE.md gets the results (issue 16).
+"""``undercroft balance``: the bot plays every ruleset, and docs/BALANCE.md gets the results.
 
 The bot plays ``--games`` games of each ruleset of ``--rulesets`` (game i with seed ``game_seed(--seed, i)``,
 as ``undercroft autoplay`` does; the results are the same whatever ``--jobs`` or ``--dask``). Their statistics
