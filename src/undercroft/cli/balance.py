@@ -30,9 +30,9 @@ from undercroft.cli.common import (
     check_output,
     games_per_ruleset,
     load_data,
-    printable,
 )
 from undercroft.cli.soak import RULESETS
+from undercroft.printable import printable
 
 DEFAULT_WRITE = Path("docs") / "BALANCE.md"
 POLICY_NAMES = ("careful", "novice")  # (undercroft.bot.POLICIES, not imported before a command needs it)

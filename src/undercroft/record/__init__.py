@@ -38,7 +38,7 @@ go (``saves_dir``, ``new_save_path``, ``latest_unfinished``) is :mod:`undercroft
 
 from __future__ import annotations
 
-from undercroft.content.loader import printable
+from undercroft.printable import printable
 from undercroft.record.format import (
     FORMAT_VERSION,
     KNOWN_PARTS,

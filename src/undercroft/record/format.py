@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from undercroft import __version__
-from undercroft.content.loader import printable
+from undercroft.printable import printable
 from undercroft.rules.actions import Action, action_from_text, action_to_dict, action_to_text
 from undercroft.rules.game import Game
 

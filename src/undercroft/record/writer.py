@@ -18,7 +18,8 @@ import numpy as np
 
 from undercroft import __version__
 from undercroft.content import Content
-from undercroft.content.loader import open_checked, printable
+from undercroft.content.loader import open_checked
+from undercroft.printable import printable
 from undercroft.record.format import (
     _MAX_MESSAGE,
     _TEXT_HASH_BYTES,
