@@ -68,7 +68,7 @@ def test_rooms_the_map_cannot_hold_are_refused(data_copy: Path, mutate: Mutate) 
     check(p, "dungeon.yaml", pos(text, "width: 20"), "maze", "rooms_min 60 cannot fit", "at most 2 rooms")
 
 
-# --- issue 44: what the last hostile data files slipped past ------------------------------------------------
+# --- tagged merge keys, line separators, binary numbers: what hostile data files slipped past ---------------
 
 
 @pytest.mark.parametrize("key", ["!!merge <<", "!!merge x", "!<tag:yaml.org,2002:merge> x"])
