@@ -149,6 +149,10 @@ def test_talk_and_bribe_odds(content: Content) -> None:
     assert cell is not None
     digit = cell[2]
     assert digit / content.tables.bribery.die >= 0.5
+    game.state.gold = offer  # exactly the sum: still offered; a coin less, and no sum good enough is within reach
+    assert bribe_offer(game, gob) == offer
+    game.state.gold = offer - 1
+    assert bribe_offer(game, gob) is None
     warden = Game(content, "warden", 1)
     assert talk_odds(warden, group(content, "goblin")) == 0  # no talking below the seal
 
@@ -237,7 +241,7 @@ def test_every_death_of_a_batch_says_whether_it_had_a_choice(content: Content) -
     assert all((r.choice is not None) == (r.outcome == "dead") for r in results)
 
 
-# --- issue 35: the novice, the kit, the cornered meetings ---------------------------------------------------------
+# --- the novice, the kit, the cornered meetings -------------------------------------------------------------------
 
 
 def test_the_novice_never_drops_bribes_or_burns_oil(content: Content) -> None:

@@ -115,7 +115,7 @@ def test_verdicts() -> None:
 
 
 def test_the_novice_is_judged_by_its_own_targets() -> None:
-    """Issue 35: the novice wins at least 5 % of undercroft's games and floor 1 holds at most half its deaths; the
+    """The novice wins at least 5 % of undercroft's games and floor 1 holds at most half its deaths; the
     careful bot's bands, deaths without a choice and cornered meetings are not its targets."""
     novice = ruleset_stats("undercroft", sample(), levels=4, policy="novice")
     assert {x.name: x.met for x in verdicts(novice)} == {"win_rate": True, "floor_1": True, "timeouts": False}

@@ -1,4 +1,4 @@
-"""The bot under the map's rules (issue 12): it knows nothing of a group out of sight, runs through a door away
+"""The bot under the map's rules: it knows nothing of a group out of sight, runs through a door away
 from the group rather than past it, and chases a group that goes its way only for its treasure and when it would
 fight it anyway. Scripted dice, the engine's public interface."""
 
@@ -133,7 +133,7 @@ def test_the_bot_lets_a_group_with_nothing_to_take_go_its_way() -> None:
     assert st.fled == 0 and all(x.id != g.id for x in st.level.groups)  # and the kobolds are gone
 
 
-# --- cornered meetings (issue 35) ---------------------------------------------------------------------------------
+# --- cornered meetings --------------------------------------------------------------------------------------------
 
 
 def test_a_meeting_with_nothing_but_a_losing_fight_is_cornered_and_one_with_a_way_is_not() -> None:

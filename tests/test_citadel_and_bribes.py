@@ -1,4 +1,4 @@
-"""Seed 000 as written in the citadel ruleset, and bribery only after a failed negotiation (issue 12, 6 and 7).
+"""Seed 000 as written in the citadel ruleset, and bribery only after a failed negotiation.
 
 * The citadel has three responses to a monster: negotiation, bribery after a failed negotiation, and combat, whose
   "only possible outcome is the death of one side or the other": no running from an encounter or a fight there

@@ -230,7 +230,7 @@ def test_validate_in_words_names_the_levels_of_each_ruleset(
 
 
 def test_bench_draws_a_meeting_and_look_over_it(capsys: pytest.CaptureFixture[str]) -> None:
-    """The frame rows of the screens that tell the threat (issue 34: under 1 ms at every size) run and measure."""
+    """The frame rows of the screens that tell the threat (under 1 ms at every size) run and measure."""
     rows = "encounter_frame_ms_80x24,look_frame_ms_80x24"
     assert main(["bench", "--json", "--only", rows]) == 0
     result = json.loads(capsys.readouterr().out)

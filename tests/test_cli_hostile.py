@@ -1,4 +1,4 @@
-"""Issue 36, items 3 (autoplay on a full disk), 5, 6 and 8: the command line never hangs, never prints a raw
+"""The command line never hangs, never prints a raw
 control character, never starts more processes than cores, and ends quietly when its reader goes away."""
 
 from __future__ import annotations

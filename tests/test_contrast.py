@@ -1,4 +1,4 @@
-"""Issue 14, point 4 "Contrast": every text colour on every background it is drawn on reads (WCAG AA, 4.5:1);
+"""Every text colour on every background it is drawn on reads (WCAG AA, 4.5:1);
 visible and remembered tiles are clearly apart; the data's monster and item colours read where they are drawn."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 36, items 6 and 7: data that validates plays as written. YAML 1.1's octal and base-60 numbers, merge keys,
+"""Data that validates plays as written. YAML 1.1's octal and base-60 numbers, merge keys,
 control characters in names, glyphs that cannot be seen or take two columns, a table cell with two spaces or a tab,
 ``start_items`` holding gold, rooms the map cannot hold: each refused with its file:line:col."""
 
@@ -68,7 +68,7 @@ def test_rooms_the_map_cannot_hold_are_refused(data_copy: Path, mutate: Mutate) 
     check(p, "dungeon.yaml", pos(text, "width: 20"), "maze", "rooms_min 60 cannot fit", "at most 2 rooms")
 
 
-# --- issue 44: what the last hostile data files slipped past ------------------------------------------------
+# --- tagged merge keys, line separators, binary numbers: what hostile data files slipped past ---------------
 
 
 @pytest.mark.parametrize("key", ["!!merge <<", "!!merge x", "!<tag:yaml.org,2002:merge> x"])

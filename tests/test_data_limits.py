@@ -35,7 +35,7 @@ def save(data: Data, directory: Path) -> None:
 
 
 def _high_thing(it: dict[str, Any]) -> None:
-    """Ours (issue 33): the things' numbers at the top of their ranges (prices at the bottom: all for sale)."""
+    """Ours: the things' numbers at the top of their ranges (prices at the bottom: all for sale)."""
     top = {
         "weapon": {"damage": 99, "to_hit": 10},
         "armour": {"defense": 20, "speed_penalty": 0},

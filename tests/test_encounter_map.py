@@ -1,4 +1,4 @@
-"""Issue 12: an encounter has a place on the map (003 distance), running goes through any door (001) and into the
+"""An encounter has a place on the map (003 distance), running goes through any door (001) and into the
 entry procedure of the segment beyond, the way out may be blocked (003), nothing is mapped while running, and the
 party may pursue a group that goes its way (003). Scripted dice throughout."""
 

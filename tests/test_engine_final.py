@@ -92,7 +92,7 @@ def test_walking_past_the_patient_one_and_out_through_the_seal_wins() -> None:
 
 
 def test_the_undercrofts_finale_is_a_meeting_with_the_unlit_at_the_way_out() -> None:
-    """Issue 34: the Unlit waits in the room of the way out; walking in meets it by the ordinary procedure, and
+    """The Unlit waits in the room of the way out; walking in meets it by the ordinary procedure, and
     while it faces the party (an uncertain reaction) the way out is barred."""
     game = final_level()
     g = enter_the_exit_room(game)

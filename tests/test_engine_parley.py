@@ -353,6 +353,28 @@ def test_no_offer_above_what_the_party_has() -> None:
     assert b["result"] == "accepted" and g.state.gold == 0
 
 
+def test_the_least_sum_the_table_takes_is_a_bribe_and_a_coin_less_is_not() -> None:
+    least = BRIBERY.rows[0].min
+    g, kobold = citadel("kobold", gold=least - 1)
+    fail_talk(g, kobold)
+    assert refused(g, Bribe(least - 1)) == Reason(Code.TOO_POOR, {"least": least})  # too poor to offer anything
+    g, kobold = citadel("kobold", gold=least)
+    fail_talk(g, kobold)
+    assert refused(g, Bribe(least - 1)) == Reason(Code.OFFER_MORE, {"least": least})
+    script(g).push(1)
+    b = one(g.step(Bribe(least)), "bribe")  # all the party has, and just enough
+    assert (b["gold"], b["row"], b["result"]) == (least, 0, "accepted")
+    assert g.state.gold == 0 and kobold.bribes == least and kobold.peaceful
+
+
+def test_each_rows_least_sum_is_in_that_row_and_a_coin_less_in_the_row_below() -> None:
+    g, orc = citadel()
+    assert g.bribe_cell(orc, BRIBERY.rows[0].min - 1) is None
+    for i, row in enumerate(BRIBERY.rows):
+        assert (cell := g.bribe_cell(orc, row.min)) is not None and cell[1] == i
+        assert (cell := g.bribe_cell(orc, row.min - 1)) is None or cell[1] == i - 1
+
+
 def test_crawler_has_no_bribery() -> None:
     g = make_game("crawler", 1, ScriptedDice(), gold=100)
     orc, _ = meet(g, "orc", faces=encounter_faces())

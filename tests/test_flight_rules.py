@@ -1,4 +1,4 @@
-"""Issue 12 (3, 5): evasion by speed only before the fight (003); nothing follows a running delver in warden (001).
+"""Evasion by speed only before the fight (003); nothing follows a running delver in warden (001).
 
 Every roll is forced; each step asserts that the engine used exactly the faces scripted for it.
 """

@@ -1,4 +1,4 @@
-"""``searches.dijkstra_map`` (our own search, replacing tcod's leaking ``dijkstra2d``, issue 15) against
+"""``searches.dijkstra_map`` (our own search, replacing tcod's leaking ``dijkstra2d``) against
 ``tcod.path.dijkstra2d``, an independent implementation, on many random grids and costs."""
 
 from __future__ import annotations

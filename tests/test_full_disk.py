@@ -1,4 +1,4 @@
-"""Issue 36, item 3: a full disk loses nothing the player did not agree to lose. The disk is simulated by the
+"""A full disk loses nothing the player did not agree to lose. The disk is simulated by the
 recorder's one write (``record.writer._os_write``) refusing with ENOSPC; the temporary folder is a tmp folder."""
 
 from __future__ import annotations

@@ -6,8 +6,9 @@
 3. the subcommand modules (``undercroft.cli.*``) and the benchmarks (``undercroft.bench``) never import the command
    line's entry point (``undercroft.cli.main``, which imports every subcommand module);
 4. no two packages of undercroft import each other, directly or round a loop;
-5. the data layer (``undercroft.content``) needs only the dice notation, not the rules; the notation and the dev
-   tools are leaves.
+5. the data layer (``undercroft.content``) needs only the dice notation and the escaping of text
+   (``undercroft.printable``), not the rules, and no two of its modules import each other; the notation, the
+   escaping and the dev tools are leaves.
 
 Each failure names the ``file:line`` of the offending import. The second half of this file proves every check
 can fail, on a tiny synthetic package written to ``tmp_path``. The scanner is shared with the generator of
@@ -27,6 +28,7 @@ from undercroft.devtools.architecture import (
     Scan,
     forbidden_imports,
     matches,
+    module_cycles,
     package_cycles,
     scan_package,
 )
@@ -159,10 +161,20 @@ def test_no_two_packages_import_each_other(scan: Scan) -> None:
 
 
 def test_content_needs_only_the_notation_and_leaves_stay_leaves(scan: Scan) -> None:
-    found = leaf_violations(scan, f"{PACKAGE}.content", [f"{PACKAGE}.notation"])
-    found += leaf_violations(scan, f"{PACKAGE}.notation")
-    found += leaf_violations(scan, f"{PACKAGE}.devtools")
-    assert not found, "content may import only undercroft.notation; notation and devtools nothing:\n" + _lines(found)
+    found = leaf_violations(scan, f"{PACKAGE}.content", [f"{PACKAGE}.notation", f"{PACKAGE}.printable"])
+    for leaf in ("notation", "printable", "devtools"):
+        found += leaf_violations(scan, f"{PACKAGE}.{leaf}")
+    assert not found, (
+        "content may import only undercroft.notation and undercroft.printable; those and devtools nothing:\n"
+        + _lines(found)
+    )
+
+
+def test_no_two_modules_of_the_data_layer_import_each_other(scan: Scan) -> None:
+    cycles = module_cycles(scan, f"{PACKAGE}.content")
+    assert not cycles, "modules under content/ import each other:\n" + "\n".join(
+        i.describe() for c in cycles for i in c.imports
+    )
 
 
 def test_known_violations_are_still_real(scan: Scan) -> None:

@@ -1,4 +1,4 @@
-"""Issue 13, point 5 (in part): plain `l` walks east while exploring and never opens the log in the panels, where
+"""Plain `l` walks east while exploring and never opens the log in the panels, where
 an accident would cost a turn's attention; the log is `L` on every screen."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_plain_l_walks_east_while_exploring() -> None:
 
 
 def test_on_the_way_out_the_encounter_panel_offers_the_stairs_and_takes_them() -> None:
-    """Issue 13: on the final level's exit with a guardian's panel open, `>` did nothing and said nothing, though
+    """On the final level's exit with a guardian's panel open, `>` did nothing and said nothing, though
     the engine allowed it."""
     from test_engine_final import final_level
 

@@ -1,4 +1,4 @@
-"""Issue 13, point 5: one key, one meaning. Every key of every screen is in one table (undercroft.ui.keymap); the
+"""One key, one meaning. Every key of every screen is in one table (undercroft.ui.keymap); the
 scenes run what the table says, the help screen and PLAYING.md's key tables are made from it, and a key that walks
 in one mode of a game never does something else in another."""
 

@@ -1,4 +1,4 @@
-"""Issue 14, points 1 and 3: screens from 80x24 up. The layout of each size, the camera that follows the party
+"""Screens from 80x24 up. The layout of each size, the camera that follows the party
 (scrolling only near the edges), the party and the creatures it faces never under a panel (checked on every
 screen of autoplayed games at 80x24 and 80x50), a resize laid out at once, and a larger screen showing more."""
 

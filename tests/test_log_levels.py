@@ -1,4 +1,4 @@
-"""A quiet log (issue 13, point 6): every line has a level (``player``, ``detail``, ``internal``); the message log
+"""A quiet log: every line has a level (``player``, ``detail``, ``internal``); the message log
 and the panels show the player's lines only, the full log (``L``, then ``a``) every level; no line names a table
 (or anything else) by its id, at any level."""
 

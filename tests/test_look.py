@@ -1,4 +1,4 @@
-"""Look (issue 13, point 3): ``;`` opens a cursor over the map that says what is under it; the mouse pointer over
+"""Look: ``;`` opens a cursor over the map that says what is under it; the mouse pointer over
 the map says the same on the map's top row. It names only what is in sight, remembers the rest, and sends no
 action. The scenes through the one loop on the null front end; every roll scripted."""
 

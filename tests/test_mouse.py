@@ -1,4 +1,4 @@
-"""Issue 13, point 4: the mouse everywhere a key works. A click on a panel's choice takes it as its key would; in a
+"""The mouse everywhere a key works. A click on a panel's choice takes it as its key would; in a
 fight a click on a creature (on the map or in the list) targets it; a click on a door runs through it; a menu's
 option is taken by a click; the wheel scrolls the log and the help; the pointer is described on every game screen.
 (The terminal delivers the same events: tests/test_term_mouse.py.)"""

@@ -1,4 +1,4 @@
-"""Issue 13, point 8, and issue 34, item 7: no text cut. Every screen is drawn inside ``render.watch_cuts()``, which
+"""No text cut. Every screen is drawn inside ``render.watch_cuts()``, which
 records any line clipped at its width or the console's edge, any message of which only a part was drawn, and any
 message left out behind a "..."; at the smallest layout (80x24) it must record nothing for every monster's
 description (the encounter panel and look), every scene of autoplayed games of every ruleset (the log line, the

@@ -1,4 +1,4 @@
-"""One click, one action (issue 34): a press and a release of the left button on a choice of the encounter's or
+"""One click, one action: a press and a release of the left button on a choice of the encounter's or
 the fight's panel, delivered together through the one loop as the window's queue delivers them, take that choice
 once: one action sent to the game, or none for a choice that opens a dialog or is not open now."""
 

@@ -1,4 +1,4 @@
-"""Issue 13, point 7: panels are drawn from the state after every action. A panel drawn in a game being played
+"""Panels are drawn from the state after every action. A panel drawn in a game being played
 shows the same facts as the same panel drawn from a fresh load of that game's save at the same turn."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Progress bars of the long commands (issue 16): on a terminal a rate and the time left, otherwise nothing at
+"""Progress bars of the long commands: on a terminal a rate and the time left, otherwise nothing at
 all; and ``soak`` gives the same result in one process or two."""
 
 from __future__ import annotations

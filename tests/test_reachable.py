@@ -1,4 +1,4 @@
-"""Issue 13, point 9: every action the engine allows is reachable from the screen that is showing. Autoplayed
+"""Every action the engine allows is reachable from the screen that is showing. Autoplayed
 games of every ruleset are walked; at each state the scenes for it are built, every key is tried (and, where a key
 opens a choice or a prompt, the keys of that too), and the actions the keys would send are caught before they reach
 the game. Each action type the engine calls legal there must have a key."""

@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from test_replay_cli import Run, as_format_2, one_error_line
+from format2 import write_format_2
+from test_replay_cli import Run, one_error_line
 from test_replay_cli import run as run  # the fixture: the command line in-process, its exit code and output
 
 from undercroft import saves
@@ -355,31 +356,30 @@ def test_nothing_may_follow_the_end_line(content: Content, tmp_path: Path) -> No
     assert info.value.line == len(lines) + 1
 
 
-# --- older formats: still replay; continued in their own format ------------------------------------------------------
+# --- older formats: still replay; continued in format 3 --------------------------------------------------------------
 
 
-def test_a_format_2_save_is_continued_in_format_2(content: Content, tmp_path: Path) -> None:
+def test_a_format_2_save_is_continued_in_format_3(content: Content, tmp_path: Path) -> None:
     whole3 = tmp_path / "whole3.jsonl"
     r = play_game(content, "undercroft", 9, record=str(whole3), max_actions=120)
     assert r.turns == 120
     actions = [a for _, a, _ in load_recording(whole3).actions]
-    whole2 = as_format_2(content, whole3, tmp_path / "whole2.jsonl")
-    part = tmp_path / "part.jsonl"
-    game = Game(content, "undercroft", 9)
-    with Recorder.create(part, game, content, format=2) as rec:
-        for a in actions[:60]:
-            play_step(game, rec, a)
+    part = write_format_2(content, "undercroft", 9, actions[:60], tmp_path / "part.jsonl")
     got = load_recording(part)
+    assert got.header.format == 2
     game = replay(content, got, verify=True)
-    with Recorder.append_to(part, recording=got) as rec:
-        assert rec.format == 2
+    with pytest.raises(ValueError, match="content"):
+        Recorder.append_to(part, recording=got)  # (the older format is written again: it needs the data)
+    assert part.read_bytes().startswith(b"{") and load_recording(part).header.format == 2  # left as it was
+    with Recorder.append_to(part, recording=got, content=content) as rec:
+        assert load_recording(part).header.format == 3  # written again before the first new line
         for a in actions[60:]:
             play_step(game, rec, a)
     both = load_recording(part)
-    assert both.header.format == 2
-    assert all(x.startswith(b"{") for x in body_lines(part))  # every line JSON: not a line of format 3
-    assert part.read_bytes().splitlines()[1:] == whole2.read_bytes().splitlines()[1:]
-    assert replay(content, both, verify=True).checksum() == game.checksum()
+    assert both.header.format == 3
+    assert part.read_bytes().splitlines()[1:] == whole3.read_bytes().splitlines()[1:]  # one format throughout
+    assert replay(content, both, verify=True).digest() == game.digest()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["part.jsonl", "whole3.jsonl"]  # nothing left beside it
 
 
 def test_a_format_3_save_is_continued_in_format_3(content: Content, tmp_path: Path) -> None:
@@ -393,16 +393,9 @@ def test_a_format_3_save_is_continued_in_format_3(content: Content, tmp_path: Pa
             play_step(game, rec, a)
     game = replay(content, load_recording(part), verify=True)
     with Recorder.append_to(part) as rec:
-        assert rec.format == 3
         for a in actions[40:]:
             play_step(game, rec, a)
     assert part.read_bytes().splitlines()[1:] == whole.read_bytes().splitlines()[1:]
-
-
-def test_a_recorder_writes_only_formats_2_and_3(content: Content, tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="format"):
-        Recorder.create(tmp_path / "g.jsonl", Game(content, "undercroft", 1), content, format=1)
-    assert not (tmp_path / "g.jsonl").exists()
 
 
 def test_the_format_3_path_never_computes_the_old_checksum(
@@ -447,7 +440,7 @@ def test_verify_prints_the_final_digest_for_format_3_and_the_checksum_for_format
     assert code == 0 and json.loads(out.splitlines()[-1])["turn"] == 300
 
 
-# --- the score on the end line, the daily date in the header (issue 33) ---------------------------------------------
+# --- the score on the end line, the daily date in the header --------------------------------------------------------
 
 
 def _ended(content: Content, golden: Path, end: dict[str, object]) -> list[bytes]:
@@ -502,3 +495,20 @@ def test_a_daily_game_is_marked_in_its_header(content: Content, tmp_path: Path) 
     assert load_recording(path).header.daily == "2026-12-02"
     with pytest.raises(ValueError, match="YYYY-MM-DD"):
         Recorder.create(tmp_path / "x.jsonl", Game(content, "undercroft", 1), content, daily="yesterday")
+
+
+def test_a_player_continues_a_format_2_save_in_format_3(content: Content, tmp_path: Path) -> None:
+    from undercroft.ui.session import Session
+
+    whole = tmp_path / "whole.jsonl"
+    play_game(content, "crawler", 3, record=str(whole), max_actions=40)
+    actions = [a for _, a, _ in load_recording(whole).actions]
+    save = write_format_2(content, "crawler", 3, actions[:20], tmp_path / "save.jsonl")
+    s = Session.resume(content, save)
+    try:
+        for a in actions[20:]:
+            s.act(a)
+    finally:
+        s.close()
+    assert save.read_bytes().splitlines()[1:] == whole.read_bytes().splitlines()[1:]
+    assert replay(content, load_recording(save), verify=True).state.turn == len(actions)

@@ -1,4 +1,4 @@
-"""Hostile recordings and full disks (issue 15, points 3, 5, 6 and 8): only regular files of bounded size are read,
+"""Hostile recordings and full disks: only regular files of bounded size are read,
 field types are strict, text from a file is printed escaped, a failed write loses nothing, a recording names the
 versions it was made with, and the commands' numbers and paths are bounded and checked."""
 
@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_replay_cli import Run, as_format_2
+from format2 import as_format_2
+from test_replay_cli import Run
 from test_replay_cli import run as run  # the fixture: the command line in-process, its exit code and output
 from test_side_files import within
 

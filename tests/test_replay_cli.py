@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from format2 import as_format_2
 
 from undercroft.autoplay import play_game
 from undercroft.cli.main import main
 from undercroft.content import Content, load_content
-from undercroft.record import MAX_LINE, Recorder, load_recording, play_step
+from undercroft.record import MAX_LINE, load_recording
 from undercroft.record.format import _line
-from undercroft.rules.game import Game
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -26,16 +26,6 @@ Run = Callable[..., tuple[int, str, str]]
 @pytest.fixture(scope="module")
 def content(shipped_data: Path) -> Content:
     return load_content(shipped_data)
-
-
-def as_format_2(content: Content, src: Path, dst: Path) -> Path:
-    """The game of recording ``src`` recorded again at ``dst`` in format 2 (JSON lines), as an older save holds it."""
-    rec = load_recording(src)
-    game = Game(content, rec.header.ruleset, rec.header.seed)
-    with Recorder.create(dst, game, content, format=2) as out:
-        for _, action, _ in rec.actions:
-            play_step(game, out, action)
-    return dst
 
 
 @pytest.fixture(scope="module")

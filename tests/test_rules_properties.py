@@ -207,7 +207,7 @@ def test_no_bribe_after_terms_were_made(ruleset: str) -> None:
                     assert e["group"] not in terms, f"{where(p, turn)}: a bribe after terms were made"
 
 
-# --- issue 32: the unseen stay unknown, surprise and order, standoffs end (003) -------------------------------------
+# --- the unseen stay unknown, surprise and order, standoffs end (003) -----------------------------------------------
 
 # The events that are a monster group's own doing: it moves or acts.
 MONSTER_ACTS = {"attacks", "approach", "pursuit", "chase", "caught", "leaves", "peaceful"}
@@ -305,7 +305,7 @@ def test_every_meeting_that_holds_the_party_ends_within_the_standoff_bound(rules
         assert longest == bound, "no standoff lasted its rounds: the property was not tried"
 
 
-# --- issue 32: drops, running, entries and the eight -------------------------------------------------------------
+# --- drops, running, entries and the eight -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

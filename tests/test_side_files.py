@@ -1,4 +1,4 @@
-"""Issue 36, items 1, 2 and 8 (a dead game): a save's side files are never written through a link and never block,
+"""A save's side files are never written through a link and never block,
 a saves folder that cannot be made is one line, and a game over whose end line is missing is not offered under
 Continue. Every file in a tmp folder."""
 

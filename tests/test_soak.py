@@ -1,5 +1,5 @@
 """``undercroft soak`` at CI size: 50 games of each of the four rulesets, played, recorded and verified in-process
-through the command's own function (issue 15, point 9)."""
+through the command's own function."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The status bar says what the party carries in words (issue 13: `!2 o1 ,1` was never explained)."""
+"""The status bar says what the party carries in words (a bare `!2 o1 ,1` told a player nothing)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_a_party_on_a_narrow_screen_falls_back_to_the_glyphs() -> None:
 def test_a_word_seed_shows_as_typed_on_the_status_bar_and_after_continue(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Issue 13: a seed typed as words was shown as the 19-digit number it hashes to."""
+    """A seed typed as words is shown as typed, not as the 19-digit number it hashes to."""
     isolate_user_data(monkeypatch, tmp_path)
     stack = Driver(SceneStack([TitleScene(content(), seed=None)]))
     press(stack, KeySym.S)

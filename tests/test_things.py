@@ -1,4 +1,4 @@
-"""Issue 33, ours: things (weapons, armour, potions, tools, treasure), a delver who grows, the merchant, and talk
+"""Ours: things (weapons, armour, potions, tools, treasure), a delver who grows, the merchant, and talk
 that pays. Every test forces the dice; each checks what a player would notice."""
 
 from __future__ import annotations
@@ -235,6 +235,23 @@ def test_a_party_shares_the_renown_each_its_own() -> None:
     assert [m.renown for m in g.state.party] == [2, 2, 1, 1]
 
 
+def test_growth_stops_at_the_level_cap() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    m = g.state.party[0]
+    cap = GROWTH.max_level
+    m.renown = GROWTH.renown_per_level * (cap - 2)  # exactly level cap - 1
+    m.level = cap - 1
+    events: list[Event] = []
+    growth.gain(g, GROWTH.renown_per_level * 50, events)  # renown for fifty levels more
+    assert [e["level"] for e in of(events, "level_up")] == [cap] and m.level == cap
+    max_hp, might, agility = m.max_hp, m.might, m.agility
+    events = []
+    growth.gain(g, GROWTH.renown_per_level * 50, events)  # at the cap: renown, but no level
+    assert not of(events, "level_up") and m.level == cap
+    assert (m.max_hp, m.might, m.agility) == (max_hp, might, agility)
+    assert m.renown == GROWTH.renown_per_level * (cap - 2 + 100)
+
+
 # --- the merchant -------------------------------------------------------------------------------------------------
 
 
@@ -251,13 +268,29 @@ def test_a_merchant_waits_at_the_foot_of_the_stairs() -> None:
     assert g.state.mode == Mode.SHOP and one(ev, "shop")["stock"] == shop.stock(content(), 1)
     assert kinds(ev)[-1] == "shop"
     ev = g.step(Buy(number("healing_potion")))
-    assert one(ev, "bought") == one(ev, "bought") and g.state.gold == 60 and g.state.items["healing_potion"] == 3
+    assert one(ev, "bought").data == {"item": "healing_potion", "price": 40, "gold": 60}
+    assert g.state.gold == 60 and g.state.items["healing_potion"] == 3
+    assert say(g, one(ev, "bought")) == "You buy the Healing Potion for 40 gold (60 left)."
     assert why(one(g.step(Buy(number("plate_armour"))), "refused")) == Reason(Code.NOT_SOLD, {"item": "plate_armour"})
     g.state.gold = 5
     assert why(one(g.step(Buy(number("healing_potion"))), "refused")) == Reason(
         Code.TOO_DEAR, {"item": "healing_potion"}
     )
     assert one(g.step(LeaveShop()), "shop_left") and g.mode == Mode.EXPLORE
+
+
+def test_gold_equal_to_the_price_buys_and_a_coin_less_does_not() -> None:
+    price = ITEMS["healing_potion"].price
+    assert price is not None
+    g, _ = descend_to_shop(gold=price - 1)
+    assert why(one(g.step(Buy(number("healing_potion"))), "refused")) == Reason(
+        Code.TOO_DEAR, {"item": "healing_potion"}
+    )
+    assert g.state.gold == price - 1 and g.state.items["healing_potion"] == 2
+    g.state.gold = price
+    ev = g.step(Buy(number("healing_potion")))
+    assert one(ev, "bought").data == {"item": "healing_potion", "price": price, "gold": 0}
+    assert g.state.gold == 0 and g.state.items["healing_potion"] == 3
 
 
 def test_no_merchant_where_the_ruleset_has_none() -> None:

@@ -1,4 +1,4 @@
-"""Issue 34, item 5: the threat told. Look and the encounter panel say what a creature does (its blow, its to-hit
+"""The threat told. Look and the encounter panel say what a creature does (its blow, its to-hit
 against your defence, running from it, what stops it in a chase, talk and bribes), the choices carry their
 chances, and a party's odds say the chance that someone falls. The numbers a player reads are checked against the
 data worked out by hand, and against the functions the bot decides by."""

@@ -1,4 +1,4 @@
-"""Issue 36, item 4: every message of the title is readable at every size (80x24, 80x40, 120x50), with a full list
+"""Every message of the title is readable at every size (80x24, 80x40, 120x50), with a full list
 of unfinished games: no footer drawn over it, nothing cut."""
 
 from __future__ import annotations

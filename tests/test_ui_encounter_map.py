@@ -1,4 +1,4 @@
-"""Issue 12 on the screen: each creature of a group in sight on its own tile, the distance the map measures, a group
+"""An encounter on the screen: each creature of a group in sight on its own tile, the distance the map measures, a group
 out of sight neither drawn nor named, running through a chosen door, and the party's own chase. The scenes through
 the one loop on the null front end; every roll scripted."""
 

@@ -209,7 +209,7 @@ def test_replay_command_flags(user: Path, tmp_path: Path, capsys: pytest.Capture
 
 
 def test_the_log_is_shift_l_in_the_viewer_and_plain_l_does_nothing() -> None:
-    """Issue 13: the log is `L` on every screen; plain `l` (a vi-key walking east in play) opens nothing here."""
+    """The log is `L` on every screen; plain `l` (a vi-key walking east in play) opens nothing here."""
     golden = Path(__file__).parent / "golden" / "undercroft-1.jsonl"
     scene = ReplayScene(content(), record.load_recording(golden), paused=True)
     stack = Driver(SceneStack([scene]))

@@ -1,4 +1,4 @@
-"""The merchant's screen and the inventory's things, drawn offscreen (issue 33, ours)."""
+"""The merchant's screen and the inventory's things, drawn offscreen."""
 
 from __future__ import annotations
 

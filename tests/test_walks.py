@@ -1,4 +1,4 @@
-"""The walks of many steps and rests of many turns, as a player meets them (issue 34): a walk that stops getting
+"""The walks of many steps and rests of many turns, as a player meets them: a walk that stops getting
 closer stops and says why; ``Z`` rests until healed and stops when anything happens; the look cursor's Enter
 walks to a known place and Tab reaches the known items and the stairs; ``X`` shows the whole level on one
 screen at any size."""

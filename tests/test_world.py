@@ -1,4 +1,4 @@
-"""The world of issue 33: eight floors in `undercroft`, forty monsters and more, one unique a floor waiting in its
+"""The world of `undercroft`: eight floors in `undercroft`, forty monsters and more, one unique a floor waiting in its
 set-piece room, and glyphs a roguelike player reads at once."""
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def test_the_first_floors_greeting_opens_the_log(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_new_things_lie_on_the_floors_deeper_ones_worth_more() -> None:
-    """Each of issue 33's things lies on some undercroft floor; gems deeper are worth more; the first floor holds
+    """Each of our things lies on some undercroft floor; gems deeper are worth more; the first floor holds
     no plate and the vaults no dagger."""
     c = content()
     levels = c.ruleset("undercroft").levels

@@ -33,10 +33,11 @@ WIN_TARGETS: dict[str, tuple[float, float]] = {
     "warden": (0.05, 0.25),
 }
 MAX_LEVEL_SHARE = 0.40  # no level may hold more than this share of a ruleset's deaths
-MAX_NO_CHOICE_SHARE = 0.10  # deaths without a choice must stay at or under this share of the deaths (issue 35)
+MAX_NO_CHOICE_SHARE = 0.10  # deaths without a choice must stay at or under this share of the deaths
 MAX_TIMEOUTS = 0  # games the bot did not finish
 MAX_CORNERED = 0  # floor-1 meetings that left the careful bot nothing but a fight it loses more often than not
-# The novice's targets (issue 35): its win rate (lowest, highest) where it has one, and floor 1's share of deaths.
+# The novice's targets (a person's first games): its win rate (lowest, highest) where it has one, and floor 1's
+# share of deaths.
 NOVICE_WIN_TARGETS: dict[str, tuple[float, float]] = {"undercroft": (0.05, 1.0)}
 FLOOR_1_SHARE = {"careful": 1 / 3, "novice": 1 / 2}  # floor 1 holds at most this share of the deaths
 

@@ -94,7 +94,7 @@ def _note_events(content: Content, game: Game, turn: int, events: list[Event], n
             mon = content.monsters.get(str(e["monster"]))
             if mon is not None and mon.unique:
                 notes.append(Note(turn, floor, f"Met {the(mon.name)}."))
-        elif e.type == "level_up":  # engineer A's growth (issue 33): {"member", "name", "level", "max_hp", ...}
+        elif e.type == "level_up":  # a delver who grows: {"member", "name", "level", "max_hp", ...}
             notes.append(
                 Note(
                     turn,

@@ -9,7 +9,7 @@ them must update them in the same commit, and the commit message must say why th
 directory).
 
 The format 3 file is the bot's game as ``play_game`` records it; the format 2 file is the same actions written
-again by a ``Recorder`` of format 2.
+again in format 2 by ``tests/format2.py`` (the game itself writes only format 3).
 """
 
 from __future__ import annotations
@@ -31,11 +31,13 @@ def path_for(ruleset: str, seed: int, directory: Path = HERE, fmt: int = 2) -> P
 
 def regenerate(directory: Path = HERE, formats: tuple[int, ...] = FORMATS) -> list[Path]:
     """Play the golden games and write them under ``directory`` in each of ``formats``; returns the files."""
+    if str(HERE.parent) not in sys.path:  # (tests/, for format2: run as a script, only this folder is on the path)
+        sys.path.insert(0, str(HERE.parent))
+    from format2 import as_format_2
+
     from undercroft.autoplay import play_game
     from undercroft.content import load_content
     from undercroft.paths import data_dir
-    from undercroft.record import Recorder, load_recording, play_step
-    from undercroft.rules.game import Game
 
     content = load_content(data_dir())
     out = []
@@ -44,12 +46,7 @@ def regenerate(directory: Path = HERE, formats: tuple[int, ...] = FORMATS) -> li
         v3.parent.mkdir(parents=True, exist_ok=True)
         play_game(content, ruleset, seed, record=str(v3), max_actions=MAX_ACTIONS)
         if 2 in formats:
-            v2 = path_for(ruleset, seed, directory, 2)
-            game = Game(content, ruleset, seed)
-            with Recorder.create(v2, game, content, overwrite=True, format=2) as rec:
-                for _, action, _ in load_recording(v3).actions:
-                    play_step(game, rec, action)
-            out.append(v2)
+            out.append(as_format_2(content, v3, path_for(ruleset, seed, directory, 2)))
         if 3 in formats:
             out.append(v3)
         else:

@@ -10,9 +10,9 @@ once. ``autoplay_actions_per_s`` is the one-core batch's actions (each game's tu
 
 ``bot_step_ratio`` (and ``bot_step_ratio_crawler``, ``_citadel``, ``_warden``): the same games of a ruleset, not
 recorded, timed action by action (``play_game(timing=...)``): the seconds of the bot's side of each action over the
-seconds of the engine's step: information, not a target (issue 31). ``bot_us_per_action`` and ``step_us_per_action``
-(with the same suffixes): the two sides' microseconds an action, from the same run (the step's own seconds move
-between processes on a noisy host: docs/PERFORMANCE.md, "Findings a reader still needs").
+seconds of the engine's step: information, not a target (no player sees it). ``bot_us_per_action`` and
+``step_us_per_action`` (with the same suffixes): the two sides' microseconds an action, from the same run (the step's
+own seconds move between processes on a noisy host: docs/PERFORMANCE.md, "Findings a reader still needs").
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def autoplay_speedup(args: argparse.Namespace) -> float:
     return games_per_s(args, autoplay.cores()) / games_per_s(args, 1)
 
 
-# --- the bot against the step (issue 17: "the bot's decisions must cost no more than the engine's step") -----------
+# --- the bot against the step: what the bot's decisions cost beside the engine's own step ------------------------
 
 RATIO_RULESETS = ("undercroft", "crawler", "citadel", "warden")
 

@@ -6,8 +6,8 @@ it into the escape codes for the terminal (24-bit colour, the larger of the two 
 ``play --terminal`` does. Nothing is written to a terminal.
 
 The unsuffixed rows measure the 80x50 console (their size since they were added); ``terminal_frame_ms_WxH`` the
-same workload on a terminal of each size of :data:`SIZES` (issue 14: the console is the terminal's size, from
-80x24 up), through :class:`~undercroft.term.app.Screen` as the game loop does.
+same workload on a terminal of each size of :data:`SIZES` (the console is the terminal's size,
+from 80x24 up), through :class:`~undercroft.term.app.Screen` as the game loop does.
 """
 
 from __future__ import annotations

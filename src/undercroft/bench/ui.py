@@ -1,8 +1,8 @@
 """The ``explore_frame_ms`` metrics: drawing one full explore frame (registered with ``bench``).
 
 ``explore_frame_ms`` draws into the 80x50 console (the window's size, the row's size since it was added);
-``explore_frame_ms_WxH`` draws into a console of each size of :data:`SIZES` (issue 14: the scenes lay out for any
-console from 80x24 up).
+``explore_frame_ms_WxH`` draws into a console of each size of :data:`SIZES` (the scenes lay out
+for any console from 80x24 up).
 """
 
 from __future__ import annotations

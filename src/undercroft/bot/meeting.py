@@ -25,7 +25,7 @@ from undercroft.sim.odds import fight_odds
 
 Point = tuple[int, int]
 
-PAYS = ("hireling", "directions", "trade")  # agreements worth a talk of their own (issue 33: talk that pays)
+PAYS = ("hireling", "directions", "trade")  # agreements worth a talk of their own: talk that pays
 HALF = 0.5  # a fight lost more often than not, a run that works half the time (cornered)
 BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance
 GIVE_UP = 0.2  # a fight whose odds are below this is hopeless: talk even in a corridor, or run
@@ -261,9 +261,9 @@ def bribe_affordable(game: Game, g: Group) -> bool:
 
 def cornered(game: Game, g: Group, win: float) -> bool:
     """Whether meeting ``g`` (fight odds ``win``) leaves the party nothing but a fight it loses more often than not
-    (issue 35): no way round (the group is not at peace, does not hold its ground, is not passive), no talk with a
-    chance (:func:`talk_odds`), no bribe it can afford with a chance (:func:`bribe_affordable`), and no run that
-    works half the time (:func:`escape_chance`)."""
+    (a death without a choice, which the balance targets keep rare): no way round (the group is not at peace, does
+    not hold its ground, is not passive), no talk with a chance (:func:`talk_odds`), no bribe it can afford with a
+    chance (:func:`bribe_affordable`), and no run that works half the time (:func:`escape_chance`)."""
     if win >= HALF or g.peaceful:
         return False
     behaviours = game.monster_of(g).behaviours

@@ -1,4 +1,4 @@
-"""The novice (``undercroft autoplay --policy novice``): the stand-in for a person's first games (issue 35).
+"""The novice (``undercroft autoplay --policy novice``): the stand-in for a person's first games.
 
 It reads the same screens as the careful bot (:class:`~undercroft.bot.policy.Bot`: the fight odds the panels show,
 :func:`undercroft.sim.odds.fight_odds`; the panel's choices, ``Game.legal``) but plays as a first-time player:

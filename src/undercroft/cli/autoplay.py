@@ -11,17 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from undercroft.cli.common import (
-    EXIT_FAIL,
-    EXIT_OK,
-    UserError,
-    add_data_arg,
-    add_jobs_args,
-    load_data,
-    printable,
-    say,
-    whole,
-)
+from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, add_data_arg, add_jobs_args, load_data, say, whole
+from undercroft.printable import printable
 
 MAX_COUNT = 1_000_000  # the bound of --games and --max-actions
 

@@ -1,4 +1,4 @@
-"""``undercroft balance``: the bot plays every ruleset, and docs/BALANCE.md gets the results (issue 16).
+"""``undercroft balance``: the bot plays every ruleset, and docs/BALANCE.md gets the results.
 
 The bot plays ``--games`` games of each ruleset of ``--rulesets`` (game i with seed ``game_seed(--seed, i)``,
 as ``undercroft autoplay`` does; the results are the same whatever ``--jobs`` or ``--dask``). Their statistics
@@ -30,9 +30,9 @@ from undercroft.cli.common import (
     check_output,
     games_per_ruleset,
     load_data,
-    printable,
 )
 from undercroft.cli.soak import RULESETS
+from undercroft.printable import printable
 
 DEFAULT_WRITE = Path("docs") / "BALANCE.md"
 POLICY_NAMES = ("careful", "novice")  # (undercroft.bot.POLICIES, not imported before a command needs it)

@@ -1,5 +1,5 @@
 """What the command line's subcommands share: exit codes, the one-line user error, ``--data`` and loading it,
-``--jobs``/``--dask``, ``--games`` per ruleset, and the escaping of text from files.
+``--jobs``/``--dask``, ``--games`` per ruleset, and printing text from files escaped (``show``, ``say``).
 
 It sits below :mod:`undercroft.cli.main` (which registers every subcommand module), so the subcommand modules
 and the benchmarks import this and never the command line's entry point: the imports run one way. It imports
@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from undercroft.printable import printable
 
 if TYPE_CHECKING:
     from undercroft.content import Content
@@ -42,13 +44,6 @@ def load_data(args: argparse.Namespace) -> Content:
 
 def add_data_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", metavar="DIR", help="rules data directory (default: the shipped data/)")
-
-
-def printable(text: str) -> str:
-    """``text`` with its control characters escaped (it may quote a recording's fields or a file's name)."""
-    from undercroft.record import printable
-
-    return printable(text)
 
 
 def show(text: str) -> None:

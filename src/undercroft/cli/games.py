@@ -7,7 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from undercroft.cli.common import EXIT_OK, add_data_arg, load_data, printable, say
+from undercroft.cli.common import EXIT_OK, add_data_arg, load_data, say
+from undercroft.printable import printable
 
 if TYPE_CHECKING:
     from undercroft.content import Content

@@ -22,7 +22,8 @@ from typing import Any, NoReturn, TextIO, cast
 
 from undercroft import __version__
 from undercroft.cli import autoplay, balance, bench, games, play, replay, sim, soak, validate
-from undercroft.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UserError, printable
+from undercroft.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UserError
+from undercroft.printable import printable
 
 __all__ = ["OutputError", "build_parser", "main"]
 

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, add_data_arg, load_data, printable, say, whole
+from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, add_data_arg, load_data, say, whole
+from undercroft.printable import printable
 
 if TYPE_CHECKING:
     from undercroft.content import Content

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from undercroft.cli.common import UserError, add_data_arg, load_data, printable, show
+from undercroft.cli.common import UserError, add_data_arg, load_data, show
+from undercroft.printable import printable
 
 if TYPE_CHECKING:
     from undercroft.content import Content

@@ -7,7 +7,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from undercroft.cli.common import EXIT_OK, add_data_arg, load_data, printable
+from undercroft.cli.common import EXIT_OK, add_data_arg, load_data
+from undercroft.printable import printable
 
 if TYPE_CHECKING:
     from undercroft.content import Content

@@ -24,6 +24,7 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from undercroft.content import schema
+from undercroft.printable import printable
 
 try:  # the C loader is much faster; fall back to the pure Python one
     _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
@@ -67,32 +68,6 @@ class Problem:
 
 def _cut(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})  # controls, format (bidi), surrogates, separators
-
-
-def printable(text: object) -> str:
-    """``text`` made safe to print on a terminal, on one line: every control character (C0, DEL, C1: ESC, CR, LF,
-    TAB, ... as ``\\xNN``) and every invisible format or line-separator character (bidi overrides, U+2028, ... as
-    ``\\uNNNN``) is written as its escape; everything else, backslashes included, is kept as it is.
-
-    Every text that comes from a file (a data error's excerpt, a recording's fields and crash message, a file name)
-    goes through this before it is printed, so a crafted file cannot move the cursor, clear the screen or set the
-    terminal's title."""
-    s = str(text)
-    if s.isprintable():  # the common case, fast: nothing to escape (isprintable() is False for all of the above)
-        return s
-    out = []
-    for ch in s:
-        o = ord(ch)
-        if o < 0x20 or 0x7F <= o < 0xA0:
-            out.append(f"\\x{o:02x}")
-        elif unicodedata.category(ch) in _ESCAPED_CATEGORIES:
-            out.append(f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 class DataError(Exception):

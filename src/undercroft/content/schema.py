@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from undercroft.notation import Dice, DiceError
+from undercroft.printable import printable
 
 
 class Model(BaseModel):
@@ -64,8 +65,6 @@ def _check_text(text: str) -> str:
     """A name or a text the screens and the logs print: no control character (an escape sequence, a bell, a
     newline that would split a log line), no invisible format or line-separator character, no other character
     that does not print (a space other than ' ', a blank, a private or unassigned one), and something to see."""
-    from undercroft.content.loader import printable
-
     shown = printable(text)
     if shown != text:
         bad = next(ch for ch in text if printable(ch) != ch)

@@ -7,7 +7,7 @@ from typing import Final, Literal, NamedTuple
 
 LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see ui.render.KIND_COLOURS)
 
-# --- levels: who a line is for (issue 13, "a quiet log") ---------------------------------------------------------
+# --- levels: who a line is for (a quiet log) -------------------------------------------------------------------------
 #
 # ``player``: what a player needs (meetings, hits, damage, deaths, finds, refusals, the party's own rolls in a fight,
 # talk and bribes); the message log and the panels show only these. ``detail``: the rolls a player may want

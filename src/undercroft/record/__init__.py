@@ -16,8 +16,9 @@ hex digits, ending an action line; ``"hash"``, 12, in a JSON line): a line that 
 caught when the file is loaded, with its line number. It is an integrity check, not a signature.
 
 Formats 1 and 2 (every line a JSON object; an action line holds the action as a dict, ``Game.checksum()`` of the
-state after it and 2-byte digests of its parts) are still read, replayed and verified as they always were, and a
-game of format 1 or 2 that is continued (:meth:`Recorder.append_to`) goes on in its own format.
+state after it and 2-byte digests of its parts) are still read, replayed and verified as they always were; only
+format 3 is written: a game of format 1 or 2 that is continued (:meth:`Recorder.append_to`) is first written again
+in format 3 (:meth:`Recorder.upgrade`), whole, in place.
 
 Lines are written whole with one ``os.write`` on a file opened for appending (and optionally ``fsync``-ed), one
 per action, so a crash never leaves a file that cannot be loaded up to its last action (the bot's games gather a
@@ -38,7 +39,7 @@ go (``saves_dir``, ``new_save_path``, ``latest_unfinished``) is :mod:`undercroft
 
 from __future__ import annotations
 
-from undercroft.content.loader import printable
+from undercroft.printable import printable
 from undercroft.record.format import (
     FORMAT_VERSION,
     KNOWN_PARTS,

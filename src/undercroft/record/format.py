@@ -17,12 +17,11 @@ from typing import Any
 import numpy as np
 
 from undercroft import __version__
-from undercroft.content.loader import printable
+from undercroft.printable import printable
 from undercroft.rules.actions import Action, action_from_text, action_to_dict, action_to_text
 from undercroft.rules.game import Game
 
 FORMAT_VERSION = 3
-WRITES = (2, 3)  # the formats a Recorder writes (2: to continue a game saved in format 1 or 2 in its own format)
 MAGIC = "undercroft"  # the header's "recording" field
 MAX_LINE = 64 * 1024  # bytes; a longer line is refused without being parsed
 MAX_FILE = 64 * 1024 * 1024  # bytes (about 450,000 actions); a larger file is refused before it is read

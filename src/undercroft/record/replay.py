@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from undercroft.content import Content
-from undercroft.content.loader import printable
+from undercroft.printable import printable
 from undercroft.record.format import (
     _PART_BYTES,
     Desync,

@@ -18,25 +18,23 @@ import numpy as np
 
 from undercroft import __version__
 from undercroft.content import Content
-from undercroft.content.loader import open_checked, printable
+from undercroft.content.loader import open_checked
+from undercroft.printable import printable
 from undercroft.record.format import (
     _MAX_MESSAGE,
     _TEXT_HASH_BYTES,
     FORMAT_VERSION,
     MAGIC,
     MAX_FILE,
-    WRITES,
     Header,
     Recording,
     RecordingError,
     SaveError,
     _line,
-    _part_names,
     _text_of,
     describe_action,
     installed_versions,
     is_daily_date,
-    state_digests,
 )
 from undercroft.record.reader import load_recording
 from undercroft.rules.actions import Action, action_to_dict
@@ -106,8 +104,6 @@ class Recorder:
         self.path = path
         self.batch = max(1, batch)  # action lines gathered before one write (see create)
         self._batched: list[bytes] = []  # action lines gathered, not yet written
-        self.format = header.format if header is not None else FORMAT_VERSION  # the format of the lines written
-        self._text = self.format >= 3
         self._fd: int | None = fd
         self._hash = last_hash
         self.next_turn = next_turn
@@ -137,14 +133,13 @@ class Recorder:
         *,
         fsync: bool = False,
         overwrite: bool = False,
-        format: int = FORMAT_VERSION,
         batch: int = 1,
         daily: str = "",
     ) -> Recorder:
-        """Start the recording of ``game`` (which must not have taken any action yet) at ``path``, in ``format``
-        (one of :data:`WRITES`; the current one unless asked: format 2 is for tests and the golden files).
+        """Start the recording of ``game`` (which must not have taken any action yet) at ``path``, in the current
+        format (:data:`FORMAT_VERSION`: the only one written; formats 1 and 2 are read).
 
-        ``daily``: the UTC date of a daily game (``play --daily``), kept in the header (format 3 only).
+        ``daily``: the UTC date of a daily game (``play --daily``), kept in the header.
 
         ``batch``: the action lines (format 3) gathered in memory and written together, with one write. A game
         someone plays writes every action at once (1, the default): a killed process loses nothing. The bot's
@@ -156,10 +151,8 @@ class Recorder:
         then no file is left (not even an empty one)."""
         if game.state.turn != 0:
             raise ValueError("a recording starts before the first action")
-        if format not in WRITES:
-            raise ValueError(f"a recording is written in format {' or '.join(map(str, WRITES))}, not {format!r}")
-        if daily and (format < 3 or not is_daily_date(daily)):
-            raise ValueError(f"a daily game's date is YYYY-MM-DD, in format 3: not {daily!r}")
+        if daily and not is_daily_date(daily):
+            raise ValueError(f"a daily game's date is YYYY-MM-DD: not {daily!r}")
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -167,18 +160,17 @@ class Recorder:
             fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o644)
         except OSError as exc:
             raise SaveError(path, exc) from exc
-        start = game.digest() if format >= 3 else state_digests(game)[0]
         v = installed_versions()
         header = Header(
-            format=format,
+            format=FORMAT_VERSION,
             game_version=v["game"],
             ruleset=game.ruleset_id,
             data_digest=content.digest,
             seed=game.state.seed,
             python=v["python"],
             numpy=v["numpy"],
-            start=start,
-            parts=PARTS if format >= 3 else _part_names(game),
+            start=game.digest(),
+            parts=PARTS,
             tcod=v["tcod"],
             daily=daily,
         )
@@ -209,14 +201,23 @@ class Recorder:
         return rec
 
     @classmethod
-    def append_to(cls, path: Path, *, fsync: bool = False, recording: Recording | None = None) -> Recorder:
-        """Continue writing an existing, unfinished recording (a torn last line, if any, is cut off first)."""
+    def append_to(
+        cls, path: Path, *, fsync: bool = False, recording: Recording | None = None, content: Content | None = None
+    ) -> Recorder:
+        """Continue writing an existing, unfinished recording (a torn last line, if any, is cut off first).
+
+        A recording of format 1 or 2 is first written again in the current format (:meth:`upgrade`, which needs
+        ``content``), so a file never mixes formats and only the current one is ever written."""
         path = Path(path)
         rec = recording if recording is not None else load_recording(path, lenient_tail=True)
         if rec.finished:
             raise RecordingError(path, 0, "this game is over: it cannot be continued")
         if rec.crash is not None:
             raise RecordingError(path, rec.crash["line"], "this recording ends in a crash: it cannot be continued")
+        if rec.header.format < FORMAT_VERSION:
+            if content is None:
+                raise ValueError(f"{path}: a recording of format {rec.header.format} is continued with its content")
+            rec = cls.upgrade(path, rec, content)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -227,6 +228,29 @@ class Recorder:
             os.close(fd)
             raise
         return cls(path, fd, rec.last_hash, rec.turns + 1, fsync=fsync, header=rec.header, offset=rec.size)
+
+    @classmethod
+    def upgrade(cls, path: Path, rec: Recording, content: Content) -> Recording:
+        """Write the unfinished recording ``rec`` of ``path`` (format 1 or 2) again in the current format: its
+        actions replayed into a new file beside it, which then replaces it whole (the header names this
+        installation's versions and data). Raises :class:`RecordingError` when an action is refused on the way (the
+        recording does not replay here) and :class:`SaveError` when the new file cannot be written; then ``path``
+        is left as it was."""
+        game = Game(content, rec.header.ruleset, rec.header.seed)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.upgrade")
+        try:
+            with cls.create(tmp, game, content, overwrite=True) as out:
+                for turn, action, _ in rec.actions:
+                    play_step(game, out, action)
+                    if out.next_turn != turn + 1:
+                        raise RecordingError(path, turn + 1, "this action is refused here: it cannot be continued")
+                if not out.flush_pending():
+                    raise SaveError(path, out._failure or OSError(errno.EIO, out.error or "not written"))
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        return load_recording(path)
 
     # writing
 
@@ -333,25 +357,18 @@ class Recorder:
                 f"{self.path}: expected the action of turn {self.next_turn}, the game is at turn {turn} "
                 "(was the action refused, or one left unrecorded?)"
             )
-        if self._text:
-            self._write_text(f"{turn} {_text_of(action)} {game.digest()}")
-        else:
-            total, parts = state_digests(game)
-            self._write({"turn": turn, "action": action_to_dict(action), "checksum": total, "parts": parts})
+        self._write_text(f"{turn} {_text_of(action)} {game.digest()}")
         self.next_turn += 1
 
     def finish(self, game: Game) -> None:
-        """The game is over (death or victory): write the end line (format 3: with the game's score). The recording
-        cannot be continued after it."""
+        """The game is over (death or victory): write the end line, with the game's score. The recording cannot be
+        continued after it."""
         if self.finished:
             return
         if not game.over:
             raise ValueError("finish() is for a game that is over")
-        if self._text:
-            score = score_card(game.content, game.state).total
-            self._write({"end": game.state.mode, "turn": game.state.turn, "digest": game.digest(), "score": score})
-        else:
-            self._write({"end": game.state.mode, "turn": game.state.turn, "checksum": game.checksum()})
+        score = score_card(game.content, game.state).total
+        self._write({"end": game.state.mode, "turn": game.state.turn, "digest": game.digest(), "score": score})
         self.finished = True
 
     def crash(self, game: Game, exc: BaseException, action: Action | None = None) -> Path:

@@ -226,7 +226,7 @@ def dijkstra_map(
     step costs the same and may pass between two walls); :data:`MAX_DIST` where it cannot reach.
 
     The same distances as ``tcod.path.dijkstra2d(dist, cost, 1, 1 if diagonal else None)`` from a single zero
-    (tests/test_flood.py checks it), which leaks native memory in tcod 21.2 (issue 15). A bucket queue of bit
+    (tests/test_flood.py checks it), which leaks native memory in tcod 21.2. A bucket queue of bit
     sets: the map is one Python integer a tile set (each row ``w + 1`` bits, the last one always blocked so a step
     off a row's end lands nowhere), a step from a set is a handful of shifts, and the tiles settled at each cost are
     written back to the array at the end, one bit plane of the cost a time.

@@ -1,4 +1,4 @@
-"""The colours of every screen, and the contrast rules they keep (issue 14, point 4 "Contrast").
+"""The colours of every screen, and the contrast rules they keep: every text readable on its background.
 
 Every colour constant of :mod:`undercroft.ui.render` lives here under the same name and type (``RGB`` tuples,
 the map's numpy arrays with the same shape, dtype and order), retuned where they were too faint, plus:

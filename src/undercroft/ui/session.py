@@ -203,7 +203,7 @@ class Session:
         try:
             rec = record.load_recording(path, lenient_tail=True)
             game, log = _replayed(content, rec)
-            recorder = record.Recorder.append_to(path, recording=rec)
+            recorder = record.Recorder.append_to(path, recording=rec, content=content)
         except BaseException:
             lock.release()
             raise

@@ -1,0 +1,21 @@
+"""No comment or docstring in the source or the tests cites an issue number: a reader of the code cannot open the
+tracker, so a comment says the rule or the reason itself."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CITATION = re.compile(r"\b[Ii]ssues?\s*#?\d+")
+
+
+def test_no_comment_cites_an_issue_number() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for folder in ("src", "tests")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if CITATION.search(line)
+    ]
+    assert not found, "say what the issue asked for instead of its number:\n" + "\n".join(found)
