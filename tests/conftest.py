@@ -1,8 +1,9 @@
-"""Shared fixtures: a private copy of the shipped rules data that a test may break."""
+"""Shared fixtures: a private copy of the shipped rules data that a test may break; the fast loop's CPU guard."""
 
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -10,6 +11,81 @@ from pathlib import Path
 import pytest
 
 from undercroft.paths import data_dir
+
+pytest_plugins = ["pytester"]  # tests/test_cpu_guard.py runs the guard below on tiny test files
+
+# The fast loop's guard: a test not marked slow fails when its setup and call take more CPU than this (ini option
+# ``fast_test_cpu_limit``, seconds). CPU rather than wall time, so that a busy machine does not fail a test: the
+# CPU of this process and of the processes it started and waited for (a command run with subprocess counts).
+# A fixture wider than one test (session, package, module, class) is a shared set-up: its one-off cost is not
+# charged to the test that happens to need it first; the terminal summary shows those costs instead.
+CPU_LIMIT = "fast_test_cpu_limit"
+
+
+def _cpu() -> float:
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+class CpuGuard:
+    """The guard's hooks, a plugin of the whole session (a conftest's own hooks would miss the session's fixtures,
+    which are made outside this folder's nodes)."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.shared: dict[str, float] = {}  # a shared set-up's name -> its CPU seconds in this session
+        self.shared_total = 0.0
+        self.depth = 0  # shared set-ups being made now (one made inside another is counted once in the total)
+        self.start: dict[str, tuple[float, float]] = {}  # test -> (CPU, shared_total) as its setup began
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(self, fixturedef: pytest.FixtureDef[object]) -> Generator[None, object, object]:
+        if fixturedef.scope == "function":
+            return (yield)
+        start = _cpu()
+        self.depth += 1
+        try:
+            return (yield)
+        finally:
+            self.depth -= 1
+            spent = _cpu() - start
+            name = f"{fixturedef.baseid}::{fixturedef.argname}".lstrip(":")
+            self.shared[name] = self.shared.get(name, 0.0) + spent
+            if self.depth == 0:
+                self.shared_total += spent
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        self.start[item.nodeid] = (_cpu(), self.shared_total)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        """A test not marked slow that passed but went over the limit fails, with its name and its time."""
+        yield
+        cpu0, shared0 = self.start.pop(item.nodeid)
+        spent = (_cpu() - cpu0) - (self.shared_total - shared0)
+        if spent > self.limit and not item.get_closest_marker("slow"):
+            pytest.fail(
+                f"{item.nodeid} took {spent:.2f} s of CPU (setup and call, shared set-ups excepted), over the fast "
+                f"loop's limit of {self.limit:g} s: mark it @pytest.mark.slow or make it cheaper. (CPU time of the "
+                "test's process and of the processes it waited for, not wall time: a busy machine does not make a "
+                "test fail here.)",
+                pytrace=False,
+            )
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """One line: what the shared set-ups cost, the largest first."""
+        if self.shared_total >= 0.5:
+            largest = ", ".join(f"{n} {s:.1f} s" for n, s in sorted(self.shared.items(), key=lambda kv: -kv[1])[:5])
+            terminalreporter.write_line(f"shared set-ups: {self.shared_total:.1f} s of CPU; the largest: {largest}")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(CPU_LIMIT, "CPU seconds a test not marked slow may take (setup and call)", default="1.0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(CpuGuard(float(config.getini(CPU_LIMIT))), "undercroft-cpu-guard")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -56,3 +132,14 @@ def _mutate(directory: Path, fname: str, old: str, new: str) -> str:
 def mutate() -> Mutate:
     """Replace the first occurrence of ``old`` by ``new`` in one data file; fails loudly if ``old`` is absent."""
     return _mutate
+
+
+@pytest.fixture(scope="session")
+def autoplayed() -> None:
+    """The bot's games of every ruleset that ``test_rules_properties.played`` keeps (read by the property tests
+    there, in ``test_encounter_map`` and in ``test_log_levels``), played once per session: a shared set-up."""
+    from test_rules_properties import RULESETS, played
+
+    for ruleset in RULESETS:
+        played(ruleset)
+        played(ruleset, patient=True)

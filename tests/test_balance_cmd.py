@@ -189,7 +189,9 @@ def run_balance(tmp_path: Path, *extra: str) -> int:
         [
             "balance",
             "--games",
-            "3",
+            "1",
+            "--seed",
+            "5",
             "--rulesets",
             "warden,crawler",
             "--jobs",
@@ -212,7 +214,7 @@ def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.Ca
     first = doc.read_text(encoding="utf-8")
     assert first.startswith(before + BEGIN) and first.endswith(END + after)
     assert first.count(BEGIN) == 1 and first.count(END) == 1 and "stale" not in first
-    assert "undercroft balance --games 3 --seed 1 --rulesets warden,crawler --write" in first
+    assert "undercroft balance --games 1 --seed 5 --rulesets warden,crawler --write" in first
     assert first.index("### warden, careful") < first.index("### warden, novice") < first.index("### crawler")
     assert run_balance(tmp_path) == 0
     capsys.readouterr()
@@ -228,11 +230,11 @@ def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: p
     assert len(lines) == 1
     result = json.loads(lines[0])
     assert list(result["rulesets"]) == ["warden", "crawler"]
-    assert result["seed"] == 1 and result["games"] == 3
-    assert result["rulesets"]["warden"]["games"] == 3
+    assert result["seed"] == 5 and result["games"] == 1
+    assert result["rulesets"]["warden"]["games"] == 1
     assert list(result["policies"]) == ["careful", "novice"]
     novice = result["policies"]["novice"]["warden"]
-    assert novice["policy"] == "novice" and novice["games"] == 3 and "cornered_on_floor_1" in novice
+    assert novice["policy"] == "novice" and novice["games"] == 1 and "cornered_on_floor_1" in novice
     text = doc.read_text(encoding="utf-8")
     assert text.startswith(f"# Balance\n\n{BEGIN}") and text.endswith(f"{END}\n")
     assert run_balance(tmp_path, "--json") == 0
