@@ -12,16 +12,11 @@ from undercroft.autoplay import GameResult, game_seed, play_game, summarize
 from undercroft.bot import Bot
 from undercroft.bot.meeting import bribe_offer, talk_odds
 from undercroft.cli.main import main
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Origin
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
 
 
 def autoplay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

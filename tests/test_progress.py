@@ -62,7 +62,8 @@ def test_nothing_on_stderr_when_it_is_not_a_terminal(capsys: pytest.CaptureFixtu
 
 
 def test_soak_gives_the_same_result_in_one_process_or_two() -> None:
-    one, two = (soak(argparse.Namespace(data=None), 3, 5, rulesets=("undercroft",), jobs=jobs) for jobs in (1, 2))
+    # two short games (seeds 6 and 7), so that each of the two processes plays one
+    one, two = (soak(argparse.Namespace(data=None), 2, 6, rulesets=("undercroft",), jobs=jobs) for jobs in (1, 2))
     assert list(one) == [
         "games",
         "actions",
@@ -77,4 +78,4 @@ def test_soak_gives_the_same_result_in_one_process_or_two() -> None:
         "problems",
     ]  # the keys of soak --json, as before
     assert one.pop("seconds") >= 0 and two.pop("seconds") >= 0
-    assert one == two and one["games"] == 3 and one["actions"] > 0
+    assert one == two and one["games"] == 2 and one["actions"] > 0

@@ -41,11 +41,6 @@ class Boom(RuntimeError):
     """The injected engine bug."""
 
 
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
-
-
 def bot_game(
     content: Content, path: Path, ruleset: str = "undercroft", seed: int = 3, actions: int = 400
 ) -> tuple[Game, Recorder]:

@@ -15,7 +15,7 @@ from test_replay_cli import run as run  # the fixture: the command line in-proce
 from undercroft import saves
 from undercroft.autoplay import play_game
 from undercroft.bot import Bot
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.record import (
     Desync,
     Recorder,
@@ -43,11 +43,6 @@ from undercroft.rules.game import Game
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 GOLDEN3 = sorted((GOLDEN_DIR / "v3").glob("*.jsonl"))
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
 
 
 @pytest.fixture(scope="module")

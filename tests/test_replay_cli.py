@@ -23,11 +23,6 @@ from undercroft.rules.game import Game
 Run = Callable[..., tuple[int, str, str]]
 
 
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
-
-
 def as_format_2(content: Content, src: Path, dst: Path) -> Path:
     """The game of recording ``src`` recorded again at ``dst`` in format 2 (JSON lines), as an older save holds it."""
     rec = load_recording(src)
