@@ -20,8 +20,9 @@ pytest_plugins = ["pytester"]  # tests/test_cpu_guard.py runs the guard below on
 # The fast loop's guard: a test not marked slow fails when its setup and call take more CPU than this (ini option
 # ``fast_test_cpu_limit``, seconds). CPU rather than wall time, so that a busy machine does not fail a test: the
 # CPU of this process and of the processes it started and waited for (a command run with subprocess counts).
-# A fixture wider than one test (session, package, module, class) is a shared set-up: its one-off cost is not
-# charged to the test that happens to need it first; the terminal summary shows those costs instead.
+# Not charged to the test they fall in: a fixture wider than one test (session, package, module, class), a shared
+# set-up whose one-off cost the terminal summary shows instead; and the garbage collector's full passes, which walk
+# everything alive in the session, whichever test happens to trigger them.
 CPU_LIMIT = "fast_test_cpu_limit"
 
 
@@ -37,9 +38,21 @@ class CpuGuard:
     def __init__(self, limit: float) -> None:
         self.limit = limit
         self.shared: dict[str, float] = {}  # a shared set-up's name -> its CPU seconds in this session
-        self.shared_total = 0.0
-        self.depth = 0  # shared set-ups being made now (one made inside another is counted once in the total)
-        self.start: dict[str, tuple[float, float]] = {}  # test -> (CPU, shared_total) as its setup began
+        self.excused = 0.0  # CPU seconds of the shared set-ups and the full collections so far
+        self.gc = 0.0  # of which the full collections
+        self.depth = 0  # shared set-ups being made now (one made inside another is excused once)
+        self.gc_start = 0.0
+        self.start: dict[str, tuple[float, float]] = {}  # test -> (CPU, excused) as its setup began
+
+    def collecting(self, phase: str, info: dict[str, int]) -> None:
+        """gc.callbacks: time the full collections (outside a shared set-up, whose own time holds them)."""
+        if info["generation"] == 2 and self.depth == 0:
+            if phase == "start":
+                self.gc_start = _cpu()
+            else:
+                spent = _cpu() - self.gc_start
+                self.gc += spent
+                self.excused += spent
 
     @pytest.hookimpl(wrapper=True)
     def pytest_fixture_setup(self, fixturedef: pytest.FixtureDef[object]) -> Generator[None, object, object]:
@@ -55,32 +68,35 @@ class CpuGuard:
             name = f"{fixturedef.baseid}::{fixturedef.argname}".lstrip(":")
             self.shared[name] = self.shared.get(name, 0.0) + spent
             if self.depth == 0:
-                self.shared_total += spent
+                self.excused += spent
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
-        self.start[item.nodeid] = (_cpu(), self.shared_total)
+        self.start[item.nodeid] = (_cpu(), self.excused)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
         """A test not marked slow that passed but went over the limit fails, with its name and its time."""
         yield
-        cpu0, shared0 = self.start.pop(item.nodeid)
-        spent = (_cpu() - cpu0) - (self.shared_total - shared0)
+        cpu0, excused0 = self.start.pop(item.nodeid)
+        spent = (_cpu() - cpu0) - (self.excused - excused0)
         if spent > self.limit and not item.get_closest_marker("slow"):
             pytest.fail(
-                f"{item.nodeid} took {spent:.2f} s of CPU (setup and call, shared set-ups excepted), over the fast "
-                f"loop's limit of {self.limit:g} s: mark it @pytest.mark.slow or make it cheaper. (CPU time of the "
-                "test's process and of the processes it waited for, not wall time: a busy machine does not make a "
-                "test fail here.)",
+                f"{item.nodeid} took {spent:.2f} s of CPU (setup and call, not the shared set-ups nor the full "
+                f"garbage collections), over the fast loop's limit of {self.limit:g} s: mark it @pytest.mark.slow "
+                "or make it cheaper. (CPU time of the test's process and of the processes it waited for, not wall "
+                "time: a busy machine does not make a test fail here.)",
                 pytrace=False,
             )
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        """One line: what the shared set-ups cost, the largest first."""
-        if self.shared_total >= 0.5:
-            largest = ", ".join(f"{n} {s:.1f} s" for n, s in sorted(self.shared.items(), key=lambda kv: -kv[1])[:5])
-            terminalreporter.write_line(f"shared set-ups: {self.shared_total:.1f} s of CPU; the largest: {largest}")
+        """One line: what the shared set-ups and the full collections cost, the largest set-ups first."""
+        shared = sorted(self.shared.items(), key=lambda kv: -kv[1])[:4]
+        terminalreporter.write_line(
+            f"not charged to any test: {self.excused - self.gc:.1f} s of CPU in shared set-ups (the largest: "
+            + ", ".join(f"{name} {spent:.1f} s" for name, spent in shared)
+            + f"), {self.gc:.1f} s in the garbage collector's full passes"
+        )
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -88,12 +104,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.pluginmanager.register(CpuGuard(float(config.getini(CPU_LIMIT))), "undercroft-cpu-guard")
+    guard = CpuGuard(float(config.getini(CPU_LIMIT)))
+    config.pluginmanager.register(guard, "undercroft-cpu-guard")
+    gc.callbacks.append(guard.collecting)
     # The cyclic garbage collector's full passes walk every live object: the test session's (modules, items,
     # fixtures), the shared set-ups' (the bot games and their events) and the test's. They took a fifth of the fast
     # loop's CPU; a tenth as many of them (the young generations are collected as usual), over what collection made
     # frozen out of their reach (below), take little.
     gc.set_threshold(700, 10, 100)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    guard = config.pluginmanager.get_plugin("undercroft-cpu-guard")
+    if isinstance(guard, CpuGuard):
+        gc.callbacks.remove(guard.collecting)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -53,8 +53,8 @@ def test_a_fast_test_over_the_limit_fails_with_its_name(
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "*test_tiny.py::test_spins took 0.1* s of CPU (setup and call, shared set-ups excepted), over the fast "
-            "loop's limit of 0.1 s: mark it @pytest.mark.slow or make it cheaper*",
+            "*test_tiny.py::test_spins took 0.1* s of CPU (setup and call, not the shared set-ups nor the full garbage "
+            "collections), over the fast loop's limit of 0.1 s: mark it @pytest.mark.slow or make it cheaper*",
             "FAILED test_tiny.py::test_spins - *",
         ]
     )
