@@ -91,11 +91,12 @@ class CpuGuard:
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """One line: what the shared set-ups and the full collections cost, the largest set-ups first."""
-        shared = sorted(self.shared.items(), key=lambda kv: -kv[1])[:4]
+        largest = sorted(self.shared.items(), key=lambda kv: -kv[1])[:4]
+        names = ", ".join(f"{name} {spent:.1f} s" for name, spent in largest if spent >= 0.05)
         terminalreporter.write_line(
-            f"not charged to any test: {self.excused - self.gc:.1f} s of CPU in shared set-ups (the largest: "
-            + ", ".join(f"{name} {spent:.1f} s" for name, spent in shared)
-            + f"), {self.gc:.1f} s in the garbage collector's full passes"
+            f"not charged to any test: {self.excused - self.gc:.1f} s of CPU in shared set-ups"
+            + (f" (the largest: {names})" if names else "")
+            + f", {self.gc:.1f} s in the garbage collector's full passes"
         )
 
 

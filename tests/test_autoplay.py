@@ -172,6 +172,7 @@ def test_jobs_give_the_same_summary_and_recordings_byte_for_byte(
 
 
 @pytest.mark.extras
+@pytest.mark.slow  # (a local Dask cluster: about 3.5 s of CPU)
 def test_dask_cluster_gives_the_same_results(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")  # the optional extra undercroft[cluster]
     one, files1 = _batch(capsys, tmp_path, "one", "--jobs", "1")

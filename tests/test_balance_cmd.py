@@ -203,6 +203,13 @@ def run_balance(tmp_path: Path, *extra: str) -> int:
     )
 
 
+@pytest.fixture
+def no_charts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables only, matplotlib installed or not (the charts have their own test, under extras: slow)."""
+    monkeypatch.setattr(balance, "plotting", lambda: None)
+
+
+@pytest.mark.usefixtures("no_charts")
 def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = tmp_path / "BALANCE.md"
     before, after = "# Balance\n\nHand-written prose.\n\n", "\n\n## Later\n\nMore prose.\n"
@@ -221,6 +228,7 @@ def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.Ca
     assert doc.read_text(encoding="utf-8") == first  # the same seed: the same games, the same section
 
 
+@pytest.mark.usefixtures("no_charts")
 def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = tmp_path / "BALANCE.md"
     doc.write_text("# Balance\n", encoding="utf-8")
@@ -242,6 +250,7 @@ def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: p
 
 
 @pytest.mark.extras
+@pytest.mark.slow  # (matplotlib and four charts: over a second of CPU)
 def test_the_charts_are_pngs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     assert run_balance(tmp_path, "--charts", str(tmp_path / "figs")) == 0
@@ -253,10 +262,8 @@ def test_the_charts_are_pngs(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "](figs/survival.png)" in text and "](figs/win_rate.png)" in text
 
 
-def test_without_matplotlib_the_tables_are_written(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(balance, "plotting", lambda: None)
+@pytest.mark.usefixtures("no_charts")
+def test_without_matplotlib_the_tables_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_balance(tmp_path) == 0
     _out, err = capsys.readouterr()
     assert err.splitlines() == ["undercroft: charts need the optional extra: pip install 'undercroft[plot]'"]
