@@ -1,15 +1,129 @@
-"""Shared fixtures: a private copy of the shipped rules data that a test may break."""
+"""Shared fixtures: a private copy of the shipped rules data that a test may break; the fast loop's CPU guard."""
 
 from __future__ import annotations
 
+import gc
 import os
+import resource
 import shutil
 from collections.abc import Callable, Generator
 from pathlib import Path
 
+import engine_helpers
 import pytest
 
+from undercroft.content import Content
 from undercroft.paths import data_dir
+
+pytest_plugins = ["pytester"]  # tests/test_cpu_guard.py runs the guard below on tiny test files
+
+# The fast loop's guard: a test not marked slow fails when its setup and call take more CPU than this (ini option
+# ``fast_test_cpu_limit``, seconds). CPU rather than wall time, so that a busy machine does not fail a test: the
+# CPU of this process and of the processes it started and waited for (a command run with subprocess counts).
+# Not charged to the test they fall in: a fixture wider than one test (session, package, module, class), a shared
+# set-up whose one-off cost the terminal summary shows instead; and the garbage collector's full passes, which walk
+# everything alive in the session, whichever test happens to trigger them.
+CPU_LIMIT = "fast_test_cpu_limit"
+
+
+def _cpu() -> float:
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+class CpuGuard:
+    """The guard's hooks, a plugin of the whole session (a conftest's own hooks would miss the session's fixtures,
+    which are made outside this folder's nodes)."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.shared: dict[str, float] = {}  # a shared set-up's name -> its CPU seconds in this session
+        self.excused = 0.0  # CPU seconds of the shared set-ups and the full collections so far
+        self.gc = 0.0  # of which the full collections
+        self.depth = 0  # shared set-ups being made now (one made inside another is excused once)
+        self.gc_start = 0.0
+        self.start: dict[str, tuple[float, float]] = {}  # test -> (CPU, excused) as its setup began
+
+    def collecting(self, phase: str, info: dict[str, int]) -> None:
+        """gc.callbacks: time the full collections (outside a shared set-up, whose own time holds them)."""
+        if info["generation"] == 2 and self.depth == 0:
+            if phase == "start":
+                self.gc_start = _cpu()
+            else:
+                spent = _cpu() - self.gc_start
+                self.gc += spent
+                self.excused += spent
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(self, fixturedef: pytest.FixtureDef[object]) -> Generator[None, object, object]:
+        if fixturedef.scope == "function":
+            return (yield)
+        start = _cpu()
+        self.depth += 1
+        try:
+            return (yield)
+        finally:
+            self.depth -= 1
+            spent = _cpu() - start
+            name = f"{fixturedef.baseid}::{fixturedef.argname}".lstrip(":")
+            self.shared[name] = self.shared.get(name, 0.0) + spent
+            if self.depth == 0:
+                self.excused += spent
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        self.start[item.nodeid] = (_cpu(), self.excused)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        """A test not marked slow that passed but went over the limit fails, with its name and its time."""
+        yield
+        cpu0, excused0 = self.start.pop(item.nodeid)
+        spent = (_cpu() - cpu0) - (self.excused - excused0)
+        if spent > self.limit and not item.get_closest_marker("slow"):
+            pytest.fail(
+                f"{item.nodeid} took {spent:.2f} s of CPU (setup and call, not the shared set-ups nor the full "
+                f"garbage collections), over the fast loop's limit of {self.limit:g} s: mark it @pytest.mark.slow "
+                "or make it cheaper. (CPU time of the test's process and of the processes it waited for, not wall "
+                "time: a busy machine does not make a test fail here.)",
+                pytrace=False,
+            )
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """One line: what the shared set-ups and the full collections cost, the largest set-ups first."""
+        largest = sorted(self.shared.items(), key=lambda kv: -kv[1])[:4]
+        names = ", ".join(f"{name} {spent:.1f} s" for name, spent in largest if spent >= 0.05)
+        terminalreporter.write_line(
+            f"not charged to any test: {self.excused - self.gc:.1f} s of CPU in shared set-ups"
+            + (f" (the largest: {names})" if names else "")
+            + f", {self.gc:.1f} s in the garbage collector's full passes"
+        )
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(CPU_LIMIT, "CPU seconds a test not marked slow may take (setup and call)", default="1.0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    guard = CpuGuard(float(config.getini(CPU_LIMIT)))
+    config.pluginmanager.register(guard, "undercroft-cpu-guard")
+    gc.callbacks.append(guard.collecting)
+    # The cyclic garbage collector's full passes walk every live object: the test session's (modules, items,
+    # fixtures), the shared set-ups' (the bot games and their events) and the test's. They took a fifth of the fast
+    # loop's CPU; a tenth as many of them (the young generations are collected as usual), over what collection made
+    # frozen out of their reach (below), take little.
+    gc.set_threshold(700, 10, 100)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    guard = config.pluginmanager.get_plugin("undercroft-cpu-guard")
+    if isinstance(guard, CpuGuard):
+        gc.callbacks.remove(guard.collecting)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -35,6 +149,12 @@ def shipped_data() -> Path:
     return d
 
 
+@pytest.fixture(scope="session")
+def content() -> Content:
+    """The shipped rules data, loaded once for the whole session (read only): ``engine_helpers.content()``."""
+    return engine_helpers.content()
+
+
 @pytest.fixture
 def data_copy(tmp_path: Path, shipped_data: Path) -> Path:
     """A fresh copy of the shipped data directory in ``tmp_path``, free to mutate."""
@@ -56,3 +176,14 @@ def _mutate(directory: Path, fname: str, old: str, new: str) -> str:
 def mutate() -> Mutate:
     """Replace the first occurrence of ``old`` by ``new`` in one data file; fails loudly if ``old`` is absent."""
     return _mutate
+
+
+@pytest.fixture(scope="session")
+def autoplayed() -> None:
+    """The bot's games of every ruleset that ``test_rules_properties.played`` keeps (read by the property tests
+    there, in ``test_encounter_map`` and in ``test_log_levels``), played once per session: a shared set-up."""
+    from test_rules_properties import RULESETS, played
+
+    for ruleset in RULESETS:
+        played(ruleset)
+        played(ruleset, patient=True)

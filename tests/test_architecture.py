@@ -12,6 +12,7 @@ from undercroft.devtools.architecture import (
     BEGIN,
     END,
     REGENERATE,
+    Scan,
     current_section,
     main,
     render_section,
@@ -23,8 +24,14 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "ARCHITECTURE.md"
 
 
-def test_generated_import_graph_is_up_to_date() -> None:
-    want = render_section(scan_package(ROOT / "src", display_root=ROOT))
+@pytest.fixture(scope="module")
+def scan() -> Scan:
+    """The source tree, scanned once for the tests below."""
+    return scan_package(ROOT / "src", display_root=ROOT)
+
+
+def test_generated_import_graph_is_up_to_date(scan: Scan) -> None:
+    want = render_section(scan)
     have = current_section(DOC.read_text(encoding="utf-8"))
     assert have is not None, f"docs/ARCHITECTURE.md has no {BEGIN} ... {END} section"
     if have != want:
@@ -32,8 +39,7 @@ def test_generated_import_graph_is_up_to_date() -> None:
         pytest.fail(f"docs/ARCHITECTURE.md's import graph is out of date; regenerate it with: {REGENERATE}\n{diff}")
 
 
-def test_the_section_names_every_package_and_arrow() -> None:
-    scan = scan_package(ROOT / "src", display_root=ROOT)
+def test_the_section_names_every_package_and_arrow(scan: Scan) -> None:
     section = render_section(scan)
     assert section.startswith(BEGIN) and section.endswith(END)
     assert "```mermaid\ngraph LR\n" in section

@@ -12,16 +12,11 @@ from undercroft.autoplay import GameResult, game_seed, play_game, summarize
 from undercroft.bot import Bot
 from undercroft.bot.meeting import bribe_offer, talk_odds
 from undercroft.cli.main import main
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Origin
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
 
 
 def autoplay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -65,7 +60,7 @@ def test_soak_every_recording_verifies(capsys: pytest.CaptureFixture[str], tmp_p
 
 
 def test_text_summary_and_progress(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = autoplay(capsys, "--games", "2", "--seed", "5")
+    code, out, err = autoplay(capsys, "--games", "2", "--seed", "6")
     assert code == 0
     assert "wins:" in out and "deaths:" in out and "deepest:" in out and "mean turns:" in out
     assert "by level:" in out or "deaths:     0" in out
@@ -74,7 +69,7 @@ def test_text_summary_and_progress(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_json_keeps_stdout_clean(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = autoplay(capsys, "--games", "2", "--seed", "5", "--json")
+    code, out, err = autoplay(capsys, "--games", "2", "--seed", "6", "--json")
     assert code == 0
     json.loads(out)  # the whole of stdout is one JSON object
     assert err == ""
@@ -124,8 +119,8 @@ def test_the_bot_never_touches_the_game(content: Content, ruleset: str) -> None:
 
 
 def test_the_bot_explores_and_descends(content: Content) -> None:
-    results = [play_game(content, "undercroft", s) for s in range(1, 9)]
-    assert max(r.deepest for r in results) >= 2
+    results = [play_game(content, "undercroft", s) for s in (6, 8)]  # two short games (most last 2,000 actions)
+    assert all(r.deepest >= 2 for r in results)
     assert all(r.outcome in ("dead", "won", "timeout") for r in results)
 
 
@@ -181,6 +176,7 @@ def test_jobs_give_the_same_summary_and_recordings_byte_for_byte(
 
 
 @pytest.mark.extras
+@pytest.mark.slow  # (a local Dask cluster: about 3.5 s of CPU)
 def test_dask_cluster_gives_the_same_results(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")  # the optional extra undercroft[cluster]
     one, files1 = _batch(capsys, tmp_path, "one", "--jobs", "1")

@@ -189,7 +189,9 @@ def run_balance(tmp_path: Path, *extra: str) -> int:
         [
             "balance",
             "--games",
-            "3",
+            "1",
+            "--seed",
+            "5",
             "--rulesets",
             "warden,crawler",
             "--jobs",
@@ -201,6 +203,13 @@ def run_balance(tmp_path: Path, *extra: str) -> int:
     )
 
 
+@pytest.fixture
+def no_charts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables only, matplotlib installed or not (the charts have their own test, under extras: slow)."""
+    monkeypatch.setattr(balance, "plotting", lambda: None)
+
+
+@pytest.mark.usefixtures("no_charts")
 def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = tmp_path / "BALANCE.md"
     before, after = "# Balance\n\nHand-written prose.\n\n", "\n\n## Later\n\nMore prose.\n"
@@ -212,13 +221,14 @@ def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.Ca
     first = doc.read_text(encoding="utf-8")
     assert first.startswith(before + BEGIN) and first.endswith(END + after)
     assert first.count(BEGIN) == 1 and first.count(END) == 1 and "stale" not in first
-    assert "undercroft balance --games 3 --seed 1 --rulesets warden,crawler --write" in first
+    assert "undercroft balance --games 1 --seed 5 --rulesets warden,crawler --write" in first
     assert first.index("### warden, careful") < first.index("### warden, novice") < first.index("### crawler")
     assert run_balance(tmp_path) == 0
     capsys.readouterr()
     assert doc.read_text(encoding="utf-8") == first  # the same seed: the same games, the same section
 
 
+@pytest.mark.usefixtures("no_charts")
 def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = tmp_path / "BALANCE.md"
     doc.write_text("# Balance\n", encoding="utf-8")
@@ -228,11 +238,11 @@ def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: p
     assert len(lines) == 1
     result = json.loads(lines[0])
     assert list(result["rulesets"]) == ["warden", "crawler"]
-    assert result["seed"] == 1 and result["games"] == 3
-    assert result["rulesets"]["warden"]["games"] == 3
+    assert result["seed"] == 5 and result["games"] == 1
+    assert result["rulesets"]["warden"]["games"] == 1
     assert list(result["policies"]) == ["careful", "novice"]
     novice = result["policies"]["novice"]["warden"]
-    assert novice["policy"] == "novice" and novice["games"] == 3 and "cornered_on_floor_1" in novice
+    assert novice["policy"] == "novice" and novice["games"] == 1 and "cornered_on_floor_1" in novice
     text = doc.read_text(encoding="utf-8")
     assert text.startswith(f"# Balance\n\n{BEGIN}") and text.endswith(f"{END}\n")
     assert run_balance(tmp_path, "--json") == 0
@@ -240,6 +250,7 @@ def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: p
 
 
 @pytest.mark.extras
+@pytest.mark.slow  # (matplotlib and four charts: over a second of CPU)
 def test_the_charts_are_pngs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     assert run_balance(tmp_path, "--charts", str(tmp_path / "figs")) == 0
@@ -251,10 +262,8 @@ def test_the_charts_are_pngs(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "](figs/survival.png)" in text and "](figs/win_rate.png)" in text
 
 
-def test_without_matplotlib_the_tables_are_written(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(balance, "plotting", lambda: None)
+@pytest.mark.usefixtures("no_charts")
+def test_without_matplotlib_the_tables_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_balance(tmp_path) == 0
     _out, err = capsys.readouterr()
     assert err.splitlines() == ["undercroft: charts need the optional extra: pip install 'undercroft[plot]'"]

@@ -4,23 +4,16 @@ prefers."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from undercroft.autoplay import play_game
 from undercroft.bot import Bot, meeting, policy
 from undercroft.bot.meeting import best
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.rules.actions import Action
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import fight_odds
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
 
 
 def test_the_best_way_is_the_greatest_a_tie_to_six_places_the_preferred() -> None:

@@ -15,16 +15,11 @@ import pytest
 from undercroft.autoplay import Timing, play_game
 from undercroft.bot import Bot
 from undercroft.bot.planning import Walker
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 
 Point = tuple[int, int]
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
 
 
 @dataclass

@@ -416,6 +416,7 @@ from test_rules_properties import RULESETS, played, where  # noqa: E402  (the sa
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("autoplayed")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_nothing_happens_with_a_group_out_of_sight_until_the_sides_meet(ruleset: str) -> None:
     """003: "Only when the monster and party actually meet will the party know an encounter has occurred": from the
@@ -443,6 +444,7 @@ def test_nothing_happens_with_a_group_out_of_sight_until_the_sides_meet(ruleset:
         assert unseen_seen == 0  # these rules roll no distance: every group is met where it stands
 
 
+@pytest.mark.usefixtures("autoplayed")
 @pytest.mark.parametrize("ruleset", [r for r in RULESETS if r != "citadel"])
 def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None:
     """Running is an entry like walking: once the run is over, the segment run into is entered (its monster

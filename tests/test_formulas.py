@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.content.schema import CombatRules, FatigueRules, Fraction, Monster
 from undercroft.rules import formulas
 from undercroft.rules.types import FreeRound, Side
@@ -27,11 +26,6 @@ MINIMUM = range(0, 21)
 PENALTY = 20  # the largest fatigue penalty and opponent bonus: with it, rested and exhausted reach every bonus
 # attack_die may be 2..100: the smallest dice, a d6, the shipped d20, the largest; every face of each.
 ATTACK_DICE = (2, 3, 6, 20, 100)
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
 
 
 @pytest.fixture(scope="module")

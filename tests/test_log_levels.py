@@ -187,6 +187,7 @@ def test_repeats_collapse_at_every_level() -> None:
 # --- autoplayed games of every ruleset --------------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("autoplayed")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_id_reaches_a_line_and_the_default_log_is_quiet(ruleset: str) -> None:
     tables = set(content().encounters)

@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 from fight_helpers import enumerate_fight
 
-from undercroft.content import Content, load_content
-from undercroft.paths import data_dir
+from undercroft.content import Content
 from undercroft.rules.actions import Attack, Fight
 from undercroft.rules.context import init_behaviour
 from undercroft.rules.dice import Dice, ScriptedDice
@@ -44,11 +43,6 @@ from undercroft.sim.spec import FightSpec, spec_from_content
 
 SCALAR_FIGHTS = 3000
 SIGMAS = 4.0
-
-
-@pytest.fixture(scope="module")
-def content() -> Content:
-    return load_content(data_dir())
 
 
 def new_game(content: Content, ruleset: str = "warden", faces: Sequence[int] = ()) -> tuple[Game, ScriptedDice]:

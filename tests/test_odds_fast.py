@@ -7,10 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-import pytest
 
-from undercroft.content import Content, load_content
-from undercroft.paths import data_dir
+from undercroft.content import Content
 from undercroft.sim.odds import (
     PartyStart,
     Start,
@@ -23,11 +21,6 @@ from undercroft.sim.odds import (
 )
 from undercroft.sim.spec import FightSpec
 from undercroft.sim.vector import DieRoller, face_tables, pcg64_raw
-
-
-@pytest.fixture(scope="module")
-def content() -> Content:
-    return load_content(data_dir())
 
 
 def reference_party(start: PartyStart, fights: int, seed: int) -> tuple[float, float, float, float]:

@@ -10,8 +10,7 @@ import time
 
 import pytest
 
-from undercroft.content import Content, load_content
-from undercroft.paths import data_dir
+from undercroft.content import Content
 from undercroft.rules.actions import Attack, Fight
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
@@ -34,11 +33,6 @@ from undercroft.sim.spec import MAX_ROUNDS
 
 SIGMAS = 3.0
 ENGINE_FIGHTS = 400
-
-
-@pytest.fixture(scope="module")
-def content() -> Content:
-    return load_content(data_dir())
 
 
 def targeting(content: Content, how: str) -> Content:

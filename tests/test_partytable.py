@@ -8,14 +8,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from fight_helpers import enumerate_fight
 
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
@@ -33,11 +32,6 @@ from undercroft.sim.odds import (
 from undercroft.sim.spec import FightSpec, spec_from_content
 
 CLOSE = 1e-10  # both stop once what is left to decide weighs less than about 1e-13
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
 
 
 def _party(content: Content, monster: str, cap: int = 4, **numbers: Any) -> tuple[FightSpec, FightSpec]:

@@ -24,7 +24,7 @@ from undercroft import __version__, record
 from undercroft.autoplay import play_game
 from undercroft.bot import Bot
 from undercroft.cli.main import main
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.content.loader import FileRefused, write_checked
 from undercroft.record import (
     FORMAT_VERSION,
@@ -47,11 +47,6 @@ from undercroft.rules.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "v3" / "warden-33.jsonl"
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
 
 
 @pytest.fixture(scope="module")

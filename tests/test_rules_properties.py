@@ -31,8 +31,10 @@ from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code
 from undercroft.rules.types import Behaviour, Mode, Origin
 
+pytestmark = pytest.mark.usefixtures("autoplayed")  # the games below, played once per session (conftest)
+
 RULESETS = ("undercroft", "warden", "citadel", "crawler")
-GAMES = 6
+GAMES = 4
 MAX_ACTIONS = 1500
 
 

@@ -12,19 +12,13 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from undercroft.content import Content, load_content
-from undercroft.paths import data_dir
+from undercroft.content import Content
 from undercroft.rules.rng import Stream
 from undercroft.sim import DieRoller, FightSpec, SimResult, exact, simulate, spec_from_content
 from undercroft.sim.vector import Z95, _Duel, _run_chunk, _run_duel, _Tally, pcg64_raw, quantile_ci, wilson
 
 FIGHTS = 200_000
 SIGMAS = 4.0
-
-
-@pytest.fixture(scope="module")
-def content() -> Content:
-    return load_content(data_dir())
 
 
 @pytest.fixture(scope="module")

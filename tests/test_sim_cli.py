@@ -13,17 +13,11 @@ import pytest
 
 from undercroft.cli import sim as sim_cli
 from undercroft.cli.main import main
-from undercroft.content import Content, load_content
-from undercroft.paths import data_dir
+from undercroft.content import Content
 from undercroft.sim import simulate
 from undercroft.sim.odds import matchup_spec
 
 BALANCE = Path(__file__).resolve().parent.parent / "docs" / "BALANCE.md"
-
-
-@pytest.fixture(scope="module")
-def content() -> Content:
-    return load_content(data_dir())
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -183,13 +177,13 @@ def test_markdown_block_rewrites_only_its_markers(capsys: pytest.CaptureFixture[
         "# Balance\n\nCalibration text.\n\n<!-- every-monster:begin -->\nold\n<!-- every-monster:end -->\n\nAfter.\n",
         encoding="utf-8",
     )
-    argv = ["--all", "--markdown", "--fights", "500", "--seed", "2", "--write", str(doc)]
+    argv = ["--all", "--markdown", "--fights", "100", "--seed", "2", "--write", str(doc)]
     code, out, _ = run(capsys, *argv)
     assert code == 0 and "rewrote" in out
     text = doc.read_text(encoding="utf-8")
     assert text.startswith("# Balance\n\nCalibration text.\n\n<!-- every-monster:begin -->\n## Every monster\n")
     assert text.endswith("<!-- every-monster:end -->\n\nAfter.\n") and "\nold\n" not in text
-    assert f"undercroft sim --all --markdown --fights 500 --seed 2 --write {doc}" in text
+    assert f"undercroft sim --all --markdown --fights 100 --seed 2 --write {doc}" in text
     assert "| Gaoler (`gaoler`) | 1 |" in text
     run(capsys, *argv)
     assert doc.read_text(encoding="utf-8") == text  # the same command, the same file

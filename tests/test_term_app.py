@@ -13,18 +13,13 @@ import pyte
 import pytest
 import tcod.event
 
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.term import app
 from undercroft.term.app import Screen, TerminalFrontEnd, choose, has_display, too_small_message, use_terminal
 from undercroft.ui import loop
 from undercroft.ui.frontend import FrontEndFactory, FrontEndOptions, new_console
 from undercroft.ui.loop import PlayOptions, play_stack, run
 from undercroft.ui.scenes import SceneStack
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
 
 
 class FakeTerm(blessed.Terminal):

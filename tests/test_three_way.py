@@ -28,11 +28,6 @@ SCALAR_FIGHTS = 3_000
 SIGMAS = 4.0
 
 
-@pytest.fixture(scope="module")
-def content() -> Content:
-    return load_content(data_dir())
-
-
 def content_with(tmp: Path, monster: str, **changes: Any) -> Content:
     """The shipped data with some fields of one monster changed (a private copy)."""
     d = tmp / "data"
