@@ -23,6 +23,7 @@ from undercroft.rules.digest import PARTS, differing
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.names import the
+from undercroft.rules.rng import parse_seed
 from undercroft.rules.scoring import score_card
 from undercroft.rules.types import Mode
 
@@ -52,6 +53,16 @@ def compatibility(header: Header, data_digest: str) -> list[str]:
         if recorded and recorded != now:
             out.append(f"{label} {recorded} → {now}")
     return [printable(line) for line in out]
+
+
+DAILY_PREFIX = "daily-"
+
+
+def daily_word(date: str) -> str:
+    """The seed of the day ``date`` (``YYYY-MM-DD``, UTC), the same for everyone: ``daily-2026-12-02``. Each
+    ruleset plays it as its own game (a game is its ruleset and its seed). A recording marked daily verifies only
+    when its seed is its date's word."""
+    return f"{DAILY_PREFIX}{date}"
 
 
 def _which_parts(game: Game, rec: Recording, index: int) -> list[str]:
@@ -109,6 +120,8 @@ def replay(
         raise Desync(
             0, None, [f"the state's layout (recorded parts {', '.join(h.parts)}; now {', '.join(PARTS)})"], line=1
         )
+    if verify and h.daily and h.seed != parse_seed(daily_word(h.daily)):
+        raise Desync(0, None, [f"the seed: a daily game of {h.daily} plays the seed {daily_word(h.daily)}"], line=1)
     if verify and h.start and state_check() != h.start:
         raise Desync(0, None, ["the starting state (level generation or setup)"], line=1)
     step = game.step

@@ -139,9 +139,10 @@ class TitleScene(Scene):
         g.open_pid = saves_mod.holder(g.path)  # asked now: the other window may have closed since the list was made
         if g.open_pid is not None:
             return self.refuse_open(g.path, g.open_pid)
-        if g.header is not None:
+        header = saves_mod.header_of(g.path)  # (a file that cannot be read: continuing it says why)
+        if header is not None:
             try:
-                differences = save_differences(self.content, g.header)
+                differences = save_differences(self.content, header)
             except Exception as exc:  # a check that fails must not keep the player from the title
                 differences = [f"the check failed: {type(exc).__name__}: {exc}"]
             if differences:
