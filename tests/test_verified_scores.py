@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -150,3 +152,31 @@ def test_an_edited_sidecar_neither_ends_a_game_nor_names_its_seed(
     (game,) = data["unfinished"]
     assert (game["result"], game["level"], game["seed_text"]) == ("playing", 1, "9")
     assert "seed 9, turn 1" in screen(Driver(SceneStack([TitleScene(content())])))
+
+
+def test_a_listing_sweeps_the_temporary_files_of_writers_that_are_gone(folder: Path, dead_bytes: bytes) -> None:
+    (folder / "g.jsonl").write_bytes(dead_bytes)
+    dead_pid = subprocess.Popen(["true"])  # (a process that has ended: its pid names nobody now)
+    dead_pid.wait()
+    stale = folder / f".g.meta.json.{dead_pid.pid}.tmp"
+    live = folder / f".{saves.INDEX}.{os.getppid()}.tmp"  # (a writer still at work)
+    stale.write_bytes(b"{")
+    live.write_bytes(b"{")
+    saves.listing(content=content())
+    assert not stale.exists() and live.exists()
+
+
+@pytest.mark.slow
+def test_concurrent_listings_leave_no_temporary_file_and_one_good_index(folder: Path, dead_bytes: bytes) -> None:
+    for k in range(5):
+        (folder / f"g{k}.jsonl").write_bytes(dead_bytes)
+    env = dict(os.environ, XDG_DATA_HOME=str(folder.parent.parent / "xdg"))
+    (folder.parent.parent / "xdg" / "undercroft").mkdir(parents=True)
+    (folder.parent.parent / "xdg" / "undercroft" / "saves").symlink_to(folder)
+    cmd = [sys.executable, "-m", "undercroft", "games", "--json"]
+    procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(12)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
+    assert all(len(json.loads(out)["past"]) == 5 for out, _ in outs)
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
+    assert sorted(saves.Index(folder).files) == [f"g{k}.jsonl" for k in range(5)]

@@ -32,7 +32,7 @@ import socket
 import stat
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +85,54 @@ def new_save_path(seed: int, ruleset: str) -> Path:
         path = d / f"{base}-{k}{SUFFIX}"
         k += 1
     return path
+
+
+def fresh_name(folder: Path, name: str) -> Path:
+    """``folder/name``, or when that is taken ``folder/STEM-2.jsonl``, ``-3``, ...: a name nothing has."""
+    path = folder / name
+    stem, suffix = path.stem, path.suffix
+    k = 2
+    while path.exists() or path.is_symlink():
+        path = folder / f"{stem}-{k}{suffix}"
+        k += 1
+    return path
+
+
+def emergency_copies(directory: Path | None = None, folder: Path | None = None) -> list[Path]:
+    """The copies of saves in ``directory`` that a game written when its disk was full left in ``folder`` (default:
+    the temporary folder; see ``Session.save_elsewhere``): ``NAME.jsonl``, ``NAME-2.jsonl``, ... that begin like
+    the save ``NAME.jsonl`` and hold more than it does. Oldest first."""
+    import tempfile
+
+    d = saves_dir() if directory is None else Path(directory)
+    where = Path(tempfile.gettempdir()) if folder is None else Path(folder)
+    try:
+        with os.scandir(d) as it:
+            stems = {e.name[: -len(SUFFIX)] for e in it if e.name.endswith(SUFFIX)}
+        with os.scandir(where) as it:
+            names = [e.name for e in it if e.name.endswith(SUFFIX)]
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        base = name[: -len(SUFFIX)]
+        stem = base if base in stems else re.sub(r"-[0-9]{1,6}$", "", base)
+        if stem in stems and (mtime := _holds_more(d / f"{stem}{SUFFIX}", where / name)) is not None:
+            found.append((mtime, name, where / name))
+    return [p for _, _, p in sorted(found)]
+
+
+def _holds_more(save: Path, copy: Path) -> float | None:
+    """The copy's mtime when ``copy`` begins like ``save`` and is longer (it has actions the save lacks)."""
+    try:
+        with record.open_regular(save) as a, record.open_regular(copy) as b:
+            size = os.fstat(a.fileno()).st_size
+            st = os.fstat(b.fileno())
+            if st.st_size <= size or a.read(4096) != b.read(min(4096, size)):
+                return None
+            return st.st_mtime
+    except (OSError, record.RecordingError):
+        return None
 
 
 def _status(path: Path) -> str | None:
@@ -154,9 +202,8 @@ class GameInfo:
     why: str = ""  # why it is not verified ("" when it is)
 
     def as_json(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "mtime"}
         d["path"] = str(self.path)
-        d.pop("mtime")
         return d
 
     @property
@@ -414,11 +461,22 @@ def _key(directory: Path, *, make: bool = False) -> bytes:
             return key
     if not make:
         return b""
+    with contextlib.suppress(OSError):  # a bad key (a link, a FIFO, cut short and not being written now): made anew
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or time.time() - st.st_mtime > 10:
+            os.unlink(path)
     key = os.urandom(32)
-    try:
-        record.write_side_file(path, key)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:  # made once: a listing in another process that made it first wins (and this one's index waits for it)
+        fd = os.open(path, flags, 0o600)
     except OSError:
         return b""
+    try:
+        os.write(fd, key)
+    except OSError:
+        key = b""
+    finally:
+        os.close(fd)
     return key
 
 
@@ -569,19 +627,21 @@ def _folder(
     """Every recording in ``directory`` with its stat and facts (and the names beside it), by name."""
     try:
         with os.scandir(directory) as it:
-            names = sorted(e.name for e in it)
+            entries = sorted(it, key=lambda e: e.name)
     except OSError:
         return []
+    names = [e.name for e in entries]
     index.scanned.add(prefix)
     _sweep_temporaries(directory, names)
     present = set(names)
     out = []
-    for name in names:
+    for entry in entries:
+        name = entry.name
         if not name.endswith(SUFFIX):
             continue
         path = directory / name
         try:
-            st = path.stat()
+            st = entry.stat()  # (a link is followed, as reading it would)
         except OSError:
             continue
         if not stat.S_ISREG(st.st_mode):
@@ -631,19 +691,40 @@ def unfinished(
 ) -> list[GameInfo]:
     """The games that can be continued, newest first (a game whose last action ended it, its end line missing, is
     over: listed by :func:`past_games` instead)."""
+    return listing(directory, content, notes, past=False)[1]
+
+
+def listing(
+    directory: Path | None = None,
+    content: Content | None = None,
+    notes: list[str] | None = None,
+    *,
+    past: bool = True,
+    sort: str = "date",
+) -> tuple[list[GameInfo], list[GameInfo]]:
+    """(:func:`past_games`, :func:`unfinished`) from one reading of the saves folder (``past``: off, the past games
+    are left out, and ``saves/abandoned/`` is not read)."""
     d = saves_dir() if directory is None else Path(directory)
     notes = notes if notes is not None else []
     index = Index(d)
-    out = []
-    for path, st, f, present in _folder(d, index, content, notes):
-        if f.status != "open" or f.over:
-            continue
-        info = _game(path, st, f, present)
-        info.open_pid = holder(path) if path.stem + LOCK in present else None
-        out.append(info)
+    over: list[GameInfo] = []
+    todo: list[GameInfo] = []
+    folders = ((False, d, ""), (True, d / ABANDONED, ABANDONED + "/"))
+    for abandoned, folder, prefix in folders if past else folders[:1]:
+        for path, st, f, present in _folder(folder, index, content, notes, prefix):
+            if f.status == "open" and not f.over and not abandoned:
+                info = _game(path, st, f, present)
+                info.open_pid = holder(path) if path.stem + LOCK in present else None
+                todo.append(info)
+            elif past:
+                over.append(_game(path, st, f, present, abandoned=abandoned))
     index.save()
-    out.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
-    return out
+    todo.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
+    if sort == "depth":
+        over.sort(key=lambda i: (i.result == "won" and i.verified, i.level or 0, i.turns, i.mtime), reverse=True)
+    else:
+        over.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
+    return over, todo
 
 
 def abandon(path: Path) -> Path:
@@ -683,21 +764,7 @@ def past_games(
 
     ``sort``: ``date`` (newest first) or ``depth`` (deepest first, then most turns: a high-score table)."""
     del morgue_dir
-    d = saves_dir() if directory is None else Path(directory)
-    notes = notes if notes is not None else []
-    index = Index(d)
-    out: list[GameInfo] = []
-    for abandoned, folder, prefix in ((False, d, ""), (True, d / ABANDONED, ABANDONED + "/")):
-        for path, st, f, present in _folder(folder, index, content, notes, prefix):
-            if f.status == "open" and not f.over and not abandoned:
-                continue  # (under Continue)
-            out.append(_game(path, st, f, present, abandoned=abandoned))
-    index.save()
-    if sort == "depth":
-        out.sort(key=lambda i: (i.result == "won" and i.verified, i.level or 0, i.turns, i.mtime), reverse=True)
-    else:
-        out.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
-    return out
+    return listing(directory, content, notes, sort=sort)[0]
 
 
 def high_scores(games: list[GameInfo], content: Content | None = None) -> dict[str, list[GameInfo]]:

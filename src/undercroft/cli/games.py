@@ -47,18 +47,12 @@ def cmd_games(args: argparse.Namespace) -> int:
 
     content = load_data(args)
     notes: list[str] = []
-    past = saves.past_games(content=content, notes=notes, sort=args.sort)
-    todo = saves.unfinished(content=content, notes=notes)
+    past, todo = saves.listing(content=content, notes=notes, sort=args.sort)
     notes = list(dict.fromkeys(notes))
     if args.scores:
         return _print_scores(past, content, notes, as_json=args.json)
     if args.json:
-        print(
-            json.dumps(
-                {"past": [g.as_json() for g in past], "unfinished": [g.as_json() for g in todo], "skipped": notes},
-                indent=1,
-            )
-        )
+        print(_json_lists({"past": [g.as_json() for g in past], "unfinished": [g.as_json() for g in todo]}, notes))
         return EXIT_OK
     for note in notes:
         say(f"undercroft: {note}")
@@ -75,6 +69,15 @@ def cmd_games(args: argparse.Namespace) -> int:
             )
         )
     return EXIT_OK
+
+
+def _json_lists(lists: dict[str, list[dict[str, object]]], notes: list[str]) -> str:
+    """One JSON object, each element of its lists on a line of its own (the C encoder: thousands of games)."""
+    parts = [
+        f" {json.dumps(k)}: [" + ",".join(f"\n  {json.dumps(x)}" for x in v) + ("\n ]" if v else "]")
+        for k, v in lists.items()
+    ]
+    return "{\n" + ",\n".join([*parts, f' "skipped": {json.dumps(notes)}']) + "\n}"
 
 
 def _print_scores(past: list[GameInfo], content: Content, notes: list[str], *, as_json: bool) -> int:

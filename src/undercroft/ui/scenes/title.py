@@ -77,6 +77,7 @@ class TitleScene(Scene):
             if left.unsaved:
                 self.message = left.unsaved + "."
         self._scan()
+        self._offer_copies()
 
     @classmethod
     def after(cls, left: Session) -> TitleScene:
@@ -93,6 +94,15 @@ class TitleScene(Scene):
             self.games = []
             self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
         self.cursor = max(0, min(self.cursor, len(self.games) - 1))
+
+    def _offer_copies(self) -> None:
+        """Name every copy a game wrote to the temporary folder when its disk was full, that holds actions its save
+        lacks (at every start, until it is copied over its save or removed)."""
+        copies = saves_mod.emergency_copies(self.saves)
+        if len(copies) > 1 or (copies and str(copies[0]) not in self.message):
+            where = ", ".join(str(p) for p in copies)
+            said = f"Actions your saves lack are in {where} (copy one over its save to continue it)."
+            self.message = f"{self.message} {said}".strip()
 
     @property
     def _continue(self) -> tuple[Path, str] | None:
