@@ -109,7 +109,7 @@ def test_the_index_remembers_a_replay_by_digest_and_never_believes_an_edit(
     examined: list[str] = []
     real = saves.examine
 
-    def counting(p: Path, c: object) -> saves.Facts:
+    def counting(p: Path, c: object) -> tuple[saves.Facts, str]:
         examined.append(p.name)
         return real(p, c)  # type: ignore[arg-type]
 

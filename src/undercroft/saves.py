@@ -533,9 +533,9 @@ class Index:
         data = content.digest if content is not None else ""
         if facts is not None and (facts.verified or facts.status == "bad" or (facts.data and facts.data == data)):
             return facts
-        facts = examine(path, content)
-        if facts.status == "bad" or facts.data:  # (not replayed for want of its rules: asked again next time)
-            self.facts[key] = facts
+        facts, seen = examine(path, content)
+        if seen == digest and (facts.status == "bad" or facts.data):  # (the very bytes digested, replayed: kept;
+            self.facts[key] = facts  # not replayed for want of its rules: asked again next time)
             self.changed = True
         return facts
 
@@ -555,36 +555,55 @@ class Index:
         self.changed = False
 
 
+def _hasher() -> Any:
+    return hashlib.blake2b(digest_size=16)
+
+
 def _digest(path: Path) -> str:
-    h = hashlib.blake2b(digest_size=16)
+    h = _hasher()
     with record.open_regular(path) as fh:
         while chunk := fh.read(1 << 20):
             h.update(chunk)
-    return h.hexdigest()
+    return str(h.hexdigest())
 
 
-def examine(path: Path, content: Content | None) -> Facts:
-    """Read recording ``path`` and replay it (verifying every state, its end and its score): its :class:`Facts`."""
+def examine(path: Path, content: Content | None) -> tuple[Facts, str]:
+    """Read recording ``path`` and replay it as it is read (verifying every state, its end and its score; memory
+    flat): its :class:`Facts`, and the digest of the bytes both readings saw ("" when they differ: the file changed
+    while it was read, and what was found is not kept)."""
+    seen = _hasher()
     try:
-        rec = record.load_recording(path, lenient_tail=True)
+        rec, last, _ = record.stream_recording(path, _none, _none, lenient_tail=True, hasher=seen)
     except record.RecordingError as exc:
         foreign = exc.message.startswith("not an Undercroft recording")
-        return Facts("bad", why="not an Undercroft recording" if foreign else exc.message)
+        return Facts("bad", why="not an Undercroft recording" if foreign else exc.message), seen.hexdigest()
     h = rec.header
     status = "finished" if rec.end else "crashed" if rec.crash is not None else "open"
-    f = Facts(status, h.ruleset, h.seed, h.daily, rec.turns, rec.end or "", rec.score)
+    f = Facts(status, h.ruleset, h.seed, h.daily, last[0] if last else 0, rec.end or "", rec.score)
     if content is None or h.ruleset not in content.rulesets:
         f.why = "its ruleset is not in the rules data"
-        return f
+        return f, seen.hexdigest()
     f.data = content.digest
+    again = _hasher()
     try:
-        game = record.replay(content, rec, verify=True)
+        game = record.replay_file(content, path, verify=True, lenient_tail=True, hasher=again)[1]
     except record.Desync as exc:
         f.why = f"it does not replay: at turn {exc.turn}, {'; '.join(exc.parts)}"[:200]
-        return f
+        return f, seen.hexdigest()
     except Exception as exc:  # a crash that reproduces (a crashed game), or a bug: not a result either way
         f.why = f"it does not replay: {type(exc).__name__}"
-        return f
+        return f, seen.hexdigest()
+    if again.hexdigest() != seen.hexdigest():
+        return f, ""
+    _fill_from_replay(f, game, status)
+    return f, seen.hexdigest()
+
+
+def _none(*_: object) -> None:
+    pass
+
+
+def _fill_from_replay(f: Facts, game: Any, status: str) -> None:
     st = game.state
     f.level = st.depth + 1
     alive = [m for m in st.party if m.hp > 0]
@@ -598,7 +617,6 @@ def examine(path: Path, content: Content | None) -> Facts:
         f.cause = "won"
     f.verified = status == "finished" or bool(f.over)
     f.why = "" if f.verified else "not over"
-    return f
 
 
 def _sweep_temporaries(directory: Path, names: list[str]) -> None:
