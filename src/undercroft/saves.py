@@ -2,10 +2,11 @@
 and the index of finished ones.
 
 A saved game is its recording (``saves/*.jsonl``, see docs/REPLAY.md). Beside it this module keeps a small
-sidecar, ``NAME.meta.json``: the seed as the player typed it (the header holds only the number it hashes to) and a
-cache of the level and HP reached (so the title need not replay every save each time it is shown). Abandoning a
-game moves its files into ``saves/abandoned/``: nothing is ever deleted. A corrupt or foreign file is skipped
-with a one-line note.
+sidecar, ``NAME.meta.json``: the seed as the player typed it (the header holds only the number it hashes to; a
+label that does not hash to it is not shown). What a game's result, level, HP and cause are comes from replaying its
+recording, once: the folder's index (:class:`Index`, ``saves/.index.json``) remembers it by the file's digest and
+size, and only a result the replay bore out is ranked. Abandoning a game moves its files into
+``saves/abandoned/``: nothing is ever deleted. A corrupt or foreign file is skipped with a one-line note.
 
 **One save, one game.** While a game is open its recording is locked: ``NAME.lock`` beside it, held with
 ``flock(LOCK_EX | LOCK_NB)`` and holding one line of JSON, ``{"pid": ..., "host": ..., "since": ...}``, for the
@@ -580,10 +581,13 @@ def examine(path: Path, content: Content | None) -> tuple[Facts, str]:
     h = rec.header
     status = "finished" if rec.end else "crashed" if rec.crash is not None else "open"
     f = Facts(status, h.ruleset, h.seed, h.daily, last[0] if last else 0, rec.end or "", rec.score)
-    if content is None or h.ruleset not in content.rulesets:
+    if content is None:
+        f.why = "no rules data to replay it with"
+        return f, seen.hexdigest()
+    f.data = content.digest  # (what it showed holds for this data: other data, it is examined again)
+    if h.ruleset not in content.rulesets:
         f.why = "its ruleset is not in the rules data"
         return f, seen.hexdigest()
-    f.data = content.digest
     again = _hasher()
     try:
         game = record.replay_file(content, path, verify=True, lenient_tail=True, hasher=again)[1]
