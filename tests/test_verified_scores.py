@@ -180,3 +180,19 @@ def test_concurrent_listings_leave_no_temporary_file_and_one_good_index(folder: 
     assert all(len(json.loads(out)["past"]) == 5 for out, _ in outs)
     assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
     assert sorted(saves.Index(folder).files) == [f"g{k}.jsonl" for k in range(5)]
+
+
+def test_a_key_that_is_a_link_or_cut_short_is_made_anew(folder: Path, dead_bytes: bytes, tmp_path: Path) -> None:
+    (folder / "g.jsonl").write_bytes(dead_bytes)
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"k" * 32)  # (were it followed, its 32 bytes would be the key)
+    key = folder / saves.INDEX_KEY
+    key.symlink_to(victim)
+    saves.listing(content=content())
+    assert not key.is_symlink() and key.read_bytes() != victim.read_bytes() and len(key.read_bytes()) == 32
+    assert victim.read_bytes() == b"k" * 32
+    assert list(saves.Index(folder).files) == ["g.jsonl"]
+    key.write_bytes(b"short")
+    os.utime(key, (1, 1))  # (not one being written this moment)
+    saves.listing(content=content())
+    assert len(key.read_bytes()) == 32 and list(saves.Index(folder).files) == ["g.jsonl"]
