@@ -24,6 +24,7 @@ import undercroft.autoplay
 from undercroft import autoplay, record, saves
 from undercroft.cli.main import main
 from undercroft.rules.actions import Rest
+from undercroft.rules.rng import parse_seed
 from undercroft.ui.session import Session
 
 
@@ -281,11 +282,12 @@ def test_games_escapes_a_seed_label_from_a_side_file(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     isolate_user_data(monkeypatch, tmp_path)
-    s = Session.new(content(), "crawler", 5)
+    label = "evil\x1b[2J\x07\nfake line"  # (a label is shown only when it is the game's seed)
+    s = Session.new(content(), "crawler", parse_seed(label))
     s.act(Rest())
     s.close()
     assert s.path is not None
-    saves.remember_seed(s.path, "evil\x1b[2J\x07\nfake line")
+    saves.remember_seed(s.path, label)
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and "fake line" in out

@@ -105,3 +105,25 @@ def test_a_window_closed_with_unsaved_actions_writes_them_to_the_temporary_folde
     close_games(d.stack)  # (the window closed: nobody to ask)
     assert turns(tmp / s.path.name) == 3 and turns(s.path) == 1
     assert f"the whole game is in {tmp / s.path.name}" in s.unsaved
+
+
+def test_a_window_closed_twice_on_a_full_disk_keeps_both_copies_and_the_title_names_them(
+    monkeypatch: pytest.MonkeyPatch, tmp: Path
+) -> None:
+    disk = Disk(monkeypatch)
+    s, d = played(disk, 1, 2)
+    assert s.path is not None
+    close_games(d.stack)  # the window closed: the whole game (3 actions) into the temporary folder
+    first = tmp / s.path.name
+    again = Session.resume(content(), s.path)  # (the disk still full) continued from its save, 1 action
+    for _ in range(3):
+        again.act(Rest())
+    again.close()  # closed again: the first copy's name is taken, so the second gets a name of its own
+    second = tmp / f"{s.path.stem}-2.jsonl"
+    assert turns(first) == 3 and turns(second) == 4 and turns(s.path) == 1
+    assert f"the whole game is in {second}" in again.unsaved
+    text = "".join(screen(Driver(SceneStack([TitleScene(content())]))).split())  # the next start
+    assert "".join(f"{first}, {second}".split()) in text
+    first.unlink()
+    second.unlink()
+    assert "lack" not in screen(Driver(SceneStack([TitleScene(content())])))

@@ -121,7 +121,7 @@ def test_click_a_row_chooses_then_continues(user: Path) -> None:
 def test_past_games_screen_and_command(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     finished_game(user, "undercroft", 6, 1_900_000_000)  # the bot's games: who kills it depends on the bot
     finished_game(user, "citadel", 2, 2_000_000_000)
-    unfinished_game("crawler", 9, 2_100_000_000, "moth")
+    unfinished_game("crawler", parse_seed("moth"), 2_100_000_000, "moth")
     (user / "saves" / "foreign.jsonl").write_text('{"hello": 1}\n', encoding="utf-8")
     facts = {g.ruleset: g for g in saves.past_games(content=content())}
     killer = {r: g.cause.removeprefix("the ").removeprefix("The ") for r, g in facts.items()}
@@ -172,7 +172,7 @@ def test_past_games_screen_and_command(user: Path, capsys: pytest.CaptureFixture
     assert f"1     {scores['citadel']}" in text
 
 
-def info(score: int, mtime: float, daily: str = "", result: str = "dead") -> saves.GameInfo:
+def info(score: int, mtime: float, daily: str = "", result: str = "dead", verified: bool = True) -> saves.GameInfo:
     return saves.GameInfo(
         Path(f"g{mtime}.jsonl"),
         "warden",
@@ -185,11 +185,13 @@ def info(score: int, mtime: float, daily: str = "", result: str = "dead") -> sav
         mtime=mtime,
         score=score,
         daily=daily,
+        verified=verified,
     )
 
 
 def test_high_scores_rank_by_score_then_the_earlier_game_and_mark_the_daily() -> None:
     games = [info(300, 1), info(500, 2, "2026-12-02"), info(300, 0), info(900, 3, result="crashed"), info(1, 4)]
+    games.append(info(99999999, 6, verified=False))  # its recording does not bear it out: never ranked
     games.append(saves.GameInfo(Path("old.jsonl"), "warden", 1, "1", "dead", 10, "", mtime=5))  # before scores
     tables = saves.high_scores(games, content())
     assert [(g.score, g.mtime) for g in tables["warden"]] == [(500, 2), (300, 0), (300, 1), (1, 4)]
@@ -229,7 +231,7 @@ def test_the_daily_seed_is_the_same_all_day_and_differs_from_day_to_day(
     assert tomorrow.seed == parse_seed("daily-2026-12-03") != first.seed
     assert first.daily == "2026-12-02" and tomorrow.daily == "2026-12-03"
     games = sorted(saves.unfinished(None, content(), []), key=lambda g: g.seed_text)
-    assert [(g.seed_text, g.header.daily if g.header else "") for g in games] == [
+    assert [(g.seed_text, g.daily) for g in games] == [
         ("daily-2026-12-02", "2026-12-02"),
         ("daily-2026-12-02", "2026-12-02"),
         ("daily-2026-12-03", "2026-12-03"),
@@ -242,4 +244,4 @@ def test_a_seed_typed_as_the_days_word_is_not_the_daily_game(user: Path) -> None
 
     play_stack(content(), PlayOptions(seed=parse_seed("daily-2026-12-02"), seed_text="daily-2026-12-02"))
     (game,) = saves.unfinished(None, content(), [])
-    assert game.header is not None and game.header.daily == "" and game.daily == ""
+    assert game.daily == "" and record.load_recording(game.path).header.daily == ""

@@ -52,16 +52,19 @@ def unfinished_game(seed: int = 3) -> Path:
     return s.path
 
 
-def test_a_sidecar_that_is_a_link_is_replaced_never_written_through(user: Path, tmp_path: Path) -> None:
+def test_a_sidecar_or_the_index_that_is_a_link_is_replaced_never_written_through(user: Path, tmp_path: Path) -> None:
     path = unfinished_game()
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n", encoding="utf-8")
-    saves.meta_path(path).unlink(missing_ok=True)
-    saves.meta_path(path).symlink_to(victim)
-    assert main(["games"]) == 0  # the listing caches the progress beside the save
+    meta, index = saves.meta_path(path), user / "saves" / saves.INDEX
+    for side in (meta, index):
+        side.unlink(missing_ok=True)
+        side.symlink_to(victim)
+    assert main(["games"]) == 0  # the listing writes its index
+    saves.remember_seed(path, "3")  # and the sidecar keeps the seed as typed
     assert victim.read_text(encoding="utf-8") == "precious\n"
-    meta = saves.meta_path(path)
-    assert not meta.is_symlink() and json.loads(meta.read_text(encoding="utf-8"))["progress"]["level"] == 1
+    assert not meta.is_symlink() and json.loads(meta.read_text(encoding="utf-8"))["seed_text"] == "3"
+    assert not index.is_symlink() and str(path.name).encode() in index.read_bytes()
 
 
 def test_a_lock_that_is_a_link_is_never_written_through_nor_its_target_deleted(user: Path, tmp_path: Path) -> None:

@@ -2,10 +2,11 @@
 and the index of finished ones.
 
 A saved game is its recording (``saves/*.jsonl``, see docs/REPLAY.md). Beside it this module keeps a small
-sidecar, ``NAME.meta.json``: the seed as the player typed it (the header holds only the number it hashes to) and a
-cache of the level and HP reached (so the title need not replay every save each time it is shown). Abandoning a
-game moves its files into ``saves/abandoned/``: nothing is ever deleted. A corrupt or foreign file is skipped
-with a one-line note.
+sidecar, ``NAME.meta.json``: the seed as the player typed it (the header holds only the number it hashes to; a
+label that does not hash to it is not shown). What a game's result, level, HP and cause are comes from replaying its
+recording, once: the folder's index (:class:`Index`, ``saves/.index.json``) remembers it by the file's digest and
+size, and only a result the replay bore out is ranked. Abandoning a game moves its files into
+``saves/abandoned/``: nothing is ever deleted. A corrupt or foreign file is skipped with a one-line note.
 
 **One save, one game.** While a game is open its recording is locked: ``NAME.lock`` beside it, held with
 ``flock(LOCK_EX | LOCK_NB)`` and holding one line of JSON, ``{"pid": ..., "host": ..., "since": ...}``, for the
@@ -23,19 +24,26 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
+import hmac
 import json
 import os
 import re
 import socket
+import stat
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from undercroft import record
 from undercroft.content import Content
 from undercroft.content.loader import FileRefused, open_checked, read_data_file
+from undercroft.record.replay import DAILY_PREFIX as DAILY_PREFIX  # (the daily word: checked by every replay)
+from undercroft.record.replay import daily_word as daily_word
+from undercroft.rules.names import the
+from undercroft.rules.rng import parse_seed
 
 ABANDONED = "abandoned"
 META = ".meta.json"
@@ -78,6 +86,54 @@ def new_save_path(seed: int, ruleset: str) -> Path:
         path = d / f"{base}-{k}{SUFFIX}"
         k += 1
     return path
+
+
+def fresh_name(folder: Path, name: str) -> Path:
+    """``folder/name``, or when that is taken ``folder/STEM-2.jsonl``, ``-3``, ...: a name nothing has."""
+    path = folder / name
+    stem, suffix = path.stem, path.suffix
+    k = 2
+    while path.exists() or path.is_symlink():
+        path = folder / f"{stem}-{k}{suffix}"
+        k += 1
+    return path
+
+
+def emergency_copies(directory: Path | None = None, folder: Path | None = None) -> list[Path]:
+    """The copies of saves in ``directory`` that a game written when its disk was full left in ``folder`` (default:
+    the temporary folder; see ``Session.save_elsewhere``): ``NAME.jsonl``, ``NAME-2.jsonl``, ... that begin like
+    the save ``NAME.jsonl`` and hold more than it does. Oldest first."""
+    import tempfile
+
+    d = saves_dir() if directory is None else Path(directory)
+    where = Path(tempfile.gettempdir()) if folder is None else Path(folder)
+    try:
+        with os.scandir(d) as it:
+            stems = {e.name[: -len(SUFFIX)] for e in it if e.name.endswith(SUFFIX)}
+        with os.scandir(where) as it:
+            names = [e.name for e in it if e.name.endswith(SUFFIX)]
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        base = name[: -len(SUFFIX)]
+        stem = base if base in stems else re.sub(r"-[0-9]{1,6}$", "", base)
+        if stem in stems and (mtime := _holds_more(d / f"{stem}{SUFFIX}", where / name)) is not None:
+            found.append((mtime, name, where / name))
+    return [p for _, _, p in sorted(found)]
+
+
+def _holds_more(save: Path, copy: Path) -> float | None:
+    """The copy's mtime when ``copy`` begins like ``save`` and is longer (it has actions the save lacks)."""
+    try:
+        with record.open_regular(save) as a, record.open_regular(copy) as b:
+            size = os.fstat(a.fileno()).st_size
+            st = os.fstat(b.fileno())
+            if st.st_size <= size or a.read(4096) != b.read(min(4096, size)):
+                return None
+            return st.st_mtime
+    except (OSError, record.RecordingError):
+        return None
 
 
 def _status(path: Path) -> str | None:
@@ -140,17 +196,29 @@ class GameInfo:
     hp: str = ""  # the whole party's HP, "40/42" (unfinished games)
     cause: str = ""
     mtime: float = field(default=0.0, repr=False)
-    header: record.Header | None = field(default=None, repr=False, compare=False)  # for the compatibility check
     open_pid: int | None = None  # open in another process (unfinished games): its pid, 0 when not known
     score: int | None = None  # a finished game's score, from its end line (None: not over, or before scores)
     daily: str = ""  # a daily game's UTC date (its header's "daily"), "" for any other
+    verified: bool = False  # its recording replayed to its end and score (see :class:`Index`)
+    why: str = ""  # why it is not verified ("" when it is)
 
     def as_json(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "mtime"}
         d["path"] = str(self.path)
-        d.pop("mtime")
-        d.pop("header")
         return d
+
+    @property
+    def result_label(self) -> str:
+        """The result for a table: "won", or "won (unverified)" for a result its recording does not bear out."""
+        return f"{self.result} (unverified)" if self.result in ("dead", "won") and not self.verified else self.result
+
+
+def header_of(path: Path) -> record.Header | None:
+    """The header of recording ``path`` (None when it cannot be read)."""
+    try:
+        return record.load_recording(path, lenient_tail=True).header
+    except record.RecordingError:
+        return None
 
 
 def meta_path(path: Path) -> Path:
@@ -327,15 +395,6 @@ def seed_label(path: Path, seed: int, daily: str = "") -> str:
     return daily_word(daily) if daily else str(seed)
 
 
-DAILY_PREFIX = "daily-"
-
-
-def daily_word(date: str) -> str:
-    """The seed of the day ``date`` (``YYYY-MM-DD``, UTC), the same for everyone: ``daily-2026-12-02``. Each
-    ruleset plays it as its own game (a game is its ruleset and its seed)."""
-    return f"{DAILY_PREFIX}{date}"
-
-
 def today_utc() -> str:
     """Today's date in UTC, ``YYYY-MM-DD``: the day of ``play --daily``."""
     return datetime.datetime.now(datetime.UTC).date().isoformat()
@@ -345,95 +404,352 @@ def _date(mtime: float) -> str:
     return datetime.datetime.fromtimestamp(mtime).strftime("%Y-%m-%d %H:%M")
 
 
-def _recordings(directory: Path) -> list[Path]:
-    try:
-        return sorted(p for p in directory.glob(f"*{SUFFIX}") if p.is_file())
+# --- what each recording says, checked: the index -------------------------------------------------------------
+#
+# Listing the saves reads no recording twice. ``saves/.index.json`` remembers, per recording, the digest of its
+# bytes (blake2b) and what replaying it showed (:class:`Facts`), keyed by that digest and the file's size: a file
+# whose digest or size changes is examined again. To find a file's digest without reading it, the index also keeps
+# its size, mtime, ctime and inode; a write changes the ctime, which no program can set back. The index is a cache:
+# it is written atomically, with a keyed MAC (the key, ``.index.key``, beside it), and one that is missing, corrupt,
+# from another installation or edited is ignored whole and rebuilt. It only ever says what a replay of these very
+# bytes said.
+
+INDEX = ".index.json"
+INDEX_KEY = ".index.key"
+_INDEX_V = 1
+MAX_INDEX = 256 * 1024 * 1024
+
+
+@dataclass
+class Facts:
+    """What one recording's bytes say and what replaying them showed (the same for every copy of the file)."""
+
+    status: str  # "open", "finished", "crashed"; "bad": not a recording of ours (``why`` says what is wrong)
+    ruleset: str = ""
+    seed: int = 0
+    daily: str = ""
+    turns: int = 0
+    end: str = ""  # "dead" or "won" (its end line), "" for none
+    score: int | None = None
+    verified: bool = False  # replayed to its recorded end and score, and a daily game's seed is its date's word
+    why: str = ""  # why it is not verified (or, for "bad", why it is not a recording)
+    level: int | None = None  # from the replay (1-based)
+    hp: str = ""
+    over: str = ""  # the replayed game is over ("dead", "won") though its end line is missing
+    cause: str = ""  # who killed the party ("the Ogre"), "won", from the replay
+    data: str = ""  # the rules data's digest the replay used ("": never replayed)
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Facts | None:
+        try:
+            facts = cls(**obj)
+        except TypeError:
+            return None
+        types = {k: type(v) for k, v in asdict(cls("open")).items()}
+        ok = all(
+            isinstance(v, types[k]) or (k in ("score", "level") and (v is None or type(v) is int))
+            for k, v in asdict(facts).items()
+        )
+        return facts if ok and type(facts.seed) is int and type(facts.turns) is int else None
+
+
+def _key(directory: Path, *, make: bool = False) -> bytes:
+    """The index's MAC key (``make``: made when there is none; b"" when there is none, or it cannot be kept)."""
+    path = directory / INDEX_KEY
+    with contextlib.suppress(OSError):
+        key = read_data_file(path, 4096, follow=False)
+        if len(key) == 32:
+            return key
+    if not make:
+        return b""
+    with contextlib.suppress(OSError):  # a bad key (a link, a FIFO, cut short and not being written now): made anew
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or time.time() - st.st_mtime > 10:
+            os.unlink(path)
+    key = os.urandom(32)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:  # made once: a listing in another process that made it first wins (and this one's index waits for it)
+        fd = os.open(path, flags, 0o600)
     except OSError:
-        return []
-
-
-def _info(path: Path, notes: list[str], *, abandoned: bool = False) -> GameInfo | None:
+        return b""
     try:
-        rec = record.load_recording(path, lenient_tail=True)
-        mtime = path.stat().st_mtime
+        os.write(fd, key)
+    except OSError:
+        key = b""
+    finally:
+        os.close(fd)
+    return key
+
+
+def _mac(key: bytes, body: bytes) -> str:
+    return hmac.new(key, body, hashlib.blake2b).hexdigest()
+
+
+class Index:
+    """The index of one saves folder (see above): ``files`` (name → [size, mtime_ns, ctime_ns, inode, digest])
+    and ``facts`` (``DIGEST:SIZE`` → :class:`Facts`)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.key = _key(directory)
+        self.files: dict[str, list[Any]] = {}
+        self.facts: dict[str, Facts] = {}
+        self.seen: set[str] = set()
+        self.scanned: set[str] = set()  # the folders listed ("" or "abandoned/"): their unseen files are gone
+        self.changed = False
+        with contextlib.suppress(OSError, ValueError, RecursionError, TypeError, AttributeError):
+            self._load(read_data_file(directory / INDEX, MAX_INDEX, follow=False))
+
+    def _load(self, raw: bytes) -> None:
+        head, _, body = raw.partition(b"\n")
+        if not self.key or not hmac.compare_digest(head.decode("ascii"), _mac(self.key, body)):
+            return  # edited, corrupt or from another key: ignored whole
+        obj = json.loads(body)
+        if obj.get("v") != _INDEX_V:
+            return
+        files = {
+            k: v
+            for k, v in obj["files"].items()
+            if isinstance(v, list) and len(v) == 5 and all(type(x) is int for x in v[:4]) and isinstance(v[4], str)
+        }
+        facts = {k: f for k, v in obj["facts"].items() if (f := Facts.from_json(v)) is not None}
+        self.files, self.facts = files, facts
+
+    def facts_of(self, name: str, path: Path, st: os.stat_result, content: Content | None) -> Facts:
+        """The facts of recording ``name`` (its path and stat): from the index, else examined (and kept)."""
+        self.seen.add(name)
+        stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        known = self.files.get(name)
+        if known is not None and known[:4] == stamp:
+            digest = known[4]
+        else:
+            try:
+                digest = _digest(path)
+            except OSError as exc:
+                return Facts("bad", why=exc.strerror or str(exc))
+            self.files[name] = [*stamp, digest]
+            self.changed = True
+        key = f"{digest}:{st.st_size}"
+        facts = self.facts.get(key)
+        data = content.digest if content is not None else ""
+        if facts is not None and (facts.verified or facts.status == "bad" or (facts.data and facts.data == data)):
+            return facts
+        facts, seen = examine(path, content)
+        if seen == digest and (facts.status == "bad" or facts.data):  # (the very bytes digested, replayed: kept;
+            self.facts[key] = facts  # not replayed for want of its rules: asked again next time)
+            self.changed = True
+        return facts
+
+    def save(self) -> None:
+        """Write the index if anything changed, keeping only the files seen (one listing of the folder)."""
+        files = {k: v for k, v in self.files.items() if k in self.seen or k[: k.rfind("/") + 1] not in self.scanned}
+        keep = {f"{v[4]}:{v[0]}" for v in files.values()}
+        facts = {k: f.as_json() for k, f in self.facts.items() if k in keep}
+        if not self.changed and len(files) == len(self.files):
+            return
+        body = json.dumps({"v": _INDEX_V, "files": files, "facts": facts}, sort_keys=True).encode()
+        self.key = self.key or _key(self.directory, make=True)
+        if not self.key:
+            return
+        with contextlib.suppress(OSError):
+            record.write_side_file(self.directory / INDEX, _mac(self.key, body).encode() + b"\n" + body)
+        self.changed = False
+
+
+def _hasher() -> Any:
+    return hashlib.blake2b(digest_size=16)
+
+
+def _digest(path: Path) -> str:
+    h = _hasher()
+    with record.open_regular(path) as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return str(h.hexdigest())
+
+
+def examine(path: Path, content: Content | None) -> tuple[Facts, str]:
+    """Read recording ``path`` and replay it as it is read (verifying every state, its end and its score; memory
+    flat): its :class:`Facts`, and the digest of the bytes both readings saw ("" when they differ: the file changed
+    while it was read, and what was found is not kept)."""
+    seen = _hasher()
+    try:
+        rec, last, _ = record.stream_recording(path, _none, _none, lenient_tail=True, hasher=seen)
     except record.RecordingError as exc:
-        notes.append(f"skipped {path.name}: {exc.message}")
-        return None
-    except OSError as exc:
-        notes.append(f"skipped {path.name}: {exc.strerror or exc}")
-        return None
+        foreign = exc.message.startswith("not an Undercroft recording")
+        return Facts("bad", why="not an Undercroft recording" if foreign else exc.message), seen.hexdigest()
     h = rec.header
-    result = "abandoned" if abandoned else rec.end or ("crashed" if rec.crash is not None else "playing")
-    return GameInfo(
-        path,
-        h.ruleset,
-        h.seed,
-        seed_label(path, h.seed, h.daily),
-        result,
-        rec.turns,
-        _date(mtime),
-        mtime=mtime,
-        header=h,
-        score=rec.score,
-        daily=h.daily,
-    )
+    status = "finished" if rec.end else "crashed" if rec.crash is not None else "open"
+    f = Facts(status, h.ruleset, h.seed, h.daily, last[0] if last else 0, rec.end or "", rec.score)
+    if content is None:
+        f.why = "no rules data to replay it with"
+        return f, seen.hexdigest()
+    f.data = content.digest  # (what it showed holds for this data: other data, it is examined again)
+    if h.ruleset not in content.rulesets:
+        f.why = "its ruleset is not in the rules data"
+        return f, seen.hexdigest()
+    again = _hasher()
+    try:
+        game = record.replay_file(content, path, verify=True, lenient_tail=True, hasher=again)[1]
+    except record.Desync as exc:
+        f.why = f"it does not replay: at turn {exc.turn}, {'; '.join(exc.parts)}"[:200]
+        return f, seen.hexdigest()
+    except Exception as exc:  # a crash that reproduces (a crashed game), or a bug: not a result either way
+        f.why = f"it does not replay: {type(exc).__name__}"
+        return f, seen.hexdigest()
+    if again.hexdigest() != seen.hexdigest():
+        return f, ""
+    _fill_from_replay(f, game, status)
+    return f, seen.hexdigest()
 
 
-def _fill_progress(info: GameInfo, content: Content | None) -> None:
-    """Level and HP of an unfinished game: from the cache, or by replaying it (then cached). A game whose last
-    action ended it (its end line never written: a full disk, a kill) is over: ``result`` says how."""
-    meta = _read_meta(info.path)
-    try:
-        size = info.path.stat().st_size
-    except OSError:
-        return
-    cached = meta.get("progress")
-    if isinstance(cached, dict) and cached.get("size") == size and cached.get("v") == 3:
-        level, hp, over = cached.get("level"), cached.get("hp"), cached.get("over")
-        info.level = level if isinstance(level, int) else None
-        info.hp = hp if isinstance(hp, str) else ""
-        if over in ("dead", "won") and info.result == "playing":
-            info.result = over
-        return
-    if content is None or info.ruleset not in content.rulesets:
-        return
-    try:
-        game = record.replay(content, record.load_recording(info.path, lenient_tail=True))
-    except Exception:  # a save that no longer replays is listed anyway; continuing will say why
-        return
+def _none(*_: object) -> None:
+    pass
+
+
+def _fill_from_replay(f: Facts, game: Any, status: str) -> None:
     st = game.state
-    info.level = st.depth + 1
+    f.level = st.depth + 1
     alive = [m for m in st.party if m.hp > 0]
-    info.hp = f"{sum(m.hp for m in st.party)}/{sum(m.max_hp for m in st.party)}" + (
+    f.hp = f"{sum(m.hp for m in st.party)}/{sum(m.max_hp for m in st.party)}" + (
         f" ({len(alive)} of {len(st.party)} up)" if len(alive) < len(st.party) else ""
     )
-    over = str(st.mode) if game.over else ""
-    if over and info.result == "playing":
-        info.result = over
-    _write_meta(info.path, progress={"v": 3, "size": size, "level": info.level, "hp": info.hp, "over": over})
+    f.over = str(st.mode) if game.over else ""
+    if st.death is not None:
+        f.cause = the(str(st.death["cause"]))
+    elif f.over == "won":
+        f.cause = "won"
+    f.verified = status == "finished" or bool(f.over)
+    f.why = "" if f.verified else "not over"
+
+
+def _sweep_temporaries(directory: Path, names: list[str]) -> None:
+    """Remove the temporary files (``.NAME.PID.tmp``) of side files whose writer is gone (killed mid-write)."""
+    for name in names:
+        m = _TMP.match(name)
+        if m is None or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+            continue  # still writing
+        except ProcessLookupError:
+            pass
+        except (OSError, OverflowError):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(directory / name)
+
+
+_TMP = re.compile(r"^\..+\.(\d{1,10})\.tmp$")
+
+
+def _folder(
+    directory: Path, index: Index, content: Content | None, notes: list[str], prefix: str = ""
+) -> list[tuple[Path, os.stat_result, Facts, set[str]]]:
+    """Every recording in ``directory`` with its stat and facts (and the names beside it), by name."""
+    try:
+        with os.scandir(directory) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return []
+    names = [e.name for e in entries]
+    index.scanned.add(prefix)
+    _sweep_temporaries(directory, names)
+    present = set(names)
+    out = []
+    for entry in entries:
+        name = entry.name
+        if not name.endswith(SUFFIX):
+            continue
+        path = directory / name
+        try:
+            st = entry.stat()  # (a link is followed, as reading it would)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        facts = index.facts_of(prefix + name, path, st, content)
+        if facts.status == "bad":
+            notes.append(f"skipped {name}: {facts.why}")
+            continue
+        out.append((path, st, facts, present))
+    return out
+
+
+def _game(path: Path, st: os.stat_result, f: Facts, present: set[str], *, abandoned: bool = False) -> GameInfo:
+    result = "abandoned" if abandoned else f.end or ("crashed" if f.status == "crashed" else f.over or "playing")
+    word = daily_word(f.daily) if f.daily else ""
+    label = word if word and parse_seed(word) == f.seed else ""
+    if path.stem + META in present:
+        text = _read_meta(path).get("seed_text")
+        with contextlib.suppress(ValueError):  # a label that is not this game's seed is not shown
+            label = text if isinstance(text, str) and text and parse_seed(text) == f.seed else label
+    info = GameInfo(
+        path,
+        f.ruleset,
+        f.seed,
+        label or str(f.seed),
+        result,
+        f.turns,
+        _date(st.st_mtime),
+        level=f.level,
+        hp=f.hp if result == "playing" else "",
+        cause=f.cause,
+        mtime=st.st_mtime,
+        score=f.score,
+        daily=f.daily,
+        verified=f.verified,
+        why=f.why,
+    )
+    if result == "crashed":
+        info.cause = "crash (see the .crash.txt report)"
+    elif abandoned and not f.cause:
+        info.cause = ""
+    return info
 
 
 def unfinished(
     directory: Path | None = None, content: Content | None = None, notes: list[str] | None = None
 ) -> list[GameInfo]:
-    """The games that can be continued, newest first."""
+    """The games that can be continued, newest first (a game whose last action ended it, its end line missing, is
+    over: listed by :func:`past_games` instead)."""
+    return listing(directory, content, notes, past=False)[1]
+
+
+def listing(
+    directory: Path | None = None,
+    content: Content | None = None,
+    notes: list[str] | None = None,
+    *,
+    past: bool = True,
+    sort: str = "date",
+) -> tuple[list[GameInfo], list[GameInfo]]:
+    """(:func:`past_games`, :func:`unfinished`) from one reading of the saves folder (``past``: off, the past games
+    are left out, and ``saves/abandoned/`` is not read)."""
     d = saves_dir() if directory is None else Path(directory)
     notes = notes if notes is not None else []
-    out = []
-    for p in _recordings(d):
-        if _status(p) != "open":
-            if _status(p) is None:
-                notes.append(f"skipped {p.name}: not an Undercroft recording")
-            continue
-        info = _info(p, notes)
-        if info is None or info.result != "playing":
-            continue
-        info.open_pid = holder(p)
-        _fill_progress(info, content)
-        if info.result == "playing":  # (not a game that is over, its end line missing: see past_games)
-            out.append(info)
-    out.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
-    return out
+    index = Index(d)
+    over: list[GameInfo] = []
+    todo: list[GameInfo] = []
+    folders = ((False, d, ""), (True, d / ABANDONED, ABANDONED + "/"))
+    for abandoned, folder, prefix in folders if past else folders[:1]:
+        for path, st, f, present in _folder(folder, index, content, notes, prefix):
+            if f.status == "open" and not f.over and not abandoned:
+                info = _game(path, st, f, present)
+                info.open_pid = holder(path) if path.stem + LOCK in present else None
+                todo.append(info)
+            elif past:
+                over.append(_game(path, st, f, present, abandoned=abandoned))
+    index.save()
+    todo.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
+    if sort == "depth":
+        over.sort(key=lambda i: (i.result == "won" and i.verified, i.level or 0, i.turns, i.mtime), reverse=True)
+    else:
+        over.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
+    return over, todo
 
 
 def abandon(path: Path) -> Path:
@@ -461,31 +777,6 @@ def _move_aside(path: Path) -> Path:
     return dest
 
 
-_KILLED = re.compile(r"^Killed by (.+) on turn \d+\.$")
-_DEPTH = re.compile(r"^Depth: level (\d+) ")
-
-
-def _morgue_facts(morgue: Path) -> tuple[int | None, str]:
-    level, cause = None, ""
-    try:
-        fd = open_checked(morgue, 1 << 30, follow=False)
-        try:
-            head = os.read(fd, 8192).decode("utf-8", errors="replace")
-        finally:
-            os.close(fd)
-    except OSError:
-        return level, cause
-    for line in head.splitlines()[:12]:
-        line = line.strip()
-        if m := _KILLED.match(line):
-            cause = m.group(1)
-        elif m := _DEPTH.match(line):
-            level = int(m.group(1))
-        elif line.startswith(("You have won", "The last of", "You went out")) and not cause:
-            cause = "won" if line.startswith("You have won") else cause
-    return level, cause
-
-
 def past_games(
     directory: Path | None = None,
     morgue_dir: Path | None = None,
@@ -493,55 +784,42 @@ def past_games(
     notes: list[str] | None = None,
     sort: str = "date",
 ) -> list[GameInfo]:
-    """Every game that is over (dead, won, crashed) or abandoned, with level and cause from its morgue file.
+    """Every game that is over (dead, won, crashed) or abandoned, with the level and cause its replay reached
+    (``morgue_dir`` is no longer read: a morgue file is a side file and says nothing the replay does not).
 
     ``sort``: ``date`` (newest first) or ``depth`` (deepest first, then most turns: a high-score table)."""
-    from undercroft.paths import user_data_dir
-
-    d = saves_dir() if directory is None else Path(directory)
-    morgues = user_data_dir() / "morgue" if morgue_dir is None else Path(morgue_dir)
-    notes = notes if notes is not None else []
-    out: list[GameInfo] = []
-    for abandoned, folder in ((False, d), (True, d / ABANDONED)):
-        for p in _recordings(folder):
-            status = _status(p)
-            if status is None:
-                notes.append(f"skipped {p.name}: not an Undercroft recording")
-                continue
-            info = _info(p, notes, abandoned=abandoned)
-            if info is None:
-                continue
-            if info.result == "playing":
-                _fill_progress(info, content)  # over, its end line missing or torn: listed here, not under Continue
-                if info.result == "playing":
-                    continue
-            level, cause = _morgue_facts(morgues / f"morgue-{p.stem}.txt")
-            info.level, info.cause = level if level is not None else info.level, cause
-            if info.result == "crashed":
-                info.cause = "crash (see the .crash.txt report)"
-            elif abandoned:
-                _fill_progress(info, content)
-            out.append(info)
-    if sort == "depth":
-        out.sort(key=lambda i: (i.result == "won", i.level or 0, i.turns, i.mtime), reverse=True)
-    else:
-        out.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
-    return out
+    del morgue_dir
+    return listing(directory, content, notes, sort=sort)[0]
 
 
 def high_scores(games: list[GameInfo], content: Content | None = None) -> dict[str, list[GameInfo]]:
-    """Per ruleset (the data's order, then any other by name), its finished games with a score, best first (then
-    the earlier game first: a score matched later does not push one down)."""
+    """Per ruleset (the data's order, then any other by name), its finished games with a verified score, best first
+    (then the earlier game first: a score matched later does not push one down). An unverified game is not
+    ranked (:func:`unverified`)."""
     order = list(content.rulesets) if content is not None else []
     by: dict[str, list[GameInfo]] = {}
     for g in games:
-        if g.score is not None and g.result in ("dead", "won"):
+        if g.score is not None and g.result in ("dead", "won") and g.verified:
             by.setdefault(g.ruleset, []).append(g)
     for lst in by.values():
         lst.sort(key=lambda g: (-(g.score or 0), g.mtime, g.path.name))
     return dict(
         sorted(by.items(), key=lambda kv: (kv[0] not in order, order.index(kv[0]) if kv[0] in order else 0, kv[0]))
     )
+
+
+def unverified(games: list[GameInfo]) -> list[GameInfo]:
+    """The finished games whose recording did not replay to the end and score it says (never ranked)."""
+    return [g for g in games if g.result in ("dead", "won") and g.score is not None and not g.verified]
+
+
+def unverified_note(games: list[GameInfo]) -> str:
+    """The line under the high-score tables that says how many results were not ranked ("" for none)."""
+    n = len(unverified(games))
+    if not n:
+        return ""
+    what = "1 result is" if n == 1 else f"{n} results are"
+    return f"{what} unverified (not ranked): undercroft replay FILE --verify says why"
 
 
 SCORE_COLUMNS = ("rank", "score", "depth", "won", "date", "seed", "daily")
@@ -592,7 +870,7 @@ def table_rows(games: list[GameInfo], content: Content | None = None) -> list[tu
             g.date,
             ruleset_title(content, g.ruleset),
             g.seed_text,
-            g.result,
+            g.result_label,
             str(g.level) if g.level is not None else "?",
             str(g.turns),
             g.cause,

@@ -102,6 +102,7 @@ def _load_metrics() -> None:
     importlib.import_module("undercroft.bench.dungeon")
     importlib.import_module("undercroft.bench.ui")
     importlib.import_module("undercroft.bench.replay")
+    importlib.import_module("undercroft.bench.listing")
     importlib.import_module("undercroft.bench.sim")
     importlib.import_module("undercroft.bench.term")
     importlib.import_module("undercroft.bench.soak")

@@ -160,3 +160,58 @@ def record_overhead_us(args: argparse.Namespace) -> float:
     t_plain = median_time(plain, repeat=5)
     t_rec = median_time(recorded, repeat=5)
     return max(0.0, (t_rec - t_plain) / _actions(recs) * 1e6)
+
+
+LONG_ACTIONS = 1_000_000
+
+
+def write_long_recording(content: Content, path: Path, actions: int = LONG_ACTIONS) -> None:
+    """A recording of ``actions`` actions: a party of the default ruleset walking one step east and back, over and
+    over (the first move the room allows)."""
+    from undercroft.rules.actions import Move, Rest
+
+    game = Game(content, RULESET, 1)
+    moves = (Move(1, 0), Move(-1, 0), Move(0, 1), Move(0, -1), Rest())
+    with Recorder.create(path, game, content, batch=512) as rec:
+        for i in range(actions):
+            for a in (moves[i % 2], moves[(i + 1) % 2], *moves[2:]):
+                events = game.step(a)
+                if not (len(events) == 1 and events[0].type == "refused"):
+                    rec.record(a, game)
+                    break
+            else:
+                raise RuntimeError(f"no move accepted at action {i}")
+
+
+@metric("replay_peak_mb_1m", "MB")
+def replay_peak_mb(args: argparse.Namespace) -> float:
+    """How much the resident set size of a new process grows (its peak, ``getrusage``, over its size before) while
+    a recording of 1,000,000 actions (:func:`write_long_recording`) is replayed with every state checked
+    (``record.replay_file``, what the saves' index does: the file streamed, no action kept). One run."""
+    import subprocess
+    import sys
+
+    content = _content(args)
+    with tempfile.TemporaryDirectory(prefix="undercroft-bench-long-") as tmp:
+        path = Path(tmp) / "long.jsonl"
+        write_long_recording(content, path)
+        data = ["--data", str(args.data)] if getattr(args, "data", None) else []
+        code = "import sys; from undercroft.bench.replay import peak_growth_main as m; m(sys.argv[1:])"
+        out = subprocess.run([sys.executable, "-c", code, str(path), *data], check=True, capture_output=True)
+    return float(out.stdout)
+
+
+def peak_growth_main(argv: list[str]) -> None:
+    """``PATH [--data DIR]``: print the growth in MB of this process's peak resident size while ``record.replay_file``
+    replays ``PATH`` with every state checked (the data loaded before)."""
+    import resource
+
+    from undercroft.bench.soak import rss_mb
+    from undercroft.record import replay_file
+
+    path, *rest = argv
+    content = load_data(argparse.Namespace(data=rest[1] if rest else None))
+    before = rss_mb()
+    replay_file(content, Path(path), verify=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10  # (KB on Linux)
+    print(f"{max(0.0, peak - before):.1f}")

@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "games",
         help="list past games (and the unfinished ones)",
         description="Every finished, crashed or abandoned game in the saves folder, with the level "
-        "and cause from its morgue file; then the games that can be continued.",
+        "and cause its recording replays to (a result it does not bear out is marked unverified and never "
+        "ranked); then the games that can be continued.",
     )
     p.add_argument(
         "--sort",
@@ -34,7 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the high-score tables instead: per ruleset, rank, score, depth, won, date, seed, daily",
     )
     p.add_argument(
-        "--json", action="store_true", help="print one JSON object: past, unfinished, skipped (--scores: scores)"
+        "--json",
+        action="store_true",
+        help="print one JSON object: past, unfinished, skipped (--scores: scores, unverified, skipped)",
     )
     add_data_arg(p)
     p.set_defaults(handler=cmd_games)
@@ -45,18 +48,12 @@ def cmd_games(args: argparse.Namespace) -> int:
 
     content = load_data(args)
     notes: list[str] = []
-    past = saves.past_games(content=content, notes=notes, sort=args.sort)
-    todo = saves.unfinished(content=content, notes=notes)
+    past, todo = saves.listing(content=content, notes=notes, sort=args.sort)
     notes = list(dict.fromkeys(notes))
     if args.scores:
-        return _print_scores(saves.high_scores(past, content), content, notes, as_json=args.json)
+        return _print_scores(past, content, notes, as_json=args.json)
     if args.json:
-        print(
-            json.dumps(
-                {"past": [g.as_json() for g in past], "unfinished": [g.as_json() for g in todo], "skipped": notes},
-                indent=1,
-            )
-        )
+        print(_json_lists({"past": [g.as_json() for g in past], "unfinished": [g.as_json() for g in todo]}, notes))
         return EXIT_OK
     for note in notes:
         say(f"undercroft: {note}")
@@ -75,9 +72,19 @@ def cmd_games(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _print_scores(tables: dict[str, list[GameInfo]], content: Content, notes: list[str], *, as_json: bool) -> int:
+def _json_lists(lists: dict[str, list[dict[str, object]]], notes: list[str]) -> str:
+    """One JSON object, each element of its lists on a line of its own (the C encoder: thousands of games)."""
+    parts = [
+        f" {json.dumps(k)}: [" + ",".join(f"\n  {json.dumps(x)}" for x in v) + ("\n ]" if v else "]")
+        for k, v in lists.items()
+    ]
+    return "{\n" + ",\n".join([*parts, f' "skipped": {json.dumps(notes)}']) + "\n}"
+
+
+def _print_scores(past: list[GameInfo], content: Content, notes: list[str], *, as_json: bool) -> int:
     from undercroft import saves
 
+    tables = saves.high_scores(past, content)
     if as_json:
         scores = {
             rs: [
@@ -95,7 +102,11 @@ def _print_scores(tables: dict[str, list[GameInfo]], content: Content, notes: li
             ]
             for rs, games in tables.items()
         }
-        print(json.dumps({"scores": scores, "skipped": notes}, indent=1))
+        unverified = [
+            {"path": str(g.path), "ruleset": g.ruleset, "result": g.result, "score": g.score, "why": g.why}
+            for g in saves.unverified(past)
+        ]
+        print(json.dumps({"scores": scores, "unverified": unverified, "skipped": notes}, indent=1))
         return EXIT_OK
     for note in notes:
         print(f"undercroft: {note}", file=sys.stderr)
@@ -104,5 +115,7 @@ def _print_scores(tables: dict[str, list[GameInfo]], content: Content, notes: li
     for rs, games in tables.items():
         print(f"{saves.ruleset_title(content, rs)} ({rs}): {len(games)} game{'s' if len(games) != 1 else ''}")
         for line in saves.format_scores(games):
-            print("  " + line)
+            print(printable("  " + line))
+    if note := saves.unverified_note(past):
+        print(note)
     return EXIT_OK

@@ -32,8 +32,9 @@ seed)`` and its actions are re-applied: replays are bit-exact.
 
 The package: :mod:`~undercroft.record.format` (the constants, :class:`Header`, :class:`Recording`, the errors, the
 hash chains), :mod:`~undercroft.record.writer` (:class:`Recorder`, :func:`play_step`, crash reports),
-:mod:`~undercroft.record.reader` (:func:`load_recording`, :func:`open_regular`) and
-:mod:`~undercroft.record.replay` (:func:`replay`, :func:`compatibility`, :func:`state_summary`). Where saved games
+:mod:`~undercroft.record.reader` (:func:`load_recording`, :func:`open_regular`, :func:`stream_recording`) and
+:mod:`~undercroft.record.replay` (:func:`replay`, :func:`replay_file`: the same while the file is read, memory flat;
+:func:`compatibility`, :func:`state_summary`). Where saved games
 go (``saves_dir``, ``new_save_path``, ``latest_unfinished``) is :mod:`undercroft.saves`.
 """
 
@@ -52,8 +53,8 @@ from undercroft.record.format import (
     SaveError,
     installed_versions,
 )
-from undercroft.record.reader import load_recording, open_regular
-from undercroft.record.replay import compatibility, replay, state_summary
+from undercroft.record.reader import load_recording, open_regular, stream_recording
+from undercroft.record.replay import compatibility, replay, replay_file, state_summary
 from undercroft.record.writer import Recorder, crash_report_path, play_step, write_side_file
 
 __all__ = [
@@ -75,6 +76,8 @@ __all__ = [
     "play_step",
     "printable",
     "replay",
+    "replay_file",
     "state_summary",
+    "stream_recording",
     "write_side_file",
 ]

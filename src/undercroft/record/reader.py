@@ -10,7 +10,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -240,7 +240,7 @@ def load_recording(path: Path | str, *, lenient_tail: bool = False) -> Recording
     fh = open_regular(path)
     with fh:
         try:
-            return _load(path, fh, lenient_tail)
+            return _load(path, fh, lenient_tail).recording()
         except OSError as exc:
             raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
 
@@ -311,6 +311,19 @@ class _Reading:
     end: str | None = None
     score: int | None = None
     closed_at: int = 0  # the line of the end or crash line (0: none yet)
+    count: int = 0  # actions read
+    last: tuple[int, Action, str] | None = None  # the last action read
+    on_action: OnAction | None = None  # streaming (:func:`stream_recording`): each action handed over, none kept
+
+    def add(self, turn: int, action: Action, check: str, parts: str) -> None:
+        """One more action line read: kept (or, streaming, handed to :attr:`on_action`)."""
+        self.count += 1
+        self.last = (turn, action, check)
+        if self.on_action is None:
+            self.actions.append(self.last)
+            self.digests.append(parts)
+        else:
+            self.on_action(turn, action, check, parts)
 
     def check_open(self, n: int) -> None:
         """Line ``n`` follows an end or crash line: refused."""
@@ -334,7 +347,7 @@ class _Reading:
         return None
 
     def _end(self, n: int, obj: dict[str, Any]) -> None:
-        path, actions = self.path, self.actions
+        path, last = self.path, self.last
         check = "digest" if self.header.format >= 3 else "checksum"
         keys = {"end", "turn", check}
         if set(obj) not in (keys, keys | {"score"}) or ("score" in obj and self.header.format < 3):
@@ -348,7 +361,7 @@ class _Reading:
             raise RecordingError(path, n, "'end' must be 'dead' or 'won'")
         if type(obj["turn"]) is not int:
             raise RecordingError(path, n, f"'turn' must be a whole number, not {obj['turn']!r}")
-        if obj["turn"] != len(actions) or not actions or obj[check] != actions[-1][2]:
+        if obj["turn"] != self.count or last is None or obj[check] != last[2]:
             raise RecordingError(path, n, "the end line does not match the last action")
         self.end = end
         self.score = score
@@ -370,7 +383,7 @@ class _Reading:
             raise RecordingError(path, n, f"'turn' must be a whole number, not {obj['turn']!r}")
         if len(info["type"]) > 200 or len(info["message"]) > 4 * _MAX_MESSAGE:
             raise RecordingError(path, n, "the crash's 'type' or 'message' is too long")
-        expect = len(self.actions) + 1
+        expect = self.count + 1
         if obj["turn"] != expect:
             raise RecordingError(path, n, f"turn {obj['turn']!r} out of order: expected {expect}")
         action = _action(path, n, obj)
@@ -393,7 +406,51 @@ class _Reading:
         )
 
 
-def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
+OnAction = Callable[[int, Action, str, str], None]  # (turn, action, check, parts): one action line, as read
+
+
+class _Hashing:
+    """A file whose every line read is also fed to ``hasher`` (the digest of exactly the bytes that were read)."""
+
+    def __init__(self, fh: BinaryIO, hasher: Any) -> None:
+        self.fh, self.hasher = fh, hasher
+
+    def readline(self, limit: int = -1) -> bytes:
+        raw = self.fh.readline(limit)
+        self.hasher.update(raw)
+        return raw
+
+
+def stream_recording(
+    path: Path | str,
+    on_header: Callable[[Header], None],
+    on_action: OnAction,
+    *,
+    lenient_tail: bool = False,
+    hasher: Any = None,
+) -> tuple[Recording, tuple[int, Action, str] | None, int]:
+    """Read and check a whole recording as :func:`load_recording` does, keeping none of its actions: the header
+    goes to ``on_header`` and each action to ``on_action`` as it is read (what it raises stops the reading). Returns
+    the recording without its actions, the last action and how many there were: memory stays flat however long the
+    recording is. ``hasher`` (a ``hashlib`` object) is fed every byte read."""
+    path = Path(path)
+    raw_fh = open_regular(path)
+    fh: Any = raw_fh if hasher is None else _Hashing(raw_fh, hasher)
+    with raw_fh:
+        try:
+            reading = _load(path, fh, lenient_tail, on_header, on_action)
+        except OSError as exc:
+            raise RecordingError(path, 0, f"cannot read: {exc.strerror or exc}") from None
+    return reading.recording(), reading.last, reading.count
+
+
+def _load(
+    path: Path,
+    fh: Any,
+    lenient_tail: bool,
+    on_header: Callable[[Header], None] | None = None,
+    on_action: OnAction | None = None,
+) -> _Reading:
     lines = _iter_lines(path, fh, lenient_tail)
     first = next(lines, None)
     if first is None:
@@ -403,17 +460,19 @@ def _load(path: Path, fh: Any, lenient_tail: bool) -> Recording:
     if obj.get("recording") != MAGIC:
         raise RecordingError(path, 1, "not an Undercroft recording (the first line is not a recording header)")
     prev = _check_hash(path, n, obj, "")
-    reading = _Reading(path, _header(path, obj), prev, len(raw))
+    reading = _Reading(path, _header(path, obj), prev, len(raw), on_action=on_action)
+    if on_header is not None:
+        on_header(reading.header)
     if reading.header.format >= 3:
         _read_format3(reading, lines)
     else:
         _read_json_actions(reading, lines)
-    return reading.recording()
+    return reading
 
 
 def _read_format3(reading: _Reading, lines: Iterator[tuple[int, bytes]]) -> None:
     """The lines after the header of format 3: an action line is text, an end or crash line a JSON object."""
-    path, actions, digests = reading.path, reading.actions, reading.digests
+    path = reading.path
     digest_hex = PART_HEX * len(reading.header.parts)
     match = _text_line_re(digest_hex).fullmatch
     for n, raw in lines:
@@ -439,7 +498,7 @@ def _read_format3(reading: _Reading, lines: Iterator[tuple[int, bytes]]) -> None
             raise RecordingError(path, n, _TAMPERED)
         reading.prev = h
         turn = int(m.group(1))
-        expect = len(actions) + 1
+        expect = reading.count + 1
         if turn != expect:
             raise RecordingError(path, n, f"turn {turn} out of order: expected {expect}")
         try:
@@ -447,15 +506,14 @@ def _read_format3(reading: _Reading, lines: Iterator[tuple[int, bytes]]) -> None
         except ActionError as exc:
             raise RecordingError(path, n, f"bad action: {exc}") from None
         dig = m.group(3).decode("ascii")
-        actions.append((turn, action, dig))
-        digests.append(dig)
+        reading.add(turn, action, dig, dig)
         reading.size += len(raw)
 
 
 def _read_json_actions(reading: _Reading, lines: Iterator[tuple[int, bytes]]) -> None:
     """The lines after the header of formats 1 and 2: every line a JSON object, an action line holding the action
     as a dict, the state's checksum and its parts' digests."""
-    path, actions = reading.path, reading.actions
+    path = reading.path
     nparts = len(reading.header.parts)
     for n, raw in lines:
         obj = reading.json_line(n, raw)
@@ -466,7 +524,7 @@ def _read_json_actions(reading: _Reading, lines: Iterator[tuple[int, bytes]]) ->
             turn = obj["turn"]
             if type(turn) is not int:  # not 1.0, not true: a recording's turn is written as a whole number
                 raise RecordingError(path, n, f"'turn' must be a whole number, not {turn!r}")
-            expect = len(actions) + 1
+            expect = reading.count + 1
             if turn != expect:
                 raise RecordingError(path, n, f"turn {turn!r} out of order: expected {expect}")
             chk, parts = obj["checksum"], obj["parts"]
@@ -474,6 +532,5 @@ def _read_json_actions(reading: _Reading, lines: Iterator[tuple[int, bytes]]) ->
                 raise RecordingError(path, n, "'checksum' must be a 16-digit hex checksum")
             if not _is_hex(parts, nparts * 2 * _PART_BYTES):
                 raise RecordingError(path, n, f"'parts' must be {nparts} hex digests")
-            actions.append((turn, _action(path, n, obj), chk))
-            reading.digests.append(parts)
+            reading.add(turn, _action(path, n, obj), chk, parts)
         reading.size += len(raw)

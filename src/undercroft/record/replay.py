@@ -5,6 +5,8 @@ each, if asked), :func:`compatibility` names what differs between the recording'
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from undercroft.content import Content
 from undercroft.printable import printable
@@ -18,11 +20,13 @@ from undercroft.record.format import (
     installed_versions,
     state_digests,
 )
+from undercroft.record.reader import stream_recording
 from undercroft.rules.actions import Action
 from undercroft.rules.digest import PARTS, differing
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.names import the
+from undercroft.rules.rng import parse_seed
 from undercroft.rules.scoring import score_card
 from undercroft.rules.types import Mode
 
@@ -54,35 +58,100 @@ def compatibility(header: Header, data_digest: str) -> list[str]:
     return [printable(line) for line in out]
 
 
-def _which_parts(game: Game, rec: Recording, index: int) -> list[str]:
-    """The parts of the state that differ from the recording after action number ``index`` (formats 1-2)."""
+DAILY_PREFIX = "daily-"
+
+
+def daily_word(date: str) -> str:
+    """The seed of the day ``date`` (``YYYY-MM-DD``, UTC), the same for everyone: ``daily-2026-12-02``. Each
+    ruleset plays it as its own game (a game is its ruleset and its seed). A recording marked daily verifies only
+    when its seed is its date's word."""
+    return f"{DAILY_PREFIX}{date}"
+
+
+def _which_parts(game: Game, header: Header, theirs: str) -> list[str]:
+    """The parts of the state that differ from the recording's ``parts`` digests ``theirs`` (formats 1-2)."""
     names = _part_names(game)
-    if names != rec.header.parts:
-        return [f"the state's layout (recorded parts {', '.join(rec.header.parts)}; now {', '.join(names)})"]
+    if names != header.parts:
+        return [f"the state's layout (recorded parts {', '.join(header.parts)}; now {', '.join(names)})"]
     _, mine = state_digests(game)
-    theirs = rec.part_digests[index] if index < len(rec.part_digests) else ""
     w = 2 * _PART_BYTES
     out = [name for i, name in enumerate(names) if mine[i * w : (i + 1) * w] != theirs[i * w : (i + 1) * w]]
     return out or ["the checksum only (the parts agree: a digest collision, or the 'checksum' field was rewritten)"]
 
 
-def _check_end(content: Content, rec: Recording, game: Game) -> None:
+OnEvents = Callable[[int, Action, list[Event]], None]
+
+
+class _Replay:
+    """One replay under way: the game rebuilt from the header, each action applied by :meth:`act` (and checked, with
+    ``verify``), then :meth:`finish` (the recorded crash reproduced; the recorded end and score checked)."""
+
+    def __init__(
+        self, content: Content, h: Header, path: object, verify: bool, until: int | None, on_events: OnEvents | None
+    ) -> None:
+        self.content, self.header, self.path = content, h, path
+        self.verify, self.until, self.on_events = verify, until, on_events
+        self.game = game = Game(content, h.ruleset, h.seed)
+        self.digests = h.format >= 3
+        self.state_check = game.digest if self.digests else game.checksum
+        self.line = 1
+        self.done = False  # ``until`` reached: the rest is not applied
+        if verify and self.digests and h.parts != PARTS:
+            raise Desync(
+                0, None, [f"the state's layout (recorded parts {', '.join(h.parts)}; now {', '.join(PARTS)})"], line=1
+            )
+        if verify and h.daily and h.seed != parse_seed(daily_word(h.daily)):
+            raise Desync(0, None, [f"the seed: a daily game of {h.daily} plays the seed {daily_word(h.daily)}"], line=1)
+        if verify and h.start and self.state_check() != h.start:
+            raise Desync(0, None, ["the starting state (level generation or setup)"], line=1)
+
+    def act(self, turn: int, action: Action, chk: str, parts: str) -> None:
+        self.line += 1
+        if self.done or (self.until is not None and turn > self.until):
+            self.done = True
+            return
+        try:
+            events = self.game.step(action)
+        except Exception as exc:
+            exc.add_note(f"replaying {self.path}: at turn {turn} (line {self.line}), action {describe_action(action)}")
+            raise
+        if len(events) == 1 and events[0].type == "refused":
+            raise Desync(turn, action, [f"refused: {events[0].get('reason', '')}"], line=self.line)
+        if self.on_events is not None:
+            self.on_events(turn, action, events)
+        if self.verify:
+            now = self.state_check()
+            if now != chk:
+                why = differing(now, chk) if self.digests else _which_parts(self.game, self.header, parts)
+                raise Desync(turn, action, why, line=self.line)
+
+    def finish(self, rec: Recording, last: tuple[int, Action, str] | None, count: int) -> Game:
+        crash = rec.crash
+        if crash is not None and not self.done and (self.until is None or crash["turn"] <= self.until):
+            try:
+                events = self.game.step(crash["action"])
+            except Exception as exc:
+                exc.add_note(
+                    f"replaying {rec.path}: the recorded crash reproduced at turn {crash['turn']} "
+                    f"(line {crash['line']}), action {describe_action(crash['action'])}"
+                )
+                raise
+            if self.on_events is not None and not (len(events) == 1 and events[0].type == "refused"):
+                self.on_events(crash["turn"], crash["action"], events)
+        if self.verify and self.until is None and last is not None:
+            _check_end(self.content, rec, self.game, last, count)
+        return self.game
+
+
+def _check_end(content: Content, rec: Recording, game: Game, last: tuple[int, Action, str], count: int) -> None:
     """The recorded end (death or victory, and its score) happened in the replayed game too, else :class:`Desync`."""
     if rec.finished and game.state.mode != rec.end:
-        last = rec.actions[-1]
-        raise Desync(
-            last[0],
-            last[1],
-            [f"end: recorded '{rec.end}', replayed mode '{game.state.mode}'"],
-            line=len(rec.actions) + 2,
-        )
+        why = f"end: recorded '{rec.end}', replayed mode '{game.state.mode}'"
+        raise Desync(last[0], last[1], [why], line=count + 2)
     if rec.score is not None:
         score = score_card(content, game.state).total
         if score != rec.score:
-            last = rec.actions[-1]
-            raise Desync(
-                last[0], last[1], [f"end: recorded score {rec.score}, replayed {score}"], line=len(rec.actions) + 2
-            )
+            raise Desync(last[0], last[1], [f"end: recorded score {rec.score}, replayed {score}"], line=count + 2)
 
 
 def replay(
@@ -91,58 +160,48 @@ def replay(
     *,
     verify: bool = False,
     until: int | None = None,
-    on_events: Callable[[int, Action, list[Event]], None] | None = None,
+    on_events: OnEvents | None = None,
 ) -> Game:
     """Rebuild the game from ``(content, ruleset, seed)`` and re-apply the recorded actions (up to turn ``until``).
 
     A recorded action that the engine refuses raises :class:`Desync` in any mode; with ``verify`` the state after
     every action is compared with the recording's (format 3: ``Game.digest()``; formats 1-2: ``Game.checksum()``)
-    and the first mismatch raises :class:`Desync`, naming the parts that differ. A recording that ends in a crash
-    replays the crashing action last, so the same exception is raised again at the same turn (with a note naming
-    the turn).
+    and the first mismatch raises :class:`Desync`, naming the parts that differ; so does a daily game whose seed is
+    not its date's word. A recording that ends in a crash replays the crashing action last, so the same exception
+    is raised again at the same turn (with a note naming the turn). :func:`replay_file` does the same as the file
+    is read, keeping none of it.
     """
-    h = rec.header
-    game = Game(content, h.ruleset, h.seed)
-    digests = h.format >= 3
-    state_check = game.digest if digests else game.checksum
-    if verify and digests and h.parts != PARTS:
-        raise Desync(
-            0, None, [f"the state's layout (recorded parts {', '.join(h.parts)}; now {', '.join(PARTS)})"], line=1
-        )
-    if verify and h.start and state_check() != h.start:
-        raise Desync(0, None, ["the starting state (level generation or setup)"], line=1)
-    step = game.step
+    run = _Replay(content, rec.header, rec.path, verify, until, on_events)
+    parts = rec.part_digests
     for i, (turn, action, chk) in enumerate(rec.actions):
-        if until is not None and turn > until:
-            return game
-        try:
-            events = step(action)
-        except Exception as exc:
-            exc.add_note(f"replaying {rec.path}: at turn {turn} (line {i + 2}), action {describe_action(action)}")
-            raise
-        if len(events) == 1 and events[0].type == "refused":
-            raise Desync(turn, action, [f"refused: {events[0].get('reason', '')}"], line=i + 2)
-        if on_events is not None:
-            on_events(turn, action, events)
-        if verify:
-            now = state_check()
-            if now != chk:
-                raise Desync(turn, action, differing(now, chk) if digests else _which_parts(game, rec, i), line=i + 2)
-    crash = rec.crash
-    if crash is not None and (until is None or crash["turn"] <= until):
-        try:
-            events = step(crash["action"])
-        except Exception as exc:
-            exc.add_note(
-                f"replaying {rec.path}: the recorded crash reproduced at turn {crash['turn']} "
-                f"(line {crash['line']}), action {describe_action(crash['action'])}"
-            )
-            raise
-        if on_events is not None and not (len(events) == 1 and events[0].type == "refused"):
-            on_events(crash["turn"], crash["action"], events)
-    if verify and until is None:
-        _check_end(content, rec, game)
-    return game
+        run.act(turn, action, chk, parts[i] if i < len(parts) else "")
+        if run.done:
+            return run.game
+    return run.finish(rec, rec.actions[-1] if rec.actions else None, len(rec.actions))
+
+
+def replay_file(
+    content: Content,
+    path: Path | str,
+    *,
+    verify: bool = False,
+    lenient_tail: bool = False,
+    on_events: OnEvents | None = None,
+    hasher: Any = None,
+) -> tuple[Recording, Game]:
+    """:func:`replay` of the recording at ``path`` while it is read (:func:`stream_recording`): memory stays flat
+    however many actions it holds. Returns the recording (without its actions) and the game. Raises what
+    :func:`load_recording` and :func:`replay` raise. ``hasher``: see :func:`stream_recording`."""
+    runs: list[_Replay] = []
+
+    def start(h: Header) -> None:
+        runs.append(_Replay(content, h, path, verify, None, on_events))
+
+    def act(turn: int, action: Action, chk: str, parts: str) -> None:
+        runs[0].act(turn, action, chk, parts)
+
+    rec, last, count = stream_recording(path, start, act, lenient_tail=lenient_tail, hasher=hasher)
+    return rec, runs[0].finish(rec, last, count)
 
 
 def state_summary(game: Game) -> str:

@@ -298,12 +298,16 @@ class Session:
 
     def save_elsewhere(self, where: Path | None = None) -> Path:
         """Write the whole game, its unsaved actions included, to ``where`` (a folder, or a file path; default:
-        the temporary folder) under the save's own name; returns the file written. OSError when it cannot be."""
+        the temporary folder, under the save's own name or, when that is taken, ``NAME-2.jsonl``, ...); returns
+        the file written. OSError when it cannot be."""
         r = self.recorder
         if r is None:
             raise ValueError("an unrecorded game has nothing to save")
-        where = Path(tempfile.gettempdir()) if where is None else Path(where).expanduser()
-        dest = where / r.path.name if where.is_dir() else where
+        if where is None:  # (a name of its own: a copy written before, by this game or another, is kept)
+            dest = saves_mod.fresh_name(Path(tempfile.gettempdir()), r.path.name)
+        else:
+            where = Path(where).expanduser()
+            dest = where / r.path.name if where.is_dir() else where
         if dest.exists() or dest.is_symlink():
             raise FileExistsError(17, f"{dest} exists already")
         r.save_copy(dest)

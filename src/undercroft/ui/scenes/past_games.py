@@ -39,6 +39,8 @@ class PastGamesScene(Scene):
             self.games = saves_mod.past_games(self.saves, content=self.content, notes=self.notes, sort=sort)
             if self.sort == "score":
                 self.tables = saves_mod.high_scores(self.games, self.content)
+                if note := saves_mod.unverified_note(self.games):
+                    self.notes.insert(0, note)
                 self.games = [g for games in self.tables.values() for g in games]
         except OSError as exc:
             self.games = []

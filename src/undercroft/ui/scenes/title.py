@@ -77,6 +77,7 @@ class TitleScene(Scene):
             if left.unsaved:
                 self.message = left.unsaved + "."
         self._scan()
+        self._offer_copies()
 
     @classmethod
     def after(cls, left: Session) -> TitleScene:
@@ -95,6 +96,15 @@ class TitleScene(Scene):
         self.cursor = max(0, min(self.cursor, len(self.games) - 1))
         if self.games and self.games[self.cursor].open_pid is not None:  # never chosen for you: one open elsewhere
             self.cursor = next((i for i, g in enumerate(self.games) if g.open_pid is None), self.cursor)
+
+    def _offer_copies(self) -> None:
+        """Name every copy a game wrote to the temporary folder when its disk was full, that holds actions its save
+        lacks (at every start, until it is copied over its save or removed)."""
+        copies = saves_mod.emergency_copies(self.saves)
+        if len(copies) > 1 or (copies and str(copies[0]) not in self.message):
+            where = ", ".join(str(p) for p in copies)
+            said = f"Actions your saves lack are in {where} (copy one over its save to continue it)."
+            self.message = f"{self.message} {said}".strip()
 
     @property
     def _continue(self) -> tuple[Path, str] | None:
@@ -141,9 +151,10 @@ class TitleScene(Scene):
         g.open_pid = saves_mod.holder(g.path)  # asked now: the other window may have closed since the list was made
         if g.open_pid is not None:
             return self.refuse_open(g.path, g.open_pid)
-        if g.header is not None:
+        header = saves_mod.header_of(g.path)  # (a file that cannot be read: continuing it says why)
+        if header is not None:
             try:
-                differences = save_differences(self.content, g.header)
+                differences = save_differences(self.content, header)
             except Exception as exc:  # a check that fails must not keep the player from the title
                 differences = [f"the check failed: {type(exc).__name__}: {exc}"]
             if differences:
