@@ -138,6 +138,7 @@ def test_an_event_that_never_happens_is_nothing_to_shrink(run: Run, warden: Path
         (["--shrink", "--until-event", "refused"], "a refused action is never recorded"),
         (["--shrink"], "it replays and verifies: no crash or desync to shrink"),
         (["--shrink", "--verify"], "--shrink replays on its own: --verify does not go with it"),
+        (["--shrink", "--diff", "x.jsonl"], "choose one of --shrink, --diff"),
         (["--until-event", "death"], "--until-event goes with --shrink"),
         (["-o", "x.jsonl"], "-o goes with --shrink"),
     ],

@@ -99,6 +99,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="OUT",
         help="with --shrink: the recording to write (default: FILE's NAME.shrunk.EXT beside it); never overwritten",
     )
+    p.add_argument(
+        "--diff",
+        metavar="B",
+        help="replay FILE and recording B (the same seed) side by side: the first actions and the first state "
+        "(turn, part, values) that differ",
+    )
     add_data_arg(p)
     p.set_defaults(handler=cmd_replay)
 
@@ -114,6 +120,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     rec, content = _load(args, path)
     if args.shrink:
         return replay_tools.cmd_shrink(args, path, rec, content)
+    if args.diff is not None:
+        other = Path(args.diff)
+        return replay_tools.cmd_diff(path, rec, other, _load(args, other, content)[0], content)
     if args.watch or args.play or args.screenshot or args.terminal:
         return _show(args, content, path)
     out = sys.stdout

@@ -1,8 +1,9 @@
-"""``undercroft replay FILE --shrink`` (docs/REPLAY.md), called by :mod:`undercroft.cli.replay` once the
-recording is loaded.
+"""``undercroft replay FILE --shrink`` and ``undercroft replay A --diff B`` (docs/REPLAY.md): the replay's two
+debugging tools, called by :mod:`undercroft.cli.replay` once the recordings are loaded.
 
-Exit status: 0 a shrunk recording written, 1 a recorded crash or event that does not happen (nothing to shrink),
-2 a file or argument that cannot be used (one line, never a traceback).
+Exit status: 0 a shrunk recording written (or two recordings that replay the same), 1 two recordings that
+differ (or a recorded crash or event that does not happen: nothing to shrink), 2 a file or argument that cannot be
+used (one line, never a traceback).
 """
 
 from __future__ import annotations
@@ -18,16 +19,20 @@ from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, printable
 if TYPE_CHECKING:
     from undercroft.content import Content
     from undercroft.record import Recording
+    from undercroft.record.diff import Divergence
     from undercroft.record.shrink import Goal, Shrunk
 
-# The options that print or show a replay: none goes with --shrink.
+# The options that print or show a replay: none goes with --shrink or --diff.
 _VIEWS = ("verify", "events", "until", "watch", "play", "screenshot", "terminal", "log_level")
 
 
 def check_options(args: argparse.Namespace) -> None:
-    """--shrink alone (with --until-event and -o), --until-event and -o only with it: else a UserError."""
+    """--shrink and --diff alone (with --until-event and -o for --shrink), --until-event and -o only with
+    --shrink: else a UserError."""
     given = [f"--{f.replace('_', '-')}" for f in _VIEWS if getattr(args, f, None) not in (None, False)]
-    tool = "--shrink" if args.shrink else ""
+    if args.shrink and args.diff is not None:
+        raise UserError("choose one of --shrink, --diff")
+    tool = "--shrink" if args.shrink else "--diff" if args.diff is not None else ""
     if tool and given:
         raise UserError(f"{tool} replays on its own: {given[0]} does not go with it")
     if not args.shrink:
@@ -194,4 +199,56 @@ def _cut_at_desync(args: argparse.Namespace, path: Path, rec: Recording, content
     return EXIT_OK
 
 
-__all__ = ["check_options", "cmd_shrink"]
+# --- --diff --------------------------------------------------------------------------------------------------
+
+
+def cmd_diff(path: Path, rec: Recording, other: Path, rec_b: Recording, content: Content) -> int:
+    """Replay FILE and B side by side; print the first actions and the first state that differ."""
+    from undercroft.record.diff import diverge
+
+    ha, hb = rec.header, rec_b.header
+    if (ha.seed, ha.ruleset) != (hb.seed, hb.ruleset):
+        raise UserError(
+            printable(
+                f"{path} and {other} are not the same game (seed {ha.seed}, ruleset {ha.ruleset} | seed {hb.seed}, "
+                f"ruleset {hb.ruleset}): nothing to compare"
+            )
+        )
+    d = diverge(content, rec, rec_b)
+    for line in _report(path, rec, other, rec_b, d):
+        print(printable(line))
+    same = d.action_turn is None and d.state_turn is None and not d.stopped and _length(rec) == _length(rec_b)
+    return EXIT_OK if same else EXIT_FAIL
+
+
+def _length(rec: Recording) -> int:
+    return len(rec.actions) + (rec.crash is not None)
+
+
+def _report(path: Path, rec: Recording, other: Path, rec_b: Recording, d: Divergence) -> list[str]:
+    from undercroft.rules.actions import action_to_text
+
+    out = []
+    if d.action_turn is not None:
+        a, b = d.actions
+        line = d.action_turn + 1
+        out += [
+            f"the actions first differ at turn {d.action_turn}:",
+            f"  {path}:{line}: {action_to_text(a) if a else '-'}",
+            f"  {other}:{line}: {action_to_text(b) if b else '-'}",
+        ]
+    if d.state_turn is not None:
+        out.append(f"the states first differ after turn {d.state_turn}, in {', '.join(d.parts)} (values: A | B):")
+        out += [f"  {x}" for x in d.details]
+    elif d.stopped:
+        out.append(f"the replay stopped: {d.stopped}")
+    else:
+        out.append(f"the states are the same after each of the {d.common} turns both have")
+    na, nb = _length(rec), _length(rec_b)
+    if na != nb and d.state_turn is None and not d.stopped:
+        longer, n = (path, na) if na > nb else (other, nb)
+        out.append(f"{longer} goes on to turn {n}; the other ends at turn {d.common}")
+    return out
+
+
+__all__ = ["check_options", "cmd_diff", "cmd_shrink"]
