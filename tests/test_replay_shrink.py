@@ -125,6 +125,12 @@ def test_the_work_is_capped(content: Content) -> None:
     assert whole is not None and whole.minimal and len(whole.actions) <= len(got.actions) < len(actions)
 
 
+def test_a_progress_bar_on_a_terminal(run: Run, warden: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("undercroft.cli.progress.wanted", lambda *a, **k: True)  # as if stderr were a terminal
+    code, out, err = run("replay", str(warden), "--shrink", "--until-event", "run")
+    assert code == 0 and "shrinking:" in err and "/300" in err and "still reaches a 'run' event" in out
+
+
 def test_an_event_that_never_happens_is_nothing_to_shrink(run: Run, warden: Path) -> None:
     code, _, err = run("replay", str(warden), "--shrink", "--until-event", "won")
     assert code == 1 and "no 'won' event in its replay: nothing to shrink" in one_line(err)
