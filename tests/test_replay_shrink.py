@@ -203,6 +203,15 @@ def test_shrinking_a_crash_keeps_the_crash(run: Run, content: Content, tmp_path:
     assert code == 1 and f"the recorded crash reproduced at turn {rec.crash['turn']}" in err
 
 
+def test_a_recording_the_engine_now_crashes_on_shrinks_to_that_crash(run: Run, warden: Path, broken_move: None) -> None:
+    """No crash line (it was recorded before the bug): its replay raising is the goal, as a recorded crash is."""
+    code, out, err = run("replay", str(warden), "--shrink")
+    assert code == 0, err
+    assert "still raises ZeroDivisionError" in out
+    rec = load_recording(warden.with_name("warden-33.shrunk.jsonl"))
+    assert rec.crash is not None and rec.crash["type"] == "ZeroDivisionError" and len(rec.actions) < 20
+
+
 def test_a_crash_that_no_longer_happens_is_nothing_to_shrink(
     run: Run, content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

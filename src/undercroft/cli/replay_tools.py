@@ -18,7 +18,7 @@ from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, printable
 
 if TYPE_CHECKING:
     from undercroft.content import Content
-    from undercroft.record import Recording
+    from undercroft.record import Desync, Recording
     from undercroft.record.diff import Divergence
     from undercroft.record.shrink import Goal, Shrunk
 
@@ -46,14 +46,19 @@ def check_options(args: argparse.Namespace) -> None:
 
 def cmd_shrink(args: argparse.Namespace, path: Path, rec: Recording, content: Content) -> int:
     """Shrink ``rec`` to the fewest actions that still reach ``--until-event``'s event, or raise its recorded
-    crash, or (neither) desync; write it to ``-o`` (default beside FILE as NAME.shrunk.EXT)."""
-    goal = _goal(args, path, rec)
-    out = _output(args, path, goal)
-    if goal is None:
-        return _cut_at_desync(args, path, rec, content, out)
-    from undercroft.record.shrink import MAX_REPLAYS
+    crash (or an exception its replay raises now), or (neither) desync; write it to ``-o`` (default beside FILE as
+    NAME.shrunk.EXT)."""
+    from undercroft.record import Desync
+    from undercroft.record.shrink import MAX_REPLAYS, Goal
 
-    result = _run_shrink(args, rec, content, goal)
+    goal = _goal(args, rec)
+    if goal is None:
+        found = _verify(path, rec, content)
+        if isinstance(found, Desync):
+            return _cut_at_desync(path, found, _output(args, path, None))
+        goal = Goal("crash", type(found).__name__)
+    out = _output(args, path, goal)
+    result = _run_shrink(rec, content, goal)
     if result is None:
         what = (
             f"the recorded crash ({goal.name}) does not happen again"
@@ -76,8 +81,25 @@ def cmd_shrink(args: argparse.Namespace, path: Path, rec: Recording, content: Co
     return EXIT_OK
 
 
-def _goal(args: argparse.Namespace, path: Path, rec: Recording) -> Goal | None:
-    """--until-event's event, else the recorded crash, else None (a desync, to be found)."""
+def _verify(path: Path, rec: Recording, content: Content) -> Exception:
+    """What ``replay --verify`` finds in a recording without a crash line: its first :class:`Desync`, or the
+    exception the engine raises now; a UserError when it replays and verifies."""
+    from undercroft.record import replay
+
+    try:
+        replay(content, rec, verify=True)
+    except Exception as exc:  # a Desync, or the engine raising (a bug since it was recorded): either is shrunk
+        return exc
+    raise UserError(
+        printable(
+            f"{path}: it replays and verifies: no crash or desync to shrink "
+            "(--until-event TYPE shrinks it to the first event of TYPE)"
+        )
+    )
+
+
+def _goal(args: argparse.Namespace, rec: Recording) -> Goal | None:
+    """--until-event's event, else the recorded crash, else None (a desync or a new crash, to be found)."""
     from undercroft.narrate.levels import EVENT_LEVELS
     from undercroft.record.shrink import Goal
 
@@ -121,7 +143,7 @@ def _output(args: argparse.Namespace, path: Path, goal: Goal | None) -> Path:
     raise UserError(printable(f"{path}: every name NAME.shrunk-N beside it is taken (choose -o OUT)"))
 
 
-def _run_shrink(args: argparse.Namespace, rec: Recording, content: Content, goal: Goal) -> Shrunk | None:
+def _run_shrink(rec: Recording, content: Content, goal: Goal) -> Shrunk | None:
     from undercroft.cli.progress import Bar, wanted
     from undercroft.record.shrink import shrink
 
@@ -156,26 +178,15 @@ def _write(out: Path, content: Content, rec: Recording, result: Shrunk) -> None:
             except Exception:  # the crash being kept: the recorder wrote it down
                 break
     if recorder.error is not None:
+        out.unlink(missing_ok=True)
         raise UserError(printable(f"{out}: cannot save: {recorder.error}"))
 
 
-def _cut_at_desync(args: argparse.Namespace, path: Path, rec: Recording, content: Content, out: Path) -> int:
-    """A recording with neither --until-event nor a crash: cut it after the line where it first desyncs (a desync
-    cannot be shrunk further: with an action left out, the recording holds no digest to compare the state with)."""
-    from undercroft.record import Desync, RecordingError, open_regular, replay
+def _cut_at_desync(path: Path, desync: Desync, out: Path) -> int:
+    """Cut FILE after the line where it first desyncs (a desync cannot be shrunk further: with an action left out,
+    the recording holds no digest to compare the state with)."""
+    from undercroft.record import RecordingError, open_regular
 
-    desync: Desync | None = None
-    try:
-        replay(content, rec, verify=True)
-    except Desync as exc:
-        desync = exc
-    if desync is None:
-        raise UserError(
-            printable(
-                f"{path}: it replays and verifies: no crash or desync to shrink "
-                "(--until-event TYPE shrinks it to the first event of TYPE)"
-            )
-        )
     line = desync.line
     try:
         with open_regular(path) as fh:
@@ -186,9 +197,13 @@ def _cut_at_desync(args: argparse.Namespace, path: Path, rec: Recording, content
         raise UserError(printable(f"{path}:{line}: the desync is in its last line: nothing shorter"), EXIT_FAIL)
     try:
         fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        raise UserError(printable(f"{out}: cannot save: {exc.strerror or exc}")) from None
+    try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(b"".join(lines[:line]))
     except OSError as exc:
+        out.unlink(missing_ok=True)
         raise UserError(printable(f"{out}: cannot save: {exc.strerror or exc}")) from None
     print(
         printable(
