@@ -22,9 +22,10 @@ from typing import Literal
 
 from undercroft.content import Content
 from undercroft.rules.actions import Action
-from undercroft.rules.game import Game
+from undercroft.rules.game import Game, Snapshot
 
 MAX_REPLAYS = 3000  # candidates replayed at most by one shrink (the cache's hits are free)
+MARKS = 32  # states kept along the shortest list found so far, to replay a candidate from (Trial.rebase)
 
 
 @dataclass(frozen=True)
@@ -52,21 +53,48 @@ class Shrunk:
 
 
 class Trial:
-    """Replays of candidates from one seed: each starts from the starting state, restored (a snapshot of a
-    game made once: the first level is not generated again)."""
+    """Replays of candidates from one seed. Each starts from a snapshot rather than from a new game: the starting
+    state, or the latest of a few states along :attr:`base` (the shortest list found so far, :meth:`rebase`) that
+    the candidate shares its actions up to. Leaving out a run of actions keeps the ones before it, so a candidate
+    replays only from there."""
 
     def __init__(self, content: Content, ruleset: str, seed: int) -> None:
         self.game = Game(content, ruleset, seed)
-        self.start = self.game.snapshot()
+        self.base: tuple[Action, ...] = ()
+        self.marks: list[tuple[int, Snapshot]] = [(0, self.game.snapshot())]  # (actions of base taken, the state)
+        self.fresh = True  # the game has taken no action yet (its first replay needs no restore)
+
+    def rebase(self, base: tuple[Action, ...]) -> None:
+        """``base`` (all taken by the engine, the goal met at its last one only) becomes the list whose states
+        are kept: at most :data:`MARKS` of them, evenly spaced."""
+        game = self.game
+        if not self.fresh:
+            game.restore(self.marks[0][1])
+        self.fresh = False
+        stride = max(1, len(base) // MARKS)
+        marks = self.marks[:1]
+        for i, action in enumerate(base[:-1], 1):
+            game.step(action)
+            if i % stride == 0:
+                marks.append((i, game.snapshot()))
+        self.base, self.marks = base, marks
 
     def __call__(self, actions: Sequence[Action], goal: Goal) -> tuple[Action, ...] | None:
-        """Replay ``actions`` from the start: the actions the engine took up to and including the one where
-        ``goal`` is met (refused ones skipped), or None when it is not met (or the engine raises anything else)."""
+        """Replay ``actions``: the actions the engine took up to and including the one where ``goal`` is met
+        (refused ones skipped), or None when it is not met (or the engine raises anything else)."""
+        same = 0
+        for mine, theirs in zip(actions, self.base, strict=False):
+            if mine != theirs:
+                break
+            same += 1
+        taken, snap = max((m for m in self.marks if m[0] <= same), key=lambda m: m[0])
         game = self.game
-        game.restore(self.start)
+        if not (self.fresh and taken == 0):
+            game.restore(snap)
+        self.fresh = False
         step = game.step
-        kept: list[Action] = []
-        for action in actions:
+        kept: list[Action] = list(actions[:taken])
+        for action in actions[taken:]:
             try:
                 events = step(action)
             except Exception as exc:
@@ -85,7 +113,7 @@ class Trial:
 def attempt(
     content: Content, ruleset: str, seed: int, actions: Sequence[Action], goal: Goal
 ) -> tuple[Action, ...] | None:
-    """One replay of ``actions`` in a new game (:meth:`Trial.__call__`)."""
+    """One replay of ``actions`` in a new game, restoring no snapshot (:meth:`Trial.__call__`)."""
     return Trial(content, ruleset, seed)(actions, goal)
 
 
@@ -134,15 +162,19 @@ def shrink(
     if first is None:
         return None
     current = first
+    trial.rebase(current)
     n = 2
     while len(current) >= 2 and not capped:
         found = _reduce(current, n, test)
         if found is not None:
             current, n = found[0], found[1]
+            trial.rebase(current)
             continue
         if n >= len(current):
             break
         n = min(2 * n, len(current))
+    if attempt(content, ruleset, seed, current, goal) != current:  # (a new game, nothing restored: the check)
+        raise RuntimeError("a replay from a snapshot went otherwise than from the start: Game.restore is not faithful")
     return Shrunk(current, len(actions), replays, not capped)
 
 
