@@ -83,17 +83,47 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "behind it), internal (and the rules' own working; the default). Above player, a detail "
         "line is marked with an indented '.', an internal one with an indented ':'",
     )
+    p.add_argument(
+        "--shrink",
+        action="store_true",
+        help="write the shortest recording that still raises its recorded crash, reaches --until-event's event, "
+        "or (neither) desyncs: delta debugging over its actions (docs/REPLAY.md)",
+    )
+    p.add_argument(
+        "--until-event",
+        metavar="TYPE",
+        help="with --shrink: keep what reaches the first event of TYPE (docs/EVENTS.md: death, kill, combat, ...)",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="with --shrink: the recording to write (default: FILE's NAME.shrunk.EXT beside it); never overwritten",
+    )
+    p.add_argument(
+        "--diff",
+        metavar="B",
+        help="replay FILE and recording B (the same seed) side by side: the first actions and the first state "
+        "(turn, part, values) that differ",
+    )
     add_data_arg(p)
     p.set_defaults(handler=cmd_replay)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from undercroft.cli import replay_tools
     from undercroft.narrate import Narrator
     from undercroft.record import Desync, replay
 
     path = Path(args.file)
+    replay_tools.check_options(args)
     level = _log_level(args)
     rec, content = _load(args, path)
+    if args.shrink:
+        return replay_tools.cmd_shrink(args, path, rec, content)
+    if args.diff is not None:
+        other = Path(args.diff)
+        return replay_tools.cmd_diff(path, rec, other, _load(args, other, content)[0], content)
     if args.watch or args.play or args.screenshot or args.terminal:
         return _show(args, content, path)
     out = sys.stdout
@@ -140,17 +170,19 @@ def _log_level(args: argparse.Namespace) -> Level:
     return level
 
 
-def _load(args: argparse.Namespace, path: Path) -> tuple[Recording, Content]:
-    """The recording and the data to replay it with, or a UserError: a recording that cannot be read, a ruleset the
-    data lacks, other rules data without ``--force``. Every other difference is a warning, named before replaying:
-    other rules data is refused (its replay may diverge), other versions (game, Python, numpy, tcod) are not."""
+def _load(args: argparse.Namespace, path: Path, content: Content | None = None) -> tuple[Recording, Content]:
+    """The recording and the data to replay it with (``content``, or loaded), or a UserError: a recording that
+    cannot be read, a ruleset the data lacks, other rules data without ``--force``. Every other difference is a
+    warning, named before replaying: other rules data is refused (its replay may diverge), other versions (game,
+    Python, numpy, tcod) are not."""
     from undercroft.record import RecordingError, compatibility, load_recording
 
     try:
         rec = load_recording(path)
     except RecordingError as exc:
         raise UserError(str(exc)) from None
-    content = load_data(args)
+    if content is None:
+        content = load_data(args)
     if rec.header.ruleset not in content.rulesets:
         raise UserError(
             printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data ({', '.join(content.rulesets)})")
