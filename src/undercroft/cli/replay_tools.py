@@ -14,7 +14,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, printable
+from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError
+from undercroft.printable import printable
 
 if TYPE_CHECKING:
     from undercroft.content import Content
