@@ -65,7 +65,7 @@ def test_a_level_narrower_than_the_screen_is_centred() -> None:
 
 
 def test_on_a_wide_screen_the_map_fills_it() -> None:
-    """Issue 43: at 120x40 the level's 80 columns sat in the middle of black; from 110 columns a tile is two
+    """At 120x40 the level's 80 columns sat in the middle of black; from 110 columns a tile is two
     columns wide (about square), the view 60 tiles wide, following the party."""
     layout = Layout.of(120, 40)
     assert layout.sx == 2 and Layout.of(110, 40).sx == 2 and Layout.of(109, 40).sx == 1 and Layout.of(80, 24).sx == 1

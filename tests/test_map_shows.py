@@ -1,4 +1,4 @@
-"""Issue 43, item 2: what the panel lists, the map shows. Over bot games, after every action, the screen drawn at
+"""What the panel lists, the map shows. Over bot games, after every action, the screen drawn at
 80x24 and 120x40: every living creature of the group met (the encounter's or the fight's, as its panel counts
 them) stands on the map, on its own tile, as its letter; where several share a tile, their number. Every creature
 in sight of a group the party knows of is drawn as well. A group met round a corner (the citadel's rules open the

@@ -103,7 +103,7 @@ def test_the_end_screen_says_where_the_run_turned(dead: Path) -> None:
     assert f"Play on from just before it: undercroft replay {dead} --until" in flat.replace("/ ", "/")
 
 
-# Issue 43: the recap named the meeting's first choice when a later one lost the run. The three cases of the play-tests,
+# The recap once named the meeting's first choice when a later one lost the run. The three cases of the play-tests,
 # as the careful bot plays them: (ruleset, seed, the choices of the fatal meeting, the one the recap must name).
 CASES = {
     # talked, then fought; the blows after it had no other way out (the play-test's citadel). (The play-test's

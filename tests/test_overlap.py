@@ -1,4 +1,4 @@
-"""Issue 43, item 4: at 80x24 (and 120x40, the map's tiles two columns wide) nothing is drawn over anything else.
+"""At 80x24 (and 120x40, the map's tiles two columns wide) nothing is drawn over anything else.
 Every frame on the screen is whole (a panel drawn over part of another's frame, a list run past its panel's bottom,
 two frames side by side: caught), and no text stands on the map (the floor's title once covered the map's top row):
 what the scene shows of the map is what :func:`undercroft.ui.render.draw_map` draws there. Over every scene of bot
@@ -25,7 +25,7 @@ from undercroft.ui.scenes.shop import ShopScene
 from undercroft.ui.session import Session
 
 SMALL = (80, 24)
-WIDE = (120, 40)  # a tile two columns wide (issue 43: the map fills a wide screen)
+WIDE = (120, 40)  # a tile two columns wide (the map fills a wide screen)
 
 
 def broken_frames(text: str) -> list[str]:

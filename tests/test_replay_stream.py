@@ -1,4 +1,4 @@
-"""Issue 44, item 5: a recording replayed as it is read (``record.replay_file``) plays and checks exactly as
+"""A recording replayed as it is read (``record.replay_file``) plays and checks exactly as
 ``replay(load_recording(...))`` does, and holds none of its actions (memory flat however long it is)."""
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ def test_another_process_has_it_open(user: Path, holder: list[subprocess.Popen[s
 
 @pytest.mark.slow
 def test_the_title_never_chooses_a_game_open_elsewhere(user: Path, holder: list[subprocess.Popen[str]]) -> None:
-    """Issue 43: the newest game, open in another window, was the one chosen: Enter-c went to a refusal. Now the
+    """The newest game, open in another window, was once the one chosen: Enter-c went to a refusal. Now the
     title chooses the newest game that is free."""
     free = a_game()
     busy = a_game()

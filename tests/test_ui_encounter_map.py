@@ -160,7 +160,7 @@ def test_a_group_out_of_sight_is_neither_drawn_nor_named_until_it_comes_into_sig
     panel = panel_text(text, session)
     assert "3 x Orc (wandering)" in panel and f"Distance: {enc.distance} ft" in panel
     assert f"3 Orcs come into sight, {enc.distance} ft away!" in text
-    # the group met: every creature its panel counts on the map, those round a corner too (issue 43)
+    # the group met: every creature its panel counts on the map, those round a corner too
     assert (
         glyphs(driver, "o", game)
         == set(game.creature_tiles(g))

@@ -87,7 +87,7 @@ def test_screenshot_writes_the_screen_of_that_turn(user: Path, tmp_path: Path) -
 
 def test_the_screenshot_and_the_watch_show_the_seed_as_typed(user: Path) -> None:
     """A word seed shows as the word on the status bar of a screenshot and of a replay watched, as in the game
-    (issue 43: they showed its number)."""
+    (they once showed its number)."""
     path = recorded_game(actions=10)
     saves.remember_seed(path, "salt marsh")
     console = tcod.console.Console(render.WIDTH, render.HEIGHT, order="F")

@@ -108,7 +108,7 @@ def test_bad_colour_and_glyph(data_copy: Path, mutate: Mutate) -> None:
 
 
 def test_two_monsters_of_one_ruleset_may_not_share_a_glyph(data_copy: Path, mutate: Mutate) -> None:
-    """Issue 43: the Wick-Trimmer was a "k" like the kobold, on the same floors; a letter names one creature."""
+    """The Wick-Trimmer was a "k" like the kobold, on the same floors; a letter names one creature."""
     text = mutate(data_copy, "monsters.yaml", 'glyph: "t"', 'glyph: "k"')
     check(
         only_problem(data_copy),

@@ -1,4 +1,4 @@
-"""Issue 44, item 1: a result is listed (`games`, `games --scores`, Past games) only once its recording has replayed
+"""A result is listed (`games`, `games --scores`, Past games) only once its recording has replayed
 to that end and score; the saves folder's index remembers what a replay showed, by the file's digest and size, and
 an index or a sidecar that lies is never believed. Every file in a tmp folder."""
 

@@ -1,4 +1,4 @@
-"""Issue 43, item 5: the sentences the play-tests found misleading, each now saying what the rules do."""
+"""The sentences the play-tests found misleading, each now saying what the rules do."""
 
 from __future__ import annotations
 

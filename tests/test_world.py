@@ -170,7 +170,7 @@ def test_the_peddler_and_the_sellsword_roam_floors_two_to_seven_rarely() -> None
 
 
 def test_playings_monster_lists_are_made_from_the_data() -> None:
-    """Issue 43: PLAYING.md's floor-1 list missed what lived there; the lists are now made from the data."""
+    """PLAYING.md's floor-1 list missed what lived there; the lists are now made from the data."""
     text = floors.PLAYING.read_text(encoding="utf-8")
     assert floors.update(text, content()) == text, "run: python -m undercroft.ui.floortable --write"
     assert floors.rulesets_in(text) == ["undercroft", "citadel", "warden", "crawler"]
