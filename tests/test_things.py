@@ -331,10 +331,22 @@ def test_kobolds_sell_directions_the_stairs_on_the_map() -> None:
     g, ev = talk_to("kobold", 3, 3)  # 6 - 1 + 2 = 7: agreement
     stairs = g.state.level.map.stairs
     d = one(ev, "directions")
-    assert d["stairs"] == list(stairs) and g.state.level.explored[stairs[1], stairs[0]]
+    assert d["stairs"] == list(stairs) and d["known"] is False and g.state.level.explored[stairs[1], stairs[0]]
     assert re.match(r"The Kobold tells you the way down", say(g, d))
     # the way there too: the party can travel to the stairs over what it knows
     assert travel.path(g, stairs)
+
+
+def test_kobolds_tell_nothing_new_when_the_stairs_are_known() -> None:
+    g = make_game("citadel", 1, ScriptedDice())
+    g.rs = g.rs.model_copy(update={"agreements": True})  # (as in talk_to)
+    x, y = g.state.level.map.stairs
+    g.state.level.memory[y, x] = True  # seen before the talk
+    meet(g, "kobold")
+    before = g.state.level.explored.copy()
+    d = one(act(g, Talk(), 3, 3), "directions")
+    assert d["known"] is True and (g.state.level.explored == before).all()  # nothing drawn on the map
+    assert say(g, d) == "The Kobold points you to the stairs you know already: nothing new."
 
 
 def test_a_failed_talk_sells_nothing() -> None:

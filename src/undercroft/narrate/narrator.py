@@ -342,6 +342,8 @@ class Narrator:
 
     def _e_directions(self, e: Event) -> str:
         name, many = self.group(e)
+        if e.get("known"):
+            return f"{The(name)} {_agree(many, 'points', 'point')} you to the stairs you know already: nothing new."
         return f"{The(name)} {_agree(many, 'tells', 'tell')} you the way down: it is on your map (> to go)."
 
     def _e_hired(self, e: Event) -> str:

@@ -28,11 +28,12 @@ def after_terms(ctx: Ctx, g: Group, events: list[Event]) -> None:
     if what == "directions":
         m = st.level.map
         x, y = m.stairs
-        st.level.explored  # noqa: B018 (fold the looks in first)
-        for px, py in searches.least_cost_path(m.tiles != dungeon.WALL, st.pos, (x, y)):
-            st.level.memory[py, px] = True  # the way there, as it was told
-        st.level.touch()
-        events.append(Event("directions", {**told, "stairs": [x, y]}))
+        known = bool(st.level.explored[y, x])  # (folds the looks in first) the party has seen the stairs already
+        if not known:
+            for px, py in searches.least_cost_path(m.tiles != dungeon.WALL, st.pos, (x, y)):
+                st.level.memory[py, px] = True  # the way there, as it was told
+            st.level.touch()
+        events.append(Event("directions", {**told, "stairs": [x, y], "known": known}))
     elif what == "hireling":
         g.hired = True
         g.pos = st.prev_pos
