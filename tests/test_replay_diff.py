@@ -119,3 +119,42 @@ def test_an_action_the_engine_refuses_stops_the_replay(run: Run, tmp_path: Path)
         f"  {b}:11: descend",
         f"the replay stopped: {b}: the action of turn 10 (descend) is refused by the engine (no_stairs)",
     ]
+
+
+def test_the_same_actions_recorded_by_another_engine(
+    run: Run, content: Content, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B took A's actions under rules where a rest finds a coin: this engine replays both the same, and the
+    digests the files carry (format 3) say where the recorded games parted: after the rest, in the party."""
+    from typing import Any
+
+    from undercroft.rules.game import HANDLERS
+    from undercroft.rules.types import Mode
+
+    actions = [Move(0, 1), Move(0, 1), Rest(), Move(0, 1)]
+
+    def record(path: Path) -> Path:
+        game = Game(content, "undercroft", 5)
+        with Recorder.create(path, game, content) as out:
+            for action in actions:
+                assert play_step(game, out, action)[0].type != "refused"
+        return path
+
+    a = record(tmp_path / "a.jsonl")
+    rest = HANDLERS[(Mode.EXPLORE, "rest")]
+
+    def generous(ctx: Any, action: Any, events: Any) -> None:
+        rest(ctx, action, events)
+        ctx.state.gold += 1
+
+    monkeypatch.setitem(HANDLERS, (Mode.EXPLORE, "rest"), generous)
+    b = record(tmp_path / "b.jsonl")
+    monkeypatch.undo()
+    code, out, _ = run("replay", str(a), "--diff", str(b))
+    assert code == 1
+    assert out.splitlines() == [
+        "the states are the same after each of the 4 turns both have",
+        "but the digests the files carry first differ after turn 3, in party: they were recorded with other data or "
+        "another version of the rules",
+    ]
+    assert run("replay", str(a), "--diff", str(a))[0] == 0

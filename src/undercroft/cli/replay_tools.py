@@ -233,7 +233,13 @@ def cmd_diff(path: Path, rec: Recording, other: Path, rec_b: Recording, content:
     d = diverge(content, rec, rec_b)
     for line in _report(path, rec, other, rec_b, d):
         print(printable(line))
-    same = d.action_turn is None and d.state_turn is None and not d.stopped and _length(rec) == _length(rec_b)
+    same = (
+        d.action_turn is None
+        and d.state_turn is None
+        and d.recorded_turn is None
+        and not d.stopped
+        and _length(rec) == _length(rec_b)
+    )
     return EXIT_OK if same else EXIT_FAIL
 
 
@@ -260,6 +266,11 @@ def _report(path: Path, rec: Recording, other: Path, rec_b: Recording, d: Diverg
         out.append(f"the replay stopped: {d.stopped}")
     else:
         out.append(f"the states are the same after each of the {d.common} turns both have")
+    if d.recorded_turn is not None and d.state_turn is None:
+        out.append(
+            f"but the digests the files carry first differ after turn {d.recorded_turn}, in "
+            f"{', '.join(d.recorded_parts)}: they were recorded with other data or another version of the rules"
+        )
     na, nb = _length(rec), _length(rec_b)
     if na != nb and d.state_turn is None and not d.stopped:
         longer, n = (path, na) if na > nb else (other, nb)

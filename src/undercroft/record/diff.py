@@ -28,6 +28,8 @@ class Divergence:
     parts: list[str] = field(default_factory=list)  # the parts that differ then (rules.digest.PARTS)
     details: list[str] = field(default_factory=list)  # "part: what: A's value | B's value", at most MAX_DETAILS a part
     stopped: str = ""  # why the lockstep stopped early: the engine refused or raised at one side's action
+    recorded_turn: int | None = None  # format 3 both: the first turn after which the digests the files carry differ
+    recorded_parts: list[str] = field(default_factory=list)  # (while this engine's replays of both agree)
 
 
 def _actions(rec: Recording) -> list[Action]:
@@ -40,12 +42,17 @@ def _actions(rec: Recording) -> list[Action]:
 
 def diverge(content: Content, a: Recording, b: Recording) -> Divergence:
     """Replay ``a`` and ``b`` (same ruleset and seed: the caller checks) side by side up to the first turn after
-    which their states differ, or to the end of the shorter one."""
+    which their states differ, or to the end of the shorter one. Two recordings of format 3 are compared by the
+    digests they carry too: the same actions recorded by another engine (or with other data) replay the same here,
+    but their recorded states differ (``recorded_turn``)."""
     ga = Game(content, a.header.ruleset, a.header.seed)
     gb = Game(content, b.header.ruleset, b.header.seed)
     acts = _actions(a), _actions(b)
     common = min(len(acts[0]), len(acts[1]))
     out = Divergence(common)
+    recorded = _recorded(a), _recorded(b)
+    if recorded[0] and recorded[1] and a.header.start != b.header.start:
+        out.recorded_turn, out.recorded_parts = 0, differing(a.header.start, b.header.start)
     for i in range(common):
         xa, xb = acts[0][i], acts[1][i]
         if out.action_turn is None and _text_of(xa) != _text_of(xb):
@@ -60,7 +67,17 @@ def diverge(content: Content, a: Recording, b: Recording) -> Divergence:
             out.state_turn, out.parts = i + 1, differing(da, db)
             out.details = explain(ga, gb, out.parts)
             return out
+        if out.recorded_turn is None and i < len(recorded[0]) and i < len(recorded[1]):
+            ra, rb = recorded[0][i], recorded[1][i]
+            if ra != rb:
+                out.recorded_turn, out.recorded_parts = i + 1, differing(ra, rb)
     return out
+
+
+def _recorded(rec: Recording) -> list[str]:
+    """The digest a format-3 recording carries after each action (what the engine that recorded it computed);
+    [] for formats 1 and 2, whose lines carry another kind of checksum."""
+    return [chk for _, _, chk in rec.actions] if rec.header.format >= 3 else []
 
 
 def _step(game: Game, action: Action) -> str:
