@@ -20,7 +20,7 @@ from undercroft.printable import printable
 if TYPE_CHECKING:
     from undercroft.content import Content
     from undercroft.narrate import Level, Narrator
-    from undercroft.record import Desync, Recording
+    from undercroft.record import Desync, Header, Recording
     from undercroft.rules.actions import Action
     from undercroft.rules.events import Event
     from undercroft.rules.game import Game
@@ -118,6 +118,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.file)
     replay_tools.check_options(args)
     level = _log_level(args)
+    if not (args.shrink or args.diff is not None or args.watch or args.play or args.screenshot or args.terminal):
+        return _replay_as_read(args, path, level)
     rec, content = _load(args, path)
     if args.shrink:
         return replay_tools.cmd_shrink(args, path, rec, content)
@@ -158,6 +160,55 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _replay_as_read(args: argparse.Namespace, path: Path, level: Level) -> int:
+    """The plain log, ``--events``, ``--verify`` and ``--until``: the recording read twice, kept neither time, so
+    memory stays flat however long it is: first checked whole (every line, the hash chain, the header against the
+    data: a bad file prints nothing but its one line), then replayed as it is read
+    (:func:`undercroft.record.replay_file`)."""
+    from undercroft.narrate import Narrator
+    from undercroft.record import Desync, RecordingError, replay_file, stream_recording
+
+    content = load_data(args)
+    try:
+        rec, _, _ = stream_recording(
+            path, lambda h: _check_header(args, path, h, content), lambda turn, action, chk, parts: None
+        )
+    except RecordingError as exc:
+        raise UserError(str(exc)) from None
+    out = sys.stdout
+    printer = _printer(
+        out,
+        Narrator(content, rec.header.ruleset),
+        events=args.events,
+        log=not args.events and not args.verify,
+        level=level,
+    )
+    seen = [0, 0]  # the last turn replayed, and how many actions
+
+    def on_events(turn: int, action: Action, evs: list[Event]) -> None:
+        seen[0], seen[1] = turn, seen[1] + 1
+        if printer is not None:
+            printer(turn, action, evs)
+
+    try:
+        rec, game = replay_file(content, path, verify=args.verify, until=args.until, on_events=on_events)
+    except RecordingError as exc:  # (it changed under us between the two readings)
+        raise UserError(str(exc)) from None
+    except Desync as exc:
+        _say_desync(path, exc)
+        return EXIT_FAIL
+    except Exception as exc:
+        # The engine raised: show it as it did (this is the bug being debugged), then say where.
+        out.flush()
+        for chunk in traceback.format_exception(exc):
+            for text in chunk.rstrip("\n").split("\n"):
+                say(text)
+        _say_where_it_raised(path, rec, exc, seen[0] + 1)
+        return EXIT_FAIL
+    _say_the_end(args, path, rec, game, out, actions=seen[1], last_turn=seen[0])
+    return EXIT_OK
+
+
 def _log_level(args: argparse.Namespace) -> Level:
     """``--log-level`` (default internal), refused with the options that print no plain log."""
     if args.log_level is not None:
@@ -175,7 +226,7 @@ def _load(args: argparse.Namespace, path: Path, content: Content | None = None) 
     cannot be read, a ruleset the data lacks, other rules data without ``--force``. Every other difference is a
     warning, named before replaying: other rules data is refused (its replay may diverge), other versions (game,
     Python, numpy, tcod) are not."""
-    from undercroft.record import RecordingError, compatibility, load_recording
+    from undercroft.record import RecordingError, load_recording
 
     try:
         rec = load_recording(path)
@@ -183,20 +234,28 @@ def _load(args: argparse.Namespace, path: Path, content: Content | None = None) 
         raise UserError(str(exc)) from None
     if content is None:
         content = load_data(args)
-    if rec.header.ruleset not in content.rulesets:
+    _check_header(args, path, rec.header, content)
+    return rec, content
+
+
+def _check_header(args: argparse.Namespace, path: Path, header: Header, content: Content) -> None:
+    """A UserError for a ruleset the data lacks, or other rules data without ``--force``; every other difference is
+    a warning, named before replaying."""
+    from undercroft.record import compatibility
+
+    if header.ruleset not in content.rulesets:
         raise UserError(
-            printable(f"{path}:1: ruleset '{rec.header.ruleset}' is not in this data ({', '.join(content.rulesets)})")
+            printable(f"{path}:1: ruleset '{header.ruleset}' is not in this data ({', '.join(content.rulesets)})")
         )
-    for difference in compatibility(rec.header, content.digest):
+    for difference in compatibility(header, content.digest):
         say(f"undercroft: warning: {path}: recorded elsewhere: {difference}")
-    if rec.header.data_digest != content.digest and not args.force:
+    if header.data_digest != content.digest and not args.force:
         raise UserError(
             printable(
                 f"{path}:1: refusing to replay a recording made with other rules data: its "
                 "replay may diverge (--force to replay it anyway, --data DIR for its data)"
             )
         )
-    return rec, content
 
 
 def _say_desync(path: Path, exc: Desync) -> None:
@@ -227,24 +286,36 @@ def _say_where_it_raised(path: Path, rec: Recording, exc: Exception, turn: int) 
         )
 
 
-def _say_the_end(args: argparse.Namespace, path: Path, rec: Recording, game: Game, out: TextIO) -> None:
+def _say_the_end(
+    args: argparse.Namespace,
+    path: Path,
+    rec: Recording,
+    game: Game,
+    out: TextIO,
+    *,
+    actions: int | None = None,
+    last_turn: int | None = None,
+) -> None:
     """After a replay that ran: a recorded crash that did not come again, then ``--until``'s state summary or
-    ``--verify``'s verdict."""
+    ``--verify``'s verdict. ``actions``, ``last_turn``: how many actions a replay as read applied and the last
+    one's turn (its recording keeps none)."""
     from undercroft.record import state_summary
 
+    count = len(rec.actions) if actions is None else actions
+    turns = rec.turns if last_turn is None else last_turn
     if rec.crash is not None and (args.until is None or rec.crash["turn"] <= args.until):
         say(
             f"undercroft: {path}:{rec.crash['line']}: the recorded crash ({rec.crash['type']}: "
             f"{rec.crash['message']}) did not happen again at turn {rec.crash['turn']}"
         )
     if args.until is not None:
-        if args.until > rec.turns and not (rec.crash and args.until >= rec.crash["turn"]):
-            say(f"undercroft: note: {path}: the recording ends at turn {rec.turns}")
+        if args.until > turns and not (rec.crash and args.until >= rec.crash["turn"]):
+            say(f"undercroft: note: {path}: the recording ends at turn {turns}")
         print(state_summary(game), file=out)
     elif args.verify:
         status = f"finished: {rec.end}" if rec.finished else "unfinished"
         final = f"final digest {game.digest()}" if rec.header.format >= 3 else f"final checksum {game.checksum()}"
-        print(f"{printable(str(path))}: ok: {len(rec.actions)} actions verified ({status}); {final}", file=out)
+        print(f"{printable(str(path))}: ok: {count} actions verified ({status}); {final}", file=out)
 
 
 def _show(args: argparse.Namespace, content: Content, path: Path) -> int:

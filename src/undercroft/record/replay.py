@@ -185,17 +185,22 @@ def replay_file(
     path: Path | str,
     *,
     verify: bool = False,
+    until: int | None = None,
     lenient_tail: bool = False,
     on_events: OnEvents | None = None,
+    on_header: Callable[[Header], None] | None = None,
     hasher: Any = None,
 ) -> tuple[Recording, Game]:
     """:func:`replay` of the recording at ``path`` while it is read (:func:`stream_recording`): memory stays flat
     however many actions it holds. Returns the recording (without its actions) and the game. Raises what
-    :func:`load_recording` and :func:`replay` raise. ``hasher``: see :func:`stream_recording`."""
+    :func:`load_recording` and :func:`replay` raise, and what ``on_header`` (given the header before anything is
+    replayed) raises. ``hasher``: see :func:`stream_recording`."""
     runs: list[_Replay] = []
 
     def start(h: Header) -> None:
-        runs.append(_Replay(content, h, path, verify, None, on_events))
+        if on_header is not None:
+            on_header(h)
+        runs.append(_Replay(content, h, path, verify, until, on_events))
 
     def act(turn: int, action: Action, chk: str, parts: str) -> None:
         runs[0].act(turn, action, chk, parts)
