@@ -112,8 +112,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from undercroft.cli import replay_tools
-    from undercroft.narrate import Narrator
-    from undercroft.record import Desync, replay
 
     path = Path(args.file)
     replay_tools.check_options(args)
@@ -126,38 +124,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.diff is not None:
         other = Path(args.diff)
         return replay_tools.cmd_diff(path, rec, other, _load(args, other, content)[0], content)
-    if args.watch or args.play or args.screenshot or args.terminal:
-        return _show(args, content, path)
-    out = sys.stdout
-    printer = _printer(
-        out,
-        Narrator(content, rec.header.ruleset),
-        events=args.events,
-        log=not args.events and not args.verify,
-        level=level,
-    )
-    last = [0]
-
-    def on_events(turn: int, action: Action, evs: list[Event]) -> None:
-        last[0] = turn
-        if printer is not None:
-            printer(turn, action, evs)
-
-    try:
-        game = replay(content, rec, verify=args.verify, until=args.until, on_events=on_events)
-    except Desync as exc:
-        _say_desync(path, exc)
-        return EXIT_FAIL
-    except Exception as exc:
-        # The engine raised: show it as it did (this is the bug being debugged), then say where.
-        out.flush()
-        for chunk in traceback.format_exception(exc):
-            for text in chunk.rstrip("\n").split("\n"):
-                say(text)
-        _say_where_it_raised(path, rec, exc, last[0] + 1)
-        return EXIT_FAIL
-    _say_the_end(args, path, rec, game, out)
-    return EXIT_OK
+    return _show(args, content, path)
 
 
 def _replay_as_read(args: argparse.Namespace, path: Path, level: Level) -> int:
