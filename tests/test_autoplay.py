@@ -302,3 +302,25 @@ def test_the_careful_bot_buys_armour_that_beats_its_kit_and_wears_it(content: Co
     st.party[use[1]].armour = "leather_armour"
     st.items["leather_armour"] = 0
     assert kit.better_in_pack(game) is None
+
+
+def test_the_careful_bot_buys_a_piece_once_not_again_before_it_puts_it_on(content: Content) -> None:
+    """A piece bought at the merchant waits in the pack until the bot puts it on: the next purchase must beat it too
+    (the undercroft-1 golden's bot bought three Mail Shirts in a row, 240 gold for one)."""
+    from undercroft.bot import kit
+    from undercroft.rules import items
+
+    game = Game(content, "undercroft", 3)
+    st = game.state
+    st.gold = 1000
+    for m in st.party:
+        m.armour = ""
+    first = kit.upgrade(game)
+    assert first is not None
+    bought = items.catalogue(content)[first]
+    st.items[bought] = 1  # bought, not yet worn
+    again = kit.upgrade(game)
+    assert again is None or items.catalogue(content)[again] != bought
+    if again is not None:  # only something better than the piece in the pack
+        other = items.catalogue(content)[again]
+        assert kit.gain(game, other, with_pack=True)[0] > 0

@@ -25,21 +25,46 @@ def _worn(game: Game, m: Member) -> int:
     return game.content.items[m.armour].defense if m.armour else 0
 
 
-def gain(game: Game, item: str) -> tuple[int, int]:
-    """How much ``item`` beats the kit of the living character it is best for, and that character's index
-    ((0, -1): it beats nobody's; a weapon by its score, armour by its defense, anything else by nothing)."""
+def _value(game: Game, item: str) -> int:
+    """A weapon's score or an armour's defense."""
     it = game.content.items[item]
-    if it.kind == "weapon":
-        score = formulas.weapon_score(it.to_hit, it.damage)
-        measure: Callable[[Member], int] = lambda m: score - _held(game, m)  # noqa: E731
-    elif it.kind == "armour":
-        measure = lambda m: it.defense - _worn(game, m)  # noqa: E731
-    else:
+    return formulas.weapon_score(it.to_hit, it.damage) if it.kind == "weapon" else it.defense
+
+
+def _kit(game: Game, kind: str, with_pack: bool) -> dict[int, int]:
+    """Each living character's weapon score (``kind`` "weapon") or armour defense; ``with_pack``: as it will be once
+    the better pieces the party carries are put on (each to the character worst off), which a purchase must beat."""
+    st = game.state
+    kit = {i: (_held if kind == "weapon" else _worn)(game, m) for i, m in enumerate(st.party) if m.alive}
+    if with_pack and kit:
+        pieces = sorted(
+            (
+                _value(game, i)
+                for i, n in sorted(st.items.items())
+                if game.content.items[i].kind == kind
+                for _ in range(n)
+            ),
+            reverse=True,
+        )
+        for piece in pieces:
+            worst = min(kit, key=lambda i: (kit[i], i))
+            if piece > kit[worst]:
+                kit[worst] = piece
+    return kit
+
+
+def gain(game: Game, item: str, *, with_pack: bool = False) -> tuple[int, int]:
+    """How much ``item`` beats the kit of the living character it is best for, and that character's index
+    ((0, -1): it beats nobody's; a weapon by its score, armour by its defense, anything else by nothing).
+    ``with_pack``: the kit as it will be once the better pieces carried are put on (what a purchase must beat)."""
+    kind = game.content.items[item].kind
+    if kind not in ("weapon", "armour"):
         return (0, -1)
+    value = _value(game, item)
     best = (0, -1)
-    for i, m in enumerate(game.state.party):
-        if m.alive and measure(m) > best[0]:
-            best = (measure(m), i)
+    for i, worn in _kit(game, kind, with_pack).items():
+        if value - worn > best[0]:
+            best = (value - worn, i)
     return best
 
 
@@ -68,7 +93,7 @@ def upgrade(game: Game, keep: int = 0) -> int | None:
     offers = []
     for i in shop.stock(content, st.depth):
         price = content.items[i].price or 0
-        better, _ = gain(game, i)
+        better, _ = gain(game, i, with_pack=True)  # (a piece bought and not yet put on counts as worn)
         if better > 0 and price + keep <= st.gold:
             offers.append((-better, price, i))
     return items.item_number(content, min(offers)[2]) if offers else None
