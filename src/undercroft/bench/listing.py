@@ -1,7 +1,8 @@
 """Benchmark of many saves (docs/PERFORMANCE.md).
 
 ``games_listing_s_5000``: a temporary user data folder whose saves folder holds :data:`SAVES` recordings (bot games
-of the default ruleset, some over and some not, each copied under many names), listed once (every recording
+of the default ruleset, half of them over and half not, each copied under many names; every fourth with a sidecar
+holding a typed seed), listed once (every recording
 examined, the index written), then ``python -m undercroft games --json`` timed in a new process: the warm listing.
 """
 
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from undercroft.autoplay import play_game
 from undercroft.bench.core import load_data, median_time, metric
+from undercroft.saves import META
 
 SAVES = 5000
 GAMES = 10  # distinct games, each copied SAVES // GAMES times
@@ -24,14 +26,15 @@ RULESET = "undercroft"
 
 
 def make_saves(args: argparse.Namespace, saves: Path, count: int = SAVES) -> None:
-    """``count`` recordings in folder ``saves``: :data:`GAMES` bot games (at most 400 actions: some end, some go
-    on), each copied under ``count // GAMES`` names, their dates a second apart."""
+    """``count`` recordings in folder ``saves``: :data:`GAMES` bot games (an odd seed's cut at 400 actions, to go
+    on; an even seed's played to its end), each copied under ``count // GAMES`` names, their dates a second apart,
+    every fourth with a sidecar (``NAME.meta.json``) naming a typed seed."""
     content = load_data(args)
     saves.mkdir(parents=True, exist_ok=True)
     games = []
     for seed in range(1, GAMES + 1):
         path = saves / f"{RULESET}-{seed}-game.jsonl"
-        play_game(content, RULESET, seed, record=str(path), max_actions=400)
+        play_game(content, RULESET, seed, record=str(path), max_actions=400 if seed % 2 else 3000)
         games.append(path)
     stamp = 1_800_000_000
     for k in range(count):
@@ -40,6 +43,8 @@ def make_saves(args: argparse.Namespace, saves: Path, count: int = SAVES) -> Non
         if dest != src:
             shutil.copyfile(src, dest)
         os.utime(dest, (stamp + k, stamp + k))
+        if k % 4 == 0:
+            (saves / f"{dest.stem}{META}").write_text('{"seed_text": "a typed seed"}\n', encoding="utf-8")
 
 
 @metric("games_listing_s_5000", "s")
