@@ -11,6 +11,7 @@ from engine_helpers import content
 from test_record_format3 import rechain
 
 from undercroft.bench.replay import write_long_recording
+from undercroft.cli.main import main
 from undercroft.record import Desync, load_recording, replay, replay_file
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("**/*.jsonl"))
@@ -61,3 +62,28 @@ def test_a_streamed_replay_keeps_no_action(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert game.state.turn == loaded.state.turn == 3000
     assert held > 3 * streamed  # (3,000 actions held: about 0.6 MB; streamed: the game and one line)
+
+
+@pytest.mark.slow
+def test_replay_verify_on_the_command_line_keeps_no_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def peak(actions: int) -> int:
+        path = tmp_path / f"long{actions}.jsonl"
+        write_long_recording(content(), path, actions)
+        tracemalloc.start()
+        try:
+            assert main(["replay", str(path), "--verify"]) == 0
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            assert f"ok: {actions} actions verified" in capsys.readouterr().out
+
+    short, long = peak(3000), peak(6000)
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        rec = load_recording(tmp_path / "long3000.jsonl")
+        held = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    assert len(rec.actions) == 3000
+    assert long - short < held / 3  # (3,000 more actions: the peak hardly moves; held, they would add `held`)
