@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -196,3 +197,26 @@ def test_a_key_that_is_a_link_or_cut_short_is_made_anew(folder: Path, dead_bytes
     os.utime(key, (1, 1))  # (not one being written this moment)
     saves.listing(content=content())
     assert len(key.read_bytes()) == 32 and list(saves.Index(folder).files) == ["g.jsonl"]
+
+
+def test_an_index_signed_in_another_folder_is_not_believed_with_its_key(
+    folder: Path, dead_bytes: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (folder / "forged.jsonl").write_bytes(forged(dead_bytes, end={"score": 99999999}))
+    assert scores_json(capsys)["scores"] == {}
+    index, key = folder / saves.INDEX, saves.Index(folder).key  # what a forger has where it made the folder
+    obj = json.loads(index.read_bytes().partition(b"\n")[2])
+    for facts in obj["facts"].values():
+        facts.update(verified=True, why="")
+    body = json.dumps(obj, sort_keys=True).encode()
+    index.write_bytes(saves._mac(key, body).encode() + b"\n" + body)
+    # the control: signed with this folder's key, it is believed (the forgery is well made)
+    assert len(saves.high_scores(saves.listing(folder, content())[0])["crawler"]) == 1
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(folder, elsewhere)  # the folder, its index and its key, as shared or unpacked
+    for name in os.listdir(folder):
+        os.unlink(folder / name)
+    os.rmdir(folder)
+    os.rename(elsewhere, folder)
+    assert scores_json(capsys)["scores"] == {}  # (its key is another file here: examined anew, unranked)
+    assert "99999999" not in json.dumps(scores_json(capsys)["scores"])

@@ -410,9 +410,9 @@ def _date(mtime: float) -> str:
 # bytes (blake2b) and what replaying it showed (:class:`Facts`), keyed by that digest and the file's size: a file
 # whose digest or size changes is examined again. To find a file's digest without reading it, the index also keeps
 # its size, mtime, ctime and inode; a write changes the ctime, which no program can set back. The index is a cache:
-# it is written atomically, with a keyed MAC (the key, ``.index.key``, beside it), and one that is missing, corrupt,
-# from another installation or edited is ignored whole and rebuilt. It only ever says what a replay of these very
-# bytes said.
+# it is written atomically, with a keyed MAC (the key: ``.index.key`` beside it, with that file's device and inode),
+# and one that is missing, corrupt, from another installation or folder (copied in with its key) or edited is
+# ignored whole and rebuilt. It only ever says what a replay of these very bytes said.
 
 INDEX = ".index.json"
 INDEX_KEY = ".index.key"
@@ -457,12 +457,14 @@ class Facts:
 
 
 def _key(directory: Path, *, make: bool = False) -> bytes:
-    """The index's MAC key (``make``: made when there is none; b"" when there is none, or it cannot be kept)."""
+    """The index's MAC key (``make``: made when there is none; b"" when there is none, or it cannot be kept): the
+    key file's 32 random bytes and its device and inode, so that an index signed elsewhere is not believed here even
+    with its key beside it (a saves folder copied or unpacked from someone else's is examined anew)."""
     path = directory / INDEX_KEY
     with contextlib.suppress(OSError):
         key = read_data_file(path, 4096, follow=False)
         if len(key) == 32:
-            return key
+            return _here(key, os.lstat(path))
     if not make:
         return b""
     with contextlib.suppress(OSError):  # a bad key (a link, a FIFO, cut short and not being written now): made anew
@@ -477,11 +479,16 @@ def _key(directory: Path, *, make: bool = False) -> bytes:
         return b""
     try:
         os.write(fd, key)
+        key = _here(key, os.fstat(fd))
     except OSError:
         key = b""
     finally:
         os.close(fd)
     return key
+
+
+def _here(key: bytes, st: os.stat_result) -> bytes:
+    return key + f":{st.st_dev}:{st.st_ino}".encode()
 
 
 def _mac(key: bytes, body: bytes) -> str:
