@@ -423,3 +423,11 @@ def test_what_dropped_things_distract() -> None:
     assert not formulas.distracted_by("treasure", intelligent=False, submerged=False)
     assert not formulas.distracted_by("food", intelligent=False, submerged=True)
     assert not formulas.distracted_by("treasure", intelligent=True, submerged=True)
+
+
+def test_the_chance_of_pursuit_is_the_bands_until_rolled_then_its_answer() -> None:
+    assert formulas.pursuit_chance(75, False, False, False) == 75
+    assert formulas.pursuit_chance(None, False, False, False) == 100  # no reaction: certain
+    assert formulas.pursuit_chance(0, True, False, False) == 100  # submerged: certain
+    assert formulas.pursuit_chance(75, False, True, True) == 100  # rolled once: the bot and the panels see it so
+    assert formulas.pursuit_chance(75, False, True, False) == 0

@@ -178,7 +178,8 @@ def escape_chance(game: Game, g: Group, *, later: bool = False) -> float:
     ):
         return 1.0
     band = encounter.reaction_band(game, g)
-    follow = 1.0 if band is None or submerged else band.pursuit / formulas.PERCENT
+    chance = formulas.pursuit_chance(band.pursuit if band is not None else None, submerged, g.pursuit_rolled, g.pursues)
+    follow = chance / formulas.PERCENT
     start = 0 if in_fight or not game.proc.distance else min(game.distance_to(g), approach.sight_feet(game))
     return 1.0 - follow * (0.0 if _outruns(game, g, start) else 1.0)
 

@@ -118,7 +118,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     if not g.pursuit_rolled:  # 003: the monster responds on its reaction, once: a second run asks it again of nobody
-        chance = formulas.PERCENT if (band is None or submerged) else band.pursuit
+        chance = formulas.pursuit_chance(band.pursuit if band is not None else None, submerged, False, False)
         g.pursues, g.pursuit_rolled = ctx.percent(events, "pursuit", chance, group=g.id), True
     if not g.pursues:
         _land(ctx, way)

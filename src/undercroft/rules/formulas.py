@@ -265,6 +265,14 @@ def follows(pursuit_rules: bool, monster_pursues: bool) -> bool:
     return pursuit_rules and monster_pursues
 
 
+def pursuit_chance(band_pursuit: int | None, submerged: bool, rolled: bool, pursues: bool) -> int:
+    """003's chance of pursuit, in percent: the reaction band's (certain with no reaction, and for a submerged
+    monster), rolled once per group: once ``rolled``, its answer (``pursues``) is certain."""
+    if rolled:
+        return PERCENT if pursues else 0
+    return PERCENT if band_pursuit is None or submerged else band_pursuit
+
+
 def automatic_evasion(
     *, in_fight: bool, submerged: bool, party_speed_: int, monster_speed: int, out_of_sight: bool
 ) -> Literal["faster", "out_of_sight"] | None:
