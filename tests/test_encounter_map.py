@@ -23,7 +23,7 @@ from engine_helpers import (
     why,
 )
 
-from undercroft.rules import actions, approach
+from undercroft.rules import actions, approach, ways_out
 from undercroft.rules.actions import Bribe, Descend, Fight, Move, Pursue, Rest, Run, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -300,7 +300,7 @@ def test_only_a_pursuer_where_003_is_on_blocks_the_route(ruleset: str, monster: 
     )
     g = game.add_group(monster, 1, pos=nxt)
     game.start_encounter(g, meeting=False)
-    assert not approach.blocks(game, g)
+    assert not ways_out.blocks(game, g)
     ways = game.exits()
     assert not any(w.blocked for w in ways if w.door != nxt and w.landing != nxt)
     i = next(i for i, w in enumerate(ways) if not w.came_in and not w.blocked)
@@ -495,19 +495,19 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["undercroft", "crawler", "warden"])  # (the citadel has no running)
 def test_the_ways_out_kept_are_the_ways_out_worked_out_afresh(ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # approach.exits keeps its last answer by what it depends on; each answer it gives, kept or not, must be the one
+    # ways_out.exits keeps its last answer by what it depends on; each answer it gives, kept or not, must be the one
     # worked out afresh from the state (the bot's games ask at every decision of a meeting or a fight).
     from undercroft.autoplay import play_game
 
-    kept = approach.exits
+    kept = ways_out.exits
     asked = [0, 0]  # answers given, answers given from the memo
 
-    def checked(ctx: Game, g: Group | None) -> list[approach.Exit]:
+    def checked(ctx: Game, g: Group | None) -> list[ways_out.Exit]:
         before = ctx.exits_memo
         got = kept(ctx, g)
         asked[0] += 1
         asked[1] += ctx.exits_memo is before
-        assert got == approach._exits(ctx, g)
+        assert got == ways_out._exits(ctx, g)
         return got
 
     monkeypatch.setattr(approach, "exits", checked)

@@ -62,7 +62,7 @@ class Ctx:
         # function's memo (:func:`undercroft.rules.approach.steps_between`); not part of the state
         self.walk_cache: dict[tuple[int, tuple[int, int], tuple[int, int]], int] = {}
         self._sight_memo: tuple[tuple[int, tuple[int, int], int], tuple[int, int, np.ndarray]] | None = None
-        # the last ways out asked for and what they depend on (:func:`undercroft.rules.approach.exits`)
+        # the last ways out asked for and what they depend on (:func:`undercroft.rules.ways_out.exits`)
         self.exits_memo: tuple[tuple[object, ...], tuple[Any, ...]] | None = None
 
     # --- dice -------------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from undercroft.rules import (
     items,
     monster_check,
     shop,
+    unseen,
 )
 from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.events import Event
@@ -198,7 +199,7 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
     """After every action. A party exploring in a segment whose entry procedure it has not had (it ran into it, or
     a fight broke out on the threshold, as when a submerged monster rises behind it) looks round and gets it now,
     as any entry does. In an encounter, the distance follows the map (:func:`encounter.follow`); the groups come
-    upon out of sight come closer, and are met once seen (:func:`encounter.watch`)."""
+    upon out of sight come closer, and are met once seen (:func:`unseen.watch`)."""
     st = ctx.state
     while st.owed and st.mode == Mode.EXPLORE:
         enter_behind(ctx, st.owed.pop(0), events)
@@ -209,7 +210,7 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
         else:
             st.entered = True
     encounter.follow(ctx)
-    encounter.watch(ctx, events)
+    unseen.watch(ctx, events)
 
 
 def check_walk(ctx: Ctx) -> Reason | None:

@@ -3,7 +3,7 @@
 * Running (:func:`run`): the party leaves through a door of its segment, the one the player chooses (001: "any
   door"), for the tile beyond it (at once when nothing chases it, else round by round); where 003 is on, a door a
   pursuer stands in front of (no way round its creatures, or the group beyond it) is blocked (003: evasion only
-  when the route is not blocked; :func:`undercroft.rules.approach.blocks`). Nothing is mapped while running;
+  when the route is not blocked; :func:`undercroft.rules.ways_out.blocks`). Nothing is mapped while running;
   once the run is over the party looks round and the segment it ran into gets its entry procedure, as any entry.
   A monster pursues only if the ruleset has pursuit on and its data says it pursues; one that does not stays
   where it is, keeping its damage (001). Otherwise 003: before
@@ -20,10 +20,7 @@
   0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond the map's sight
   (:func:`undercroft.rules.approach.sight_feet`), or after ``pursuit_max_rounds`` rounds, it gives up. A submerged
   monster never gives up.
-* Distractions (003): dropped while fleeing, food stops an unintelligent pursuer, treasure an intelligent one, each
-  on a percentile chance, and the chase ends; burning oil stops a monster with self-preservation, or slows it. A
-  drop buys off nobody: there is none in a meeting or a fight (refused, ``not_fleeing``), where paying a monster
-  is a bribe (000).
+* Distractions (003: food, treasure, burning oil dropped while fleeing): :mod:`undercroft.rules.distractions`.
 * The party may pursue a group that goes its way (:func:`pursue`, 003): the same chase turned round, the party
   gaining (its speed - the group's) x the multiplier a round; it catches it (a fight), loses sight of it or gives
   up (the group is gone), or lets it go (``wait``).
@@ -32,21 +29,20 @@
 
 from __future__ import annotations
 
-from undercroft.rules import approach, combat, encounter, fatigue, formulas
+from undercroft.rules import approach, combat, encounter, fatigue, formulas, ways_out
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.refusals import Code, Reason, Refused
-from undercroft.rules.rng import ENCOUNTER
 from undercroft.rules.state import Group, Pursuit
-from undercroft.rules.types import Behaviour, Distraction, Mode, Side
+from undercroft.rules.types import Behaviour, Mode, Side
 
 
-def exit_for(ctx: Ctx, door: int) -> approach.Exit:
+def exit_for(ctx: Ctx, door: int) -> ways_out.Exit:
     """The way out a run through ``door`` takes (-1: the way the party came in, unless it is blocked or leads into
     the group's own segment: then the first open one, into another segment if there is one); :class:`Refused` when
     there is no such door or it is blocked."""
     g = ctx.state.front_group()
-    ways = approach.exits(ctx, g)
+    ways = ways_out.exits(ctx, g)
     if door == -1:  # the way it came in; else (down the stairs, blocked) the first open one; not into the group
         away = g.segment if g is not None else -2
         way = min(
@@ -70,7 +66,7 @@ def check_run(ctx: Ctx) -> Reason | None:
     st = ctx.state
     if st.mode not in (Mode.ENCOUNTER, Mode.COMBAT):
         return None
-    ways = approach.exits(ctx, st.front_group())
+    ways = ways_out.exits(ctx, st.front_group())
     if ways and all(w.blocked for w in ways):
         g = st.front_group()
         return Reason(Code.ALL_BLOCKED, {"monster": g.monster if g is not None else ""})
@@ -137,7 +133,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     pursuit_round(ctx, events)
 
 
-def _land(ctx: Ctx, way: approach.Exit) -> None:
+def _land(ctx: Ctx, way: ways_out.Exit) -> None:
     """A run nothing chases: through the door to the tile beyond it. Nothing is mapped on the way (003), and the
     segment is entered (its entry procedure) once the run is over."""
     st = ctx.state
@@ -361,100 +357,3 @@ def turn_and_fight(ctx: Ctx, events: list[Event]) -> None:
     g = st.group(st.pursuit.group)
     st.pursuit = None
     combat.start(ctx, g, events)
-
-
-def _stops(ctx: Ctx, g: Group, why: Distraction, events: list[Event]) -> None:
-    st = ctx.state
-    events.append(Event("distracted", {"group": g.id, "by": why, "monster": g.monster, "count": g.count_told}))
-    st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
-
-
-def drop_food(ctx: Ctx, events: list[Event]) -> None:
-    """Throw down food while fleeing: an unintelligent pursuer may stop to eat, and the chase ends (003). Only in
-    a pursuit: in a meeting, paying a monster is a bribe (000, :func:`undercroft.rules.parley.bribe`)."""
-    food = ctx.item_of("food")
-    assert food is not None  # the precheck
-    g = ctx.current_group()
-    mon = ctx.monster_of(g)
-    ctx.take_item(food)
-    events.append(Event("drop", {"item": food, "amount": 1}))
-    works = formulas.distracted_by("food", mon.intelligent, Behaviour.SUBMERGED in mon.behaviours)
-    if works and ctx.percent(events, "food_distracts", ctx.content.tables.distractions.food, group=g.id):
-        _stops(ctx, g, "food", events)
-        return
-    if not works:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "food"}))
-    _after_drop(ctx, events)
-
-
-def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
-    """Throw down treasure while fleeing: an intelligent pursuer may stop for it (it then keeps it), and the chase
-    ends (003). Only in a pursuit, as :func:`drop_food`. The least valuable gem goes first (ours: gold buys bribes
-    and wares; a gem only counts when carried out), else gold (:func:`dropped_treasure`)."""
-    st = ctx.state
-    g = ctx.current_group()
-    mon = ctx.monster_of(g)
-    item, amount, value = dropped_treasure(ctx, events)
-    events.append(Event("drop", {"item": item, "amount": amount}))
-    works = formulas.distracted_by("treasure", mon.intelligent, Behaviour.SUBMERGED in mon.behaviours)
-    if works and ctx.percent(events, "treasure_distracts", ctx.content.tables.distractions.treasure, group=g.id):
-        g.treasure += value  # (a gem's worth joins its hoard: killed later, it pays out as gold)
-        _stops(ctx, g, "treasure", events)
-        return
-    st.level.items.setdefault(st.pos, []).append((item, amount))
-    st.level.touch()
-    if not works:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": item}))
-    _after_drop(ctx, events)
-
-
-def dropped_treasure(ctx: Ctx, events: list[Event]) -> tuple[str, int, int]:
-    """What the party throws down, taken from it: (item, amount, value in gold). The least valuable gem it carries
-    (ties by id), its value off the floor's haul; else ``distractions.treasure_gold`` gold (at most all of it)."""
-    st = ctx.state
-    gems = sorted(
-        (ctx.content.items[i].value or 0, i)
-        for i, n in st.items.items()
-        if n > 0 and ctx.content.items[i].kind == "treasure"
-    )
-    if gems:
-        value, gem = gems[0]
-        ctx.take_item(gem)
-        st.haul = max(0, st.haul - value)
-        return gem, 1, value
-    want, _ = ctx.roll(events, "treasure_dropped", ctx.content.tables.distractions.treasure_gold, ENCOUNTER)
-    gold = max(1, min(st.gold, want))
-    st.gold -= gold
-    return "gold", gold, gold
-
-
-def _after_drop(ctx: Ctx, events: list[Event]) -> None:
-    """The drop did not stop the pursuer: the chase goes on (a round of running, or of being caught up with)."""
-    if not ctx.tired():
-        keep_running(ctx, events)
-    else:
-        pursuit_round(ctx, events)
-
-
-def oil(ctx: Ctx, events: list[Event]) -> None:
-    """Throw burning oil behind the party: a monster with self-preservation may stop, or balks and falls back."""
-    st = ctx.state
-    item = ctx.item_of("oil")
-    assert item is not None  # the precheck
-    ctx.take_item(item)
-    p = st.pursuit
-    assert p is not None
-    g = st.group(p.group)
-    mon = ctx.monster_of(g)
-    d = ctx.content.tables.distractions
-    events.append(Event("oil", {"item": item, "group": g.id, "monster": g.monster, "count": g.count_told}))
-    if not mon.self_preservation:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "fire"}))
-    elif ctx.percent(events, "oil_stops", d.oil_stops, group=g.id):
-        _stops(ctx, g, "fire", events)
-        return
-    else:
-        slowed = formulas.oil_slowed_feet(d.oil_slows_rounds, mon.speed, ctx.rules.encounter.running_multiplier)
-        p.distance += slowed
-        events.append(Event("slowed", {"group": g.id, "feet": slowed, "monster": g.monster, "count": g.count_told}))
-    _after_drop(ctx, events)

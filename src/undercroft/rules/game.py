@@ -23,7 +23,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from undercroft.content import Content
-from undercroft.rules import agreements, approach, combat, encounter, explore, flight, items, parley, shop
+from undercroft.rules import (
+    agreements,
+    approach,
+    combat,
+    distractions,
+    encounter,
+    explore,
+    flight,
+    items,
+    parley,
+    shop,
+    ways_out,
+)
 from undercroft.rules.actions import Action
 from undercroft.rules.context import SETUP, Ctx, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
@@ -61,9 +73,9 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.COMBAT, "wait"): lambda c, a, ev: combat.wait(c, ev),
     (Mode.COMBAT, "run"): lambda c, a, ev: flight.run(c, a.door, ev),
     (Mode.PURSUIT, "run"): lambda c, a, ev: flight.keep_running(c, ev),
-    (Mode.PURSUIT, "drop_food"): lambda c, a, ev: flight.drop_food(c, ev),
-    (Mode.PURSUIT, "drop_treasure"): lambda c, a, ev: flight.drop_treasure(c, ev),
-    (Mode.PURSUIT, "oil"): lambda c, a, ev: flight.oil(c, ev),
+    (Mode.PURSUIT, "drop_food"): lambda c, a, ev: distractions.drop_food(c, ev),
+    (Mode.PURSUIT, "drop_treasure"): lambda c, a, ev: distractions.drop_treasure(c, ev),
+    (Mode.PURSUIT, "oil"): lambda c, a, ev: distractions.oil(c, ev),
     (Mode.PURSUIT, "fight"): lambda c, a, ev: flight.turn_and_fight(c, ev),
     (Mode.PURSUIT, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
     (Mode.PURSUIT, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
@@ -259,10 +271,10 @@ class Game(Ctx):
 
     # --- questions the screens, the bot and the simulators ask ------------------------------------------------
 
-    def exits(self) -> list[approach.Exit]:
+    def exits(self) -> list[ways_out.Exit]:
         """The ways out of the party's segment, in the order ``Run(door=i)`` names them: each door, the tile beyond
         it, and whether the group faced stands in front of it (blocked)."""
-        return approach.exits(self, self.state.front_group())
+        return ways_out.exits(self, self.state.front_group())
 
     def creature_tiles(self, g: Group) -> list[tuple[int, int]]:
         """Where each creature of ``g`` stands on the map (in creature order)."""

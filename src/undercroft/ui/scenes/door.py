@@ -8,7 +8,7 @@ from collections.abc import Callable
 import tcod.console
 import tcod.event
 
-from undercroft.rules.approach import Exit
+from undercroft.rules.ways_out import Exit
 from undercroft.ui import keymap, render
 from undercroft.ui.layout import Layout, panel_on_right
 from undercroft.ui.palette import DOOR_BLOCKED_BG, DOOR_CURSOR_BG, DOOR_OPEN_BG
