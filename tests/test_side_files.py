@@ -16,7 +16,7 @@ from engine_helpers import content
 from tcod.event import KeySym
 from ui_helpers import Driver, isolate_user_data, names, press, screen
 
-from undercroft import autoplay, saves
+from undercroft import autoplay, save_index, saves
 from undercroft.cli.main import main
 from undercroft.rules.actions import Rest
 from undercroft.ui.scenes import SceneStack, TitleScene
@@ -56,7 +56,7 @@ def test_a_sidecar_or_the_index_that_is_a_link_is_replaced_never_written_through
     path = unfinished_game()
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n", encoding="utf-8")
-    meta, index = saves.meta_path(path), user / "saves" / saves.INDEX
+    meta, index = saves.meta_path(path), user / "saves" / save_index.INDEX
     for side in (meta, index):
         side.unlink(missing_ok=True)
         side.symlink_to(victim)

@@ -16,7 +16,7 @@ from engine_helpers import content
 from tcod.event import KeySym
 from ui_helpers import Driver, isolate_user_data, press, screen
 
-from undercroft import autoplay, saves
+from undercroft import autoplay, save_index, saves
 from undercroft.cli.main import main
 from undercroft.record.format import _chain_text, _line
 from undercroft.rules.actions import Rest
@@ -108,13 +108,13 @@ def test_the_index_remembers_a_replay_by_digest_and_never_believes_an_edit(
     path = folder / "forged.jsonl"
     path.write_bytes(forged(dead_bytes, end={"score": 99999999}))
     examined: list[str] = []
-    real = saves.examine
+    real = save_index.examine
 
-    def counting(p: Path, c: object) -> tuple[saves.Facts, str]:
+    def counting(p: Path, c: object) -> tuple[save_index.Facts, str]:
         examined.append(p.name)
         return real(p, c)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(saves, "examine", counting)
+    monkeypatch.setattr(save_index, "examine", counting)
     assert scores_json(capsys)["scores"] == {}
     assert examined == ["forged.jsonl"]
     scores_json(capsys)
@@ -122,7 +122,7 @@ def test_the_index_remembers_a_replay_by_digest_and_never_believes_an_edit(
     scores_json(capsys)
     assert examined == ["forged.jsonl"]
 
-    index = folder / saves.INDEX
+    index = folder / save_index.INDEX
     mac, _, body = index.read_bytes().partition(b"\n")
     obj = json.loads(body)
     for facts in obj["facts"].values():
@@ -160,7 +160,7 @@ def test_a_listing_sweeps_the_temporary_files_of_writers_that_are_gone(folder: P
     dead_pid = subprocess.Popen(["true"])  # (a process that has ended: its pid names nobody now)
     dead_pid.wait()
     stale = folder / f".g.meta.json.{dead_pid.pid}.tmp"
-    live = folder / f".{saves.INDEX}.{os.getppid()}.tmp"  # (a writer still at work)
+    live = folder / f".{save_index.INDEX}.{os.getppid()}.tmp"  # (a writer still at work)
     stale.write_bytes(b"{")
     live.write_bytes(b"{")
     saves.listing(content=content())
@@ -180,23 +180,23 @@ def test_concurrent_listings_leave_no_temporary_file_and_one_good_index(folder: 
     assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
     assert all(len(json.loads(out)["past"]) == 5 for out, _ in outs)
     assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
-    assert sorted(saves.Index(folder).files) == [f"g{k}.jsonl" for k in range(5)]
+    assert sorted(save_index.Index(folder).files) == [f"g{k}.jsonl" for k in range(5)]
 
 
 def test_a_key_that_is_a_link_or_cut_short_is_made_anew(folder: Path, dead_bytes: bytes, tmp_path: Path) -> None:
     (folder / "g.jsonl").write_bytes(dead_bytes)
     victim = tmp_path / "victim.txt"
     victim.write_bytes(b"k" * 32)  # (were it followed, its 32 bytes would be the key)
-    key = folder / saves.INDEX_KEY
+    key = folder / save_index.INDEX_KEY
     key.symlink_to(victim)
     saves.listing(content=content())
     assert not key.is_symlink() and key.read_bytes() != victim.read_bytes() and len(key.read_bytes()) == 32
     assert victim.read_bytes() == b"k" * 32
-    assert list(saves.Index(folder).files) == ["g.jsonl"]
+    assert list(save_index.Index(folder).files) == ["g.jsonl"]
     key.write_bytes(b"short")
     os.utime(key, (1, 1))  # (not one being written this moment)
     saves.listing(content=content())
-    assert len(key.read_bytes()) == 32 and list(saves.Index(folder).files) == ["g.jsonl"]
+    assert len(key.read_bytes()) == 32 and list(save_index.Index(folder).files) == ["g.jsonl"]
 
 
 def test_an_index_signed_in_another_folder_is_not_believed_with_its_key(
@@ -204,12 +204,12 @@ def test_an_index_signed_in_another_folder_is_not_believed_with_its_key(
 ) -> None:
     (folder / "forged.jsonl").write_bytes(forged(dead_bytes, end={"score": 99999999}))
     assert scores_json(capsys)["scores"] == {}
-    index, key = folder / saves.INDEX, saves.Index(folder).key  # what a forger has where it made the folder
+    index, key = folder / save_index.INDEX, save_index.Index(folder).key  # what a forger has where it made the folder
     obj = json.loads(index.read_bytes().partition(b"\n")[2])
     for facts in obj["facts"].values():
         facts.update(verified=True, why="")
     body = json.dumps(obj, sort_keys=True).encode()
-    index.write_bytes(saves._mac(key, body).encode() + b"\n" + body)
+    index.write_bytes(save_index._mac(key, body).encode() + b"\n" + body)
     # the control: signed with this folder's key, it is believed (the forgery is well made)
     assert len(saves.high_scores(saves.listing(folder, content())[0])["crawler"]) == 1
     elsewhere = tmp_path / "elsewhere"
