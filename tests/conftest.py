@@ -187,3 +187,20 @@ def autoplayed() -> None:
     for ruleset in RULESETS:
         played(ruleset)
         played(ruleset, patient=True)
+
+
+#: ``run(*argv)``: the command line run in this process, ``(exit code, stdout, stderr)``
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    """The command line (``undercroft.cli.main.main``) run in this process: its exit code and what it printed."""
+    from undercroft.cli.main import main
+
+    def go(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return go

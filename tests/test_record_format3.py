@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from format2 import write_format_2
 from test_replay_cli import Run, one_error_line
-from test_replay_cli import run as run  # the fixture: the command line in-process, its exit code and output
 
 from undercroft import saves
 from undercroft.autoplay import play_game

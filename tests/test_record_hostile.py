@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from format2 import as_format_2
 from test_replay_cli import Run
-from test_replay_cli import run as run  # the fixture: the command line in-process, its exit code and output
 from test_side_files import within
 
 from undercroft import __version__, record

@@ -15,12 +15,11 @@ import pytest
 from format2 import as_format_2
 
 from undercroft.autoplay import play_game
-from undercroft.cli.main import main
 from undercroft.content import Content, load_content
 from undercroft.record import MAX_LINE, load_recording
 from undercroft.record.format import _line
 
-Run = Callable[..., tuple[int, str, str]]
+Run = Callable[..., tuple[int, str, str]]  # (the `run` fixture: tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -39,16 +38,6 @@ def recording3(tmp_path_factory: pytest.TempPathFactory, content: Content) -> Pa
 def recording(tmp_path_factory: pytest.TempPathFactory, content: Content, recording3: Path) -> Path:
     """The same game in format 2 (JSON lines, every line an object: what the JSON-editing cases below edit)."""
     return as_format_2(content, recording3, tmp_path_factory.mktemp("rec2") / recording3.name)
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    def go(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return go
 
 
 def rewrite(src: Path, dst: Path, edit: Callable[[int, dict[str, Any]], dict[str, Any] | None]) -> Path:

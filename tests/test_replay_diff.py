@@ -9,31 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from undercroft.cli.main import main
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.record import Recorder, load_recording, play_step
 from undercroft.record.format import _line
 from undercroft.rules.actions import Move, Rest
 from undercroft.rules.game import Game
 
-Run = Callable[..., tuple[int, str, str]]
+Run = Callable[..., tuple[int, str, str]]  # (the `run` fixture: tests/conftest.py)
+
 GOLDEN = Path(__file__).parent / "golden" / "v3"
 A = GOLDEN / "undercroft-1.jsonl"
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    def go(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return go
 
 
 def one_line(err: str) -> str:

@@ -12,31 +12,16 @@ from typing import Any
 import pytest
 
 from undercroft.autoplay import play_game
-from undercroft.cli.main import main
-from undercroft.content import Content, load_content
+from undercroft.content import Content
 from undercroft.record import load_recording, replay
 from undercroft.record.format import _line
 from undercroft.record.shrink import Goal, attempt, shrink
 from undercroft.rules.actions import Descend, Move
 from undercroft.rules.game import Game
 
-Run = Callable[..., tuple[int, str, str]]
+Run = Callable[..., tuple[int, str, str]]  # (the `run` fixture: tests/conftest.py)
+
 GOLDEN = Path(__file__).parent / "golden"
-
-
-@pytest.fixture(scope="module")
-def content(shipped_data: Path) -> Content:
-    return load_content(shipped_data)
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    def go(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return go
 
 
 @pytest.fixture
