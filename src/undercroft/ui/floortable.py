@@ -11,17 +11,16 @@ unique and guardians), each with its letter on the map, the likeliest first (the
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 
 from undercroft.content import Content, load_content
 from undercroft.paths import data_dir
+from undercroft.ui import keytable
 
-PLAYING = Path(__file__).resolve().parents[3] / "docs" / "PLAYING.md"
+PLAYING = keytable.PLAYING
 _BLOCK = re.compile(r"(<!-- monsters:(?P<ruleset>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /monsters -->)", re.S)
 
 
@@ -60,25 +59,15 @@ def rulesets_in(text: str) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m undercroft.ui.floortable", description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="exit 1 if docs/PLAYING.md is out of date")
-    ap.add_argument("--write", action="store_true", help="rewrite the lists in docs/PLAYING.md")
-    args = ap.parse_args(argv)
     content = load_content(data_dir())
-    text = PLAYING.read_text(encoding="utf-8")
-    new = update(text, content)
-    if args.check:
-        if new != text:
-            print("docs/PLAYING.md: the monster lists are out of date (python -m undercroft.ui.floortable --write)")
-            return 1
-        return 0
-    if args.write:
-        if new != text:
-            PLAYING.write_text(new, encoding="utf-8")
-        return 0
-    for ruleset in content.rulesets:
-        print(f"## {ruleset}\n\n{markdown_table(content, ruleset)}\n")
-    return 0
+
+    def show() -> None:
+        for ruleset in content.rulesets:
+            print(f"## {ruleset}\n\n{markdown_table(content, ruleset)}\n")
+
+    return keytable.regenerate(
+        argv, "undercroft.ui.floortable", "monster lists", lambda text: update(text, content), show
+    )
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from undercroft.ui import keymap
@@ -38,28 +38,36 @@ def modes_in(text: str) -> list[str]:
     return [m.group("mode") for m in _BLOCK.finditer(text)]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m undercroft.ui.keytable", description=__doc__.splitlines()[0])
+def regenerate(
+    argv: Sequence[str] | None, prog: str, what: str, update: Callable[[str], str], show: Callable[[], None]
+) -> int:
+    """The command line of a generator of PLAYING.md's sections (``what``, made anew by ``update``): ``--check``
+    (exit 1 when out of date), ``--write``, or else print them (``show``). :mod:`undercroft.ui.floortable` too."""
+    ap = argparse.ArgumentParser(prog=f"python -m {prog}", description=f"PLAYING.md's {what}, generated")
     ap.add_argument("--check", action="store_true", help="exit 1 if docs/PLAYING.md is out of date")
-    ap.add_argument("--write", action="store_true", help="rewrite the tables in docs/PLAYING.md")
+    ap.add_argument("--write", action="store_true", help=f"rewrite the {what} in docs/PLAYING.md")
     args = ap.parse_args(argv)
     text = PLAYING.read_text(encoding="utf-8")
     new = update(text)
     if args.check:
         if new != text:
-            print(
-                "docs/PLAYING.md: the key tables are out of date (python -m undercroft.ui.keytable --write)",
-                file=sys.stderr,
-            )
+            print(f"docs/PLAYING.md: the {what} are out of date (python -m {prog} --write)", file=sys.stderr)
             return 1
         return 0
     if args.write:
         if new != text:
             PLAYING.write_text(new, encoding="utf-8")
         return 0
-    for mode in ("common", *keymap.BY_NAME):
-        print(f"## {mode}\n\n{keymap.markdown_table(mode)}\n")
+    show()
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    def show() -> None:
+        for mode in ("common", *keymap.BY_NAME):
+            print(f"## {mode}\n\n{keymap.markdown_table(mode)}\n")
+
+    return regenerate(argv, "undercroft.ui.keytable", "key tables", update, show)
 
 
 if __name__ == "__main__":
