@@ -510,7 +510,7 @@ def test_the_ways_out_kept_are_the_ways_out_worked_out_afresh(ruleset: str, monk
         assert got == ways_out._exits(ctx, g)
         return got
 
-    monkeypatch.setattr(approach, "exits", checked)
+    monkeypatch.setattr(ways_out, "exits", checked)
     for seed in range(1, 9):
         play_game(content(), ruleset, seed, max_actions=1500)
     assert asked[0] > 50 and asked[1] > 10  # (many answers, and the memo gave some of them)
