@@ -90,6 +90,7 @@ def test_another_process_has_it_open(user: Path, holder: list[subprocess.Popen[s
     d = Driver(SceneStack([TitleScene(content(), seed=7)]))
     text = screen(d)
     assert f"open in another window (pid {other.pid})" in text
+    press(d, KeySym.DOWN)  # (never chosen for you: chosen here)
     press(d, KeySym.A)  # abandon: refused
     assert "Cannot abandon" in screen(d) and path.exists()
     press(d, KeySym.C)  # continue: refused, and watching offered
@@ -103,6 +104,8 @@ def test_another_process_has_it_open(user: Path, holder: list[subprocess.Popen[s
     assert names(d) == ["TitleScene"] and d.exit_code is None
     other.kill()  # the other window closes: the title's list is old, but c asks again and goes on
     other.wait()
+    press(d, KeySym.C)  # none chosen (it was open elsewhere): c asks again, and chooses it now it is free
+    assert names(d) == ["TitleScene"] and "> " in screen(d)
     press(d, KeySym.C)
     assert names(d) == ["ExploreScene"]
 
@@ -117,10 +120,34 @@ def test_the_title_never_chooses_a_game_open_elsewhere(user: Path, holder: list[
     hold(busy, holder)
     title = TitleScene(content(), seed=7)
     assert [g.path for g in title.games] == [busy, free]  # newest first
-    assert title.games[title.cursor].path == free
+    assert title.chosen is not None and title.chosen.path == free
     d = Driver(SceneStack([title]))
     press(d, KeySym.C)
     assert names(d) == ["ExploreScene"]
+
+
+@pytest.mark.slow
+def test_with_every_game_open_elsewhere_none_is_chosen(user: Path, holder: list[subprocess.Popen[str]]) -> None:
+    """Both unfinished games are open in other windows: the title shows neither as the one to continue (no row
+    marked, Continue greyed and saying why); c and a say so; Down chooses one, and c then offers to watch it."""
+    first, second = a_game(), a_game()
+    pids = [hold(first, holder).pid, hold(second, holder).pid]
+    d = Driver(SceneStack([TitleScene(content(), seed=7)]))
+    text = screen(d)
+    rows = [row.strip() for row in text.splitlines()]
+    listed = [row for row in rows if "open in another window (pid" in row]
+    assert len(listed) == 2 and all(row.startswith("open in another window") for row in listed), rows
+    assert not any(row.startswith(">") for row in rows)
+    assert "Continue (each unfinished game is open in another window)" in " ".join(text.split())
+    for k in (KeySym.C, KeySym.A):
+        press(d, k)
+        assert names(d) == ["TitleScene"]
+        assert "Each unfinished game is open in another window" in " ".join(screen(d).split())
+    press(d, KeySym.DOWN)
+    chosen = [row for row in screen(d).splitlines() if row.strip().startswith(">")]
+    assert len(chosen) == 1 and any(f"pid {p})" in chosen[0] for p in pids)
+    press(d, KeySym.C)
+    assert names(d) == ["TitleScene", "ChoiceScene"] and "Watch it" in screen(d)
 
 
 def test_a_lock_left_by_a_dead_process_is_taken_over(user: Path, holder: list[subprocess.Popen[str]]) -> None:

@@ -40,6 +40,9 @@ _LOGO = [
 ]
 
 
+NONE_FREE = "Each unfinished game is open in another window: Up or Down chooses one to watch."
+
+
 def random_seed() -> int:
     """A fresh seed for the title screen, from the system's entropy (never a gameplay stream)."""
     return random.SystemRandom().randrange(1, 10**9)
@@ -69,7 +72,7 @@ class TitleScene(Scene):
         self.message = ""
         self.notes: list[str] = []
         self.games: list[saves_mod.GameInfo] = []
-        self.cursor = 0
+        self.cursor: int | None = 0  # the chosen game of the list; None: none (each is open in another window)
         self.confirm_abandon: Path | None = None
         self.buttons = Buttons()
         if left is not None:  # the game just left (Esc, or its end screen): closed, its lock let go
@@ -93,9 +96,11 @@ class TitleScene(Scene):
         except OSError as exc:
             self.games = []
             self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
-        self.cursor = max(0, min(self.cursor, len(self.games) - 1))
-        if self.games and self.games[self.cursor].open_pid is not None:  # never chosen for you: one open elsewhere
-            self.cursor = next((i for i, g in enumerate(self.games) if g.open_pid is None), self.cursor)
+        at = max(0, min(self.cursor or 0, len(self.games) - 1))
+        if self.games and self.games[at].open_pid is not None:  # never chosen for you: one open elsewhere
+            self.cursor = next((i for i, g in enumerate(self.games) if g.open_pid is None), None)
+        else:
+            self.cursor = at
 
     def _offer_copies(self) -> None:
         """Name every copy a game wrote to the temporary folder when its disk was full, that holds actions its save
@@ -107,12 +112,9 @@ class TitleScene(Scene):
             self.message = f"{self.message} {said}".strip()
 
     @property
-    def _continue(self) -> tuple[Path, str] | None:
-        """(path, description) of the selected unfinished game."""
-        if not self.games:
-            return None
-        g = self.games[self.cursor]
-        return g.path, self.describe(g)
+    def chosen(self) -> saves_mod.GameInfo | None:
+        """The unfinished game chosen in the list (None: none, or each is open in another window)."""
+        return None if self.cursor is None or not self.games else self.games[self.cursor]
 
     def describe(self, g: saves_mod.GameInfo, room: int = 1 << 16) -> str:
         """An unfinished game in a row of ``room`` columns: the whole, else in short forms ("T400, L2"), else
@@ -144,10 +146,15 @@ class TitleScene(Scene):
         return self._enter(session)
 
     def resume(self, index: int | None = None) -> Transition | None:
-        if not self.games:
+        if index is None and self.cursor is None and self.games:
+            self._scan()  # asked again: another window may have closed since (its game is then chosen, not begun)
+            self.message = "" if self.cursor is not None else NONE_FREE
+            return None
+        index = self.cursor if index is None else index
+        if index is None or not self.games:
             self.message = "There is no unfinished game to continue."
             return None
-        g = self.games[self.cursor if index is None else index]
+        g = self.games[index]
         g.open_pid = saves_mod.holder(g.path)  # asked now: the other window may have closed since the list was made
         if g.open_pid is not None:
             return self.refuse_open(g.path, g.open_pid)
@@ -284,7 +291,7 @@ class TitleScene(Scene):
         return top + i if 0 <= i < self.LIST_ROWS and top + i < len(self.games) else None
 
     def _top(self) -> int:
-        return max(0, self.cursor - self.LIST_ROWS + 1)
+        return max(0, (self.cursor or 0) - self.LIST_ROWS + 1)
 
     def _menu(
         self,
@@ -333,7 +340,8 @@ class TitleScene(Scene):
             return None
         if event.sym in (tcod.event.KeySym.UP, tcod.event.KeySym.DOWN) and self.games:
             step = -1 if event.sym == tcod.event.KeySym.UP else 1
-            self.cursor = (self.cursor + step) % len(self.games)
+            at = (-1 if step > 0 else 0) if self.cursor is None else self.cursor  # (none chosen: the first or last)
+            self.cursor = (at + step) % len(self.games)
             return None
         if keys.is_confirm(event):
             c = "n"
@@ -360,15 +368,15 @@ class TitleScene(Scene):
 
     def ask_abandon(self) -> Transition | None:
         """``a``: ask before the chosen game is abandoned (never one open in another window)."""
-        if not self.games:
-            self.message = "There is no unfinished game to abandon."
+        if self.cursor is None or not self.games:
+            self.message = NONE_FREE if self.games else "There is no unfinished game to abandon."
             return None
         g = self.games[self.cursor]
         g.open_pid = saves_mod.holder(g.path)
         if g.open_pid is not None:
             self.message = f"Cannot abandon {g.path.name}: it is {saves_mod.open_elsewhere(g.open_pid)}."
             return None
-        self.confirm_abandon = self.games[self.cursor].path
+        self.confirm_abandon = g.path
         return None
 
     def ruleset_menu(self) -> Transition | None:
@@ -409,9 +417,8 @@ class TitleScene(Scene):
         self._menu(console, x, y + 8, "p", "Past games      every finished or abandoned game, high scores")
         self._menu(console, x, y + 9, "?", "Help: every key")
         self._menu(console, x, y + 10, "q", "Quit")
-        cont = self._continue
-        if cont is not None:
-            g = self.games[self.cursor]
+        g = self.chosen
+        if g is not None:
             about = self.describe(g, w - 4 - len("Continue        "))
             if g.open_pid is not None:
                 self._menu(console, x, y + 12, "c", f"Continue        {about}", width=w)
@@ -420,7 +427,8 @@ class TitleScene(Scene):
                 self._menu(console, x, y + 12, "c", f"Continue        {about}", width=w)
                 self._menu(console, x, y + 13, "a", "Abandon the chosen game (moved aside, never deleted)")
         else:
-            self._menu(console, x, y + 12, "c", "Continue        (no unfinished game)", enabled=False)
+            none = "(each unfinished game is open in another window)" if self.games else "(no unfinished game)"
+            self._menu(console, x, y + 12, "c", f"Continue        {none}", enabled=False, width=w)
         ly = self.LIST_Y
         if self.games:
             render.put_text(
