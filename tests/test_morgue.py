@@ -13,12 +13,15 @@ from ui_helpers import Driver, screen
 
 from undercroft import record
 from undercroft.autoplay import play_game
-from undercroft.bot import meeting
+from undercroft.bot import Bot, meeting
 from undercroft.recap import read_run, replay_command, turning_lines
+from undercroft.record import Recorder, play_step
 from undercroft.rules.actions import Attack, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.game import Game
 from undercroft.rules.names import the
 from undercroft.rules.rng import parse_seed
+from undercroft.rules.types import Mode
 from undercroft.sim.odds import fight_odds
 from undercroft.ui.scenes import EndScene, SceneStack
 from undercroft.ui.session import Session, morgue_text, party_lines
@@ -107,8 +110,7 @@ def test_the_end_screen_says_where_the_run_turned(dead: Path) -> None:
 # as the careful bot plays them: (ruleset, seed, the choices of the fatal meeting, the one the recap must name).
 CASES = {
     # talked, then fought; the blows after it had no other way out (the play-test's citadel). (The play-test's
-    # crawler "salt marsh", talked then fought at once with running at 50%, no longer comes up in the bot's games
-    # since the arrival rooms are checked: 400 crawler seeds, none ends so.)
+    # crawler "salt marsh" no longer comes up in the bot's own games: it is made below, by hand.)
     "fought after a talk, then only blows": ("citadel", 34, [Talk, Fight, Attack, Attack, Attack, Attack], 1),
     # the play-test's own game: the last blow, at 6/12 HP, death 10%, with 3 potions unused
     "the last blow": (
@@ -162,3 +164,62 @@ def test_the_recap_names_the_last_decision_of_the_fatal_meeting(case: str, tmp_p
         assert f"running was {round(100 * meeting.escape_chance(before, g))}%" in lines[0]
     assert "talked" not in " ".join(lines)
     assert replay_command(content(), story) == f"undercroft replay {path} --until {turn - 1} --play"
+
+
+# The play-test's crawler "salt marsh": talked at 42%, then fought at once at 18% with running at 50%, and died in
+# that meeting; the recap named the talk. The careful bot never talks there, so the game is made: the bot plays
+# crawler seed 5 to its meeting with a Hobgoblin on turn 272, the player talks, then fights, and the bot plays on
+# (it runs, is caught, throws oil and falls attacking, in the same meeting).
+SALT_MARSH = ("crawler", 5, 272)
+
+
+def salt_marsh(path: Path) -> tuple[int, int]:
+    """Record the case to ``path``; the turns of its talk and of its fight."""
+    ruleset, seed, at = SALT_MARSH
+    game = Game(content(), ruleset, seed)
+    bot = Bot(game, seed)
+    recorder = Recorder.create(path, game, content(), overwrite=True)
+    turns: list[int] = []
+    try:
+        while not game.over and game.state.turn < 2000:
+            mine = game.state.mode == Mode.ENCOUNTER and game.state.turn >= at and len(turns) < 2
+            action = (Talk(), Fight())[len(turns)] if mine else bot.choose()
+            if mine:
+                turns.append(game.state.turn + 1)
+            events = play_step(game, recorder, action)
+            if len(events) == 1 and events[0].type == "refused":
+                bot.refused(action)
+    finally:
+        recorder.close()
+    assert game.state.mode == Mode.DEAD and len(turns) == 2, "the game no longer plays the case: search again"
+    return turns[0], turns[1]
+
+
+def test_after_a_talk_then_a_fight_the_recap_names_the_last_decision(tmp_path: Path) -> None:
+    path = tmp_path / "salt-marsh.jsonl"
+    talk, fight = salt_marsh(path)
+    rec = record.load_recording(path)
+    before_talk = record.replay(content(), rec, until=talk - 1)
+    g = before_talk.state.front_group()
+    assert g is not None and before_talk.monster_of(g).name == "Hobgoblin"
+    assert round(100 * meeting.talk_odds(before_talk, g)) == 42  # the play-test's numbers
+    before_fight = record.replay(content(), rec, until=fight - 1)
+    odds = fight_odds(content(), before_fight)
+    g = before_fight.state.front_group()
+    assert odds is not None and g is not None and before_fight.legal(Run())
+    assert (round(100 * odds.win), round(100 * meeting.escape_chance(before_fight, g))) == (18, 50)
+    last, kind = [*fatal_meeting(path)][-1]  # the party's last choice, in the Hobgoblin's reach
+    story = read_run(content(), rec, str(path))
+    assert story.cause == "Hobgoblin" and story.turning is not None and story.turning.turn == last > fight
+    before = record.replay(content(), rec, until=last - 1)
+    odds, g = fight_odds(content(), before), before.state.front_group()
+    assert odds is not None and g is not None and kind is Attack and before.legal(Run())  # a way out was open
+    lines = turning_lines(content(), story)
+    hp = ", ".join(f"{m.hp}/{m.max_hp}" for m in before.state.party if m.alive)
+    assert lines[0].startswith(
+        f"On turn {last}, floor {before.state.depth + 1}, at HP {hp} with no potion, you attacked the Hobgoblin: "
+        f"win {round(100 * odds.win)}%, death {round(100 * odds.death)}%; "
+        f"running was {round(100 * meeting.escape_chance(before, g))}%"
+    ), lines
+    assert "talked" not in " ".join(lines)
+    assert replay_command(content(), story) == f"undercroft replay {path} --until {last - 1} --play"
