@@ -5,17 +5,19 @@ screen of autoplayed games at 80x24 and 80x50), a resize laid out at once, and a
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 import tcod.console
 from engine_helpers import content
+from test_ui_encounter_map import in_a_new_room, meet_at
 from ui_helpers import Driver, rows, screen
 
 from undercroft.autoplay import game_seed
 from undercroft.bot import Bot
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
-from undercroft.ui.layout import MIN_H, MIN_W, PANEL_W, Camera, Layout, Rect, panel_on_right
+from undercroft.ui.layout import MAP_MIN, MIN_H, MIN_W, PANEL_W, Camera, Layout, Rect, panel_on_right
 from undercroft.ui.scenes import SceneStack, game_stack
 from undercroft.ui.session import Session
 
@@ -38,6 +40,23 @@ def test_panels_stand_over_the_map_when_tall_and_take_a_side_when_short() -> Non
     assert right == Rect(42, 0, PANEL_W, 24) and left == Rect(0, 0, PANEL_W, 24)
     assert short.text_columns(right) == (0, 42) and short.text_columns(left) == (38, 80)
     assert short.clear(right) == (0, 42) and short.clear(left) == (38, 80)
+
+
+def test_a_wider_screen_widens_the_panels_and_keeps_the_map_beside_them() -> None:
+    """At 80 columns a panel is PANEL_W; wider, it takes what the map does not need (to PANEL_MAX), so its lines
+    wrap less: at 120x40 the fight's odds stand on one row, with the party and the orcs on the map beside it."""
+    assert [Layout.of(w, 40).panel(True).w for w in (80, 96, 110, 120, 123, 200)] == [PANEL_W, 38, 52, 62, 64, 64]
+    for w, h in ((100, 30), (120, 40), (123, 44), (200, 60)):
+        layout = Layout.of(w, h)
+        for right in (True, False):
+            x0, x1 = layout.clear(layout.panel(right))
+            assert x1 - x0 >= min(w - PANEL_W - 2, MAP_MIN - 1), (w, h, right)  # (a column of margin)
+    game = in_a_new_room()
+    _, driver, _ = meet_at(game, "orc", 3, (2, 2))
+    text = screen(Driver(driver.stack, size=(120, 40)))
+    fight = next(row for row in text.splitlines() if "If you fight on:" in row)
+    assert re.search(r"If you fight on: win \d+%, death \d+%, HP lost ~[\d.]+ \(exact\) +│", fight), fight
+    assert "@" in text
 
 
 def test_the_camera_scrolls_only_near_the_edges() -> None:

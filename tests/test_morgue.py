@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from engine_helpers import content, make_game
 from test_no_cut import box_text
+from test_overlap import broken_frames
 from ui_helpers import Driver, screen
 
 from undercroft import record
@@ -23,6 +24,7 @@ from undercroft.rules.names import the
 from undercroft.rules.rng import parse_seed
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import fight_odds
+from undercroft.ui import render
 from undercroft.ui.scenes import EndScene, SceneStack
 from undercroft.ui.session import Session, morgue_text, party_lines
 
@@ -104,6 +106,25 @@ def test_the_end_screen_says_where_the_run_turned(dead: Path) -> None:
     flat = box_text(text, "Death")  # the panel's words alone (the map beside it left out), wrapping undone
     assert re.search(r"you attacked the [A-Z][a-z]+( [A-Z][a-z]+)*: win \d+%", flat) and "running was" in flat
     assert f"Play on from just before it: undercroft replay {dead} --until" in flat.replace("/ ", "/")
+
+
+def test_at_80x24_the_end_screen_keeps_the_command_that_plays_on(dead: Path, tmp_path: Path) -> None:
+    """The smallest screen once left the play-on command to the morgue file: the panel widens (the map beside it
+    narrower) until every section fits, with a save's long name (a word seed's twenty digits) and the morgue's."""
+    name = "warden-14057373462282159211-20261204-192450"
+    path = tmp_path / "saves" / f"{name}.jsonl"
+    path.parent.mkdir()
+    path.write_bytes(dead.read_bytes())
+    session = Session.load(content(), path)
+    session.morgue = tmp_path / "morgue" / f"morgue-{name}.txt"
+    with render.watch_cuts() as cuts:
+        text = screen(Driver(SceneStack([EndScene(session, write_morgue=False)]), size=(80, 24)))
+    assert cuts == [] and broken_frames(text) == []
+    flat = box_text(text, "Death").replace("/ ", "/").replace("- ", "-")  # (a path breaks after / or -)
+    assert f"Play on from just before it: undercroft replay {path} --until" in flat
+    assert f"Morgue file (the morgue folder): morgue-{name}.txt" in flat or str(session.morgue) in flat
+    assert "Where it turned:" in flat and "Score:" in flat and "Enter: title" in flat
+    assert "@" in text  # the map beside it still shows the party
 
 
 # The recap once named the meeting's first choice when a later one lost the run. The three cases of the play-tests,

@@ -3,9 +3,11 @@
 :class:`Layout` is made from the console's size alone. The map is a viewport over the level: as many rows as the
 console has to spare above the status bar and at least three rows of log (the whole level's 43 rows from 47 rows
 up, the spare rows then going to the log), all its columns; a wider console shows the whole level centred. A side
-panel (an encounter, a fight, a chase, the door choice, look) is :data:`PANEL_W` columns on the side away from the
-party: on a tall console it stands over the map between the top row and the status bar; on a short one (under
-:data:`TALL` rows) it takes the whole height of its side and the status bar and the log move to the other side.
+panel (an encounter, a fight, a chase, the door choice, look) stands on the side away from the party,
+:data:`PANEL_W` columns wide at 80 and wider on a wider console (to :data:`PANEL_MAX`, the map keeping
+:data:`MAP_MIN` columns beside it: its lines wrap less where there is room). On a tall console it stands over the
+map between the top row and the status bar; on a short one (under :data:`TALL` rows) it takes the whole height of
+its side and the status bar and the log move to the other side.
 
 :class:`Camera` chooses which part of the level the viewport shows. It follows the party, scrolling only when the
 party comes within a quarter of the view of an edge (as DCSS's and NetHack's consoles do, not every step), and it
@@ -22,7 +24,9 @@ from undercroft.rules.levelmap import Point
 
 MIN_W: Final = 80
 MIN_H: Final = 24
-PANEL_W: Final = 38
+PANEL_W: Final = 38  # a side panel's columns at 80 (and at least)
+PANEL_MAX: Final = 64  # ... and at most: a wider console's panel holds its longest lines unwrapped
+MAP_MIN: Final = 58  # the columns a wider console keeps for the map beside a panel (29 tiles two columns wide)
 MIN_LOG: Final = 3  # rows of log below the status bar, at least
 LEVEL_H: Final = 43  # the dungeon profiles' height: more map rows than that are never needed
 TOP: Final = 1  # the map's top row is the title's and the hover line's: the level is drawn below it
@@ -81,18 +85,26 @@ class Layout:
         """Whether a panel stands over the map (True) or takes a whole side (False)."""
         return self.height >= TALL
 
-    def panel(self, right: bool) -> Rect:
-        """Where a side panel goes: on the right (``right``) or the left."""
-        x = self.width - PANEL_W - 1 if right else 1
+    @property
+    def panel_w(self) -> int:
+        """A side panel's columns: :data:`PANEL_W`, more on a console wider than it and the map's
+        :data:`MAP_MIN` (to :data:`PANEL_MAX`)."""
+        return max(PANEL_W, min(PANEL_MAX, self.width - MAP_MIN))
+
+    def panel(self, right: bool, w: int | None = None) -> Rect:
+        """Where a side panel goes: on the right (``right``) or the left; ``w`` columns (default
+        :attr:`panel_w`)."""
+        w = self.panel_w if w is None else w
+        x = self.width - w - 1 if right else 1
         if self.tall:
-            return Rect(x, 1, PANEL_W, self.map_h - 2)
-        return Rect(self.width - PANEL_W if right else 0, 0, PANEL_W, self.height)
+            return Rect(x, 1, w, self.map_h - 2)
+        return Rect(self.width - w if right else 0, 0, w, self.height)
 
     def clear(self, panel: Rect | None) -> tuple[int, int]:
         """The columns [x0, x1) of the map that no panel covers."""
         if panel is None:
             return 0, self.width
-        if panel.x > self.width // 2:
+        if 2 * panel.x + panel.w > self.width:  # (its middle right of the screen's: a right-hand panel)
             return 0, panel.x
         return panel.x + panel.w, self.width
 

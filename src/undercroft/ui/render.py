@@ -254,12 +254,16 @@ def _wrapped(text: str, width: int) -> tuple[str, ...]:
 
 
 def wrap_path(path: str, width: int, after: str = "/-") -> list[str]:
-    """A file path on rows of ``width``, broken after a ``/`` (or, in a name too long for a row, after a ``-``;
-    ``after``: the characters to break after, " /" for a command); a part without any wider than a row is split
-    where it must."""
+    """A file path on rows of ``width``, broken after a ``/`` (or, in a name too long for a row, after a ``-`` that
+    follows a letter or a digit: never inside ``--until``); ``after``: the characters to break after, " /-" for a
+    command. A part without any wider than a row is split where it must."""
     rows: list[str] = []
     line = ""
-    for part in re.split(f"(?<=[{re.escape(after)}])", path):
+    first = f"(?<=[{re.escape(after.replace('-', ''))}])"
+    parts = re.split(first, path) if after.replace("-", "") else [path]
+    if "-" in after:  # a part too long for a row: broken after its hyphens
+        parts = [p for part in parts for p in (re.split("(?<=[0-9A-Za-z]-)", part) if len(part) > width else [part])]
+    for part in parts:
         if line and len(line) + len(part.rstrip(" ")) > width:  # (a space broken after ends its row unseen)
             rows.append(line.rstrip(" "))
             line = ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import tcod.console
 import tcod.event
 
@@ -13,6 +15,10 @@ from undercroft.ui.scenes.base import Push, Transition
 from undercroft.ui.scenes.game import GameScene, leave, shows
 from undercroft.ui.scenes.log import LogScene
 from undercroft.ui.session import Session, end_lines
+
+Section = list[tuple[str, render.RGB]]  # a section of the end screen: its rows, each with its colour
+END_W = 56  # the end panel's widest (a short console: wide enough for every section, not the map beside it)
+END_MAP = 30  # the columns of map the end panel leaves at least (the party and what killed it)
 
 
 @shows(*OVER)
@@ -31,6 +37,7 @@ class EndScene(GameScene):
                 session.write_morgue()
             except OSError as exc:
                 self.morgue_error = f"The morgue file could not be written: {exc.strerror or exc}"
+        self._plan: tuple[tuple[int, int, bool], tuple[Rect, list[Section], bool]] | None = None
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if not isinstance(event, tcod.event.KeyDown):
@@ -43,31 +50,56 @@ class EndScene(GameScene):
         return None
 
     def panel_rect(self, layout: Layout) -> Rect | None:
-        return layout.panel(self.panel_right())  # beside the party and what killed it, never over them
+        return self.plan(layout)[0]  # beside the party and what killed it, never over them
+
+    def plan(self, layout: Layout) -> tuple[Rect, list[Section], bool]:
+        """Where the panel goes and what it says (and whether a blank row parts its sections), worked out once a
+        size: the narrowest panel (from the layout's own, to :data:`END_MAP` columns of map left) that holds every
+        section, with the morgue file's whole path where it fits, else its name; only when even the widest cannot,
+        the command that plays on is left to the morgue file."""
+        right = self.panel_right()
+        key = (layout.width, layout.height, right)
+        if self._plan is not None and self._plan[0] == key:
+            return self._plan[1]
+        widths = range(layout.panel_w, max(layout.panel_w, min(END_W, layout.width - END_MAP)) + 1, 2)
+        tries = [(command, w, whole) for command in (True, False) for w in widths for whole in (True, False)]
+        plan = None
+        for command, w, whole in tries:
+            r = layout.panel(right, w)
+            sections = self.sections(w - 4, whole_path=whole, command=command)
+            rows = sum(len(s) for s in sections)
+            room = r.h - 4  # the rows between the title's blank row and the key hint
+            if rows <= room:
+                plan = (r, sections, rows + len(sections) - 1 <= room)
+                break
+        if plan is None:  # (never at 80x24): the narrowest, its last rows under the key hint
+            r = layout.panel(right)
+            plan = (r, self.sections(r.w - 4, whole_path=False, command=False), False)
+        self._plan = (key, plan)
+        return plan
 
     def on_draw(self, console: tcod.console.Console) -> None:
         game = self.session.game
         dead = game.state.mode == Mode.DEAD
-        _, r = self.draw_world(console)
+        layout, r = self.draw_world(console)
         assert r is not None
         x, w = r.x, r.w
         render.panel(console, r.x, r.y, r.w, r.h, "Death" if dead else "Victory")
-        sections = self.sections(w - 4, whole_path=True)
-        room = r.h - 5  # the rows between the title and the key hint
-        spaced = sum(len(s) for s in sections) + len(sections) - 1 <= room
-        if not spaced and sum(len(s) for s in sections) > room:
-            sections = self.sections(w - 4, whole_path=False)  # the morgue file by its name alone
-        if sum(len(s) for s in sections) > room:
-            sections = self.sections(w - 4, whole_path=False, command=False)  # the command left to the morgue
+        _, sections, spaced = self.plan(layout)
         y = r.y + 2
         for section in sections:
             for text, colour in section:
                 render.put_text(console, x + 2, y, text, colour, width=w - 4)
                 y += 1
             y += int(spaced)
-        render.put_lines(console, x + 2, max(y, r.y + r.h - 3), w - 4, [("Enter: title   L: the whole log", KEY)])
+        render.put_lines(console, x + 2, max(y, r.y + r.h - 2), w - 4, [("Enter: title   L: the whole log", KEY)])
 
-    def sections(self, w: int, *, whole_path: bool, command: bool = True) -> list[list[tuple[str, render.RGB]]]:
+    @functools.cached_property
+    def turning(self) -> tuple[list[str], str]:
+        """Where the run turned and the command that plays on from there (worked out once: a game is replayed)."""
+        return self.session.turning_lines(), self.session.turning_command()
+
+    def sections(self, w: int, *, whole_path: bool, command: bool = True) -> list[Section]:
         """The end screen's text in rows of ``w``, by section: the end, the facts, where it turned and
         (``command``) the command that plays on from there, the morgue file (``whole_path``: its whole path, else
         its name and the folder's)."""
@@ -79,17 +111,20 @@ class EndScene(GameScene):
             return [(part, colour) for t in texts for part in render.wrap(t, w)]
 
         out = [rows(lines[:1], render.BAD if dead else render.GOLD), rows(lines[1:], TEXT)]
-        turning = self.session.turning_lines()
+        turning = self.turning[0]
         if turning:
             out.append([("Where it turned:", KEY), *rows(turning, TEXT)])
-            if command and (line := self.session.turning_command()):
+            if command and (line := self.turning[1]):
                 out.append(
-                    [("Play on from just before it:", KEY), *((p, TEXT) for p in render.wrap_path(line, w, " /"))]
+                    [("Play on from just before it:", KEY), *((p, TEXT) for p in render.wrap_path(line, w, " /-"))]
                 )
         if self.session.morgue is not None:
             where = render.home_short(str(self.session.morgue))
-            path = where if whole_path else f"{self.session.morgue.name} (the morgue folder)"
-            out.append([("Morgue file:", DIM), *((p, DIM) for p in render.wrap_path(path, w))])
+            if whole_path:
+                out.append([("Morgue file:", DIM), *((p, DIM) for p in render.wrap_path(where, w))])
+            else:  # its name, after the label on the same row
+                named = f"Morgue file (the morgue folder): {self.session.morgue.name}"
+                out.append([(p, DIM) for p in render.wrap_path(named, w, " -")])
         elif self.morgue_error:
             out.append(rows([self.morgue_error], render.BAD))
         return out

@@ -35,7 +35,6 @@ TILE_WORDS: Final[dict[int, str]] = {
     dungeon.STAIRS: "stairs down",
     dungeon.WATER: "standing water",
 }
-LOOK_W: Final = 38
 
 
 @dataclass(frozen=True)
@@ -287,7 +286,7 @@ class LookScene(Scene):
         layout = Layout.of(console.width, console.height)
         below = self.panel(layout) if self.panel is not None else None
         r = below if below is not None else layout.panel(right=x < console.width // 2)
-        w = LOOK_W
+        w = r.w
         h = r.h  # the whole side: over a panel of the scene below, it covers it whole, never a part of it
         render.panel(console, r.x, r.y, w, h, "Look")
         pages = render.paged(lines, w - 4, max(1, h - 5))
