@@ -39,10 +39,6 @@ class ChoiceScene(MenuScene):
         for i, row in enumerate(text):
             render.put_text(console, x + 2, y + 2 + i, row, render.TEXT, width=w - 4)
         oy = y + 3 + len(text)
-        for i, (k, label) in enumerate(self.options):
-            sel = i == self.cursor
-            if sel:
-                console.draw_rect(x + 1, oy + i, w - 2, 1, ord(" "), bg=render.SELECT_BG)
-            render.choice(console, x + 2, oy + i, k, label, width=w - 4)
-            self.buttons.add(x + 1, oy + i, w - 2, i)
+        for i in range(len(self.options)):
+            self.draw_option(console, x, oy + i, w, i)
         render.put_text(console, x + 2, y + h - 2, "Up/Down, Enter, a key or a click; Esc: back", DIM, width=w - 4)

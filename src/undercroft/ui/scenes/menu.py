@@ -65,21 +65,22 @@ class MenuScene(Scene):
         y = max(0, min(14, (console.height - h) // 2))
         self.buttons.clear()
         render.panel(console, x, y, w, h, self.title)
-        for i, (k, label) in enumerate(self.options):
-            sel = i == self.cursor
-            if sel:
-                console.draw_rect(x + 1, y + 2 + i, w - 2, 1, ord(" "), bg=render.SELECT_BG)
-            if k:
-                render.choice(console, x + 2, y + 2 + i, k, label)
-            else:
-                render.put_text(
-                    console,
-                    x + 2,
-                    y + 2 + i,
-                    ("> " if sel else "  ") + label,
-                    KEY if sel else TEXT,
-                    render.SELECT_BG if sel else None,
-                    width=w - 4,
-                )
-            self.buttons.add(x + 1, y + 2 + i, w - 2, i)
+        for i in range(len(self.options)):
+            self.draw_option(console, x, y + 2 + i, w, i)
         render.put_text(console, x + 2, y + h - 2, hint, DIM, width=w - 4)
+
+    def draw_option(self, console: tcod.console.Console, x: int, y: int, w: int, i: int) -> None:
+        """Option ``i`` on row ``y`` of a panel at ``x``, ``w`` wide: "[k] label", or "> label" (one without a
+        key) when chosen; the chosen one on the selection's colour; a click on the row chooses it."""
+        k, label = self.options[i]
+        sel = i == self.cursor
+        if sel:
+            console.draw_rect(x + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
+        if k:
+            render.choice(console, x + 2, y, k, label, width=w - 4)
+        else:
+            marked = ("> " if sel else "  ") + label
+            render.put_text(
+                console, x + 2, y, marked, KEY if sel else TEXT, render.SELECT_BG if sel else None, width=w - 4
+            )
+        self.buttons.add(x + 1, y, w - 2, i)
