@@ -6,10 +6,13 @@ from pathlib import Path
 
 import pytest
 import tcod.console
-from engine_helpers import content, make_game
+from engine_helpers import content, make_game, script
 from tcod.event import KeySym
+from test_ui_encounter_map import in_a_new_room, meet_at
 from ui_helpers import Driver, isolate_user_data, names, press, rows, screen, type_text
 
+from undercroft.rules.actions import Attack, Fight
+from undercroft.rules.types import Mode
 from undercroft.ui import render
 from undercroft.ui.scenes import SceneStack, TitleScene
 
@@ -49,3 +52,18 @@ def test_a_word_seed_shows_as_typed_on_the_status_bar_and_after_continue(
     press(stack, KeySym.ESCAPE)  # back to the title: the game is kept; continue it
     press(stack, KeySym.C)
     assert names(stack) == ["ExploreScene"] and "Seed goblin king" in rows(screen(stack))[render.STATUS_Y]
+
+
+def test_the_death_line_names_a_word_seed_as_typed() -> None:
+    """The log's last line at a death once gave the seed's number where the status bar and the end panel gave
+    the words."""
+    game = in_a_new_room()
+    _, _, session = meet_at(game, "orc", 3, (2, 2))
+    session.seed_text = "goblin king"
+    game.state.party[0].hp = 1
+    script(game).push(*[20] * 40)  # every roll a 20: the orcs' first blow kills
+    for action in (Fight(), Attack(), Attack()):
+        if not game.over:
+            session.act(action)
+    assert game.state.mode == Mode.DEAD
+    assert session.log.lines[-1][0].endswith(", level 1. Seed goblin king.")

@@ -97,6 +97,7 @@ class Narrator:
     def __init__(self, content: Content, ruleset: str) -> None:
         self.content = content
         self.rs = content.ruleset(ruleset)
+        self.seed = ""  # the seed as the player knows it (typed words), for the death line; "": its number
         self.party = list(self.rs.party)
         self.solo = len(self.party) == 1
         self._table: dict[str, Callable[[Event], str]] = {
@@ -450,7 +451,7 @@ class Narrator:
         return f"The last of the things at the end is down. {past} You have won.".replace("  ", " ")
 
     def _e_death(self, e: Event) -> str:
-        return f"You are dead. {self.death(e.data)} Seed {e['seed']}."
+        return f"You are dead. {self.death(e.data)} Seed {self.seed or e['seed']}."
 
     def _e_descend(self, e: Event) -> str:
         depth = int(e["depth"])

@@ -272,6 +272,8 @@ class Session:
         else:
             events = self.game.step(action)
         self.last_events = events
+        if self.game.over:  # the death line names the seed as the player knows it (its words, not its number)
+            self.narrator.seed = self.seed_label
         self.log.add_events(events, self.narrator)
         self._tell_save_problem()
         return events
