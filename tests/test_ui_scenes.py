@@ -425,6 +425,17 @@ def test_inventory_shows_the_damage_of_the_weapon_in_hand() -> None:
     assert "Short Sword: +3 to hit, damage 7" in screen(stack)
 
 
+def test_an_items_description_keeps_its_indent_on_every_row_at_80x24() -> None:
+    """The rows of a description wrapped under its item's name once began at the panel's edge, like a new item."""
+    session, _ = forced()
+    stack = Driver(SceneStack(game_stack(session)), size=(80, 24))
+    press(stack, KeySym.I)
+    inside = [row[row.index("│") + 1 :] for row in rows(screen(stack)) if "│" in row]
+    at = next(i for i, row in enumerate(inside) if "Healing Potion x" in row)
+    below = [row for row in inside[at + 1 :] if row.strip()][:2]
+    assert [row[:4] for row in below] == ["    ", "    "] and below[0].strip().startswith("Drinking"), below
+
+
 def test_a_critical_hit_is_named_in_the_log() -> None:
     session, dice = forced()
     stack = meet(session, dice, "goblin")

@@ -243,14 +243,18 @@ def creatures_shown(
 
 
 def wrap(text: str, width: int) -> list[str]:
-    """``text`` on rows of ``width`` (words whole where they fit); [""] for no text."""
+    """``text`` on rows of ``width`` (words whole where they fit; a text indented keeps its indent on every row,
+    as an item's description under its name); [""] for no text."""
     return list(_wrapped(text, width))
 
 
 @functools.lru_cache(maxsize=4096)
 def _wrapped(text: str, width: int) -> tuple[str, ...]:
     """:func:`wrap`, remembered: the panels wrap the same lines every frame (and again to see what fits)."""
-    return tuple(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""])
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    indent = indent if len(indent) * 3 < width else ""
+    rows = textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False, subsequent_indent=indent)
+    return tuple(rows or [""])
 
 
 def wrap_path(path: str, width: int, after: str = "/-") -> list[str]:
