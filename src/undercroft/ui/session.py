@@ -167,9 +167,9 @@ class Session:
     # --- starting ------------------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, content: Content, ruleset: str, seed: int | str, *, daily: str = "") -> Session:
+    def new(cls, content: Content, ruleset: str, seed: int | str, *, daily: str = "", seed_text: str = "") -> Session:
         """A new recorded game in the saves directory (``daily``: the date of the day's game, marked in its
-        header)."""
+        header; ``seed_text``: the seed as the player typed it, its words)."""
         game = Game(content, ruleset, seed)
         path = saves_mod.new_save_path(game.state.seed, ruleset)
         try:
@@ -182,9 +182,8 @@ class Session:
             lock.release()
             raise
         s = cls(content, game, recorder, lock=lock)
-        if daily:
-            s.seed_text = saves_mod.daily_word(daily)
-        s.log.add(f"{game.rs.title}, seed {game.state.seed}. {game.rs.levels[0].name}.", "alert")
+        s.seed_text = saves_mod.daily_word(daily) if daily else seed_text
+        s.log.add(f"{game.rs.title}, seed {s.seed_text or game.state.seed}. {game.rs.levels[0].name}.", "alert")
         if greeting := s.narrator.greeting(0):
             s.log.add(greeting, "alert")
         s.log.add("Press ? for help.", "detail")
@@ -209,7 +208,7 @@ class Session:
             raise
         s = cls(content, game, recorder, path, lock=lock)
         s.log = log
-        s.log.add(f"Continued: {game.rs.title}, seed {game.state.seed}, turn {game.state.turn}.", "alert")
+        s.log.add(f"Continued: {game.rs.title}, seed {s.seed_label}, turn {game.state.turn}.", "alert")
         return s
 
     @classmethod

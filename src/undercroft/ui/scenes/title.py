@@ -135,14 +135,13 @@ class TitleScene(Scene):
     def start(self, seed: int) -> Transition | None:
         try:
             daily = self.daily if self.daily and seed == parse_seed(saves_mod.daily_word(self.daily)) else ""
-            session = Session.new(self.content, self.ruleset, seed, daily=daily)
+            words = self.seed_text if self.seed_typed and self.seed_text != str(seed) else ""
+            session = Session.new(self.content, self.ruleset, seed, daily=daily, seed_text=words)
         except OSError as exc:
             self.message = f"Cannot create the save file: {exc.strerror or exc}"
             return None
-        if self.seed_typed and self.seed_text != str(seed):
-            session.seed_text = self.seed_text
-            if session.path is not None:
-                saves_mod.remember_seed(session.path, self.seed_text)
+        if words and session.path is not None:
+            saves_mod.remember_seed(session.path, self.seed_text)
         return self._enter(session)
 
     def resume(self, index: int | None = None) -> Transition | None:
