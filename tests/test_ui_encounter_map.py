@@ -4,7 +4,10 @@ the one loop on the null front end; every roll scripted."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
+import pytest
 import tcod.console
 from engine_helpers import NOTHING, content, encounter_faces, make_game, script, walk_into
 from tcod.event import KeySym
@@ -331,3 +334,20 @@ def test_a_group_of_several_that_goes_its_way_is_offered_and_chased_as_several()
     assert f"You are chasing the Kobolds, {st.pursuit.distance} ft ahead." in panel
     assert "[r] Run on after them" in panel and "[w] Let them go" in panel
     assert "You go after the Kobolds!" in text
+
+
+def test_the_door_list_wraps_a_long_way_at_80x24(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'x south-west, 1 tile (the way you came): blocked' once ran past the panel's edge at 80x24, cut."""
+    game = in_a_new_room("warden", 2)
+    _, driver, _ = face(game, "gaoler")
+    ways = [dataclasses.replace(w, blocked=True) if w.came_in else w for w in game.exits()]
+    monkeypatch.setattr(game, "exits", lambda: ways)  # the way in blocked, as when a creature stands before it
+    small = Driver(driver.stack, size=(80, 24))
+    press(small, KeySym.R)
+    with render.watch_cuts() as cuts:
+        text = screen(small)
+    assert cuts == [], cuts
+    top = next(row for row in rows(text) if "┌─ Run: which door?" in row)
+    x0, x1 = top.index("┌"), top.index("┐")
+    words = " ".join(" ".join(row[x0 + 1 : x1] for row in rows(text)).split())
+    assert "(the way you came): blocked" in words and "Enter: run" in words

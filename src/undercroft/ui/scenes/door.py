@@ -137,23 +137,17 @@ class DoorScene(Scene):
         for i in self.order():
             way = ways[i]
             label = self.describe(way) + (" (the way you came)" if way.came_in else "")
-            if way.blocked:
-                render.put_text(console, px + 2, y, f"x {label}: blocked", FAINT, width=w - 4)
-            else:
-                chosen = doors.index(i) == self.cursor
-                if chosen:
+            chosen = not way.blocked and doors.index(i) == self.cursor
+            mark = "x" if way.blocked else ">" if chosen else "+"
+            colour = FAINT if way.blocked else render.KEY if chosen else TEXT
+            for k, part in enumerate(render.wrap(f"{label}: blocked" if way.blocked else label, w - 6)):
+                if chosen:  # (a long one on two rows, under its mark)
                     console.draw_rect(px + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
-                render.put_text(
-                    console,
-                    px + 2,
-                    y,
-                    (">" if chosen else "+") + " " + label,
-                    render.KEY if chosen else TEXT,
-                    render.SELECT_BG if chosen else None,
-                    width=w - 4,
-                )
-                self.buttons.add(px + 1, y, w - 2, i)
-            y += 1
+                bg = render.SELECT_BG if chosen else None
+                render.put_text(console, px + 2, y, f"{mark if k == 0 else ' '} {part}", colour, bg, width=w - 4)
+                if not way.blocked:
+                    self.buttons.add(px + 1, y, w - 2, i)
+                y += 1
         y += 1
         if doors:
             back = ways[self.default(doors)].came_in
