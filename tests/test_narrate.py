@@ -619,3 +619,15 @@ def test_every_example_in_events_md_reads_as_the_narrator_words_it() -> None:
         assert text in said, f"{kind}: the example says {text!r}, the narrator {said[0]!r}"
         checked += 1
     assert checked >= 100
+
+
+def test_an_intimidation_without_tribute_names_no_gold() -> None:
+    """Crawler takes no tribute: the line once read 'the Bandits hand over 0 gold as tribute'."""
+    nar = Narrator(content(), "crawler")
+    talk = {"group": 1, "monster": "bandit", "count": 2, "faces": [6, 6], "total": 12, "result": "intimidation"}
+    assert nar.text(Event("negotiate", {**talk, "tribute": 0})) == (
+        "Negotiation: 12 = 12. Intimidation: the Bandits will not attack while you do not."
+    )
+    assert nar.text(Event("negotiate", {**talk, "tribute": 8})).endswith(
+        "will not attack while you do not, and hand over 8 gold as tribute."
+    )

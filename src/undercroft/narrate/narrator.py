@@ -521,8 +521,8 @@ class Narrator:
         outcome = {
             "failure": "Failure.",
             "agreement": f"Agreement: {the(name)} will not attack while you do not.",
-            "intimidation": f"Intimidation: {the(name)} {_agree(many, 'hands', 'hand')} over {e['tribute']} gold as "
-            "tribute.",
+            "intimidation": f"Intimidation: {the(name)} will not attack while you do not"
+            + (f", and {_agree(many, 'hands', 'hand')} over {e['tribute']} gold as tribute." if e["tribute"] else "."),
         }[str(e["result"])]
         return f"Negotiation: {parts} = {e['total']}. {outcome}"
 
