@@ -166,10 +166,8 @@ def _axis(prev: int | None, size: int, view: int, focus: int, lo: int, hi: int, 
         o = max(0, min(size - view, o))
     b0, b1 = box
     if b1 - b0 + 1 <= hi - lo:
-        if b0 - o < lo:
-            o = b0 - lo
-        elif b1 - o >= hi:
-            o = b1 - hi + 1
+        if b0 - o < lo or b1 - o >= hi:  # moved: the box in the middle of the span (not against a panel's edge)
+            o = (b0 + b1 + 1) // 2 - (lo + hi) // 2
     elif not lo <= focus - o < hi:
         o = focus - (lo + hi) // 2
     return o
