@@ -43,6 +43,7 @@ from undercroft.rules.digest import Tracker
 from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
 from undercroft.rules.refusals import Code, Reason, Refused
+from undercroft.rules.rng import Streams
 from undercroft.rules.state import Encounter, GameState, Group, canonical, checksum
 from undercroft.rules.types import OVER, Mode, Origin, Side
 
@@ -345,6 +346,19 @@ class Game(Ctx):
             yield
         finally:
             self.dice_override = before
+
+    def fork(self, dice: DiceSource) -> Game:
+        """A copy of this game to try actions on (the simulators' rollouts): its own state, every die from ``dice``
+        (never this game's streams, which it leaves as they are); the maps and the data are shared."""
+        other = copy.copy(self)
+        memo: dict[int, Any] = {id(lv.map): lv.map for lv in self.state.levels.values()}
+        other.state = copy.deepcopy(self.state, memo)
+        other.streams = Streams(self.streams.seed)  # (never drawn: the dice come from ``dice``)
+        other.dice_override = dice
+        other._tracker = Tracker()
+        other._sight_memo = None
+        other.exits_memo = None
+        return other
 
     def snapshot(self) -> Snapshot:
         """The whole state and the streams, to :meth:`restore` later (the maps are shared: they never change)."""
