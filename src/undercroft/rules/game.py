@@ -348,10 +348,14 @@ class Game(Ctx):
             self.dice_override = before
 
     def fork(self, dice: DiceSource) -> Game:
-        """A copy of this game to try actions on (the simulators' rollouts): its own state, every die from ``dice``
-        (never this game's streams, which it leaves as they are); the maps and the data are shared."""
+        """A copy of this game to try actions on that stay on its level (the simulators' rollouts: a chase): its own
+        state, every die from ``dice`` (never this game's streams, which it leaves as they are). The maps, the data
+        and the other levels are shared (nothing done on this level changes them)."""
         other = copy.copy(self)
-        memo: dict[int, Any] = {id(lv.map): lv.map for lv in self.state.levels.values()}
+        lv = self.state.level
+        memo: dict[int, Any] = {id(x): x for x in self.state.levels.values() if x is not lv}
+        # (the looks are sets and lists of tuples of ints: a shallow copy is a whole one, and far quicker)
+        memo.update({id(lv.map): lv.map, id(lv.looked): set(lv.looked), id(lv.looks): list(lv.looks)})
         other.state = copy.deepcopy(self.state, memo)
         other.streams = Streams(self.streams.seed)  # (never drawn: the dice come from ``dice``)
         other.dice_override = dice
