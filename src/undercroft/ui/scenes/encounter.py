@@ -5,7 +5,6 @@ from __future__ import annotations
 import tcod.console
 import tcod.event
 
-from undercroft.bot import meeting
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
     Action,
@@ -24,6 +23,7 @@ from undercroft.rules.actions import (
 from undercroft.rules.names import a_name, group_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
+from undercroft.sim import chances
 from undercroft.ui import render, threat
 from undercroft.ui.keymap import WALK
 from undercroft.ui.layout import Layout, Rect
@@ -109,7 +109,7 @@ class EncounterScene(GameScene):
         cell = formulas.bribe_cell(table, game.monster_of(g), gold)
         if cell is None:  # below the table's first row: the engine refuses the offer
             return f"Too little: the least offer is {table.rows[0].min} gold."
-        taken = round(meeting.bribe_chance(table.die, cell[2]) * table.die)  # the faces that take it
+        taken = round(chances.bribe_chance(table.die, cell[2]) * table.die)  # the faces that take it
         if taken == 0:
             return "Never accepted at this sum: it keeps the gold and attacks."
         if taken == table.die:
