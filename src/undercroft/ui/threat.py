@@ -16,11 +16,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, Literal
 
-from undercroft.rules import formulas
+from undercroft.rules import formulas, parley
 from undercroft.rules.actions import Run, Talk
+from undercroft.rules.finale import Terms
 from undercroft.rules.game import Game
+from undercroft.rules.names import The
 from undercroft.rules.state import Group
-from undercroft.rules.types import Behaviour, Mode, Origin
+from undercroft.rules.types import Behaviour, Mode
 from undercroft.sim import chances
 from undercroft.sim.odds import starts
 from undercroft.sim.spec import FightSpec, Outcome
@@ -99,7 +101,8 @@ def running_lines(game: Game, g: Group) -> list[str]:
     mon = game.monster_of(g)
     proc = game.proc
     if not proc.running:
-        return ["No running here: talk, bribe or fight."]
+        ways = [w for w, ok in (("talk", parley.ever_talks(game, g)), ("bribe", parley.ever_bribed(game, g))) if ok]
+        return ["No running here: " + (f"{', '.join(ways)} or fight." if ways else "only a fight.")]
     mine = game.party_speed()
     speeds = f"speed {mon.speed}, yours {mine}"
     if not formulas.follows(proc.pursuit, mon.pursues):
@@ -136,8 +139,6 @@ def distraction_lines(game: Game, g: Group) -> list[str]:
 def parley_line(game: Game, g: Group) -> str:
     """Whether it can be talked to and bribed (000, and its exceptions: the ruleset's list, or the data's)."""
     proc = game.proc
-    if g.origin == Origin.GUARDIAN:
-        return "A guardian: no words, no gold."
     if not (proc.negotiation or proc.bribery):
         return "No talking or bribes here."
     if not game.negotiable(g):
@@ -188,4 +189,41 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
         for command, what, _ in DROPS:
             out[command] = pct(chances.distraction_chance(game, g, what))
         out["oil"] = pct(chances.oil_chance(game, g))
+    return out
+
+
+def finale_short(t: Terms) -> str:
+    """The encounter panel's line on a final guardian: what will not work against it ("" when everything may)."""
+    wont = [w for w, ok in (("no words", t.talk), ("no gold", t.bribe), ("no running", t.run)) if not ok]
+    wait = "; waiting lets it strike first" if t.strikes_on_wait else ""
+    return f"A final guardian: {', '.join(wont)}{wait}." if wont else ""
+
+
+def finale_lines(game: Game, t: Terms) -> list[str]:
+    """The warning before the door of a final guardian (:meth:`undercroft.rules.game.Game.finale_ahead`): what
+    waits, what will not work against it and what will, in the rules' terms (:class:`Terms`)."""
+    mon = game.content.monsters[t.monster]
+    out = [f"{The(mon.name)} waits beyond this door, one of the guardians of the way out.", mon.description]
+    wont = []
+    if not t.talk:
+        wont.append("it will not talk")
+    if not t.bribe:
+        wont.append("it takes no gold")
+    if not t.run:
+        wont.append("there is no running from it")
+    if wont:
+        out.append(("What will not work: " + "; ".join(wont)) + ".")
+    will = []
+    if t.talk:
+        will.append("talk" + (" (and, if that fails, a bribe)" if t.bribe else ""))
+    if t.run:
+        will.append("running")
+    if t.walk_past:
+        will.append("walking past it: it never closes")
+    if will:
+        out.append("What may: " + "; ".join(will) + ".")
+    if not (t.talk or t.run or t.walk_past):
+        out.append("Once you are in, only a fight gets you past it.")
+    if t.strikes_on_wait:
+        out.append("Waiting only lets it strike first.")
     return out
