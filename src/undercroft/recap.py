@@ -198,18 +198,18 @@ def turning_lines(content: Content, run: Story) -> list[str]:
     if g is None or game.monster_of(g).name != run.cause:  # the last choice was not about what killed it
         return []
     way, said = CHOSE[type(t.action)]
-    chances = _chances(game, t)
-    mine = chances.pop(way, None)
+    ways = _chances(game, t)
+    mine = ways.pop(way, None)
     what = said.format(the(game.monster_of(g).name))
     odds = fight_odds(content, game) if way == "fight" else None
     if odds is not None:
         what += f": win {_percent(odds.win)}, death {_percent(odds.death)}"
     elif mine is not None:
         what += f" at {_percent(mine[1])}"
-    others = [f"{label}{' was' if k == 0 else ''} {_percent(p)}" for k, (label, p) in enumerate(chances.values())]
+    others = [f"{label}{' was' if k == 0 else ''} {_percent(p)}" for k, (label, p) in enumerate(ways.values())]
     first = f"On turn {t.turn}, floor {game.state.depth + 1}, {_standing(game)}, you {what}"
     lines = [first + (f"; {', '.join(others)}." if others else ".")]
-    best = max(chances.values(), key=lambda lp: lp[1], default=None)
+    best = max(ways.values(), key=lambda lp: lp[1], default=None)
     if best is not None and mine is not None and best[1] >= mine[1] + BETTER:
         lines.append(f"{best[0].capitalize()} was the better chance.")
     return lines

@@ -237,7 +237,7 @@ class EncounterScene(GameScene):
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
         col = (w - 4) // 2
-        chances = threat.way_chances(game, g) if g is not None else {}
+        shown = threat.way_chances(game, g) if g is not None else {}
         # compact: two columns, and the bribe on the last row across both (its chance and its sum: "67% at 100")
         for i, (command, label, action) in enumerate(listed):
             wide = not compact or command == "bribe"
@@ -245,8 +245,8 @@ class EncounterScene(GameScene):
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
             if command == "drink":
                 label = self.drink_label((w - 4 if wide else col) - 4)
-            if command in chances:
-                label = with_chance(label, chances[command], (w - 4 if wide else col) - 4)
+            if command in shown:
+                label = with_chance(label, shown[command], (w - 4 if wide else col) - 4)
             if not compact:
                 self.choice(console, x + 2, y + i, command, label, game.legal(action), w - 4)
             elif command == "bribe":
