@@ -11,6 +11,7 @@ from tcod.event import KeySym
 from test_engine_final import door_step, final_level, guardian
 from test_no_cut import box_text
 from test_term_app import FakeTerm
+from test_ui_encounter_map import beside
 from ui_helpers import Driver, press, screen
 
 from undercroft.autoplay import had_a_way_out, note_warning, play_game
@@ -21,7 +22,7 @@ from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.term.app import TerminalFrontEnd
 from undercroft.ui import loop
-from undercroft.ui.scenes import ExploreScene, SceneStack, game_stack
+from undercroft.ui.scenes import EncounterScene, ExploreScene, SceneStack, game_stack
 from undercroft.ui.scenes.choice import ChoiceScene
 from undercroft.ui.session import Session
 
@@ -119,6 +120,28 @@ def test_the_warning_is_given_once_and_a_walk_stops_at_the_door() -> None:
     press(stack, KeySym.G)
     assert game.state.mode == Mode.ENCOUNTER and g.id in session.warned
     assert explore.warning(Move(*step)) is None  # warned already
+
+
+def test_a_run_through_the_door_of_a_final_guardian_asks_too() -> None:
+    """Warden: met by a Gaoler beside the door of the way out's room, the party may run through any door (001);
+    through the Patient One's door the game asks first, through another it does not. Going in is the same Run."""
+    game, g, _ = at_the_door("warden")
+    st = game.state
+    gaoler = game.add_group("gaoler", 1, pos=beside(game))
+    game.start_encounter(gaoler, meeting=False)
+    into = [i for i, w in enumerate(game.exits()) if w.segment == g.segment]
+    other = next(i for i, w in enumerate(game.exits()) if w.segment != g.segment and not w.blocked)
+    assert into and game.finale_ahead(Run(door=other)) is None
+    assert game.finale_ahead(Run(door=into[0])) == game.finale_terms(g)
+    session = Session(content(), game)
+    stack = SceneStack(game_stack(session))
+    scene = stack.top
+    assert isinstance(scene, EncounterScene)
+    stack.apply(scene.act(Run(door=into[0])))
+    assert isinstance(stack.top, ChoiceScene) and "The Patient One waits beyond this door" in screen(stack)
+    assert st.front_group() is gaoler  # asked, nothing taken
+    press(stack, KeySym.G)
+    assert st.segment == g.segment and st.front_group() is g
 
 
 def test_the_terminal_front_end_asks_the_same() -> None:

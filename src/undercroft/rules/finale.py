@@ -1,10 +1,10 @@
 """The finale, told before it is met (ours: docs/RULES.md, *The finale*): the final level's guardians wait in its
-farthest rooms (:mod:`undercroft.rules.levels`), and a step through the door of such a room is the one the game
-warns of. The engine decides nothing new here: :func:`ahead` says whether a step leads into the room of a final
+farthest rooms (:mod:`undercroft.rules.levels`), and a step (or a run) through the door of such a room is the one
+the game warns of. The engine decides nothing new here: :func:`ahead` says whether a step leads into the room of a final
 guardian still to be dealt with, and :func:`terms` what the rules allow against it once met, from the same checks
 the actions are refused by (:func:`undercroft.rules.parley.ever_talks`, ``ever_bribed``, the ruleset's running,
 the meeting's own :func:`undercroft.rules.encounter.lets_party_move` and ``initiates``). The screens word it and ask;
-the step itself is an ordinary ``Move`` (recordings hold only actions).
+the step itself is an ordinary ``Move`` or ``Run`` (recordings hold only actions).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from undercroft.rules import encounter, parley
 from undercroft.rules.context import Ctx
+from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
 from undercroft.rules.types import Origin
 
@@ -35,12 +36,12 @@ def is_final_guardian(ctx: Ctx, g: Group) -> bool:
     return g.origin == Origin.GUARDIAN and ctx.rs.levels[g.level].final
 
 
-def ahead(ctx: Ctx, dx: int, dy: int) -> Group | None:
-    """The final guardian whose room the step (``dx``, ``dy``) from the party's tile walks into (from outside it),
-    while it is still to be dealt with (not slain, not at peace); None for any other step."""
+def ahead(ctx: Ctx, tile: Point) -> Group | None:
+    """The final guardian whose room the party enters by going to ``tile`` (a step, or a run's landing) from outside
+    it, while it is still to be dealt with (not slain, not at peace); None for any other tile."""
     st = ctx.state
     m = st.level.map
-    x, y = st.pos[0] + dx, st.pos[1] + dy
+    x, y = tile
     if not (0 <= x < m.width and 0 <= y < m.height) or not ctx.rs.levels[st.depth].final:
         return None
     seg = m.segment_rows[y][x]

@@ -37,7 +37,7 @@ from undercroft.rules import (
     shop,
     ways_out,
 )
-from undercroft.rules.actions import Action, Move
+from undercroft.rules.actions import Action, Move, Run
 from undercroft.rules.context import SETUP, Ctx, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
 from undercroft.rules.digest import Tracker
@@ -290,11 +290,21 @@ class Game(Ctx):
         return parley.bribe_cell(self, g, gold)
 
     def finale_ahead(self, action: Action) -> finale.Terms | None:
-        """When ``action`` is a step into the room of a final guardian still to be dealt with: who waits there and
-        what the rules allow against it (:mod:`undercroft.rules.finale`); None otherwise. Only legal steps count."""
-        if not isinstance(action, Move) or not self.legal(action):
+        """When ``action`` takes the party through the door of a final guardian still to be dealt with (a step, or a
+        run from a meeting or a fight through that door): who waits there and what the rules allow against it
+        (:mod:`undercroft.rules.finale`); None otherwise. Only actions the engine allows now count."""
+        if not isinstance(action, (Move, Run)) or not self.legal(action):
             return None
-        g = finale.ahead(self, action.dx, action.dy)
+        if isinstance(action, Move):
+            tile = (self.state.pos[0] + action.dx, self.state.pos[1] + action.dy)
+        elif self.state.mode == Mode.PURSUIT:
+            return None  # (running on in a chase: no door is chosen)
+        else:
+            try:
+                tile = flight.exit_for(self, action.door).landing  # the door the run would take
+            except Refused:
+                return None
+        g = finale.ahead(self, tile)
         return None if g is None else finale.terms(self, g)
 
     def finale_terms(self, g: Group) -> finale.Terms | None:
