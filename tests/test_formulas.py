@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from undercroft.content import Content
-from undercroft.content.schema import CombatRules, FatigueRules, Fraction, Monster
+from undercroft.content.schema import CombatRules, Distractions, FatigueRules, Fraction, Monster
 from undercroft.rules import formulas
 from undercroft.rules.types import FreeRound, Side
 from undercroft.sim.spec import FightSpec, spec_from_content
@@ -423,6 +423,23 @@ def test_what_dropped_things_distract() -> None:
     assert not formulas.distracted_by("treasure", intelligent=False, submerged=False)
     assert not formulas.distracted_by("food", intelligent=False, submerged=True)
     assert not formulas.distracted_by("treasure", intelligent=True, submerged=True)
+
+
+def test_the_percent_a_drop_or_oil_stops_a_pursuer_is_the_datas_for_the_kind_it_stops() -> None:
+    d = Distractions(food=40, treasure=70, treasure_gold="6d6x10", oil_stops=55, oil_slows_rounds=3)
+    assert formulas.distraction_percent("food", d, intelligent=False, submerged=False) == 40
+    assert formulas.distraction_percent("treasure", d, intelligent=True, submerged=False) == 70
+    assert formulas.distraction_percent("food", d, intelligent=True, submerged=False) == 0  # (003: not its kind)
+    assert formulas.distraction_percent("treasure", d, intelligent=True, submerged=True) == 0
+    assert formulas.oil_stop_percent(d, self_preservation=True) == 55
+    assert formulas.oil_stop_percent(d, self_preservation=False) == 0  # no fear of fire
+
+
+def test_exhaustion_comes_with_the_last_running_round_and_a_held_ground_waits_for_a_blow() -> None:
+    assert not formulas.exhausted_after(4, 5) and formulas.exhausted_after(5, 5) and formulas.exhausted_after(6, 5)
+    assert formulas.holds_back(holds_ground=True, party_attacked=False)
+    assert not formulas.holds_back(holds_ground=True, party_attacked=True)
+    assert not formulas.holds_back(holds_ground=False, party_attacked=False)
 
 
 def test_the_chance_of_pursuit_is_the_bands_until_rolled_then_its_answer() -> None:

@@ -13,12 +13,12 @@ from ui_helpers import Driver, screen
 
 from undercroft import record
 from undercroft.autoplay import play_game
-from undercroft.bot import meeting
 from undercroft.recap import read_run, replay_command, turning_lines
 from undercroft.rules.actions import Attack, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.names import the
 from undercroft.rules.rng import parse_seed
+from undercroft.sim import chances
 from undercroft.sim.odds import fight_odds
 from undercroft.ui.scenes import EndScene, SceneStack
 from undercroft.ui.session import Session, morgue_text, party_lines
@@ -44,7 +44,7 @@ def test_the_turning_point_is_the_last_choice_with_the_odds_as_they_stood(dead: 
     assert g is not None and before.monster_of(g).name == story.cause
     fight = fight_odds(content(), before)
     assert fight is not None
-    run = meeting.escape_chance(before, g)
+    run = chances.escape_chance(before, g)
     lines = turning_lines(content(), story)
     verb = "attacked" if isinstance(t.action, Attack) else "chose to fight"
     assert lines[0] == (
@@ -159,6 +159,6 @@ def test_the_recap_names_the_last_decision_of_the_fatal_meeting(case: str, tmp_p
         f"you {verb} {the(story.cause)}: win {round(100 * odds.win)}%, death {round(100 * odds.death)}%"
     ), lines
     if before.legal(Run()):
-        assert f"running was {round(100 * meeting.escape_chance(before, g))}%" in lines[0]
+        assert f"running was {round(100 * chances.escape_chance(before, g))}%" in lines[0]
     assert "talked" not in " ".join(lines)
     assert replay_command(content(), story) == f"undercroft replay {path} --until {turn - 1} --play"

@@ -45,8 +45,6 @@ from undercroft.bot.meeting import (
     Met,
     best,
     bribe_offer,
-    catches,
-    escape_chance,
     fight_win,
     leaves,
     pays,
@@ -77,6 +75,7 @@ from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
+from undercroft.sim.chances import catches, escape_chance
 from undercroft.sim.odds import attack_target
 
 HURT = 0.5  # drink outside a fight at or below this fraction of max HP

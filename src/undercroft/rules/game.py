@@ -30,13 +30,14 @@ from undercroft.rules import (
     distractions,
     encounter,
     explore,
+    finale,
     flight,
     items,
     parley,
     shop,
     ways_out,
 )
-from undercroft.rules.actions import Action
+from undercroft.rules.actions import Action, Move, Run
 from undercroft.rules.context import SETUP, Ctx, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
 from undercroft.rules.digest import Tracker
@@ -288,6 +289,28 @@ class Game(Ctx):
     def bribe_cell(self, g: Group, gold: int) -> tuple[int, int, int] | None:
         """(column, row, digit) of the bribery table for ``gold`` offered to ``g``; None below its rows."""
         return parley.bribe_cell(self, g, gold)
+
+    def finale_ahead(self, action: Action) -> finale.Terms | None:
+        """When ``action`` takes the party through the door of a final guardian still to be dealt with (a step, or a
+        run from a meeting or a fight through that door): who waits there and what the rules allow against it
+        (:mod:`undercroft.rules.finale`); None otherwise. Only actions the engine allows now count."""
+        if not isinstance(action, (Move, Run)) or not self.legal(action):
+            return None
+        if isinstance(action, Move):
+            tile = (self.state.pos[0] + action.dx, self.state.pos[1] + action.dy)
+        elif self.state.mode == Mode.PURSUIT:
+            return None  # (running on in a chase: no door is chosen)
+        else:
+            try:
+                tile = flight.exit_for(self, action.door).landing  # the door the run would take
+            except Refused:
+                return None
+        g = finale.ahead(self, tile)
+        return None if g is None else finale.terms(self, g)
+
+    def finale_terms(self, g: Group) -> finale.Terms | None:
+        """What the rules allow against ``g`` when it is a final guardian (:func:`finale.terms`), else None."""
+        return finale.terms(self, g) if finale.is_final_guardian(self, g) else None
 
     # --- the public interface for simulators and tests ------------------------------------------------------
 
