@@ -184,14 +184,6 @@ def test_the_party_moves_at_its_slowest() -> None:
     assert formulas.party_speed([]) == 0
 
 
-def test_a_pursuer_gains_its_speed_difference_times_running(content: Content) -> None:
-    run = content.rules.encounter.running_multiplier
-    assert run == 3
-    assert formulas.pursuit_gain(120, 90, run) == 90
-    assert formulas.pursuit_gain(60, 90, run) == -90  # slower: it falls behind
-    assert formulas.oil_slowed_feet(3, 120, run) == 1080
-
-
 # --- checks ----------------------------------------------------------------------------------------------------
 
 
@@ -403,19 +395,6 @@ def test_face_tables_deal_the_formulas_damage_for_every_damage_multiplier_and_mi
     assert not bad, bad[:5]
 
 
-def test_a_chase_round_catches_loses_or_gives_up() -> None:
-    # 003: a chaser 30 ft behind that gains 30 ft a round catches up this round...
-    assert formulas.chase_round(30, 30, 1, 60, 30) == (0, "caught")
-    # ...one that falls back 30 ft from 40 ft is out of sight beyond 60 ft...
-    assert formulas.chase_round(40, -30, 1, 60, 30) == (70, "out_of_sight")
-    # ...at exactly 60 ft it still sees the party, and the chase goes on
-    assert formulas.chase_round(30, -30, 1, 60, 30) == (60, "")
-    # the chaser gives up after its last round, unless it never does (a submerged monster)
-    assert formulas.chase_round(30, 0, 30, 60, 30) == (30, "gave_up")
-    assert formulas.chase_round(30, 0, 30, 60, 30, gives_up=False) == (30, "")
-    assert formulas.chase_round(30, 0, 29, 60, 30) == (30, "")
-
-
 def test_what_dropped_things_distract() -> None:
     assert formulas.distracted_by("food", intelligent=False, submerged=False)
     assert not formulas.distracted_by("food", intelligent=True, submerged=False)
@@ -426,7 +405,7 @@ def test_what_dropped_things_distract() -> None:
 
 
 def test_the_percent_a_drop_or_oil_stops_a_pursuer_is_the_datas_for_the_kind_it_stops() -> None:
-    d = Distractions(food=40, treasure=70, treasure_gold="6d6x10", oil_stops=55, oil_slows_rounds=3)
+    d = Distractions(food=40, treasure=70, treasure_gold="6d6x10", oil_stops=55, oil_slows_rounds=3, oil_tiles=2)
     assert formulas.distraction_percent("food", d, intelligent=False, submerged=False) == 40
     assert formulas.distraction_percent("treasure", d, intelligent=True, submerged=False) == 70
     assert formulas.distraction_percent("food", d, intelligent=True, submerged=False) == 0  # (003: not its kind)

@@ -278,7 +278,7 @@ class Bot:
         shown = None if met is None else met.win
         if g.treasure <= 0 or shown is None or shown < PURSUE_ODDS or self._hurt(REST_UNTIL) is not None:
             return False
-        return catches(game, g, game.distance_to(g) if game.proc.distance else 0, 0)
+        return catches(game)
 
     # --- encounter ---------------------------------------------------------------------------------------
 
@@ -437,7 +437,7 @@ class Bot:
         p = st.pursuit
         win = functools.cache(functools.partial(fight_win, game))  # (asked only where a decision turns on it)
         if p is not None and p.chaser == Side.PARTY:  # the party gives chase: run on (Run) or let it go (Wait)
-            on = not game.tired() and catches(game, g, p.distance, p.rounds) and win() >= PURSUE_ODDS
+            on = not game.tired() and catches(game) and win() >= PURSUE_ODDS
             return [Run()] if on else [Wait()]
         mon = game.monster_of(g)
         out: list[Action] = []

@@ -237,13 +237,14 @@ def _fire(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> Outcome | None
     """The pursuer comes to the burning oil: one without self-preservation runs through it (the flames are
     trampled out); one with it may stop (the chase is over), else it balks and waits until the fire burns out (003:
     "burning oil will slow/stop monsters with any self preservation")."""
-    if not ctx.monster_of(g).self_preservation:
+    chance = formulas.oil_stop_percent(ctx.content.tables.distractions, ctx.monster_of(g).self_preservation)
+    if not chance:  # (no self-preservation: fire means nothing to it)
         p.fire = []
         events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "fire"}))
         return None
     if p.balked:
         return None
-    if ctx.percent(events, "oil_stops", ctx.content.tables.distractions.oil_stops, group=g.id):
+    if ctx.percent(events, "oil_stops", chance, group=g.id):
         return Outcome("distracted", "fire")
     p.balked = True
     held = {"rounds": p.fire_out - p.rounds, "monster": g.monster, "count": g.count_told}
@@ -264,11 +265,12 @@ def _lure(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> Outcome | None
             kind = _lure_kind(ctx, item)
             if kind is None:
                 continue
-            if not formulas.distracted_by(kind, mon.intelligent, submerged):
+            chance = formulas.distraction_percent(kind, ctx.content.tables.distractions, mon.intelligent, submerged)
+            if not chance:  # (not the kind that stops it)
                 told = {"monster": g.monster, "count": g.count_told, "what": item}
                 events.append(Event("ignored", {"group": g.id, **told}))
                 continue
-            if ctx.percent(events, f"{kind}_distracts", _chance(ctx, kind), group=g.id):
+            if ctx.percent(events, f"{kind}_distracts", chance, group=g.id):
                 st.level.items[tile].remove((item, amount))
                 if not st.level.items[tile]:
                     del st.level.items[tile]
@@ -286,8 +288,3 @@ def _lure_kind(ctx: Ctx, item: str) -> Literal["food", "treasure"] | None:
         return "treasure"
     kind = ctx.content.items[item].kind
     return "food" if kind == "food" else "treasure" if kind == "treasure" else None
-
-
-def _chance(ctx: Ctx, kind: Literal["food", "treasure"]) -> int:
-    d = ctx.content.tables.distractions
-    return d.food if kind == "food" else d.treasure

@@ -16,7 +16,7 @@ Clauses (docs/RULES.md):
 * 003, surprise: :func:`free_round` (one side surprised gives the other a free first round; both surprised
   cancels out).
 * 001 running, 003 evasion and pursuit: :func:`follows`, :func:`automatic_evasion`, :func:`party_speed`,
-  :func:`escapes_by_speed`, :func:`pursuit_gain`; 003's distractions: :func:`distraction_percent` (food or
+  :func:`escapes_by_speed`; 003's distractions: :func:`distraction_percent` (food or
   treasure dropped), :func:`oil_stop_percent` (burning oil).
 * 000, negotiation and bribery: :func:`band`, :func:`negotiation_modifiers`, :func:`negotiation_total`,
   :func:`fraction` (the tribute), :func:`bribe_cell`, :func:`bribe_accepted`.
@@ -316,36 +316,6 @@ def distraction_percent(
 def oil_stop_percent(table: Distractions, self_preservation: bool) -> int:
     """003: the percentile chance that burning oil stops the pursuer: only one with self-preservation fears fire."""
     return table.oil_stops if self_preservation else 0
-
-
-def pursuit_gain(monster_speed: int, party_speed_: int, running_multiplier: int) -> int:
-    """Feet a pursuer gains on a running party in one round (negative: it falls behind)."""
-    return (monster_speed - party_speed_) * running_multiplier
-
-
-ChaseEnd = Literal["caught", "out_of_sight", "gave_up", ""]
-
-
-def chase_round(
-    distance: int, gain: int, rounds: int, sight_feet: int, max_rounds: int, gives_up: bool = True
-) -> tuple[int, ChaseEnd]:
-    """One round of a chase (003): the chaser gains ``gain`` feet on the distance between the sides; it catches up
-    at 0, loses the chased beyond ``sight_feet``, and gives up after ``max_rounds`` rounds (``rounds`` counts this
-    one) unless it never does (``gives_up`` False: a submerged monster). The new distance and how the chase ended
-    ("" while it goes on)."""
-    distance -= gain
-    if distance <= 0:
-        return distance, "caught"
-    if distance > sight_feet:
-        return distance, "out_of_sight"
-    if rounds >= max_rounds and gives_up:
-        return distance, "gave_up"
-    return distance, ""
-
-
-def oil_slowed_feet(rounds: int, monster_speed: int, running_multiplier: int) -> int:
-    """Feet a pursuer that balks at burning oil falls behind."""
-    return rounds * monster_speed * running_multiplier
 
 
 # --- the score (ours: the texts keep none) -------------------------------------------------------------------------

@@ -6,7 +6,8 @@ game's dice. The fight's own odds are :func:`undercroft.sim.odds.fight_odds`.
 * talk: :func:`talk_chance` (a band other than failure on the negotiation table);
 * bribe: :func:`bribe_chance` (the faces of the bribery die that take a digit), :func:`best_bribe` (the best
   chance the party's gold can buy, at the least sum that buys it), :func:`bribe_affordable`;
-* run: :func:`escape_chance` (the chance a run through a door gets away), :func:`catches` (the party's own chase);
+* run: :func:`escape_chance` (the chance a run through a door gets away), :func:`catches` (the party's own chase),
+  both the chase played out on the map (:mod:`undercroft.sim.chase`);
 * a chase's drops: :func:`distraction_chance` (food or treasure), :func:`oil_chance`; :func:`percent_chance`, a
   percentile check's.
 """
@@ -16,11 +17,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from undercroft.rules import approach, encounter, formulas, parley
+from undercroft.rules import formulas, parley
 from undercroft.rules.dice import Dice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour
+from undercroft.sim import chase
 
 
 @lru_cache(maxsize=128)
@@ -112,76 +114,16 @@ def bribe_affordable(game: Game, g: Group) -> bool:
 
 
 def escape_chance(game: Game, g: Group, door: int = -1, *, later: bool = False) -> float:
-    """The chance that running from ``g`` now (``later``: a round from now) through ``door`` (as
-    :class:`~undercroft.rules.actions.Run` numbers the doors; -1 the way in) gets away: it does not follow, the
-    party evades it (faster, or unseen by a monster caught unaware: 003), it does not take up the pursuit (its
-    reaction's chance), or the chase is won. The chase is counted in feet, the same whatever the door."""
-    del door  # (the chase in feet does not depend on the door)
-    st = game.state
-    mon = game.monster_of(g)
-    if not formulas.follows(game.proc.pursuit, mon.pursues):
-        return 1.0
-    submerged = Behaviour.SUBMERGED in mon.behaviours
-    in_fight = st.combat is not None
-    out_of_sight = not later and encounter.unaware(st.encounter)
-    if (
-        formulas.automatic_evasion(
-            in_fight=in_fight,
-            submerged=submerged,
-            party_speed_=game.party_speed(),
-            monster_speed=mon.speed,
-            out_of_sight=out_of_sight,
-        )
-        is not None
-    ):
-        return 1.0
-    band = encounter.reaction_band(game, g)
-    chance = formulas.pursuit_chance(band.pursuit if band is not None else None, submerged, g.pursuit_rolled, g.pursues)
-    follow = chance / formulas.PERCENT
-    start = 0 if in_fight or not game.proc.distance else min(game.distance_to(g), approach.sight_feet(game))
-    return 1.0 - follow * (0.0 if _outruns(game, g, start) else 1.0)
+    """The chance that running from ``g`` now (``later``: a round from now, when a monster caught unaware has
+    seen the party) through ``door`` (as :class:`~undercroft.rules.actions.Run` numbers the doors; -1 the way in)
+    gets away without a fight: the chase played out on the map (:func:`undercroft.sim.chase.run_odds`); 0 where
+    running is refused."""
+    del g  # (the group in front of the party: the one a Run leaves)
+    odds = chase.run_odds(game, door, later=later)
+    return 0.0 if odds is None else odds.away
 
 
-def _breathless(game: Game, rounds: int) -> bool:
-    """Whether the party is exhausted after running ``rounds`` more rounds (003; never without fatigue)."""
-    rules = game.content.rules
-    return game.proc.fatigue and formulas.exhausted_after(
-        game.state.running_rounds + rounds, rules.fatigue.max_running_rounds
-    )
-
-
-def _outruns(game: Game, g: Group, distance: int) -> bool:
-    """Whether the party, chased by ``g`` from ``distance`` feet, gets out of sight or outlasts the chase before it
-    is caught or exhausted (the chase's rounds as the engine plays them: the run's own round, then the chase's)."""
-    rules = game.content.rules
-    mon = game.monster_of(g)
-    enc = rules.encounter
-    gain = formulas.pursuit_gain(mon.speed, game.party_speed(), enc.running_multiplier)
-    gives_up = Behaviour.SUBMERGED not in mon.behaviours
-    sight = approach.sight_feet(game)
-    for r in range(1, enc.pursuit_max_rounds + 1):
-        if _breathless(game, r + 1):
-            return False  # exhausted first: it catches up
-        distance, end = formulas.chase_round(distance, gain, r, sight, enc.pursuit_max_rounds, gives_up)
-        if end:
-            return end != "caught"
-    return False  # a submerged one never gives up
-
-
-def catches(game: Game, g: Group, distance: int, rounds: int) -> bool:
-    """Whether the party's chase of ``g``, ``distance`` feet ahead after ``rounds`` rounds, catches it for sure: it
-    gains on it every round, and catches it before it is out of sight, before the chase's last round and before
-    the party is exhausted."""
-    enc = game.content.rules.encounter
-    gain = formulas.pursuit_gain(game.party_speed(), game.monster_of(g).speed, enc.running_multiplier)
-    if distance <= 0:
-        return True
-    if gain <= 0:
-        return False
-    for r in range(rounds + 1, enc.pursuit_max_rounds + 1):
-        distance, end = formulas.chase_round(distance, gain, r, approach.sight_feet(game), enc.pursuit_max_rounds)
-        if end == "caught":  # (in the chase's last round only if the party has breath left)
-            return r < enc.pursuit_max_rounds and not _breathless(game, r - rounds + 1)
-        if end:
-            return False
-    return False
+def catches(game: Game) -> bool:
+    """Whether the party's chase of the group that went its way (or of the one it chases now) catches it: the
+    chase played out on the map (:func:`undercroft.sim.chase.chase_catches`)."""
+    return chase.chase_catches(game)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from undercroft.rules.actions import Run
+from undercroft.rules.actions import Pursue, Run
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
@@ -45,11 +45,15 @@ class RunOdds:
     why: str = ""
 
 
-def run_odds(game: Game, door: int = -1) -> RunOdds | None:
-    """The odds of ``Run(door)`` now (in a meeting, a fight or a chase), or None where running is refused."""
+def run_odds(game: Game, door: int = -1, *, later: bool = False) -> RunOdds | None:
+    """The odds of ``Run(door)`` now (in a meeting, a fight or a chase), or None where running is refused;
+    ``later``: a round from now, when a monster caught unaware in the first round has seen the party."""
     if game.mode not in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT) or not game.legal(Run(door)):
         return None
     fork = game.fork(_Yes())
+    enc = fork.state.encounter
+    if later and enc is not None:
+        enc.first_round = False
     if game.mode == Mode.PURSUIT:
         caught, why = _play_out(fork, [])
         return RunOdds(0.0 if caught else 1.0, 1.0, caught, why)
@@ -85,3 +89,23 @@ def _play_out(fork: Game, events: list[Event]) -> tuple[int, str]:
             return 0, ""
         events = fork.step(Run())
     return 0, "gave_up"
+
+
+def chase_catches(game: Game) -> bool:
+    """Whether the party catches the group it may pursue now (one that went its way: :class:`Pursue`) or is
+    chasing, the chase played out on a fork of the game (no die: the group runs away on the map, the party after
+    it; exhausted, the party lets it go)."""
+    fork = game.fork(_Yes())
+    if fork.mode != Mode.PURSUIT:
+        if not fork.legal(Pursue()):
+            return False
+        events = fork.step(Pursue())
+    else:
+        events = []
+    for _ in range(MAX_RUNS):
+        if any(e.type == "caught" for e in events):
+            return True
+        if fork.mode != Mode.PURSUIT:
+            return False
+        events = fork.step(Run())
+    return False

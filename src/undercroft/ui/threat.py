@@ -4,7 +4,7 @@ Every number here is asked of the function that carries its rule, never worked o
 faces that hit from each character's :class:`~undercroft.sim.spec.FightSpec` (:meth:`monster_outcomes`, the
 per-face outcomes of :func:`undercroft.rules.formulas.attack` and :func:`~undercroft.rules.formulas.damage`), the
 speeds and what follows a running party from :mod:`undercroft.rules.formulas` (``follows``, ``escapes_by_speed``,
-``distracted_by``, ``oil_slowed_feet``), the chances of running, talking, bribing and of a chase's drops from
+``distracted_by``), the chances of running, talking, bribing and of a chase's drops from
 :mod:`undercroft.sim.chances` (the rules' own, which the bots read too), the fight's from :mod:`undercroft.sim.odds`.
 The look panel (``;``) shows all of it; the encounter and chase panels show the ways out on their choices
 (:func:`chance_labels`) and as much of the rest as they have room for.
@@ -22,7 +22,7 @@ from undercroft.rules.finale import Terms
 from undercroft.rules.game import Game
 from undercroft.rules.names import The
 from undercroft.rules.state import Group
-from undercroft.rules.types import Behaviour, Mode
+from undercroft.rules.types import Behaviour, Mode, Side
 from undercroft.sim import chances
 from undercroft.sim.odds import starts
 from undercroft.sim.spec import FightSpec, Outcome
@@ -128,9 +128,9 @@ def distraction_lines(game: Game, g: Group) -> list[str]:
             takes.append(f"{word} may stop it ({pct(chances.distraction_chance(game, g, what))})")
     out = ["Chased: " + (" and ".join(takes) if takes else "no drop stops it") + "."]
     if mon.self_preservation:
-        back = formulas.oil_slowed_feet(d.oil_slows_rounds, mon.speed, game.content.rules.encounter.running_multiplier)
         stops = pct(chances.oil_chance(game, g))
-        out.append(f"Fears fire: burning oil stops it ({stops}); if not, it falls {back} ft behind.")
+        waits = d.oil_slows_rounds
+        out.append(f"Fears fire: burning oil stops it ({stops}), else it waits {waits} rounds for it to die.")
     else:
         out.append("No fear of fire.")
     return out
@@ -172,9 +172,9 @@ def short_line(game: Game, g: Group) -> Line | None:
 
 def way_chances(game: Game, g: Group) -> dict[str, str]:
     """The chance of each way out of the meeting in front of the party, as a choice's label ends: command ->
-    "100%" (run), talk, bribe (the best chance the party's gold can buy, at the least sum that buys it: "50% at
-    100"; none when no sum it can pay has a chance: the prompt says the chance of the sum typed), food, treasure,
-    oil (in a chase)."""
+    "100%": run (from a meeting, a fight or a chase: the chase played out on the map), talk, bribe (the best
+    chance the party's gold can buy, at the least sum that buys it: "50% at 100"; none when no sum it can pay has
+    a chance: the prompt says the chance of the sum typed), food, treasure, oil (in a chase)."""
     out: dict[str, str] = {}
     st = game.state
     if st.mode in (Mode.ENCOUNTER, Mode.COMBAT):
@@ -186,6 +186,8 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
         if bribe is not None:
             out["bribe"] = f"{pct(bribe[1])} at {bribe[0]}"
     elif st.mode == Mode.PURSUIT and st.pursuit is not None:
+        if st.pursuit.chaser == Side.MONSTERS and game.legal(Run()):
+            out["run"] = pct(chances.escape_chance(game, g))  # the chase played out: it catches you, or not
         for command, what, _ in DROPS:
             out[command] = pct(chances.distraction_chance(game, g, what))
         out["oil"] = pct(chances.oil_chance(game, g))
