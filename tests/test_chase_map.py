@@ -142,12 +142,12 @@ def test_burning_oil_holds_or_stops_a_pursuer_with_self_preservation(face: int, 
     g = pursuer(game)
     ev = act(game, ThrowOil(), face)
     fire = one(ev, "oil")["tiles"]
-    assert fire == [[8, 1], [9, 1]]  # the two tiles behind the party, between it and the orc
+    assert fire == [[9, 1], [10, 1]]  # the party's own tile (it runs on from it) and the one behind it
     assert one(ev, "roll", purpose="oil_stops")["faces"] == [face]
     if stops:
-        assert one(ev, "distracted")["by"] == "fire" and st.mode == "explore" and g.pos == (7, 1)
+        assert one(ev, "distracted")["by"] == "fire" and st.mode == "explore" and g.pos == (8, 1)
         return
-    assert one(ev, "slowed")["rounds"] == 3 and g.pos == (7, 1)  # held before the fire, it loses the party
+    assert one(ev, "slowed")["rounds"] == 3 and g.pos == (8, 1)  # held before the fire, it loses the party
     assert one(ev, "escape")["reason"] == "out_of_sight" and st.pos == (37, 1)
 
 
@@ -241,3 +241,13 @@ def test_the_odds_of_running_from_a_meeting_weigh_the_pursuit_roll(speed: int, a
     script(game).push(75, *[1] * 10)  # it follows (then the fight's dice, if it comes to one)
     ev = game.step(Run())  # and the chase goes as the odds said
     assert bool(of(ev, "caught")) == (caught == 1)
+
+
+def test_oil_thrown_at_a_pursuer_at_the_partys_heels_burns_between_them() -> None:
+    """From a fight the pursuer stands beside the party: the oil burns the party's own tile, which the pursuer must
+    cross (no corner cut past the flames)."""
+    game = chased(STRAIGHT, "orc", (10, 1), (9, 1))
+    game.state.items["oil_flask"] = 1
+    g = pursuer(game)
+    ev = act(game, ThrowOil(), 51)  # it balks, and waits while the party runs out of its sight
+    assert one(ev, "oil")["tiles"] == [[10, 1]] and one(ev, "slowed") and g.pos == (9, 1) and one(ev, "escape")

@@ -206,6 +206,8 @@ def _follow(ctx: Ctx, p: Pursuit, g: Group, tiles: int, events: list[Event]) -> 
             if _near(here, p.trail[j]):
                 nxt = j
                 break
+        if party_runs:  # no corner cut past the fire: it comes to it
+            nxt = next((j for j in range(nxt + 1) if burning(p, p.trail[j])), nxt)
         tile = p.trail[nxt]
         if party_runs and burning(p, tile):
             out = _fire(ctx, p, g, events)

@@ -75,8 +75,9 @@ def _after_drop(ctx: Ctx, events: list[Event]) -> None:
 
 
 def oil(ctx: Ctx, events: list[Event]) -> None:
-    """Throw burning oil behind the party: the last ``distractions.oil_tiles`` tiles of its path burn for
-    ``distractions.oil_slows_rounds`` rounds (:mod:`undercroft.rules.chase` says what the pursuer does there)."""
+    """Throw burning oil behind the party: the last ``distractions.oil_tiles`` tiles of its path (its own tile, which
+    it runs on from, and those behind it) burn for ``distractions.oil_slows_rounds`` rounds
+    (:mod:`undercroft.rules.chase` says what the pursuer does there)."""
     st = ctx.state
     item = ctx.item_of("oil")
     assert item is not None  # the precheck
@@ -85,7 +86,7 @@ def oil(ctx: Ctx, events: list[Event]) -> None:
     assert p is not None
     g = st.group(p.group)
     d = ctx.content.tables.distractions
-    behind = [t for t in p.trail[:-1] if t != g.pos][-d.oil_tiles :]
+    behind = [t for t in p.trail if t != g.pos][-d.oil_tiles :]  # the party's own tile (it runs on) and behind it
     p.fire, p.fire_out, p.balked = behind, p.rounds + 1 + d.oil_slows_rounds, False  # it burns the next rounds
     told = {"monster": g.monster, "count": g.count_told, "tiles": [list(t) for t in behind]}
     events.append(Event("oil", {"item": item, "group": g.id, **told}))
