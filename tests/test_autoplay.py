@@ -10,13 +10,14 @@ import pytest
 import undercroft.autoplay
 from undercroft.autoplay import GameResult, game_seed, play_game, summarize
 from undercroft.bot import Bot
-from undercroft.bot.meeting import bribe_offer, talk_odds
+from undercroft.bot.meeting import bribe_offer
 from undercroft.cli.main import main
 from undercroft.content import Content
 from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Origin
+from undercroft.sim import chances
 
 
 def autoplay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -132,8 +133,8 @@ def group(content: Content, monster: str, n: int = 1) -> Group:
 def test_talk_and_bribe_odds(content: Content) -> None:
     game = Game(content, "citadel", 1)
     gob = group(content, "goblin")
-    assert 0 < talk_odds(game, gob) < 1
-    assert talk_odds(game, group(content, "demon")) == 0  # never negotiated with
+    assert 0 < chances.talk_chance(game, gob) < 1
+    assert chances.talk_chance(game, group(content, "demon")) == 0  # never negotiated with
     assert bribe_offer(game, gob) is None  # a bribe only after a failed talk
     gob.negotiation = "agreement"
     assert bribe_offer(game, gob) is None  # nor after terms (000 8.7)
@@ -149,7 +150,7 @@ def test_talk_and_bribe_odds(content: Content) -> None:
     game.state.gold = offer - 1
     assert bribe_offer(game, gob) is None
     warden = Game(content, "warden", 1)
-    assert talk_odds(warden, group(content, "goblin")) == 0  # no talking below the seal
+    assert chances.talk_chance(warden, group(content, "goblin")) == 0  # no talking below the seal
 
 
 # --- where the games are played: one process, N processes, a Dask cluster -------------------------------------

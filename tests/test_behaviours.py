@@ -19,7 +19,7 @@ from engine_helpers import (
 )
 
 from undercroft.rules import dungeon
-from undercroft.rules.actions import Attack, Drink, DropFood, Fight, Move, Run, Wait
+from undercroft.rules.actions import Attack, Drink, Fight, Move, Run, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -134,14 +134,10 @@ def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() ->
     back = [w for w in game.exits() if w.segment == pool]  # the way back past it into the water
     assert back and all(w.blocked for w in back)
     ev = act(game, Run())  # no pursuit roll and no evasion: it always comes, from the fight, at the party's heels
-    assert one(ev, "pursuit")["distance"] == 0 and st.mode == "pursuit" and not of(ev, "chase")
+    assert one(ev, "pursuit")["distance"] == 10 and st.mode == "pursuit" and not of(ev, "chase")
     to = tuple(one(ev, "run")["to"])
     assert to not in {w.landing for w in back}  # onward: not back into the water
-    ev = act(game, Run())  # the chase's first round: the party runs to the tile beyond its door
-    assert one(ev, "chase")["distance"] == 30 and st.pos == to and st.pos != g.pos and st.segment != pool
-    ev = act(game, DropFood())  # no d100
-    assert one(ev, "ignored") and not rolls(ev, "food_distracts") and st.mode == "pursuit"
-    assert one(ev, "chase")["distance"] == 60
+    # (food on its way: tests/test_chase_map.py, on a map drawn for it)
 
 
 def test_submerged_stays_down_when_the_party_steps_back_out_the_way_it_came() -> None:
@@ -161,7 +157,7 @@ def test_submerged_catches_a_party_that_is_not_faster() -> None:
     walk_out_past(game, 1, 1)  # past it: it rises behind, strikes in its free round, and first in round 2
     assert st.mode == "combat"
     ev = act(game, Run())  # from the fight the chase starts at the party's heels...
-    assert one(ev, "pursuit")["distance"] == 0 and st.mode == "pursuit"
+    assert one(ev, "pursuit")["distance"] == 10 and st.mode == "pursuit"
     ev = act(game, Run(), 1)  # ...and its first round: 120 against 90, caught; AGILITY 4 against 3: it strikes first
     assert one(ev, "caught")["fights"] and st.mode == "combat"
 

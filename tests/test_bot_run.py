@@ -70,6 +70,7 @@ class WholeLevelRunWalker(Walker):
         return Run() if ways[best].came_in else Run(door=best)
 
 
+@pytest.mark.slow  # (eight bot games)
 def test_runs_pick_the_doors_they_picked_over_the_whole_level(
     content: Content, monkeypatch: pytest.MonkeyPatch
 ) -> None:

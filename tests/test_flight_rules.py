@@ -70,11 +70,11 @@ def test_a_faster_party_evades_automatically_only_before_the_fight() -> None:
     ev = act(game, Run(), 75)
     r = one(ev, "roll", purpose="pursuit")
     assert (r["total"], r["target"], r["result"]) == (75, 75, "yes") and not of(ev, "evade")
-    assert one(ev, "pursuit")["distance"] == 0  # the sides were in melee
+    assert one(ev, "pursuit")["distance"] == 10  # the sides were in melee: a step apart
     assert say(game, one(ev, "pursuit")) == "The Ghoul comes after you, right at your heels!"
     assert not of(ev, "chase") and game.state.mode == "pursuit"  # the chase starts where the fight is
     ev = act(game, Run())
-    assert one(ev, "chase")["distance"] == 3 * (100 - 90)  # it falls behind from there, round by round
+    assert one(ev, "chase")["distance"] == 10 + 3 * (100 - 90)  # a step apart, it falls 3 tiles behind a round
     assert game.state.mode == "pursuit"
 
 
@@ -86,7 +86,7 @@ def test_a_faster_party_running_from_a_fight_gets_away_when_the_monster_does_not
     assert one(ev, "evade")["reason"] == "no_pursuit" and game.state.mode == "explore"
 
 
-def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_at_0_ft() -> None:
+def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_a_step_apart() -> None:
     # From the encounter, 40 ft away and as fast as the party: the chase starts and holds at 40 ft.
     game, _ = crawl_meet("ghoul", distance=FORTY_FEET, speed=90)
     ev = act(game, Run(), 75)
@@ -98,7 +98,7 @@ def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_at_0_ft() 
     st = game.state
     fought_at, segment = st.pos, st.segment
     ev = act(game, Run(), 75)
-    assert one(ev, "pursuit")["distance"] == 0 and not of(ev, "chase") and st.mode == "pursuit"
+    assert one(ev, "pursuit")["distance"] == 10 and not of(ev, "chase") and st.mode == "pursuit"
     assert (st.pos, st.segment) == (fought_at, segment)  # the chase starts where the fight is
     ev = act(game, Run())  # the chase's first round: it catches the party at once, on its way out
     assert one(ev, "caught")["fights"] is True and st.mode == "combat"
@@ -115,18 +115,20 @@ def test_the_chance_of_pursuit_is_rolled_once_not_on_every_run() -> None:
     ev = act(game, Run())
     assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
     ev = act(game, Run())  # running from the same group again: no die, it still comes
-    assert not of(ev, "roll") and one(ev, "pursuit")["distance"] == 0 and game.state.mode == "pursuit"
+    assert not of(ev, "roll") and one(ev, "pursuit")["distance"] == 10 and game.state.mode == "pursuit"
 
 
 def test_a_monster_that_attacked_at_once_pursues_a_faster_party_from_the_fight() -> None:
     game, _ = crawl_meet("ghoul", ATTACKS, speed=120)  # it attacks at once: 100%, no die
     assert game.state.mode == "combat"
     ev = act(game, Run())  # no pursuit die: from the fight it comes, at the party's heels, where the fight is
-    assert one(ev, "roll", purpose="pursuit")["result"] == "yes" and one(ev, "pursuit")["distance"] == 0
+    assert one(ev, "roll", purpose="pursuit")["result"] == "yes" and one(ev, "pursuit")["distance"] == 10
     assert not of(ev, "evade") and not of(ev, "escape") and game.state.mode == "pursuit"
     assert approach.sight_feet(game) < 90  # the map's field of view on this level, at its scale
-    ev = act(game, Run(), NOTHING)  # (the d6: the check of the segment run into, once it is lost)
-    assert one(ev, "escape")["reason"] == "out_of_sight"  # 90 ft ahead after the chase's first round
+    # (the d6s: the checks of the three segments it ran through or into, once the ghoul has lost it)
+    ev = act(game, Run(), NOTHING, NOTHING, NOTHING)
+    assert one(ev, "escape")["reason"] == "out_of_sight"  # 100 ft ahead after the chase's first round
+    assert one(ev, "escape")["distance"] == 100 == approach.distance(game, game.state.group(1))
 
 
 def drowner_fight(ruleset: str, seed: int = 1) -> Game:
@@ -199,7 +201,7 @@ def test_in_undercroft_the_drowner_still_pursues_from_its_fight() -> None:
     assert game.proc.pursuit
     ev = act(game, Run())  # certain pursuit (no die), from 0 ft, where the fight is
     r = one(ev, "roll", purpose="pursuit")
-    assert (r["target"], r["result"]) == (100, "yes") and one(ev, "pursuit")["distance"] == 0
+    assert (r["target"], r["result"]) == (100, "yes") and one(ev, "pursuit")["distance"] == 10
     ev = act(game, Run(), 1)  # 120 against 90: caught in the chase's first round; it strikes first
     assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
 

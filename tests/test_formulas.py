@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from undercroft.content import Content
-from undercroft.content.schema import CombatRules, FatigueRules, Fraction, Monster
+from undercroft.content.schema import CombatRules, Distractions, FatigueRules, Fraction, Monster
 from undercroft.rules import formulas
 from undercroft.rules.types import FreeRound, Side
 from undercroft.sim.spec import FightSpec, spec_from_content
@@ -182,14 +182,6 @@ def test_automatic_evasion_only_before_the_fight_and_never_from_the_submerged() 
 def test_the_party_moves_at_its_slowest() -> None:
     assert formulas.party_speed([120, 90, 150]) == 90
     assert formulas.party_speed([]) == 0
-
-
-def test_a_pursuer_gains_its_speed_difference_times_running(content: Content) -> None:
-    run = content.rules.encounter.running_multiplier
-    assert run == 3
-    assert formulas.pursuit_gain(120, 90, run) == 90
-    assert formulas.pursuit_gain(60, 90, run) == -90  # slower: it falls behind
-    assert formulas.oil_slowed_feet(3, 120, run) == 1080
 
 
 # --- checks ----------------------------------------------------------------------------------------------------
@@ -403,19 +395,6 @@ def test_face_tables_deal_the_formulas_damage_for_every_damage_multiplier_and_mi
     assert not bad, bad[:5]
 
 
-def test_a_chase_round_catches_loses_or_gives_up() -> None:
-    # 003: a chaser 30 ft behind that gains 30 ft a round catches up this round...
-    assert formulas.chase_round(30, 30, 1, 60, 30) == (0, "caught")
-    # ...one that falls back 30 ft from 40 ft is out of sight beyond 60 ft...
-    assert formulas.chase_round(40, -30, 1, 60, 30) == (70, "out_of_sight")
-    # ...at exactly 60 ft it still sees the party, and the chase goes on
-    assert formulas.chase_round(30, -30, 1, 60, 30) == (60, "")
-    # the chaser gives up after its last round, unless it never does (a submerged monster)
-    assert formulas.chase_round(30, 0, 30, 60, 30) == (30, "gave_up")
-    assert formulas.chase_round(30, 0, 30, 60, 30, gives_up=False) == (30, "")
-    assert formulas.chase_round(30, 0, 29, 60, 30) == (30, "")
-
-
 def test_what_dropped_things_distract() -> None:
     assert formulas.distracted_by("food", intelligent=False, submerged=False)
     assert not formulas.distracted_by("food", intelligent=True, submerged=False)
@@ -423,6 +402,23 @@ def test_what_dropped_things_distract() -> None:
     assert not formulas.distracted_by("treasure", intelligent=False, submerged=False)
     assert not formulas.distracted_by("food", intelligent=False, submerged=True)
     assert not formulas.distracted_by("treasure", intelligent=True, submerged=True)
+
+
+def test_the_percent_a_drop_or_oil_stops_a_pursuer_is_the_datas_for_the_kind_it_stops() -> None:
+    d = Distractions(food=40, treasure=70, treasure_gold="6d6x10", oil_stops=55, oil_slows_rounds=3, oil_tiles=2)
+    assert formulas.distraction_percent("food", d, intelligent=False, submerged=False) == 40
+    assert formulas.distraction_percent("treasure", d, intelligent=True, submerged=False) == 70
+    assert formulas.distraction_percent("food", d, intelligent=True, submerged=False) == 0  # (003: not its kind)
+    assert formulas.distraction_percent("treasure", d, intelligent=True, submerged=True) == 0
+    assert formulas.oil_stop_percent(d, self_preservation=True) == 55
+    assert formulas.oil_stop_percent(d, self_preservation=False) == 0  # no fear of fire
+
+
+def test_exhaustion_comes_with_the_last_running_round_and_a_held_ground_waits_for_a_blow() -> None:
+    assert not formulas.exhausted_after(4, 5) and formulas.exhausted_after(5, 5) and formulas.exhausted_after(6, 5)
+    assert formulas.holds_back(holds_ground=True, party_attacked=False)
+    assert not formulas.holds_back(holds_ground=True, party_attacked=True)
+    assert not formulas.holds_back(holds_ground=False, party_attacked=False)
 
 
 def test_the_chance_of_pursuit_is_the_bands_until_rolled_then_its_answer() -> None:

@@ -6,7 +6,10 @@
 3. the subcommand modules (``undercroft.cli.*``) and the benchmarks (``undercroft.bench``) never import the command
    line's entry point (``undercroft.cli.main``, which imports every subcommand module);
 4. no two packages of undercroft import each other, directly or round a loop;
-5. the data layer (``undercroft.content``) needs only the dice notation and the escaping of text
+5. the screens and what they tell (``undercroft.ui``, ``undercroft.term``, ``undercroft.recap``,
+   ``undercroft.narrate``) never import the bot (``undercroft.bot``): the chances they show are the rules'
+   (``undercroft.sim``), never the reference player's valuations;
+6. the data layer (``undercroft.content``) needs only the dice notation and the escaping of text
    (``undercroft.printable``), not the rules, and no two of its modules import each other; the notation, the
    escaping and the dev tools are leaves.
 
@@ -61,6 +64,9 @@ RULES_MUST_NOT_IMPORT: tuple[str, ...] = (
 FRONT_ENDS: tuple[str, ...] = (f"{PACKAGE}.ui", f"{PACKAGE}.term")
 FRONT_ENDS_MUST_NOT_IMPORT: tuple[str, ...] = (f"{PACKAGE}.cli",)
 
+TELLERS: tuple[str, ...] = (*FRONT_ENDS, f"{PACKAGE}.recap", f"{PACKAGE}.narrate")
+TELLERS_MUST_NOT_IMPORT: tuple[str, ...] = (f"{PACKAGE}.bot",)
+
 ENTRY_POINT = f"{PACKAGE}.cli.main"
 BELOW_THE_ENTRY_POINT: tuple[str, ...] = (f"{PACKAGE}.cli", f"{PACKAGE}.bench")  # cli.main itself excepted
 
@@ -89,6 +95,10 @@ LIBTCOD_ADAPTER: tuple[str, str] = (f"{PACKAGE}.rules.libtcod", "tcod.cffi")
 
 def front_end_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Import]:
     return [i for fe in FRONT_ENDS for i in forbidden_imports(scan, fe, FRONT_ENDS_MUST_NOT_IMPORT, allowed)]
+
+
+def teller_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Import]:
+    return [i for t in TELLERS for i in forbidden_imports(scan, t, TELLERS_MUST_NOT_IMPORT, allowed)]
 
 
 def entry_point_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Import]:
@@ -148,6 +158,11 @@ def test_rules_import_no_front_end_no_clock_no_global_random(scan: Scan) -> None
 def test_front_ends_never_import_the_command_line(scan: Scan) -> None:
     found = front_end_violations(scan, KNOWN_VIOLATIONS)
     assert not found, "ui/ and term/ must not import undercroft.cli:\n" + _lines(found)
+
+
+def test_screens_recap_and_narration_never_import_the_bot(scan: Scan) -> None:
+    found = teller_violations(scan, KNOWN_VIOLATIONS)
+    assert not found, "ui/, term/, recap and narrate/ show the rules' chances (undercroft.sim):\n" + _lines(found)
 
 
 def test_subcommands_and_benchmarks_never_import_the_entry_point(scan: Scan) -> None:
@@ -218,6 +233,8 @@ TINY: dict[str, str] = {
     ),
     "src/undercroft/content/__init__.py": "from undercroft.rules.core import now\n",
     "src/undercroft/notation.py": "import re\n",
+    "src/undercroft/recap.py": "from undercroft.bot import meeting\n",  # line 1: the recap imports the bot
+    "src/undercroft/narrate/__init__.py": "def told() -> None:\n    import undercroft.bot.policy\n",  # line 2
     "src/undercroft/__init__.py": "",
 }
 
@@ -264,6 +281,14 @@ def test_checker_catches_a_front_end_importing_the_command_line(tiny: Scan) -> N
     assert [i.describe() for i in found] == [
         "src/undercroft/ui/screen.py:1: undercroft.ui.screen imports undercroft.cli",
         "src/undercroft/term/__init__.py:2: undercroft.term imports (dynamically) undercroft.cli",
+    ]
+
+
+def test_checker_catches_a_screen_the_recap_or_narration_importing_the_bot(tiny: Scan) -> None:
+    found = teller_violations(tiny)
+    assert [i.describe() for i in found] == [
+        "src/undercroft/recap.py:1: undercroft.recap imports undercroft.bot",
+        "src/undercroft/narrate/__init__.py:2: undercroft.narrate imports undercroft.bot.policy",
     ]
 
 

@@ -282,7 +282,7 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("drop", {"item": "rations", "amount": 1}),
     ("ignored", {"group": 1, "monster": "{m}", "what": "fire"}),
     ("ignored", {"group": 1, "monster": "{m}", "what": "gold"}),
-    ("slowed", {"group": 1, "feet": 90, "monster": "{m}"}),
+    ("slowed", {"group": 1, "rounds": 3, "monster": "{m}"}),
 ]
 
 BAD_FORMS = re.compile(r"\b(the|a|an) The\b|\bThe The\b|(?<![\d.])1 (rounds|turns|gold pieces)\b", re.IGNORECASE)

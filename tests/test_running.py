@@ -6,6 +6,7 @@ Every roll is forced; each step asserts that the engine used exactly the faces s
 from __future__ import annotations
 
 import pytest
+from art_maps import on_art
 from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, meet, of, one, rolls, say, script
 
 from undercroft.rules.actions import Attack, Bribe, DropFood, DropTreasure, Fight, Move, Rest, Run, ThrowOil
@@ -33,13 +34,32 @@ def crawl_meet(
     return game, g, events
 
 
+# A room and a corridor 240 tiles long, straight: a chase in it stays in sight while the sides keep their distance.
+LONG = "\n".join(["#" * 924, "#" + "." * 20 + "+" + "," * 900 + "##", *["#" + "." * 20 + "#" * 903] * 2, "#" * 924])
+
+
+def long_meet(
+    monster: str, reaction: tuple[int, int] = HOSTILE, *, gold: int | None = None, party_speed: int | None = None
+) -> tuple[Game, Group, list[Event]]:
+    """Meet ``monster`` 60 ft off in a room at the mouth of a long straight corridor (:data:`LONG`), nobody
+    surprised; the way out is the corridor's door."""
+    game = make_game("undercroft", dice=ScriptedDice(), gold=gold)
+    on_art(game, LONG, (20, 1))
+    if party_speed is not None:
+        game.state.party[0].speed = party_speed
+    g = game.add_group(monster, 1, pos=(14, 1))
+    script(game).push(*encounter_faces(reaction=reaction))
+    ev = game.start_encounter(g)
+    assert script(game).remaining == 0
+    return game, g, ev
+
+
 def chase(
     monster: str, reaction: tuple[int, int] = HOSTILE, *, gold: int | None = None, party_speed: int | None = None
 ) -> tuple[Game, Group]:
-    """Meet ``monster`` and run; it pursues (a forced d100 of 1) from 60 ft; one round of pursuit is run."""
-    game, g, _ = crawl_meet(monster, reaction, gold=gold)
-    if party_speed is not None:
-        game.state.party[0].speed = party_speed
+    """:func:`long_meet` and run into the corridor; it pursues (a forced d100 of 1) from 60 ft; one round of the
+    chase is run."""
+    game, g, _ = long_meet(monster, reaction, gold=gold, party_speed=party_speed)
     ev = act(game, Run(), 1)
     assert one(ev, "pursuit")["distance"] == 60, ev
     return game, g
@@ -99,7 +119,7 @@ def test_a_faster_party_evades_automatically() -> None:
 @pytest.mark.parametrize(("reaction", "chance"), [(HOSTILE, 75), (UNCERTAIN, 50), (FRIENDLY, 25)])
 @pytest.mark.parametrize("over", [False, True])
 def test_the_chance_of_pursuit_comes_from_the_reaction(reaction: tuple[int, int], chance: int, over: bool) -> None:
-    game, g, _ = crawl_meet("gaoler", reaction)
+    game, g, _ = long_meet("gaoler", reaction)
     face = chance + 1 if over else chance
     ev = act(game, Run(), face, *((NOTHING,) if over else ()))  # got away: the segment run into is entered
     r = one(ev, "roll", purpose="pursuit")
@@ -117,13 +137,13 @@ def test_no_pursuit_from_a_peaceful_reaction_rolls_nothing() -> None:
 
 
 def test_a_monster_that_attacked_at_once_always_pursues() -> None:
-    game, _g, ev = crawl_meet("ghoul", ATTACKS)  # agility 3: the delver acts first
+    game, _g, ev = long_meet("ghoul", ATTACKS)  # agility 3: the delver acts first
     assert game.state.mode == "combat"
     ev = act(game, Run())  # 100%: no die
     assert one(ev, "roll", purpose="pursuit")["result"] == "yes"
-    # From a fight the chase starts in melee, at 0 ft, where the fight is: as fast as the party, it catches it in
-    # the chase's first round.
-    assert one(ev, "pursuit")["distance"] == 0 and not of(ev, "caught") and game.state.mode == "pursuit"
+    # From a fight the chase starts in melee, a step apart (10 ft), where the fight is: as fast as the party, it
+    # catches it in the chase's first round.
+    assert one(ev, "pursuit")["distance"] == 10 and not of(ev, "caught") and game.state.mode == "pursuit"
     ev = act(game, Run())
     assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
 
@@ -132,7 +152,7 @@ def test_a_group_that_went_its_way_is_gone_but_not_the_one_that_chases() -> None
     """A wanderer went its way (it could have been pursued on this action) while another group faces the party:
     the party runs from the other instead, which gives chase. The one that went is gone; the pursuer is not
     (undercroft seed 898, turn 330, crashed on the pursuer's removal)."""
-    game, g, _ = crawl_meet("gaoler", HOSTILE)
+    game, g, _ = long_meet("gaoler", HOSTILE)
     st = game.state
     gone = game.add_group("goblin", 1, pos=st.pos, origin=Origin.WANDERING)
     st.fled = gone.id
@@ -165,8 +185,8 @@ def test_a_pursuer_that_closes_the_distance_catches_the_party_and_fights() -> No
 
 
 def test_a_friendly_pursuer_catches_up_and_does_not_fight() -> None:
-    game, g, _ = crawl_meet("the_unlit", FRIENDLY)  # 120 against 90: it gains 90 ft a round
-    ev = act(game, Run(), 25, NOTHING)  # caught, no fight: the run is over, the segment run into is entered
+    game, g, _ = long_meet("the_unlit", FRIENDLY)  # 120 against 90: it gains 90 ft a round
+    ev = act(game, Run(), 25)  # caught, no fight: the run is over, the corridor run into is entered (it is there)
     assert one(ev, "caught")["fights"] is False and one(ev, "enter") and game.state.mode == "explore" and g.peaceful
 
 
@@ -204,7 +224,7 @@ def test_nameless_one_takes_no_drop_and_no_bribe_in_the_citadel() -> None:
 def test_food_stops_an_unintelligent_pursuer_half_the_time(face: int, stops: bool) -> None:
     game, g = chase("ogre")
     assert not game.monster_of(g).intelligent
-    ev = act(game, DropFood(), face, *((NOTHING,) if stops else ()))
+    ev = act(game, DropFood(), face)  # it comes to the food in this round; stopped there, it is left behind
     r = one(ev, "roll", purpose="food_distracts")
     assert (r["total"], r["target"]) == (face, 50)
     assert "rations" not in game.state.items
@@ -225,7 +245,7 @@ def test_food_never_stops_an_intelligent_pursuer() -> None:
 def test_treasure_stops_an_intelligent_pursuer_half_the_time(face: int, stops: bool) -> None:
     game, g = chase("gaoler", gold=100)
     treasure = g.treasure
-    ev = act(game, DropTreasure(), *[1] * 6, face, *((NOTHING,) if stops else ()))  # 6d6x10 = 60 gold, then the d100
+    ev = act(game, DropTreasure(), *[1] * 6, face)  # 6d6x10 = 60 gold, then the d100 when it comes to it
     assert one(ev, "drop")["amount"] == 60 and game.state.gold == 40
     r = one(ev, "roll", purpose="treasure_distracts")
     assert (r["total"], r["target"]) == (face, 50)
@@ -243,7 +263,8 @@ def test_the_least_valuable_gem_is_dropped_before_any_gold(face: int, stops: boo
     st = game.state
     st.items.update({"emerald": 1, "garnet": 1})
     st.haul, treasure = 85, g.treasure
-    ev = act(game, DropTreasure(), face, *((NOTHING,) if stops else ()))  # no gold roll: only the d100
+    dropped_at = st.pos
+    ev = act(game, DropTreasure(), face)  # no gold roll: only the d100
     assert (
         one(ev, "drop").data == {"item": "garnet", "amount": 1} and say(game, one(ev, "drop")) == "You drop the Garnet."
     )
@@ -253,7 +274,7 @@ def test_the_least_valuable_gem_is_dropped_before_any_gold(face: int, stops: boo
         assert one(ev, "distracted")["by"] == "treasure" and g.treasure == treasure + 25
     else:
         assert st.mode == "pursuit" and g.treasure == treasure
-        assert ("garnet", 1) in st.level.items[st.pos]
+        assert ("garnet", 1) in st.level.items[dropped_at]  # it lies where it was dropped
 
 
 def test_a_gem_is_treasure_enough_to_drop_without_gold() -> None:
@@ -278,12 +299,12 @@ def test_treasure_never_stops_an_unintelligent_pursuer() -> None:
 def test_burning_oil_stops_or_slows_a_pursuer_with_self_preservation(face: int, stops: bool) -> None:
     game, g = chase("gaoler")
     assert game.monster_of(g).self_preservation
-    ev = act(game, ThrowOil(), face, NOTHING)  # stopped or left behind: the run is over either way
+    ev = act(game, ThrowOil(), face)  # stopped, or held behind the fire: the run is over either way
     assert "oil_flask" not in game.state.items
     if stops:
         assert one(ev, "distracted")["by"] == "fire" and game.state.mode == "explore"
     else:
-        assert one(ev, "slowed")["feet"] == 3 * 90 * 3  # three rounds of its running
+        assert one(ev, "slowed")["rounds"] == 3  # it waits for the fire to burn out
         assert one(ev, "escape") and game.state.mode == "explore"
 
 
@@ -315,21 +336,23 @@ def run_thirty_rounds(game: Game) -> list[Event]:
     clock = st.rounds
     act(game, Run(), 1)
     events: list[Event] = []
-    for k in range(29):
+    for _k in range(29):
         assert not st.exhausted and st.mode == "pursuit"
-        events = act(game, Run(), *((NOTHING,) if k == 28 else ()))  # the last: the segment run into is entered
+        events = act(game, Run())  # the last: the corridor is entered; the gaoler that gave up stands in it
     assert st.rounds == clock + 30  # 300 seconds: five turns
     return events
 
 
 def test_thirty_rounds_of_running_exhaust_and_running_is_refused() -> None:
-    game, _g, _ = crawl_meet("gaoler", HOSTILE)
+    game, _g, _ = long_meet("gaoler", HOSTILE)
     st = game.state
     ev = run_thirty_rounds(game)
     assert one(ev, "exhausted")["rounds"] == 30 and st.exhausted
     assert one(ev, "escape") and st.mode == "explore"  # it gave up after 30 rounds too
     # The next monster met: running is refused, nothing changes.
-    _g2, _ = meet(game, "ogre", faces=encounter_faces())
+    g2 = game.add_group("ogre", 1, pos=(st.pos[0] + 6, 1))
+    script(game).push(*encounter_faces())
+    game.start_encounter(g2)
     assert st.mode == "encounter"
     before = game.checksum()
     ev = game.step(Run())
@@ -342,16 +365,16 @@ def test_thirty_rounds_of_running_exhaust_and_running_is_refused() -> None:
 
 
 def test_resting_three_turns_clears_exhaustion() -> None:
-    game, _g, _ = crawl_meet("gaoler", HOSTILE)
+    game, _g, _ = long_meet("gaoler", HOSTILE)
     st = game.state
     run_thirty_rounds(game)
     assert st.exhausted and st.mode == "explore"
     for n in (1, 2):
         clock = st.rounds
-        ev = act(game, Rest(), NOTHING)  # a turn passes; a wandering check finds nothing
+        ev = act(game, Rest())  # a turn passes (no wandering check: the gaoler stands in the corridor)
         assert st.rounds == clock + 60 and st.exhausted and one(ev, "rest")["exhausted"] is True
         assert say(game, one(ev, "rest")) == f"You rest for a turn ({60 * n}/180 rounds of rest)."
-    ev = act(game, Rest(), NOTHING)
+    ev = act(game, Rest())
     assert not st.exhausted and st.running_rounds == 0
     assert say(game, one(ev, "rest")) == "You rest for a turn. You are no longer exhausted."
 

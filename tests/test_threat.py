@@ -15,10 +15,10 @@ from test_running import chase
 from test_ui_encounter_map import beside
 from ui_helpers import Driver, press, screen
 
-from undercroft.bot import meeting
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
+from undercroft.sim import chances
 from undercroft.sim.odds import someone_falls
 from undercroft.ui import render
 from undercroft.ui.scenes import LookScene, SceneStack, game_stack
@@ -77,14 +77,14 @@ def test_a_party_is_told_the_to_hit_against_each_and_the_chance_someone_falls() 
     assert "No running here: talk, bribe or fight." in text  # the citadel: 000 as written, no running
 
 
-def test_the_encounter_choices_carry_the_bots_own_chances() -> None:
-    """Talk's chance is meeting.talk_odds, run's meeting.escape_chance: the functions the bot decides by."""
+def test_the_encounter_choices_carry_the_rules_chances() -> None:
+    """Talk's chance is chances.talk_chance, run's chances.escape_chance: the functions the bots decide by too."""
     game, g, _, stack = meeting_of("crawler", "hobgoblin", 2)
     console = tcod.console.Console(120, 40, order="F")
     stack.draw(console)
     text = box_text(str(console), "Encounter")
-    assert f"Talk {meeting.talk_odds(game, g):.0%}" in text
-    assert f"Run... {meeting.escape_chance(game, g):.0%}" in text
+    assert f"Talk {chances.talk_chance(game, g):.0%}" in text
+    assert f"Run... {chances.escape_chance(game, g):.0%}" in text
     assert "Will talk." in text  # the crawler: negotiation, no bribery
 
 
@@ -134,11 +134,31 @@ def test_a_short_screen_keeps_the_blow_and_look_pages_the_rest() -> None:
 
 
 def test_in_a_fight_running_carries_its_chance() -> None:
-    """From a fight no one evades by speed (003): the run's chance is the bot's escape_chance from melee."""
+    """From a fight no one evades by speed (003): the run's chance is escape_chance from melee."""
     game, g, _, stack = meeting_of("undercroft", "gaoler", 1)
     script(game).push(*[2] * 4)  # every attack misses
     driver = Driver(stack, size=(80, 50))
     press(driver, KeySym.F)
     assert game.state.combat is not None
     found = re.search(r"\[r\] Run through (?:a|the) door(?:\.\.\.)? \((\d+%)\)", screen(driver))
-    assert found is not None and found.group(1) == f"{meeting.escape_chance(game, g):.0%}"
+    assert found is not None and found.group(1) == f"{chances.escape_chance(game, g):.0%}"
+
+
+def test_the_bribe_choice_shows_the_best_chance_the_gold_can_buy_not_the_bots_offer() -> None:
+    """A Goblin (strength 2 + reluctance 2: the bribery table's second column, digits 1..6 down its rows) after a
+    failed talk: with 150 gold the best the party can buy is the row from 100 (digit 4 on a d6: 67%); the bot
+    would offer only 50 (the least sum with even odds, its own threshold), and the panel does not say so."""
+    game, g, _, stack = meeting_of("citadel", "goblin", 1)
+    g.negotiation = "failure"
+    game.state.gold = 150
+    table = content().tables.bribery
+    assert [row[1] for row in table.cells] == [1, 2, 3, 4, 5, 6] and table.die == 6
+    console = tcod.console.Console(120, 40, order="F")
+    stack.draw(console)
+    text = box_text(str(console), "Encounter")
+    assert "Bribe... 67% at 100" in text
+    assert chances.best_bribe(game, g) == (100, 4 / 6)
+    game.state.gold = 40  # 25..49: digit 2
+    assert chances.best_bribe(game, g) == (25, 2 / 6)
+    game.state.gold = 10  # 1..24: digit 1
+    assert chances.best_bribe(game, g) == (1, 1 / 6)

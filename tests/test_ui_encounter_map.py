@@ -9,8 +9,10 @@ import dataclasses
 import numpy as np
 import pytest
 import tcod.console
+from art_maps import on_art
 from engine_helpers import NOTHING, content, encounter_faces, make_game, script, walk_into
 from tcod.event import KeySym
+from test_chase_map import STRAIGHT
 from ui_helpers import Driver, names, panel_rect, panel_text, press, rows, screen
 
 from undercroft.rules import approach
@@ -243,10 +245,10 @@ def test_r_with_one_door_open_runs_at_once_and_with_none_says_why() -> None:
     assert "Not now: The Orc stands between you and every way out." in panel_text(screen(driver), session)
     g.pos = beside(game)  # inside the room: the one door is open
     assert colour_of(driver, "[r] Run") != render.FAINT and "[r] Run..." not in screen(driver)
-    landing = game.exits()[0].landing
+    room = st.segment
     press(driver, KeySym.R)  # met without a reaction, it follows for sure: a chase, no roll
     assert not isinstance(driver.top, DoorScene)
-    assert st.pos == landing and "You run through the door." in screen(driver)
+    assert st.segment != room and "You run through the door." in screen(driver)
 
 
 def test_r_twice_runs_the_way_in() -> None:
@@ -273,14 +275,30 @@ def friendly_wanderer() -> tuple[Game, Group, Driver, Session]:
     return game, g, driver, session
 
 
-def test_a_group_that_goes_its_way_may_be_pursued_and_the_chase_panel() -> None:
-    game, g, driver, session = friendly_wanderer()
-    st = game.state
+def test_a_group_that_goes_its_way_may_be_pursued() -> None:
+    _game, _g, driver, _ = friendly_wanderer()
     assert names(driver) == ["ExploreScene"]
-    text = screen(driver)
-    assert "The Kobold goes its way: [p] pursue" in rows(text)[0]
-    for m in st.party:
-        m.speed = game.monster_of(g).speed + 10  # faster: it catches up in two rounds
+    assert "The Kobold goes its way: [p] pursue" in rows(screen(driver))[0]
+    press(driver, KeySym.P)  # its room's doors are behind the party: cornered, it is caught at once
+    assert names(driver) == ["ExploreScene", "CombatScene"] and "You catch up with the Kobold!" in screen(driver)
+
+
+def wanderer_down_a_corridor(count: int = 1) -> tuple[Game, Group, Driver, Session]:
+    """Kobolds (60 ft a round) that went their way down a long corridor, 30 ft off; the party (as fast) may chase."""
+    game = make_game("undercroft", dice=ScriptedDice())
+    on_art(game, STRAIGHT, (7, 1))
+    g = game.add_group("kobold", count, pos=(10, 1), origin=Origin.WANDERING)
+    g.met = True
+    game.state.fled = g.id
+    for m in game.state.party:
+        m.speed = game.monster_of(g).speed
+    session = Session(content(), game)
+    return game, g, Driver(SceneStack(game_stack(session))), session
+
+
+def test_the_chase_panel_while_giving_chase() -> None:
+    game, g, driver, session = wanderer_down_a_corridor()
+    st = game.state
     press(driver, KeySym.P)
     assert names(driver) == ["ExploreScene", "PursuitScene"]
     assert st.pursuit is not None and st.pursuit.chaser == Side.PARTY
@@ -290,14 +308,14 @@ def test_a_group_that_goes_its_way_may_be_pursued_and_the_chase_panel() -> None:
     assert f"You are chasing the Kobold, {st.pursuit.distance} ft ahead." in panel
     assert "[r] Run on after it" in panel and "[w] Let it go" in panel and "Turn and fight" not in panel
     assert "You go after the Kobold!" in text
+    for m in st.party:
+        m.speed = game.monster_of(g).speed + 30  # faster now: it catches up
     press(driver, KeySym.R)
     assert names(driver) == ["ExploreScene", "CombatScene"] and "You catch up with the Kobold!" in screen(driver)
 
 
 def test_letting_it_go() -> None:
-    game, g, driver, _ = friendly_wanderer()
-    for m in game.state.party:
-        m.speed = game.monster_of(g).speed + 10
+    _, _, driver, _ = wanderer_down_a_corridor()
     press(driver, KeySym.P)
     press(driver, KeySym.W)
     assert names(driver) == ["ExploreScene"]
@@ -320,12 +338,11 @@ def test_compass_words() -> None:
 
 def test_a_group_of_several_that_goes_its_way_is_offered_and_chased_as_several() -> None:
     game = in_a_new_room()
-    g, driver, session = meet_at(game, "kobold", 3, (2, 2), origin=Origin.WANDERING, reaction=(6, 5))
+    g, driver, _ = meet_at(game, "kobold", 3, (2, 2), origin=Origin.WANDERING, reaction=(6, 5))
     press(driver, KeySym.W)  # 11: no attack; the wanderers go their way
     assert game.state.fled == g.id
     assert "The Kobolds go their way: [p] pursue" in rows(screen(driver))[0]
-    for m in game.state.party:
-        m.speed = game.monster_of(g).speed + 10
+    game, g, driver, session = wanderer_down_a_corridor(3)
     press(driver, KeySym.P)
     st = game.state
     assert st.pursuit is not None
@@ -351,3 +368,21 @@ def test_the_door_list_wraps_a_long_way_at_80x24(monkeypatch: pytest.MonkeyPatch
     x0, x1 = top.index("┌"), top.index("┐")
     words = " ".join(" ".join(row[x0 + 1 : x1] for row in rows(text)).split())
     assert "(the way you came): blocked" in words and "Enter: run" in words
+
+
+def test_burning_oil_is_drawn_on_the_map_while_it_burns() -> None:
+    from test_chase_map import chased
+
+    game = chased(STRAIGHT, "orc", (10, 1), (3, 1))
+    st = game.state
+    st.level.look(st.pos, 8)
+    p = st.pursuit
+    assert p is not None
+    p.fire, p.fire_out = [(8, 1), (9, 1)], 3
+    console = tcod.console.Console(80, 6, order="F")
+    render.draw_map(console, game)
+    row = str(console).splitlines()[1]
+    assert row[row.index("o") :].startswith("o···+^^@")  # the orc, the room, the door, the fire, the delver
+    p.rounds = 3  # burnt out
+    render.draw_map(console, game)
+    assert "^" not in str(console)

@@ -26,7 +26,7 @@ def test_the_oil_line_says_what_a_failed_throw_does() -> None:
     game = in_a_new_room()
     g, _, _ = meet_at(game, "kobold", 1, (2, 2))
     line = next(t for t in threat.distraction_lines(game, g) if t.startswith("Fears fire"))
-    assert "burning oil stops it (50%); if not, it falls" in line and line.endswith("ft behind.")
+    assert line == "Fears fire: burning oil stops it (50%), else it waits 3 rounds for it to die."
 
 
 def test_a_certain_death_tells_no_hit_points_lost() -> None:

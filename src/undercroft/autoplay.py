@@ -92,7 +92,8 @@ _WAYS_OUT: tuple[Action, ...] = (Run(), Talk(), Bribe(0))
 def had_a_way_out(game: Game) -> bool:
     """Whether the party, facing a group, may now do something other than fight it: run (from a meeting or a fight,
     or on in a pursuit), talk, bribe, drop food or treasure that may distract it, or walk on past a group that is
-    at peace. A death after a meeting where this never held is a death "without a choice" (docs/BALANCE.md)."""
+    at peace. A death after a meeting where this never held is a death "without a choice" (docs/BALANCE.md), unless
+    the party walked in after the game's warning of a final guardian (:func:`note_warning`)."""
     legal = game.legal
     st = game.state
     g = st.front_group()
@@ -106,6 +107,16 @@ def had_a_way_out(game: Game) -> bool:
     submerged = Behaviour.SUBMERGED in mon.behaviours
     food = legal(DropFood()) and formulas.distracted_by("food", mon.intelligent, submerged)
     return food or (legal(DropTreasure()) and formulas.distracted_by("treasure", mon.intelligent, submerged))
+
+
+def note_warning(game: Game, action: Action, ways: dict[int, bool]) -> None:
+    """A step through the door of a final guardian (:meth:`Game.finale_ahead`) comes after the game's warning (what
+    waits there, what will not work against it) and its question: a death in the fight behind it was chosen, whatever
+    its meeting offers, so the guardian counts in ``ways`` (group id -> a way out at one of its decisions) as a
+    meeting with a choice. The warning is no action: the bot takes the same step a player who goes in takes."""
+    terms = game.finale_ahead(action)
+    if terms is not None:
+        ways[terms.group] = True
 
 
 def play_game(
@@ -143,6 +154,7 @@ def play_game(
             if front is not None and game.state.depth == 0 and trapped.get(front.id, True):
                 _watch_floor_1(game, front, trapped, named)
             action = bot.choose()
+            note_warning(game, action, ways)
             t1 = time.perf_counter() if timing is not None else 0.0
             try:
                 events = play_step(game, recorder, action) if recorder else game.step(action)
@@ -501,6 +513,7 @@ __all__ = [
     "cores",
     "game_seed",
     "had_a_way_out",
+    "note_warning",
     "play_chunk",
     "play_game",
     "run",

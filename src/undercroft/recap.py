@@ -5,8 +5,8 @@ met, the level-ups, the death or the win, each with its turn) and the **turning 
 last meeting, the one with what killed the party (the last choice made there while another way was open: to run,
 talk, bribe or drink). :func:`turning_lines` then says what the party chose there, at what hit points and with how
 many potions, and what the other ways out were worth, in the odds the panels showed, computed from the state as it
-stood (``sim.odds.fight_odds`` for a fight; ``bot.meeting``'s escape, talk and bribe chances, which are
-``rules/formulas.py``'s): "On turn 41, floor 1, at HP 6/12 with 3 potions, you attacked the Ghoul: win 90%, death
+stood (``sim.odds.fight_odds`` for a fight; ``sim.chances``' escape, talk and bribe chances, from
+``rules/formulas.py``): "On turn 41, floor 1, at HP 6/12 with 3 potions, you attacked the Ghoul: win 90%, death
 10%; running was 50%."; :func:`replay_command`, the command that plays on from just before it.
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from undercroft import record
-from undercroft.bot import meeting
 from undercroft.content import Content
 from undercroft.narrate import finale
 from undercroft.rules.actions import (
@@ -34,7 +33,8 @@ from undercroft.rules.actions import (
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game, Snapshot
 from undercroft.rules.names import the
-from undercroft.rules.types import Mode, Origin
+from undercroft.rules.types import Mode
+from undercroft.sim import chances
 from undercroft.sim.odds import fight_odds
 
 # Each choice in a meeting: the way out it takes (a key of :func:`_chances`) and how the recap says it was
@@ -164,12 +164,15 @@ def _chances(game: Game, t: Turning) -> dict[str, tuple[str, float]]:
     if odds is not None:
         out["fight"] = ("fighting", odds.win)
     if game.legal(Run()):
-        out["run from"] = ("running", meeting.escape_chance(game, g))
-    if game.legal(Talk()) and (chance := meeting.talk_odds(game, g)) > 0:
+        out["run from"] = ("running", chances.escape_chance(game, g))
+    if game.legal(Talk()) and (chance := chances.talk_chance(game, g)) > 0:
         out["talk to"] = ("talking", chance)
-    offer = t.action.gold if isinstance(t.action, Bribe) else meeting.bribe_offer(game, g)
-    if offer is not None and g.origin != Origin.GUARDIAN and (cell := game.bribe_cell(g, offer)) is not None:
-        out["bribe"] = (f"a bribe of {offer} gold", meeting.bribe_chance(game.content.tables.bribery.die, cell[2]))
+    if isinstance(t.action, Bribe):
+        if (cell := game.bribe_cell(g, t.action.gold)) is not None:
+            taken = chances.bribe_chance(game.content.tables.bribery.die, cell[2])
+            out["bribe"] = (f"a bribe of {t.action.gold} gold", taken)
+    elif (bribe := chances.best_bribe(game, g)) is not None:
+        out["bribe"] = (f"a bribe of {bribe[0]} gold", bribe[1])
     return out
 
 
@@ -195,18 +198,18 @@ def turning_lines(content: Content, run: Story) -> list[str]:
     if g is None or game.monster_of(g).name != run.cause:  # the last choice was not about what killed it
         return []
     way, said = CHOSE[type(t.action)]
-    chances = _chances(game, t)
-    mine = chances.pop(way, None)
+    ways = _chances(game, t)
+    mine = ways.pop(way, None)
     what = said.format(the(game.monster_of(g).name))
     odds = fight_odds(content, game) if way == "fight" else None
     if odds is not None:
         what += f": win {_percent(odds.win)}, death {_percent(odds.death)}"
     elif mine is not None:
         what += f" at {_percent(mine[1])}"
-    others = [f"{label}{' was' if k == 0 else ''} {_percent(p)}" for k, (label, p) in enumerate(chances.values())]
+    others = [f"{label}{' was' if k == 0 else ''} {_percent(p)}" for k, (label, p) in enumerate(ways.values())]
     first = f"On turn {t.turn}, floor {game.state.depth + 1}, {_standing(game)}, you {what}"
     lines = [first + (f"; {', '.join(others)}." if others else ".")]
-    best = max(chances.values(), key=lambda lp: lp[1], default=None)
+    best = max(ways.values(), key=lambda lp: lp[1], default=None)
     if best is not None and mine is not None and best[1] >= mine[1] + BETTER:
         lines.append(f"{best[0].capitalize()} was the better chance.")
     return lines

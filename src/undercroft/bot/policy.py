@@ -45,8 +45,6 @@ from undercroft.bot.meeting import (
     Met,
     best,
     bribe_offer,
-    catches,
-    escape_chance,
     fight_win,
     leaves,
     pays,
@@ -77,6 +75,7 @@ from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
+from undercroft.sim.chances import catches, escape_chance
 from undercroft.sim.odds import attack_target
 
 HURT = 0.5  # drink outside a fight at or below this fraction of max HP
@@ -279,7 +278,7 @@ class Bot:
         shown = None if met is None else met.win
         if g.treasure <= 0 or shown is None or shown < PURSUE_ODDS or self._hurt(REST_UNTIL) is not None:
             return False
-        return catches(game, g, game.distance_to(g) if game.proc.distance else 0, 0)
+        return catches(game)
 
     # --- encounter ---------------------------------------------------------------------------------------
 
@@ -438,7 +437,7 @@ class Bot:
         p = st.pursuit
         win = functools.cache(functools.partial(fight_win, game))  # (asked only where a decision turns on it)
         if p is not None and p.chaser == Side.PARTY:  # the party gives chase: run on (Run) or let it go (Wait)
-            on = not game.tired() and catches(game, g, p.distance, p.rounds) and win() >= PURSUE_ODDS
+            on = not game.tired() and catches(game) and win() >= PURSUE_ODDS
             return [Run()] if on else [Wait()]
         mon = game.monster_of(g)
         out: list[Action] = []

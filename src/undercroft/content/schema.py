@@ -279,7 +279,8 @@ class Distractions(Model):
     treasure: Percent  # an intelligent pursuer stops for dropped treasure
     treasure_gold: GoldDice  # how much gold a "drop treasure" throws down (capped by what the party has)
     oil_stops: Percent  # burning oil stops a pursuer with self-preservation...
-    oil_slows_rounds: Annotated[StrictInt, Field(ge=0, le=60)]  # ...otherwise it loses this many rounds
+    oil_slows_rounds: Annotated[StrictInt, Field(ge=0, le=60)]  # ...otherwise the fire holds it this many rounds
+    oil_tiles: Annotated[StrictInt, Field(ge=1, le=10)]  # the tiles behind the party that the oil sets burning
 
 
 class TablesFile(Model):

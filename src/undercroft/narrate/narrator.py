@@ -585,7 +585,7 @@ class Narrator:
     def _e_pursuit(self, e: Event) -> str:
         name, many = self.group(e)
         comes = f"{The(name)} {_agree(many, 'comes', 'come')} after you"
-        if e["distance"] <= 0:  # running from a fight: it starts at the party's heels
+        if e["distance"] <= self.content.rules.encounter.feet_per_tile:  # a step away: from a fight, at your heels
             return f"{comes}, right at your heels!"
         return f"{comes}! ({e['distance']} ft behind)"
 
@@ -635,5 +635,6 @@ class Narrator:
 
     def _e_slowed(self, e: Event) -> str:
         name, many = self.group(e)
-        balks = _agree(many, "balks at the fire and falls", "balk at the fire and fall")
-        return f"{The(name)} {balks} {e['feet']} ft behind."
+        balks, waits = _agree(many, "balks", "balk"), _agree(many, "waits", "wait")
+        rounds = int(e["rounds"])
+        return f"{The(name)} {balks} at the fire and {waits} {rounds} round{'s' if rounds != 1 else ''} for it to die."

@@ -271,7 +271,7 @@ def monsters_turn(ctx: Ctx, g: Group, events: list[Event]) -> None:
         st.mode = Mode.ENCOUNTER
         return
     acts = formulas.monster_acts(g.turns, mon.acts_every)
-    if Behaviour.HOLDS_GROUND in mon.behaviours and not c.party_attacked:
+    if formulas.holds_back(Behaviour.HOLDS_GROUND in mon.behaviours, c.party_attacked):
         acts = False
         events.append(Event("holds", {"group": g.id, "monster": g.monster, "count": g.count_told}))
     elif not acts:

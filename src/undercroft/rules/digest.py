@@ -100,7 +100,18 @@ def encode_clock(st: GameState) -> list[int]:
 
 
 def encode_mode(st: GameState) -> list[int]:
-    out = [sid(st.mode), st.depth, st.entered, st.fled, st.next_group, st.kills, st.haul, len(st.owed), *st.owed]
+    out = [
+        sid(st.mode),
+        st.depth,
+        st.entered,
+        st.fled,
+        st.lost,
+        st.next_group,
+        st.kills,
+        st.haul,
+        len(st.owed),
+        *st.owed,
+    ]
     enc, com, pur = st.encounter, st.combat, st.pursuit
     if enc is None:
         out.append(NONE)
@@ -122,6 +133,10 @@ def encode_mode(st: GameState) -> list[int]:
         out.append(NONE)
     else:
         out += (pur.group, pur.distance, pur.rounds, pur.fights, sid(pur.chaser), *(pur.to or (NONE, NONE)))
+        for tiles in (pur.trail, pur.lures, pur.fire):
+            out.append(len(tiles))
+            out += (c for t in tiles for c in t)
+        out += (pur.fire_out, pur.balked)
     return out
 
 
@@ -307,7 +322,7 @@ class Tracker:
             self._clock = zlib.crc32(_CLOCK.pack(*clock)) & _MASK
             changed = True
         if st.encounter is None and st.combat is None and st.pursuit is None:  # nothing changed in place
-            mode: object = (st.mode, st.depth, st.entered, st.fled, st.next_group, st.kills, st.haul, *st.owed)
+            mode: object = (st.mode, st.depth, st.entered, st.fled, st.lost, st.next_group, st.kills, st.haul, *st.owed)
             if mode != self._mode_key:
                 self._mode_key = mode
                 self._mode = _crc(encode_mode(st))

@@ -1,62 +1,49 @@
-"""Distractions in a chase (003): "the party may drop possessions to slow pursuit". Food dropped stops an
-unintelligent pursuer, treasure an intelligent one, each on a percentile chance, and the chase ends; burning oil
-stops a monster with self-preservation, or slows it. A drop buys off nobody: there is none in a meeting or a fight
-(refused, ``not_fleeing``), where paying a monster is a bribe (000). The chase itself: :mod:`undercroft.rules.flight`.
+"""Distractions in a chase (003): "the party may drop possessions to slow pursuit". What the party throws down
+lies on its tile; the pursuer, following the party's path, comes to it (:mod:`undercroft.rules.chase`): food may
+stop an unintelligent pursuer, treasure an intelligent one, each on a percentile chance, and the one that takes it
+stops there and the chase ends; what is not taken stays on the floor. Burning oil sets the tiles just behind the
+party alight: a monster with self-preservation that comes to them may stop, else it waits until they burn out; one
+without runs through. A drop buys off nobody: there is none in a meeting or a fight (refused, ``not_fleeing``),
+where paying a monster is a bribe (000). The chase itself: :mod:`undercroft.rules.flight`.
 """
 
 from __future__ import annotations
 
-from undercroft.rules import flight, formulas
+from undercroft.rules import flight
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.rng import ENCOUNTER
-from undercroft.rules.state import Group
-from undercroft.rules.types import Behaviour, Distraction, Mode
-
-
-def _stops(ctx: Ctx, g: Group, why: Distraction, events: list[Event]) -> None:
-    st = ctx.state
-    events.append(Event("distracted", {"group": g.id, "by": why, "monster": g.monster, "count": g.count_told}))
-    st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
 
 
 def drop_food(ctx: Ctx, events: list[Event]) -> None:
-    """Throw down food while fleeing: an unintelligent pursuer may stop to eat, and the chase ends (003). Only in
-    a pursuit: in a meeting, paying a monster is a bribe (000, :func:`undercroft.rules.parley.bribe`)."""
+    """Throw down food while fleeing: it lies where the party stands, for the pursuer to come to (003). Only in a
+    pursuit: in a meeting, paying a monster is a bribe (000, :func:`undercroft.rules.parley.bribe`)."""
     food = ctx.item_of("food")
     assert food is not None  # the precheck
-    g = ctx.current_group()
-    mon = ctx.monster_of(g)
     ctx.take_item(food)
     events.append(Event("drop", {"item": food, "amount": 1}))
-    works = formulas.distracted_by("food", mon.intelligent, Behaviour.SUBMERGED in mon.behaviours)
-    if works and ctx.percent(events, "food_distracts", ctx.content.tables.distractions.food, group=g.id):
-        _stops(ctx, g, "food", events)
-        return
-    if not works:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "food"}))
+    _lay(ctx, food, 1)
     _after_drop(ctx, events)
 
 
 def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
-    """Throw down treasure while fleeing: an intelligent pursuer may stop for it (it then keeps it), and the chase
-    ends (003). Only in a pursuit, as :func:`drop_food`. The least valuable gem goes first (ours: gold buys bribes
-    and wares; a gem only counts when carried out), else gold (:func:`dropped_treasure`)."""
-    st = ctx.state
-    g = ctx.current_group()
-    mon = ctx.monster_of(g)
-    item, amount, value = dropped_treasure(ctx, events)
+    """Throw down treasure while fleeing: it lies where the party stands, for the pursuer to come to (003); one that
+    takes it keeps it. Only in a pursuit, as :func:`drop_food`. The least valuable gem goes first (ours: gold buys
+    bribes and wares; a gem only counts when carried out), else gold (:func:`dropped_treasure`)."""
+    item, amount, _ = dropped_treasure(ctx, events)
     events.append(Event("drop", {"item": item, "amount": amount}))
-    works = formulas.distracted_by("treasure", mon.intelligent, Behaviour.SUBMERGED in mon.behaviours)
-    if works and ctx.percent(events, "treasure_distracts", ctx.content.tables.distractions.treasure, group=g.id):
-        g.treasure += value  # (a gem's worth joins its hoard: killed later, it pays out as gold)
-        _stops(ctx, g, "treasure", events)
-        return
+    _lay(ctx, item, amount)
+    _after_drop(ctx, events)
+
+
+def _lay(ctx: Ctx, item: str, amount: int) -> None:
+    st = ctx.state
+    p = st.pursuit
+    assert p is not None
     st.level.items.setdefault(st.pos, []).append((item, amount))
     st.level.touch()
-    if not works:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": item}))
-    _after_drop(ctx, events)
+    if st.pos not in p.lures:
+        p.lures.append(st.pos)
 
 
 def dropped_treasure(ctx: Ctx, events: list[Event]) -> tuple[str, int, int]:
@@ -88,7 +75,9 @@ def _after_drop(ctx: Ctx, events: list[Event]) -> None:
 
 
 def oil(ctx: Ctx, events: list[Event]) -> None:
-    """Throw burning oil behind the party: a monster with self-preservation may stop, or balks and falls back."""
+    """Throw burning oil behind the party: the last ``distractions.oil_tiles`` tiles of its path (its own tile, which
+    it runs on from, and those behind it) burn for ``distractions.oil_slows_rounds`` rounds
+    (:mod:`undercroft.rules.chase` says what the pursuer does there)."""
     st = ctx.state
     item = ctx.item_of("oil")
     assert item is not None  # the precheck
@@ -96,16 +85,9 @@ def oil(ctx: Ctx, events: list[Event]) -> None:
     p = st.pursuit
     assert p is not None
     g = st.group(p.group)
-    mon = ctx.monster_of(g)
     d = ctx.content.tables.distractions
-    events.append(Event("oil", {"item": item, "group": g.id, "monster": g.monster, "count": g.count_told}))
-    if not mon.self_preservation:
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "fire"}))
-    elif ctx.percent(events, "oil_stops", d.oil_stops, group=g.id):
-        _stops(ctx, g, "fire", events)
-        return
-    else:
-        slowed = formulas.oil_slowed_feet(d.oil_slows_rounds, mon.speed, ctx.rules.encounter.running_multiplier)
-        p.distance += slowed
-        events.append(Event("slowed", {"group": g.id, "feet": slowed, "monster": g.monster, "count": g.count_told}))
+    behind = [t for t in p.trail if t != g.pos][-d.oil_tiles :]  # the party's own tile (it runs on) and behind it
+    p.fire, p.fire_out, p.balked = behind, p.rounds + 1 + d.oil_slows_rounds, False  # it burns the next rounds
+    told = {"monster": g.monster, "count": g.count_told, "tiles": [list(t) for t in behind]}
+    events.append(Event("oil", {"item": item, "group": g.id, **told}))
     _after_drop(ctx, events)

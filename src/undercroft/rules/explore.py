@@ -151,8 +151,13 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event], entry: tuple[int, int
     st.segment = seg
     st.segment_entry = st.prev_pos if entry is None else entry
     st.entered = True
-    events.append(Event("enter", {"segment": seg, "kind": s.kind, "visited": visited}))
-    present = [g for g in ctx.groups_in(seg) if not g.hidden]
+    # (not the group that has just lost the party in a chase: it stays where it stopped, ``passed``, and the
+    # segment it stands in gets no monster check either)
+    present = [g for g in ctx.groups_in(seg) if not g.hidden and g.id != st.lost]
+    lost = any(g.id == st.lost for g in ctx.groups_in(seg))
+    events.append(
+        Event("enter", {"segment": seg, "kind": s.kind, "visited": visited, **({"passed": st.lost} if lost else {})})
+    )
     lv.visit(seg)
     if present:
         # the nearest group is the one met (the others stand behind it); the first listed between equals
@@ -170,7 +175,7 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event], entry: tuple[int, int
         init_behaviour(g, mon)
         encounter.begin(ctx, g, events)
         return
-    if any(g.hidden for g in ctx.groups_in(seg)):
+    if lost or any(g.hidden for g in ctx.groups_in(seg)):
         return
     if ctx.proc.monster_check:
         monster_check.check(ctx, seg, s.kind, visited, events)
@@ -209,6 +214,8 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
             enter_segment(ctx, st.segment, events, st.segment_entry)
         else:
             st.entered = True
+    if st.mode == Mode.EXPLORE:
+        st.lost = 0
     encounter.follow(ctx)
     unseen.watch(ctx, events)
 

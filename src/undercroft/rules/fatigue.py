@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from undercroft.rules import formulas
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 
@@ -23,7 +24,7 @@ def run_round(ctx: Ctx, events: list[Event]) -> bool:
     if st.exhausted:
         return False
     st.running_rounds += 1
-    if st.running_rounds >= fat.max_running_rounds:
+    if formulas.exhausted_after(st.running_rounds, fat.max_running_rounds):
         st.exhausted = True
         st.rest_rounds = 0
         events.append(Event("exhausted", {"rounds": st.running_rounds}))

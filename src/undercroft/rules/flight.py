@@ -11,29 +11,27 @@
   (:func:`formulas.escapes_by_speed`), and a group that never saw where it went (out of sight) loses it; from a
   fight neither applies. Then the reaction band's pursuit chance decides whether it follows (certain for a group
   with no reaction, and for a submerged monster), rolled once, the first time the party runs from the group: its
-  answer stands for every later run from it (``Group.pursues``). A chase starts where the sides stand as the party
-  turns to run: from the encounter at their walking distance on the map (0 where the ruleset has no distance), its
-  first round in the Run; from a fight at 0 ft, the sides being in melee, where the fight is: its rounds are the
-  Runs that follow.
-* Pursuit (:func:`pursuit_round`): each round the party runs its running speed on the map toward the tile beyond
-  its door (:func:`_flee`), and the pursuer gains (its speed - the party's) x the running multiplier in feet; at
-  0 ft it catches the party (a fight, or, on a friendly reaction, only company); beyond the map's sight
-  (:func:`undercroft.rules.approach.sight_feet`), or after ``pursuit_max_rounds`` rounds, it gives up. A submerged
-  monster never gives up.
+  answer stands for every later run from it (``Group.pursues``). A chase starts where the sides stand on the map
+  as the party turns to run: from the encounter its first round is part of the Run; from a fight (the sides in
+  melee) its rounds are the Runs that follow.
+* Pursuit (:func:`pursuit_round`): each round both sides run on the map, the party toward the tile beyond its door
+  and then away, the pursuer along the party's path; it catches the party beside it (a fight, or, on a friendly
+  reaction, only company), and loses it once it cannot see it from its own tile, or after ``pursuit_max_rounds``
+  rounds (:mod:`undercroft.rules.chase`). A submerged monster never gives up.
 * Distractions (003: food, treasure, burning oil dropped while fleeing): :mod:`undercroft.rules.distractions`.
-* The party may pursue a group that goes its way (:func:`pursue`, 003): the same chase turned round, the party
-  gaining (its speed - the group's) x the multiplier a round; it catches it (a fight), loses sight of it or gives
+* The party may pursue a group that goes its way (:func:`pursue`, 003): the same chase turned round, the group
+  running away on the map and the party following its path; it catches it (a fight), loses sight of it or gives
   up (the group is gone), or lets it go (``wait``).
 * Every round of running counts towards exhaustion (:mod:`undercroft.rules.fatigue`).
 """
 
 from __future__ import annotations
 
-from undercroft.rules import approach, combat, encounter, fatigue, formulas, ways_out
+from undercroft.rules import approach, chase, combat, encounter, fatigue, formulas, ways_out
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.refusals import Code, Reason, Refused
-from undercroft.rules.state import Group, Pursuit
+from undercroft.rules.state import Pursuit
 from undercroft.rules.types import Behaviour, Mode, Side
 
 
@@ -80,7 +78,6 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     g = ctx.current_group()
     mon = ctx.monster_of(g)
     way = exit_for(ctx, door)
-    apart = approach.distance(ctx, g) if ctx.proc.distance else 0  # where the sides stand as the party turns to run
     from_fight = st.combat is not None  # 003: evasion by speed or out of sight only before the combat phase
     fatigue.run_round(ctx, events)
     ctx.tick(1)
@@ -123,11 +120,16 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         )
         st.mode, st.encounter = Mode.EXPLORE, None
         return
-    distance = 0 if from_fight else apart  # where the sides stand: in a fight they are in melee, in contact
     fights = band.pursuit_fights if band is not None else True
-    st.pursuit = Pursuit(g.id, distance, 0, fights, to=way.landing)
+    trail = chase.start_trail(ctx, st.pos, g.pos)
+    st.pursuit = Pursuit(g.id, approach.distance(ctx, g), 0, fights, to=way.landing, trail=trail)
     st.mode = Mode.PURSUIT
-    events.append(Event("pursuit", {"group": g.id, "distance": distance, "monster": g.monster, "count": g.count_told}))
+    events.append(
+        Event(
+            "pursuit",
+            {"group": g.id, "distance": st.pursuit.distance, "monster": g.monster, "count": g.count_told},
+        )
+    )
     if from_fight:
         return  # 003: the chase begins where the fight is; its rounds are the Runs that follow
     pursuit_round(ctx, events)
@@ -140,29 +142,6 @@ def _land(ctx: Ctx, way: ways_out.Exit) -> None:
     before = way.door if way.landing != way.door else _inside(ctx, way.door)
     st.prev_pos, st.pos = before, way.landing
     approach.enter_later(ctx, way.segment, before)
-
-
-def _flee(ctx: Ctx, p: Pursuit) -> None:
-    """A round of the party's flight on the map: it runs its running speed (its speed x the running multiplier, at
-    the map's scale) toward the tile beyond its door, round by round, and stops there; the chase goes on in feet
-    between the sides. Nothing is mapped on the way; the segment it runs into is entered once the chase is over."""
-    st = ctx.state
-    if p.to is None:
-        return
-    m = st.level.map
-    tiles = approach.tiles_per_round(ctx, ctx.party_speed() * ctx.rules.encounter.running_multiplier)
-    field = approach.step_map(m, p.to, approach.REACH, approach.occupied(ctx), target=st.pos)
-    for _ in range(tiles):
-        here = field.at(st.pos)
-        nxt = p.to if here == 1 else approach.next_step(field, st.pos)
-        if here <= 0 or nxt is None:
-            break
-        st.prev_pos, st.pos = st.pos, nxt
-        seg = int(m.segment_of[nxt[1], nxt[0]])
-        if seg != st.segment and seg >= 0:
-            approach.enter_later(ctx, seg, st.prev_pos)
-    if st.pos == p.to:
-        p.to = None
 
 
 def _inside(ctx: Ctx, door: tuple[int, int]) -> tuple[int, int]:
@@ -181,8 +160,8 @@ def pursue(ctx: Ctx, events: list[Event]) -> None:
     st = ctx.state
     g = st.group(st.fled)
     st.fled = 0
-    distance = approach.distance(ctx, g) if ctx.proc.distance else 0
-    st.pursuit = Pursuit(g.id, distance, 0, True, Side.PARTY)
+    distance = approach.distance(ctx, g)
+    st.pursuit = Pursuit(g.id, distance, 0, True, Side.PARTY, trail=chase.start_trail(ctx, g.pos, st.pos))
     st.mode, st.encounter = Mode.PURSUIT, None
     events.append(Event("pursue", {"group": g.id, "distance": distance, "monster": g.monster, "count": g.count_told}))
     keep_running(ctx, events)
@@ -223,108 +202,43 @@ def _gone(ctx: Ctx, gid: int) -> None:
 
 
 def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
-    """One round of the chase: the pursuer gains or loses ground, catches up, or gives up."""
+    """One round of the chase on the map (:func:`undercroft.rules.chase.round_`): the pursuer catches up, is
+    stopped by something dropped, loses sight of the runner or gives up, or the chase goes on."""
     st = ctx.state
     p = st.pursuit
     assert p is not None
     g = st.group(p.group)
-    mon = ctx.monster_of(g)
-    rules = ctx.rules.encounter
     p.rounds += 1
-    if p.chaser == Side.PARTY:
-        _chase_round(ctx, p, g, events)
-        return
-    _flee(ctx, p)
-    p.distance, end = formulas.chase_round(
-        p.distance,
-        formulas.pursuit_gain(mon.speed, ctx.party_speed(), rules.running_multiplier),
-        p.rounds,
-        approach.sight_feet(ctx),
-        rules.pursuit_max_rounds,
-        Behaviour.SUBMERGED not in mon.behaviours,
-    )
-    if end != "caught":
-        _follow(ctx, g, p.distance, approach.tiles_per_round(ctx, mon.speed * rules.running_multiplier))
-    if end == "caught":
-        if not p.fights:
-            events.append(
-                Event("caught", {"group": g.id, "fights": False, "monster": g.monster, "count": g.count_told})
-            )
-            g.peaceful = True
-            st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
+    out = chase.round_(ctx, p, g, events)
+    told = {"monster": g.monster, "count": g.count_told}
+    by_party = p.chaser == Side.PARTY
+    if out.end == "caught":
+        if by_party or p.fights:
+            by = {"by": "party"} if by_party else {}
+            events.append(Event("caught", {"group": g.id, "fights": True, **told, **by}))
+            st.pursuit = None
+            g.peaceful = g.peaceful and not by_party
+            combat.start(ctx, g, events)
             return
-        events.append(Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told}))
-        st.pursuit = None
-        combat.start(ctx, g, events)
-        return
-    if end:
-        events.append(
-            Event(
-                "escape",
-                {"group": g.id, "distance": p.distance, "monster": g.monster, "count": g.count_told, "reason": end},
-            )
-        )
+        events.append(Event("caught", {"group": g.id, "fights": False, **told}))
+        g.peaceful = True
         st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
         return
-    events.append(
-        Event(
-            "chase",
-            {"group": g.id, "distance": p.distance, "round": p.rounds, "monster": g.monster, "count": g.count_told},
-        )
-    )
-
-
-def _follow(ctx: Ctx, g: Group, feet: int, tiles: int) -> None:
-    """The pursuer follows on the map: it runs (up to ``tiles`` steps) toward the party until it stands no farther
-    from it than the chase's ``feet``, so that the map shows it where the chase has it (it cannot stand farther
-    off than the map's walk: the party runs no farther than the tile beyond its door)."""
-    if approach.distance(ctx, g) > feet:
-        approach.advance(ctx, g, tiles, until=lambda: approach.distance(ctx, g) <= feet)
-
-
-def _chase_round(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> None:
-    """A round of the party's chase: the same rules turned round (003)."""
-    st = ctx.state
-    mon = ctx.monster_of(g)
-    rules = ctx.rules.encounter
-    p.distance, over = formulas.chase_round(
-        p.distance,
-        formulas.pursuit_gain(ctx.party_speed(), mon.speed, rules.running_multiplier),
-        p.rounds,
-        approach.sight_feet(ctx),
-        rules.pursuit_max_rounds,
-    )
-    if over == "caught":
-        events.append(
-            Event("caught", {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told, "by": "party"})
-        )
-        st.pursuit = None
-        g.peaceful = False
-        combat.start(ctx, g, events)
+    if out.end == "distracted":
+        events.append(Event("distracted", {"group": g.id, "by": out.by, **told}))
+        st.mode, st.pursuit, st.encounter, st.lost = Mode.EXPLORE, None, None, g.id
         return
-    if over:
-        events.append(
-            Event(
-                "got_away",
-                {"group": g.id, "distance": p.distance, "monster": g.monster, "count": g.count_told, "reason": over},
-            )
-        )
+    if out.end and by_party:
+        events.append(Event("got_away", {"group": g.id, "distance": p.distance, **told, "reason": out.end}))
         st.mode, st.pursuit = Mode.EXPLORE, None
         _gone(ctx, g.id)
         return
-    events.append(
-        Event(
-            "chase",
-            {
-                "group": g.id,
-                "distance": p.distance,
-                "round": p.rounds,
-                "monster": g.monster,
-                "count": g.count_told,
-                "by": "party",
-            },
-        )
-    )
+    if out.end:
+        events.append(Event("escape", {"group": g.id, "distance": p.distance, **told, "reason": out.end}))
+        st.mode, st.pursuit, st.encounter, st.lost = Mode.EXPLORE, None, None, g.id
+        return
+    extra = {"by": "party"} if by_party else {}
+    events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, **told, **extra}))
 
 
 def keep_running(ctx: Ctx, events: list[Event]) -> None:

@@ -9,13 +9,15 @@ Clauses (docs/RULES.md):
 * 001, the fight: :func:`attack` (the d20 roll: a natural ``always_miss`` misses, a natural ``critical`` hits
   for ``critical_multiplier`` times the damage, otherwise hit iff total >= defense), :func:`damage`,
   :func:`party_acts_first` (initiative: the higher AGILITY acts first, the party wins ties, a monster that holds
-  its ground never opens), :func:`monster_acts` (slow monsters act every n-th turn).
-* 003, fatigue: :func:`to_hit_bonus`, :func:`damage_bonus`, :func:`monster_bonus` (an exhausted party is worse
-  at both and easier to hit).
+  its ground never opens), :func:`holds_back` (and keeps still unless the party swung), :func:`monster_acts`
+  (slow monsters act every n-th turn).
+* 003, fatigue: :func:`exhausted_after` (the running rounds that exhaust), :func:`to_hit_bonus`,
+  :func:`damage_bonus`, :func:`monster_bonus` (an exhausted party is worse at both and easier to hit).
 * 003, surprise: :func:`free_round` (one side surprised gives the other a free first round; both surprised
   cancels out).
 * 001 running, 003 evasion and pursuit: :func:`follows`, :func:`automatic_evasion`, :func:`party_speed`,
-  :func:`escapes_by_speed`, :func:`pursuit_gain`.
+  :func:`escapes_by_speed`; 003's distractions: :func:`distraction_percent` (food or
+  treasure dropped), :func:`oil_stop_percent` (burning oil).
 * 000, negotiation and bribery: :func:`band`, :func:`negotiation_modifiers`, :func:`negotiation_total`,
   :func:`fraction` (the tribute), :func:`bribe_cell`, :func:`bribe_accepted`.
 * Checks: :func:`percent` (a d100 percentile check), :func:`monster_check` (000: 1..max on the check die).
@@ -31,6 +33,7 @@ from typing import Literal, Protocol, TypeVar
 from undercroft.content.schema import (
     BriberyTable,
     CombatRules,
+    Distractions,
     FatigueRules,
     Fraction,
     GrowthRules,
@@ -114,6 +117,11 @@ def party_acts_first(party_agility: int, monster_agility: int, holds_ground: boo
     return party_agility >= monster_agility or holds_ground
 
 
+def holds_back(holds_ground: bool, party_attacked: bool) -> bool:
+    """001: a monster that holds its ground loses its turn unless the party attacked it this round."""
+    return holds_ground and not party_attacked
+
+
 def party_agility(agilities: Iterable[int]) -> int:
     """The party's AGILITY for initiative: its best living character's."""
     return max(agilities, default=0)
@@ -142,6 +150,11 @@ def monster_acts(turn: int, acts_every: int) -> bool:
     """Whether the monsters act on their turn number ``turn`` (0-based): turns 0, n, 2n, ... for a monster that
     acts every n-th turn."""
     return turn % acts_every == 0
+
+
+def exhausted_after(running_rounds: int, max_running_rounds: int) -> bool:
+    """003: a party that has run ``max_running_rounds`` rounds (or more) is exhausted."""
+    return running_rounds >= max_running_rounds
 
 
 def exhausted_counts(exhausted: bool, fatigue_rules_on: bool) -> bool:
@@ -292,34 +305,17 @@ def distracted_by(what: Literal["food", "treasure"], intelligent: bool, submerge
     return not submerged and (intelligent if what == "treasure" else not intelligent)
 
 
-def pursuit_gain(monster_speed: int, party_speed_: int, running_multiplier: int) -> int:
-    """Feet a pursuer gains on a running party in one round (negative: it falls behind)."""
-    return (monster_speed - party_speed_) * running_multiplier
+def distraction_percent(
+    what: Literal["food", "treasure"], table: Distractions, intelligent: bool, submerged: bool
+) -> int:
+    """003: the percentile chance that ``what`` dropped stops the pursuer (0: it is not the kind it stops,
+    :func:`distracted_by`)."""
+    return (table.food if what == "food" else table.treasure) if distracted_by(what, intelligent, submerged) else 0
 
 
-ChaseEnd = Literal["caught", "out_of_sight", "gave_up", ""]
-
-
-def chase_round(
-    distance: int, gain: int, rounds: int, sight_feet: int, max_rounds: int, gives_up: bool = True
-) -> tuple[int, ChaseEnd]:
-    """One round of a chase (003): the chaser gains ``gain`` feet on the distance between the sides; it catches up
-    at 0, loses the chased beyond ``sight_feet``, and gives up after ``max_rounds`` rounds (``rounds`` counts this
-    one) unless it never does (``gives_up`` False: a submerged monster). The new distance and how the chase ended
-    ("" while it goes on)."""
-    distance -= gain
-    if distance <= 0:
-        return distance, "caught"
-    if distance > sight_feet:
-        return distance, "out_of_sight"
-    if rounds >= max_rounds and gives_up:
-        return distance, "gave_up"
-    return distance, ""
-
-
-def oil_slowed_feet(rounds: int, monster_speed: int, running_multiplier: int) -> int:
-    """Feet a pursuer that balks at burning oil falls behind."""
-    return rounds * monster_speed * running_multiplier
+def oil_stop_percent(table: Distractions, self_preservation: bool) -> int:
+    """003: the percentile chance that burning oil stops the pursuer: only one with self-preservation fears fire."""
+    return table.oil_stops if self_preservation else 0
 
 
 # --- the score (ours: the texts keep none) -------------------------------------------------------------------------

@@ -30,19 +30,21 @@ from undercroft.rules import (
     distractions,
     encounter,
     explore,
+    finale,
     flight,
     items,
     parley,
     shop,
     ways_out,
 )
-from undercroft.rules.actions import Action
+from undercroft.rules.actions import Action, Move, Run
 from undercroft.rules.context import SETUP, Ctx, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
 from undercroft.rules.digest import Tracker
 from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
 from undercroft.rules.refusals import Code, Reason, Refused
+from undercroft.rules.rng import Streams
 from undercroft.rules.state import Encounter, GameState, Group, canonical, checksum
 from undercroft.rules.types import OVER, Mode, Origin, Side
 
@@ -288,6 +290,28 @@ class Game(Ctx):
         """(column, row, digit) of the bribery table for ``gold`` offered to ``g``; None below its rows."""
         return parley.bribe_cell(self, g, gold)
 
+    def finale_ahead(self, action: Action) -> finale.Terms | None:
+        """When ``action`` takes the party through the door of a final guardian still to be dealt with (a step, or a
+        run from a meeting or a fight through that door): who waits there and what the rules allow against it
+        (:mod:`undercroft.rules.finale`); None otherwise. Only actions the engine allows now count."""
+        if not isinstance(action, (Move, Run)) or not self.legal(action):
+            return None
+        if isinstance(action, Move):
+            tile = (self.state.pos[0] + action.dx, self.state.pos[1] + action.dy)
+        elif self.state.mode == Mode.PURSUIT:
+            return None  # (running on in a chase: no door is chosen)
+        else:
+            try:
+                tile = flight.exit_for(self, action.door).landing  # the door the run would take
+            except Refused:
+                return None
+        g = finale.ahead(self, tile)
+        return None if g is None else finale.terms(self, g)
+
+    def finale_terms(self, g: Group) -> finale.Terms | None:
+        """What the rules allow against ``g`` when it is a final guardian (:func:`finale.terms`), else None."""
+        return finale.terms(self, g) if finale.is_final_guardian(self, g) else None
+
     # --- the public interface for simulators and tests ------------------------------------------------------
 
     def add_group(
@@ -345,6 +369,23 @@ class Game(Ctx):
             yield
         finally:
             self.dice_override = before
+
+    def fork(self, dice: DiceSource) -> Game:
+        """A copy of this game to try actions on that stay on its level (the simulators' rollouts: a chase): its own
+        state, every die from ``dice`` (never this game's streams, which it leaves as they are). The maps, the data
+        and the other levels are shared (nothing done on this level changes them)."""
+        other = copy.copy(self)
+        lv = self.state.level
+        memo: dict[int, Any] = {id(x): x for x in self.state.levels.values() if x is not lv}
+        # (the looks are sets and lists of tuples of ints: a shallow copy is a whole one, and far quicker)
+        memo.update({id(lv.map): lv.map, id(lv.looked): set(lv.looked), id(lv.looks): list(lv.looks)})
+        other.state = copy.deepcopy(self.state, memo)
+        other.streams = Streams(self.streams.seed)  # (never drawn: the dice come from ``dice``)
+        other.dice_override = dice
+        other._tracker = Tracker()
+        other._sight_memo = None
+        other.exits_memo = None
+        return other
 
     def snapshot(self) -> Snapshot:
         """The whole state and the streams, to :meth:`restore` later (the maps are shared: they never change)."""

@@ -21,6 +21,18 @@ from undercroft.rules.state import Group
 from undercroft.rules.types import Mode, Side
 
 
+def ever_talks(ctx: Ctx, g: Group) -> bool:
+    """Whether the rules let the party talk to ``g`` at all (the ruleset's negotiation, a creature that hears
+    terms), whatever was said before."""
+    return ctx.proc.negotiation and ctx.negotiable(g)
+
+
+def ever_bribed(ctx: Ctx, g: Group) -> bool:
+    """Whether the rules let ``g`` take a bribe at all (the ruleset's bribery, a creature that hears terms), whatever
+    was offered before."""
+    return ctx.proc.bribery and ctx.negotiable(g)
+
+
 def check_talk(ctx: Ctx, g: Group) -> Reason | None:
     """Why the party cannot talk to ``g`` now, or None."""
     if not ctx.proc.negotiation:

@@ -162,12 +162,19 @@ class Combat:
 
 @dataclass
 class Pursuit:
+    """A chase on the map (:mod:`undercroft.rules.chase`)."""
+
     group: int
-    distance: int  # feet between the party and the pursuer
+    distance: int  # the walking distance between the sides, in feet
     rounds: int = 0
     fights: bool = True  # a friendly pursuer (reaction 12) follows but does not fight
     chaser: Side = Side.MONSTERS  # who runs after whom: the group after the party, or the party after the group
-    to: tuple[int, int] | None = None  # where the party runs (the tile beyond its door) while it is not there yet
+    to: tuple[int, int] | None = None  # where the runner runs first (the tile beyond its door) while not there yet
+    trail: list[tuple[int, int]] = field(default_factory=list)  # the runner's path the chaser still has to follow
+    lures: list[tuple[int, int]] = field(default_factory=list)  # tiles where the party dropped food or treasure
+    fire: list[tuple[int, int]] = field(default_factory=list)  # tiles the party's burning oil sets alight
+    fire_out: int = 0  # the chase's round when the fire has burnt out
+    balked: bool = False  # the pursuer balked at the fire (it waits until it dies)
 
 
 @dataclass
@@ -279,6 +286,7 @@ class GameState:
     # in order, once the fight or the chase is over (:func:`undercroft.rules.explore.settle`)
     owed: list[int] = field(default_factory=list)
     fled: int = 0  # a group that has just gone its way from the party (it may be pursued now), else 0
+    lost: int = 0  # a group that has just lost the party in a chase: the run's entries do not meet it again
     effects: dict[str, int] = field(default_factory=dict)  # a potion's effect -> the clock's round it ends at
     haul: int = 0  # ours: the value of the treasure taken up on this floor (renown once carried down the stairs)
 
@@ -412,10 +420,23 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
             ],
             "pursuit": None
             if pur is None
-            else [pur.group, pur.distance, pur.rounds, pur.fights, pur.chaser, list(pur.to) if pur.to else None],
+            else [
+                pur.group,
+                pur.distance,
+                pur.rounds,
+                pur.fights,
+                pur.chaser,
+                list(pur.to) if pur.to else None,
+                [list(t) for t in pur.trail],
+                [list(t) for t in pur.lures],
+                [list(t) for t in pur.fire],
+                pur.fire_out,
+                pur.balked,
+            ],
             "entered": state.entered,
             "owed": list(state.owed),
             "fled": state.fled,
+            "lost": state.lost,
             "next_group": state.next_group,
             "kills": state.kills,
         },

@@ -216,7 +216,7 @@ def _starts(
         # the party's turn: a free round of its own is pending, and it is first in round 2 too (by AGILITY); the
         # monsters' turn: one holding its ground waits unless the party swung this round
         free_pending = c.free_round == FreeRound.PARTY and c.round == 1
-        skip = (free_pending and party_first) if delver_next else (holds and not c.party_attacked)
+        skip = (free_pending and party_first) if delver_next else formulas.holds_back(holds, c.party_attacked)
     else:  # the fight would start now (_start_combat): a pending surprise gives someone a free round
         enc = st.encounter if group is None else None
         free = (

@@ -78,6 +78,8 @@ MET_BG: Final[RGB] = (110, 20, 20)  # behind each creature of the group met (bad
 HURT_BG: Final[RGB] = (86, 62, 0)  # behind a creature of the group met that has lost a third of its HP
 UNHURT_BG: Final[RGB] = (24, 70, 34)  # behind a creature of the group met that has lost less
 TARGET_BG: Final[RGB] = (200, 60, 30)  # behind the creature targeted in a fight
+FIRE_FG: Final[RGB] = (255, 210, 80)  # burning oil on the map (a chase)
+FIRE_BG: Final[RGB] = (150, 40, 0)
 TARGET_FG: Final[RGB] = WHITE  # the targeted creature's glyph (5.1:1 on TARGET_BG; its own colour is not readable)
 
 # Scene colours, kept here so the contrast test sees them (look.py's cursor, play.py's door choice).

@@ -34,6 +34,8 @@ from undercroft.ui.palette import (
     FADE_OLD,
     FADE_REMEMBERED,
     FAINT,
+    FIRE_BG,
+    FIRE_FG,
     FRAME,
     GOLD,
     GOOD,
@@ -175,6 +177,11 @@ def draw_map(
             item = content.items[pile[-1][0]]
             colour = hex_rgb(item.colour)
             put(ix, iy, item.glyph, colour if visible[iy, ix] else fade(colour, FADE_REMEMBERED))
+    p = st.pursuit
+    if p is not None and p.rounds < p.fire_out:  # the party's burning oil, where it burns
+        for fx, fy in p.fire:
+            if explored[fy, fx]:
+                put(fx, fy, "^", FIRE_FG, FIRE_BG)
     for (cx, cy), (g, who) in creatures_shown(game, visible).items():
         mon = content.monsters[g.monster]
         glyph = mon.glyph if len(who) == 1 else str(len(who)) if len(who) < 10 else "+"  # a shared tile: how many

@@ -147,6 +147,7 @@ class Session:
         self.morgue: Path | None = None
         self._story: recap.Story | None = None
         self.camera = Camera()  # which part of the level the map shows (front-end state, never the game's)
+        self.warned: set[int] = set()  # the final guardians the player was warned of (front-end state too)
         self.seed_text = ""  # the seed as the player typed it ("": read from the save's sidecar, or the number)
         self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)
         self.morgue_dir: Path | None = None  # default: the user data directory's morgue/

@@ -4,10 +4,10 @@ Every number here is asked of the function that carries its rule, never worked o
 faces that hit from each character's :class:`~undercroft.sim.spec.FightSpec` (:meth:`monster_outcomes`, the
 per-face outcomes of :func:`undercroft.rules.formulas.attack` and :func:`~undercroft.rules.formulas.damage`), the
 speeds and what follows a running party from :mod:`undercroft.rules.formulas` (``follows``, ``escapes_by_speed``,
-``distracted_by``, ``percent``, ``oil_slowed_feet``), the chances of running, talking and bribing from
-:mod:`undercroft.bot.meeting` (the reference player's, which are the engine's rules), the fight's from
-:mod:`undercroft.sim.odds`. The look panel (``;``) shows all of it; the encounter and chase panels show the ways out
-on their choices (:func:`chance_labels`) and as much of the rest as they have room for.
+``distracted_by``), the chances of running, talking, bribing and of a chase's drops from
+:mod:`undercroft.sim.chances` (the rules' own, which the bots read too), the fight's from :mod:`undercroft.sim.odds`.
+The look panel (``;``) shows all of it; the encounter and chase panels show the ways out on their choices
+(:func:`chance_labels`) and as much of the rest as they have room for.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, Literal
 
-from undercroft.bot import meeting
-from undercroft.rules import formulas
+from undercroft.rules import formulas, parley
 from undercroft.rules.actions import Run, Talk
+from undercroft.rules.finale import Terms
 from undercroft.rules.game import Game
+from undercroft.rules.names import The
 from undercroft.rules.state import Group
-from undercroft.rules.types import Behaviour, Mode, Origin
+from undercroft.rules.types import Behaviour, Mode, Side
+from undercroft.sim import chances
 from undercroft.sim.odds import starts
 from undercroft.sim.spec import FightSpec, Outcome
 from undercroft.ui.render import DIM, RGB, TEXT
@@ -36,15 +38,6 @@ DROPS: Final[tuple[tuple[str, Literal["food", "treasure"], str], ...]] = (  # (c
 def pct(p: float) -> str:
     """A chance as the panels write it: "60%"; "<1%" for a chance that is not nil but rounds to it."""
     return "<1%" if 0 < p < 0.005 else f"{p:.0%}"
-
-
-@lru_cache(maxsize=128)
-def percent_chance(chance: int) -> float:
-    """The chance a percentile check of ``chance`` passes (:func:`undercroft.rules.formulas.percent`; counted over
-    the die's faces once per chance: the panels ask every frame)."""
-    if not formulas.percent_needs_die(chance):
-        return 1.0 if formulas.percent(None, chance) else 0.0
-    return sum(formulas.percent(face, chance) for face in range(1, formulas.PERCENT + 1)) / formulas.PERCENT
 
 
 def specs(game: Game, g: Group) -> list[FightSpec]:
@@ -108,7 +101,8 @@ def running_lines(game: Game, g: Group) -> list[str]:
     mon = game.monster_of(g)
     proc = game.proc
     if not proc.running:
-        return ["No running here: talk, bribe or fight."]
+        ways = [w for w, ok in (("talk", parley.ever_talks(game, g)), ("bribe", parley.ever_bribed(game, g))) if ok]
+        return ["No running here: " + (f"{', '.join(ways)} or fight." if ways else "only a fight.")]
     mine = game.party_speed()
     speeds = f"speed {mon.speed}, yours {mine}"
     if not formulas.follows(proc.pursuit, mon.pursues):
@@ -131,12 +125,12 @@ def distraction_lines(game: Game, g: Group) -> list[str]:
     takes = []
     for _, what, word in DROPS:
         if formulas.distracted_by(what, mon.intelligent, submerged):
-            takes.append(f"{word} may stop it ({pct(percent_chance(getattr(d, what)))})")
+            takes.append(f"{word} may stop it ({pct(chances.distraction_chance(game, g, what))})")
     out = ["Chased: " + (" and ".join(takes) if takes else "no drop stops it") + "."]
     if mon.self_preservation:
-        back = formulas.oil_slowed_feet(d.oil_slows_rounds, mon.speed, game.content.rules.encounter.running_multiplier)
-        stops = pct(percent_chance(d.oil_stops))
-        out.append(f"Fears fire: burning oil stops it ({stops}); if not, it falls {back} ft behind.")
+        stops = pct(chances.oil_chance(game, g))
+        waits = d.oil_slows_rounds
+        out.append(f"Fears fire: burning oil stops it ({stops}), else it waits {waits} rounds for it to die.")
     else:
         out.append("No fear of fire.")
     return out
@@ -145,8 +139,6 @@ def distraction_lines(game: Game, g: Group) -> list[str]:
 def parley_line(game: Game, g: Group) -> str:
     """Whether it can be talked to and bribed (000, and its exceptions: the ruleset's list, or the data's)."""
     proc = game.proc
-    if g.origin == Origin.GUARDIAN:
-        return "A guardian: no words, no gold."
     if not (proc.negotiation or proc.bribery):
         return "No talking or bribes here."
     if not game.negotiable(g):
@@ -180,25 +172,60 @@ def short_line(game: Game, g: Group) -> Line | None:
 
 def way_chances(game: Game, g: Group) -> dict[str, str]:
     """The chance of each way out of the meeting in front of the party, as a choice's label ends: command ->
-    "100%" (run), talk, bribe (at the least sum that gives at least even odds, or "?" when none: the prompt says
-    the chance of the sum typed), food, treasure, oil (in a chase)."""
+    "100%": run (from a meeting, a fight or a chase: the chase played out on the map), talk, bribe (the best
+    chance the party's gold can buy, at the least sum that buys it: "50% at 100"; none when no sum it can pay has
+    a chance: the prompt says the chance of the sum typed), food, treasure, oil (in a chase)."""
     out: dict[str, str] = {}
     st = game.state
-    mon = game.monster_of(g)
     if st.mode in (Mode.ENCOUNTER, Mode.COMBAT):
         if game.legal(Run()):
-            out["run"] = pct(meeting.escape_chance(game, g))
+            out["run"] = pct(chances.escape_chance(game, g))
         if game.legal(Talk()):
-            out["talk"] = pct(meeting.talk_odds(game, g))
-        offer = meeting.bribe_offer(game, g)
-        cell = game.bribe_cell(g, offer) if offer is not None else None
-        if offer is not None and cell is not None:
-            out["bribe"] = f"{pct(meeting.bribe_chance(game.content.tables.bribery.die, cell[2]))} at {offer}"
+            out["talk"] = pct(chances.talk_chance(game, g))
+        bribe = chances.best_bribe(game, g)
+        if bribe is not None:
+            out["bribe"] = f"{pct(bribe[1])} at {bribe[0]}"
     elif st.mode == Mode.PURSUIT and st.pursuit is not None:
-        d = game.content.tables.distractions
-        submerged = Behaviour.SUBMERGED in mon.behaviours
+        if st.pursuit.chaser == Side.MONSTERS and game.legal(Run()):
+            out["run"] = pct(chances.escape_chance(game, g))  # the chase played out: it catches you, or not
         for command, what, _ in DROPS:
-            works = formulas.distracted_by(what, mon.intelligent, submerged)
-            out[command] = pct(percent_chance(getattr(d, what)) if works else 0.0)
-        out["oil"] = pct(percent_chance(d.oil_stops) if mon.self_preservation else 0.0)
+            out[command] = pct(chances.distraction_chance(game, g, what))
+        out["oil"] = pct(chances.oil_chance(game, g))
+    return out
+
+
+def finale_short(t: Terms) -> str:
+    """The encounter panel's line on a final guardian: what will not work against it ("" when everything may)."""
+    wont = [w for w, ok in (("no words", t.talk), ("no gold", t.bribe), ("no running", t.run)) if not ok]
+    wait = "; waiting lets it strike first" if t.strikes_on_wait else ""
+    return f"A final guardian: {', '.join(wont)}{wait}." if wont else ""
+
+
+def finale_lines(game: Game, t: Terms) -> list[str]:
+    """The warning before the door of a final guardian (:meth:`undercroft.rules.game.Game.finale_ahead`): what
+    waits, what will not work against it and what will, in the rules' terms (:class:`Terms`)."""
+    mon = game.content.monsters[t.monster]
+    out = [f"{The(mon.name)} waits beyond this door, one of the guardians of the way out.", mon.description]
+    wont = []
+    if not t.talk:
+        wont.append("it will not talk")
+    if not t.bribe:
+        wont.append("it takes no gold")
+    if not t.run:
+        wont.append("there is no running from it")
+    if wont:
+        out.append(("What will not work: " + "; ".join(wont)) + ".")
+    will = []
+    if t.talk:
+        will.append("talk" + (" (and, if that fails, a bribe)" if t.bribe else ""))
+    if t.run:
+        will.append("running")
+    if t.walk_past:
+        will.append("walking past it: it never closes")
+    if will:
+        out.append("What may: " + "; ".join(will) + ".")
+    if not (t.talk or t.run or t.walk_past):
+        out.append("Once you are in, only a fight gets you past it.")
+    if t.strikes_on_wait:
+        out.append("Waiting only lets it strike first.")
     return out

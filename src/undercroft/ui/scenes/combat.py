@@ -157,6 +157,8 @@ class CombatScene(GameScene):
             ("wait", "Hold back", Wait()),
             ("run", self.run_label("Run through the door", "Run through a door..."), Run()),
         ]
+        if g is not None and game.finale_terms(g) is not None:  # a final guardian: only what the rules allow
+            opts = [o for o in opts if game.legal(o[2])]
         chances = threat.way_chances(game, g) if g is not None else {}
         for command, label, action in opts:
             if command in chances:  # running from the fight: its chance to get away

@@ -5,7 +5,6 @@ from __future__ import annotations
 import tcod.console
 import tcod.event
 
-from undercroft.bot import meeting
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
     Action,
@@ -24,6 +23,7 @@ from undercroft.rules.actions import (
 from undercroft.rules.names import a_name, group_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
+from undercroft.sim import chances
 from undercroft.ui import render, threat
 from undercroft.ui.keymap import WALK
 from undercroft.ui.layout import Layout, Rect
@@ -73,6 +73,18 @@ class EncounterScene(GameScene):
         )
         return out
 
+    def finale(self) -> bool:
+        """Whether the group met is a final guardian (the engine's :meth:`Game.finale_terms`)."""
+        g = self.group()
+        return g is not None and self.session.game.finale_terms(g) is not None
+
+    def choices(self) -> list[tuple[str, str, Action]]:
+        """The panel's choices: every one, greyed where the engine refuses it now; before a final guardian (a warned
+        finale) only those the engine allows."""
+        if not self.finale():
+            return ENCOUNTER_CHOICES
+        return [c for c in ENCOUNTER_CHOICES if self.session.game.legal(c[2])]
+
     def bribe_prompt(self) -> Transition | None:
         """Ask how much gold, when a bribe can be offered now; else a notice says why not (the engine's words),
         and holds the keys typed after the ``$`` (digits would walk and rest) until it is closed."""
@@ -109,7 +121,7 @@ class EncounterScene(GameScene):
         cell = formulas.bribe_cell(table, game.monster_of(g), gold)
         if cell is None:  # below the table's first row: the engine refuses the offer
             return f"Too little: the least offer is {table.rows[0].min} gold."
-        taken = round(meeting.bribe_chance(table.die, cell[2]) * table.die)  # the faces that take it
+        taken = round(chances.bribe_chance(table.die, cell[2]) * table.die)  # the faces that take it
         if taken == 0:
             return "Never accepted at this sum: it keeps the gold and attacks."
         if taken == table.die:
@@ -187,6 +199,9 @@ class EncounterScene(GameScene):
             talk.append("bribe offered")
         if talk:
             out.append(("Already: " + ", ".join(talk), DIM))
+        terms = game.finale_terms(g)
+        if terms is not None and (line := threat.finale_short(terms)):
+            out.append((line, TEXT))
         out.extend(self.odds_lines())
         return out
 
@@ -207,8 +222,11 @@ class EncounterScene(GameScene):
         ways = [(True, i) for i in range(len(tiers))]
         ways = ways if r.h < 30 else [(False, 0), *ways]
         refusal = self.refusal_rows(w - 4)
+        listed = self.choices()
+        paired = [c[0] for c in listed if c[0] != "bribe"]  # compact: two columns, the bribe on a row of its own
+        half = (len(paired) + 1) // 2
         for compact, tier in ways:
-            choices = (len(ENCOUNTER_CHOICES) + 1) // 2 if compact else len(ENCOUNTER_CHOICES)
+            choices = half + (len(listed) - len(paired)) if compact else len(listed)
             # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
             room = max(3, bottom - y - (2 + choices + int(stairs) + 2 + refusal))
             info = tiers[tier]
@@ -219,18 +237,16 @@ class EncounterScene(GameScene):
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
         col = (w - 4) // 2
-        chances = threat.way_chances(game, g) if g is not None else {}
+        shown = threat.way_chances(game, g) if g is not None else {}
         # compact: two columns, and the bribe on the last row across both (its chance and its sum: "67% at 100")
-        paired = [c[0] for c in ENCOUNTER_CHOICES if c[0] != "bribe"]
-        half = (len(paired) + 1) // 2  # (with the bribe's row: ``choices`` rows)
-        for i, (command, label, action) in enumerate(ENCOUNTER_CHOICES):
+        for i, (command, label, action) in enumerate(listed):
             wide = not compact or command == "bribe"
             if command == "run":
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
             if command == "drink":
                 label = self.drink_label((w - 4 if wide else col) - 4)
-            if command in chances:
-                label = with_chance(label, chances[command], (w - 4 if wide else col) - 4)
+            if command in shown:
+                label = with_chance(label, shown[command], (w - 4 if wide else col) - 4)
             if not compact:
                 self.choice(console, x + 2, y + i, command, label, game.legal(action), w - 4)
             elif command == "bribe":
@@ -245,10 +261,11 @@ class EncounterScene(GameScene):
                 console, x + 2, y, "stairs", "Leave: out, and win" if final else "Go down the stairs", True, w - 4
             )
             y += 1
-        render.put_text(
-            console, x + 2, y, "walking keys: walk on, or away", TEXT if game.legal(Move(1, 0)) else FAINT, width=w - 4
-        )
-        y += 2
+        walks = game.legal(Move(1, 0))
+        if walks or not self.finale():  # (before a final guardian, only what the rules allow is listed)
+            render.put_text(console, x + 2, y, "walking keys: walk on, or away", TEXT if walks else FAINT, width=w - 4)
+            y += 1
+        y += 1
         y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)
 

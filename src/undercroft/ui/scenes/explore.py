@@ -191,6 +191,10 @@ class ExploreScene(GameScene):
         if move is None:
             self.trip = None
             return None
+        warning = self.warning(move)
+        if warning is not None:  # the door of a final guardian: the walk stops, and the player is asked
+            self.trip = None
+            return warning
         if self.track is None or self.track.goal != trip.goal or self.track.stalls >= STALLS:
             self.track = Track(trip.goal, self.steps_left(trip))  # (a walk stopped short tries again: a step)
         events = self.session.act(move)

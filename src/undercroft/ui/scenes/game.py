@@ -24,7 +24,7 @@ from undercroft.rules.actions import Action, Drink, Run, Use
 from undercroft.rules.levelmap import Point
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import PARTY, fight_odds, someone_falls
-from undercroft.ui import keymap, render
+from undercroft.ui import keymap, render, threat
 from undercroft.ui.layout import Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
@@ -100,8 +100,29 @@ class GameScene(Scene):
         return Replace(nxt)
 
     def act(self, action: Action) -> Transition | None:
+        warning = self.warning(action)
+        if warning is not None:
+            return warning
         self.session.act(action)
         return self.follow()
+
+    def warning(self, action: Action) -> Transition | None:
+        """Before a step into the room of a final guardian (the engine's :meth:`Game.finale_ahead`), once a game
+        session: what waits there, what will not work against it and what may, and the question; going in takes
+        the step (an ordinary ``Move``), staying back nothing. None when there is nothing to warn of."""
+        game = self.session.game
+        terms = game.finale_ahead(action)
+        if terms is None or terms.group in self.session.warned:
+            return None
+
+        def chosen(i: int) -> Transition | None:
+            if i != 0:
+                return None
+            self.session.warned.add(terms.group)
+            return self.act(action)
+
+        lines = [*threat.finale_lines(game, terms), "Go in?"]
+        return Push(ChoiceScene("The way out", lines, [("g", "Go in"), ("s", "Stay back")], chosen))
 
     # --- input -------------------------------------------------------------------------------------------------
 

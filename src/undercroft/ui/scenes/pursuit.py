@@ -90,7 +90,8 @@ class PursuitScene(GameScene):
             y += render.put_lines(console, x + 2, y, w - 4, [(where, render.hex_rgb(mon.colour))])
             wants = "They only want" if many else "It only wants"
             friends = f" {wants} to be friends." if not p.fights and not chasing else ""
-            y += render.put_lines(console, x + 2, y, w - 4, [(f"Round {p.rounds} of the chase.{friends}", TEXT)])
+            when = f"Round {p.rounds} of the chase." if p.rounds else "The chase begins."
+            y += render.put_lines(console, x + 2, y, w - 4, [(f"{when}{friends}", TEXT)])
             if game.proc.fatigue:
                 render.put_text(
                     console,

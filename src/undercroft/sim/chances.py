@@ -1,0 +1,129 @@
+"""The chances of the ways out of a meeting other than a fight, as the rules give them: talk, bribe, run, and the
+drops of a chase. The screens (:mod:`undercroft.ui.threat`, the encounter panel), the recap and the bots all read
+them here; each is a pure function of the state and the rules (:mod:`undercroft.rules.formulas`), never of the
+game's dice. The fight's own odds are :func:`undercroft.sim.odds.fight_odds`.
+
+* talk: :func:`talk_chance` (a band other than failure on the negotiation table);
+* bribe: :func:`bribe_chance` (the faces of the bribery die that take a digit), :func:`best_bribe` (the best
+  chance the party's gold can buy, at the least sum that buys it), :func:`bribe_affordable`;
+* run: :func:`escape_chance` (the chance a run through a door gets away), :func:`catches` (the party's own chase),
+  both the chase played out on the map (:mod:`undercroft.sim.chase`);
+* a chase's drops: :func:`distraction_chance` (food or treasure), :func:`oil_chance`; :func:`percent_chance`, a
+  percentile check's.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from undercroft.rules import formulas, parley
+from undercroft.rules.dice import Dice
+from undercroft.rules.game import Game
+from undercroft.rules.state import Group
+from undercroft.rules.types import Behaviour
+from undercroft.sim import chase
+
+
+@lru_cache(maxsize=128)
+def percent_chance(chance: int) -> float:
+    """The chance a percentile check of ``chance`` passes (:func:`undercroft.rules.formulas.percent`; counted over
+    the die's faces once per chance: the panels ask every frame)."""
+    if not formulas.percent_needs_die(chance):
+        return 1.0 if formulas.percent(None, chance) else 0.0
+    return sum(formulas.percent(face, chance) for face in range(1, formulas.PERCENT + 1)) / formulas.PERCENT
+
+
+def distraction_chance(game: Game, g: Group, what: Literal["food", "treasure"]) -> float:
+    """The chance that ``what`` dropped in a chase stops ``g`` (003; 0 for one it does not stop)."""
+    mon = game.monster_of(g)
+    table = game.content.tables.distractions
+    submerged = Behaviour.SUBMERGED in mon.behaviours
+    return percent_chance(formulas.distraction_percent(what, table, mon.intelligent, submerged))
+
+
+def oil_chance(game: Game, g: Group) -> float:
+    """The chance that burning oil thrown in a chase stops ``g`` (003; 0 for one with no fear of fire)."""
+    table = game.content.tables.distractions
+    return percent_chance(formulas.oil_stop_percent(table, game.monster_of(g).self_preservation))
+
+
+def distribution(d: Dice) -> tuple[tuple[int, float], ...]:
+    """The exact distribution of a dice expression's total: (total, chance) pairs."""
+    dist = {0: 1.0}
+    for _ in range(d.count):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for face in range(1, d.sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0.0) + p / d.sides
+        dist = nxt
+    return tuple((t * d.multiplier + d.bonus, p) for t, p in dist.items())
+
+
+def talk_chance(game: Game, g: Group) -> float:
+    """The chance that talking to ``g`` ends in agreement or intimidation (0 when talk is not possible): the chance of
+    a band other than failure."""
+    mon = game.monster_of(g)
+    if parley.check_talk(game, g) is not None:  # the engine's own reasons to refuse a talk
+        return 0.0
+    table = game.content.tables.negotiation[game.rs.negotiation_table]
+    reluctance, ability = formulas.negotiation_modifiers(table, mon, (m.negotiation for m in game.living()))
+    good = 0.0
+    for total, p in distribution(Dice.parse(table.dice)):
+        if formulas.band(table.bands, formulas.negotiation_total(total, reluctance, ability)).result != "failure":
+            good += p
+    return good
+
+
+def bribe_chance(die: int, digit: int) -> float:
+    """The chance a bribe is taken: the faces of the bribery die that accept it."""
+    return sum(formulas.bribe_accepted(face, digit) for face in range(1, die + 1)) / die
+
+
+def bribe_sums(game: Game, g: Group) -> list[tuple[int, float]]:
+    """(the least sum of each row of the bribery table the party can pay, the chance ``g`` takes it), from the
+    smallest; [] when the engine would refuse any bribe (a failed talk first, ...)."""
+    b = game.content.tables.bribery
+    if g.peaceful or parley.check_bribe(game, g) is not None:
+        return []
+    mon = game.monster_of(g)
+    out = []
+    for row in b.rows:
+        if row.min > game.state.gold:
+            break
+        cell = formulas.bribe_cell(b, mon, row.min)
+        if cell is not None:
+            out.append((row.min, bribe_chance(b.die, cell[2])))
+    return out
+
+
+def best_bribe(game: Game, g: Group) -> tuple[int, float] | None:
+    """The best chance a bribe the party can pay has with ``g``, and the least sum that has it; None when no sum it
+    can pay has any chance (or no bribe can be offered now)."""
+    rows = [r for r in bribe_sums(game, g) if r[1] > 0]
+    if not rows:
+        return None
+    top = max(p for _, p in rows)
+    return next(r for r in rows if r[1] == top)
+
+
+def bribe_affordable(game: Game, g: Group) -> bool:
+    """Whether some sum the party can pay has a chance of being taken by ``g`` (the bribery table does not say
+    never to all of them)."""
+    return best_bribe(game, g) is not None
+
+
+def escape_chance(game: Game, g: Group, door: int = -1, *, later: bool = False) -> float:
+    """The chance that running from ``g`` now (``later``: a round from now, when a monster caught unaware has
+    seen the party) through ``door`` (as :class:`~undercroft.rules.actions.Run` numbers the doors; -1 the way in)
+    gets away without a fight: the chase played out on the map (:func:`undercroft.sim.chase.run_odds`); 0 where
+    running is refused."""
+    del g  # (the group in front of the party: the one a Run leaves)
+    odds = chase.run_odds(game, door, later=later)
+    return 0.0 if odds is None else odds.away
+
+
+def catches(game: Game) -> bool:
+    """Whether the party's chase of the group that went its way (or of the one it chases now) catches it: the
+    chase played out on the map (:func:`undercroft.sim.chase.chase_catches`)."""
+    return chase.chase_catches(game)
