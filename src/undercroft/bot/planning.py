@@ -345,11 +345,11 @@ class Walker:
         return Run() if ways[best].came_in else Run(door=best)
 
     def from_goal(self) -> CostFlood | None:
-        """Walking distances to the goal (the current one, else the stairs), flooded from it only as far as asked
-        (:meth:`CostFlood.distance`: the numbers of ``dijkstra_map`` over :meth:`walk_cost` with the goal's own tile
-        walkable)."""
+        """Walking distances to the goal (the current one, else the stairs once seen), flooded from it only as far as
+        asked (:meth:`CostFlood.distance`: the numbers of ``dijkstra_map`` over :meth:`walk_cost` with the goal's own
+        tile walkable)."""
         st = self.game.state
-        goal = self.goal if self.goal is not None else st.level.map.stairs
+        goal = self.goal if self.goal is not None else self.view.stairs()
         if goal is None:
             return None
         m = st.level.map
