@@ -96,15 +96,22 @@ def test_a_death_deeper_than_the_levels_widens_the_tables() -> None:
 def test_verdicts() -> None:
     s = ruleset_stats("undercroft", sample(), levels=4)
     v = {x.name: x.met for x in verdicts(s)}
-    # win 30 % in 25-45 %; level 2 holds 50 % > 40 %; floor 1 1/6 <= 1/3; no choice 1/6 > 10 %; one timeout
+    # win 30 % in 30-55 %; floor 1 1/6 <= 20 %; none on floors 5-8 (< 35 %); no choice 1/6 > 10 %; one timeout
     assert v == {
         "win_rate": True,
-        "worst_level": False,
         "floor_1": True,
+        "deep_floors": False,
         "no_choice": False,
         "cornered": True,
         "timeouts": False,
+        "crashes": True,
     }
+    deep = [game("dead", k, "Orc", True) for k in (1, 5, 6, 7, 8)] + [game("won", 8)] * 5
+    v = {x.name: x.met for x in verdicts(ruleset_stats("undercroft", deep, 8))}
+    assert v["floor_1"] is True and v["deep_floors"] is True  # floor 1 holds 1 of 5 deaths: 20 %; floors 5-8 80 %
+    shallow = [game("dead", 1, "Orc", True)] * 2 + [game("dead", 5, "Orc", True)] * 3 + [game("won", 8)] * 5
+    v = {x.name: x.met for x in verdicts(ruleset_stats("undercroft", shallow, 8))}
+    assert v["floor_1"] is False and v["deep_floors"] is True  # floor 1 holds 40 %
     warden = {x.name: x.met for x in verdicts(ruleset_stats("warden", sample("warden"), levels=4))}
     assert warden["win_rate"] is False  # 30 % is over warden's 5-25 %
     unknown = verdicts(ruleset_stats("homebrew", sample("homebrew"), levels=4))
@@ -115,14 +122,27 @@ def test_verdicts() -> None:
 
 
 def test_the_novice_is_judged_by_its_own_targets() -> None:
-    """The novice wins at least 5 % of undercroft's games and floor 1 holds at most half its deaths; the
+    """The novice wins at least 2 % of undercroft's games and reaches floor 3 in at least half of them; the
     careful bot's bands, deaths without a choice and cornered meetings are not its targets."""
     novice = ruleset_stats("undercroft", sample(), levels=4, policy="novice")
-    assert {x.name: x.met for x in verdicts(novice)} == {"win_rate": True, "floor_1": True, "timeouts": False}
+    v = {x.name: x.met for x in verdicts(novice)}
+    assert v == {"win_rate": True, "reaches": True, "timeouts": False, "crashes": True}  # 5 of 10 reached floor 3
     first = [game("dead", 1, "Orc", True)] * 6 + [game("dead", 2, "Orc", True)] * 4
     v = {x.name: x.met for x in verdicts(ruleset_stats("undercroft", first, 4, policy="novice"))}
-    assert v == {"win_rate": False, "floor_1": False, "timeouts": True}  # 0 % won; floor 1 holds 60 %
-    assert [x.name for x in verdicts(ruleset_stats("warden", first, 4, policy="novice"))] == ["timeouts"]
+    assert v == {"win_rate": False, "reaches": False, "timeouts": True, "crashes": True}  # 0 % won, none on 3
+    assert [x.name for x in verdicts(ruleset_stats("warden", first, 4, policy="novice"))] == ["timeouts", "crashes"]
+
+
+def test_the_greedy_player_wins_at_most_a_share_of_the_careful_bots_rate() -> None:
+    greedy = ruleset_stats("undercroft", sample(), levels=4, policy="greedy")  # 30 % won
+    assert [x.name for x in verdicts(greedy)] == ["timeouts", "crashes"]  # (no careful games to judge it by)
+    judged = {x.name: x for x in verdicts(replace(greedy, careful=(6, 10)))}
+    assert judged["greedy_share"].met and judged["greedy_share"].value.startswith("0.50 x")  # 30 % against 60 %
+    assert not {x.name: x.met for x in verdicts(replace(greedy, careful=(4, 10)))}["greedy_share"]  # 0.75 x
+    assert balance.ratio_interval(30, 100, 60, 100) == pytest.approx((0.3561, 0.7021), abs=1e-4)
+    low, high = balance.ratio_interval(0, 100, 60, 100)  # (a half added to each count)
+    assert (low, high) == pytest.approx((0.000518, 0.1318), abs=1e-4)
+    assert balance.ratio_interval(0, 0, 1, 1) == (0.0, float("inf"))
 
 
 def test_cornered_meetings_are_counted_and_judged() -> None:
@@ -138,7 +158,8 @@ def test_to_dict_is_json() -> None:
     d = ruleset_stats("undercroft", sample(), levels=4).to_dict()
     assert json.loads(json.dumps(d)) == d
     assert d["win_ci95"] == [pytest.approx(0.1078, abs=1e-4), pytest.approx(0.6032, abs=1e-4)]
-    assert d["targets"]["worst_level"]["met"] is False
+    assert d["targets"]["deep_floors"]["met"] is False
+    assert d["targets"]["win_rate"]["ci95"] == d["win_ci95"]
 
 
 # --- markdown ---------------------------------------------------------------------------------------------------
@@ -159,8 +180,11 @@ def test_render_section() -> None:
     assert text.startswith(BEGIN) and text.endswith(END)
     assert text.count(BEGIN) == 1 and text.count(END) == 1
     assert "undercroft balance --games 10 --seed 1" in text
-    row = "| undercroft | careful | 10 | 30.0 [10.8, 60.3] | 25-45 % ok | 6 | 16.7 % ok | 16.7 % **no** | 0 ok |"
+    row = (
+        "| undercroft | careful | 10 | 30.0 [10.8, 60.3] ok | 6 | 16.7 % ok | 0.0 % **no** | 16.7 % **no** | 1 **no** |"
+    )
     assert row in text
+    assert "- win rate: 30.0 % [10.8, 60.3]; target 30-55 %: ok" in text
     assert "](balance/survival.png)" in text and "win_rate.png" not in text
     assert "### warden, careful" in text and "| Orc | 3 | 50.0 % |" in text
     assert all(len(line) <= 120 for line in text.splitlines())
@@ -216,13 +240,14 @@ def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.Ca
     doc.write_text(f"{before}{BEGIN}\nstale\n{END}{after}", encoding="utf-8")
     assert run_balance(tmp_path) == 0
     out, err = capsys.readouterr()
-    assert "warden careful:" in out and "warden novice:" in out and "crawler novice:" in out
+    assert "warden careful:" in out and "warden novice:" in out and "crawler greedy:" in out
     assert "Traceback" not in err
     first = doc.read_text(encoding="utf-8")
     assert first.startswith(before + BEGIN) and first.endswith(END + after)
     assert first.count(BEGIN) == 1 and first.count(END) == 1 and "stale" not in first
     assert "undercroft balance --games 1 --seed 5 --rulesets warden,crawler --write" in first
-    assert first.index("### warden, careful") < first.index("### warden, novice") < first.index("### crawler")
+    assert first.index("### warden, careful") < first.index("### warden, novice") < first.index("### warden, greedy")
+    assert first.index("### warden, greedy") < first.index("### crawler")
     assert run_balance(tmp_path) == 0
     capsys.readouterr()
     assert doc.read_text(encoding="utf-8") == first  # the same seed: the same games, the same section
@@ -240,7 +265,7 @@ def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: p
     assert list(result["rulesets"]) == ["warden", "crawler"]
     assert result["seed"] == 5 and result["games"] == 1
     assert result["rulesets"]["warden"]["games"] == 1
-    assert list(result["policies"]) == ["careful", "novice"]
+    assert list(result["policies"]) == ["careful", "novice", "greedy"]
     novice = result["policies"]["novice"]["warden"]
     assert novice["policy"] == "novice" and novice["games"] == 1 and "cornered_on_floor_1" in novice
     text = doc.read_text(encoding="utf-8")

@@ -86,7 +86,7 @@ def goal_masks(self: Walker) -> list[tuple[str, npt.NDArray[np.bool_]]]:
     st = self.game.state
     lv = st.level
     m = lv.map
-    walk = m.tiles != dungeon.WALL
+    walk = (m.tiles != dungeon.WALL) & lv.explored  # (the floor seen: all it knows)
     out: list[tuple[str, npt.NDArray[np.bool_]]] = []
     items = np.zeros_like(walk)
     for x, y in lv.items:
@@ -102,13 +102,27 @@ def goal_masks(self: Walker) -> list[tuple[str, npt.NDArray[np.bool_]]]:
         # The way on is known and the party is stocked: every room more is one more monster check (and on the
         # final level, the guardians wait in their rooms).
         out.append(("stairs", stairs))
-    if self.level_moves < self.max_level_moves:
-        out.append(("explore", walk & ~lv.explored))
-    if m.stairs is not None:
+    seen = bool(lv.explored[m.stairs[1], m.stairs[0]])
+    if self.level_moves < self.max_level_moves or not seen:
+        # The floor seen beside a tile not seen (inside the map), but where it has looked round from already.
+        unseen = np.pad(~lv.explored, 1, constant_values=False)
+        h, w = walk.shape
+        beside = np.zeros_like(walk)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                beside |= unseen[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+        for (x, y), _radius in lv.looked:
+            beside[y, x] = False
+        out.append(("explore", walk & beside))
+    if seen:
         out.append(("stairs", stairs))
     # Last resort: a monster that is not at peace stands in the way. Walking into its segment starts an
     # encounter, so step out of the segment first when the party shares it.
-    hostile = [grp for grp in lv.groups if not grp.defeated and grp.known and not grp.peaceful]
+    hostile = [
+        grp
+        for grp in lv.groups
+        if not grp.defeated and grp.known and not grp.peaceful and (grp.met or lv.explored[grp.pos[1], grp.pos[0]])
+    ]
     if any(grp.segment == st.segment for grp in hostile):
         out.append(("reengage", walk & (m.segment_of != st.segment) & (m.segment_of >= 0)))
     elif hostile:
@@ -128,6 +142,9 @@ class WholeLevelWalker(Walker):
         self.path, self.goal, self.kind = [], None, ""
         self.planned_at = (st.level.index, st.level.rev)
         goals = goal_masks(self)
+        m = st.level.map
+        seen = st.level.explored[m.stairs[1], m.stairs[0]]
+        on = ("stairs", "reengage") if seen else ("stairs", "reengage", "explore")
         passes = ((True, False), (True, True), (False, False), (False, True))
         for last_resort, (avoid, diagonal) in [(r, p) for r in (False, True) for p in passes]:
             cost = self.walk_cost(avoid, through=last_resort)
@@ -135,7 +152,7 @@ class WholeLevelWalker(Walker):
             for kind, mask in goals:
                 if (kind == "reengage") != last_resort:
                     continue
-                if not avoid and kind not in ("stairs", "reengage"):
+                if not avoid and kind not in on:
                     continue
                 if kind == "stairs" and bool(mask[st.pos[1], st.pos[0]]):
                     self.goal, self.kind, self.forced = st.pos, kind, not avoid

@@ -427,7 +427,8 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                     met = nxt is not None and nxt.type in ("encounter", "peaceful", "hidden")
                     # (a resident waiting there, a floor's named monster, is met: its distance is rolled first)
                     rolled = nxt is not None and nxt.type == "roll" and nxt["purpose"] in ("monster_check", "distance")
-                    assert met or rolled or not checks or e["segment"] in lurking.values(), (
+                    passed = "passed" in e.data  # a group stands there: run past, or the one that lost the party
+                    assert met or rolled or passed or not checks or e["segment"] in lurking.values(), (
                         f"{where(p, turn)}: {[x.type for x in events]}"
                     )
                     entered += 1
@@ -436,7 +437,7 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                     # (in a meeting, as with a group found in a segment left behind, the entry waits for its end)
                     raise AssertionError(f"{where_from}: walked on from segment {pending} without entering it")
         # (a game may end, in death or at the action cap, before the run is over)
-    assert runs > 5 and entered > 5, (runs, entered)
+    assert runs > 5 and entered > 3, (runs, entered)
 
 
 @pytest.mark.slow

@@ -28,7 +28,7 @@ from undercroft.ui import render
 from undercroft.ui.scenes import EndScene, SceneStack
 from undercroft.ui.session import Session, morgue_text, party_lines
 
-SEED = 5  # the warden bot's game of seed 5 ends in death, fighting after a choice (running was open)
+SEED = 7  # the warden bot's game of seed 7 ends in death, fighting after a choice (running was open)
 
 
 @pytest.fixture(scope="module")

@@ -111,10 +111,10 @@ def test_log_level_internal_is_the_default_and_marks_every_line_below_the_player
     lines = out.splitlines()
     nothing = [x for x in lines if found_nothing(x)]
     assert nothing and all(x.startswith("  : Monster check (") for x in nothing)
-    assert "  : The resident table of level 1: row 5, column 4: 1 x Bandit." in lines
-    assert "  : On the map: 40 ft away, in sight (rolled 40 ft)." in lines
-    assert "  . Monster check (new room): rolled 1, 1-3 means a resident monster: a resident monster." in lines
-    assert "  . Distance: 40 ft." in lines and "  . Reaction: rolled 7: uncertain." in lines
+    assert "  : The resident table of level 1: row 4, column 2: 2 x Bandit." in lines
+    assert "  : On the map: 40 ft away, in sight (rolled 100 ft)." in lines
+    assert "  . Monster check (new room): rolled 2, 1-3 means a resident monster: a resident monster." in lines
+    assert "  . Distance: 100 ft." in lines and "  . Reaction: rolled 12: enthusiastic friendship." in lines
     assert "A Bandit!" in lines and "  . A Bandit!" not in lines  # the player's lines as they were
 
 
@@ -126,7 +126,7 @@ def test_log_level_detail_adds_the_rolls_but_not_the_rules_working(run: Run) -> 
         counts[level] = len(out.splitlines())
         if level == "detail":
             lines = out.splitlines()
-            assert "  . Distance: 40 ft." in lines
+            assert "  . Distance: 100 ft." in lines
             assert not any(x.startswith("  : ") or found_nothing(x) for x in lines)
     assert counts["player"] < counts["detail"] < counts["internal"]
 

@@ -25,21 +25,34 @@ from undercroft.autoplay import GameResult
 BEGIN = "<!-- autoplay:begin -->"
 END = "<!-- autoplay:end -->"
 
-# The targets. Win rate: the share of games won, as a fraction, lowest and highest (both included).
+# The targets: a run with an arc, and planning that pays. The careful bot's win rate: the share of games won, as a
+# fraction, lowest and highest (both included).
 WIN_TARGETS: dict[str, tuple[float, float]] = {
-    "undercroft": (0.25, 0.45),
+    "undercroft": (0.30, 0.55),
     "crawler": (0.15, 0.40),
     "citadel": (0.15, 0.40),
     "warden": (0.05, 0.25),
 }
-MAX_LEVEL_SHARE = 0.40  # no level may hold more than this share of a ruleset's deaths
 MAX_NO_CHOICE_SHARE = 0.10  # deaths without a choice must stay at or under this share of the deaths
 MAX_TIMEOUTS = 0  # games the bot did not finish
+MAX_CRASHES = 0  # games the engine crashed in
 MAX_CORNERED = 0  # floor-1 meetings that left the careful bot nothing but a fight it loses more often than not
-# The novice's targets (a person's first games): its win rate (lowest, highest) where it has one, and floor 1's
-# share of deaths.
-NOVICE_WIN_TARGETS: dict[str, tuple[float, float]] = {"undercroft": (0.05, 1.0)}
-FLOOR_1_SHARE = {"careful": 1 / 3, "novice": 1 / 2}  # floor 1 holds at most this share of the deaths
+# Where the careful bot dies (the danger rises with depth): floor 1 holds at most FLOOR_1_SHARE of its deaths, the
+# deep floors (DEEP_FLOORS, first and last) at least DEEP_SHARE.
+FLOOR_1_SHARE: dict[str, float] = {"undercroft": 0.20}
+DEEP_FLOORS: dict[str, tuple[int, int]] = {"undercroft": (5, 8)}
+DEEP_SHARE: dict[str, float] = {"undercroft": 0.35}
+# The novice's (a person's first games): its win rate (lowest, highest), and a floor it reaches in at least a share
+# of its games.
+NOVICE_WIN_TARGETS: dict[str, tuple[float, float]] = {"undercroft": (0.02, 1.0)}
+NOVICE_REACHES: dict[str, tuple[int, float]] = {"undercroft": (3, 0.5)}
+# The greedy player's (planning must pay): its win rate at most this times the careful bot's on the same seeds.
+GREEDY_SHARE: dict[str, float] = {"undercroft": 0.6}
+POLICY_LOOK: dict[str, tuple[str, str, float, float]] = {  # in the charts: line, marker, alpha, offset
+    "careful": ("-", "o", 1.0, -0.2),
+    "novice": ("--", "s", 0.55, 0.0),
+    "greedy": (":", "^", 0.35, 0.2),
+}
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975: a 95 % two-sided interval
 
@@ -60,6 +73,17 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z2 / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def ratio_interval(a: int, n1: int, b: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """The 95 % interval of the ratio of two proportions, ``a`` in ``n1`` over ``b`` in ``n2`` (Katz's log method;
+    a half added to each count when either is 0); (0, inf) without trials."""
+    if n1 <= 0 or n2 <= 0 or (a <= 0 and b <= 0):
+        return (0.0, math.inf)
+    x, y, m1, m2 = (a + 0.5, b + 0.5, n1 + 0.5, n2 + 0.5) if a == 0 or b == 0 else (a, b, n1, n2)
+    ratio = (x / m1) / (y / m2)
+    se = math.sqrt(1 / x - 1 / m1 + 1 / y - 1 / m2)
+    return (ratio * math.exp(-z * se), ratio * math.exp(z * se))
 
 
 def _share(part: int, whole: int) -> float:
@@ -87,6 +111,7 @@ class RulesetStats:
     mean_turns: float
     policy: str = "careful"
     cornered: tuple[tuple[str, int], ...] = ()  # floor-1 meetings that cornered the party, by monster (most first)
+    careful: tuple[int, int] | None = None  # (wins, games) of the careful bot on the same seeds (the greedy's target)
 
     @property
     def cornered_meetings(self) -> int:
@@ -116,6 +141,14 @@ class RulesetStats:
         shares = self.level_shares
         best = max(range(len(shares)), key=lambda i: (shares[i], -i))
         return (best + 1, shares[best])
+
+    def reached(self, level: int) -> int:
+        """The games that reached ``level`` (or won)."""
+        return round(self.survival[level - 1] * self.games) if 1 <= level <= len(self.survival) else 0
+
+    def deaths_on(self, first: int, last: int) -> int:
+        """The deaths on levels ``first`` to ``last``."""
+        return sum(self.deaths_by_level[max(0, first - 1) : last])
 
     @property
     def no_choice_share(self) -> float:
@@ -147,7 +180,10 @@ class RulesetStats:
             "crashes": self.crashes,
             "survival": [round(s, 4) for s in self.survival],
             "mean_turns": self.mean_turns,
-            "targets": {v.name: {"met": v.met, "target": v.target, "value": v.value} for v in verdicts(self)},
+            "targets": {
+                v.name: {"met": v.met, "target": v.target, "value": v.value, "ci95": [round(x, 4) for x in v.ci95]}
+                for v in verdicts(self)
+            },
         }
 
 
@@ -193,21 +229,43 @@ def ruleset_stats(ruleset: str, results: Sequence[GameResult], levels: int, poli
 
 @dataclass(frozen=True)
 class Verdict:
-    """One target of one ruleset: its name, whether it is met, the target and the value in words."""
+    """One target of one ruleset and policy: its name, whether it is met (by the value measured), the target and
+    the value in words, and the value's 95 % interval (as fractions; a count's is the count twice)."""
 
-    name: str  # "win_rate", "worst_level", "no_choice", "timeouts"
+    name: str  # "win_rate", "floor_1", "deep_floors", "no_choice", "cornered", "timeouts", ...
     met: bool
     target: str
     value: str
+    ci95: tuple[float, float] = (0.0, 0.0)
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
+def _ci(interval: tuple[float, float]) -> str:
+    return f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
+
+
+def _proportion(name: str, part: int, whole: int, target: str, ok: bool) -> Verdict:
+    """A target on a share ``part`` of ``whole``, with its Wilson interval."""
+    ci = wilson(part, whole)
+    return Verdict(name, ok, target, f"{_pct(_share(part, whole))} {_ci(ci)}", ci)
+
+
+def _count(name: str, n: int, most: int) -> Verdict:
+    return Verdict(name, n <= most, f"<= {most}", str(n), (float(n), float(n)))
+
+
 def verdicts(stats: RulesetStats) -> list[Verdict]:
-    """The targets of ``stats``: those of its policy (the careful bot's, or the novice's)."""
-    return _novice_verdicts(stats) if stats.policy == "novice" else _careful_verdicts(stats)
+    """The targets of ``stats``: those of its policy (the careful bot's, the novice's or the greedy player's)."""
+    if stats.policy == "novice":
+        out = _novice_verdicts(stats)
+    elif stats.policy == "greedy":
+        out = _greedy_verdicts(stats)
+    else:
+        out = _careful_verdicts(stats)
+    return [*out, _count("timeouts", stats.timeouts, MAX_TIMEOUTS), _count("crashes", stats.crashes, MAX_CRASHES)]
 
 
 def _win_verdict(stats: RulesetStats, band: tuple[float, float] | None) -> list[Verdict]:
@@ -215,49 +273,57 @@ def _win_verdict(stats: RulesetStats, band: tuple[float, float] | None) -> list[
         return []
     lo, hi = band
     target = f"{100 * lo:.0f}-{100 * hi:.0f} %" if hi < 1 else f">= {100 * lo:.0f} %"
-    return [Verdict("win_rate", stats.games > 0 and lo <= stats.win_rate <= hi, target, _pct(stats.win_rate))]
-
-
-def _floor_1_verdict(stats: RulesetStats) -> Verdict:
-    most = FLOOR_1_SHARE[stats.policy]
-    share = stats.level_shares[0] if stats.level_shares else 0.0
-    return Verdict("floor_1", share <= most + 1e-9, f"<= {100 * most:.0f} % of the deaths", _pct(share))
+    ok = stats.games > 0 and lo <= stats.win_rate <= hi
+    return [_proportion("win_rate", stats.wins, stats.games, target, ok)]
 
 
 def _careful_verdicts(stats: RulesetStats) -> list[Verdict]:
     out = _win_verdict(stats, WIN_TARGETS.get(stats.ruleset))
-    level, share = stats.worst_level
+    most = FLOOR_1_SHARE.get(stats.ruleset)
+    if most is not None:
+        n = stats.deaths_on(1, 1)
+        target = f"<= {100 * most:.0f} % of the deaths"
+        out.append(_proportion("floor_1", n, stats.deaths, target, n <= most * stats.deaths))
+    deep = DEEP_FLOORS.get(stats.ruleset)
+    if deep is not None:
+        least = DEEP_SHARE[stats.ruleset]
+        n = stats.deaths_on(*deep)
+        target = f">= {100 * least:.0f} % of the deaths on floors {deep[0]}-{deep[1]}"
+        out.append(_proportion("deep_floors", n, stats.deaths, target, n >= least * stats.deaths))
     out.append(
-        Verdict(
-            "worst_level",
-            share <= MAX_LEVEL_SHARE,
-            f"<= {100 * MAX_LEVEL_SHARE:.0f} % of the deaths",
-            f"level {level}: {_pct(share)}" if level else "no deaths",
-        )
-    )
-    out.append(_floor_1_verdict(stats))
-    out.append(
-        Verdict(
+        _proportion(
             "no_choice",
-            stats.no_choice_share <= MAX_NO_CHOICE_SHARE,
+            stats.no_choice,
+            stats.deaths,
             f"<= {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths",
-            _pct(stats.no_choice_share),
+            stats.no_choice <= MAX_NO_CHOICE_SHARE * stats.deaths,
         )
     )
-    out.append(
-        Verdict("cornered", stats.cornered_meetings <= MAX_CORNERED, f"{MAX_CORNERED}", str(stats.cornered_meetings))
-    )
-    out.append(Verdict("timeouts", stats.timeouts <= MAX_TIMEOUTS, f"{MAX_TIMEOUTS}", str(stats.timeouts)))
+    out.append(_count("cornered", stats.cornered_meetings, MAX_CORNERED))
     return out
 
 
 def _novice_verdicts(stats: RulesetStats) -> list[Verdict]:
-    band = NOVICE_WIN_TARGETS.get(stats.ruleset)
-    out = _win_verdict(stats, band)
-    if band is not None:  # (the issue's novice targets are undercroft's)
-        out.append(_floor_1_verdict(stats))
-    out.append(Verdict("timeouts", stats.timeouts <= MAX_TIMEOUTS, f"{MAX_TIMEOUTS}", str(stats.timeouts)))
+    out = _win_verdict(stats, NOVICE_WIN_TARGETS.get(stats.ruleset))
+    reaches = NOVICE_REACHES.get(stats.ruleset)
+    if reaches is not None:
+        level, least = reaches
+        n = stats.reached(level)
+        target = f"reaches floor {level} in >= {100 * least:.0f} % of the games"
+        out.append(_proportion("reaches", n, stats.games, target, stats.games > 0 and n >= least * stats.games))
     return out
+
+
+def _greedy_verdicts(stats: RulesetStats) -> list[Verdict]:
+    most = GREEDY_SHARE.get(stats.ruleset)
+    if most is None or stats.careful is None:
+        return []
+    wins, games = stats.careful
+    careful = _share(wins, games)
+    ratio = stats.win_rate / careful if careful else math.inf if stats.wins else 0.0
+    ci = ratio_interval(stats.wins, stats.games, wins, games)
+    value = f"{ratio:.2f} x [{ci[0]:.2f}, {ci[1]:.2f}] ({_pct(stats.win_rate)} against {_pct(careful)})"
+    return [Verdict("greedy_share", ratio <= most, f"<= {most:g} x the careful bot's win rate", value, ci)]
 
 
 def all_met(stats: Iterable[RulesetStats]) -> bool:
@@ -288,20 +354,58 @@ def _summary_row(s: RulesetStats) -> list[str]:
         return f"{text} {_mark(v[name].met)}" if name in v else text
 
     low, high = s.win_interval
-    win = v.get("win_rate")
-    floor_1 = s.level_shares[0] if s.level_shares else 0.0
+    deep = DEEP_FLOORS.get(s.ruleset)
+    greedy = v.get("greedy_share")
     return [
         s.ruleset,
         s.policy,
         str(s.games),
-        f"{100 * s.win_rate:.1f} [{100 * low:.1f}, {100 * high:.1f}]",
-        f"{win.target} {_mark(win.met)}" if win else "none",
+        judged("win_rate", f"{100 * s.win_rate:.1f} [{100 * low:.1f}, {100 * high:.1f}]"),
         str(s.deaths),
-        judged("floor_1", _pct(floor_1)),
+        judged("floor_1", _pct(_share(s.deaths_on(1, 1), s.deaths))),
+        judged("deep_floors", _pct(_share(s.deaths_on(*deep), s.deaths))) if deep else "",
         judged("no_choice", _pct(s.no_choice_share)),
-        judged("cornered", str(s.cornered_meetings)),
         judged("timeouts", str(s.timeouts)),
+        f"{greedy.value.split(' [')[0]} {_mark(greedy.met)}" if greedy else "",
     ]
+
+
+def _targets_text() -> list[str | None]:
+    """The targets in words, from the tables above."""
+    bands = ", ".join(f"{name} {100 * lo:.0f}-{100 * hi:.0f} %" for name, (lo, hi) in WIN_TARGETS.items())
+    deep = ", ".join(
+        f"{name}: floor 1 at most {100 * FLOOR_1_SHARE[name]:.0f} % of its deaths, floors {a}-{b} at least "
+        f"{100 * DEEP_SHARE[name]:.0f} %"
+        for name, (a, b) in DEEP_FLOORS.items()
+    )
+    novice = ", ".join(
+        f"{name}: wins at least {100 * NOVICE_WIN_TARGETS[name][0]:.0f} %, reaches floor {k} in at least "
+        f"{100 * least:.0f} % of its games"
+        for name, (k, least) in NOVICE_REACHES.items()
+    )
+    greedy = ", ".join(f"{name}: at most {most:g} x the careful bot's win rate" for name, most in GREEDY_SHARE.items())
+    return [
+        "Targets:",
+        "",
+        f"- the careful bot: win rate {bands};",
+        f"  {deep};" if deep else None,
+        f"  deaths without a choice (the party never had a way out of the fatal meeting) at most "
+        f"{100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths;",
+        f"  {MAX_CORNERED} floor-1 meetings that cornered it (nothing but a fight lost more often than not: no way",
+        "  round, no talk, no affordable bribe, no run that works half the time);",
+        f"- the novice: {novice};",
+        "- the greedy player (the top number at every meeting, nothing planned):",
+        f"  {greedy};",
+        f"- every bot: {MAX_TIMEOUTS} timeouts, {MAX_CRASHES} crashes.",
+    ]
+
+
+def _verdict_lines(s: RulesetStats) -> list[str]:
+    """Each target of ``s``: the value measured with its 95 % interval, the target, the verdict."""
+    out = ["Targets:", ""]
+    for v in verdicts(s):
+        out.append(f"- {v.name.replace('_', ' ')}: {v.value}; target {v.target}: {_mark(v.met)}")
+    return out
 
 
 def render_section(
@@ -310,6 +414,7 @@ def render_section(
     """The generated section of docs/BALANCE.md, markers included, without a final newline. ``command`` is the
     command that made it; ``charts`` maps a chart's file name (:data:`CHART_NAMES`) to its path relative to the
     document (none: no charts are linked)."""
+    policies = "|".join(dict.fromkeys(s.policy for s in stats)) or "careful"
     lines = [
         BEGIN,
         "",
@@ -322,21 +427,11 @@ def render_section(
         "```",
         "",
         f"{games} games per ruleset and policy, seed {seed} (game i of each ruleset uses seed {seed}+i), played by",
-        "the careful bot and the novice (`undercroft autoplay --policy careful|novice`), side by side. Win % with its",
-        "95 % Wilson score interval.",
+        f"each bot (`undercroft autoplay --policy {policies}`) on the same seeds. Rates with their 95 % intervals",
+        "(Wilson's score interval; for the greedy player's share of the careful bot's win rate, Katz's log",
+        "interval of a ratio). A target is judged by the value measured.",
         "",
-        "Targets of the careful bot: win rate "
-        + ", ".join(f"{name} {100 * lo:.0f}-{100 * hi:.0f} %" for name, (lo, hi) in WIN_TARGETS.items())
-        + ";",
-        f"no level over {100 * MAX_LEVEL_SHARE:.0f} % of a ruleset's deaths, floor 1 at most "
-        f"{100 * FLOOR_1_SHARE['careful']:.0f} %; deaths without a choice (the party",
-        f"never had a way out of the fatal meeting) at most {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths; "
-        f"{MAX_CORNERED} floor-1 meetings that cornered it",
-        "(nothing but a fight lost more often than not: no way round, no talk, no affordable bribe, no run that",
-        f"works half the time); {MAX_TIMEOUTS} timeouts.",
-        "Targets of the novice: win rate "
-        + ", ".join(f"{name} at least {100 * lo:.0f} %" for name, (lo, _hi) in NOVICE_WIN_TARGETS.items())
-        + f", floor 1 at most {100 * FLOOR_1_SHARE['novice']:.0f} % of its deaths there; {MAX_TIMEOUTS} timeouts.",
+        *(line for line in _targets_text() if line is not None),
         "",
     ]
     lines += _table(
@@ -345,21 +440,21 @@ def render_section(
             "bot",
             "games",
             "win % [95% CI]",
-            "target",
             "deaths",
             "floor 1",
+            "deep floors",
             "no choice",
-            "cornered",
             "timeouts",
+            "x careful",
         ],
         (_summary_row(s) for s in stats),
-        right=(2, 5),
+        right=(2, 4),
     )
     lines += [
         "",
-        "Floor 1 and no choice: shares of the deaths; cornered: floor-1 meetings that left the party nothing but a",
-        "fight it loses more often than not. Each judged against its bot's targets (ok, **no**); the worst level",
-        "below (the level tables) is judged too.",
+        "Floor 1, deep floors (5-8) and no choice: shares of the deaths; x careful: the greedy player's win rate",
+        "against the careful bot's. Each judged against its bot's targets (ok, **no**); every target, with its",
+        "interval, is listed in the ruleset's section below.",
     ]
     missed = {f"{s.ruleset} ({s.policy})": [v.name for v in verdicts(s) if not v.met] for s in stats}
     if any(missed.values()):
@@ -398,6 +493,8 @@ def render_section(
             "Survival (share of games that reached the level): "
             + ", ".join(f"L{k} {_pct(x)}" for k, x in enumerate(s.survival, 1))
             + f", won {_pct(s.win_rate)}.",
+            "",
+            *_verdict_lines(s),
             "",
         ]
         per_level = zip(s.deaths_by_level, s.level_shares, strict=True)
@@ -488,7 +585,7 @@ def _survival_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> 
     colours = _colours(stats)
     for s in stats:
         ys = [100 * x for x in s.survival] + [None] * (depth - len(s.survival)) + [100 * s.win_rate]
-        style = "--" if s.policy == "novice" else "-"
+        style = POLICY_LOOK.get(s.policy, POLICY_LOOK["careful"])[0]
         ax.plot(range(len(labels)), ys, style, marker="o", color=colours[s.ruleset], label=f"{s.ruleset}, {s.policy}")
     ax.set_xticks(range(len(labels)), labels)
     ax.set_ylim(0, 105)
@@ -514,7 +611,8 @@ def _monster_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> N
         top = list(s.deaths_by_monster[:TOP_MONSTERS])
         names = [name for name, _ in reversed(top)]
         counts = [count for _, count in reversed(top)]
-        ax.barh(range(len(top)), counts, color=_colours(stats)[s.ruleset], alpha=0.55 if s.policy == "novice" else 1)
+        alpha = POLICY_LOOK.get(s.policy, POLICY_LOOK["careful"])[2]
+        ax.barh(range(len(top)), counts, color=_colours(stats)[s.ruleset], alpha=alpha)
         ax.set_yticks(range(len(top)), names)
         ax.set_title(f"{s.ruleset}, {s.policy}: {s.deaths} deaths in {s.games} games")
         ax.set_xlabel("deaths")
@@ -552,14 +650,15 @@ def _win_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> None:
             )
             labelled = True
     for s in stats:
-        x = rulesets.index(s.ruleset) + (0.15 if s.policy == "novice" else -0.15)
+        look = POLICY_LOOK.get(s.policy, POLICY_LOOK["careful"])
+        x = rulesets.index(s.ruleset) + look[3]
         low, high = s.win_interval
         rate = 100 * s.win_rate
         ax.errorbar(
             [x],
             [rate],
             yerr=[[max(0.0, rate - 100 * low)], [max(0.0, 100 * high - rate)]],
-            fmt="s" if s.policy == "novice" else "o",
+            fmt=look[1],
             capsize=6,
             color=colours[s.ruleset],
         )
@@ -569,7 +668,7 @@ def _win_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> None:
     top = max([100 * s.win_interval[1] for s in stats] + [100 * WIN_TARGETS.get(r, (0, 0))[1] for r in rulesets])
     ax.set_ylim(0, min(100.0, max(50.0, top + 10)))
     ax.set_ylabel("win %")
-    ax.set_title("Win rate (c: careful, circles; n: novice, squares) with its 95 % interval")
+    ax.set_title("Win rate (c: careful, circles; n: novice, squares; g: greedy, triangles) with its 95 % interval")
     ax.grid(True, axis="y", alpha=0.3)
     if labelled:
         ax.legend(loc="upper right")
@@ -590,17 +689,23 @@ def write_charts(modules: Any, stats: Sequence[RulesetStats], directory: Path) -
 __all__ = [
     "BEGIN",
     "CHART_NAMES",
+    "DEEP_FLOORS",
+    "DEEP_SHARE",
     "END",
+    "FLOOR_1_SHARE",
+    "GREEDY_SHARE",
     "MAX_CORNERED",
-    "MAX_LEVEL_SHARE",
+    "MAX_CRASHES",
     "MAX_NO_CHOICE_SHARE",
     "MAX_TIMEOUTS",
+    "NOVICE_REACHES",
     "NOVICE_WIN_TARGETS",
     "WIN_TARGETS",
     "RulesetStats",
     "Verdict",
     "all_met",
     "plotting",
+    "ratio_interval",
     "render_section",
     "replace_section",
     "ruleset_stats",

@@ -20,6 +20,7 @@ from undercroft.rules.game import Game
 from undercroft.rules.levelmap import Point
 from undercroft.rules.names import group_name, the
 from undercroft.rules.types import Behaviour, Origin
+from undercroft.rules.view import View
 
 BoolArray = npt.NDArray[np.bool_]
 Steps = npt.NDArray[np.int32]
@@ -130,9 +131,7 @@ def step_toward(game: Game, goal: Point, caution: int = WARY) -> Move | None:
 
 def stairs(game: Game) -> Point | None:
     """The stairs, once the party has seen them."""
-    lv = game.state.level
-    sx, sy = lv.map.stairs
-    return (sx, sy) if lv.explored[sy, sx] else None
+    return View(game).stairs()
 
 
 def targets(game: Game) -> BoolArray:

@@ -1,17 +1,19 @@
 """The bots that play whole games headless (``undercroft autoplay``, ``balance``, ``soak``; the games themselves are
-played by :func:`undercroft.autoplay.play_game`): the careful reference player and the novice.
+played by :func:`undercroft.autoplay.play_game`): the careful reference player, the novice and the greedy player.
 
 :mod:`~undercroft.bot.policy` chooses an action mode by mode (:class:`Bot`, the careful player);
 :mod:`~undercroft.bot.novice` is a first-time player (:class:`Novice`, the careful bot with other thresholds);
+:mod:`~undercroft.bot.greedy` takes the top number at every meeting and plans nothing (:class:`Greedy`);
 :mod:`~undercroft.bot.planning` plans their walks (:class:`~undercroft.bot.planning.Walker`);
 :mod:`~undercroft.bot.meeting` values the ways through a meeting; :mod:`~undercroft.bot.kit` what to buy and put on.
 docs/BALANCE.md describes them as a player would.
 """
 
+from undercroft.bot.greedy import Greedy
 from undercroft.bot.novice import Novice
 from undercroft.bot.policy import Bot
 
 #: The policies by name (``--policy``): the careful one first, the default.
-POLICIES: dict[str, type[Bot]] = {Bot.name: Bot, Novice.name: Novice}
+POLICIES: dict[str, type[Bot]] = {Bot.name: Bot, Novice.name: Novice, Greedy.name: Greedy}
 
-__all__ = ["POLICIES", "Bot", "Novice"]
+__all__ = ["POLICIES", "Bot", "Greedy", "Novice"]

@@ -3,9 +3,11 @@
 :class:`Walker` keeps the walk planned (its goal and the tiles to it) and what the plans avoid on this level (the
 segments it fled from, the tiles a step into was refused), plans with the engine's one least-cost search
 (:class:`~undercroft.rules.searches.CostFlood`, flooding only as far as the nearest goal) and walks each way to its
-end (:meth:`Walker.goal_valid`, :meth:`Walker.next_step`), not planned again as its goal comes into view. The goals,
-in order: an item seen; the stairs once seen, on the last level or with :data:`STOCKED` potions; unexplored floor; the
-stairs; and, as a last resort, back at a group that stands in the way. A monster at peace is a slow way through
+end (:meth:`Walker.goal_valid`, :meth:`Walker.next_step`). It knows what a player at the screen knows
+(:class:`~undercroft.rules.view.View`): it walks only over the floor seen, round the groups it knows of. The goals,
+in order: an item seen; the stairs once seen, on the last level or with :data:`STOCKED` potions; the floor seen
+beside the unseen (where walking on shows more); the stairs once seen; and, as a last resort, back at a group that
+stands in the way. A monster at peace is a slow way through
 (:data:`PASS_COST`); orthogonal steps first, diagonal ones only to get round a monster in a doorway.
 """
 
@@ -20,6 +22,7 @@ from undercroft.rules.floods import MAX_DIST, bits_of
 from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream
 from undercroft.rules.searches import CostFlood
+from undercroft.rules.view import View
 
 Point = tuple[int, int]
 
@@ -53,6 +56,7 @@ class Walker:
 
     def __init__(self, game: Game, rng: Stream, max_level_moves: int = MAX_LEVEL_MOVES) -> None:
         self.game = game
+        self.view = View(game)  # all it knows of the level
         self.rng = rng  # its tie-breaks between goals as near
         self.max_level_moves = max_level_moves
         self.path: list[Point] = []
@@ -94,22 +98,21 @@ class Walker:
     # --- the walking costs --------------------------------------------------------------------------------
 
     def walk_cost(self, avoid: bool, through: bool = False) -> npt.NDArray[np.int8]:
-        """The cost of entering each tile (0: never): floor 1, a group at peace :data:`PASS_COST` (it steps aside,
+        """The cost of entering each tile (0: never): floor seen 1, a group at peace :data:`PASS_COST` (it steps aside,
         or its peace walls the party in: a group it made terms with in a corridor, the one way on), a hostile group
         or a blocked tile 0; with ``avoid``, the segments it fled from 0 but the party's own; with ``through`` (the
         last resort), a hostile group is a way on too: stepping into it meets it."""
         st = self.game.state
         lv = st.level
-        cost: npt.NDArray[np.int8] = (lv.map.tiles != dungeon.WALL).astype(np.int8)
+        cost: npt.NDArray[np.int8] = ((lv.map.tiles != dungeon.WALL) & self.view.explored()).astype(np.int8)
         if avoid and self.avoid:
             seg = lv.map.segment_of
             for s in sorted(self.avoid):
                 if s != st.segment:
                     cost[seg == s] = 0
-        for grp in lv.groups:
-            if not grp.defeated and grp.known:
-                free = (grp.peaceful or through) and bool(cost[grp.pos[1], grp.pos[0]])
-                cost[grp.pos[1], grp.pos[0]] = PASS_COST if free else 0
+        for grp in self.view.groups():
+            free = (grp.peaceful or through) and bool(cost[grp.pos[1], grp.pos[0]])
+            cost[grp.pos[1], grp.pos[0]] = PASS_COST if free else 0
         for (x, y), until in self.blocked.items():
             if until > st.turn:
                 cost[y, x] = 0
@@ -117,9 +120,8 @@ class Walker:
         return cost
 
     def floor_bits(self) -> int:
-        """The level's floor as a bit set (:func:`~undercroft.rules.floods.bits_of`)."""
-        m = self.game.state.level.map
-        return m.walk_bits(0, 0, m.width, m.height)
+        """The floor seen on this level as a bit set (:func:`~undercroft.rules.floods.bits_of`)."""
+        return self.view.floor_bits()
 
     def segment_bits(self, s: int) -> int:
         """The tiles of segment ``s`` as a bit set (``-1``: the tiles of every segment)."""
@@ -137,12 +139,11 @@ class Walker:
             for s in sorted(self.avoid):
                 if s != st.segment:
                     ones &= ~self.segment_bits(s)
-        for grp in lv.groups:
-            if not grp.defeated and grp.known:
-                bit = 1 << (grp.pos[1] * stride + grp.pos[0])
-                free = (grp.peaceful or through) and bool((ones | passes) & bit)
-                ones &= ~bit
-                passes = passes | bit if free else passes & ~bit
+        for grp in self.view.groups():
+            bit = 1 << (grp.pos[1] * stride + grp.pos[0])
+            free = (grp.peaceful or through) and bool((ones | passes) & bit)
+            ones &= ~bit
+            passes = passes | bit if free else passes & ~bit
         for (x, y), until in self.blocked.items():
             if until > st.turn:
                 bit = 1 << (y * stride + x)
@@ -161,7 +162,6 @@ class Walker:
         m = lv.map
         stride = m.width + 1
         explored = lv.explored_bits()
-        walk = self.floor_bits()
         items = 0
         for x, y in lv.items:
             items |= 1 << (y * stride + x)
@@ -169,11 +169,16 @@ class Walker:
         stairs = 0 if m.stairs is None else 1 << (m.stairs[1] * stride + m.stairs[0])
         if stairs & explored and (self.game.rs.levels[st.depth].final or count(self.game, "potion") >= STOCKED):
             out.append(("stairs", stairs))
-        if self.level_moves < self.max_level_moves:
-            out.append(("explore", walk & ~explored))
-        if m.stairs is not None:
+        if self.exploring():
+            out.append(("explore", self.view.frontier_bits() & ~self.view.looked_bits()))
+        if stairs & explored:
             out.append(("stairs", stairs))
         return out
+
+    def exploring(self) -> bool:
+        """Whether walking on to see more of the level is still a goal: before :attr:`max_level_moves` steps on it,
+        and after them until the stairs are seen."""
+        return self.level_moves < self.max_level_moves or self.view.stairs() is None
 
     def reengage_bits(self) -> int | None:
         """The last resort's goal as a bit set (None without a hostile group on the level): a monster that is not at
@@ -182,7 +187,7 @@ class Walker:
         in its segment's only door: step into it)."""
         st = self.game.state
         lv = st.level
-        hostile = [grp for grp in lv.groups if not grp.defeated and grp.known and not grp.peaceful]
+        hostile = [grp for grp in self.view.groups() if not grp.peaceful]
         if not hostile:
             return None
         walk = self.floor_bits()
@@ -204,10 +209,11 @@ class Walker:
         self.planned_at = (st.level.index, st.level.rev)
         here_bit = 1 << (st.pos[1] * (st.level.map.width + 1) + st.pos[0])
         goals = self.goal_bits()
+        on = ("stairs",) if self.view.stairs() is not None else ("stairs", "explore")  # the ways on known
         floods: dict[tuple[bool, bool], CostFlood] = {}
         for avoid, diagonal in _PASSES:
             for kind, mask in goals:
-                if not avoid and kind != "stairs":
+                if not avoid and kind not in on:
                     continue  # through a monster it fled from only to get on (or to win)
                 if self._plan_to(kind, mask, here_bit, avoid, diagonal, False, floods):
                     return
@@ -265,7 +271,7 @@ class Walker:
         if kind == "item":
             return goal in lv.items
         if kind == "explore":
-            return self.level_moves < self.max_level_moves
+            return self.exploring()
         if kind == "reengage":
             return self.planned_at == (lv.index, lv.rev)
         return kind == "stairs"
@@ -287,15 +293,15 @@ class Walker:
             if not (-1 <= dx <= 1 and -1 <= dy <= 1) or (dx == 0 and dy == 0):
                 ok = False
             else:
-                for grp in lv.groups:
-                    if grp.pos == nxt and not grp.defeated and grp.known:
+                for grp in self.view.groups():
+                    if grp.pos == nxt:
                         ok = False
                         break
             if ok and explore and lv.map.segment_rows[nxt[1]][nxt[0]] != st.segment:
-                # Into another segment (a monster check) only for floor still unseen: choose again if the spot
-                # made for has come into view.
+                # Into another segment (a monster check) only to see more: choose again if all round the spot made
+                # for has come into view.
                 goal = self.goal
-                ok = goal is not None and not bool(lv.explored[goal[1], goal[0]])
+                ok = goal is not None and self.view.beside_unseen(goal)
         if not ok:
             self.plan()
         return self.path[0] if self.path else None
@@ -314,11 +320,7 @@ class Walker:
             return Run()
         g = st.front_group()
         tiles = [] if g is None else [p for p, hp in zip(game.creature_tiles(g), g.hp, strict=True) if hp > 0]
-        hostile = {
-            o.segment
-            for o in lv.groups
-            if not o.defeated and o.known and not o.peaceful and (g is None or o.id != g.id)
-        }
+        hostile = {o.segment for o in self.view.groups() if not o.peaceful and (g is None or o.id != g.id)}
 
         def key(i: int) -> tuple[bool, bool, bool, bool, int]:
             w = ways[i]
@@ -343,11 +345,11 @@ class Walker:
         return Run() if ways[best].came_in else Run(door=best)
 
     def from_goal(self) -> CostFlood | None:
-        """Walking distances to the goal (the current one, else the stairs), flooded from it only as far as asked
-        (:meth:`CostFlood.distance`: the numbers of ``dijkstra_map`` over :meth:`walk_cost` with the goal's own tile
-        walkable)."""
+        """Walking distances to the goal (the current one, else the stairs once seen), flooded from it only as far as
+        asked (:meth:`CostFlood.distance`: the numbers of ``dijkstra_map`` over :meth:`walk_cost` with the goal's own
+        tile walkable)."""
         st = self.game.state
-        goal = self.goal if self.goal is not None else st.level.map.stairs
+        goal = self.goal if self.goal is not None else self.view.stairs()
         if goal is None:
             return None
         m = st.level.map

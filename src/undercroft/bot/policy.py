@@ -1,15 +1,17 @@
 """The reference player's choice of an action, mode by mode (:class:`Bot`).
 
-It reads the game state (never the game's random streams: its own tie-breaks come from the stream ``"bot"`` of its
-seed) and proposes actions in order of preference; :meth:`Bot.choose` returns the first one the engine would take
-now (``Game.legal``) that has not been refused at this turn. docs/BALANCE.md describes it as a player would:
+It reads what a player reads: the party, the panels (the odds, ``Game.legal``, the doors) and of the level only what
+the screens have shown (:class:`~undercroft.rules.view.View`: the floor seen, the groups it knows of); never the
+game's random streams (its own tie-breaks come from the stream ``"bot"`` of its seed). It proposes actions in order
+of preference; :meth:`Bot.choose` returns the first one the engine would take now (``Game.legal``) that has not
+been refused at this turn. docs/BALANCE.md describes it as a player would:
 
 * **explore**: drink when hurt, rest off exhaustion and wounds where nothing stands, pick up the items it has seen,
-  walk to the nearest unexplored floor it can reach (around monsters and around rooms it fled from), and on to
-  that tile even once it has come into view, though not into another segment (it chooses again where a walk ends:
-  :mod:`undercroft.bot.planning`); go down when the level is explored, or (:data:`~undercroft.bot.planning.STOCKED`)
-  as soon as the stairs are seen with two potions in hand, resting whole on the stairs first; on the last level it
-  makes for the way out as soon as it is seen;
+  walk over the floor seen to the nearest floor seen beside the unseen (around monsters and around rooms it fled
+  from), and on to that tile even once all round it has come into view, though not into another segment (it
+  chooses again where a walk ends: :mod:`undercroft.bot.planning`); go down when the level is explored, or
+  (:data:`~undercroft.bot.planning.STOCKED`) as soon as the stairs are seen with two potions in hand, resting whole
+  on the stairs first; on the last level it makes for the way out as soon as it is seen;
 * **a meeting**: each way through is valued as the chance to come through it (:mod:`undercroft.bot.meeting`) and
   the best is taken. A friendly reaction is let play out by waiting; a quiet group (at peace, holding its ground,
   passive) is walked past. After running twice from a group on its only way on (or :data:`MAX_FLEES` times from
@@ -255,8 +257,9 @@ class Bot:
         return [] if use is None else [Use(*use)]
 
     def _groups_here(self) -> bool:
-        st = self.game.state
-        return any(g.segment == st.segment and not g.defeated and not g.unseen for g in st.level.groups)
+        """Whether a group it knows of stands in the party's segment."""
+        seg = self.game.state.segment
+        return any(g.segment == seg for g in self.walk.view.groups())
 
     def _hurt(self, frac: float) -> int | None:
         """The index of the most hurt living member at or below ``frac`` of max HP, if any."""

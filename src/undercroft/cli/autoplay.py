@@ -35,8 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--policy",
         default="careful",
-        choices=("careful", "novice"),
-        help="the bot: careful, the reference player (default), or novice, a first-time player",
+        choices=("careful", "novice", "greedy"),
+        help="the bot: careful, the reference player (default), novice, a first-time player, or greedy, the top "
+        "number at every meeting and nothing planned",
     )
     p.add_argument("--record", metavar="DIR", help="write one recording per game into DIR")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")

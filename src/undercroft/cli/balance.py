@@ -17,6 +17,7 @@ import os
 import shlex
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from undercroft.cli.soak import RULESETS
 from undercroft.printable import printable
 
 DEFAULT_WRITE = Path("docs") / "BALANCE.md"
-POLICY_NAMES = ("careful", "novice")  # (undercroft.bot.POLICIES, not imported before a command needs it)
+POLICY_NAMES = ("careful", "novice", "greedy")  # (undercroft.bot.POLICIES, not imported before a command needs it)
 NO_PLOT = "undercroft: charts need the optional extra: pip install 'undercroft[plot]'"
 
 
@@ -195,6 +196,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
                 stats.append(balance.ruleset_stats(name, results, levels, policy))
                 crashes += [r for r in results if r.outcome == "crash"]
 
+    careful = {s.ruleset: (s.wins, s.games) for s in stats if s.policy == "careful"}
+    stats = [replace(s, careful=careful.get(s.ruleset)) if s.policy == "greedy" else s for s in stats]
     charts: dict[str, Path] = {}
     if modules is None:
         print(NO_PLOT, file=sys.stderr)
@@ -237,7 +240,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
             print(
                 f"  {s.ruleset + ' ' + s.policy + ':':19s} won {100 * s.win_rate:.1f} % "
                 f"[{100 * low:.1f}, {100 * high:.1f}], "
-                f"{s.deaths} deaths (worst level {level}: {100 * share:.0f} %), "
+                f"{s.deaths} deaths (most on level {level}: {100 * share:.0f} %), "
                 f"no choice {100 * s.no_choice_share:.0f} %, cornered {s.cornered_meetings}, {s.timeouts} timeouts; "
                 + ("every target met" if not missed else "missed: " + ", ".join(missed))
             )

@@ -1,0 +1,143 @@
+"""The greedy player (``undercroft autoplay --policy greedy``): the top number, every time, and nothing planned.
+
+It reads the same screens as the careful bot (:class:`~undercroft.bot.policy.Bot`) and walks as it does, but it
+plans nothing across meetings; it stands for "pick the top number", against which planning must pay (the balance
+target: it wins at most :data:`undercroft.balance.GREEDY_SHARE` of the careful bot's rate):
+
+* **a meeting, a fight**: of the chances the panel shows (the fight's win, :func:`~undercroft.bot.meeting.fight_win`;
+  getting away, :func:`~undercroft.sim.chances.escape_chance`; talk, :func:`~undercroft.sim.chances.talk_chance`;
+  a bribe, the best chance the gold buys, :func:`~undercroft.sim.chances.best_bribe`), it takes the highest (ties:
+  talk, fight, bribe, run), with nothing for what comes after; it runs back the way it came (``Run()``), and after
+  :data:`~undercroft.bot.policy.MAX_FLEES` runs from one group it fights it. A group at peace, holding its ground
+  or passive it walks past when it can;
+* **a chase**: the distraction whose shown chance is highest, if it carries it, else it runs (it turns to fight
+  only when too tired to run); it never gives chase;
+* **potions**: it drinks only below a quarter of its hit points, never before a fight;
+* **the shop**: it buys nothing (no shopping plan); it still puts on a better weapon or armour it finds.
+"""
+
+from __future__ import annotations
+
+from undercroft.bot.meeting import Met, best, fight_win
+from undercroft.bot.planning import count
+from undercroft.bot.policy import MAX_FLEES, Bot
+from undercroft.rules import formulas
+from undercroft.rules.actions import (
+    Action,
+    Attack,
+    Bribe,
+    Drink,
+    DropFood,
+    DropTreasure,
+    Fight,
+    LeaveShop,
+    Move,
+    Run,
+    Talk,
+    ThrowOil,
+    Wait,
+)
+from undercroft.rules.state import Group
+from undercroft.rules.types import Behaviour, Side
+from undercroft.sim import chances
+
+GREEDY_HURT = 0.25  # drink (in a fight or out of it) only below this fraction of max HP
+
+
+class Greedy(Bot):
+    """The greedy player (see the module docstring)."""
+
+    name = "greedy"
+    hurt = GREEDY_HURT
+    low = GREEDY_HURT
+
+    def _drink(self) -> list[Action]:
+        st = self.game.state
+        low = [i for i, m in enumerate(st.party) if m.alive and m.hp < self.hurt * m.max_hp]
+        if not low or count(self.game, "potion") == 0:
+            return []
+        return [Drink(min(low, key=lambda i: st.party[i].hp))]
+
+    def _should_pursue(self, gid: int) -> bool:
+        return False
+
+    def _shop(self) -> list[Action]:
+        return [*self._kit(), LeaveShop()]
+
+    def shown(self, g: Group, win: float) -> dict[str, float]:
+        """The chance of each way the panel shows and the engine would take now."""
+        game = self.game
+        out = {"fight": win}
+        if game.legal(Run()) and self.met.setdefault(g.id, Met()).fled < MAX_FLEES:
+            out["run"] = chances.escape_chance(game, g)
+        if game.legal(Talk()):
+            out["talk"] = chances.talk_chance(game, g)
+        bribe = chances.best_bribe(game, g)  # the Bribe choice's own label: the best chance the gold buys
+        if bribe is not None:
+            out["bribe"] = bribe[1]
+        return out
+
+    def _take(self, g: Group, way: str) -> list[Action]:
+        if way == "talk":
+            return [Talk(), Fight()]
+        if way == "bribe":
+            bribe = chances.best_bribe(self.game, g)
+            return [Fight()] if bribe is None else [Bribe(bribe[0]), Fight()]
+        if way == "run":
+            self._flee(g)
+            return [Run(), Fight()]
+        return [Fight()]
+
+    # --- a meeting, a fight --------------------------------------------------------------------------------------
+
+    def _meet(self, g: Group, win: float) -> list[Action]:
+        mon = self.game.monster_of(g)
+        out = self._drink()
+        quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
+        if quiet and win < 0.9:
+            step = self.walk.next_step()
+            if step is not None and self.walk.kind != "reengage":
+                pos = self.game.state.pos
+                out.append(Move(step[0] - pos[0], step[1] - pos[1]))  # walk on past it
+        return out + self._take(g, best(self.shown(g, win)))
+
+    def _combat(self) -> list[Action]:
+        g = self.game.state.front_group()
+        if g is None:
+            return []
+        way = best(self.shown(g, fight_win(self.game)))
+        out = self._drink()
+        if way == "run":
+            self._flee(g)
+            out.append(Run())
+        return [*out, Attack(self._weakest())]
+
+    # --- a chase -------------------------------------------------------------------------------------------------
+
+    def _pursuit(self) -> list[Action]:
+        game = self.game
+        st = game.state
+        g = st.front_group()
+        if g is None:
+            return []
+        p = st.pursuit
+        if p is not None and p.chaser == Side.PARTY:
+            return [Wait()]  # it lets a group that goes its way go
+        mon = game.monster_of(g)
+        d = game.content.tables.distractions
+        submerged = Behaviour.SUBMERGED in mon.behaviours
+        drops: list[tuple[float, Action]] = []
+        if count(game, "food") > 0 and formulas.distracted_by("food", mon.intelligent, submerged):
+            drops.append((d.food, DropFood()))
+        if (st.gold > 0 or count(game, "treasure") > 0) and formulas.distracted_by(
+            "treasure", mon.intelligent, submerged
+        ):
+            drops.append((d.treasure, DropTreasure()))
+        if mon.self_preservation and count(game, "oil") > 0:
+            drops.append((d.oil_stops, ThrowOil()))
+        out = self._drink()
+        if drops:
+            out.append(max(drops, key=lambda c: c[0])[1])
+        if game.tired():
+            out.append(Fight())
+        return [*out, Run()]

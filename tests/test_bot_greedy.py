@@ -1,0 +1,45 @@
+"""The greedy player: at a meeting the top number the panel shows, nothing planned; potions only below a quarter."""
+
+from __future__ import annotations
+
+from engine_helpers import make_game, walk_into
+
+from undercroft.bot import Bot, Greedy
+from undercroft.bot.meeting import fight_win
+from undercroft.rules.actions import Drink, Fight, Run
+from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.game import Game
+from undercroft.rules.types import Mode, Origin
+
+
+def in_a_new_room(ruleset: str, seed: int = 2) -> Game:
+    game = make_game(ruleset, seed, dice=ScriptedDice())
+    walk_into(game, "room", visited=False)
+    return game
+
+
+def test_it_takes_the_top_number_and_runs_back_the_way_it_came() -> None:
+    game = in_a_new_room("warden")  # no pursuit in warden: running gets away (100 %)
+    g = game.add_group("demon", 1, pos=game.state.pos)
+    game.start_encounter(g, meeting=False)
+    assert game.state.mode == Mode.ENCOUNTER
+    assert fight_win(game) < 1.0
+    assert Greedy(game, 1).choose() == Run()  # back the way it came: no door planned
+
+
+def test_with_only_a_fight_shown_it_fights() -> None:
+    game = in_a_new_room("citadel")  # no running; The Nameless One will not talk nor take gold
+    g = game.add_group("the_nameless_one", 3, pos=game.state.pos, origin=Origin.WANDERING)
+    game.start_encounter(g)
+    assert Greedy(game, 1).choose() == Fight()
+
+
+def test_it_drinks_only_below_a_quarter_of_its_hit_points() -> None:
+    game = make_game("undercroft", 3)
+    m = game.state.party[0]
+    assert game.state.items.get("healing_potion", 0) > 0
+    m.hp = m.max_hp // 3  # (the careful bot drinks at half)
+    assert isinstance(Bot(game, 1).choose(), Drink)
+    assert not isinstance(Greedy(game, 1).choose(), Drink)
+    m.hp = m.max_hp // 5
+    assert Greedy(game, 1).choose() == Drink(0)
