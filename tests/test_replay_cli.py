@@ -99,7 +99,7 @@ def test_log_level_player_prints_only_the_players_lines(run: Run) -> None:
     assert not any(found_nothing(x) or "Monster check" in x for x in player)
     assert not any(x.startswith(MARKS) or x.startswith(" ") for x in player)  # unmarked: nothing but the player's
     assert player == [x for x in full if not x.startswith(MARKS)]  # the same lines, in the same order
-    assert "You pick up Rations." in player and "A Bandit!" in player
+    assert "You pick up Rations." in player and "A Hobgoblin!" in player
     assert not {"Distance: 80 ft.", "The resident table of level 1: row 6, column 4: 1 x Ghoul."} & set(player)
 
 
@@ -111,11 +111,11 @@ def test_log_level_internal_is_the_default_and_marks_every_line_below_the_player
     lines = out.splitlines()
     nothing = [x for x in lines if found_nothing(x)]
     assert nothing and all(x.startswith("  : Monster check (") for x in nothing)
-    assert "  : The resident table of level 1: row 5, column 4: 1 x Bandit." in lines
+    assert "  : The resident table of level 2: row 3, column 3: 1 x Hobgoblin." in lines
     assert "  : On the map: 40 ft away, in sight (rolled 40 ft)." in lines
     assert "  . Monster check (new room): rolled 1, 1-3 means a resident monster: a resident monster." in lines
-    assert "  . Distance: 40 ft." in lines and "  . Reaction: rolled 7: uncertain." in lines
-    assert "A Bandit!" in lines and "  . A Bandit!" not in lines  # the player's lines as they were
+    assert "  . Distance: 40 ft." in lines and "  . Reaction: rolled 6: uncertain." in lines
+    assert "A Hobgoblin!" in lines and "  . A Hobgoblin!" not in lines  # the player's lines as they were
 
 
 def test_log_level_detail_adds_the_rolls_but_not_the_rules_working(run: Run) -> None:
