@@ -61,7 +61,7 @@ def test_soak_every_recording_verifies(capsys: pytest.CaptureFixture[str], tmp_p
 
 
 def test_text_summary_and_progress(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = autoplay(capsys, "--games", "2", "--seed", "6")
+    code, out, err = autoplay(capsys, "--games", "2", "--seed", "6", "--max-actions", "300")
     assert code == 0
     assert "wins:" in out and "deaths:" in out and "deepest:" in out and "mean turns:" in out
     assert "by level:" in out or "deaths:     0" in out
@@ -70,7 +70,7 @@ def test_text_summary_and_progress(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_json_keeps_stdout_clean(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = autoplay(capsys, "--games", "2", "--seed", "6", "--json")
+    code, out, err = autoplay(capsys, "--games", "2", "--seed", "6", "--json", "--max-actions", "300")
     assert code == 0
     json.loads(out)  # the whole of stdout is one JSON object
     assert err == ""

@@ -24,7 +24,7 @@ def break_data(d: Path, mutate: Mutate) -> None:
     """Three problems in three files."""
     mutate(d, "monsters.yaml", "  hp: 4\n", '  hp: "four"\n')
     mutate(d, "tables.yaml", "{min: 3, max: 5", "{min: 4, max: 5")
-    mutate(d, "encounters.yaml", "kobold, kobold]", "kobolt, kobold]")
+    mutate(d, "encounters.yaml", '"kobold 1d4+1", "kobold 1d4+1"]', '"kobolt 1d4+1", "kobold 1d4+1"]')
 
 
 def test_validate_shipped_data(capsys: pytest.CaptureFixture[str], shipped_data: Path) -> None:

@@ -42,7 +42,9 @@ def _high_thing(it: dict[str, Any]) -> None:
         "treasure": {"value": s.MAX_GOLD},
     }
     it.update(top.get(it["kind"], {}))
-    if "effect" in it:
+    if it.get("effect") == "vigour":  # (for good: no rounds)
+        it.update(bonus=99, limit=999)
+    elif "effect" in it:
         it.update(bonus=99, rounds=1000 if it["kind"] == "potion" else 0)
     if "price" in it:
         it["price"] = 1
@@ -116,6 +118,7 @@ def highs(d: Data) -> None:
         "score": {"per_floor": 100_000, "per_worth": 1000, "win": 1_000_000},
         "growth": {
             "renown_per_level": 1,
+            "renown_step": s.MAX_GOLD,
             "gold_per_renown": 1,
             "max_level": 99,
             "hp_per_level": 99,
@@ -133,6 +136,7 @@ def highs(d: Data) -> None:
         rs.pop("check", None)
         for lv in rs["levels"]:
             lv["number_bonus"] = 10
+            lv.get("out_of_depth", {}).update(die=100, max=100, hoard=10)  # (always from deeper down, x10)
             for fi in lv.get("items", []):
                 fi.update(count=str(s.MAX_PILES), amount=str(s.MAX_GOLD))
 
@@ -214,6 +218,7 @@ def lows(d: Data) -> None:
         rs.pop("check", None)
         for lv in rs["levels"]:
             lv["number_bonus"] = -10
+            lv.get("out_of_depth", {}).update(die=2, max=0, hoard=1)  # (never from deeper down)
             for fi in lv.get("items", []):
                 fi.update(count="0", amount="1")
 

@@ -19,6 +19,7 @@ from engine_helpers import (
     of,
     one,
     rolls,
+    say,
     script,
     walk_into,
     walk_to,
@@ -66,10 +67,10 @@ def test_new_room_holds_a_resident_on_3() -> None:
     d = ScriptedDice()
     g = clear_unique(make_game("undercroft", 1, d))  # (the floor's named monster waits elsewhere)
     resident, _ = level_tables(g)
-    # 3: a resident; row 2, column 5; 1d6+1 kobolds (face 6: seven, plus the level's number_bonus); treasure
+    # 3: a resident; row 2, column 5; 1d4+1 kobolds (the cell's; face 4: five, plus the level's number_bonus); treasure
     # 1d6x5 (face 4: 20 gold); then distance 60 ft, nobody surprised, reaction 8.
     bonus = g.rs.levels[0].number_bonus
-    events = walk_into(g, "room", visited=False, faces=[3, 2, 5, 6, 4, 3, 3, 6, 6, 4, 4])
+    events = walk_into(g, "room", visited=False, faces=[3, 2, 5, 4, 4, 3, 3, 6, 6, 4, 4])
     check = one(rolls(events, "monster_check"), "roll")
     assert check["dice"] == "1d6" and check["faces"] == [3] and check["total"] == 3
     assert check["target"] == 3 and check["result"] == "resident"
@@ -78,8 +79,8 @@ def test_new_room_holds_a_resident_on_3() -> None:
     assert (table["table"], table["row"], table["column"]) == (resident, 2, 5)
     assert table["monster"] == content().encounters[resident][1][4].monster == "kobold"
     number = one(rolls(events, "number_appearing"), "roll")
-    n = 7 + bonus
-    assert number["dice"] == "1d6+1" and number["faces"] == [6] and number["modifier"] == 1 + bonus
+    n = 5 + bonus
+    assert number["dice"] == "1d4+1" and number["faces"] == [4] and number["modifier"] == 1 + bonus
     assert number["total"] == n == table["number"]
     enc = one(events, "encounter")
     assert enc["monster"] == "kobold" and enc["count"] == n and enc["origin"] == "resident" and enc["first"] is True
@@ -220,34 +221,79 @@ def test_number_appearing_from_the_monster_dice() -> None:
     d = ScriptedDice()
     g = make_game("undercroft", 1, d)
     _, wandering = level_tables(g)
-    cell = content().encounters[wandering][0][3]
-    assert cell.monster == "kobold" and cell.number is None
-    events = walk_into(g, "corridor", faces=[1, 1, 4, 5, 1, 3, 3, 6, 6, 4, 4])
+    cell = content().encounters[wandering][1][1]
+    assert cell.monster == "goblin" and cell.number is None
+    events = walk_into(g, "corridor", faces=[1, 2, 2, 3, 1, 1, 3, 3, 6, 6, 4, 4])  # (its treasure: 2d6x5)
     number = one(rolls(events, "number_appearing"), "roll")
-    assert number["dice"] == content().monsters["kobold"].number == "1d6+1"
-    n = 6 + g.rs.levels[0].number_bonus
+    assert number["dice"] == content().monsters["goblin"].number == "1d4+1"
+    n = 4 + g.rs.levels[0].number_bonus
     assert number["total"] == n and one(events, "encounter")["count"] == n
     assert d.remaining == 0
 
 
 def test_the_level_number_bonus_is_added() -> None:
-    """The undercroft's third level meets crowds two smaller (its number_bonus: the level adjustment, data-driven)."""
+    """The undercroft's third level meets crowds three smaller (its number_bonus: the level adjustment, data-driven)."""
     d = ScriptedDice()
     g = make_game("undercroft", 4, d)
     go_down(g)
     go_down(g)
     clear_unique(g)  # (the Iron Abbot waits in his chapel: only the orcs are on this level)
     spec = g.rs.levels[g.state.depth]
-    assert g.state.depth == 2 and spec.number_bonus == -2
+    assert g.state.depth == 2 and spec.number_bonus == -3
     resident, _ = level_tables(g)
     cell = content().encounters[resident][0][5]
-    assert cell.monster == "orc" and str(cell.number) == "2d4"
+    assert cell.monster == "orc" and str(cell.number) == "1d4"
     events = walk_into(
-        g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 6, number_face=3), *encounter_faces()]
+        g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 6, number_face=4), *encounter_faces()]
     )
     number = one(rolls(events, "number_appearing"), "roll")
-    assert number["faces"] == [3, 3] and number["modifier"] == -2 and number["total"] == 4
-    assert one(events, "encounter")["count"] == 4 and len(g.state.level.groups[0].hp) == 4
+    assert number["faces"] == [4] and number["modifier"] == -3 and number["total"] == 1
+    assert one(events, "encounter")["count"] == 1 and len(g.state.level.groups[0].hp) == 1
+    assert d.remaining == 0
+
+
+def on_floor_4(d: ScriptedDice) -> Game:
+    """An undercroft game on its fourth floor (the flooded halls: a monster from deeper down on 1 of a d12)."""
+    g = make_game("undercroft", 4, d)
+    for _ in range(3):
+        go_down(g)
+    return clear_unique(g)  # (the Drowned Queen waits in her throne room: only what the check finds is here)
+
+
+def test_a_monster_from_deeper_down_on_1_with_a_bigger_hoard() -> None:
+    d = ScriptedDice()
+    g = on_floor_4(d)
+    ood = g.rs.levels[g.state.depth].out_of_depth
+    assert ood is not None and (ood.table, ood.die, ood.max, ood.hoard) == ("undercroft_7_resident", 12, 1, 2)
+    cell = content().encounters[ood.table][1][2]
+    assert cell.monster == "gaoler" and content().monsters["gaoler"].treasure == "4d6x10"
+    # 1: a resident; 1 on the d12: from the vaults' table, row 2, column 3: a gaoler; its treasure 4d6x10 (faces
+    # 3: 120 gold), twice over
+    faces = [1, 1, *monster_faces(ood.table, 2, 3, treasure_face=3), *encounter_faces()]
+    events = walk_into(g, "room", visited=False, faces=faces)
+    deeper = one(rolls(events, "out_of_depth"), "roll")
+    assert deeper["dice"] == "1d12" and deeper["total"] == 1 and deeper["target"] == 1 and deeper["result"] == "yes"
+    table = one(events, "table")
+    assert (table["table"], table["monster"], table["deeper"]) == (ood.table, "gaoler", True)
+    (group,) = g.state.level.groups
+    assert group.monster == "gaoler" and group.treasure == 2 * 120
+    assert say(g, deeper) == "Out of depth: rolled 1, 1-1 means something from deeper down, with a hoard!"
+    assert d.remaining == 0
+
+
+def test_no_monster_from_deeper_down_on_2() -> None:
+    d = ScriptedDice()
+    g = on_floor_4(d)
+    resident, _ = level_tables(g)
+    faces = [1, 2, *monster_faces(resident, 1, 3, number_face=1, treasure_face=3), *encounter_faces()]
+    events = walk_into(g, "room", visited=False, faces=faces)
+    deeper = one(rolls(events, "out_of_depth"), "roll")
+    assert deeper["total"] == 2 and deeper["result"] == "no"
+    table = one(events, "table")
+    assert table["table"] == resident and "deeper" not in table.data
+    (group,) = g.state.level.groups
+    assert group.monster == content().encounters[resident][0][2].monster == "drowned_dead"
+    assert group.treasure == 3 * 5  # its own 1d6x5, once
     assert d.remaining == 0
 
 

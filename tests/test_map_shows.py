@@ -101,7 +101,7 @@ def play(ruleset: str, seed: int, actions: int) -> tuple[int, int, int]:
 def test_every_creature_the_panel_counts_is_on_the_map_every_turn(ruleset: str, seed: str) -> None:
     turns, met, shared = play(ruleset, parse_seed(seed), 700)
     assert turns > 100 and met > 10
-    if ruleset == "undercroft":
+    if ruleset == "citadel":  # (the undercroft's first floors now meet few crowds: the citadel's classic ones)
         assert shared > 0, "the case of creatures sharing a tile (a crowded corridor)"
 
 

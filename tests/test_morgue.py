@@ -17,7 +17,7 @@ from undercroft.autoplay import play_game
 from undercroft.bot import Bot
 from undercroft.recap import read_run, replay_command, turning_lines
 from undercroft.record import Recorder, play_step
-from undercroft.rules.actions import Attack, Fight, Run, Talk
+from undercroft.rules.actions import Attack, Drink, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.names import the
@@ -133,9 +133,9 @@ CASES = {
     # talked, then fought; the blows after it had no other way out (the play-test's citadel). (The play-test's
     # crawler "salt marsh" no longer comes up in the bot's own games: it is made below, by hand.)
     "fought after a talk, then only blows": ("citadel", 34, [Talk, Fight, Attack, Attack, Attack, Attack], 1),
-    # the last blow after a talk and a fight (the play-test's "lanternfish" played so until the chase went onto the
-    # map; seed 74 does now)
-    "the last blow": ("undercroft", 74, [Talk, Fight, Attack, Attack, Attack], 4),
+    # the last blow after a talk, a fight and a potion (the play-test's "lanternfish" played so until the floors
+    # and the chase changed; seed 51 does now)
+    "the last blow": ("undercroft", 51, [Talk, Fight, Attack, Attack, Attack, Attack, Drink, Attack], 7),
 }
 
 
@@ -185,10 +185,11 @@ def test_the_recap_names_the_last_decision_of_the_fatal_meeting(case: str, tmp_p
 
 # The play-test's crawler "salt marsh": talked at 42%, then fought at once at 18% with running at 50%, and died in
 # that meeting; the recap named the talk. The careful bot never talks there, so the game is made: the bot plays
-# crawler seed 143 to its meeting with an Ogre on turn 264, the player talks (42%), then fights (win 31%, running
-# 50%: the nearest to the play-test's in crawler seeds 0-199), and the bot plays on (in the same meeting it falls,
-# attacking, while it could still run).
-SALT_MARSH = ("crawler", 143, 264)
+# crawler seed 2 to its meeting with an Ogre on turn 52, the player talks (42%), then fights (win 88%, running 50%:
+# after the chase went onto the map and the bots onto the player's view, the first of crawler seeds 0-400 where an
+# Ogre met this way kills the party in that meeting), and the bot plays on (it falls, attacking, while it could
+# still run).
+SALT_MARSH = ("crawler", 2, 52)
 
 
 def salt_marsh(path: Path) -> tuple[int, int]:
@@ -225,7 +226,7 @@ def test_after_a_talk_then_a_fight_the_recap_names_the_last_decision(tmp_path: P
     odds = fight_odds(content(), before_fight)
     g = before_fight.state.front_group()
     assert odds is not None and g is not None and before_fight.legal(Run())
-    assert (round(100 * odds.win), round(100 * chances.escape_chance(before_fight, g))) == (31, 50)
+    assert (round(100 * odds.win), round(100 * chances.escape_chance(before_fight, g))) == (88, 50)
     last, kind = [*fatal_meeting(path)][-1]  # the party's last choice, in the Ogre's reach
     story = read_run(content(), rec, str(path))
     assert story.cause == "Ogre" and story.turning is not None and story.turning.turn == last > fight
@@ -234,8 +235,10 @@ def test_after_a_talk_then_a_fight_the_recap_names_the_last_decision(tmp_path: P
     assert odds is not None and g is not None and kind is Attack and before.legal(Run())  # a way out was open
     lines = turning_lines(content(), story)
     hp = ", ".join(f"{m.hp}/{m.max_hp}" for m in before.state.party if m.alive)
+    n = sum(k for item, k in before.state.items.items() if item.endswith("healing_potion"))
+    said = "no potion" if not n else f"{n} potion" + "s" * (n > 1)
     assert lines[0].startswith(
-        f"On turn {last}, floor {before.state.depth + 1}, at HP {hp} with no potion, you attacked the Ogre: "
+        f"On turn {last}, floor {before.state.depth + 1}, at HP {hp} with {said}, you attacked the Ogre: "
         f"win {round(100 * odds.win)}%, death {round(100 * odds.death)}%; "
         f"running was {round(100 * chances.escape_chance(before, g))}%"
     ), lines

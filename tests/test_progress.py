@@ -62,7 +62,7 @@ def test_nothing_on_stderr_when_it_is_not_a_terminal(capsys: pytest.CaptureFixtu
 
 
 def test_soak_reports_its_games() -> None:
-    one = soak(argparse.Namespace(data=None), 2, 6, rulesets=("undercroft",), jobs=1)  # seeds 6, 7: short games
+    one = soak(argparse.Namespace(data=None), 2, 6, rulesets=("warden",), jobs=1)  # seeds 6, 7: short games
     assert list(one) == [
         "games",
         "actions",

@@ -99,7 +99,7 @@ def test_log_level_player_prints_only_the_players_lines(run: Run) -> None:
     assert not any(found_nothing(x) or "Monster check" in x for x in player)
     assert not any(x.startswith(MARKS) or x.startswith(" ") for x in player)  # unmarked: nothing but the player's
     assert player == [x for x in full if not x.startswith(MARKS)]  # the same lines, in the same order
-    assert "You pick up Rations." in player and "A Bandit!" in player
+    assert "You pick up Rations." in player and "A Hobgoblin!" in player
     assert not {"Distance: 80 ft.", "The resident table of level 1: row 6, column 4: 1 x Ghoul."} & set(player)
 
 
@@ -111,11 +111,11 @@ def test_log_level_internal_is_the_default_and_marks_every_line_below_the_player
     lines = out.splitlines()
     nothing = [x for x in lines if found_nothing(x)]
     assert nothing and all(x.startswith("  : Monster check (") for x in nothing)
-    assert "  : The resident table of level 1: row 4, column 2: 2 x Bandit." in lines
-    assert "  : On the map: 40 ft away, in sight (rolled 100 ft)." in lines
-    assert "  . Monster check (new room): rolled 2, 1-3 means a resident monster: a resident monster." in lines
-    assert "  . Distance: 100 ft." in lines and "  . Reaction: rolled 12: enthusiastic friendship." in lines
-    assert "A Bandit!" in lines and "  . A Bandit!" not in lines  # the player's lines as they were
+    assert "  : The resident table of level 1: row 2, column 4: 1 x Goblin." in lines
+    assert "  : On the map: 40 ft away, in sight (rolled 60 ft)." in lines
+    assert "  . Monster check (new room): rolled 3, 1-3 means a resident monster: a resident monster." in lines
+    assert "  . Distance: 60 ft." in lines and "  . Reaction: rolled 8: uncertain." in lines
+    assert "A Goblin!" in lines and "  . A Goblin!" not in lines  # the player's lines as they were
 
 
 def test_log_level_detail_adds_the_rolls_but_not_the_rules_working(run: Run) -> None:
@@ -126,7 +126,7 @@ def test_log_level_detail_adds_the_rolls_but_not_the_rules_working(run: Run) -> 
         counts[level] = len(out.splitlines())
         if level == "detail":
             lines = out.splitlines()
-            assert "  . Distance: 100 ft." in lines
+            assert "  . Distance: 60 ft." in lines
             assert not any(x.startswith("  : ") or found_nothing(x) for x in lines)
     assert counts["player"] < counts["detail"] < counts["internal"]
 

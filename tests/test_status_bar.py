@@ -25,10 +25,11 @@ def bar(ruleset: str, width: int = 80) -> str:
 
 
 def test_a_lone_delver_sees_the_pack_in_words() -> None:
-    # (from 81 columns with this seed: the delver's level, "Lv1", takes the last columns of an 80-column bar, where
-    # the glyphs alone show)
+    # (from 87 columns with this seed: the delver's level and its cap, "Lv1 of 15", take the last columns of an
+    # 86-column bar, where the glyphs alone show)
     assert "!2  !1  ,1" in bar("undercroft")
-    line = bar("undercroft", width=81)
+    assert "Lv1 of 15" in bar("undercroft")  # the level cap, told
+    line = bar("undercroft", width=87)
     assert "!2 potions" in line and "!1 oil" in line and ",1 ration" in line
 
 

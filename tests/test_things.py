@@ -163,6 +163,27 @@ def test_heroism_adds_to_the_attack_roll_in_a_fight() -> None:
     assert one(ev, "attack", attacker_side="party")["hit"]
 
 
+def test_the_elixir_of_life_is_for_good_up_to_its_limit() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    m = g.state.party[0]
+    elixir = g.content.items["elixir_of_life"]
+    assert (elixir.effect, elixir.bonus, elixir.limit) == ("vigour", 3, 6)
+    carry(g, "elixir_of_life", 3)
+    m.hp = 5
+    ev = act(g, Use(number("elixir_of_life"), 0))  # no dice: 3 more maximum HP, and 3 healed
+    assert (m.hp, m.max_hp) == (8, 15)
+    assert say(g, one(ev, "quaff")) == "You drink the Elixir of Life: +3 maximum hit points for good, HP 8/15."
+    act(g, Rest(), NOTHING)  # a turn of rest: nothing wears off
+    assert m.max_hp == 15 and not g.state.effects
+    growth.gain(g, formulas.renown_for(2, GROWTH), [])  # a level: its own 2 HP, the elixir's 3 kept
+    assert m.level == 2 and m.max_hp == 17
+    act(g, Use(number("elixir_of_life"), 0))
+    assert m.max_hp == 12 + 2 + 6 and items.vigour_given(g.content, True, m) == 6
+    m.hp = 10
+    ev = act(g, Use(number("elixir_of_life"), 0))  # the limit reached: it heals, and gives no more
+    assert one(ev, "quaff")["bonus"] == 0 and (m.hp, m.max_hp) == (13, 20) and "elixir_of_life" not in g.state.items
+
+
 def test_drink_takes_the_weakest_healing_potion_not_an_effect() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     g.state.items = {"fleetness_potion": 1, "greater_healing_potion": 1}
@@ -215,7 +236,7 @@ def test_victories_raise_the_delver_a_level_with_hit_points_and_might() -> None:
     meet(g, "orc", faces=encounter_faces())
     act(g, Fight())
     m = g.state.party[0]
-    m.renown = GROWTH.renown_per_level * 2 - 1  # one short of level 3
+    m.renown = formulas.renown_for(3, GROWTH) - 1  # one short of level 3
     m.level = 2
     g.state.front_group().hp[0] = 1  # type: ignore[union-attr]
     ev = act(g, Attack(), 15)
@@ -239,17 +260,34 @@ def test_growth_stops_at_the_level_cap() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     m = g.state.party[0]
     cap = GROWTH.max_level
-    m.renown = GROWTH.renown_per_level * (cap - 2)  # exactly level cap - 1
+    m.renown = formulas.renown_for(cap - 1, GROWTH)  # exactly level cap - 1
     m.level = cap - 1
     events: list[Event] = []
-    growth.gain(g, GROWTH.renown_per_level * 50, events)  # renown for fifty levels more
+    plenty = formulas.renown_for(cap, GROWTH) * 50  # renown for many levels more
+    growth.gain(g, plenty, events)
     assert [e["level"] for e in of(events, "level_up")] == [cap] and m.level == cap
     max_hp, might, agility = m.max_hp, m.might, m.agility
     events = []
-    growth.gain(g, GROWTH.renown_per_level * 50, events)  # at the cap: renown, but no level
+    growth.gain(g, plenty, events)  # at the cap: renown, but no level
     assert not of(events, "level_up") and m.level == cap
     assert (m.max_hp, m.might, m.agility) == (max_hp, might, agility)
-    assert m.renown == GROWTH.renown_per_level * (cap - 2 + 100)
+    assert m.renown == formulas.renown_for(cap - 1, GROWTH) + 2 * plenty
+
+
+def test_each_level_costs_more_renown_than_the_one_before() -> None:
+    # the curve: level 2 at 60 renown, then each level 60 more than the last: 180, 360, 600...
+    assert [formulas.renown_for(level, GROWTH) for level in range(1, 6)] == [0, 60, 180, 360, 600]
+    g = make_game("undercroft", 1, ScriptedDice())
+    m = g.state.party[0]
+    events: list[Event] = []
+    growth.gain(g, 359, events)  # a renown short of level 4: levels 2 and 3
+    assert [e["level"] for e in of(events, "level_up")] == [2, 3] and m.level == 3
+    events = []
+    growth.gain(g, 1, events)
+    assert [e["level"] for e in of(events, "level_up")] == [4] and m.max_hp == 12 + 3 * GROWTH.hp_per_level
+    events = []
+    growth.gain(g, 239, events)  # level 5 is 240 more: one short
+    assert not of(events, "level_up") and m.level == 4
 
 
 # --- the merchant -------------------------------------------------------------------------------------------------

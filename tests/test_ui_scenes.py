@@ -124,7 +124,7 @@ def test_explore_status_bar_map_and_keys() -> None:
     text = screen(stack)
     st = game.state
     status = rows(text)[render.STATUS_Y]
-    assert f"HP 12/12 Lv1  Gold {st.gold}  Level 1  Turn 0  Seed {st.seed}" in status
+    assert f"HP 12/12 Lv1 of 15  Gold {st.gold}  Level 1  Turn 0  Seed {st.seed}" in status
     assert "Level 1: The Drowned Cellars" in text
     x, y = session.camera.last.to_screen(st.pos)
     assert rows(text)[y][x] == "@"

@@ -10,6 +10,7 @@ from undercroft.rules.actions import Descend
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.types import Mode
 from undercroft.ui.scenes import SceneStack, game_stack
+from undercroft.ui.scenes.help import HelpScene
 from undercroft.ui.session import Session
 
 
@@ -80,3 +81,28 @@ def test_the_inventory_wears_what_was_bought() -> None:
     press(stack, KeySym.I)
     assert "Short Sword: +3 to hit, damage 6; Leather Armour" in screen(stack)
     assert "defense 13, speed 90 ft" in screen(stack)
+
+
+def test_each_ware_is_compared_with_what_is_wielded_or_worn() -> None:
+    session, stack = at_the_merchant(gold=500)
+    text = screen(stack)
+    # the short sword in hand (+0 to hit, +3 damage), no armour: leather and mail are better, a spear the same
+    assert "[ Leather Armour (better)" in text and "[ Mail Shirt (better)" in text and "/ Spear (same)" in text
+    assert "You carry 2 of these, 2 healing potions in all." in " ".join(panel_text(text, session).split())
+    for _ in range(6):
+        press(stack, KeySym.DOWN)  # the spear
+    said = " ".join(panel_text(screen(stack), session).split())
+    assert "Against the Short Sword: +1 to hit, -1 damage." in said
+    press(stack, KeySym.DOWN, KeySym.DOWN, KeySym.DOWN)  # the mail shirt
+    said = " ".join(panel_text(screen(stack), session).split())
+    assert "Against no armour: +2 defense, 15 ft a round slower." in said
+    session.game.state.party[0].armour = "mail_shirt"  # (as if worn)
+    text = screen(stack)
+    assert "[ Leather Armour (worse)" in text and "[ Mail Shirt (same)" in text
+    said = " ".join(panel_text(text, session).split())
+    assert "Against the Mail Shirt: +0 defense, as quick." in said
+
+
+def test_the_help_tells_the_level_cap() -> None:
+    text = " ".join(" ".join(row[1].split()) for row in HelpScene().lines(100))
+    assert "The status bar" in text and "Lv3 of 15 the undercroft: your level and the highest there is" in text

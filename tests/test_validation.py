@@ -181,11 +181,11 @@ def test_bribery_cells_must_match_the_columns(data_copy: Path, mutate: Mutate) -
 
 # --- encounter grids -----------------------------------------------------------------------------------------
 
-FIRST_ROW = "    - [sump_leeches, sump_leeches, giant_rat, giant_rat, kobold, kobold]\n"
+FIRST_ROW = '    - [sump_leeches, sump_leeches, "giant_rat 1d4+1", "giant_rat 1d4+1", "kobold 1d4+1", "kobold 1d4+1"]\n'
 
 
 def test_grid_row_of_five_cells(data_copy: Path, mutate: Mutate) -> None:
-    short = "    - [sump_leeches, sump_leeches, giant_rat, giant_rat, kobold]\n"
+    short = '    - [sump_leeches, sump_leeches, "giant_rat 1d4+1", "giant_rat 1d4+1", "kobold 1d4+1"]\n'
     text = mutate(data_copy, "encounters.yaml", FIRST_ROW, short)
     p = only_problem(data_copy)
     check(p, "encounters.yaml", pos(text, short.strip()[2:]), "undercroft_1_resident.rows.0", "row 1 needs 6", "has 5")
@@ -199,12 +199,12 @@ def test_grid_with_five_rows(data_copy: Path, mutate: Mutate) -> None:
 
 
 def test_grid_names_an_unknown_monster(data_copy: Path, mutate: Mutate) -> None:
-    text = mutate(data_copy, "encounters.yaml", "giant_rat, kobold, kobold]", "giant_rat, kobolt, kobold]")
+    text = mutate(data_copy, "encounters.yaml", '"kobold 1d4+1", "kobold 1d4+1"]', '"kobolt 1d4+1", "kobold 1d4+1"]')
     p = only_problem(data_copy)
     check(
         p,
         "encounters.yaml",
-        pos(text, "kobolt"),
+        pos(text, '"kobolt'),
         "undercroft_1_resident.rows.0.4",
         "unknown monster 'kobolt'; did you mean 'kobold'?",
     )
@@ -225,7 +225,7 @@ def test_grid_cell_with_too_many_words(data_copy: Path, mutate: Mutate) -> None:
 def test_grid_cell_with_blanks_in_its_dice(data_copy: Path, mutate: Mutate) -> None:
     text = mutate(data_copy, "encounters.yaml", '"orc 2d4"', '"orc 2d4 + 1"')
     p = only_problem(data_copy)
-    check(p, "encounters.yaml", pos(text, '"orc 2d4 + 1"'), "undercroft_3_resident.rows.0.5", "monster_id NdM")
+    check(p, "encounters.yaml", pos(text, '"orc 2d4 + 1"'), "undercroft_8_resident.rows.0.5", "monster_id NdM")
 
 
 # --- YAML itself ---------------------------------------------------------------------------------------------
@@ -362,6 +362,13 @@ REFS = [
         "unknown encounter table 'undercroft_1_residnt'",
     ),
     (
+        "out_of_depth: {table: undercroft_7_resident,",
+        "out_of_depth: {table: undercroft_7_resdent,",
+        "undercroft_7_resdent",
+        "undercroft.levels.3.out_of_depth.table",
+        "unknown encounter table 'undercroft_7_resdent'; did you mean 'undercroft_7_resident'?",
+    ),
+    (
         "mapgen: sanctum",
         "mapgen: sanctim",
         "sanctim",
@@ -378,6 +385,32 @@ def test_unknown_reference_in_rulesets(
     text = mutate(data_copy, "rulesets.yaml", old, new)
     p = only_problem(data_copy)
     check(p, "rulesets.yaml", pos(text, needle), where, message)
+
+
+def test_out_of_depth_needs_as_many_faces_as_it_names(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "rulesets.yaml", "die: 12, max: 1,", "die: 12, max: 13,")
+    p = only_problem(data_copy)
+    where = "undercroft.levels.3.out_of_depth.max"
+    check(p, "rulesets.yaml", pos(text, "13", after="die: 12, max: "), where, "13 is more than the 12 faces of its die")
+
+
+def test_out_of_depth_with_a_die_of_one_face(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "rulesets.yaml", "die: 12, max: 1,", "die: 1, max: 1,")
+    p = only_problem(data_copy)
+    where = "undercroft.levels.3.out_of_depth.die"
+    check(p, "rulesets.yaml", pos(text, "1", after="out_of_depth: {table: undercroft_7_resident, die: "), where, "2")
+
+
+def test_the_renown_step_of_the_curve_is_not_negative(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "rules.yaml", "  renown_step: 60 ", "  renown_step: -5 ")
+    p = only_problem(data_copy)
+    check(p, "rules.yaml", pos(text, "-5"), "growth.renown_step", "greater than or equal to 0")
+
+
+def test_an_elixir_is_for_good_not_for_rounds(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "items.yaml", "  limit: 6\n", "  limit: 6\n  rounds: 30\n")
+    p = only_problem(data_copy)
+    check(p, "items.yaml", pos(text, "name: Elixir of Life"), "elixir_of_life", "'vigour' potion needs 'bonus' and no")
 
 
 def test_weapon_must_be_a_weapon(data_copy: Path, mutate: Mutate) -> None:
@@ -407,7 +440,9 @@ def test_problems_in_different_files_are_all_reported(data_copy: Path, mutate: M
         "monsters.yaml": mutate(data_copy, "monsters.yaml", "  hp: 4\n", "  hp: 0\n"),
         "items.yaml": mutate(data_copy, "items.yaml", "  damage: 3\n", "  damage: 3\n  sharp: true\n"),
         "tables.yaml": mutate(data_copy, "tables.yaml", "{min: 3, max: 5", "{min: 4, max: 5"),
-        "encounters.yaml": mutate(data_copy, "encounters.yaml", "kobold, kobold]", "kobolt, kobold]"),
+        "encounters.yaml": mutate(
+            data_copy, "encounters.yaml", '"kobold 1d4+1", "kobold 1d4+1"]', '"kobolt 1d4+1", "kobold 1d4+1"]'
+        ),
         "party.yaml": mutate(data_copy, "party.yaml", "  might: 3\n", "  might: 3\n  might: 4\n"),
         "rulesets.yaml": mutate(data_copy, "rulesets.yaml", "party: [delver, sellsword]", "party: [delver, selsword]"),
     }
@@ -420,7 +455,7 @@ def test_problems_in_different_files_are_all_reported(data_copy: Path, mutate: M
         ("monsters.yaml", *pos(t["monsters.yaml"], "0", after="  hp: ")),
         ("items.yaml", *pos(t["items.yaml"], "sharp")),
         ("tables.yaml", *pos(t["tables.yaml"], "{min: 4, max: 5")),
-        ("encounters.yaml", *pos(t["encounters.yaml"], "kobolt")),
+        ("encounters.yaml", *pos(t["encounters.yaml"], '"kobolt')),
         ("party.yaml", *pos(t["party.yaml"], "might: 4")),
         ("rulesets.yaml", *pos(t["rulesets.yaml"], "selsword")),
         ("dungeon.yaml", 1, 1),
@@ -445,15 +480,15 @@ def test_a_bad_entry_does_not_hide_names_checked_in_other_entries(data_copy: Pat
     # a misspelt name in another ruleset.
     items = mutate(data_copy, "items.yaml", "  damage: 3\n", "  damage: -3\n")
     monsters = mutate(data_copy, "monsters.yaml", "  hp: 4\n", "  hp: 0\n")
-    grids = mutate(data_copy, "encounters.yaml", "giant_rat, kobold, kobold]", "giant_rat, kobolt, kobold]")
+    grids = mutate(data_copy, "encounters.yaml", '"kobold 1d4+1", "kobold 1d4+1"]', '"kobolt 1d4+1", "kobold 1d4+1"]')
     mutate(data_copy, "rulesets.yaml", "number_bonus: -2\n", "number_bonus: 99\n")
     rules = mutate(data_copy, "rulesets.yaml", "party: [delver, sellsword]", "party: [delver, selsword]")
     problems = problems_of(data_copy)
     got = {(Path(p.path).name, p.line, p.column, p.where) for p in problems}
     assert ("items.yaml", *pos(items, "-3"), "short_sword.damage") in got
     assert ("monsters.yaml", *pos(monsters, "0", after="  hp: "), "sump_leeches.hp") in got
-    assert ("encounters.yaml", *pos(grids, "kobolt"), "undercroft_1_resident.rows.0.4") in got
-    assert ("rulesets.yaml", *pos(rules, "99", after="number_bonus: "), "undercroft.levels.1.number_bonus") in got
+    assert ("encounters.yaml", *pos(grids, '"kobolt'), "undercroft_1_resident.rows.0.4") in got
+    assert ("rulesets.yaml", *pos(rules, "99", after="number_bonus: "), "undercroft.levels.3.number_bonus") in got
     assert ("rulesets.yaml", *pos(rules, "selsword"), "crawler.party.1") in got
     # a valid entry that names a bad-but-declared entry is fine: no "unknown item 'short_sword'"
     assert not any("short_sword" in p.message for p in problems)

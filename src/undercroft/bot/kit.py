@@ -125,3 +125,26 @@ def fleetness(game: Game) -> int | None:
         if st.items[i] > 0 and content.items[i].effect == "fleetness":
             return items.item_number(content, i)
     return None
+
+
+def vigour(game: Game, keep: int) -> int | None:
+    """The number of the cheapest potion of ``vigour`` (the elixir, for good) for sale that the party can pay for
+    keeping ``keep`` gold and that would still add to the first living character's hit points, or None."""
+    st = game.state
+    content = game.content
+    m = next((m for m in st.party if m.alive), None)
+    given = 0 if m is None else items.vigour_given(content, game.rs.growth, m)
+    wares = sorted(
+        (it.price or 0, i)
+        for i in shop.stock(content, st.depth)
+        if (it := content.items[i]).effect == "vigour" and formulas.vigour_gain(it.bonus, it.limit, given) > 0
+    )
+    return next((items.item_number(content, i) for p, i in wares if p + keep <= st.gold), None)
+
+
+def vigour_in_pack(game: Game) -> int | None:
+    """The number of a potion of ``vigour`` the party carries (drunk at once: it is for good), or None."""
+    st = game.state
+    content = game.content
+    found = (i for i in sorted(st.items) if st.items[i] > 0 and content.items[i].effect == "vigour")
+    return next((items.item_number(content, i) for i in found), None)

@@ -234,7 +234,7 @@ class Bot:
     def _shop(self) -> list[Action]:
         """Buy healing potions (the cheapest) until it carries :data:`SHOP_POTIONS`, then the armour or weapon that
         best beats its kit (:func:`undercroft.bot.kit.upgrade`) keeping :data:`KEEP_GOLD`, then one potion of
-        fleetness; put on what it bought; leave."""
+        fleetness, then an elixir (``vigour``) keeping :data:`KEEP_GOLD`; put on and drink what it bought; leave."""
         g = self.game
         out: list[Action] = []
         if count(g, "potion") < SHOP_POTIONS:
@@ -247,14 +247,21 @@ class Bot:
         fleet = kit.cheapest(g, lambda i: g.content.items[i].effect == "fleetness")
         if fleet is not None and kit.fleetness(g) is None:
             out.append(Buy(fleet))
+        elixir = kit.vigour(g, KEEP_GOLD)
+        if elixir is not None:
+            out.append(Buy(elixir))
         out += self._kit()
         out.append(LeaveShop())
         return out
 
     def _kit(self) -> list[Action]:
-        """Put on (``Use``) the armour or take up the weapon in the pack that beats what someone wears or wields."""
+        """Put on (``Use``) the armour or take up the weapon in the pack that beats what someone wears or wields;
+        drink an elixir carried (it is for good), the first living character."""
         use = kit.better_in_pack(self.game)
-        return [] if use is None else [Use(*use)]
+        elixir = kit.vigour_in_pack(self.game)
+        first = next((i for i, m in enumerate(self.game.state.party) if m.alive), 0)
+        out: list[Action] = [] if use is None else [Use(*use)]
+        return out + ([] if elixir is None else [Use(elixir, first)])
 
     def _groups_here(self) -> bool:
         """Whether a group it knows of stands in the party's segment."""

@@ -267,8 +267,13 @@ def _check_item(col: Collector, iid: str, it: schema.Item) -> None:
     """An item has what its kind needs: a potion heals or has an effect that lasts, oil burns, armour defends..."""
     if it.kind == "potion" and it.heal is None and it.effect is None:
         col.add("items.yaml", (iid,), "a potion needs 'heal' or 'effect'")
-    if it.kind == "potion" and it.effect is not None and (it.rounds == 0 or it.bonus == 0):
+    if it.kind == "potion" and it.effect == "vigour":
+        if it.bonus == 0 or it.rounds != 0:
+            col.add("items.yaml", (iid,), "a 'vigour' potion needs 'bonus' and no 'rounds' (it is for good)")
+    elif it.kind == "potion" and it.effect is not None and (it.rounds == 0 or it.bonus == 0):
         col.add("items.yaml", (iid,), "a potion's 'effect' needs 'bonus' and 'rounds'")
+    if it.kind == "tool" and it.effect == "vigour":
+        col.add("items.yaml", (iid, "effect"), "'vigour' is a potion's effect, not a tool's")
     for name, message in _ITEM_NEEDS.get(it.kind, ()):
         if not getattr(it, name):
             col.add("items.yaml", (iid,), message)
@@ -327,6 +332,8 @@ def _check_level_refs(
             tid = getattr(lv, key)
             if tid not in encounters:
                 col.add(f, (*at, key), unknown_message("encounter table", tid, encounters))
+    if lv.out_of_depth is not None:
+        _check_out_of_depth(col, encounters, at, lv.out_of_depth)
     if item_ids is not None:
         for ii, fi in enumerate(lv.items):
             if fi.item not in item_ids:
@@ -341,6 +348,17 @@ def _check_level_refs(
             col.add(f, (*at, "unique"), f"monster '{lv.unique}' is not unique (it needs `unique: true`)")
     if lv.final and not lv.guardians:
         col.add(f, at, "a final level needs 'guardians'")
+
+
+def _check_out_of_depth(
+    col: Collector, encounters: Mapping[str, Any] | None, at: tuple[str, str, int], ood: schema.OutOfDepth
+) -> None:
+    """A level's ``out_of_depth``: a table that exists, and faces its die has."""
+    f = "rulesets.yaml"
+    if encounters is not None and ood.table not in encounters:
+        col.add(f, (*at, "out_of_depth", "table"), unknown_message("encounter table", ood.table, encounters))
+    if ood.max > ood.die:
+        col.add(f, (*at, "out_of_depth", "max"), f"{ood.max} is more than the {ood.die} faces of its die")
 
 
 def _good_entries(model: Any, value: Any) -> dict[str, Any]:
@@ -439,7 +457,8 @@ def ruleset_monsters(rs: schema.Ruleset, grids: Mapping[str, tuple[tuple[Encount
     uniques."""
     out: set[str] = set()
     for lv in rs.levels:
-        for table in (lv.resident, lv.wandering):
+        deeper = () if lv.out_of_depth is None else (lv.out_of_depth.table,)
+        for table in (lv.resident, lv.wandering, *deeper):
             out.update(cell.monster for row in grids.get(table, ()) for cell in row)
         out.update(lv.guardians)
         if lv.unique is not None:

@@ -173,7 +173,7 @@ ItemKind = Literal["gold", "potion", "food", "oil", "weapon", "armour", "tool", 
 #: What a potion (for a while) or a tool (while carried) does besides healing: ``fleetness`` adds ``bonus`` feet to
 #: each character's speed, ``heroism`` ``bonus`` to each character's attack roll, ``sight`` ``bonus`` tiles to how
 #: far the party sees.
-Effect = Literal["fleetness", "heroism", "sight"]
+Effect = Literal["fleetness", "heroism", "sight", "vigour"]
 
 
 class Item(Model):
@@ -190,6 +190,7 @@ class Item(Model):
     effect: Effect | None = None  # potions (for ``rounds`` rounds of the clock) and tools (while carried)
     bonus: Annotated[StrictInt, Field(ge=0, le=99)] = 0  # the effect's size
     rounds: Annotated[StrictInt, Field(ge=0, le=1000)] = 0  # a potion's effect lasts this many rounds
+    limit: Annotated[StrictInt, Field(ge=0, le=999)] = 0  # vigour: the most maximum HP it adds in all (0: no limit)
     oil_damage: DamageDice | None = None  # oil thrown in a fight
     value: Annotated[StrictInt, Field(ge=0, le=MAX_GOLD)] = 0  # treasure: what it is worth in gold
     price: Annotated[StrictInt, Field(ge=1, le=MAX_GOLD)] | None = None  # gold a merchant asks; None: not sold
@@ -345,10 +346,12 @@ class ScoreRules(Model):
 
 class GrowthRules(Model):
     """Ours: a delver who grows. Renown comes from the ``worth`` of monsters killed and from treasure carried down
-    the stairs; every ``renown_per_level`` renown is a level, and each level brings ``hp_per_level`` more hit
-    points, and +1 MIGHT or AGILITY at the levels named."""
+    the stairs; the first level more costs ``renown_per_level`` renown and each one after it ``renown_step`` more
+    than the one before (the curve: :func:`undercroft.rules.formulas.renown_for`), and each level brings
+    ``hp_per_level`` more hit points, and +1 MIGHT or AGILITY at the levels named."""
 
     renown_per_level: Annotated[StrictInt, Field(ge=1, le=MAX_GOLD)]
+    renown_step: Annotated[StrictInt, Field(ge=0, le=MAX_GOLD)] = 0  # each level costs this much more than the last
     gold_per_renown: Annotated[StrictInt, Field(ge=1, le=MAX_GOLD)]  # treasure's value carried down, per renown
     max_level: Annotated[StrictInt, Field(ge=1, le=99)]
     hp_per_level: Annotated[StrictInt, Field(ge=0, le=99)]
@@ -466,6 +469,16 @@ class Procedures(Model):
     running: StrictBool
 
 
+class OutOfDepth(Model):
+    """Ours (the out-of-depth monsters of DCSS): a monster found on this level comes, on 1..``max`` of a d``die``,
+    from the encounter table ``table`` (a deeper floor's) instead, carrying ``hoard`` times its treasure."""
+
+    table: Id
+    die: Annotated[StrictInt, Field(ge=2, le=100)]
+    max: Annotated[StrictInt, Field(ge=0, le=100)]
+    hoard: Annotated[StrictInt, Field(ge=1, le=10)] = 1
+
+
 class Level(Model):
     name: Text
     mapgen: Id
@@ -477,6 +490,7 @@ class Level(Model):
     guardians: tuple[Id, ...] = ()  # final level: monsters waiting in the last rooms
     unique: Id | None = None  # a monster with `unique: true`, waiting in the level's set-piece room
     greeting: Text | None = None  # ours: the line that greets the party on arrival (narrate/), a hint of what waits
+    out_of_depth: OutOfDepth | None = None  # ours: now and then a monster from deeper down, with a bigger hoard
 
 
 class Ruleset(Model):

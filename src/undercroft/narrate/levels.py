@@ -110,6 +110,7 @@ EVENT_LEVELS: Final[dict[str, Level]] = {
 # The level of a ``roll`` event's line, by its purpose (rolls with no line of their own are internal).
 ROLL_LEVELS: Final[dict[str, Level]] = {
     "monster_check": "detail",  # one that finds nothing is internal (Narrator.level)
+    "out_of_depth": "detail",  # (ours; the group may stand out of sight) one that brings nothing is internal
     "distance": "detail",
     "surprise_party": "detail",
     "surprise_monster": "detail",

@@ -174,7 +174,7 @@ class Narrator:
         """The level of an event's line (an attack's roll line aside: see :meth:`entries`)."""
         if event.type == "roll":
             purpose = str(event.get("purpose", ""))
-            if purpose == "monster_check" and event.get("result") == "none":
+            if purpose in ("monster_check", "out_of_depth") and event.get("result") in ("none", "no"):
                 return "internal"
             return ROLL_LEVELS.get(purpose, "detail")
         return EVENT_LEVELS.get(event.type, "detail")
@@ -250,6 +250,8 @@ class Narrator:
             origin = "resident" if fresh_room else "wandering"
             found = f"a {origin} monster" if res != "none" else "nothing"
             return f"Monster check ({where}): rolled {total}, 1-{d['target']} means a {origin} monster: {found}."
+        if purpose == "out_of_depth":
+            return f"Out of depth: rolled {total}, 1-{d['target']} means something from deeper down, with a hoard!"
         if purpose == "distance":
             return f"Distance: {total} ft."
         if purpose == "surprise_party":
@@ -316,6 +318,10 @@ class Narrator:
     def _e_quaff(self, e: Event) -> str:
         who = self.member(int(e["member"]))
         what = {"fleetness": "feet faster a round", "heroism": "to hit", "sight": "tiles farther seen"}
+        if e["until"] is None:  # (ours: vigour, for good)
+            name = self.content.items[e["item"]].name
+            hp = f"HP {e['hp']}/{e['max_hp']}"
+            return f"{self.verb(who, 'drink')} the {name}: +{e['bonus']} maximum hit points for good, {hp}."
         return (
             f"{self.verb(who, 'drink')} the {self.content.items[e['item']].name}: +{e['bonus']} "
             f"{what.get(str(e['effect']), str(e['effect']))} until round {e['until']}."

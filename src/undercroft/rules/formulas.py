@@ -95,9 +95,25 @@ def damage_bonus(might: int, weapon: int, exhausted: bool, fatigue: FatigueRules
     return might + weapon - (fatigue.damage_penalty if exhausted else 0)
 
 
+def renown_for(level: int, growth: GrowthRules) -> int:
+    """Ours: the renown that reaches ``level`` (1 is where a character starts): level 2 costs ``renown_per_level``,
+    and each level after it ``renown_step`` more than the one before (40, then 40 + step, 40 + 2 x step...)."""
+    n = level - 1
+    return growth.renown_per_level * n + growth.renown_step * n * (n - 1) // 2
+
+
 def level_for(renown: int, growth: GrowthRules) -> int:
-    """Ours: the level ``renown`` gives: 1, and one more for every ``renown_per_level``, at most ``max_level``."""
-    return min(growth.max_level, 1 + renown // growth.renown_per_level)
+    """Ours: the level ``renown`` gives: the highest whose :func:`renown_for` it reaches, at most ``max_level``."""
+    level = 1
+    while level < growth.max_level and renown >= renown_for(level + 1, growth):
+        level += 1
+    return level
+
+
+def vigour_gain(bonus: int, limit: int, given: int) -> int:
+    """Ours: the maximum hit points an elixir of ``vigour`` adds, when elixirs have already given ``given``: its
+    ``bonus``, no more than what is left of its ``limit`` (0: no limit), never below 0."""
+    return bonus if limit == 0 else max(0, min(bonus, limit - given))
 
 
 def weapon_score(to_hit: int, damage: int) -> int:

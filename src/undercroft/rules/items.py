@@ -6,7 +6,9 @@
   clock (:func:`quaff`): ``fleetness`` adds ``bonus`` feet to each character's speed (running is a multiple of it:
   003's evasion and pursuit then use the faster party), ``heroism`` adds ``bonus`` to each character's attack roll,
   ``sight`` lets the party see ``bonus`` tiles farther. The same potion again lengthens its effect, never doubles
-  it. An effect ends when the clock reaches its round (:func:`expire`).
+  it. An effect ends when the clock reaches its round (:func:`expire`). Ours: ``vigour`` (an elixir, Brogue's
+  potion of life) is for good and the drinker's alone: ``bonus`` more maximum hit points (no more in all than its
+  ``limit``: :func:`formulas.vigour_gain`), and ``bonus`` healed.
 * A weapon is wielded (:func:`wield`): its ``to_hit`` goes on the attack roll, its ``damage`` on MIGHT; the one put
   down goes into the pack. A weapon found is taken up at once by whoever it is plainly better for
   (:func:`formulas.weapon_score` higher than the wielded one's).
@@ -28,6 +30,7 @@ from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
 from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import COMBAT, ENCOUNTER
+from undercroft.rules.state import Member
 from undercroft.rules.types import Mode
 
 #: The kinds of item ``Use`` takes: drunk, wielded or worn.
@@ -160,6 +163,14 @@ def quaff(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
     st = ctx.state
     it = ctx.content.items[potion]
     ctx.take_item(potion)
+    if it.effect == "vigour":
+        m = st.party[member]
+        gain = formulas.vigour_gain(it.bonus, it.limit, vigour_given(ctx.content, ctx.rs.growth, m))
+        m.max_hp += gain
+        m.hp = min(m.max_hp, m.hp + it.bonus)
+        told = {"member": member, "item": potion, "effect": it.effect, "bonus": gain, "until": None}
+        events.append(Event("quaff", {**told, "hp": m.hp, "max_hp": m.max_hp}))
+        return
     if potion not in st.effects:
         _apply(ctx, it, 1)
     st.effects[potion] = st.rounds + it.rounds
@@ -170,6 +181,13 @@ def quaff(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
             {"member": member, "item": potion, "effect": it.effect, "bonus": it.bonus, "until": st.effects[potion]},
         )
     )
+
+
+def vigour_given(content: Content, growth: bool, m: Member) -> int:
+    """The maximum hit points elixirs (``vigour``) have given ``m``: its maximum above what its template and its
+    level (where the ruleset has ``growth``) give."""
+    grown = content.rules.growth.hp_per_level * (m.level - 1) if growth else 0
+    return m.max_hp - content.party[m.template].hp - grown
 
 
 def expire(ctx: Ctx, events: list[Event]) -> None:

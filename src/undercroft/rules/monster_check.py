@@ -5,6 +5,8 @@
 * A monster found: d6 for the row and d6 for the column of the level's resident or wandering table; the cell names
   the monster and may give its number appearing (else the monster's own ``number``), plus the level's
   ``number_bonus``, at least one; then its treasure.
+* Ours: where the level has ``out_of_depth``, a monster found comes on 1..``max`` of its die from that deeper table
+  instead (DCSS's out-of-depth monsters), with ``hoard`` times its treasure (the ``table`` event's ``deeper``).
 * The new group stands on the segment tile farthest from the party (:func:`far_tile`), and is met at once.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from undercroft.content.schema import Level
 from undercroft.rules import encounter, formulas
 from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.dice import Dice
@@ -43,7 +46,7 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
     if res == "none":
         return
     spec = ctx.rs.levels[st.depth]
-    table_id = spec.resident if origin == Origin.RESIDENT else spec.wandering
+    table_id, hoard, deep = _table(ctx, spec, origin, events)
     grid = ctx.content.encounters[table_id]
     d6 = Dice(1, 6)
     row, _ = ctx.roll(events, "table_row", d6, ENCOUNTER, table=table_id)
@@ -56,7 +59,9 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
     )
     n = max(1, n)
     treasure, _ = ctx.roll(events, "treasure", mon.treasure, ENCOUNTER, monster=cell.monster)
-    events.append(Event("table", {"table": table_id, "row": row, "column": col, "monster": cell.monster, "number": n}))
+    treasure *= hoard
+    told = {"table": table_id, "row": row, "column": col, "monster": cell.monster, "number": n}
+    events.append(Event("table", {**told, "deeper": True} if deep else told))
     g = Group(
         st.next_group, cell.monster, [mon.hp] * n, mon.hp, st.depth, seg, far_tile(ctx, seg), origin, max(0, treasure)
     )
@@ -64,6 +69,24 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
     init_behaviour(g, mon)
     st.level.add_group(g)
     encounter.begin(ctx, g, events)
+
+
+def _table(ctx: Ctx, spec: Level, origin: Origin, events: list[Event]) -> tuple[str, int, bool]:
+    """The table a monster found is rolled on, its treasure's multiplier and whether it came from deeper down."""
+    table_id = spec.resident if origin == Origin.RESIDENT else spec.wandering
+    ood = spec.out_of_depth
+    if ood is None:
+        return table_id, 1, False
+    _, deeper = ctx.roll(
+        events,
+        "out_of_depth",
+        Dice(1, ood.die),
+        ENCOUNTER,
+        target=ood.max,
+        result=lambda t: "yes" if t <= ood.max else "no",
+        table=ood.table,
+    )
+    return (ood.table, ood.hoard, True) if deeper == "yes" else (table_id, 1, False)
 
 
 def far_tile(ctx: Ctx, seg: int) -> tuple[int, int]:

@@ -2,7 +2,8 @@
 
 Each list stands between ``<!-- monsters:RULESET -->`` and ``<!-- /monsters -->``: a table of the ruleset's
 floors and the creatures that live on each (its resident table), wander it (its wandering table) and wait there (its
-unique and guardians), each with its letter on the map, the likeliest first (the cells of its table it holds)::
+unique and guardians, and how often a monster found comes from deeper down: its ``out_of_depth``), each with its
+letter on the map, the likeliest first (the cells of its table it holds)::
 
     python -m undercroft.ui.floortable            # print every list
     python -m undercroft.ui.floortable --check    # exit 1 if docs/PLAYING.md is out of date
@@ -38,6 +39,9 @@ def markdown_table(content: Content, ruleset: str) -> str:
         tables = [Counter(c.monster for row in content.encounters[t] for c in row) for t in (lv.resident, lv.wandering)]
         waiting = [*([lv.unique] if lv.unique else []), *lv.guardians]
         waits = ", ".join(f"**{content.monsters[m].name}** (`{content.monsters[m].glyph}`)" for m in waiting) or "-"
+        ood = lv.out_of_depth
+        if ood is not None:  # (ours: now and then a monster from deeper down)
+            waits += f"; {ood.max} in {ood.die} from deeper down (`{ood.table}`), x{ood.hoard} hoard"
         rows.append(f"| {i + 1}: {lv.name} | {_names(content, tables[0])} | {_names(content, tables[1])} | {waits} |")
     return "\n".join(rows)
 

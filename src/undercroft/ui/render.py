@@ -433,7 +433,7 @@ def status_texts(game: Game, seed: str | None = None) -> list[str]:
     """The status bar's text, from the fullest to the shortest (the bar shows the first that fits): with the seed
     (as the player typed it, when given) and the turn, without the seed, without the turn, then in short forms
     (``HP D12/12 S10/10 Lv2/1  $125  L1``; the levels left out last). ``Lv``: each character's level (ours: a
-    delver who grows)."""
+    delver who grows); the fullest form tells the cap too (``Lv3 of 15``, a lone character; ``Lv15 max`` at it)."""
     st = game.state
     if len(st.party) == 1:
         m = st.party[0]
@@ -445,10 +445,12 @@ def status_texts(game: Game, seed: str | None = None) -> list[str]:
     tired = ["EXHAUSTED"] if st.exhausted else []
     # each character's level, where the ruleset has growth (ours: rules.yaml growth)
     grown = "Lv" + "/".join(str(m.level) for m in st.party) if game.rs.growth else ""
+    cap = game.content.rules.growth.max_level
+    capped = grown + (" max" if st.party[0].level >= cap else f" of {cap}") if grown and len(st.party) == 1 else grown
     gold, level, turn = f"Gold {st.gold}", f"Level {st.depth + 1}", f"Turn {st.turn}"
     exh = ["EXH"] if tired else []
     variants = [
-        [f"{hp} {grown}".strip(), gold, level, turn, f"Seed {shown}", *tired],
+        [f"{hp} {capped}".strip(), gold, level, turn, f"Seed {shown}", *tired],
         [f"{hp} {grown}".strip(), gold, level, turn, *tired],
         [f"{hp} {grown}".strip(), gold, level, *tired],
         [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", f"T{st.turn}", *exh],

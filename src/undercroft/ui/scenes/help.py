@@ -1,4 +1,4 @@
-"""The help screen: every key, by screen, made from the keymap."""
+"""The help screen: every key, by screen, made from the keymap; then what the status bar's words mean."""
 
 from __future__ import annotations
 
@@ -9,6 +9,17 @@ from tcod.event import KeySym
 from undercroft.ui import keymap, render
 from undercroft.ui.render import DIM, KEY, RGB, TEXT, TITLE
 from undercroft.ui.scenes.base import Pop, Scene, Transition
+
+#: What the status bar says, after the keys (the words, what they mean).
+STATUS_BAR: tuple[tuple[str, str], ...] = (
+    ("HP 12/12", "hit points now and at most; they come back by resting (z) or drinking"),
+    (
+        "Lv3 of 15",
+        "the undercroft: your level and the highest there is (Lv15 max once reached); renown from kills and from "
+        "treasure carried down the stairs raises it, and each level costs more renown than the last",
+    ),
+    ("Gold  Level  Turn", "your purse, the floor you are on (1 is the first) and the actions taken"),
+)
 
 
 class HelpScene(Scene):
@@ -33,6 +44,11 @@ class HelpScene(Scene):
                 out.append((2, f"{kk:<{col - 2}}" + (parts[0] if parts else ""), KEY))
                 out.extend((col, part, TEXT) for part in parts[1:])
             out.append((0, "", TEXT))
+        out.append((0, "The status bar", TITLE))
+        for k, what in STATUS_BAR:
+            parts = render.wrap(what, width - col)
+            out.append((2, f"{k:<{col - 2}}" + (parts[0] if parts else ""), KEY))
+            out.extend((col, part, TEXT) for part in parts[1:])
         return out
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:

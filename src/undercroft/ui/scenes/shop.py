@@ -1,12 +1,16 @@
-"""The merchant's wares (engine mode ``shop``): at the foot of the stairs, or a peddler's pack."""
+"""The merchant's wares (engine mode ``shop``): at the foot of the stairs, or a peddler's pack. Each weapon and
+armour is compared with what is wielded or worn (:func:`compare`: better, worse or the same on the list, the
+difference under it), a potion with how many of it are carried."""
 
 from __future__ import annotations
 
 import tcod.console
 import tcod.event
 
-from undercroft.rules import items, shop
+from undercroft.content import Content
+from undercroft.rules import formulas, items, shop
 from undercroft.rules.actions import Buy, LeaveShop
+from undercroft.rules.state import GameState, Member
 from undercroft.rules.types import Mode
 from undercroft.ui import keymap, render
 from undercroft.ui.layout import Layout, Rect
@@ -19,6 +23,49 @@ from undercroft.ui.scenes.inventory import InventoryScene
 from undercroft.ui.scenes.log import LogScene
 
 DEAR = 3  # a ware dearer than a third of the purse asks to be confirmed
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def _against(content: Content, m: Member, ware: str) -> tuple[int, str]:
+    """How ``ware`` (a weapon or armour) compares with what ``m`` wields or wears: (better > 0, worse < 0, by the
+    engine's own measures: a weapon's to-hit plus damage, armour's defense, then its weight), and the difference."""
+    it = content.items[ware]
+    if it.kind == "weapon":
+        held = content.items[m.wielded or content.party[m.template].weapon]
+        hit, dmg = it.to_hit - held.to_hit, it.damage - held.damage
+        score = formulas.weapon_score(it.to_hit, it.damage) - formulas.weapon_score(held.to_hit, held.damage)
+        return score, f"against the {held.name}: {_signed(hit)} to hit, {_signed(dmg)} damage"
+    worn = content.items[m.armour] if m.armour else None
+    defense = it.defense - (worn.defense if worn else 0)
+    lighter = (worn.speed_penalty if worn else 0) - it.speed_penalty
+    weight = "as quick" if lighter == 0 else f"{abs(lighter)} ft a round {'quicker' if lighter > 0 else 'slower'}"
+    what = f"the {worn.name}" if worn else "no armour"
+    return (defense or lighter), f"against {what}: {_signed(defense)} defense, {weight}"
+
+
+def compare(content: Content, st: GameState, growth: bool, ware: str) -> tuple[str, str]:
+    """What a ware is to the party: a word for the list ("better", "worse", "same", "no use" or "") and a sentence
+    for under it (the difference with what is wielded or worn, how many are carried)."""
+    it = content.items[ware]
+    living = [m for m in st.party if m.alive]
+    have = st.items.get(ware, 0)
+    if it.kind in ("weapon", "armour") and living:
+        told = [(_against(content, m, ware), m.name) for m in living]
+        best = max(score for (score, _), _ in told)
+        solo = len(living) == 1
+        said = "; ".join(text[0].upper() + text[1:] if solo else f"{name}, {text}" for (_, text), name in told)
+        return ("better" if best > 0 else "worse" if best < 0 else "same"), said + "."
+    if it.effect == "vigour" and living:
+        m = living[0]
+        left = it.bonus if it.limit == 0 else max(0, it.limit - items.vigour_given(content, growth, m))
+        return ("" if left else "no use"), f"Elixirs can give you {left} more maximum HP (of {it.limit})."
+    if it.kind == "potion" and it.heal is not None:
+        potions = sum(n for i, n in st.items.items() if content.items[i].heal is not None)
+        return "", f"You carry {have} of these, {potions} healing potions in all."
+    return "", f"You carry {have}." if have else ""
 
 
 @shows(Mode.SHOP)
@@ -88,8 +135,8 @@ class ShopScene(GameScene):
         about = ""
         if wares:
             ware = wares[self.cursor % len(wares)]
-            have = st.items.get(ware, 0)
-            about = game.content.items[ware].description + (f" You carry {have}." if have else "")
+            said = compare(game.content, st, game.rs.growth, ware)[1]
+            about = game.content.items[ware].description + (f" {said}" if said else "")
         # the list, the ware's whole description, the hint and a refusal inside the frame: on a short screen a
         # window of the list around the cursor, the rest counted
         room = max(3, bottom - y - (1 + len(render.wrap(about, w - 4)) + 1 + len(hint) + refusal))
@@ -104,7 +151,8 @@ class ShopScene(GameScene):
             if sel:
                 console.draw_rect(x + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
             colour = render.hex_rgb(it.colour) if price <= st.gold else DIM
-            label = f"{'>' if sel else ' '} {it.glyph} {it.name}"
+            tag = compare(game.content, st, game.rs.growth, wares[i])[0]
+            label = f"{'>' if sel else ' '} {it.glyph} {it.name}" + (f" ({tag})" if tag else "")
             render.put_text(console, x + 2, y, label, colour, render.SELECT_BG if sel else None, width=w - 11)
             render.put_text(console, x + w - 8, y, f"{price:>4} g", KEY if sel else TEXT)
             self.buttons.add(x + 1, y, w - 2, i)
