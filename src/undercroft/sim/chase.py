@@ -10,6 +10,7 @@ played ends without a fight, the chance it does. The screens, the recap and the 
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from undercroft.rules.actions import Pursue, Run
@@ -45,9 +46,28 @@ class RunOdds:
     why: str = ""
 
 
+#: The last odds asked of each game, by what they depend on: the state moves only by a step (which counts a turn),
+#: and the panels ask every frame (a rollout is 0.5-5 ms).
+_LAST: weakref.WeakKeyDictionary[Game, tuple[tuple[int, int, str], dict[tuple[int, bool], RunOdds | None]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def run_odds(game: Game, door: int = -1, *, later: bool = False) -> RunOdds | None:
     """The odds of ``Run(door)`` now (in a meeting, a fight or a chase), or None where running is refused;
     ``later``: a round from now, when a monster caught unaware in the first round has seen the party."""
+    st = game.state
+    stamp = (st.turn, st.depth, st.mode.value)
+    last = _LAST.get(game)
+    if last is None or last[0] != stamp:
+        last = _LAST[game] = (stamp, {})
+    memo = last[1]
+    if (door, later) not in memo:
+        memo[(door, later)] = _run_odds(game, door, later)
+    return memo[(door, later)]
+
+
+def _run_odds(game: Game, door: int, later: bool) -> RunOdds | None:
     if game.mode not in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT) or not game.legal(Run(door)):
         return None
     fork = game.fork(_Yes())
