@@ -26,7 +26,6 @@ from undercroft.rules.actions import (
     Action,
     Attack,
     Bribe,
-    Drink,
     DropFood,
     DropTreasure,
     Fight,
@@ -50,13 +49,6 @@ class Greedy(Bot):
     name = "greedy"
     hurt = GREEDY_HURT
     low = GREEDY_HURT
-
-    def _drink(self) -> list[Action]:
-        st = self.game.state
-        low = [i for i, m in enumerate(st.party) if m.alive and m.hp < self.hurt * m.max_hp]
-        if not low or count(self.game, "potion") == 0:
-            return []
-        return [Drink(min(low, key=lambda i: st.party[i].hp))]
 
     def _should_pursue(self, gid: int) -> bool:
         return False

@@ -26,7 +26,7 @@ from undercroft import travel
 from undercroft.bot import kit
 from undercroft.bot.planning import Point, count
 from undercroft.bot.policy import MAX_FLEES, REST_UNTIL, SHOP_POTIONS, Bot
-from undercroft.rules.actions import Action, Attack, Buy, Descend, Drink, Fight, LeaveShop, Rest, Run, Talk, Wait
+from undercroft.rules.actions import Action, Attack, Buy, Descend, Fight, LeaveShop, Rest, Run, Talk, Wait
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Side
 
@@ -47,13 +47,6 @@ class Novice(Bot):
     _trail: tuple[Point, ...] = ()  # where it stood the last TRAIL steps, the latest first
     _dither = 0  # steps in a row back onto a tile of the trail (a walk torn between two ways)
     _bold = False  # walking on boldly (after dithering), until the next meeting or level
-
-    def _drink(self) -> list[Action]:
-        st = self.game.state
-        low = [i for i, m in enumerate(st.party) if m.alive and m.hp < self.hurt * m.max_hp]
-        if not low or count(self.game, "potion") == 0:
-            return []
-        return [Drink(min(low, key=lambda i: st.party[i].hp))]
 
     # --- explore: the x key ---------------------------------------------------------------------------------
 

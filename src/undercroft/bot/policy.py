@@ -436,6 +436,15 @@ class Bot:
         out.append(Attack(target))
         return out
 
+    def _drink(self) -> list[Action]:
+        """The other policies' drink (novice, greedy): the lowest of those below ``hurt`` of their HP, if there is a
+        potion (the careful bot drinks by its own plan)."""
+        st = self.game.state
+        low = [i for i, m in enumerate(st.party) if m.alive and m.hp < self.hurt * m.max_hp]
+        if not low or count(self.game, "potion") == 0:
+            return []
+        return [Drink(min(low, key=lambda i: st.party[i].hp))]
+
     # --- pursuit -------------------------------------------------------------------------------------------
 
     def _pursuit(self) -> list[Action]:
