@@ -432,8 +432,9 @@ def compass(dx: int, dy: int) -> str:
 def status_texts(game: Game, seed: str | None = None) -> list[str]:
     """The status bar's text, from the fullest to the shortest (the bar shows the first that fits): with the seed
     (as the player typed it, when given) and the turn, without the seed, without the turn, then in short forms
-    (``HP D12/12 S10/10 Lv2/1  $125  L1``; the levels left out last). ``Lv``: each character's level (ours: a
-    delver who grows); the fullest form tells the cap too (``Lv3 of 15``, a lone character; ``Lv15 max`` at it)."""
+    (``HP D12/12 S10/10 Lv2/1  $125  L1``; the levels left out, then the gold, then the floor). ``Lv``: each
+    character's level (ours: a delver who grows); the fullest form tells the cap too (``Lv3 of 15``, a lone
+    character; ``Lv15 max`` at it)."""
     st = game.state
     if len(st.party) == 1:
         m = st.party[0]
@@ -456,6 +457,8 @@ def status_texts(game: Game, seed: str | None = None) -> list[str]:
         [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", f"T{st.turn}", *exh],
         [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", *exh],
         [short, f"${st.gold}", f"L{st.depth + 1}", *exh],
+        [short, f"L{st.depth + 1}", *exh],
+        [short, *exh],  # (a party of four beside a wide end panel at 80x24)
     ]
     return ["  ".join(v) for v in variants]
 

@@ -72,9 +72,12 @@ class EndScene(GameScene):
             if rows <= room:
                 plan = (r, sections, rows + len(sections) - 1 <= room)
                 break
-        if plan is None:  # (never at 80x24): the narrowest, its last rows under the key hint
-            r = layout.panel(right)
-            plan = (r, self.sections(r.w - 4, whole_path=False, command=False), False)
+        if plan is None:  # (a long end at 80x24): the narrowest, its last sections left out (the morgue file's name
+            r = layout.panel(right)  # first: the log names it too), so that nothing runs over the frame
+            sections = self.sections(r.w - 4, whole_path=False, command=False)
+            while len(sections) > 1 and sum(len(x) for x in sections) > r.h - 4:
+                sections.pop()
+            plan = (r, sections, False)
         self._plan = (key, plan)
         return plan
 
@@ -92,7 +95,7 @@ class EndScene(GameScene):
                 render.put_text(console, x + 2, y, text, colour, width=w - 4)
                 y += 1
             y += int(spaced)
-        render.put_lines(console, x + 2, max(y, r.y + r.h - 2), w - 4, [("Enter: title   L: the whole log", KEY)])
+        render.put_lines(console, x + 2, r.y + r.h - 2, w - 4, [("Enter: title   L: the whole log", KEY)])
 
     @functools.cached_property
     def turning(self) -> tuple[list[str], str]:
