@@ -106,3 +106,17 @@ def test_each_ware_is_compared_with_what_is_wielded_or_worn() -> None:
 def test_the_help_tells_the_level_cap() -> None:
     text = " ".join(" ".join(row[1].split()) for row in HelpScene().lines(100))
     assert "The status bar" in text and "Lv3 of 15 the undercroft: your level and the highest there is" in text
+
+
+def test_an_elixir_carried_counts_against_its_limit_in_the_shop() -> None:
+    """Played: a third Elixir of Life was bought at 300 gold with two carried and the limit 6 (3 each): no use."""
+    from undercroft.ui.scenes.shop import compare
+
+    game = make_game("undercroft")
+    st = game.state
+    assert compare(game.content, st, True, "elixir_of_life")[0] == ""
+    st.items["elixir_of_life"] = 1
+    word, said = compare(game.content, st, True, "elixir_of_life")
+    assert word == "" and "3 more maximum HP once the 1 you carry is drunk" in said
+    st.items["elixir_of_life"] = 2
+    assert compare(game.content, st, True, "elixir_of_life")[0] == "no use"

@@ -61,7 +61,10 @@ def compare(content: Content, st: GameState, growth: bool, ware: str) -> tuple[s
     if it.effect == "vigour" and living:
         m = living[0]
         left = it.bonus if it.limit == 0 else max(0, it.limit - items.vigour_given(content, growth, m))
-        return ("" if left else "no use"), f"Elixirs can give you {left} more maximum HP (of {it.limit})."
+        if it.limit:  # (those carried, not drunk yet, will take their share first)
+            left = max(0, left - have * it.bonus)
+        carried = f" once the {have} you carry {'is' if have == 1 else 'are'} drunk" if have else ""
+        return ("" if left else "no use"), f"Elixirs can give you {left} more maximum HP{carried} (of {it.limit})."
     if it.kind == "potion" and it.heal is not None:
         potions = sum(n for i, n in st.items.items() if content.items[i].heal is not None)
         return "", f"You carry {have} of these, {potions} healing potions in all."
