@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from undercroft import balance
+from undercroft import balance, balance_charts
 from undercroft.autoplay import GameResult
 from undercroft.balance import BEGIN, END, RulesetStats, replace_section, ruleset_stats, verdicts, wilson
 from undercroft.cli.main import main
@@ -230,7 +230,7 @@ def run_balance(tmp_path: Path, *extra: str) -> int:
 @pytest.fixture
 def no_charts(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tables only, matplotlib installed or not (the charts have their own test, under extras: slow)."""
-    monkeypatch.setattr(balance, "plotting", lambda: None)
+    monkeypatch.setattr(balance_charts, "plotting", lambda: None)
 
 
 @pytest.mark.usefixtures("no_charts")

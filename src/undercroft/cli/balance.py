@@ -145,7 +145,7 @@ def _charts_dir_ready(charts_dir: Path, names: Sequence[str]) -> None:
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from undercroft import autoplay, balance
+    from undercroft import autoplay, balance, balance_charts
     from undercroft.autoplay import MAX_ACTIONS, GameResult
     from undercroft.cli import progress
     from undercroft.rules.rng import parse_seed
@@ -164,7 +164,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         balance.replace_section(old, "")
     except ValueError as exc:
         raise UserError(printable(f"{write}: {exc}")) from None
-    modules = balance.plotting()
+    modules = balance_charts.plotting()
     if modules is not None:
         _charts_dir_ready(charts_dir, balance.CHART_NAMES)
 
@@ -203,7 +203,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         print(NO_PLOT, file=sys.stderr)
     else:
         try:
-            charts = balance.write_charts(modules, stats, charts_dir)
+            charts = balance_charts.write_charts(modules, stats, charts_dir)
         except OSError as exc:
             raise UserError(
                 printable(f"{exc.filename or charts_dir}: cannot write a chart: {exc.strerror or exc}")

@@ -25,7 +25,7 @@ FORMAT_VERSION = 3
 MAGIC = "undercroft"  # the header's "recording" field
 MAX_LINE = 64 * 1024  # bytes; a longer line is refused without being parsed
 MAX_FILE = 64 * 1024 * 1024  # bytes (about 450,000 actions); a larger file is refused before it is read
-# The names a header's "parts" may hold: the canonical state's top-level parts (rules/state.py: canonical). A state
+# The names a header's "parts" may hold: the canonical state's top-level parts (rules/canonical.py: canonical). A state
 # part added to the game must be added here too (tests/test_record_hostile.py checks it).
 KNOWN_PARTS = frozenset({"clock", "levels", "mode", "party", "rng"})
 _HASH_BYTES = 6  # a JSON line's "hash"
@@ -119,7 +119,7 @@ class Recording:
 
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-_dumps = _ENCODER.encode  # the canonical form of a line, and of the state (as undercroft.rules.state.encode)
+_dumps = _ENCODER.encode  # the canonical form of a line, and of the state (as undercroft.rules.canonical.encode)
 
 
 def _chain(prev: str, body: str) -> str:

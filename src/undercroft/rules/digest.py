@@ -26,7 +26,7 @@ can be kept.
 ``tests/test_digest.py`` checks that the two agree after every action of the golden recordings and of 200
 autoplayed games.
 
-What each part holds (the canonical form of :func:`undercroft.rules.state.canonical`, less two things):
+What each part holds (the canonical form of :func:`undercroft.rules.canonical.canonical`, less two things):
 
 * not the turn: a recording numbers its actions itself;
 * not the explored map: it is a view, the union of what the party saw from each tile it stood on, so a function

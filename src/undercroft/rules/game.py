@@ -38,6 +38,7 @@ from undercroft.rules import (
     ways_out,
 )
 from undercroft.rules.actions import Action, Move, Run
+from undercroft.rules.canonical import canonical, checksum
 from undercroft.rules.context import SETUP, Ctx, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
 from undercroft.rules.digest import Tracker
@@ -45,7 +46,7 @@ from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
 from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import Streams
-from undercroft.rules.state import Encounter, GameState, Group, canonical, checksum
+from undercroft.rules.state import Encounter, GameState, Group
 from undercroft.rules.types import OVER, Mode, Origin, Side
 
 Handler = Callable[[Ctx, Any, list[Event]], None]
