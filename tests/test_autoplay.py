@@ -286,11 +286,12 @@ def test_the_summary_counts_cornered_meetings() -> None:
 def test_the_careful_bot_buys_armour_that_beats_its_kit_and_wears_it(content: Content) -> None:
     """Potions first; then the armour for sale with the most defense over what it wears; put on with Use."""
     from undercroft.bot import kit
-    from undercroft.rules import items
+    from undercroft.rules import items, shop
 
     game = Game(content, "undercroft", 3)
     st = game.state
     st.gold = 1000
+    st.wares = {i: 1 for i in shop.stock(content, 0)}  # at the first floor's merchant, one of each
     for m in st.party:
         m.armour = ""
     best = kit.upgrade(game)
@@ -309,11 +310,12 @@ def test_the_careful_bot_buys_a_piece_once_not_again_before_it_puts_it_on(conten
     """A piece bought at the merchant waits in the pack until the bot puts it on: the next purchase must beat it too
     (the undercroft-1 golden's bot bought three Mail Shirts in a row, 240 gold for one)."""
     from undercroft.bot import kit
-    from undercroft.rules import items
+    from undercroft.rules import items, shop
 
     game = Game(content, "undercroft", 3)
     st = game.state
     st.gold = 1000
+    st.wares = {i: 1 for i in shop.stock(content, 0)}  # at the first floor's merchant, one of each
     for m in st.party:
         m.armour = ""
     first = kit.upgrade(game)

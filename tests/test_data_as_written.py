@@ -68,6 +68,22 @@ def test_rooms_the_map_cannot_hold_are_refused(data_copy: Path, mutate: Mutate) 
     check(p, "dungeon.yaml", pos(text, "width: 20"), "maze", "rooms_min 60 cannot fit", "at most 2 rooms")
 
 
+def test_a_ware_stocked_twice_on_a_floor_is_refused(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(
+        data_copy, "rules.yaml", "{item: healing_potion, from_floor: 5,", "{item: healing_potion, from_floor: 4,"
+    )
+    p = only_problem(data_copy)
+    check(p, "rules.yaml", pos(text, "healing_potion, from_floor: 4"), "shop.stock.1.item", "stocked twice", "entry 0")
+
+
+def test_a_ware_sold_to_a_floor_before_its_first_is_refused(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(
+        data_copy, "rules.yaml", "{item: runed_blade, from_floor: 6,", "{item: runed_blade, to_floor: 3, from_floor: 6,"
+    )
+    p = only_problem(data_copy)
+    check(p, "rules.yaml", pos(text, "{item: runed_blade, to"), "shop.stock.19", "to_floor 3 is before from_floor 6")
+
+
 # --- tagged merge keys, line separators, binary numbers: what hostile data files slipped past ---------------
 
 

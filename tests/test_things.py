@@ -303,10 +303,12 @@ def descend_to_shop(gold: int = 100) -> tuple[Game, list[Event]]:
 
 def test_a_merchant_waits_at_the_foot_of_the_stairs() -> None:
     g, ev = descend_to_shop()
-    assert g.state.mode == Mode.SHOP and one(ev, "shop")["stock"] == shop.stock(content(), 1)
-    assert kinds(ev)[-1] == "shop"
+    told = one(ev, "shop")
+    assert g.state.mode == Mode.SHOP and told["stock"] == shop.for_sale(g.state) == list(told["wares"])
+    assert set(told["stock"]) <= set(shop.stock(content(), 1)) and kinds(ev)[-1] == "shop"
+    had = g.state.wares["healing_potion"]
     ev = g.step(Buy(number("healing_potion")))
-    assert one(ev, "bought").data == {"item": "healing_potion", "price": 40, "gold": 60}
+    assert one(ev, "bought").data == {"item": "healing_potion", "price": 40, "gold": 60, "left": had - 1}
     assert g.state.gold == 60 and g.state.items["healing_potion"] == 3
     assert say(g, one(ev, "bought")) == "You buy the Healing Potion for 40 gold (60 left)."
     assert why(one(g.step(Buy(number("plate_armour"))), "refused")) == Reason(Code.NOT_SOLD, {"item": "plate_armour"})
@@ -315,6 +317,32 @@ def test_a_merchant_waits_at_the_foot_of_the_stairs() -> None:
         Code.TOO_DEAR, {"item": "healing_potion"}
     )
     assert one(g.step(LeaveShop()), "shop_left") and g.mode == Mode.EXPLORE
+
+
+def test_a_merchant_has_only_so_many_of_a_ware() -> None:
+    g, _ = descend_to_shop(gold=1000)
+    had = g.state.wares["healing_potion"]
+    assert 2 <= had <= 4  # floor 2: 1d3+1 of them
+    for n in range(had):
+        assert one(g.step(Buy(number("healing_potion"))), "bought")["left"] == had - 1 - n
+    ev = g.step(Buy(number("healing_potion")))
+    assert why(one(ev, "refused")) == Reason(Code.SOLD_OUT, {"item": "healing_potion"})
+    assert say(g, one(ev, "refused")) == "The merchant has no Healing Potion left."
+    assert "healing_potion" not in shop.for_sale(g.state) and g.state.gold == 1000 - 40 * had
+    g.step(LeaveShop())
+    assert g.state.wares == {}
+
+
+def test_deep_merchants_have_fewer_potions() -> None:
+    """Floors 5-8: one or two healing potions a merchant (1d2), where floors 1-4 have 2 to 4 (1d3+1)."""
+    counts: dict[int, set[int]] = {0: set(), 4: set()}
+    for seed in range(40):
+        g = make_game("undercroft", seed)
+        for depth in counts:
+            g.state.depth = depth
+            shop.open_shop(g, [])
+            counts[depth].add(g.state.wares.get("healing_potion", 0))
+    assert counts == {0: {2, 3, 4}, 4: {1, 2}}
 
 
 def test_gold_equal_to_the_price_buys_and_a_coin_less_does_not() -> None:
@@ -327,7 +355,8 @@ def test_gold_equal_to_the_price_buys_and_a_coin_less_does_not() -> None:
     assert g.state.gold == price - 1 and g.state.items["healing_potion"] == 2
     g.state.gold = price
     ev = g.step(Buy(number("healing_potion")))
-    assert one(ev, "bought").data == {"item": "healing_potion", "price": price, "gold": 0}
+    left = g.state.wares["healing_potion"]
+    assert one(ev, "bought").data == {"item": "healing_potion", "price": price, "gold": 0, "left": left}
     assert g.state.gold == 0 and g.state.items["healing_potion"] == 3
 
 
@@ -418,7 +447,8 @@ def test_the_hireling_stays_behind_on_the_stairs() -> None:
 def test_a_peddler_come_to_terms_opens_its_pack() -> None:
     g, ev = talk_to("peddler", 3, 3)  # 6 - 0 + 2 = 8
     t = one(ev, "trade")
-    assert g.state.mode == Mode.SHOP and t["stock"] == shop.stock(content(), 0)
+    assert g.state.mode == Mode.SHOP and t["stock"] == shop.for_sale(g.state)
+    assert set(t["stock"]) <= set(shop.stock(content(), 0))
     assert one(g.step(LeaveShop()), "shop_left") and g.mode == Mode.EXPLORE
 
 

@@ -72,7 +72,7 @@ def cheapest(game: Game, want: Callable[[str], bool]) -> int | None:
     """The number of the cheapest ware the party can pay for whose id ``want`` takes (ties: by id), or None."""
     st = game.state
     content = game.content
-    wares = sorted((content.items[i].price or 0, i) for i in shop.stock(content, st.depth) if want(i))
+    wares = sorted((content.items[i].price or 0, i) for i in shop.for_sale(st) if want(i))
     for price, item in wares:
         if price <= st.gold:
             return items.item_number(content, item)
@@ -91,7 +91,7 @@ def upgrade(game: Game, keep: int = 0) -> int | None:
     st = game.state
     content = game.content
     offers = []
-    for i in shop.stock(content, st.depth):
+    for i in shop.for_sale(st):
         price = content.items[i].price or 0
         better, _ = gain(game, i, with_pack=True)  # (a piece bought and not yet put on counts as worn)
         if better > 0 and price + keep <= st.gold:
@@ -136,7 +136,7 @@ def vigour(game: Game, keep: int) -> int | None:
     given = 0 if m is None else items.vigour_given(content, game.rs.growth, m)
     wares = sorted(
         (it.price or 0, i)
-        for i in shop.stock(content, st.depth)
+        for i in shop.for_sale(st)
         if (it := content.items[i]).effect == "vigour" and formulas.vigour_gain(it.bonus, it.limit, given) > 0
     )
     return next((items.item_number(content, i) for p, i in wares if p + keep <= st.gold), None)

@@ -282,8 +282,22 @@ def _check_item(col: Collector, iid: str, it: schema.Item) -> None:
 def _check_stock(
     col: Collector, shop: schema.ShopRules, item_ids: Mapping[str, Any], items: Mapping[str, schema.Item]
 ) -> None:
-    """The merchant's stock names items that have a price."""
+    """The merchant's stock names items that have a price, each on a floor at most once."""
     for si, st in enumerate(shop.stock):
+        twice = next(
+            (
+                j
+                for j, o in enumerate(shop.stock[:si])
+                if o.item == st.item and o.from_floor <= st.to_floor and st.from_floor <= o.to_floor
+            ),
+            None,
+        )
+        if twice is not None:
+            col.add(
+                "rules.yaml",
+                ("shop", "stock", si, "item"),
+                f"'{st.item}' is stocked twice on a floor (see entry {twice})",
+            )
         if st.item not in item_ids:
             col.add("rules.yaml", ("shop", "stock", si, "item"), unknown_message("item", st.item, item_ids))
         elif st.item in items and items[st.item].price is None:

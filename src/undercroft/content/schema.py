@@ -362,6 +362,14 @@ class GrowthRules(Model):
 class StockItem(Model):
     item: Id
     from_floor: Annotated[StrictInt, Field(ge=1, le=20)] = 1  # offered on arriving at this floor (1: the first)...
+    to_floor: Annotated[StrictInt, Field(ge=1, le=20)] = 20  # ...up to this floor
+    count: PileDice = "1"  # how many of it each merchant has (rolled when its shop opens; 0: none this time)
+
+    @model_validator(mode="after")
+    def _floors(self) -> StockItem:
+        if self.to_floor < self.from_floor:
+            raise ValueError(f"to_floor {self.to_floor} is before from_floor {self.from_floor}")
+        return self
 
 
 class ShopRules(Model):

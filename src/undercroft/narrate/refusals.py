@@ -48,6 +48,7 @@ REFUSALS: Final[dict[Code, str]] = {
     Code.NOTHING_TO_USE: "You carry nothing you can use.",
     Code.NOT_SOLD: "The merchant has no {item} for sale.",
     Code.TOO_DEAR: "You have too little gold for the {item}.",
+    Code.SOLD_OUT: "The merchant has no {item} left.",
     Code.NO_SUCH_DOOR: "There is no such door.",
     Code.NO_WAY_OUT: "There is no way out of here.",
     Code.DOOR_BLOCKED: "{The} stands between you and that door.",

@@ -105,7 +105,7 @@ def facets(game: Game) -> dict[str, dict[str, object]]:
     for name in ("mode", "depth", "entered", "fled", "next_group", "kills", "haul", "encounter", "combat", "pursuit"):
         out["mode"][name] = getattr(st, name)
     party = out["party"]
-    for name in ("pos", "prev_pos", "segment", "segment_entry", "gold", "items", "effects"):
+    for name in ("pos", "prev_pos", "segment", "segment_entry", "gold", "items", "effects", "wares"):
         party[name] = getattr(st, name)
     for i, m in enumerate(st.party):
         party[f"member {i + 1} ({m.name})"] = _fields(m)

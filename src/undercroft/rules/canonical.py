@@ -83,6 +83,7 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
             "effects": sorted(state.effects.items()),
             "haul": state.haul,
             "items": sorted(state.items.items()),
+            "wares": sorted(state.wares.items()),
             "pos": list(state.pos),
             "prev_pos": list(state.prev_pos),
             "segment": state.segment,

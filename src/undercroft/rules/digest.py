@@ -150,6 +150,9 @@ def encode_belongings(st: GameState) -> list[int]:
     out += (st.gold, len(st.items))
     for item, n in sorted(st.items.items()):
         out += (sid(item), n)
+    out.append(len(st.wares))
+    for item, n in sorted(st.wares.items()):
+        out += (sid(item), n)
     return out
 
 
@@ -273,6 +276,7 @@ class Tracker:
         "_belongings_gold",
         "_belongings_items",
         "_belongings_revs",
+        "_belongings_wares",
         "_body",
         "_clock",
         "_clock_key",
@@ -300,6 +304,7 @@ class Tracker:
         self._belongings_gold = -1
         self._belongings_items: dict[str, int] = {}
         self._belongings_effects: dict[str, int] = {}
+        self._belongings_wares: dict[str, int] = {}
         self._belongings = 0
         self._where_key: tuple[object, ...] = ()
         self._party = 0
@@ -341,11 +346,13 @@ class Tracker:
             or st.gold != self._belongings_gold
             or st.items != self._belongings_items
             or st.effects != self._belongings_effects
+            or st.wares != self._belongings_wares
         ):
             self._belongings_revs = revs
             self._belongings_gold = st.gold
             self._belongings_items = dict(st.items)
             self._belongings_effects = dict(st.effects)
+            self._belongings_wares = dict(st.wares)
             self._belongings = _crc(encode_belongings(st))
             self._where_key = ()  # the party part again
         where = (st.pos, st.prev_pos, st.segment, st.segment_entry)

@@ -62,6 +62,7 @@ class Code(StrEnum):
     NOTHING_TO_USE = "nothing_to_use"  # ours: the party carries nothing it can use
     NOT_SOLD = "not_sold"  # (item): ours: the merchant does not sell it here
     TOO_DEAR = "too_dear"  # (item): ours: the party has less gold than the price
+    SOLD_OUT = "sold_out"  # (item): ours: the merchant has sold every one it had
 
 
 @dataclass(frozen=True)

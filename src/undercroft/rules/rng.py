@@ -23,6 +23,7 @@ _LIMITS: dict[int, int] = {}
 LEVEL = "level"  # dungeon generation, one per maze level
 ENCOUNTER = "encounter"  # monster checks, encounter sequence, parley
 COMBAT = "combat"  # attack rolls
+SHOP = "shop"  # ours: what a merchant has of each ware, one per maze level
 COSMETIC = "cosmetic"  # UI only: never read by the rules
 
 

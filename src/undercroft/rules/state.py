@@ -284,6 +284,7 @@ class GameState:
     lost: int = 0  # a group that has just lost the party in a chase: the run's entries do not meet it again
     effects: dict[str, int] = field(default_factory=dict)  # a potion's effect -> the clock's round it ends at
     haul: int = 0  # ours: the value of the treasure taken up on this floor (renown once carried down the stairs)
+    wares: dict[str, int] = field(default_factory=dict)  # ours: in a shop, what the merchant has left of each ware
 
     @property
     def level(self) -> LevelState:

@@ -1,6 +1,7 @@
-"""The merchant's wares (engine mode ``shop``): at the foot of the stairs, or a peddler's pack. Each weapon and
-armour is compared with what is wielded or worn (:func:`compare`: better, worse or the same on the list, the
-difference under it), a potion with how many of it are carried."""
+"""The merchant's wares (engine mode ``shop``): at the foot of the stairs, or a peddler's pack, each with its price
+(under the list, how many the merchant has of the one chosen). Each weapon and armour is compared with what is
+wielded or worn (:func:`compare`: better, worse or the same on the list, the difference under it), a potion with
+how many of it are carried."""
 
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ class ShopScene(GameScene):
     cursor = 0
 
     def wares(self) -> list[str]:
-        return shop.stock(self.session.content, self.session.game.state.depth)
+        return shop.for_sale(self.session.game.state)
 
     def panel_rect(self, layout: Layout) -> Rect | None:
         return layout.panel(self.panel_right())
@@ -139,7 +140,9 @@ class ShopScene(GameScene):
         if wares:
             ware = wares[self.cursor % len(wares)]
             said = compare(game.content, st, game.rs.growth, ware)[1]
-            about = game.content.items[ware].description + (f" {said}" if said else "")
+            left = st.wares.get(ware, 0)
+            has = f"The merchant has {left}." if left > 1 else "The merchant has only this one."
+            about = game.content.items[ware].description + (f" {said}" if said else "") + f" {has}"
         # the list, the ware's whole description, the hint and a refusal inside the frame: on a short screen a
         # window of the list around the cursor, the rest counted
         room = max(3, bottom - y - (1 + len(render.wrap(about, w - 4)) + 1 + len(hint) + refusal))
