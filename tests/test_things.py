@@ -167,8 +167,8 @@ def test_the_elixir_of_life_is_for_good_up_to_its_limit() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     m = g.state.party[0]
     elixir = g.content.items["elixir_of_life"]
-    assert (elixir.effect, elixir.bonus, elixir.limit) == ("vigour", 3, 6)
-    carry(g, "elixir_of_life", 3)
+    assert (elixir.effect, elixir.bonus, elixir.limit) == ("vigour", 3, 12)
+    carry(g, "elixir_of_life", 5)
     m.hp = 5
     ev = act(g, Use(number("elixir_of_life"), 0))  # no dice: 3 more maximum HP, and 3 healed
     assert (m.hp, m.max_hp) == (8, 15)
@@ -177,11 +177,12 @@ def test_the_elixir_of_life_is_for_good_up_to_its_limit() -> None:
     assert m.max_hp == 15 and not g.state.effects
     growth.gain(g, formulas.renown_for(2, GROWTH), [])  # a level: its own 2 HP, the elixir's 3 kept
     assert m.level == 2 and m.max_hp == 17
-    act(g, Use(number("elixir_of_life"), 0))
-    assert m.max_hp == 12 + 2 + 6 and items.vigour_given(g.content, True, m) == 6
+    for _ in range(3):
+        act(g, Use(number("elixir_of_life"), 0))
+    assert m.max_hp == 12 + 2 + 12 and items.vigour_given(g.content, True, m) == 12
     m.hp = 10
     ev = act(g, Use(number("elixir_of_life"), 0))  # the limit reached: it heals, and gives no more
-    assert one(ev, "quaff")["bonus"] == 0 and (m.hp, m.max_hp) == (13, 20) and "elixir_of_life" not in g.state.items
+    assert one(ev, "quaff")["bonus"] == 0 and (m.hp, m.max_hp) == (13, 26) and "elixir_of_life" not in g.state.items
 
 
 def test_drink_takes_the_weakest_healing_potion_not_an_effect() -> None:

@@ -109,7 +109,8 @@ def test_the_help_tells_the_level_cap() -> None:
 
 
 def test_an_elixir_carried_counts_against_its_limit_in_the_shop() -> None:
-    """Played: a third Elixir of Life was bought at 300 gold with two carried and the limit 6 (3 each): no use."""
+    """Played: a third Elixir of Life was bought at 300 gold with two carried and the limit then 6 (3 each): no use.
+    The limit is 12 now: the fifth is of no use with four carried."""
     from undercroft.ui.scenes.shop import compare
 
     game = make_game("undercroft")
@@ -117,6 +118,6 @@ def test_an_elixir_carried_counts_against_its_limit_in_the_shop() -> None:
     assert compare(game.content, st, True, "elixir_of_life")[0] == ""
     st.items["elixir_of_life"] = 1
     word, said = compare(game.content, st, True, "elixir_of_life")
-    assert word == "" and "3 more maximum HP once the 1 you carry is drunk" in said
-    st.items["elixir_of_life"] = 2
+    assert word == "" and "9 more maximum HP once the 1 you carry is drunk" in said
+    st.items["elixir_of_life"] = 4
     assert compare(game.content, st, True, "elixir_of_life")[0] == "no use"

@@ -408,7 +408,7 @@ def test_the_renown_step_of_the_curve_is_not_negative(data_copy: Path, mutate: M
 
 
 def test_an_elixir_is_for_good_not_for_rounds(data_copy: Path, mutate: Mutate) -> None:
-    text = mutate(data_copy, "items.yaml", "  limit: 6\n", "  limit: 6\n  rounds: 30\n")
+    text = mutate(data_copy, "items.yaml", "  limit: 12\n", "  limit: 12\n  rounds: 30\n")
     p = only_problem(data_copy)
     check(p, "items.yaml", pos(text, "name: Elixir of Life"), "elixir_of_life", "'vigour' potion needs 'bonus' and no")
 
