@@ -84,6 +84,12 @@ def test_a_ware_sold_to_a_floor_before_its_first_is_refused(data_copy: Path, mut
     check(p, "rules.yaml", pos(text, "{item: runed_blade, to"), "shop.stock.19", "to_floor 3 is before from_floor 6")
 
 
+def test_a_prize_that_is_no_item_is_refused(data_copy: Path, mutate: Mutate) -> None:
+    text = mutate(data_copy, "monsters.yaml", "spoils: [long_sword]", "spoils: [long_swrod]")
+    p = only_problem(data_copy)
+    check(p, "monsters.yaml", pos(text, "long_swrod"), "rattling_king.spoils.0", "did you mean 'long_sword'?")
+
+
 # --- tagged merge keys, line separators, binary numbers: what hostile data files slipped past ---------------
 
 

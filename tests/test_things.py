@@ -185,6 +185,22 @@ def test_the_elixir_of_life_is_for_good_up_to_its_limit() -> None:
     assert one(ev, "quaff")["bonus"] == 0 and (m.hp, m.max_hp) == (13, 26) and "elixir_of_life" not in g.state.items
 
 
+def test_a_named_creature_leaves_its_prize_where_it_falls() -> None:
+    """Ours: the Rattling King's hoard holds a Long Sword, left on his tile, told, and taken up there."""
+    g, _ = duel("rattling_king")
+    king = g.state.level.groups[-1]
+    where = king.pos
+    act(g, Attack(), 20, 1)  # a natural 20: 2 x 6 = 12 of his 14; his blow misses on a 1
+    ev = act(g, Attack(), 20)
+    won = one(ev, "victory")
+    assert won["spoils"] == ["long_sword"] and g.state.level.items[where] == [("long_sword", 1)]
+    assert say(g, won).endswith("Where it fell lies the Long Sword.")
+    g.state.pos = where
+    ev = []
+    explore.pickup(g, ev)
+    assert one(ev, "wield")["item"] == "long_sword" and where not in g.state.level.items
+
+
 def test_drink_takes_the_weakest_healing_potion_not_an_effect() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     g.state.items = {"fleetness_potion": 1, "greater_healing_potion": 1}

@@ -304,6 +304,15 @@ def _check_stock(
             col.add("rules.yaml", ("shop", "stock", si, "item"), f"item '{st.item}' has no 'price'")
 
 
+def _check_spoils(col: Collector, monsters: Mapping[str, schema.Monster], item_ids: Mapping[str, Any]) -> None:
+    """A named creature's prize names items, and not gold (gold is its ``treasure``)."""
+    for mid, mon in monsters.items():
+        for si, item in enumerate(mon.spoils):
+            if item not in item_ids or item == "gold":
+                why = "gold is its treasure, not spoils" if item == "gold" else unknown_message("item", item, item_ids)
+                col.add("monsters.yaml", (mid, "spoils", si), why)
+
+
 def _check_ruleset_refs(
     col: Collector, known: Mapping[str, Mapping[str, Any] | None], rid: str, rs: schema.Ruleset
 ) -> None:
@@ -450,6 +459,8 @@ def load_content(directory: str | Path, *, display_root: str | Path | None = Non
         _check_glyphs(col, monsters, grids, good["rulesets.yaml"])
     if typed["rules.yaml"] is not None and known["items"] is not None:
         _check_stock(col, typed["rules.yaml"].shop, known["items"], good["items.yaml"])
+    if monsters is not None and known["items"] is not None:
+        _check_spoils(col, monsters, known["items"])
     if col.problems:
         raise DataError(col.problems)
     return Content(

@@ -160,6 +160,8 @@ class Monster(Model):
     colour: Colour
     worth: Annotated[StrictInt, Field(ge=0, le=9999)]  # what killing one counts for (score, growth)
     unique: StrictBool = False  # a named creature: one of it, met once per game
+    # ours: items its hoard holds besides gold, left where it falls (a named creature's prize: a reason to fight it)
+    spoils: tuple[Id, ...] = Field(default=(), max_length=8)
     # ours: what an agreement (000's negotiation) brings besides peace: the stairs shown, a hireling, a merchant
     agreement: Literal["directions", "hireling", "trade"] | None = None
     description: Text

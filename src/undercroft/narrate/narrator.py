@@ -448,6 +448,10 @@ class Narrator:
         shares: list[list[Any]] = e.get("shares") or []
         if len(shares) > 1 and gold:
             text += " Shares: " + ", ".join(f"{self.template_name(t)} {n}" for t, n in shares) + "."
+        spoils = [f"the {self.content.items[i].name}" for i in e.get("spoils") or []]
+        if spoils:
+            lies = spoils[0] if len(spoils) == 1 else ", ".join(spoils[:-1]) + " and " + spoils[-1]
+            text += f" Where {_agree(many, 'it', 'they')} fell {_agree(len(spoils) > 1, 'lies', 'lie')} {lies}."
         return text
 
     def _e_won(self, e: Event) -> str:

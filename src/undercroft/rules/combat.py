@@ -364,10 +364,13 @@ def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
     st.kills += len(g.hp)
     st.slain[g.monster] = st.slain.get(g.monster, 0) + len(g.hp)
     st.level.remove_group(g)
+    spoils = list(ctx.monster_of(g).spoils)
+    if spoils:  # (ours) its prize lies where it fell, to be taken up as anything found
+        st.level.items.setdefault(g.pos, []).extend((item, 1) for item in spoils)
+        st.level.touch()
     st.mode, st.combat, st.encounter, st.pursuit = Mode.EXPLORE, None, None, None
-    events.append(
-        Event("victory", {"group": g.id, "monster": g.monster, "count": g.count_told, "gold": gold, "shares": shares})
-    )
+    told = {"group": g.id, "monster": g.monster, "count": g.count_told, "gold": gold, "shares": shares}
+    events.append(Event("victory", {**told, "spoils": spoils} if spoils else told))
     growth.victory(ctx, g, events)
     if ctx.rs.levels[st.depth].final and not any(gg.origin == Origin.GUARDIAN for gg in st.level.groups):
         st.mode = Mode.WON

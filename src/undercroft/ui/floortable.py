@@ -31,6 +31,13 @@ def _names(content: Content, counts: Counter[str]) -> str:
     return ", ".join(f"{content.monsters[m].name} (`{content.monsters[m].glyph}`)" for m in order)
 
 
+def _waiting(content: Content, monster: str) -> str:
+    """A named creature, its glyph and its prize: "**The Hanged Knight** (`K`, holds the Runed Blade)"."""
+    mon = content.monsters[monster]
+    prize = " and ".join(f"the {content.items[i].name}" for i in mon.spoils)
+    return f"**{mon.name}** (`{mon.glyph}`" + (f", holds {prize}" if prize else "") + ")"
+
+
 def markdown_table(content: Content, ruleset: str) -> str:
     """The floors of ``ruleset`` and their creatures, as a Markdown table."""
     rs = content.rulesets[ruleset]
@@ -38,7 +45,7 @@ def markdown_table(content: Content, ruleset: str) -> str:
     for i, lv in enumerate(rs.levels):
         tables = [Counter(c.monster for row in content.encounters[t] for c in row) for t in (lv.resident, lv.wandering)]
         waiting = [*([lv.unique] if lv.unique else []), *lv.guardians]
-        waits = ", ".join(f"**{content.monsters[m].name}** (`{content.monsters[m].glyph}`)" for m in waiting) or "-"
+        waits = ", ".join(_waiting(content, m) for m in waiting) or "-"
         ood = lv.out_of_depth
         if ood is not None:  # (ours: now and then a monster from deeper down)
             waits += f"; {ood.max} in {ood.die} from deeper down (`{ood.table}`), x{ood.hoard} hoard"
