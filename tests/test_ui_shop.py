@@ -56,6 +56,22 @@ def test_a_ware_of_a_third_of_the_purse_or_less_is_bought_at_once_a_dearer_one_a
     assert st.gold == 40 and st.items["healing_potion"] == 4
 
 
+def test_a_ware_sold_out_stays_on_the_list_and_says_so() -> None:
+    """Played: with the potions sold out, the list moved up under the cursor and Enter bought the Rations."""
+    session, stack = at_the_merchant(gold=1000)
+    st = session.game.state
+    had = st.wares["healing_potion"]
+    for _ in range(had):
+        press(stack, KeySym.RETURN)  # (each at most a third of the purse: bought at once)
+    assert st.items["healing_potion"] == 2 + had and st.wares["healing_potion"] == 0
+    text = screen(stack)
+    assert "> ! Healing Potion            sold" in text and "The merchant has none left." in panel_text(text, session)
+    press(stack, KeySym.RETURN)
+    assert (
+        "The merchant has no Healing Potion left." in panel_text(screen(stack), session) and st.items["rations"] == 1
+    )  # (its own)
+
+
 def test_a_ware_too_dear_says_why_and_a_click_buys() -> None:
     session, stack = at_the_merchant(gold=25)
     press(stack, KeySym.RETURN)

@@ -9,7 +9,7 @@ import tcod.console
 import tcod.event
 
 from undercroft.content import Content
-from undercroft.rules import formulas, items, shop
+from undercroft.rules import formulas, items
 from undercroft.rules.actions import Buy, LeaveShop
 from undercroft.rules.state import GameState, Member
 from undercroft.rules.types import Mode
@@ -82,7 +82,8 @@ class ShopScene(GameScene):
     cursor = 0
 
     def wares(self) -> list[str]:
-        return shop.for_sale(self.session.game.state)
+        """What the merchant opened its shop with (a ware sold out stays on the list, so the cursor stays on it)."""
+        return list(self.session.game.state.wares)
 
     def panel_rect(self, layout: Layout) -> Rect | None:
         return layout.panel(self.panel_right())
@@ -141,7 +142,13 @@ class ShopScene(GameScene):
             ware = wares[self.cursor % len(wares)]
             said = compare(game.content, st, game.rs.growth, ware)[1]
             left = st.wares.get(ware, 0)
-            has = f"The merchant has {left}." if left > 1 else "The merchant has only this one."
+            has = (
+                f"The merchant has {left}."
+                if left > 1
+                else "The merchant has only this one."
+                if left
+                else "The merchant has none left."
+            )
             about = game.content.items[ware].description + (f" {said}" if said else "") + f" {has}"
         # the list, the ware's whole description, the hint and a refusal inside the frame: on a short screen a
         # window of the list around the cursor, the rest counted
@@ -156,11 +163,13 @@ class ShopScene(GameScene):
             sel = i == self.cursor
             if sel:
                 console.draw_rect(x + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
-            colour = render.hex_rgb(it.colour) if price <= st.gold else DIM
+            left = st.wares.get(wares[i], 0)
+            colour = render.hex_rgb(it.colour) if price <= st.gold and left else DIM
             tag = compare(game.content, st, game.rs.growth, wares[i])[0]
             label = f"{'>' if sel else ' '} {it.glyph} {it.name}" + (f" ({tag})" if tag else "")
             render.put_text(console, x + 2, y, label, colour, render.SELECT_BG if sel else None, width=w - 11)
-            render.put_text(console, x + w - 8, y, f"{price:>4} g", KEY if sel else TEXT)
+            told = f"{price:>4} g" if left else "sold"
+            render.put_text(console, x + w - 8, y, f"{told:>6}", KEY if sel else TEXT if left else DIM)
             self.buttons.add(x + 1, y, w - 2, i)
             y += 1
         if last - first < len(wares):
