@@ -299,11 +299,12 @@ def test_no_monster_from_deeper_down_on_2() -> None:
 
 def test_no_bonus_on_the_first_level() -> None:
     d = ScriptedDice()
-    g = make_game("citadel", 4, d)
+    g = make_game("warden", 4, d)  # its first floor has no number_bonus (the citadel's and crawler's have)
     resident, _ = level_tables(g)
     events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 1, number_face=3)])
     number = one(rolls(events, "number_appearing"), "roll")
-    assert number["modifier"] == 0 and number["total"] == 6  # giant rats: 2d4, faces 3 and 3
+    # sump leeches: 1d4+1, face 3; the modifier is the dice's own +1, nothing from the level
+    assert number["dice"] == "1d4+1" and number["modifier"] == 1 and number["total"] == 4
 
 
 # --- residents stay ----------------------------------------------------------------------------------------

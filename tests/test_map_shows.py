@@ -106,12 +106,13 @@ def test_every_creature_the_panel_counts_is_on_the_map_every_turn(ruleset: str, 
 
 
 def test_a_group_met_round_a_corner_is_drawn_whole() -> None:
-    """The play-test's citadel game: on turn 8 (the bot's walk), three ghouls met at their rolled distance, none in
-    the field of view; the panel says "3 x Ghoul" and the map shows three g's."""
-    session = Session.new(content(), "citadel", parse_seed("copper hinge"))
+    """The play-test's case (its citadel game "copper hinge" until the floor-1 crowds shrank; now citadel seed 31):
+    on turn 18 (the bot's walk), three hobgoblins met at their rolled distance, none in the field of view; the
+    panel says "3 x Hobgoblin" and the map shows three h's."""
+    session = Session.new(content(), "citadel", 31)
     game = session.game
     bot = Bot(game, game.state.seed)
-    while game.state.turn < 8:
+    while game.state.turn < 18:
         session.act(bot.choose())
     g = game.state.front_group()
     assert isinstance(g, Group) and game.state.mode == Mode.ENCOUNTER and len(g.alive) == 3
@@ -120,9 +121,9 @@ def test_a_group_met_round_a_corner_is_drawn_whole() -> None:
     for size in SIZES:
         assert shown_wrongly(session, size) == []
     console = drawn(session, (80, 24))
-    assert "3 x Ghoul" in str(console)
+    assert "3 x Hobgoblin" in str(console)
     # the check can fail: one ghoul rubbed off the map is missed
     x, y = session.camera.last.to_screen(game.creature_tiles(g)[1])
     render.cells(console)["ch"][y, x] = ord(".")
-    assert shown_wrongly(session, (80, 24), console) == [f"ghoul at {game.creature_tiles(g)[1]}: '.' for 1"]
+    assert shown_wrongly(session, (80, 24), console) == [f"hobgoblin at {game.creature_tiles(g)[1]}: '.' for 1"]
     session.close()
