@@ -21,6 +21,7 @@ from undercroft.rules.actions import (
     Wait,
 )
 from undercroft.rules.names import a_name, group_name, the
+from undercroft.rules.refusals import Code
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.sim import chances
@@ -43,6 +44,10 @@ ENCOUNTER_CHOICES: list[tuple[str, str, Action]] = [  # (keymap command, label, 
     ("oil", "Burning oil", ThrowOil()),
     ("drink", "Drink", Drink()),
 ]
+
+
+#: refusals that are the monster's own and hold for the whole meeting: its choice is left off rather than greyed
+NEVER = frozenset({Code.UNNEGOTIABLE, Code.UNBRIBABLE})
 
 
 @shows(Mode.ENCOUNTER)
@@ -79,11 +84,18 @@ class EncounterScene(GameScene):
         return g is not None and self.session.game.finale_terms(g) is not None
 
     def choices(self) -> list[tuple[str, str, Action]]:
-        """The panel's choices: every one, greyed where the engine refuses it now; before a final guardian (a warned
-        finale) only those the engine allows."""
-        if not self.finale():
-            return ENCOUNTER_CHOICES
-        return [c for c in ENCOUNTER_CHOICES if self.session.game.legal(c[2])]
+        """The panel's choices: every one, greyed where the engine refuses it now (a ruleset's missing procedure too:
+        the refusal says why), but talk and bribe to a monster that never takes either (the lines above say "Will
+        not talk"); before a final guardian (a warned finale) only those the engine allows."""
+        game = self.session.game
+        if self.finale():
+            return [c for c in ENCOUNTER_CHOICES if game.legal(c[2])]
+        out = []
+        for c in ENCOUNTER_CHOICES:
+            why = game.refusal(c[2])
+            if why is None or why.code not in NEVER:
+                out.append(c)
+        return out
 
     def bribe_prompt(self) -> Transition | None:
         """Ask how much gold, when a bribe can be offered now; else a notice says why not (the engine's words),
