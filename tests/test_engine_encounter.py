@@ -402,7 +402,7 @@ def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_when_the_stando
     standoff = one(events, "standoff")
     assert (
         standoff["rounds"] == STANDOFF
-        and say(g, standoff) == f"{STANDOFF} rounds of this, and The Unlit makes up its mind."
+        and say(g, standoff) == f"{STANDOFF} rounds of this, and the Unlit makes up its mind."
     )
     # It never attacks on a wait: it lets the party be (a guardian, it stays where it is).
     assert one(events, "peaceful")["group"] == group.id and group.peaceful and st.mode == "explore"

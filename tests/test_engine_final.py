@@ -87,7 +87,7 @@ def test_walking_past_the_patient_one_and_out_through_the_seal_wins() -> None:
     assert g in st.level.groups  # it was never fought
     assert won["guardians"] == [["the_patient_one", "passed"], ["the_unlit", "unmet"]]
     assert say(game, won) == (
-        "You got past The Patient One; you never met The Unlit. You climb out through the seal. You have won."
+        "You got past the Patient One; you never met the Unlit. You climb out through the seal. You have won."
     )
 
 
@@ -116,7 +116,7 @@ def test_the_unlit_letting_the_party_pass_is_told_at_the_end() -> None:
         assert "refused" not in kinds(game.step(Move(p[0] - st.pos[0], p[1] - st.pos[1])))
     won = one(game.step(Descend()), "won")
     assert won["guardians"] == [["the_unlit", "at_peace"], ["the_patient_one", "unmet"]]
-    text = "The Unlit let you pass; you never met The Patient One."
+    text = "The Unlit let you pass; you never met the Patient One."
     assert say(game, won) == f"{text} You climb out through the seal. You have won."
     assert text in end_lines(game)
 

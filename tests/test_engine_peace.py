@@ -123,7 +123,7 @@ def test_the_citadel_talks_to_anything_but_the_nameless_one_and_demons() -> None
 
 
 def test_names_that_bring_their_own_article() -> None:
-    assert the("Ghoul") == "the Ghoul" and the("The Unlit") == "The Unlit"
+    assert the("Ghoul") == "the Ghoul" and the("The Unlit") == "the Unlit"
     assert a_name("Orc") == "An Orc" and a_name("Ghoul") == "A Ghoul" and a_name("The Unlit") == "The Unlit"
     game = make_game("undercroft", dice=ScriptedDice())
     meet(game, "the_patient_one", faces=encounter_faces())

@@ -1,5 +1,5 @@
 """Narration (undercroft.narrate): every event a player reads has its line, and articles come out right for every
-monster name in every sentence form ("the Ghoul", "The Unlit", never "the The Unlit")."""
+monster name in every sentence form ("the Ghoul", "the Unlit" mid-sentence, "The Unlit" first, never "the The")."""
 
 from __future__ import annotations
 
@@ -333,11 +333,11 @@ def test_names_that_bring_their_own_article() -> None:
     unlit = next(mid for mid, m in content().monsters.items() if m.name == "The Unlit")
     assert nar.text(Event("attacks", {"group": 1, "monster": unlit})) == "The Unlit attacks!"
     assert nar.text(Event("encounter", {"monster": unlit, "count": 1})) == "The Unlit!"
-    assert nar.text(Event("walked_past", {"monster": unlit})) == "You walk past The Unlit, and it objects."
+    assert nar.text(Event("walked_past", {"monster": unlit})) == "You walk past the Unlit, and it objects."
     assert nar.text(Event("attacks", {"group": 1, "monster": "ghoul"})) == "The Ghoul attacks!"
     assert nar.text(Event("encounter", {"monster": "orc", "count": 1})) == "An Orc!"
     assert nar.text(Event("death", {"cause": "The Unlit", "turn": 7, "depth": 4, "seed": 3})) == (
-        "You are dead. Killed by The Unlit on turn 7, level 5. Seed 3."
+        "You are dead. Killed by the Unlit on turn 7, level 5. Seed 3."
     )
 
 
@@ -400,8 +400,8 @@ def test_the_death_screen_the_morgue_and_the_summary_use_the_articles_once() -> 
     st.death = {"cause": "The Unlit", "turn": 40, "depth": 4, "seed": st.seed}
     screen = "\n".join(end_lines(game))
     summary = state_summary(game)
-    assert "Killed by The Unlit on turn 40." in screen
-    assert "killed by The Unlit on turn 40" in summary
+    assert "Killed by the Unlit on turn 40." in screen
+    assert "killed by the Unlit on turn 40" in summary
     assert not BAD_FORMS.search(screen) and not BAD_FORMS.search(summary)
     st.death = {"cause": "Ogre", "turn": 12, "depth": 1, "seed": st.seed}
     assert "Killed by the Ogre on turn 12." in "\n".join(end_lines(game))

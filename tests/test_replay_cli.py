@@ -99,7 +99,7 @@ def test_log_level_player_prints_only_the_players_lines(run: Run) -> None:
     assert not any(found_nothing(x) or "Monster check" in x for x in player)
     assert not any(x.startswith(MARKS) or x.startswith(" ") for x in player)  # unmarked: nothing but the player's
     assert player == [x for x in full if not x.startswith(MARKS)]  # the same lines, in the same order
-    assert "You pick up Rations." in player and "A Hobgoblin!" in player
+    assert "You pick up the Rations." in player and "A Hobgoblin!" in player
     assert not {"Distance: 80 ft.", "The resident table of level 1: row 6, column 4: 1 x Ghoul."} & set(player)
 
 

@@ -301,7 +301,7 @@ class Narrator:
         item, amount = self.content.items[e["item"]], int(e["amount"])
         if item.kind == "gold":
             return f"You pick up {amount} gold."
-        what = item.name if amount == 1 else f"{amount} x {item.name}"
+        what = f"the {item.name}" if amount == 1 else f"{amount} x {item.name}"  # (as "You buy the Healing Potion")
         return f"You pick up {what}."
 
     def _e_wield(self, e: Event) -> str:

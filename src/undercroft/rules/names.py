@@ -14,8 +14,8 @@ def owns_article(name: str) -> bool:
 
 
 def the(name: str) -> str:
-    """'the Ghoul', but 'The Unlit'."""
-    return name if owns_article(name) else f"the {name}"
+    """'the Ghoul', and 'the Unlit' (its own article, mid-sentence)."""
+    return f"the {name[4:]}" if owns_article(name) else f"the {name}"
 
 
 def The(name: str) -> str:
