@@ -190,7 +190,7 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
         "A Goblin (resident)",
         "HP 5/5",
         "Distance: 40 ft",
-        "Surprise: nobody",
+        "Surprise: no one now",
         "Reaction: 8, uncertain",
         "[f] Fight",
         "[t] Talk",

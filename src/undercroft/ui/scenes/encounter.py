@@ -194,7 +194,7 @@ class EncounterScene(GameScene):
                 who, many = group_name(mon.name, mon.plural, g.count_told)
                 s = f"{the(who)} {'are' if many else 'is'} surprised"
             else:
-                s = "nobody"
+                s = "no one now"  # (none was, or both were and it cancelled out, or its round is past)
             out.append((f"Surprise: {s}", TEXT))
         if proc.reaction and g.reaction:
             label = next(
