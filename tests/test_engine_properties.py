@@ -309,13 +309,19 @@ def test_refused_actions_say_why_in_every_mode() -> None:
         (Talk(), Reason(Code.NOT_NOW, {"mode": "explore"}), "You cannot talk now (explore)."),
         (Move(0, 0), Reason(Code.BAD_STEP), "A step is one tile in one of eight directions."),
         (Move(2, 0), Reason(Code.BAD_STEP), "A step is one tile in one of eight directions."),
-        (Drink(9), Reason(Code.NO_DRINKER), "Nobody there to drink."),
+        (Drink(0), Reason(Code.UNHURT), "Not hurt: a healing potion would heal nothing."),
     ]
+    assert not g.legal(Drink())  # (nobody hurt: not offered)
     for action, reason, line in checks:
         before = g.checksum()
         (e,) = g.step(action)
         assert why(e) == reason and e["action"] == action.type and say(g, e) == line
         assert g.checksum() == before
+    g.state.party[1].hp -= 1  # someone hurt: a drinker not there, or the one who is whole, is still refused
+    assert g.legal(Drink())
+    for action, reason in ((Drink(9), Reason(Code.NO_DRINKER)), (Drink(0), Reason(Code.UNHURT))):
+        (e,) = g.step(action)
+        assert why(e) == reason
     _group, _ = meet(g, "orc")
     for action, reason in [
         (Attack(0), Reason(Code.NOT_NOW, {"mode": "encounter"})),

@@ -65,6 +65,7 @@ def test_the_warning_asks_and_only_going_in_takes_the_step() -> None:
     leaves everything as it was; going in is the ordinary step, and the meeting's panel lists only Fight, Wait and
     Drink (000: no words, no gold; no running in the citadel) and says so."""
     game, g, step = at_the_door("citadel")
+    game.state.party[0].hp -= 1  # (someone hurt: a healing potion is something to do)
     session = Session(content(), game)
     driver = Driver(SceneStack(game_stack(session)), size=(100, 40))
     turn, pos = game.state.turn, game.state.pos

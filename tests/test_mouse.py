@@ -85,6 +85,7 @@ def test_a_click_on_a_door_runs_through_it() -> None:
 def test_a_click_on_a_menu_option_takes_it() -> None:
     game = make_game("crawler", 1, dice=ScriptedDice())
     game.state.party[1].hp -= 5
+    game.state.party[0].hp -= 2  # (the one clicked must be hurt: a potion for the unhurt is refused)
     session = Session(content(), game)
     driver = Driver(SceneStack(game_stack(session)))
     press(driver, KeySym.Q)  # in a party: who drinks?

@@ -42,6 +42,7 @@ REFUSALS: Final[dict[Code, str]] = {
     Code.FACING: "{The} is facing you: fight, talk, wait or run.",
     Code.NO_STAIRS: "You are not on the stairs down.",
     Code.NO_DRINKER: "Nobody there to drink.",
+    Code.UNHURT: "Not hurt: a healing potion would heal nothing.",
     Code.NO_SUCH_ITEM: "There is no such thing.",
     Code.NOT_CARRIED: "You have no {item}.",
     Code.NOT_USABLE: "The {item} is not used that way.",

@@ -102,7 +102,9 @@ def _giving_chase(g: Game) -> Reason | None:
 
 
 def _drink(g: Game) -> Reason | None:
-    return None if items.healing_potion(g) is not None else Reason(Code.NO_POTION)
+    if items.healing_potion(g) is None:
+        return Reason(Code.NO_POTION)
+    return None if any(m.alive and m.hp < m.max_hp for m in g.state.party) else Reason(Code.UNHURT)
 
 
 def _drop_food(g: Game) -> Reason | None:

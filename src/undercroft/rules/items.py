@@ -89,6 +89,8 @@ def use(ctx: Ctx, number: int, member: int, events: list[Event]) -> None:
     if not 0 <= member < len(st.party) or not st.party[member].alive:
         raise Refused(Reason(Code.NO_DRINKER))
     if it.kind == "potion" and it.heal is not None:
+        if st.party[member].hp >= st.party[member].max_hp:
+            raise Refused(Reason(Code.UNHURT))
         drink(ctx, member, item, events)
         return
     if it.kind == "potion":
@@ -105,6 +107,8 @@ def drink_action(ctx: Ctx, member: int, events: list[Event]) -> None:
     st = ctx.state
     if not 0 <= member < len(st.party) or not st.party[member].alive:
         raise Refused(Reason(Code.NO_DRINKER))
+    if st.party[member].hp >= st.party[member].max_hp:
+        raise Refused(Reason(Code.UNHURT))
     potion = healing_potion(ctx)
     assert potion is not None  # the precheck
     drink(ctx, member, potion, events)

@@ -49,6 +49,7 @@ class Code(StrEnum):
     FACING = "facing"  # (monster)
     NO_STAIRS = "no_stairs"
     NO_DRINKER = "no_drinker"
+    UNHURT = "unhurt"  # ours: a healing potion for a character at full hit points (it would heal nothing)
     NO_SUCH_DOOR = "no_such_door"
     NO_WAY_OUT = "no_way_out"
     DOOR_BLOCKED = "door_blocked"  # (monster; "" when no group faces the party)
