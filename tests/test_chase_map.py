@@ -210,6 +210,19 @@ def test_nothing_is_mapped_while_running_and_the_party_looks_round_once_it_is_ov
     assert seen_now[st.pos[1], st.pos[0]] and not seen_now[1, 15]  # looked round where it stopped, not on the way
 
 
+def test_a_chase_over_in_a_corridor_already_entered_looks_round_where_it_stopped() -> None:
+    """Found by the bot's stalls (two timeouts in 1,000 games): a chase that ended on a tile of a segment the party
+    had already entered left it standing on a tile it never saw, with nothing mapped round it: a player saw darkness
+    and a bot found no floor to walk on. It looks round there now, as at the end of a run into a new segment."""
+    game = chased(STRAIGHT, "goblin", (10, 1), (7, 1))
+    st = game.state
+    assert st.entered and not st.level.explored[1, 37]
+    ev = act(game, Run())
+    assert one(ev, "escape") and st.mode == Mode.EXPLORE and st.pos == (37, 1)
+    assert not of(ev, "enter")  # (the corridor had its entry already)
+    assert st.level.explored[1, 37] and st.level.explored[1, 40] and not st.level.explored[1, 20]
+
+
 def test_a_submerged_pursuer_never_gives_up_and_ignores_food() -> None:
     game = chased(STRAIGHT, "cistern_drowner", (10, 1), (4, 1), speed=130)  # 39 tiles a round against its 36
     st = game.state

@@ -201,10 +201,11 @@ def enter_behind(ctx: Ctx, seg: int, events: list[Event]) -> None:
 
 
 def settle(ctx: Ctx, events: list[Event]) -> None:
-    """After every action. A party exploring in a segment whose entry procedure it has not had (it ran into it, or
-    a fight broke out on the threshold, as when a submerged monster rises behind it) looks round and gets it now,
-    as any entry does. In an encounter, the distance follows the map (:func:`encounter.follow`); the groups come
-    upon out of sight come closer, and are met once seen (:func:`unseen.watch`)."""
+    """After every action. A party exploring in a segment whose entry procedure it has not had (it ran into it, or a
+    fight broke out on the threshold, as when a submerged monster rises behind it) looks round and gets it now, as any
+    entry does; one that stands where it has not looked round from (a chase over in a segment already entered)
+    looks round. In an encounter, the distance follows the map (:func:`encounter.follow`); the groups come upon out
+    of sight come closer, and are met once seen (:func:`unseen.watch`)."""
     st = ctx.state
     while st.owed and st.mode == Mode.EXPLORE:
         enter_behind(ctx, st.owed.pop(0), events)
@@ -214,6 +215,8 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
             enter_segment(ctx, st.segment, events, st.segment_entry)
         else:
             st.entered = True
+    elif st.mode == Mode.EXPLORE and (st.pos, ctx.fov_radius()) not in st.level.looked:
+        ctx.see()  # a chase over (nothing is mapped on the way, 003): the party looks round where it stopped
     if st.mode == Mode.EXPLORE:
         st.lost = 0
     encounter.follow(ctx)
