@@ -327,3 +327,13 @@ def test_the_careful_bot_buys_a_piece_once_not_again_before_it_puts_it_on(conten
     if again is not None:  # only something better than the piece in the pack
         other = items.catalogue(content)[again]
         assert kit.gain(game, other, with_pack=True)[0] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 93), ("undercroft", 436), ("crawler", 93)])
+def test_the_games_that_stalled_play_to_their_end(content: Content, ruleset: str, seed: int) -> None:
+    """Three of the 1,000-game report's timeouts (the second round of the arc): undercroft 93 and 436 ended a chase on a
+    tile of a corridor entered before, unmapped round the party, and the careful bot found no floor to walk on;
+    crawler 93 saw the stairs beyond floor it had not seen, and would not walk through a room it had fled from to
+    see more. Each now plays to its end (won or dead) within the stop rules."""
+    assert play_game(content, ruleset, seed).outcome in ("won", "dead")

@@ -223,6 +223,13 @@ class Walker:
             for avoid, diagonal in _PASSES:
                 if self._plan_to("reengage", reengage, here_bit, avoid, diagonal, True, floods):
                     return
+            floods.clear()
+        # Nothing else: any goal through a monster it fled from (the stairs it saw may lie beyond floor not seen yet,
+        # and standing still is no way on)
+        for _avoid, diagonal in _PASSES[2:]:
+            for kind, mask in goals:
+                if kind not in on and self._plan_to(kind, mask, here_bit, False, diagonal, False, floods):
+                    return
 
     def _plan_to(
         self,
