@@ -120,7 +120,7 @@ def test_the_bot_never_touches_the_game(content: Content, ruleset: str) -> None:
 
 
 def test_the_bot_explores_and_descends(content: Content) -> None:
-    results = [play_game(content, "undercroft", s) for s in (6, 8)]  # two short games (most last 2,000 actions)
+    results = [play_game(content, "undercroft", s, max_actions=900) for s in (6, 8)]  # (enough to go down)
     assert all(r.deepest >= 2 for r in results)
     assert all(r.outcome in ("dead", "won", "timeout") for r in results)
 

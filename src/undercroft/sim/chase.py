@@ -17,6 +17,7 @@ from undercroft.rules.actions import Pursue, Run
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
+from undercroft.rules.view import View
 
 #: More Runs than any chase lasts (the data bound ``encounter.pursuit_max_rounds`` at 60): a loop guard.
 MAX_RUNS = 200
@@ -55,7 +56,9 @@ _LAST: weakref.WeakKeyDictionary[Game, tuple[tuple[int, int, str], dict[tuple[in
 
 def run_odds(game: Game, door: int = -1, *, later: bool = False) -> RunOdds | None:
     """The odds of ``Run(door)`` now (in a meeting, a fight or a chase), or None where running is refused;
-    ``later``: a round from now, when a monster caught unaware in the first round has seen the party."""
+    ``later``: a round from now, when a monster caught unaware in the first round has seen the party. The chase is
+    played on the level as the player knows it (:class:`~undercroft.rules.view.View`): a group it does not know of
+    is not in the rollout, so the odds tell nothing the screens have not shown."""
     st = game.state
     stamp = (st.turn, st.depth, st.mode.value)
     last = _LAST.get(game)
@@ -71,6 +74,11 @@ def _run_odds(game: Game, door: int, later: bool) -> RunOdds | None:
     if game.mode not in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT) or not game.legal(Run(door)):
         return None
     fork = game.fork(_Yes())
+    lv = fork.state.level
+    view = View(fork)  # the chase on the level as the player knows it: a group it does not know of is not in it
+    front = fork.state.front_group()
+    for g in [g for g in lv.groups if g is not front and not view.knows(g)]:
+        lv.remove_group(g)
     enc = fork.state.encounter
     if later and enc is not None:
         enc.first_round = False
