@@ -253,6 +253,25 @@ def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.Ca
     assert doc.read_text(encoding="utf-8") == first  # the same seed: the same games, the same section
 
 
+def test_prose_edited_while_the_games_play_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found in use: a section of prose written into BALANCE.md during a 17-minute run was lost, the command having
+    rewritten the file as it was when it started."""
+    import undercroft.autoplay
+
+    doc = tmp_path / "BALANCE.md"
+    doc.write_text(f"# Balance\n\n{BEGIN}\nstale\n{END}\n", encoding="utf-8")
+    real = undercroft.autoplay.run
+
+    def playing(*args: object, **kwargs: object) -> object:
+        doc.write_text(doc.read_text(encoding="utf-8") + "\n## Written meanwhile\n", encoding="utf-8")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(undercroft.autoplay, "run", playing)
+    assert run_balance(tmp_path) == 0
+    text = doc.read_text(encoding="utf-8")
+    assert "## Written meanwhile" in text and "stale" not in text
+
+
 @pytest.mark.usefixtures("no_charts")
 def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = tmp_path / "BALANCE.md"

@@ -216,7 +216,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         charts={n: _relative(p, write.parent) for n, p in charts.items()},
     )
     try:
-        balance.write_atomic(write, balance.replace_section(old, section))
+        # (read again: the games take minutes, and the prose round the section may have been edited meanwhile)
+        balance.write_atomic(write, balance.replace_section(_writable_file(write), section))
     except OSError as exc:
         raise UserError(printable(f"{write}: cannot write it: {exc.strerror or exc}")) from None
 
