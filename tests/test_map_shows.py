@@ -21,7 +21,7 @@ from undercroft.ui.scenes.game import GameScene
 from undercroft.ui.scenes.look import describe_lines
 from undercroft.ui.session import Session
 
-GAMES = [("citadel", "copper hinge"), ("undercroft", "8153")]  # the ghouls round a corner; a crowded corridor
+GAMES = [("citadel", "4"), ("undercroft", "8153")]  # a crowded corridor (till the bot changed: "copper hinge")
 SIZES = [(80, 24), (120, 40)]
 
 
