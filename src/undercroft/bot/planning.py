@@ -226,7 +226,7 @@ class Walker:
             floods.clear()
         # Nothing else: any goal through a monster it fled from (the stairs it saw may lie beyond floor not seen yet,
         # and standing still is no way on)
-        for _avoid, diagonal in _PASSES[2:]:
+        for diagonal in (False, True):
             for kind, mask in goals:
                 if kind not in on and self._plan_to(kind, mask, here_bit, False, diagonal, False, floods):
                     return

@@ -89,8 +89,6 @@ def use(ctx: Ctx, number: int, member: int, events: list[Event]) -> None:
     if not 0 <= member < len(st.party) or not st.party[member].alive:
         raise Refused(Reason(Code.NO_DRINKER))
     if it.kind == "potion" and it.heal is not None:
-        if st.party[member].hp >= st.party[member].max_hp:
-            raise Refused(Reason(Code.UNHURT))
         drink(ctx, member, item, events)
         return
     if it.kind == "potion":
@@ -107,17 +105,17 @@ def drink_action(ctx: Ctx, member: int, events: list[Event]) -> None:
     st = ctx.state
     if not 0 <= member < len(st.party) or not st.party[member].alive:
         raise Refused(Reason(Code.NO_DRINKER))
-    if st.party[member].hp >= st.party[member].max_hp:
-        raise Refused(Reason(Code.UNHURT))
     potion = healing_potion(ctx)
     assert potion is not None  # the precheck
     drink(ctx, member, potion, events)
 
 
 def drink(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
-    """Character ``member`` drinks the healing ``potion``."""
+    """Character ``member`` drinks the healing ``potion`` (not at full hit points: it would heal nothing)."""
     st = ctx.state
     m = st.party[member]
+    if m.hp >= m.max_hp:
+        raise Refused(Reason(Code.UNHURT))
     ctx.take_item(potion)
     heal_dice = ctx.content.items[potion].heal
     assert heal_dice is not None
