@@ -261,6 +261,15 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     assert session.game.state.gold == 180  # the start gold (3d6x10, all sixes): the bribe came back with the kill
 
 
+def test_a_name_with_its_own_article_reads_the_mid_label() -> None:
+    """Seen in the regenerated screenshots: "[a] Attack The Leech-Mother"; a terse label keeps "Attack Goblin"."""
+    session, dice = forced()
+    stack = meet(session, dice, "leech_mother")
+    press(stack, KeySym.F)
+    text = screen(stack)
+    assert "[a] Attack the Leech-Mother" in text and "Attack The" not in text
+
+
 def test_fight_three_targets_player_roll_before_monster_outcome() -> None:
     session, dice = forced()
     stack = meet(session, dice, "goblin", 3)

@@ -6,6 +6,7 @@ import tcod.console
 import tcod.event
 
 from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil, Wait
+from undercroft.rules.names import owns_article, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.ui import render, threat
@@ -151,7 +152,7 @@ class CombatScene(GameScene):
             self.session.narrator.creature(g.monster, self.target, len(g.hp)) if g is not None and g.alive else "it"
         )
         opts: list[tuple[str, str, Action]] = [
-            ("fight", f"Attack {target_name}", Attack(self.target)),
+            ("fight", f"Attack {the(target_name) if owns_article(target_name) else target_name}", Attack(self.target)),
             ("oil", "Throw oil at it", ThrowOil(self.target)),
             ("drink", self.drink_label(), Drink()),
             ("wait", "Hold back", Wait()),
