@@ -7,12 +7,15 @@ import copy
 
 import numpy as np
 import pytest
+import tcod.console
 
 from undercroft.bot import POLICIES, Bot
 from undercroft.content import Content
 from undercroft.rules import dungeon
 from undercroft.rules.game import Game
+from undercroft.rules.types import Mode
 from undercroft.rules.view import View
+from undercroft.ui import render
 
 
 def without_the_unknown(game: Game, bot: Bot, alone: Game) -> Bot:
@@ -98,3 +101,44 @@ def test_the_frontier_is_the_floor_seen_beside_the_unseen(content: Content) -> N
         beside = view.beside_unseen((int(x), int(y)))
         assert bool(frontier >> (int(y) * stride + int(x)) & 1) == (beside and bool(lv.map.tiles[y, x] != dungeon.WALL))
     assert view.stairs() is None or lv.explored[lv.map.stairs[1], lv.map.stairs[0]]
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 4), ("citadel", 4), ("warden", 3)])
+def test_the_map_draws_what_the_bot_plans_with(content: Content, ruleset: str, seed: int) -> None:
+    """Over a bot's game, the map drawn from the player's view after every action: every creature it draws is of a
+    group the bot plans round (``View.groups``), every creature of those groups standing in sight is drawn, the
+    group met is drawn wherever it stands, and nothing else is drawn where the player has not seen."""
+    game = Game(content, ruleset, seed)
+    bot = POLICIES["careful"](game, seed)
+    m = game.state.level.map
+    letters = {ord(mon.glyph) for mon in content.monsters.values()}
+    met_drawn = 0
+    for _ in range(400):
+        if game.over:
+            break
+        events = game.step(action := bot.choose())
+        if len(events) == 1 and events[0].type == "refused":
+            bot.refused(action)
+        view = View(game)
+        m = game.state.level.map
+        console = tcod.console.Console(m.width, m.height, order="F")
+        vis = render.draw_map(console, view)
+        ch = render.cells(console)["ch"]
+        known = view.groups()
+        where = {p for g in known for i in g.alive for p in [game.creature_tiles(g)[i]]}
+        st = game.state
+        drawn = {(int(x), int(y)) for y, x in zip(*np.nonzero(np.isin(ch, list(letters))), strict=True)}
+        drawn |= {(int(x), int(y)) for y, x in zip(*np.nonzero((ch >= ord("2")) & (ch <= ord("9"))), strict=True)}
+        drawn.discard(st.pos)
+        assert drawn <= where, (ruleset, seed, st.turn, drawn - where)
+        front = st.front_group() if st.mode in (Mode.ENCOUNTER, Mode.COMBAT) else None
+        for g in known:
+            tiles = game.creature_tiles(g)
+            want = {tiles[i] for i in g.alive if g is front or vis[tiles[i][1], tiles[i][0]]} - {st.pos}
+            assert want <= drawn, (ruleset, seed, st.turn, g.monster, want - drawn)
+            met_drawn += g is front and bool(want)
+        blank = ~view.seen(vis)
+        for x, y in game.creature_tiles(front) if front is not None else ():
+            blank[y, x] = False  # (met round a corner: drawn where it stands, seen or not)
+        assert (ch[blank] == ord(" ")).all(), (ruleset, seed, st.turn)
+    assert met_drawn > 0  # (the game met something)

@@ -91,7 +91,7 @@ def play(ruleset: str, seed: int, actions: int) -> tuple[int, int, int]:
             wrong = shown_wrongly(session, size)
             assert wrong == [], f"{ruleset} seed {seed} turn {game.state.turn} at {size}: {wrong}"
         met += game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT)
-        shared += any(len(who) > 1 for _, who in render.creatures_shown(game).values())
+        shared += any(len(who) > 1 for _, who in session.view.creatures().values())
     session.close()
     return n, met, shared
 

@@ -62,7 +62,7 @@ def over_the_map(session: Session, console: tcod.console.Console) -> list[str]:
     panel = top.panel_rect(layout) if isinstance(top, GameScene) else None
     view = session.camera.last
     alone = tcod.console.Console(console.width, console.height, order="F")
-    render.draw_map(alone, session.game, view=view)
+    render.draw_map(alone, session.view, port=view)
     shown, drawn = render.cells(console)["ch"], render.cells(alone)["ch"]
     out = []
     for y in range(view.top, layout.map_h):

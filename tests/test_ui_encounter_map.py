@@ -20,6 +20,7 @@ from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode, Origin, Side
+from undercroft.rules.view import View
 from undercroft.ui import palette, render
 from undercroft.ui.layout import PANEL_W
 from undercroft.ui.scenes import DoorScene, SceneStack, game_stack
@@ -380,9 +381,9 @@ def test_burning_oil_is_drawn_on_the_map_while_it_burns() -> None:
     assert p is not None
     p.fire, p.fire_out = [(8, 1), (9, 1)], 3
     console = tcod.console.Console(80, 6, order="F")
-    render.draw_map(console, game)
+    render.draw_map(console, View(game))
     row = str(console).splitlines()[1]
     assert row[row.index("o") :].startswith("o···+^^@")  # the orc, the room, the door, the fire, the delver
     p.rounds = 3  # burnt out
-    render.draw_map(console, game)
+    render.draw_map(console, View(game))
     assert "^" not in str(console)

@@ -164,7 +164,7 @@ def test_map_is_drawn_lit_dim_and_dark() -> None:
     lv = game.state.level
     lv.explored[:, :] = False
     lv.explored[:, :10] = True  # remembered strip on the left
-    vis = render.draw_map(console, game)
+    vis = render.draw_map(console, session.view)
     cells = render.cells(console)
     m = lv.map
     seen = vis & (m.tiles == dungeon.FLOOR)

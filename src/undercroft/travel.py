@@ -38,7 +38,7 @@ def known_walk(game: Game, caution: int = PLAIN) -> BoolArray:
     met and left alone is (:func:`haunted`), but the party's own."""
     st = game.state
     lv = st.level
-    walk = np.asarray(lv.explored & levelmap.walkable(lv.map))
+    walk = np.asarray(View(game).explored() & levelmap.walkable(lv.map))
     if caution >= PLAIN:
         for p in blocked(game):
             walk[p[1], p[0]] = False
@@ -50,15 +50,8 @@ def known_walk(game: Game, caution: int = PLAIN) -> BoolArray:
 
 
 def visible_groups(game: Game) -> frozenset[int]:
-    """The ids of the groups the party sees now (not defeated, not hidden)."""
-    seen = game.visible()
-    out = set()
-    for g in game.state.level.groups:
-        if g.defeated or not g.known or not g.alive:
-            continue
-        if any(seen[y, x] for x, y in game.creature_tiles(g)):
-            out.add(g.id)
-    return frozenset(out)
+    """The ids of the groups the map shows now (:meth:`undercroft.rules.view.View.in_sight`)."""
+    return frozenset(g.id for g in View(game).in_sight())
 
 
 def haunted(game: Game) -> set[int]:
@@ -70,14 +63,11 @@ def haunted(game: Game) -> set[int]:
 def blocked(game: Game) -> set[Point]:
     """The tiles of the creatures in sight that would not step aside (walking into them meets them, or, for one
     at peace that holds its ground, is refused)."""
-    seen = game.visible()
     out: set[Point] = set()
-    for g in game.state.level.groups:
-        if g.defeated or not g.known or not g.alive:
-            continue
+    for p, (g, _) in View(game).creatures().items():
         if g.peaceful and not (g.origin == Origin.GUARDIAN and Behaviour.HOLDS_GROUND in game.monster_of(g).behaviours):
             continue  # it steps aside (a guardian that holds its ground never does)
-        out.update((x, y) for x, y in game.creature_tiles(g) if seen[y, x])
+        out.add(p)
     return out
 
 
@@ -137,9 +127,10 @@ def stairs(game: Game) -> Point | None:
 def targets(game: Game) -> BoolArray:
     """(height, width): where auto-explore goes: known floor beside a tile not yet seen, any known tile of a room
     or corridor not yet visited, and the items seen lying on the floor."""
-    lv = game.state.level
+    view = View(game)
+    lv = view.level
     m = lv.map
-    explored = np.asarray(lv.explored, dtype=bool)
+    explored = np.asarray(view.explored(), dtype=bool)
     walk = explored & levelmap.walkable(m)
     unknown = np.pad(~explored, 1, constant_values=False)
     h, w = explored.shape
@@ -153,9 +144,8 @@ def targets(game: Game) -> BoolArray:
     inside = seg >= 0
     unvisited[inside] = ~np.asarray(lv.visited, dtype=bool)[seg[inside]]
     out |= walk & unvisited
-    for (ix, iy), pile in lv.items.items():
-        if pile and explored[iy, ix]:
-            out[iy, ix] = True
+    for ix, iy in view.items():
+        out[iy, ix] = True
     out[game.state.pos[1], game.state.pos[0]] = False
     return out
 

@@ -1,12 +1,14 @@
 """One player's view of the level: what a player at the screen knows of it, and all the bots may know.
 
-The screens draw the explored map (:attr:`~undercroft.rules.state.LevelState.explored`), the stairs and the items
-once seen on it, and the creatures of the groups the party knows of (``Group.known``: not lying submerged, not met
-out of sight and not seen yet); the panels, the group in front of the party and its odds. A player remembers what
-it saw: :class:`View` is that memory of the party's level, read from the state when asked (nothing copied, nothing
-kept, nothing changed), so the bots (:mod:`undercroft.bot`) and auto-explore (:mod:`undercroft.travel`) plan with
-what the screens have shown and no more: not the floor beyond the explored map, not a guardian waiting in a room
-never seen, not a monster lying submerged.
+The screens draw the explored map (:attr:`~undercroft.rules.state.LevelState.explored`) and what is in sight now,
+the stairs and the items once seen on it, and the creatures of the groups the party knows of (``Group.known``: not
+lying submerged, not met out of sight and not seen yet); the panels, the group in front of the party and its odds
+(:mod:`undercroft.sim.odds`, the same functions for the panels and the bots). A player remembers what it saw:
+:class:`View` is that memory of the party's level, read from the state when asked (nothing copied, nothing kept,
+nothing changed). It is the one object both sides read: the map (:func:`undercroft.ui.render.draw_map`), the look
+cursor and the overview draw from it, and the bots (:mod:`undercroft.bot`) and auto-explore
+(:mod:`undercroft.travel`) plan with it, so they know what the screens have shown and no more: not the floor beyond
+the explored map, not a guardian waiting in a room never seen, not a monster lying submerged.
 
 Tiles as bit sets are laid out as :func:`undercroft.rules.floods.bits_of` lays them (bit ``y * (w + 1) + x``).
 """
@@ -21,6 +23,7 @@ import numpy as np
 from undercroft.rules.floods import spread
 from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group, LevelState
+from undercroft.rules.types import Mode
 
 if TYPE_CHECKING:
     from undercroft.rules.game import Game
@@ -51,6 +54,16 @@ class View:
     def explored(self) -> np.ndarray:
         """bool (h, w): the tiles seen on this level."""
         return self.level.explored
+
+    def visible(self) -> np.ndarray:
+        """bool (h, w): the tiles in the party's sight now."""
+        return self.game.visible()
+
+    def seen(self, visible: np.ndarray | None = None) -> np.ndarray:
+        """bool (h, w): the tiles the map shows, seen before or in sight now (``visible``, default
+        :meth:`visible`)."""
+        out: np.ndarray = self.level.explored | (self.visible() if visible is None else visible)
+        return out
 
     def floor_bits(self) -> int:
         """The floor seen (every tile one can stand on that has been seen), as bits."""
@@ -90,9 +103,13 @@ class View:
 
     def items(self) -> list[Point]:
         """The tiles where the party has seen something lying."""
+        return list(self.piles())
+
+    def piles(self, visible: np.ndarray | None = None) -> dict[Point, list[tuple[str, int]]]:
+        """What lies on the tiles the map shows (:meth:`seen`): tile -> [(item id, amount)], the top one last."""
         lv = self.level
-        explored = lv.explored
-        return [(x, y) for (x, y), pile in lv.items.items() if pile and explored[y, x]]
+        seen = lv.explored if visible is None else lv.explored | visible
+        return {(x, y): pile for (x, y), pile in lv.items.items() if pile and seen[y, x]}
 
     def knows(self, g: Group) -> bool:
         """Whether the player knows of ``g`` (standing, not defeated): one it met that has not gone out of its
@@ -107,6 +124,37 @@ class View:
             return out
         explored = lv.explored
         return [g for g in out if g.met or explored[g.pos[1], g.pos[0]]]
+
+    def creatures(self, visible: np.ndarray | None = None) -> dict[Point, tuple[Group, list[int]]]:
+        """The living creatures the map shows, by tile: (their group, their indices, the first the one named). Each
+        creature of a group the player knows of (``Group.known``) on a tile in sight (``visible``, default
+        :meth:`visible`), and every creature of the group met now (an encounter or a fight), wherever it stands:
+        what its panel lists, the map shows. A tile several groups would share shows the first group's."""
+        game = self.game
+        st = game.state
+        if visible is None:
+            visible = self.visible()
+        front = st.front_group() if st.mode in (Mode.ENCOUNTER, Mode.COMBAT) else None
+        out: dict[Point, tuple[Group, list[int]]] = {}
+        for g in st.level.groups:
+            if g.defeated or not g.known:
+                continue
+            spots = game.creature_tiles(g)
+            for i in g.alive:
+                x, y = spots[i]
+                if g is front or visible[y, x]:
+                    shown = out.setdefault((x, y), (g, []))
+                    if shown[0] is g:
+                        shown[1].append(i)
+        return out
+
+    def in_sight(self, visible: np.ndarray | None = None) -> list[Group]:
+        """The groups the map shows (:meth:`creatures`), each once, in the order the map finds them."""
+        out: list[Group] = []
+        for g, _ in self.creatures(visible).values():
+            if g not in out:
+                out.append(g)
+        return out
 
 
 __all__ = ["View"]

@@ -1,7 +1,8 @@
 """Drawing: the map from the engine's numpy arrays, and the text parts of every screen.
 
-The map is drawn whole with numpy (``np.select`` over the visible and explored masks) into ``console.rgb``; only
-the few things on it (the party, monsters in view, items) are placed one by one. Nothing here reads a gameplay
+The map is drawn whole with numpy (one indexed copy over the visible and explored masks) into ``console.rgb``, from
+the player's :class:`~undercroft.rules.view.View` (the object the bots plan with); only the few things on it (the
+party, monsters in view, items) are placed one by one. Nothing here reads a gameplay
 random stream or changes the game.
 """
 
@@ -21,8 +22,8 @@ import tcod.console
 
 from undercroft.rules import dungeon
 from undercroft.rules.game import Game
-from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
+from undercroft.rules.view import View
 from undercroft.ui.layout import Layout, Viewport
 from undercroft.ui.palette import (
     ALERT,
@@ -126,41 +127,43 @@ def cells(console: tcod.console.Console) -> npt.NDArray[np.void]:
 
 def draw_map(
     console: tcod.console.Console,
-    game: Game,
+    view: View,
     visible: npt.NDArray[np.bool_] | None = None,
     *,
-    view: Viewport | None = None,
+    port: Viewport | None = None,
     highlight: int | None = None,
     target: int | None = None,
 ) -> npt.NDArray[np.bool_]:
-    """The current level through ``view`` (default: from the console's top left corner, as many rows as the
-    level has): lit where seen now, dim where remembered, dark elsewhere; items, monsters in view and the party
-    on top. The creatures are those :func:`creatures_shown` gives: one letter a creature, or on a tile several
-    share, their number ("3"). ``highlight`` is a group id to mark (the one met), ``target`` the index of its
-    creature to mark brighter (the one targeted in a fight). Returns the visible mask."""
+    """The party's level as the player knows it (``view``: the same :class:`~undercroft.rules.view.View` the bots
+    plan with) through ``port`` (default: from the console's top left corner, as many rows as the level has): lit
+    where in sight (``visible``, default the view's), dim where remembered, dark elsewhere; the items seen, the
+    creatures the view shows (:meth:`~undercroft.rules.view.View.creatures`: one letter a creature, or on a tile
+    several share, their number, "3") and the party on top. ``highlight`` is a group id to mark (the one met),
+    ``target`` the index of its creature to mark brighter (the one targeted in a fight). Returns the visible
+    mask."""
+    game = view.game
     st = game.state
-    lv = st.level
-    m = lv.map
+    m = view.level.map
     if visible is None:
-        visible = game.visible()
-    if view is None:
-        view = Viewport(0, 0, console.width, min(console.height, m.height))
-    ox, oy, top = view.ox, view.oy, view.top
-    vh, vw = min(view.h, console.height), min(view.w, console.width) // view.sx  # (vw: columns of tiles)
+        visible = view.visible()
+    if port is None:
+        port = Viewport(0, 0, console.width, min(console.height, m.height))
+    ox, oy, top = port.ox, port.oy, port.top
+    vh, vw = min(port.h, console.height), min(port.w, console.width) // port.sx  # (vw: columns of tiles)
     # the tile cells [sx0, sx1) x [sy0, sy1) show level tiles [sx0 + ox, ...) x [sy0 + oy, ...); a tile is
-    # view.sx screen columns wide: drawn one column a tile first, then spread (see _widen)
+    # port.sx screen columns wide: drawn one column a tile first, then spread (see _widen)
     sx0, sy0 = max(0, -ox), max(top, -oy)
     sx1, sy1 = min(vw, m.width - ox), min(vh, m.height - oy)
-    screen = cells(console) if view.sx == 1 else np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
+    screen = cells(console) if port.sx == 1 else np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
     if sx1 <= sx0 or sy1 <= sy0:
         screen[top:vh, :vw] = SHROUD
-        _widen(console, screen, view, top, vh)
+        _widen(console, screen, port, top, vh)
         return visible
     if sy0 > top or sx0 > 0 or sy1 < vh or sx1 < vw:  # the level does not fill the view: dark around it
         screen[top:vh, :vw] = SHROUD
     sl = (slice(sy0 + oy, sy1 + oy), slice(sx0 + ox, sx1 + ox))
     vis = visible[sl]
-    explored = lv.explored | visible
+    explored = view.seen(visible)
     screen[sy0:sy1, sx0:sx1] = LOOK[3 * m.tiles[sl].astype(np.intp) + explored[sl] + vis]
 
     def put(mx: int, my: int, glyph: str, colour: RGB, bg: RGB | None = None) -> None:
@@ -172,17 +175,16 @@ def draw_map(
                 screen["bg"][py, px] = bg
 
     content = game.content
-    for (ix, iy), pile in lv.items.items():
-        if pile and explored[iy, ix]:
-            item = content.items[pile[-1][0]]
-            colour = hex_rgb(item.colour)
-            put(ix, iy, item.glyph, colour if visible[iy, ix] else fade(colour, FADE_REMEMBERED))
+    for (ix, iy), pile in view.piles(visible).items():
+        item = content.items[pile[-1][0]]
+        colour = hex_rgb(item.colour)
+        put(ix, iy, item.glyph, colour if visible[iy, ix] else fade(colour, FADE_REMEMBERED))
     p = st.pursuit
     if p is not None and p.rounds < p.fire_out:  # the party's burning oil, where it burns
         for fx, fy in p.fire:
             if explored[fy, fx]:
                 put(fx, fy, "^", FIRE_FG, FIRE_BG)
-    for (cx, cy), (g, who) in creatures_shown(game, visible).items():
+    for (cx, cy), (g, who) in view.creatures(visible).items():
         mon = content.monsters[g.monster]
         glyph = mon.glyph if len(who) == 1 else str(len(who)) if len(who) < 10 else "+"  # a shared tile: how many
         if g.id == highlight and target in who:
@@ -198,52 +200,27 @@ def draw_map(
         content.party[lead.template].glyph if lead.template in content.party else "@",
         WHITE if st.mode != Mode.DEAD else BAD,
     )
-    _widen(console, screen, view, top, vh)
+    _widen(console, screen, port, top, vh)
     return visible
 
 
-def _widen(console: tcod.console.Console, tiles: npt.NDArray[np.void], view: Viewport, top: int, bottom: int) -> None:
-    """A map drawn one column a tile (``tiles``), spread over ``view.sx`` columns a tile on the console's rows
+def _widen(console: tcod.console.Console, tiles: npt.NDArray[np.void], port: Viewport, top: int, bottom: int) -> None:
+    """A map drawn one column a tile (``tiles``), spread over ``port.sx`` columns a tile on the console's rows
     [top, bottom): the tile's cell, then its filler (a wall's or water's glyph again, so that they stay solid; a
     blank on the tile's colour beside anything else)."""
-    if view.sx == 1:
+    if port.sx == 1:
         return
     screen = cells(console)
     rows = tiles[top:bottom]
     n = rows.shape[1]
-    screen[top:bottom, 0 : n * view.sx : view.sx] = rows
+    screen[top:bottom, 0 : n * port.sx : port.sx] = rows
     filler = rows.copy()
     filler["ch"][~np.isin(rows["ch"], _SOLID)] = ord(" ")
-    for k in range(1, view.sx):
-        screen[top:bottom, k : n * view.sx : view.sx] = filler
+    for k in range(1, port.sx):
+        screen[top:bottom, k : n * port.sx : port.sx] = filler
 
 
 _SOLID: Final = np.array([ord("#"), ord("\u2248")])  # wall and water: drawn on both columns of a wide tile
-
-
-def creatures_shown(
-    game: Game, visible: npt.NDArray[np.bool_] | None = None
-) -> dict[tuple[int, int], tuple[Group, list[int]]]:
-    """The living creatures the map shows, by tile: (their group, their indices, the first the one named). Each
-    creature of a group the party knows of (``Group.known``: not lying submerged, nor met out of sight and not yet
-    seen) on a tile in sight (``visible``, default the party's field of view), and every creature of the group met
-    now (an encounter or a fight), wherever it stands: what its panel lists, the map shows."""
-    st = game.state
-    if visible is None:
-        visible = game.visible()
-    front = st.front_group() if st.mode in (Mode.ENCOUNTER, Mode.COMBAT) else None
-    out: dict[tuple[int, int], tuple[Group, list[int]]] = {}
-    for g in st.level.groups:
-        if g.defeated or not g.known:
-            continue
-        spots = game.creature_tiles(g)
-        for i in g.alive:
-            x, y = spots[i]
-            if g is front or visible[y, x]:
-                shown = out.setdefault((x, y), (g, []))
-                if shown[0] is g:
-                    shown[1].append(i)
-    return out
 
 
 # --- text ----------------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from undercroft.rules.levels import guardian_fates
 from undercroft.rules.names import group_name, the
 from undercroft.rules.scoring import score_card, slain_worth
 from undercroft.rules.types import Mode, Origin
+from undercroft.rules.view import View
 from undercroft.ui import render
 from undercroft.ui.layout import Camera
 
@@ -259,6 +260,11 @@ class Session:
     # --- playing -------------------------------------------------------------------------------------------
 
     @property
+    def view(self) -> View:
+        """What the player knows of the party's level: what every screen draws from (and the bots plan with)."""
+        return View(self.game)
+
+    @property
     def mode(self) -> Mode:
         return self.game.state.mode
 
@@ -464,7 +470,7 @@ def map_lines(game: Game) -> list[str]:
     """The level the party was on, as it was explored (the map the screen draws, in text), blank rows dropped."""
     m = game.state.level.map
     console = tcod.console.Console(m.width, m.height, order="F")
-    render.draw_map(console, game)
+    render.draw_map(console, View(game))
     rows = ["".join(chr(c) for c in row).rstrip() for row in render.cells(console)["ch"]]
     while rows and not rows[-1]:
         rows.pop()

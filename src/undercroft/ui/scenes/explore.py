@@ -122,7 +122,8 @@ class ExploreScene(GameScene):
             return None
         p = self.session.camera.last.to_map((int(event.position[0]), int(event.position[1])))
         lv = self.session.game.state.level
-        if p is None or not (0 <= p[1] < lv.map.height and 0 <= p[0] < lv.map.width) or not lv.explored[p[1], p[0]]:
+        seen = self.session.view.explored()
+        if p is None or not (0 <= p[1] < lv.map.height and 0 <= p[0] < lv.map.width) or not seen[p[1], p[0]]:
             return None
         if p == self.session.game.state.pos:
             return None
@@ -144,8 +145,7 @@ class ExploreScene(GameScene):
 
     def travel_to(self, goal: Point) -> Transition | None:
         """A walk to a known tile chosen with the look cursor (Enter)."""
-        lv = self.session.game.state.level
-        if not lv.explored[goal[1], goal[0]]:
+        if not self.session.view.explored()[goal[1], goal[0]]:
             self.session.log.add("You do not know that place: look where you have been.", "refused")
             return None
         return self.start(goal)

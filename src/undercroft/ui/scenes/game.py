@@ -284,7 +284,7 @@ class GameScene(Scene):
         g = game.state.front_group()
         if g is None:
             return ()
-        return tuple(p for p, (shown, _) in render.creatures_shown(game).items() if shown is g)
+        return tuple(p for p, (shown, _) in self.session.view.creatures().items() if shown is g)
 
     def draw_world(
         self, console: tcod.console.Console, highlight: int | None = None, target: int | None = None
@@ -297,10 +297,10 @@ class GameScene(Scene):
         layout = Layout.of(console.width, console.height)
         panel = self.panel_rect(layout)
         m = st.level.map
-        view = self.session.camera.view(
+        port = self.session.camera.view(
             layout, (m.width, m.height), st.pos, level=st.depth, panel=panel, keep=self.faced()
         )
-        render.draw_map(console, g, view=view, highlight=highlight, target=target)
+        render.draw_map(console, self.session.view, port=port, highlight=highlight, target=target)
         x0, x1 = layout.text_columns(panel)
         render.draw_status(console, g, layout.status_y, seed=self.session.seed_label, x=x0, width=x1 - x0)
         if self.session.save_problem():  # a full disk: said on the bar as long as it lasts (the log says why)

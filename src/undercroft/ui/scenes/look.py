@@ -1,7 +1,8 @@
 """Look: a cursor over the map that says what is under it (``;``), and the same line for the mouse pointer.
 
-What a tile shows is asked of the engine and the data, never worked out here: the tile and the items lying on it
-(the level's map and floor), the creatures of the groups in sight (``game.creature_tiles``, ``game.visible``),
+What a tile shows is asked of the engine and the data, never worked out here: what the player knows of the level
+(:class:`~undercroft.rules.view.View`, the object the map is drawn from: the tiles seen, the items lying on them,
+the creatures in sight),
 the walking distance (``game.distance_to``), the odds of a fight (:mod:`undercroft.sim.odds`). A tile explored but
 not in sight now is described as remembered; a group not in sight (or met but not yet seen) is never named. The
 look changes nothing: it sends no action.
@@ -16,7 +17,6 @@ from typing import Final
 import tcod.console
 import tcod.event
 
-from undercroft import travel
 from undercroft.rules import dungeon
 from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
@@ -54,17 +54,13 @@ def on_map(session: Session, p: Point) -> bool:
 
 
 def groups_in_sight(session: Session) -> list[Group]:
-    """The groups the map shows (:func:`undercroft.ui.render.creatures_shown`), each once."""
-    out: list[Group] = []
-    for g, _ in render.creatures_shown(session.game).values():
-        if g not in out:
-            out.append(g)
-    return out
+    """The groups the map shows (:meth:`undercroft.rules.view.View.in_sight`), each once."""
+    return session.view.in_sight()
 
 
 def creature_at(session: Session, p: Point) -> Seen | None:
     """The creature the map shows on ``p`` (on a tile several share, the first, the one named)."""
-    shown = render.creatures_shown(session.game).get(p) if on_map(session, p) else None
+    shown = session.view.creatures().get(p) if on_map(session, p) else None
     return None if shown is None else Seen(shown[0], shown[1][0], len(shown[1]))
 
 
@@ -73,23 +69,18 @@ def targets(session: Session) -> list[Point]:
     each in its own order; then the items the party knows of (in sight or remembered), nearest first; then the
     stairs, once seen."""
     game = session.game
-    st = game.state
-    vis = game.visible()
-    px, py = st.pos
+    view = session.view
+    vis = view.visible()
+    px, py = game.state.pos
     out: list[Point] = []
-    shown = render.creatures_shown(game, vis)
-    for g in sorted(groups_in_sight(session), key=game.distance_to):
+    shown = view.creatures(vis)
+    for g in sorted(view.in_sight(vis), key=game.distance_to):
         tiles = game.creature_tiles(g)
         out.extend(tiles[i] for i in g.alive if shown.get(tiles[i], (None, []))[0] is g and tiles[i] not in out)
-    lv = st.level
-    items = [
-        p
-        for p, pile in lv.items.items()
-        if pile and on_map(session, p) and (vis[p[1], p[0]] or lv.explored[p[1], p[0]])
-    ]
+    items = [p for p in view.piles(vis) if on_map(session, p)]
     items.sort(key=lambda q: (max(abs(q[0] - px), abs(q[1] - py)), q[1], q[0]))
     out += [p for p in items if p not in out]
-    stairs = travel.stairs(game)
+    stairs = view.stairs()
     if stairs is not None and stairs not in out:
         out.append(stairs)
     return out
@@ -99,7 +90,8 @@ def items_text(session: Session, p: Point) -> str:
     """The items lying on ``p``, as a pickup names them: "30 gold", "Healing Potion", "3 x Flask of Oil"."""
     content = session.game.content
     parts = []
-    for item_id, n in session.game.state.level.items.get(p, []):
+    view = session.view
+    for item_id, n in view.piles(view.visible()).get(p, []):
         item = content.items[item_id]
         parts.append(f"{n} gold" if item.kind == "gold" else item.name if n == 1 else f"{n} x {item.name}")
     return ", ".join(parts)
@@ -121,11 +113,11 @@ def describe_lines(
     if not on_map(session, p):
         return [("", TEXT)]
     x, y = p
-    vis = game.visible()
+    vis = session.view.visible()
     tile = TILE_WORDS.get(int(lv.map.tiles[y, x]), "floor")
     items = items_text(session, p)
     seen = creature_at(session, p)  # (the group met is shown, and told, wherever it stands)
-    if not (vis[y, x] or lv.explored[y, x]) and seen is None:
+    if not session.view.seen(vis)[y, x] and seen is None:
         return [("Unexplored.", DIM)]
     if not vis[y, x] and seen is None:
         known = "the floor" if tile == "floor" else tile

@@ -48,9 +48,8 @@ def shrink(cells: npt.NDArray[np.void], rank: npt.NDArray[np.int8], by: int, bx:
 def ranks(session: Session, drawn: npt.NDArray[np.void]) -> npt.NDArray[np.int8]:
     """How telling each drawn tile is (see the module's words)."""
     game = session.game
-    lv = game.state.level
-    tiles = lv.map.tiles
-    known = np.asarray(lv.explored, dtype=bool) | game.visible()
+    tiles = game.state.level.map.tiles
+    known = np.asarray(session.view.seen(), dtype=bool)
     rank = np.full(tiles.shape, _UNKNOWN, dtype=np.int8)
     rank[known & (tiles == dungeon.WALL)] = _WALL
     rank[known & (tiles == dungeon.FLOOR)] = _FLOOR
@@ -82,7 +81,7 @@ class OverviewScene(Scene):
         game = self.session.game
         m = game.state.level.map
         whole = tcod.console.Console(m.width, m.height, order="C")
-        render.draw_map(whole, game, view=Viewport(0, 0, m.width, m.height))
+        render.draw_map(whole, self.session.view, port=Viewport(0, 0, m.width, m.height))
         drawn = render.cells(whole)
         room_w, room_h = console.width, max(1, console.height - 2)  # a title row above, a hint row below
         by, bx = math.ceil(m.height / room_h), math.ceil(m.width / room_w)
