@@ -18,6 +18,7 @@ from undercroft.rules.actions import Descend, Move
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode, Origin
 from undercroft.ui.scenes import EncounterScene, ExploreScene, SceneStack
+from undercroft.ui.scenes.explore import Trip
 from undercroft.ui.session import Session
 
 SEED = 11
@@ -232,3 +233,28 @@ def test_auto_explore_keeps_away_from_a_monster_left_behind_until_told_twice() -
     assert said  # x stopped short of it, then x again went on
     assert session.mode == Mode.ENCOUNTER
     assert travel.haunted(game) >= {room}
+
+
+def test_a_group_come_into_sight_stops_a_walk_by_its_name_unless_it_is_at_peace() -> None:
+    """Found in play: a walk stopped with "You stop: The Leech-Mother in sight" (a capital mid-sentence), and again
+    and again for a Kobold and a Peddler that had agreed to let the delver be."""
+    session = calm_session()
+    game = session.game
+    scene = ExploreScene(session)
+    vis = game.visible()
+    px, py = game.state.pos
+    spot = min(
+        ((int(x), int(y)) for y, x in zip(*np.nonzero(vis & levelmap.walkable(game.state.level.map)), strict=True)),
+        key=lambda p: (-max(abs(p[0] - px), abs(p[1] - py)), p),
+    )  # the farthest tile in sight
+    hp = tuple(m.hp for m in game.state.party)
+    g = game.add_group("leech_mother", 1, pos=spot, origin=Origin.WANDERING)
+    said = scene.stop_cause(Trip(None, True, hp, frozenset()), [])
+    assert said == f"You stop: the Leech-Mother in sight, {game.distance_to(g)} ft away."
+    g.met = g.peaceful = True  # it has agreed to let the party be
+    assert scene.stop_cause(Trip(None, True, hp, frozenset()), []) is None
+    game.state.level.remove_group(g)
+    k = game.add_group("kobold", 2, pos=spot, origin=Origin.WANDERING)
+    assert scene.stop_cause(Trip(None, True, hp, frozenset()), []) == (
+        f"You stop: 2 Kobolds in sight, {game.distance_to(k)} ft away."
+    )

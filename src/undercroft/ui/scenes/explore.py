@@ -16,7 +16,7 @@ from undercroft import travel
 from undercroft.rules.actions import Action, Descend, Fight, Move, Pursue, Rest
 from undercroft.rules.events import Event
 from undercroft.rules.levelmap import Point
-from undercroft.rules.names import The, a_name, group_name, owns_article
+from undercroft.rules.names import The, a_name, group_name, owns_article, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.ui import render
@@ -256,7 +256,8 @@ class ExploreScene(GameScene):
         """Whether a step's outcome stops the walk (or the rest), and why: None, it goes on; "", it stops and the
         log tells why (a meeting, a pickup, a refusal, a blow); else the line that says it. It stops on another
         mode, anything but walking on, a monster check that finds something, HP changed, a group come into
-        sight; what the log cannot tell (a group out of sight: not a word of it) is said as "something unseen"."""
+        sight that is not at peace with the party (one that has agreed to let it be is walked past); what the log
+        cannot tell (a group out of sight: not a word of it) is said as "something unseen"."""
         game = self.session.game
         hp = tuple(m.hp for m in game.state.party)
         seen = travel.visible_groups(game)
@@ -269,12 +270,13 @@ class ExploreScene(GameScene):
             return travel.UNSEEN_STOP
         if any(e.type not in QUIET_EVENTS for e in events) or found or hp != trip.hp:
             return "" if self.session.log.batch or not found else travel.UNSEEN_STOP
-        if new:
-            g = min((o for o in game.state.level.groups if o.id in new), key=game.distance_to)
+        come = [o for o in game.state.level.groups if o.id in new and not o.peaceful]  # (at peace: walked past)
+        if come:
+            g = min(come, key=game.distance_to)
             mon = game.monster_of(g)
             name, many = group_name(mon.name, mon.plural, g.count_told)
-            who = f"{g.count_told} {name}" if many else a_name(name)
-            who = who if owns_article(who) else who[0].lower() + who[1:]
+            who = f"{g.count_told} {name}" if many else the(name) if owns_article(name) else a_name(name)
+            who = who if owns_article(name) else who[0].lower() + who[1:]
             return f"You stop: {who} in sight, {game.distance_to(g)} ft away."
         return None
 
