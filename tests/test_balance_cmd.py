@@ -233,6 +233,7 @@ def no_charts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(balance_charts, "plotting", lambda: None)
 
 
+@pytest.mark.slow  # (the bots' games, twice: near a second of CPU, over it on a busy run)
 @pytest.mark.usefixtures("no_charts")
 def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = tmp_path / "BALANCE.md"
@@ -272,6 +273,7 @@ def test_prose_edited_while_the_games_play_is_kept(tmp_path: Path, monkeypatch: 
     assert "## Written meanwhile" in text and "stale" not in text
 
 
+@pytest.mark.slow  # (the bots' games, twice: near a second of CPU, over it on a busy run)
 @pytest.mark.usefixtures("no_charts")
 def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = tmp_path / "BALANCE.md"

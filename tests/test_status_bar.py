@@ -30,7 +30,24 @@ def test_a_lone_delver_sees_the_pack_in_words() -> None:
     assert "!2  !1  ,1" in bar("undercroft")
     assert "Lv1 of 15" in bar("undercroft")  # the level cap, told
     line = bar("undercroft", width=87)
-    assert "!2 potions" in line and "!1 oil" in line and ",1 ration" in line
+    assert "!2 healing" in line and "!1 oil" in line and ",1 ration" in line
+
+
+def test_a_full_pack_still_shows_the_supplies_a_fight_draws_on() -> None:
+    """Found in play on floor 3: the bar listed every kind carried ("!1 *1 !1 !7 (1 !1 ,2 /1") until it no longer
+    fitted, and then showed no supplies at all. It tells the healing potions (of every strength), the oil and the
+    rations; the rest is the inventory's."""
+    game = make_game("undercroft", 11)
+    game.state.items.update(
+        {"greater_healing_potion": 1, "clarity_potion": 1, "spear": 1, "mace": 1, "garnet": 2, "lantern": 1}
+    )
+    console = tcod.console.Console(100, 3, order="C")
+    render.draw_status(console, game, y=1)
+    line = str(console).splitlines()[1]
+    assert line.rstrip().endswith("!3 healing  !1 oil  ,1 ration"), line
+    console = tcod.console.Console(80, 3, order="C")
+    render.draw_status(console, game, y=1)
+    assert str(console).splitlines()[1].rstrip().endswith("!3  !1  ,1")
 
 
 def test_a_party_on_a_narrow_screen_falls_back_to_the_glyphs() -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from undercroft import record
 from undercroft.content import Content
 from undercroft.narrate import finale
+from undercroft.rules import items
 from undercroft.rules.actions import (
     Action,
     Attack,
@@ -180,8 +181,7 @@ def _standing(game: Game) -> str:
     """The party's hit points and healing potions as they stood: "at HP 6/12 with 3 potions"."""
     st = game.state
     hp = ", ".join(f"{m.hp}/{m.max_hp}" for m in st.party if m.alive) or "0"
-    items = game.content.items
-    n = sum(k for i, k in st.items.items() if items[i].kind == "potion" and items[i].heal is not None)
+    n = items.carried(game.content, st.items, "potion")
     return f"at HP {hp} with " + (f"{n} potion{'s' if n != 1 else ''}" if n else "no potion")
 
 

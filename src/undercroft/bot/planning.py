@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from undercroft.rules import dungeon
+from undercroft.rules import dungeon, items
 from undercroft.rules.actions import Action, Move, Run
 from undercroft.rules.floods import MAX_DIST, bits_of
 from undercroft.rules.game import Game
@@ -42,12 +42,7 @@ def steps(a: Point, b: Point) -> int:
 
 def count(game: Game, kind: str) -> int:
     """The party's items of ``kind`` (of potions, those that heal: what ``Drink`` takes)."""
-    items = game.content.items
-    return sum(
-        n
-        for i, n in game.state.items.items()
-        if n > 0 and items[i].kind == kind and (kind != "potion" or items[i].heal is not None)
-    )
+    return items.carried(game.content, game.state.items, kind)
 
 
 class Walker:

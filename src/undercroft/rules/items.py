@@ -22,6 +22,8 @@ In a fight, using a thing is the user's action: the others strike (as with ``Dri
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from undercroft.content import Content
 from undercroft.content.schema import Item
 from undercroft.rules import combat, encounter, formulas
@@ -64,6 +66,17 @@ def usable(ctx: Ctx) -> list[str]:
 def check_use(ctx: Ctx) -> Reason | None:
     """Why the party cannot use anything now, or None."""
     return None if usable(ctx) else Reason(Code.NOTHING_TO_USE)
+
+
+def carried(content: Content, have: Mapping[str, int], kind: str) -> int:
+    """How many of ``have`` (item id -> count, the party's) are of ``kind``; of potions, those that heal: what
+    ``Drink`` takes ("Drink (3 left)", the status bar's "!3 healing", the shop's "healing potions in all")."""
+    known = content.items
+    return sum(
+        n
+        for i, n in have.items()
+        if n > 0 and known[i].kind == kind and (kind != "potion" or known[i].heal is not None)
+    )
 
 
 def healing_potion(ctx: Ctx) -> str | None:

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import tcod.console
 
-from undercroft.rules import dungeon
+from undercroft.rules import dungeon, items
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.rules.view import View
@@ -464,17 +464,24 @@ def draw_status(
             break
 
 
-PACK_WORDS = {"potion": ("potion", "potions"), "oil": ("oil", "oil"), "food": ("ration", "rations")}
+PACK_WORDS: Final = {"potion": ("healing", "healing"), "oil": ("oil", "oil"), "food": ("ration", "rations")}
 
 
 def pack_texts(game: Game) -> tuple[str, str]:
-    """What the party carries, in words (``!2 potions  o1 oil  ,1 ration``) and in glyphs only (``!2  o1  ,1``)."""
-    items = [(game.content.items[i], n) for i, n in sorted(game.state.items.items()) if n > 0]
-    words = []
-    for item, n in items:
-        one, many = PACK_WORDS.get(item.kind, (item.name.lower(), item.name.lower()))
-        words.append(f"{item.glyph}{n} {one if n == 1 else many}")
-    return "  ".join(words), "  ".join(f"{item.glyph}{n}" for item, n in items)
+    """The supplies the party carries into a meeting, in words (``!2 healing  !1 oil  ,1 ration``) and in glyphs
+    only (``!2  !1  ,1``): the healing potions (all that ``Drink`` takes, of every strength), the oil, the
+    rations; the rest of the pack is the inventory's (``i``). A bar that listed every kind carried ("!1 *1 !1 !7
+    (1 !1 ,2 /1", three of them "!") had no room left for it by floor 3 and showed nothing."""
+    content = game.content
+    have = game.state.items
+    words, glyphs = [], []
+    for kind, (one, many) in PACK_WORDS.items():
+        n = items.carried(content, have, kind)
+        if n:
+            glyph = next(content.items[i].glyph for i in sorted(have) if have[i] > 0 and content.items[i].kind == kind)
+            words.append(f"{glyph}{n} {one if n == 1 else many}")
+            glyphs.append(f"{glyph}{n}")
+    return "  ".join(words), "  ".join(glyphs)
 
 
 def draw_log(

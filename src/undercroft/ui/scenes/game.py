@@ -228,9 +228,7 @@ class GameScene(Scene):
     def drink_label(self, room: int = 1 << 16) -> str:
         """The drink choice's label with the healing potions carried, in ``room`` columns: "Drink (2 left)", or
         "Drink (2)"; "Drink (none)"."""
-        st = self.session.game.state
-        items = self.session.content.items
-        n = sum(k for i, k in st.items.items() if items[i].kind == "potion" and items[i].heal is not None)
+        n = items.carried(self.session.content, self.session.game.state.items, "potion")
         long = f"Drink ({n} left)" if n else "Drink (none)"
         return long if len(long) <= room else f"Drink ({n})"
 

@@ -67,7 +67,7 @@ def compare(content: Content, st: GameState, growth: bool, ware: str) -> tuple[s
         carried = f" once the {have} you carry {'is' if have == 1 else 'are'} drunk" if have else ""
         return ("" if left else "no use"), f"Elixirs can give you {left} more maximum HP{carried} (of {it.limit})."
     if it.kind == "potion" and it.heal is not None:
-        potions = sum(n for i, n in st.items.items() if content.items[i].heal is not None)
+        potions = items.carried(content, st.items, "potion")
         return "", f"You carry {have} of these, {potions} healing potions in all."
     return "", f"You carry {have}." if have else ""
 
