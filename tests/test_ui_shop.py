@@ -102,8 +102,9 @@ def test_the_inventory_wears_what_was_bought() -> None:
 def test_each_ware_is_compared_with_what_is_wielded_or_worn() -> None:
     session, stack = at_the_merchant(gold=500)
     text = screen(stack)
-    # the short sword in hand (+0 to hit, +3 damage), no armour: leather and mail are better, a spear the same
-    assert "[ Leather Armour (better)" in text and "[ Mail Shirt (better)" in text and "/ Spear (same)" in text
+    # the short sword in hand (+0 to hit, +3 damage), no armour: leather is better, mail mixed (more defense,
+    # less speed), a spear the same
+    assert "[ Leather Armour (better)" in text and "[ Mail Shirt (mixed)" in text and "/ Spear (same)" in text
     assert "You carry 2 of these, 2 healing potions in all." in " ".join(panel_text(text, session).split())
     for _ in range(6):
         press(stack, KeySym.DOWN)  # the spear
@@ -114,9 +115,24 @@ def test_each_ware_is_compared_with_what_is_wielded_or_worn() -> None:
     assert "Against no armour: +2 defense, 15 ft a round slower." in said
     session.game.state.party[0].armour = "mail_shirt"  # (as if worn)
     text = screen(stack)
-    assert "[ Leather Armour (worse)" in text and "[ Mail Shirt (same)" in text
+    assert "[ Leather Armour (mixed)" in text and "[ Mail Shirt (same)" in text  # (-1 defense, quicker)
     said = " ".join(panel_text(text, session).split())
     assert "Against the Mail Shirt: +0 defense, as quick." in said
+
+
+def test_heavier_armour_with_more_defense_is_mixed_not_better() -> None:
+    """Found in play on floor 7: Plate Armour was listed "(better)" beside the Runed Mail worn, for +1 defense and
+    45 ft a round slower, the speed a chase turns on."""
+    from undercroft.ui.scenes.shop import compare
+
+    game = make_game("undercroft")
+    st = game.state
+    st.party[0].armour = "runed_mail"
+    word, said = compare(game.content, st, True, "plate_armour")
+    assert word == "mixed" and said == "Against the Runed Mail: +1 defense, 45 ft a round slower."
+    assert compare(game.content, st, True, "mail_shirt")[0] == "worse"
+    st.party[0].armour = "leather_armour"
+    assert compare(game.content, st, True, "runed_mail")[0] == "better"
 
 
 def test_the_help_tells_the_level_cap() -> None:

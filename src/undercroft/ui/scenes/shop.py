@@ -5,6 +5,8 @@ how many of it are carried."""
 
 from __future__ import annotations
 
+from typing import Final
+
 import tcod.console
 import tcod.event
 
@@ -30,35 +32,47 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else str(n)
 
 
-def _against(content: Content, m: Member, ware: str) -> tuple[int, str]:
-    """How ``ware`` (a weapon or armour) compares with what ``m`` wields or wears: (better > 0, worse < 0, by the
-    engine's own measures: a weapon's to-hit plus damage, armour's defense, then its weight), and the difference."""
+# How a weapon or armour compares with what is held or worn, from the best for the party down: the list's word
+VERDICTS: Final = ("better", "mixed", "same", "worse")
+
+
+def _against(content: Content, m: Member, ware: str) -> tuple[str, str]:
+    """How ``ware`` (a weapon or armour) compares with what ``m`` wields or wears, by the engine's own measures (a
+    weapon's to-hit plus damage; armour's defense and its weight): one of :data:`VERDICTS` (armour with more
+    defense and less speed, or the other way round, is mixed: plate over runed mail is +1 defense for 45 ft
+    a round, not "better"), and the difference."""
     it = content.items[ware]
     if it.kind == "weapon":
         held = content.items[m.wielded or content.party[m.template].weapon]
         hit, dmg = it.to_hit - held.to_hit, it.damage - held.damage
         score = formulas.weapon_score(it.to_hit, it.damage) - formulas.weapon_score(held.to_hit, held.damage)
-        return score, f"against the {held.name}: {_signed(hit)} to hit, {_signed(dmg)} damage"
+        word = "better" if score > 0 else "worse" if score < 0 else "same"
+        return word, f"against the {held.name}: {_signed(hit)} to hit, {_signed(dmg)} damage"
     worn = content.items[m.armour] if m.armour else None
     defense = it.defense - (worn.defense if worn else 0)
     lighter = (worn.speed_penalty if worn else 0) - it.speed_penalty
     weight = "as quick" if lighter == 0 else f"{abs(lighter)} ft a round {'quicker' if lighter > 0 else 'slower'}"
     what = f"the {worn.name}" if worn else "no armour"
-    return (defense or lighter), f"against {what}: {_signed(defense)} defense, {weight}"
+    if defense * lighter < 0:
+        word = "mixed"
+    else:
+        word = "better" if defense + lighter > 0 else "worse" if defense + lighter < 0 else "same"
+    return word, f"against {what}: {_signed(defense)} defense, {weight}"
 
 
 def compare(content: Content, st: GameState, growth: bool, ware: str) -> tuple[str, str]:
-    """What a ware is to the party: a word for the list ("better", "worse", "same", "no use" or "") and a sentence
+    """What a ware is to the party: a word for the list (one of :data:`VERDICTS` for a weapon or armour, the best
+    any living member would find it; "no use" or "" else) and a sentence
     for under it (the difference with what is wielded or worn, how many are carried)."""
     it = content.items[ware]
     living = [m for m in st.party if m.alive]
     have = st.items.get(ware, 0)
     if it.kind in ("weapon", "armour") and living:
         told = [(_against(content, m, ware), m.name) for m in living]
-        best = max(score for (score, _), _ in told)
+        best = min((word for (word, _), _ in told), key=VERDICTS.index)
         solo = len(living) == 1
         said = "; ".join(text[0].upper() + text[1:] if solo else f"{name}, {text}" for (_, text), name in told)
-        return ("better" if best > 0 else "worse" if best < 0 else "same"), said + "."
+        return best, said + "."
     if it.effect == "vigour" and living:
         m = living[0]
         left = it.bonus if it.limit == 0 else max(0, it.limit - items.vigour_given(content, growth, m))
