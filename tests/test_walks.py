@@ -184,3 +184,30 @@ def test_auto_explore_stopped_by_a_group_out_of_sight_says_something_unseen_move
     walk_out(driver.stack, scene)
     said = messages(session)
     assert said[-1] == "You stop: something unseen moves nearby." and "Drowned" not in " ".join(said), said
+
+
+def test_a_walk_drawn_back_by_turns_played_elsewhere_goes_on_afresh() -> None:
+    """Found in play: a fight (played in the encounter's own scene) drew the delver toward the monster, away from
+    the stairs; the next walk to them stopped after two steps, each nearer, with "You stop: the way there keeps
+    turning you back.", the walk's best so far kept from before the fight."""
+    session = calm()
+    game = session.game
+    scene = ExploreScene(session)
+    stack = SceneStack([scene])
+    reach = travel.flood(travel.known_walk(game), game.state.pos)
+    far = max(zip(*reach.nonzero(), strict=True), key=lambda rc: int(reach[rc]))
+    goal = (int(far[1]), int(far[0]))
+    assert int(reach[far]) >= 5
+    scene.start(goal)
+    trail = [game.state.pos]
+    for _ in range(3):
+        stack.tick()
+        trail.append(game.state.pos)
+    scene.trip = None  # (a key stops the walk)
+    for a, b in zip(trail[::-1], trail[-2::-1], strict=False):  # turns played elsewhere, back the way it came
+        session.act(Move(b[0] - a[0], b[1] - a[1]))
+    assert game.state.pos == trail[0]
+    scene.start(goal)
+    walk_out(stack, scene)
+    assert game.state.pos == goal, messages(session)[-3:]
+    assert not any("keeps turning you back" in m for m in messages(session))

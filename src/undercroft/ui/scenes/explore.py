@@ -52,11 +52,15 @@ class Track:
     that brought it no nearer (``stalls``). A walk that stops getting closer (a monster steps aside and back into
     the way) stops at :data:`STALLS` of them and says why; a stop is never told again without a step: ``x`` again
     aims at another place (:attr:`ExploreScene.stalled`), a travel again tries the way afresh. Kept across walks to
-    the same place, forgotten on any other action. (A step on a shortest known path always brings the place one
-    step nearer: tiles newly seen only shorten the way.)"""
+    the same place, forgotten on any other action: one of this scene's own, or any turn played elsewhere (``turn``,
+    the game's turn after the walk's last step: a fight in the encounter's scene that drew the party toward the
+    monster, away from the place, once left the old ``best`` standing, and the next walk there stopped with "the
+    way there keeps turning you back" while it came nearer at every step). (A step on a shortest known path always
+    brings the place one step nearer: tiles newly seen only shorten the way.)"""
 
     goal: Point
     best: int
+    turn: int
     stalls: int = 0
 
 
@@ -195,9 +199,12 @@ class ExploreScene(GameScene):
         if warning is not None:  # the door of a final guardian: the walk stops, and the player is asked
             self.trip = None
             return warning
-        if self.track is None or self.track.goal != trip.goal or self.track.stalls >= STALLS:
-            self.track = Track(trip.goal, self.steps_left(trip))  # (a walk stopped short tries again: a step)
+        track = self.track
+        if track is None or track.goal != trip.goal or track.stalls >= STALLS or track.turn != game.state.turn:
+            self.track = Track(trip.goal, self.steps_left(trip), game.state.turn)  # (stopped short: tries again)
+        assert self.track is not None
         events = self.session.act(move)
+        self.track.turn = game.state.turn
         left = self.steps_left(trip)
         if left < self.track.best:
             self.track.best, self.track.stalls = left, 0
