@@ -92,15 +92,11 @@ def healing_potion(ctx: Ctx) -> str | None:
 
 def use(ctx: Ctx, number: int, member: int, events: list[Event]) -> None:
     """Character ``member`` uses the item numbered ``number``: drinks it, wields it or puts it on."""
-    st = ctx.state
     item = item_named(ctx, number)
     it = ctx.content.items[item]
-    if st.items.get(item, 0) <= 0:
-        raise Refused(Reason(Code.NOT_CARRIED, {"item": item}))
-    if it.kind not in USABLE:
-        raise Refused(Reason(Code.NOT_USABLE, {"item": item}))
-    if not 0 <= member < len(st.party) or not st.party[member].alive:
-        raise Refused(Reason(Code.NO_DRINKER))
+    why = use_refusal(ctx, item, member)
+    if why is not None:
+        raise Refused(why)
     if it.kind == "potion" and it.heal is not None:
         drink(ctx, member, item, events)
         return
@@ -111,6 +107,26 @@ def use(ctx: Ctx, number: int, member: int, events: list[Event]) -> None:
     else:
         wear(ctx, member, item, events)
     after_use(ctx, member, events)
+
+
+def use_refusal(ctx: Ctx, item: str, member: int) -> Reason | None:
+    """Why character ``member`` cannot use ``item`` now, or None (read-only): not carried, not a thing one uses,
+    no such living character, or a healing potion for one unhurt (:func:`unhurt`). ``Use`` is refused for these
+    reasons, and the screens ask before offering it ("Healing Potion x3 (not hurt)")."""
+    st = ctx.state
+    it = ctx.content.items[item]
+    if st.items.get(item, 0) <= 0:
+        return Reason(Code.NOT_CARRIED, {"item": item})
+    if it.kind not in USABLE:
+        return Reason(Code.NOT_USABLE, {"item": item})
+    if not 0 <= member < len(st.party) or not st.party[member].alive:
+        return Reason(Code.NO_DRINKER)
+    return unhurt(st.party[member]) if it.kind == "potion" and it.heal is not None else None
+
+
+def unhurt(m: Member) -> Reason | None:
+    """A healing potion heals nothing at full hit points: the reason to refuse it, or None."""
+    return Reason(Code.UNHURT) if m.hp >= m.max_hp else None
 
 
 def drink_action(ctx: Ctx, member: int, events: list[Event]) -> None:
@@ -127,8 +143,9 @@ def drink(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
     """Character ``member`` drinks the healing ``potion`` (not at full hit points: it would heal nothing)."""
     st = ctx.state
     m = st.party[member]
-    if m.hp >= m.max_hp:
-        raise Refused(Reason(Code.UNHURT))
+    why = unhurt(m)
+    if why is not None:
+        raise Refused(why)
     ctx.take_item(potion)
     heal_dice = ctx.content.items[potion].heal
     assert heal_dice is not None

@@ -21,6 +21,7 @@ import tcod.event
 from undercroft.narrate import plural
 from undercroft.rules import items
 from undercroft.rules.actions import Action, Drink, Run, Use
+from undercroft.rules.events import Event
 from undercroft.rules.levelmap import Point
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import PARTY, fight_odds, someone_falls
@@ -254,8 +255,18 @@ class GameScene(Scene):
         return Push(MenuScene("Use what?", options, lambda k: self.use_by(wares[k])))
 
     def item_label(self, item: str) -> str:
+        """ "Healing Potion x3"; for a lone delver, with what the engine says against using it now, in short:
+        "Healing Potion x3 (not hurt)" (in a party, who uses it is asked next, and each may differ)."""
+        game = self.session.game
         it = self.session.content.items[item]
-        return f"{it.name} x{self.session.game.state.items.get(item, 0)}"
+        label = f"{it.name} x{game.state.items.get(item, 0)}"
+        if len(game.state.party) == 1:
+            why = items.use_refusal(game, item, 0)
+            if why is not None:
+                said = self.session.narrator.text(Event("refused", why.data()))
+                head = said.split(":")[0].split(".")[0]
+                label += f" ({head[:1].lower()}{head[1:]})"
+        return label
 
     def use_by(self, item: str) -> Transition | None:
         """Who uses ``item``: the lone delver at once; in a party, choose."""
