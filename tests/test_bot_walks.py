@@ -149,3 +149,25 @@ def test_timing_counts_every_action_and_changes_nothing(content: Content, tmp_pa
     rec = tmp_path / "g.jsonl"
     assert play_game(content, "undercroft", 5, max_actions=400, record=str(rec), timing=recorded).turns == plain.turns
     assert recorded.actions == timing.actions and rec.stat().st_size > 0
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_the_novice_late_on_a_level_explores_on_while_no_way_to_the_seen_stairs_is_known(
+    content: Content, seed: int
+) -> None:
+    """Found in a balance run (novice, seeds 924 and 927): late on a level (its steps there used up), the novice
+    went only for the stairs once seen; seen from afar, with no known way to them, it rested at full HP until the
+    game timed out. Now it explores on until a way is known."""
+    from undercroft import travel
+    from undercroft.bot import POLICIES
+    from undercroft.rules.actions import Move
+
+    game = Game(content, "undercroft", seed)
+    bot = POLICIES["novice"](game, seed)
+    game.step(bot.choose())  # (its first step on the level: the level is its own from here)
+    lv = game.state.level
+    sx, sy = lv.map.stairs
+    lv.explored[sy, sx] = True  # (seen from afar)
+    assert travel.stairs(game) == (sx, sy) and travel.step_toward(game, (sx, sy), travel.BOLD) is None
+    bot.walk.level_moves = bot.walk.max_level_moves
+    assert isinstance(bot.choose(), Move)

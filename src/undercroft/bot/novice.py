@@ -54,15 +54,17 @@ class Novice(Bot):
         """The next step of auto-explore (wary, as the ``x`` key walks; bolder when nothing is left that way, as a
         player then walks past what waits; a place aimed at is kept while it is still one to explore), else of the
         walk to the stairs; ``Descend`` on them; None: nowhere. After
-        :data:`~undercroft.bot.planning.MAX_LEVEL_MOVES` steps on a level, the stairs once seen (else boldly on)."""
+        :data:`~undercroft.bot.planning.MAX_LEVEL_MOVES` steps on a level, the stairs once seen and a way to them
+        known (else boldly on)."""
         g = self.game
         stairs = travel.stairs(g)
         late = self.walk.level_moves >= self.walk.max_level_moves
         target = self._target
         if target is not None and not travel.targets(g)[target[1], target[0]]:
             target = None
-        if late and stairs is not None:
-            target = None
+        way = stairs is not None and (stairs == g.state.pos or travel.step_toward(g, stairs, travel.BOLD) is not None)
+        if late and way:
+            target = None  # (stairs seen from afar, the way to them not yet: explore on, or it waits for ever)
         elif target is None:
             for caution in (travel.BOLD,) if late else (travel.WARY, travel.BOLD):
                 target = travel.explore_target(g, None, caution)
