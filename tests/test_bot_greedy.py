@@ -27,6 +27,20 @@ def test_it_takes_the_top_number_and_runs_back_the_way_it_came() -> None:
     assert Greedy(game, 1).choose() == Run()  # back the way it came: no door planned
 
 
+def test_after_many_runs_on_a_level_it_runs_no_more_there() -> None:
+    """Found in a balance run (greedy, undercroft seed 558): 165 runs on one floor, each back the way it came,
+    and the game timed out at 5000 actions. After LEVEL_RUNS runs on a level it stands."""
+    from undercroft.bot.greedy import LEVEL_RUNS
+
+    game = in_a_new_room("warden")
+    g = game.add_group("demon", 1, pos=game.state.pos)
+    game.start_encounter(g, meeting=False)
+    bot = Greedy(game, 1)
+    bot.choose()  # (the level is its own from here)
+    bot.level_runs = LEVEL_RUNS
+    assert bot.choose() != Run()
+
+
 def test_with_only_a_fight_shown_it_fights() -> None:
     game = in_a_new_room("citadel")  # no running; The Nameless One will not talk nor take gold
     g = game.add_group("the_nameless_one", 3, pos=game.state.pos, origin=Origin.WANDERING)

@@ -8,8 +8,9 @@ target: it wins at most :data:`undercroft.balance.GREEDY_SHARE` of the careful b
   getting away, :func:`~undercroft.sim.chances.escape_chance`; talk, :func:`~undercroft.sim.chances.talk_chance`;
   a bribe, the best chance the gold buys, :func:`~undercroft.sim.chances.best_bribe`), it takes the highest (ties:
   talk, fight, bribe, run), with nothing for what comes after; it runs back the way it came (``Run()``), and after
-  :data:`~undercroft.bot.policy.MAX_FLEES` runs from one group it fights it. A group at peace, holding its ground
-  or passive it walks past when it can;
+  :data:`~undercroft.bot.policy.MAX_FLEES` runs from one group it fights it, after :data:`LEVEL_RUNS` runs on one
+  level it runs no more there (a game of 165 runs on one floor, each back the way it came, once timed out). A
+  group at peace, holding its ground or passive it walks past when it can;
 * **a chase**: the distraction whose shown chance is highest, if it carries it, else it runs (it turns to fight
   only when too tired to run); it never gives chase;
 * **potions**: it drinks only below a quarter of its hit points, never before a fight;
@@ -19,7 +20,7 @@ target: it wins at most :data:`undercroft.balance.GREEDY_SHARE` of the careful b
 from __future__ import annotations
 
 from undercroft.bot.meeting import Met, best, fight_win
-from undercroft.bot.planning import count
+from undercroft.bot.planning import MAX_LEVEL_MOVES, count
 from undercroft.bot.policy import MAX_FLEES, Bot
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
@@ -36,11 +37,13 @@ from undercroft.rules.actions import (
     ThrowOil,
     Wait,
 )
+from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Side
 from undercroft.sim import chances
 
 GREEDY_HURT = 0.25  # drink (in a fight or out of it) only below this fraction of max HP
+LEVEL_RUNS = 40  # runs on one level, after which it stops running (a player who has run this often stands)
 
 
 class Greedy(Bot):
@@ -53,6 +56,18 @@ class Greedy(Bot):
     def _should_pursue(self, gid: int) -> bool:
         return False
 
+    def __init__(self, game: Game, seed: int | str, *, max_level_moves: int = MAX_LEVEL_MOVES) -> None:
+        self.level_runs = 0  # runs on this level
+        super().__init__(game, seed, max_level_moves=max_level_moves)
+
+    def _new_level(self) -> None:
+        super()._new_level()
+        self.level_runs = 0
+
+    def _flee(self, g: Group) -> None:
+        super()._flee(g)
+        self.level_runs += 1
+
     def _shop(self) -> list[Action]:
         return [*self._kit(), LeaveShop()]
 
@@ -60,7 +75,8 @@ class Greedy(Bot):
         """The chance of each way the panel shows and the engine would take now."""
         game = self.game
         out = {"fight": win}
-        if game.legal(Run()) and self.met.setdefault(g.id, Met()).fled < MAX_FLEES:
+        fled = self.met.setdefault(g.id, Met()).fled
+        if game.legal(Run()) and fled < MAX_FLEES and self.level_runs < LEVEL_RUNS:
             out["run"] = chances.escape_chance(game, g)
         if game.legal(Talk()):
             out["talk"] = chances.talk_chance(game, g)
