@@ -281,6 +281,36 @@ def test_a_monster_from_deeper_down_on_1_with_a_bigger_hoard() -> None:
     assert d.remaining == 0
 
 
+def test_a_wanderer_from_deeper_down_comes_from_the_deep_floors_walkers() -> None:
+    """Found in play: a Caryatid (speed 0, the pillar under a gallery) and a Vault Automaton (at its post) came "into
+    sight" as wanderers from deeper down. A wanderer from deeper comes from ``out_of_depth``'s ``wandering``."""
+    d = ScriptedDice()
+    g = on_floor_4(d)
+    ood = g.rs.levels[g.state.depth].out_of_depth
+    assert ood is not None and ood.wandering == "undercroft_7_wandering"
+    assert content().encounters[ood.table][0][2].monster == "caryatid"  # (where a resident from deeper is one)
+    faces = [1, 1, *monster_faces(ood.wandering, 1, 3, treasure_face=3), *encounter_faces()]
+    events = walk_into(g, "corridor", faces=faces)  # (a corridor: a wanderer on 1)
+    table = one(events, "table")
+    assert (table["table"], table["monster"], table["deeper"]) == (ood.wandering, "gaoler", True)
+    assert d.remaining == 0
+
+
+def test_no_shipped_wanderer_is_one_that_never_moves() -> None:
+    """Every table wanderers come from (a level's ``wandering``; for those from deeper, ``out_of_depth``'s
+    ``wandering``, else its ``table``) holds no monster of speed 0."""
+    c = content()
+    for rid, rs in c.rulesets.items():
+        for lv in rs.levels:
+            ood = lv.out_of_depth
+            tables = [lv.wandering] + ([] if ood is None else [ood.wandering or ood.table])
+            for tid in tables:
+                still = {
+                    cell.monster for row in c.encounters[tid] for cell in row if c.monsters[cell.monster].speed == 0
+                }
+                assert not still, (rid, lv.name, tid, still)
+
+
 def test_no_monster_from_deeper_down_on_2() -> None:
     d = ScriptedDice()
     g = on_floor_4(d)

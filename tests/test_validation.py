@@ -369,6 +369,13 @@ REFS = [
         "unknown encounter table 'undercroft_7_resdent'; did you mean 'undercroft_7_resident'?",
     ),
     (
+        "wandering: undercroft_7_wandering, die:",
+        "wandering: undercroft_7_wanderng, die:",
+        "undercroft_7_wanderng",
+        "undercroft.levels.3.out_of_depth.wandering",
+        "unknown encounter table 'undercroft_7_wanderng'; did you mean 'undercroft_7_wandering'?",
+    ),
+    (
         "mapgen: sanctum",
         "mapgen: sanctim",
         "sanctim",
@@ -398,7 +405,7 @@ def test_out_of_depth_with_a_die_of_one_face(data_copy: Path, mutate: Mutate) ->
     text = mutate(data_copy, "rulesets.yaml", "die: 12, max: 1,", "die: 1, max: 1,")
     p = only_problem(data_copy)
     where = "undercroft.levels.3.out_of_depth.die"
-    check(p, "rulesets.yaml", pos(text, "1", after="out_of_depth: {table: undercroft_7_resident, die: "), where, "2")
+    check(p, "rulesets.yaml", pos(text, "1", after="wandering: undercroft_7_wandering, die: "), where, "2")
 
 
 def test_the_renown_step_of_the_curve_is_not_negative(data_copy: Path, mutate: Mutate) -> None:

@@ -376,10 +376,12 @@ def _check_level_refs(
 def _check_out_of_depth(
     col: Collector, encounters: Mapping[str, Any] | None, at: tuple[str, str, int], ood: schema.OutOfDepth
 ) -> None:
-    """A level's ``out_of_depth``: a table that exists, and faces its die has."""
+    """A level's ``out_of_depth``: tables that exist, and faces its die has."""
     f = "rulesets.yaml"
-    if encounters is not None and ood.table not in encounters:
-        col.add(f, (*at, "out_of_depth", "table"), unknown_message("encounter table", ood.table, encounters))
+    for key in ("table", "wandering"):
+        tid = getattr(ood, key)
+        if encounters is not None and tid is not None and tid not in encounters:
+            col.add(f, (*at, "out_of_depth", key), unknown_message("encounter table", tid, encounters))
     if ood.max > ood.die:
         col.add(f, (*at, "out_of_depth", "max"), f"{ood.max} is more than the {ood.die} faces of its die")
 
@@ -482,7 +484,8 @@ def ruleset_monsters(rs: schema.Ruleset, grids: Mapping[str, tuple[tuple[Encount
     uniques."""
     out: set[str] = set()
     for lv in rs.levels:
-        deeper = () if lv.out_of_depth is None else (lv.out_of_depth.table,)
+        ood = lv.out_of_depth
+        deeper = () if ood is None else (ood.table,) if ood.wandering is None else (ood.table, ood.wandering)
         for table in (lv.resident, lv.wandering, *deeper):
             out.update(cell.monster for row in grids.get(table, ()) for cell in row)
         out.update(lv.guardians)

@@ -86,7 +86,9 @@ def _table(ctx: Ctx, spec: Level, origin: Origin, events: list[Event]) -> tuple[
         result=lambda t: "yes" if t <= ood.max else "no",
         table=ood.table,
     )
-    return (ood.table, ood.hoard, True) if deeper == "yes" else (table_id, 1, False)
+    if deeper != "yes":
+        return table_id, 1, False
+    return (ood.wandering if origin == Origin.WANDERING and ood.wandering else ood.table), ood.hoard, True
 
 
 def far_tile(ctx: Ctx, seg: int) -> tuple[int, int]:

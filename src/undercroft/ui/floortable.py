@@ -48,7 +48,8 @@ def markdown_table(content: Content, ruleset: str) -> str:
         waits = ", ".join(_waiting(content, m) for m in waiting) or "-"
         ood = lv.out_of_depth
         if ood is not None:  # (ours: now and then a monster from deeper down)
-            waits += f"; {ood.max} in {ood.die} from deeper down (`{ood.table}`), x{ood.hoard} hoard"
+            wanderers = f", wanderers `{ood.wandering}`" if ood.wandering else ""
+            waits += f"; {ood.max} in {ood.die} from deeper down (`{ood.table}`{wanderers}), x{ood.hoard} hoard"
         rows.append(f"| {i + 1}: {lv.name} | {_names(content, tables[0])} | {_names(content, tables[1])} | {waits} |")
     return "\n".join(rows)
 
