@@ -631,3 +631,25 @@ def test_an_intimidation_without_tribute_names_no_gold() -> None:
     assert nar.text(Event("negotiate", {**talk, "tribute": 8})).endswith(
         "will not attack while you do not, and hand over 8 gold as tribute."
     )
+
+
+def test_a_creature_the_words_call_he_or_she_is_not_it() -> None:
+    """Found in play: "Where it fell lies the Greater Healing Potion" for the Leech-Mother, whom her description
+    calls "she", and "The Peddler opens its pack" for one called "he". The data's ``pronoun`` says which."""
+    n = Narrator(content(), "undercroft")
+    won = {"group": 1, "count": 1, "gold": 190, "shares": [["delver", 190]], "spoils": ["greater_healing_potion"]}
+    assert n.text(Event("victory", {**won, "monster": "leech_mother"})).endswith(
+        "Where she fell lies the Greater Healing Potion."
+    )
+    assert n.text(Event("victory", {**won, "monster": "ogre"})).endswith(
+        "Where it fell lies the Greater Healing Potion."
+    )
+    assert n.text(Event("victory", {**won, "monster": "ghoul", "count": 3})).endswith(
+        "Where they fell lies the Greater Healing Potion."
+    )
+    trade = {"group": 4, "count": 1, "depth": 0, "stock": ["healing_potion"], "wares": {"healing_potion": 1}}
+    assert n.text(Event("trade", {**trade, "monster": "peddler"})) == "The Peddler opens his pack: 1 ware."
+    assert n.text(Event("leave", {"group": 2, "count": 1, "monster": "drowned_queen"})) == (
+        "The Drowned Queen stays where she is."
+    )
+    assert n.text(Event("leave", {"group": 2, "count": 2, "monster": "ogre"})) == "The Ogres stay where they are."

@@ -194,7 +194,7 @@ def test_a_named_creature_leaves_its_prize_where_it_falls() -> None:
     ev = act(g, Attack(), 20)
     won = one(ev, "victory")
     assert won["spoils"] == ["long_sword"] and g.state.level.items[where] == [("long_sword", 1)]
-    assert say(g, won).endswith("Where it fell lies the Long Sword.")
+    assert say(g, won).endswith("Where he fell lies the Long Sword.")  # (his data's pronoun: "he")
     g.state.pos = where
     ev = []
     explore.pickup(g, ev)

@@ -139,6 +139,7 @@ Behaviour = Literal[
 class Monster(Model):
     name: Text
     plural: Text | None = None  # several of it, where adding "s" (or "es") to the name is wrong
+    pronoun: Literal["it", "he", "she"] = "it"  # how the words speak of one ("Where she fell lies ...")
     hp: Annotated[StrictInt, Field(ge=1, le=999)]
     defense: Annotated[StrictInt, Field(ge=0, le=40)]
     attack: Annotated[StrictInt, Field(ge=-10, le=30)]

@@ -40,6 +40,8 @@ from undercroft.rules.events import Event
 from undercroft.rules.names import The, a_name, group_name, the
 from undercroft.rules.refusals import Code
 
+PRONOUNS: dict[str, tuple[str, str]] = {"it": ("it", "its"), "he": ("he", "his"), "she": ("she", "her")}
+
 
 def _agree(many: bool, one: str, several: str) -> str:
     """The words for one creature, or for several (a verb that agrees with its subject: "does" / "do")."""
@@ -118,6 +120,14 @@ class Narrator:
         monster_id = str(e.get(key, ""))
         m = self.content.monsters.get(monster_id)
         return group_name(monster_id if m is None else m.name, None if m is None else m.plural, int(e.get("count", 1)))
+
+    def pronouns(self, e: Event, many: bool) -> tuple[str, str]:
+        """How the words speak of the group an event is about, as subject and possessive: ("it", "its"), or the
+        monster's own (``pronoun``: ("she", "her") for the Drowned Queen); ("they", "their") for several."""
+        if many:
+            return "they", "their"
+        m = self.content.monsters.get(str(e.get("monster", "")))
+        return PRONOUNS[m.pronoun if m is not None else "it"]
 
     def creature(self, monster_id: str, index: int, count: int) -> str:
         """One creature of a group: "Ghoul", or "Ghoul #2" in a group of several."""
@@ -280,7 +290,7 @@ class Narrator:
 
     def _e_walked_past(self, e: Event) -> str:
         name, many = self.group(e)
-        return f"You walk past {the(name)}, and {'they object' if many else 'it objects'}."
+        return f"You walk past {the(name)}, and {self.pronouns(e, many)[0]} {_agree(many, 'objects', 'object')}."
 
     def _e_pass(self, e: Event) -> str:
         name, many = self.group(e)
@@ -339,7 +349,8 @@ class Narrator:
 
     def _e_trade(self, e: Event) -> str:
         name, many = self.group(e)
-        return f"{The(name)} {_agree(many, 'opens its', 'open their')} pack: {plural(len(e['stock']), 'ware')}."
+        its = self.pronouns(e, many)[1]
+        return f"{The(name)} {_agree(many, 'opens', 'open')} {its} pack: {plural(len(e['stock']), 'ware')}."
 
     def _e_bought(self, e: Event) -> str:
         return f"You buy the {self.content.items[e['item']].name} for {e['price']} gold ({e['gold']} left)."
@@ -418,7 +429,7 @@ class Narrator:
     def _e_standoff(self, e: Event) -> str:
         name, many = self.group(e)
         return f"{plural(int(e['rounds']), 'round')} of this, and {the(name)} {_agree(many, 'makes', 'make')} up " + (
-            f"{_agree(many, 'its', 'their')} mind."
+            f"{self.pronouns(e, many)[1]} mind."
         )
 
     def _e_idle(self, e: Event) -> str:
@@ -451,7 +462,7 @@ class Narrator:
         spoils = [f"the {self.content.items[i].name}" for i in e.get("spoils") or []]
         if spoils:
             lies = spoils[0] if len(spoils) == 1 else ", ".join(spoils[:-1]) + " and " + spoils[-1]
-            text += f" Where {_agree(many, 'it', 'they')} fell {_agree(len(spoils) > 1, 'lies', 'lie')} {lies}."
+            text += f" Where {self.pronouns(e, many)[0]} fell {_agree(len(spoils) > 1, 'lies', 'lie')} {lies}."
         return text
 
     def _e_won(self, e: Event) -> str:
@@ -506,7 +517,7 @@ class Narrator:
 
     def _e_leaves(self, e: Event) -> str:
         name, many = self.group(e)
-        return f"{The(name)} {_agree(many, 'goes on its', 'go on their')} way."
+        return f"{The(name)} {_agree(many, 'goes', 'go')} on {self.pronouns(e, many)[1]} way."
 
     def _e_surprise(self, e: Event) -> str:
         if e["party"] and e["monster"]:
@@ -553,7 +564,8 @@ class Narrator:
 
     def _e_leave(self, e: Event) -> str:
         name, many = self.group(e)
-        return f"{The(name)} {_agree(many, 'stays where it is', 'stay where they are')}."
+        they = self.pronouns(e, many)[0]
+        return f"{The(name)} {_agree(many, 'stays', 'stay')} where {they} {_agree(many, 'is', 'are')}."
 
     def _e_run(self, e: Event) -> str:
         return "You run through the door."
@@ -580,7 +592,7 @@ class Narrator:
             return f"You give up the chase: {the(name)} {_agree(many, 'gets', 'get')} away."
         return (
             f"{The(name)} {_agree(many, 'is', 'are')} out of your sight ({e['distance']} ft): "
-            f"{_agree(many, 'it gets', 'they get')} away."
+            f"{self.pronouns(e, many)[0]} {_agree(many, 'gets', 'get')} away."
         )
 
     def _e_evade(self, e: Event) -> str:
@@ -614,7 +626,7 @@ class Narrator:
         if e.get("reason") == "gave_up":
             return f"{The(name)} {_agree(many, 'gives', 'give')} up the chase."
         return (
-            f"You are out of {_agree(many, 'its', 'their')} sight ({e['distance']} ft): {the(name)} "
+            f"You are out of {self.pronouns(e, many)[1]} sight ({e['distance']} ft): {the(name)} "
             f"{_agree(many, 'gives', 'give')} up."
         )
 
