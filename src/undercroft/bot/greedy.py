@@ -20,7 +20,7 @@ target: it wins at most :data:`undercroft.balance.GREEDY_SHARE` of the careful b
 from __future__ import annotations
 
 from undercroft.bot.meeting import Met, best, fight_win
-from undercroft.bot.planning import MAX_LEVEL_MOVES, count
+from undercroft.bot.planning import count
 from undercroft.bot.policy import MAX_FLEES, Bot
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
@@ -37,7 +37,6 @@ from undercroft.rules.actions import (
     ThrowOil,
     Wait,
 )
-from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Side
 from undercroft.sim import chances
@@ -50,15 +49,12 @@ class Greedy(Bot):
     """The greedy player (see the module docstring)."""
 
     name = "greedy"
+    level_runs = 0  # runs on this level (:data:`LEVEL_RUNS`)
     hurt = GREEDY_HURT
     low = GREEDY_HURT
 
     def _should_pursue(self, gid: int) -> bool:
         return False
-
-    def __init__(self, game: Game, seed: int | str, *, max_level_moves: int = MAX_LEVEL_MOVES) -> None:
-        self.level_runs = 0  # runs on this level
-        super().__init__(game, seed, max_level_moves=max_level_moves)
 
     def _new_level(self) -> None:
         super()._new_level()

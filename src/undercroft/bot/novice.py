@@ -62,8 +62,7 @@ class Novice(Bot):
         target = self._target
         if target is not None and not travel.targets(g)[target[1], target[0]]:
             target = None
-        way = stairs is not None and (stairs == g.state.pos or travel.step_toward(g, stairs, travel.BOLD) is not None)
-        if late and way:
+        if late and stairs is not None and (stairs == g.state.pos or travel.step_toward(g, stairs, travel.BOLD)):
             target = None  # (stairs seen from afar, the way to them not yet: explore on, or it waits for ever)
         elif target is None:
             for caution in (travel.BOLD,) if late else (travel.WARY, travel.BOLD):

@@ -485,7 +485,7 @@ def ruleset_monsters(rs: schema.Ruleset, grids: Mapping[str, tuple[tuple[Encount
     out: set[str] = set()
     for lv in rs.levels:
         ood = lv.out_of_depth
-        deeper = () if ood is None else (ood.table,) if ood.wandering is None else (ood.table, ood.wandering)
+        deeper = () if ood is None else tuple(t for t in (ood.table, ood.wandering) if t is not None)
         for table in (lv.resident, lv.wandering, *deeper):
             out.update(cell.monster for row in grids.get(table, ()) for cell in row)
         out.update(lv.guardians)

@@ -107,9 +107,8 @@ class View:
 
     def piles(self, visible: np.ndarray | None = None) -> dict[Point, list[tuple[str, int]]]:
         """What lies on the tiles the map shows (:meth:`seen`): tile -> [(item id, amount)], the top one last."""
-        lv = self.level
-        seen = lv.explored if visible is None else lv.explored | visible
-        return {(x, y): pile for (x, y), pile in lv.items.items() if pile and seen[y, x]}
+        seen = self.level.explored if visible is None else self.seen(visible)
+        return {(x, y): pile for (x, y), pile in self.level.items.items() if pile and seen[y, x]}
 
     def knows(self, g: Group) -> bool:
         """Whether the player knows of ``g`` (standing, not defeated): one it met that has not gone out of its

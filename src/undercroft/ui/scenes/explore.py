@@ -201,21 +201,20 @@ class ExploreScene(GameScene):
             return warning
         track = self.track
         if track is None or track.goal != trip.goal or track.stalls >= STALLS or track.turn != game.state.turn:
-            self.track = Track(trip.goal, self.steps_left(trip), game.state.turn)  # (stopped short: tries again)
-        assert self.track is not None
+            track = self.track = Track(trip.goal, self.steps_left(trip), game.state.turn)  # (stopped short: again)
         events = self.session.act(move)
-        self.track.turn = game.state.turn
+        track.turn = game.state.turn
         left = self.steps_left(trip)
-        if left < self.track.best:
-            self.track.best, self.track.stalls = left, 0
+        if left < track.best:
+            track.best, track.stalls = left, 0
         else:
-            self.track.stalls += 1
+            track.stalls += 1
         cause = self.stop_cause(trip, events)
         if cause is not None or (not trip.explore and game.state.pos == trip.goal):
             self.trip = None
             if cause:
                 self.session.log.add(cause, "refused")
-        elif self.track.stalls >= STALLS:
+        elif track.stalls >= STALLS:
             self.trip = None
             self.session.log.add(travel.blocked_text(game, trip.goal), "refused")
             if trip.explore:
@@ -282,8 +281,12 @@ class ExploreScene(GameScene):
             g = min(come, key=game.distance_to)
             mon = game.monster_of(g)
             name, many = group_name(mon.name, mon.plural, g.count_told)
-            who = f"{g.count_told} {name}" if many else the(name) if owns_article(name) else a_name(name)
-            who = who if owns_article(name) else who[0].lower() + who[1:]
+            if many:
+                who = f"{g.count_told} {name}"
+            elif owns_article(name):
+                who = the(name)  # "the Leech-Mother"
+            else:
+                who = a_name(name)[0].lower() + a_name(name)[1:]  # "a Kobold"
             return f"You stop: {who} in sight, {game.distance_to(g)} ft away."
         return None
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+import numpy as np
 import tcod.console
 import tcod.event
 
@@ -58,9 +59,10 @@ def groups_in_sight(session: Session) -> list[Group]:
     return session.view.in_sight()
 
 
-def creature_at(session: Session, p: Point) -> Seen | None:
-    """The creature the map shows on ``p`` (on a tile several share, the first, the one named)."""
-    shown = session.view.creatures().get(p) if on_map(session, p) else None
+def creature_at(session: Session, p: Point, visible: np.ndarray | None = None) -> Seen | None:
+    """The creature the map shows on ``p`` (on a tile several share, the first, the one named; ``visible``: the
+    tiles in sight, default the view's)."""
+    shown = session.view.creatures(visible).get(p) if on_map(session, p) else None
     return None if shown is None else Seen(shown[0], shown[1][0], len(shown[1]))
 
 
@@ -86,12 +88,12 @@ def targets(session: Session) -> list[Point]:
     return out
 
 
-def items_text(session: Session, p: Point) -> str:
-    """The items lying on ``p``, as a pickup names them: "30 gold", "Healing Potion", "3 x Flask of Oil"."""
+def items_text(session: Session, p: Point, visible: np.ndarray) -> str:
+    """The items seen lying on ``p`` (``visible``: the tiles in sight), as a pickup names them: "30 gold",
+    "Healing Potion", "3 x Flask of Oil"."""
     content = session.game.content
     parts = []
-    view = session.view
-    for item_id, n in view.piles(view.visible()).get(p, []):
+    for item_id, n in session.view.piles(visible).get(p, []):
         item = content.items[item_id]
         parts.append(f"{n} gold" if item.kind == "gold" else item.name if n == 1 else f"{n} x {item.name}")
     return ", ".join(parts)
@@ -113,11 +115,12 @@ def describe_lines(
     if not on_map(session, p):
         return [("", TEXT)]
     x, y = p
-    vis = session.view.visible()
+    view = session.view
+    vis = view.visible()  # (one field of view for the whole line: it is drawn every frame the pointer rests)
     tile = TILE_WORDS.get(int(lv.map.tiles[y, x]), "floor")
-    items = items_text(session, p)
-    seen = creature_at(session, p)  # (the group met is shown, and told, wherever it stands)
-    if not session.view.seen(vis)[y, x] and seen is None:
+    items = items_text(session, p, vis)
+    seen = creature_at(session, p, vis)  # (the group met is shown, and told, wherever it stands)
+    if not (vis[y, x] or view.explored()[y, x]) and seen is None:
         return [("Unexplored.", DIM)]
     if not vis[y, x] and seen is None:
         known = "the floor" if tile == "floor" else tile
