@@ -45,3 +45,28 @@ def test_every_character_of_a_party_heals() -> None:
     ev = act(game, Rest(), NOTHING)
     assert one(ev, "rest")["healed"] == len(st.party)
     assert all(m.hp == m.max_hp - 1 for m in st.party)
+
+
+def test_a_grown_delver_heals_more_a_turn_of_rest() -> None:
+    # ours: each level of growth.rest_heal_at reached heals 1 HP more a turn, so a deep delver's rest to full takes
+    # about as many turns (and wanderers) as a first-floor delver's, not three times as many
+    game = make_game("undercroft", dice=ScriptedDice())
+    st = game.state
+    at = game.rules.growth.rest_heal_at
+    assert at[:2] == (4, 7)
+    m = st.party[0]
+    m.level, m.max_hp, m.hp = 7, 30, 20
+    rest = one(act(game, Rest(), NOTHING), "rest")
+    assert rest["healed"] == 3 and m.hp == 23 and say(game, rest) == "You rest for a turn. HP 23/30."
+    m.level = 6
+    assert one(act(game, Rest(), NOTHING), "rest")["healed"] == 2 and m.hp == 25
+    m.hp = 29
+    assert one(act(game, Rest(), NOTHING), "rest")["healed"] == 1 and m.hp == 30  # never above the maximum
+
+
+def test_without_growth_a_party_heals_one_a_turn_whatever_its_level() -> None:
+    game = make_game("citadel", dice=ScriptedDice())
+    for m in game.state.party:
+        m.level, m.hp = 10, m.max_hp - 5
+    ev = act(game, Rest(), NOTHING)
+    assert one(ev, "rest")["healed"] == len(game.state.party)

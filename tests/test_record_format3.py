@@ -337,7 +337,7 @@ def test_a_rechained_bad_turn_is_out_of_order(golden: Path, tmp_path: Path) -> N
 
 
 def test_nothing_may_follow_the_end_line(content: Content, tmp_path: Path) -> None:
-    for seed in (31, 26, *range(6, 60)):  # (31 dies on turn 49: cheap)
+    for seed in (952, 166, *range(6, 60)):  # (952 dies on turn 48: cheap)
         path = tmp_path / f"g{seed}.jsonl"
         if play_game(content, "undercroft", seed, record=str(path)).outcome == "dead":
             break
@@ -400,7 +400,7 @@ def test_the_format_3_path_never_computes_the_old_checksum(
 
     monkeypatch.setattr(Game, "checksum", slow)
     path = tmp_path / "g.jsonl"
-    for seed in (31, 26, *range(6, 60)):  # (31 dies on turn 49: cheap)
+    for seed in (952, 166, *range(6, 60)):  # (952 dies on turn 48: cheap)
         if play_game(content, "undercroft", seed, record=str(path)).outcome == "dead":
             break
     rec = load_recording(path)
@@ -412,7 +412,7 @@ def test_status_and_continue_see_format_3_games(content: Content, tmp_path: Path
     open_game = tmp_path / "a.jsonl"
     play_game(content, "undercroft", 5, record=str(open_game), max_actions=30)
     assert saves._status(open_game) == "open"
-    for seed in (31, 26, *range(6, 60)):  # (31 dies on turn 49: cheap)
+    for seed in (952, 166, *range(6, 60)):  # (952 dies on turn 48: cheap)
         over = tmp_path / f"over-{seed}.jsonl"
         if play_game(content, "undercroft", seed, record=str(over)).outcome == "dead":
             break

@@ -302,6 +302,8 @@ def test_each_level_costs_more_renown_than_the_one_before() -> None:
     events = []
     growth.gain(g, 1, events)
     assert [e["level"] for e in of(events, "level_up")] == [4] and m.max_hp == 12 + 3 * GROWTH.hp_per_level
+    assert 4 in GROWTH.rest_heal_at
+    assert say(g, of(events, "level_up")[0]) == "You reach level 4: HP 18, MIGHT 4, AGILITY 4. A turn of rest heals 2."
     events = []
     growth.gain(g, 239, events)  # level 5 is 240 more: one short
     assert not of(events, "level_up") and m.level == 4

@@ -351,7 +351,7 @@ class GrowthRules(Model):
     """Ours: a delver who grows. Renown comes from the ``worth`` of monsters killed and from treasure carried down
     the stairs; the first level more costs ``renown_per_level`` renown and each one after it ``renown_step`` more
     than the one before (the curve: :func:`undercroft.rules.formulas.renown_for`), and each level brings
-    ``hp_per_level`` more hit points, and +1 MIGHT or AGILITY at the levels named."""
+    ``hp_per_level`` more hit points, and +1 MIGHT or AGILITY (or +1 HP healed a turn of rest) at the levels named."""
 
     renown_per_level: Annotated[StrictInt, Field(ge=1, le=MAX_GOLD)]
     renown_step: Annotated[StrictInt, Field(ge=0, le=MAX_GOLD)] = 0  # each level costs this much more than the last
@@ -360,6 +360,7 @@ class GrowthRules(Model):
     hp_per_level: Annotated[StrictInt, Field(ge=0, le=99)]
     might_at: tuple[Annotated[StrictInt, Field(ge=2, le=99)], ...] = ()
     agility_at: tuple[Annotated[StrictInt, Field(ge=2, le=99)], ...] = ()
+    rest_heal_at: tuple[Annotated[StrictInt, Field(ge=2, le=99)], ...] = ()  # +1 HP a turn of rest at each
 
 
 class StockItem(Model):

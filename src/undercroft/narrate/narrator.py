@@ -342,7 +342,10 @@ class Narrator:
 
     def _e_level_up(self, e: Event) -> str:
         who = "You reach" if self.solo else f"{e['name']} reaches"
-        return f"{who} level {e['level']}: HP {e['max_hp']}, MIGHT {e['might']}, AGILITY {e['agility']}."
+        text = f"{who} level {e['level']}: HP {e['max_hp']}, MIGHT {e['might']}, AGILITY {e['agility']}."
+        if e["level"] in self.content.rules.growth.rest_heal_at and e.get("rest_heal"):
+            text += f" A turn of rest heals {e['rest_heal']}."
+        return text
 
     def _e_shop(self, e: Event) -> str:
         return f"A merchant waits at the foot of the stairs, with {plural(len(e['stock']), 'ware')} to sell."

@@ -5,7 +5,8 @@
 * 003, fatigue: a party that runs ``fatigue.max_running_rounds`` rounds is exhausted (:func:`run_round`) until it
   rests ``fatigue.rest_turns`` turns; exhausted, it hits worse and softer and is hit more easily (the bonuses are
   in :mod:`undercroft.rules.formulas`), and it cannot run. Resting when not exhausted clears the running count.
-* A turn of rest heals ``time.rest_heal`` HP to each living character (our data, where the texts are silent).
+* A turn of rest heals ``time.rest_heal`` HP to each living character (our data, where the texts are silent), and
+  where the delver grows, 1 more at each of the levels ``growth.rest_heal_at`` (:func:`formulas.rest_heal`).
 """
 
 from __future__ import annotations
@@ -49,8 +50,9 @@ def rest(ctx: Ctx, events: list[Event]) -> None:
     else:
         st.running_rounds = 0
     healed = 0
+    at = ctx.rules.growth.rest_heal_at if ctx.rs.growth else ()
     for m in ctx.living():
-        gain = min(t.rest_heal, m.max_hp - m.hp)
+        gain = min(formulas.rest_heal(t.rest_heal, m.level, at), m.max_hp - m.hp)
         m.hp += gain
         healed += gain
     hp = [[i, m.hp, m.max_hp] for i, m in enumerate(st.party) if m.alive]

@@ -110,6 +110,13 @@ def level_for(renown: int, growth: GrowthRules) -> int:
     return level
 
 
+def rest_heal(base: int, level: int, at: tuple[int, ...]) -> int:
+    """The HP a turn of rest heals a character of ``level``: ``base`` (``time.rest_heal``), and ours, where the
+    delver grows: 1 more for each of the levels ``at`` (``growth.rest_heal_at``) it has reached. No healing
+    (``base`` 0) stays none."""
+    return base + sum(1 for x in at if level >= x) if base else 0
+
+
 def vigour_gain(bonus: int, limit: int, given: int) -> int:
     """Ours: the maximum hit points an elixir of ``vigour`` adds, when elixirs have already given ``given``: its
     ``bonus``, no more than what is left of its ``limit`` (0: no limit), never below 0."""

@@ -63,6 +63,7 @@ def level_up(ctx: Ctx, i: int, events: list[Event]) -> None:
                 "max_hp": m.max_hp,
                 "might": m.might,
                 "agility": m.agility,
+                "rest_heal": formulas.rest_heal(ctx.rules.time.rest_heal, m.level, g.rest_heal_at),
             },
         )
     )
