@@ -128,13 +128,16 @@ def play_game(
     max_actions: int = MAX_ACTIONS,
     timing: Timing | None = None,
     policy: str = "careful",
+    watch: Callable[[Game, Action | None], None] | None = None,
 ) -> GameResult:
     """Play one game with the bot of ``policy`` (:data:`undercroft.bot.POLICIES`); with ``record`` (a file path)
     write its recording (:data:`RECORD_BATCH` action lines a write: a bot's game is never continued, and only a
     process killed outright loses its last lines).
 
     An exception inside the engine is caught here (after the recorder wrote the crash line and report) and
-    reported as the outcome ``crash``. With ``timing``, the bot's and the engine's seconds are added to it.
+    reported as the outcome ``crash``. With ``timing``, the bot's and the engine's seconds are added to it. With
+    ``watch``, it is called before each of the bot's decisions with the game and the action chosen before (None at
+    the first): what a report counts (:mod:`undercroft.meeting_odds`).
     """
     game = Game(content, ruleset, seed)
     bot = POLICIES[policy](game, seed)
@@ -144,6 +147,7 @@ def play_game(
     facing: int | None = None  # the group in front of the party at its last decision
     trapped: dict[int, bool] = {}  # floor-1 group id -> cornered at every decision of meeting it so far
     named: dict[int, str] = {}  # floor-1 group id -> its monster's name
+    action: Action | None = None
     try:
         while not game.over and game.state.turn < max_actions:
             t0 = time.perf_counter() if timing is not None else 0.0
@@ -153,6 +157,8 @@ def play_game(
                 ways[front.id] = had_a_way_out(game)
             if front is not None and game.state.depth == 0 and trapped.get(front.id, True):
                 _watch_floor_1(game, front, trapped, named)
+            if watch is not None:
+                watch(game, action)
             action = bot.choose()
             note_warning(game, action, ways)
             t1 = time.perf_counter() if timing is not None else 0.0

@@ -17,11 +17,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from undercroft import paths
-from undercroft.autoplay import MAX_ACTIONS, MAX_REFUSALS, MAX_STUCK, game_seed
+from undercroft.autoplay import game_seed, play_game
 from undercroft.bot import POLICIES
 from undercroft.bot.meeting import fight_win
 from undercroft.content import Content, load_content
-from undercroft.rules.actions import Rest
+from undercroft.rules.actions import Action, Rest
 from undercroft.rules.game import Game
 
 SURE = 0.99  # a meeting that reads at least this settles itself
@@ -51,32 +51,24 @@ class Floors:
 
 
 def play(content: Content, ruleset: str, seed: int, policy: str) -> Floors:
-    """One bot game (as :func:`undercroft.autoplay.play_game` drives it, unrecorded), its meetings counted."""
-    game = Game(content, ruleset, seed)
-    bot = POLICIES[policy](game, seed)
+    """One bot game (:func:`undercroft.autoplay.play_game`, unrecorded), its meetings counted."""
     out = Floors()
     faced: set[int] = set()
-    last: object = None
-    refusals = 0
-    out.reached[1] += 1
-    while not game.over and game.state.turn < MAX_ACTIONS and refusals < MAX_REFUSALS and bot.stuck < MAX_STUCK:
+
+    def watch(game: Game, last: Action | None) -> None:
         front = game.state.front_group()
+        if front is None or front.id in faced:
+            return
+        faced.add(front.id)
         floor = game.state.depth + 1
-        if front is not None and front.id not in faced:
-            faced.add(front.id)
-            win = fight_win(game)
-            out.meetings[floor] += 1
-            out.resting[floor] += isinstance(last, Rest)
-            for name, low, high in BANDS:
-                out.bands[name][floor] += low <= win < high
-        last = bot.choose()
-        events = game.step(last)
-        refused = len(events) == 1 and events[0].type == "refused"
-        refusals = refusals + 1 if refused else 0
-        if refused:
-            bot.refused(last)
-        if game.state.depth + 1 > floor:
-            out.reached[game.state.depth + 1] += 1
+        win = fight_win(game)
+        out.meetings[floor] += 1
+        out.resting[floor] += isinstance(last, Rest)
+        for name, low, high in BANDS:
+            out.bands[name][floor] += low <= win < high
+
+    result = play_game(content, ruleset, seed, policy=policy, watch=watch)
+    out.reached.update(range(1, result.deepest + 1))
     return out
 
 

@@ -343,7 +343,7 @@ class Narrator:
     def _e_level_up(self, e: Event) -> str:
         who = "You reach" if self.solo else f"{e['name']} reaches"
         text = f"{who} level {e['level']}: HP {e['max_hp']}, MIGHT {e['might']}, AGILITY {e['agility']}."
-        if e["level"] in self.content.rules.growth.rest_heal_at and e.get("rest_heal"):
+        if e["level"] in self.content.rules.growth.rest_heal_at and e["rest_heal"]:
             text += f" A turn of rest heals {e['rest_heal']}."
         return text
 
