@@ -90,6 +90,13 @@ def onward(game: Game) -> Action:
     return Move(path[1][0] - st.pos[0], path[1][1] - st.pos[1])
 
 
+def gone_with(game: Game) -> int:
+    """The gold of the group that went its way (003: one the party does not pursue is gone, with its treasure),
+    when any action but pursuing now lets it go; else 0."""
+    s = game.state
+    return sum(g.treasure + g.bribes for g in s.level.groups if s.fled and g.id == s.fled)
+
+
 def all_gold(game: Game) -> int:
     """Every gold piece in the game: the party's, the monsters' treasure and bribes, and the gold on the floors."""
     s = game.state
@@ -132,7 +139,7 @@ def play(game: Game, rnd: random.Random, length: int, *, try_illegal: bool) -> l
         action = rnd.choice(actions) if try_illegal and rnd.random() < 0.2 else rnd.choice(legal)
         was_legal = game.legal(action)
         before = game.checksum()
-        gold = all_gold(game)
+        gold = all_gold(game) - gone_with(game)
         events = game.step(action)
         log.append(events)
         refusals = of(events, "refused")
