@@ -134,7 +134,7 @@ def test_the_party_may_take_the_stairs_with_a_group_out_of_sight_not_past_one_fa
     g, _ = meet_at(game, "orc", 1, (6, 6), origin=Origin.WANDERING)
     assert g.unseen and game.legal(Descend())
     meet_at(game, "orc", 1, (1, 1))  # 20 ft, in sight, uncertain: it faces the party
-    assert game.refusal(Descend()) == Reason(Code.FACING, {"monster": "orc"})
+    assert game.refusal(Descend()) == Reason(Code.FACING, {"monster": "orc", "talks": True, "runs": True})
 
 
 def test_the_distance_shown_follows_the_map_after_every_action() -> None:

@@ -377,7 +377,7 @@ def test_a_monster_that_will_not_attack_faces_the_party_until_it_waits(faces: tu
     to a Wait; until then it faces the party and walking on is refused."""
     g, group, _ = bandit(encounter_faces(reaction=faces))
     assert group.reaction_result in ("peaceful", "friendly") and not group.peaceful
-    assert explore.check_walk(g) == Reason(Code.FACING, {"monster": "bandit"})
+    assert explore.check_walk(g) == Reason(Code.FACING, {"monster": "bandit", "talks": True, "runs": True})
     events = g.step(Wait())
     assert not of(events, "attacks") and one(events, "peaceful")["group"] == group.id
     assert group.peaceful and g.state.mode == "explore" and explore.check_walk(g) is None
@@ -394,7 +394,12 @@ def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_when_the_stando
     g = make_game("undercroft", 1, ScriptedDice())
     group, _ = meet(g, "the_unlit", faces=encounter_faces(reaction=(3, 4)), origin=Origin.GUARDIAN)
     st = g.state
-    assert g.refusal(Talk()) is not None and g.refusal(Move(0, 1)) == Reason(Code.FACING, {"monster": "the_unlit"})
+    assert g.refusal(Talk()) is not None
+    walk = g.refusal(Move(0, 1))
+    assert walk == Reason(Code.FACING, {"monster": "the_unlit", "talks": False, "runs": True})
+    assert walk is not None and say(g, Event("refused", {"action": "move", **walk.data()})) == (
+        "The Unlit is facing you: fight, wait or run."  # (no talk: it hears no terms)
+    )
     assert g.legal(Wait())  # the sensible action left: wait for it to make up its mind
     for _ in range(STANDOFF - 1):
         assert not of(g.step(Wait()), "standoff") and st.mode == "encounter"
@@ -508,7 +513,8 @@ def test_a_surprised_monster_out_of_sight_does_not_come_and_is_caught_unaware_wh
     assert explore.check_walk(g) is None
     events = g.step(Wait())  # the party lets its round go by: the bandit, surprised, does nothing in it
     assert one(events, "surprised_skip")["side"] == "monsters" and not rolls(events, "monster_attacks")
-    assert explore.check_walk(g) == Reason(Code.FACING, {"monster": "bandit"})  # round 2: it faces the party
+    # round 2: it faces the party
+    assert explore.check_walk(g) == Reason(Code.FACING, {"monster": "bandit", "talks": True, "runs": True})
 
 
 def test_the_party_surprised_out_of_sight_loses_the_first_round_when_they_meet() -> None:

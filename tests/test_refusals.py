@@ -78,8 +78,8 @@ def documented() -> tuple[dict[str, set[str]], list[dict[str, object]]]:
     doc = (ROOT / "docs" / "EVENTS.md").read_text(encoding="utf-8")
     section = doc[doc.index("### `refused`\n") :]
     section = section[: section.index("\n## ")]
-    table = re.findall(r"^\| `(\w+)` \|\s*((?:`\w+`)?)\s*\|", section, re.MULTILINE)
-    fields = {code: {f.strip("`")} if f else set() for code, f in table}
+    table = re.findall(r"^\| `(\w+)` \|\s*((?:`\w+`(?:, `\w+`)*)?)\s*\|", section, re.MULTILINE)
+    fields = {code: {x.strip("`") for x in f.split(", ")} if f else set() for code, f in table}
     examples = [json.loads(ln) for ln in section.splitlines() if ln.startswith('{"type":"refused"')]
     return fields, examples
 

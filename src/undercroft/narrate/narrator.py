@@ -248,6 +248,7 @@ class Narrator:
             The=The(name) if monster else "It",
             the=the(name) if monster else "it",
             doing=str(e.get("action", "")).replace("_", " "),
+            ways=ways(bool(e.get("talks", True)), bool(e.get("runs", True))),
         )
 
     def _e_roll(self, e: Event) -> str:
@@ -663,3 +664,10 @@ class Narrator:
         balks, waits = _agree(many, "balks", "balk"), _agree(many, "waits", "wait")
         rounds = int(e["rounds"])
         return f"{The(name)} {balks} at the fire and {waits} {rounds} round{'s' if rounds != 1 else ''} for it to die."
+
+
+def ways(talks: bool, runs: bool) -> str:
+    """What a party facing a monster may do instead of walking on, as a refusal says it: "fight, talk, wait or run",
+    without talk where the monster hears no terms and without run where the rules have no running away."""
+    parts = ["fight", *(["talk"] if talks else []), "wait", *(["run"] if runs else [])]
+    return ", ".join(parts[:-1]) + " or " + parts[-1]

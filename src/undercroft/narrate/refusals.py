@@ -8,7 +8,8 @@ from typing import Final
 from undercroft.rules.refusals import Code
 
 # The sentence of each refusal code (docs/EVENTS.md, ``refused``): the code's fields, and ``{The}`` / ``{the}`` for
-# its ``monster`` with its article ("It" / "it" when there is none), ``{doing}`` for the action ("drop food").
+# its ``monster`` with its article ("It" / "it" when there is none), ``{doing}`` for the action ("drop food"),
+# ``{ways}`` for what the party may do instead of walking on ("fight, wait or run").
 REFUSALS: Final[dict[Code, str]] = {
     Code.GAME_OVER: "The game is over.",
     Code.NOT_NOW: "You cannot {doing} now ({mode}).",
@@ -39,7 +40,7 @@ REFUSALS: Final[dict[Code, str]] = {
     Code.BAD_STEP: "A step is one tile in one of eight directions.",
     Code.WALL: "A wall is in the way.",
     Code.IN_THE_WAY: "{The} is in the way.",
-    Code.FACING: "{The} is facing you: fight, talk, wait or run.",
+    Code.FACING: "{The} is facing you: {ways}.",  # (only the ways the rules leave: fight, talk, wait, run)
     Code.NO_STAIRS: "You are not on the stairs down.",
     Code.NO_DRINKER: "Nobody there to drink.",
     Code.UNHURT: "Not hurt: a healing potion would heal nothing.",

@@ -234,7 +234,8 @@ def check_walk(ctx: Ctx) -> Reason | None:
     g = st.group(enc.group)
     if encounter.lets_party_move(g, ctx.monster_of(g)) or encounter.unaware(enc):
         return None
-    return Reason(Code.FACING, {"monster": g.monster})
+    talks = ctx.proc.negotiation and ctx.negotiable(g)  # (what the player may do instead, as the panel lists it)
+    return Reason(Code.FACING, {"monster": g.monster, "talks": talks, "runs": ctx.proc.running})
 
 
 def holds_its_tile(ctx: Ctx, g: Group) -> bool:
