@@ -68,7 +68,8 @@ def test_new_room_holds_a_resident_on_3() -> None:
     g = clear_unique(make_game("undercroft", 1, d))  # (the floor's named monster waits elsewhere)
     resident, _ = level_tables(g)
     # 3: a resident; row 2, column 5; 1d4+1 kobolds (the cell's; face 4: five, plus the level's number_bonus); treasure
-    # 1d6x5 (face 4: 20 gold); then distance 60 ft, nobody surprised, reaction 8.
+    # 1d6x5 (face 4: 20 gold, of which undercroft's monsters carry 40 %: 8); then distance 60 ft, nobody surprised,
+    # reaction 8.
     bonus = g.rs.levels[0].number_bonus
     events = walk_into(g, "room", visited=False, faces=[3, 2, 5, 4, 4, 3, 3, 6, 6, 4, 4])
     check = one(rolls(events, "monster_check"), "roll")
@@ -86,7 +87,7 @@ def test_new_room_holds_a_resident_on_3() -> None:
     assert enc["monster"] == "kobold" and enc["count"] == n and enc["origin"] == "resident" and enc["first"] is True
     assert enc["hp"] == [4] * n
     (group,) = g.state.level.groups
-    assert group.origin == "resident" and group.treasure == 20 and group.segment == g.state.segment
+    assert group.origin == "resident" and group.treasure == 8 and group.segment == g.state.segment
     assert g.state.mode == "encounter"
     assert d.remaining == 0
 
@@ -268,7 +269,7 @@ def test_a_monster_from_deeper_down_on_1_with_a_bigger_hoard() -> None:
     cell = content().encounters[ood.table][1][2]
     assert cell.monster == "gaoler" and content().monsters["gaoler"].treasure == "4d6x10"
     # 1: a resident; 1 on the d12: from the vaults' table, row 2, column 3: a gaoler; its treasure 4d6x10 (faces
-    # 3: 120 gold), twice over
+    # 3: 120 gold), of which undercroft's monsters carry 40 % (48), twice over
     faces = [1, 1, *monster_faces(ood.table, 2, 3, treasure_face=3), *encounter_faces()]
     events = walk_into(g, "room", visited=False, faces=faces)
     deeper = one(rolls(events, "out_of_depth"), "roll")
@@ -276,7 +277,8 @@ def test_a_monster_from_deeper_down_on_1_with_a_bigger_hoard() -> None:
     table = one(events, "table")
     assert (table["table"], table["monster"], table["deeper"]) == (ood.table, "gaoler", True)
     (group,) = g.state.level.groups
-    assert group.monster == "gaoler" and group.treasure == 2 * 120
+    assert g.rs.treasure_percent == 40
+    assert group.monster == "gaoler" and group.treasure == 2 * 48
     assert say(g, deeper) == "Out of depth: rolled 1, 1-1 means something from deeper down, with a hoard!"
     assert d.remaining == 0
 
@@ -323,7 +325,7 @@ def test_no_monster_from_deeper_down_on_2() -> None:
     assert table["table"] == resident and "deeper" not in table.data
     (group,) = g.state.level.groups
     assert group.monster == content().encounters[resident][0][2].monster == "drowned_dead"
-    assert group.treasure == 3 * 5  # its own 1d6x5, once
+    assert group.treasure == 6  # its own 1d6x5 (15), 40 % of it (6, rounded down), once
     assert d.remaining == 0
 
 
@@ -345,7 +347,7 @@ def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
     g = with_running(make_game("citadel", 1, d))
     resident, _ = level_tables(g)
     assert content().encounters[resident][4][3].monster == "hobgoblin"
-    # a hobgoblin (1d4: one), 3d6x10 gold (30)
+    # a hobgoblin (1d4: one), 3d6x10 gold (30: the one-text rulesets' monsters carry the whole of it)
     walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 5, 4, number_face=1, treasure_face=1)])
     st = g.state
     (group,) = st.level.groups

@@ -427,3 +427,12 @@ def test_the_chance_of_pursuit_is_the_bands_until_rolled_then_its_answer() -> No
     assert formulas.pursuit_chance(0, True, False, False) == 100  # submerged: certain
     assert formulas.pursuit_chance(75, False, True, True) == 100  # rolled once: the bot and the panels see it so
     assert formulas.pursuit_chance(75, False, True, False) == 0
+
+
+def test_a_rulesets_share_of_a_monsters_treasure_rounds_down() -> None:
+    assert formulas.treasure_share(120, 40) == 48
+    assert formulas.treasure_share(15, 40) == 6  # (6.0)
+    assert formulas.treasure_share(17, 40) == 6  # (6.8)
+    assert formulas.treasure_share(35, 100) == 35  # the one-text rulesets: the whole
+    assert formulas.treasure_share(0, 40) == 0
+    assert formulas.treasure_share(-5, 40) == 0  # (a treasure die with a negative modifier)

@@ -525,6 +525,9 @@ class Ruleset(Model):
     growth: StrictBool = False  # ours: the characters gain renown and levels (rules.yaml `growth:`)
     # ours: talk that pays: a monster's `agreement` (the way down, a hireling, trade) brings more than peace
     agreements: StrictBool = False
+    # ours: the share (percent) of its rolled treasure a monster met by the monster check carries (uniques,
+    # guardians and what lies on the floor are whole); a ruleset whose merchants sell power keeps gold scarce
+    treasure_percent: Annotated[StrictInt, Field(ge=1, le=100)] = 100
 
 
 def _some_ruleset(rulesets: dict[str, Ruleset]) -> dict[str, Ruleset]:

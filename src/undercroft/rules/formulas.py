@@ -117,6 +117,13 @@ def rest_heal(base: int, level: int, at: tuple[int, ...]) -> int:
     return base + sum(1 for x in at if level >= x) if base else 0
 
 
+def treasure_share(rolled: int, percent: int) -> int:
+    """Ours: the gold a group from a table carries, of its ``rolled`` treasure, where the ruleset gives monsters
+    ``percent`` of it (``treasure_percent``: a ruleset whose merchants turn gold into power keeps it scarce),
+    rounded down; never below 0."""
+    return max(0, rolled) * percent // 100
+
+
 def vigour_gain(bonus: int, limit: int, given: int) -> int:
     """Ours: the maximum hit points an elixir of ``vigour`` adds, when elixirs have already given ``given``: its
     ``bonus``, no more than what is left of its ``limit`` (0: no limit), never below 0."""

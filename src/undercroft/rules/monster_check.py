@@ -59,7 +59,7 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
     )
     n = max(1, n)
     treasure, _ = ctx.roll(events, "treasure", mon.treasure, ENCOUNTER, monster=cell.monster)
-    treasure *= hoard
+    treasure = formulas.treasure_share(treasure, ctx.rs.treasure_percent) * hoard
     told = {"table": table_id, "row": row, "column": col, "monster": cell.monster, "number": n}
     events.append(Event("table", {**told, "deeper": True} if deep else told))
     g = Group(
