@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tcod.console
-from engine_helpers import content, encounter_faces, place_group
+from engine_helpers import content, encounter_faces, go_down, make_game, place_group
 from tcod.event import KeySym, Modifier
 from ui_helpers import (
     Driver,
@@ -24,6 +24,7 @@ from ui_helpers import (
 )
 
 from undercroft.rules import dungeon
+from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.ui import palette, render
@@ -456,3 +457,19 @@ def test_a_critical_hit_is_named_in_the_log() -> None:
     press(stack, KeySym.RETURN)
     damage = 2 * content().monsters["goblin"].damage  # double damage on a 20 (combat.critical_multiplier)
     assert f"A critical hit! Goblin hits. {damage} damage." in screen(stack)
+
+
+def test_on_the_last_level_the_stairs_key_speaks_of_the_way_out() -> None:
+    """Found in play: on the last level ``>`` said "You have not found the stairs down on this floor yet"; there it
+    is the way out that is looked for."""
+    game = make_game("crawler", 1, ScriptedDice())
+    while not game.rs.levels[game.state.depth].final:
+        go_down(game)
+    session = Session(content(), game)
+    stack = Driver(SceneStack(game_stack(session)))
+    x, y = game.state.level.map.stairs
+    assert not session.view.explored()[y, x]  # (the way out is not in sight from the start)
+    turn = game.state.turn
+    press(stack, KeySym.PERIOD, mod=Modifier.LSHIFT)
+    text = " ".join(screen(stack).split())
+    assert "You have not found the way out of this level yet." in text and game.state.turn == turn

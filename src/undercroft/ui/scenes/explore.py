@@ -137,13 +137,15 @@ class ExploreScene(GameScene):
         """``>``: down the stairs when the party stands on them, else travel to them once they are known."""
         game = self.session.game
         stairs = travel.stairs(game)
+        final = game.rs.levels[game.state.depth].final  # (on the last level the stairs are the way out)
         if stairs is None and not game.legal(Descend()):  # (not "you are not on the stairs": none are known)
-            self.session.log.add("You have not found the stairs down on this floor yet.", "refused")
+            where = "the way out of this level" if final else "the stairs down on this floor"
+            self.session.log.add(f"You have not found {where} yet.", "refused")
             return None
         if game.legal(Descend()) or stairs is None or stairs == game.state.pos:
             return self.act(Descend())  # taken, or the engine says why not
         if not travel.path(game, stairs):
-            self.session.log.add("You know of no way to the stairs from here.", "refused")
+            self.session.log.add(f"You know of no way to the {'way out' if final else 'stairs'} from here.", "refused")
             return None
         return self.start(stairs)
 
