@@ -121,6 +121,38 @@ def test_a_great_axe_found_is_taken_up_and_hits_hard_but_seldom() -> None:
 # --- armour: defense for speed -----------------------------------------------------------------------------------
 
 
+def test_armour_found_that_plainly_beats_none_is_put_on_a_trade_off_stays_in_the_pack() -> None:
+    """Found in play: a delver carried Leather Armour unworn (the bar said "no armour") while weapons were taken up
+    at once. Armour with more defense and no more speed lost than what is worn goes on at once; mail, which costs
+    speed, waits for the player's ``Use``."""
+    g = make_game("warden", 1, ScriptedDice())
+    st, m = g.state, g.state.party[0]
+    bare = m.defense
+    st.level.items[st.pos] = [("mail_shirt", 1), ("leather_armour", 1)]
+    events: list[Event] = []
+    explore.pickup(g, events)
+    assert [e["item"] for e in of(events, "wear")] == ["leather_armour"]
+    assert m.armour == "leather_armour" and m.defense == bare + 1 and m.speed == content().party["delver"].speed
+    assert st.items["mail_shirt"] == 1 and "leather_armour" not in st.items
+    assert say(g, one(events, "wear")) == "You put on the Leather Armour: defense 13, speed 90 ft a round."
+
+
+def test_armour_bought_that_beats_what_is_worn_is_put_on_the_old_goes_in_the_pack() -> None:
+    g, _ = descend_to_shop(gold=1000)
+    st, m = g.state, g.state.party[0]
+    assert m.armour == ""  # (none worn)
+    st.wares.update({"mail_shirt": 1, "leather_armour": 1})
+    ev = g.step(Buy(number("mail_shirt")))  # +2 defense for 15 ft of speed: the player's choice, in the pack
+    assert not of(ev, "wear") and st.party[0].armour == "" and st.items["mail_shirt"] == 1
+    ev = g.step(Buy(number("leather_armour")))  # +1 and no speed lost: on at once
+    assert one(ev, "wear")["item"] == "leather_armour" and st.party[0].armour == "leather_armour"
+    st.level.items[st.pos] = [("runed_mail", 1)]  # +3, no speed lost: beats the leather, which goes in the pack
+    events: list[Event] = []
+    explore.pickup(g, events)
+    assert one(events, "wear")["item"] == "runed_mail" and st.party[0].armour == "runed_mail"
+    assert st.items["leather_armour"] == 1 and m.speed == content().party["delver"].speed
+
+
 def test_mail_turns_a_blow_and_slows_the_delver() -> None:
     g, ev = duel("orc", "mail_shirt")  # the orc: attack 3
     m = g.state.party[0]

@@ -82,23 +82,32 @@ def test_a_ware_too_dear_says_why_and_a_click_buys() -> None:
     assert session.game.state.items["rations"] == 2 and session.game.state.gold == 15
 
 
-def test_the_inventory_wears_what_was_bought() -> None:
-    session, stack = at_the_merchant()
-    for _ in range(5):
+def test_armour_bought_that_is_plainly_better_goes_on_mail_waits_for_the_use_list() -> None:
+    session, stack = at_the_merchant(gold=500)
+    st = session.game.state
+    wares = [w for w in st.wares]  # (the list's order: the merchant's stock)
+    for _ in range(wares.index("leather_armour")):
         press(stack, KeySym.DOWN)
-    press(stack, KeySym.RETURN)  # leather armour
-    press(stack, KeySym.I)
-    assert "no armour" in screen(stack)
-    press(stack, KeySym.U)  # use what? the potions, then the armour
-    assert "Use what?" in screen(stack) and "Leather Armour x1" in screen(stack)
-    # (found in play: the list offered the healing potions at full hit points, and the engine then refused)
-    assert "Healing Potion x2 (not hurt)" in screen(stack) and "Leather Armour x1 (" not in screen(stack)
-    press(stack, KeySym.DOWN)
-    press(stack, KeySym.RETURN)
-    assert session.game.state.party[0].armour == "leather_armour"
+    press(stack, KeySym.RETURN)  # leather armour: +1 defense, no speed lost, so it goes on at once
+    assert st.party[0].armour == "leather_armour" and "leather_armour" not in st.items
+    assert "You put on the Leather Armour: defense 13, speed 90 ft a round." in " ".join(screen(stack).split())
+    assert "[ Leather Armour (same)" in screen(stack)
+    for _ in range(wares.index("mail_shirt") - wares.index("leather_armour")):
+        press(stack, KeySym.DOWN)
+    press(stack, KeySym.RETURN)  # the mail shirt: defense for speed, the player's choice: into the pack
+    assert st.party[0].armour == "leather_armour" and st.items["mail_shirt"] == 1
     press(stack, KeySym.I)
     assert "Short Sword: +3 to hit, damage 6; Leather Armour" in screen(stack)
-    assert "defense 13, speed 90 ft" in screen(stack)
+    press(stack, KeySym.U)  # use what? the potions, then the mail
+    assert "Use what?" in screen(stack) and "Mail Shirt x1" in screen(stack)
+    # (found in play: the list offered the healing potions at full hit points, and the engine then refused)
+    assert "Healing Potion x2 (not hurt)" in screen(stack) and "Mail Shirt x1 (" not in screen(stack)
+    press(stack, KeySym.DOWN)
+    press(stack, KeySym.RETURN)
+    assert st.party[0].armour == "mail_shirt" and st.items["leather_armour"] == 1
+    press(stack, KeySym.I)
+    assert "Short Sword: +3 to hit, damage 6; Mail Shirt" in screen(stack)
+    assert "defense 14, speed 75 ft" in screen(stack)
 
 
 def test_each_ware_is_compared_with_what_is_wielded_or_worn() -> None:

@@ -110,8 +110,7 @@ def pickup(ctx: Ctx, events: list[Event]) -> None:
         if it.kind == "treasure":
             st.haul += it.value * amount
         events.append(Event("pickup", {"item": item, "amount": amount}))
-        if it.kind == "weapon":
-            items.wield_found(ctx, item, events)
+        items.take_up(ctx, item, events)
 
 
 def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:

@@ -253,6 +253,35 @@ def wield(ctx: Ctx, member: int, weapon: str, events: list[Event]) -> None:
     )
 
 
+def take_up(ctx: Ctx, item: str, events: list[Event]) -> None:
+    """A thing found or bought that is plainly better is used at once: a weapon (:func:`wield_found`) or armour
+    (:func:`wear_found`); anything else, or a trade-off, stays in the pack for ``Use``."""
+    kind = ctx.content.items[item].kind
+    if kind == "weapon":
+        wield_found(ctx, item, events)
+    elif kind == "armour":
+        wear_found(ctx, item, events)
+
+
+def wear_found(ctx: Ctx, armour: str, events: list[Event]) -> None:
+    """Armour found or bought is put on at once by the living character it plainly beats: more defense and no more
+    speed lost than what it wears (none: 0 and 0); the one with the least defense from its armour. Armour that
+    trades speed for defense (a mail shirt over leather) stays in the pack: that is the player's choice."""
+    st = ctx.state
+    items = ctx.content.items
+    it = items[armour]
+
+    def worn(j: int) -> tuple[int, int]:
+        a = st.party[j].armour
+        return (items[a].defense, items[a].speed_penalty) if a else (0, 0)
+
+    members = [
+        j for j, m in enumerate(st.party) if m.alive and worn(j)[0] < it.defense and it.speed_penalty <= worn(j)[1]
+    ]
+    if members:
+        wear(ctx, min(members, key=lambda j: (worn(j)[0], j)), armour, events)
+
+
 def wield_found(ctx: Ctx, weapon: str, events: list[Event]) -> None:
     """A weapon found is taken up at once by the living character it is plainly better for (the one with the
     weakest weapon, by :func:`formulas.weapon_score`); otherwise it stays in the pack."""

@@ -67,8 +67,7 @@ def buy(ctx: Ctx, number: int, events: list[Event]) -> None:
     st.wares[item] -= 1
     st.items[item] = st.items.get(item, 0) + 1
     events.append(Event("bought", {"item": item, "price": price, "gold": st.gold, "left": st.wares[item]}))
-    if ctx.content.items[item].kind == "weapon":
-        items.wield_found(ctx, item, events)
+    items.take_up(ctx, item, events)
 
 
 def leave(ctx: Ctx, events: list[Event]) -> None:
