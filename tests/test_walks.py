@@ -13,6 +13,7 @@ from test_ui_encounter_map import in_a_new_room, meet_at
 from ui_helpers import TestDice, press
 
 from undercroft import travel
+from undercroft.rules import dungeon
 from undercroft.rules.actions import Move
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode, Origin
@@ -211,3 +212,33 @@ def test_a_walk_drawn_back_by_turns_played_elsewhere_goes_on_afresh() -> None:
     walk_out(stack, scene)
     assert game.state.pos == goal, messages(session)[-3:]
     assert not any("keeps turning you back" in m for m in messages(session))
+
+
+def test_a_walk_goes_on_past_a_group_already_at_peace() -> None:
+    """Found in play: a Wight that "lets you be" stopped every walk and auto-explore at each room or corridor it
+    stood in ("The Wight lets you be."), so the level could not be crossed without a key a step. The reminder is
+    logged and the walk goes on."""
+    session = calm()
+    game = session.game
+    st, m = game.state, game.state.level.map
+    scene = ExploreScene(session)
+    stack = SceneStack([scene])
+    reach = travel.flood(travel.known_walk(game), st.pos)
+    far = max(zip(*reach.nonzero(), strict=True), key=lambda rc: int(reach[rc]))
+    goal = (int(far[1]), int(far[0]))
+    way = travel.path(game, goal)
+    on_way = [int(m.segment_of[y, x]) for x, y in way]
+    seg = next(s for s in on_way if s not in (-1, st.segment))  # a room or corridor the walk crosses
+    spot = next(
+        (x, y)
+        for y in range(m.height)
+        for x in range(m.width)
+        if int(m.segment_of[y, x]) == seg and (x, y) not in way and m.tiles[y, x] == dungeon.FLOOR
+    )
+    g = game.add_group("wight", pos=spot)
+    g.segment, g.met, g.peaceful = seg, True, True
+    scene.start(goal)
+    walk_out(stack, scene)
+    said = messages(session)
+    assert game.state.pos == goal, said[-3:]
+    assert "The Wight lets you be." in said

@@ -276,7 +276,7 @@ class ExploreScene(GameScene):
             return ""
         if any(int(e.get("group", -1)) in self.session.log.unseen for e in events):
             return travel.UNSEEN_STOP
-        if any(e.type not in QUIET_EVENTS for e in events) or found or hp != trip.hp:
+        if any(not quiet(e) for e in events) or found or hp != trip.hp:
             return "" if self.session.log.batch or not found else travel.UNSEEN_STOP
         come = [o for o in game.state.level.groups if o.id in new and not o.peaceful]  # (at peace: walked past)
         if come:
@@ -334,3 +334,9 @@ class ExploreScene(GameScene):
             self.buttons.add(x, 0, 11, "pursue")
         elif self.trip is None:
             self.draw_hover_line(console, right=console.width - len(name) - 3)
+
+
+def quiet(e: Event) -> bool:
+    """Whether ``e`` lets a walk go on: a step, a room entered, a roll that found nothing, a turn of rest; and a
+    group already at peace letting the party be again (logged: the player knows it, and it will not move)."""
+    return e.type in QUIET_EVENTS or (e.type == "peaceful" and bool(e.get("already")))
