@@ -296,6 +296,32 @@ def test_victories_raise_the_delver_a_level_with_hit_points_and_might() -> None:
     assert say(g, of(ev, "level_up")[0]) == "You reach level 3: HP 14, MIGHT 4, AGILITY 3."
 
 
+@pytest.mark.parametrize(("level", "earned"), [(3, 29), (4, 14), (5, 7), (6, 3)])
+def test_a_delver_who_has_outgrown_the_floor_earns_less_renown(level: int, earned: int) -> None:
+    """On floor 1 an orc (worth 29) is whole renown up to level 3 (the floor's number and ``outgrown_after`` 2
+    more), half at level 4, a quarter at 5, an eighth at 6 (rounded down): a delver level 10 on floor 2 is no
+    longer made by farming the first floors."""
+    assert GROWTH.outgrown_after == 2 and content().monsters["orc"].worth == 29
+    g = make_game("undercroft", 1, ScriptedDice())
+    meet(g, "orc", faces=encounter_faces())
+    act(g, Fight())
+    m = g.state.party[0]
+    m.level = level
+    m.renown = formulas.renown_for(level, GROWTH)
+    g.state.front_group().hp[0] = 1  # type: ignore[union-attr]
+    act(g, Attack(), 15)
+    assert g.state.mode == Mode.EXPLORE and m.renown == formulas.renown_for(level, GROWTH) + earned
+
+
+def test_a_gem_is_whole_renown_however_far_the_delver_has_outgrown_the_floor() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    m = g.state.party[0]
+    m.level, m.renown = 9, formulas.renown_for(9, GROWTH)
+    g.state.haul = 120
+    growth.descend(g, [])
+    assert m.renown == formulas.renown_for(9, GROWTH) + 120 // GROWTH.gold_per_renown
+
+
 def test_a_party_shares_the_renown_each_its_own() -> None:
     g = make_game("citadel", 1, ScriptedDice())
     growth.gain(g, 6, [])

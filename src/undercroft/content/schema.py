@@ -361,6 +361,9 @@ class GrowthRules(Model):
     might_at: tuple[Annotated[StrictInt, Field(ge=2, le=99)], ...] = ()
     agility_at: tuple[Annotated[StrictInt, Field(ge=2, le=99)], ...] = ()
     rest_heal_at: tuple[Annotated[StrictInt, Field(ge=2, le=99)], ...] = ()  # +1 HP a turn of rest at each
+    # a victory's renown is whole for a character up to this many levels above the floor's number, and halves for
+    # each level more (monsters far below a delver teach it little; none: always whole)
+    outgrown_after: Annotated[StrictInt, Field(ge=0, le=99)] | None = None
 
 
 class StockItem(Model):

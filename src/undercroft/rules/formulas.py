@@ -124,6 +124,15 @@ def treasure_share(rolled: int, percent: int) -> int:
     return max(0, rolled) * percent // 100
 
 
+def renown_earned(renown: int, level: int, floor: int, outgrown_after: int | None) -> int:
+    """Ours: the renown a character of ``level`` takes from a victory worth ``renown`` to it on floor ``floor``
+    (1-based): whole up to ``outgrown_after`` levels above the floor's number, halved (rounded down) for each level
+    more (``growth.outgrown_after``; None: always whole)."""
+    if outgrown_after is None:
+        return renown
+    return renown >> max(0, level - floor - outgrown_after)
+
+
 def vigour_gain(bonus: int, limit: int, given: int) -> int:
     """Ours: the maximum hit points an elixir of ``vigour`` adds, when elixirs have already given ``given``: its
     ``bonus``, no more than what is left of its ``limit`` (0: no limit), never below 0."""

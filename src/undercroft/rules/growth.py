@@ -17,8 +17,9 @@ from undercroft.rules.state import Group
 
 
 def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
-    """The party defeated ``g``: the worth of every creature of it is renown."""
-    gain(ctx, ctx.monster_of(g).worth * len(g.hp), events)
+    """The party defeated ``g``: the worth of every creature of it is renown, less for a character that has
+    outgrown the floor (:func:`formulas.renown_earned`)."""
+    gain(ctx, ctx.monster_of(g).worth * len(g.hp), events, floor=ctx.state.depth + 1)
 
 
 def descend(ctx: Ctx, events: list[Event]) -> None:
@@ -29,16 +30,18 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
     gain(ctx, renown, events)
 
 
-def gain(ctx: Ctx, renown: int, events: list[Event]) -> None:
-    """Share ``renown`` among the living characters; each rises to the level its renown gives."""
+def gain(ctx: Ctx, renown: int, events: list[Event], floor: int | None = None) -> None:
+    """Share ``renown`` among the living characters; each rises to the level its renown gives. From a victory on
+    ``floor``, each share is what a character of its level earns there (:func:`formulas.renown_earned`)."""
     st = ctx.state
     living = [i for i, m in enumerate(st.party) if m.alive]
     if renown <= 0 or not living or not ctx.rs.growth:
         return
     share, rest = divmod(renown, len(living))
+    after = ctx.rules.growth.outgrown_after if floor is not None else None
     for k, i in enumerate(living):
         m = st.party[i]
-        m.renown += share + (1 if k < rest else 0)
+        m.renown += formulas.renown_earned(share + (1 if k < rest else 0), m.level, floor or 0, after)
         while m.level < formulas.level_for(m.renown, ctx.rules.growth):
             level_up(ctx, i, events)
 

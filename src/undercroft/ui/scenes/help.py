@@ -16,7 +16,8 @@ STATUS_BAR: tuple[tuple[str, str], ...] = (
     (
         "Lv3 of 15",
         "the undercroft: your level and the highest there is (Lv15 max once reached); renown from kills and from "
-        "treasure carried down the stairs raises it, and each level costs more renown than the last",
+        "treasure carried down the stairs raises it, and each level costs more renown than the last; kills on a "
+        "floor you have far outgrown give less",
     ),
     ("Gold  Level  Turn", "your purse, the floor you are on (1 is the first) and the actions taken"),
 )
