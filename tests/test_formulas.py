@@ -436,3 +436,12 @@ def test_a_rulesets_share_of_a_monsters_treasure_rounds_down() -> None:
     assert formulas.treasure_share(35, 100) == 35  # the one-text rulesets: the whole
     assert formulas.treasure_share(0, 40) == 0
     assert formulas.treasure_share(-5, 40) == 0  # (a treasure die with a negative modifier)
+
+
+def test_armour_is_plainly_better_only_with_no_less_defense_and_no_more_weight() -> None:
+    assert formulas.armour_better(1, 0)  # leather over none
+    assert formulas.armour_better(1, 15)  # runed mail over a mail shirt: +1 defense, 15 ft a round quicker
+    assert formulas.armour_better(0, 15)  # as strong and lighter
+    assert not formulas.armour_better(2, -15)  # a mail shirt over none: defense for speed, the player's choice
+    assert not formulas.armour_better(0, 0)  # the same
+    assert not formulas.armour_better(-1, 0)

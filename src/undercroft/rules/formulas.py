@@ -145,6 +145,13 @@ def weapon_score(to_hit: int, damage: int) -> int:
     return to_hit + damage
 
 
+def armour_better(defense: int, lighter: int) -> bool:
+    """Ours: whether armour ``defense`` more and ``lighter`` feet a round less slowing than what is worn (either may
+    be negative) is plainly better, to put on one found or bought at once: no less of either and more of one (armour
+    that trades one for the other is the player's choice, from the pack)."""
+    return defense >= 0 and lighter >= 0 and defense + lighter > 0
+
+
 def monster_bonus(monster_attack: int, exhausted: bool, fatigue: FatigueRules) -> int:
     """A monster's bonus on the attack die: its attack, plus the bonus against an exhausted party (003)."""
     return monster_attack + (fatigue.opponent_bonus if exhausted else 0)

@@ -38,10 +38,12 @@ def gain(ctx: Ctx, renown: int, events: list[Event], floor: int | None = None) -
     if renown <= 0 or not living or not ctx.rs.growth:
         return
     share, rest = divmod(renown, len(living))
-    after = ctx.rules.growth.outgrown_after if floor is not None else None
     for k, i in enumerate(living):
         m = st.party[i]
-        m.renown += formulas.renown_earned(share + (1 if k < rest else 0), m.level, floor or 0, after)
+        part = share + (1 if k < rest else 0)
+        m.renown += (
+            part if floor is None else formulas.renown_earned(part, m.level, floor, ctx.rules.growth.outgrown_after)
+        )
         while m.level < formulas.level_for(m.renown, ctx.rules.growth):
             level_up(ctx, i, events)
 

@@ -264,22 +264,20 @@ def take_up(ctx: Ctx, item: str, events: list[Event]) -> None:
 
 
 def wear_found(ctx: Ctx, armour: str, events: list[Event]) -> None:
-    """Armour found or bought is put on at once by the living character it plainly beats: more defense and no more
-    speed lost than what it wears (none: 0 and 0); the one with the least defense from its armour. Armour that
-    trades speed for defense (a mail shirt over leather) stays in the pack: that is the player's choice."""
+    """Armour found or bought is put on at once by the living character it plainly beats
+    (:func:`formulas.armour_better`, against what it wears: none is 0 and 0), the one with the least defense from
+    its armour. Armour that trades speed for defense (a mail shirt over leather) stays in the pack."""
     st = ctx.state
     items = ctx.content.items
     it = items[armour]
-
-    def worn(j: int) -> tuple[int, int]:
-        a = st.party[j].armour
-        return (items[a].defense, items[a].speed_penalty) if a else (0, 0)
-
-    members = [
-        j for j, m in enumerate(st.party) if m.alive and worn(j)[0] < it.defense and it.speed_penalty <= worn(j)[1]
-    ]
+    worn = {
+        j: (items[m.armour].defense, items[m.armour].speed_penalty) if m.armour else (0, 0)
+        for j, m in enumerate(st.party)
+        if m.alive
+    }
+    members = [j for j, (d, p) in worn.items() if formulas.armour_better(it.defense - d, p - it.speed_penalty)]
     if members:
-        wear(ctx, min(members, key=lambda j: (worn(j)[0], j)), armour, events)
+        wear(ctx, min(members, key=lambda j: (worn[j][0], j)), armour, events)
 
 
 def wield_found(ctx: Ctx, weapon: str, events: list[Event]) -> None:

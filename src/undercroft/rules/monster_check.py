@@ -62,9 +62,7 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
     treasure = formulas.treasure_share(treasure, ctx.rs.treasure_percent) * hoard
     told = {"table": table_id, "row": row, "column": col, "monster": cell.monster, "number": n}
     events.append(Event("table", {**told, "deeper": True} if deep else told))
-    g = Group(
-        st.next_group, cell.monster, [mon.hp] * n, mon.hp, st.depth, seg, far_tile(ctx, seg), origin, max(0, treasure)
-    )
+    g = Group(st.next_group, cell.monster, [mon.hp] * n, mon.hp, st.depth, seg, far_tile(ctx, seg), origin, treasure)
     st.next_group += 1
     init_behaviour(g, mon)
     st.level.add_group(g)

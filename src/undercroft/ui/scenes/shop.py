@@ -53,10 +53,10 @@ def _against(content: Content, m: Member, ware: str) -> tuple[str, str]:
     lighter = (worn.speed_penalty if worn else 0) - it.speed_penalty
     weight = "as quick" if lighter == 0 else f"{abs(lighter)} ft a round {'quicker' if lighter > 0 else 'slower'}"
     what = f"the {worn.name}" if worn else "no armour"
-    if defense * lighter < 0:
-        word = "mixed"
+    if formulas.armour_better(defense, lighter):  # (what the engine puts on at once, found or bought)
+        word = "better"
     else:
-        word = "better" if defense + lighter > 0 else "worse" if defense + lighter < 0 else "same"
+        word = "mixed" if defense * lighter < 0 else "worse" if defense + lighter < 0 else "same"
     return word, f"against {what}: {_signed(defense)} defense, {weight}"
 
 
