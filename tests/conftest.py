@@ -90,7 +90,10 @@ class CpuGuard:
             )
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        """One line: what the shared set-ups and the full collections cost, the largest set-ups first."""
+        """One line: what the shared set-ups and the full collections cost, the largest set-ups first (none from
+        pytest-xdist's controller, which runs no test: each worker counts its own)."""
+        if terminalreporter.config.pluginmanager.hasplugin("dsession"):
+            return
         largest = sorted(self.shared.items(), key=lambda kv: -kv[1])[:4]
         names = ", ".join(f"{name} {spent:.1f} s" for name, spent in largest if spent >= 0.05)
         terminalreporter.write_line(

@@ -108,12 +108,17 @@ def test_the_end_screen_says_where_the_run_turned(dead: Path) -> None:
     assert f"Play on from just before it: undercroft replay {dead} --until" in flat.replace("/ ", "/")
 
 
-def test_at_80x24_the_end_screen_keeps_the_command_that_plays_on(dead: Path, tmp_path: Path) -> None:
+def test_at_80x24_the_end_screen_keeps_the_command_that_plays_on(
+    dead: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The smallest screen once left the play-on command to the morgue file: the panel widens (the map beside it
-    narrower) until every section fits, with a save's long name (a word seed's twenty digits) and the morgue's."""
+    narrower) until every section fits, with a save's long name (a word seed's twenty digits) and the morgue's, in
+    the saves folder under a home (written ``~``, as every player's is: not the test's temporary folder's length)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
     name = "warden-14057373462282159211-20261204-192450"
-    path = tmp_path / "saves" / f"{name}.jsonl"
-    path.parent.mkdir()
+    saves = Path(".local", "share", "undercroft", "saves")
+    path = tmp_path / saves / f"{name}.jsonl"
+    path.parent.mkdir(parents=True)
     path.write_bytes(dead.read_bytes())
     session = Session.load(content(), path)
     session.morgue = tmp_path / "morgue" / f"morgue-{name}.txt"
@@ -121,7 +126,7 @@ def test_at_80x24_the_end_screen_keeps_the_command_that_plays_on(dead: Path, tmp
         text = screen(Driver(SceneStack([EndScene(session, write_morgue=False)]), size=(80, 24)))
     assert cuts == [] and broken_frames(text) == []
     flat = box_text(text, "Death").replace("/ ", "/").replace("- ", "-")  # (a path breaks after / or -)
-    assert f"Play on from just before it: undercroft replay {path} --until" in flat
+    assert f"Play on from just before it: undercroft replay ~/{saves}/{name}.jsonl --until" in flat
     assert f"Morgue file (the morgue folder): morgue-{name}.txt" in flat or str(session.morgue) in flat
     assert "Where it turned:" in flat and "Score:" in flat and "Enter: title" in flat
     assert "@" in text  # the map beside it still shows the party
