@@ -188,6 +188,7 @@ SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("bought", {"item": "healing_potion", "price": 40, "gold": 20}),
     ("shop_left", {"gold": 20}),
     ("directions", {"group": 1, "monster": "{m}", "count": 3, "stairs": [10, 4]}),
+    ("charted", {"item": "delvers_chart", "stairs": [10, 4], "out": False}),
     ("hired", {"group": 1, "monster": "{m}", "count": 1}),
     (
         "hireling_attack",

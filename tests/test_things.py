@@ -437,6 +437,37 @@ def test_gold_equal_to_the_price_buys_and_a_coin_less_does_not() -> None:
     assert g.state.gold == 0 and g.state.items["healing_potion"] == 3
 
 
+def test_a_chart_bought_from_the_merchant_marks_the_way_down_once() -> None:
+    g, _ = descend_to_shop(gold=300)
+    price = ITEMS["delvers_chart"].price
+    assert g.state.wares["delvers_chart"] == 1 and price is not None
+    g.step(Buy(number("delvers_chart")))
+    g.step(LeaveShop())
+    x, y = g.state.level.map.stairs
+    assert not g.state.level.explored[y, x] and not travel.path(g, (x, y))
+    ev = g.step(Use(number("delvers_chart")))
+    read = one(ev, "charted")
+    assert read.data == {"item": "delvers_chart", "stairs": [x, y], "out": False}
+    assert say(g, read) == "You read the Delver's Chart: the way down is on your map (> to go)."
+    assert g.state.level.explored[y, x] and travel.path(g, (x, y))  # the way there, to travel by
+    assert g.state.items["delvers_chart"] == 0 and g.state.gold == 300 - price
+    assert say(g, Event("charted", {**read.data, "out": True})).endswith("the way out is on your map (> to go).")
+
+
+def test_a_chart_is_not_wasted_where_the_way_down_is_known_nor_read_in_a_fight() -> None:
+    g = make_game("undercroft", 1, ScriptedDice())
+    carry(g, "delvers_chart")
+    x, y = g.state.level.map.stairs
+    g.state.level.memory[y, x] = True  # seen before
+    refused = one(g.step(Use(number("delvers_chart"))), "refused")
+    assert why(refused) == Reason(Code.WAY_KNOWN, {"item": "delvers_chart"})
+    assert say(g, refused) == "You know the way down already: keep the Delver's Chart for a floor you do not."
+    g.state.level.memory[y, x] = False
+    meet(g, "orc", faces=encounter_faces())
+    assert why(one(g.step(Use(number("delvers_chart"))), "refused")).code == Code.NOT_NOW
+    assert g.state.items["delvers_chart"] == 1
+
+
 def test_no_merchant_where_the_ruleset_has_none() -> None:
     g = make_game("citadel", 1, ScriptedDice())
     walk_to(g, g.state.level.map.stairs)

@@ -121,7 +121,7 @@ def test_each_ware_is_compared_with_what_is_wielded_or_worn() -> None:
         press(stack, KeySym.DOWN)  # the spear
     said = " ".join(panel_text(screen(stack), session).split())
     assert "Against the Short Sword: +1 to hit, -1 damage." in said
-    press(stack, KeySym.DOWN, KeySym.DOWN, KeySym.DOWN)  # the mail shirt
+    press(stack, KeySym.DOWN, KeySym.DOWN, KeySym.DOWN, KeySym.DOWN)  # the mail shirt (the lantern, the chart)
     said = " ".join(panel_text(screen(stack), session).split())
     assert "Against no armour: +2 defense, 15 ft a round slower." in said
     session.game.state.party[0].armour = "mail_shirt"  # (as if worn)
@@ -164,3 +164,24 @@ def test_an_elixir_carried_counts_against_its_limit_in_the_shop() -> None:
     assert word == "" and "9 more maximum HP once the 1 you carry is drunk" in said
     st.items["elixir_of_life"] = 4
     assert compare(game.content, st, True, "elixir_of_life")[0] == "no use"
+
+
+def test_a_chart_bought_is_read_from_the_pack_and_the_stairs_come_on_the_map() -> None:
+    session, stack = at_the_merchant(gold=500)
+    st = session.game.state
+    for _ in range(list(st.wares).index("delvers_chart")):
+        press(stack, KeySym.DOWN)
+    said = " ".join(panel_text(screen(stack), session).split())
+    assert "Read (Use) on a floor where you have not found the stairs" in said
+    press(stack, KeySym.RETURN)  # 100 of 500: bought at once
+    assert st.items["delvers_chart"] == 1
+    press(stack, KeySym.ESCAPE)
+    x, y = st.level.map.stairs
+    assert session.game.mode == Mode.EXPLORE and not st.level.explored[y, x]
+    press(stack, KeySym.I, KeySym.U)
+    text = screen(stack)
+    assert "Use what?" in text and "Delver's Chart x1" in text and "Delver's Chart x1 (" not in text
+    press(stack, KeySym.RETURN)  # (the list is by id: the chart first)
+    text = screen(stack)
+    assert "You read the Delver's Chart: the way down is on your map (> to go)." in text
+    assert st.level.explored[y, x] and "delvers_chart" not in [i for i, n in st.items.items() if n]

@@ -172,7 +172,7 @@ MonstersFile = dict[Id, Monster]
 
 # --- items.yaml ----------------------------------------------------------------------------------------------
 
-ItemKind = Literal["gold", "potion", "food", "oil", "weapon", "armour", "tool", "treasure"]
+ItemKind = Literal["gold", "potion", "food", "oil", "weapon", "armour", "tool", "treasure", "chart"]
 #: What a potion (for a while) or a tool (while carried) does besides healing: ``fleetness`` adds ``bonus`` feet to
 #: each character's speed, ``heroism`` ``bonus`` to each character's attack roll, ``sight`` ``bonus`` tiles to how
 #: far the party sees.

@@ -102,6 +102,7 @@ EVENT_LEVELS: Final[dict[str, Level]] = {
     "bought": "player",
     "shop_left": "player",
     "directions": "player",
+    "charted": "player",
     "hired": "player",
     "hireling_attack": "player",
     "hireling_left": "player",
@@ -143,6 +144,7 @@ GOOD = {
     "drink",
     "level_up",
     "directions",
+    "charted",
     "hired",
 }
 BAD = {"death", "attacks", "caught", "reveal", "exhausted", "walked_past", "rises", "got_away"}

@@ -368,6 +368,10 @@ class Narrator:
             return f"{The(name)} {_agree(many, 'points', 'point')} you to the stairs you know already: nothing new."
         return f"{The(name)} {_agree(many, 'tells', 'tell')} you the way down: it is on your map (> to go)."
 
+    def _e_charted(self, e: Event) -> str:
+        way = "the way out" if e.get("out") else "the way down"
+        return f"You read the {self.content.items[e['item']].name}: {way} is on your map (> to go)."
+
     def _e_hired(self, e: Event) -> str:
         name, many = self.group(e)
         fights = _agree(many, "it fights", "they fight")

@@ -47,6 +47,7 @@ REFUSALS: Final[dict[Code, str]] = {
     Code.NO_SUCH_ITEM: "There is no such thing.",
     Code.NOT_CARRIED: "You have no {item}.",
     Code.NOT_USABLE: "The {item} is not used that way.",
+    Code.WAY_KNOWN: "You know the way down already: keep the {item} for a floor you do not.",
     Code.NOTHING_TO_USE: "You carry nothing you can use.",
     Code.NOT_SOLD: "The merchant has no {item} for sale.",
     Code.TOO_DEAR: "You have too little gold for the {item}.",

@@ -14,7 +14,7 @@ does more (:func:`after_terms`):
 
 from __future__ import annotations
 
-from undercroft.rules import dungeon, searches, shop
+from undercroft.rules import items, shop
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.state import Group
@@ -26,13 +26,8 @@ def after_terms(ctx: Ctx, g: Group, events: list[Event]) -> None:
     what = ctx.monster_of(g).agreement
     told = {"group": g.id, "monster": g.monster, "count": g.count_told}
     if what == "directions":
-        m = st.level.map
-        x, y = m.stairs
-        known = bool(st.level.explored[y, x])  # (folds the looks in first) the party has seen the stairs already
-        if not known:
-            for px, py in searches.least_cost_path(m.tiles != dungeon.WALL, st.pos, (x, y)):
-                st.level.memory[py, px] = True  # the way there, as it was told
-            st.level.touch()
+        known = items.show_way_down(ctx)
+        x, y = st.level.map.stairs
         events.append(Event("directions", {**told, "stairs": [x, y], "known": known}))
     elif what == "hireling":
         g.hired = True

@@ -14,6 +14,9 @@
   (:func:`formulas.weapon_score` higher than the wielded one's).
 * Armour is worn (:func:`wear`): ``defense`` added, ``speed_penalty`` feet taken off the wearer's speed.
 * A tool works while carried (:meth:`Ctx.effect_bonus`): a lantern's ``sight``.
+* A chart, read while exploring (or at the merchant's), shows the way down from where the party stands, as a
+  kobold's directions do (:func:`show_way_down`, event ``charted``); refused where the stairs are on the map
+  already: it would be wasted.
 * Treasure (gems) is carried: its ``value`` taken up on a floor is that floor's haul, renown once carried down the
   stairs (:mod:`~undercroft.rules.growth`).
 
@@ -26,7 +29,7 @@ from collections.abc import Mapping
 
 from undercroft.content import Content
 from undercroft.content.schema import Item
-from undercroft.rules import combat, encounter, formulas
+from undercroft.rules import combat, dungeon, encounter, formulas, searches
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
@@ -35,8 +38,8 @@ from undercroft.rules.rng import COMBAT, ENCOUNTER
 from undercroft.rules.state import Member
 from undercroft.rules.types import Mode
 
-#: The kinds of item ``Use`` takes: drunk, wielded or worn.
-USABLE = ("potion", "weapon", "armour")
+#: The kinds of item ``Use`` takes: drunk, wielded, worn or read.
+USABLE = ("potion", "weapon", "armour", "chart")
 
 
 def catalogue(content: Content) -> tuple[str, ...]:
@@ -100,6 +103,9 @@ def use(ctx: Ctx, number: int, member: int, events: list[Event]) -> None:
     if it.kind == "potion" and it.heal is not None:
         drink(ctx, member, item, events)
         return
+    if it.kind == "chart":
+        read_chart(ctx, item, events)
+        return
     if it.kind == "potion":
         quaff(ctx, member, item, events)
     elif it.kind == "weapon":
@@ -111,8 +117,9 @@ def use(ctx: Ctx, number: int, member: int, events: list[Event]) -> None:
 
 def use_refusal(ctx: Ctx, item: str, member: int) -> Reason | None:
     """Why character ``member`` cannot use ``item`` now, or None (read-only): not carried, not a thing one uses,
-    no such living character, or a healing potion for one unhurt (:func:`unhurt`). ``Use`` is refused for these
-    reasons, and the screens ask before offering it ("Healing Potion x3 (not hurt)")."""
+    no such living character, a healing potion for one unhurt (:func:`unhurt`), or a chart out of exploring or
+    with the way down on the map already. ``Use`` is refused for these reasons, and the screens ask before offering
+    it ("Healing Potion x3 (not hurt)")."""
     st = ctx.state
     it = ctx.content.items[item]
     if st.items.get(item, 0) <= 0:
@@ -121,7 +128,35 @@ def use_refusal(ctx: Ctx, item: str, member: int) -> Reason | None:
         return Reason(Code.NOT_USABLE, {"item": item})
     if not 0 <= member < len(st.party) or not st.party[member].alive:
         return Reason(Code.NO_DRINKER)
+    if it.kind == "chart":
+        if st.mode not in (Mode.EXPLORE, Mode.SHOP):
+            return Reason(Code.NOT_NOW, {"mode": st.mode.value})
+        x, y = st.level.map.stairs
+        return Reason(Code.WAY_KNOWN, {"item": item}) if st.level.explored[y, x] else None
     return unhurt(st.party[member]) if it.kind == "potion" and it.heal is not None else None
+
+
+def show_way_down(ctx: Ctx) -> bool:
+    """Mark the stairs down (the way out, on the last floor) and the shortest way there from where the party stands
+    on the level's map, as if walked; whether the stairs were seen already (then nothing is marked)."""
+    st = ctx.state
+    m = st.level.map
+    x, y = m.stairs
+    known = bool(st.level.explored[y, x])  # (folds the looks in first)
+    if not known:
+        for px, py in searches.least_cost_path(m.tiles != dungeon.WALL, st.pos, (x, y)):
+            st.level.memory[py, px] = True
+        st.level.touch()
+    return known
+
+
+def read_chart(ctx: Ctx, chart: str, events: list[Event]) -> None:
+    """A chart is read (and used up): the way down is on the map (:func:`show_way_down`)."""
+    st = ctx.state
+    st.items[chart] -= 1
+    show_way_down(ctx)
+    x, y = st.level.map.stairs
+    events.append(Event("charted", {"item": chart, "stairs": [x, y], "out": ctx.rs.levels[st.depth].final}))
 
 
 def unhurt(m: Member) -> Reason | None:

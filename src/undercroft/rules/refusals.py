@@ -60,6 +60,7 @@ class Code(StrEnum):
     NO_SUCH_ITEM = "no_such_item"  # ours: an item number that names no item
     NOT_CARRIED = "not_carried"  # (item): ours: the party has none of it
     NOT_USABLE = "not_usable"  # (item): ours: it is not used that way (gold, food, oil, treasure, a tool)
+    WAY_KNOWN = "way_known"  # (item): ours: a chart read where the stairs are on the map already
     NOTHING_TO_USE = "nothing_to_use"  # ours: the party carries nothing it can use
     NOT_SOLD = "not_sold"  # (item): ours: the merchant does not sell it here
     TOO_DEAR = "too_dear"  # (item): ours: the party has less gold than the price

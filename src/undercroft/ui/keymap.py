@@ -175,7 +175,7 @@ def _common(help_title: str = "back to the title (the game is kept)") -> tuple[B
             ("i",),
             "inventory; q in it drinks, u uses a thing",
             doc="inventory: gold, each character's level and kit, what you carry; `q` drinks from there, `u` uses "
-            "something you carry (wield a weapon, put on armour, drink any potion)",
+            "something you carry (wield a weapon, put on armour, drink any potion, read a chart)",
         ),
         Bind(
             "look",
@@ -493,7 +493,8 @@ SHOP = KeyMode(
             "inventory",
             ("i",),
             "inventory; u in it uses a thing (wield, wear, drink)",
-            doc="inventory; `u` in it uses something you carry: wield a weapon, put on armour, drink a potion",
+            doc="inventory; `u` in it uses something you carry: wield a weapon, put on armour, drink a potion, "
+            "read a chart",
         ),
         Bind("log", ("L",), "the whole log"),
         Bind("help", ("?",), "help: every key"),
