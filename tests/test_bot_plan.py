@@ -172,6 +172,7 @@ class WholeLevelWalker(Walker):
                 return
 
 
+@pytest.mark.slow  # (whole games: the undercroft one took 1.1 s of CPU once the cells were fewer)
 @pytest.mark.parametrize(("ruleset", "seed"), [("undercroft", 3), ("crawler", 5), ("citadel", 8), ("warden", 13)])
 def test_a_whole_game_planned_to_the_nearest_goal_is_the_game_planned_over_the_whole_level(
     content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch
