@@ -78,6 +78,7 @@ def test_the_warning_asks_and_only_going_in_takes_the_step() -> None:
         "What will not work: it will not talk; it takes no gold; there is no running from it.",
         "Once you are in, only a fight gets you past it.",
         "Waiting only lets it strike first.",
+        "If you fight it: win",  # (the look panel's odds: what going in is likely to cost)
         "Go in?",
         "[g] Go in",
         "[s] Stay back",

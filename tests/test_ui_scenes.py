@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -158,6 +159,19 @@ def test_explore_status_bar_map_and_keys() -> None:
     assert names(stack) == ["ExploreScene"]
 
 
+def test_the_one_left_standing_drinks_without_being_asked_who() -> None:
+    """Played in the window: with three of the citadel's four down, q asked "Who drinks?" of a list where only
+    one could."""
+    session, _ = forced("citadel")
+    party = session.game.state.party
+    for m in party[1:]:
+        m.hp = 0
+    party[0].hp = 3
+    stack = Driver(SceneStack(game_stack(session)))
+    press(stack, KeySym.Q)
+    assert "Who drinks?" not in screen(stack) and party[0].hp > 3 and names(stack) == ["ExploreScene"]
+
+
 def test_map_is_drawn_lit_dim_and_dark() -> None:
     session, _ = forced()
     game = session.game
@@ -221,8 +235,12 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     log = [r.strip() for r in rows(text)[render.LOG_Y :] if r.strip()]
     assert "You have already tried to talk to the Goblin." in log[-1]  # and in the log, its newest line
 
+    offered = re.search(r"Bribe\.\.\. \d+% at (\d+)", panel_text(screen(stack), session))
+    assert offered is not None
     press(stack, KeySym.N4, mod=Modifier.LSHIFT)  # $: bribe (b is a vi-key: it walks)
     assert names(stack)[-1] == "PromptScene"
+    assert f"> {offered[1]}_" in screen(stack)  # the panel's sum typed in already: Enter offers it
+    press(stack, *[KeySym.BACKSPACE] * len(offered[1]))
     type_text(stack, "1x0")  # only digits are taken
     text = screen(stack)
     assert "> 10_" in text and "Accepted once in 6 (17%); if not, it keeps" in text.replace("│", " ")
@@ -452,6 +470,7 @@ def test_a_critical_hit_is_named_in_the_log() -> None:
     dice.push(1, 1)  # talk fails first: a bribe comes only after a failed negotiation
     press(stack, KeySym.T)
     press(stack, KeySym.N4, mod=Modifier.LSHIFT)  # $
+    press(stack, *[KeySym.BACKSPACE] * 7)  # (the sum typed in already)
     type_text(stack, "10")
     dice.push(6, 20)  # the bribe is refused; the goblin strikes first with a natural 20
     press(stack, KeySym.RETURN)

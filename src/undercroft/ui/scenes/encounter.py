@@ -98,12 +98,15 @@ class EncounterScene(GameScene):
         return out
 
     def bribe_prompt(self) -> Transition | None:
-        """Ask how much gold, when a bribe can be offered now; else a notice says why not (the engine's words),
-        and holds the keys typed after the ``$`` (digits would walk and rest) until it is closed."""
+        """Ask how much gold, when a bribe can be offered now, the sum the panel names typed in already (the least
+        that has the best chance: Enter offers it, Backspace changes it); else a notice says why not (the engine's
+        words), and holds the keys typed after the ``$`` (digits would walk and rest) until it is closed."""
         if not self.session.game.legal(Bribe(0)):
             self.act(Bribe(0))
             return Push(NoticeScene("Bribe", self.session.refused or "No bribe can be offered now."))
         gold = self.session.game.state.gold
+        g = self.group()
+        best = None if g is None else chances.best_bribe(self.session.game, g)
 
         def done(text: str) -> Transition | None:
             return self.act(Bribe(int(text)))
@@ -115,6 +118,7 @@ class EncounterScene(GameScene):
                 done,
                 digits_only=True,
                 max_len=7,
+                initial="" if best is None else str(best[0]),
                 hint=self.bribe_hint,
             )
         )

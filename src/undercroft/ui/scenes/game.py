@@ -34,7 +34,7 @@ from undercroft.ui.scenes.door import DoorScene
 from undercroft.ui.scenes.help import HelpScene
 from undercroft.ui.scenes.inventory import InventoryScene
 from undercroft.ui.scenes.log import LogScene
-from undercroft.ui.scenes.look import LookScene, draw_hover, odds_line
+from undercroft.ui.scenes.look import LookScene, draw_hover, explore_odds, odds_line
 from undercroft.ui.scenes.menu import MenuScene
 from undercroft.ui.scenes.overview import OverviewScene
 from undercroft.ui.scenes.prompt import PromptScene
@@ -109,8 +109,9 @@ class GameScene(Scene):
 
     def warning(self, action: Action) -> Transition | None:
         """Before a step into the room of a final guardian (the engine's :meth:`Game.finale_ahead`), once a game
-        session: what waits there, what will not work against it and what may, and the question; going in takes
-        the step (an ordinary ``Move``), staying back nothing. None when there is nothing to warn of."""
+        session: what waits there, what will not work against it and what may, the odds of fighting it (as the
+        look panel's), and the question; going in takes the step (an ordinary ``Move``), staying back nothing.
+        None when there is nothing to warn of."""
         game = self.session.game
         terms = game.finale_ahead(action)
         if terms is None or terms.group in self.session.warned:
@@ -122,7 +123,8 @@ class GameScene(Scene):
             self.session.warned.add(terms.group)
             return self.act(action)
 
-        lines = [*threat.finale_lines(game, terms), "Go in?"]
+        odds = [text for text, _ in explore_odds(self.session, game.state.group(terms.group))]
+        lines = [*threat.finale_lines(game, terms), *odds, "Go in?"]
         return Push(ChoiceScene("The way out", lines, [("g", "Go in"), ("s", "Stay back")], chosen))
 
     # --- input -------------------------------------------------------------------------------------------------
@@ -234,10 +236,12 @@ class GameScene(Scene):
         return long if len(long) <= room else f"Drink ({n})"
 
     def drink(self) -> Transition | None:
-        """Drink a potion: the lone delver at once; in a party, choose who (the most wounded is offered first)."""
+        """Drink a potion: the one living character at once; in a party, choose who (the most wounded is offered
+        first)."""
         party = self.session.game.state.party
-        if len(party) == 1:
-            return self.act(Drink(0))
+        standing = [i for i, m in enumerate(party) if m.alive]
+        if len(standing) == 1:
+            return self.act(Drink(standing[0]))
         options = [("", f"{m.name} (HP {m.hp}/{m.max_hp})" if m.alive else f"{m.name} (down)") for m in party]
         menu = MenuScene("Who drinks?", options, lambda i: self.act(Drink(i)))
         living = [i for i, m in enumerate(party) if m.alive]
