@@ -14,12 +14,13 @@ import pytest
 from fight_helpers import enumerate_fight
 
 from undercroft.content import Content
-from undercroft.rules.actions import Attack, Fight
+from undercroft.rules.actions import Action, Attack, Drink, Fight, ThrowOil
 from undercroft.rules.context import init_behaviour
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.game import Game
+from undercroft.rules.rng import Stream
 from undercroft.rules.state import Encounter, Group
-from undercroft.rules.types import Mode, Origin
+from undercroft.rules.types import Behaviour, Mode, Origin
 from undercroft.sim import exact
 from undercroft.sim.odds import (
     FIGHTS,
@@ -28,10 +29,12 @@ from undercroft.sim.odds import (
     Start,
     attack_target,
     clear_cache,
+    drink_win,
     exact_from,
     exactly,
     fight_odds,
     matchup_spec,
+    oil_win,
     simulate_from,
     start_odds,
     starts,
@@ -426,3 +429,85 @@ def test_a_party_is_simulated_whole(content: Content) -> None:
         m.hp = 0
     only = fight_odds(content, game)
     assert only is not None and only.character == game.state.party[0].template and "only one" in only.method
+
+
+# --- the odds of drinking or throwing oil first (the fight panel's choices) -----------------------------------
+
+
+def engine_win_after(game: Game, first: Action, fights: int = SCALAR_FIGHTS, seed: int = 11) -> float:
+    """The engine's own win rate, over ``fights`` fights from the game's state: ``first``, then attacking the
+    weakest living creature until one side is down (dice from a stream of the test's own; the game put back)."""
+    snap = game.snapshot()
+    wins = 0
+    try:
+        with game.forced_dice(Stream(seed, "after")):
+            for _ in range(fights):
+                game.restore(snap)
+                assert game.step(first)[0].type != "refused"
+                st = game.state
+                for _swing in range(500):
+                    g = st.front_group()
+                    if st.mode != Mode.COMBAT or g is None:
+                        break
+                    game.step(Attack(attack_target(g)))
+                wins += st.mode not in (Mode.DEAD, Mode.COMBAT)
+    finally:
+        game.restore(snap)
+    return wins / fights
+
+
+def close_to(p: float, engine: float) -> bool:
+    return abs(p - engine) <= SIGMAS * math.sqrt(max(p * (1 - p), 1e-12) / SCALAR_FIGHTS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("monster", "count", "hp", "target"),
+    [
+        ("troll", 1, 5, 0),  # it regenerates
+        ("the_patient_one", 1, 6, 0),  # it holds its ground: nobody swings while the delver drinks
+        ("linen_mummy", 1, 4, 0),  # it strikes every other turn
+        ("sump_leeches", 3, 6, 1),  # a group: the oil at one that is not the weakest
+    ],
+)
+def test_drinking_or_throwing_oil_first_is_what_the_engine_makes_of_it(
+    content: Content, monster: str, count: int, hp: int, target: int
+) -> None:
+    """The fight panel's "Drink: win N%" and "Throw oil at it: win N%" are the engine's odds of that choice, then
+    attacking the weakest as the headline odds assume."""
+    game, _ = new_game(content, "undercroft")
+    g = place(game, monster, count)
+    assert game.step(Fight())[0].type != "refused"
+    if game.state.combat is not None and not game.state.combat.party_turn:
+        game.state.combat.party_turn = True  # (the delver's turn, whoever is quicker)
+    game.state.party[0].hp = hp
+    if count > 1:
+        g.hp[0] = 2  # the weakest is another
+    game.state.items.update({"healing_potion": 1, "oil_flask": 1})
+    drink, oil = drink_win(content, game), oil_win(content, game, target)
+    assert drink is not None and oil is not None
+    on = fight_odds(content, game)
+    assert on is not None and drink > on.win - 0.02  # (a potion at low hit points helps, or nearly)
+    engine_drink = engine_win_after(game, Drink(0))
+    engine_oil = engine_win_after(game, ThrowOil(target))
+    assert close_to(drink, engine_drink), (drink, engine_drink)
+    assert close_to(oil, engine_oil), (oil, engine_oil)
+
+
+def test_no_odds_for_drinking_at_full_hit_points_or_against_a_kneeler(content: Content) -> None:
+    game, _ = new_game(content, "undercroft")
+    place(game, "orc")
+    game.step(Fight())
+    game.state.items["healing_potion"] = 1
+    assert drink_win(content, game) is None  # unhurt
+    game.state.party[0].hp -= 3
+    assert drink_win(content, game) is not None
+    game.state.items["oil_flask"] = 0
+    assert oil_win(content, game, 0) is None  # no oil carried
+    game, _ = new_game(content, "undercroft")
+    kneeler = next(m for m, mon in content.monsters.items() if Behaviour.KNEELS in mon.behaviours)
+    place(game, kneeler)
+    game.step(Fight())
+    game.state.items["healing_potion"] = 1
+    game.state.party[0].hp -= 3
+    assert game.state.mode == Mode.COMBAT and drink_win(content, game) is None  # it would kneel: no win, no loss

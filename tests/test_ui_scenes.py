@@ -280,6 +280,24 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     assert session.game.state.gold == 180  # the start gold (3d6x10, all sixes): the bribe came back with the kill
 
 
+def test_a_lone_delver_sees_the_odds_after_oil_and_after_a_potion() -> None:
+    """Played: a flask of oil or a potion first was the right choice more than once, and the panel gave odds only
+    for fighting on; each now says what fighting on after it comes to (sim.odds.oil_win, drink_win)."""
+    session, dice = forced()
+    stack = meet(session, dice, "troll")
+    press(stack, KeySym.F)
+    c = session.game.state.combat
+    assert c is not None
+    c.party_turn = True  # (the delver's turn)
+    session.game.state.party[0].hp = 4
+    text = panel_text(screen(stack), session)
+    on = re.search(r"If you fight on: win (\d+)%", text)
+    oil = re.search(r"\[o\] Throw oil at it: win (\d+)%", text)
+    drink = re.search(r"\[q\] Drink \(2 left\): win (\d+)%", text)
+    assert on and oil and drink, text
+    assert int(drink[1]) > int(on[1])  # at 4 of 12 hit points, a potion first is worth it
+
+
 def test_a_name_with_its_own_article_reads_the_mid_label() -> None:
     """Seen in the regenerated screenshots: "[a] Attack The Leech-Mother"; a terse label keeps "Attack Goblin"."""
     session, dice = forced()
