@@ -178,6 +178,7 @@ def test_a_chart_bought_is_read_from_the_pack_and_the_stairs_come_on_the_map() -
     press(stack, KeySym.ESCAPE)
     x, y = st.level.map.stairs
     assert session.game.mode == Mode.EXPLORE and not st.level.explored[y, x]
+    assert "!1  ,1  ?1" in screen(stack)  # the status bar keeps it in mind (glyphs only, at 80 columns)
     press(stack, KeySym.I, KeySym.U)
     text = screen(stack)
     assert "Use what?" in text and "Delver's Chart x1" in text and "Delver's Chart x1 (" not in text

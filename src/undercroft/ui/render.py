@@ -464,14 +464,20 @@ def draw_status(
             break
 
 
-PACK_WORDS: Final = {"potion": ("healing", "healing"), "oil": ("oil", "oil"), "food": ("ration", "rations")}
+PACK_WORDS: Final = {
+    "potion": ("healing", "healing"),
+    "oil": ("oil", "oil"),
+    "food": ("ration", "rations"),
+    "chart": ("chart", "charts"),
+}
 
 
 def pack_texts(game: Game) -> tuple[str, str]:
     """The supplies the party carries into a meeting, in words (``!2 healing  !1 oil  ,1 ration``) and in glyphs
     only (``!2  !1  ,1``): the healing potions (all that ``Drink`` takes, of every strength), the oil, the
-    rations; the rest of the pack is the inventory's (``i``). A bar that listed every kind carried ("!1 *1 !1 !7
-    (1 !1 ,2 /1", three of them "!") had no room left for it by floor 3 and showed nothing."""
+    rations, and a chart (a floor not searched, kept for one that goes badly: easily forgotten); the rest of the
+    pack is the inventory's (``i``). A bar that listed every kind carried ("!1 *1 !1 !7 (1 !1 ,2 /1", three of them
+    "!") had no room left for it by floor 3 and showed nothing."""
     content = game.content
     have = game.state.items
     words, glyphs = [], []
