@@ -424,6 +424,34 @@ def test_a_wanderer_goes_its_way_at_the_end_of_a_standoff() -> None:
     assert kinds(events)[-2:] == ["standoff", "leaves"] and g.state.fled == group.id
 
 
+def test_a_peddler_at_peace_goes_its_way_when_the_party_waits() -> None:
+    """003, 9-11: "no attack, monster leaves". Played: a wandering peddler whose talk failed stood in the only
+    corridor to the stairs for ever (it holds its ground and never starts anything); waiting did nothing."""
+    g = make_game("undercroft", 1, ScriptedDice())
+    group, _ = meet(g, "peddler", faces=encounter_faces(reaction=(5, 5)), origin=Origin.WANDERING)
+    assert group.reaction_result == "peaceful" and g.state.mode == "encounter"
+    script(g).push(1, 1)
+    assert one(g.step(Talk()), "negotiate")["result"] == "failure"
+    events = g.step(Wait())
+    assert one(events, "leaves")["group"] == group.id and g.state.fled == group.id and g.state.mode == "explore"
+
+
+def test_a_quiet_wanderer_goes_its_way_when_the_standoff_ends_and_a_quiet_resident_stays() -> None:
+    """A wanderer that never attacks first (it holds its ground), met hostile, neither attacks nor goes on a wait;
+    at the end of the standoff it goes its way, without a blow. A resident of the same kind stays in its room."""
+    g = make_game("undercroft", 1, ScriptedDice())
+    group, _ = meet(g, "peddler", faces=encounter_faces(reaction=(2, 2)), origin=Origin.WANDERING)
+    assert group.reaction_result == "hostile"
+    for _ in range(STANDOFF - 1):
+        assert not of(g.step(Wait()), "leaves") and g.state.mode == "encounter"
+    events = g.step(Wait())
+    assert kinds(events)[-2:] == ["standoff", "leaves"] and not of(events, "attack") and script(g).remaining == 0
+    g = make_game("undercroft", 1, ScriptedDice())
+    meet(g, "peddler", faces=encounter_faces(reaction=(5, 5)))  # a resident: it keeps its ground
+    for _ in range(STANDOFF + 1):
+        assert not of(g.step(Wait()), "leaves") and g.state.mode == "encounter"
+
+
 def test_a_hostile_monster_that_has_not_attacked_by_the_end_of_a_standoff_attacks() -> None:
     g, _group, _ = bandit(encounter_faces(reaction=(2, 2)))  # hostile: 50 % a wait
     script(g).push(*[100] * STANDOFF, 1)  # it never takes its chance; then, the standoff over, it attacks (and misses)

@@ -50,6 +50,15 @@ def initiates(ctx: Ctx, g: Group, mon: Monster) -> bool:
     return g.risen and not g.peaceful and not any(b in mon.behaviours for b in _QUIET)
 
 
+def moves_on(g: Group, mon: Monster) -> bool:
+    """Ours: whether ``g`` is a quiet wanderer (passive, or holding its ground: it never starts anything) that
+    goes its way rather than stand in front of the party for good: on a kind reaction when the party waits (003,
+    9-11: it leaves), and at the end of a standoff whatever its reaction (it never attacks first). A peddler whose
+    talk failed once stood in a corridor for ever, leaving a fight or a bribe as the only way on."""
+    quiet = any(b in mon.behaviours for b in _QUIET)
+    return quiet and g.origin == Origin.WANDERING and g.risen and not g.peaceful
+
+
 def lets_party_move(g: Group, mon: Monster) -> bool:
     """Whether the party may walk on (or down) while ``g`` faces it."""
     return g.peaceful or not g.risen or any(b in mon.behaviours for b in _QUIET)
@@ -207,8 +216,12 @@ def _attacks(ctx: Ctx, g: Group, events: list[Event], *, first: Side | None = No
 
 
 def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
-    """The monster acts on its reaction (the party waited, or was surprised)."""
-    if not initiates(ctx, g, ctx.monster_of(g)):
+    """The monster acts on its reaction (the party waited, or was surprised); a quiet wanderer
+    (:func:`moves_on`) at peace with the party goes its way."""
+    mon = ctx.monster_of(g)
+    if not initiates(ctx, g, mon):
+        if moves_on(g, mon) and g.reaction_result in ("peaceful", "friendly"):
+            _lets_be(ctx, g, events)
         return
     band = reaction_band(ctx, g)
     chance = band.attacks_chance if band is not None else formulas.PERCENT
@@ -258,10 +271,11 @@ def round_passes(ctx: Ctx, events: list[Event], *, waited: bool = False) -> None
         events.append(
             Event("surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told, "side": lost})
         )
+    mon = ctx.monster_of(g)
     if (
         st.mode == Mode.ENCOUNTER
         and enc.rounds >= ctx.rules.encounter.standoff_rounds
-        and initiates(ctx, g, ctx.monster_of(g))
+        and (initiates(ctx, g, mon) or moves_on(g, mon))
     ):
         standoff(ctx, g, events)
 
@@ -269,13 +283,13 @@ def round_passes(ctx: Ctx, events: list[Event], *, waited: bool = False) -> None
 def standoff(ctx: Ctx, g: Group, events: list[Event]) -> None:
     """A meeting that has lasted ``encounter.standoff_rounds`` rounds with the monster still facing the party
     (neither attacking nor going) ends: it makes up its mind. One that may attack (its reaction band's chance
-    above 0, or no reaction at all) attacks, first; one that never attacks on a wait goes its way or lets the
-    party be, as on a kind reaction."""
+    above 0, or no reaction at all) attacks, first; one that never attacks on a wait, or never starts anything (a
+    quiet wanderer, :func:`moves_on`), goes its way or lets the party be, as on a kind reaction."""
     enc = ctx.state.encounter
     assert enc is not None
     events.append(Event("standoff", {"group": g.id, "monster": g.monster, "count": g.count_told, "rounds": enc.rounds}))
     band = reaction_band(ctx, g)
-    if band is None or band.attacks_chance > 0:
+    if (band is None or band.attacks_chance > 0) and initiates(ctx, g, ctx.monster_of(g)):
         _attacks(ctx, g, events, first=Side.MONSTERS)
     else:
         _lets_be(ctx, g, events)
