@@ -173,6 +173,28 @@ def test_continue_with_differences_offers_a_branch(user: Path, monkeypatch: pyte
     assert path.read_bytes() == before  # the old save is kept as it was
 
 
+def test_a_save_this_version_no_longer_replays_offers_a_branch(user: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played: an engine change made a save desync at turn 818, and the title said only "Cannot continue". It
+    offers what a save from other data gets: a new branch (repeating its actions), or watching it."""
+    path = _game()
+    before = path.read_bytes()
+
+    def desync(cls: type[Session], content: Any, p: Path) -> Session:
+        raise record.Desync(1, Rest(), ["refused: not_now"])
+
+    monkeypatch.setattr(Session, "resume", classmethod(desync))
+    d = Driver(SceneStack([TitleScene(content(), seed=7)]))
+    press(d, KeySym.C)
+    assert names(d) == ["TitleScene", "ChoiceScene"]
+    text = " ".join(screen(d).split())
+    assert "no longer replays it the same (desync at turn 1 (action rest): differs in refused: not_now)" in text
+    press(d, KeySym.G)
+    session = d.scenes[0].session  # type: ignore[attr-defined]
+    assert names(d)[0] == "ExploreScene" and session.path != path and session.game.state.turn == 2
+    session.close()
+    assert path.read_bytes() == before  # the old save is kept as it was
+
+
 def test_continue_with_differences_may_watch(user: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _game()
     _differ(monkeypatch)

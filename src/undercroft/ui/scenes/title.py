@@ -173,7 +173,9 @@ class TitleScene(Scene):
         except saves_mod.SaveLocked as exc:
             g.open_pid = exc.pid
             return self.refuse_open(g.path, exc.pid)
-        except (record.RecordingError, record.Desync, OSError, ValueError, KeyError) as exc:
+        except record.Desync as exc:  # the same data, but this version of the engine plays it otherwise
+            return self.offer_differences(g.path, [f"this version of the game no longer replays it the same ({exc})"])
+        except (record.RecordingError, OSError, ValueError, KeyError) as exc:
             self.message = f"Cannot continue {g.path.name}: {exc}"
             return None
         title = saves_mod.ruleset_title(self.content, g.ruleset)
