@@ -237,7 +237,7 @@ class Session:
                 break
             s.act(action)
             if s.refused:
-                stopped = f" Stopped at its turn {turn}: this data refuses it ({s.refused})."
+                stopped = f" Stopped at its turn {turn}: this game refuses it now ({s.refused})."
                 break
         s.last_events = []
         label = saves_mod.seed_label(path, h.seed)
@@ -246,7 +246,7 @@ class Session:
             s.seed_text = label
         new = s.path.name if s.path is not None else "?"
         s.log.add(
-            f"A new branch of {path.name} at turn {s.game.state.turn}, played with this data and recorded to "
+            f"A new branch of {path.name} at turn {s.game.state.turn}, played with this game and data, recorded to "
             f"{new} (the old save is kept as it was).{stopped}",
             "alert",
         )
