@@ -22,6 +22,7 @@ from undercroft.rules.rng import Stream
 from undercroft.rules.state import Encounter, Group
 from undercroft.rules.types import Behaviour, Mode, Origin
 from undercroft.sim import exact
+from undercroft.sim.first import drink_win, oil_win
 from undercroft.sim.odds import (
     FIGHTS,
     PARTY,
@@ -29,12 +30,10 @@ from undercroft.sim.odds import (
     Start,
     attack_target,
     clear_cache,
-    drink_win,
     exact_from,
     exactly,
     fight_odds,
     matchup_spec,
-    oil_win,
     simulate_from,
     start_odds,
     starts,

@@ -282,7 +282,7 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
 
 def test_a_lone_delver_sees_the_odds_after_oil_and_after_a_potion() -> None:
     """Played: a flask of oil or a potion first was the right choice more than once, and the panel gave odds only
-    for fighting on; each now says what fighting on after it comes to (sim.odds.oil_win, drink_win)."""
+    for fighting on; each now says what fighting on after it comes to (sim.first.oil_win, drink_win)."""
     session, dice = forced()
     stack = meet(session, dice, "troll")
     press(stack, KeySym.F)

@@ -131,20 +131,24 @@ def use_refusal(ctx: Ctx, item: str, member: int) -> Reason | None:
     if it.kind == "chart":
         if st.mode not in (Mode.EXPLORE, Mode.SHOP):
             return Reason(Code.NOT_NOW, {"mode": st.mode.value})
-        x, y = st.level.map.stairs
-        return Reason(Code.WAY_KNOWN, {"item": item}) if st.level.explored[y, x] else None
+        return Reason(Code.WAY_KNOWN, {"item": item}) if stairs_seen(ctx) else None
     return unhurt(st.party[member]) if it.kind == "potion" and it.heal is not None else None
 
 
+def stairs_seen(ctx: Ctx) -> bool:
+    """Whether the stairs down (the way out, on the last floor) are on the level's map already."""
+    x, y = ctx.state.level.map.stairs
+    return bool(ctx.state.level.explored[y, x])  # (folds the looks in first)
+
+
 def show_way_down(ctx: Ctx) -> bool:
-    """Mark the stairs down (the way out, on the last floor) and the shortest way there from where the party stands
-    on the level's map, as if walked; whether the stairs were seen already (then nothing is marked)."""
+    """Mark the stairs down and the shortest way there from where the party stands on the level's map, as if
+    walked; whether they were seen already (:func:`stairs_seen`: then nothing is marked)."""
     st = ctx.state
-    m = st.level.map
-    x, y = m.stairs
-    known = bool(st.level.explored[y, x])  # (folds the looks in first)
+    known = stairs_seen(ctx)
     if not known:
-        for px, py in searches.least_cost_path(m.tiles != dungeon.WALL, st.pos, (x, y)):
+        m = st.level.map
+        for px, py in searches.least_cost_path(m.tiles != dungeon.WALL, st.pos, m.stairs):
             st.level.memory[py, px] = True
         st.level.touch()
     return known

@@ -37,13 +37,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from undercroft.content import Content
-from undercroft.content.schema import Monster
-from undercroft.rules import formulas, items
-from undercroft.rules.dice import Dice
+from undercroft.rules import formulas
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group, Member
 from undercroft.rules.types import Behaviour, FreeRound, Mode
-from undercroft.sim import chances, partytable
+from undercroft.sim import partytable
 from undercroft.sim.exact import delver_turn, exact, monster_attack, outcome_probabilities, regenerate
 from undercroft.sim.partytable import full_behind
 from undercroft.sim.spec import FightSpec, fight_spec
@@ -267,75 +265,6 @@ def fight_odds(content: Content, game: Game, group: Group | None = None) -> Odds
         return odds
     name = next(m.name for m in game.state.party if m.template == odds.character)
     return replace(odds, method=f"{odds.method}; {name} alone: the only one of the party still standing")
-
-
-def drink_win(content: Content, game: Game) -> float | None:
-    """The chance of winning the fight on from here after a healing potion drunk now (``Drink``: the weakest
-    carried, :func:`undercroft.rules.items.healing_potion`), then attacking as :func:`fight_odds` does: each heal
-    its share (:func:`undercroft.sim.chances.distribution`), never above the maximum, then the monsters' turn (a
-    monster that holds its ground holds: nobody swung). None where it is not a lone character's turn in a fight
-    it could drink in, with no potion, at full hit points, or against a monster that kneels again when nobody
-    swings (the fight would end, neither won nor lost)."""
-    own = _own_turn(content, game)
-    potion = items.healing_potion(game)
-    if own is None or potion is None:
-        return None
-    start, mon = own
-    heal = content.items[potion].heal
-    if heal is None or Behaviour.KNEELS in mon.behaviours or start.spec.delver_hp >= start.spec.delver_max_hp:
-        return None
-    return _drunk(start, Behaviour.HOLDS_GROUND in mon.behaviours, heal)
-
-
-def oil_win(content: Content, game: Game, target: int) -> float | None:
-    """The chance of winning the fight on from here after a flask of oil thrown now at creature ``target`` of the
-    group (its index, as ``ThrowOil``'s), then attacking as :func:`fight_odds` does: each burn its share (at least
-    ``fatigue.minimum_damage``), the creature gone at 0, then the monsters' turn. None where it is not a lone
-    character's turn in a fight, with no oil, or no such creature standing."""
-    own = _own_turn(content, game)
-    oil = game.item_of("oil")
-    g = game.state.front_group()
-    if own is None or oil is None or g is None or not 0 <= target < len(g.hp) or g.hp[target] <= 0:
-        return None
-    burn = content.items[oil].oil_damage
-    if burn is None:
-        return None
-    return _burnt(own[0], g.hp[target], burn, content.rules.fatigue.minimum_damage)
-
-
-def _own_turn(content: Content, game: Game) -> tuple[Start, Monster] | None:
-    """The fight of the one character standing, on its own turn in a fight (no hireling beside it: the odds
-    leave them out), and its foe's monster; None otherwise."""
-    if game.state.mode != Mode.COMBAT or game.hirelings():
-        return None
-    start = _deciding(content, game)
-    g = game.state.front_group()
-    if not isinstance(start, Start) or not start.delver_next or g is None:
-        return None
-    return start, content.monsters[g.monster]
-
-
-@lru_cache(maxsize=CACHE_SIZE)
-def _drunk(start: Start, holds: bool, heal: str) -> float:
-    spec = start.spec
-    win = 0.0
-    for amount, p in chances.distribution(Dice.parse(heal)):
-        hp = min(spec.delver_max_hp, spec.delver_hp + amount)
-        after = replace(start, spec=replace(spec, delver_hp=hp), delver_next=False, skip_next=start.skip_next or holds)
-        win += p * start_odds(after).win
-    return win
-
-
-@lru_cache(maxsize=CACHE_SIZE)
-def _burnt(start: Start, hp: int, burn: str, least: int) -> float:
-    win = 0.0
-    for amount, p in chances.distribution(Dice.parse(burn)):
-        rest = list(start.hps)
-        rest.remove(hp)
-        left = hp - max(least, amount)
-        hps = tuple(sorted([*rest, left] if left > 0 else rest))
-        win += p * (1.0 if not hps else start_odds(replace(start, hps=hps, delver_next=False)).win)
-    return win
 
 
 def _deciding(content: Content, game: Game, group: Group | None = None) -> Start | PartyStart | None:

@@ -9,7 +9,7 @@ from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil, Wait
 from undercroft.rules.names import owns_article, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
-from undercroft.sim import odds
+from undercroft.sim.first import drink_win, oil_win
 from undercroft.ui import render, threat
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, FAINT, TEXT, TITLE
@@ -152,11 +152,11 @@ class CombatScene(GameScene):
         target_name = (
             self.session.narrator.creature(g.monster, self.target, len(g.hp)) if g is not None and g.alive else "it"
         )
-        # a lone delver's other choices on its turn: the odds of fighting on after it (sim.odds)
-        oil_win = odds.oil_win(game.content, game, self.target)
-        drink_win = odds.drink_win(game.content, game)
-        oil_label = "Throw oil at it" + ("" if oil_win is None else f": win {threat.pct(oil_win)}")
-        drink_label = self.drink_label() + ("" if drink_win is None else f": win {threat.pct(drink_win)}")
+        # a lone delver's other choices on its turn: the odds of fighting on after it (sim.first)
+        after_oil = oil_win(game.content, game, self.target)
+        after_drink = drink_win(game.content, game)
+        oil_label = "Throw oil at it" + ("" if after_oil is None else f": win {threat.pct(after_oil)}")
+        drink_label = self.drink_label() + ("" if after_drink is None else f": win {threat.pct(after_drink)}")
         opts: list[tuple[str, str, Action]] = [
             ("fight", f"Attack {the(target_name) if owns_article(target_name) else target_name}", Attack(self.target)),
             ("oil", oil_label, ThrowOil(self.target)),

@@ -239,12 +239,11 @@ class GameScene(Scene):
         """Drink a potion: the one living character at once; in a party, choose who (the most wounded is offered
         first)."""
         party = self.session.game.state.party
-        standing = [i for i, m in enumerate(party) if m.alive]
-        if len(standing) == 1:
-            return self.act(Drink(standing[0]))
+        living = [i for i, m in enumerate(party) if m.alive]
+        if len(living) == 1:
+            return self.act(Drink(living[0]))
         options = [("", f"{m.name} (HP {m.hp}/{m.max_hp})" if m.alive else f"{m.name} (down)") for m in party]
         menu = MenuScene("Who drinks?", options, lambda i: self.act(Drink(i)))
-        living = [i for i, m in enumerate(party) if m.alive]
         if living:
             menu.cursor = min(living, key=lambda i: (party[i].hp - party[i].max_hp, i))
         return Push(menu)
