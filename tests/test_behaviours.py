@@ -185,15 +185,15 @@ def test_regenerates_every_round_up_to_its_maximum() -> None:
     regen = game.monster_of(g).regenerate
     assert regen >= 1 and game.state.mode == "combat"
     ev = act(game, Attack(0), 15, 1)  # 10 - 6 = 4, then it closes up
-    assert one(ev, "regenerate")["hp"] == 4 + regen and g.hp == [4 + regen]
+    assert one(ev, "regenerate")["hp"] == 4 + regen and g.hp == (4 + regen,)
     assert say(game, one(ev, "regenerate")) == f"Ossuary Knot closes up. Ossuary Knot at {4 + regen}."
     hp = 4 + regen
     while hp < g.max_hp:
         ev = act(game, Attack(0), 2, 1)  # both miss
         hp = min(g.max_hp, hp + regen)
-        assert g.hp == [hp]
+        assert g.hp == (hp,)
     ev = act(game, Attack(0), 2, 1)
-    assert g.hp == [g.max_hp] and not of(ev, "regenerate")
+    assert g.hp == (g.max_hp,) and not of(ev, "regenerate")
 
 
 # --- holds its ground: the patient one -------------------------------------------------------------------------

@@ -104,11 +104,11 @@ def test_delver_hits_on_d20_plus_might_at_or_over_defense_exactly() -> None:
     ev = step(game, dice, Attack(0), 9, 1)  # 9 + 3 = 12: equal to defense hits
     a = party_attack(ev)
     assert (a["natural"], a["modifier"], a["total"], a["defense"], a["hit"]) == (9, 3, 12, 12, True)
-    assert g.hp == [2]
+    assert g.hp == (2,)
     ev = step(game, dice, Attack(0), 8, 1)  # 8 + 3 = 11: one less misses
     a = party_attack(ev)
     assert (a["total"], a["hit"], a["damage"]) == (11, False, 0)
-    assert g.hp == [2]
+    assert g.hp == (2,)
 
 
 def test_a_natural_one_misses_whatever_the_bonus() -> None:
@@ -118,10 +118,10 @@ def test_a_natural_one_misses_whatever_the_bonus() -> None:
     ev = step(game, dice, Attack(0), 1, 1)
     a = party_attack(ev)
     assert a["natural"] == 1 and a["total"] == 51 and a["total"] >= a["defense"]
-    assert a["hit"] is False and a["damage"] == 0 and g.hp == [200]
+    assert a["hit"] is False and a["damage"] == 0 and g.hp == (200,)
     assert say(game, ev[0]) == "You miss."
     ev = step(game, dice, Attack(0), 2, 1)  # any other face with MIGHT 50 hits
-    assert party_attack(ev)["hit"] and g.hp == [147]
+    assert party_attack(ev)["hit"] and g.hp == (147,)
 
 
 def test_a_monster_natural_one_misses_whatever_its_attack() -> None:
@@ -141,7 +141,7 @@ def test_a_natural_twenty_hits_anything_for_double_damage() -> None:
     ev = step(game, dice, Attack(0), 20, 1)  # 20 + 3 = 23 < 40, but a natural 20 hits
     a = party_attack(ev)
     assert a["hit"] and a["critical"] and a["total"] == 23 and a["defense"] == 40
-    assert a["damage"] == 2 * 6 and g.hp == [8] and a["target_hp_after"] == 8
+    assert a["damage"] == 2 * 6 and g.hp == (8,) and a["target_hp_after"] == 8
 
 
 def test_a_monster_natural_twenty_deals_double_damage() -> None:
@@ -161,7 +161,7 @@ def test_damage_is_flat_might_plus_weapon(might: int, weapon: int) -> None:
     d.might, d.weapon = might, weapon
     ev = step(game, dice, Attack(0), 19, 1)
     a = party_attack(ev)
-    assert a["hit"] and a["damage"] == might + weapon and g.hp == [30 - might - weapon]
+    assert a["hit"] and a["damage"] == might + weapon and g.hp == (30 - might - weapon,)
 
 
 def test_the_starting_kit_deals_the_standard_six() -> None:
@@ -228,11 +228,11 @@ def test_three_monsters_are_three_pools_kill_one_and_there_are_two() -> None:
     game, dice = new_game()
     g, _ = engage(game, "ghoul", 3)
     ev = step(game, dice, Attack(0), 15, 1, 1, 1)
-    assert g.hp == [2, 8, 8]
+    assert g.hp == (2, 8, 8)
     assert say(game, party_attack(ev)) == "You hit. 6 damage. Ghoul #1 at 2."
     assert [e["attacker_index"] for e in monster_attacks(ev)] == [0, 1, 2]
     ev = step(game, dice, Attack(0), 15, 1, 1)
-    assert g.hp == [0, 8, 8] and g.alive == [1, 2]
+    assert g.hp == (0, 8, 8) and g.alive == [1, 2]
     assert one(ev, "kill")["index"] == 0
     assert [e["attacker_index"] for e in monster_attacks(ev)] == [1, 2]  # kill one and there are two
     assert game.state.mode == "combat"
@@ -243,16 +243,16 @@ def test_target_selection() -> None:
     g, _ = engage(game, "ghoul", 3)
     ev = step(game, dice, Attack(2), 15, 1, 1, 1)
     a = party_attack(ev)
-    assert a["target_index"] == 2 and g.hp == [8, 8, 2]
+    assert a["target_index"] == 2 and g.hp == (8, 8, 2)
     assert say(game, a) == "You hit. 6 damage. Ghoul #3 at 2."
     ev = step(game, dice, Attack(2), 15, 1, 1)
-    assert g.hp == [8, 8, 0]
+    assert g.hp == (8, 8, 0)
     before = game.checksum()
     for bad in (Attack(2), Attack(3), Attack(-1)):  # a dead one, none at all
         ev = game.step(bad)
         assert kinds(ev) == ["refused"] and game.checksum() == before
     ev = step(game, dice, Attack(1), 15, 1, 1)
-    assert g.hp == [8, 2, 0]
+    assert g.hp == (8, 2, 0)
 
 
 # --- the report ------------------------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def test_exhaustion_minus_two_to_hit_and_damage_and_plus_two_for_the_opponent() 
     g, _ = engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 11, 7)  # 11 + 3 - 2 = 12 hits for 6 - 2; 7 + 3 + 2 = 12 hits
     a, m = party_attack(ev), one(ev, "attack", attacker_side="monsters")
-    assert (a["modifier"], a["total"], a["hit"], a["damage"]) == (1, 12, True, 4) and g.hp == [4]
+    assert (a["modifier"], a["total"], a["hit"], a["damage"]) == (1, 12, True, 4) and g.hp == (4,)
     assert (m["modifier"], m["total"], m["hit"], m["damage"]) == (5, 12, True, 3)
     assert say(game, a) == "You hit. 4 damage. Ghoul at 4."
     ev = step(game, dice, Attack(0), 10, 6)  # 11 and 11: both miss
@@ -358,7 +358,7 @@ def test_any_hit_deals_at_least_one(natural: int, damage: int) -> None:
     g, _ = engage(game, "ghoul")
     ev = step(game, dice, Attack(0), natural, 1)  # 13 + 1 - 2 = 12 hits
     a = party_attack(ev)
-    assert a["hit"] and a["damage"] == damage and g.hp == [8 - damage]
+    assert a["hit"] and a["damage"] == damage and g.hp == (8 - damage,)
 
 
 # --- drinking --------------------------------------------------------------------------------------------------

@@ -220,7 +220,7 @@ def test_running_goes_through_the_chosen_door_and_the_segment_beyond_gets_its_mo
     check = one(ev, "roll", purpose="monster_check")
     assert check["segment"] == ways[other].segment  # the entry procedure of the segment run into
     assert kinds(ev).index("run") < kinds(ev).index("enter") and st.mode == Mode.EXPLORE
-    assert g.segment != st.segment and g.hp == [game.monster_of(g).hp]  # it stays where it was
+    assert g.segment != st.segment and g.hp == (game.monster_of(g).hp,)  # it stays where it was
 
 
 def test_a_door_behind_the_group_is_blocked_and_with_every_way_blocked_there_is_no_running() -> None:

@@ -351,7 +351,7 @@ def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
     walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 5, 4, number_face=1, treasure_face=1)])
     st = g.state
     (group,) = st.level.groups
-    assert group.hp == [10] and group.treasure == 30
+    assert group.hp == (10,) and group.treasure == 30
     room, door, inside = st.segment, st.prev_pos, st.pos
     hob, warrior = content().monsters["hobgoblin"], content().party["warrior"]
     damage = warrior.might + content().items[warrior.weapon].damage
@@ -361,13 +361,13 @@ def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
     # the warrior hits (19, no natural 20); the rogue, priest and mage roll natural 1s; the hobgoblin misses.
     d.push(19, 1, 1, 1, 1)
     events = g.step(Attack(0))
-    assert group.hp == [hob.hp - damage] and st.mode == "combat"
+    assert group.hp == (hob.hp - damage,) and st.mode == "combat"
     assert [e["hit"] for e in of(events, "attack")] == [True, False, False, False, False]
     d.push(NOTHING)  # the run over, the corridor run into gets its monster check
     events = g.step(Run())
     leave = one(events, "leave")
     assert leave["pursued"] is False and st.mode == "explore" and st.pos == door and st.segment != room
-    assert group in st.level.groups and group.hp == [hob.hp - damage]
+    assert group in st.level.groups and group.hp == (hob.hp - damage,)
     # back in: no new monster check (it is still there), the same group, still hurt
     events = g.step(Move(inside[0] - door[0], inside[1] - door[1]))
     assert not rolls(events, "monster_check")

@@ -61,4 +61,4 @@ def test_the_new_weapon_counts_in_a_fight() -> None:
     g, _ = meet(game, "empty_harness")  # the Warden: a fight at once; AGILITY 3 vs 2, the delver first
     assert st.mode == "combat"
     ev = act(game, Attack(0), 15, 2)  # 15 + 3 hits: 7 damage; the harness misses
-    assert one(ev, "attack", attacker_side="party")["damage"] == 7 and g.hp == [14 - 7]
+    assert one(ev, "attack", attacker_side="party")["damage"] == 7 and g.hp == (14 - 7,)

@@ -213,6 +213,6 @@ def test_a_group_that_does_not_follow_is_told_as_the_group_it_is() -> None:
         g, met = meet(game, "bandit", 3, faces=encounter_faces(distance=(3, 3), reaction=HOSTILE))
         assert say(game, one(met, "encounter")) == "3 x Bandit!"
         game.state.party[0].speed = game.content.monsters["bandit"].speed  # not faster: its pursuit roll decides
-        g.hp[:] = hp
+        g.hp = hp
         ev = act(game, Run(), 76, NOTHING)  # 76 against its 75%: it stays; the segment run into finds nothing
         assert say(game, one(ev, "evade")) == line

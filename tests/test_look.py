@@ -123,7 +123,7 @@ def test_a_group_in_sight_is_named_with_which_one_its_hp_and_the_odds(monkeypatc
     assert f"Orc, 1 of 3: HP {g.hp[0]}/{g.max_hp}, {game.distance_to(g)} ft away." in text
     assert "If you fight on: win" in text  # the encounter panel's odds line
     assert game.monster_of(g).description.split()[0] in text
-    g.hp[1] = 2
+    g.set_hp(1, 2)
     press(driver, KeySym.TAB)
     assert scene.cursor == game.creature_tiles(g)[1]
     assert f"Orc, 2 of 3: HP 2/{g.max_hp}" in screen(driver)

@@ -481,7 +481,7 @@ def test_drinking_or_throwing_oil_first_is_what_the_engine_makes_of_it(
         game.state.combat.party_turn = True  # (the delver's turn, whoever is quicker)
     game.state.party[0].hp = hp
     if count > 1:
-        g.hp[0] = 2  # the weakest is another
+        g.set_hp(0, 2)  # the weakest is another
     game.state.items.update({"healing_potion": 1, "oil_flask": 1})
     drink, oil = drink_win(content, game), oil_win(content, game, target)
     assert drink is not None and oil is not None

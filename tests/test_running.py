@@ -75,14 +75,14 @@ def test_running_from_a_monster_that_does_not_pursue_is_free_and_it_stays_hurt()
     assert st.mode == "combat" and not game.proc.pursuit  # seed 001: nothing follows
     room, entry = st.segment, st.encounter.entry if st.encounter else None
     act(game, Attack(0), 15, 1)  # 8 -> 2
-    assert g.hp == [2]
+    assert g.hp == (2,)
     hp, clock = st.party[0].hp, st.rounds
     ev = act(game, Run(), NOTHING)  # no die for the run; the corridor run into gets its monster check
     assert kinds(ev) == ["run", "leave", "enter", "roll"] and one(ev, "leave")["pursued"] is False
     assert one(ev, "roll", purpose="monster_check")["segment"] == st.segment
     assert st.mode == "explore" and st.pos == entry and st.segment != room  # the landing: the door it came in by
     assert st.party[0].hp == hp and st.rounds == clock + 1  # no cost but the round it takes
-    assert g in st.level.groups and g.hp == [2] and g.segment == room  # it stays, keeps its damage
+    assert g in st.level.groups and g.hp == (2,) and g.segment == room  # it stays, keeps its damage
     # Coming back: the room is not cleared; the same Ghoul, at the same 2 HP.
     room_tile = st.prev_pos
     ev = act(game, Move(room_tile[0] - st.pos[0], room_tile[1] - st.pos[1]))

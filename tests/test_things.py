@@ -287,7 +287,7 @@ def test_victories_raise_the_delver_a_level_with_hit_points_and_might() -> None:
     m = g.state.party[0]
     m.renown = formulas.renown_for(3, GROWTH) - 1  # one short of level 3
     m.level = 2
-    g.state.front_group().hp[0] = 1  # type: ignore[union-attr]
+    g.state.front_group().set_hp(0, 1)  # type: ignore[union-attr]
     ev = act(g, Attack(), 15)
     up = one(ev, "level_up")
     assert up["level"] == 3 and 3 in GROWTH.might_at
@@ -308,7 +308,7 @@ def test_a_delver_who_has_outgrown_the_floor_earns_less_renown(level: int, earne
     m = g.state.party[0]
     m.level = level
     m.renown = formulas.renown_for(level, GROWTH)
-    g.state.front_group().hp[0] = 1  # type: ignore[union-attr]
+    g.state.front_group().set_hp(0, 1)  # type: ignore[union-attr]
     act(g, Attack(), 15)
     assert g.state.mode == Mode.EXPLORE and m.renown == formulas.renown_for(level, GROWTH) + earned
 
@@ -540,7 +540,7 @@ def test_a_sellsword_follows_and_fights_beside_the_party_for_the_floor() -> None
     act(g, Fight())
     ev = act(g, Attack(), 1, 1, 1, 1, 15, 1)
     hit = one(ev, "hireling_attack")
-    assert hit["hit"] and hit["damage"] == 4 and foe.hp == [1]
+    assert hit["hit"] and hit["damage"] == 4 and foe.hp == (1,)
     assert say(g, hit) == "The Sellsword for Hire hits Goblin. 4 damage. Goblin at 1."
 
 

@@ -123,14 +123,14 @@ def test_a_group_of_three_shows_three_creatures_beside_the_party_in_a_fight() ->
     assert bg[tiles[0]] == render.TARGET_BG  # the target: white on red
     assert tuple(int(c) for c in cells["fg"][screen_at(driver, tiles[0])]) == palette.TARGET_FG
     assert bg[tiles[1]] == bg[tiles[2]] == palette.UNHURT_BG  # the others on the colour of their health
-    g.hp[1], g.hp[2] = g.max_hp * 2 // 3, max(1, g.max_hp // 3)  # hurt; badly hurt
+    g.hp = (g.hp[0], g.max_hp * 2 // 3, max(1, g.max_hp // 3), *g.hp[3:])  # hurt; badly hurt
     cells = cells_of(driver)
     assert tuple(int(c) for c in cells["bg"][screen_at(driver, tiles[1])]) == palette.HURT_BG
     assert tuple(int(c) for c in cells["bg"][screen_at(driver, tiles[2])]) == palette.MET_BG
     press(driver, KeySym.TAB)  # target the second
     cells = cells_of(driver)
     assert tuple(int(c) for c in cells["bg"][screen_at(driver, tiles[1])]) == render.TARGET_BG
-    g.hp[1] = 0  # fallen: not drawn
+    g.set_hp(1, 0)  # fallen: not drawn
     assert glyphs(driver, "o", game) == {tiles[0], tiles[2]}
 
 

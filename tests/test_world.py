@@ -72,7 +72,7 @@ def test_a_floors_unique_waits_in_the_set_piece_room_as_a_resident(depth: int) -
     for seed in (1, 2, 3):
         lv = make_level(c, "undercroft", Streams(seed), depth)
         (g,) = [g for g in lv.groups if g.monster == spec.unique]
-        assert g.origin == Origin.RESIDENT and g.hp == [c.monsters[g.monster].hp]
+        assert g.origin == Origin.RESIDENT and g.hp == (c.monsters[g.monster].hp,)
         assert g.segment == lv.map.set_piece and lv.map.segments[g.segment].kind == "room"
         assert lv.map.segment_of[g.pos[1], g.pos[0]] == g.segment
 

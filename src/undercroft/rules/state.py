@@ -3,6 +3,7 @@ replays compare a checksum action by action: :mod:`undercroft.rules.canonical`."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -54,7 +55,9 @@ class Group:
 
     id: int
     monster: str
-    hp: list[int]
+    #: each creature's hit points, kept as a tuple (a list given is made one): the engine changes one only by
+    #: :meth:`set_hp`, which the state's digest counts; ``g.hp[i] = x`` fails at once instead of going unseen
+    hp: Sequence[int]
     max_hp: int
     level: int
     segment: int
@@ -91,7 +94,7 @@ class Group:
 
     def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__
-        d[name] = value
+        d[name] = tuple(value) if name == "hp" else value
         d["rev"] = d.get("rev", 0) + 1
         owner = d.get("owner")
         if owner is not None:
@@ -99,8 +102,8 @@ class Group:
 
     def set_hp(self, i: int, hp: int) -> None:
         """Creature ``i`` has ``hp`` hit points now (the one way the engine changes a hit point)."""
-        self.hp[i] = hp
-        self.touch()
+        old = self.hp
+        self.hp = (*old[:i], hp, *old[i + 1 :])
 
     def touch(self) -> None:
         """Say that the group changed in place (a list of it), as setting an attribute says it."""
