@@ -54,11 +54,6 @@ def on_map(session: Session, p: Point) -> bool:
     return 0 <= y < lv.map.height and 0 <= x < lv.map.width
 
 
-def groups_in_sight(session: Session) -> list[Group]:
-    """The groups the map shows (:meth:`undercroft.rules.view.View.in_sight`), each once."""
-    return session.view.in_sight()
-
-
 def creature_at(session: Session, p: Point, visible: np.ndarray | None = None) -> Seen | None:
     """The creature the map shows on ``p`` (on a tile several share, the first, the one named; ``visible``: the
     tiles in sight, default the view's)."""
