@@ -68,6 +68,7 @@ def test_the_check_sees_a_lazy_import_and_a_loop_through_the_package(tmp_path: P
 
 def test_every_engine_mode_has_its_scene() -> None:
     scenes = dict(SCENE_OF_MODE)
+    assert set(scenes) == set(Mode), f"a mode without a scene: {sorted(set(Mode) - set(scenes))}"
     assert scenes == {
         Mode.EXPLORE: ExploreScene,
         Mode.ENCOUNTER: EncounterScene,
