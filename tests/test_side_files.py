@@ -13,13 +13,11 @@ from pathlib import Path
 
 import pytest
 from engine_helpers import content
-from tcod.event import KeySym
-from ui_helpers import Driver, isolate_user_data, names, press, screen
+from ui_helpers import isolate_user_data
 
 from undercroft import autoplay, save_index, saves
 from undercroft.cli.main import main
 from undercroft.rules.actions import Rest
-from undercroft.ui.scenes import SceneStack, TitleScene
 from undercroft.ui.session import Session
 
 
@@ -81,22 +79,16 @@ def test_a_lock_that_is_a_link_is_never_written_through_nor_its_target_deleted(u
     assert not saves.lock_path(path).exists() and not saves.lock_path(path).is_symlink()
 
 
-def test_a_lock_that_is_a_hard_link_is_refused_and_never_written(
-    user: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_lock_that_is_a_hard_link_is_replaced_never_written_through(user: Path, tmp_path: Path) -> None:
     path = unfinished_game()
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n", encoding="utf-8")
     os.link(victim, saves.lock_path(path))  # O_NOFOLLOW stops only symbolic links
-    with pytest.raises(OSError, match=r"\.lock is a hard link to another file: left untouched"):
-        Session.resume(content(), path)
-    with pytest.raises(OSError, match="hard link"):
-        saves.abandon(path)
-    assert victim.read_text(encoding="utf-8") == "precious\n" and path.exists()
-    d = Driver(SceneStack([TitleScene(content(), seed=7)]))
-    press(d, KeySym.C)  # Continue: one line on the title, the game and the file kept
-    assert names(d) == ["TitleScene"] and "is a hard link to another file" in screen(d)
-    assert victim.read_text(encoding="utf-8") == "precious\n" and victim.stat().st_nlink == 2
+    s = Session.resume(content(), path)  # (the lock is on the recording itself: the side file only names the pid)
+    assert json.loads(saves.lock_path(path).read_text())["pid"] == os.getpid()
+    s.close()
+    assert victim.read_text(encoding="utf-8") == "precious\n" and victim.stat().st_nlink == 1
+    assert not saves.lock_path(path).exists() and path.exists()
 
 
 @pytest.mark.parametrize("side", ["lock", "meta", "morgue"])

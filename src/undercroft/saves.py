@@ -8,16 +8,17 @@ recording, once: the folder's index (:class:`Index`, ``saves/.index.json``) reme
 size, and only a result the replay bore out is ranked. Abandoning a game moves its files into
 ``saves/abandoned/``: nothing is ever deleted. A corrupt or foreign file is skipped with a one-line note.
 
-**One save, one game.** While a game is open its recording is locked: ``NAME.lock`` beside it, held with
-``flock(LOCK_EX | LOCK_NB)`` and holding one line of JSON, ``{"pid": ..., "host": ..., "since": ...}``, for the
-messages of the other windows ("open in another window (pid 4242)"). The operating system releases the lock when
-the process ends, however it ends, so a lock left by a dead process is simply taken over (its stale file is
-rewritten). The lock file is removed when the game is closed. On Windows there is no lock (see :class:`SaveLock`).
+**One save, one game.** While a game is open its recording is locked: ``flock(LOCK_EX | LOCK_NB)`` on the
+recording's own file, so nothing done to the files beside it (removed, a link, a FIFO, a folder in their place) lets a
+second window write to the same game. The operating system releases the lock when the process ends, however it
+ends, so a game left by a dead process is simply taken up again. Beside the recording, ``NAME.lock`` holds one line
+of JSON, ``{"pid": ..., "host": ..., "since": ...}``, only for the messages of the other windows ("open in another
+window (pid 4242)"); it is removed when the game is closed. On Windows there is no lock (see :class:`SaveLock`).
 
 **Side files are never trusted.** The sidecar and the lock are opened refusing a symbolic link and anything but a
-regular file, never blocking (a FIFO there is not waited on), and the sidecar is written to a temporary file renamed
-over it: a link or a FIFO in their place is replaced, never written through. A side file that is wrong is ignored
-or rebuilt; the save itself is never touched. A lock that is a hard link (another name of some file) is refused.
+regular file, never blocking (a FIFO there is not waited on), and they are written to a temporary file renamed
+over them: a link or a FIFO in their place is replaced, never written through. A side file that is wrong is ignored
+or rebuilt; the save itself is never touched.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from typing import Any
 
 from undercroft import record
 from undercroft.content import Content
-from undercroft.content.loader import FileRefused, open_checked, read_data_file
+from undercroft.content.loader import open_checked, read_data_file
 from undercroft.record.replay import DAILY_PREFIX as DAILY_PREFIX  # (the daily word: checked by every replay)
 from undercroft.record.replay import daily_word as daily_word
 from undercroft.rules.rng import parse_seed
@@ -244,14 +245,6 @@ def open_elsewhere(pid: int) -> str:
     return f"open in another window (pid {pid})" if pid else "open in another window"
 
 
-def _wrong_side_file(path: Path, exc: OSError) -> bool:
-    """Whether ``exc``, raised opening side file ``path``, says that something else is in its place (a symbolic
-    link, a FIFO, a device, a file too large): then it is replaced, never followed or read."""
-    if isinstance(exc, FileRefused):
-        return True
-    return os.path.islink(path) or isinstance(exc, IsADirectoryError)
-
-
 def _lock_pid(path: Path) -> int:
     """The pid written in lock file ``path`` (0 when unreadable)."""
     try:
@@ -264,73 +257,82 @@ def _lock_pid(path: Path) -> int:
 
 _RETRIES = 3  # a title in another window probing the lock holds it for a moment: try again before giving up
 _RETRY_S = 0.02
+_HELD: dict[tuple[int, int], int] = {}  # the recordings this process holds the lock of: (device, inode) -> count
 
 
 class SaveLock:
-    """The lock on one recording while its game is open (see the module's docstring). :meth:`acquire` takes it or
-    raises :class:`SaveLocked`; :meth:`release` (also on garbage collection) lets it go and removes the file."""
+    """The lock on one recording while its game is open (see the module's docstring): an ``flock`` on the
+    recording's own file, which no side file can take away. :meth:`acquire` takes it or raises
+    :class:`SaveLocked`; :meth:`release` (also on garbage collection) lets it go."""
 
     def __init__(self, path: Path, fd: int | None) -> None:
         self.path = path  # the recording
         self._fd = fd
+        self._id = (0, 0)
+        if fd is not None:
+            st = os.fstat(fd)
+            self._id = (st.st_dev, st.st_ino)
+            _HELD[self._id] = _HELD.get(self._id, 0) + 1
 
     @classmethod
     def acquire(cls, path: Path) -> SaveLock:
-        """Lock recording ``path`` for this process. Raises :class:`SaveLocked` when another process has it, and
-        OSError when the lock file cannot be made (a read-only folder: then the game could not be saved either)."""
+        """Lock recording ``path`` (which must exist) for this process. Raises :class:`SaveLocked` when another
+        process has it, and OSError when the recording cannot be opened."""
         path = Path(path)
         if sys.platform == "win32":  # no flock: msvcrt.locking is advisory per byte range and not released reliably
             return cls(path, None)  # when a process dies, so Windows goes without (one window per save is on you)
         import errno
         import fcntl
 
-        lp = lock_path(path)
-        for attempt in range(_RETRIES * 4):
-            try:
-                fd = open_checked(lp, MAX_META, follow=False, mode=os.O_RDWR | os.O_CREAT)
-            except (FileRefused, OSError) as exc:
-                if not _wrong_side_file(lp, exc):
-                    raise
-                if os.path.isdir(lp) and not os.path.islink(lp):
-                    os.rmdir(lp)  # an empty folder in the lock's place (one with files in it is an OSError)
-                else:
-                    os.unlink(lp)  # a link, a FIFO or a bloated file in the lock's place: made anew (never followed)
-                continue
-            if os.fstat(fd).st_nlink > 1:  # another name of a user's file: never truncated nor written
-                os.close(fd)
-                raise OSError(f"{lp.name} is a hard link to another file: left untouched; remove it to open this game")
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
-                os.close(fd)
-                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise
-                if attempt + 1 >= _RETRIES:
-                    raise SaveLocked(path, _lock_pid(lp)) from None
-                time.sleep(_RETRY_S)
-                continue
-            try:  # the file may have been removed (and made anew) by its last holder between open and flock
-                mine, now = os.fstat(fd), os.stat(lp)
-                same = (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino)
-            except OSError:
-                same = False
-            if not same:
-                os.close(fd)
-                continue
-            since = datetime.datetime.now().isoformat(timespec="seconds")
-            data = json.dumps({"pid": os.getpid(), "host": socket.gethostname()[:64], "since": since}) + "\n"
-            with contextlib.suppress(OSError):  # the pid is only for messages
-                os.ftruncate(fd, 0)
-                os.pwrite(fd, data.encode(), 0)
-            return cls(path, fd)
-        raise SaveLocked(path, _lock_pid(lp))
+        fd = open_checked(path, record.MAX_FILE)
+        try:
+            for attempt in range(_RETRIES):
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError as exc:
+                    if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                        raise
+                    if attempt + 1 >= _RETRIES:
+                        raise SaveLocked(path, _lock_pid(lock_path(path))) from None
+                    time.sleep(_RETRY_S)
+        except BaseException:
+            os.close(fd)
+            raise
+        lock = cls(path, fd)
+        lock._tell()
+        return lock
+
+    def _tell(self) -> None:
+        """Write ``NAME.lock``, the pid for the other windows' messages (only a message: nothing relies on it)."""
+        lp = lock_path(self.path)
+        since = datetime.datetime.now().isoformat(timespec="seconds")
+        data = json.dumps({"pid": os.getpid(), "host": socket.gethostname()[:64], "since": since}) + "\n"
+        with contextlib.suppress(OSError):
+            if os.path.isdir(lp) and not os.path.islink(lp):
+                os.rmdir(lp)  # an empty folder in its place (one with files in it stays: the pid goes untold)
+            record.write_side_file(lp, data.encode())
+
+    def holds(self, path: Path) -> bool:
+        """Whether this lock is on the file that is at ``path`` now (a recording written anew is another file)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        return self._fd is not None and (st.st_dev, st.st_ino) == self._id
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
         if fd is None:
             return
-        with contextlib.suppress(OSError):
-            os.unlink(lock_path(self.path))  # while still held: no other process is between its open and flock
+        if _lock_pid(lock_path(self.path)) == os.getpid():
+            with contextlib.suppress(OSError):
+                os.unlink(lock_path(self.path))  # (while still held: no other process has written its own yet)
+        n = _HELD.get(self._id, 0) - 1
+        if n > 0:
+            _HELD[self._id] = n
+        else:
+            _HELD.pop(self._id, None)
         with contextlib.suppress(OSError):
             os.close(fd)  # closing releases the flock
 
@@ -340,21 +342,23 @@ class SaveLock:
 
 def holder(path: Path) -> int | None:
     """Who has recording ``path`` open: None when nobody (or only this process, through a lock it holds), else the
-    pid of the process that does (0: not known yet). Never waits."""
+    pid of the process that does, from its ``NAME.lock`` (0: not known). Never waits."""
     if sys.platform == "win32":
         return None
     import fcntl
 
-    lp = lock_path(path)
     try:
-        fd = open_checked(lp, MAX_META, follow=False)
+        fd = open_checked(path, record.MAX_FILE)
     except OSError:
-        return None  # no lock file (or a link, a FIFO in its place: not a lock of ours): nobody has it open
+        return None  # no recording there (or not a regular file): nobody can have it open
     try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) in _HELD:
+            return None
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except OSError:
-            pid = _lock_pid(lp)
+            pid = _lock_pid(lock_path(path))
             return None if pid == os.getpid() else pid
         fcntl.flock(fd, fcntl.LOCK_UN)
         return None
@@ -515,7 +519,7 @@ def listing(
         for path, st, f, present in _folder(folder, index, content, notes, prefix):
             if f.status == "open" and not f.over and not abandoned:
                 info = _game(path, st, f, present)
-                info.open_pid = holder(path) if path.stem + LOCK in present else None
+                info.open_pid = holder(path)
                 todo.append(info)
             elif past:
                 over.append(_game(path, st, f, present, abandoned=abandoned))

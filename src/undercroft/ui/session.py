@@ -174,14 +174,11 @@ class Session:
         header; ``seed_text``: the seed as the player typed it, its words)."""
         game = Game(content, ruleset, seed)
         path = saves_mod.new_save_path(game.state.seed, ruleset)
+        recorder = record.Recorder.create(path, game, content, daily=daily)  # (a new file: nobody else's)
         try:
             lock = saves_mod.SaveLock.acquire(path)
-        except saves_mod.SaveLocked:  # another window started the same game in the same second
-            raise FileExistsError(f"{path.name} was just created by another window") from None
-        try:
-            recorder = record.Recorder.create(path, game, content, daily=daily)
         except BaseException:
-            lock.release()
+            recorder.close()
             raise
         s = cls(content, game, recorder, lock=lock)
         s.seed_text = saves_mod.daily_word(daily) if daily else seed_text
@@ -205,6 +202,9 @@ class Session:
             rec = record.load_recording(path, lenient_tail=True)
             game, log = _replayed(content, rec)
             recorder = record.Recorder.append_to(path, recording=rec, content=content)
+            if not lock.holds(path):  # an earlier format, written anew: the lock goes to the new file
+                lock.release()
+                lock = saves_mod.SaveLock.acquire(path)
         except BaseException:
             lock.release()
             raise
