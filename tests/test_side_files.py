@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 from engine_helpers import content
-from ui_helpers import isolate_user_data
+from ui_helpers import Driver, isolate_user_data, screen
 
 from undercroft import autoplay, save_index, saves
 from undercroft.cli.main import main
 from undercroft.rules.actions import Rest
+from undercroft.ui.scenes import SceneStack, TitleScene
 from undercroft.ui.session import Session
 
 
@@ -168,3 +169,31 @@ def test_a_dead_game_without_its_end_line_is_not_offered_under_continue(
     assert saves.unfinished(content=content()) == []
     past = saves.past_games(content=content())
     assert [(g.path, g.result) for g in past] == [(path, "dead")]
+
+
+def test_no_file_in_the_saves_folder_stops_the_title(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A recording's name on a file too large, a FIFO, a folder, a device, a dangling link: each is listed as
+    unreadable with its reason; the game beside them is listed and the title opens."""
+    path = unfinished_game()
+    folder = path.parent
+    with open(folder / "big.jsonl", "wb") as fh:
+        fh.truncate(65 * 1024 * 1024)  # (sparse: over the 64 MiB a recording may be)
+    os.mkfifo(folder / "fifo.jsonl")
+    (folder / "dir.jsonl").mkdir()
+    (folder / "zero.jsonl").symlink_to("/dev/zero")
+    (folder / "gone.jsonl").symlink_to(folder / "nowhere")
+    with within(10):
+        assert main(["games"]) == 0
+        title = TitleScene(content(), seed=7)
+    err = capsys.readouterr().err
+    for name, why in [
+        ("big.jsonl", "larger than the 64 MiB"),
+        ("fifo.jsonl", "a FIFO"),
+        ("dir.jsonl", "a directory"),
+        ("zero.jsonl", "a device"),
+        ("gone.jsonl", "No such file"),
+    ]:
+        assert f"skipped {name}: unreadable: " in err and why in err.split(f"skipped {name}: ")[1].splitlines()[0]
+    assert [g.path for g in title.games] == [path] and "(+4 more)" in " ".join(
+        screen(Driver(SceneStack([title]))).split()
+    )

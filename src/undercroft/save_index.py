@@ -153,7 +153,9 @@ class Index:
             try:
                 digest = _digest(path)
             except OSError as exc:
-                return Facts("bad", why=exc.strerror or str(exc))
+                return Facts("bad", why=f"unreadable: {exc.strerror or exc}")
+            except record.RecordingError as exc:  # too large, or not a regular file after all
+                return Facts("bad", why=f"unreadable: {exc.message}")
             self.files[name] = [*stamp, digest]
             self.changed = True
         key = f"{digest}:{st.st_size}"

@@ -38,7 +38,7 @@ from typing import Any
 
 from undercroft import record
 from undercroft.content import Content
-from undercroft.content.loader import open_checked, read_data_file
+from undercroft.content.loader import file_kind, open_checked, read_data_file
 from undercroft.record.replay import DAILY_PREFIX as DAILY_PREFIX  # (the daily word: checked by every replay)
 from undercroft.record.replay import daily_word as daily_word
 from undercroft.rules.rng import parse_seed
@@ -447,11 +447,17 @@ def _folder(
         path = directory / name
         try:
             st = entry.stat()  # (a link is followed, as reading it would)
-        except OSError:
+        except OSError as exc:
+            notes.append(f"skipped {name}: unreadable: {exc.strerror or exc}")
             continue
         if not stat.S_ISREG(st.st_mode):
+            notes.append(f"skipped {name}: unreadable: {file_kind(st.st_mode)}, not a recording")
             continue
-        facts = index.facts_of(prefix + name, path, st, content)
+        try:
+            facts = index.facts_of(prefix + name, path, st, content)
+        except Exception as exc:  # whatever one file holds, the others are listed and the title opens
+            notes.append(f"skipped {name}: unreadable: {type(exc).__name__}: {exc}"[:300])
+            continue
         if facts.status == "bad":
             notes.append(f"skipped {name}: {facts.why}")
             continue
