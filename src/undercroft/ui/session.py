@@ -174,7 +174,7 @@ class Session:
         header; ``seed_text``: the seed as the player typed it, its words)."""
         game = Game(content, ruleset, seed)
         path = saves_mod.new_save_path(game.state.seed, ruleset)
-        recorder = record.Recorder.create(path, game, content, daily=daily)  # (a new file: nobody else's)
+        recorder = record.Recorder.create(path, game, content, daily=daily, started=record.now_utc())  # (new)
         try:
             lock = saves_mod.SaveLock.acquire(path)
         except BaseException:
