@@ -32,6 +32,7 @@ import socket
 import stat
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -190,7 +191,7 @@ class GameInfo:
     seed_text: str  # the seed as typed (a word seed stays a word); the number when nothing was typed
     result: str  # "playing", "dead", "won", "crashed" or "abandoned"
     turns: int
-    date: str  # "YYYY-MM-DD HH:MM", local time of the last write
+    date: str  # "YYYY-MM-DD HH:MM", local time: an unfinished game's last write, a past game's start (its header's)
     level: int | None = None  # 1-based
     hp: str = ""  # the whole party's HP, "40/42" (unfinished games)
     cause: str = ""
@@ -200,6 +201,11 @@ class GameInfo:
     daily: str = ""  # a daily game's UTC date (its header's "daily"), "" for any other
     verified: bool = False  # its recording replayed to its end and score (see :class:`Index`)
     why: str = ""  # why it is not verified ("" when it is)
+    checked: bool = False  # replayed under this data (False: listed from its header and end line only, so far)
+    played_with: str = ""  # the rules data's digest its header names
+    data: str = ""  # the rules data's digest it was replayed with ("": not replayed)
+    revision: int = 0  # the rules revision its header names (0: not recorded)
+    digest: str = ""  # DIGEST:SIZE of its bytes (copies of one file have the same)
 
     def as_json(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "mtime"}
@@ -208,8 +214,24 @@ class GameInfo:
 
     @property
     def result_label(self) -> str:
-        """The result for a table: "won", or "won (unverified)" for a result its recording does not bear out."""
-        return f"{self.result} (unverified)" if self.result in ("dead", "won") and not self.verified else self.result
+        """The result for a table: "won", or "won (unverified)" for a result its recording does not bear out (yet),
+        then "rules revision 1" for a game made under other rules."""
+        label = self.result
+        if self.result in ("dead", "won") and not self.verified:
+            label += " (unverified)" if self.checked else " (not checked yet)"
+        if self.revision and self.revision != record.RULES_REVISION:
+            label += f", rules revision {self.revision}"
+        return label
+
+    @property
+    def ranked(self) -> bool:
+        """Whether its score may be ranked: a verified result, replayed with the very data it was played with."""
+        return (
+            self.score is not None
+            and self.result in ("dead", "won")
+            and self.verified
+            and self.data == self.played_with
+        )
 
 
 def header_of(path: Path) -> record.Header | None:
@@ -406,6 +428,16 @@ def _date(mtime: float) -> str:
     return datetime.datetime.fromtimestamp(mtime).strftime("%Y-%m-%d %H:%M")
 
 
+def _began(started: str, mtime: float) -> float:
+    """When a game began: its header's ``started`` (UTC), else its file's mtime (a bot's or an earlier recording)."""
+    if not started:
+        return mtime
+    try:
+        return datetime.datetime.fromisoformat(started).timestamp()  # (its "Z": UTC)
+    except ValueError:
+        return mtime
+
+
 def _sweep_temporaries(directory: Path, names: list[str]) -> None:
     """Remove the temporary files (``.NAME.PID.tmp``) of side files whose writer is gone (killed mid-write)."""
     for name in names:
@@ -426,10 +458,33 @@ def _sweep_temporaries(directory: Path, names: list[str]) -> None:
 _TMP = re.compile(r"^\..+\.(\d{1,10})\.tmp$")
 
 
+@dataclass
+class Pass:
+    """One listing's work: ``deadline`` (time.monotonic) after which no more recording is replayed (None: every one
+    is), ``every`` off: only the unfinished ones are; ``tell(done, total)`` after each recording (progress)."""
+
+    deadline: float | None = None
+    every: bool = True
+    tell: Callable[[int, int], None] | None = None
+    done: int = 0
+    total: int = 0
+    waiting: int = 0  # recordings left to replay for want of time
+
+    def replay(self, f: Facts) -> bool:
+        """Whether a recording is replayed now, given what its first and last lines say (``f``)."""
+        if f.status == "bad" or f.data or not (self.every or f.status == "open"):
+            return False
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.waiting += 1
+            return False
+        return True
+
+
 def _folder(
-    directory: Path, index: Index, content: Content | None, notes: list[str], prefix: str = ""
+    directory: Path, index: Index, content: Content | None, notes: list[str], prefix: str = "", work: Pass | None = None
 ) -> list[tuple[Path, os.stat_result, Facts, set[str]]]:
     """Every recording in ``directory`` with its stat and facts (and the names beside it), by name."""
+    work = work if work is not None else Pass()
     try:
         with os.scandir(directory) as it:
             entries = sorted(it, key=lambda e: e.name)
@@ -440,10 +495,14 @@ def _folder(
     _sweep_temporaries(directory, names)
     present = set(names)
     out = []
+    work.total += sum(name.endswith(SUFFIX) for name in names)
     for entry in entries:
         name = entry.name
         if not name.endswith(SUFFIX):
             continue
+        if work.tell is not None:
+            work.tell(work.done, work.total)
+        work.done += 1
         path = directory / name
         try:
             st = entry.stat()  # (a link is followed, as reading it would)
@@ -454,7 +513,7 @@ def _folder(
             notes.append(f"skipped {name}: unreadable: {file_kind(st.st_mode)}, not a recording")
             continue
         try:
-            facts = index.facts_of(prefix + name, path, st, content)
+            facts = index.facts_of(prefix + name, path, st, content, work.replay)
         except Exception as exc:  # whatever one file holds, the others are listed and the title opens
             notes.append(f"skipped {name}: unreadable: {type(exc).__name__}: {exc}"[:300])
             continue
@@ -465,7 +524,9 @@ def _folder(
     return out
 
 
-def _game(path: Path, st: os.stat_result, f: Facts, present: set[str], *, abandoned: bool = False) -> GameInfo:
+def _game(
+    path: Path, st: os.stat_result, f: Facts, present: set[str], digest: str, *, abandoned: bool = False
+) -> GameInfo:
     result = "abandoned" if abandoned else f.end or ("crashed" if f.status == "crashed" else f.over or "playing")
     word = daily_word(f.daily) if f.daily else ""
     label = word if word and parse_seed(word) == f.seed else ""
@@ -473,6 +534,7 @@ def _game(path: Path, st: os.stat_result, f: Facts, present: set[str], *, abando
         text = _read_meta(path).get("seed_text")
         with contextlib.suppress(ValueError):  # a label that is not this game's seed is not shown
             label = text if isinstance(text, str) and text and parse_seed(text) == f.seed else label
+    when = st.st_mtime if result == "playing" else _began(f.started, st.st_mtime)  # (the last played, the begun)
     info = GameInfo(
         path,
         f.ruleset,
@@ -480,15 +542,20 @@ def _game(path: Path, st: os.stat_result, f: Facts, present: set[str], *, abando
         label or str(f.seed),
         result,
         f.turns,
-        _date(st.st_mtime),
+        _date(when),
         level=f.level,
         hp=f.hp if result == "playing" else "",
         cause=f.cause,
-        mtime=st.st_mtime,
+        mtime=when,
         score=f.score,
         daily=f.daily,
         verified=f.verified,
         why=f.why,
+        checked=bool(f.data),
+        played_with=f.played_with,
+        data=f.data,
+        revision=f.revision,
+        digest=digest,
     )
     if result == "crashed":
         info.cause = "crash (see the .crash.txt report)"
@@ -498,11 +565,14 @@ def _game(path: Path, st: os.stat_result, f: Facts, present: set[str], *, abando
 
 
 def unfinished(
-    directory: Path | None = None, content: Content | None = None, notes: list[str] | None = None
+    directory: Path | None = None,
+    content: Content | None = None,
+    notes: list[str] | None = None,
+    work: Pass | None = None,
 ) -> list[GameInfo]:
     """The games that can be continued, newest first (a game whose last action ended it, its end line missing, is
     over: listed by :func:`past_games` instead)."""
-    return listing(directory, content, notes, past=False)[1]
+    return listing(directory, content, notes, past=False, work=work)[1]
 
 
 def listing(
@@ -512,23 +582,34 @@ def listing(
     *,
     past: bool = True,
     sort: str = "date",
+    work: Pass | None = None,
 ) -> tuple[list[GameInfo], list[GameInfo]]:
     """(:func:`past_games`, :func:`unfinished`) from one reading of the saves folder (``past``: off, the past games
-    are left out, and ``saves/abandoned/`` is not read)."""
+    are left out, and ``saves/abandoned/`` is not read, and only the unfinished games are replayed). ``work``: when
+    to stop replaying (a recording not replayed yet is listed from its bytes, ``checked`` False) and whom to tell
+    how far it is; by default every recording is replayed."""
     d = saves_dir() if directory is None else Path(directory)
     notes = notes if notes is not None else []
+    work = work if work is not None else Pass()
+    work.every = work.every and past
     index = Index(d)
     over: list[GameInfo] = []
     todo: list[GameInfo] = []
     folders = ((False, d, ""), (True, d / ABANDONED, ABANDONED + "/"))
-    for abandoned, folder, prefix in folders if past else folders[:1]:
-        for path, st, f, present in _folder(folder, index, content, notes, prefix):
-            if f.status == "open" and not f.over and not abandoned:
-                info = _game(path, st, f, present)
-                info.open_pid = holder(path)
-                todo.append(info)
-            elif past:
-                over.append(_game(path, st, f, present, abandoned=abandoned))
+    try:
+        for abandoned, folder, prefix in folders if past else folders[:1]:
+            for path, st, f, present in _folder(folder, index, content, notes, prefix, work):
+                known = index.files.get(prefix + path.name)
+                digest = f"{known[4]}:{known[0]}" if known else ""
+                if f.status == "open" and not f.over and not abandoned:
+                    info = _game(path, st, f, present, digest)
+                    info.open_pid = holder(path)
+                    todo.append(info)
+                elif past:
+                    over.append(_game(path, st, f, present, digest, abandoned=abandoned))
+    except BaseException:  # (interrupted, Ctrl-C: what was done is kept for the next listing)
+        index.save(final=False)
+        raise
     index.save()
     todo.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
     if sort == "depth":
@@ -536,6 +617,33 @@ def listing(
     else:
         over.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
     return over, todo
+
+
+class Checker:
+    """Replays, one at a time, the games a listing left unchecked (:class:`Pass`'s deadline), keeping what it finds
+    in the folder's index: the title goes on with its list between frames this way."""
+
+    def __init__(self, directory: Path | None, content: Content) -> None:
+        self.directory = saves_dir() if directory is None else Path(directory)
+        self.content = content
+        self.index = Index(self.directory)
+
+    def check(self, g: GameInfo) -> GameInfo | None:
+        """``g`` replayed (a fresh :class:`GameInfo`), or None when it turns out over or not a recording."""
+        try:
+            st = os.stat(g.path)
+            f = self.index.facts_of(g.path.name, g.path, st, self.content)
+        except Exception:  # (gone, or unreadable now: the next listing says why)
+            return None
+        if f.status != "open" or f.over:
+            return None
+        known = self.index.files.get(g.path.name)
+        info = _game(g.path, st, f, {g.path.stem + META}, f"{known[4]}:{known[0]}" if known else "")
+        info.open_pid = g.open_pid
+        return info
+
+    def close(self) -> None:
+        self.index.save(final=False)
 
 
 def abandon(path: Path) -> Path:
@@ -581,21 +689,25 @@ def past_games(
 def high_scores(games: list[GameInfo], content: Content | None = None) -> dict[str, list[GameInfo]]:
     """Per ruleset (the data's order, then any other by name), its finished games with a verified score, best first
     (then the earlier game first: a score matched later does not push one down). An unverified game is not
-    ranked (:func:`unverified`)."""
+    ranked (:func:`unverified`), nor one played with other rules data than it was replayed with (it is ranked in
+    that data's tables: ``games --scores --data DIR``), and each file's bytes are ranked once, however many copies
+    or links of it the folder holds (the earliest)."""
     order = list(content.rulesets) if content is not None else []
     by: dict[str, list[GameInfo]] = {}
     for g in games:
-        if g.score is not None and g.result in ("dead", "won") and g.verified:
+        if g.ranked:
             by.setdefault(g.ruleset, []).append(g)
-    for lst in by.values():
+    for rs, lst in by.items():
         lst.sort(key=lambda g: (-(g.score or 0), g.mtime, g.path.name))
+        once = {g.digest or str(g.path): g for g in reversed(lst)}  # a copy of a file is the same game: ranked once
+        by[rs] = [g for g in lst if once[g.digest or str(g.path)] is g]
     return dict(
         sorted(by.items(), key=lambda kv: (kv[0] not in order, order.index(kv[0]) if kv[0] in order else 0, kv[0]))
     )
 
 
 def unverified(games: list[GameInfo]) -> list[GameInfo]:
-    """The finished games whose recording did not replay to the end and score it says (never ranked)."""
+    """The finished games whose recording did not replay (yet) to the end and score it says (never ranked)."""
     return [g for g in games if g.result in ("dead", "won") and g.score is not None and not g.verified]
 
 
@@ -650,11 +762,17 @@ def ruleset_title(content: Content | None, ruleset: str) -> str:
 COLUMNS = ("date", "ruleset", "seed", "result", "level", "turns", "cause")
 
 
+def data_label(g: GameInfo, content: Content | None) -> str:
+    """ " (data 1a2b3c4d)" for a game played with other rules data than ``content`` (a mod), else ""."""
+    other = content is not None and g.played_with and g.played_with != content.digest
+    return f" (data {g.played_with[:8]})" if other else ""
+
+
 def table_rows(games: list[GameInfo], content: Content | None = None) -> list[tuple[str, ...]]:
     return [
         (
             g.date,
-            ruleset_title(content, g.ruleset),
+            ruleset_title(content, g.ruleset) + data_label(g, content),
             g.seed_text,
             g.result_label,
             str(g.level) if g.level is not None else "?",

@@ -9,6 +9,7 @@ continued silently: Continue names the differences and offers a new branch (a ne
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,6 +31,10 @@ from undercroft.ui.scenes.past_games import PastGamesScene
 from undercroft.ui.scenes.prompt import PromptScene
 from undercroft.ui.scenes.watch import WatchScene
 from undercroft.ui.session import Session, save_differences
+
+SCAN_S = 0.25  # seconds of replaying saves per listing on the title (the rest goes on between frames)
+TICK_S = 0.1  # seconds of replaying per frame after that (the title answers keys meanwhile)
+READING = "Reading the saves:"
 
 _LOGO = [
     r" _   _           _                           __ _   ",
@@ -71,6 +76,8 @@ class TitleScene(Scene):
         self.saves = saves
         self.message = ""
         self.notes: list[str] = []
+        self.waiting = 0  # unfinished games not replayed yet (a first listing of a large folder goes on between frames)
+        self.checker: saves_mod.Checker | None = None
         self.games: list[saves_mod.GameInfo] = []
         self.cursor: int | None = 0  # the chosen game of the list; None: none (each is open in another window)
         self.confirm_abandon: Path | None = None
@@ -89,18 +96,53 @@ class TitleScene(Scene):
         return cls(left.content, ruleset=left.game.ruleset_id, left=left)
 
     def _scan(self) -> None:
-        """Find every game that can be continued (newest first)."""
+        """Find every game that can be continued (newest first), replaying for a moment at most: what is left is
+        replayed a slice at a time between frames (:meth:`on_tick`), how many are left said at the bottom."""
         self.notes = []
+        work = saves_mod.Pass(deadline=time.monotonic() + SCAN_S)
         try:
-            self.games = saves_mod.unfinished(self.saves, self.content, self.notes)
+            self.games = saves_mod.unfinished(self.saves, self.content, self.notes, work)
         except OSError as exc:
             self.games = []
             self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
+        self.waiting = work.waiting
+        if work.waiting:
+            self.notes.insert(0, f"{READING} {work.waiting:,} still to replay...")
         at = max(0, min(self.cursor or 0, len(self.games) - 1))
         if self.games and self.games[at].open_pid is not None:  # never chosen for you: one open elsewhere
             self.cursor = next((i for i, g in enumerate(self.games) if g.open_pid is None), None)
         else:
             self.cursor = at
+
+    def tick_interval(self) -> float | None:
+        return 0.01 if self.waiting else None
+
+    def on_tick(self) -> Transition | None:
+        """Replay a slice of the unfinished games the listing left unchecked (the first rows first)."""
+        if not self.waiting:
+            return None
+        checker = self.checker = self.checker or saves_mod.Checker(self.saves, self.content)
+        deadline = time.monotonic() + TICK_S
+        games: list[saves_mod.GameInfo] = []
+        first = True  # (at least one a frame, however short the slice)
+        for g in self.games:
+            now: saves_mod.GameInfo | None = g
+            if not g.checked and (first or time.monotonic() < deadline):
+                now, first = checker.check(g), False  # (None: over after all, or gone)
+            if now is not None:
+                games.append(now)
+        self.games = games
+        self.waiting = sum(not g.checked for g in games)
+        if self.cursor is not None and self.cursor >= len(games):
+            self.cursor = len(games) - 1 if games else 0
+        if self.notes and self.notes[0].startswith(READING):
+            self.notes.pop(0)
+        if self.waiting:
+            self.notes.insert(0, f"{READING} {self.waiting:,} still to replay...")
+        else:
+            checker.close()
+            self.checker = None
+        return None
 
     def _offer_copies(self) -> None:
         """Name every copy a game wrote to the temporary folder when its disk was full, that holds actions its save
