@@ -352,3 +352,29 @@ def test_the_title_shows_how_many_saves_it_still_replays(
     scene.on_tick()
     assert scene.tick_interval() is None and "Reading the saves" not in screen(d)
     assert all(g.checked and g.level == 1 for g in scene.games)  # type: ignore[attr-defined]
+
+
+def test_continue_refuses_a_save_that_does_not_replay_and_offers_a_branch_or_watching(
+    folder: Path, dead_bytes: bytes
+) -> None:
+    """A digest zeroed at turn 20 (the chain made whole again): Continue never takes the game up (the file is not
+    written to); it offers a branch from turn 19, the last that replays, or watching it."""
+    lines = prefixes(dead_bytes, 3)[-1].splitlines(keepends=True)  # 30 actions, unfinished
+    turn, rest = lines[20].split(b" ", 1)
+    assert turn == b"20"
+    body = rest.rsplit(b" ", 2)[0]
+    lines[20] = b"20 " + body + b" " + b"0" * 30 + b" x\n"
+    path = folder / "zeroed.jsonl"
+    path.write_bytes(rechain(lines))
+    before = path.read_bytes()
+    d = Driver(SceneStack([TitleScene(content(), seed=7)]))
+    press(d, KeySym.C)
+    text = " ".join(screen(d).split())
+    assert "It does not replay" in text and "from turn 20" in text
+    assert "new branch from turn 19, the last that replays" in text and "Watch it" in text
+    assert path.read_bytes() == before
+    press(d, KeySym.G)
+    session = d.scenes[0].session  # type: ignore[attr-defined]
+    assert session.game.state.turn == 19 and session.path != path
+    session.close()
+    assert path.read_bytes() == before

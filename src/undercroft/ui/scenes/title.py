@@ -215,8 +215,9 @@ class TitleScene(Scene):
         except saves_mod.SaveLocked as exc:
             g.open_pid = exc.pid
             return self.refuse_open(g.path, exc.pid)
-        except record.Desync as exc:  # the same data, but this version of the engine plays it otherwise
-            return self.offer_differences(g.path, [f"this version of the game no longer replays it the same ({exc})"])
+        except record.Desync as exc:  # the same setup, but it does not replay: never continued (nor written to)
+            why = f"it does not replay here from turn {exc.turn} ({exc})"
+            return self.offer_differences(g.path, [why], until=max(0, exc.turn - 1))
         except (record.RecordingError, OSError, ValueError, KeyError) as exc:
             self.message = f"Cannot continue {g.path.name}: {exc}"
             return None
@@ -243,25 +244,36 @@ class TitleScene(Scene):
             )
         )
 
-    def offer_differences(self, path: Path, differences: list[str]) -> Transition | None:
-        """Continue on a save made with other data or versions: say what differs, offer a branch or watching."""
-        self.message = f"{path.name} was saved with a different setup: " + "; ".join(differences)
+    def offer_differences(self, path: Path, differences: list[str], until: int | None = None) -> Transition | None:
+        """Continue on a save made with other data or versions, or that does not replay (``until``: its last turn
+        that does): say what differs, offer a branch (up to that turn) or watching."""
+        setup = "was saved with a different setup" if until is None else "cannot be continued"
+        self.message = f"{path.name} {setup}: " + "; ".join(differences)
+        branch = "Go on as a new branch (a new file; this save is kept as it is)"
+        if until is not None:
+            branch = f"Go on as a new branch from turn {until}, the last that replays (a new file; this save is kept)"
 
         def chosen(i: int) -> Transition | None:
-            return self.branch(path) if i == 0 else self.watch(path) if i == 1 else None
+            return self.branch(path, until) if i == 0 else self.watch(path) if i == 1 else None
 
+        head, say = (
+            "Saved with a different setup",
+            ("This save was made with other rules data or versions; continuing it here would not replay the same:"),
+        )
+        if until is not None:
+            head, say = (
+                "It does not replay",
+                (
+                    "This save does not replay here (edited, corrupt, or made by another version of the game): "
+                    "continuing it would add to a game whose result could never be verified:"
+                ),
+            )
         return Push(
             ChoiceScene(
-                "Saved with a different setup",
+                head,
+                [say, *(f"- {d}" for d in differences)],
                 [
-                    (
-                        "This save was made with other rules data or versions; "
-                        "continuing it here would not replay the same:"
-                    ),
-                    *(f"- {d}" for d in differences),
-                ],
-                [
-                    ("g", "Go on as a new branch (a new file; this save is kept as it is)"),
+                    ("g", branch),
                     ("w", "Watch it"),
                     ("q", "Back to the title"),
                 ],
@@ -269,9 +281,9 @@ class TitleScene(Scene):
             )
         )
 
-    def branch(self, path: Path) -> Transition | None:
+    def branch(self, path: Path, until: int | None = None) -> Transition | None:
         try:
-            session = Session.branch(self.content, path)
+            session = Session.branch(self.content, path, until)
         except (record.RecordingError, OSError, ValueError, KeyError) as exc:
             self.message = f"Cannot branch {path.name}: {exc}"
             return None
