@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 
+import pytest
+from ui_helpers import isolate_user_data
+
 from undercroft import record
+from undercroft.cli.main import main
 
 GOLDEN_V3 = Path(__file__).resolve().parent / "golden" / "v3"
 
@@ -49,3 +54,22 @@ def test_a_new_recording_names_its_rules_revision_and_an_old_one_reads_as_none()
     assert new.header.rules_revision == record.RULES_REVISION
     old = record.load_recording(sorted(GOLDEN_V3.parent.glob("*.jsonl"))[0])  # format 2: before revisions were kept
     assert old.header.rules_revision == 0 and old.header.format == 2
+
+
+def test_a_save_of_another_revision_is_told_at_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A save whose header names revision 1 read by a game at revision 2: the listing marks it before any replay,
+    and what differs names both revisions (what Continue and ``replay`` say)."""
+    folder = isolate_user_data(monkeypatch, tmp_path) / "saves"
+    folder.mkdir(parents=True)
+    lines = (GOLDEN_V3 / "undercroft-1.jsonl").read_bytes().splitlines(keepends=True)
+    (folder / "old.jsonl").write_bytes(b"".join(lines[:40]))  # unfinished: 39 actions
+    for name in ("undercroft.record", "undercroft.record.format", "undercroft.record.replay"):
+        monkeypatch.setattr(sys.modules[name], "RULES_REVISION", 2)  # (this game, a revision later)
+    assert main(["games", "--replay-for", "0"]) == 0
+    assert "Undercroft, rules revision 1, seed 1" in capsys.readouterr().out
+    header = record.load_recording(folder / "old.jsonl", lenient_tail=True).header
+    assert "rules revision: recorded with revision 1, this game is 2" in record.compatibility(
+        header, header.data_digest
+    )

@@ -219,9 +219,12 @@ class GameInfo:
         label = self.result
         if self.result in ("dead", "won") and not self.verified:
             label += " (unverified)" if self.checked else " (not checked yet)"
-        if self.revision and self.revision != record.RULES_REVISION:
-            label += f", rules revision {self.revision}"
-        return label
+        return label + self.other_rules
+
+    @property
+    def other_rules(self) -> str:
+        """ ", rules revision 1" for a game its header says was made under another revision of the rules, else ""."""
+        return f", rules revision {self.revision}" if self.revision and self.revision != record.RULES_REVISION else ""
 
     @property
     def ranked(self) -> bool:

@@ -85,7 +85,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     for g in todo:
         print(
             printable(
-                f"  {g.date}  {saves.ruleset_title(content, g.ruleset)}, seed {g.seed_text}, level "
+                f"  {g.date}  {saves.ruleset_title(content, g.ruleset)}{g.other_rules}, seed {g.seed_text}, level "
                 f"{g.level if g.level is not None else '?'}, turn {g.turns}, HP {g.hp or '?'}  ({g.path.name})"
             )
         )

@@ -161,7 +161,7 @@ class TitleScene(Scene):
     def describe(self, g: saves_mod.GameInfo, room: int = 1 << 16) -> str:
         """An unfinished game in a row of ``room`` columns: the whole, else in short forms ("T400, L2"), else
         without its HP, else its ruleset and seed alone (what it is said first, never cut at the edge)."""
-        title = saves_mod.ruleset_title(self.content, g.ruleset)
+        title = saves_mod.ruleset_title(self.content, g.ruleset) + g.other_rules
         what = f"{title}, seed {g.seed_text}, turn {g.turns}"
         if g.open_pid is not None:
             return next((t for t in (f"{saves_mod.open_elsewhere(g.open_pid)}: {what}", what) if len(t) <= room), what)
