@@ -4,8 +4,10 @@ an index or a sidecar that lies is never believed. Every file in a tmp folder.""
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -378,3 +380,20 @@ def test_continue_refuses_a_save_that_does_not_replay_and_offers_a_branch_or_wat
     assert session.game.state.turn == 19 and session.path != path
     session.close()
     assert path.read_bytes() == before
+
+
+def test_a_copy_or_a_link_is_ranked_once_and_dated_by_its_header(
+    folder: Path, dead_bytes: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The game, a byte-identical copy backdated by 20 years and a hard link: one row in the table, dated when
+    the game began (its header), whatever the files' times say."""
+    started = "2020-01-02T03:04:05Z"
+    game = folder / "game.jsonl"
+    game.write_bytes(forged(dead_bytes, header={"started": started}))
+    shutil.copyfile(game, folder / "copy.jsonl")
+    os.utime(folder / "copy.jsonl", (946684800, 946684800))  # 2000-01-01: it would outrank the original
+    os.link(game, folder / "link.jsonl")
+    rows = scores_json(capsys)["scores"]["crawler"]  # type: ignore[index]
+    when = datetime.datetime.fromisoformat(started).astimezone().strftime("%Y-%m-%d %H:%M")
+    assert len(rows) == 1 and rows[0]["date"] == when
+    assert all(g.date == when for g in saves.past_games(content=content()))
