@@ -244,8 +244,8 @@ class Index:
         self.changed = False
 
 
-def _hasher() -> Any:
-    return hashlib.blake2b(digest_size=16)
+def _hasher(data: bytes = b"") -> Any:
+    return hashlib.blake2b(data, digest_size=16)
 
 
 _TAIL = record.MAX_LINE + 1
@@ -253,17 +253,15 @@ _TAIL = record.MAX_LINE + 1
 
 def _read(path: Path) -> tuple[str, bytes, bytes]:
     """One reading of ``path``: the digest of its bytes, its first line and its last (at most a line's length)."""
-    h = _hasher()
-    first, tail = b"", b""
     with record.open_regular(path) as fh:
-        while chunk := fh.read(1 << 20):
-            h.update(chunk)
-            if not first:
-                first = chunk[:_TAIL]
-            tail = (tail + chunk)[-2 * _TAIL :]
-    head = first.split(b"\n", 1)[0]
-    last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
-    return str(h.hexdigest()), head, last
+        data = fh.read()  # (at most record.MAX_FILE: open_regular refuses a larger file)
+    nl = data.find(b"\n", 0, _TAIL)
+    head = data[: nl if nl >= 0 else _TAIL]
+    end = len(data)
+    while end and data[end - 1] == 10:  # (the newlines after the last line)
+        end -= 1
+    start = data.rfind(b"\n", max(0, end - _TAIL), end) + 1
+    return str(_hasher(data).hexdigest()), head, data[start:end]
 
 
 def glance(path: Path, head: bytes, last: bytes) -> Facts:
