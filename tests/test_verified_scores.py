@@ -397,3 +397,24 @@ def test_a_copy_or_a_link_is_ranked_once_and_dated_by_its_header(
     when = datetime.datetime.fromisoformat(started).astimezone().strftime("%Y-%m-%d %H:%M")
     assert len(rows) == 1 and rows[0]["date"] == when
     assert all(g.date == when for g in saves.past_games(content=content()))
+
+
+def test_past_games_list_at_once_and_replay_between_frames(
+    folder: Path, dead_bytes: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from undercroft.ui.scenes import past_games
+
+    (folder / "dead.jsonl").write_bytes(dead_bytes)
+    (folder / "forged.jsonl").write_bytes(forged(dead_bytes, end={"score": 99999999}))
+    monkeypatch.setattr(past_games, "SCAN_S", 0.0)
+    monkeypatch.setattr(past_games, "TICK_S", 0.0)  # (one game a frame)
+    d = Driver(SceneStack([PastGamesScene(content())]))
+    text = " ".join(screen(d).split())
+    assert "Reading the saves: 2 still to replay" in text and text.count("dead (not checked yet)") == 2
+    scene = d.scenes[0]
+    while scene.tick_interval() is not None:
+        scene.on_tick()
+    text = " ".join(screen(d).split())
+    assert "Reading the saves" not in text and "dead (unverified)" in text and text.count("dead ") == 2
+    press(d, KeySym.S)
+    assert "99999999" not in screen(d) and len(scene.tables["crawler"]) == 1  # type: ignore[attr-defined]

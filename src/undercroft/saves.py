@@ -615,11 +615,16 @@ def listing(
         raise
     index.save()
     todo.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
+    return sort_games(over, sort), todo
+
+
+def sort_games(games: list[GameInfo], sort: str = "date") -> list[GameInfo]:
+    """``games`` newest first (``date``), or deepest first, then most turns (``depth``)."""
     if sort == "depth":
-        over.sort(key=lambda i: (i.result == "won" and i.verified, i.level or 0, i.turns, i.mtime), reverse=True)
-    else:
-        over.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
-    return over, todo
+        return sorted(
+            games, key=lambda i: (i.result == "won" and i.verified, i.level or 0, i.turns, i.mtime), reverse=True
+        )
+    return sorted(games, key=lambda i: (i.mtime, i.path.name), reverse=True)
 
 
 class Checker:
@@ -632,18 +637,36 @@ class Checker:
         self.index = Index(self.directory)
 
     def check(self, g: GameInfo) -> GameInfo | None:
-        """``g`` replayed (a fresh :class:`GameInfo`), or None when it turns out over or not a recording."""
+        """``g`` replayed (a fresh :class:`GameInfo`: an unfinished game may turn out over), or None when it is not
+        a recording after all, or gone."""
+        aside = g.path.parent.name == ABANDONED and g.path.parent.parent == self.directory
+        name = f"{ABANDONED}/{g.path.name}" if aside else g.path.name
         try:
             st = os.stat(g.path)
-            f = self.index.facts_of(g.path.name, g.path, st, self.content)
+            f = self.index.facts_of(name, g.path, st, self.content)
         except Exception:  # (gone, or unreadable now: the next listing says why)
             return None
-        if f.status != "open" or f.over:
+        if f.status == "bad":
             return None
-        known = self.index.files.get(g.path.name)
-        info = _game(g.path, st, f, {g.path.stem + META}, f"{known[4]}:{known[0]}" if known else "")
+        known = self.index.files.get(name)
+        digest = f"{known[4]}:{known[0]}" if known else ""
+        info = _game(g.path, st, f, {g.path.stem + META}, digest, abandoned=aside)
         info.open_pid = g.open_pid
         return info
+
+    def slice(self, games: list[GameInfo], seconds: float) -> list[GameInfo]:
+        """``games`` with those not checked yet checked for ``seconds`` (at least one), the first first; one that is
+        not a recording after all is left out."""
+        deadline = time.monotonic() + seconds
+        out: list[GameInfo] = []
+        first = True
+        for g in games:
+            now: GameInfo | None = g
+            if not g.checked and (first or time.monotonic() < deadline):
+                now, first = self.check(g), False
+            if now is not None:
+                out.append(now)
+        return out
 
     def close(self) -> None:
         self.index.save(final=False)
@@ -680,13 +703,15 @@ def past_games(
     content: Content | None = None,
     notes: list[str] | None = None,
     sort: str = "date",
+    work: Pass | None = None,
 ) -> list[GameInfo]:
     """Every game that is over (dead, won, crashed) or abandoned, with the level and cause its replay reached
     (``morgue_dir`` is no longer read: a morgue file is a side file and says nothing the replay does not).
 
-    ``sort``: ``date`` (newest first) or ``depth`` (deepest first, then most turns: a high-score table)."""
+    ``sort``: ``date`` (newest first) or ``depth`` (deepest first, then most turns: a high-score table). ``work``:
+    see :func:`listing`."""
     del morgue_dir
-    return listing(directory, content, notes, sort=sort)[0]
+    return listing(directory, content, notes, sort=sort, work=work)[0]
 
 
 def high_scores(games: list[GameInfo], content: Content | None = None) -> dict[str, list[GameInfo]]:

@@ -122,15 +122,7 @@ class TitleScene(Scene):
         if not self.waiting:
             return None
         checker = self.checker = self.checker or saves_mod.Checker(self.saves, self.content)
-        deadline = time.monotonic() + TICK_S
-        games: list[saves_mod.GameInfo] = []
-        first = True  # (at least one a frame, however short the slice)
-        for g in self.games:
-            now: saves_mod.GameInfo | None = g
-            if not g.checked and (first or time.monotonic() < deadline):
-                now, first = checker.check(g), False  # (None: over after all, or gone)
-            if now is not None:
-                games.append(now)
+        games = [g for g in checker.slice(self.games, TICK_S) if g.result == "playing"]  # (not over after all)
         self.games = games
         self.waiting = sum(not g.checked for g in games)
         if self.cursor is not None and self.cursor >= len(games):
