@@ -119,8 +119,9 @@ def emergency_copies(directory: Path | None = None, folder: Path | None = None) 
         base = name[: -len(SUFFIX)]
         stem = base if base in stems else re.sub(r"-[0-9]{1,6}$", "", base)
         if stem in stems and (mtime := _holds_more(d / f"{stem}{SUFFIX}", where / name)) is not None:
-            found.append((mtime, name, where / name))
-    return [p for _, _, p in sorted(found)]
+            k = 0 if base == stem else int(base[len(stem) + 1 :])  # (NAME-2 after NAME: the clock's tick is coarse)
+            found.append((mtime, k, name, where / name))
+    return [p for *_, p in sorted(found)]
 
 
 def _holds_more(save: Path, copy: Path) -> float | None:
