@@ -144,6 +144,23 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 Mutate = Callable[[Path, str, str, str], str]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> Generator[None, None, None]:
+    """The user's state and config directories (where the saves' index keeps its key) are the session's own, in a
+    tmp folder, for every test and the processes it starts: no test reads or writes the real ones."""
+    d = tmp_path_factory.mktemp("user-dirs")
+    names = ("XDG_STATE_HOME", "XDG_CONFIG_HOME")
+    old = {k: os.environ.get(k) for k in names}
+    for k in names:
+        os.environ[k] = str(d / k.lower())
+    yield
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
 @pytest.fixture(scope="session")
 def shipped_data() -> Path:
     """The data directory the game ships (read only: never write to it)."""

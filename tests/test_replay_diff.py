@@ -143,3 +143,15 @@ def test_the_same_actions_recorded_by_another_engine(
         "another version of the rules",
     ]
     assert run("replay", str(a), "--diff", str(a))[0] == 0
+
+
+def test_the_same_actions_with_another_end_line_or_score_are_not_the_same(run: Run, tmp_path: Path) -> None:
+    """B is A with an end line A lacks (a win scoring 5): the actions and states agree, but the files do not."""
+    rec = load_recording(A)
+    turn, _, digest = rec.actions[-1]
+    b = tmp_path / "b.jsonl"
+    end = _line(rec.last_hash, {"end": "won", "turn": turn, "digest": digest, "score": 5})[1]
+    b.write_bytes(A.read_bytes() + end)
+    code, out, _ = run("replay", str(A), "--diff", str(b))
+    assert code == 1, out
+    assert "the end line differs (A | B): - | won" in out and "the score differs (A | B): - | 5" in out

@@ -175,7 +175,7 @@ def test_continue_with_differences_offers_a_branch(user: Path, monkeypatch: pyte
 
 def test_a_save_this_version_no_longer_replays_offers_a_branch(user: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Played: an engine change made a save desync at turn 818, and the title said only "Cannot continue". It
-    offers what a save from other data gets: a new branch (repeating its actions), or watching it."""
+    offers a new branch (repeating its actions up to the last turn that replays), or watching it."""
     path = _game()
     before = path.read_bytes()
 
@@ -187,10 +187,11 @@ def test_a_save_this_version_no_longer_replays_offers_a_branch(user: Path, monke
     press(d, KeySym.C)
     assert names(d) == ["TitleScene", "ChoiceScene"]
     text = " ".join(screen(d).split())
-    assert "no longer replays it the same (desync at turn 1 (action rest): differs in refused: not_now)" in text
+    assert "does not replay here from turn 1 (desync at turn 1 (action rest): differs in refused: not_now)" in text
+    assert "new branch from turn 0, the last that replays" in text
     press(d, KeySym.G)
     session = d.scenes[0].session  # type: ignore[attr-defined]
-    assert names(d)[0] == "ExploreScene" and session.path != path and session.game.state.turn == 2
+    assert names(d)[0] == "ExploreScene" and session.path != path and session.game.state.turn == 0
     session.close()
     assert path.read_bytes() == before  # the old save is kept as it was
 

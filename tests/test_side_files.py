@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 from engine_helpers import content
-from tcod.event import KeySym
-from ui_helpers import Driver, isolate_user_data, names, press, screen
+from ui_helpers import Driver, isolate_user_data, screen
 
 from undercroft import autoplay, save_index, saves
 from undercroft.cli.main import main
@@ -81,22 +80,16 @@ def test_a_lock_that_is_a_link_is_never_written_through_nor_its_target_deleted(u
     assert not saves.lock_path(path).exists() and not saves.lock_path(path).is_symlink()
 
 
-def test_a_lock_that_is_a_hard_link_is_refused_and_never_written(
-    user: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_lock_that_is_a_hard_link_is_replaced_never_written_through(user: Path, tmp_path: Path) -> None:
     path = unfinished_game()
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n", encoding="utf-8")
     os.link(victim, saves.lock_path(path))  # O_NOFOLLOW stops only symbolic links
-    with pytest.raises(OSError, match=r"\.lock is a hard link to another file: left untouched"):
-        Session.resume(content(), path)
-    with pytest.raises(OSError, match="hard link"):
-        saves.abandon(path)
-    assert victim.read_text(encoding="utf-8") == "precious\n" and path.exists()
-    d = Driver(SceneStack([TitleScene(content(), seed=7)]))
-    press(d, KeySym.C)  # Continue: one line on the title, the game and the file kept
-    assert names(d) == ["TitleScene"] and "is a hard link to another file" in screen(d)
-    assert victim.read_text(encoding="utf-8") == "precious\n" and victim.stat().st_nlink == 2
+    s = Session.resume(content(), path)  # (the lock is on the recording itself: the side file only names the pid)
+    assert json.loads(saves.lock_path(path).read_text())["pid"] == os.getpid()
+    s.close()
+    assert victim.read_text(encoding="utf-8") == "precious\n" and victim.stat().st_nlink == 1
+    assert not saves.lock_path(path).exists() and path.exists()
 
 
 @pytest.mark.parametrize("side", ["lock", "meta", "morgue"])
@@ -176,3 +169,31 @@ def test_a_dead_game_without_its_end_line_is_not_offered_under_continue(
     assert saves.unfinished(content=content()) == []
     past = saves.past_games(content=content())
     assert [(g.path, g.result) for g in past] == [(path, "dead")]
+
+
+def test_no_file_in_the_saves_folder_stops_the_title(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A recording's name on a file too large, a FIFO, a folder, a device, a dangling link: each is listed as
+    unreadable with its reason; the game beside them is listed and the title opens."""
+    path = unfinished_game()
+    folder = path.parent
+    with open(folder / "big.jsonl", "wb") as fh:
+        fh.truncate(65 * 1024 * 1024)  # (sparse: over the 64 MiB a recording may be)
+    os.mkfifo(folder / "fifo.jsonl")
+    (folder / "dir.jsonl").mkdir()
+    (folder / "zero.jsonl").symlink_to("/dev/zero")
+    (folder / "gone.jsonl").symlink_to(folder / "nowhere")
+    with within(10):
+        assert main(["games"]) == 0
+        title = TitleScene(content(), seed=7)
+    err = capsys.readouterr().err
+    for name, why in [
+        ("big.jsonl", "larger than the 64 MiB"),
+        ("fifo.jsonl", "a FIFO"),
+        ("dir.jsonl", "a directory"),
+        ("zero.jsonl", "a device"),
+        ("gone.jsonl", "No such file"),
+    ]:
+        assert f"skipped {name}: unreadable: " in err and why in err.split(f"skipped {name}: ")[1].splitlines()[0]
+    assert [g.path for g in title.games] == [path] and "(+4 more)" in " ".join(
+        screen(Driver(SceneStack([title]))).split()
+    )

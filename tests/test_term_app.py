@@ -93,6 +93,10 @@ def test_too_small_notice() -> None:
     assert "Ctrl-C quits" in text
     tiny = Screen(truecolor=True)
     pyte.Stream(pyte.Screen(10, 2)).feed(tiny.resize(10, 2))  # clipped, never wrapped or scrolled
+    small = pyte.Screen(20, 10)
+    pyte.Stream(small).feed(Screen(truecolor=True).resize(20, 10))
+    said = " ".join(" ".join(small.display).split())
+    assert "terminal too small: need 80x24, have 20x10" in said and "Ctrl-C quits." in said  # wrapped, not cut
 
 
 def test_the_game_in_a_larger_terminal_is_centred(

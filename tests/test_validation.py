@@ -270,10 +270,16 @@ def test_duplicate_top_level_id(data_copy: Path) -> None:
     path = data_copy / "dungeon.yaml"
     text = path.read_text() + "\nmaze:\n  width: 80\n"
     path.write_text(text)
-    problems = problems_of(data_copy)
-    dup = [p for p in problems if "duplicate key 'maze'" in p.message]
-    assert len(dup) == 1
-    assert (dup[0].line, dup[0].column) == pos(text, "maze:", after="sanctum:")
+    p = only_problem(data_copy)  # (not its missing fields too: the later value replaced the first)
+    check(p, "dungeon.yaml", pos(text, "maze:", after="sanctum:"), "", "duplicate key 'maze'")
+
+
+def test_a_monster_given_twice_with_one_field_is_one_line_naming_the_duplicate(data_copy: Path) -> None:
+    path = data_copy / "monsters.yaml"
+    text = path.read_text()
+    path.write_text(text + "\nsump_leeches:\n  name: leech\n")
+    first = text.splitlines().index("sump_leeches:") + 1
+    assert [p.message for p in problems_of(data_copy)] == [f"duplicate key 'sump_leeches' (first at line {first})"]
 
 
 @pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n"])

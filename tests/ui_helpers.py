@@ -159,9 +159,12 @@ def names(target: Target) -> list[str]:
 
 
 def isolate_user_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """Saves and morgue files go to ``tmp_path/user`` (never the real user directory)."""
+    """Saves and morgue files go to ``tmp_path/user``, the user's state and config to ``tmp_path`` too (never the real
+    user directories)."""
     d = tmp_path / "user"
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # (the saves' index key)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setattr("undercroft.paths.user_data_dir", lambda: d)
     return d
 

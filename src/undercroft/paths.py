@@ -30,3 +30,10 @@ def user_data_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("undercroft", appauthor=False))
+
+
+def user_state_dir() -> Path:
+    """What the game keeps for itself outside the saves folder (the key of the saves' index)."""
+    import platformdirs
+
+    return Path(platformdirs.user_state_dir("undercroft", appauthor=False))

@@ -8,16 +8,17 @@ recording, once: the folder's index (:class:`Index`, ``saves/.index.json``) reme
 size, and only a result the replay bore out is ranked. Abandoning a game moves its files into
 ``saves/abandoned/``: nothing is ever deleted. A corrupt or foreign file is skipped with a one-line note.
 
-**One save, one game.** While a game is open its recording is locked: ``NAME.lock`` beside it, held with
-``flock(LOCK_EX | LOCK_NB)`` and holding one line of JSON, ``{"pid": ..., "host": ..., "since": ...}``, for the
-messages of the other windows ("open in another window (pid 4242)"). The operating system releases the lock when
-the process ends, however it ends, so a lock left by a dead process is simply taken over (its stale file is
-rewritten). The lock file is removed when the game is closed. On Windows there is no lock (see :class:`SaveLock`).
+**One save, one game.** While a game is open its recording is locked: ``flock(LOCK_EX | LOCK_NB)`` on the
+recording's own file, so nothing done to the files beside it (removed, a link, a FIFO, a folder in their place) lets a
+second window write to the same game. The operating system releases the lock when the process ends, however it
+ends, so a game left by a dead process is simply taken up again. Beside the recording, ``NAME.lock`` holds one line
+of JSON, ``{"pid": ..., "host": ..., "since": ...}``, only for the messages of the other windows ("open in another
+window (pid 4242)"); it is removed when the game is closed. On Windows there is no lock (see :class:`SaveLock`).
 
 **Side files are never trusted.** The sidecar and the lock are opened refusing a symbolic link and anything but a
-regular file, never blocking (a FIFO there is not waited on), and the sidecar is written to a temporary file renamed
-over it: a link or a FIFO in their place is replaced, never written through. A side file that is wrong is ignored
-or rebuilt; the save itself is never touched. A lock that is a hard link (another name of some file) is refused.
+regular file, never blocking (a FIFO there is not waited on), and they are written to a temporary file renamed
+over them: a link or a FIFO in their place is replaced, never written through. A side file that is wrong is ignored
+or rebuilt; the save itself is never touched.
 """
 
 from __future__ import annotations
@@ -31,13 +32,14 @@ import socket
 import stat
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from undercroft import record
 from undercroft.content import Content
-from undercroft.content.loader import FileRefused, open_checked, read_data_file
+from undercroft.content.loader import file_kind, open_checked, read_data_file
 from undercroft.record.replay import DAILY_PREFIX as DAILY_PREFIX  # (the daily word: checked by every replay)
 from undercroft.record.replay import daily_word as daily_word
 from undercroft.rules.rng import parse_seed
@@ -117,8 +119,9 @@ def emergency_copies(directory: Path | None = None, folder: Path | None = None) 
         base = name[: -len(SUFFIX)]
         stem = base if base in stems else re.sub(r"-[0-9]{1,6}$", "", base)
         if stem in stems and (mtime := _holds_more(d / f"{stem}{SUFFIX}", where / name)) is not None:
-            found.append((mtime, name, where / name))
-    return [p for _, _, p in sorted(found)]
+            k = 0 if base == stem else int(base[len(stem) + 1 :])  # (NAME-2 after NAME: the clock's tick is coarse)
+            found.append((mtime, k, name, where / name))
+    return [p for *_, p in sorted(found)]
 
 
 def _holds_more(save: Path, copy: Path) -> float | None:
@@ -189,7 +192,7 @@ class GameInfo:
     seed_text: str  # the seed as typed (a word seed stays a word); the number when nothing was typed
     result: str  # "playing", "dead", "won", "crashed" or "abandoned"
     turns: int
-    date: str  # "YYYY-MM-DD HH:MM", local time of the last write
+    date: str  # "YYYY-MM-DD HH:MM", local time: an unfinished game's last write, a past game's start (its header's)
     level: int | None = None  # 1-based
     hp: str = ""  # the whole party's HP, "40/42" (unfinished games)
     cause: str = ""
@@ -199,6 +202,11 @@ class GameInfo:
     daily: str = ""  # a daily game's UTC date (its header's "daily"), "" for any other
     verified: bool = False  # its recording replayed to its end and score (see :class:`Index`)
     why: str = ""  # why it is not verified ("" when it is)
+    checked: bool = False  # replayed under this data (False: listed from its header and end line only, so far)
+    played_with: str = ""  # the rules data's digest its header names
+    data: str = ""  # the rules data's digest it was replayed with ("": not replayed)
+    revision: int = 0  # the rules revision its header names (0: not recorded)
+    digest: str = ""  # DIGEST:SIZE of its bytes (copies of one file have the same)
 
     def as_json(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "mtime"}
@@ -207,8 +215,27 @@ class GameInfo:
 
     @property
     def result_label(self) -> str:
-        """The result for a table: "won", or "won (unverified)" for a result its recording does not bear out."""
-        return f"{self.result} (unverified)" if self.result in ("dead", "won") and not self.verified else self.result
+        """The result for a table: "won", or "won (unverified)" for a result its recording does not bear out (yet),
+        then "rules revision 1" for a game made under other rules."""
+        label = self.result
+        if self.result in ("dead", "won") and not self.verified:
+            label += " (unverified)" if self.checked else " (not checked yet)"
+        return label + self.other_rules
+
+    @property
+    def other_rules(self) -> str:
+        """ ", rules revision 1" for a game its header says was made under another revision of the rules, else ""."""
+        return f", rules revision {self.revision}" if self.revision and self.revision != record.RULES_REVISION else ""
+
+    @property
+    def ranked(self) -> bool:
+        """Whether its score may be ranked: a verified result, replayed with the very data it was played with."""
+        return (
+            self.score is not None
+            and self.result in ("dead", "won")
+            and self.verified
+            and self.data == self.played_with
+        )
 
 
 def header_of(path: Path) -> record.Header | None:
@@ -244,14 +271,6 @@ def open_elsewhere(pid: int) -> str:
     return f"open in another window (pid {pid})" if pid else "open in another window"
 
 
-def _wrong_side_file(path: Path, exc: OSError) -> bool:
-    """Whether ``exc``, raised opening side file ``path``, says that something else is in its place (a symbolic
-    link, a FIFO, a device, a file too large): then it is replaced, never followed or read."""
-    if isinstance(exc, FileRefused):
-        return True
-    return os.path.islink(path) or isinstance(exc, IsADirectoryError)
-
-
 def _lock_pid(path: Path) -> int:
     """The pid written in lock file ``path`` (0 when unreadable)."""
     try:
@@ -264,73 +283,82 @@ def _lock_pid(path: Path) -> int:
 
 _RETRIES = 3  # a title in another window probing the lock holds it for a moment: try again before giving up
 _RETRY_S = 0.02
+_HELD: dict[tuple[int, int], int] = {}  # the recordings this process holds the lock of: (device, inode) -> count
 
 
 class SaveLock:
-    """The lock on one recording while its game is open (see the module's docstring). :meth:`acquire` takes it or
-    raises :class:`SaveLocked`; :meth:`release` (also on garbage collection) lets it go and removes the file."""
+    """The lock on one recording while its game is open (see the module's docstring): an ``flock`` on the
+    recording's own file, which no side file can take away. :meth:`acquire` takes it or raises
+    :class:`SaveLocked`; :meth:`release` (also on garbage collection) lets it go."""
 
     def __init__(self, path: Path, fd: int | None) -> None:
         self.path = path  # the recording
         self._fd = fd
+        self._id = (0, 0)
+        if fd is not None:
+            st = os.fstat(fd)
+            self._id = (st.st_dev, st.st_ino)
+            _HELD[self._id] = _HELD.get(self._id, 0) + 1
 
     @classmethod
     def acquire(cls, path: Path) -> SaveLock:
-        """Lock recording ``path`` for this process. Raises :class:`SaveLocked` when another process has it, and
-        OSError when the lock file cannot be made (a read-only folder: then the game could not be saved either)."""
+        """Lock recording ``path`` (which must exist) for this process. Raises :class:`SaveLocked` when another
+        process has it, and OSError when the recording cannot be opened."""
         path = Path(path)
         if sys.platform == "win32":  # no flock: msvcrt.locking is advisory per byte range and not released reliably
             return cls(path, None)  # when a process dies, so Windows goes without (one window per save is on you)
         import errno
         import fcntl
 
-        lp = lock_path(path)
-        for attempt in range(_RETRIES * 4):
-            try:
-                fd = open_checked(lp, MAX_META, follow=False, mode=os.O_RDWR | os.O_CREAT)
-            except (FileRefused, OSError) as exc:
-                if not _wrong_side_file(lp, exc):
-                    raise
-                if os.path.isdir(lp) and not os.path.islink(lp):
-                    os.rmdir(lp)  # an empty folder in the lock's place (one with files in it is an OSError)
-                else:
-                    os.unlink(lp)  # a link, a FIFO or a bloated file in the lock's place: made anew (never followed)
-                continue
-            if os.fstat(fd).st_nlink > 1:  # another name of a user's file: never truncated nor written
-                os.close(fd)
-                raise OSError(f"{lp.name} is a hard link to another file: left untouched; remove it to open this game")
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
-                os.close(fd)
-                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise
-                if attempt + 1 >= _RETRIES:
-                    raise SaveLocked(path, _lock_pid(lp)) from None
-                time.sleep(_RETRY_S)
-                continue
-            try:  # the file may have been removed (and made anew) by its last holder between open and flock
-                mine, now = os.fstat(fd), os.stat(lp)
-                same = (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino)
-            except OSError:
-                same = False
-            if not same:
-                os.close(fd)
-                continue
-            since = datetime.datetime.now().isoformat(timespec="seconds")
-            data = json.dumps({"pid": os.getpid(), "host": socket.gethostname()[:64], "since": since}) + "\n"
-            with contextlib.suppress(OSError):  # the pid is only for messages
-                os.ftruncate(fd, 0)
-                os.pwrite(fd, data.encode(), 0)
-            return cls(path, fd)
-        raise SaveLocked(path, _lock_pid(lp))
+        fd = open_checked(path, record.MAX_FILE)
+        try:
+            for attempt in range(_RETRIES):
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError as exc:
+                    if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                        raise
+                    if attempt + 1 >= _RETRIES:
+                        raise SaveLocked(path, _lock_pid(lock_path(path))) from None
+                    time.sleep(_RETRY_S)
+        except BaseException:
+            os.close(fd)
+            raise
+        lock = cls(path, fd)
+        lock._tell()
+        return lock
+
+    def _tell(self) -> None:
+        """Write ``NAME.lock``, the pid for the other windows' messages (only a message: nothing relies on it)."""
+        lp = lock_path(self.path)
+        since = datetime.datetime.now().isoformat(timespec="seconds")
+        data = json.dumps({"pid": os.getpid(), "host": socket.gethostname()[:64], "since": since}) + "\n"
+        with contextlib.suppress(OSError):
+            if os.path.isdir(lp) and not os.path.islink(lp):
+                os.rmdir(lp)  # an empty folder in its place (one with files in it stays: the pid goes untold)
+            record.write_side_file(lp, data.encode())
+
+    def holds(self, path: Path) -> bool:
+        """Whether this lock is on the file that is at ``path`` now (a recording written anew is another file)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        return self._fd is not None and (st.st_dev, st.st_ino) == self._id
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
         if fd is None:
             return
-        with contextlib.suppress(OSError):
-            os.unlink(lock_path(self.path))  # while still held: no other process is between its open and flock
+        if _lock_pid(lock_path(self.path)) == os.getpid():
+            with contextlib.suppress(OSError):
+                os.unlink(lock_path(self.path))  # (while still held: no other process has written its own yet)
+        n = _HELD.get(self._id, 0) - 1
+        if n > 0:
+            _HELD[self._id] = n
+        else:
+            _HELD.pop(self._id, None)
         with contextlib.suppress(OSError):
             os.close(fd)  # closing releases the flock
 
@@ -340,21 +368,23 @@ class SaveLock:
 
 def holder(path: Path) -> int | None:
     """Who has recording ``path`` open: None when nobody (or only this process, through a lock it holds), else the
-    pid of the process that does (0: not known yet). Never waits."""
+    pid of the process that does, from its ``NAME.lock`` (0: not known). Never waits."""
     if sys.platform == "win32":
         return None
     import fcntl
 
-    lp = lock_path(path)
     try:
-        fd = open_checked(lp, MAX_META, follow=False)
+        fd = open_checked(path, record.MAX_FILE)
     except OSError:
-        return None  # no lock file (or a link, a FIFO in its place: not a lock of ours): nobody has it open
+        return None  # no recording there (or not a regular file): nobody can have it open
     try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) in _HELD:
+            return None
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except OSError:
-            pid = _lock_pid(lp)
+            pid = _lock_pid(lock_path(path))
             return None if pid == os.getpid() else pid
         fcntl.flock(fd, fcntl.LOCK_UN)
         return None
@@ -402,6 +432,16 @@ def _date(mtime: float) -> str:
     return datetime.datetime.fromtimestamp(mtime).strftime("%Y-%m-%d %H:%M")
 
 
+def _began(started: str, mtime: float) -> float:
+    """When a game began: its header's ``started`` (UTC), else its file's mtime (a bot's or an earlier recording)."""
+    if not started:
+        return mtime
+    try:
+        return datetime.datetime.fromisoformat(started).timestamp()  # (its "Z": UTC)
+    except ValueError:
+        return mtime
+
+
 def _sweep_temporaries(directory: Path, names: list[str]) -> None:
     """Remove the temporary files (``.NAME.PID.tmp``) of side files whose writer is gone (killed mid-write)."""
     for name in names:
@@ -422,10 +462,33 @@ def _sweep_temporaries(directory: Path, names: list[str]) -> None:
 _TMP = re.compile(r"^\..+\.(\d{1,10})\.tmp$")
 
 
+@dataclass
+class Pass:
+    """One listing's work: ``deadline`` (time.monotonic) after which no more recording is replayed (None: every one
+    is), ``every`` off: only the unfinished ones are; ``tell(done, total)`` after each recording (progress)."""
+
+    deadline: float | None = None
+    every: bool = True
+    tell: Callable[[int, int], None] | None = None
+    done: int = 0
+    total: int = 0
+    waiting: int = 0  # recordings left to replay for want of time
+
+    def replay(self, f: Facts) -> bool:
+        """Whether a recording is replayed now, given what its first and last lines say (``f``)."""
+        if f.status == "bad" or f.data or not (self.every or f.status == "open"):
+            return False
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.waiting += 1
+            return False
+        return True
+
+
 def _folder(
-    directory: Path, index: Index, content: Content | None, notes: list[str], prefix: str = ""
+    directory: Path, index: Index, content: Content | None, notes: list[str], prefix: str = "", work: Pass | None = None
 ) -> list[tuple[Path, os.stat_result, Facts, set[str]]]:
     """Every recording in ``directory`` with its stat and facts (and the names beside it), by name."""
+    work = work if work is not None else Pass()
     try:
         with os.scandir(directory) as it:
             entries = sorted(it, key=lambda e: e.name)
@@ -436,18 +499,28 @@ def _folder(
     _sweep_temporaries(directory, names)
     present = set(names)
     out = []
+    work.total += sum(name.endswith(SUFFIX) for name in names)
     for entry in entries:
         name = entry.name
         if not name.endswith(SUFFIX):
             continue
+        if work.tell is not None:
+            work.tell(work.done, work.total)
+        work.done += 1
         path = directory / name
         try:
             st = entry.stat()  # (a link is followed, as reading it would)
-        except OSError:
+        except OSError as exc:
+            notes.append(f"skipped {name}: unreadable: {exc.strerror or exc}")
             continue
         if not stat.S_ISREG(st.st_mode):
+            notes.append(f"skipped {name}: unreadable: {file_kind(st.st_mode)}, not a recording")
             continue
-        facts = index.facts_of(prefix + name, path, st, content)
+        try:
+            facts = index.facts_of(prefix + name, path, st, content, work.replay)
+        except Exception as exc:  # whatever one file holds, the others are listed and the title opens
+            notes.append(f"skipped {name}: unreadable: {type(exc).__name__}: {exc}"[:300])
+            continue
         if facts.status == "bad":
             notes.append(f"skipped {name}: {facts.why}")
             continue
@@ -455,7 +528,9 @@ def _folder(
     return out
 
 
-def _game(path: Path, st: os.stat_result, f: Facts, present: set[str], *, abandoned: bool = False) -> GameInfo:
+def _game(
+    path: Path, st: os.stat_result, f: Facts, present: set[str], digest: str, *, abandoned: bool = False
+) -> GameInfo:
     result = "abandoned" if abandoned else f.end or ("crashed" if f.status == "crashed" else f.over or "playing")
     word = daily_word(f.daily) if f.daily else ""
     label = word if word and parse_seed(word) == f.seed else ""
@@ -463,6 +538,7 @@ def _game(path: Path, st: os.stat_result, f: Facts, present: set[str], *, abando
         text = _read_meta(path).get("seed_text")
         with contextlib.suppress(ValueError):  # a label that is not this game's seed is not shown
             label = text if isinstance(text, str) and text and parse_seed(text) == f.seed else label
+    when = st.st_mtime if result == "playing" else _began(f.started, st.st_mtime)  # (the last played, the begun)
     info = GameInfo(
         path,
         f.ruleset,
@@ -470,15 +546,20 @@ def _game(path: Path, st: os.stat_result, f: Facts, present: set[str], *, abando
         label or str(f.seed),
         result,
         f.turns,
-        _date(st.st_mtime),
+        _date(when),
         level=f.level,
         hp=f.hp if result == "playing" else "",
         cause=f.cause,
-        mtime=st.st_mtime,
+        mtime=when,
         score=f.score,
         daily=f.daily,
         verified=f.verified,
         why=f.why,
+        checked=bool(f.data),
+        played_with=f.played_with,
+        data=f.data,
+        revision=f.revision,
+        digest=digest,
     )
     if result == "crashed":
         info.cause = "crash (see the .crash.txt report)"
@@ -488,11 +569,14 @@ def _game(path: Path, st: os.stat_result, f: Facts, present: set[str], *, abando
 
 
 def unfinished(
-    directory: Path | None = None, content: Content | None = None, notes: list[str] | None = None
+    directory: Path | None = None,
+    content: Content | None = None,
+    notes: list[str] | None = None,
+    work: Pass | None = None,
 ) -> list[GameInfo]:
     """The games that can be continued, newest first (a game whose last action ended it, its end line missing, is
     over: listed by :func:`past_games` instead)."""
-    return listing(directory, content, notes, past=False)[1]
+    return listing(directory, content, notes, past=False, work=work)[1]
 
 
 def listing(
@@ -502,30 +586,91 @@ def listing(
     *,
     past: bool = True,
     sort: str = "date",
+    work: Pass | None = None,
 ) -> tuple[list[GameInfo], list[GameInfo]]:
     """(:func:`past_games`, :func:`unfinished`) from one reading of the saves folder (``past``: off, the past games
-    are left out, and ``saves/abandoned/`` is not read)."""
+    are left out, and ``saves/abandoned/`` is not read, and only the unfinished games are replayed). ``work``: when
+    to stop replaying (a recording not replayed yet is listed from its bytes, ``checked`` False) and whom to tell
+    how far it is; by default every recording is replayed."""
     d = saves_dir() if directory is None else Path(directory)
     notes = notes if notes is not None else []
+    work = work if work is not None else Pass()
+    work.every = work.every and past
     index = Index(d)
     over: list[GameInfo] = []
     todo: list[GameInfo] = []
     folders = ((False, d, ""), (True, d / ABANDONED, ABANDONED + "/"))
-    for abandoned, folder, prefix in folders if past else folders[:1]:
-        for path, st, f, present in _folder(folder, index, content, notes, prefix):
-            if f.status == "open" and not f.over and not abandoned:
-                info = _game(path, st, f, present)
-                info.open_pid = holder(path) if path.stem + LOCK in present else None
-                todo.append(info)
-            elif past:
-                over.append(_game(path, st, f, present, abandoned=abandoned))
+    try:
+        for abandoned, folder, prefix in folders if past else folders[:1]:
+            for path, st, f, present in _folder(folder, index, content, notes, prefix, work):
+                known = index.files.get(prefix + path.name)
+                digest = f"{known[4]}:{known[0]}" if known else ""
+                if f.status == "open" and not f.over and not abandoned:
+                    info = _game(path, st, f, present, digest)
+                    info.open_pid = holder(path)
+                    todo.append(info)
+                elif past:
+                    over.append(_game(path, st, f, present, digest, abandoned=abandoned))
+    except BaseException:  # (interrupted, Ctrl-C: what was done is kept for the next listing)
+        index.save(final=False)
+        raise
     index.save()
     todo.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
+    return sort_games(over, sort), todo
+
+
+def sort_games(games: list[GameInfo], sort: str = "date") -> list[GameInfo]:
+    """``games`` newest first (``date``), or deepest first, then most turns (``depth``)."""
     if sort == "depth":
-        over.sort(key=lambda i: (i.result == "won" and i.verified, i.level or 0, i.turns, i.mtime), reverse=True)
-    else:
-        over.sort(key=lambda i: (i.mtime, i.path.name), reverse=True)
-    return over, todo
+        return sorted(
+            games, key=lambda i: (i.result == "won" and i.verified, i.level or 0, i.turns, i.mtime), reverse=True
+        )
+    return sorted(games, key=lambda i: (i.mtime, i.path.name), reverse=True)
+
+
+class Checker:
+    """Replays, one at a time, the games a listing left unchecked (:class:`Pass`'s deadline), keeping what it finds
+    in the folder's index: the title goes on with its list between frames this way."""
+
+    def __init__(self, directory: Path | None, content: Content) -> None:
+        self.directory = saves_dir() if directory is None else Path(directory)
+        self.content = content
+        self.index = Index(self.directory)
+
+    def check(self, g: GameInfo) -> GameInfo | None:
+        """``g`` replayed (a fresh :class:`GameInfo`: an unfinished game may turn out over), or None when it is not
+        a recording after all, or gone."""
+        aside = g.path.parent.name == ABANDONED and g.path.parent.parent == self.directory
+        name = f"{ABANDONED}/{g.path.name}" if aside else g.path.name
+        try:
+            st = os.stat(g.path)
+            f = self.index.facts_of(name, g.path, st, self.content)
+        except Exception:  # (gone, or unreadable now: the next listing says why)
+            return None
+        if f.status == "bad":
+            return None
+        known = self.index.files.get(name)
+        digest = f"{known[4]}:{known[0]}" if known else ""
+        info = _game(g.path, st, f, {g.path.stem + META}, digest, abandoned=aside)
+        info.open_pid = g.open_pid
+        return info
+
+    def slice(self, games: list[GameInfo], seconds: float) -> list[GameInfo]:
+        """``games`` with those not checked yet checked for ``seconds`` (at least one), the first first; one that is
+        not a recording after all is left out."""
+        deadline = time.monotonic() + seconds
+        out: list[GameInfo] = []
+        first = True
+        for g in games:
+            now: GameInfo | None = g
+            if not g.checked and (first or time.monotonic() < deadline):
+                now, first = self.check(g), False
+            if now is not None:
+                out.append(now)
+        return out
+
+    def close(self) -> None:
+        self.index.save(final=False)
 
 
 def abandon(path: Path) -> Path:
@@ -559,33 +704,39 @@ def past_games(
     content: Content | None = None,
     notes: list[str] | None = None,
     sort: str = "date",
+    work: Pass | None = None,
 ) -> list[GameInfo]:
     """Every game that is over (dead, won, crashed) or abandoned, with the level and cause its replay reached
     (``morgue_dir`` is no longer read: a morgue file is a side file and says nothing the replay does not).
 
-    ``sort``: ``date`` (newest first) or ``depth`` (deepest first, then most turns: a high-score table)."""
+    ``sort``: ``date`` (newest first) or ``depth`` (deepest first, then most turns: a high-score table). ``work``:
+    see :func:`listing`."""
     del morgue_dir
-    return listing(directory, content, notes, sort=sort)[0]
+    return listing(directory, content, notes, sort=sort, work=work)[0]
 
 
 def high_scores(games: list[GameInfo], content: Content | None = None) -> dict[str, list[GameInfo]]:
     """Per ruleset (the data's order, then any other by name), its finished games with a verified score, best first
     (then the earlier game first: a score matched later does not push one down). An unverified game is not
-    ranked (:func:`unverified`)."""
+    ranked (:func:`unverified`), nor one played with other rules data than it was replayed with (it is ranked in
+    that data's tables: ``games --scores --data DIR``), and each file's bytes are ranked once, however many copies
+    or links of it the folder holds (the earliest)."""
     order = list(content.rulesets) if content is not None else []
     by: dict[str, list[GameInfo]] = {}
     for g in games:
-        if g.score is not None and g.result in ("dead", "won") and g.verified:
+        if g.ranked:
             by.setdefault(g.ruleset, []).append(g)
-    for lst in by.values():
+    for rs, lst in by.items():
         lst.sort(key=lambda g: (-(g.score or 0), g.mtime, g.path.name))
+        once = {g.digest or str(g.path): g for g in reversed(lst)}  # a copy of a file is the same game: ranked once
+        by[rs] = [g for g in lst if once[g.digest or str(g.path)] is g]
     return dict(
         sorted(by.items(), key=lambda kv: (kv[0] not in order, order.index(kv[0]) if kv[0] in order else 0, kv[0]))
     )
 
 
 def unverified(games: list[GameInfo]) -> list[GameInfo]:
-    """The finished games whose recording did not replay to the end and score it says (never ranked)."""
+    """The finished games whose recording did not replay (yet) to the end and score it says (never ranked)."""
     return [g for g in games if g.result in ("dead", "won") and g.score is not None and not g.verified]
 
 
@@ -640,11 +791,17 @@ def ruleset_title(content: Content | None, ruleset: str) -> str:
 COLUMNS = ("date", "ruleset", "seed", "result", "level", "turns", "cause")
 
 
+def data_label(g: GameInfo, content: Content | None) -> str:
+    """ " (data 1a2b3c4d)" for a game played with other rules data than ``content`` (a mod), else ""."""
+    other = content is not None and g.played_with and g.played_with != content.digest
+    return f" (data {g.played_with[:8]})" if other else ""
+
+
 def table_rows(games: list[GameInfo], content: Content | None = None) -> list[tuple[str, ...]]:
     return [
         (
             g.date,
-            ruleset_title(content, g.ruleset),
+            ruleset_title(content, g.ruleset) + data_label(g, content),
             g.seed_text,
             g.result_label,
             str(g.level) if g.level is not None else "?",

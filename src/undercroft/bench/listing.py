@@ -52,7 +52,7 @@ def games_listing_s(args: argparse.Namespace) -> float:
     """``undercroft games --json`` in a new process over 5,000 saves, warm (each recording examined once before);
     the median of 3 runs. The title's list of unfinished games is a part of the same listing."""
     with tempfile.TemporaryDirectory(prefix="undercroft-bench-saves-") as tmp:
-        env = dict(os.environ, XDG_DATA_HOME=tmp)
+        env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_STATE_HOME=tmp, XDG_CONFIG_HOME=tmp)
         make_saves(args, Path(tmp) / "undercroft" / "saves")
         cmd = [sys.executable, "-m", "undercroft", "games", "--json"]
         if getattr(args, "data", None):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import TYPE_CHECKING
 
 from undercroft.cli.common import EXIT_OK, add_data_arg, load_data, say
@@ -39,19 +40,38 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="print one JSON object: past, unfinished, skipped (--scores: scores, unverified, skipped)",
     )
+    p.add_argument(
+        "--replay-for",
+        type=float,
+        default=REPLAY_FOR_S,
+        metavar="SECONDS",
+        help=f"replay the recordings not replayed before for at most this long (default {REPLAY_FOR_S:g}; 'inf': "
+        "every one); the rest are listed from their first and last lines, unverified, and the next listing goes on",
+    )
     add_data_arg(p)
     p.set_defaults(handler=cmd_games)
 
 
+REPLAY_FOR_S = 20.0  # a first listing of a large folder answers within this (and keeps what it did for the next)
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     from undercroft import saves
+    from undercroft.cli.progress import Bar, wanted
 
     content = load_data(args)
     notes: list[str] = []
-    past, todo = saves.listing(content=content, notes=notes, sort=args.sort)
+    with Bar(0, "reading the saves", unit="save", enabled=wanted(args.json)) as bar:  # (a first listing replays each)
+        work = saves.Pass(time.monotonic() + args.replay_for, tell=lambda done, total: bar.set(done, total))
+        past, todo = saves.listing(content=content, notes=notes, sort=args.sort, work=work)
     notes = list(dict.fromkeys(notes))
+    if work.waiting:
+        notes.append(
+            f"{work.waiting:,} of {work.total:,} saves not replayed yet (listed unverified, not ranked): "
+            "'undercroft games' again goes on where this one stopped"
+        )
     if args.scores:
-        return _print_scores(past, content, notes, as_json=args.json)
+        return _print_scores(past, content, notes, as_json=args.json, data=args.data or "")
     if args.json:
         print(_json_lists({"past": [g.as_json() for g in past], "unfinished": [g.as_json() for g in todo]}, notes))
         return EXIT_OK
@@ -65,7 +85,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     for g in todo:
         print(
             printable(
-                f"  {g.date}  {saves.ruleset_title(content, g.ruleset)}, seed {g.seed_text}, level "
+                f"  {g.date}  {saves.ruleset_title(content, g.ruleset)}{g.other_rules}, seed {g.seed_text}, level "
                 f"{g.level if g.level is not None else '?'}, turn {g.turns}, HP {g.hp or '?'}  ({g.path.name})"
             )
         )
@@ -81,7 +101,7 @@ def _json_lists(lists: dict[str, list[dict[str, object]]], notes: list[str]) -> 
     return "{\n" + ",\n".join([*parts, f' "skipped": {json.dumps(notes)}']) + "\n}"
 
 
-def _print_scores(past: list[GameInfo], content: Content, notes: list[str], *, as_json: bool) -> int:
+def _print_scores(past: list[GameInfo], content: Content, notes: list[str], *, as_json: bool, data: str) -> int:
     from undercroft import saves
 
     tables = saves.high_scores(past, content)
@@ -106,14 +126,18 @@ def _print_scores(past: list[GameInfo], content: Content, notes: list[str], *, a
             {"path": str(g.path), "ruleset": g.ruleset, "result": g.result, "score": g.score, "why": g.why}
             for g in saves.unverified(past)
         ]
-        print(json.dumps({"scores": scores, "unverified": unverified, "skipped": notes}, indent=1))
+        out = {"scores": scores, "data": content.digest, "unverified": unverified, "skipped": notes}
+        print(json.dumps(out, indent=1))
         return EXIT_OK
     for note in notes:
         print(f"undercroft: {note}", file=sys.stderr)
     if not tables:
         print("No finished game has a score yet.")
     for rs, games in tables.items():
-        print(f"{saves.ruleset_title(content, rs)} ({rs}): {len(games)} game{'s' if len(games) != 1 else ''}")
+        with_data = f", with the data {data} ({content.digest[:8]})" if data else ""
+        print(
+            f"{saves.ruleset_title(content, rs)} ({rs}{with_data}): {len(games)} game{'s' if len(games) != 1 else ''}"
+        )
         for line in saves.format_scores(games):
             print(printable("  " + line))
     if note := saves.unverified_note(past):

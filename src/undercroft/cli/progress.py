@@ -45,6 +45,12 @@ class Bar:
                 self._bar.set_postfix_str(note, refresh=False)
             self._bar.update(n)
 
+    def set(self, done: int, total: int) -> None:
+        """Where it is now: ``done`` of ``total`` (a total learnt on the way)."""
+        if self._bar is not None:
+            self._bar.total = total
+            self._bar.update(done - self._bar.n)
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()

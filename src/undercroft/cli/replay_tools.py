@@ -231,7 +231,8 @@ def cmd_diff(path: Path, rec: Recording, other: Path, rec_b: Recording, content:
             )
         )
     d = diverge(content, rec, rec_b)
-    for line in _report(path, rec, other, rec_b, d):
+    marks = _marks(rec, rec_b)
+    for line in _report(path, rec, other, rec_b, d) + marks:
         print(printable(line))
     same = (
         d.action_turn is None
@@ -239,8 +240,23 @@ def cmd_diff(path: Path, rec: Recording, other: Path, rec_b: Recording, content:
         and d.recorded_turn is None
         and not d.stopped
         and _length(rec) == _length(rec_b)
+        and not marks
     )
     return EXIT_OK if same else EXIT_FAIL
+
+
+def _marks(a: Recording, b: Recording) -> list[str]:
+    """What the two files say of their games beyond the actions, where it differs: the end line, its score, the
+    daily mark (``A | B``; ``-`` for none)."""
+    out = []
+    for what, va, vb in (
+        ("end line", a.end or ("crash" if a.crash is not None else None), b.end or ("crash" if b.crash else None)),
+        ("score", a.score, b.score),
+        ("daily mark", a.header.daily or None, b.header.daily or None),
+    ):
+        if va != vb:
+            out.append(f"the {what} differs (A | B): {'-' if va is None else va} | {'-' if vb is None else vb}")
+    return out
 
 
 def _length(rec: Recording) -> int:

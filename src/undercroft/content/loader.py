@@ -90,10 +90,15 @@ class ParsedFile:
 class Collector:
     problems: list[Problem] = field(default_factory=list)
     files: dict[str, ParsedFile] = field(default_factory=dict)
+    duplicated: set[tuple[str, Loc]] = field(default_factory=set)  # (file shown, a key given twice): see add
 
     def add(self, fname: str, loc: Loc, message: str, *, key: bool = False) -> None:
+        """A problem at ``loc`` of file ``fname``; none under a key the file gives twice (its later value replaced
+        the first: what it lacks is the duplicate's doing, and the duplicate is named already)."""
         pf = self.files.get(fname)
         display = pf.display if pf else fname
+        if any((display, loc[:n]) in self.duplicated for n in range(1, len(loc) + 1)):
+            return
         line, col = 0, 0
         if pf is not None and pf.node is not None:
             node = locate(pf.node, loc, key=key)
@@ -401,6 +406,7 @@ def parse_yaml(path: Path, display: str, col: Collector) -> ParsedFile | None:
                 return None
             dups: list[tuple[Loc, yaml.Node, str]] = []
             _duplicate_keys(node, (), dups)
+            col.duplicated.update((display, (*loc, k.value)) for loc, k, _ in dups)
             for loc, knode, msg in dups[:MAX_PROBLEMS_PER_FILE]:
                 m = knode.start_mark
                 col.problems.append(Problem(display, m.line + 1, m.column + 1, ".".join(str(p) for p in loc), msg))

@@ -46,6 +46,7 @@ from undercroft.record.format import (
     KNOWN_PARTS,
     MAX_FILE,
     MAX_LINE,
+    RULES_REVISION,
     Desync,
     Header,
     Recording,
@@ -55,13 +56,14 @@ from undercroft.record.format import (
 )
 from undercroft.record.reader import load_recording, open_regular, stream_recording
 from undercroft.record.replay import compatibility, replay, replay_file, state_summary
-from undercroft.record.writer import Recorder, crash_report_path, play_step, write_side_file
+from undercroft.record.writer import Recorder, crash_report_path, now_utc, play_step, write_side_file
 
 __all__ = [
     "FORMAT_VERSION",
     "KNOWN_PARTS",
     "MAX_FILE",
     "MAX_LINE",
+    "RULES_REVISION",
     "Desync",
     "Header",
     "Recorder",
@@ -72,6 +74,7 @@ __all__ = [
     "crash_report_path",
     "installed_versions",
     "load_recording",
+    "now_utc",
     "open_regular",
     "play_step",
     "printable",

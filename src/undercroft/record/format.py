@@ -22,6 +22,11 @@ from undercroft.rules.actions import Action, action_from_text, action_to_dict, a
 from undercroft.rules.game import Game
 
 FORMAT_VERSION = 3
+# The revision of the rules: which games a recording's actions make. Bumped whenever a golden recording's digests
+# change (tests/test_rules_revision.py fails until it is), so a save made under other rules is told by its header at
+# once, not by a desync; kept in the header (``rules_revision``, format 3; 0: a recording from before it was kept)
+# and in the saves folder's index (what a replay showed holds for one revision).
+RULES_REVISION = 1
 MAGIC = "undercroft"  # the header's "recording" field
 MAX_LINE = 64 * 1024  # bytes; a longer line is refused without being parsed
 MAX_FILE = 64 * 1024 * 1024  # bytes (about 450,000 actions); a larger file is refused before it is read
@@ -93,6 +98,8 @@ class Header:
     parts: tuple[str, ...] = ()  # the state's parts, in the order of each line's "parts" (format 3: its digest)
     tcod: str = ""  # the tcod version ("": not recorded, a format 1 recording)
     daily: str = ""  # the UTC date (YYYY-MM-DD) of a daily game (``play --daily``), "" for any other (format 3)
+    rules_revision: int = 0  # :data:`RULES_REVISION` of the game that wrote it (0: not recorded, before it was kept)
+    started: str = ""  # when the game began, UTC, "YYYY-MM-DDTHH:MM:SSZ" ("": not recorded)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from undercroft.rules.rng import parse_seed
 _CHECKSUM_HEX = 16
 _TEXT_HASH_HEX = 2 * _TEXT_HASH_BYTES
 _HEX = frozenset("0123456789abcdef")
+_STARTED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 _TAMPERED = (
     "tampered or corrupt: the line's hash does not match its content (edited, or a line before it was removed or moved)"
 )
@@ -184,7 +185,7 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
     if fmt >= 2:
         known.add("tcod")
     if fmt >= 3:
-        known.add("daily")
+        known |= {"daily", "rules_revision", "started"}
     extra = sorted(set(obj) - known)
     if extra:
         raise RecordingError(path, 1, f"unknown header field(s): {', '.join(extra)}")
@@ -202,6 +203,12 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
     daily = obj.get("daily", "")
     if "daily" in obj and not is_daily_date(daily):
         raise RecordingError(path, 1, "'daily' must be a date, YYYY-MM-DD")
+    revision = obj.get("rules_revision", 0)
+    if "rules_revision" in obj and (type(revision) is not int or not 0 < revision < 1 << 31):
+        raise RecordingError(path, 1, "'rules_revision' must be a whole number from 1")
+    started = obj.get("started", "")
+    if not isinstance(started, str) or (started and not _STARTED.fullmatch(started)):
+        raise RecordingError(path, 1, "'started' must be a time, YYYY-MM-DDTHH:MM:SSZ")
     if fmt >= 3:
         if not _is_hex(strings["start"], PART_HEX * len(parts)):
             raise RecordingError(path, 1, f"'start' must be a {PART_HEX * len(parts)}-digit hex digest")
@@ -220,6 +227,8 @@ def _header(path: Path, obj: dict[str, Any]) -> Header:
         tuple(parts),
         strings.get("tcod", ""),
         daily,
+        revision,
+        started,
     )
 
 

@@ -12,6 +12,7 @@ from undercroft.content import Content
 from undercroft.printable import printable
 from undercroft.record.format import (
     _PART_BYTES,
+    RULES_REVISION,
     Desync,
     Header,
     Recording,
@@ -33,7 +34,8 @@ from undercroft.rules.types import Mode
 
 def compatibility(header: Header, data_digest: str) -> list[str]:
     """One line for a human per difference between the recording of ``header`` and this installation, [] when
-    they all match: the rules data (``data_digest``: ``Content.digest`` of the data in use), then the game, Python,
+    they all match: the rules revision (where the header has one), the rules data (``data_digest``:
+    ``Content.digest`` of the data in use), then the game, Python,
     numpy and tcod versions. For example::
 
         rules data: recorded with 84a4..., this data is 833f...
@@ -45,6 +47,8 @@ def compatibility(header: Header, data_digest: str) -> list[str]:
     :func:`printable`."""
     v = installed_versions()
     out = []
+    if header.rules_revision and header.rules_revision != RULES_REVISION:
+        out.append(f"rules revision: recorded with revision {header.rules_revision}, this game is {RULES_REVISION}")
     if header.data_digest != data_digest:
         out.append(f"rules data: recorded with {header.data_digest}, this data is {data_digest}")
     for label, recorded, now in (

@@ -26,6 +26,7 @@ from undercroft.record.format import (
     FORMAT_VERSION,
     MAGIC,
     MAX_FILE,
+    RULES_REVISION,
     Header,
     Recording,
     RecordingError,
@@ -42,6 +43,11 @@ from undercroft.rules.digest import PARTS
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.scoring import score_card
+
+
+def now_utc() -> str:
+    """This moment in UTC as a recording's header keeps it: ``YYYY-MM-DDTHH:MM:SSZ``."""
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def crash_report_path(path: Path) -> Path:
@@ -135,11 +141,14 @@ class Recorder:
         overwrite: bool = False,
         batch: int = 1,
         daily: str = "",
+        started: str = "",
     ) -> Recorder:
         """Start the recording of ``game`` (which must not have taken any action yet) at ``path``, in the current
         format (:data:`FORMAT_VERSION`: the only one written; formats 1 and 2 are read).
 
-        ``daily``: the UTC date of a daily game (``play --daily``), kept in the header.
+        ``daily``: the UTC date of a daily game (``play --daily``), kept in the header. ``started``: when a game
+        someone plays began (UTC, ``YYYY-MM-DDTHH:MM:SSZ``: :func:`now_utc`), kept in the header for the listing's
+        date; a bot's game has none, so that a batch of them is the same bytes every time.
 
         ``batch``: the action lines (format 3) gathered in memory and written together, with one write. A game
         someone plays writes every action at once (1, the default): a killed process loses nothing. The bot's
@@ -173,6 +182,8 @@ class Recorder:
             parts=PARTS,
             tcod=v["tcod"],
             daily=daily,
+            rules_revision=RULES_REVISION,
+            started=started,
         )
         obj: dict[str, Any] = {
             "recording": MAGIC,
@@ -186,9 +197,12 @@ class Recorder:
             "tcod": header.tcod,
             "start": header.start,
             "parts": list(header.parts),
+            "rules_revision": header.rules_revision,
         }
         if daily:
             obj["daily"] = daily
+        if started:
+            obj["started"] = started
         rec = cls(path, fd, "", 1, fsync=fsync, header=header, offset=0, batch=batch)
         rec._write(obj)
         if rec._pending:

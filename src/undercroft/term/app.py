@@ -33,6 +33,7 @@ import contextlib
 import os
 import signal
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator
 from types import FrameType
@@ -141,10 +142,14 @@ class Screen:
         self.renderer.invalidate()
         if self.fits:
             return CLEAR
-        lines = [
-            too_small_message(width, height),
-            "Enlarge the window or make the font smaller;",
-            "the game comes back by itself. Ctrl-C quits.",
+        lines = [  # (wrapped to the width: the size it needs is said first, never cut off)
+            row
+            for text in (
+                too_small_message(width, height),
+                "Enlarge the window or make the font smaller;",
+                "the game comes back by itself. Ctrl-C quits.",
+            )
+            for row in textwrap.wrap(text, max(width, 1), break_on_hyphens=False)
         ]
         out = [CLEAR]
         top = max(0, (height - len(lines)) // 2)

@@ -174,14 +174,11 @@ class Session:
         header; ``seed_text``: the seed as the player typed it, its words)."""
         game = Game(content, ruleset, seed)
         path = saves_mod.new_save_path(game.state.seed, ruleset)
+        recorder = record.Recorder.create(path, game, content, daily=daily, started=record.now_utc())  # (new)
         try:
             lock = saves_mod.SaveLock.acquire(path)
-        except saves_mod.SaveLocked:  # another window started the same game in the same second
-            raise FileExistsError(f"{path.name} was just created by another window") from None
-        try:
-            recorder = record.Recorder.create(path, game, content, daily=daily)
         except BaseException:
-            lock.release()
+            recorder.close()
             raise
         s = cls(content, game, recorder, lock=lock)
         s.seed_text = saves_mod.daily_word(daily) if daily else seed_text
@@ -195,7 +192,9 @@ class Session:
     def resume(cls, content: Content, path: Path) -> Session:
         """Continue an unfinished recording exactly where it stopped (the log is rebuilt from the replay).
 
-        Raises :class:`undercroft.saves.SaveLocked` when the game is open in another process."""
+        Raises :class:`undercroft.saves.SaveLocked` when the game is open in another process, and
+        :class:`undercroft.record.Desync` when the recording does not replay (a state differs from the one it
+        records): then nothing is written to it."""
         path = Path(path)
         for other in list(Session._open):  # this process's own, left open (back at the title): closed first
             if other.path is not None and other.path.resolve() == path.resolve():
@@ -203,8 +202,11 @@ class Session:
         lock = saves_mod.SaveLock.acquire(path)
         try:
             rec = record.load_recording(path, lenient_tail=True)
-            game, log = _replayed(content, rec)
+            game, log = _replayed(content, rec, verify=True)  # (one that does not replay is never written to)
             recorder = record.Recorder.append_to(path, recording=rec, content=content)
+            if not lock.holds(path):  # an earlier format, written anew: the lock goes to the new file
+                lock.release()
+                lock = saves_mod.SaveLock.acquire(path)
         except BaseException:
             lock.release()
             raise
@@ -224,16 +226,17 @@ class Session:
         return s
 
     @classmethod
-    def branch(cls, content: Content, path: Path) -> Session:
-        """A new recorded game (a new file) that repeats every action of recording ``path`` with this data and
-        goes on from there; ``path`` is left as it is. Stops repeating at an action this data refuses."""
+    def branch(cls, content: Content, path: Path, until: int | None = None) -> Session:
+        """A new recorded game (a new file) that repeats every action of recording ``path`` with this data (up to
+        turn ``until``: the last that replays, for a save that does not) and goes on from there; ``path`` is left
+        as it is. Stops repeating at an action this data refuses."""
         path = Path(path)
         rec = record.load_recording(path, lenient_tail=True)
         h = rec.header
         s = cls.new(content, h.ruleset, h.seed)
         stopped = ""
         for turn, action, _ in rec.actions:
-            if s.game.over:
+            if s.game.over or (until is not None and turn > until):
                 break
             s.act(action)
             if s.refused:
@@ -543,12 +546,12 @@ def end_lines(game: Game, seed: str = "") -> list[str]:
     ]
 
 
-def _replayed(content: Content, rec: record.Recording) -> tuple[Game, MessageLog]:
-    """A recording replayed, with the log its events tell."""
+def _replayed(content: Content, rec: record.Recording, *, verify: bool = False) -> tuple[Game, MessageLog]:
+    """A recording replayed, with the log its events tell (``verify``: every state checked, else Desync)."""
     log = MessageLog()
     narrator = Narrator(content, rec.header.ruleset)
 
     def collect(turn: int, action: Action, events: list[Event]) -> None:
         log.add_events(events, narrator)
 
-    return record.replay(content, rec, on_events=collect), log
+    return record.replay(content, rec, verify=verify, on_events=collect), log

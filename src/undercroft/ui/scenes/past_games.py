@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import tcod.console
@@ -12,6 +13,10 @@ from undercroft.content import Content
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, FAINT, KEY, TITLE
 from undercroft.ui.scenes.base import Pop, Scene, Transition
+
+SCAN_S = 0.25  # seconds of replaying saves when the list is made (the rest goes on between frames)
+TICK_S = 0.1  # seconds of replaying per frame after that
+READING = "Reading the saves:"
 
 
 class PastGamesScene(Scene):
@@ -30,22 +35,46 @@ class PastGamesScene(Scene):
         self.games: list[saves_mod.GameInfo] = []
         self.tables: dict[str, list[saves_mod.GameInfo]] = {}
         self.shown: list[int | None] = []  # the game of each row drawn (None: a ruleset's title)
+        self.every: list[saves_mod.GameInfo] = []  # every past game, as listed (some maybe not replayed yet)
+        self.checker: saves_mod.Checker | None = None  # replays those a frame at a time (see on_tick)
         self._scan()
 
     def _scan(self) -> None:
         self.notes = []
+        work = saves_mod.Pass(deadline=time.monotonic() + SCAN_S)
         try:
-            sort = "date" if self.sort == "score" else self.sort
-            self.games = saves_mod.past_games(self.saves, content=self.content, notes=self.notes, sort=sort)
-            if self.sort == "score":
-                self.tables = saves_mod.high_scores(self.games, self.content)
-                if note := saves_mod.unverified_note(self.games):
-                    self.notes.insert(0, note)
-                self.games = [g for games in self.tables.values() for g in games]
+            self.every = saves_mod.past_games(self.saves, content=self.content, notes=self.notes, work=work)
         except OSError as exc:
-            self.games = []
+            self.every = []
             self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The rows for the sort chosen, from :attr:`every`; how many games are still to replay said first."""
+        self.notes = [n for n in self.notes if not n.startswith(READING)]
+        if waiting := sum(not g.checked for g in self.every):
+            self.notes.insert(0, f"{READING} {waiting:,} still to replay (their results are unverified until then)...")
+        self.games = saves_mod.sort_games(self.every, "date" if self.sort == "score" else self.sort)
+        if self.sort == "score":
+            self.tables = saves_mod.high_scores(self.games, self.content)
+            if note := saves_mod.unverified_note(self.games):
+                self.notes.insert(1 if waiting else 0, note)
+            self.games = [g for games in self.tables.values() for g in games]
         self.cursor = max(0, min(self.cursor, len(self.games) - 1))
+
+    def tick_interval(self) -> float | None:
+        return 0.01 if any(not g.checked for g in self.every) else None
+
+    def on_tick(self) -> Transition | None:
+        """Replay a slice of the games the listing left unchecked."""
+        if self.checker is None:
+            self.checker = saves_mod.Checker(self.saves, self.content)
+        self.every = self.checker.slice(self.every, TICK_S)
+        if all(g.checked for g in self.every):
+            self.checker.close()
+            self.checker = None
+        self._arrange()
+        return None
 
     def _rows(self, console: tcod.console.Console) -> int:
         return max(1, console.height - self.TOP - 6)
@@ -62,7 +91,7 @@ class PastGamesScene(Scene):
         if c in ("d", "t", "s"):
             self.sort = {"d": "date", "t": "depth", "s": "score"}[c]
             self.offset = self.cursor = 0
-            self._scan()
+            self._arrange()
             return None
         if event.sym in (tcod.event.KeySym.UP, tcod.event.KeySym.DOWN) and self.games:
             self.cursor = max(

@@ -9,6 +9,7 @@ continued silently: Continue names the differences and offers a new branch (a ne
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,6 +31,10 @@ from undercroft.ui.scenes.past_games import PastGamesScene
 from undercroft.ui.scenes.prompt import PromptScene
 from undercroft.ui.scenes.watch import WatchScene
 from undercroft.ui.session import Session, save_differences
+
+SCAN_S = 0.25  # seconds of replaying saves per listing on the title (the rest goes on between frames)
+TICK_S = 0.1  # seconds of replaying per frame after that (the title answers keys meanwhile)
+READING = "Reading the saves:"
 
 _LOGO = [
     r" _   _           _                           __ _   ",
@@ -71,6 +76,8 @@ class TitleScene(Scene):
         self.saves = saves
         self.message = ""
         self.notes: list[str] = []
+        self.waiting = 0  # unfinished games not replayed yet (a first listing of a large folder goes on between frames)
+        self.checker: saves_mod.Checker | None = None
         self.games: list[saves_mod.GameInfo] = []
         self.cursor: int | None = 0  # the chosen game of the list; None: none (each is open in another window)
         self.confirm_abandon: Path | None = None
@@ -89,18 +96,45 @@ class TitleScene(Scene):
         return cls(left.content, ruleset=left.game.ruleset_id, left=left)
 
     def _scan(self) -> None:
-        """Find every game that can be continued (newest first)."""
+        """Find every game that can be continued (newest first), replaying for a moment at most: what is left is
+        replayed a slice at a time between frames (:meth:`on_tick`), how many are left said at the bottom."""
         self.notes = []
+        work = saves_mod.Pass(deadline=time.monotonic() + SCAN_S)
         try:
-            self.games = saves_mod.unfinished(self.saves, self.content, self.notes)
+            self.games = saves_mod.unfinished(self.saves, self.content, self.notes, work)
         except OSError as exc:
             self.games = []
             self.notes.append(f"cannot read the saves folder: {exc.strerror or exc}")
+        self.waiting = work.waiting
+        if work.waiting:
+            self.notes.insert(0, f"{READING} {work.waiting:,} still to replay...")
         at = max(0, min(self.cursor or 0, len(self.games) - 1))
         if self.games and self.games[at].open_pid is not None:  # never chosen for you: one open elsewhere
             self.cursor = next((i for i, g in enumerate(self.games) if g.open_pid is None), None)
         else:
             self.cursor = at
+
+    def tick_interval(self) -> float | None:
+        return 0.01 if self.waiting else None
+
+    def on_tick(self) -> Transition | None:
+        """Replay a slice of the unfinished games the listing left unchecked (the first rows first)."""
+        if not self.waiting:
+            return None
+        checker = self.checker = self.checker or saves_mod.Checker(self.saves, self.content)
+        games = [g for g in checker.slice(self.games, TICK_S) if g.result == "playing"]  # (not over after all)
+        self.games = games
+        self.waiting = sum(not g.checked for g in games)
+        if self.cursor is not None and self.cursor >= len(games):
+            self.cursor = len(games) - 1 if games else 0
+        if self.notes and self.notes[0].startswith(READING):
+            self.notes.pop(0)
+        if self.waiting:
+            self.notes.insert(0, f"{READING} {self.waiting:,} still to replay...")
+        else:
+            checker.close()
+            self.checker = None
+        return None
 
     def _offer_copies(self) -> None:
         """Name every copy a game wrote to the temporary folder when its disk was full, that holds actions its save
@@ -119,7 +153,7 @@ class TitleScene(Scene):
     def describe(self, g: saves_mod.GameInfo, room: int = 1 << 16) -> str:
         """An unfinished game in a row of ``room`` columns: the whole, else in short forms ("T400, L2"), else
         without its HP, else its ruleset and seed alone (what it is said first, never cut at the edge)."""
-        title = saves_mod.ruleset_title(self.content, g.ruleset)
+        title = saves_mod.ruleset_title(self.content, g.ruleset) + g.other_rules
         what = f"{title}, seed {g.seed_text}, turn {g.turns}"
         if g.open_pid is not None:
             return next((t for t in (f"{saves_mod.open_elsewhere(g.open_pid)}: {what}", what) if len(t) <= room), what)
@@ -173,8 +207,9 @@ class TitleScene(Scene):
         except saves_mod.SaveLocked as exc:
             g.open_pid = exc.pid
             return self.refuse_open(g.path, exc.pid)
-        except record.Desync as exc:  # the same data, but this version of the engine plays it otherwise
-            return self.offer_differences(g.path, [f"this version of the game no longer replays it the same ({exc})"])
+        except record.Desync as exc:  # the same setup, but it does not replay: never continued (nor written to)
+            why = f"it does not replay here from turn {exc.turn} ({exc})"
+            return self.offer_differences(g.path, [why], until=max(0, exc.turn - 1))
         except (record.RecordingError, OSError, ValueError, KeyError) as exc:
             self.message = f"Cannot continue {g.path.name}: {exc}"
             return None
@@ -201,25 +236,36 @@ class TitleScene(Scene):
             )
         )
 
-    def offer_differences(self, path: Path, differences: list[str]) -> Transition | None:
-        """Continue on a save made with other data or versions: say what differs, offer a branch or watching."""
-        self.message = f"{path.name} was saved with a different setup: " + "; ".join(differences)
+    def offer_differences(self, path: Path, differences: list[str], until: int | None = None) -> Transition | None:
+        """Continue on a save made with other data or versions, or that does not replay (``until``: its last turn
+        that does): say what differs, offer a branch (up to that turn) or watching."""
+        setup = "was saved with a different setup" if until is None else "cannot be continued"
+        self.message = f"{path.name} {setup}: " + "; ".join(differences)
+        branch = "Go on as a new branch (a new file; this save is kept as it is)"
+        if until is not None:
+            branch = f"Go on as a new branch from turn {until}, the last that replays (a new file; this save is kept)"
 
         def chosen(i: int) -> Transition | None:
-            return self.branch(path) if i == 0 else self.watch(path) if i == 1 else None
+            return self.branch(path, until) if i == 0 else self.watch(path) if i == 1 else None
 
+        head, say = (
+            "Saved with a different setup",
+            ("This save was made with other rules data or versions; continuing it here would not replay the same:"),
+        )
+        if until is not None:
+            head, say = (
+                "It does not replay",
+                (
+                    "This save does not replay here (edited, corrupt, or made by another version of the game): "
+                    "continuing it would add to a game whose result could never be verified:"
+                ),
+            )
         return Push(
             ChoiceScene(
-                "Saved with a different setup",
+                head,
+                [say, *(f"- {d}" for d in differences)],
                 [
-                    (
-                        "This save was made with other rules data or versions; "
-                        "continuing it here would not replay the same:"
-                    ),
-                    *(f"- {d}" for d in differences),
-                ],
-                [
-                    ("g", "Go on as a new branch (a new file; this save is kept as it is)"),
+                    ("g", branch),
                     ("w", "Watch it"),
                     ("q", "Back to the title"),
                 ],
@@ -227,9 +273,9 @@ class TitleScene(Scene):
             )
         )
 
-    def branch(self, path: Path) -> Transition | None:
+    def branch(self, path: Path, until: int | None = None) -> Transition | None:
         try:
-            session = Session.branch(self.content, path)
+            session = Session.branch(self.content, path, until)
         except (record.RecordingError, OSError, ValueError, KeyError) as exc:
             self.message = f"Cannot branch {path.name}: {exc}"
             return None
