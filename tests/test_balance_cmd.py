@@ -286,7 +286,7 @@ def test_the_command_appends_a_section_and_prints_json(tmp_path: Path, capsys: p
     assert list(result["rulesets"]) == ["warden", "crawler"]
     assert result["seed"] == 5 and result["games"] == 1
     assert result["rulesets"]["warden"]["games"] == 1
-    assert list(result["policies"]) == ["careful", "novice", "greedy"]
+    assert list(result["policies"]) == ["careful", "novice", "greedy", "thorough"]
     novice = result["policies"]["novice"]["warden"]
     assert novice["policy"] == "novice" and novice["games"] == 1 and "cornered_on_floor_1" in novice
     text = doc.read_text(encoding="utf-8")

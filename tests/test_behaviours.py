@@ -150,6 +150,17 @@ def test_submerged_stays_down_when_the_party_steps_back_out_the_way_it_came() ->
     assert rolls(ev, "monster_check")  # the segment it stepped back into has its entry procedure as ever
 
 
+def test_walking_back_in_over_a_submerged_monster_tells_the_still_water_again_and_checks_for_nothing() -> None:
+    game = make_game("undercroft", dice=ScriptedDice())
+    g, _ = meet(game, "cistern_drowner")
+    st = game.state
+    inside, entry = st.pos, st.segment_entry
+    act(game, Move(entry[0] - st.pos[0], entry[1] - st.pos[1]), NOTHING)  # back out the way it came
+    ev = act(game, Move(inside[0] - st.pos[0], inside[1] - st.pos[1]))  # and in again: no die is rolled
+    assert one(ev, "hidden")["group"] == g.id and not rolls(ev, "monster_check") and g.hidden
+    assert say(game, one(ev, "hidden")) == "The water is still. You see nothing."
+
+
 def test_submerged_catches_a_party_that_is_not_faster() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     _g, _ = meet(game, "cistern_drowner")

@@ -6,7 +6,8 @@ from engine_helpers import make_game, walk_into
 
 from undercroft.bot import Bot, Greedy
 from undercroft.bot.meeting import fight_win
-from undercroft.rules.actions import Drink, Fight, Run
+from undercroft.rules import shop
+from undercroft.rules.actions import Buy, Drink, Fight, Run
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode, Origin
@@ -48,12 +49,21 @@ def test_with_only_a_fight_shown_it_fights() -> None:
     assert Greedy(game, 1).choose() == Fight()
 
 
-def test_it_drinks_only_below_a_quarter_of_its_hit_points() -> None:
+def test_it_drinks_as_the_careful_bot_does() -> None:
+    """Greedy differs from the careful bot only at a meeting: hurt while exploring, both drink."""
     game = make_game("undercroft", 3)
     m = game.state.party[0]
     assert game.state.items.get("healing_potion", 0) > 0
-    m.hp = m.max_hp // 3  # (the careful bot drinks at half)
-    assert isinstance(Bot(game, 1).choose(), Drink)
-    assert not isinstance(Greedy(game, 1).choose(), Drink)
-    m.hp = m.max_hp // 5
-    assert Greedy(game, 1).choose() == Drink(0)
+    m.hp = m.max_hp // 3
+    assert Greedy(game, 1).choose() == Bot(game, 1).choose() == Drink(0)
+    m.hp = m.max_hp - 1  # (a scratch: neither drinks)
+    assert not isinstance(Greedy(game, 1).choose(), Drink) and not isinstance(Bot(game, 1).choose(), Drink)
+
+
+def test_it_shops_as_the_careful_bot_does() -> None:
+    """At the merchant, with gold: the careful bot's first purchase, not a walk out with nothing."""
+    game = make_game("undercroft", 3, gold=400)
+    shop.open_shop(game, [])
+    assert game.state.mode == Mode.SHOP
+    first = Bot(game, 1).choose()
+    assert isinstance(first, Buy) and Greedy(game, 1).choose() == first

@@ -52,7 +52,7 @@ def test_a_fight_asks_the_odds_only_where_a_decision_turns_on_them(
     with monkeypatch.context() as m:
         m.setattr(Bot, "_combat", counting)
         for ruleset, seed in (("citadel", 31), ("citadel", 32), ("undercroft", 33)):
-            play_game(content, ruleset, seed)
+            play_game(content, ruleset, seed, max_actions=700)  # (enough meetings, within the fast loop)
     assert asked["citadel"] and not any(asked["citadel"])
     assert any(asked["undercroft"])
 
@@ -71,5 +71,5 @@ def test_the_odds_it_decides_on_are_the_panels(content: Content, monkeypatch: py
 
     monkeypatch.setattr(policy, "fight_win", checking)
     for ruleset, seed in (("undercroft", 5), ("crawler", 6), ("citadel", 7)):
-        play_game(content, ruleset, seed)
+        play_game(content, ruleset, seed, max_actions=700)  # (enough meetings, within the fast loop)
     assert len(seen) > 30 and all(a == b for a, b in seen)

@@ -64,7 +64,7 @@ def compare(content: Content, ruleset: str, seed: int, policy: str, actions: int
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("policy", ["careful", "novice", "greedy"])
+@pytest.mark.parametrize("policy", ["careful", "novice", "greedy", "thorough"])
 @pytest.mark.parametrize("ruleset", ["undercroft", "citadel", "warden", "crawler"])
 def test_a_bot_facing_only_what_the_player_knows_plays_the_same(content: Content, ruleset: str, policy: str) -> None:
     compared = hidden = 0

@@ -8,7 +8,7 @@ from art_maps import on_art
 from engine_helpers import act, make_game, of, one, script
 
 from undercroft.rules import approach, chase
-from undercroft.rules.actions import DropFood, DropTreasure, Run, ThrowOil, Wait
+from undercroft.rules.actions import Drink, DropFood, DropTreasure, Run, ThrowOil, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code, Reason
@@ -264,3 +264,33 @@ def test_oil_thrown_at_a_pursuer_at_the_partys_heels_burns_between_them() -> Non
     g = pursuer(game)
     ev = act(game, ThrowOil(), 51)  # it balks, and waits while the party runs out of its sight
     assert one(ev, "oil")["tiles"] == [[10, 1]] and one(ev, "slowed") and g.pos == (9, 1) and one(ev, "escape")
+
+
+def test_drinking_while_pursued_takes_the_round_the_pursuer_closes_in() -> None:
+    game = chased(STRAIGHT, "goblin", (30, 1), (18, 1))  # 12 tiles behind; the goblin runs 18 a round
+    st = game.state
+    st.party[0].hp, st.items["healing_potion"] = 5, 1
+    g = pursuer(game)
+    ev = act(game, Drink(0), 2, 2)  # heals 2d4+4 = 8; the party stands, the goblin runs its round
+    assert one(ev, "drink")["healed"] == 7 and st.party[0].hp == 12
+    assert one(ev, "caught")["fights"] is True and st.mode == "combat"
+    assert st.pos == (30, 1) and max(abs(g.pos[0] - 30), abs(g.pos[1] - 1)) <= 1
+
+
+def test_drinking_while_giving_chase_lets_the_group_run_its_round() -> None:
+    game = giving_chase(60)  # as fast as the goblin: 3 tiles apart, and it gains its 18 tiles while the party drinks
+    st = game.state
+    st.party[0].hp, st.items["healing_potion"] = 5, 1
+    g = pursuer(game)
+    ev = act(game, Drink(0), 2, 2)
+    assert st.pos == (7, 1) and g.pos == (28, 1)
+    assert one(ev, "got_away", reason="out_of_sight")["distance"] == 210 and g not in st.level.groups
+
+
+def test_a_group_standing_in_the_pursuers_way_does_not_stop_the_party_running_its_speed() -> None:
+    game = chased(STRAIGHT, "orc", (20, 1), (12, 1))  # the orc 8 tiles behind, a goblin between them
+    other = game.add_group("goblin", 1, pos=(14, 1), origin=Origin.WANDERING)
+    g = pursuer(game)
+    ev = act(game, Run())  # both run 27 tiles: the orc squeezes past the goblin, no nearer than it was
+    assert game.state.pos == (47, 1) and g.pos == (39, 1) and other.pos == (14, 1)
+    assert one(ev, "chase")["distance"] == 80

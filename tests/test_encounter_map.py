@@ -403,6 +403,7 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
         where_from = ""
         lurking: dict[int, int] = {}  # group -> the segment it lies submerged in (an entry there meets nothing)
         last_enter = -1
+        ran = False  # the party has run a round of the chase since its last run
         for turn, events in enumerate(p.steps):
             for i, e in enumerate(events):
                 if e.type == "enter":
@@ -411,9 +412,17 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                     lurking[e["group"]] = last_enter
                 elif e.type == "reveal":
                     lurking.pop(e["group"], None)
+                stood = any(x.type in ("drink", "quaff", "wield", "wear") for x in events)
                 if e.type == "run":
                     runs += 1
                     pending, where_from = e["segment"], where(p, turn)
+                    ran = any(x.type in ("chase", "caught", "escape", "distracted") for x in events)
+                elif e.type in ("chase", "escape") and not stood:
+                    ran = True
+                elif e.type == "caught" and stood and not ran:
+                    # a chase from a fight caught the party while it drank, before it ran a step (a drink is its
+                    # round of the chase): it is still where it fought, short of the segment it ran for
+                    pending = None
                 elif e.type == "distracted":
                     # a chase ended by a drop before the party reached its door leaves it short of the segment it
                     # ran for, in one it has entered already (or enters now, below)
@@ -437,7 +446,7 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                     # (in a meeting, as with a group found in a segment left behind, the entry waits for its end)
                     raise AssertionError(f"{where_from}: walked on from segment {pending} without entering it")
         # (a game may end, in death or at the action cap, before the run is over)
-    assert runs > 5 and entered > 3, (runs, entered)
+    assert runs >= 5 and entered > 3, (runs, entered)  # (the careful bot runs less where a group would wait on its way)
 
 
 @pytest.mark.slow

@@ -423,7 +423,7 @@ def test_latest_unfinished_skips_finished_and_foreign_files(content: Content, us
     _, rec = bot_game(content, older, seed=3, actions=20)
     rec.close()
     dead = d / "b.jsonl"
-    _, rec = bot_game(content, dead, seed=6, actions=5000)
+    _, rec = bot_game(content, dead, seed=51, actions=5000)  # (the bot dies on turn 344)
     rec.close()
     assert load_recording(dead).finished
     (d / "c.jsonl").write_text("not a recording\n")

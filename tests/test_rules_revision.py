@@ -21,6 +21,7 @@ GOLDEN_V3 = Path(__file__).resolve().parent / "golden" / "v3"
 # changed): bump RULES_REVISION and add its line here; a save of an earlier revision is then told as such.
 PLAY_DIGESTS = {
     1: "521c915724a2457bd8889b29fb6dc5ff",
+    2: "049f60ce53edb229f84e014c5a5c3c87",  # a drink or a use in a chase takes the party's round
 }
 
 
@@ -59,17 +60,18 @@ def test_a_new_recording_names_its_rules_revision_and_an_old_one_reads_as_none()
 def test_a_save_of_another_revision_is_told_at_once(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A save whose header names revision 1 read by a game at revision 2: the listing marks it before any replay,
-    and what differs names both revisions (what Continue and ``replay`` say)."""
+    """A save whose header names this revision read by a game a revision later: the listing marks it before any
+    replay, and what differs names both revisions (what Continue and ``replay`` say)."""
+    now, later = record.RULES_REVISION, record.RULES_REVISION + 1
     folder = isolate_user_data(monkeypatch, tmp_path) / "saves"
     folder.mkdir(parents=True)
     lines = (GOLDEN_V3 / "undercroft-1.jsonl").read_bytes().splitlines(keepends=True)
     (folder / "old.jsonl").write_bytes(b"".join(lines[:40]))  # unfinished: 39 actions
     for name in ("undercroft.record", "undercroft.record.format", "undercroft.record.replay"):
-        monkeypatch.setattr(sys.modules[name], "RULES_REVISION", 2)  # (this game, a revision later)
+        monkeypatch.setattr(sys.modules[name], "RULES_REVISION", later)  # (this game, a revision later)
     assert main(["games", "--replay-for", "0"]) == 0
-    assert "Undercroft, rules revision 1, seed 1" in capsys.readouterr().out
+    assert f"Undercroft, rules revision {now}, seed 1" in capsys.readouterr().out
     header = record.load_recording(folder / "old.jsonl", lenient_tail=True).header
-    assert "rules revision: recorded with revision 1, this game is 2" in record.compatibility(
+    assert f"rules revision: recorded with revision {now}, this game is {later}" in record.compatibility(
         header, header.data_digest
     )

@@ -119,7 +119,7 @@ def test_click_a_row_chooses_then_continues(user: Path) -> None:
 
 
 def test_past_games_screen_and_command(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    finished_game(user, "undercroft", 32, 1_900_000_000)  # (the bot dies on turn 375): who kills it depends on the bot
+    finished_game(user, "undercroft", 51, 1_900_000_000)  # (the bot dies on turn 344): who kills it depends on the bot
     finished_game(user, "citadel", 2, 2_000_000_000)
     unfinished_game("crawler", parse_seed("moth"), 2_100_000_000, "moth")
     (user / "saves" / "foreign.jsonl").write_text('{"hello": 1}\n', encoding="utf-8")

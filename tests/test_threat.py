@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import tcod.console
+from art_maps import on_art
 from engine_helpers import content, make_game, script, walk_into
 from tcod.event import KeySym
 from test_no_cut import box_text, words
@@ -162,3 +163,64 @@ def test_the_bribe_choice_shows_the_best_chance_the_gold_can_buy_not_the_bots_of
     assert chances.best_bribe(game, g) == (25, 2 / 6)
     game.state.gold = 10  # 1..24: digit 1
     assert chances.best_bribe(game, g) == (1, 1 / 6)
+
+
+# A room, a corridor on to the room of the stairs, and a side room off the corridor.
+THREE_ROOMS = """
+#################
+#.....+,,,,,+...#
+#.....#####,#.>.#
+#.....#####,#...#
+###########+#####
+#...........#
+#...........#
+#############
+"""
+
+
+def met_on_art(party: tuple[int, int], came_in: tuple[int, int], group_at: tuple[int, int]) -> tuple[Game, Group]:
+    """In warden (nothing follows a running delver: the escape is certain), a Gaoler faced on THREE_ROOMS, the
+    whole map seen, the party having come in by ``came_in``."""
+    game = make_game("warden", 1, dice=ScriptedDice())
+    lv = on_art(game, THREE_ROOMS, party)
+    lv.memory[:, : lv.map.width] = True
+    game.state.segment_entry = came_in
+    g = game.add_group("gaoler", 1, pos=group_at)
+    game.start_encounter(g, meeting=False)
+    return game, g
+
+
+def encounter_panel(game: Game) -> str:
+    console = tcod.console.Console(120, 40, order="F")
+    SceneStack(game_stack(Session(content(), game))).draw(console)
+    return box_text(str(console), "Encounter")
+
+
+def test_the_escape_chance_says_the_group_waits_between_the_delver_and_the_stairs() -> None:
+    """Met in the corridor to the stairs, the way back leads only to the first room: the Gaoler stays (001) and
+    is in the way. The panel says so beside the escape chance, with the fight met again rested, which is what
+    the reference player reads (chances.left_behind, one function for both)."""
+    game, g = met_on_art((8, 1), (6, 1), (10, 1))
+    lb = chances.left_behind(game, g)
+    assert lb.on_the_way is True and lb.again() == lb.rested
+    text = encounter_panel(game)
+    assert "Run... 100%, waits on your way (choose a door)" in text
+    assert f"Got away, it waits between you and the stairs (met again rested: win {lb.rested:.0%})." in text
+
+
+def test_the_escape_chance_says_the_group_stays_off_the_way_to_the_stairs() -> None:
+    """Met in the side room: running out into the corridor, the stairs are reached without passing it."""
+    game, g = met_on_art((5, 5), (11, 4), (7, 5))
+    lb = chances.left_behind(game, g)
+    assert lb.on_the_way is False and lb.again() == 1.0
+    text = encounter_panel(game)
+    assert "[r] Run 100%, stays off your way" in text  # (one way out: no door to choose)
+    assert "Got away, it stays off your way to the stairs." in text
+
+
+def test_before_the_stairs_are_found_the_panel_says_only_that_it_stays() -> None:
+    game, g = met_on_art((8, 1), (6, 1), (10, 1))
+    game.state.level.memory[:] = False
+    assert chances.left_behind(game, g).on_the_way is None
+    text = encounter_panel(game)
+    assert "Run... 100%, stays (choose a door)" in text and "Got away, it stays (met again rested: win" in text

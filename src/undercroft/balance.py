@@ -45,6 +45,9 @@ NOVICE_WIN_TARGETS: dict[str, tuple[float, float]] = {"undercroft": (0.02, 1.0)}
 NOVICE_REACHES: dict[str, tuple[int, float]] = {"undercroft": (3, 0.5)}
 # The greedy player's (planning must pay): its win rate at most this times the careful bot's on the same seeds.
 GREEDY_SHARE: dict[str, float] = {"undercroft": 0.6}
+# The thorough player's (growth must not let grinding outgrow the game): its win rate at most the careful bot's on
+# the same seeds plus this.
+THOROUGH_MARGIN: dict[str, float] = {"undercroft": 0.15}
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975: a 95 % two-sided interval
 
@@ -250,11 +253,14 @@ def _count(name: str, n: int, most: int) -> Verdict:
 
 
 def verdicts(stats: RulesetStats) -> list[Verdict]:
-    """The targets of ``stats``: those of its policy (the careful bot's, the novice's or the greedy player's)."""
+    """The targets of ``stats``: those of its policy (the careful bot's, the novice's, the greedy or the thorough
+    player's)."""
     if stats.policy == "novice":
         out = _novice_verdicts(stats)
     elif stats.policy == "greedy":
         out = _greedy_verdicts(stats)
+    elif stats.policy == "thorough":
+        out = _thorough_verdicts(stats)
     else:
         out = _careful_verdicts(stats)
     return [*out, _count("timeouts", stats.timeouts, MAX_TIMEOUTS), _count("crashes", stats.crashes, MAX_CRASHES)]
@@ -316,6 +322,17 @@ def _greedy_verdicts(stats: RulesetStats) -> list[Verdict]:
     ci = ratio_interval(stats.wins, stats.games, wins, games)
     value = f"{ratio:.2f} x [{ci[0]:.2f}, {ci[1]:.2f}] ({_pct(stats.win_rate)} against {_pct(careful)})"
     return [Verdict("greedy_share", ratio <= most, f"<= {most:g} x the careful bot's win rate", value, ci)]
+
+
+def _thorough_verdicts(stats: RulesetStats) -> list[Verdict]:
+    margin = THOROUGH_MARGIN.get(stats.ruleset)
+    if margin is None or stats.careful is None:
+        return []
+    careful = _share(*stats.careful)
+    lo, hi = wilson(stats.wins, stats.games)
+    value = f"{_pct(stats.win_rate)} [{_pct(lo)}, {_pct(hi)}] against {_pct(careful)}"
+    target = f"<= the careful bot's win rate + {100 * margin:.0f} points"
+    return [Verdict("thorough_margin", stats.win_rate <= careful + margin, target, value, (lo, hi))]
 
 
 def all_met(stats: Iterable[RulesetStats]) -> bool:

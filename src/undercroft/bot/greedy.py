@@ -1,36 +1,38 @@
-"""The greedy player (``undercroft autoplay --policy greedy``): the top number, every time, and nothing planned.
+"""The greedy player (``undercroft autoplay --policy greedy``): the top number at every meeting, nothing else changed.
 
-It reads the same screens as the careful bot (:class:`~undercroft.bot.policy.Bot`) and walks as it does, but it
-plans nothing across meetings; it stands for "pick the top number", against which planning must pay (the balance
-target: it wins at most :data:`undercroft.balance.GREEDY_SHARE` of the careful bot's rate):
+It is the careful bot (:class:`~undercroft.bot.policy.Bot`) in everything but its judgment at a meeting: it walks,
+rests, shops and drinks as the careful bot does, so that the careful bot against it measures judgment, not
+shopping (the balance target: the careful bot wins at least 1.3 times its rate, :data:`undercroft.balance`):
 
 * **a meeting, a fight**: of the chances the panel shows (the fight's win, :func:`~undercroft.bot.meeting.fight_win`;
   getting away, :func:`~undercroft.sim.chances.escape_chance`; talk, :func:`~undercroft.sim.chances.talk_chance`;
   a bribe, the best chance the gold buys, :func:`~undercroft.sim.chances.best_bribe`), it takes the highest (ties:
-  talk, fight, bribe, run), with nothing for what comes after; it runs back the way it came (``Run()``), and after
+  talk, fight, bribe, run), with nothing for what comes after (not what a failed talk, bribe or run leaves, nor
+  where a group it got away from waits); it runs back the way it came (``Run()``), and after
   :data:`~undercroft.bot.policy.MAX_FLEES` runs from one group it fights it, after :data:`LEVEL_RUNS` runs on one
   level it runs no more there (a game of 165 runs on one floor, each back the way it came, once timed out). A
-  group at peace, holding its ground or passive it walks past when it can;
+  group at peace, holding its ground or passive it walks past when it can; it never gives chase;
 * **a chase**: the distraction whose shown chance is highest, if it carries it, else it runs (it turns to fight
-  only when too tired to run); it never gives chase;
-* **potions**: it drinks only below a quarter of its hit points, never before a fight;
-* **the shop**: it buys nothing (no shopping plan); it still puts on a better weapon or armour it finds.
+  only when too tired to run);
+* **potions and the shop**: the careful bot's: it drinks when hurt as the careful bot does (before a meeting at
+  half its hit points, in a fight at :data:`~undercroft.bot.policy.LOW`, before a hard fight it has chosen at
+  :data:`~undercroft.bot.policy.READY`), and buys what the careful bot buys.
 """
 
 from __future__ import annotations
 
 from undercroft.bot.meeting import Met, best, fight_win
 from undercroft.bot.planning import count
-from undercroft.bot.policy import MAX_FLEES, Bot
+from undercroft.bot.policy import FIGHT_ODDS, MAX_FLEES, READY, Bot
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
     Action,
     Attack,
     Bribe,
+    Drink,
     DropFood,
     DropTreasure,
     Fight,
-    LeaveShop,
     Move,
     Run,
     Talk,
@@ -41,7 +43,6 @@ from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Side
 from undercroft.sim import chances
 
-GREEDY_HURT = 0.25  # drink (in a fight or out of it) only below this fraction of max HP
 LEVEL_RUNS = 40  # runs on one level, after which it stops running (a player who has run this often stands)
 
 
@@ -50,8 +51,6 @@ class Greedy(Bot):
 
     name = "greedy"
     level_runs = 0  # runs on this level (:data:`LEVEL_RUNS`)
-    hurt = GREEDY_HURT
-    low = GREEDY_HURT
 
     def _should_pursue(self, gid: int) -> bool:
         return False
@@ -64,8 +63,10 @@ class Greedy(Bot):
         super()._flee(g)
         self.level_runs += 1
 
-    def _shop(self) -> list[Action]:
-        return [*self._kit(), LeaveShop()]
+    def _drink(self, frac: float | None = None) -> list[Action]:
+        """The careful bot's drink: the most hurt at or below ``frac`` of max HP (its ``hurt`` when not given)."""
+        low = self._hurt(self.hurt if frac is None else frac)
+        return [] if low is None or count(self.game, "potion") == 0 else [Drink(low)]
 
     def shown(self, g: Group, win: float) -> dict[str, float]:
         """The chance of each way the panel shows and the engine would take now."""
@@ -103,14 +104,17 @@ class Greedy(Bot):
             if step is not None and self.walk.kind != "reengage":
                 pos = self.game.state.pos
                 out.append(Move(step[0] - pos[0], step[1] - pos[1]))  # walk on past it
-        return out + self._take(g, best(self.shown(g, win)))
+        way = best(self.shown(g, win))
+        if way == "fight" and win < FIGHT_ODDS and not out:
+            out = self._drink(READY)  # a hard fight chosen: drink first, as the careful bot does
+        return out + self._take(g, way)
 
     def _combat(self) -> list[Action]:
         g = self.game.state.front_group()
         if g is None:
             return []
         way = best(self.shown(g, fight_win(self.game)))
-        out = self._drink()
+        out = self._drink(self.low)
         if way == "run":
             self._flee(g)
             out.append(Run())

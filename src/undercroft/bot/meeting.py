@@ -2,7 +2,9 @@
 
 Fight: the fight odds' win as the encounter and fight panels show it (:func:`fight_win`, from
 :func:`undercroft.sim.odds.fight_odds`); run: the chance to get away (:func:`undercroft.sim.chances.escape_chance`),
-else a fight a little worse (:data:`CAUGHT`), less :data:`AGAIN` (the group stays on the level); bribe: the chance
+else a fight a little worse (:data:`CAUGHT`); getting away is worth what the encounter panel says it leaves behind
+(:func:`undercroft.sim.chances.left_behind`: where the group waits between the party and the stairs, the rested
+fight with it; the stairs not found yet, that but at least even; off the way, all of it); bribe: the chance
 the least sum it would offer is taken (:func:`bribe_offer`: at least :data:`BRIBE_ODDS`, the bot's own threshold),
 else a fight it opens (:data:`STRUCK_FIRST`); talk (:func:`undercroft.sim.chances.talk_chance`): its chance, else the
 best of the others a round later. :func:`best` takes the greatest (to 6 places; ties by :data:`PREFER`). Every
@@ -26,7 +28,6 @@ PAYS = ("hireling", "directions", "trade")  # agreements worth a talk of their o
 HALF = 0.5  # a fight lost more often than not, a run that works half the time (cornered)
 BRIBE_ODDS = 0.5  # bribe with a sum whose digit gives at least this chance
 GIVE_UP = 0.2  # a fight whose odds are below this is hopeless: talk even in a corridor, or run
-AGAIN = 0.05  # what running costs beyond its risk: the group stays on the level, maybe on the way on
 LEAVE_MARGIN = 0.1  # leave a fight when running gives at least this much better a chance than staying
 CAUGHT = 0.9  # the fight odds after a failed run, against the odds now (tired, and struck as it turns)
 STRUCK_FIRST = 0.85  # the fight odds after a refused bribe (it strikes first), against the odds now
@@ -62,10 +63,11 @@ def best(values: dict[str, float]) -> str:
     return max(values, key=lambda k: (round(values[k], 6), PREFER[k]))
 
 
-def leaves(escape: float, odds: float) -> bool:
-    """Leave the fight: running (the chance to get away, else the fight a little worse) beats staying by
+def leaves(escape: float, odds: float, again: float = 1.0) -> bool:
+    """Leave the fight: running (the chance to get away, worth ``again``, what the panel says it leaves behind,
+    :meth:`undercroft.sim.chances.LeftBehind.again`; else the fight a little worse) beats staying by
     :data:`LEAVE_MARGIN`."""
-    return escape + (1 - escape) * odds * CAUGHT > odds + LEAVE_MARGIN
+    return escape * again + (1 - escape) * odds * CAUGHT > odds + LEAVE_MARGIN
 
 
 def bribe_offer(game: Game, g: Group) -> int | None:
@@ -81,8 +83,9 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
     later = {"fight": win}  # the same a round later, in sight
     if game.legal(Run()):
         now, seen = chances.escape_chance(game, g), chances.escape_chance(game, g, later=True)
-        out["run"] = now + (1 - now) * win * CAUGHT - AGAIN
-        later["run"] = seen + (1 - seen) * win * CAUGHT - AGAIN
+        again = chances.left_behind(game, g).again() if now or seen else 1.0  # (what the panel says it leaves)
+        out["run"] = now * again + (1 - now) * win * CAUGHT
+        later["run"] = seen * again + (1 - seen) * win * CAUGHT
     offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
     if offer is not None:
         cell = game.bribe_cell(g, offer)

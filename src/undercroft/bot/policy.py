@@ -77,7 +77,7 @@ from undercroft.rules.game import Game
 from undercroft.rules.rng import Stream, parse_seed
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Origin, Side
-from undercroft.sim.chances import catches, escape_chance
+from undercroft.sim.chances import catches, escape_chance, left_behind
 from undercroft.sim.odds import attack_target
 
 HURT = 0.5  # drink outside a fight at or below this fraction of max HP
@@ -426,7 +426,8 @@ class Bot:
         tired = game.tired()
         can_run = game.legal(Run())  # not where the rules have no running, nor with every way out blocked
         escape = functools.cache(functools.partial(escape_chance, game, g))
-        if not met.committed and can_run and not tired and win() < FIGHT_ODDS and leaves(escape(), win()):
+        ok = not met.committed and can_run and not tired and win() < FIGHT_ODDS
+        if ok and leaves(escape(), win(), left_behind(game, g).again()):
             self._flee(g)  # (to come back rested, or to go round it)
             out += self._fleet(escape())
             out.append(_BEST_RUN)

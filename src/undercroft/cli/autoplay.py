@@ -35,9 +35,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--policy",
         default="careful",
-        choices=("careful", "novice", "greedy"),
-        help="the bot: careful, the reference player (default), novice, a first-time player, or greedy, the top "
-        "number at every meeting and nothing planned",
+        choices=("careful", "novice", "greedy", "thorough"),
+        help="the bot: careful, the reference player (default), novice, a first-time player, greedy, the top "
+        "number at every meeting (careful in all else), or thorough, every floor explored, every sure fight "
+        "fought, rested to full",
     )
     p.add_argument("--record", metavar="DIR", help="write one recording per game into DIR")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")

@@ -36,7 +36,8 @@ from undercroft.cli.soak import RULESETS
 from undercroft.printable import printable
 
 DEFAULT_WRITE = Path("docs") / "BALANCE.md"
-POLICY_NAMES = ("careful", "novice", "greedy")  # (undercroft.bot.POLICIES, not imported before a command needs it)
+# (undercroft.bot.POLICIES, not imported before a command needs it)
+POLICY_NAMES = ("careful", "novice", "greedy", "thorough")
 NO_PLOT = "undercroft: charts need the optional extra: pip install 'undercroft[plot]'"
 
 
@@ -197,7 +198,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
                 crashes += [r for r in results if r.outcome == "crash"]
 
     careful = {s.ruleset: (s.wins, s.games) for s in stats if s.policy == "careful"}
-    stats = [replace(s, careful=careful.get(s.ruleset)) if s.policy == "greedy" else s for s in stats]
+    stats = [replace(s, careful=careful.get(s.ruleset)) if s.policy in ("greedy", "thorough") else s for s in stats]
     charts: dict[str, Path] = {}
     if modules is None:
         print(NO_PLOT, file=sys.stderr)

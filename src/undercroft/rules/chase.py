@@ -52,29 +52,36 @@ def _near(a: Point, b: Point) -> bool:
 
 
 def start_trail(ctx: Ctx, runner: Point, chaser: Point) -> list[Point]:
-    """The chaser's way to the runner at the chase's start: a shortest walk, its last tile the runner's."""
+    """The chaser's way to the runner at the chase's start: a shortest walk round the other groups' creatures (through
+    them where they close the only way: they give way to it), its last tile the runner's."""
     if _near(runner, chaser):
         return [runner]
     m = ctx.state.level.map
-    field = approach.step_map(m, runner, approach.REACH, approach.occupied(ctx) - {chaser, runner}, target=chaser)
-    out: list[Point] = []
-    here = chaser
-    while True:
-        nxt = approach.next_step(field, here)
-        if nxt is None:
-            break
-        out.append(nxt)
-        here = nxt
-    return [*out, runner] if out and _near(out[-1], runner) else [runner]
+    others = approach.occupied(ctx) - {chaser, runner}
+    for blocked in (others, set()) if others else (others,):  # the others give way when they close the only way
+        field = approach.step_map(m, runner, approach.REACH, blocked, target=chaser)
+        out: list[Point] = []
+        here = chaser
+        while True:
+            nxt = approach.next_step(field, here)
+            if nxt is None:
+                break
+            out.append(nxt)
+            here = nxt
+        if out and _near(out[-1], runner):
+            return [*out, runner]
+    return [runner]
 
 
 def _floods(m: LevelMap, runner: Point, chaser: Point, blocked: set[Point]) -> tuple[np.ndarray, np.ndarray]:
-    """Walking steps over the whole map from the runner (the chaser's tile in the way), -1 where not reached within
-    :data:`approach.REACH`, and from the chaser, as far again (every tile the runner reaches, the chaser being
-    within its reach: a chase farther apart is over)."""
+    """Walking steps over the whole map from the runner (the chaser's tile and the other groups' in the way), -1
+    where not reached within :data:`approach.REACH`, and from the chaser, as far again (every tile the runner
+    reaches, the chaser being within its reach: a chase farther apart is over), the other groups giving way to it
+    (as to the chaser's own way, :func:`start_trail`: a group in a corridor does not make the whole map "out of
+    the chaser's reach", which would leave the runner no tile farther than another)."""
     out = []
-    for origin, extra, limit in ((runner, {chaser}, approach.REACH), (chaser, set(), 2 * approach.REACH)):
-        sm = approach.step_map(m, origin, limit, blocked | extra)
+    for origin, way, limit in ((runner, blocked | {chaser}, approach.REACH), (chaser, set(), 2 * approach.REACH)):
+        sm = approach.step_map(m, origin, limit, way)
         full = np.full((m.height, m.width), -1, dtype=np.int32)
         arr = sm.flood.array()
         full[sm.y0 : sm.y0 + arr.shape[0], sm.x0 : sm.x0 + arr.shape[1]] = arr
@@ -151,19 +158,22 @@ def burning(p: Pursuit, tile: Point) -> bool:
     return p.rounds < p.fire_out and tile in p.fire
 
 
-def round_(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> Outcome:
-    """One round of the chase on the map (the module docstring); ``p.rounds`` counts it."""
+def round_(ctx: Ctx, p: Pursuit, g: Group, events: list[Event], *, party_stands: bool = False) -> Outcome:
+    """One round of the chase on the map (the module docstring); ``p.rounds`` counts it. ``party_stands``: the
+    party spends the round on something else (it drinks or uses a thing): it does not move, the other side does."""
     st = ctx.state
     mon = ctx.monster_of(g)
     mult = ctx.rules.encounter.running_multiplier
     party_runs = p.chaser == Side.MONSTERS
     runner, chaser = (st.pos, g.pos) if party_runs else (g.pos, st.pos)
     run_speed, chase_speed = (ctx.party_speed(), mon.speed) if party_runs else (mon.speed, ctx.party_speed())
-    for step in runner_steps(ctx, p, runner, chaser, approach.tiles_per_round(ctx, run_speed * mult)):
+    runs = 0 if party_stands and party_runs else approach.tiles_per_round(ctx, run_speed * mult)
+    for step in runner_steps(ctx, p, runner, chaser, runs) if runs else ():
         _move_runner(ctx, p, g, step)
         if step == p.to:
             p.to = None  # beyond its door: on, away from the chaser
-    out = _follow(ctx, p, g, approach.tiles_per_round(ctx, chase_speed * mult), events)
+    follows = 0 if party_stands and not party_runs else approach.tiles_per_round(ctx, chase_speed * mult)
+    out = _follow(ctx, p, g, follows, events)
     p.distance = approach.distance(ctx, g)
     if out.end:
         return out

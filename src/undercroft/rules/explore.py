@@ -174,7 +174,11 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event], entry: tuple[int, int
         init_behaviour(g, mon)
         encounter.begin(ctx, g, events)
         return
-    if lost or any(g.hidden for g in ctx.groups_in(seg)):
+    if lost:
+        return
+    under = next((g for g in ctx.groups_in(seg) if g.hidden), None)
+    if under is not None:  # a monster lies under the water here: the segment holds one, nothing else is looked for
+        events.append(Event("hidden", {"group": under.id}))  # (told as on the first entry: the water is still)
         return
     if ctx.proc.monster_check:
         monster_check.check(ctx, seg, s.kind, visited, events)

@@ -201,15 +201,17 @@ def _gone(ctx: Ctx, gid: int) -> None:
         lv.remove_group(g)
 
 
-def pursuit_round(ctx: Ctx, events: list[Event]) -> None:
+def pursuit_round(ctx: Ctx, events: list[Event], *, party_stands: bool = False) -> None:
     """One round of the chase on the map (:func:`undercroft.rules.chase.round_`): the pursuer catches up, is
-    stopped by something dropped, loses sight of the runner or gives up, or the chase goes on."""
+    stopped by something dropped, loses sight of the runner or gives up, or the chase goes on. ``party_stands``:
+    the party spends the round drinking or using a thing (:func:`undercroft.rules.items.after_use`): only the
+    other side runs."""
     st = ctx.state
     p = st.pursuit
     assert p is not None
     g = st.group(p.group)
     p.rounds += 1
-    out = chase.round_(ctx, p, g, events)
+    out = chase.round_(ctx, p, g, events, party_stands=party_stands)
     told = {"monster": g.monster, "count": g.count_told}
     by_party = p.chaser == Side.PARTY
     if out.end == "caught":

@@ -20,7 +20,8 @@
 * Treasure (gems) is carried: its ``value`` taken up on a floor is that floor's haul, renown once carried down the
   stairs (:mod:`~undercroft.rules.growth`).
 
-In a fight, using a thing is the user's action: the others strike (as with ``Drink``).
+In a fight, using a thing is the user's action: the others strike (as with ``Drink``). While pursued (or giving
+chase) it is the party's round of the chase: it stands while the other side runs (:func:`after_use`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Mapping
 
 from undercroft.content import Content
 from undercroft.content.schema import Item
-from undercroft.rules import combat, dungeon, encounter, formulas, searches
+from undercroft.rules import combat, dungeon, encounter, flight, formulas, searches
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
@@ -201,8 +202,9 @@ def drink(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
 
 
 def after_use(ctx: Ctx, member: int, events: list[Event]) -> None:
-    """What follows a thing used: in a fight the others strike and the monsters answer; in a meeting or a chase a
-    round passes."""
+    """What follows a thing used: in a fight the others strike and the monsters answer; in a meeting a round
+    passes; in a chase the round is the party's round of the chase, spent standing: the other side runs it (the
+    pursuer closes in, a group the party chases runs on)."""
     st = ctx.state
     if st.mode == Mode.COMBAT:
         assert st.combat is not None
@@ -216,7 +218,10 @@ def after_use(ctx: Ctx, member: int, events: list[Event]) -> None:
             combat.member_attack(ctx, i, g, g.alive[0], events)
             attacked = True
         combat.after_party_turn(ctx, g, events, attacked=attacked)
-    elif st.mode in (Mode.ENCOUNTER, Mode.PURSUIT):
+    elif st.mode == Mode.PURSUIT:
+        ctx.tick(1)
+        flight.pursuit_round(ctx, events, party_stands=True)
+    elif st.mode == Mode.ENCOUNTER:
         encounter.round_passes(ctx, events)
 
 

@@ -7,22 +7,26 @@ game's dice. The fight's own odds are :func:`undercroft.sim.odds.fight_odds`.
 * bribe: :func:`bribe_chance` (the faces of the bribery die that take a digit), :func:`best_bribe` (the best
   chance the party's gold can buy, at the least sum that buys it), :func:`bribe_affordable`;
 * run: :func:`escape_chance` (the chance a run through a door gets away), :func:`catches` (the party's own chase),
-  both the chase played out on the map (:mod:`undercroft.sim.chase`);
+  both the chase played out on the map (:mod:`undercroft.sim.chase`); :func:`left_behind`, what an escape leaves on
+  the floor (the group stays: between the party and the stairs or not, and the fight with it met again rested);
 * a chase's drops: :func:`distraction_chance` (food or treasure), :func:`oil_chance`; :func:`percent_chance`, a
   percentile check's.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from undercroft.rules import formulas, parley
+from undercroft.rules import dungeon, flight, floods, formulas, parley, searches
 from undercroft.rules.dice import Dice
 from undercroft.rules.game import Game
+from undercroft.rules.refusals import Refused
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour
-from undercroft.sim import chase
+from undercroft.sim import chase, odds
+from undercroft.sim.spec import FightSpec
 
 
 @lru_cache(maxsize=128)
@@ -127,3 +131,74 @@ def catches(game: Game) -> bool:
     """Whether the party's chase of the group that went its way (or of the one it chases now) catches it: the
     chase played out on the map (:func:`undercroft.sim.chase.chase_catches`)."""
     return chase.chase_catches(game)
+
+
+@dataclass(frozen=True)
+class LeftBehind:
+    """What an escape from a group leaves on the floor: the group stays (001: "the monster stays where it is ...
+    the room stays uncleared"; 003: a pursuer that loses the party stays where it stopped), and where it waits.
+
+    ``on_the_way``: it waits between the party and the stairs down (the way out, on the last floor): on the map the
+    party has seen, no walk from where the run lands reaches the stairs but through the group's segment; False
+    when one does; None while the stairs are not found (nobody can say yet). ``rested``: the chance to win the
+    fight with it as it stands (its creatures keep their wounds) met again rested, the party at full health (1
+    where it waits off the way: that fight need not be fought)."""
+
+    on_the_way: bool | None
+    rested: float = 1.0
+
+    def again(self) -> float:
+        """What an escape is worth against a clean one, the panel's words in a number (the reference player's
+        reading of them): 1 when it waits off the way; the rested fight's chance when it waits on the way (the
+        party must come past it again); while the stairs are not found, the same but at least even (it may wait on
+        the way, or not: a hopeless fight is still worth running from)."""
+        if self.on_the_way is None:
+            return max(self.rested, 0.5)
+        return self.rested if self.on_the_way else 1.0
+
+    def words(self) -> str:
+        """The panel's words beside the escape chance: "waits on your way", "stays off your way", "stays"."""
+        return {True: "waits on your way", False: "stays off your way", None: "stays"}[self.on_the_way]
+
+
+def left_behind(game: Game, g: Group) -> LeftBehind:
+    """What running from ``g`` now (the way the party came in, as ``Run()``) leaves behind (:class:`LeftBehind`)."""
+    way = _on_the_way(game, g)
+    return LeftBehind(way) if way is False else LeftBehind(way, rested_win(game, g))
+
+
+def _on_the_way(game: Game, g: Group) -> bool | None:
+    st = game.state
+    lv = st.level
+    m = lv.map
+    sx, sy = m.stairs
+    seen = lv.explored
+    if not seen[sy, sx]:
+        return None
+    if g.segment >= 0 and int(m.segment_of[sy, sx]) == g.segment:
+        return True
+    try:
+        start = flight.exit_for(game, -1).landing
+    except Refused:
+        start = st.pos
+    walk = seen & (m.tiles != dungeon.WALL)
+    if g.segment >= 0:
+        walk &= m.segment_of != g.segment
+    walk[start[1], start[0]] = True
+    dist = searches.dijkstra_map(walk, start, diagonal=True, goal=(sx, sy))
+    return bool(dist[sy, sx] >= floods.MAX_DIST)
+
+
+def _rested(spec: FightSpec) -> FightSpec:
+    return replace(spec, delver_hp=spec.delver_max_hp, exhausted=False)
+
+
+def rested_win(game: Game, g: Group) -> float:
+    """The chance to win a fight with ``g`` begun later (no surprise, the sides in AGILITY order), its creatures as
+    they stand now and the living party rested and at full health (:mod:`undercroft.sim.odds`)."""
+    singles, party = odds._starts(game.content, game, g, whole=False)
+    if party is not None:
+        return odds.party_odds(replace(party, specs=tuple(_rested(s) for s in party.specs))).win
+    if not singles:
+        return 0.0
+    return odds.start_odds(replace(singles[0], spec=_rested(singles[0].spec))).win

@@ -115,6 +115,18 @@ def running_lines(game: Game, g: Group) -> list[str]:
     return [f"If you run, it chases, {faster} ({speeds})."]
 
 
+def behind_line(game: Game, g: Group) -> str:
+    """What an escape leaves on the floor (:func:`undercroft.sim.chances.left_behind`): the group stays, and where
+    it waits, with the fight met again rested where the party must come past it."""
+    lb = chances.left_behind(game, g)
+    again = f" (met again rested: win {pct(lb.rested)})"
+    if lb.on_the_way is None:  # (the stairs not found yet)
+        return f"Got away, it stays{again}."
+    if lb.on_the_way:
+        return f"Got away, it waits between you and the stairs{again}."
+    return "Got away, it stays off your way to the stairs."
+
+
 def distraction_lines(game: Game, g: Group) -> list[str]:
     """What stops it in a chase (003): food, gold, burning oil; only where it follows a running party."""
     mon = game.monster_of(g)
@@ -157,6 +169,8 @@ def creature_lines(game: Game, g: Group) -> list[Line]:
         out.append((blow_line(ss[0]), TEXT))
         out.append((to_hit_line(game, ss), TEXT))
     out.extend((t, TEXT) for t in running_lines(game, g))
+    if game.proc.running:
+        out.append((behind_line(game, g), TEXT))
     out.extend((t, DIM) for t in distraction_lines(game, g))
     out.append((parley_line(game, g), DIM))
     return out
@@ -174,12 +188,13 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
     """The chance of each way out of the meeting in front of the party, as a choice's label ends: command ->
     "100%": run (from a meeting, a fight or a chase: the chase played out on the map), talk, bribe (the best
     chance the party's gold can buy, at the least sum that buys it: "50% at 100"; none when no sum it can pay has
-    a chance: the prompt says the chance of the sum typed), food, treasure, oil (in a chase)."""
+    a chance: the prompt says the chance of the sum typed), food, treasure, oil (in a chase). In a meeting the run's
+    chance has beside it what getting away leaves behind (:func:`run_chance`; the look panel says it always)."""
     out: dict[str, str] = {}
     st = game.state
     if st.mode in (Mode.ENCOUNTER, Mode.COMBAT):
-        if game.legal(Run()):
-            out["run"] = pct(chances.escape_chance(game, g))
+        if game.legal(Run()):  # (the meeting's panel has the room to say what running leaves behind)
+            out["run"] = run_chance(game, g) if st.mode == Mode.ENCOUNTER else pct(chances.escape_chance(game, g))
         if game.legal(Talk()):
             out["talk"] = pct(chances.talk_chance(game, g))
         bribe = chances.best_bribe(game, g)
@@ -192,6 +207,14 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
             out[command] = pct(chances.distraction_chance(game, g, what))
         out["oil"] = pct(chances.oil_chance(game, g))
     return out
+
+
+def run_chance(game: Game, g: Group) -> str:
+    """The escape chance and, beside it, where the group waits once the party got away: "100%, waits on your way"
+    (between the party and the stairs), "100%, stays off your way", "100%, stays" (the stairs not found yet); "0%"
+    alone where it always catches the party."""
+    away = chances.escape_chance(game, g)
+    return f"{pct(away)}, {chances.left_behind(game, g).words()}" if away > 0 else pct(away)
 
 
 def finale_short(t: Terms) -> str:

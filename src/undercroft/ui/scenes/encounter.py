@@ -291,7 +291,7 @@ def with_chance(label: str, chance: str, room: int) -> str:
     parenthesis, then without the dots, then the chance without its sum."""
     short, _, rest = label.partition(" (")
     bare = short.rstrip(".")
-    alone = chance.split(" at ")[0]
+    alone = chance.split(" at ")[0].split(", ")[0]  # (a bribe's sum, or what a run leaves behind, goes first)
     whole = f"{short} {chance} ({rest}" if rest else f"{label} {chance}"
     for text in (whole, f"{short} {chance}", f"{bare} {chance}", f"{bare} {alone}"):
         if len(text) <= room:
