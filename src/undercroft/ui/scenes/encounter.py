@@ -99,8 +99,9 @@ class EncounterScene(GameScene):
 
     def bribe_prompt(self) -> Transition | None:
         """Ask how much gold, when a bribe can be offered now, the sum the panel names typed in already (the least
-        that has the best chance: Enter offers it, Backspace changes it); else a notice says why not (the engine's
-        words), and holds the keys typed after the ``$`` (digits would walk and rest) until it is closed."""
+        that has the best chance: Enter offers it, the first digit typed replaces it, Backspace edits it); else a
+        notice says why not (the engine's words), and holds the keys typed after the ``$`` (digits would walk and
+        rest) until it is closed."""
         if not self.session.game.legal(Bribe(0)):
             self.act(Bribe(0))
             return Push(NoticeScene("Bribe", self.session.refused or "No bribe can be offered now."))

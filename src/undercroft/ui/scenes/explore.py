@@ -23,8 +23,10 @@ from undercroft.ui import render
 from undercroft.ui.keymap import WALK
 from undercroft.ui.render import TEXT, TITLE
 from undercroft.ui.scenes.base import Push, Transition
+from undercroft.ui.scenes.choice import ChoiceScene
 from undercroft.ui.scenes.game import GameScene, Handler, shows
 from undercroft.ui.scenes.look import LookScene
+from undercroft.ui.scenes.menu import MenuScene
 from undercroft.ui.session import Session
 
 # Travel: the events of a step that let a trip go on (any other one stops it: a pickup, a meeting, a refusal...).
@@ -86,7 +88,7 @@ class ExploreScene(GameScene):
             "rest_long": lambda _k: self.rest_until_healed(),
             "look": lambda _k: Push(LookScene(self.session, self.odds_lines, travel=self.travel_to)),
             "drink": lambda _k: self.drink(),
-            "fight": lambda _k: self.act(Fight()),  # a monster met and left alone, or one under terms
+            "fight": lambda _k: self.attack(),  # a monster met and left alone, or one under terms
             "pursue": lambda _k: self.act(Pursue()),  # a group that has just gone its way
         }
 
@@ -291,6 +293,42 @@ class ExploreScene(GameScene):
                 who = a_name(name)[0].lower() + a_name(name)[1:]  # "a Kobold"
             return f"You stop: {who} in sight, {game.distance_to(g)} ft away."
         return None
+
+    def attack(self) -> Transition | None:
+        """``f``: attack a group of this room or corridor. With more than one in sight there, the player chooses
+        which (never the nearest in silence); a group at peace (an agreement, tribute) is attacked only once the
+        player says so. With none, the engine says why not."""
+        game = self.session.game
+        here = game.here()
+        if len(here) <= 1:
+            return self.attack_group(here[0]) if here else self.act(Fight())
+        here.sort(key=lambda g: (game.distance_to(g), g.id))
+        options = [("", self.group_label(g)) for g in here]
+        return Push(MenuScene("Attack which?", options, lambda i: self.attack_group(here[i])))
+
+    def group_label(self, g: Group) -> str:
+        """ "2 Bandits, 30 ft (at peace)": a group as the attack menu names it."""
+        game = self.session.game
+        mon = game.monster_of(g)
+        name, many = group_name(mon.name, mon.plural, g.count_told)
+        peace = " (at peace)" if g.peaceful else ""
+        return f"{f'{g.count_told} {name}' if many else a_name(name)}, {game.distance_to(g)} ft{peace}"
+
+    def attack_group(self, g: Group) -> Transition | None:
+        """Attack ``g`` (the engine's ``Fight`` of that group); one at peace only after asking."""
+        game = self.session.game
+        nearest = game.nearest_here()
+        action = Fight() if nearest is not None and nearest.id == g.id else Fight(g.id)
+        if not g.peaceful:
+            return self.act(action)
+        mon = game.monster_of(g)
+        name, many = group_name(mon.name, mon.plural, g.count_told)
+        lines = [
+            f"{The(name)} {'are' if many else 'is'} at peace with you. Attacking {'them' if many else 'it'} breaks "
+            "the agreement, and the fight begins."
+        ]
+        options = [("a", f"Attack {the(name)}"), ("s", "Leave them be" if many else "Leave it be")]
+        return Push(ChoiceScene("Break the peace?", lines, options, lambda i: self.act(action) if i == 0 else None))
 
     def explored_text(self) -> str:
         """What auto-explore says when nothing reachable is left: where the stairs are."""

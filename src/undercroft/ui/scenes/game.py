@@ -137,7 +137,7 @@ class GameScene(Scene):
             "log": lambda _k: Push(LogScene(self.session)),
             "overview": lambda _k: Push(OverviewScene(self.session)),
             "help": lambda _k: Push(HelpScene()),
-            "title": lambda _k: leave(self.session),
+            "title": lambda _k: pause(self.session),
         }
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
@@ -254,7 +254,8 @@ class GameScene(Scene):
         wares = items.usable(game)
         if not wares:
             return self.act(Use(0))  # the engine says why not: nothing to use
-        options = [("", self.item_label(i)) for i in wares]
+        every = items.catalogue(self.session.content)
+        options = [(keymap.item_letter(every, i), self.item_label(i)) for i in wares]
         return Push(MenuScene("Use what?", options, lambda k: self.use_by(wares[k])))
 
     def item_label(self, item: str) -> str:
@@ -369,6 +370,18 @@ class GameScene(Scene):
 
 
 # --- leaving a game ------------------------------------------------------------------------------------------------
+
+
+def pause(session: Session) -> Transition:
+    """Esc on a game screen: a pause menu, never the title at once. Esc again (or ``c``) carries on; ``t`` goes
+    back to the title (:func:`leave`), the game kept for Continue."""
+
+    def chosen(i: int) -> Transition | None:
+        return leave(session) if i == 1 else None
+
+    lines = ["The game is saved after every action: Continue on the title screen resumes it."]
+    options = [("c", "Carry on (Esc)"), ("t", "Back to the title")]
+    return Push(ChoiceScene("Paused", lines, options, chosen))
 
 
 def leave(session: Session, note: str = "") -> Transition:
