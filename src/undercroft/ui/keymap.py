@@ -216,8 +216,9 @@ def _common(help_title: str = "pause: carry on, or back to the title (kept)") ->
             "title",
             ("Esc",),
             help_title,
-            doc="pause: a menu that carries on (`c`, or Esc again) or goes back to the title screen (`t`; the game "
-            "stays saved: Continue resumes it). Esc never leaves a game at once",
+            doc="pause: a menu that carries on (`c`, or Esc again), goes back to the title screen (`t`; the game "
+            "stays saved: Continue resumes it) or sets the HP share under which walks do not start (`w`). Esc never "
+            "leaves a game at once",
         ),
     )
 
@@ -261,9 +262,10 @@ EXPLORE = KeyMode(
         Bind(
             "rest_long",
             ("Z",),
-            "rest until healed (stops if anything happens)",
-            doc="rest turn by turn until your hit points are full and any exhaustion is gone; it stops as a walk "
-            "does, when anything happens (a wandering monster, a group coming into sight)",
+            "rest until healed (the wanderer's odds first; stops if anything comes)",
+            doc="rest turn by turn until your hit points are full and any exhaustion is gone; first the chance that "
+            "a wanderer comes before then (`r` rests); it stops as a walk does, when anything happens (a wandering "
+            "monster, a group coming into sight), and says after how long and why",
         ),
         Bind(
             "fight",

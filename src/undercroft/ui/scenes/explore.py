@@ -13,13 +13,16 @@ import tcod.console
 import tcod.event
 
 from undercroft import travel
+from undercroft.narrate import plural
+from undercroft.rules import explore
 from undercroft.rules.actions import Action, Descend, Fight, Move, Pursue, Rest
 from undercroft.rules.events import Event
+from undercroft.rules.game import Game
 from undercroft.rules.levelmap import Point
 from undercroft.rules.names import The, a_name, group_name, owns_article, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
-from undercroft.ui import render
+from undercroft.ui import render, threat
 from undercroft.ui.keymap import WALK
 from undercroft.ui.render import TEXT, TITLE
 from undercroft.ui.scenes.base import Push, Transition
@@ -46,6 +49,7 @@ class Trip:
     seen: frozenset[int]  # the groups in sight at the last step
     caution: int = travel.WARY  # BOLD: past the monsters left behind, or into one in the way
     rest: bool = False  # resting until healed (no goal): one Rest a tick
+    turns: int = 0  # the turns of rest taken so far
 
 
 @dataclass
@@ -77,6 +81,7 @@ class ExploreScene(GameScene):
         self.insist = False  # auto-explore stopped short of the monsters left behind: x again goes past them
         self.track: Track | None = None
         self.stalled: frozenset[Point] = frozenset()  # places auto-explore stopped short of: x aims elsewhere
+        self.low_ok = False  # a walk refused for low HP: the next one goes anyway (until the next action)
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -102,6 +107,7 @@ class ExploreScene(GameScene):
 
     def act(self, action: Action) -> Transition | None:
         self.track, self.stalled = None, frozenset()  # an action of the player's own: the walks start afresh
+        self.low_ok = False
         return super().act(action)
 
     def run(self, command: str, key: str) -> Transition | None:
@@ -159,8 +165,15 @@ class ExploreScene(GameScene):
         return self.start(goal)
 
     def start(self, goal: Point | None, *, explore: bool = False) -> Transition | None:
-        """Begin a walk; its first step is taken at once, the others one a tick."""
+        """Begin a walk; its first step is taken at once, the others one a tick. Not with a character's hit points
+        under the share the player set (:attr:`Session.stop_hp`, in the pause menu): it says so, and the next
+        walk goes anyway."""
         game = self.session.game
+        low = self.low_hp()
+        if low and not self.low_ok:
+            self.low_ok = True
+            self.session.log.add(f"You stop: {low} (again: go anyway).", "refused")
+            return None
         self.trip = Trip(
             goal,
             explore,
@@ -171,7 +184,11 @@ class ExploreScene(GameScene):
         self.insist = False
         if not explore and goal is not None and not travel.path(game, goal):
             self.trip = None
-            self.session.log.add("You know of no way there.", "refused")
+            ran = travel.ran_from_text(game)
+            self.session.log.add(
+                f"You know of no way there that keeps clear of {ran}." if ran else "You know of no way there.",
+                "refused",
+            )
             return None
         return self.travel_step()
 
@@ -225,6 +242,17 @@ class ExploreScene(GameScene):
                 self.stalled |= {trip.goal}
         return self.follow()
 
+    def low_hp(self) -> str:
+        """ "HP 4/12 is under the 50% you set": a living character under the threshold of the walks ("": none)."""
+        share = self.session.stop_hp
+        party = self.session.game.state.party
+        low = [m for m in party if m.alive and m.hp * 100 < share * m.max_hp]
+        if not low:
+            return ""
+        m = min(low, key=lambda o: o.hp * 100 // o.max_hp)
+        who = "" if len(party) == 1 else f"{m.name}'s "
+        return f"{who}HP {m.hp}/{m.max_hp} is under the {share}% you set (Esc to change it)"
+
     def steps_left(self, trip: Trip) -> int:
         """The steps of the known way from the party to the trip's place (0 there)."""
         assert trip.goal is not None
@@ -232,10 +260,19 @@ class ExploreScene(GameScene):
 
     def rest_until_healed(self) -> Transition | None:
         """``Z``: rest turn by turn until every living character's hit points are full and any exhaustion is
-        gone, or anything happens (as a walk stops)."""
+        gone, or anything happens (as a walk stops). Where a wanderer may come, it first says how likely one is
+        before the rest is done (:func:`rest_odds`) and asks."""
         if self.rested():
             self.session.log.add("You are rested already: nothing to heal.", "refused")
             return None
+        game = self.session.game
+        if explore.rest_wanderer_chance(game) == 0:
+            return self.begin_rest()
+        options = [("r", "Rest"), ("s", "Stay on your feet")]
+        lines = [rest_odds(game)]
+        return Push(ChoiceScene("Rest until healed?", lines, options, lambda i: self.begin_rest() if i == 0 else None))
+
+    def begin_rest(self) -> Transition | None:
         game = self.session.game
         hp = tuple(m.hp for m in game.state.party)
         self.trip = Trip(None, False, hp, travel.visible_groups(game), rest=True)
@@ -250,13 +287,17 @@ class ExploreScene(GameScene):
         game = self.session.game
         before = tuple(m.hp for m in game.state.party)
         events = self.session.act(Rest())
+        trip.turns += 1
         hurt = any(m.hp < b for m, b in zip(game.state.party, before, strict=True))
         trip.hp = tuple(m.hp for m in game.state.party)  # healing goes on: only a loss stops the rest
         cause = self.stop_cause(trip, events)
-        if hurt or cause is not None:
+        if hurt or cause is not None:  # the rest is broken: the log says after how long, and why
             self.trip = None
-            if cause:
-                self.session.log.add(cause, "refused")
+            why = cause.removeprefix("You stop: ").rstrip(".") if cause else ""
+            if not why and self.session.mode != Mode.EXPLORE:
+                why = "something comes"  # (a wanderer: the lines above say who, when it is seen)
+            if why:
+                self.session.log.add(f"Your rest is broken after {plural(trip.turns, 'turn')}: {why}.", "refused")
         elif self.rested():
             self.trip = None
             self.session.log.add("You are rested.")
@@ -337,6 +378,9 @@ class ExploreScene(GameScene):
         if travel.explore_target(game, caution=travel.BOLD) is not None:
             self.insist = True
             return "Nothing more to explore without going past a monster (x again: go anyway)."
+        ran = travel.ran_from_text(game)
+        if ran and travel.targets(game).any():
+            return f"Nothing more to explore that keeps clear of {ran}."
         if stairs is None:
             return "Explored. No stairs are known on this level."
         px, py = game.state.pos
@@ -372,6 +416,21 @@ class ExploreScene(GameScene):
             self.buttons.add(x, 0, 11, "pursue")
         elif self.trip is None:
             self.draw_hover_line(console, right=console.width - len(name) - 3)
+
+
+def rest_odds(game: Game) -> str:
+    """What a rest until healed risks, before it begins: its turns and the chance a wanderer comes before its end
+    (and each turn), from the rules' own check (:func:`undercroft.rules.explore.rest_wanderer_chance`)."""
+    p = explore.rest_wanderer_chance(game)
+    turns = explore.turns_to_rest(game)
+    each = f"a wandering monster comes {p.numerator} time{'s' if p.numerator > 1 else ''} in {p.denominator} a turn"
+    if turns is None:
+        return f"Resting heals nobody here, and {each}."
+    by_then = 1 - (1 - p) ** turns
+    return (
+        f"About {plural(turns, 'turn')} of rest to be healed. Here {each}: {threat.pct(float(by_then))} that one comes "
+        "before you are healed."
+    )
 
 
 def quiet(e: Event) -> bool:

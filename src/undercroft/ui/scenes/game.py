@@ -374,14 +374,34 @@ class GameScene(Scene):
 
 def pause(session: Session) -> Transition:
     """Esc on a game screen: a pause menu, never the title at once. Esc again (or ``c``) carries on; ``t`` goes
-    back to the title (:func:`leave`), the game kept for Continue."""
+    back to the title (:func:`leave`), the game kept for Continue; ``w`` sets the share of hit points under which
+    walks do not start (:attr:`Session.stop_hp`)."""
 
     def chosen(i: int) -> Transition | None:
-        return leave(session) if i == 1 else None
+        if i == 1:
+            return leave(session)
+        if i == 2:
+            question = "Travel and auto-explore stop when a character's HP is under this share (0-100, in %):"
+            return Push(
+                PromptScene(
+                    "Walks stop at",
+                    question,
+                    lambda t: _set_stop_hp(session, t),
+                    digits_only=True,
+                    max_len=3,
+                    initial=str(session.stop_hp),
+                )
+            )
+        return None
 
     lines = ["The game is saved after every action: Continue on the title screen resumes it."]
-    options = [("c", "Carry on (Esc)"), ("t", "Back to the title")]
+    options = [("c", "Carry on (Esc)"), ("t", "Back to the title"), ("w", f"Walks stop under {session.stop_hp}% HP")]
     return Push(ChoiceScene("Paused", lines, options, chosen))
+
+
+def _set_stop_hp(session: Session, text: str) -> None:
+    session.stop_hp = min(100, int(text))
+    session.log.add(f"Travel and auto-explore now stop under {session.stop_hp}% HP.")
 
 
 def leave(session: Session, note: str = "") -> Transition:
