@@ -22,6 +22,7 @@ import tcod.console
 
 from undercroft.rules import dungeon, items
 from undercroft.rules.game import Game
+from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.rules.view import View
 from undercroft.ui.layout import Layout, Viewport
@@ -394,16 +395,33 @@ def choice(
     )
 
 
+def distance_text(game: Game, g: Group) -> str:
+    """How far ``g`` is, as every screen says it (the stop line, the panels, look, the attack menu): the walking
+    distance the rules measure (``Game.distance_to``, the encounter's own) and, where the map shows its nearest
+    creature nearer as the crow flies (a wall or a corner between), that too: "70 ft (50 ft straight)"."""
+    walk = game.distance_to(g)
+    tiles = game.creature_tiles(g)
+    px, py = game.state.pos
+    near = min(max(abs(tiles[i][0] - px), abs(tiles[i][1] - py)) for i in g.alive or range(len(tiles)))
+    straight = near * game.content.rules.encounter.feet_per_tile
+    return f"{walk} ft" if straight >= walk else f"{walk} ft ({straight} ft straight)"
+
+
 def compass(dx: int, dy: int) -> str:
-    """Where (dx, dy) lies on the map in words (north is up): "south" when it is (nearly) straight south, else
-    "south-east" once the smaller part is a third of the larger; "here" for (0, 0)."""
+    """Where (dx, dy) lies on the map, in tiles (north is up), never rounded to a direction it is not: "5 tiles
+    north", "3 tiles south-east" (a true diagonal), "7 tiles north, 2 west" (the larger part first); "here"."""
     if dx == 0 and dy == 0:
         return "here"
     ns = "north" if dy < 0 else "south"
     ew = "west" if dx < 0 else "east"
-    if 3 * min(abs(dx), abs(dy)) < max(abs(dx), abs(dy)):
-        return ns if abs(dy) > abs(dx) else ew
-    return f"{ns}-{ew}"
+    a, b = abs(dx), abs(dy)
+    n = max(a, b)
+    tiles = f"{n} tile{'' if n == 1 else 's'}"
+    if a == 0 or b == 0:
+        return f"{tiles} {ns if b else ew}"
+    if a == b:
+        return f"{tiles} {ns}-{ew}"
+    return f"{tiles} {ns}, {a} {ew}" if b > a else f"{tiles} {ew}, {b} {ns}"
 
 
 def status_texts(game: Game, seed: str | None = None) -> list[str]:

@@ -332,7 +332,7 @@ class ExploreScene(GameScene):
                 who = the(name)  # "the Leech-Mother"
             else:
                 who = a_name(name)[0].lower() + a_name(name)[1:]  # "a Kobold"
-            return f"You stop: {who} in sight, {game.distance_to(g)} ft away."
+            return f"You stop: {who} in sight, {render.distance_text(game, g)} away."
         return None
 
     def attack(self) -> Transition | None:
@@ -353,7 +353,7 @@ class ExploreScene(GameScene):
         mon = game.monster_of(g)
         name, many = group_name(mon.name, mon.plural, g.count_told)
         peace = " (at peace)" if g.peaceful else ""
-        return f"{f'{g.count_told} {name}' if many else a_name(name)}, {game.distance_to(g)} ft{peace}"
+        return f"{f'{g.count_told} {name}' if many else a_name(name)}, {render.distance_text(game, g)}{peace}"
 
     def attack_group(self, g: Group) -> Transition | None:
         """Attack ``g`` (the engine's ``Fight`` of that group); one at peace only after asking."""
@@ -385,10 +385,9 @@ class ExploreScene(GameScene):
             return "Explored. No stairs are known on this level."
         px, py = game.state.pos
         dx, dy = stairs[0] - px, stairs[1] - py
-        n = max(abs(dx), abs(dy))
-        if n == 0:
+        if dx == dy == 0:
             return "Explored. You stand on the stairs."
-        return f"Explored. The stairs are {render.compass(dx, dy)}, {n} tile{'' if n == 1 else 's'} away (> to go)."
+        return f"Explored. The stairs are {render.compass(dx, dy)} (> to go)."
 
     def fleeing(self) -> Group | None:
         """The group that has just gone its way, when the party may go after it now."""

@@ -19,10 +19,12 @@ import tcod.console
 import tcod.event
 
 from undercroft.narrate import plural
+from undercroft.narrate.refusals import WHEN
 from undercroft.rules import items
 from undercroft.rules.actions import Action, Drink, Run, Use
 from undercroft.rules.events import Event
 from undercroft.rules.levelmap import Point
+from undercroft.rules.refusals import Code
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import PARTY, fight_odds, someone_falls
 from undercroft.ui import keymap, render, threat
@@ -266,7 +268,9 @@ class GameScene(Scene):
         label = f"{it.name} x{game.state.items.get(item, 0)}"
         if len(game.state.party) == 1:
             why = items.use_refusal(game, item, 0)
-            if why is not None:
+            if why is not None and why.code == Code.NOT_NOW:
+                label += f" (not {WHEN.get(str(why.fields.get('mode', '')), 'now')})"  # "(not in a fight)"
+            elif why is not None:
                 said = self.session.narrator.text(Event("refused", why.data()))
                 head = said.split(":")[0].split(".")[0]
                 label += f" ({head[:1].lower()}{head[1:]})"
