@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from undercroft import paths
 from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, add_data_arg, load_data, say, whole
 from undercroft.printable import printable
 
@@ -114,6 +115,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from undercroft.cli import replay_tools
 
     path = Path(args.file)
+    if not path.exists():  # a save named by the start of its file name (as the recap's play-on command does)
+        path = paths.find_recording(args.file) or path
     replay_tools.check_options(args)
     level = _log_level(args)
     if not (args.shrink or args.diff is not None or args.watch or args.play or args.screenshot or args.terminal):
