@@ -152,6 +152,7 @@ class Session:
         self._story: recap.Story | None = None
         self.camera = Camera()  # which part of the level the map shows (front-end state, never the game's)
         self.warned: set[int] = set()  # the final guardians the player was warned of (front-end state too)
+        self.pointer: tuple[int, int] | None = None  # the screen cell under the mouse pointer (every scene's)
         self.stop_hp = STOP_HP  # walks (travel, auto-explore) do not start with a character's HP under this %
         self.seed_text = ""  # the seed as the player typed it ("": read from the save's sidecar, or the number)
         self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)

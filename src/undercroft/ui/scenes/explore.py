@@ -135,9 +135,13 @@ class ExploreScene(GameScene):
         p = self.session.camera.last.to_map((int(event.position[0]), int(event.position[1])))
         lv = self.session.game.state.level
         seen = self.session.view.explored()
-        if p is None or not (0 <= p[1] < lv.map.height and 0 <= p[0] < lv.map.width) or not seen[p[1], p[0]]:
+        if p is None:
+            return None  # (the status bar, the log: nothing to walk to)
+        if not (0 <= p[1] < lv.map.height and 0 <= p[0] < lv.map.width) or not seen[p[1], p[0]]:
+            self.session.log.add("You do not know that place: a click walks only to a tile you have seen.", "refused")
             return None
         if p == self.session.game.state.pos:
+            self.session.log.add("You are there already.", "refused")
             return None
         return self.start(p)
 

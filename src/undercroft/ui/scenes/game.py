@@ -28,7 +28,7 @@ from undercroft.rules.refusals import Code
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import PARTY, fight_odds, someone_falls
 from undercroft.ui import keymap, render, threat
-from undercroft.ui.layout import Layout, Rect, panel_on_right
+from undercroft.ui.layout import TOP, Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
 from undercroft.ui.scenes.choice import ChoiceScene
@@ -87,8 +87,17 @@ class GameScene(Scene):
     def __init__(self, session: Session) -> None:
         self.session = session
         self.buttons = Buttons()
-        self.hover: Point | None = None  # the map tile under the mouse pointer (described on the top row)
         self.notice = ""  # why a key did nothing here (walking in a fight): shown in the panel until the next key
+
+    @property
+    def hover(self) -> Point | None:
+        """The screen cell under the mouse pointer (what the top row describes): the session's, so that every
+        game scene, the one just opened included, describes where the pointer is now, not where it last moved."""
+        return self.session.pointer
+
+    @hover.setter
+    def hover(self, cell: Point | None) -> None:
+        self.session.pointer = cell
 
     def follow(self) -> Transition | None:
         """The transition to the scene of the game's current mode (None: still this one)."""
@@ -165,6 +174,8 @@ class GameScene(Scene):
         what = self.buttons.at(int(event.position[0]), int(event.position[1]))
         if isinstance(what, str) and what in self.handlers():
             return self.run(what, "click")
+        if self.session.camera.last.to_map((int(event.position[0]), int(event.position[1]))) is not None:
+            self.notice = "a click here takes a choice in the panel (the map walks only while exploring)."
         return None
 
     def key_mode(self) -> str:
@@ -318,6 +329,10 @@ class GameScene(Scene):
             layout, (m.width, m.height), st.pos, level=st.depth, panel=panel, keep=self.faced()
         )
         render.draw_map(console, self.session.view, port=port, highlight=highlight, target=target)
+        if panel is not None:  # no map beside the panel's frame, nor under it: the map is the columns it leaves
+            c0, c1 = layout.clear(panel)
+            console.rgb[:c0, TOP : layout.map_h] = render.SHROUD
+            console.rgb[c1:, TOP : layout.map_h] = render.SHROUD
         x0, x1 = layout.text_columns(panel)
         render.draw_status(console, g, layout.status_y, seed=self.session.seed_label, x=x0, width=x1 - x0)
         if self.session.save_problem():  # a full disk: said on the bar as long as it lasts (the log says why)
