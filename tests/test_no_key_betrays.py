@@ -96,7 +96,7 @@ def test_f_with_two_groups_asks_which_and_a_peace_is_broken_only_when_confirmed(
     assert "Attack which?" in text and "2 Orcs, 0 ft" in text and "A Goblin, 60 ft (at peace)" in text
     press(stack, KeySym.DOWN, KeySym.RETURN)  # the goblin: asked first
     assert "Break the peace?" in screen(stack) and game.state.mode == Mode.EXPLORE
-    press(stack, KeySym.S)
+    press(stack, KeySym.RETURN)  # Enter (or a key held) leaves the peace be: only "a" attacks
     assert names(stack) == ["ExploreScene"] and goblin.peaceful and game.state.mode == Mode.EXPLORE
     press(stack, KeySym.F, KeySym.DOWN, KeySym.RETURN, KeySym.A)
     assert not goblin.peaceful and game.state.mode == Mode.COMBAT  # the one chosen, not the nearest
@@ -131,3 +131,15 @@ def test_a_key_held_across_a_fights_start_does_nothing_there() -> None:
     d.send(key(KeySym.A))
     assert game.state.rounds != turn or game.state.mode != Mode.COMBAT  # a fresh press does
     assert isinstance(d.scenes[0], ExploreScene)
+
+
+def test_a_sum_typed_for_a_bribe_while_exploring_never_walks() -> None:
+    game, session = at_peace(extra=False)  # (talk made terms: the meeting is over)
+    stack = SceneStack(game_stack(session))
+    pos, turn = game.state.pos, game.state.turn
+    press(stack, KeySym.DOLLAR)
+    assert "A bribe is offered in a meeting" in screen(stack)
+    press(stack, KeySym.N3, KeySym.N0)  # the sum meant for a bribe: held by the notice
+    assert game.state.pos == pos and game.state.turn == turn
+    press(stack, KeySym.RETURN)
+    assert names(stack) == ["ExploreScene"] and game.state.pos == pos

@@ -284,6 +284,13 @@ EXPLORE = KeyMode(
             "way: [p] pursue`) right after it leaves; any other action lets it go",
         ),
         Bind("drink", ("q",), "drink a healing potion (in a party: choose who)"),
+        Bind(
+            "bribe",
+            ("$",),
+            "bribe: only in a meeting (says so; what you type waits)",
+            doc="a bribe is offered in a meeting only: exploring, a notice says so and holds what you type after "
+            "the `$` (a sum's digits would walk) until Enter, Esc or Space",
+        ),
         *_common(),
         _mouse(
             "click",

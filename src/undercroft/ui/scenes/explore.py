@@ -30,6 +30,7 @@ from undercroft.ui.scenes.choice import ChoiceScene
 from undercroft.ui.scenes.game import GameScene, Handler, shows
 from undercroft.ui.scenes.look import LookScene
 from undercroft.ui.scenes.menu import MenuScene
+from undercroft.ui.scenes.prompt import NoticeScene
 from undercroft.ui.session import Session
 
 # Travel: the events of a step that let a trip go on (any other one stops it: a pickup, a meeting, a refusal...).
@@ -95,6 +96,8 @@ class ExploreScene(GameScene):
             "drink": lambda _k: self.drink(),
             "fight": lambda _k: self.attack(),  # a monster met and left alone, or one under terms
             "pursue": lambda _k: self.act(Pursue()),  # a group that has just gone its way
+            # (the sum typed after it would walk: a notice holds it)
+            "bribe": lambda _k: Push(NoticeScene("Bribe", "A bribe is offered in a meeting: nobody faces you now.")),
         }
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
@@ -373,7 +376,9 @@ class ExploreScene(GameScene):
             "the agreement, and the fight begins."
         ]
         options = [("a", f"Attack {the(name)}"), ("s", "Leave them be" if many else "Leave it be")]
-        return Push(ChoiceScene("Break the peace?", lines, options, lambda i: self.act(action) if i == 0 else None))
+        ask = ChoiceScene("Break the peace?", lines, options, lambda i: self.act(action) if i == 0 else None)
+        ask.cursor = 1  # Enter (or a held key) leaves the peace be: only "a" attacks
+        return Push(ask)
 
     def explored_text(self) -> str:
         """What auto-explore says when nothing reachable is left: where the stairs are."""
