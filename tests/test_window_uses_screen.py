@@ -67,3 +67,11 @@ def test_a_click_that_walks_nowhere_says_why() -> None:
     )
     stack.send(click)
     assert session.log.lines[-1][0] == "You do not know that place: a click walks only to a tile you have seen."
+
+
+def test_at_80x24_beside_a_panel_the_status_bar_keeps_the_seed() -> None:
+    game = make_game("undercroft", 2, dice=ScriptedDice())
+    _, driver, session = face(game, "orc")
+    text = Driver(driver.stack, size=(80, 24)).screen()
+    bar = next(row for row in text.splitlines() if "HP " in row and "Gold" in row)
+    assert f"Seed {session.seed_label}" in bar  # the turn goes first: the seed names the game

@@ -426,10 +426,10 @@ def compass(dx: int, dy: int) -> str:
 
 def status_texts(game: Game, seed: str | None = None) -> list[str]:
     """The status bar's text, from the fullest to the shortest (the bar shows the first that fits): with the seed
-    (as the player typed it, when given) and the turn, without the seed, without the turn, then in short forms
-    (``HP D12/12 S10/10 Lv2/1  $125  L1``; the levels left out, then the gold, then the floor). ``Lv``: each
-    character's level (ours: a delver who grows); the fullest form tells the cap too (``Lv3 of 15``, a lone
-    character; ``Lv15 max`` at it)."""
+    (as the player typed it, when given) and the turn, without the turn (the seed names the game), without the
+    seed, then in short forms (``HP D12/12 S10/10 Lv2/1  $125  L1``; the levels left out, then the gold, then the
+    floor). ``Lv``: each character's level (ours: a delver who grows); the fullest form tells the cap too
+    (``Lv3 of 15``, a lone character; ``Lv15 max`` at it)."""
     st = game.state
     if len(st.party) == 1:
         m = st.party[0]
@@ -447,6 +447,8 @@ def status_texts(game: Game, seed: str | None = None) -> list[str]:
     exh = ["EXH"] if tired else []
     variants = [
         [f"{hp} {capped}".strip(), gold, level, turn, f"Seed {shown}", *tired],
+        [f"{hp} {grown}".strip(), gold, level, turn, f"Seed {shown}", *tired],
+        [f"{hp} {grown}".strip(), gold, level, f"Seed {shown}", *tired],  # (the seed names the game: kept longer)
         [f"{hp} {grown}".strip(), gold, level, turn, *tired],
         [f"{hp} {grown}".strip(), gold, level, *tired],
         [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", f"T{st.turn}", *exh],
@@ -467,7 +469,7 @@ def draw_status(
     width: int | None = None,
 ) -> None:
     """HP x/y, gold, level, turn and seed (as typed, when given) on one bar from ``x``, ``width`` wide (default:
-    the console's); the pack on its right when it fits. A narrow bar leaves out the seed, then the turn, then
+    the console's); the pack on its right when it fits. A narrow bar leaves out the turn, then the seed, then
     uses short forms (:func:`status_texts`), rather than cut it."""
     width = console.width - x if width is None else width
     console.draw_rect(x, y, width, 1, ord(" "), fg=TEXT, bg=STATUS_BG)
