@@ -87,6 +87,7 @@ def test_no_walk_goes_through_or_beside_a_group_the_party_ran_from() -> None:
         for px, py in travel.path(game, goal, caution):
             assert max(abs(px - x), abs(py - y)) > 1
     assert travel.ran_from_text(game) == "the Orc you ran from"
+    assert (x, y) in travel.path(game, goal, travel.RECKLESS)  # only the novice bot's last resort goes past it
 
 
 def test_walks_do_not_start_under_the_hp_share_set_and_again_goes_anyway() -> None:

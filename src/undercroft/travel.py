@@ -29,9 +29,11 @@ Steps = npt.NDArray[np.int32]
 UNREACHED = -1
 
 
-# How careful a walk is: BOLD goes anywhere known (walking into a monster meets it); PLAIN goes round the
-# monsters in sight; WARY also keeps out of the rooms and corridors where monsters met and left alone wait.
-BOLD, PLAIN, WARY = 0, 1, 2
+# How careful a walk is: BOLD goes anywhere known (walking into a monster meets it) but through or beside a group
+# the party ran from; PLAIN goes round the monsters in sight; WARY also keeps out of the rooms and corridors where
+# monsters met and left alone wait. RECKLESS goes anywhere known, past a group run from too: never a walk of the
+# player's (no key asks for it), only the novice bot's last resort, as a player walks on by hand.
+RECKLESS, BOLD, PLAIN, WARY = -1, 0, 1, 2
 
 
 def known_walk(game: Game, caution: int = PLAIN) -> BoolArray:
@@ -48,7 +50,7 @@ def known_walk(game: Game, caution: int = PLAIN) -> BoolArray:
         for seg in haunted(game) - {st.segment}:
             walk[lv.map.segment_of == seg] = False
     h, w = walk.shape
-    for x, y in ran_from_tiles(game):  # at every caution: never through nor beside a group the party ran from
+    for x, y in ran_from_tiles(game) if caution >= BOLD else ():  # never through nor beside a group run from
         walk[max(0, y - 1) : min(h, y + 2), max(0, x - 1) : min(w, x + 2)] = False
     walk[st.pos[1], st.pos[0]] = True
     return walk
@@ -108,7 +110,7 @@ def path(game: Game, goal: Point, caution: int = WARY) -> list[Point]:
     """The tiles of a shortest known walk from the party to ``goal``, the party's own tile left out ([] when the
     party is there or there is no known way): as careful as ``caution`` allows, less only where there is no other
     way (the last resort walks into a monster, which stops the walk)."""
-    for c in range(caution, BOLD - 1, -1):
+    for c in range(caution, min(caution, BOLD) - 1, -1):  # (never down to RECKLESS unless asked for it)
         p = _path(game, goal, known_walk(game, c))
         if p:
             return p
