@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine_helpers import content, make_game
 from test_running import chase
 from test_ui_encounter_map import colour_of
-from ui_helpers import Driver
+from ui_helpers import Driver, screen
 
 from undercroft.narrate import Narrator
 from undercroft.rules.dice import ScriptedDice
@@ -46,3 +46,11 @@ def test_in_a_chase_a_drop_with_nothing_to_drop_says_none_and_is_greyed() -> Non
     driver = Driver(SceneStack(game_stack(Session(content(), game))))
     assert colour_of(driver, "[o] Throw burning oil (none)") == render.FAINT
     assert colour_of(driver, "[d] Drop food (none)") == render.FAINT
+
+
+def test_in_a_chase_the_treasure_choice_says_what_goes() -> None:
+    game, _ = chase("gaoler")
+    session = Session(content(), game)
+    assert "[g] Drop gold (" in screen(SceneStack(game_stack(session)))
+    game.state.items["garnet"] = 1
+    assert "[g] Drop a gem (" in screen(SceneStack(game_stack(session)))  # (the Garnet, the least worth, goes)

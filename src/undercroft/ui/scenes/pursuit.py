@@ -109,6 +109,9 @@ class PursuitScene(GameScene):
         for command, label, action in self.choices():
             if command == "drink":
                 label = self.drink_label()
+            if command == "treasure":  # what goes: a gem while one is carried (the least worth), else gold
+                gem = any(n > 0 and game.content.items[i].kind == "treasure" for i, n in st.items.items())
+                label = "Drop a gem" if gem else "Drop gold"
             why = game.refusal(action)
             if why is not None and why.code in NONE_LEFT:
                 label = f"{label} (none)"  # (no oil, food or treasure to drop: greyed, and why)
