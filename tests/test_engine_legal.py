@@ -33,7 +33,7 @@ def test_legal_follows_the_state_not_only_the_mode() -> None:
         assert not game.legal(action) and game.refusal(action) == reason
     assert game.legal(Run()) and game.legal(Wait()) and game.legal(Fight())
     assert game.refusal(ThrowOil()) == Reason(Code.NOT_NOW, {"mode": "encounter"})
-    assert say(game, game.step(ThrowOil())[0]) == "You cannot oil now (encounter)."
+    assert say(game, game.step(ThrowOil())[0]) == "You cannot throw oil in an encounter."
 
 
 def test_a_bribe_is_legal_only_after_a_failed_talk_and_only_once() -> None:

@@ -312,8 +312,8 @@ def test_event_records_are_plain_json() -> None:
 def test_refused_actions_say_why_in_every_mode() -> None:
     g = make_game("citadel", 1, ScriptedDice(), gold=10)
     checks: list[tuple[Action, Reason, str]] = [
-        (Attack(0), Reason(Code.NOT_NOW, {"mode": "explore"}), "You cannot attack now (explore)."),
-        (Talk(), Reason(Code.NOT_NOW, {"mode": "explore"}), "You cannot talk now (explore)."),
+        (Attack(0), Reason(Code.NOT_NOW, {"mode": "explore"}), "You cannot attack while exploring."),
+        (Talk(), Reason(Code.NOT_NOW, {"mode": "explore"}), "You cannot talk while exploring."),
         (Move(0, 0), Reason(Code.BAD_STEP), "A step is one tile in one of eight directions."),
         (Move(2, 0), Reason(Code.BAD_STEP), "A step is one tile in one of eight directions."),
         (Drink(0), Reason(Code.UNHURT), "Not hurt: a healing potion would heal nothing."),

@@ -66,7 +66,7 @@ def test_leaving_asks_and_writes_the_whole_game_to_the_temporary_folder(
     disk = Disk(monkeypatch)
     s, d = played(disk, 3, 4)
     assert s.path is not None
-    press(d, KeySym.ESCAPE)
+    press(d, KeySym.ESCAPE, KeySym.T)
     text = screen(d)
     assert names(d)[-1] == "ChoiceScene" and "4 actions of this game are not in its save" in text
     assert "Write the whole game to /tmp" in text  # (the temporary folder's name, cut at the panel's edge)
@@ -83,7 +83,7 @@ def test_a_path_typed_and_trying_again_once_the_disk_has_room(monkeypatch: pytes
     disk = Disk(monkeypatch)
     s, d = played(disk, 2, 3)
     assert s.path is not None
-    press(d, KeySym.ESCAPE)
+    press(d, KeySym.ESCAPE, KeySym.T)
     press(d, KeySym.P)
     type_text(d, str(tmp / "nowhere" / "x.jsonl"))
     press(d, KeySym.RETURN)  # a folder that does not exist: asked again, with why
@@ -91,7 +91,7 @@ def test_a_path_typed_and_trying_again_once_the_disk_has_room(monkeypatch: pytes
     press(d, KeySym.G)  # back to the game
     assert names(d)[-1] != "ChoiceScene"
     disk.full = False
-    press(d, KeySym.ESCAPE)  # the save takes them now: no question
+    press(d, KeySym.ESCAPE, KeySym.T)  # the save takes them now: no question
     assert names(d) == ["TitleScene"] and turns(s.path) == 5
     assert list(tmp.iterdir()) == []
 

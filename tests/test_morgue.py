@@ -126,7 +126,10 @@ def test_at_80x24_the_end_screen_keeps_the_command_that_plays_on(
         text = screen(Driver(SceneStack([EndScene(session, write_morgue=False)]), size=(80, 24)))
     assert cuts == [] and broken_frames(text) == []
     flat = box_text(text, "Death").replace("/ ", "/").replace("- ", "-")  # (a path breaks after / or -)
-    assert f"Play on from just before it: undercroft replay ~/{saves}/{name}.jsonl --until" in flat
+    short = "warden-14057373462282159211-20261204"  # (the save's name up to its date: unique in its folder)
+    command = f"undercroft replay {short} --until"
+    assert f"Play on from just before it: {command}" in flat
+    assert session.turning_command().startswith(command) and len(session.turning_command()) <= 80  # one line
     shown = (f"Morgue file (the morgue folder): morgue-{name}.txt", f"Morgue file: ~/morgue/morgue-{name}.txt")
     assert any(s in flat for s in shown) or str(session.morgue) in flat
     assert "Where it turned:" in flat and "Score:" in flat and "Enter: title" in flat
@@ -175,11 +178,11 @@ def test_the_recap_names_the_last_decision_of_the_fatal_meeting(case: str, tmp_p
     g = st.front_group()
     assert g is not None
     potions = sum(n for item, n in st.items.items() if item.endswith("healing_potion"))
-    lines = turning_lines(content(), story)
+    lines = [line for line in turning_lines(content(), story) if line.startswith(f"On turn {turn}, floor")]
     verb = "attacked" if choices[decided] is Attack else "chose to fight"
     hp = ", ".join(f"{m.hp}/{m.max_hp}" for m in st.party if m.alive)  # (each one standing)
     said = f"{'no potion' if not potions else f'{potions} potion' + 's' * (potions > 1)}"
-    assert lines[0].startswith(
+    assert lines and lines[0].startswith(
         f"On turn {turn}, floor {st.depth + 1}, at HP {hp} with {said}, "
         f"you {verb} {the(story.cause)}: win {round(100 * odds.win)}%, death {round(100 * odds.death)}%"
     ), lines
@@ -250,3 +253,29 @@ def test_after_a_talk_then_a_fight_the_recap_names_the_last_decision(tmp_path: P
     ), lines
     assert "talked" not in " ".join(lines)
     assert replay_command(content(), story) == f"undercroft replay {path} --until {last - 1} --play"
+
+
+# The play-test's citadel: the recap named a potion drunk (the better choice, at the end of the fatal meeting) as the
+# mistake, while the run turned on a rest that called a wanderer and a failed bribe. As the careful bot plays them:
+# (seed, the decisions of the fatal meeting, whether a rest brought the meeting on, the decision to name).
+CITADEL = {
+    "a potion drunk last": (161, ["Talk", "Bribe", "Attack", "Drink"], False, 2),
+    "a rest, then a failed bribe": (155, ["Talk", "Bribe"], True, 1),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(CITADEL))
+def test_the_recap_never_names_a_better_choice_and_tells_the_rest_that_called_it(case: str, tmp_path: Path) -> None:
+    seed, kinds, rested, named = CITADEL[case]
+    path = tmp_path / "citadel.jsonl"
+    play_game(content(), "citadel", seed, record=str(path), max_actions=4000)
+    story = read_run(content(), record.load_recording(path), str(path))
+    assert [type(d.action).__name__ for d in story.decisions] == kinds, "the game no longer plays the case"
+    assert story.turning is story.decisions[named]
+    lines = turning_lines(content(), story)
+    assert not any("drank" in line for line in lines)  # the potion is never the turning point
+    assert lines[0].startswith("On turn ") and (" you rested, " in lines[0]) == rested
+    if rested:
+        assert lines[0].endswith("and a wandering monster came (17% a turn).")
+        assert lines[-1] == "No other way was likelier; it failed."  # the bribe: the best chance, not a mistake

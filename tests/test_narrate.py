@@ -507,7 +507,7 @@ def test_the_new_lines_of_the_map_and_the_chase() -> None:
     )
     assert say(Event("let_go", {"group": 1, "monster": "kobold"})) == "You let the Kobold go."
     assert say(Event("got_away", {"group": 1, "distance": 130, "monster": "kobold", "reason": "out_of_sight"})) == (
-        "The Kobold is out of your sight (130 ft): it gets away."
+        "You lose sight of the Kobold (130 ft off): it gets away."
     )
     assert say(Event("got_away", {"group": 1, "distance": 20, "monster": "kobold", "reason": "gave_up"})) == (
         "You give up the chase: the Kobold gets away."

@@ -56,7 +56,8 @@ def broken_frames(text: str) -> list[str]:
 
 
 def over_the_map(session: Session, console: tcod.console.Console) -> list[str]:
-    """The map's cells (those no panel of the scene covers) where the screen does not show what the map is."""
+    """The map's cells (those no panel of the scene covers) where the screen does not show what the map is: the map
+    in the columns a panel leaves, nothing beside or under the panel."""
     top = SceneStack(game_stack(session)).top
     layout = Layout.of(console.width, console.height)
     panel = top.panel_rect(layout) if isinstance(top, GameScene) else None
@@ -64,11 +65,15 @@ def over_the_map(session: Session, console: tcod.console.Console) -> list[str]:
     alone = tcod.console.Console(console.width, console.height, order="F")
     render.draw_map(alone, session.view, port=view)
     shown, drawn = render.cells(console)["ch"], render.cells(alone)["ch"]
+    c0, c1 = layout.clear(panel)  # (with a panel, the map is the columns it leaves: blank beside and under it)
     out = []
     for y in range(view.top, layout.map_h):
         for x in range(console.width):
-            if (panel is None or (x, y) not in panel) and shown[y, x] != drawn[y, x]:
-                out.append(f"({x}, {y}): {chr(int(shown[y, x]))!r} over the map's {chr(int(drawn[y, x]))!r}")
+            if panel is not None and (x, y) in panel:
+                continue
+            want = drawn[y, x] if c0 <= x < c1 else ord(" ")
+            if shown[y, x] != want:
+                out.append(f"({x}, {y}): {chr(int(shown[y, x]))!r} over the map's {chr(int(want))!r}")
     return out
 
 

@@ -118,7 +118,7 @@ def test_quitting_with_actions_not_saved_tells_the_title(user: Path) -> None:
     for _ in range(3):
         s.act(Rest())
     d = Driver(SceneStack(game_stack(s)))
-    press(d, KeySym.ESCAPE)  # back to the title? first asked what becomes of the 3 actions
+    press(d, KeySym.ESCAPE, KeySym.T)  # back to the title? first asked what becomes of the 3 actions
     assert names(d)[-1] == "ChoiceScene" and "3 actions of this game are not in its save" in screen(d)
     press(d, KeySym.D)  # leave without them: the game left is closed
     assert names(d) == ["TitleScene"] and rec.closed

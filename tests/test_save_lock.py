@@ -171,7 +171,7 @@ def test_back_at_the_title_the_game_left_is_not_open_elsewhere(user: Path) -> No
     d = Driver(SceneStack([TitleScene(content(), seed=5)]))
     press(d, KeySym.N)
     session = d.scenes[0].session  # type: ignore[attr-defined]
-    press(d, KeySym.ESCAPE)
+    press(d, KeySym.ESCAPE, KeySym.T)
     assert names(d) == ["TitleScene"]
     assert session.closed and "open in another window" not in screen(d)
     press(d, KeySym.C)

@@ -98,7 +98,7 @@ def test_a_typed_word_seed_is_kept(user: Path) -> None:
     press(d, KeySym.RETURN)
     session = d.scenes[0].session  # type: ignore[attr-defined]
     assert session.game.state.seed > 10**9
-    press(d, KeySym.ESCAPE)
+    press(d, KeySym.ESCAPE, KeySym.T)
     assert "seed dragon, turn 0" in screen(d)
 
 

@@ -95,11 +95,11 @@ def test_leaving_a_game_goes_to_the_stacks_home() -> None:
         return home
 
     stack = SceneStack(game_stack(s), home=go_home)
-    press(stack, KeySym.ESCAPE)
+    press(stack, KeySym.ESCAPE, KeySym.T)
     assert stack.scenes == [home] and left == [s] and stack.exit_code is None
 
 
 def test_a_stack_with_no_home_leaves_and_keeps_the_game_for_the_loop_to_close() -> None:
     stack = SceneStack(game_stack(session()))
-    press(stack, KeySym.ESCAPE)
+    press(stack, KeySym.ESCAPE, KeySym.T)
     assert stack.exit_code == 0 and [type(x) for x in stack.scenes] == [ExploreScene]

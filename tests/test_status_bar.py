@@ -68,7 +68,7 @@ def test_a_word_seed_shows_as_typed_on_the_status_bar_and_after_continue(
     status = rows(screen(stack))[render.STATUS_Y]
     assert "Seed goblin king" in status
     assert "Undercroft, seed goblin king. " in " ".join(screen(stack).split())  # the log's first line too
-    press(stack, KeySym.ESCAPE)  # back to the title: the game is kept; continue it
+    press(stack, KeySym.ESCAPE, KeySym.T)  # back to the title: the game is kept; continue it
     press(stack, KeySym.C)
     assert names(stack) == ["ExploreScene"] and "Seed goblin king" in rows(screen(stack))[render.STATUS_Y]
     assert "Continued: Undercroft, seed goblin king, turn 0." in " ".join(screen(stack).split())

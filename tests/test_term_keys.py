@@ -104,11 +104,27 @@ def test_plain_keys(term: blessed.Terminal, data: str, sym: KeySym) -> None:
         ("\x1b[1;2A", KeySym.UP, Modifier.LSHIFT),
         ("\x1b[1;5D", KeySym.LEFT, Modifier.LCTRL),
         ("\x01", KeySym.A, Modifier.LCTRL),
-        ("\x1bx", KeySym.X, Modifier.LALT),
     ],
 )
 def test_modified_keys(term: blessed.Terminal, data: str, sym: KeySym, mod: Modifier) -> None:
     assert decode(term, data) == [(sym, mod)]
+
+
+@pytest.mark.parametrize(
+    ("data", "then"),
+    [
+        ("\x1bx", (KeySym.X, NONE)),
+        ("\x1bT", (KeySym.T, Modifier.LSHIFT)),
+        ("\x1b\r", (KeySym.RETURN, NONE)),
+        ("\x1b\x1b", (KeySym.ESCAPE, NONE)),
+    ],
+)
+def test_esc_then_a_quick_key_is_esc_and_the_key_never_alt(
+    term: blessed.Terminal, data: str, then: tuple[KeySym, Modifier]
+) -> None:
+    """Esc pressed and a key right after it reach the terminal as one "Alt+key" sequence: it is read as the two
+    keys pressed, so the Esc (the pause menu) is never lost and the key never becomes an Alt chord."""
+    assert decode(term, data) == [(KeySym.ESCAPE, NONE), then]
 
 
 def test_printable_keys_also_type_text(term: blessed.Terminal) -> None:

@@ -48,7 +48,9 @@ def test_hover_and_click_in_a_terminal(game: Callable[..., PtyGame]) -> None:
     g.send(sgr(0, 3, 3) + sgr(0, 3, 3, release=True))  # beside the level, off the map: nothing
     g.pump(0.3)
     assert g.find("@", rows=55) == target
-    g.send(b"\x1b")
+    g.send(b"\x1b")  # Esc pauses; t goes to the title
+    g.wait_for("the pause menu", lambda: "Paused" in g.text())
+    g.send(b"t")
     g.wait_for("the title screen", lambda: "[q] Quit" in g.text())
     g.send(b"q")
     assert g.wait_exit() == 0
@@ -70,7 +72,9 @@ def test_ctrl_c_turns_the_mouse_off(game: Callable[..., PtyGame]) -> None:
 def test_no_mouse_when_asked(game: Callable[..., PtyGame]) -> None:
     g = game("play", "--terminal", "--seed", "1", env={"UNDERCROFT_NO_MOUSE": "1"})
     _in_game(g)
-    g.send(b"\x1b")
+    g.send(b"\x1b")  # Esc pauses; t goes to the title
+    g.wait_for("the pause menu", lambda: "Paused" in g.text())
+    g.send(b"t")
     g.wait_for("the title screen", lambda: "[q] Quit" in g.text())
     g.send(b"q")
     assert g.wait_exit() == 0

@@ -204,8 +204,10 @@ def test_play_in_a_terminal_moves_and_quits(game: Callable[..., PtyGame]) -> Non
     assert moved is not None and moved != start, g.text()
     assert start is not None and abs(moved[0] - start[0]) + abs(moved[1] - start[1]) == 1
     assert "Turn 1" in g.text()
-    # Quit: Esc to the title screen, then q.
-    g.send(b"\x1b")
+    # Quit: Esc (the pause menu), t to the title screen, then q.
+    g.send(b"\x1b")  # Esc pauses; t goes to the title
+    g.wait_for("the pause menu", lambda: "Paused" in g.text())
+    g.send(b"t")
     g.wait_for("the title screen", lambda: "[q] Quit" in g.text())
     g.send(b"q")
     assert g.wait_exit() == 0
@@ -309,7 +311,9 @@ def test_replay_watch_in_a_terminal(game: Callable[..., PtyGame], tmp_path: Path
     for key in (b"l", b"j", b"h", b"k", b"y", b"u", b"b", b"n"):
         g.send(key)
         g.pump(0.15)
-    g.send(b"\x1b")
+    g.send(b"\x1b")  # Esc pauses; t goes to the title
+    g.wait_for("the pause menu", lambda: "Paused" in g.text())
+    g.send(b"t")
     g.wait_for("the title screen", lambda: "[q] Quit" in g.text())
     g.send(b"q")
     assert g.wait_exit() == 0

@@ -104,7 +104,7 @@ def test_in_a_chase_the_drops_carry_their_chances() -> None:
     session = Session(content(), game)
     text = screen(SceneStack(game_stack(session)))
     assert mon.intelligent
-    assert "Drop food (0%)" in text and f"Drop treasure ({d.treasure}%)" in text
+    assert "Drop food (0%)" in text and f"Drop gold ({d.treasure}%)" in text
     assert f"Throw burning oil ({d.oil_stops if mon.self_preservation else 0}%)" in text
 
 

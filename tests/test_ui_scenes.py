@@ -99,7 +99,7 @@ def test_title_shows_the_menu_and_starts_a_typed_seed(user: Path) -> None:
     session = stack.scenes[0].session  # type: ignore[attr-defined]
     assert session.game.state.seed == 42 and session.game.ruleset_id == "warden"
     assert session.path is not None and session.path.parent == user / "saves"
-    press(stack, KeySym.ESCAPE)  # back to the title: the game is kept
+    press(stack, KeySym.ESCAPE, KeySym.T)  # back to the title: the game is kept
     text = screen(stack)
     assert names(stack) == ["TitleScene"] and "The Warden, seed 42, turn 0" in text
 
@@ -212,12 +212,11 @@ def test_a_whole_encounter_then_a_fight(user: Path) -> None:
         "[$] Bribe...",
         "[r] Run",
         "[w] Wait",
-        "[d] Drop food",
-        "[g] Drop treasure",
-        "[o] Burning oil",
         "[q] Drink",
     ):
         assert shown in text, shown
+    for never in ("Drop food", "Drop treasure", "Burning oil"):  # no help in a meeting: left off (keys say why)
+        assert never not in text, never
     assert "Reaction: rolled 8: uncertain." not in text  # the roll is a detail: the full log's (the panel says it)
     status = rows(text)[render.STATUS_Y]
     assert "HP 12/12" in status and "Turn 0" in status
@@ -439,7 +438,9 @@ def test_terms_made_then_broken_with_f_while_exploring() -> None:
     press(stack, KeySym.T)
     assert names(stack) == ["ExploreScene"]
     assert "Agreement: the Goblin" in screen(stack)
-    press(stack, KeySym.F)  # break the peace
+    press(stack, KeySym.F)  # break the peace: asked first
+    assert names(stack) == ["ExploreScene", "ChoiceScene"] and "Break the peace?" in screen(stack)
+    press(stack, KeySym.A)
     assert names(stack) == ["ExploreScene", "CombatScene"]
     assert "You break the peace with the Goblin." in screen(stack)
 

@@ -114,6 +114,7 @@ def test_rest_until_healed_rests_turn_by_turn_to_full_hit_points() -> None:
     scene = ExploreScene(session)
     stack = SceneStack([scene])
     press(stack, KeySym.Z, mod=Modifier.SHIFT)
+    press(stack, KeySym.R)  # the wanderer's chance told: rest
     walk_out(stack, scene)
     assert me.hp == me.max_hp
     assert game.state.turn == 5  # one Rest a turn (rest_heal 1), and not one more
@@ -133,6 +134,7 @@ def test_rest_until_healed_stops_when_a_wanderer_comes() -> None:
     stack = SceneStack([scene])
     dice.push(6, 6, 1)  # the third rest's wandering-monster check finds one
     press(stack, KeySym.Z, mod=Modifier.SHIFT)
+    press(stack, KeySym.R)
     walk_out(stack, scene)
     assert scene.trip is None
     assert game.state.turn == 3 and me.hp < me.max_hp  # stopped at the rest that brought it, not one rest later

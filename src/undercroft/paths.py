@@ -3,6 +3,7 @@ the user's save directory."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
@@ -37,3 +38,38 @@ def user_state_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_state_dir("undercroft", appauthor=False))
+
+
+SAVES = "saves"  # the folder of saved games under :func:`user_data_dir`
+
+
+def recording_short_name(path: Path) -> str:
+    """How a command names ``path`` in few characters: for a recording in the saves folder (or a folder under it),
+        the shortest start of its file name from its date on that no other recording there shares
+    (``citadel-1405-20261207``: what
+        :func:`find_recording` reads back); any other file, its path as given."""
+    saves = user_data_dir() / SAVES
+    try:
+        full = path.expanduser().resolve()
+        full.relative_to(saves.resolve())
+        others = [p.name for p in saves.rglob("*.jsonl") if p.resolve() != full]
+    except (OSError, ValueError):
+        return str(path)
+    name = full.name
+    least = len("-".join(full.stem.split("-")[:3]))  # RULESET-SEED-DATE at least: it stays unique for a while
+    for n in range(least, len(name) + 1):
+        if not any(o.startswith(name[:n]) for o in others):
+            return name[:n]
+    return str(path)
+
+
+def find_recording(name: str) -> Path | None:
+    """The recording that ``name`` names when it is no file: the one in the saves folder (or a folder under it)
+    whose file name starts with it, when exactly one does; None otherwise."""
+    if not name or os.sep in name or "/" in name:
+        return None
+    try:
+        found = [p for p in (user_data_dir() / SAVES).rglob("*.jsonl") if p.name.startswith(name)]
+    except OSError:
+        return None
+    return found[0] if len(found) == 1 else None

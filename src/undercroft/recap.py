@@ -13,11 +13,12 @@ stood (``sim.odds.fight_odds`` for a fight; ``sim.chances``' escape, talk and br
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from undercroft import record
+from undercroft import paths, record
 from undercroft.content import Content
 from undercroft.narrate import finale
-from undercroft.rules import items
+from undercroft.rules import explore, items
 from undercroft.rules.actions import (
     Action,
     Attack,
@@ -26,6 +27,7 @@ from undercroft.rules.actions import (
     DropFood,
     DropTreasure,
     Fight,
+    Rest,
     Run,
     Talk,
     ThrowOil,
@@ -73,12 +75,25 @@ class Turning:
     snapshot: Snapshot = field(repr=False)
 
 
+@dataclass(frozen=True)
+class Began:
+    """A rest that brought a meeting on: its turn, the group that came, the party as it stood (``_standing``) and
+    the chance a turn of that rest called a wanderer (``rules.explore.rest_wanderer_chance``)."""
+
+    turn: int
+    group: int
+    standing: str
+    chance: float
+
+
 @dataclass
 class Story:
     """What :func:`read_run` gathered."""
 
     notes: list[Note] = field(default_factory=list)
-    turning: Turning | None = None
+    turning: Turning | None = None  # the decision judged the turning point (:func:`judge`)
+    decisions: list[Turning] = field(default_factory=list)  # every decision of the last meeting, in order
+    began: Began | None = None  # the rest that brought the last meeting on, if one did
     cause: str = ""  # what killed the party (its name), "" when it did not die
     ruleset: str = ""
     seed: int = 0
@@ -135,16 +150,53 @@ def read_run(content: Content, rec: record.Recording, path: str = "") -> Story:
         g = game.state.front_group()
         gid = g.id if g is not None and game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT) else None
         if gid is not None and type(action) in CHOSE:
+            if gid != front:
+                out.decisions = []
             if gid != front or _decision(game, action):
-                out.turning = Turning(turn, action, gid, game.snapshot())
+                out.decisions.append(Turning(turn, action, gid, game.snapshot()))
             front = gid
         elif gid is None:
             front = None
+        resting = isinstance(action, Rest) and game.state.mode == Mode.EXPLORE
+        before = (_standing(game), float(explore.rest_wanderer_chance(game))) if resting else None
         events = game.step(action)
+        g = game.state.front_group() if game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT) else None
+        if g is not None and g.id != front:  # a meeting begins: by a rest (told), or else (walking on: not told)
+            out.began = None if before is None else Began(turn, g.id, *before)
         _note_events(content, game, turn, events, out.notes)
     if game.state.death is not None:
         out.cause = str(game.state.death["cause"])
+        out.turning = judge(game, out)
     return out
+
+
+def judge(game: Game, run: Story) -> Turning | None:
+    """The turning point of a lost run, judged by the odds of what could have been done at each decision of its
+    last meeting (:func:`_chances`, the panels' own): the decision after which the party's best way out fell the
+    most (from the best chance open there to the best open at its next decision; after the last one, to nothing:
+    the party fell). Only a decision whose own chance can be told is named (a potion drunk or a blow held back
+    only ever raised the odds it is judged against): a drink that was the better choice is never the mistake. A
+    choice that was the likeliest way out and failed is named as that, never as a mistake (:func:`turning_lines`
+    says which). Ties: the later. ``game`` is any game of the run: the snapshots are restored into it."""
+    judged: list[tuple[Turning, float]] = []  # (decision, the best chance open there, its own included)
+    for d in run.decisions:
+        game.restore(d.snapshot)
+        mine, best = _judged(game, d)
+        if mine is not None:
+            judged.append((d, max(mine, best if best is not None else 0.0)))
+    if not judged:
+        return run.decisions[-1] if run.decisions else None
+    falls = [(top - (judged[i + 1][1] if i + 1 < len(judged) else 0.0), i) for i, (_, top) in enumerate(judged)]
+    return judged[max(falls)[1]][0]
+
+
+def _judged(game: Game, t: Turning) -> tuple[float | None, float | None]:
+    """The chance of the way ``t`` took (None: one with no chance to tell, a potion, a hold) and the best of the
+    others then open (None: none)."""
+    ways = _chances(game, t)
+    mine = ways.pop(CHOSE[type(t.action)][0], None)
+    best = max((p for _, p in ways.values()), default=None)
+    return (None if mine is None else mine[1]), best
 
 
 BETTER = 0.1  # a way out this much likelier than the one chosen is named as the better chance
@@ -208,11 +260,23 @@ def turning_lines(content: Content, run: Story) -> list[str]:
         what += f" at {_percent(mine[1])}"
     others = [f"{label}{' was' if k == 0 else ''} {_percent(p)}" for k, (label, p) in enumerate(ways.values())]
     first = f"On turn {t.turn}, floor {game.state.depth + 1}, {_standing(game)}, you {what}"
-    lines = [first + (f"; {', '.join(others)}." if others else ".")]
+    lines = [*_began(run), first + (f"; {', '.join(others)}." if others else ".")]
     best = max(ways.values(), key=lambda lp: lp[1], default=None)
     if best is not None and mine is not None and best[1] >= mine[1] + BETTER:
         lines.append(f"{best[0].capitalize()} was the better chance.")
+    elif mine is not None and way != "fight":
+        lines.append("No other way was likelier; it failed.")
     return lines
+
+
+def _began(run: Story) -> list[str]:
+    """How the fatal meeting came: a rest that called a wanderer, with the chance it ran each turn ([] for a step
+    or anything else: walking on is how the game goes)."""
+    b = run.began
+    if b is None or not run.decisions or run.decisions[0].group != b.group:
+        return []
+    each = f" ({_percent(b.chance)} a turn)" if b.chance else ""
+    return [f"On turn {b.turn} you rested, {b.standing}, and a wandering monster came{each}."]
 
 
 def replay_command(content: Content, run: Story) -> str:
@@ -220,4 +284,5 @@ def replay_command(content: Content, run: Story) -> str:
     game; "" when there is none to tell or no file."""
     if not run.path or run.turning is None or not turning_lines(content, run):
         return ""
-    return f"undercroft replay {run.path} --until {run.turning.turn - 1} --play"
+    name = paths.recording_short_name(Path(run.path))  # (a save's: the start of its name, to fit 80 columns)
+    return f"undercroft replay {name} --until {run.turning.turn - 1} --play"

@@ -4,8 +4,9 @@ Nothing here changes the game: the planner reads the state (the explored tiles, 
 in sight) and says which ``Move(dx, dy)`` comes next; the front end sends it through the session like any other
 key press, so a recording of a travelled game holds only ordinary moves. Deterministic: the same state gives the
 same step (ties broken in the fixed order of :data:`STEPS8`). The walk only uses known (explored) floor and never
-a tile where a group in sight stands (other than a peaceful one, which steps aside). A breadth-first flood in eight
-directions over numpy arrays (no ``tcod.path``).
+a tile where a group in sight stands (other than a peaceful one, which steps aside), and never goes through or
+beside a group the party ran from while it knows the group is there (:func:`ran_from`), however bold. A
+breadth-first flood in eight directions over numpy arrays (no ``tcod.path``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from undercroft.rules.approach import STEPS8
 from undercroft.rules.game import Game
 from undercroft.rules.levelmap import Point
 from undercroft.rules.names import group_name, the
+from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Origin
 from undercroft.rules.view import View
 
@@ -27,9 +29,11 @@ Steps = npt.NDArray[np.int32]
 UNREACHED = -1
 
 
-# How careful a walk is: BOLD goes anywhere known (walking into a monster meets it); PLAIN goes round the
-# monsters in sight; WARY also keeps out of the rooms and corridors where monsters met and left alone wait.
-BOLD, PLAIN, WARY = 0, 1, 2
+# How careful a walk is: BOLD goes anywhere known (walking into a monster meets it) but through or beside a group
+# the party ran from; PLAIN goes round the monsters in sight; WARY also keeps out of the rooms and corridors where
+# monsters met and left alone wait. RECKLESS goes anywhere known, past a group run from too: never a walk of the
+# player's (no key asks for it), only the novice bot's last resort, as a player walks on by hand.
+RECKLESS, BOLD, PLAIN, WARY = -1, 0, 1, 2
 
 
 def known_walk(game: Game, caution: int = PLAIN) -> BoolArray:
@@ -45,8 +49,33 @@ def known_walk(game: Game, caution: int = PLAIN) -> BoolArray:
     if caution >= WARY:
         for seg in haunted(game) - {st.segment}:
             walk[lv.map.segment_of == seg] = False
+    h, w = walk.shape
+    for x, y in ran_from_tiles(game) if caution >= BOLD else ():  # never through nor beside a group run from
+        walk[max(0, y - 1) : min(h, y + 2), max(0, x - 1) : min(w, x + 2)] = False
     walk[st.pos[1], st.pos[0]] = True
     return walk
+
+
+def ran_from(game: Game) -> list[Group]:
+    """The groups the party has run from (``Group.pursuit_rolled``: the chance of pursuit rolled when it ran) that
+    it knows to be on this level and that are not at peace with it: no walk goes through or beside them."""
+    view = View(game)
+    return [g for g in game.state.level.groups if g.pursuit_rolled and not g.peaceful and g.alive and view.knows(g)]
+
+
+def ran_from_text(game: Game) -> str:
+    """ "the Gaoler you ran from": the nearest group a walk keeps away from, as a stop line names it ("" none)."""
+    groups = ran_from(game)
+    if not groups:
+        return ""
+    g = min(groups, key=lambda o: (game.distance_to(o), o.id))
+    mon = game.monster_of(g)
+    return f"{the(group_name(mon.name, mon.plural, g.count_told)[0])} you ran from"
+
+
+def ran_from_tiles(game: Game) -> list[Point]:
+    """The tiles of the creatures of the groups the party ran from (:func:`ran_from`)."""
+    return [p for g in ran_from(game) for p in game.creature_tiles(g)]
 
 
 def visible_groups(game: Game) -> frozenset[int]:
@@ -81,7 +110,7 @@ def path(game: Game, goal: Point, caution: int = WARY) -> list[Point]:
     """The tiles of a shortest known walk from the party to ``goal``, the party's own tile left out ([] when the
     party is there or there is no known way): as careful as ``caution`` allows, less only where there is no other
     way (the last resort walks into a monster, which stops the walk)."""
-    for c in range(caution, BOLD - 1, -1):
+    for c in range(caution, min(caution, BOLD) - 1, -1):  # (never down to RECKLESS unless asked for it)
         p = _path(game, goal, known_walk(game, c))
         if p:
             return p

@@ -62,10 +62,10 @@ class Novice(Bot):
         target = self._target
         if target is not None and not travel.targets(g)[target[1], target[0]]:
             target = None
-        if late and stairs is not None and (stairs == g.state.pos or travel.step_toward(g, stairs, travel.BOLD)):
+        if late and stairs is not None and (stairs == g.state.pos or travel.step_toward(g, stairs, travel.RECKLESS)):
             target = None  # (stairs seen from afar, the way to them not yet: explore on, or it waits for ever)
         elif target is None:
-            for caution in (travel.BOLD,) if late else (travel.WARY, travel.BOLD):
+            for caution in (travel.RECKLESS,) if late else (travel.WARY, travel.RECKLESS):
                 target = travel.explore_target(g, None, caution)
                 if target is not None:
                     break
@@ -79,7 +79,7 @@ class Novice(Bot):
         self._dither = self._dither + 1 if pos in self._trail[1:] else 0
         self._trail = (pos, *self._trail[: TRAIL - 1])
         self._bold = self._bold or self._dither >= DITHER
-        step = travel.step_toward(g, goal, travel.BOLD if self._bold else travel.WARY)
+        step = travel.step_toward(g, goal, travel.RECKLESS if self._bold else travel.WARY)
         if step is None:
             self._target = None  # (no known way there now: choose again next time)
         else:

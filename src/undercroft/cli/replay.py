@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from undercroft import paths
 from undercroft.cli.common import EXIT_FAIL, EXIT_OK, UserError, add_data_arg, load_data, say, whole
 from undercroft.printable import printable
 
@@ -70,6 +71,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write a PNG of the screen at --until TURN (default: the end); opens no window",
     )
     p.add_argument(
+        "--cast",
+        metavar="OUT.cast",
+        help="write the game as an asciinema v2 recording (the terminal's frames, ending on the end screen): "
+        "asciinema play OUT.cast",
+    )
+    p.add_argument(
+        "--speed",
+        type=_positive,
+        default=8.0,
+        metavar="N",
+        help="with --cast: recorded actions a second (default 8)",
+    )
+    p.add_argument(
+        "--idle",
+        type=_positive,
+        default=2.0,
+        metavar="S",
+        help="with --cast: the longest a frame is held, in seconds (default 2; asciinema's idle_time_limit)",
+    )
+    p.add_argument(
         "--terminal",
         action="store_true",
         help="with --watch or --play: in this terminal instead of a window (chosen by itself with no display)",
@@ -114,9 +135,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from undercroft.cli import replay_tools
 
     path = Path(args.file)
+    if not path.exists():  # a save named by the start of its file name (as the recap's play-on command does)
+        path = paths.find_recording(args.file) or path
     replay_tools.check_options(args)
     level = _log_level(args)
-    if not (args.shrink or args.diff is not None or args.watch or args.play or args.screenshot or args.terminal):
+    if not (
+        args.shrink or args.diff is not None or args.watch or args.play or args.screenshot or args.terminal or args.cast
+    ):
         return _replay_as_read(args, path, level)
     rec, content = _load(args, path)
     if args.shrink:
@@ -300,7 +325,7 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
 
     if args.terminal and not (args.watch or args.play):
         raise UserError("--terminal goes with --watch or --play")
-    chosen = [f for f in ("watch", "play", "screenshot") if getattr(args, f, None)]
+    chosen = [f for f in ("watch", "play", "screenshot", "cast") if getattr(args, f, None)]
     if len(chosen) > 1:
         raise UserError(f"choose one of --{', --'.join(chosen)}")
     until: int | None = args.until
@@ -319,6 +344,8 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
             except ValueError as exc:
                 raise UserError(str(exc)) from None
             return loop.branch_play(front_end, content, path, until)
+        if args.cast:
+            return _cast(args, content, path)
         check_output(Path(args.screenshot))  # before the replay: a bad path costs nothing
         out = screenshot(content, path, until, args.screenshot)
         print(printable(f"{out}: the screen at turn {until if until is not None else 'end'} of {path}"))
@@ -333,6 +360,30 @@ def _show(args: argparse.Namespace, content: Content, path: Path) -> int:
         raise UserError(printable(f"{path}: {exc}"), EXIT_FAIL) from None
     except OSError as exc:
         raise UserError(printable(f"{exc.filename or path}: {exc.strerror or exc}")) from None
+
+
+def _cast(args: argparse.Namespace, content: Content, path: Path) -> int:
+    """``--cast OUT.cast``: the game as an asciinema v2 recording (:mod:`undercroft.term.cast`)."""
+    from undercroft.cli.common import check_output
+    from undercroft.term.cast import CastOptions, write_cast
+
+    if args.until is not None:
+        raise UserError("--cast records the whole game: --until does not go with it")
+    out = Path(args.cast)
+    check_output(out)
+    frames = write_cast(content, path, out, CastOptions(speed=args.speed, idle=args.idle))
+    print(printable(f"{out}: {frames} frames of {path} (asciinema play {out})"))
+    return EXIT_OK
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= 10_000:
+        raise argparse.ArgumentTypeError(f"not a positive number: {text!r}")
+    return value
 
 
 # The plain log's mark of a line's level, at its start, when more than the player's lines are printed: a player

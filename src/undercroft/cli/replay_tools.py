@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from undercroft.record.shrink import Goal, Shrunk
 
 # The options that print or show a replay: none goes with --shrink or --diff.
-_VIEWS = ("verify", "events", "until", "watch", "play", "screenshot", "terminal", "log_level")
+_VIEWS = ("verify", "events", "until", "watch", "play", "screenshot", "cast", "terminal", "log_level")
 
 
 def check_options(args: argparse.Namespace) -> None:

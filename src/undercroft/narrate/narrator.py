@@ -35,7 +35,7 @@ from undercroft.narrate.levels import (
     LogLine,
     Unseen,
 )
-from undercroft.narrate.refusals import REFUSALS
+from undercroft.narrate.refusals import DOING, REFUSALS, WHEN
 from undercroft.rules.events import Event
 from undercroft.rules.names import The, a_name, group_name, the
 from undercroft.rules.refusals import Code
@@ -247,7 +247,8 @@ class Narrator:
             **{**e.data, **({"item": item.name} if item is not None else {})},
             The=The(name) if monster else "It",
             the=the(name) if monster else "it",
-            doing=str(e.get("action", "")).replace("_", " "),
+            doing=DOING.get(str(e.get("action", "")), str(e.get("action", "that")).replace("_", " ")),
+            when=WHEN.get(str(e.get("mode", "")), "now"),
             ways=ways(bool(e.get("talks", True)), bool(e.get("runs", True))),
         )
 
@@ -333,9 +334,12 @@ class Narrator:
             name = self.content.items[e["item"]].name
             hp = f"HP {e['hp']}/{e['max_hp']}"
             return f"{self.verb(who, 'drink')} the {name}: +{e['bonus']} maximum hit points for good, {hp}."
+        it = self.content.items[e["item"]]
+        t = self.content.rules.time  # (a duration from now, in the clock's rounds and what takes them)
         return (
-            f"{self.verb(who, 'drink')} the {self.content.items[e['item']].name}: +{e['bonus']} "
-            f"{what.get(str(e['effect']), str(e['effect']))} until round {e['until']}."
+            f"{self.verb(who, 'drink')} the {it.name}: +{e['bonus']} "
+            f"{what.get(str(e['effect']), str(e['effect']))} for {it.rounds} rounds "
+            f"(a step is {plural(t.move_rounds, 'round')}, a rest {t.rest_rounds})."
         )
 
     def _e_effect_ended(self, e: Event) -> str:
@@ -598,8 +602,8 @@ class Narrator:
         name, many = self.group(e)
         if e.get("reason") == "gave_up":
             return f"You give up the chase: {the(name)} {_agree(many, 'gets', 'get')} away."
-        return (
-            f"{The(name)} {_agree(many, 'is', 'are')} out of your sight ({e['distance']} ft): "
+        return (  # (the map still draws the group met, wherever it stands: "out of sight" would contradict it)
+            f"You lose sight of {the(name)} ({e['distance']} ft off): "
             f"{self.pronouns(e, many)[0]} {_agree(many, 'gets', 'get')} away."
         )
 
@@ -633,8 +637,8 @@ class Narrator:
         name, many = self.group(e)
         if e.get("reason") == "gave_up":
             return f"{The(name)} {_agree(many, 'gives', 'give')} up the chase."
-        return (
-            f"You are out of {self.pronouns(e, many)[1]} sight ({e['distance']} ft): {the(name)} "
+        return (  # (it may still be drawn on the map: it is the one that cannot see)
+            f"{The(name)} {_agree(many, 'has', 'have')} lost sight of you ({e['distance']} ft off) and "
             f"{_agree(many, 'gives', 'give')} up."
         )
 

@@ -10,9 +10,30 @@ from undercroft.rules.refusals import Code
 # The sentence of each refusal code (docs/EVENTS.md, ``refused``): the code's fields, and ``{The}`` / ``{the}`` for
 # its ``monster`` with its article ("It" / "it" when there is none), ``{doing}`` for the action ("drop food"),
 # ``{ways}`` for what the party may do instead of walking on ("fight, wait or run").
+# ``{doing}``: an action as a sentence says it; ``{when}``: the mode it is refused in.
+DOING: Final[dict[str, str]] = {
+    "oil": "throw oil",
+    "drop_food": "drop food",
+    "drop_treasure": "drop treasure",
+    "use": "use that",
+    "leave_shop": "leave the merchant",
+    "descend": "go down",
+    "fight": "fight",
+    "attack": "attack",
+    "bribe": "offer a bribe",
+}
+WHEN: Final[dict[str, str]] = {
+    "explore": "while exploring",
+    "encounter": "in an encounter",
+    "combat": "in a fight",
+    "pursuit": "while chased",
+    "shop": "at the merchant's",
+    "dead": "now: the game is over",
+    "won": "now: the game is over",
+}
 REFUSALS: Final[dict[Code, str]] = {
     Code.GAME_OVER: "The game is over.",
-    Code.NOT_NOW: "You cannot {doing} now ({mode}).",
+    Code.NOT_NOW: "You cannot {doing} {when}.",
     Code.NOT_YOUR_TURN: "It is not your turn.",
     Code.GIVING_CHASE: "You are the one giving chase: run on, or wait to let it go.",
     Code.CHASED: "It is after you: run, fight or drop something.",

@@ -39,9 +39,11 @@ class Rest(Action):
 
 @dataclass(frozen=True, slots=True)
 class Fight(Action):
-    """Attack the monsters met (encounter), starting combat."""
+    """Attack the monsters met (encounter), starting combat. Exploring, attack group ``group`` of the party's room
+    or corridor (a group met and left alone, or one at peace); -1: the nearest one in sight there."""
 
     type: ClassVar[str] = "fight"
+    group: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +167,10 @@ class ActionError(ValueError):
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
-    return {"type": action.type, **asdict(action)}
+    fields_ = asdict(action)
+    if action.type in _OPTIONAL and all(v == -1 for v in fields_.values()):
+        fields_ = {}  # as written before the field was added
+    return {"type": action.type, **fields_}
 
 
 def action_from_dict(data: Any) -> Action:
@@ -193,6 +198,9 @@ def action_from_dict(data: Any) -> Action:
 
 
 _FIELDS: dict[str, tuple[str, ...]] = {kind: tuple(f.name for f in fields(cls)) for kind, cls in ACTION_TYPES.items()}
+# The actions whose fields may all be left out of their text when they are all -1 (their default): a field added
+# after recordings of the action were written ("fight", then "fight 7" for a group chosen).
+_OPTIONAL: frozenset[str] = frozenset({"fight"})
 _MAX_INT = 1_000_000_000  # the largest magnitude of an action's field, as action_from_dict allows
 _MAX_TEXT = 200  # characters; a longer text is no action
 
@@ -201,7 +209,7 @@ def action_to_text(action: Action) -> str:
     """The action as one line of text: its type, then its fields in declared order as whole numbers, separated by
     single spaces (``move 1 0``, ``rest``, ``run -1``): what recordings of format 3 store."""
     names = _FIELDS[action.type]
-    if not names:
+    if not names or (action.type in _OPTIONAL and all(getattr(action, n) == -1 for n in names)):
         return action.type
     return " ".join([action.type, *[str(getattr(action, n)) for n in names]])
 
@@ -229,6 +237,8 @@ def action_from_text(text: str) -> Action:
     if cls is None:
         raise ActionError(f"unknown action type {kind[:40]!r}")
     names = _FIELDS[kind]
+    if not tokens and kind in _OPTIONAL:
+        return cls()
     if len(tokens) != len(names):
         want = f"{len(names)} field{'s' if len(names) != 1 else ''}" + (f" ({' '.join(names)})" if names else "")
         raise ActionError(f"action '{kind}' takes {want}, not {len(tokens)}")

@@ -231,10 +231,14 @@ class Ctx:
                 return g
         return None
 
+    def here(self) -> list[Group]:
+        """The groups the party can see in its segment: those it may attack (``Fight``, exploring)."""
+        return [g for g in self.groups_in(self.state.segment) if not g.hidden]
+
     def nearest_here(self) -> Group | None:
         """The nearest monster the party can see in its segment (ties: the lower id)."""
         st = self.state
-        here = [g for g in self.groups_in(st.segment) if not g.hidden]
+        here = self.here()
         if not here:
             return None
         return min(here, key=lambda gg: (max(abs(gg.pos[0] - st.pos[0]), abs(gg.pos[1] - st.pos[1])), gg.id))

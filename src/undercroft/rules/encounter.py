@@ -31,6 +31,7 @@ from undercroft.rules import approach, combat, formulas
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
+from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import ENCOUNTER
 from undercroft.rules.state import Encounter, Group
 from undercroft.rules.types import Behaviour, FreeRound, Mode, Origin, Side, Surprise
@@ -394,11 +395,13 @@ def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
             return
 
 
-def break_peace(ctx: Ctx, events: list[Event]) -> None:
-    """Break an agreement: attack the nearest monster the party can see in its segment (000 8.6)."""
+def break_peace(ctx: Ctx, events: list[Event], group: int = -1) -> None:
+    """Break an agreement: attack group ``group`` of the party's segment, one it can see (-1: the nearest) (000
+    8.6)."""
     st = ctx.state
-    g = ctx.nearest_here()
-    assert g is not None  # the precheck
+    g = ctx.nearest_here() if group < 0 else next((o for o in ctx.here() if o.id == group), None)
+    if g is None:
+        raise Refused(Reason(Code.NOTHING_TO_FIGHT))
     st.encounter = Encounter(g.id, entry=ctx.way_out(), first_round=False)
     st.mode = Mode.ENCOUNTER
     if g.peaceful:

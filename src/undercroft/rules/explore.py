@@ -19,6 +19,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from undercroft.rules import (
     agreements,
     approach,
@@ -26,6 +28,7 @@ from undercroft.rules import (
     dungeon,
     encounter,
     fatigue,
+    formulas,
     growth,
     items,
     monster_check,
@@ -284,6 +287,38 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
     events.append(Event("descend", {"depth": st.depth, "name": spec.name}))
     if ctx.rs.shop:
         shop.open_shop(ctx, events)
+
+
+def rest_wanderer_chance(ctx: Ctx) -> Fraction:
+    """The chance that a turn of rest where the party stands calls a wandering monster: the monster check that
+    :func:`rest` rolls (faces 1..``wandering_max`` of a ``die``, :func:`formulas.monster_check`), where it rolls
+    one (the ruleset checks, and nobody is present); 0 elsewhere. For the screens, before a rest begins."""
+    st = ctx.state
+    if not ctx.proc.monster_check or ctx.groups_in(st.segment):
+        return Fraction(0)
+    chk = ctx.content.check_rules(ctx.rs)
+    hits = sum(1 for face in range(1, chk.die + 1) if formulas.monster_check(face, chk.wandering_max))
+    return Fraction(hits, chk.die)
+
+
+def turns_to_rest(ctx: Ctx) -> int | None:
+    """The turns of rest (:func:`rest`) until every living character's hit points are full and exhaustion is
+    gone, if nothing comes; None when rest heals nobody who is hurt (no healing in this ruleset)."""
+    st = ctx.state
+    t = ctx.rules.time
+    turns = 0
+    if st.exhausted:
+        need = ctx.rules.fatigue.rest_turns * t.rounds_per_turn - st.rest_rounds
+        turns = max(1, -(-need // t.rest_rounds))
+    at = ctx.rules.growth.rest_heal_at if ctx.rs.growth else ()
+    for m in ctx.living():
+        if m.hp >= m.max_hp:
+            continue
+        heal = formulas.rest_heal(t.rest_heal, m.level, at)
+        if heal <= 0:
+            return None
+        turns = max(turns, -(-(m.max_hp - m.hp) // heal))
+    return turns
 
 
 def rest(ctx: Ctx, events: list[Event]) -> None:

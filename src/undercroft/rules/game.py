@@ -58,7 +58,7 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.EXPLORE, "rest"): lambda c, a, ev: explore.rest(c, ev),
     (Mode.EXPLORE, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
     (Mode.EXPLORE, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
-    (Mode.EXPLORE, "fight"): lambda c, a, ev: encounter.break_peace(c, ev),
+    (Mode.EXPLORE, "fight"): lambda c, a, ev: encounter.break_peace(c, ev, a.group),
     (Mode.EXPLORE, "pursue"): lambda c, a, ev: flight.pursue(c, ev),
     (Mode.ENCOUNTER, "move"): lambda c, a, ev: explore.move(c, a.dx, a.dy, ev),
     (Mode.ENCOUNTER, "descend"): lambda c, a, ev: explore.descend(c, ev),

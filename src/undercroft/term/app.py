@@ -53,6 +53,9 @@ NEED_W: Final = MIN_W  # the smallest terminal the game lays out for (a larger o
 NEED_H: Final = MIN_H
 POLL_S: Final = 0.1  # how often the size is checked while waiting for a key
 MAX_BATCH: Final = 64  # keys handled before the next redraw when input arrives faster than frames
+# A key read again this soon after itself is the terminal's auto-repeat of a key held down (25-40 a second; two
+# presses of one key by hand are slower): marked ``repeat``, as SDL marks it in the window.
+REPEAT_S: Final = 0.06
 CLEAR: Final = f"{RESET}{CSI}H{CSI}2J"
 # Synchronized output (DEC mode 2026): a terminal that knows it shows the frame at once, the others ignore it.
 SYNC_BEGIN: Final = f"{CSI}?2026h"
@@ -377,6 +380,7 @@ class TerminalFrontEnd:
         self.tty = _Terminal(term, mouse=mouse_wanted() if mouse is None else mouse)
         self.text = False
         self.measured: tuple[int, int] | None = None  # the size last reported: what present() lays out for
+        self.last_key: tuple[str, float] = ("", -1.0)  # the last keystroke read and when (a repeat: the same, soon)
 
     @classmethod
     @contextlib.contextmanager
@@ -419,7 +423,14 @@ class TerminalFrontEnd:
         moved: tcod.event.MouseMotion | None = None  # the last pointer move not yet passed on
         while ks:  # this key and any already typed after it, then one frame for them all
             # (read as the loop takes them: a prompt opened by one key gets the text of the next)
+            repeat = False
+            if not is_mouse(ks):
+                now = time.monotonic()
+                repeat = self.last_key[0] == str(ks) and now - self.last_key[1] < REPEAT_S
+                self.last_key = (str(ks), now)
             for event in self.mouse_events(ks) if is_mouse(ks) else key_events(ks, text=self.text):
+                if isinstance(event, tcod.event.KeyDown):
+                    event.repeat = repeat
                 if isinstance(event, tcod.event.MouseMotion):
                     moved = event  # a burst of moves: only where the pointer ended up
                     continue

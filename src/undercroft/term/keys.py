@@ -102,6 +102,16 @@ _IMPLIED_MOD: Final[dict[str, Modifier]] = {"KEY_BTAB": Modifier.LSHIFT}
 # Keys whose plain form is a single control character, which blessed reports with a Ctrl modifier.
 _CONTROL_CHAR_KEYS: Final = frozenset({"KEY_ENTER", "KEY_TAB", "KEY_BACKSPACE", "KEY_ESCAPE"})
 
+# The control characters a key sends (Enter, Esc, Tab, Backspace), as the second of two read as Alt+key.
+_CONTROL_AFTER_ESC: Final = {
+    "\r": KeySym.RETURN,
+    "\n": KeySym.RETURN,
+    "\x1b": KeySym.ESCAPE,
+    "\t": KeySym.TAB,
+    "\x7f": KeySym.BACKSPACE,
+    "\x08": KeySym.BACKSPACE,
+}
+
 # Characters typed with Shift on a US layout -> the unshifted character of the same key. Their KeyDown carries
 # SHIFT and that key's scancode, as the window's would.
 _SHIFTED: Final = dict(zip('~!@#$%^&*()_+{}|:"<>?', "`1234567890-=[]\\;',./", strict=True))
@@ -166,6 +176,11 @@ def key_events(ks: Keystroke, text: bool = True) -> list[Event]:
     typed = str(ks)
     if not typed:  # a timeout
         return []
+    if len(typed) == 2 and typed[0] == "\x1b" and typed[1] != "[":
+        # Esc and a key typed quickly after it, which blessed reads as Alt+key (a meta key sends Esc first): the
+        # game binds no Alt+key a terminal can act on, so it is Esc, then the key (a lone Esc is never lost).
+        second = _CONTROL_AFTER_ESC.get(typed[1])
+        return [key_down(KeySym.ESCAPE), *([key_down(second)] if second else key_events(Keystroke(typed[1]), text))]
     name = ks.name
     bits = ks.modifiers_bits
     if name is not None and name.startswith("KEY_"):

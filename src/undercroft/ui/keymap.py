@@ -111,6 +111,19 @@ def direction(name: str) -> tuple[int, int] | None:
     return WALK.get(name) or SHIFT_WALK.get(name)
 
 
+#: The letters the things a party may carry are named by, in the inventory and the use list: every letter that
+#: does not walk (a list's letter takes its line; a walking key moves the cursor), lower case first.
+ITEM_LETTERS: Final = "".join(c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in WALK)
+
+
+def item_letter(catalogue: tuple[str, ...], item: str) -> str:
+    """The one letter of ``item`` for the whole game (every game of the same data), as DCSS and NetHack keep an
+    item's letter: by its place in the catalogue of every item (``rules.items.catalogue``), never by what else is
+    carried now, so a list that grows or shrinks never moves a letter. "" past the last letter."""
+    i = catalogue.index(item)
+    return ITEM_LETTERS[i] if i < len(ITEM_LETTERS) else ""
+
+
 def list_step(name: str) -> int:
     """Where a walking key moves the choice in a list: up or left the one before (-1), down or right the next."""
     dx, dy = WALK[name]
@@ -168,7 +181,7 @@ def _mouse(shown: str, help_: str, doc: str = "") -> Bind:
     return Bind("mouse", (), help_, shown=shown, doc=doc)
 
 
-def _common(help_title: str = "back to the title (the game is kept)") -> tuple[Bind, ...]:
+def _common(help_title: str = "pause: carry on, or back to the title (kept)") -> tuple[Bind, ...]:
     return (
         Bind(
             "inventory",
@@ -199,7 +212,14 @@ def _common(help_title: str = "back to the title (the game is kept)") -> tuple[B
             "monster in sight or an item, a door); any key closes it",
         ),
         Bind("help", ("?",), "help: every key"),
-        Bind("title", ("Esc",), help_title, doc="back to the title screen (the game stays saved: Continue resumes it)"),
+        Bind(
+            "title",
+            ("Esc",),
+            help_title,
+            doc="pause: a menu that carries on (`c`, or Esc again), goes back to the title screen (`t`; the game "
+            "stays saved: Continue resumes it) or sets the HP share under which walks do not start (`w`). Esc never "
+            "leaves a game at once",
+        ),
     )
 
 
@@ -242,16 +262,19 @@ EXPLORE = KeyMode(
         Bind(
             "rest_long",
             ("Z",),
-            "rest until healed (stops if anything happens)",
-            doc="rest turn by turn until your hit points are full and any exhaustion is gone; it stops as a walk "
-            "does, when anything happens (a wandering monster, a group coming into sight)",
+            "rest until healed (the wanderer's odds first; stops if anything comes)",
+            doc="rest turn by turn until your hit points are full and any exhaustion is gone; first the chance that "
+            "a wanderer comes before then (`r` rests); it stops as a walk does, when anything happens (a wandering "
+            "monster, a group coming into sight), and says after how long and why",
         ),
         Bind(
             "fight",
             ("f",),
-            "attack a monster here (even one under terms)",
+            "attack a monster here (several: which? at peace: asked)",
             doc="attack a monster in this room or corridor: one met and left alone, or one you made terms with (an "
-            "agreement holds only while you do not attack)",
+            "agreement holds only while you do not attack). With more than one group in sight here, a menu asks "
+            "which (the nearest first, `(at peace)` marked); attacking a group at peace asks first (`a` attacks, "
+            "`s` or Esc leaves it be)",
         ),
         Bind(
             "pursue",
@@ -261,6 +284,13 @@ EXPLORE = KeyMode(
             "way: [p] pursue`) right after it leaves; any other action lets it go",
         ),
         Bind("drink", ("q",), "drink a healing potion (in a party: choose who)"),
+        Bind(
+            "bribe",
+            ("$",),
+            "bribe: only in a meeting (says so; what you type waits)",
+            doc="a bribe is offered in a meeting only: exploring, a notice says so and holds what you type after "
+            "the `$` (a sum's digits would walk) until Enter, Esc or Space",
+        ),
         *_common(),
         _mouse(
             "click",

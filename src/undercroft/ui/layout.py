@@ -192,7 +192,9 @@ class Camera:
         keep: tuple[Point, ...] = (),
     ) -> Viewport:
         """The viewport for this frame: ``party`` in view, and ``keep`` (the creatures faced) with it in the
-        columns no ``panel`` covers, in the rows below the title's (:data:`TOP`), when they fit there."""
+        columns no ``panel`` covers, in the rows below the title's (:data:`TOP`), when they fit there. With a
+        panel, the level is laid out in those columns alone (a level narrower than them centred there, never
+        under the panel)."""
         if level != self.key:
             self.origin, self.key = None, level
         mw, mh = level_size
@@ -204,7 +206,11 @@ class Camera:
         c0, c1 = -(-c0 // sx), c1 // sx  # the tiles no panel covers, whole
         px, py = party
         prev = self.origin
-        ox = _axis(None if prev is None else prev[0], mw, layout.width // sx, px, c0, c1, (min(xs), max(xs)))
+        if panel is None:
+            ox = _axis(None if prev is None else prev[0], mw, layout.width // sx, px, c0, c1, (min(xs), max(xs)))
+        else:  # the map fills the columns the panel leaves: the level laid out (centred, scrolled) in them alone
+            span = c1 - c0
+            ox = _axis(None if prev is None else prev[0] + c0, mw, span, px, 0, span, (min(xs), max(xs))) - c0
         rows = layout.map_h - TOP  # the level's rows, below the title's
         oy = _axis(None if prev is None else prev[1], mh, rows, py, 0, rows, (min(ys), max(ys)))
         self.origin = (ox, oy)

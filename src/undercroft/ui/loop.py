@@ -48,6 +48,27 @@ class Loop:
         self.fits = True  # the front end is large enough to show the console
         self.frames = 0
         self.next_tick: float | None = None
+        self.hold = False  # the game's mode changed (a meeting, a fight's end): key repeats do nothing till a press
+
+    def _mode(self) -> object:
+        """The engine mode of the game on top (None: no game there)."""
+        for scene in reversed(self.stack.scenes):  # (a menu over it has none of its own)
+            session = getattr(scene, "session", None)
+            if isinstance(session, Session):
+                return session.mode
+        return None
+
+    def held(self, event: tcod.event.Event, changed: bool) -> bool:
+        """Whether ``event`` is a key held or typed ahead across a change of the game's mode (a new meeting, a
+        fight's end), swallowed as the classics' "more" does, so that no key acts on a screen not yet seen: the
+        rest of the keys read with the one that changed it (``changed``), and key repeats (a key held down) until
+        a key is pressed afresh. (Its text goes with it.)"""
+        if not self.hold or not isinstance(event, (tcod.event.KeyDown, tcod.event.TextInput)):
+            return False
+        if isinstance(event, tcod.event.KeyDown) and not changed and not event.repeat:
+            self.hold = False
+            return False
+        return True
 
     @property
     def running(self) -> bool:
@@ -82,15 +103,19 @@ class Loop:
 
     def handle(self, events: Iterable[tcod.event.Event]) -> None:
         """Give ``events`` to the top scene, one at a time, until the stack exits or the front end closes."""
+        changed = False  # the game's mode changed in this batch: the keys after it were pressed before it showed
         for event in events:
             if is_close(event):
                 self.closed = True
                 return
-            if not self.fits:
-                continue  # keys pressed while the game cannot be seen do nothing
+            if not self.fits or self.held(event, changed):
+                continue  # keys pressed while the game cannot be seen, or held across a new screen, do nothing
+            mode = self._mode()
             self.stack.handle(event)
             if not self.running:
                 return
+            if mode is not None and self._mode() not in (None, mode):
+                self.hold = changed = True
             self.frontend.text_input(self.stack.top.wants_text)  # a prompt opened by this key reads the next
 
     def wait(self, *, block: bool = True) -> None:
@@ -103,7 +128,10 @@ class Loop:
         if self.running and self.next_tick is not None and self.clock() >= self.next_tick:
             self.next_tick = None
             if self.fits:
+                mode = self._mode()
                 self.stack.tick()
+                if mode is not None and self.running and self._mode() not in (None, mode):
+                    self.hold = True  # a walk that ran into a meeting: a key held for the walk does not act in it
 
     def run(self, max_frames: int | None = None) -> int:
         """Until a scene exits or the front end is closed; ``max_frames``: stop after that many frames, never

@@ -22,6 +22,7 @@ import tcod.console
 
 from undercroft.rules import dungeon, items
 from undercroft.rules.game import Game
+from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.rules.view import View
 from undercroft.ui.layout import Layout, Viewport
@@ -394,24 +395,41 @@ def choice(
     )
 
 
+def distance_text(game: Game, g: Group) -> str:
+    """How far ``g`` is, as every screen says it (the stop line, the panels, look, the attack menu): the walking
+    distance the rules measure (``Game.distance_to``, the encounter's own) and, where the map shows its nearest
+    creature nearer as the crow flies (a wall or a corner between), that too: "70 ft (50 ft straight)"."""
+    walk = game.distance_to(g)
+    tiles = game.creature_tiles(g)
+    px, py = game.state.pos
+    near = min(max(abs(tiles[i][0] - px), abs(tiles[i][1] - py)) for i in g.alive or range(len(tiles)))
+    straight = near * game.content.rules.encounter.feet_per_tile
+    return f"{walk} ft" if straight >= walk else f"{walk} ft ({straight} ft straight)"
+
+
 def compass(dx: int, dy: int) -> str:
-    """Where (dx, dy) lies on the map in words (north is up): "south" when it is (nearly) straight south, else
-    "south-east" once the smaller part is a third of the larger; "here" for (0, 0)."""
+    """Where (dx, dy) lies on the map, in tiles (north is up), never rounded to a direction it is not: "5 tiles
+    north", "3 tiles south-east" (a true diagonal), "7 tiles north, 2 west" (the larger part first); "here"."""
     if dx == 0 and dy == 0:
         return "here"
     ns = "north" if dy < 0 else "south"
     ew = "west" if dx < 0 else "east"
-    if 3 * min(abs(dx), abs(dy)) < max(abs(dx), abs(dy)):
-        return ns if abs(dy) > abs(dx) else ew
-    return f"{ns}-{ew}"
+    a, b = abs(dx), abs(dy)
+    n = max(a, b)
+    tiles = f"{n} tile{'' if n == 1 else 's'}"
+    if a == 0 or b == 0:
+        return f"{tiles} {ns if b else ew}"
+    if a == b:
+        return f"{tiles} {ns}-{ew}"
+    return f"{tiles} {ns}, {a} {ew}" if b > a else f"{tiles} {ew}, {b} {ns}"
 
 
 def status_texts(game: Game, seed: str | None = None) -> list[str]:
     """The status bar's text, from the fullest to the shortest (the bar shows the first that fits): with the seed
-    (as the player typed it, when given) and the turn, without the seed, without the turn, then in short forms
-    (``HP D12/12 S10/10 Lv2/1  $125  L1``; the levels left out, then the gold, then the floor). ``Lv``: each
-    character's level (ours: a delver who grows); the fullest form tells the cap too (``Lv3 of 15``, a lone
-    character; ``Lv15 max`` at it)."""
+    (as the player typed it, when given) and the turn, without the turn (the seed names the game), without the
+    seed, then in short forms (``HP D12/12 S10/10 Lv2/1  $125  L1``; the levels left out, then the gold, then the
+    floor). ``Lv``: each character's level (ours: a delver who grows); the fullest form tells the cap too
+    (``Lv3 of 15``, a lone character; ``Lv15 max`` at it)."""
     st = game.state
     if len(st.party) == 1:
         m = st.party[0]
@@ -429,6 +447,8 @@ def status_texts(game: Game, seed: str | None = None) -> list[str]:
     exh = ["EXH"] if tired else []
     variants = [
         [f"{hp} {capped}".strip(), gold, level, turn, f"Seed {shown}", *tired],
+        [f"{hp} {grown}".strip(), gold, level, turn, f"Seed {shown}", *tired],
+        [f"{hp} {grown}".strip(), gold, level, f"Seed {shown}", *tired],  # (the seed names the game: kept longer)
         [f"{hp} {grown}".strip(), gold, level, turn, *tired],
         [f"{hp} {grown}".strip(), gold, level, *tired],
         [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", f"T{st.turn}", *exh],
@@ -449,7 +469,7 @@ def draw_status(
     width: int | None = None,
 ) -> None:
     """HP x/y, gold, level, turn and seed (as typed, when given) on one bar from ``x``, ``width`` wide (default:
-    the console's); the pack on its right when it fits. A narrow bar leaves out the seed, then the turn, then
+    the console's); the pack on its right when it fits. A narrow bar leaves out the turn, then the seed, then
     uses short forms (:func:`status_texts`), rather than cut it."""
     width = console.width - x if width is None else width
     console.draw_rect(x, y, width, 1, ord(" "), fg=TEXT, bg=STATUS_BG)

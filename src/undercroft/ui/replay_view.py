@@ -64,6 +64,7 @@ class ReplayScene(Scene):
         self.keyframes: dict[int, Game] = {0: clone(game)}
         self.session = Session.watch(content, game)
         self.session.seed_text = saves.seed_label(rec.path, rec.header.seed, rec.header.daily)  # as the game showed
+        self.session.path = rec.path  # (read back at its end: the recap, where the run turned)
         self.session.log.add(
             f"Replay of {rec.path.name}: {game.rs.title}, seed {self.session.seed_label}, {len(self.actions)} actions.",
             "alert",
@@ -250,6 +251,10 @@ def branch(content: Content, path: Path, until: int) -> Session:
     new_path = saves.new_save_path(game.state.seed, h.ruleset)
     recorder = record.Recorder.create(new_path, game, content)
     session = Session(content, game, recorder)
+    words = saves.seed_label(path, h.seed, h.daily)  # the seed as the game was started (its words), kept
+    session.seed_text = words
+    if words != str(h.seed):
+        saves.remember_seed(new_path, words)
     for turn, action, _ in rec.actions:
         if turn > until or game.over:
             break
@@ -294,6 +299,7 @@ def screenshot_stack(content: Content, path: Path, until: int | None) -> SceneSt
     game = record.replay(content, rec, until=until, on_events=collect)
     session = Session.watch(content, game)
     session.seed_text = saves.seed_label(path, rec.header.seed, rec.header.daily)  # the seed as the game showed it
+    session.path = Path(path)  # (read back at the end: the recap, where the run turned)
     session.log = log
     session.last_events = last
     return SceneStack(game_stack(session))

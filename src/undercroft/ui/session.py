@@ -22,7 +22,7 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Final
 
 import tcod.console
 
@@ -125,6 +125,9 @@ def save_differences(content: Content, header: record.Header) -> list[str]:
     return record.compatibility(header, content.digest)
 
 
+STOP_HP: Final = 50  # the share of hit points under which walks stop, until the player sets another (pause menu)
+
+
 class Session:
     """One game in the window."""
 
@@ -149,6 +152,8 @@ class Session:
         self._story: recap.Story | None = None
         self.camera = Camera()  # which part of the level the map shows (front-end state, never the game's)
         self.warned: set[int] = set()  # the final guardians the player was warned of (front-end state too)
+        self.pointer: tuple[int, int] | None = None  # the screen cell under the mouse pointer (every scene's)
+        self.stop_hp = STOP_HP  # walks (travel, auto-explore) do not start with a character's HP under this %
         self.seed_text = ""  # the seed as the player typed it ("": read from the save's sidecar, or the number)
         self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)
         self.morgue_dir: Path | None = None  # default: the user data directory's morgue/

@@ -87,6 +87,9 @@ class CombatScene(GameScene):
             hit = [i for i in g.alive if tiles[i] == p]
             if hit:
                 self.target = hit[0]
+                return None
+        if p is not None:
+            self.notice = "a click targets a creature of the fight, or takes a choice in the panel."
         return None
 
     def on_draw(self, console: tcod.console.Console) -> None:

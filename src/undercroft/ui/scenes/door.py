@@ -54,13 +54,10 @@ class DoorScene(Scene):
         return [i for i in self.order() if not ways[i].blocked]
 
     def describe(self, way: Exit) -> str:
-        """Where a door is from the party: "north-east, 6 tiles"; "the door you stand in"."""
+        """Where a door is from the party: "6 tiles north-east", "7 tiles north, 2 west"; "the door you stand in"."""
         px, py = self.session.game.state.pos
         dx, dy = way.door[0] - px, way.door[1] - py
-        n = max(abs(dx), abs(dy))
-        if n == 0:
-            return "the door you stand in"
-        return f"{render.compass(dx, dy)}, {n} tile{'' if n == 1 else 's'}"
+        return "the door you stand in" if dx == dy == 0 else render.compass(dx, dy)
 
     def handlers(self) -> dict[str, Callable[[str], Transition | None]]:
         return {

@@ -48,6 +48,9 @@ ENCOUNTER_CHOICES: list[tuple[str, str, Action]] = [  # (keymap command, label, 
 
 #: refusals that are the monster's own and hold for the whole meeting: its choice is left off rather than greyed
 NEVER = frozenset({Code.UNNEGOTIABLE, Code.UNBRIBABLE})
+#: refusals of a choice that cannot help in a meeting at all (a drop stops only a pursuer; oil is for a fight or a
+#: chase): left off, their keys still say why
+NO_HELP = frozenset({Code.NOT_FLEEING, Code.NOT_NOW})
 
 
 @shows(Mode.ENCOUNTER)
@@ -93,14 +96,15 @@ class EncounterScene(GameScene):
         out = []
         for c in ENCOUNTER_CHOICES:
             why = game.refusal(c[2])
-            if why is None or why.code not in NEVER:
+            if why is None or why.code not in NEVER | NO_HELP:
                 out.append(c)
         return out
 
     def bribe_prompt(self) -> Transition | None:
         """Ask how much gold, when a bribe can be offered now, the sum the panel names typed in already (the least
-        that has the best chance: Enter offers it, Backspace changes it); else a notice says why not (the engine's
-        words), and holds the keys typed after the ``$`` (digits would walk and rest) until it is closed."""
+        that has the best chance: Enter offers it, the first digit typed replaces it, Backspace edits it); else a
+        notice says why not (the engine's words), and holds the keys typed after the ``$`` (digits would walk and
+        rest) until it is closed."""
         if not self.session.game.legal(Bribe(0)):
             self.act(Bribe(0))
             return Push(NoticeScene("Bribe", self.session.refused or "No bribe can be offered now."))
@@ -188,7 +192,7 @@ class EncounterScene(GameScene):
             )
         )
         if proc.distance:
-            out.append((f"Distance: {enc.distance} ft", TEXT))
+            out.append((f"Distance: {render.distance_text(game, g)}", TEXT))  # (= enc.distance, and the map's)
         if proc.surprise:
             if enc.party_surprised and enc.monster_surprised:
                 s = "both sides"
@@ -263,13 +267,15 @@ class EncounterScene(GameScene):
                 label = self.drink_label((w - 4 if wide else col) - 4)
             if command in shown:
                 label = with_chance(label, shown[command], (w - 4 if wide else col) - 4)
+            # (open, but it cannot work: "Talk 0%" greyed, its chance the why; a run at 0% still leads to a chase)
+            live = game.legal(action) and not (command in ("talk", "bribe") and shown.get(command, "").startswith("0%"))
             if not compact:
-                self.choice(console, x + 2, y + i, command, label, game.legal(action), w - 4)
+                self.choice(console, x + 2, y + i, command, label, live, w - 4)
             elif command == "bribe":
-                self.choice(console, x + 2, y + half, command, label, game.legal(action), w - 4)
+                self.choice(console, x + 2, y + half, command, label, live, w - 4)
             else:
                 k = paired.index(command)
-                self.choice(console, x + 2 + col * (k // half), y + k % half, command, label, game.legal(action), col)
+                self.choice(console, x + 2 + col * (k // half), y + k % half, command, label, live, col)
         y += choices
         if stairs:
             final = game.rs.levels[game.state.depth].final

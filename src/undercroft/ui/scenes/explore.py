@@ -13,18 +13,24 @@ import tcod.console
 import tcod.event
 
 from undercroft import travel
+from undercroft.narrate import plural
+from undercroft.rules import explore
 from undercroft.rules.actions import Action, Descend, Fight, Move, Pursue, Rest
 from undercroft.rules.events import Event
+from undercroft.rules.game import Game
 from undercroft.rules.levelmap import Point
 from undercroft.rules.names import The, a_name, group_name, owns_article, the
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
-from undercroft.ui import render
+from undercroft.ui import render, threat
 from undercroft.ui.keymap import WALK
 from undercroft.ui.render import TEXT, TITLE
 from undercroft.ui.scenes.base import Push, Transition
+from undercroft.ui.scenes.choice import ChoiceScene
 from undercroft.ui.scenes.game import GameScene, Handler, shows
 from undercroft.ui.scenes.look import LookScene
+from undercroft.ui.scenes.menu import MenuScene
+from undercroft.ui.scenes.prompt import NoticeScene
 from undercroft.ui.session import Session
 
 # Travel: the events of a step that let a trip go on (any other one stops it: a pickup, a meeting, a refusal...).
@@ -44,6 +50,7 @@ class Trip:
     seen: frozenset[int]  # the groups in sight at the last step
     caution: int = travel.WARY  # BOLD: past the monsters left behind, or into one in the way
     rest: bool = False  # resting until healed (no goal): one Rest a tick
+    turns: int = 0  # the turns of rest taken so far
 
 
 @dataclass
@@ -75,6 +82,7 @@ class ExploreScene(GameScene):
         self.insist = False  # auto-explore stopped short of the monsters left behind: x again goes past them
         self.track: Track | None = None
         self.stalled: frozenset[Point] = frozenset()  # places auto-explore stopped short of: x aims elsewhere
+        self.low_ok = False  # a walk refused for low HP: the next one goes anyway (until the next action)
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -86,8 +94,10 @@ class ExploreScene(GameScene):
             "rest_long": lambda _k: self.rest_until_healed(),
             "look": lambda _k: Push(LookScene(self.session, self.odds_lines, travel=self.travel_to)),
             "drink": lambda _k: self.drink(),
-            "fight": lambda _k: self.act(Fight()),  # a monster met and left alone, or one under terms
+            "fight": lambda _k: self.attack(),  # a monster met and left alone, or one under terms
             "pursue": lambda _k: self.act(Pursue()),  # a group that has just gone its way
+            # (the sum typed after it would walk: a notice holds it)
+            "bribe": lambda _k: Push(NoticeScene("Bribe", "A bribe is offered in a meeting: nobody faces you now.")),
         }
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
@@ -100,6 +110,7 @@ class ExploreScene(GameScene):
 
     def act(self, action: Action) -> Transition | None:
         self.track, self.stalled = None, frozenset()  # an action of the player's own: the walks start afresh
+        self.low_ok = False
         return super().act(action)
 
     def run(self, command: str, key: str) -> Transition | None:
@@ -127,9 +138,13 @@ class ExploreScene(GameScene):
         p = self.session.camera.last.to_map((int(event.position[0]), int(event.position[1])))
         lv = self.session.game.state.level
         seen = self.session.view.explored()
-        if p is None or not (0 <= p[1] < lv.map.height and 0 <= p[0] < lv.map.width) or not seen[p[1], p[0]]:
+        if p is None:
+            return None  # (the status bar, the log: nothing to walk to)
+        if not (0 <= p[1] < lv.map.height and 0 <= p[0] < lv.map.width) or not seen[p[1], p[0]]:
+            self.session.log.add("You do not know that place: a click walks only to a tile you have seen.", "refused")
             return None
         if p == self.session.game.state.pos:
+            self.session.log.add("You are there already.", "refused")
             return None
         return self.start(p)
 
@@ -157,8 +172,15 @@ class ExploreScene(GameScene):
         return self.start(goal)
 
     def start(self, goal: Point | None, *, explore: bool = False) -> Transition | None:
-        """Begin a walk; its first step is taken at once, the others one a tick."""
+        """Begin a walk; its first step is taken at once, the others one a tick. Not with a character's hit points
+        under the share the player set (:attr:`Session.stop_hp`, in the pause menu): it says so, and the next
+        walk goes anyway."""
         game = self.session.game
+        low = self.low_hp()
+        if low and not self.low_ok:
+            self.low_ok = True
+            self.session.log.add(f"You stop: {low} (again: go anyway).", "refused")
+            return None
         self.trip = Trip(
             goal,
             explore,
@@ -169,7 +191,11 @@ class ExploreScene(GameScene):
         self.insist = False
         if not explore and goal is not None and not travel.path(game, goal):
             self.trip = None
-            self.session.log.add("You know of no way there.", "refused")
+            ran = travel.ran_from_text(game)
+            self.session.log.add(
+                f"You know of no way there that keeps clear of {ran}." if ran else "You know of no way there.",
+                "refused",
+            )
             return None
         return self.travel_step()
 
@@ -223,6 +249,17 @@ class ExploreScene(GameScene):
                 self.stalled |= {trip.goal}
         return self.follow()
 
+    def low_hp(self) -> str:
+        """ "HP 4/12 is under the 50% you set": a living character under the threshold of the walks ("": none)."""
+        share = self.session.stop_hp
+        party = self.session.game.state.party
+        low = [m for m in party if m.alive and m.hp * 100 < share * m.max_hp]
+        if not low:
+            return ""
+        m = min(low, key=lambda o: o.hp * 100 // o.max_hp)
+        who = "" if len(party) == 1 else f"{m.name}'s "
+        return f"{who}HP {m.hp}/{m.max_hp} is under the {share}% you set (Esc to change it)"
+
     def steps_left(self, trip: Trip) -> int:
         """The steps of the known way from the party to the trip's place (0 there)."""
         assert trip.goal is not None
@@ -230,10 +267,19 @@ class ExploreScene(GameScene):
 
     def rest_until_healed(self) -> Transition | None:
         """``Z``: rest turn by turn until every living character's hit points are full and any exhaustion is
-        gone, or anything happens (as a walk stops)."""
+        gone, or anything happens (as a walk stops). Where a wanderer may come, it first says how likely one is
+        before the rest is done (:func:`rest_odds`) and asks."""
         if self.rested():
             self.session.log.add("You are rested already: nothing to heal.", "refused")
             return None
+        game = self.session.game
+        if explore.rest_wanderer_chance(game) == 0:
+            return self.begin_rest()
+        options = [("r", "Rest"), ("s", "Stay on your feet")]
+        lines = [rest_odds(game)]
+        return Push(ChoiceScene("Rest until healed?", lines, options, lambda i: self.begin_rest() if i == 0 else None))
+
+    def begin_rest(self) -> Transition | None:
         game = self.session.game
         hp = tuple(m.hp for m in game.state.party)
         self.trip = Trip(None, False, hp, travel.visible_groups(game), rest=True)
@@ -248,13 +294,17 @@ class ExploreScene(GameScene):
         game = self.session.game
         before = tuple(m.hp for m in game.state.party)
         events = self.session.act(Rest())
+        trip.turns += 1
         hurt = any(m.hp < b for m, b in zip(game.state.party, before, strict=True))
         trip.hp = tuple(m.hp for m in game.state.party)  # healing goes on: only a loss stops the rest
         cause = self.stop_cause(trip, events)
-        if hurt or cause is not None:
+        if hurt or cause is not None:  # the rest is broken: the log says after how long, and why
             self.trip = None
-            if cause:
-                self.session.log.add(cause, "refused")
+            why = cause.removeprefix("You stop: ").rstrip(".") if cause else ""
+            if not why and self.session.mode != Mode.EXPLORE:
+                why = "something comes"  # (a wanderer: the lines above say who, when it is seen)
+            if why:
+                self.session.log.add(f"Your rest is broken after {plural(trip.turns, 'turn')}: {why}.", "refused")
         elif self.rested():
             self.trip = None
             self.session.log.add("You are rested.")
@@ -289,8 +339,46 @@ class ExploreScene(GameScene):
                 who = the(name)  # "the Leech-Mother"
             else:
                 who = a_name(name)[0].lower() + a_name(name)[1:]  # "a Kobold"
-            return f"You stop: {who} in sight, {game.distance_to(g)} ft away."
+            return f"You stop: {who} in sight, {render.distance_text(game, g)} away."
         return None
+
+    def attack(self) -> Transition | None:
+        """``f``: attack a group of this room or corridor. With more than one in sight there, the player chooses
+        which (never the nearest in silence); a group at peace (an agreement, tribute) is attacked only once the
+        player says so. With none, the engine says why not."""
+        game = self.session.game
+        here = game.here()
+        if len(here) <= 1:
+            return self.attack_group(here[0]) if here else self.act(Fight())
+        here.sort(key=lambda g: (game.distance_to(g), g.id))
+        options = [("", self.group_label(g)) for g in here]
+        return Push(MenuScene("Attack which?", options, lambda i: self.attack_group(here[i])))
+
+    def group_label(self, g: Group) -> str:
+        """ "2 Bandits, 30 ft (at peace)": a group as the attack menu names it."""
+        game = self.session.game
+        mon = game.monster_of(g)
+        name, many = group_name(mon.name, mon.plural, g.count_told)
+        peace = " (at peace)" if g.peaceful else ""
+        return f"{f'{g.count_told} {name}' if many else a_name(name)}, {render.distance_text(game, g)}{peace}"
+
+    def attack_group(self, g: Group) -> Transition | None:
+        """Attack ``g`` (the engine's ``Fight`` of that group); one at peace only after asking."""
+        game = self.session.game
+        nearest = game.nearest_here()
+        action = Fight() if nearest is not None and nearest.id == g.id else Fight(g.id)
+        if not g.peaceful:
+            return self.act(action)
+        mon = game.monster_of(g)
+        name, many = group_name(mon.name, mon.plural, g.count_told)
+        lines = [
+            f"{The(name)} {'are' if many else 'is'} at peace with you. Attacking {'them' if many else 'it'} breaks "
+            "the agreement, and the fight begins."
+        ]
+        options = [("a", f"Attack {the(name)}"), ("s", "Leave them be" if many else "Leave it be")]
+        ask = ChoiceScene("Break the peace?", lines, options, lambda i: self.act(action) if i == 0 else None)
+        ask.cursor = 1  # Enter (or a held key) leaves the peace be: only "a" attacks
+        return Push(ask)
 
     def explored_text(self) -> str:
         """What auto-explore says when nothing reachable is left: where the stairs are."""
@@ -299,14 +387,16 @@ class ExploreScene(GameScene):
         if travel.explore_target(game, caution=travel.BOLD) is not None:
             self.insist = True
             return "Nothing more to explore without going past a monster (x again: go anyway)."
+        ran = travel.ran_from_text(game)
+        if ran and travel.targets(game).any():
+            return f"Nothing more to explore that keeps clear of {ran}."
         if stairs is None:
             return "Explored. No stairs are known on this level."
         px, py = game.state.pos
         dx, dy = stairs[0] - px, stairs[1] - py
-        n = max(abs(dx), abs(dy))
-        if n == 0:
+        if dx == dy == 0:
             return "Explored. You stand on the stairs."
-        return f"Explored. The stairs are {render.compass(dx, dy)}, {n} tile{'' if n == 1 else 's'} away (> to go)."
+        return f"Explored. The stairs are {render.compass(dx, dy)} (> to go)."
 
     def fleeing(self) -> Group | None:
         """The group that has just gone its way, when the party may go after it now."""
@@ -334,6 +424,21 @@ class ExploreScene(GameScene):
             self.buttons.add(x, 0, 11, "pursue")
         elif self.trip is None:
             self.draw_hover_line(console, right=console.width - len(name) - 3)
+
+
+def rest_odds(game: Game) -> str:
+    """What a rest until healed risks, before it begins: its turns and the chance a wanderer comes before its end
+    (and each turn), from the rules' own check (:func:`undercroft.rules.explore.rest_wanderer_chance`)."""
+    p = explore.rest_wanderer_chance(game)
+    turns = explore.turns_to_rest(game)
+    each = f"a wandering monster comes {p.numerator} time{'s' if p.numerator > 1 else ''} in {p.denominator} a turn"
+    if turns is None:
+        return f"Resting heals nobody here, and {each}."
+    by_then = 1 - (1 - p) ** turns
+    return (
+        f"About {plural(turns, 'turn')} of rest to be healed. Here {each}: {threat.pct(float(by_then))} that one comes "
+        "before you are healed."
+    )
 
 
 def quiet(e: Event) -> bool:

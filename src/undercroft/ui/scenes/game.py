@@ -19,14 +19,16 @@ import tcod.console
 import tcod.event
 
 from undercroft.narrate import plural
+from undercroft.narrate.refusals import WHEN
 from undercroft.rules import items
 from undercroft.rules.actions import Action, Drink, Run, Use
 from undercroft.rules.events import Event
 from undercroft.rules.levelmap import Point
+from undercroft.rules.refusals import Code
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import PARTY, fight_odds, someone_falls
 from undercroft.ui import keymap, render, threat
-from undercroft.ui.layout import Layout, Rect, panel_on_right
+from undercroft.ui.layout import TOP, Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
 from undercroft.ui.scenes.choice import ChoiceScene
@@ -85,8 +87,17 @@ class GameScene(Scene):
     def __init__(self, session: Session) -> None:
         self.session = session
         self.buttons = Buttons()
-        self.hover: Point | None = None  # the map tile under the mouse pointer (described on the top row)
         self.notice = ""  # why a key did nothing here (walking in a fight): shown in the panel until the next key
+
+    @property
+    def hover(self) -> Point | None:
+        """The screen cell under the mouse pointer (what the top row describes): the session's, so that every
+        game scene, the one just opened included, describes where the pointer is now, not where it last moved."""
+        return self.session.pointer
+
+    @hover.setter
+    def hover(self, cell: Point | None) -> None:
+        self.session.pointer = cell
 
     def follow(self) -> Transition | None:
         """The transition to the scene of the game's current mode (None: still this one)."""
@@ -137,7 +148,7 @@ class GameScene(Scene):
             "log": lambda _k: Push(LogScene(self.session)),
             "overview": lambda _k: Push(OverviewScene(self.session)),
             "help": lambda _k: Push(HelpScene()),
-            "title": lambda _k: leave(self.session),
+            "title": lambda _k: pause(self.session),
         }
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
@@ -163,6 +174,8 @@ class GameScene(Scene):
         what = self.buttons.at(int(event.position[0]), int(event.position[1]))
         if isinstance(what, str) and what in self.handlers():
             return self.run(what, "click")
+        if self.session.camera.last.to_map((int(event.position[0]), int(event.position[1]))) is not None:
+            self.notice = "a click here takes a choice in the panel (the map walks only while exploring)."
         return None
 
     def key_mode(self) -> str:
@@ -254,7 +267,8 @@ class GameScene(Scene):
         wares = items.usable(game)
         if not wares:
             return self.act(Use(0))  # the engine says why not: nothing to use
-        options = [("", self.item_label(i)) for i in wares]
+        every = items.catalogue(self.session.content)
+        options = [(keymap.item_letter(every, i), self.item_label(i)) for i in wares]
         return Push(MenuScene("Use what?", options, lambda k: self.use_by(wares[k])))
 
     def item_label(self, item: str) -> str:
@@ -265,7 +279,9 @@ class GameScene(Scene):
         label = f"{it.name} x{game.state.items.get(item, 0)}"
         if len(game.state.party) == 1:
             why = items.use_refusal(game, item, 0)
-            if why is not None:
+            if why is not None and why.code == Code.NOT_NOW:
+                label += f" (not {WHEN.get(str(why.fields.get('mode', '')), 'now')})"  # "(not in a fight)"
+            elif why is not None:
                 said = self.session.narrator.text(Event("refused", why.data()))
                 head = said.split(":")[0].split(".")[0]
                 label += f" ({head[:1].lower()}{head[1:]})"
@@ -313,6 +329,10 @@ class GameScene(Scene):
             layout, (m.width, m.height), st.pos, level=st.depth, panel=panel, keep=self.faced()
         )
         render.draw_map(console, self.session.view, port=port, highlight=highlight, target=target)
+        if panel is not None:  # no map beside the panel's frame, nor under it: the map is the columns it leaves
+            c0, c1 = layout.clear(panel)
+            console.rgb[:c0, TOP : layout.map_h] = render.SHROUD
+            console.rgb[c1:, TOP : layout.map_h] = render.SHROUD
         x0, x1 = layout.text_columns(panel)
         render.draw_status(console, g, layout.status_y, seed=self.session.seed_label, x=x0, width=x1 - x0)
         if self.session.save_problem():  # a full disk: said on the bar as long as it lasts (the log says why)
@@ -369,6 +389,38 @@ class GameScene(Scene):
 
 
 # --- leaving a game ------------------------------------------------------------------------------------------------
+
+
+def pause(session: Session) -> Transition:
+    """Esc on a game screen: a pause menu, never the title at once. Esc again (or ``c``) carries on; ``t`` goes
+    back to the title (:func:`leave`), the game kept for Continue; ``w`` sets the share of hit points under which
+    walks do not start (:attr:`Session.stop_hp`)."""
+
+    def chosen(i: int) -> Transition | None:
+        if i == 1:
+            return leave(session)
+        if i == 2:
+            question = "Travel and auto-explore stop when a character's HP is under this share (0-100, in %):"
+            return Push(
+                PromptScene(
+                    "Walks stop at",
+                    question,
+                    lambda t: _set_stop_hp(session, t),
+                    digits_only=True,
+                    max_len=3,
+                    initial=str(session.stop_hp),
+                )
+            )
+        return None
+
+    lines = ["The game is saved after every action: Continue on the title screen resumes it."]
+    options = [("c", "Carry on (Esc)"), ("t", "Back to the title"), ("w", f"Walks stop under {session.stop_hp}% HP")]
+    return Push(ChoiceScene("Paused", lines, options, chosen))
+
+
+def _set_stop_hp(session: Session, text: str) -> None:
+    session.stop_hp = min(100, int(text))
+    session.log.add(f"Travel and auto-explore now stop under {session.stop_hp}% HP.")
 
 
 def leave(session: Session, note: str = "") -> Transition:

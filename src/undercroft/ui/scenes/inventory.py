@@ -7,8 +7,8 @@ from collections.abc import Callable
 import tcod.console
 import tcod.event
 
-from undercroft.rules import formulas
-from undercroft.ui import keys, render
+from undercroft.rules import formulas, items
+from undercroft.ui import keymap, keys, render
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, TEXT
 from undercroft.ui.scenes.base import Pop, Scene, Transition
@@ -81,9 +81,11 @@ class InventoryScene(Scene):
         lines.append(("", TEXT))
         if not st.items:
             lines.append(("Your pack is empty.", DIM))
+        every = items.catalogue(g.content)
         for item_id, n in sorted(st.items.items()):
             item = g.content.items[item_id]
-            lines.append((f"{item.glyph} {item.name} x{n}", render.hex_rgb(item.colour)))
+            letter = keymap.item_letter(every, item_id) or " "  # its letter for the whole game (as in `u`'s list)
+            lines.append((f"{letter} - {item.glyph} {item.name} x{n}", render.hex_rgb(item.colour)))
             lines.append((f"   {item.description}", DIM))
         rows = sum(len(render.wrap(t, w - 4)) for t, _ in lines)
         h = min(rows + 5, console.height)

@@ -131,7 +131,7 @@ def describe_lines(
     mon = game.monster_of(g)
     colour = render.hex_rgb(mon.colour)
     of = f", {i + 1} of {len(g.hp)}" if len(g.hp) > 1 else ""
-    head = f"{session.narrator.monster(g.monster)}{of}: HP {g.hp[i]}/{g.max_hp}, {game.distance_to(g)} ft away."
+    head = f"{session.narrator.monster(g.monster)}{of}: HP {g.hp[i]}/{g.max_hp}, {render.distance_text(game, g)} away."
     out: list[tuple[str, RGB]] = [(head, colour)]
     if seen.count > 1:
         out.append((f"{seen.count} of them stand on this tile (the map shows their number).", TEXT))
@@ -169,8 +169,8 @@ def odds_line(odds: Odds, lead: str, falls: float | None = None) -> tuple[str, R
         how = f"the whole party, {how}"
         about = "~" if odds.exact else ""  # (a party's "one falls" is always simulated: said so beside exact odds)
         death = f"all fall {threat.pct(odds.death)}" + (
-            "" if falls is None else f", one falls {about}{threat.pct(falls)}"
-        )
+            "" if falls is None or falls == 0 else f", one falls {about}{threat.pct(falls)}"
+        )  # (none fell in any simulated fight: not "one falls ~0%", which reads as a chance)
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
     # (the hit points lost, an average over every ending, are all of them where death is certain: not told then)
     lost = "" if threat.pct(odds.death) == "100%" else f", HP lost ~{odds.hp_lost_mean:.1f}"

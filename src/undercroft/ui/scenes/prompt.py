@@ -15,7 +15,9 @@ from undercroft.ui.scenes.base import Pop, Scene, Transition
 
 class PromptScene(Scene):
     """Type a line (a number, a seed); Enter hands it to ``on_done`` (which returns the next transition for the
-    scene below), Esc cancels. ``hint`` may describe the text typed so far (for example the odds of a bribe)."""
+    scene below), Esc cancels. ``hint`` may describe the text typed so far (for example the odds of a bribe).
+    ``initial`` is a suggestion, shown selected: Enter takes it, the first character typed replaces it (``400``
+    then ``1`` is ``1``, never ``4001``), Backspace edits it."""
 
     opaque = False
     wants_text = True
@@ -37,10 +39,13 @@ class PromptScene(Scene):
         self.digits_only = digits_only
         self.max_len = max_len
         self.text = initial
+        self.prefilled = bool(initial)  # a suggestion: the first character typed replaces it (Backspace edits it)
         self.hint = hint
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if isinstance(event, tcod.event.TextInput):
+            if self.prefilled and any(c.isprintable() and (c.isdigit() or not self.digits_only) for c in event.text):
+                self.text, self.prefilled = "", False  # (the "$" that opened a bribe's prompt replaces nothing)
             for c in event.text:
                 if len(self.text) >= self.max_len or (self.digits_only and not c.isdigit()) or not c.isprintable():
                     continue
@@ -54,6 +59,7 @@ class PromptScene(Scene):
                 return Pop(then=self.on_done(self.text.strip()))
             if event.sym == KeySym.BACKSPACE:
                 self.text = self.text[:-1]
+                self.prefilled = False
         return None
 
     def on_draw(self, console: tcod.console.Console) -> None:
@@ -69,7 +75,10 @@ class PromptScene(Scene):
         for line in question:
             render.put_text(console, x + 2, row, line, TEXT, width=w - 4)
             row += 1
-        render.put_text(console, x + 2, row, "> " + self.text[-(w - 8) :] + "_", KEY, width=w - 4)
+        shown = self.text[-(w - 8) :]
+        render.put_text(console, x + 2, row, "> " + shown + "_", KEY, width=w - 4)
+        if self.prefilled:  # the suggestion, selected: typing replaces it
+            render.put_text(console, x + 4, row, shown, KEY, render.SELECT_BG)
         for i, line in enumerate(hint):
             render.put_text(console, x + 2, row + 1 + i, line, DIM, width=w - 4)
         render.put_text(console, x + 2, y + h - 2, "Enter: ok   Esc: cancel", DIM)

@@ -8,6 +8,7 @@ import tcod.event
 from undercroft.narrate import plural
 from undercroft.rules.actions import Action, Drink, DropFood, DropTreasure, Fight, Run, ThrowOil, Wait
 from undercroft.rules.names import The, group_name, the
+from undercroft.rules.refusals import Code
 from undercroft.rules.types import Mode, Side
 from undercroft.ui import render, threat
 from undercroft.ui.layout import Layout, Rect
@@ -22,6 +23,7 @@ PURSUIT_CHOICES: list[tuple[str, str, Action]] = [  # (keymap command, label, ac
     ("fight", "Turn and fight", Fight()),
     ("drink", "Drink", Drink()),
 ]
+NONE_LEFT = frozenset({Code.NO_FOOD, Code.NO_TREASURE, Code.NO_OIL})  # nothing of it carried
 CHASE_CHOICES: list[tuple[str, str, Action]] = [  # the party is the one giving chase
     ("run", "Run on after {it}", Run()),
     ("wait", "Let {it} go", Wait()),
@@ -107,9 +109,16 @@ class PursuitScene(GameScene):
         for command, label, action in self.choices():
             if command == "drink":
                 label = self.drink_label()
-            if command in chances:
+            if command == "treasure":  # what goes: a gem while one is carried (the least worth), else gold
+                gem = any(n > 0 and game.content.items[i].kind == "treasure" for i, n in st.items.items())
+                label = "Drop a gem" if gem else "Drop gold"
+            why = game.refusal(action)
+            if why is not None and why.code in NONE_LEFT:
+                label = f"{label} (none)"  # (no oil, food or treasure to drop: greyed, and why)
+            elif command in chances:
                 label = f"{label} ({chances[command]})"
-            self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
+            # (a 0% drop cannot stop this pursuer: greyed, its chance the why)
+            self.choice(console, x + 2, y, command, label, why is None and chances.get(command) != "0%", w - 4)
             y += 1
         y += 1
         y += self.draw_refusal(console, x + 2, y, w - 4)

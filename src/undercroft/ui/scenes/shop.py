@@ -46,7 +46,8 @@ def _against(content: Content, m: Member, ware: str) -> tuple[str, str]:
         held = content.items[m.wielded or content.party[m.template].weapon]
         hit, dmg = it.to_hit - held.to_hit, it.damage - held.damage
         score = formulas.weapon_score(it.to_hit, it.damage) - formulas.weapon_score(held.to_hit, held.damage)
-        word = "better" if score > 0 else "worse" if score < 0 else "same"
+        # (a trade of to-hit for damage that scores even is "mixed", never "same")
+        word = "better" if score > 0 else "worse" if score < 0 else "mixed" if hit or dmg else "same"
         return word, f"against the {held.name}: {_signed(hit)} to hit, {_signed(dmg)} damage"
     worn = content.items[m.armour] if m.armour else None
     defense = it.defense - (worn.defense if worn else 0)

@@ -1,0 +1,109 @@
+"""Walks and rests that respect danger: a rest says how likely a wanderer is before it begins and says why it
+broke; no walk goes through or beside a group the party ran from; walks do not start under the HP share set."""
+
+from __future__ import annotations
+
+from engine_helpers import clear_unique, content
+from tcod.event import KeySym, Modifier
+from ui_helpers import TestDice, press, screen, type_text
+
+from undercroft import travel
+from undercroft.rules import explore
+from undercroft.rules.actions import Rest
+from undercroft.rules.game import Game
+from undercroft.rules.types import Mode
+from undercroft.ui.scenes import ExploreScene, SceneStack
+from undercroft.ui.session import Session
+
+
+def test_the_rest_chance_is_the_share_of_faces_that_call_a_wanderer_in_the_engine() -> None:
+    """Every face of the rest's monster check played through the engine: the share that brings a monster is the
+    chance the rest dialog tells."""
+    for ruleset in ("undercroft", "citadel", "warden"):
+        dice = TestDice()
+        game = clear_unique(Game(content(), ruleset, 3, dice=dice))
+        die = content().check_rules(game.rs).die
+        snap = game.snapshot()
+        came = 0
+        for face in range(1, die + 1):
+            game.restore(snap)
+            dice.queue.clear()
+            dice.queue.append(face)
+            game.step(Rest())
+            came += any(g.origin == "wandering" for g in game.state.level.groups)
+        game.restore(snap)
+        assert explore.rest_wanderer_chance(game) * die == came, ruleset
+
+
+def hurt_session(hp: int, dice: TestDice | None = None) -> Session:
+    game = clear_unique(Game(content(), "undercroft", 11, dice=dice or TestDice()))
+    game.state.party[0].hp = hp
+    return Session.watch(content(), game)
+
+
+def test_rest_until_healed_tells_the_odds_first_and_why_it_broke() -> None:
+    dice = TestDice()
+    session = hurt_session(4, dice)
+    game = session.game
+    m = game.state.party[0]
+    stack = SceneStack([ExploreScene(session)])
+    press(stack, KeySym.Z, mod=Modifier.LSHIFT)
+    text = screen(stack)
+    turns = explore.turns_to_rest(game)
+    assert turns is not None and turns > 1
+    p = explore.rest_wanderer_chance(game)
+    assert "Rest until healed?" in text and f"About {turns} turns of rest" in text
+    assert f"{p.numerator} time in {p.denominator} a turn" in text
+    assert f"{1 - (1 - float(p)) ** turns:.0%} that one comes" in text
+    press(stack, KeySym.S)  # stay on your feet: nothing rested
+    assert m.hp == 4 and game.state.turn == 0
+    press(stack, KeySym.Z, mod=Modifier.LSHIFT)
+    dice.queue.extend([6, 6, 1])  # two quiet turns, then a wanderer
+    press(stack, KeySym.R)
+    scene = stack.scenes[0]
+    assert isinstance(scene, ExploreScene)
+    for _ in range(10):
+        if scene.trip is None:
+            break
+        stack.tick()
+    said = " ".join(t for t, _ in session.log.lines)
+    assert "Your rest is broken after 3 turns: something unseen moves nearby." in said
+
+
+def test_no_walk_goes_through_or_beside_a_group_the_party_ran_from() -> None:
+    game = clear_unique(Game(content(), "undercroft", 11, dice=TestDice()))
+    lv = game.state.level
+    lv.explored[...] = True
+    goal = lv.map.stairs
+    way = travel.path(game, goal, travel.BOLD)
+    assert len(way) > 6
+    x, y = way[len(way) // 2]
+    g = game.add_group("orc", 1, pos=(x, y))
+    g.met = True
+    g.segment = int(lv.map.segment_of[y, x])
+    assert (x, y) in travel.path(game, goal, travel.BOLD)  # met, not run from: the last resort walks into it
+    g.pursuit_rolled = True  # the party ran from it
+    for caution in (travel.BOLD, travel.PLAIN, travel.WARY):
+        for px, py in travel.path(game, goal, caution):
+            assert max(abs(px - x), abs(py - y)) > 1
+    assert travel.ran_from_text(game) == "the Orc you ran from"
+    assert (x, y) in travel.path(game, goal, travel.RECKLESS)  # only the novice bot's last resort goes past it
+
+
+def test_walks_do_not_start_under_the_hp_share_set_and_again_goes_anyway() -> None:
+    session = hurt_session(5)
+    game = session.game
+    stack = SceneStack([ExploreScene(session)])
+    press(stack, KeySym.ESCAPE, KeySym.W)
+    assert "Walks stop at" in screen(stack)
+    type_text(stack, "60")  # replaces the 50 shown
+    press(stack, KeySym.RETURN)
+    assert session.stop_hp == 60
+    pos = game.state.pos
+    press(stack, KeySym.X)
+    said = session.log.lines[-1][0]
+    top = game.state.party[0].max_hp
+    assert said == f"You stop: HP 5/{top} is under the 60% you set (Esc to change it) (again: go anyway)."
+    assert game.state.pos == pos
+    press(stack, KeySym.X)
+    assert game.state.pos != pos and game.state.mode == Mode.EXPLORE
