@@ -62,6 +62,7 @@ class Walker:
         self.level_moves = 0  # steps taken on this level
         self.avoid: set[int] = set()  # segments of this level holding a monster the party fled from
         self.blocked: dict[Point, int] = {}  # tiles a step into was refused -> the turn until which to avoid them
+        self._looked: tuple[object, set[tuple[Point, int]], int] = (None, set(), 0)  # (level, its looks, as bits)
 
     def new_level(self) -> None:
         """The party has come down to a new level."""
@@ -165,10 +166,24 @@ class Walker:
         if stairs & explored and (self.game.rs.levels[st.depth].final or count(self.game, "potion") >= STOCKED):
             out.append(("stairs", stairs))
         if self.exploring():
-            out.append(("explore", self.view.frontier_bits() & ~self.view.looked_bits()))
+            out.append(("explore", self.view.frontier_bits() & ~self._looked_bits()))
         if stairs & explored:
             out.append(("stairs", stairs))
         return out
+
+    def _looked_bits(self) -> int:
+        """:meth:`View.looked_bits`, kept: the looks of a level only grow, so only the new ones are added."""
+        lv = self.game.state.level
+        known, keys, bits = self._looked
+        if known is not lv:
+            keys, bits = set(), 0
+        if len(keys) != len(lv.looked):
+            stride = lv.map.width + 1
+            for (x, y), _radius in lv.looked - keys:
+                bits |= 1 << (y * stride + x)
+            keys = set(lv.looked)
+        self._looked = (lv, keys, bits)
+        return bits
 
     def exploring(self) -> bool:
         """Whether walking on to see more of the level is still a goal: before :attr:`max_level_moves` steps on it,
@@ -295,10 +310,8 @@ class Walker:
             if not (-1 <= dx <= 1 and -1 <= dy <= 1) or (dx == 0 and dy == 0):
                 ok = False
             else:
-                for grp in self.view.groups():
-                    if grp.pos == nxt:
-                        ok = False
-                        break
+                knows = self.view.knows
+                ok = not any(grp.pos == nxt and knows(grp) for grp in lv.groups)  # (a group it knows of there)
             if ok and explore and lv.map.segment_rows[nxt[1]][nxt[0]] != st.segment:
                 # Into another segment (a monster check) only to see more: choose again if all round the spot made
                 # for has come into view.
