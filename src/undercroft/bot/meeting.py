@@ -73,16 +73,24 @@ def bribe_offer(game: Game, g: Group) -> int | None:
     return next((gold for gold, p in chances.bribe_sums(game, g) if p >= BRIBE_ODDS), None)
 
 
+def _run_value(escape: float, win: float) -> float:
+    """A run's value: the chance to get away, else the fight a little worse, less :data:`AGAIN` (it rises with
+    ``escape``)."""
+    return escape + (1 - escape) * win * CAUGHT - AGAIN
+
+
 def values(game: Game, g: Group, win: float) -> dict[str, float]:
     """The chance to come through the meeting with ``g`` by each way the party may take now, the fight's win being
     ``win`` (see the module docstring)."""
     st = game.state
     out = {"fight": win}
     later = {"fight": win}  # the same a round later, in sight
-    if game.legal(Run()):
+    # (a run at its best, one that surely gets away, worth less than the fight: it is never taken, and no better a
+    # round later, so the chase is not played out)
+    if game.legal(Run()) and _run_value(1.0, win) + 1e-9 >= win:
         now, seen = chances.escape_chance(game, g), chances.escape_chance(game, g, later=True)
-        out["run"] = now + (1 - now) * win * CAUGHT - AGAIN
-        later["run"] = seen + (1 - seen) * win * CAUGHT - AGAIN
+        out["run"] = _run_value(now, win)
+        later["run"] = _run_value(seen, win)
     offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
     if offer is not None:
         cell = game.bribe_cell(g, offer)
