@@ -394,7 +394,12 @@ def fake_games(share_won: int, calls: list[tuple[int, int]]) -> object:
     ("share_won", "calls_made", "words"), [(4, 1, "decided after 100 games"), (3, 3, "not decided")]
 )
 def test_until_settled_stops_when_every_target_is_decided_or_at_the_cap(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, share_won: int, calls_made: int, words: str
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    share_won: int,
+    calls_made: int,
+    words: str,
 ) -> None:
     """40 % won (the band 30-55 %): every target is decided after the first batch of 100; 30 %: the win rate's
     interval straddles the band's edge, so the games go on to the cap (250), in batches from the next seed on."""
@@ -405,6 +410,9 @@ def test_until_settled_stops_when_every_target_is_decided_or_at_the_cap(
     doc = tmp_path / "BALANCE.md"
     argv = ["balance", "--until-settled", "--games", "250", "--seed", "7", "--rulesets", "undercroft"]
     assert main([*argv, "--policies", "careful", "--write", str(doc)]) == 0
+    out = capsys.readouterr().out
+    assert "until settled (batches of 100, at most 250 games)" in out
+    assert f"undercroft careful: {100 * calls_made if calls_made < 3 else 250} games, won" in out
     assert calls == [(7, 100), (107, 100), (207, 50)][:calls_made]
     text = doc.read_text(encoding="utf-8")
     assert "undercroft balance --games 250 --seed 7 --until-settled --rulesets undercroft" in text

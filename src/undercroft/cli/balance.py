@@ -268,13 +268,15 @@ def cmd_balance(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out))
     else:
-        print(f"Balance: {args.games} games of each of {', '.join(names)}, seeds from {seed}")
+        many = f"until settled (batches of {batch}, at most {args.games} games)" if batch else f"{args.games} games"
+        print(f"Balance: {many} of each of {', '.join(names)}, seeds from {seed}")
         for s in stats:
             low, high = s.win_interval
             missed = [v.name for v in balance.verdicts(s) if not v.met]
             level, share = s.worst_level
             print(
-                f"  {s.ruleset + ' ' + s.policy + ':':19s} won {100 * s.win_rate:.1f} % "
+                f"  {s.ruleset + ' ' + s.policy + ':':19s} {f'{s.games} games, ' if batch else ''}"
+                f"won {100 * s.win_rate:.1f} % "
                 f"[{100 * low:.1f}, {100 * high:.1f}], "
                 f"{s.deaths} deaths (most on level {level}: {100 * share:.0f} %), "
                 f"no choice {100 * s.no_choice_share:.0f} %, cornered {s.cornered_meetings}, {s.timeouts} timeouts; "
