@@ -324,6 +324,8 @@ def test_without_matplotlib_the_tables_are_written(tmp_path: Path, capsys: pytes
         (["--rulesets", "warden,nowhere"], "unknown ruleset 'nowhere'"),
         (["--rulesets", ","], "names no ruleset"),
         (["--rulesets", " warden, ,citadel,nowhere "], "unknown ruleset 'nowhere'"),
+        (["--policies", "a"], "unknown policy 'a'; known: careful, novice, greedy"),
+        (["--policies", " , "], "--policies names no policy"),
     ],
 )
 def test_bad_arguments_are_one_line(
@@ -353,3 +355,66 @@ def test_an_unwritable_path_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["balance", "--games", "1", "--rulesets", "warden", "--write", str(blocker / "B.md")]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1 and "cannot create its directory" in err
+
+
+# --- until settled ----------------------------------------------------------------------------------------------
+
+
+def test_a_target_is_decided_when_its_interval_leaves_no_doubt() -> None:
+    """The win rate's target 30-55 %: 40 of 100 (interval 31-50 %) is decided, met; 30 of 100 (21-40 %) is not
+    decided; 10 of 100 (5-17 %) is decided, missed. A count is always decided."""
+    wins = {40: (True, True), 30: (False, None), 10: (True, False)}
+    for n, (settled, met) in wins.items():
+        results = [game("won", 8)] * n + [game("dead", 6, "Orc", True)] * (100 - n)
+        (v,) = [v for v in verdicts(ruleset_stats("undercroft", results, 8)) if v.name == "win_rate"]
+        assert v.decided is settled and (met is None or v.met is met)
+    timeouts = [v for v in verdicts(ruleset_stats("undercroft", sample(), 4)) if v.name == "timeouts"]
+    assert timeouts[0].decided and not timeouts[0].met
+
+
+def fake_games(share_won: int, calls: list[tuple[int, int]]) -> object:
+    """autoplay.run for the balance without playing: game seed s is won when s % 10 < ``share_won`` (tenths), else a
+    death with a choice on floor 6; each call's (first seed, games) noted in ``calls``."""
+
+    def run(content: object, ruleset: str, first: int, n: int, **kw: object) -> list[GameResult]:
+        calls.append((first, n))
+        out = []
+        for seed in range(first, first + n):
+            won = seed % 10 < share_won
+            r = GameResult(seed, ruleset, "won" if won else "dead", 100, 8 if won else 6, None if won else "Orc")
+            out.append(r if won else replace(r, choice=True))
+            kw["progress"](out[-1])  # type: ignore[operator]
+        return out
+
+    return run
+
+
+@pytest.mark.usefixtures("no_charts")
+@pytest.mark.parametrize(
+    ("share_won", "calls_made", "words"), [(4, 1, "decided after 100 games"), (3, 3, "not decided")]
+)
+def test_until_settled_stops_when_every_target_is_decided_or_at_the_cap(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    share_won: int,
+    calls_made: int,
+    words: str,
+) -> None:
+    """40 % won (the band 30-55 %): every target is decided after the first batch of 100; 30 %: the win rate's
+    interval straddles the band's edge, so the games go on to the cap (250), in batches from the next seed on."""
+    import undercroft.autoplay
+
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(undercroft.autoplay, "run", fake_games(share_won, calls))
+    doc = tmp_path / "BALANCE.md"
+    argv = ["balance", "--until-settled", "--games", "250", "--seed", "7", "--rulesets", "undercroft"]
+    assert main([*argv, "--policies", "careful", "--write", str(doc)]) == 0
+    out = capsys.readouterr().out
+    assert "until settled (batches of 100, at most 250 games)" in out
+    assert f"undercroft careful: {100 * calls_made if calls_made < 3 else 250} games, won" in out
+    assert calls == [(7, 100), (107, 100), (207, 50)][:calls_made]
+    text = doc.read_text(encoding="utf-8")
+    assert "undercroft balance --games 250 --seed 7 --until-settled --rulesets undercroft" in text
+    assert "Played until settled: batches of 100 games" in text and words in text
+    assert f"{100 * calls_made if calls_made < 3 else 250} games:" in text

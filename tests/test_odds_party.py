@@ -87,7 +87,9 @@ def test_a_lone_delver_keeps_the_exact_odds(content: Content) -> None:
     odds = fight_odds(content, game)
     e = exact(matchup_spec(content, "gaoler", ruleset="warden"))
     assert odds is not None and odds.exact and odds.character == "delver"
-    assert (odds.win, odds.death, odds.hp_lost_mean) == (e.win, e.death, e.hp_lost_mean)
+    # (the odds read the fight's table, worked out backwards from every state at once: the forward calculation
+    # to within the two computations' rounding and cut-off)
+    assert (odds.win, odds.death, odds.hp_lost_mean) == pytest.approx((e.win, e.death, e.hp_lost_mean), abs=1e-9)
 
 
 @pytest.mark.parametrize(("monster", "count"), [("gaoler", 1), ("sump_leeches", 3), ("ossuary_knot", 2)])

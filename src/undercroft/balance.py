@@ -107,6 +107,9 @@ class RulesetStats:
     policy: str = "careful"
     cornered: tuple[tuple[str, int], ...] = ()  # floor-1 meetings that cornered the party, by monster (most first)
     careful: tuple[int, int] | None = None  # (wins, games) of the careful bot on the same seeds (the greedy's target)
+    # ``balance --until-settled``: each target's games to its verdict (its interval decided from then on; 0: not
+    # decided when the games stopped at the cap); empty for a fixed number of games
+    settled: tuple[tuple[str, int], ...] = ()
 
     @property
     def cornered_meetings(self) -> int:
@@ -177,6 +180,7 @@ class RulesetStats:
             "mean_turns": self.mean_turns,
             "targets": {
                 v.name: {"met": v.met, "target": v.target, "value": v.value, "ci95": [round(x, 4) for x in v.ci95]}
+                | ({"decided_after": dict(self.settled)[v.name]} if v.name in dict(self.settled) else {})
                 for v in verdicts(self)
             },
         }
@@ -232,6 +236,16 @@ class Verdict:
     target: str
     value: str
     ci95: tuple[float, float] = (0.0, 0.0)
+    band: tuple[float, float] | None = None  # the target as (lowest, highest) of the value; None: no interval to judge
+
+    @property
+    def decided(self) -> bool:
+        """Whether more games would hardly change the verdict: the 95 % interval wholly inside the band or wholly
+        outside it (a count's interval is the count itself: always decided; so is a target without a band)."""
+        if self.band is None:
+            return True
+        (low, high), (lo, hi) = self.ci95, self.band
+        return (lo <= low and high <= hi) or high < lo or low > hi
 
 
 def _pct(x: float) -> str:
@@ -242,14 +256,14 @@ def _ci(interval: tuple[float, float]) -> str:
     return f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
 
 
-def _proportion(name: str, part: int, whole: int, target: str, ok: bool) -> Verdict:
-    """A target on a share ``part`` of ``whole``, with its Wilson interval."""
+def _proportion(name: str, part: int, whole: int, target: str, ok: bool, band: tuple[float, float]) -> Verdict:
+    """A target on a share ``part`` of ``whole`` (``band``: the shares it allows), with its Wilson interval."""
     ci = wilson(part, whole)
-    return Verdict(name, ok, target, f"{_pct(_share(part, whole))} {_ci(ci)}", ci)
+    return Verdict(name, ok, target, f"{_pct(_share(part, whole))} {_ci(ci)}", ci, band)
 
 
 def _count(name: str, n: int, most: int) -> Verdict:
-    return Verdict(name, n <= most, f"<= {most}", str(n), (float(n), float(n)))
+    return Verdict(name, n <= most, f"<= {most}", str(n), (float(n), float(n)), (0.0, float(most)))
 
 
 def verdicts(stats: RulesetStats) -> list[Verdict]:
@@ -272,7 +286,7 @@ def _win_verdict(stats: RulesetStats, band: tuple[float, float] | None) -> list[
     lo, hi = band
     target = f"{100 * lo:.0f}-{100 * hi:.0f} %" if hi < 1 else f">= {100 * lo:.0f} %"
     ok = stats.games > 0 and lo <= stats.win_rate <= hi
-    return [_proportion("win_rate", stats.wins, stats.games, target, ok)]
+    return [_proportion("win_rate", stats.wins, stats.games, target, ok, band)]
 
 
 def _careful_verdicts(stats: RulesetStats) -> list[Verdict]:
@@ -281,13 +295,13 @@ def _careful_verdicts(stats: RulesetStats) -> list[Verdict]:
     if most is not None:
         n = stats.deaths_on(1, 1)
         target = f"<= {100 * most:.0f} % of the deaths"
-        out.append(_proportion("floor_1", n, stats.deaths, target, n <= most * stats.deaths))
+        out.append(_proportion("floor_1", n, stats.deaths, target, n <= most * stats.deaths, (0.0, most)))
     deep = DEEP_FLOORS.get(stats.ruleset)
     if deep is not None:
         least = DEEP_SHARE[stats.ruleset]
         n = stats.deaths_on(*deep)
         target = f">= {100 * least:.0f} % of the deaths on floors {deep[0]}-{deep[1]}"
-        out.append(_proportion("deep_floors", n, stats.deaths, target, n >= least * stats.deaths))
+        out.append(_proportion("deep_floors", n, stats.deaths, target, n >= least * stats.deaths, (least, 1.0)))
     out.append(
         _proportion(
             "no_choice",
@@ -295,6 +309,7 @@ def _careful_verdicts(stats: RulesetStats) -> list[Verdict]:
             stats.deaths,
             f"<= {100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths",
             stats.no_choice <= MAX_NO_CHOICE_SHARE * stats.deaths,
+            (0.0, MAX_NO_CHOICE_SHARE),
         )
     )
     out.append(_count("cornered", stats.cornered_meetings, MAX_CORNERED))
@@ -308,7 +323,8 @@ def _novice_verdicts(stats: RulesetStats) -> list[Verdict]:
         level, least = reaches
         n = stats.reached(level)
         target = f"reaches floor {level} in >= {100 * least:.0f} % of the games"
-        out.append(_proportion("reaches", n, stats.games, target, stats.games > 0 and n >= least * stats.games))
+        ok = stats.games > 0 and n >= least * stats.games
+        out.append(_proportion("reaches", n, stats.games, target, ok, (least, 1.0)))
     return out
 
 
@@ -321,7 +337,26 @@ def _greedy_verdicts(stats: RulesetStats) -> list[Verdict]:
     ratio = stats.win_rate / careful if careful else math.inf if stats.wins else 0.0
     ci = ratio_interval(stats.wins, stats.games, wins, games)
     value = f"{ratio:.2f} x [{ci[0]:.2f}, {ci[1]:.2f}] ({_pct(stats.win_rate)} against {_pct(careful)})"
-    return [Verdict("greedy_share", ratio <= most, f"<= {most:g} x the careful bot's win rate", value, ci)]
+    return [Verdict("greedy_share", ratio <= most, f"<= {most:g} x the careful bot's win rate", value, ci, (0.0, most))]
+
+
+def decided(stats: RulesetStats) -> bool:
+    """Whether every target of ``stats`` is decided (:attr:`Verdict.decided`): ``balance --until-settled`` stops
+    its ruleset and policy there."""
+    return all(v.decided for v in verdicts(stats))
+
+
+def settled_after(batches: Sequence[RulesetStats]) -> tuple[tuple[str, int], ...]:
+    """``batches``: the statistics of one ruleset and policy after each batch of games. Each target of the last, with
+    the games after which it was decided and stayed so to the end (0: not decided at the end)."""
+    first: dict[str, int] = {}
+    for s in batches:
+        for v in verdicts(s):
+            if not v.decided:
+                first.pop(v.name, None)
+            else:
+                first.setdefault(v.name, s.games)
+    return tuple((v.name, first.get(v.name, 0)) for v in verdicts(batches[-1])) if batches else ()
 
 
 def _thorough_verdicts(stats: RulesetStats) -> list[Verdict]:
@@ -412,17 +447,36 @@ def _targets_text() -> list[str | None]:
 def _verdict_lines(s: RulesetStats) -> list[str]:
     """Each target of ``s``: the value measured with its 95 % interval, the target, the verdict."""
     out = ["Targets:", ""]
+    took = dict(s.settled)
     for v in verdicts(s):
-        out.append(f"- {v.name.replace('_', ' ')}: {v.value}; target {v.target}: {_mark(v.met)}")
+        line = f"- {v.name.replace('_', ' ')}: {v.value}; target {v.target}: {_mark(v.met)}"
+        if v.name in took:
+            n = took[v.name]
+            line += f" (decided after {n} games)" if n else f" (not decided after {s.games} games, the cap)"
+        out.append(line)
     return out
 
 
 def render_section(
-    stats: Sequence[RulesetStats], *, command: str, seed: int, games: int, charts: Mapping[str, str] | None = None
+    stats: Sequence[RulesetStats],
+    *,
+    command: str,
+    seed: int,
+    games: int,
+    charts: Mapping[str, str] | None = None,
+    batch: int = 0,
 ) -> str:
     """The generated section of docs/BALANCE.md, markers included, without a final newline. ``command`` is the
     command that made it; ``charts`` maps a chart's file name (:data:`CHART_NAMES`) to its path relative to the
-    document (none: no charts are linked)."""
+    document (none: no charts are linked); ``batch``: the games were played until settled, in batches of that many,
+    ``games`` the cap (0: ``games`` of each)."""
+    played = (
+        f"Played until settled: batches of {batch} games per ruleset and policy, each stopped once every one of its"
+        f"\ntargets was decided (its 95 % interval wholly inside or wholly outside the target) or at {games} games;"
+        "\nthe games each verdict took are given with it. Seed"
+        if batch
+        else f"{games} games per ruleset and policy, seed"
+    )
     policies = "|".join(dict.fromkeys(s.policy for s in stats)) or "careful"
     lines = [
         BEGIN,
@@ -435,7 +489,7 @@ def render_section(
         command,
         "```",
         "",
-        f"{games} games per ruleset and policy, seed {seed} (game i of each ruleset uses seed {seed}+i), played by",
+        *f"{played} {seed} (game i of each ruleset uses seed {seed}+i), played by".split("\n"),
         f"each bot (`undercroft autoplay --policy {policies}`) on the same seeds. Rates with their 95 % intervals",
         "(Wilson's score interval; for the greedy player's share of the careful bot's win rate, Katz's log",
         "interval of a ratio). A target is judged by the value measured.",

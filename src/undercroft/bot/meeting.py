@@ -75,17 +75,25 @@ def bribe_offer(game: Game, g: Group) -> int | None:
     return next((gold for gold, p in chances.bribe_sums(game, g) if p >= BRIBE_ODDS), None)
 
 
+def _run_value(escape: float, win: float, again: float) -> float:
+    """A run's value: the chance to get away, worth ``again`` (what the panel says it leaves behind), else the
+    fight a little worse."""
+    return escape * again + (1 - escape) * win * CAUGHT
+
+
 def values(game: Game, g: Group, win: float) -> dict[str, float]:
     """The chance to come through the meeting with ``g`` by each way the party may take now, the fight's win being
     ``win`` (see the module docstring)."""
     st = game.state
     out = {"fight": win}
     later = {"fight": win}  # the same a round later, in sight
-    if game.legal(Run()):
+    # (a run at its best, one that surely gets away, worth less than the fight: it is never taken, and no better a
+    # round later, so the chase is not played out)
+    again = chances.left_behind(game, g).again() if game.legal(Run()) else 0.0  # (what the panel says it leaves)
+    if again and _run_value(1.0, win, again) + 1e-9 >= win:
         now, seen = chances.escape_chance(game, g), chances.escape_chance(game, g, later=True)
-        again = chances.left_behind(game, g).again() if now or seen else 1.0  # (what the panel says it leaves)
-        out["run"] = now * again + (1 - now) * win * CAUGHT
-        later["run"] = seen * again + (1 - seen) * win * CAUGHT
+        out["run"] = _run_value(now, win, again)
+        later["run"] = _run_value(seen, win, again)
     offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
     if offer is not None:
         cell = game.bribe_cell(g, offer)

@@ -62,6 +62,8 @@ class Walker:
         self.level_moves = 0  # steps taken on this level
         self.avoid: set[int] = set()  # segments of this level holding a monster the party fled from
         self.blocked: dict[Point, int] = {}  # tiles a step into was refused -> the turn until which to avoid them
+        self._looked: tuple[object, set[tuple[Point, int]], int] = (None, set(), 0)  # (level, its looks, as bits)
+        self._explored: int | None = None  # while a plan is made: the level's explored tiles as bits (read once)
 
     def new_level(self) -> None:
         """The party has come down to a new level."""
@@ -116,7 +118,7 @@ class Walker:
 
     def floor_bits(self) -> int:
         """The floor seen on this level as a bit set (:func:`~undercroft.rules.floods.bits_of`)."""
-        return self.view.floor_bits()
+        return self.view.floor_bits(self._explored)
 
     def segment_bits(self, s: int) -> int:
         """The tiles of segment ``s`` as a bit set (``-1``: the tiles of every segment)."""
@@ -156,7 +158,7 @@ class Walker:
         lv = st.level
         m = lv.map
         stride = m.width + 1
-        explored = lv.explored_bits()
+        explored = lv.explored_bits() if self._explored is None else self._explored
         items = 0
         for x, y in lv.items:
             items |= 1 << (y * stride + x)
@@ -165,10 +167,24 @@ class Walker:
         if stairs & explored and (self.game.rs.levels[st.depth].final or count(self.game, "potion") >= STOCKED):
             out.append(("stairs", stairs))
         if self.exploring():
-            out.append(("explore", self.view.frontier_bits() & ~self.view.looked_bits()))
+            out.append(("explore", self.view.frontier_bits(explored) & ~self._looked_bits()))
         if stairs & explored:
             out.append(("stairs", stairs))
         return out
+
+    def _looked_bits(self) -> int:
+        """:meth:`View.looked_bits`, kept: the looks of a level only grow, so only the new ones are added."""
+        lv = self.game.state.level
+        known, keys, bits = self._looked
+        if known is not lv:
+            keys, bits = set(), 0
+        if len(keys) != len(lv.looked):
+            stride = lv.map.width + 1
+            for (x, y), _radius in lv.looked - keys:
+                bits |= 1 << (y * stride + x)
+            keys = set(lv.looked)
+        self._looked = (lv, keys, bits)
+        return bits
 
     def exploring(self) -> bool:
         """Whether walking on to see more of the level is still a goal: before :attr:`max_level_moves` steps on it,
@@ -199,6 +215,14 @@ class Walker:
         the segments it fled from, then not: only to get on; orthogonal steps, then diagonal). The same goals,
         distances and paths as ``dijkstra_map`` and ``hillclimb2d`` over the whole level would give, found only as
         far as the nearest goal (tests/test_bot_plan.py)."""
+        st = self.game.state
+        self._explored = st.level.explored_bits()  # (nothing changes while a plan is made)
+        try:
+            self._plan()
+        finally:
+            self._explored = None
+
+    def _plan(self) -> None:
         st = self.game.state
         self.path, self.goal, self.kind = [], None, ""
         self.planned_at = (st.level.index, st.level.rev)
@@ -295,10 +319,8 @@ class Walker:
             if not (-1 <= dx <= 1 and -1 <= dy <= 1) or (dx == 0 and dy == 0):
                 ok = False
             else:
-                for grp in self.view.groups():
-                    if grp.pos == nxt:
-                        ok = False
-                        break
+                knows = self.view.knows
+                ok = not any(grp.pos == nxt and knows(grp) for grp in lv.groups)  # (a group it knows of there)
             if ok and explore and lv.map.segment_rows[nxt[1]][nxt[0]] != st.segment:
                 # Into another segment (a monster check) only to see more: choose again if all round the spot made
                 # for has come into view.

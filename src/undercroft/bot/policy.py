@@ -129,6 +129,8 @@ class Bot:
         self._refused_turn = -1
         self._rested = 0  # rests on the stairs of this level before going down
         self._reengaged = 0  # steps on this level spent going back at a group in the way that lets the party be
+        self._kit_key: object = None  # what _kit read when it last chose, and what it chose
+        self._kit_out: list[Action] = []
         self._plans: dict[str, Callable[[], list[Action]]] = {
             Mode.EXPLORE: self._explore,
             Mode.ENCOUNTER: self._encounter,
@@ -257,11 +259,16 @@ class Bot:
     def _kit(self) -> list[Action]:
         """Put on (``Use``) the armour or take up the weapon in the pack that beats what someone wears or wields;
         drink an elixir carried (it is for good), the first living character."""
-        use = kit.better_in_pack(self.game)
-        elixir = kit.vigour_in_pack(self.game)
-        first = next((i for i, m in enumerate(self.game.state.party) if m.alive), 0)
-        out: list[Action] = [] if use is None else [Use(*use)]
-        return out + ([] if elixir is None else [Use(elixir, first)])
+        st = self.game.state
+        # (what it reads: the pack and what each character wields and wears; asked at every step, it rarely changes)
+        key = (tuple(st.items.items()), tuple((m.hp > 0, m.wielded, m.weapon, m.armour) for m in st.party))
+        if key != self._kit_key:
+            use = kit.better_in_pack(self.game)
+            elixir = kit.vigour_in_pack(self.game)
+            first = next((i for i, m in enumerate(st.party) if m.alive), 0)
+            out: list[Action] = [] if use is None else [Use(*use)]
+            self._kit_key, self._kit_out = key, out + ([] if elixir is None else [Use(elixir, first)])
+        return list(self._kit_out)
 
     def _groups_here(self) -> bool:
         """Whether a group it knows of stands in the party's segment."""

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from undercroft.cli.common import (
     EXIT_FAIL,
@@ -35,7 +35,13 @@ from undercroft.cli.common import (
 from undercroft.cli.soak import RULESETS
 from undercroft.printable import printable
 
+if TYPE_CHECKING:
+    from undercroft.autoplay import GameResult
+    from undercroft.cli import progress
+    from undercroft.content import Content
+
 DEFAULT_WRITE = Path("docs") / "BALANCE.md"
+BATCH = 100  # --until-settled: games of a ruleset and policy played between two looks at its targets
 # (undercroft.bot.POLICIES, not imported before a command needs it)
 POLICY_NAMES = ("careful", "novice", "greedy", "thorough")
 NO_PLOT = "undercroft: charts need the optional extra: pip install 'undercroft[plot]'"
@@ -54,7 +60,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=games_per_ruleset,
         default=1000,
         metavar="N",
-        help=f"games per ruleset, 1..{MAX_GAMES:,} (default 1000)",
+        help=f"games per ruleset, 1..{MAX_GAMES:,} (default 1000); with --until-settled, the most",
+    )
+    p.add_argument(
+        "--until-settled",
+        action="store_true",
+        help=f"play in batches of {BATCH} games and stop each ruleset and policy once every one of its targets is "
+        "decided (its 95 %% interval wholly inside or wholly outside the target) or at --games",
     )
     p.add_argument("--seed", default="1", metavar="S", help="seed of the first game; game i uses S+i (default 1)")
     p.add_argument(
@@ -81,14 +93,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=cmd_balance)
 
 
-def _rulesets(text: str, known: Sequence[str], what: str = "ruleset") -> list[str]:
+def _rulesets(text: str, known: Sequence[str], what: str = "ruleset", option: str = "--rulesets") -> list[str]:
     names: list[str] = []
     for part in text.split(","):
         name = part.strip()
         if name and name not in names:
             names.append(name)
     if not names:
-        raise UserError(f"--{what}s names no {what}")
+        raise UserError(f"{option} names no {what}")
     for name in names:
         if name not in known:
             raise UserError(printable(f"unknown {what} '{name}'; known: {', '.join(known)}"))
@@ -100,6 +112,8 @@ def _command(
 ) -> str:
     """The command that regenerates the report, as it would be typed (the placement options left out)."""
     words = ["undercroft", "balance", "--games", str(args.games), "--seed", seed_text]
+    if getattr(args, "until_settled", False):
+        words.append("--until-settled")
     if tuple(rulesets) != RULESETS:
         words += ["--rulesets", ",".join(rulesets)]
     if tuple(policies) != POLICY_NAMES:
@@ -145,15 +159,41 @@ def _charts_dir_ready(charts_dir: Path, names: Sequence[str]) -> None:
         check_output(charts_dir / name)
 
 
+def _play(
+    args: argparse.Namespace, content: Content, name: str, first: int, n: int, policy: str, bar: progress.Bar
+) -> list[GameResult]:
+    """``n`` games of ``name`` by the bot of ``policy``, the first with seed ``first`` (a batch of the balance)."""
+    from undercroft import autoplay
+    from undercroft.autoplay import MAX_ACTIONS
+
+    def tick(r: GameResult) -> None:
+        bar.update(1, f"{name} {policy}")
+
+    try:
+        return autoplay.run(
+            content,
+            name,
+            first,
+            n,
+            max_actions=MAX_ACTIONS,
+            jobs=args.jobs or autoplay.cores(),
+            dask=args.dask,
+            progress=tick,
+            policy=policy,
+        )
+    except autoplay.ClusterError as exc:
+        raise UserError(str(exc)) from None
+
+
 def cmd_balance(args: argparse.Namespace) -> int:
-    from undercroft import autoplay, balance, balance_charts
-    from undercroft.autoplay import MAX_ACTIONS, GameResult
+    from undercroft import balance, balance_charts
+    from undercroft.autoplay import game_seed
     from undercroft.cli import progress
     from undercroft.rules.rng import parse_seed
 
     content = load_data(args)
     names = _rulesets(args.rulesets, list(content.rulesets))
-    policies = _rulesets(getattr(args, "policies", "careful"), POLICY_NAMES, "policie")
+    policies = _rulesets(getattr(args, "policies", "careful"), POLICY_NAMES, "policy", "--policies")
     try:
         seed = parse_seed(args.seed)
     except ValueError as exc:
@@ -169,36 +209,30 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if modules is not None:
         _charts_dir_ready(charts_dir, balance.CHART_NAMES)
 
-    stats: list[balance.RulesetStats] = []
+    batch = BATCH if getattr(args, "until_settled", False) else 0
+    played: dict[tuple[str, str], balance.RulesetStats] = {}
     crashes: list[GameResult] = []
     bar = progress.Bar(args.games * len(names) * len(policies), "balance", enabled=progress.wanted(args.json))
     with bar:
         for name in names:
-            for policy in policies:
-
-                def tick(r: GameResult, label: str = f"{name} {policy}") -> None:
-                    bar.update(1, label)
-
-                try:
-                    results = autoplay.run(
-                        content,
-                        name,
-                        seed,
-                        args.games,
-                        max_actions=MAX_ACTIONS,
-                        jobs=args.jobs or autoplay.cores(),
-                        dask=args.dask,
-                        progress=tick,
-                        policy=policy,
-                    )
-                except autoplay.ClusterError as exc:
-                    raise UserError(str(exc)) from None
-                levels = len(content.rulesets[name].levels)
-                stats.append(balance.ruleset_stats(name, results, levels, policy))
+            careful: tuple[int, int] | None = None
+            # (the careful bot first: the greedy and thorough players' targets are read against its win rate)
+            for policy in sorted(policies, key=lambda p: p != "careful"):
+                results: list[GameResult] = []
+                batches: list[balance.RulesetStats] = []
+                while len(results) < args.games:
+                    n = min(batch or args.games, args.games - len(results))
+                    results += _play(args, content, name, game_seed(seed, len(results)), n, policy, bar)
+                    s = balance.ruleset_stats(name, results, len(content.rulesets[name].levels), policy)
+                    batches.append(replace(s, careful=careful) if policy in ("greedy", "thorough") else s)
+                    if batch and balance.decided(batches[-1]):
+                        bar.update(args.games - len(results), f"{name} {policy}")  # (the games not played)
+                        break
+                s = batches[-1]
+                played[(name, policy)] = replace(s, settled=balance.settled_after(batches)) if batch else s
+                careful = (s.wins, s.games) if policy == "careful" else careful
                 crashes += [r for r in results if r.outcome == "crash"]
-
-    careful = {s.ruleset: (s.wins, s.games) for s in stats if s.policy == "careful"}
-    stats = [replace(s, careful=careful.get(s.ruleset)) if s.policy in ("greedy", "thorough") else s for s in stats]
+    stats = [played[(name, policy)] for name in names for policy in policies]
     charts: dict[str, Path] = {}
     if modules is None:
         print(NO_PLOT, file=sys.stderr)
@@ -215,6 +249,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         seed=seed,
         games=args.games,
         charts={n: _relative(p, write.parent) for n, p in charts.items()},
+        batch=batch,
     )
     try:
         # (read again: the games take minutes, and the prose round the section may have been edited meanwhile)
@@ -234,13 +269,15 @@ def cmd_balance(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out))
     else:
-        print(f"Balance: {args.games} games of each of {', '.join(names)}, seeds from {seed}")
+        many = f"until settled (batches of {batch}, at most {args.games} games)" if batch else f"{args.games} games"
+        print(f"Balance: {many} of each of {', '.join(names)}, seeds from {seed}")
         for s in stats:
             low, high = s.win_interval
             missed = [v.name for v in balance.verdicts(s) if not v.met]
             level, share = s.worst_level
             print(
-                f"  {s.ruleset + ' ' + s.policy + ':':19s} won {100 * s.win_rate:.1f} % "
+                f"  {s.ruleset + ' ' + s.policy + ':':19s} {f'{s.games} games, ' if batch else ''}"
+                f"won {100 * s.win_rate:.1f} % "
                 f"[{100 * low:.1f}, {100 * high:.1f}], "
                 f"{s.deaths} deaths (most on level {level}: {100 * share:.0f} %), "
                 f"no choice {100 * s.no_choice_share:.0f} %, cornered {s.cornered_meetings}, {s.timeouts} timeouts; "

@@ -65,20 +65,23 @@ class View:
         out: np.ndarray = self.level.explored | (self.visible() if visible is None else visible)
         return out
 
-    def floor_bits(self) -> int:
-        """The floor seen (every tile one can stand on that has been seen), as bits."""
+    def floor_bits(self, explored: int | None = None) -> int:
+        """The floor seen (every tile one can stand on that has been seen), as bits (``explored``: the level's
+        :meth:`~undercroft.rules.state.LevelState.explored_bits`, where the caller has them)."""
         lv = self.level
         m = lv.map
-        return m.walk_bits(0, 0, m.width, m.height) & lv.explored_bits()
+        return m.walk_bits(0, 0, m.width, m.height) & (lv.explored_bits() if explored is None else explored)
 
-    def frontier_bits(self) -> int:
+    def frontier_bits(self, explored: int | None = None) -> int:
         """The floor seen beside a tile not yet seen (in eight directions, inside the map): where walking on
-        shows more of the level."""
+        shows more of the level (``explored`` as for :meth:`floor_bits`)."""
         lv = self.level
         m = lv.map
         stride = m.width + 1
-        unseen = _board(m.width, m.height) & ~lv.explored_bits()
-        return self.floor_bits() & spread(unseen, stride)
+        if explored is None:
+            explored = lv.explored_bits()
+        unseen = _board(m.width, m.height) & ~explored
+        return self.floor_bits(explored) & spread(unseen, stride)
 
     def looked_bits(self) -> int:
         """The tiles the party has looked round from on this level, as bits: what it has not seen from there it will

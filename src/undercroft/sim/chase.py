@@ -60,6 +60,8 @@ def run_odds(game: Game, door: int = -1, *, later: bool = False) -> RunOdds | No
     played on the level as the player knows it (:class:`~undercroft.rules.view.View`): a group it does not know of
     is not in the rollout, so the odds tell nothing the screens have not shown."""
     st = game.state
+    if later and (st.encounter is None or not st.encounter.first_round):
+        later = False  # (past the first round a round from now is as now: one rollout, not two)
     stamp = (st.turn, st.depth, st.mode.value)
     last = _LAST.get(game)
     if last is None or last[0] != stamp:

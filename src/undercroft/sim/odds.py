@@ -8,9 +8,12 @@ party attacks until one side is down, always striking the weakest living creatur
 
 * one character against one creature, or a group whose creatures are all at full but the one struck
   (:func:`exactly`: a fresh group, and a group fought one creature at a time, as the party strikes the weakest; not
-  a crowd too big to count, :data:`GROUP_WORK`): exact, by dynamic programming (:func:`undercroft.sim.exact.exact`,
-  or :func:`exact_from`, the same computation started from a fight in progress: a wounded creature, the dead, the
-  monsters' ``acts_every`` phase, a free round pending);
+  a crowd too big to count, :data:`GROUP_WORK`): exact, from the fight's tables (:mod:`undercroft.sim.partytable`
+  for a party of one: every state of the fight at once, so a fight's later rounds and the next meeting with the
+  same kit read the table built for its first), else by dynamic programming forward
+  (:func:`undercroft.sim.exact.exact`, or :func:`exact_from`, the same computation started from a fight in
+  progress: a wounded creature, the dead, the monsters' ``acts_every`` phase, a free round pending); the two agree
+  to within their rounding and cut-off (1e-12);
 * any other group (two of its creatures wounded, or too big): simulated, :data:`FIGHTS` fights, the same rules from
   the fight in progress, with dice seeded from the state itself, so the same state always gives the same numbers
   and the game's own dice are never touched;
@@ -53,6 +56,7 @@ CACHE_SIZE = 4096
 GROUP_WORK = 2_000_000  # multiply-adds a round of a lone character's group may take to count as exact (see exactly)
 MODES = frozenset({Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT})
 PARTY = "party"  # Odds.character of the whole party's odds
+_ALONE = partytable.TARGETING[0]  # (a lone character's tables: whom the creatures strike is never in question)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +315,9 @@ def party_exactly(start: PartyStart) -> bool:
 def start_odds(start: Start) -> Odds:
     """The odds of one character's fight ``start`` (cached)."""
     spec = start.spec
+    if partytable.tabled((spec,), start.hps, _ALONE):  # (one table answers every state of the fight)
+        numbers = partytable.party_numbers((spec,), start.hps, start.delver_next, start.phase, start.skip_next, _ALONE)
+        return Odds(*numbers, "exact", spec.character, True)
     if start.fresh and exactly(start):
         e = exact(spec, groups=True)
         return Odds(e.win, e.death, e.hp_lost_mean, e.rounds_mean, "exact", spec.character, True)
