@@ -179,7 +179,7 @@ def test_the_second_half_is_judged_floor_by_floor() -> None:
     assert [f["arrivals"] for f in floors] == [8, 8, 8, 8, 8, 8, 7, 7] and floors[5]["deaths"] == 1
     assert floors[0]["flat"] == 1.0 and floors[6]["flat"] == 0.0 and floors[7]["hp_lost_per_fight"] == 0.25
     text = balance.render_section([s], command="c", seed=1, games=8)
-    assert "| 8 | 7 | 1 | 0.0 % of 14 | 25.0 % | 100 | 5.0 | 50.0 % |" in text  # a guardian too in each
+    assert "| 8 | 7 | 1 | 0.0 % of 14 | 25.0 % | 100 | 5.0 | 50.0 % | 1 |" in text  # a guardian too in each
     assert "Builds of the wins (weapon, armour): Blade 0 2, Blade 1 2, Blade 2 2." in text
     assert all(len(line) <= 120 for line in text.splitlines())
 

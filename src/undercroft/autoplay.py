@@ -81,6 +81,7 @@ class Floor:
     spent: int = 0
     fights: int = 0
     hp_lost: float = 0.0
+    level: int = 1  # the first character's level on arrival
 
 
 @dataclass(frozen=True)
@@ -257,7 +258,8 @@ class Ledger:
         self._arrive()
 
     def _arrive(self) -> None:
-        self.floors.append(Floor(self.game.state.depth + 1, self.game.state.gold))
+        st = self.game.state
+        self.floors.append(Floor(st.depth + 1, st.gold, level=st.party[0].level))
         self.set_out = False
 
     def decide(self, front: Group | None, last: Action | None) -> None:
@@ -386,8 +388,9 @@ def depth_report(results: Sequence[GameResult]) -> dict[str, Any]:
     """The measures floor by floor (docs/BALANCE.md, "Floor by floor"): for each floor, the games that arrived,
     the deaths, the meetings and the share of them that were flat (the fight read :data:`FLAT` or more at the first
     decision), the hit points lost per fight as a share of the maximum, the gold and potions on arrival (means)
-    and the gold spent there (its share of the gold carried in); then the final guardians' first-decision odds,
-    each kept thing's share of the kits that set out on the last floor, and the builds of the wins."""
+    and the gold spent there (its share of the gold carried in), the median level on arrival; then the final
+    guardians' first-decision odds, each kept thing's share of the kits that set out on the last floor, and the
+    builds of the wins."""
     last = max((f.floor for r in results for f in r.floors), default=0)
     floors = []
     for k in range(1, last + 1):
@@ -405,6 +408,7 @@ def depth_report(results: Sequence[GameResult]) -> dict[str, Any]:
                 "gold_on_arrival": round(gold / len(here), 1) if here else 0.0,
                 "potions_on_arrival": round(sum(f.potions for f in here) / len(here), 2) if here else 0.0,
                 "potions_ci95": _mean_interval([f.potions for f in here]),
+                "level_on_arrival": _median([f.level for f in here]),
                 "gold_carried": gold,
                 "gold_spent": sum(f.spent for f in here),
                 "spent_share": round(sum(f.spent for f in here) / gold, 4) if gold else 0.0,

@@ -651,7 +651,7 @@ def _depth_lines(s: RulesetStats) -> list[str]:
         return []
     out = ["", "Floor by floor (flat: the fight reads 95 % or more at a meeting's first decision):", ""]
     out += _table(
-        ["floor", "arrived", "deaths", "flat", "HP lost a fight", "gold in", "potions", "spent"],
+        ["floor", "arrived", "deaths", "flat", "HP lost a fight", "gold in", "potions", "spent", "level"],
         (
             [
                 str(f["floor"]),
@@ -662,10 +662,11 @@ def _depth_lines(s: RulesetStats) -> list[str]:
                 f"{f['gold_on_arrival']:.0f}",
                 f"{f['potions_on_arrival']:.1f}",
                 _pct(f["spent_share"]),
+                f"{f['level_on_arrival']:g}",
             ]
             for f in floors
         ),
-        right=tuple(range(8)),
+        right=tuple(range(9)),
     )
     finale = "; ".join(
         f"{name} {_pct(g['median'])} {_ci(g['median_ci95'])} ({g['meetings']})" for name, g in s.depth["finale"].items()

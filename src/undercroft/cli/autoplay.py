@@ -137,11 +137,12 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
 
 def _print_depth(summary: dict[str, Any]) -> None:
     """The floor-by-floor measures (:func:`undercroft.autoplay.depth_report`) as text."""
-    print("  floor  arrived  deaths  flat  HP lost a fight  gold in  potions  spent")
+    print("  floor  arrived  deaths  flat  HP lost a fight  gold in  potions  spent  level")
     for f in summary["floors"]:
         print(
             f"  {f['floor']:5}  {f['arrivals']:7}  {f['deaths']:6}  {f['flat']:4.0%}  {f['hp_lost_per_fight']:15.0%}"
             f"  {f['gold_on_arrival']:7.0f}  {f['potions_on_arrival']:7.1f}  {f['spent_share']:5.0%}"
+            f"  {f['level_on_arrival']:5g}"
         )
     for name, g in summary["finale"].items():
         print(f"  guardian:   {name}, median odds {g['median']:.0%} at the first decision ({g['meetings']} met)")
