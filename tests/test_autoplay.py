@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import undercroft.autoplay
-from undercroft.autoplay import GameResult, game_seed, play_game, summarize
+from undercroft.autoplay import GameResult, depth_report, game_seed, play_game, summarize
 from undercroft.bot import Bot
 from undercroft.bot.meeting import bribe_offer
 from undercroft.cli.main import main
@@ -337,3 +337,18 @@ def test_the_games_that_stalled_play_to_their_end(content: Content, ruleset: str
     crawler 93 saw the stairs beyond floor it had not seen, and would not walk through a room it had fled from to
     see more. Each now plays to its end (won or dead) within the stop rules."""
     assert play_game(content, ruleset, seed).outcome in ("won", "dead")
+
+
+def test_a_game_is_measured_floor_by_floor(content: Content) -> None:
+    """The ledger: each floor reached once, in order, with the gold and potions the party came with (floor 1: the
+    ruleset's start), the gold spent at the merchant, and its fights' hit points lost as a share of the maximum."""
+    start = Game(content, "undercroft", 97001).state
+    r = play_game(content, "undercroft", 97001, max_actions=900)
+    assert [f.floor for f in r.floors] == list(range(1, r.deepest + 1)) and r.deepest >= 3
+    first = r.floors[0]
+    assert first.gold == start.gold and first.potions == 2 and first.spent == 0  # no merchant before the stairs
+    assert any(f.spent > 0 for f in r.floors[1:])  # the careful bot shops at the foot of the stairs
+    assert all(0 <= f.hp_lost <= f.fights for f in r.floors) and sum(f.fights for f in r.floors) > 0
+    assert {m.floor for m in r.meetings} <= set(range(1, r.deepest + 1)) and not r.kit and not r.build
+    floors = depth_report([r])["floors"]
+    assert floors[0]["arrivals"] == 1 and floors[0]["meetings"] == sum(m.floor == 1 for m in r.meetings)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from undercroft import balance, balance_charts
-from undercroft.autoplay import GameResult
+from undercroft.autoplay import Floor, GameResult, Meeting
 from undercroft.balance import BEGIN, END, RulesetStats, replace_section, ruleset_stats, verdicts, wilson
 from undercroft.cli.main import main
 
@@ -96,7 +96,7 @@ def test_a_death_deeper_than_the_levels_widens_the_tables() -> None:
 def test_verdicts() -> None:
     s = ruleset_stats("undercroft", sample(), levels=4)
     v = {x.name: x.met for x in verdicts(s)}
-    # win 30 % in 30-55 %; floor 1 1/6 <= 20 %; none on floors 5-8 (< 35 %); no choice 1/6 > 10 %; one timeout
+    # win 30 % in 30-50 %; floor 1 1/6 <= 20 %; none on floors 6-8 (< 40 %); no choice 1/6 > 5 %; one timeout
     assert v == {
         "win_rate": True,
         "floor_1": True,
@@ -108,8 +108,8 @@ def test_verdicts() -> None:
     }
     deep = [game("dead", k, "Orc", True) for k in (1, 5, 6, 7, 8)] + [game("won", 8)] * 5
     v = {x.name: x.met for x in verdicts(ruleset_stats("undercroft", deep, 8))}
-    assert v["floor_1"] is True and v["deep_floors"] is True  # floor 1 holds 1 of 5 deaths: 20 %; floors 5-8 80 %
-    shallow = [game("dead", 1, "Orc", True)] * 2 + [game("dead", 5, "Orc", True)] * 3 + [game("won", 8)] * 5
+    assert v["floor_1"] is True and v["deep_floors"] is True  # floor 1 holds 1 of 5 deaths: 20 %; floors 6-8 60 %
+    shallow = [game("dead", 1, "Orc", True)] * 2 + [game("dead", 6, "Orc", True)] * 3 + [game("won", 8)] * 5
     v = {x.name: x.met for x in verdicts(ruleset_stats("undercroft", shallow, 8))}
     assert v["floor_1"] is False and v["deep_floors"] is True  # floor 1 holds 40 %
     warden = {x.name: x.met for x in verdicts(ruleset_stats("warden", sample("warden"), levels=4))}
@@ -138,11 +138,50 @@ def test_the_greedy_player_wins_at_most_a_share_of_the_careful_bots_rate() -> No
     assert [x.name for x in verdicts(greedy)] == ["timeouts", "crashes"]  # (no careful games to judge it by)
     judged = {x.name: x for x in verdicts(replace(greedy, careful=(6, 10)))}
     assert judged["greedy_share"].met and judged["greedy_share"].value.startswith("0.50 x")  # 30 % against 60 %
-    assert not {x.name: x.met for x in verdicts(replace(greedy, careful=(4, 10)))}["greedy_share"]  # 0.75 x
+    assert not {x.name: x.met for x in verdicts(replace(greedy, careful=(35, 100)))}["greedy_share"]  # 0.86 x
     assert balance.ratio_interval(30, 100, 60, 100) == pytest.approx((0.3561, 0.7021), abs=1e-4)
     low, high = balance.ratio_interval(0, 100, 60, 100)  # (a half added to each count)
     assert (low, high) == pytest.approx((0.000518, 0.1318), abs=1e-4)
     assert balance.ratio_interval(0, 0, 1, 1) == (0.0, float("inf"))
+
+
+def deep_game(outcome: str, deepest: int, potions: int, kit: tuple[str, ...], build: str = "") -> GameResult:
+    """A game measured floor by floor: 100 gold on each floor, 50 of it spent from floor 6; one meeting a floor,
+    flat (99 %) above floor 6 and 80 % from it, and the Unlit at 90 % on floor 8."""
+    floors = tuple(Floor(k, 100, potions, 50 if k >= 6 else 0, 1, 0.25) for k in range(1, deepest + 1))
+    meetings = tuple(Meeting(k, "orc", 0.99 if k < 6 else 0.8) for k in range(1, deepest + 1))
+    if deepest == 8:
+        meetings += (Meeting(8, "the_unlit", 0.9, guardian=True),)
+    return replace(
+        game(outcome, deepest, None if outcome == "won" else "Orc", True),
+        floors=floors,
+        meetings=meetings,
+        kit=kit,
+        build=build,
+    )
+
+
+def test_the_second_half_is_judged_floor_by_floor() -> None:
+    """Undercroft's last floors: wins on the last floor, each guardian's median odds, flat meetings on floors 6-8,
+    potions carried there, the most common kept thing, the builds of the wins and the gold spent deep down."""
+    won = [deep_game("won", 8, 5, ("plate_armour", "runed_blade"), f"Blade {i % 3}") for i in range(6)]
+    lost = [deep_game("dead", 8, 5, ("mail_shirt", "runed_blade")), deep_game("dead", 6, 5, ())]
+    s = ruleset_stats("undercroft", won + lost, 8)
+    v = {x.name: x for x in verdicts(s)}
+    assert not v["last_floor_wins"].met and v["last_floor_wins"].value.startswith("85.7 %")  # 6 of the 7 on floor 8
+    assert not v["finale_the_unlit"].met and v["finale_the_unlit"].value.startswith("90.0 %")
+    assert all(v[f"flat_{k}"].met for k in (6, 7, 8))  # 80 % reads under 95 %: none flat
+    assert not v["potions"].met and v["potions"].value.startswith("5.00")
+    assert not v["kits"].met and "runed_blade" in v["kits"].target  # in all 7 kits
+    assert v["builds"].met and v["builds"].value == "3"  # three builds, two wins each
+    assert v["spending"].met and v["spending"].value.startswith("50.0 %")
+    floors = s.to_dict()["floors"]
+    assert [f["arrivals"] for f in floors] == [8, 8, 8, 8, 8, 8, 7, 7] and floors[5]["deaths"] == 1
+    assert floors[0]["flat"] == 1.0 and floors[6]["flat"] == 0.0 and floors[7]["hp_lost_per_fight"] == 0.25
+    text = balance.render_section([s], command="c", seed=1, games=8)
+    assert "| 8 | 7 | 1 | 0.0 % of 14 | 25.0 % | 100 | 5.0 | 50.0 % | 1 |" in text  # a guardian too in each
+    assert "Builds of the wins (weapon, armour): Blade 0 2, Blade 1 2, Blade 2 2." in text
+    assert all(len(line) <= 120 for line in text.splitlines())
 
 
 def test_cornered_meetings_are_counted_and_judged() -> None:
@@ -184,7 +223,7 @@ def test_render_section() -> None:
         "| undercroft | careful | 10 | 30.0 [10.8, 60.3] ok | 6 | 16.7 % ok | 0.0 % **no** | 16.7 % **no** | 1 **no** |"
     )
     assert row in text
-    assert "- win rate: 30.0 % [10.8, 60.3]; target 30-55 %: ok" in text
+    assert "- win rate: 30.0 % [10.8, 60.3]; target 30-50 %: ok" in text
     assert "](balance/survival.png)" in text and "win_rate.png" not in text
     assert "### warden, careful" in text and "| Orc | 3 | 50.0 % |" in text
     assert all(len(line) <= 120 for line in text.splitlines())

@@ -91,17 +91,17 @@ def test_walking_past_the_patient_one_and_out_through_the_seal_wins() -> None:
     )
 
 
-def test_the_undercrofts_finale_is_a_meeting_with_the_unlit_at_the_way_out() -> None:
-    """The Unlit waits in the room of the way out; walking in meets it by the ordinary procedure, and
+def test_the_undercrofts_finale_is_a_meeting_with_the_lampless_at_the_way_out() -> None:
+    """The Lampless waits in the room of the way out; walking in meets it by the ordinary procedure, and
     while it faces the party (an uncertain reaction) the way out is barred."""
     game = final_level()
     g = enter_the_exit_room(game)
-    assert g.monster == "the_unlit" and not g.peaceful
+    assert g.monster == "the_lampless" and not g.peaceful
     assert game.refusal(Descend()) is not None  # not two steps past it: it must be dealt with first
-    assert guardian(game, 1).monster == "the_patient_one" and guardian(game, 1).segment != g.segment
+    assert guardian(game, 1).monster == "the_long_patience" and guardian(game, 1).segment != g.segment
 
 
-def test_the_unlit_letting_the_party_pass_is_told_at_the_end() -> None:
+def test_the_lampless_letting_the_party_pass_is_told_at_the_end() -> None:
     game = final_level()
     st = game.state
     m = st.level.map
@@ -110,13 +110,13 @@ def test_the_unlit_letting_the_party_pass_is_told_at_the_end() -> None:
     script(game).push(*encounter_faces(reaction=(5, 6)))  # reaction 11: it lets the party be
     game.step(Move(*door_step(game, room.id)))
     g = guardian(game, 0)
-    assert g.monster == "the_unlit" and g.reaction_result == "peaceful"
+    assert g.monster == "the_lampless" and g.reaction_result == "peaceful"
     assert not of(game.step(Wait()), "refused") and g.peaceful  # (003: wait, and it lets the party be)
     for p in steps_inside(game, m.stairs):
         assert "refused" not in kinds(game.step(Move(p[0] - st.pos[0], p[1] - st.pos[1])))
     won = one(game.step(Descend()), "won")
-    assert won["guardians"] == [["the_unlit", "at_peace"], ["the_patient_one", "unmet"]]
-    text = "The Unlit let you pass; you never met the Patient One."
+    assert won["guardians"] == [["the_lampless", "at_peace"], ["the_long_patience", "unmet"]]
+    text = "The Lampless let you pass; you never met the Long Patience."
     assert say(game, won) == f"{text} You climb out through the seal. You have won."
     assert text in end_lines(game)
 

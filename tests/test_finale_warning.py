@@ -41,11 +41,11 @@ def at_the_door(ruleset: str, seed: int = 1) -> tuple[Game, Group, tuple[int, in
 
 def test_the_engine_says_the_step_leads_to_a_final_guardian_and_what_the_rules_allow() -> None:
     """Each ruleset's first guardian, as its data and its procedures have it: the Nameless One (citadel: no
-    running, unnegotiable, no reaction, so a Wait lets it strike), the Unlit (unnegotiable, running open), the
+    running, unnegotiable, no reaction, so a Wait lets it strike), the Lampless (unnegotiable, running open), the
     Patient One (001: no talk, free running, it holds its ground), the crawler's Troll (negotiable: talk works)."""
     want = {
         "citadel": Terms(40000, "the_nameless_one", False, False, False, False, True),
-        "undercroft": Terms(80000, "the_unlit", False, False, True, False, False),
+        "undercroft": Terms(80000, "the_lampless", False, False, True, False, False),
         "warden": Terms(40000, "the_patient_one", False, False, True, True, False),
         "crawler": Terms(40000, "troll", True, False, True, False, False),
     }

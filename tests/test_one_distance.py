@@ -6,7 +6,7 @@ import pytest
 import tcod.console
 from engine_helpers import content
 
-from undercroft.autoplay import play_game
+from undercroft.bot import Bot
 from undercroft.rules.actions import Action
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
@@ -52,7 +52,15 @@ def test_every_meeting_of_a_game_prints_the_maps_distance(ruleset: str) -> None:
         checked += 1
         differ += straight < walk
 
-    for seed in (1, 2):
-        play_game(content(), ruleset, seed, watch=watch, max_actions=1500)
+    for seed in (1, 2):  # the careful bot's games, watched before each of its decisions
+        game = Game(content(), ruleset, seed)
+        bot, refused = Bot(game, seed), 0
+        while not game.over and game.state.turn < 1500 and refused < 20:
+            watch(game, None)
+            turn, action = game.state.turn, bot.choose()
+            game.step(action)
+            refused = refused + 1 if game.state.turn == turn else 0
+            if refused:
+                bot.refused(action)
     assert checked > 10
     print(f"{ruleset}: {checked} decisions in meetings, {differ} with a wall between (both told)")

@@ -41,6 +41,7 @@ from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code, Reason
+from undercroft.rules.rng import Streams
 from undercroft.rules.types import Mode
 
 ITEMS = content().items
@@ -350,12 +351,12 @@ def test_growth_stops_at_the_level_cap() -> None:
 
 
 def test_each_level_costs_more_renown_than_the_one_before() -> None:
-    # the curve: level 2 at 60 renown, then each level 60 more than the last: 180, 360, 600...
-    assert [formulas.renown_for(level, GROWTH) for level in range(1, 6)] == [0, 60, 180, 360, 600]
+    # the curve: level 2 at 60 renown, then each level 70 more than the last: 190, 390, 660...
+    assert [formulas.renown_for(level, GROWTH) for level in range(1, 6)] == [0, 60, 190, 390, 660]
     g = make_game("undercroft", 1, ScriptedDice())
     m = g.state.party[0]
     events: list[Event] = []
-    growth.gain(g, 359, events)  # a renown short of level 4: levels 2 and 3
+    growth.gain(g, 389, events)  # a renown short of level 4: levels 2 and 3
     assert [e["level"] for e in of(events, "level_up")] == [2, 3] and m.level == 3
     events = []
     growth.gain(g, 1, events)
@@ -363,7 +364,7 @@ def test_each_level_costs_more_renown_than_the_one_before() -> None:
     assert 4 in GROWTH.rest_heal_at
     assert say(g, of(events, "level_up")[0]) == "You reach level 4: HP 18, MIGHT 4, AGILITY 4. A turn of rest heals 2."
     events = []
-    growth.gain(g, 239, events)  # level 5 is 240 more: one short
+    growth.gain(g, 269, events)  # level 5 is 270 more: one short
     assert not of(events, "level_up") and m.level == 4
 
 
@@ -385,9 +386,9 @@ def test_a_merchant_waits_at_the_foot_of_the_stairs() -> None:
     assert set(told["stock"]) <= set(shop.stock(content(), 1)) and kinds(ev)[-1] == "shop"
     had = g.state.wares["healing_potion"]
     ev = g.step(Buy(number("healing_potion")))
-    assert one(ev, "bought").data == {"item": "healing_potion", "price": 40, "gold": 60, "left": had - 1}
-    assert g.state.gold == 60 and g.state.items["healing_potion"] == 3
-    assert say(g, one(ev, "bought")) == "You buy the Healing Potion for 40 gold (60 left)."
+    assert one(ev, "bought").data == {"item": "healing_potion", "price": 50, "gold": 50, "left": had - 1}
+    assert g.state.gold == 50 and g.state.items["healing_potion"] == 3
+    assert say(g, one(ev, "bought")) == "You buy the Healing Potion for 50 gold (50 left)."
     assert why(one(g.step(Buy(number("plate_armour"))), "refused")) == Reason(Code.NOT_SOLD, {"item": "plate_armour"})
     g.state.gold = 5
     assert why(one(g.step(Buy(number("healing_potion"))), "refused")) == Reason(
@@ -399,19 +400,19 @@ def test_a_merchant_waits_at_the_foot_of_the_stairs() -> None:
 def test_a_merchant_has_only_so_many_of_a_ware() -> None:
     g, _ = descend_to_shop(gold=1000)
     had = g.state.wares["healing_potion"]
-    assert 2 <= had <= 4  # floor 2: 1d3+1 of them
+    assert 2 <= had <= 3  # floor 2: 1d2+1 of them
     for n in range(had):
         assert one(g.step(Buy(number("healing_potion"))), "bought")["left"] == had - 1 - n
     ev = g.step(Buy(number("healing_potion")))
     assert why(one(ev, "refused")) == Reason(Code.SOLD_OUT, {"item": "healing_potion"})
     assert say(g, one(ev, "refused")) == "The merchant has no Healing Potion left."
-    assert "healing_potion" not in shop.for_sale(g.state) and g.state.gold == 1000 - 40 * had
+    assert "healing_potion" not in shop.for_sale(g.state) and g.state.gold == 1000 - 50 * had
     g.step(LeaveShop())
     assert g.state.wares == {}
 
 
 def test_deep_merchants_have_fewer_potions() -> None:
-    """Floors 5-8: one or two healing potions a merchant (1d2), where floors 1-4 have 2 to 4 (1d3+1)."""
+    """Floors 5-8: a healing potion with one merchant in two (1d2-1), where floors 1-4 have 2 or 3 (1d2+1)."""
     counts: dict[int, set[int]] = {0: set(), 4: set()}
     for seed in range(40):
         g = make_game("undercroft", seed)
@@ -419,7 +420,24 @@ def test_deep_merchants_have_fewer_potions() -> None:
             g.state.depth = depth
             shop.open_shop(g, [])
             counts[depth].add(g.state.wares.get("healing_potion", 0))
-    assert counts == {0: {2, 3, 4}, 4: {1, 2}}
+    assert counts == {0: {2, 3}, 4: {0, 1}}
+
+
+def test_a_deep_ware_is_with_a_merchant_only_as_often_as_its_chance() -> None:
+    """A ware with a ``chance``: the merchant has it on a d100 face up to the chance, not above; on the sixth floor
+    about three merchants in ten have a Runed Blade (chance 30), and every one a mail shirt (no chance: always)."""
+    assert shop.stocked(30, 1) and shop.stocked(30, 30) and not shop.stocked(30, 31)
+    assert not shop.stocked(0, 1) and shop.stocked(100, 100)
+    chance = next(s.chance for s in content().rules.shop.stock if s.item == "runed_blade")
+    g = make_game("undercroft", 1)
+    g.state.depth = 5
+    had = 0
+    for seed in range(60):
+        g.streams = Streams(seed)  # each merchant's stock is its own stream's
+        shop.open_shop(g, [])
+        had += "runed_blade" in g.state.wares
+        assert g.state.wares["mail_shirt"] == 1
+    assert chance == 30 and 6 <= had <= 30  # 18 expected of 60
 
 
 def test_gold_equal_to_the_price_buys_and_a_coin_less_does_not() -> None:

@@ -225,7 +225,7 @@ def test_grid_cell_with_too_many_words(data_copy: Path, mutate: Mutate) -> None:
 def test_grid_cell_with_blanks_in_its_dice(data_copy: Path, mutate: Mutate) -> None:
     text = mutate(data_copy, "encounters.yaml", '"orc 2d4"', '"orc 2d4 + 1"')
     p = only_problem(data_copy)
-    check(p, "encounters.yaml", pos(text, '"orc 2d4 + 1"'), "undercroft_8_resident.rows.0.5", "monster_id NdM")
+    check(p, "encounters.yaml", pos(text, '"orc 2d4 + 1"'), "classic_2_wandering.rows.4.5", "monster_id NdM")
 
 
 # --- YAML itself ---------------------------------------------------------------------------------------------
@@ -415,7 +415,7 @@ def test_out_of_depth_with_a_die_of_one_face(data_copy: Path, mutate: Mutate) ->
 
 
 def test_the_renown_step_of_the_curve_is_not_negative(data_copy: Path, mutate: Mutate) -> None:
-    text = mutate(data_copy, "rules.yaml", "  renown_step: 60 ", "  renown_step: -5 ")
+    text = mutate(data_copy, "rules.yaml", "  renown_step: 70 ", "  renown_step: -5 ")
     p = only_problem(data_copy)
     check(p, "rules.yaml", pos(text, "-5"), "growth.renown_step", "greater than or equal to 0")
 
@@ -433,7 +433,7 @@ def test_weapon_must_be_a_weapon(data_copy: Path, mutate: Mutate) -> None:
 
 
 def test_final_level_needs_guardians(data_copy: Path, mutate: Mutate) -> None:
-    text = mutate(data_copy, "rulesets.yaml", "      guardians: [the_unlit, the_patient_one]\n", "")
+    text = mutate(data_copy, "rulesets.yaml", "      guardians: [the_lampless, the_long_patience]\n", "")
     p = only_problem(data_copy)
     check(p, "rulesets.yaml", pos(text, "name: Below the Seal"), "undercroft.levels.7", "needs 'guardians'")
 

@@ -148,7 +148,7 @@ def test_the_new_things_lie_on_the_floors_deeper_ones_worth_more() -> None:
     c = content()
     levels = c.ruleset("undercroft").levels
     placed = {fi.item for lv in levels for fi in lv.items}
-    deep_wares = {"elixir_of_life", "runed_mail", "runed_blade"}
+    deep_wares = {"elixir_of_life", "runed_mail", "runed_blade", "headsmans_axe", "war_pick", "plate_armour"}
     assert deep_wares <= {s.item for s in c.rules.shop.stock} and not placed & deep_wares
     tools = {i for i, it in c.items.items() if it.kind == "tool"}
     assert placed >= set(c.items) - {"gold"} - tools - {"short_sword"} - deep_wares

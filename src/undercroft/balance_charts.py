@@ -139,11 +139,37 @@ def _win_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> None:
     _save(modules, fig, path)
 
 
+def _floors_chart(modules: Any, stats: Sequence[RulesetStats], path: Path) -> None:
+    """Floor by floor: the deaths per arrival, the flat meetings' share and the hit points lost a fight."""
+    fig = modules[0].Figure(figsize=(12, 4), layout="constrained")
+    axes = fig.subplots(1, 3)
+    colours = _colours(stats)
+    panels = (
+        ("deaths per arrival", "deaths"),
+        ("flat meetings (the fight reads 95 % or more)", "flat"),
+        ("HP lost a fight, of the maximum", "hp_lost_per_fight"),
+    )
+    for ax, (title, key) in zip(axes, panels, strict=True):
+        for s in stats:
+            floors = s.depth.get("floors", [])
+            style = POLICY_LOOK.get(s.policy, POLICY_LOOK["careful"])[0]
+            xs = [f["floor"] for f in floors]
+            per = [f["arrivals"] if key == "deaths" else 1 for f in floors]
+            ys = [100 * f[key] / max(1, n) for f, n in zip(floors, per, strict=True)]
+            ax.plot(xs, ys, style, marker="o", color=colours[s.ruleset], label=f"{s.ruleset}, {s.policy}")
+        ax.set_title(title)
+        ax.set_xlabel("floor")
+        ax.set_ylabel("%")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize="small")
+    _save(modules, fig, path)
+
+
 def write_charts(modules: Any, stats: Sequence[RulesetStats], directory: Path) -> dict[str, Path]:
-    """Draw the three charts of :data:`CHART_NAMES` into ``directory`` (which must exist) with the modules of
+    """Draw the charts of :data:`CHART_NAMES` into ``directory`` (which must exist) with the modules of
     :func:`plotting`; their paths by name. Raises OSError."""
     out: dict[str, Path] = {}
-    for name, draw in zip(CHART_NAMES, (_survival_chart, _monster_chart, _win_chart), strict=True):
+    for name, draw in zip(CHART_NAMES, (_survival_chart, _monster_chart, _win_chart, _floors_chart), strict=True):
         path = directory / name
         draw(modules, stats, path)
         out[name] = path

@@ -19,10 +19,7 @@ from dataclasses import dataclass, field
 from undercroft import paths
 from undercroft.autoplay import game_seed, play_game
 from undercroft.bot import POLICIES
-from undercroft.bot.meeting import fight_win
 from undercroft.content import Content, load_content
-from undercroft.rules.actions import Action, Rest
-from undercroft.rules.game import Game
 
 SURE = 0.99  # a meeting that reads at least this settles itself
 BANDS: tuple[tuple[str, float, float], ...] = (
@@ -51,23 +48,14 @@ class Floors:
 
 
 def play(content: Content, ruleset: str, seed: int, policy: str) -> Floors:
-    """One bot game (:func:`undercroft.autoplay.play_game`, unrecorded), its meetings counted."""
+    """One bot game (:func:`undercroft.autoplay.play_game`, unrecorded), its meetings (the result's) counted."""
     out = Floors()
-    faced: set[int] = set()
-
-    def watch(game: Game, last: Action | None) -> None:
-        front = game.state.front_group()
-        if front is None or front.id in faced:
-            return
-        faced.add(front.id)
-        floor = game.state.depth + 1
-        win = fight_win(game)
-        out.meetings[floor] += 1
-        out.resting[floor] += isinstance(last, Rest)
+    result = play_game(content, ruleset, seed, policy=policy)
+    for m in result.meetings:
+        out.meetings[m.floor] += 1
+        out.resting[m.floor] += m.resting
         for name, low, high in BANDS:
-            out.bands[name][floor] += low <= win < high
-
-    result = play_game(content, ruleset, seed, policy=policy, watch=watch)
+            out.bands[name][m.floor] += low <= m.win < high
     out.reached.update(range(1, result.deepest + 1))
     return out
 

@@ -126,6 +126,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
             print(f"  crashes:    {summary['crashes']}")
         print(f"  deepest:    level {summary['deepest']}")
         print(f"  mean turns: {summary['mean_turns']}")
+        _print_depth(summary)
         if record_dir is not None:
             print(printable(f"  recordings: {record_dir}"))
     for r in results:
@@ -133,3 +134,21 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
             where = f" (recording {r.recording})" if r.recording else ""
             say(f"undercroft: game seed {r.seed} crashed at turn {r.turns + 1}: {r.cause}{where}")
     return EXIT_FAIL if summary["crashes"] else EXIT_OK
+
+
+def _print_depth(summary: dict[str, Any]) -> None:
+    """The floor-by-floor measures (:func:`undercroft.autoplay.depth_report`) as text."""
+    print("  floor  arrived  deaths  flat  HP lost a fight  gold in  potions  spent  level")
+    for f in summary["floors"]:
+        print(
+            f"  {f['floor']:5}  {f['arrivals']:7}  {f['deaths']:6}  {f['flat']:4.0%}  {f['hp_lost_per_fight']:15.0%}"
+            f"  {f['gold_on_arrival']:7.0f}  {f['potions_on_arrival']:7.1f}  {f['spent_share']:5.0%}"
+            f"  {f['level_on_arrival']:5g}"
+        )
+    for name, g in summary["finale"].items():
+        print(f"  guardian:   {name}, median odds {g['median']:.0%} at the first decision ({g['meetings']} met)")
+    if summary["kits"]:
+        kits = ", ".join(f"{k} {v:.0%}" for k, v in summary["kit_shares"].items())
+        print(f"  kits:       {summary['kits']} on the last floor: {kits}")
+    if summary["builds"]:
+        print("  builds:     " + ", ".join(f"{k} {v}" for k, v in summary["builds"].items()))

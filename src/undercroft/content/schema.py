@@ -371,6 +371,7 @@ class StockItem(Model):
     from_floor: Annotated[StrictInt, Field(ge=1, le=20)] = 1  # offered on arriving at this floor (1: the first)...
     to_floor: Annotated[StrictInt, Field(ge=1, le=20)] = 20  # ...up to this floor
     count: PileDice = "1"  # how many of it each merchant has (rolled when its shop opens; 0: none this time)
+    chance: Percent = 100  # the chance a merchant has it at all (rolled on d100 when its shop opens, after count)
 
     @model_validator(mode="after")
     def _floors(self) -> StockItem:

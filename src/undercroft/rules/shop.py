@@ -5,7 +5,8 @@ arrives in mode ``shop`` (:func:`open_shop`, event ``shop``). A peddler who come
 negotiation, its ``agreement: trade``) opens the same shop where it stands (event ``trade``,
 :mod:`~undercroft.rules.agreements`). The stock is the data's, each item on its floors (:func:`stock`); each
 merchant has a few of each, rolled when its shop opens (the ware's ``count``, on the level's ``shop`` stream, as the
-level's making is: :data:`GameState.wares`), so what it has is a choice, not a tap. ``Buy(item)`` pays the item's
+level's making is: :data:`GameState.wares`), and a ware with a ``chance`` below 100 only that often
+(:func:`stocked`), so what it has is a choice, not a tap. ``Buy(item)`` pays the item's
 ``price`` for one (event ``bought``), while it has one left; then ``LeaveShop`` (event ``shop_left``) and the party
 explores on. A weapon bought that is plainly better is taken up at once, as one found.
 """
@@ -28,6 +29,13 @@ def stock(content: Content, depth: int) -> list[str]:
     return [s.item for s in content.rules.shop.stock if s.from_floor <= depth + 1 <= s.to_floor]
 
 
+def stocked(chance: int, face: int) -> bool:
+    """Whether a merchant has a ware it stocks by ``chance`` (percent), on the ``face`` of a d100: 1..chance. A
+    deep ware that not every merchant has makes what a delver finds at the stairs a choice between what is there
+    (Brogue's vaults: one thing of several, not every thing)."""
+    return face <= chance
+
+
 def for_sale(state: GameState) -> list[str]:
     """What the open shop has left, in the stock's order."""
     return [i for i, n in state.wares.items() if n > 0]
@@ -41,7 +49,9 @@ def open_shop(ctx: Ctx, events: list[Event], peddler: Group | None = None) -> No
     floor = st.depth + 1
     st.wares = {}
     for s in ctx.content.rules.shop.stock:
-        if s.from_floor <= floor <= s.to_floor and (n := roll(dice, s.count).total) > 0:
+        if not s.from_floor <= floor <= s.to_floor or (n := roll(dice, s.count).total) <= 0:
+            continue
+        if s.chance >= 100 or stocked(s.chance, roll(dice, "1d100").total):
             st.wares[s.item] = n
     wares = {"depth": st.depth, "stock": for_sale(st), "wares": dict(st.wares)}
     if peddler is None:
