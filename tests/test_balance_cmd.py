@@ -400,7 +400,7 @@ def test_an_unwritable_path_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_a_target_is_decided_when_its_interval_leaves_no_doubt() -> None:
-    """The win rate's target 30-55 %: 40 of 100 (interval 31-50 %) is decided, met; 30 of 100 (21-40 %) is not
+    """The win rate's target 30-50 %: 40 of 100 (interval 31-50 %) is decided, met; 30 of 100 (21-40 %) is not
     decided; 10 of 100 (5-17 %) is decided, missed. A count is always decided."""
     wins = {40: (True, True), 30: (False, None), 10: (True, False)}
     for n, (settled, met) in wins.items():
