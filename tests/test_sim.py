@@ -192,9 +192,10 @@ def test_rejected_words_are_redrawn_in_order() -> None:
     assert roller.words == 6
     # The scalar engine's die maps each accepted word the same way; it only takes the words in another order
     # (it redraws before going on to the next face), so the same words give the same faces, shuffled.
-    stream = Stream(1, "combat")
-    stream._raw = iter(words).__next__  # type: ignore[assignment]
-    scalar = [stream.die(6) for _ in range(3)]
+    stream, fed_words = Stream(1, "combat"), iter(words)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Stream, "raw", lambda self: int(next(fed_words)))  # (the same words, fed to the engine's die)
+        scalar = [stream.die(6) for _ in range(3)]
     assert scalar == [6, (2**64 - 5) % 6 + 1, 1] and sorted(scalar) == sorted(faces)
 
 
