@@ -10,6 +10,7 @@ what is open now is ``game.legal(action)``, and why an action was not taken is t
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +28,7 @@ from undercroft.rules.levelmap import Point
 from undercroft.rules.refusals import Code
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import PARTY, fight_odds, someone_falls
-from undercroft.ui import keymap, render, threat
+from undercroft.ui import keymap, render, settings, threat
 from undercroft.ui.layout import TOP, Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
@@ -419,7 +420,11 @@ def pause(session: Session) -> Transition:
 
 
 def _set_stop_hp(session: Session, text: str) -> None:
+    """The share typed, kept for this game and remembered for the next (in a real game's settings file)."""
     session.stop_hp = min(100, int(text))
+    if session.settings_file is not None:
+        path = session.settings_file
+        settings.save(dataclasses.replace(settings.load(path), stop_hp=session.stop_hp), path)
     session.log.add(f"Travel and auto-explore now stop under {session.stop_hp}% HP.")
 
 
