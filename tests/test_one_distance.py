@@ -5,13 +5,17 @@ from __future__ import annotations
 import pytest
 import tcod.console
 from engine_helpers import content
+from tcod.event import KeySym
+from ui_helpers import press
 
+from undercroft import travel
 from undercroft.bot import Bot
 from undercroft.rules.actions import Action
 from undercroft.rules.game import Game
+from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.rules.view import View
-from undercroft.ui.scenes import EncounterScene
+from undercroft.ui.scenes import EncounterScene, ExploreScene, SceneStack
 from undercroft.ui.scenes.look import describe
 from undercroft.ui.session import Session
 
@@ -64,3 +68,57 @@ def test_every_meeting_of_a_game_prints_the_maps_distance(ruleset: str) -> None:
                 bot.refused(action)
     assert checked > 10
     print(f"{ruleset}: {checked} decisions in meetings, {differ} with a wall between (both told)")
+
+
+def map_told(game: Game, g: Group) -> str:
+    """How far ``g`` is by the map: the engine's walking feet, and the feet as the crow flies to the nearest of its
+    creatures the map draws where that is nearer."""
+    drawn = [p for p, (shown, _idx) in View(game).creatures().items() if shown is g]
+    px, py = game.state.pos
+    straight = min(max(abs(x - px), abs(y - py)) for x, y in drawn) * game.content.rules.encounter.feet_per_tile
+    walk = game.distance_to(g)
+    return f"{walk} ft" if straight >= walk else f"{walk} ft ({straight} ft straight)"
+
+
+@pytest.mark.slow
+def test_the_stop_line_of_a_walk_prints_the_maps_distance() -> None:
+    """Auto-explore driven through the explore scene's own keys and ticks, game after game (the careful bot
+    settling each meeting), until a group coming into sight stops it: the stop line, the look line on that group
+    and the map say one distance."""
+    checked = 0
+    for ruleset, seed in [("undercroft", s) for s in range(1, 7)] + [("warden", 1)]:
+        game = Game(content(), ruleset, seed)
+        bot = Bot(game, seed)
+        session = Session.watch(content(), game)
+        stack = SceneStack([ExploreScene(session)])
+        for _ in range(40):  # walks
+            if game.state.mode != Mode.EXPLORE:
+                stack = SceneStack([ExploreScene(session)])  # (the meeting's screens left to the bot)
+            for _ in range(300):  # a meeting, a fight: the bot settles it
+                if game.over or game.state.mode == Mode.EXPLORE:
+                    break
+                turn, action = game.state.turn, bot.choose()
+                session.act(action)
+                if game.state.turn == turn:
+                    bot.refused(action)
+            if game.over or game.state.mode != Mode.EXPLORE:
+                break
+            before = travel.visible_groups(game)
+            press(stack, KeySym.X)
+            scene = stack.scenes[0]
+            assert isinstance(scene, ExploreScene)
+            for _ in range(400):
+                if scene.trip is None:
+                    break
+                stack.tick()
+            said = session.log.lines[-1][0]
+            new = travel.visible_groups(game) - before
+            come = [g for g in game.state.level.groups if g.id in new and not g.peaceful]
+            if not said.startswith("You stop: ") or " in sight, " not in said or not come:
+                continue
+            g = min(come, key=game.distance_to)
+            told = map_told(game, g)
+            assert said.endswith(f" in sight, {told} away."), (ruleset, seed, said, told)
+            assert f"{told} away." in describe(session, g.pos)  # the look cursor on it
+            checked += 1
+    assert checked >= 10

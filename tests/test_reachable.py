@@ -72,6 +72,9 @@ KEYS: list[tuple[KeySym, Modifier]] = (
         )
     ]
 )
+REPEATED = {
+    (k, Modifier.NONE) for k in (KeySym.Z, KeySym.PERIOD, KeySym.KP_5)
+}  # a rest where a wanderer may come: the first press tells the chance
 INNER = [
     (KeySym.RETURN, Modifier.NONE),
     (KeySym.N1, Modifier.NONE),
@@ -99,6 +102,8 @@ def reachable(session: Session) -> set[str]:
             depth = len(stack.scenes)
             try:
                 stack.handle(key(sym, mod))
+                if len(stack.scenes) == depth and (sym, mod) in REPEATED:
+                    stack.handle(key(sym, mod))  # (told first, acted on when pressed again)
                 if len(stack.scenes) > depth:  # it opened something: a choice, a prompt, a menu
                     for inner_sym, inner_mod in INNER:
                         inner = SceneStack(game_stack(session))

@@ -326,6 +326,8 @@ def test_letting_it_go() -> None:
 def test_the_offer_is_gone_after_any_other_action() -> None:
     game, _, driver, _ = friendly_wanderer()
     script(game).push(NOTHING)  # a rest: the monster check finds nothing
+    press(driver, KeySym.Z)  # (the chance of a wanderer told: nothing done yet)
+    assert "[p] pursue" in screen(driver)
     press(driver, KeySym.Z)
     assert game.state.fled == 0 and "[p] pursue" not in screen(driver)
 

@@ -3,9 +3,13 @@ broke; no walk goes through or beside a group the party ran from; walks do not s
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
 from engine_helpers import clear_unique, content
 from tcod.event import KeySym, Modifier
-from ui_helpers import TestDice, press, screen, type_text
+from ui_helpers import TestDice, isolate_user_data, press, screen, type_text
 
 from undercroft import travel
 from undercroft.rules import explore
@@ -68,6 +72,43 @@ def test_rest_until_healed_tells_the_odds_first_and_why_it_broke() -> None:
         stack.tick()
     said = " ".join(t for t, _ in session.log.lines)
     assert "Your rest is broken after 3 turns: something unseen moves nearby." in said
+
+
+def test_a_single_rest_tells_the_chance_of_a_wanderer_before_it_is_taken() -> None:
+    """``z`` where a wanderer may come: the first press tells the chance (the ``Z`` dialog's words) and rests
+    nothing; the next rests, and so do the ones after it, without asking, while the chance holds."""
+    dice = TestDice()
+    session = hurt_session(4, dice)
+    game = session.game
+    stack = SceneStack([ExploreScene(session)])
+    p = explore.rest_wanderer_chance(game)
+    assert p > 0
+    press(stack, KeySym.Z)
+    assert game.state.turn == 0
+    told = f"Resting here, a wandering monster comes {p.numerator} time in {p.denominator} a turn (z again: rest)."
+    assert session.log.lines[-1][0] == told
+    assert told[:60] in screen(stack)  # on the message line, before any rest
+    dice.queue.extend([6, 6, 6])
+    press(stack, KeySym.Z, KeySym.Z, KeySym.Z)
+    assert game.state.turn == 3
+    assert sum(t == told for t, _ in session.log.lines) == 1  # told once, not every turn
+
+
+def test_the_walks_hp_share_is_remembered_for_the_next_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    data = isolate_user_data(monkeypatch, tmp_path)
+    session = Session.new(content(), "undercroft", 11)
+    assert session.stop_hp == 50
+    stack = SceneStack([ExploreScene(session)])
+    press(stack, KeySym.ESCAPE, KeySym.W)
+    type_text(stack, "35")
+    press(stack, KeySym.RETURN)
+    session.close()
+    assert json.loads((data / "settings.json").read_text())["stop_hp"] == 35
+    again = Session.new(content(), "undercroft", 12)
+    assert again.stop_hp == 35
+    again.close()
+    watched = hurt_session(5)  # a game only looked at reads and writes no settings
+    assert watched.stop_hp == 50 and watched.settings_file is None
 
 
 def test_no_walk_goes_through_or_beside_a_group_the_party_ran_from() -> None:

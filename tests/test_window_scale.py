@@ -120,7 +120,7 @@ def test_settings_round_trip(dummy_video: Path) -> None:
     assert settings.load() == Settings("small", 0)  # no file: automatic
     assert settings.save(Settings("large", 2))
     assert settings.settings_path() == dummy_video / "settings.json"
-    assert json.loads(settings.settings_path().read_text()) == {"tile": "large", "scale": 2}
+    assert json.loads(settings.settings_path().read_text()) == {"tile": "large", "scale": 2, "stop_hp": 50}
     assert settings.load() == Settings("large", 2)
     assert [p.name for p in dummy_video.iterdir()] == ["settings.json"]  # no temporary file left
 
@@ -144,6 +144,16 @@ def test_corrupt_settings_are_the_defaults(dummy_video: Path, text: str) -> None
     dummy_video.mkdir(parents=True)
     (dummy_video / "settings.json").write_text(text)
     assert settings.load() == Settings()
+
+
+@pytest.mark.parametrize(
+    "stop_hp", ["", '"stop_hp": 101, ', '"stop_hp": -1, ', '"stop_hp": true, ', '"stop_hp": "30", ']
+)
+def test_a_missing_or_bad_walks_share_alone_is_its_default(dummy_video: Path, stop_hp: str) -> None:
+    """A file written before the walks' share was remembered (or with a bad one) keeps its tile and scale."""
+    dummy_video.mkdir(parents=True)
+    (dummy_video / "settings.json").write_text("{" + stop_hp + '"tile": "large", "scale": 2}')
+    assert settings.load() == Settings("large", 2, 50)
 
 
 def test_unreadable_or_binary_settings(dummy_video: Path) -> None:
@@ -181,22 +191,23 @@ def test_scale_keys_are_the_windows_own_and_remembered(dummy_video: Path) -> Non
             [key(KeySym.N0, Modifier.LCTRL), key(KeySym.N0)],
         ]
     )
+    settings.save(Settings(stop_hp=35))  # set in a game's pause menu: the window's keys keep it
     with Window.open(source=lambda timeout: next(batches, None)) as w:
         assert w.step == Step("small", 1) and w.size() == (80, 50)  # the dummy display: unknown, 1x small
         assert list(w.events(0.0)) == [key(KeySym.Q)]
         assert w.step == Step("medium", 1)
         assert w.context.sdl_window is not None and w.context.sdl_window.size == (1120, 1100)
         assert w.size() == (80, 50)
-        assert settings.load() == Settings("medium", 1)
+        assert settings.load() == Settings("medium", 1, 35)
         assert list(w.events(0.0)) == [key(KeySym.A)]
         assert w.step == Step("large", 1) and w.pixels() == (1600, 1600) and w.size() == (80, 50)
-        assert settings.load() == Settings("large", 1)
+        assert settings.load() == Settings("large", 1, 35)
         assert list(w.events(0.0)) == []
         assert w.step == Step("medium", 1) and w.pixels() == (1120, 1100)
         assert list(w.events(0.0)) == [key(KeySym.N0)]
         assert w.step == Step("small", 1) and w.pixels() == (800, 800)
-        assert settings.load() == Settings("small", 0)
-    assert json.loads((dummy_video / "settings.json").read_text()) == {"tile": "small", "scale": 0}
+        assert settings.load() == Settings("small", 0, 35)
+    assert json.loads((dummy_video / "settings.json").read_text()) == {"tile": "small", "scale": 0, "stop_hp": 35}
 
 
 def test_the_window_opens_at_the_remembered_step(dummy_video: Path) -> None:

@@ -4,7 +4,7 @@
 :class:`Narrator` that words every event once, for every reader."""
 
 from undercroft.narrate.levels import EVENT_LEVELS, LEVELS, ROLL_LEVELS, Entry, Level, LogLine, Unseen
-from undercroft.narrate.narrator import Narrator, finale, plural, untold
+from undercroft.narrate.narrator import Narrator, finale, moves_left, plural, time_left, untold
 from undercroft.narrate.refusals import REFUSALS
 
 __all__ = [
@@ -18,6 +18,8 @@ __all__ = [
     "Narrator",
     "Unseen",
     "finale",
+    "moves_left",
     "plural",
+    "time_left",
     "untold",
 ]

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from undercroft.content import Content
+from undercroft.content.schema import TimeRules
 from undercroft.narrate.levels import (
     ALERT,
     BAD,
@@ -91,6 +92,21 @@ def finale(content: Content, fates: Sequence[Sequence[str]]) -> str:
 def plural(n: int, one: str, many: str | None = None) -> str:
     """'1 round', '3 rounds'."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def moves_left(rounds: int, time: TimeRules) -> int:
+    """The moves (every action but a rest: a step, a round of a meeting or a fight, a drink) that ``rounds`` of
+    the clock last: each moves it ``time.move_rounds`` round(s) on."""
+    return -(-max(0, rounds) // max(1, time.move_rounds))
+
+
+def time_left(rounds: int, time: TimeRules) -> str:
+    """A duration from now, in what the player does (:func:`moves_left`; a rest moves the clock
+    ``time.rest_rounds``): "30 more moves, a rest ends it", "90 more moves, a rest uses 60". Every screen that
+    tells how long something lasts (the potion's line, the inventory, the use list; the status bar, in short,
+    from :func:`moves_left`) says it with this."""
+    rest = "a rest ends it" if rounds <= time.rest_rounds else f"a rest uses {time.rest_rounds}"
+    return f"{plural(moves_left(rounds, time), 'more move')}, {rest}"
 
 
 class Narrator:
@@ -335,11 +351,9 @@ class Narrator:
             hp = f"HP {e['hp']}/{e['max_hp']}"
             return f"{self.verb(who, 'drink')} the {name}: +{e['bonus']} maximum hit points for good, {hp}."
         it = self.content.items[e["item"]]
-        t = self.content.rules.time  # (a duration from now, in the clock's rounds and what takes them)
         return (
             f"{self.verb(who, 'drink')} the {it.name}: +{e['bonus']} "
-            f"{what.get(str(e['effect']), str(e['effect']))} for {it.rounds} rounds "
-            f"(a step is {plural(t.move_rounds, 'round')}, a rest {t.rest_rounds})."
+            f"{what.get(str(e['effect']), str(e['effect']))} for {time_left(it.rounds, self.content.rules.time)}."
         )
 
     def _e_effect_ended(self, e: Event) -> str:

@@ -17,6 +17,7 @@ closing the window at any time keeps the game, every action is already on disk.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import time
@@ -334,7 +335,7 @@ class Window:
             with contextlib.suppress(RuntimeError, ValueError):
                 window.size = (round(w / d), round(h / d))
         self.settings = chosen
-        settings.save(chosen)
+        settings.save(dataclasses.replace(chosen, stop_hp=settings.load().stop_hp))  # (the walks' share kept)
 
     def rescale(self, action: str) -> None:
         """A scale key: one step "bigger" or "smaller", or back to "auto"."""

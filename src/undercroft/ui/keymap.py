@@ -257,7 +257,11 @@ EXPLORE = KeyMode(
             "rest a turn (wanderers may come)",
             shown="z  .  5",
             md="`z`, `.`, numpad 5, `5`",
-            doc="rest a turn: time passes, exhaustion wears off, a wandering monster may come",
+            doc=(
+                "rest a turn: time passes, exhaustion wears off, a wandering monster may come. Where one may, the"
+                " first press only tells the chance of one each turn (the same words as `Z`), and the next rests;"
+                " the presses after it rest at once"
+            ),
         ),
         Bind(
             "rest_long",

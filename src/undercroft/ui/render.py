@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import tcod.console
 
+from undercroft.narrate import moves_left, plural
 from undercroft.rules import dungeon, items
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -428,8 +429,9 @@ def status_texts(game: Game, seed: str | None = None) -> list[str]:
     """The status bar's text, from the fullest to the shortest (the bar shows the first that fits): with the seed
     (as the player typed it, when given) and the turn, without the turn (the seed names the game), without the
     seed, then in short forms (``HP D12/12 S10/10 Lv2/1  $125  L1``; the levels left out, then the gold, then the
-    floor). ``Lv``: each character's level (ours: a delver who grows); the fullest form tells the cap too
-    (``Lv3 of 15``, a lone character; ``Lv15 max`` at it)."""
+    floor); a potion in force, how many moves it lasts (``Heroism 30 moves``, short ``Her30``: every action
+    but a rest is a move, :func:`undercroft.narrate.moves_left`). ``Lv``: each character's level (ours: a delver
+    who grows); the fullest form tells the cap too (``Lv3 of 15``, a lone character; ``Lv15 max`` at it)."""
     st = game.state
     if len(st.party) == 1:
         m = st.party[0]
@@ -445,19 +447,29 @@ def status_texts(game: Game, seed: str | None = None) -> list[str]:
     capped = grown + (" max" if st.party[0].level >= cap else f" of {cap}") if grown and len(st.party) == 1 else grown
     gold, level, turn = f"Gold {st.gold}", f"Level {st.depth + 1}", f"Turn {st.turn}"
     exh = ["EXH"] if tired else []
+    # the potions in force and how long they last, in moves from now ("Heroism 30 moves"; short: "Her30")
+    fx = [(e.capitalize(), moves_left(until - st.rounds, game.content.rules.time)) for e, until in effects_left(game)]
+    long_fx, short_fx = [f"{e} {plural(n, 'move')}" for e, n in fx], [f"{e[:3]}{n}" for e, n in fx]
     variants = [
-        [f"{hp} {capped}".strip(), gold, level, turn, f"Seed {shown}", *tired],
-        [f"{hp} {grown}".strip(), gold, level, turn, f"Seed {shown}", *tired],
-        [f"{hp} {grown}".strip(), gold, level, f"Seed {shown}", *tired],  # (the seed names the game: kept longer)
-        [f"{hp} {grown}".strip(), gold, level, turn, *tired],
-        [f"{hp} {grown}".strip(), gold, level, *tired],
-        [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", f"T{st.turn}", *exh],
-        [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", *exh],
-        [short, f"${st.gold}", f"L{st.depth + 1}", *exh],
+        [f"{hp} {capped}".strip(), gold, level, turn, f"Seed {shown}", *tired, *long_fx],
+        [f"{hp} {grown}".strip(), gold, level, turn, f"Seed {shown}", *tired, *long_fx],
+        # (the seed names the game: kept longer than the turn)
+        [f"{hp} {grown}".strip(), gold, level, f"Seed {shown}", *tired, *long_fx],
+        [f"{hp} {grown}".strip(), gold, level, turn, *tired, *long_fx],
+        [f"{hp} {grown}".strip(), gold, level, *tired, *long_fx],
+        [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", f"T{st.turn}", *exh, *short_fx],
+        [f"{short} {grown}".strip(), f"${st.gold}", f"L{st.depth + 1}", *exh, *short_fx],
+        [short, f"${st.gold}", f"L{st.depth + 1}", *exh, *short_fx],
         [short, f"L{st.depth + 1}", *exh],
         [short, *exh],  # (a party of four beside a wide end panel at 80x24)
     ]
     return ["  ".join(v) for v in variants]
+
+
+def effects_left(game: Game) -> list[tuple[str, int]]:
+    """The potions' effects in force: (effect, the clock's round it ends at), by name."""
+    catalogue = game.content.items
+    return sorted((str(catalogue[p].effect), until) for p, until in game.state.effects.items())
 
 
 def draw_status(

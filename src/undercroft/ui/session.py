@@ -22,7 +22,7 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Final
+from typing import ClassVar
 
 import tcod.console
 
@@ -38,7 +38,7 @@ from undercroft.rules.names import group_name, the
 from undercroft.rules.scoring import score_card, slain_worth
 from undercroft.rules.types import Mode, Origin
 from undercroft.rules.view import View
-from undercroft.ui import render
+from undercroft.ui import render, settings
 from undercroft.ui.layout import Camera
 
 MAX_LOG = 5000  # the player's lines kept
@@ -125,9 +125,6 @@ def save_differences(content: Content, header: record.Header) -> list[str]:
     return record.compatibility(header, content.digest)
 
 
-STOP_HP: Final = 50  # the share of hit points under which walks stop, until the player sets another (pause menu)
-
-
 class Session:
     """One game in the window."""
 
@@ -153,7 +150,10 @@ class Session:
         self.camera = Camera()  # which part of the level the map shows (front-end state, never the game's)
         self.warned: set[int] = set()  # the final guardians the player was warned of (front-end state too)
         self.pointer: tuple[int, int] | None = None  # the screen cell under the mouse pointer (every scene's)
-        self.stop_hp = STOP_HP  # walks (travel, auto-explore) do not start with a character's HP under this %
+        # remembered preferences (a real game's: the settings file beside the saves; a game only watched: none)
+        self.settings_file = settings.settings_path() if recorder is not None else None
+        self.stop_hp = settings.load(self.settings_file).stop_hp if self.settings_file else settings.STOP_HP
+        # (walks, travel and auto-explore, do not start with a character's HP under this %)
         self.seed_text = ""  # the seed as the player typed it ("": read from the save's sidecar, or the number)
         self.keep_morgue = recorder is not None  # write a morgue file when the game ends (real games only)
         self.morgue_dir: Path | None = None  # default: the user data directory's morgue/

@@ -7,6 +7,7 @@ getting closer (it never comes back to a tile it has left on its way to the same
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Final
 
 import tcod.console
@@ -83,6 +84,7 @@ class ExploreScene(GameScene):
         self.track: Track | None = None
         self.stalled: frozenset[Point] = frozenset()  # places auto-explore stopped short of: x aims elsewhere
         self.low_ok = False  # a walk refused for low HP: the next one goes anyway (until the next action)
+        self.rest_told: Fraction | None = None  # the chance of a wanderer the last z told (z rests on while it holds)
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -90,7 +92,7 @@ class ExploreScene(GameScene):
             "walk": lambda k: self.act(Move(*WALK[k])),
             "stairs": lambda _k: self.to_stairs(),
             "explore": lambda _k: self.start(None, explore=True),
-            "rest": lambda _k: self.act(Rest()),
+            "rest": lambda _k: self.rest_once(),
             "rest_long": lambda _k: self.rest_until_healed(),
             "look": lambda _k: Push(LookScene(self.session, self.odds_lines, travel=self.travel_to)),
             "drink": lambda _k: self.drink(),
@@ -265,6 +267,17 @@ class ExploreScene(GameScene):
         assert trip.goal is not None
         return len(travel.path(self.session.game, trip.goal, trip.caution))
 
+    def rest_once(self) -> Transition | None:
+        """``z``: one turn of rest. Where a wanderer may come, the first ``z`` only tells how likely one is each
+        turn (:func:`wanderer_text`, the ``Z`` dialog's own words) and the next rests; later ones rest at once
+        while that chance holds, and tell it again when it changes (another level, another floor's danger)."""
+        p = explore.rest_wanderer_chance(self.session.game)
+        if p and p != self.rest_told:
+            self.rest_told = p
+            self.session.log.add(f"Resting here, {wanderer_text(p)} (z again: rest).", "refused")
+            return None
+        return self.act(Rest())
+
     def rest_until_healed(self) -> Transition | None:
         """``Z``: rest turn by turn until every living character's hit points are full and any exhaustion is
         gone, or anything happens (as a walk stops). Where a wanderer may come, it first says how likely one is
@@ -431,7 +444,7 @@ def rest_odds(game: Game) -> str:
     (and each turn), from the rules' own check (:func:`undercroft.rules.explore.rest_wanderer_chance`)."""
     p = explore.rest_wanderer_chance(game)
     turns = explore.turns_to_rest(game)
-    each = f"a wandering monster comes {p.numerator} time{'s' if p.numerator > 1 else ''} in {p.denominator} a turn"
+    each = wanderer_text(p)
     if turns is None:
         return f"Resting heals nobody here, and {each}."
     by_then = 1 - (1 - p) ** turns
@@ -439,6 +452,12 @@ def rest_odds(game: Game) -> str:
         f"About {plural(turns, 'turn')} of rest to be healed. Here {each}: {threat.pct(float(by_then))} that one comes "
         "before you are healed."
     )
+
+
+def wanderer_text(p: Fraction) -> str:
+    """ "a wandering monster comes 1 time in 20 a turn": the chance a turn of rest calls one, as both rests tell
+    it."""
+    return f"a wandering monster comes {p.numerator} time{'s' if p.numerator > 1 else ''} in {p.denominator} a turn"
 
 
 def quiet(e: Event) -> bool:

@@ -10,6 +10,7 @@ what is open now is ``game.legal(action)``, and why an action was not taken is t
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import TypeVar
 import tcod.console
 import tcod.event
 
-from undercroft.narrate import plural
+from undercroft.narrate import plural, time_left
 from undercroft.narrate.refusals import WHEN
 from undercroft.rules import items
 from undercroft.rules.actions import Action, Drink, Run, Use
@@ -27,7 +28,7 @@ from undercroft.rules.levelmap import Point
 from undercroft.rules.refusals import Code
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import PARTY, fight_odds, someone_falls
-from undercroft.ui import keymap, render, threat
+from undercroft.ui import keymap, render, settings, threat
 from undercroft.ui.layout import TOP, Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
@@ -272,11 +273,14 @@ class GameScene(Scene):
         return Push(MenuScene("Use what?", options, lambda k: self.use_by(wares[k])))
 
     def item_label(self, item: str) -> str:
-        """ "Healing Potion x3"; for a lone delver, with what the engine says against using it now, in short:
-        "Healing Potion x3 (not hurt)" (in a party, who uses it is asked next, and each may differ)."""
+        """ "Healing Potion x3"; "Potion of Heroism x1 (lasts 30 more moves, a rest ends it)"; for a lone delver,
+        with what the engine says against using it now, in short: "Healing Potion x3 (not hurt)" (in a party, who
+        uses it is asked next, and each may differ)."""
         game = self.session.game
         it = self.session.content.items[item]
         label = f"{it.name} x{game.state.items.get(item, 0)}"
+        if it.rounds:  # a potion whose effect wears off: how long, in what the player does
+            label += f" (lasts {time_left(it.rounds, self.session.content.rules.time)})"
         if len(game.state.party) == 1:
             why = items.use_refusal(game, item, 0)
             if why is not None and why.code == Code.NOT_NOW:
@@ -419,7 +423,11 @@ def pause(session: Session) -> Transition:
 
 
 def _set_stop_hp(session: Session, text: str) -> None:
+    """The share typed, kept for this game and remembered for the next (in a real game's settings file)."""
     session.stop_hp = min(100, int(text))
+    if session.settings_file is not None:
+        path = session.settings_file
+        settings.save(dataclasses.replace(settings.load(path), stop_hp=session.stop_hp), path)
     session.log.add(f"Travel and auto-explore now stop under {session.stop_hp}% HP.")
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import tcod.console
 import tcod.event
 
+from undercroft.narrate import time_left
 from undercroft.rules import formulas, items
 from undercroft.ui import keymap, keys, render
 from undercroft.ui.layout import Layout, Rect
@@ -77,7 +78,8 @@ class InventoryScene(Scene):
             lines.append((f"   MIGHT {m.might}, AGILITY {m.agility}, defense {m.defense}, speed {m.speed} ft", DIM))
         for potion, until in sorted(st.effects.items()):
             it = g.content.items[potion]
-            lines.append((f"{it.name}: {it.effect} +{it.bonus}, {until - st.rounds} rounds left", render.GOLD))
+            left = time_left(until - st.rounds, g.content.rules.time)
+            lines.append((f"{it.name}: {it.effect} +{it.bonus} for {left}", render.GOLD))
         lines.append(("", TEXT))
         if not st.items:
             lines.append(("Your pack is empty.", DIM))
