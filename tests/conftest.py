@@ -6,6 +6,7 @@ import gc
 import os
 import resource
 import shutil
+import sys
 from collections.abc import Callable, Generator
 from pathlib import Path
 
@@ -116,6 +117,21 @@ def pytest_configure(config: pytest.Config) -> None:
     # loop's CPU; a tenth as many of them (the young generations are collected as usual), over what collection made
     # frozen out of their reach (below), take little.
     gc.set_threshold(700, 10, 100)
+    keep_bytecode(config.rootpath / ".pytest_cache" / "bytecode")
+
+
+def keep_bytecode(where: Path) -> None:
+    """Where the environment says not to write bytecode (``PYTHONDONTWRITEBYTECODE``, set on some hosts to keep
+    source folders clean), the session's processes keep it in ``where`` instead (git-ignored, nothing beside the
+    sources): otherwise each worker, and each ``python -m undercroft`` a test starts, compiles every module it
+    imports and rewrites every test module's asserts again, every run (about a tenth of the fast loop's CPU). Set
+    before pytest-xdist starts its workers, which inherit it."""
+    if not sys.dont_write_bytecode:
+        return
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = str(where)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(where)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
