@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import gc
 import os
+import pickle
 import resource
 import shutil
+import sys
+import time
 from collections.abc import Callable, Generator
 from pathlib import Path
 
@@ -116,6 +119,21 @@ def pytest_configure(config: pytest.Config) -> None:
     # loop's CPU; a tenth as many of them (the young generations are collected as usual), over what collection made
     # frozen out of their reach (below), take little.
     gc.set_threshold(700, 10, 100)
+    keep_bytecode(config.rootpath / ".pytest_cache" / "bytecode")
+
+
+def keep_bytecode(where: Path) -> None:
+    """Where the environment says not to write bytecode (``PYTHONDONTWRITEBYTECODE``, set on some hosts to keep
+    source folders clean), the session's processes keep it in ``where`` instead (git-ignored, nothing beside the
+    sources): otherwise each worker, and each ``python -m undercroft`` a test starts, compiles every module it
+    imports and rewrites every test module's asserts again, every run (about a tenth of the fast loop's CPU). Set
+    before pytest-xdist starts its workers, which inherit it."""
+    if not sys.dont_write_bytecode:
+        return
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = str(where)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(where)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -199,14 +217,43 @@ def mutate() -> Mutate:
 
 
 @pytest.fixture(scope="session")
-def autoplayed() -> None:
+def autoplayed(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The bot's games of every ruleset that ``test_rules_properties.played`` keeps (read by the property tests
-    there, in ``test_encounter_map`` and in ``test_log_levels``), played once per session: a shared set-up."""
-    from test_rules_properties import RULESETS, played
+    there, in ``test_encounter_map`` and in ``test_log_levels``), played once per session: a shared set-up. Under
+    pytest-xdist the workers share them: each set of games is played by the first worker to claim it (the workers
+    walk the list from opposite ends) and read by the others from the session's folder, not played again."""
+    import test_rules_properties as props
 
-    for ruleset in RULESETS:
-        played(ruleset)
-        played(ruleset, patient=True)
+    keys = [(ruleset, patient) for ruleset in props.RULESETS for patient in (False, True)]
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        for ruleset, patient in keys:
+            props.played(ruleset, patient)
+        return
+    folder = tmp_path_factory.getbasetemp().parent / "autoplayed"  # the session's, one for all its workers
+    folder.mkdir(exist_ok=True)
+    if int(worker.removeprefix("gw") or 0) % 2:
+        keys.reverse()
+    others = []
+    for ruleset, patient in keys:
+        done = folder / f"{ruleset}-{patient}.pickle"
+        try:
+            os.close(os.open(done.with_suffix(".claim"), os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            others.append((ruleset, patient, done))
+            continue
+        part = done.with_suffix(f".{worker}")
+        part.write_bytes(pickle.dumps(props.played(ruleset, patient), protocol=pickle.HIGHEST_PROTOCOL))
+        part.replace(done)
+    for ruleset, patient, done in others:
+        deadline = time.monotonic() + 600
+        while not done.exists():
+            if time.monotonic() > deadline:  # the worker that claimed them died: play them here
+                props.played(ruleset, patient)
+                break
+            time.sleep(0.05)
+        else:
+            props.SHARED[ruleset, patient] = pickle.loads(done.read_bytes())
 
 
 #: ``run(*argv)``: the command line run in this process, ``(exit code, stdout, stderr)``

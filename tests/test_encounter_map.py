@@ -405,6 +405,7 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
         last_enter = -1
         ran = False  # the party has run a round of the chase since its last run
         for turn, events in enumerate(p.steps):
+            stood = any(x.type in ("drink", "quaff", "wield", "wear") for x in events)  # (once a step, not an event)
             for i, e in enumerate(events):
                 if e.type == "enter":
                     last_enter = e["segment"]
@@ -412,7 +413,6 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
                     lurking[e["group"]] = last_enter
                 elif e.type == "reveal":
                     lurking.pop(e["group"], None)
-                stood = any(x.type in ("drink", "quaff", "wield", "wear") for x in events)
                 if e.type == "run":
                     runs += 1
                     pending, where_from = e["segment"], where(p, turn)

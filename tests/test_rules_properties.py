@@ -37,6 +37,8 @@ RULESETS = ("undercroft", "warden", "citadel", "crawler")
 GAMES = 4
 BASE_SEED = 2028  # game i plays game_seed(BASE_SEED, i) (2026 until the undercroft's floors changed)
 MAX_ACTIONS = 1500
+# The sample's games played by another pytest-xdist worker, (ruleset, patient) -> its games (conftest's autoplayed).
+SHARED: dict[tuple[str, bool], tuple[Played, ...]] = {}
 
 
 @dataclass
@@ -92,12 +94,19 @@ def _after(game: Game, p: Played) -> None:
                 p.leaks.append(f"turn {st.turn}: {action.type} refused naming {why.fields['monster']}")
 
 
-@cache
 def played(
     ruleset: str, patient: bool = False, seeds: tuple[int, ...] = (), actions: int = MAX_ACTIONS
 ) -> tuple[Played, ...]:
     """The bot's games of ``ruleset``; ``patient``: a player who, in a meeting, waits whenever it may (fewer games);
-    ``seeds``: those games instead of the sample's, each up to ``actions`` actions."""
+    ``seeds``: those games instead of the sample's, each up to ``actions`` actions. Played once however it is asked
+    (keyword or not), or read from ``SHARED``."""
+    if not seeds and actions == MAX_ACTIONS and (ruleset, patient) in SHARED:
+        return SHARED[ruleset, patient]
+    return _played(ruleset, patient, seeds, actions)
+
+
+@cache
+def _played(ruleset: str, patient: bool, seeds: tuple[int, ...], actions: int) -> tuple[Played, ...]:
     out = []
     for seed in seeds or tuple(game_seed(BASE_SEED, i) for i in range(GAMES // 2 if patient else GAMES)):
         game = Game(content(), ruleset, seed)
