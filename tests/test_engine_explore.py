@@ -586,3 +586,17 @@ def test_a_guardian_at_peace_that_holds_its_ground_never_steps_aside() -> None:
     peddler.met = peddler.peaceful = True
     events = g.step(Move(*step))
     assert "pass" in [e.type for e in events] and g.state.pos == there and peddler.pos == (x, y)
+
+
+def test_segments_owed_on_a_floor_left_are_not_entered_below() -> None:
+    """A segment the party ran through without its entry is owed one once the chase is over; taking the stairs
+    down leaves that floor and what it owed: nothing of the floor above is entered below (a warden game, seed 941,
+    crashed at turn 183 entering segment numbers of the floor above on the floor below)."""
+    game = clear_unique(make_game("warden", 1, ScriptedDice()))
+    above = len(game.state.level.map.segments)
+    walk_to(game, game.state.level.map.stairs)
+    game.state.owed = [above - 1, above - 2]  # (run through in a chase, and never entered)
+    script(game).push(NOTHING)  # the arrival's monster check below: no die more
+    events = game.step(Descend())
+    assert of(events, "descend") and game.state.owed == [] and game.state.depth == 1
+    assert [e["segment"] for e in of(events, "enter")] == [game.state.segment]  # the arrival's own, alone

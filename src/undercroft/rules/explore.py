@@ -273,6 +273,7 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
         return
     agreements.part(ctx, events)
     growth.descend(ctx, events)
+    st.owed.clear()  # (segments run through above and never entered: the party has left their floor)
     st.depth += 1
     if st.depth not in st.levels:
         st.levels[st.depth] = make_level(ctx.content, ctx.ruleset_id, ctx.streams, st.depth)
