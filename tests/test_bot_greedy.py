@@ -1,4 +1,4 @@
-"""The greedy player: at a meeting the top number the panel shows, nothing planned; potions only below a quarter."""
+"""The greedy player: at a meeting the top number the panel shows; in all else (shopping, drinking) the careful bot."""
 
 from __future__ import annotations
 

@@ -555,7 +555,7 @@ def _targets_text() -> list[str | None]:
         f"  {MAX_CORNERED} floor-1 meetings that cornered it (nothing but a fight lost more often than not: no way",
         "  round, no talk, no affordable bribe, no run that works half the time);",
         f"- the novice: {novice};",
-        "- the greedy player (the top number at every meeting, nothing planned):",
+        "- the greedy player (the top number at every meeting, the careful bot in all else):",
         f"  {greedy};",
         *(
             line
