@@ -17,6 +17,7 @@ POLICY_LOOK: dict[str, tuple[str, str, float, float]] = {  # in the charts: line
     "careful": ("-", "o", 1.0, -0.2),
     "novice": ("--", "s", 0.55, 0.0),
     "greedy": (":", "^", 0.35, 0.2),
+    "thorough": ("-.", "D", 0.75, 0.4),
 }
 
 
