@@ -6,7 +6,7 @@ import pytest
 import tcod.console
 from engine_helpers import content
 from tcod.event import KeySym
-from ui_helpers import press
+from ui_helpers import press, walk_out
 
 from undercroft import travel
 from undercroft.bot import Bot
@@ -107,10 +107,7 @@ def test_the_stop_line_of_a_walk_prints_the_maps_distance() -> None:
             press(stack, KeySym.X)
             scene = stack.scenes[0]
             assert isinstance(scene, ExploreScene)
-            for _ in range(400):
-                if scene.trip is None:
-                    break
-                stack.tick()
+            walk_out(stack, scene, 400)
             said = session.log.lines[-1][0]
             new = travel.visible_groups(game) - before
             come = [g for g in game.state.level.groups if g.id in new and not g.peaceful]

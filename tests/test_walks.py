@@ -10,7 +10,7 @@ import tcod.console
 from engine_helpers import content
 from tcod.event import KeySym, Modifier
 from test_ui_encounter_map import in_a_new_room, meet_at
-from ui_helpers import TestDice, press
+from ui_helpers import TestDice, press, walk_out
 
 from undercroft import travel
 from undercroft.rules import dungeon
@@ -28,14 +28,6 @@ SEED = 11
 def calm(seed: int = SEED, dice: TestDice | None = None) -> Session:
     """A game whose monster checks find nothing unless the dice are scripted (TestDice)."""
     return Session.watch(content(), Game(content(), "undercroft", seed, dice=dice or TestDice()))
-
-
-def walk_out(stack: SceneStack, scene: ExploreScene, limit: int = 2000) -> int:
-    n = 0
-    while scene.trip is not None and n < limit:
-        stack.tick()
-        n += 1
-    return n
 
 
 def messages(session: Session) -> list[str]:

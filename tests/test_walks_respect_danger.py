@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from engine_helpers import clear_unique, content
 from tcod.event import KeySym, Modifier
-from ui_helpers import TestDice, isolate_user_data, press, screen, type_text
+from ui_helpers import TestDice, isolate_user_data, press, screen, type_text, walk_out
 
 from undercroft import travel
 from undercroft.rules import explore
@@ -66,10 +66,7 @@ def test_rest_until_healed_tells_the_odds_first_and_why_it_broke() -> None:
     press(stack, KeySym.R)
     scene = stack.scenes[0]
     assert isinstance(scene, ExploreScene)
-    for _ in range(10):
-        if scene.trip is None:
-            break
-        stack.tick()
+    walk_out(stack, scene, 10)
     said = " ".join(t for t, _ in session.log.lines)
     assert "Your rest is broken after 3 turns: something unseen moves nearby." in said
 

@@ -20,7 +20,7 @@ from undercroft.ui.frontend import NullFrontEnd
 from undercroft.ui.keys import key
 from undercroft.ui.layout import Layout, Rect, panel_on_right
 from undercroft.ui.loop import Loop
-from undercroft.ui.scenes import Scene, SceneStack
+from undercroft.ui.scenes import ExploreScene, Scene, SceneStack
 from undercroft.ui.session import Session
 
 
@@ -231,3 +231,13 @@ def click_text(target: Target, needle: str) -> None:
                 target.handle(ev)
             return
     raise AssertionError(f"{needle!r} is not on the screen")
+
+
+def walk_out(stack: SceneStack, scene: ExploreScene, limit: int = 2000) -> int:
+    """Tick ``stack`` until the walk (travel, auto-explore, rest) of ``scene`` stops, at most ``limit`` ticks: how
+    many it took."""
+    n = 0
+    while scene.trip is not None and n < limit:
+        stack.tick()
+        n += 1
+    return n
