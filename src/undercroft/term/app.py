@@ -1,9 +1,9 @@
 """The terminal front end: the window's scenes, drawn with ANSI escape codes, read with blessed.
 
 :class:`TerminalFrontEnd` is a :class:`~undercroft.ui.frontend.FrontEnd`: the one loop (:mod:`undercroft.ui.loop`)
-draws the same scenes as in the window into the same 80x50 console; instead of presenting it in an SDL window,
-:class:`~undercroft.term.ansi.AnsiRenderer` sends the cells that changed since the last frame, and keys read by
-blessed become the tcod key events the scenes expect (:mod:`undercroft.term.keys`).
+draws the same scenes as in the window into a console of the terminal's size (80x24 at least); instead of
+presenting it in an SDL window, :class:`~undercroft.term.ansi.AnsiRenderer` sends the cells that changed since the
+last frame, and keys read by blessed become the tcod key events the scenes expect (:mod:`undercroft.term.keys`).
 
 The mouse works as in the window: while the game owns the terminal, xterm mouse reporting is on (any-motion
 tracking, DEC mode 1003, so hovering shows what is under the pointer; SGR encoding, mode 1006, so any column can be
@@ -19,7 +19,7 @@ save's lock let go, status 131), a crash, SIGTERM or a hang-up all leave
 through the same ``with`` blocks (alternate screen, hidden cursor, cbreak, keypad mode, mouse reporting off, so the
 shell gets no mouse reports afterwards: the input still unread then is discarded). Ctrl-Z restores it (mouse off
 too) before stopping and takes it over again on ``fg``. A resize redraws everything (centred when the terminal is
-larger than the game); a terminal smaller than 80x50 shows what it needs instead of a broken screen.
+larger than the game); a terminal smaller than 80x24 shows what it needs instead of a broken screen.
 
 A terminal that goes away (the window closed, the ssh connection lost: SIGHUP, or a read or write that fails with
 EIO) ends the game quietly with status 129: every action is already in the save, there is nothing to restore and
