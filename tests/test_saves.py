@@ -118,6 +118,7 @@ def test_click_a_row_chooses_then_continues(user: Path) -> None:
     d.scenes[0].session.close()  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # (real seeded games listed and replayed: 0.66 s of CPU quiet, over 1 s with the other core busy)
 def test_past_games_screen_and_command(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     finished_game(user, "undercroft", 51, 1_900_000_000)  # (the bot dies on turn 344): who kills it depends on the bot
     finished_game(user, "citadel", 2, 2_000_000_000)
