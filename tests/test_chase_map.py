@@ -7,8 +7,9 @@ import pytest
 from art_maps import on_art
 from engine_helpers import act, make_game, of, one, script
 
-from undercroft.rules import approach, chase
+from undercroft.rules import approach
 from undercroft.rules.actions import Drink, DropFood, DropTreasure, Run, ThrowOil, Wait
+from undercroft.rules.chase import moves
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code, Reason
@@ -46,7 +47,7 @@ def chased(art: str, monster: str, party: tuple[int, int], monster_at: tuple[int
     st.party[0].speed = speed
     g = game.add_group(monster, 1, pos=monster_at, origin=Origin.WANDERING)
     g.met = True
-    st.pursuit = Pursuit(g.id, approach.distance(game, g), trail=chase.start_trail(game, st.pos, g.pos))
+    st.pursuit = Pursuit(g.id, approach.distance(game, g), trail=moves.start_trail(game, st.pos, g.pos))
     st.mode = Mode.PURSUIT
     return game
 
@@ -87,7 +88,7 @@ def test_a_slower_pursuer_left_beyond_the_light_loses_the_party() -> None:
     e = one(ev, "escape")
     assert e["reason"] == "out_of_sight" and e["distance"] == 120  # 3 + 9 tiles: beyond the light's 8
     assert game.state.pos == (37, 1) and g.pos == (25, 1)
-    assert not chase.sees(game, g.pos, game.state.pos)
+    assert not moves.sees(game, g.pos, game.state.pos)
 
 
 def test_a_corner_hides_the_party_from_a_pursuer_as_fast_as_it() -> None:
@@ -174,7 +175,7 @@ def giving_chase(speed: int) -> Game:
     game = chased(STRAIGHT, "goblin", (7, 1), (10, 1), speed=speed)
     p = game.state.pursuit
     assert p is not None
-    p.chaser, p.trail = Side.PARTY, chase.start_trail(game, pursuer(game).pos, game.state.pos)
+    p.chaser, p.trail = Side.PARTY, moves.start_trail(game, pursuer(game).pos, game.state.pos)
     return game
 
 
@@ -231,7 +232,7 @@ def test_a_submerged_pursuer_never_gives_up_and_ignores_food() -> None:
     ev = act(game, DropFood())  # no d100: nothing distracts it
     assert one(ev, "ignored")["what"] == "rations" and not of(ev, "roll")
     c = one(ev, "chase")  # 9 tiles behind, beyond the light: any other pursuer would have lost the party
-    assert c["distance"] == 90 and not chase.sees(game, g.pos, st.pos) and st.mode == "pursuit"
+    assert c["distance"] == 90 and not moves.sees(game, g.pos, st.pos) and st.mode == "pursuit"
 
 
 def test_the_odds_of_running_are_the_chase_played_out_on_a_fork() -> None:

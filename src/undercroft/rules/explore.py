@@ -8,7 +8,7 @@
   holding its ground) or was caught unaware (its surprised first round); each step is a round of the meeting.
 * What lies on a tile is picked up; a plainly better weapon is wielded at once (:func:`pickup`,
   :mod:`~undercroft.rules.items`); treasure is the floor's haul.
-* Resting (:func:`rest`) is a turn of the clock (:mod:`~undercroft.rules.fatigue`) and a wandering-monster check.
+* Resting (:func:`rest`) is a turn of the clock (:mod:`~undercroft.rules.chase.fatigue`) and a wandering-monster check.
 * The stairs (:func:`descend`) lead down; on the final level they are the way out, and going out wins. Ours: the
   floor's haul is renown (:mod:`~undercroft.rules.growth`), hirelings stay behind, and where the ruleset has the
   shop a merchant waits at the foot of the stairs (:mod:`~undercroft.rules.shop`).
@@ -27,7 +27,6 @@ from undercroft.rules import (
     combat,
     dungeon,
     encounter,
-    fatigue,
     formulas,
     growth,
     items,
@@ -35,6 +34,7 @@ from undercroft.rules import (
     shop,
     unseen,
 )
+from undercroft.rules.chase import fatigue
 from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.events import Event
 from undercroft.rules.levels import guardian_fates, make_level

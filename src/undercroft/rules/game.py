@@ -6,8 +6,8 @@ facade: the state and the dice (:class:`~undercroft.rules.context.Ctx`), the tab
 allows (:data:`HANDLERS`), the checks that refuse an action the state forbids, and dispatch. The procedures live
 in the modules named after the rules (docs/ARCHITECTURE.md has the map): :mod:`~undercroft.rules.explore`,
 :mod:`~undercroft.rules.monster_check`, :mod:`~undercroft.rules.encounter`, :mod:`~undercroft.rules.parley`,
-:mod:`~undercroft.rules.combat`, :mod:`~undercroft.rules.flight`, :mod:`~undercroft.rules.fatigue`; every formula
-is in :mod:`~undercroft.rules.formulas`. Events carry data only; :mod:`undercroft.narrate` words them.
+:mod:`~undercroft.rules.combat`, :mod:`~undercroft.rules.chase.running`, :mod:`~undercroft.rules.chase.fatigue`;
+every formula is in :mod:`~undercroft.rules.formulas`. Events carry data only; :mod:`undercroft.narrate` words them.
 
 For the simulators and tests there is a public interface besides ``step``: :meth:`Game.new_member`,
 :meth:`Game.add_group`, :meth:`Game.start_encounter`, :meth:`Game.forced_dice` (inject dice), and
@@ -27,11 +27,9 @@ from undercroft.rules import (
     agreements,
     approach,
     combat,
-    distractions,
     encounter,
     explore,
     finale,
-    flight,
     items,
     parley,
     shop,
@@ -39,6 +37,7 @@ from undercroft.rules import (
 )
 from undercroft.rules.actions import Action, Move, Run
 from undercroft.rules.canonical import canonical, checksum
+from undercroft.rules.chase import distractions, running
 from undercroft.rules.context import SETUP, Ctx, init_behaviour
 from undercroft.rules.dice import DiceSource, roll
 from undercroft.rules.digest import Tracker
@@ -59,14 +58,14 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.EXPLORE, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
     (Mode.EXPLORE, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
     (Mode.EXPLORE, "fight"): lambda c, a, ev: encounter.break_peace(c, ev, a.group),
-    (Mode.EXPLORE, "pursue"): lambda c, a, ev: flight.pursue(c, ev),
+    (Mode.EXPLORE, "pursue"): lambda c, a, ev: running.pursue(c, ev),
     (Mode.ENCOUNTER, "move"): lambda c, a, ev: explore.move(c, a.dx, a.dy, ev),
     (Mode.ENCOUNTER, "descend"): lambda c, a, ev: explore.descend(c, ev),
     (Mode.ENCOUNTER, "fight"): lambda c, a, ev: encounter.fight(c, ev),
     (Mode.ENCOUNTER, "talk"): lambda c, a, ev: parley.talk(c, ev),
     (Mode.ENCOUNTER, "bribe"): lambda c, a, ev: parley.bribe(c, a.gold, ev),
     (Mode.ENCOUNTER, "wait"): lambda c, a, ev: encounter.wait(c, ev),
-    (Mode.ENCOUNTER, "run"): lambda c, a, ev: flight.run(c, a.door, ev),
+    (Mode.ENCOUNTER, "run"): lambda c, a, ev: running.run(c, a.door, ev),
     (Mode.ENCOUNTER, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
     (Mode.ENCOUNTER, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
     (Mode.COMBAT, "attack"): lambda c, a, ev: combat.attack(c, a.target, ev),
@@ -74,15 +73,15 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.COMBAT, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
     (Mode.COMBAT, "oil"): lambda c, a, ev: combat.oil(c, a.target, ev),
     (Mode.COMBAT, "wait"): lambda c, a, ev: combat.wait(c, ev),
-    (Mode.COMBAT, "run"): lambda c, a, ev: flight.run(c, a.door, ev),
-    (Mode.PURSUIT, "run"): lambda c, a, ev: flight.keep_running(c, ev),
+    (Mode.COMBAT, "run"): lambda c, a, ev: running.run(c, a.door, ev),
+    (Mode.PURSUIT, "run"): lambda c, a, ev: running.keep_running(c, ev),
     (Mode.PURSUIT, "drop_food"): lambda c, a, ev: distractions.drop_food(c, ev),
     (Mode.PURSUIT, "drop_treasure"): lambda c, a, ev: distractions.drop_treasure(c, ev),
     (Mode.PURSUIT, "oil"): lambda c, a, ev: distractions.oil(c, ev),
-    (Mode.PURSUIT, "fight"): lambda c, a, ev: flight.turn_and_fight(c, ev),
+    (Mode.PURSUIT, "fight"): lambda c, a, ev: running.turn_and_fight(c, ev),
     (Mode.PURSUIT, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
     (Mode.PURSUIT, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
-    (Mode.PURSUIT, "wait"): lambda c, a, ev: flight.let_go(c, ev),
+    (Mode.PURSUIT, "wait"): lambda c, a, ev: running.let_go(c, ev),
     (Mode.SHOP, "buy"): lambda c, a, ev: shop.buy(c, a.item, ev),
     (Mode.SHOP, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
     (Mode.SHOP, "leave_shop"): lambda c, a, ev: shop.leave(c, ev),
@@ -131,7 +130,7 @@ def _run(g: Game) -> Reason | None:
         return Reason(Code.NO_RUNNING)
     if g.tired():
         return Reason(Code.EXHAUSTED_CHASED if st.mode == Mode.PURSUIT else Code.EXHAUSTED)
-    return flight.check_run(g) if st.mode != Mode.PURSUIT else None
+    return running.check_run(g) if st.mode != Mode.PURSUIT else None
 
 
 def _fight(g: Game) -> Reason | None:
@@ -156,7 +155,7 @@ _PRECHECKS: dict[str, Callable[[Game], Reason | None]] = {
     "drop_treasure": _drop_treasure,
     "oil": _oil,
     "wait": _wait,
-    "pursue": flight.check_pursue,
+    "pursue": running.check_pursue,
     "run": _run,
     "move": explore.check_walk,
     "descend": explore.check_descend,
@@ -241,7 +240,7 @@ class Game(Ctx):
         except Refused as exc:
             return [Event("refused", {"action": action.type, **exc.reason.data()})]
         if fled and st.fled == fled:  # the party did not pursue the group that went its way: it is gone
-            flight.let_go(self, events)
+            running.let_go(self, events)
         explore.settle(self, events)
         items.expire(self, events)
         agreements.follow(self)
@@ -305,7 +304,7 @@ class Game(Ctx):
             return None  # (running on in a chase: no door is chosen)
         else:
             try:
-                tile = flight.exit_for(self, action.door).landing  # the door the run would take
+                tile = running.exit_for(self, action.door).landing  # the door the run would take
             except Refused:
                 return None
         g = finale.ahead(self, tile)

@@ -30,7 +30,8 @@ from collections.abc import Mapping
 
 from undercroft.content import Content
 from undercroft.content.schema import Item
-from undercroft.rules import combat, dungeon, encounter, flight, formulas, searches
+from undercroft.rules import combat, dungeon, encounter, formulas, searches
+from undercroft.rules.chase import running
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
@@ -220,7 +221,7 @@ def after_use(ctx: Ctx, member: int, events: list[Event]) -> None:
         combat.after_party_turn(ctx, g, events, attacked=attacked)
     elif st.mode == Mode.PURSUIT:
         ctx.tick(1)
-        flight.pursuit_round(ctx, events, party_stands=True)
+        running.pursuit_round(ctx, events, party_stands=True)
     elif st.mode == Mode.ENCOUNTER:
         encounter.round_passes(ctx, events)
 

@@ -160,7 +160,7 @@ class Combat:
 
 @dataclass
 class Pursuit:
-    """A chase on the map (:mod:`undercroft.rules.chase`)."""
+    """A chase on the map (:mod:`undercroft.rules.chase.moves`)."""
 
     group: int
     distance: int  # the walking distance between the sides, in feet

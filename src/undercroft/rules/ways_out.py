@@ -2,7 +2,7 @@
 beyond it where a runner lands, and whether the group faced stands between the party and it. Only a group that
 would pursue, and only where the ruleset has 003's pursuit, blocks the route (:func:`blocks`); in every ruleset a
 door into the group's own segment is closed to a run (it leads back to it). Running itself:
-:mod:`undercroft.rules.flight`.
+:mod:`undercroft.rules.chase.running`.
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from undercroft.rules import dungeon, flight, floods, formulas, parley, searches
+from undercroft.rules import dungeon, floods, formulas, parley, searches
+from undercroft.rules.chase import running
 from undercroft.rules.dice import Dice
 from undercroft.rules.game import Game
 from undercroft.rules.refusals import Refused
@@ -178,7 +179,7 @@ def _on_the_way(game: Game, g: Group) -> bool | None:
     if g.segment >= 0 and int(m.segment_of[sy, sx]) == g.segment:
         return True
     try:
-        start = flight.exit_for(game, -1).landing
+        start = running.exit_for(game, -1).landing
     except Refused:
         start = st.pos
     walk = seen & (m.tiles != dungeon.WALL)

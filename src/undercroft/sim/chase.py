@@ -1,4 +1,4 @@
-"""The odds of running, played out on the map (003 evasion and pursuit; :mod:`undercroft.rules.chase`).
+"""The odds of running, played out on the map (003 evasion and pursuit; :mod:`undercroft.rules.chase.moves`).
 
 A chase on the map is deterministic once the pursuit roll has been made: both sides run their speeds along the
 map, and sight decides (the dice a chase can still ask for are the lures' and the fire's, which a plain run never

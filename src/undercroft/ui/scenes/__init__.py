@@ -6,6 +6,7 @@ imports another that imports it back (``tests/test_scene_modules.py``).
 """
 
 from undercroft.ui.scenes.base import Exit, Home, Pop, Push, Replace, Reset, Scene, SceneStack, Transition
+from undercroft.ui.scenes.chase import PursuitScene
 from undercroft.ui.scenes.choice import ChoiceScene
 from undercroft.ui.scenes.combat import CombatScene
 from undercroft.ui.scenes.door import DoorScene
@@ -20,7 +21,6 @@ from undercroft.ui.scenes.look import LookScene
 from undercroft.ui.scenes.menu import MenuScene
 from undercroft.ui.scenes.past_games import PastGamesScene
 from undercroft.ui.scenes.prompt import PromptScene
-from undercroft.ui.scenes.pursuit import PursuitScene
 from undercroft.ui.scenes.shop import ShopScene
 from undercroft.ui.scenes.title import TitleScene
 from undercroft.ui.scenes.watch import WatchScene

@@ -10,7 +10,7 @@ A round of a chase (:func:`round_`) moves both sides on the level's map, each at
   while the party runs; each segment it runs into is owed its entry (:func:`undercroft.rules.approach.enter_later`).
 * **The chaser** follows the runner's path (``Pursuit.trail``), cutting a corner where a later tile of the path is
   a step away. Beside the runner it catches it. A tile on fire holds a monster with self-preservation (003:
-  burning oil) and a food or treasure lure on its way may stop it (:mod:`undercroft.rules.distractions` drops them).
+  burning oil) and a food or treasure lure on its way may stop it (:mod:`.distractions` drops them).
 * **Sight**: after both have moved, a chaser that cannot see the runner from its own tile (the level's field of
   view, the party's light radius: the sides see each other by it) has lost it (a submerged monster never gives up),
   as has one that has chased ``encounter.pursuit_max_rounds`` rounds.

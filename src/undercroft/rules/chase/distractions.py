@@ -1,15 +1,15 @@
 """Distractions in a chase (003): "the party may drop possessions to slow pursuit". What the party throws down
-lies on its tile; the pursuer, following the party's path, comes to it (:mod:`undercroft.rules.chase`): food may
+lies on its tile; the pursuer, following the party's path, comes to it (:mod:`undercroft.rules.chase.moves`): food may
 stop an unintelligent pursuer, treasure an intelligent one, each on a percentile chance, and the one that takes it
 stops there and the chase ends; what is not taken stays on the floor. Burning oil sets the tiles just behind the
 party alight: a monster with self-preservation that comes to them may stop, else it waits until they burn out; one
 without runs through. A drop buys off nobody: there is none in a meeting or a fight (refused, ``not_fleeing``),
-where paying a monster is a bribe (000). The chase itself: :mod:`undercroft.rules.flight`.
+where paying a monster is a bribe (000). The chase itself: :mod:`undercroft.rules.chase.running`.
 """
 
 from __future__ import annotations
 
-from undercroft.rules import flight
+from undercroft.rules.chase import running
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.rng import ENCOUNTER
@@ -69,15 +69,15 @@ def dropped_treasure(ctx: Ctx, events: list[Event]) -> tuple[str, int, int]:
 def _after_drop(ctx: Ctx, events: list[Event]) -> None:
     """The drop did not stop the pursuer: the chase goes on (a round of running, or of being caught up with)."""
     if not ctx.tired():
-        flight.keep_running(ctx, events)
+        running.keep_running(ctx, events)
     else:
-        flight.pursuit_round(ctx, events)
+        running.pursuit_round(ctx, events)
 
 
 def oil(ctx: Ctx, events: list[Event]) -> None:
     """Throw burning oil behind the party: the last ``distractions.oil_tiles`` tiles of its path (its own tile, which
     it runs on from, and those behind it) burn for ``distractions.oil_slows_rounds`` rounds
-    (:mod:`undercroft.rules.chase` says what the pursuer does there)."""
+    (:mod:`undercroft.rules.chase.moves` says what the pursuer does there)."""
     st = ctx.state
     item = ctx.item_of("oil")
     assert item is not None  # the precheck

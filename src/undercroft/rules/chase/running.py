@@ -17,17 +17,18 @@
 * Pursuit (:func:`pursuit_round`): each round both sides run on the map, the party toward the tile beyond its door
   and then away, the pursuer along the party's path; it catches the party beside it (a fight, or, on a friendly
   reaction, only company), and loses it once it cannot see it from its own tile, or after ``pursuit_max_rounds``
-  rounds (:mod:`undercroft.rules.chase`). A submerged monster never gives up.
-* Distractions (003: food, treasure, burning oil dropped while fleeing): :mod:`undercroft.rules.distractions`.
+  rounds (:mod:`undercroft.rules.chase.moves`). A submerged monster never gives up.
+* Distractions (003: food, treasure, burning oil dropped while fleeing): :mod:`undercroft.rules.chase.distractions`.
 * The party may pursue a group that goes its way (:func:`pursue`, 003): the same chase turned round, the group
   running away on the map and the party following its path; it catches it (a fight), loses sight of it or gives
   up (the group is gone), or lets it go (``wait``).
-* Every round of running counts towards exhaustion (:mod:`undercroft.rules.fatigue`).
+* Every round of running counts towards exhaustion (:mod:`undercroft.rules.chase.fatigue`).
 """
 
 from __future__ import annotations
 
-from undercroft.rules import approach, chase, combat, encounter, fatigue, formulas, ways_out
+from undercroft.rules import approach, combat, encounter, formulas, ways_out
+from undercroft.rules.chase import fatigue, moves
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.refusals import Code, Reason, Refused
@@ -121,7 +122,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     fights = band.pursuit_fights if band is not None else True
-    trail = chase.start_trail(ctx, st.pos, g.pos)
+    trail = moves.start_trail(ctx, st.pos, g.pos)
     st.pursuit = Pursuit(g.id, approach.distance(ctx, g), 0, fights, to=way.landing, trail=trail)
     st.mode = Mode.PURSUIT
     events.append(
@@ -161,7 +162,7 @@ def pursue(ctx: Ctx, events: list[Event]) -> None:
     g = st.group(st.fled)
     st.fled = 0
     distance = approach.distance(ctx, g)
-    st.pursuit = Pursuit(g.id, distance, 0, True, Side.PARTY, trail=chase.start_trail(ctx, g.pos, st.pos))
+    st.pursuit = Pursuit(g.id, distance, 0, True, Side.PARTY, trail=moves.start_trail(ctx, g.pos, st.pos))
     st.mode, st.encounter = Mode.PURSUIT, None
     events.append(Event("pursue", {"group": g.id, "distance": distance, "monster": g.monster, "count": g.count_told}))
     keep_running(ctx, events)
@@ -202,7 +203,7 @@ def _gone(ctx: Ctx, gid: int) -> None:
 
 
 def pursuit_round(ctx: Ctx, events: list[Event], *, party_stands: bool = False) -> None:
-    """One round of the chase on the map (:func:`undercroft.rules.chase.round_`): the pursuer catches up, is
+    """One round of the chase on the map (:func:`undercroft.rules.chase.moves.round_`): the pursuer catches up, is
     stopped by something dropped, loses sight of the runner or gives up, or the chase goes on. ``party_stands``:
     the party spends the round drinking or using a thing (:func:`undercroft.rules.items.after_use`): only the
     other side runs."""
@@ -211,7 +212,7 @@ def pursuit_round(ctx: Ctx, events: list[Event], *, party_stands: bool = False) 
     assert p is not None
     g = st.group(p.group)
     p.rounds += 1
-    out = chase.round_(ctx, p, g, events, party_stands=party_stands)
+    out = moves.round_(ctx, p, g, events, party_stands=party_stands)
     told = {"monster": g.monster, "count": g.count_told}
     by_party = p.chaser == Side.PARTY
     if out.end == "caught":
