@@ -118,7 +118,7 @@ def test_the_bot_chases_a_group_that_goes_off_with_treasure_and_catches_it() -> 
     st = game.state
     assert bot.choose() == Pursue()
     game.step(Pursue())
-    while st.mode == Mode.PURSUIT:
+    while st.mode == Mode.CHASE:
         action = bot.choose()
         assert action == Run()  # faster than kobolds: it runs on
         assert not of(game.step(action), "refused")

@@ -66,7 +66,7 @@ def test_the_odds_it_decides_on_are_the_panels(content: Content, monkeypatch: py
         win = real(game)
         odds = fight_odds(game.content, game)
         seen.append((win, 0.0 if odds is None else odds.win))
-        assert game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT)
+        assert game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE)
         return win
 
     monkeypatch.setattr(policy, "fight_win", checking)

@@ -48,7 +48,7 @@ def chased(art: str, monster: str, party: tuple[int, int], monster_at: tuple[int
     g = game.add_group(monster, 1, pos=monster_at, origin=Origin.WANDERING)
     g.met = True
     st.pursuit = Pursuit(g.id, approach.distance(game, g), trail=moves.start_trail(game, st.pos, g.pos))
-    st.mode = Mode.PURSUIT
+    st.mode = Mode.CHASE
     return game
 
 

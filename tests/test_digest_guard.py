@@ -57,7 +57,7 @@ def _play_meeting(game: Game, choose: Callable[[Game], list[Action]], limit: int
     """Play the meeting in front of the party with ``choose``'s first accepted action each time, until it is over
     or ``limit`` actions; the action types taken."""
     taken: list[str] = []
-    while game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT) and len(taken) < limit:
+    while game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE) and len(taken) < limit:
         action = _first_taken(game, choose(game))
         if action is None:
             break
@@ -72,7 +72,7 @@ def _fighter(game: Game) -> list[Action]:
 
 
 def _runner(game: Game) -> list[Action]:
-    if game.state.mode == Mode.PURSUIT:
+    if game.state.mode == Mode.CHASE:
         return [DropTreasure(), DropFood(), ThrowOil(), Run()]
     return [Run(), Bribe(game.state.gold // 2), Fight(), Attack(0)]
 

@@ -21,12 +21,12 @@ from undercroft.rules.types import Mode
 from undercroft.ui import keymap, keytable
 from undercroft.ui.keys import key
 from undercroft.ui.scenes import (
+    ChaseScene,
     CombatScene,
     DoorScene,
     EncounterScene,
     ExploreScene,
     HelpScene,
-    PursuitScene,
     SceneStack,
     game_stack,
 )
@@ -92,11 +92,11 @@ def test_each_scene_handles_exactly_the_commands_of_its_mode() -> None:
         (ExploreScene(session), "explore"),
         (EncounterScene(session), "encounter"),
         (CombatScene(session), "fight"),
-        (PursuitScene(session), "pursued"),
+        (ChaseScene(session), "pursued"),
     ):
         assert scene.key_mode() == mode
         assert set(scene.handlers()) == keymap.BY_NAME[mode].commands(), mode
-    chase = PursuitScene(session)
+    chase = ChaseScene(session)
     vars(chase)["chasing"] = lambda: True
     assert chase.key_mode() == "chase" and set(chase.handlers()) == keymap.CHASE.commands()
     assert set(DoorScene(session, lambda i: None).handlers()) == keymap.DOOR.commands()

@@ -103,7 +103,7 @@ def party_and_faced_clear(session: Session, size: tuple[int, int]) -> None:
     view = session.camera.last
     layout = Layout.of(*size)
     panel = None
-    if st.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT, Mode.DEAD, Mode.WON):  # the end screen's too
+    if st.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE, Mode.DEAD, Mode.WON):  # the end screen's too
         panel = layout.panel(panel_on_right(st.pos[0], st.level.map.width))
     sx, sy = view.to_screen(st.pos)
     assert view.top <= sy < layout.map_h and 0 <= sx < layout.width

@@ -408,7 +408,7 @@ def test_an_exhausted_delver_in_pursuit(content: Content) -> None:
     g = place(game, "gaoler")
     st = game.state
     st.exhausted = True
-    st.mode, st.pursuit = Mode.PURSUIT, None
+    st.mode, st.pursuit = Mode.CHASE, None
     from undercroft.rules.state import Pursuit
 
     st.pursuit = Pursuit(g.id, 30)

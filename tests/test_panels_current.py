@@ -47,7 +47,7 @@ def test_a_panel_after_an_action_matches_one_drawn_from_a_fresh_load(
         if live.game.state.turn == before:
             bot.refused(action)
             continue
-        if live.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT):
+        if live.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE):
             assert live.path is not None
             fresh = Session.load(content(), live.path)  # read-only: the live game holds the save's lock
             assert facts(stack, live) == facts(SceneStack(game_stack(fresh)), fresh), f"turn {live.game.state.turn}"

@@ -421,11 +421,11 @@ def test_drops_distract_only_pursuers_and_reach_only_groups_in_sight(ruleset: st
             for e in events:
                 if e.type == "distracted" and e["by"] in ("food", "treasure"):
                     drops += 1
-                    assert mode == Mode.PURSUIT, f"{where(p, turn)}: distracted by {e['by']} in {mode}"
+                    assert mode == Mode.CHASE, f"{where(p, turn)}: distracted by {e['by']} in {mode}"
                     assert e["group"] not in before, f"{where(p, turn)}: a drop reached an unseen group"
                 if e.type == "drop":
                     drops += 1  # (tried, whether or not the 50 % came up)
-                    assert mode == Mode.PURSUIT, f"{where(p, turn)}: a drop in {mode}"
+                    assert mode == Mode.CHASE, f"{where(p, turn)}: a drop in {mode}"
                 if e.type == "peaceful" and any(x.type == "drop" for x in events):
                     # (a group met once the chase is over, in the segment run into, may be at peace by its own
                     # reaction: not the one the drop was for)

@@ -16,11 +16,11 @@ from undercroft.paths import data_dir
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.ui.scenes import (
+    ChaseScene,
     CombatScene,
     EncounterScene,
     EndScene,
     ExploreScene,
-    PursuitScene,
     Scene,
     SceneStack,
     ShopScene,
@@ -73,7 +73,7 @@ def test_every_engine_mode_has_its_scene() -> None:
         Mode.EXPLORE: ExploreScene,
         Mode.ENCOUNTER: EncounterScene,
         Mode.COMBAT: CombatScene,
-        Mode.PURSUIT: PursuitScene,
+        Mode.CHASE: ChaseScene,
         Mode.SHOP: ShopScene,
         Mode.DEAD: EndScene,
         Mode.WON: EndScene,

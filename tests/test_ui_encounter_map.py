@@ -300,7 +300,7 @@ def test_the_chase_panel_while_giving_chase() -> None:
     game, g, driver, session = wanderer_down_a_corridor()
     st = game.state
     press(driver, KeySym.P)
-    assert names(driver) == ["ExploreScene", "PursuitScene"]
+    assert names(driver) == ["ExploreScene", "ChaseScene"]
     assert st.pursuit is not None and st.pursuit.chaser == Side.PARTY
     text = screen(driver)
     panel = panel_text(text, session)

@@ -405,7 +405,7 @@ class _TerminalPlan:
             return self.press(self.encounter(session.game))
         if top == "CombatScene":
             return self.press(self.combat(session))
-        if top == "PursuitScene":
+        if top == "ChaseScene":
             return self.press("f")
         return self.press("\x1b")  # (on the choice of doors: stay and fight on)
 

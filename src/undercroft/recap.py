@@ -148,7 +148,7 @@ def read_run(content: Content, rec: record.Recording, path: str = "") -> Story:
     front: int | None = None  # the group in front of the party at its last choice
     for turn, action, _ in rec.actions:
         g = game.state.front_group()
-        gid = g.id if g is not None and game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT) else None
+        gid = g.id if g is not None and game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE) else None
         if gid is not None and type(action) in CHOSE:
             if gid != front:
                 out.decisions = []

@@ -135,7 +135,7 @@ class Bot:
             Mode.EXPLORE: self._explore,
             Mode.ENCOUNTER: self._encounter,
             Mode.COMBAT: self._combat,
-            Mode.PURSUIT: self._pursuit,
+            Mode.CHASE: self._pursuit,
             Mode.SHOP: self._shop,
         }
 

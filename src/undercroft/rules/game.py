@@ -74,14 +74,14 @@ HANDLERS: dict[tuple[Mode, str], Handler] = {
     (Mode.COMBAT, "oil"): lambda c, a, ev: combat.oil(c, a.target, ev),
     (Mode.COMBAT, "wait"): lambda c, a, ev: combat.wait(c, ev),
     (Mode.COMBAT, "run"): lambda c, a, ev: running.run(c, a.door, ev),
-    (Mode.PURSUIT, "run"): lambda c, a, ev: running.keep_running(c, ev),
-    (Mode.PURSUIT, "drop_food"): lambda c, a, ev: distractions.drop_food(c, ev),
-    (Mode.PURSUIT, "drop_treasure"): lambda c, a, ev: distractions.drop_treasure(c, ev),
-    (Mode.PURSUIT, "oil"): lambda c, a, ev: distractions.oil(c, ev),
-    (Mode.PURSUIT, "fight"): lambda c, a, ev: running.turn_and_fight(c, ev),
-    (Mode.PURSUIT, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
-    (Mode.PURSUIT, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
-    (Mode.PURSUIT, "wait"): lambda c, a, ev: running.let_go(c, ev),
+    (Mode.CHASE, "run"): lambda c, a, ev: running.keep_running(c, ev),
+    (Mode.CHASE, "drop_food"): lambda c, a, ev: distractions.drop_food(c, ev),
+    (Mode.CHASE, "drop_treasure"): lambda c, a, ev: distractions.drop_treasure(c, ev),
+    (Mode.CHASE, "oil"): lambda c, a, ev: distractions.oil(c, ev),
+    (Mode.CHASE, "fight"): lambda c, a, ev: running.turn_and_fight(c, ev),
+    (Mode.CHASE, "drink"): lambda c, a, ev: items.drink_action(c, a.member, ev),
+    (Mode.CHASE, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
+    (Mode.CHASE, "wait"): lambda c, a, ev: running.let_go(c, ev),
     (Mode.SHOP, "buy"): lambda c, a, ev: shop.buy(c, a.item, ev),
     (Mode.SHOP, "use"): lambda c, a, ev: items.use(c, a.item, a.member, ev),
     (Mode.SHOP, "leave_shop"): lambda c, a, ev: shop.leave(c, ev),
@@ -120,7 +120,7 @@ def _oil(g: Game) -> Reason | None:
 
 
 def _wait(g: Game) -> Reason | None:
-    chased = g.state.mode == Mode.PURSUIT and _giving_chase(g) is None
+    chased = g.state.mode == Mode.CHASE and _giving_chase(g) is None
     return Reason(Code.CHASED) if chased else None
 
 
@@ -129,8 +129,8 @@ def _run(g: Game) -> Reason | None:
     if not g.proc.running:
         return Reason(Code.NO_RUNNING)
     if g.tired():
-        return Reason(Code.EXHAUSTED_CHASED if st.mode == Mode.PURSUIT else Code.EXHAUSTED)
-    return running.check_run(g) if st.mode != Mode.PURSUIT else None
+        return Reason(Code.EXHAUSTED_CHASED if st.mode == Mode.CHASE else Code.EXHAUSTED)
+    return running.check_run(g) if st.mode != Mode.CHASE else None
 
 
 def _fight(g: Game) -> Reason | None:
@@ -300,7 +300,7 @@ class Game(Ctx):
             return None
         if isinstance(action, Move):
             tile = (self.state.pos[0] + action.dx, self.state.pos[1] + action.dy)
-        elif self.state.mode == Mode.PURSUIT:
+        elif self.state.mode == Mode.CHASE:
             return None  # (running on in a chase: no door is chosen)
         else:
             try:

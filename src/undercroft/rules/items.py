@@ -219,7 +219,7 @@ def after_use(ctx: Ctx, member: int, events: list[Event]) -> None:
             combat.member_attack(ctx, i, g, g.alive[0], events)
             attacked = True
         combat.after_party_turn(ctx, g, events, attacked=attacked)
-    elif st.mode == Mode.PURSUIT:
+    elif st.mode == Mode.CHASE:
         ctx.tick(1)
         running.pursuit_round(ctx, events, party_stands=True)
     elif st.mode == Mode.ENCOUNTER:

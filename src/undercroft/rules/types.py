@@ -16,7 +16,7 @@ class Mode(StrEnum):
     EXPLORE = "explore"
     ENCOUNTER = "encounter"
     COMBAT = "combat"
-    PURSUIT = "pursuit"
+    CHASE = "pursuit"  # the party runs from a group, or gives chase; "pursuit" is the value recordings keep
     SHOP = "shop"  # ours: at the merchant's (the stairs' foot, or a peddler's pack)
     DEAD = "dead"
     WON = "won"

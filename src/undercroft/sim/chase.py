@@ -73,7 +73,7 @@ def run_odds(game: Game, door: int = -1, *, later: bool = False) -> RunOdds | No
 
 
 def _run_odds(game: Game, door: int, later: bool) -> RunOdds | None:
-    if game.mode not in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT) or not game.legal(Run(door)):
+    if game.mode not in (Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE) or not game.legal(Run(door)):
         return None
     fork = game.fork(_Yes())
     lv = fork.state.level
@@ -84,7 +84,7 @@ def _run_odds(game: Game, door: int, later: bool) -> RunOdds | None:
     enc = fork.state.encounter
     if later and enc is not None:
         enc.first_round = False
-    if game.mode == Mode.PURSUIT:
+    if game.mode == Mode.CHASE:
         caught, why = _play_out(fork, [])
         return RunOdds(0.0 if caught else 1.0, 1.0, caught, why)
     events = fork.step(Run(door))
@@ -115,7 +115,7 @@ def _play_out(fork: Game, events: list[Event]) -> tuple[int, str]:
                 return (rounds, "") if e["fights"] else (0, "friendly")
             if e.type in ("escape", "distracted"):
                 return 0, str(e.get("reason", e.get("by", "")))
-        if fork.mode != Mode.PURSUIT:
+        if fork.mode != Mode.CHASE:
             return 0, ""
         events = fork.step(Run())
     return 0, "gave_up"
@@ -126,7 +126,7 @@ def chase_catches(game: Game) -> bool:
     chasing, the chase played out on a fork of the game (no die: the group runs away on the map, the party after
     it; exhausted, the party lets it go)."""
     fork = game.fork(_Yes())
-    if fork.mode != Mode.PURSUIT:
+    if fork.mode != Mode.CHASE:
         if not fork.legal(Pursue()):
             return False
         events = fork.step(Pursue())
@@ -135,7 +135,7 @@ def chase_catches(game: Game) -> bool:
     for _ in range(MAX_RUNS):
         if any(e.type == "caught" for e in events):
             return True
-        if fork.mode != Mode.PURSUIT:
+        if fork.mode != Mode.CHASE:
             return False
         events = fork.step(Run())
     return False

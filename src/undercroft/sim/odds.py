@@ -54,7 +54,7 @@ FIGHTS = 4000  # fights simulated for a group not computed exactly, and for a pa
 TOLERANCE = 1e-12  # live probability mass at which the exact computation stops
 CACHE_SIZE = 4096
 GROUP_WORK = 2_000_000  # multiply-adds a round of a lone character's group may take to count as exact (see exactly)
-MODES = frozenset({Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT})
+MODES = frozenset({Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE})
 PARTY = "party"  # Odds.character of the whole party's odds
 _ALONE = partytable.TARGETING[0]  # (a lone character's tables: whom the creatures strike is never in question)
 

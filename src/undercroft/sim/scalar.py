@@ -148,7 +148,7 @@ def play_out(game: Game, fights: int, seed: int = 1, *, max_rounds: int = MAX_RO
                 assert g is not None
                 events: list[Event] = []
                 swings = monster_turns = 0
-                if st.mode in (Mode.ENCOUNTER, Mode.PURSUIT):
+                if st.mode in (Mode.ENCOUNTER, Mode.CHASE):
                     events = _step(game, Fight())
                     first = next(e.get("first") for e in events if e.type == "combat")
                     monster_turns = 0 if first == Side.PARTY else 1

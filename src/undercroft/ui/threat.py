@@ -44,7 +44,7 @@ def specs(game: Game, g: Group) -> list[FightSpec]:
     """One :class:`FightSpec` per living character against ``g`` (the fight in front of the party, or one begun
     now with ``g``)."""
     front = game.state.front_group()
-    mine = front is not None and front.id == g.id and game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.PURSUIT)
+    mine = front is not None and front.id == g.id and game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE)
     return [s.spec for s in starts(game.content, game, None if mine else g)]
 
 
@@ -200,7 +200,7 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
         bribe = chances.best_bribe(game, g)
         if bribe is not None:
             out["bribe"] = f"{pct(bribe[1])} at {bribe[0]}"
-    elif st.mode == Mode.PURSUIT and st.pursuit is not None:
+    elif st.mode == Mode.CHASE and st.pursuit is not None:
         if st.pursuit.chaser == Side.MONSTERS and game.legal(Run()):
             out["run"] = pct(chances.escape_chance(game, g))  # the chase played out: it catches you, or not
         for command, what, _ in DROPS:

@@ -124,7 +124,7 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     fights = band.pursuit_fights if band is not None else True
     trail = moves.start_trail(ctx, st.pos, g.pos)
     st.pursuit = Pursuit(g.id, approach.distance(ctx, g), 0, fights, to=way.landing, trail=trail)
-    st.mode = Mode.PURSUIT
+    st.mode = Mode.CHASE
     events.append(
         Event(
             "pursuit",
@@ -163,7 +163,7 @@ def pursue(ctx: Ctx, events: list[Event]) -> None:
     st.fled = 0
     distance = approach.distance(ctx, g)
     st.pursuit = Pursuit(g.id, distance, 0, True, Side.PARTY, trail=moves.start_trail(ctx, g.pos, st.pos))
-    st.mode, st.encounter = Mode.PURSUIT, None
+    st.mode, st.encounter = Mode.CHASE, None
     events.append(Event("pursue", {"group": g.id, "distance": distance, "monster": g.monster, "count": g.count_told}))
     keep_running(ctx, events)
 
@@ -250,7 +250,7 @@ def keep_running(ctx: Ctx, events: list[Event]) -> None:
     ctx.tick(1)
     pursuit_round(ctx, events)
     st = ctx.state
-    if st.mode == Mode.PURSUIT and st.exhausted:
+    if st.mode == Mode.CHASE and st.exhausted:
         p = st.pursuit
         assert p is not None
         g = st.group(p.group)

@@ -6,7 +6,7 @@ imports another that imports it back (``tests/test_scene_modules.py``).
 """
 
 from undercroft.ui.scenes.base import Exit, Home, Pop, Push, Replace, Reset, Scene, SceneStack, Transition
-from undercroft.ui.scenes.chase import PursuitScene
+from undercroft.ui.scenes.chase import ChaseScene
 from undercroft.ui.scenes.choice import ChoiceScene
 from undercroft.ui.scenes.combat import CombatScene
 from undercroft.ui.scenes.door import DoorScene
@@ -26,6 +26,7 @@ from undercroft.ui.scenes.title import TitleScene
 from undercroft.ui.scenes.watch import WatchScene
 
 __all__ = [
+    "ChaseScene",
     "ChoiceScene",
     "CombatScene",
     "DoorScene",
@@ -43,7 +44,6 @@ __all__ = [
     "PastGamesScene",
     "Pop",
     "PromptScene",
-    "PursuitScene",
     "Push",
     "Replace",
     "Reset",

@@ -31,11 +31,11 @@ CHASE_CHOICES: list[tuple[str, str, Action]] = [  # the party is the one giving 
 ]
 
 
-@shows(Mode.PURSUIT)
-class PursuitScene(GameScene):
+@shows(Mode.CHASE)
+class ChaseScene(GameScene):
     """A chase: a monster after the running party, or the party after a group that went its way."""
 
-    mode = Mode.PURSUIT
+    mode = Mode.CHASE
 
     def panel_rect(self, layout: Layout) -> Rect | None:
         return layout.panel(self.panel_right())
