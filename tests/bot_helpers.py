@@ -9,10 +9,10 @@ import numpy.typing as npt
 import pytest
 import tcod.path
 
-from undercroft.autoplay import play_game
 from undercroft.content import Content
 from undercroft.rules.actions import Action
 from undercroft.rules.game import Game
+from undercroft.tools.autoplay import play_game
 
 
 def played(content: Content, ruleset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from undercroft.devtools.architecture import (
+from undercroft.tools.architecture import (
     BEGIN,
     END,
     REGENERATE,

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import undercroft.autoplay
-from undercroft.autoplay import GameResult, depth_report, game_seed, play_game, summarize
+import undercroft.tools.autoplay
 from undercroft.bot import Bot
 from undercroft.bot.meeting import bribe_offer
 from undercroft.cli.main import main
@@ -18,6 +17,7 @@ from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Origin
 from undercroft.sim import chances
+from undercroft.tools.autoplay import GameResult, depth_report, game_seed, play_game, summarize
 
 
 def autoplay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -191,7 +191,7 @@ def test_an_unreachable_cluster_is_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("distributed")
-    monkeypatch.setattr(undercroft.autoplay, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(undercroft.tools.autoplay, "CONNECT_TIMEOUT", "1s")
     code, _, err = autoplay(capsys, "--games", "2", "--dask", "tcp://127.0.0.1:9")
     assert code == 2 and "cannot reach the Dask scheduler" in err and "Traceback" not in err
     assert err.count("\n") == 1
@@ -210,8 +210,8 @@ def test_jobs_and_dask_exclude_each_other(capsys: pytest.CaptureFixture[str]) ->
 def test_a_meeting_with_no_way_out_is_one_without_a_choice() -> None:
     from engine_helpers import make_game, meet
 
-    from undercroft.autoplay import had_a_way_out
     from undercroft.rules.dice import ScriptedDice
+    from undercroft.tools.autoplay import had_a_way_out
 
     game = make_game("citadel", 3, dice=ScriptedDice())
     meet(game, "demon")  # citadel: no running, and a demon cannot be talked to or bribed (8.4)...

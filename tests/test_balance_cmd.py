@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from undercroft import balance, balance_charts
-from undercroft.autoplay import Floor, GameResult, Meeting
-from undercroft.balance import BEGIN, END, RulesetStats, replace_section, ruleset_stats, verdicts, wilson
 from undercroft.cli.main import main
+from undercroft.tools import balance, balance_charts
+from undercroft.tools.autoplay import Floor, GameResult, Meeting
+from undercroft.tools.balance import BEGIN, END, RulesetStats, replace_section, ruleset_stats, verdicts, wilson
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -296,17 +296,17 @@ def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.Ca
 def test_prose_edited_while_the_games_play_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Found in use: a section of prose written into BALANCE.md during a 17-minute run was lost, the command having
     rewritten the file as it was when it started."""
-    import undercroft.autoplay
+    import undercroft.tools.autoplay
 
     doc = tmp_path / "BALANCE.md"
     doc.write_text(f"# Balance\n\n{BEGIN}\nstale\n{END}\n", encoding="utf-8")
-    real = undercroft.autoplay.run
+    real = undercroft.tools.autoplay.run
 
     def playing(*args: object, **kwargs: object) -> object:
         doc.write_text(doc.read_text(encoding="utf-8") + "\n## Written meanwhile\n", encoding="utf-8")
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(undercroft.autoplay, "run", playing)
+    monkeypatch.setattr(undercroft.tools.autoplay, "run", playing)
     assert run_balance(tmp_path, "--rulesets", "warden", "--policies", "careful") == 0  # (one batch is enough)
     text = doc.read_text(encoding="utf-8")
     assert "## Written meanwhile" in text and "stale" not in text
@@ -444,10 +444,10 @@ def test_until_settled_stops_when_every_target_is_decided_or_at_the_cap(
     choice leave "at most 5 % without one" in doubt (0 of 60: up to 6 %) until the second (0 of 120: up to 3 %);
     30 %: the win rate's interval straddles the band's edge, so the games go on to the cap (250), in batches from
     the next seed on."""
-    import undercroft.autoplay
+    import undercroft.tools.autoplay
 
     calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(undercroft.autoplay, "run", fake_games(share_won, calls))
+    monkeypatch.setattr(undercroft.tools.autoplay, "run", fake_games(share_won, calls))
     doc = tmp_path / "BALANCE.md"
     argv = ["balance", "--until-settled", "--games", "250", "--seed", "7", "--rulesets", "undercroft"]
     assert main([*argv, "--policies", "careful", "--write", str(doc)]) == 0

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from undercroft.bench.against import Compared, known_rows, table, unpack
 from undercroft.cli.main import main
+from undercroft.tools.bench.against import Compared, known_rows, table, unpack
 
 REPO = Path(__file__).resolve().parents[1]
 

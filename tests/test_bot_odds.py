@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from undercroft.autoplay import play_game
 from undercroft.bot import Bot, meeting, policy
 from undercroft.bot.meeting import best
 from undercroft.content import Content
@@ -14,6 +13,7 @@ from undercroft.rules.actions import Action
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import fight_odds
+from undercroft.tools.autoplay import play_game
 
 
 def test_the_best_way_is_the_greatest_a_tie_to_six_places_the_preferred() -> None:

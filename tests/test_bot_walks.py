@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from undercroft.autoplay import Timing, play_game
 from undercroft.bot import Bot
 from undercroft.bot.planning import Walker
 from undercroft.content import Content
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
+from undercroft.tools.autoplay import Timing, play_game
 
 Point = tuple[int, int]
 

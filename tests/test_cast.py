@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from engine_helpers import content
 
-from undercroft.autoplay import play_game
 from undercroft.cli.main import main
 from undercroft.term.cast import CastOptions, write_cast
+from undercroft.tools.autoplay import play_game
 
 
 def read_cast(path: Path) -> tuple[dict[str, object], list[tuple[float, str]]]:

@@ -139,8 +139,8 @@ def test_the_bots_rows_of_a_ruleset_read_one_run(
 ) -> None:
     """bot_step_ratio_warden, bot_us_per_action_warden and step_us_per_action_warden come from one batch of games
     (played once), so the ratio is the two rows' quotient."""
-    from undercroft.autoplay import play_game as play
-    from undercroft.bench import autoplay as bench_autoplay
+    from undercroft.tools.autoplay import play_game as play
+    from undercroft.tools.bench import autoplay as bench_autoplay
 
     played: list[int] = []
 

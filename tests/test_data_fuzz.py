@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from undercroft.autoplay import play_game
 from undercroft.content import DataError, load_content
 from undercroft.paths import data_dir
+from undercroft.tools.autoplay import play_game
 
 DATA = data_dir()
 FILES = sorted(p.name for p in DATA.glob("*.yaml"))

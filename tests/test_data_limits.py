@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 import yaml
 
-from undercroft.autoplay import play_game
 from undercroft.content import load_content
 from undercroft.content import schema as s
+from undercroft.tools.autoplay import play_game
 
 Data = dict[str, Any]
 ACTIONS = 60  # accepted actions per game (15 against crowds: the bot's fight odds are slow against 30 monsters)

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from engine_helpers import content
 
-from undercroft.autoplay import MAX_ACTIONS
 from undercroft.bot import Bot
 from undercroft.record import load_recording
 from undercroft.rules.actions import Action, Move
 from undercroft.rules.digest import DIGEST_HEX, PARTS, differing, full_digest
 from undercroft.rules.game import Game
+from undercroft.tools.autoplay import MAX_ACTIONS
 
 
 def test_a_step_changes_the_parts_it_touches_and_only_those() -> None:

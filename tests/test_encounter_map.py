@@ -454,7 +454,7 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
 def test_the_ways_out_kept_are_the_ways_out_worked_out_afresh(ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # ways_out.exits keeps its last answer by what it depends on; each answer it gives, kept or not, must be the one
     # worked out afresh from the state (the bot's games ask at every decision of a meeting or a fight).
-    from undercroft.autoplay import play_game
+    from undercroft.tools.autoplay import play_game
 
     kept = ways_out.exits
     asked = [0, 0]  # answers given, answers given from the memo

@@ -12,7 +12,7 @@ import sys
 PROBE = """
 import json, sys, tempfile
 from pathlib import Path
-import undercroft.autoplay, undercroft.sim.odds
+import undercroft.tools.autoplay, undercroft.sim.odds
 from undercroft.content import load_content
 from undercroft.paths import data_dir
 from undercroft.record import Recorder, play_step

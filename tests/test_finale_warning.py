@@ -14,13 +14,13 @@ from test_term_app import FakeTerm
 from test_ui_encounter_map import beside
 from ui_helpers import Driver, press, screen
 
-from undercroft.autoplay import had_a_way_out, note_warning, play_game
 from undercroft.rules.actions import Bribe, Move, Run, Talk
 from undercroft.rules.finale import Terms
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.term.app import TerminalFrontEnd
+from undercroft.tools.autoplay import had_a_way_out, note_warning, play_game
 from undercroft.ui import loop
 from undercroft.ui.scenes import EncounterScene, ExploreScene, SceneStack, game_stack
 from undercroft.ui.scenes.choice import ChoiceScene

@@ -3,7 +3,7 @@
 1. the rules core (``undercroft.rules``) imports no front end, no recorder, simulator, bot, command line or
    narration, none of tcod's window/console/event modules, and neither the wall clock nor the global random;
 2. the front ends (``undercroft.ui``, ``undercroft.term``) never import the command line (``undercroft.cli``);
-3. the subcommand modules (``undercroft.cli.*``) and the benchmarks (``undercroft.bench``) never import the command
+3. the subcommand modules (``undercroft.cli.*``) and the tools (``undercroft.tools``) never import the command
    line's entry point (``undercroft.cli.main``, which imports every subcommand module);
 4. no two packages of undercroft import each other, directly or round a loop;
 5. the screens and what they tell (``undercroft.ui``, ``undercroft.term``, ``undercroft.recap``,
@@ -11,11 +11,13 @@
    (``undercroft.sim``), never the reference player's valuations;
 6. the data layer (``undercroft.content``) needs only the dice notation and the escaping of text
    (``undercroft.printable``), not the rules, and no two of its modules import each other; the notation, the
-   escaping and the dev tools are leaves.
+   escaping and the import scanner (``undercroft.tools.architecture``) are leaves;
+7. only the command line imports the tools (``undercroft.tools``: the bots' batches, the balance report, the
+   benchmarks), so the game never loads them (what ``play`` loads: ``tests/test_tools_apart.py``).
 
 Each failure names the ``file:line`` of the offending import. The second half of this file proves every check
 can fail, on a tiny synthetic package written to ``tmp_path``. The scanner is shared with the generator of
-docs/ARCHITECTURE.md: :mod:`undercroft.devtools.architecture`.
+docs/ARCHITECTURE.md: :mod:`undercroft.tools.architecture`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from undercroft.devtools.architecture import (
+from undercroft.tools.architecture import (
     PACKAGE,
     Import,
     Scan,
@@ -49,8 +51,7 @@ RULES_MUST_NOT_IMPORT: tuple[str, ...] = (
     f"{PACKAGE}.bot",
     f"{PACKAGE}.cli",
     f"{PACKAGE}.narrate",
-    f"{PACKAGE}.bench",
-    f"{PACKAGE}.devtools",
+    f"{PACKAGE}.tools",
     # tcod: any module of it runs tcod/__init__, which imports all of tcod (the window, the console, SDL's
     # events); the field of view's C library comes through undercroft.rules.libtcod, which imports no tcod module
     "tcod",
@@ -68,7 +69,7 @@ TELLERS: tuple[str, ...] = (*FRONT_ENDS, f"{PACKAGE}.recap", f"{PACKAGE}.narrate
 TELLERS_MUST_NOT_IMPORT: tuple[str, ...] = (f"{PACKAGE}.bot",)
 
 ENTRY_POINT = f"{PACKAGE}.cli.main"
-BELOW_THE_ENTRY_POINT: tuple[str, ...] = (f"{PACKAGE}.cli", f"{PACKAGE}.bench")  # cli.main itself excepted
+BELOW_THE_ENTRY_POINT: tuple[str, ...] = (f"{PACKAGE}.cli", f"{PACKAGE}.tools")  # cli.main itself excepted
 
 # Known violations, allowed for now: (importer, imported) module pairs -> why, and who removes them.
 # This must become EMPTY; an entry that no longer matches any import fails test_known_violations_are_still_real,
@@ -95,6 +96,21 @@ LIBTCOD_ADAPTER: tuple[str, str] = (f"{PACKAGE}.rules.libtcod", "tcod.cffi")
 
 def front_end_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Import]:
     return [i for fe in FRONT_ENDS for i in forbidden_imports(scan, fe, FRONT_ENDS_MUST_NOT_IMPORT, allowed)]
+
+
+TOOLS = f"{PACKAGE}.tools"
+TOOLS_USERS: tuple[str, ...] = (f"{PACKAGE}.cli", TOOLS)
+
+
+def tools_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Import]:
+    skip = set(allowed)
+    return [
+        i
+        for i in scan.imports
+        if matches(i.imported, TOOLS)
+        and not any(matches(i.importer, m) for m in TOOLS_USERS)
+        and (i.importer, i.imported) not in skip
+    ]
 
 
 def teller_violations(scan: Scan, allowed: Iterable[tuple[str, str]] = ()) -> list[Import]:
@@ -140,7 +156,7 @@ def scan() -> Scan:
 @pytest.mark.slow
 def test_the_scanner_sees_the_tree(scan: Scan) -> None:
     """Guards the checks below against passing because they saw nothing."""
-    assert {"rules", "content", "ui", "term", "cli", "notation", "devtools"} <= set(scan.units())
+    assert {"rules", "content", "ui", "term", "cli", "notation", "tools"} <= set(scan.units())
     pairs = {(i.importer, i.imported) for i in scan.imports}
     assert (f"{PACKAGE}.rules.dice", f"{PACKAGE}.notation") in pairs
     assert (f"{PACKAGE}.rules.sight", f"{PACKAGE}.rules.libtcod") in pairs  # the field of view's C library
@@ -165,6 +181,11 @@ def test_screens_recap_and_narration_never_import_the_bot(scan: Scan) -> None:
     assert not found, "ui/, term/, recap and narrate/ show the rules' chances (undercroft.sim):\n" + _lines(found)
 
 
+def test_only_the_command_line_imports_the_tools(scan: Scan) -> None:
+    found = tools_violations(scan, KNOWN_VIOLATIONS)
+    assert not found, "the game must not load undercroft.tools (only cli/ does, in its handlers):\n" + _lines(found)
+
+
 def test_subcommands_and_benchmarks_never_import_the_entry_point(scan: Scan) -> None:
     found = entry_point_violations(scan, KNOWN_VIOLATIONS)
     assert not found, "undercroft.cli.main imports the subcommands; they and bench import cli.common:\n" + _lines(found)
@@ -177,10 +198,10 @@ def test_no_two_packages_import_each_other(scan: Scan) -> None:
 
 def test_content_needs_only_the_notation_and_leaves_stay_leaves(scan: Scan) -> None:
     found = leaf_violations(scan, f"{PACKAGE}.content", [f"{PACKAGE}.notation", f"{PACKAGE}.printable"])
-    for leaf in ("notation", "printable", "devtools"):
+    for leaf in ("notation", "printable", "tools.architecture"):
         found += leaf_violations(scan, f"{PACKAGE}.{leaf}")
     assert not found, (
-        "content may import only undercroft.notation and undercroft.printable; those and devtools nothing:\n"
+        "content may import only undercroft.notation and undercroft.printable; those and the scanner nothing:\n"
         + _lines(found)
     )
 
@@ -226,7 +247,7 @@ TINY: dict[str, str] = {
     "src/undercroft/cli/__init__.py": "from undercroft import rules\nfrom undercroft.rules import pure\n",
     "src/undercroft/cli/main.py": "from undercroft.cli import play\n",  # fine: the entry point imports its commands
     "src/undercroft/cli/play.py": "from undercroft.cli.main import main\n",  # line 1: a subcommand imports it back
-    "src/undercroft/bench/core.py": (
+    "src/undercroft/tools/bench/core.py": (
         "import importlib\n"
         "def load() -> None:\n"
         "    importlib.import_module('undercroft.cli.main')\n"  # line 3: a benchmark imports it
@@ -235,6 +256,7 @@ TINY: dict[str, str] = {
     "src/undercroft/notation.py": "import re\n",
     "src/undercroft/recap.py": "from undercroft.bot import meeting\n",  # line 1: the recap imports the bot
     "src/undercroft/narrate/__init__.py": "def told() -> None:\n    import undercroft.bot.policy\n",  # line 2
+    "src/undercroft/sim/__init__.py": "def odds() -> None:\n    from undercroft.tools import autoplay\n",  # line 2
     "src/undercroft/__init__.py": "",
 }
 
@@ -256,8 +278,8 @@ def test_checker_resolves_relative_and_from_imports(tiny: Scan) -> None:
     assert ("undercroft.rules.pure", "undercroft.notation", 2) in pairs  # Dice is a name, not a module
     dynamic = [i for i in tiny.imports if i.dynamic]
     assert [(i.importer, i.imported) for i in dynamic] == [
-        ("undercroft.bench.core", "undercroft.cli.main"),
         ("undercroft.term", "undercroft.cli"),
+        ("undercroft.tools.bench.core", "undercroft.cli.main"),
     ]
 
 
@@ -292,11 +314,18 @@ def test_checker_catches_a_screen_the_recap_or_narration_importing_the_bot(tiny:
     ]
 
 
+def test_checker_catches_the_game_importing_the_tools(tiny: Scan) -> None:
+    found = tools_violations(tiny)
+    assert [i.describe() for i in found] == [
+        "src/undercroft/sim/__init__.py:2: undercroft.sim imports undercroft.tools"
+    ]
+
+
 def test_checker_catches_a_subcommand_or_a_benchmark_importing_the_entry_point(tiny: Scan) -> None:
     found = entry_point_violations(tiny)
     assert [i.describe() for i in found] == [
         "src/undercroft/cli/play.py:1: undercroft.cli.play imports undercroft.cli.main",
-        "src/undercroft/bench/core.py:3: undercroft.bench.core imports (dynamically) undercroft.cli.main",
+        "src/undercroft/tools/bench/core.py:3: undercroft.tools.bench.core imports (dynamically) undercroft.cli.main",
     ]
     assert entry_point_violations(tiny, {("undercroft.cli.play", "undercroft.cli.main")}) == found[1:]
 

@@ -13,10 +13,10 @@ from engine_helpers import content
 from test_ui_encounter_map import in_a_new_room, meet_at
 from ui_helpers import Driver, rows, screen
 
-from undercroft.autoplay import game_seed
 from undercroft.bot import Bot
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
+from undercroft.tools.autoplay import game_seed
 from undercroft.ui.layout import MAP_MIN, MIN_H, MIN_W, PANEL_W, Camera, Layout, Rect, panel_on_right
 from undercroft.ui.scenes import SceneStack, game_stack
 from undercroft.ui.session import Session

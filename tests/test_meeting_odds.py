@@ -1,11 +1,11 @@
-"""The meeting-odds report (python -m undercroft.meeting_odds): every meeting counted once, in one band."""
+"""The meeting-odds report (python -m undercroft.tools.meeting_odds): every meeting counted once, in one band."""
 
 from __future__ import annotations
 
 import pytest
 
 from undercroft.content import Content
-from undercroft.meeting_odds import BANDS, main, play, table
+from undercroft.tools.meeting_odds import BANDS, main, play, table
 
 
 def test_each_meeting_of_a_game_falls_in_exactly_one_band(content: Content) -> None:

@@ -13,7 +13,6 @@ from test_overlap import broken_frames
 from ui_helpers import Driver, screen
 
 from undercroft import record
-from undercroft.autoplay import play_game
 from undercroft.bot import Bot
 from undercroft.recap import read_run, replay_command, turning_lines
 from undercroft.record import Recorder, play_step
@@ -24,6 +23,7 @@ from undercroft.rules.names import the
 from undercroft.rules.types import Mode
 from undercroft.sim import chances
 from undercroft.sim.odds import fight_odds
+from undercroft.tools.autoplay import play_game
 from undercroft.ui import render
 from undercroft.ui.scenes import EndScene, SceneStack
 from undercroft.ui.session import Session, morgue_text, party_lines

@@ -18,9 +18,9 @@ from test_ui_encounter_map import beside
 from test_ui_shop import at_the_merchant
 from ui_helpers import Driver, isolate_user_data, press
 
-from undercroft.autoplay import game_seed
 from undercroft.bot import Bot
 from undercroft.rules.dice import ScriptedDice
+from undercroft.tools.autoplay import game_seed
 from undercroft.ui import keymap, render
 from undercroft.ui.scenes import (
     HelpScene,

@@ -10,7 +10,6 @@ import tcod.event
 from engine_helpers import content
 from tcod.event import KeySym, Modifier
 
-from undercroft.autoplay import game_seed
 from undercroft.bot import Bot
 from undercroft.rules.actions import (
     Action,
@@ -31,6 +30,7 @@ from undercroft.rules.actions import (
 )
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.tools.autoplay import game_seed
 from undercroft.ui.keys import key
 from undercroft.ui.scenes import SceneStack, game_stack
 from undercroft.ui.session import Session

@@ -11,8 +11,9 @@ from engine_helpers import content
 from test_no_cut import box_text
 from test_ui_replay import recorded_game, user  # noqa: F401  (the fixture)
 
-from undercroft import paths, record, saves
-from undercroft.autoplay import play_game
+from undercroft import paths, record
+from undercroft.record import saves
+from undercroft.tools.autoplay import play_game
 from undercroft.ui import render
 from undercroft.ui.replay_view import ReplayScene, branch, screenshot_stack
 

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from undercroft import record
-from undercroft.autoplay import play_game
 from undercroft.bot import Bot
 from undercroft.content import Content, load_content
 from undercroft.record import (
@@ -29,10 +28,11 @@ from undercroft.record import (
     state_summary,
 )
 from undercroft.record.format import state_digests
+from undercroft.record.saves import latest_unfinished, new_save_path, saves_dir
 from undercroft.rules.actions import Action, Descend, Move, Rest, Wait
 from undercroft.rules.digest import PARTS
 from undercroft.rules.game import Game
-from undercroft.saves import latest_unfinished, new_save_path, saves_dir
+from undercroft.tools.autoplay import play_game
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 

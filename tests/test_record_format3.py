@@ -12,8 +12,6 @@ import pytest
 from format2 import write_format_2
 from test_replay_cli import Run, one_error_line
 
-from undercroft import saves
-from undercroft.autoplay import play_game
 from undercroft.bot import Bot
 from undercroft.content import Content
 from undercroft.record import (
@@ -23,6 +21,7 @@ from undercroft.record import (
     load_recording,
     play_step,
     replay,
+    saves,
 )
 from undercroft.record.format import _chain_text, _line
 from undercroft.rules.actions import (
@@ -40,6 +39,7 @@ from undercroft.rules.actions import (
 )
 from undercroft.rules.digest import DIGEST_HEX, PARTS
 from undercroft.rules.game import Game
+from undercroft.tools.autoplay import play_game
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 GOLDEN3 = sorted((GOLDEN_DIR / "v3").glob("*.jsonl"))

@@ -20,7 +20,6 @@ from test_replay_cli import Run
 from test_side_files import within
 
 from undercroft import __version__, record
-from undercroft.autoplay import play_game
 from undercroft.bot import Bot
 from undercroft.cli.main import main
 from undercroft.content import Content
@@ -43,6 +42,7 @@ from undercroft.record import (
 from undercroft.record.format import _line
 from undercroft.rules.actions import Rest
 from undercroft.rules.game import Game
+from undercroft.tools.autoplay import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "v3" / "warden-33.jsonl"
@@ -115,7 +115,7 @@ def test_a_fifo_in_the_saves_folder_is_passed_over(tmp_path: Path, unfinished: P
     os.mkfifo(tmp_path / "zz-fifo.jsonl")
     (tmp_path / "game.jsonl").write_bytes(unfinished.read_bytes())
     code = (
-        "import sys; from pathlib import Path; from undercroft.saves import latest_unfinished; "
+        "import sys; from pathlib import Path; from undercroft.record.saves import latest_unfinished; "
         "print(latest_unfinished(Path(sys.argv[1])))"
     )
     p = subprocess.run(

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from format2 import as_format_2
 
-from undercroft.autoplay import play_game
 from undercroft.content import Content, load_content
 from undercroft.record import MAX_LINE, load_recording
 from undercroft.record.format import _line
+from undercroft.tools.autoplay import play_game
 
 Run = Callable[..., tuple[int, str, str]]  # (the `run` fixture: tests/conftest.py)
 

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from undercroft.autoplay import play_game
 from undercroft.content import Content
 from undercroft.record import load_recording, replay
 from undercroft.record.format import _line
 from undercroft.record.shrink import Goal, attempt, shrink
 from undercroft.rules.actions import Descend, Move
 from undercroft.rules.game import Game
+from undercroft.tools.autoplay import play_game
 
 Run = Callable[..., tuple[int, str, str]]  # (the `run` fixture: tests/conftest.py)
 

@@ -10,9 +10,9 @@ import pytest
 from engine_helpers import content
 from test_record_format3 import rechain
 
-from undercroft.bench.replay import write_long_recording
 from undercroft.cli.main import main
 from undercroft.record import Desync, load_recording, replay, replay_file
+from undercroft.tools.bench.replay import write_long_recording
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("**/*.jsonl"))
 

@@ -9,7 +9,6 @@ from functools import cache
 import pytest
 from engine_helpers import content
 
-from undercroft.autoplay import game_seed
 from undercroft.bot import Bot
 from undercroft.narrate import Narrator
 from undercroft.rules import encounter
@@ -30,6 +29,7 @@ from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code
 from undercroft.rules.types import Behaviour, Mode, Origin
+from undercroft.tools.autoplay import game_seed
 
 pytestmark = pytest.mark.usefixtures("autoplayed")  # the games below, played once per session (conftest)
 

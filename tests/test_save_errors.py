@@ -23,7 +23,8 @@ from engine_helpers import content
 from tcod.event import KeySym
 from ui_helpers import Driver, isolate_user_data, names, press, screen
 
-from undercroft import record, saves
+from undercroft import record
+from undercroft.record import saves
 from undercroft.rules.actions import Action, Rest
 from undercroft.rules.game import Game
 from undercroft.ui.scenes import SceneStack, TitleScene, game_stack

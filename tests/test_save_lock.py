@@ -17,7 +17,7 @@ from engine_helpers import content
 from tcod.event import KeySym
 from ui_helpers import Driver, isolate_user_data, names, press, screen
 
-from undercroft import saves
+from undercroft.record import saves
 from undercroft.rules.actions import Rest
 from undercroft.ui.scenes import SceneStack, TitleScene
 from undercroft.ui.session import Session
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="no save lock on
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 HOLD = (
-    "import sys, time; from pathlib import Path; from undercroft.saves import SaveLock; "
+    "import sys, time; from pathlib import Path; from undercroft.record.saves import SaveLock; "
     "lock = SaveLock.acquire(Path(sys.argv[1])); print('locked', flush=True); time.sleep(60)"
 )
 

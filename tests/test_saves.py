@@ -13,10 +13,12 @@ from engine_helpers import content
 from tcod.event import KeySym
 from ui_helpers import Driver, isolate_user_data, names, press, screen, type_text
 
-from undercroft import autoplay, record, saves
+from undercroft import record
 from undercroft.cli.main import main
+from undercroft.record import saves
 from undercroft.rules.actions import Rest
 from undercroft.rules.rng import parse_seed
+from undercroft.tools import autoplay
 from undercroft.ui.scenes import PastGamesScene, SceneStack, TitleScene
 from undercroft.ui.session import Session
 

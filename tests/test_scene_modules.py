@@ -11,10 +11,10 @@ from tcod.event import KeySym
 from ui_helpers import press
 
 from undercroft.content import load_content
-from undercroft.devtools.architecture import module_cycles, scan_package
 from undercroft.paths import data_dir
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
+from undercroft.tools.architecture import module_cycles, scan_package
 from undercroft.ui.scenes import (
     ChaseScene,
     CombatScene,

@@ -73,7 +73,7 @@ def test_gems_carried_out_count_their_value_and_a_dead_partys_none() -> None:
 
 def dead_game(path: Path) -> Game:
     """The first bot game from seed 5 on that ends in death, recorded at ``path``."""
-    from undercroft.autoplay import play_game
+    from undercroft.tools.autoplay import play_game
 
     for seed in range(5, 60):
         play_game(content(), "warden", seed, record=str(path), max_actions=5000)

@@ -15,9 +15,10 @@ import pytest
 from engine_helpers import content
 from ui_helpers import Driver, isolate_user_data, screen
 
-from undercroft import autoplay, save_index, saves
 from undercroft.cli.main import main
+from undercroft.record import save_index, saves
 from undercroft.rules.actions import Rest
+from undercroft.tools import autoplay
 from undercroft.ui.scenes import SceneStack, TitleScene
 from undercroft.ui.session import Session
 

@@ -12,9 +12,9 @@ from tcod.event import KeySym, Modifier
 from ui_helpers import isolate_user_data, seek_fight_key
 
 from undercroft import record
+from undercroft.record.saves import latest_unfinished
 from undercroft.rules.actions import Move
 from undercroft.rules.types import Mode
-from undercroft.saves import latest_unfinished
 from undercroft.ui import loop
 from undercroft.ui.frontend import NullFrontEnd
 from undercroft.ui.keys import key

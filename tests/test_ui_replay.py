@@ -16,7 +16,8 @@ from engine_helpers import content
 from tcod.event import KeySym, Modifier
 from ui_helpers import Driver, isolate_user_data, names, press, screen, seek_fight_key, type_text
 
-from undercroft import record, saves
+from undercroft import record
+from undercroft.record import saves
 from undercroft.rules.game import Game
 from undercroft.ui import loop, render
 from undercroft.ui.app import Window

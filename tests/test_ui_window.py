@@ -17,7 +17,7 @@ from tcod.cffi import lib
 from tcod.event import KeySym, Modifier
 from ui_helpers import isolate_user_data, seek_fight_key
 
-from undercroft import saves
+from undercroft.record import saves
 from undercroft.ui import app, loop
 from undercroft.ui.app import Window
 from undercroft.ui.frontend import EventSource, FrontEndFactory

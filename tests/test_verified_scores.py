@@ -19,12 +19,14 @@ from engine_helpers import content
 from tcod.event import KeySym
 from ui_helpers import Driver, isolate_user_data, press, screen
 
-from undercroft import autoplay, record, save_index, saves
+from undercroft import record
 from undercroft.cli.main import main
 from undercroft.content import load_content
+from undercroft.record import save_index, saves
 from undercroft.record.format import _chain_text, _line
 from undercroft.rules.actions import Rest
 from undercroft.rules.game import Game
+from undercroft.tools import autoplay
 from undercroft.ui.scenes import PastGamesScene, SceneStack, TitleScene
 from undercroft.ui.session import Session
 

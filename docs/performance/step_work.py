@@ -18,10 +18,10 @@ import collections
 import time
 from typing import Any
 
-from undercroft.autoplay import play_game
 from undercroft.content import load_content
 from undercroft.paths import data_dir
 from undercroft.rules.game import Game
+from undercroft.tools.autoplay import play_game
 
 KINDS = ("move", "rest", "attack", "fight", "descend", "talk", "run")
 COUNTED = {

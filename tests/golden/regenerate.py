@@ -35,9 +35,9 @@ def regenerate(directory: Path = HERE, formats: tuple[int, ...] = FORMATS) -> li
         sys.path.insert(0, str(HERE.parent))
     from format2 import as_format_2
 
-    from undercroft.autoplay import play_game
     from undercroft.content import load_content
     from undercroft.paths import data_dir
+    from undercroft.tools.autoplay import play_game
 
     content = load_content(data_dir())
     out = []

@@ -1,5 +1,5 @@
 """The bots that play whole games headless (``undercroft autoplay``, ``balance``, ``soak``; the games themselves are
-played by :func:`undercroft.autoplay.play_game`): the careful reference player, the novice, the greedy player and
+played by :func:`undercroft.tools.autoplay.play_game`): the careful reference player, the novice, the greedy player and
 the thorough player.
 
 :mod:`~undercroft.bot.policy` chooses an action mode by mode (:class:`Bot`, the careful player);

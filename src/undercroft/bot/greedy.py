@@ -2,7 +2,7 @@
 
 It is the careful bot (:class:`~undercroft.bot.policy.Bot`) in everything but its judgment at a meeting: it walks,
 rests, shops and drinks as the careful bot does, so that the careful bot against it measures judgment, not
-shopping (the balance target: the careful bot wins at least 1.3 times its rate, :data:`undercroft.balance`):
+shopping (the balance target: the careful bot wins at least 1.3 times its rate, :data:`undercroft.tools.balance`):
 
 * **a meeting, a fight**: of the chances the panel shows (the fight's win, :func:`~undercroft.bot.meeting.fight_win`;
   getting away, :func:`~undercroft.sim.chances.escape_chance`; talk, :func:`~undercroft.sim.chances.talk_chance`;

@@ -1,6 +1,6 @@
 """``undercroft autoplay``: the bot plays whole games headless and the command line summarizes them (the soak test).
 
-The games are played by :func:`undercroft.autoplay.run` (in ``--jobs`` processes or on a Dask cluster; the same
+The games are played by :func:`undercroft.tools.autoplay.run` (in ``--jobs`` processes or on a Dask cluster; the same
 results either way). Exit status: 0 fine, 1 a game crashed, 2 an argument that cannot be used (one line).
 """
 
@@ -55,10 +55,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd_autoplay(args: argparse.Namespace) -> int:
-    from undercroft import autoplay
-    from undercroft.autoplay import MAX_ACTIONS, GameResult, game_seed, summarize
     from undercroft.cli import progress
     from undercroft.rules.rng import parse_seed
+    from undercroft.tools import autoplay
+    from undercroft.tools.autoplay import MAX_ACTIONS, GameResult, game_seed, summarize
 
     content = load_data(args)
     if args.ruleset not in content.rulesets:
@@ -137,7 +137,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
 
 
 def _print_depth(summary: dict[str, Any]) -> None:
-    """The floor-by-floor measures (:func:`undercroft.autoplay.depth_report`) as text."""
+    """The floor-by-floor measures (:func:`undercroft.tools.autoplay.depth_report`) as text."""
     print("  floor  arrived  deaths  flat  HP lost a fight  gold in  potions  spent  level")
     for f in summary["floors"]:
         print(

@@ -2,7 +2,7 @@
 
 The bot plays ``--games`` games of each ruleset of ``--rulesets`` (game i with seed ``game_seed(--seed, i)``,
 as ``undercroft autoplay`` does; the results are the same whatever ``--jobs`` or ``--dask``). Their statistics
-and targets (:mod:`undercroft.balance`) replace the generated section of ``--write`` (default docs/BALANCE.md
+and targets (:mod:`undercroft.tools.balance`) replace the generated section of ``--write`` (default docs/BALANCE.md
 under the current directory; the rest of the file is kept byte for byte), and three PNG charts are drawn into
 ``--charts`` (default the folder ``balance`` beside that file) when matplotlib is installed. Output: a short
 summary per ruleset, or with ``--json`` the statistics as one JSON object. Exit status 0, 1 if a game crashed,
@@ -36,9 +36,9 @@ from undercroft.cli.soak import RULESETS
 from undercroft.printable import printable
 
 if TYPE_CHECKING:
-    from undercroft.autoplay import GameResult
     from undercroft.cli import progress
     from undercroft.content import Content
+    from undercroft.tools.autoplay import GameResult
 
 DEFAULT_WRITE = Path("docs") / "BALANCE.md"
 BATCH = 100  # --until-settled: games of a ruleset and policy played between two looks at its targets
@@ -163,8 +163,8 @@ def _play(
     args: argparse.Namespace, content: Content, name: str, first: int, n: int, policy: str, bar: progress.Bar
 ) -> list[GameResult]:
     """``n`` games of ``name`` by the bot of ``policy``, the first with seed ``first`` (a batch of the balance)."""
-    from undercroft import autoplay
-    from undercroft.autoplay import MAX_ACTIONS
+    from undercroft.tools import autoplay
+    from undercroft.tools.autoplay import MAX_ACTIONS
 
     def tick(r: GameResult) -> None:
         bar.update(1, f"{name} {policy}")
@@ -186,10 +186,10 @@ def _play(
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from undercroft import balance, balance_charts
-    from undercroft.autoplay import game_seed
     from undercroft.cli import progress
     from undercroft.rules.rng import parse_seed
+    from undercroft.tools import balance, balance_charts
+    from undercroft.tools.autoplay import game_seed
 
     content = load_data(args)
     names = _rulesets(args.rulesets, list(content.rulesets))

@@ -1,4 +1,4 @@
-"""``undercroft bench``: its arguments, and the rows it prints; the metrics are :mod:`undercroft.bench`."""
+"""``undercroft bench``: its arguments, and the rows it prints; the metrics are :mod:`undercroft.tools.bench`."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _against(args)
     from tqdm import tqdm
 
-    from undercroft.bench.core import METRICS, BenchError, select
     from undercroft.cli import progress
+    from undercroft.tools.bench.core import METRICS, BenchError, select
 
     results: dict[str, float] = {}
     try:
@@ -55,8 +55,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _against(args: argparse.Namespace) -> int:
-    from undercroft.bench import against
-    from undercroft.bench.core import METRICS, BenchError, select
+    from undercroft.tools.bench import against
+    from undercroft.tools.bench.core import METRICS, BenchError, select
 
     try:
         names = select(args.only or ",".join(against.DEFAULT_ROWS))

@@ -13,7 +13,7 @@ from undercroft.printable import printable
 
 if TYPE_CHECKING:
     from undercroft.content import Content
-    from undercroft.saves import GameInfo
+    from undercroft.record.saves import GameInfo
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,8 +56,8 @@ REPLAY_FOR_S = 20.0  # a first listing of a large folder answers within this (an
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from undercroft import saves
     from undercroft.cli.progress import Bar, wanted
+    from undercroft.record import saves
 
     content = load_data(args)
     notes: list[str] = []
@@ -102,7 +102,7 @@ def _json_lists(lists: dict[str, list[dict[str, object]]], notes: list[str]) -> 
 
 
 def _print_scores(past: list[GameInfo], content: Content, notes: list[str], *, as_json: bool, data: str) -> int:
-    from undercroft import saves
+    from undercroft.record import saves
 
     tables = saves.high_scores(past, content)
     if as_json:

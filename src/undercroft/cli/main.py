@@ -170,7 +170,7 @@ def _known_error(exc: Exception) -> int | None:
     """The exit status of an error the user can fix (bad data: every problem; no saves folder: one line); None for
     any other exception (it goes on up)."""
     from undercroft.content import DataError  # (imported here: the data layer is not loaded to show --help)
-    from undercroft.saves import SavesFolderError
+    from undercroft.record.saves import SavesFolderError
 
     if isinstance(exc, SavesFolderError):
         print(f"undercroft: {printable(str(exc))}", file=sys.stderr)

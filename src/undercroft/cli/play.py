@@ -46,7 +46,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.daily:
         if args.seed is not None:
             raise UserError("--daily plays the day's seed: give --seed or --daily, not both", EXIT_USAGE)
-        from undercroft.saves import daily_word, today_utc
+        from undercroft.record.saves import daily_word, today_utc
 
         daily = today_utc()
         args.seed = daily_word(daily)
@@ -56,7 +56,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UserError(f"--seed: {exc}") from None
 
-    from undercroft import saves
+    from undercroft.record import saves
 
     saves.saves_dir()  # (SavesFolderError, one line: before a window opens on a game that could not be saved)
     from undercroft.term.app import TERMINAL_HINT, choose

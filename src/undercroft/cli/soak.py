@@ -31,8 +31,8 @@ from undercroft.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from undercroft.autoplay import GameResult
     from undercroft.content import Content
+    from undercroft.tools.autoplay import GameResult
 
 RULESETS: tuple[str, ...] = ("undercroft", "crawler", "citadel", "warden")  # (and balance's, by default)
 
@@ -98,13 +98,13 @@ def soak(
     """Play and verify ``games`` games of each ruleset; the result (see the module docstring), with ``problems``:
     one line for each crash and desync, in the order of the rulesets and the games.
 
-    The games are played by :func:`undercroft.autoplay.run` in ``jobs`` processes (default: one per core) or on
+    The games are played by :func:`undercroft.tools.autoplay.run` in ``jobs`` processes (default: one per core) or on
     the Dask cluster at ``dask``; each recording is verified here as it arrives (while the workers play on). The
     result is the same whatever ``jobs``, apart from ``seconds``. ``progress`` is called with one line per ruleset
     done; ``bar`` draws a progress bar over all the games on stderr."""
-    from undercroft import autoplay
     from undercroft.cli.progress import Bar
     from undercroft.rules.rng import parse_seed
+    from undercroft.tools import autoplay
 
     content = load_data(args)
     for name in rulesets:

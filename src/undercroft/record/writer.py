@@ -152,8 +152,8 @@ class Recorder:
 
         ``batch``: the action lines (format 3) gathered in memory and written together, with one write. A game
         someone plays writes every action at once (1, the default): a killed process loses nothing. The bot's
-        games (:func:`undercroft.autoplay.play_game`) gather a few dozen: the file still holds whole lines only, an
-        exception in the engine, the end of the game or :meth:`close` writes what was gathered first, and only a
+        games (:func:`~undercroft.tools.autoplay.play_game`) gather a few dozen: the file still holds whole lines only,
+        an exception in the engine, the end of the game or :meth:`close` writes what was gathered first, and only a
         process killed outright loses the last lines gathered.
 
         Raises :class:`SaveError` (an ``OSError``) when the directory, the file or its header cannot be written;

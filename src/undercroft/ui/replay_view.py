@@ -17,9 +17,10 @@ import tcod.console
 import tcod.event
 from tcod.event import KeySym
 
-from undercroft import record, saves
+from undercroft import record
 from undercroft.content import Content
 from undercroft.narrate import Narrator
+from undercroft.record import saves
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game

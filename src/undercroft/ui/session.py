@@ -4,7 +4,7 @@ Every player action goes through :meth:`Session.act`, which uses :func:`undercro
 finish, crash capture) whenever there is a recorder. A session without a recorder is a replay being watched or a
 screenshot being taken.
 
-A recorded session holds the lock of its save (:class:`undercroft.saves.SaveLock`) from :meth:`Session.new` or
+A recorded session holds the lock of its save (:class:`undercroft.record.saves.SaveLock`) from :meth:`Session.new` or
 :meth:`Session.resume` until :meth:`Session.close`: one save, one game. It also tells the player when the
 recording cannot be written (a full disk): :meth:`Session.save_problem`, a "bad" line in the log when that starts
 and "Saved again." when it is over; what is still unsaved when the game is closed is kept in
@@ -27,9 +27,9 @@ from typing import ClassVar
 import tcod.console
 
 from undercroft import recap, record
-from undercroft import saves as saves_mod
 from undercroft.content import Content
 from undercroft.narrate import LEVELS, Entry, Level, LogLine, Narrator, Unseen, finale, plural
+from undercroft.record import saves as saves_mod
 from undercroft.rules.actions import Action
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -197,7 +197,7 @@ class Session:
     def resume(cls, content: Content, path: Path) -> Session:
         """Continue an unfinished recording exactly where it stopped (the log is rebuilt from the replay).
 
-        Raises :class:`undercroft.saves.SaveLocked` when the game is open in another process, and
+        Raises :class:`undercroft.record.saves.SaveLocked` when the game is open in another process, and
         :class:`undercroft.record.Desync` when the recording does not replay (a state differs from the one it
         records): then nothing is written to it."""
         path = Path(path)
@@ -357,7 +357,7 @@ class Session:
         if not self.seed_text:
             seed = self.game.state.seed
             if self.path is not None:
-                from undercroft.saves import seed_label
+                from undercroft.record.saves import seed_label
 
                 self.seed_text = seed_label(self.path, seed)
             else:

@@ -8,8 +8,8 @@ from pathlib import Path
 import tcod.console
 import tcod.event
 
-from undercroft import saves as saves_mod
 from undercroft.content import Content
+from undercroft.record import saves as saves_mod
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, FAINT, KEY, TITLE
 from undercroft.ui.scenes.base import Pop, Scene, Transition

@@ -1,7 +1,7 @@
 """The title screen: new game (a random seed shown, or one typed in), every unfinished game to continue or abandon,
 the past games, ruleset, help, quit.
 
-A game open in another window (its save locked, see :mod:`undercroft.saves`) is listed as such: Continue and
+A game open in another window (its save locked, see :mod:`undercroft.record.saves`) is listed as such: Continue and
 Abandon are refused and it may be watched instead. A save made with other rules data or other versions is not
 continued silently: Continue names the differences and offers a new branch (a new file) or watching it.
 """
@@ -17,8 +17,8 @@ import tcod.console
 import tcod.event
 
 from undercroft import record
-from undercroft import saves as saves_mod
 from undercroft.content import Content
+from undercroft.record import saves as saves_mod
 from undercroft.rules.rng import parse_seed
 from undercroft.ui import keys, render
 from undercroft.ui.render import DIM, FAINT, TITLE

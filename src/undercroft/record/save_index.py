@@ -1,6 +1,6 @@
 """What each recording says, checked: the saves folder's index (``saves/.index.json``). Every recording is
 replayed once (:func:`examine`) and what the replay showed (:class:`Facts`) is kept by the file's digest and size,
-under a keyed MAC; the listing of :mod:`undercroft.saves` reads it, and ranks only what a replay bore out.
+under a keyed MAC; the listing of :mod:`undercroft.record.saves` reads it, and ranks only what a replay bore out.
 """
 
 from __future__ import annotations

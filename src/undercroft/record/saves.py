@@ -42,8 +42,8 @@ from undercroft.content import Content
 from undercroft.content.loader import file_kind, open_checked, read_data_file
 from undercroft.record.replay import DAILY_PREFIX as DAILY_PREFIX  # (the daily word: checked by every replay)
 from undercroft.record.replay import daily_word as daily_word
+from undercroft.record.save_index import Facts, Index
 from undercroft.rules.rng import parse_seed
-from undercroft.save_index import Facts, Index
 
 ABANDONED = "abandoned"
 META = ".meta.json"

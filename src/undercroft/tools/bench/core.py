@@ -99,14 +99,14 @@ def _load_metrics() -> None:
     """Import the modules that register the other metrics with :func:`metric`, in the order of their rows."""
     import importlib
 
-    importlib.import_module("undercroft.bench.dungeon")
-    importlib.import_module("undercroft.bench.ui")
-    importlib.import_module("undercroft.bench.replay")
-    importlib.import_module("undercroft.bench.listing")
-    importlib.import_module("undercroft.bench.sim")
-    importlib.import_module("undercroft.bench.term")
-    importlib.import_module("undercroft.bench.soak")
-    importlib.import_module("undercroft.bench.autoplay")
+    importlib.import_module("undercroft.tools.bench.dungeon")
+    importlib.import_module("undercroft.tools.bench.ui")
+    importlib.import_module("undercroft.tools.bench.replay")
+    importlib.import_module("undercroft.tools.bench.listing")
+    importlib.import_module("undercroft.tools.bench.sim")
+    importlib.import_module("undercroft.tools.bench.term")
+    importlib.import_module("undercroft.tools.bench.soak")
+    importlib.import_module("undercroft.tools.bench.autoplay")
 
 
 def select(only: str | None) -> list[str]:

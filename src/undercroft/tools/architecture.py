@@ -9,9 +9,9 @@ One scanner serves three users:
 * this script writes the generated section of ``docs/ARCHITECTURE.md`` (a Mermaid graph and a plain list of
   which package imports which) and checks that it is up to date::
 
-      python -m undercroft.devtools.architecture            # print the section
-      python -m undercroft.devtools.architecture --check    # exit 1 if docs/ARCHITECTURE.md is out of date
-      python -m undercroft.devtools.architecture --write    # rewrite the section in docs/ARCHITECTURE.md
+      python -m undercroft.tools.architecture            # print the section
+      python -m undercroft.tools.architecture --check    # exit 1 if docs/ARCHITECTURE.md is out of date
+      python -m undercroft.tools.architecture --write    # rewrite the section in docs/ARCHITECTURE.md
 
 Every ``import`` and ``from ... import ...`` statement counts, wherever it stands (top level, inside a function,
 under ``if TYPE_CHECKING:``), and so does ``importlib.import_module("literal")`` / ``__import__("literal")``.
@@ -56,7 +56,7 @@ __all__ = [
 PACKAGE = "undercroft"
 BEGIN = "<!-- BEGIN GENERATED: imports -->"
 END = "<!-- END GENERATED: imports -->"
-REGENERATE = "python -m undercroft.devtools.architecture --write"
+REGENERATE = "python -m undercroft.tools.architecture --write"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -420,7 +420,7 @@ def current_section(document: str) -> str | None:
 
 def _default_root() -> Path:
     here = Path(__file__).resolve()
-    repo = here.parents[3]  # src/undercroft/devtools/architecture.py -> the repository
+    repo = here.parents[3]  # src/undercroft/tools/architecture.py -> the repository
     if (repo / "src" / PACKAGE).is_dir():
         return repo
     return Path.cwd()
@@ -428,7 +428,7 @@ def _default_root() -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m undercroft.devtools.architecture",
+        prog="python -m undercroft.tools.architecture",
         description="Print, check or write the generated package graph in docs/ARCHITECTURE.md.",
     )
     group = parser.add_mutually_exclusive_group()

@@ -16,9 +16,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from undercroft.autoplay import play_game
-from undercroft.bench.core import load_data, median_time, metric
-from undercroft.saves import META
+from undercroft.record.saves import META
+from undercroft.tools.autoplay import play_game
+from undercroft.tools.bench.core import load_data, median_time, metric
 
 SAVES = 5000
 GAMES = 10  # distinct games, each copied SAVES // GAMES times

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 
-from undercroft.bench.core import load_data, median_time, metric
 from undercroft.content import Content
 from undercroft.sim.spec import FightSpec
+from undercroft.tools.bench.core import load_data, median_time, metric
 
 VECTOR_FIGHTS = 1_000_000
 SCALAR_FIGHTS = 2_000

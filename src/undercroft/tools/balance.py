@@ -1,10 +1,10 @@
 """The balance report of ``undercroft balance``: statistics of bot games, their targets and the markdown.
 
-Everything here is a pure function of a list of :class:`~undercroft.autoplay.GameResult` (the games are played by
+Everything here is a pure function of a list of :class:`~undercroft.tools.autoplay.GameResult` (the games are played by
 :mod:`undercroft.cli.balance`), apart from :func:`write_atomic`, which writes a file. The statistics of one ruleset
 are a :class:`RulesetStats`; each is judged against the targets below (:func:`verdicts`); :func:`render_section`
 turns them into the generated section of docs/BALANCE.md, the text between :data:`BEGIN` and :data:`END`, which
-:func:`replace_section` puts in place of the old one. The charts: :mod:`undercroft.balance_charts`.
+:func:`replace_section` puts in place of the old one. The charts: :mod:`undercroft.tools.balance_charts`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from undercroft.autoplay import GameResult, depth_report
+from undercroft.tools.autoplay import GameResult, depth_report
 
 BEGIN = "<!-- autoplay:begin -->"
 END = "<!-- autoplay:end -->"

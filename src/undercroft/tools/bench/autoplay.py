@@ -2,7 +2,7 @@
 
 ``autoplay_games_per_s``: :data:`GAMES` bot games of the :data:`RULESET` ruleset from :data:`FIRST_SEED` on, each
 recorded (into a temporary directory, as ``undercroft autoplay --record`` and ``undercroft soak`` do), played by
-:func:`undercroft.autoplay.run` with ``jobs=1`` (in this process); the rate is games over wall-clock seconds.
+:func:`undercroft.tools.autoplay.run` with ``jobs=1`` (in this process); the rate is games over wall-clock seconds.
 ``autoplay_games_per_s_jobs``: the same batch with ``jobs=cores()`` (one process per core, the pool's start
 included). ``autoplay_speedup``: the second rate over the first. Each is one run (the batch is long enough to be
 steady); a rate measured once in a process is reused by the speedup row, so ``--only`` all three plays each batch
@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from undercroft import autoplay
-from undercroft.autoplay import MAX_ACTIONS, Timing, play_game
-from undercroft.bench.core import BenchError, load_data, metric
+from undercroft.tools import autoplay
+from undercroft.tools.autoplay import MAX_ACTIONS, Timing, play_game
+from undercroft.tools.bench.core import BenchError, load_data, metric
 
 GAMES = 40
 RULESET = "undercroft"

@@ -6,7 +6,7 @@ import argparse
 import statistics
 import time
 
-from undercroft.bench.core import load_data, metric
+from undercroft.tools.bench.core import load_data, metric
 
 LEVELS = 41  # distinct levels timed; the median is reported
 

@@ -14,11 +14,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from undercroft.autoplay import play_game
-from undercroft.bench.core import load_data, median_time, metric
 from undercroft.content import Content
 from undercroft.record import Recorder, Recording, load_recording, play_step, replay
 from undercroft.rules.game import Game
+from undercroft.tools.autoplay import play_game
+from undercroft.tools.bench.core import load_data, median_time, metric
 
 WORKLOAD_ACTIONS = 5000
 MIN_GAME = 300
@@ -196,7 +196,7 @@ def replay_peak_mb(args: argparse.Namespace) -> float:
         path = Path(tmp) / "long.jsonl"
         write_long_recording(content, path)
         data = ["--data", str(args.data)] if getattr(args, "data", None) else []
-        code = "import sys; from undercroft.bench.replay import peak_growth_main as m; m(sys.argv[1:])"
+        code = "import sys; from undercroft.tools.bench.replay import peak_growth_main as m; m(sys.argv[1:])"
         out = subprocess.run([sys.executable, "-c", code, str(path), *data], check=True, capture_output=True)
     return float(out.stdout)
 
@@ -206,8 +206,8 @@ def peak_growth_main(argv: list[str]) -> None:
     replays ``PATH`` with every state checked (the data loaded before)."""
     import resource
 
-    from undercroft.bench.soak import rss_mb
     from undercroft.record import replay_file
+    from undercroft.tools.bench.soak import rss_mb
 
     path, *rest = argv
     content = load_data(argparse.Namespace(data=rest[1] if rest else None))

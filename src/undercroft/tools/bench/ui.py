@@ -12,8 +12,8 @@ import statistics
 import time
 from typing import TYPE_CHECKING
 
-from undercroft.bench.core import load_data, metric
 from undercroft.rules.types import Mode
+from undercroft.tools.bench.core import load_data, metric
 
 if TYPE_CHECKING:
     import tcod.console

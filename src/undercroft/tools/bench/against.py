@@ -22,11 +22,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from undercroft.bench.core import BenchError
+from undercroft.tools.bench.core import BenchError
 
 #: what `--against` measures unless `--only` says otherwise: the engine's step and what recording and replaying add
 DEFAULT_ROWS = ("step_us_per_action", "record_overhead_us", "replay_actions_per_s", "autoplay_actions_per_s")
-_REPO = Path(__file__).resolve().parents[3]  # (a source checkout: src/undercroft/bench/against.py)
+_REPO = Path(__file__).resolve().parents[4]  # (a source checkout: src/undercroft/tools/bench/against.py)
 
 
 @dataclass(frozen=True)

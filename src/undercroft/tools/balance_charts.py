@@ -1,6 +1,6 @@
 """The balance report's charts (``undercroft balance``, beside docs/BALANCE.md): survival by floor, deaths by
 monster and the win rates, each policy drawn its own way. They need matplotlib, the optional extra
-``undercroft[plot]``: :func:`plotting` says whether it can be imported. The statistics: :mod:`undercroft.balance`.
+``undercroft[plot]``: :func:`plotting` says whether it can be imported. The statistics: :mod:`undercroft.tools.balance`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from undercroft.balance import CHART_NAMES, TOP_MONSTERS, WIN_TARGETS, RulesetStats
+from undercroft.tools.balance import CHART_NAMES, TOP_MONSTERS, WIN_TARGETS, RulesetStats
 
 POLICY_LOOK: dict[str, tuple[str, str, float, float]] = {  # in the charts: line, marker, alpha, offset
     "careful": ("-", "o", 1.0, -0.2),

@@ -17,8 +17,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from undercroft.bench.core import load_data, metric
 from undercroft.rules.types import Mode
+from undercroft.tools.bench.core import load_data, metric
 
 SEED = 20240601
 STEPS = 41

@@ -15,8 +15,8 @@ import os
 import resource
 from collections.abc import Callable
 
-from undercroft.autoplay import game_seed, play_game
-from undercroft.bench.core import load_data, metric
+from undercroft.tools.autoplay import game_seed, play_game
+from undercroft.tools.bench.core import load_data, metric
 
 WARMUP_GAMES = 20
 SOAK_GAMES = 300
@@ -68,11 +68,11 @@ def autoplay_rss_growth(args: argparse.Namespace) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m undercroft.bench.soak GAMES``: print the resident size as the games go (for long soaks)."""
+    """``python -m undercroft.tools.bench.soak GAMES``: print the resident size as the games go (for long soaks)."""
     import sys
     import time
 
-    parser = argparse.ArgumentParser(prog="python -m undercroft.bench.soak")
+    parser = argparse.ArgumentParser(prog="python -m undercroft.tools.bench.soak")
     parser.add_argument("games", type=int, nargs="?", default=2000)
     parser.add_argument("--data", default=None)
     parser.add_argument("--every", type=int, default=100)

@@ -5,7 +5,7 @@ how many of them came while resting, and the share whose fight odds, as the pane
 (:func:`undercroft.bot.meeting.fight_win`), read at least 99 %, 90-99 %, under 90 % and under 50 %. A floor where
 nearly every meeting reads 99 % is one where the odds panel settles every choice (docs/BALANCE.md)::
 
-    python -m undercroft.meeting_odds --games 100 --seed 1 --policy careful --ruleset undercroft
+    python -m undercroft.tools.meeting_odds --games 100 --seed 1 --policy careful --ruleset undercroft
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from undercroft import paths
-from undercroft.autoplay import game_seed, play_game
 from undercroft.bot import POLICIES
 from undercroft.content import Content, load_content
+from undercroft.tools.autoplay import game_seed, play_game
 
 SURE = 0.99  # a meeting that reads at least this settles itself
 BANDS: tuple[tuple[str, float, float], ...] = (
@@ -48,7 +48,7 @@ class Floors:
 
 
 def play(content: Content, ruleset: str, seed: int, policy: str) -> Floors:
-    """One bot game (:func:`undercroft.autoplay.play_game`, unrecorded), its meetings (the result's) counted."""
+    """One bot game (:func:`undercroft.tools.autoplay.play_game`, unrecorded), its meetings (the result's) counted."""
     out = Floors()
     result = play_game(content, ruleset, seed, policy=policy)
     for m in result.meetings:
@@ -85,7 +85,7 @@ def table(f: Floors) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m undercroft.meeting_odds", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m undercroft.tools.meeting_odds", description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", default="1")
     p.add_argument("--policy", default="careful", choices=sorted(POLICIES))
