@@ -30,7 +30,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from undercroft.cli import progress
-    from undercroft.tools.bench.core import METRICS, BenchError, select
+    from undercroft.tools.bench.core import METRICS, BenchError
+    from undercroft.tools.bench.rows import select
 
     results: dict[str, float] = {}
     try:
@@ -56,7 +57,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def _against(args: argparse.Namespace) -> int:
     from undercroft.tools.bench import against
-    from undercroft.tools.bench.core import METRICS, BenchError, select
+    from undercroft.tools.bench.core import METRICS, BenchError
+    from undercroft.tools.bench.rows import select
 
     try:
         names = select(args.only or ",".join(against.DEFAULT_ROWS))

@@ -2,8 +2,8 @@
 
 Each metric is a function registered in :data:`METRICS`; later work adds its own. Times are medians of several
 runs on the machine it runs on; it is a benchmark, not a test, and CI never times anything. The command
-(:mod:`undercroft.cli.bench`) picks the metrics with :func:`select`, runs them and prints them; this package never
-imports the command line (the command line imports it).
+(:mod:`undercroft.cli.bench`) picks the metrics with :func:`.rows.select`, runs them and prints them; this package
+never imports the command line (the command line imports it), and this module none of the modules of the rows.
 """
 
 from __future__ import annotations
@@ -93,31 +93,3 @@ def data_load_s(args: argparse.Namespace) -> float:
     d = _data(args)
     load_content(d)
     return median_time(lambda: load_content(d), repeat=9)
-
-
-def _load_metrics() -> None:
-    """Import the modules that register the other metrics with :func:`metric`, in the order of their rows."""
-    import importlib
-
-    importlib.import_module("undercroft.tools.bench.dungeon")
-    importlib.import_module("undercroft.tools.bench.ui")
-    importlib.import_module("undercroft.tools.bench.replay")
-    importlib.import_module("undercroft.tools.bench.listing")
-    importlib.import_module("undercroft.tools.bench.sim")
-    importlib.import_module("undercroft.tools.bench.term")
-    importlib.import_module("undercroft.tools.bench.soak")
-    importlib.import_module("undercroft.tools.bench.autoplay")
-
-
-def select(only: str | None) -> list[str]:
-    """The names of the metrics to run: every one, or those of ``only`` (comma-separated), in that order."""
-    _load_metrics()
-    if only is None:
-        return list(METRICS)
-    wanted = [n.strip() for n in only.split(",") if n.strip()]
-    if not wanted:  # --only "" or ",,,": nothing would run, and exit 0 would say all is well
-        raise BenchError(f"--only names no metric; known: {', '.join(METRICS)}")
-    unknown = [n for n in wanted if n not in METRICS]
-    if unknown:
-        raise BenchError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(METRICS)}")
-    return wanted
