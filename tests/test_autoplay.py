@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import undercroft.tools.autoplay
+import undercroft.tools.batch
 from undercroft.bot import Bot
 from undercroft.bot.meeting import bribe_offer
 from undercroft.cli.main import main
@@ -191,7 +191,7 @@ def test_an_unreachable_cluster_is_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("distributed")
-    monkeypatch.setattr(undercroft.tools.autoplay, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(undercroft.tools.batch, "CONNECT_TIMEOUT", "1s")
     code, _, err = autoplay(capsys, "--games", "2", "--dask", "tcp://127.0.0.1:9")
     assert code == 2 and "cannot reach the Dask scheduler" in err and "Traceback" not in err
     assert err.count("\n") == 1

@@ -296,17 +296,17 @@ def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.Ca
 def test_prose_edited_while_the_games_play_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Found in use: a section of prose written into BALANCE.md during a 17-minute run was lost, the command having
     rewritten the file as it was when it started."""
-    import undercroft.tools.autoplay
+    import undercroft.tools.batch
 
     doc = tmp_path / "BALANCE.md"
     doc.write_text(f"# Balance\n\n{BEGIN}\nstale\n{END}\n", encoding="utf-8")
-    real = undercroft.tools.autoplay.run
+    real = undercroft.tools.batch.run
 
     def playing(*args: object, **kwargs: object) -> object:
         doc.write_text(doc.read_text(encoding="utf-8") + "\n## Written meanwhile\n", encoding="utf-8")
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(undercroft.tools.autoplay, "run", playing)
+    monkeypatch.setattr(undercroft.tools.batch, "run", playing)
     assert run_balance(tmp_path, "--rulesets", "warden", "--policies", "careful") == 0  # (one batch is enough)
     text = doc.read_text(encoding="utf-8")
     assert "## Written meanwhile" in text and "stale" not in text
@@ -412,7 +412,7 @@ def test_a_target_is_decided_when_its_interval_leaves_no_doubt() -> None:
 
 
 def fake_games(share_won: int, calls: list[tuple[int, int]]) -> object:
-    """autoplay.run for the balance without playing: game seed s is won when s % 10 < ``share_won`` (tenths), else a
+    """batch.run for the balance without playing: game seed s is won when s % 10 < ``share_won`` (tenths), else a
     death with a choice on floor 6; each call's (first seed, games) noted in ``calls``."""
 
     def run(content: object, ruleset: str, first: int, n: int, **kw: object) -> list[GameResult]:
@@ -444,10 +444,10 @@ def test_until_settled_stops_when_every_target_is_decided_or_at_the_cap(
     choice leave "at most 5 % without one" in doubt (0 of 60: up to 6 %) until the second (0 of 120: up to 3 %);
     30 %: the win rate's interval straddles the band's edge, so the games go on to the cap (250), in batches from
     the next seed on."""
-    import undercroft.tools.autoplay
+    import undercroft.tools.batch
 
     calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(undercroft.tools.autoplay, "run", fake_games(share_won, calls))
+    monkeypatch.setattr(undercroft.tools.batch, "run", fake_games(share_won, calls))
     doc = tmp_path / "BALANCE.md"
     argv = ["balance", "--until-settled", "--games", "250", "--seed", "7", "--rulesets", "undercroft"]
     assert main([*argv, "--policies", "careful", "--write", str(doc)]) == 0

@@ -20,13 +20,13 @@ import pytest
 from engine_helpers import content
 from ui_helpers import isolate_user_data
 
-import undercroft.tools.autoplay
+import undercroft.tools.batch
 from undercroft import record
 from undercroft.cli.main import main
 from undercroft.record import saves
 from undercroft.rules.actions import Rest
 from undercroft.rules.rng import parse_seed
-from undercroft.tools import autoplay
+from undercroft.tools import autoplay, batch
 from undercroft.ui.session import Session
 
 
@@ -38,10 +38,10 @@ def test_jobs_are_capped_at_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
         asked.append(kwargs["max_workers"])
         return ProcessPoolExecutor(**kwargs)
 
-    monkeypatch.setattr(undercroft.tools.autoplay, "ProcessPoolExecutor", pool)
-    monkeypatch.setattr(undercroft.tools.autoplay, "cores", lambda: 2)
-    one = autoplay.run(content(), "crawler", 5, 3, max_actions=30, jobs=1)
-    many = autoplay.run(content(), "crawler", 5, 3, max_actions=30, jobs=1024)
+    monkeypatch.setattr(undercroft.tools.batch, "ProcessPoolExecutor", pool)
+    monkeypatch.setattr(undercroft.tools.batch, "cores", lambda: 2)
+    one = batch.run(content(), "crawler", 5, 3, max_actions=30, jobs=1)
+    many = batch.run(content(), "crawler", 5, 3, max_actions=30, jobs=1024)
     assert asked == [2] and many == one
 
 
@@ -175,7 +175,7 @@ def test_a_dask_address_that_is_not_a_scheduler_is_one_line_in_bounded_time(
     pytest.importorskip("distributed")
     address, scripts = server
     scripts.extend(says(a) for a in answers)
-    monkeypatch.setattr(undercroft.tools.autoplay, "HANDSHAKE_S", 0.5)
+    monkeypatch.setattr(undercroft.tools.batch, "HANDSHAKE_S", 0.5)
     start = time.monotonic()
     code = main(["autoplay", "--games", "2", "--dask", address])
     err = capsys.readouterr().err
@@ -195,7 +195,7 @@ def test_a_greeting_dripped_a_byte_at_a_time_is_bounded_by_one_deadline(
     pytest.importorskip("distributed")
     address, scripts = server
     scripts.append(says(GREETING, pause=0.05))  # each byte well within the deadline, the whole 3.3 s
-    monkeypatch.setattr(undercroft.tools.autoplay, "HANDSHAKE_S", 0.5)
+    monkeypatch.setattr(undercroft.tools.batch, "HANDSHAKE_S", 0.5)
     start = time.monotonic()
     assert main(["autoplay", "--games", "2", "--dask", address]) == 2
     assert time.monotonic() - start < 3

@@ -1,6 +1,6 @@
 """``undercroft autoplay``: the bot plays whole games headless and the command line summarizes them (the soak test).
 
-The games are played by :func:`undercroft.tools.autoplay.run` (in ``--jobs`` processes or on a Dask cluster; the same
+The games are played by :func:`undercroft.tools.batch.run` (in ``--jobs`` processes or on a Dask cluster; the same
 results either way). Exit status: 0 fine, 1 a game crashed, 2 an argument that cannot be used (one line).
 """
 
@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd_autoplay(args: argparse.Namespace) -> int:
     from undercroft.cli import progress
     from undercroft.rules.rng import parse_seed
-    from undercroft.tools import autoplay
+    from undercroft.tools import batch
     from undercroft.tools.autoplay import MAX_ACTIONS, GameResult, game_seed, summarize
 
     content = load_data(args)
@@ -83,19 +83,19 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
 
     try:
         with bar:
-            results = autoplay.run(
+            results = batch.run(
                 content,
                 args.ruleset,
                 seed,
                 args.games,
                 max_actions=args.max_actions or MAX_ACTIONS,
                 record_dir=record_dir,
-                jobs=args.jobs or autoplay.cores(),
+                jobs=args.jobs or batch.cores(),
                 dask=args.dask,
                 progress=tick,
                 policy=args.policy,
             )
-    except autoplay.ClusterError as exc:
+    except batch.ClusterError as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(printable(f"{record_dir}: cannot write a recording: {exc.strerror or exc}")) from None

@@ -163,25 +163,25 @@ def _play(
     args: argparse.Namespace, content: Content, name: str, first: int, n: int, policy: str, bar: progress.Bar
 ) -> list[GameResult]:
     """``n`` games of ``name`` by the bot of ``policy``, the first with seed ``first`` (a batch of the balance)."""
-    from undercroft.tools import autoplay
+    from undercroft.tools import batch
     from undercroft.tools.autoplay import MAX_ACTIONS
 
     def tick(r: GameResult) -> None:
         bar.update(1, f"{name} {policy}")
 
     try:
-        return autoplay.run(
+        return batch.run(
             content,
             name,
             first,
             n,
             max_actions=MAX_ACTIONS,
-            jobs=args.jobs or autoplay.cores(),
+            jobs=args.jobs or batch.cores(),
             dask=args.dask,
             progress=tick,
             policy=policy,
         )
-    except autoplay.ClusterError as exc:
+    except batch.ClusterError as exc:
         raise UserError(str(exc)) from None
 
 

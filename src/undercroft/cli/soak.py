@@ -98,13 +98,13 @@ def soak(
     """Play and verify ``games`` games of each ruleset; the result (see the module docstring), with ``problems``:
     one line for each crash and desync, in the order of the rulesets and the games.
 
-    The games are played by :func:`undercroft.tools.autoplay.run` in ``jobs`` processes (default: one per core) or on
+    The games are played by :func:`undercroft.tools.batch.run` in ``jobs`` processes (default: one per core) or on
     the Dask cluster at ``dask``; each recording is verified here as it arrives (while the workers play on). The
     result is the same whatever ``jobs``, apart from ``seconds``. ``progress`` is called with one line per ruleset
     done; ``bar`` draws a progress bar over all the games on stderr."""
     from undercroft.cli.progress import Bar
     from undercroft.rules.rng import parse_seed
-    from undercroft.tools import autoplay
+    from undercroft.tools import batch
 
     content = load_data(args)
     for name in rulesets:
@@ -151,17 +151,17 @@ def soak(
                 shown.update(1, f"{name} {done}/{games}")
 
             try:
-                results = autoplay.run(
+                results = batch.run(
                     content,
                     name,
                     first,
                     games,
                     record_dir=Path(tmp),
-                    jobs=jobs if jobs is not None else autoplay.cores(),
+                    jobs=jobs if jobs is not None else batch.cores(),
                     dask=dask,
                     progress=check,
                 )
-            except autoplay.ClusterError as exc:
+            except batch.ClusterError as exc:
                 raise UserError(str(exc)) from None
             problems += [found[r.seed] for r in results if r.seed in found]
             if progress is not None:

@@ -2,7 +2,7 @@
 
 ``autoplay_games_per_s``: :data:`GAMES` bot games of the :data:`RULESET` ruleset from :data:`FIRST_SEED` on, each
 recorded (into a temporary directory, as ``undercroft autoplay --record`` and ``undercroft soak`` do), played by
-:func:`undercroft.tools.autoplay.run` with ``jobs=1`` (in this process); the rate is games over wall-clock seconds.
+:func:`undercroft.tools.batch.run` with ``jobs=1`` (in this process); the rate is games over wall-clock seconds.
 ``autoplay_games_per_s_jobs``: the same batch with ``jobs=cores()`` (one process per core, the pool's start
 included). ``autoplay_speedup``: the second rate over the first. Each is one run (the batch is long enough to be
 steady); a rate measured once in a process is reused by the speedup row, so ``--only`` all three plays each batch
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from undercroft.tools import autoplay
+from undercroft.tools import batch
 from undercroft.tools.autoplay import MAX_ACTIONS, Timing, play_game
 from undercroft.tools.bench.core import BenchError, load_data, metric
 
@@ -47,7 +47,7 @@ def _rates(args: argparse.Namespace, jobs: int) -> tuple[float, float]:
         play_game(content, ruleset, FIRST_SEED, max_actions=200)  # warm up the caches (before any fork)
         with tempfile.TemporaryDirectory(prefix="undercroft-bench-autoplay-") as tmp:
             t0 = time.perf_counter()
-            results = autoplay.run(
+            results = batch.run(
                 content, ruleset, FIRST_SEED, GAMES, max_actions=MAX_ACTIONS, record_dir=Path(tmp), jobs=jobs
             )
             seconds = time.perf_counter() - t0
@@ -71,13 +71,13 @@ def autoplay_actions_per_s(args: argparse.Namespace) -> float:
 @metric("autoplay_games_per_s_jobs", "games/s")
 def autoplay_games_per_s_jobs(args: argparse.Namespace) -> float:
     """The same 40 recorded games in one process per core (jobs=cores())."""
-    return games_per_s(args, autoplay.cores())
+    return games_per_s(args, batch.cores())
 
 
 @metric("autoplay_speedup", "x")
 def autoplay_speedup(args: argparse.Namespace) -> float:
     """``autoplay_games_per_s_jobs`` over ``autoplay_games_per_s`` (each measured once per process)."""
-    return games_per_s(args, autoplay.cores()) / games_per_s(args, 1)
+    return games_per_s(args, batch.cores()) / games_per_s(args, 1)
 
 
 # --- the bot against the step: what the bot's decisions cost beside the engine's own step ------------------------
