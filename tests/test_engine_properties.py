@@ -363,7 +363,7 @@ def test_every_event_type_is_documented_with_a_json_example() -> None:
 
     root = Path(__file__).resolve().parent.parent
     rules = root / "src" / "undercroft" / "rules"
-    source = "".join(p.read_text(encoding="utf-8") for p in sorted(rules.glob("*.py")))
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted(rules.rglob("*.py")))
     emitted = set(re.findall(r'Event\(\s*"([a-z_]+)"', source))
     doc = (root / "docs" / "EVENTS.md").read_text(encoding="utf-8")
     sections = re.split(r"^### `([a-z_]+)`\n", doc, flags=re.MULTILINE)

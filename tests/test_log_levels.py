@@ -28,7 +28,7 @@ NOTHING_FOUND = re.compile(r"^Monster check .*: nothing\.")
 
 
 def rules_source() -> str:
-    return "".join(p.read_text(encoding="utf-8") for p in sorted(RULES.glob("*.py")))
+    return "".join(p.read_text(encoding="utf-8") for p in sorted(RULES.rglob("*.py")))
 
 
 def test_every_event_type_and_every_roll_has_a_level() -> None:

@@ -301,7 +301,7 @@ def fill(value: Any, monster: str, name: str) -> Any:
 
 def emitted_types() -> set[str]:
     src = Path(__file__).resolve().parent.parent / "src" / "undercroft" / "rules"
-    text = "".join(p.read_text(encoding="utf-8") for p in sorted(src.glob("*.py")))
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(src.rglob("*.py")))
     return set(re.findall(r'Event\(\s*"([a-z_]+)"', text))
 
 

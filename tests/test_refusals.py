@@ -42,7 +42,7 @@ def english_in(folder: Path) -> list[str]:
     """``file:line: 'text'`` for every string constant of the modules in ``folder`` that reads as an English
     sentence (outside docstrings)."""
     found: list[tuple[str, int, str]] = []
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
         for line, text in _texts(ast.parse(path.read_text(encoding="utf-8"))):
             if SENTENCE.fullmatch(text.strip()) and len(WORD.findall(text)) >= 3:
                 found.append((path.name, line, text))
@@ -100,7 +100,7 @@ def test_the_engine_gives_each_code_its_documented_fields() -> None:
     given somewhere (none left over)."""
     fields, _ = documented()
     given: set[str] = set()
-    for path in sorted(RULES.glob("*.py")):
+    for path in sorted(RULES.rglob("*.py")):
         for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "Reason"):
                 continue
