@@ -35,7 +35,10 @@ hash chains), :mod:`~undercroft.record.writer` (:class:`Recorder`, :func:`play_s
 :mod:`~undercroft.record.reader` (:func:`load_recording`, :func:`open_regular`, :func:`stream_recording`) and
 :mod:`~undercroft.record.replay` (:func:`replay`, :func:`replay_file`: the same while the file is read, memory flat;
 :func:`compatibility`, :func:`state_summary`). Where saved games
-go (``saves_dir``, ``new_save_path``, ``latest_unfinished``) is :mod:`undercroft.record.saves`.
+go (``saves_dir``, ``new_save_path``, ``latest_unfinished``) and the past games are :mod:`undercroft.record.saves`
+(what each recording showed: :mod:`~undercroft.record.save_index`; one writer per game:
+:mod:`~undercroft.record.lock`); the tools over recordings, :mod:`~undercroft.record.shrink` (``replay
+--shrink``) and :mod:`~undercroft.record.diff` (``replay --diff``).
 """
 
 from __future__ import annotations
