@@ -172,8 +172,10 @@ def odds_line(odds: Odds, lead: str, falls: float | None = None) -> tuple[str, R
             "" if falls is None or falls == 0 else f", one falls {about}{threat.pct(falls)}"
         )  # (none fell in any simulated fight: not "one falls ~0%", which reads as a chance)
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
-    # (the hit points lost, an average over every ending, are all of them where death is certain: not told then)
-    lost = "" if threat.pct(odds.death) == "100%" else f", HP lost ~{odds.hp_lost_mean:.1f}"
+    # (the hit points lost, an average over every ending, are all of them where death is certain: not told then;
+    # "~" only where the average is a simulation's, as "one falls" says: "~6.2 (exact)" read as a contradiction)
+    about = "" if odds.exact else "~"
+    lost = "" if threat.pct(odds.death) == "100%" else f", HP lost {about}{odds.hp_lost_mean:.1f}"
     return (f"{lead}: win {threat.pct(odds.win)}, {death}{lost} ({how})", colour)
 
 
