@@ -150,19 +150,16 @@ def draw_map(
         visible = view.visible()
     if port is None:
         port = Viewport(0, 0, console.width, min(console.height, m.height))
-    ox, oy, top = port.ox, port.oy, port.top
-    vh, vw = min(port.h, console.height), min(port.w, console.width) // port.sx  # (vw: columns of tiles)
-    # the tile cells [sx0, sx1) x [sy0, sy1) show level tiles [sx0 + ox, ...) x [sy0 + oy, ...); a tile is
-    # port.sx screen columns wide: drawn one column a tile first, then spread (see _widen)
-    sx0, sy0 = max(0, -ox), max(top, -oy)
+    ox, oy = port.ox, port.oy
+    vh, vw = port.rows, min(port.cols, (console.width - port.x0) // port.sx)  # the view in tiles
+    # Drawn one cell a tile first (tile rows [0, vh), columns [0, vw): level tile (ox + x, oy + y)), then spread
+    # over the port's blocks of sx x sy cells (see _spread). The tiles [sx0, sx1) x [sy0, sy1) are the level's.
+    screen = np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
+    sx0, sy0 = max(0, -ox), max(0, -oy)
     sx1, sy1 = min(vw, m.width - ox), min(vh, m.height - oy)
-    screen = cells(console) if port.sx == 1 else np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
     if sx1 <= sx0 or sy1 <= sy0:
-        screen[top:vh, :vw] = SHROUD
-        _widen(console, screen, port, top, vh)
+        _spread(console, screen, port)
         return visible
-    if sy0 > top or sx0 > 0 or sy1 < vh or sx1 < vw:  # the level does not fill the view: dark around it
-        screen[top:vh, :vw] = SHROUD
     sl = (slice(sy0 + oy, sy1 + oy), slice(sx0 + ox, sx1 + ox))
     vis = visible[sl]
     explored = view.seen(visible)
@@ -202,24 +199,32 @@ def draw_map(
         content.party[lead.template].glyph if lead.template in content.party else "@",
         WHITE if st.mode != Mode.DEAD else BAD,
     )
-    _widen(console, screen, port, top, vh)
+    _spread(console, screen, port)
     return visible
 
 
-def _widen(console: tcod.console.Console, tiles: npt.NDArray[np.void], port: Viewport, top: int, bottom: int) -> None:
-    """A map drawn one column a tile (``tiles``), spread over ``port.sx`` columns a tile on the console's rows
-    [top, bottom): the tile's cell, then its filler (a wall's or water's glyph again, so that they stay solid; a
-    blank on the tile's colour beside anything else)."""
-    if port.sx == 1:
-        return
+def _spread(console: tcod.console.Console, tiles: npt.NDArray[np.void], port: Viewport) -> None:
+    """A map drawn one cell a tile (``tiles``) put on the console through ``port``: the map's rows dark first,
+    then each tile a block of ``port.sx`` x ``port.sy`` cells, its glyph in the block's middle cell
+    (:meth:`Viewport.to_screen`), the rest its filler (a wall's or water's glyph again, so that they stay solid;
+    a blank on the tile's colour beside anything else). Only the cells inside the port and the console."""
     screen = cells(console)
-    rows = tiles[top:bottom]
-    n = rows.shape[1]
-    screen[top:bottom, 0 : n * port.sx : port.sx] = rows
-    filler = rows.copy()
-    filler["ch"][~np.isin(rows["ch"], _SOLID)] = ord(" ")
-    for k in range(1, port.sx):
-        screen[top:bottom, k : n * port.sx : port.sx] = filler
+    top, bottom, right = port.top, min(port.h, console.height), min(port.w, console.width)
+    screen[top:bottom, :right] = SHROUD
+    sx, sy = port.sx, port.sy
+    if sx == sy == 1:
+        block = tiles
+    else:
+        filler = tiles.copy()
+        filler["ch"][~np.isin(tiles["ch"], _SOLID)] = ord(" ")
+        block = np.repeat(np.repeat(filler, sy, axis=0), sx, axis=1)
+        block[(sy - 1) // 2 :: sy, (sx - 1) // 2 :: sx] = tiles
+    x0, y0 = port.x0, port.y0
+    # the part of the blocks on the console: clipped to the port's rows and columns
+    cx0, cy0 = max(x0, 0), max(y0, top)
+    cx1, cy1 = min(x0 + block.shape[1], right), min(y0 + block.shape[0], bottom)
+    if cx1 > cx0 and cy1 > cy0:
+        screen[cy0:cy1, cx0:cx1] = block[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0]
 
 
 _SOLID: Final = np.array([ord("#"), ord("\u2248")])  # wall and water: drawn on both columns of a wide tile
