@@ -122,8 +122,13 @@ class EndScene(GameScene):
                 y += 1
             y += int(spaced)
         render.put_lines(console, x + 2, r.y + r.h - 2, w - 4, [("Enter: title   L: the whole log", KEY)])
-        if below:  # the command on the last row, the whole width its own
-            y = layout.height - 1
+        if below:  # the command on the last row, the whole width its own (the log a row shorter above it: its
+            y = layout.height - 1  # last message, the end the panel tells, left to L when it does not fit whole)
+            x0, x1 = layout.text_columns(r)
+            console.rgb[x0:x1, layout.log_y :] = render.SHROUD
+            log, rows = self.session.log, layout.log_rows - 1
+            if log.lines and len(render.wrap(log.lines[-1][0], x1 - x0 - 2)) <= rows:
+                render.draw_log(console, log.lines, layout.log_y, rows, fresh=log.fresh, x=x0, width=x1 - x0)
             console.rgb[:, y] = render.SHROUD
             render.put_text(console, 1, y, self.turning[1], render.WHITE, width=layout.width - 2)
 
