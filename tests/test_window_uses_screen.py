@@ -19,6 +19,7 @@ from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.ui.layout import TOP, Layout, Viewport
 from undercroft.ui.scenes import EncounterScene, ExploreScene, SceneStack, game_stack
+from undercroft.ui.scenes.look import describe
 from undercroft.ui.session import Session
 
 
@@ -164,6 +165,12 @@ def test_a_click_on_any_cell_of_a_scaled_tile_walks_to_that_tile(size: tuple[int
         key=lambda p: abs(p[0] - game.state.pos[0]) + abs(p[1] - game.state.pos[1]),
     )
     bx, by = port.cell(goal)
+    px, py = port.cell(game.state.pos)  # the pointer on the party's block's far corner: the line tells of it
+    corner = (px + port.sx - 1, py + port.sy - 1)
+    at = tcod.event.Point(float(corner[0]), float(corner[1]))
+    driver.send(tcod.event.MouseMotion(position=at, motion=tcod.event.Point(0.0, 0.0), tile=tcod.event.Point(*corner)))
+    said = describe(session, game.state.pos)
+    assert said.startswith("You (") and said in driver.screen().splitlines()[0]
     x, y = bx + port.sx - 1, by + port.sy - 1  # the block's far corner, not its glyph's cell
     click = tcod.event.MouseButtonDown(
         position=tcod.event.Point(float(x), float(y)), button=tcod.event.MouseButton.LEFT
