@@ -151,12 +151,12 @@ def draw_map(
     if port is None:
         port = Viewport(0, 0, console.width, min(console.height, m.height))
     ox, oy = port.ox, port.oy
-    vh, vw = port.rows, min(port.cols, (console.width - port.x0) // port.sx)  # the view in tiles
-    # Drawn one cell a tile first (tile rows [0, vh), columns [0, vw): level tile (ox + x, oy + y)), then spread
-    # over the port's blocks of sx x sy cells (see _spread). The tiles [sx0, sx1) x [sy0, sy1) are the level's.
-    screen = np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
-    sx0, sy0 = max(0, -ox), max(0, -oy)
+    screen = _canvas(console, port)  # tile (x, y) of it: level tile (ox + x, oy + y)
+    vh, vw = screen.shape
+    sx0, sy0 = max(0, -ox), max(0, -oy)  # the tiles [sx0, sx1) x [sy0, sy1) are the level's, the others dark
     sx1, sy1 = min(vw, m.width - ox), min(vh, m.height - oy)
+    if sx1 <= sx0 or sy1 <= sy0 or sy0 > 0 or sx0 > 0 or sy1 < vh or sx1 < vw:
+        screen[...] = SHROUD  # the level does not fill the view: dark around it
     if sx1 <= sx0 or sy1 <= sy0:
         _spread(console, screen, port)
         return visible
@@ -203,28 +203,38 @@ def draw_map(
     return visible
 
 
+def _canvas(console: tcod.console.Console, port: Viewport) -> npt.NDArray[np.void]:
+    """Where :func:`draw_map` draws one cell a tile, as many tiles as fit whole in the port and the console: the
+    console's own cells where a tile is one cell, else an array apart (:func:`_spread` then puts it on)."""
+    vw = max(0, min(port.cols, (console.width - port.x0) // port.sx))
+    vh = max(0, min(port.rows, (min(port.h, console.height) - port.y0) // port.sy))
+    if port.sx == port.sy == 1:
+        return cells(console)[port.y0 : port.y0 + vh, port.x0 : port.x0 + vw]
+    return np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
+
+
 def _spread(console: tcod.console.Console, tiles: npt.NDArray[np.void], port: Viewport) -> None:
-    """A map drawn one cell a tile (``tiles``) put on the console through ``port``: the map's rows dark first,
-    then each tile a block of ``port.sx`` x ``port.sy`` cells, its glyph in the block's middle cell
+    """A map drawn one cell a tile (``tiles``, from :func:`_canvas`) put on the console through ``port``: each
+    tile a block of ``port.sx`` x ``port.sy`` cells, its glyph in the block's middle cell
     (:meth:`Viewport.to_screen`), the rest its filler (a wall's or water's glyph again, so that they stay solid;
-    a blank on the tile's colour beside anything else). Only the cells inside the port and the console."""
+    a blank on the tile's colour beside anything else); the map's cells around the blocks dark. Nothing to do
+    where a tile is one cell: drawn in place."""
+    if port.sx == port.sy == 1:
+        return
     screen = cells(console)
     top, bottom, right = port.top, min(port.h, console.height), min(port.w, console.width)
-    screen[top:bottom, :right] = SHROUD
-    sx, sy = port.sx, port.sy
-    if sx == sy == 1:
-        block = tiles
-    else:
-        filler = tiles.copy()
-        filler["ch"][~np.isin(tiles["ch"], _SOLID)] = ord(" ")
-        block = np.repeat(np.repeat(filler, sy, axis=0), sx, axis=1)
-        block[(sy - 1) // 2 :: sy, (sx - 1) // 2 :: sx] = tiles
-    x0, y0 = port.x0, port.y0
-    # the part of the blocks on the console: clipped to the port's rows and columns
-    cx0, cy0 = max(x0, 0), max(y0, top)
-    cx1, cy1 = min(x0 + block.shape[1], right), min(y0 + block.shape[0], bottom)
-    if cx1 > cx0 and cy1 > cy0:
-        screen[cy0:cy1, cx0:cx1] = block[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0]
+    sx, sy, x0, y0 = port.sx, port.sy, port.x0, port.y0
+    x1, y1 = x0 + tiles.shape[1] * sx, y0 + tiles.shape[0] * sy
+    for rows, cols in ((slice(top, bottom), slice(0, x0)), (slice(top, bottom), slice(x1, right))):
+        screen[rows, cols] = SHROUD
+    for rows in (slice(top, y0), slice(y1, bottom)):
+        screen[rows, x0:x1] = SHROUD
+    filler = tiles.copy()
+    filler["ch"][~np.isin(tiles["ch"], _SOLID)] = ord(" ")
+    gx, gy = (sx - 1) // 2, (sy - 1) // 2
+    for ky in range(sy):
+        for kx in range(sx):
+            screen[y0 + ky : y1 : sy, x0 + kx : x1 : sx] = tiles if (kx, ky) == (gx, gy) else filler
 
 
 _SOLID: Final = np.array([ord("#"), ord("\u2248")])  # wall and water: drawn on both columns of a wide tile
