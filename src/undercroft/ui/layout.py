@@ -227,7 +227,8 @@ class Camera:
         """The viewport for this frame: ``party`` in view, and ``keep`` (the creatures faced) with it in the
         columns no ``panel`` covers, in the rows below the title's (:data:`TOP`), when they fit there. With a
         panel, the level is laid out in those columns alone (a level narrower than them centred there, never
-        under the panel)."""
+        under the panel). A level that fits there twice or more is scaled up (:func:`scale_of`): whole, centred,
+        nothing to scroll."""
         if level != self.key:
             self.origin, self.key = None, level
         mw, mh = level_size
