@@ -55,7 +55,7 @@ def test_a_wider_screen_widens_the_panels_and_keeps_the_map_beside_them() -> Non
     _, driver, _ = meet_at(game, "orc", 3, (2, 2))
     text = screen(Driver(driver.stack, size=(120, 40)))
     fight = next(row for row in text.splitlines() if "If you fight on:" in row)
-    assert re.search(r"If you fight on: win \d+%, death \d+%, HP lost ~[\d.]+ \(exact\) +│", fight), fight
+    assert re.search(r"If you fight on: win \d+%, death \d+%, HP lost [\d.]+ \(exact\) +│", fight), fight
     assert "@" in text
 
 
@@ -65,22 +65,22 @@ def test_the_camera_scrolls_only_near_the_edges() -> None:
     origins = []
     for y in range(2, 41):
         view = cam.view(layout, (80, 43), (40, y), level=0)
-        sy = y - view.oy
+        sy = view.to_screen((40, y))[1]
         assert view.top == 1 <= sy < view.h  # always on screen, never on the title's row
-        first = view.oy + view.top  # the level's row on the map's first row
+        first = view.oy  # the level's row on the map's first row
         assert first in (0, 43 - 19) or 19 // 4 <= sy - 1 < 19 - 19 // 4  # away from the edges, but at the level's
         origins.append(view.oy)
     changes = sum(a != b for a, b in itertools.pairwise(origins))
     assert 0 < changes <= 6, origins  # a few jumps, not a scroll every step
-    assert cam.view(layout, (80, 43), (40, 3), level=1).oy == -1  # a new level: placed afresh
+    assert cam.view(layout, (80, 43), (40, 3), level=1).oy == 0  # a new level: placed afresh
 
 
 def test_a_level_narrower_than_the_screen_is_centred() -> None:
     view = Camera().view(Layout.of(200, 60), (80, 43), (10, 10))
     assert view.sx == 2  # a wide screen: a tile two columns wide
-    assert (view.ox, view.oy + view.top) == (-10, 0)  # 10 tiles either side, the whole level below the title
+    assert (view.ox, view.oy) == (-10, 0)  # 10 tiles either side, the whole level below the title
     view = Camera().view(Layout.of(100, 60), (80, 43), (10, 10))
-    assert view.sx == 1 and (view.ox, view.oy + view.top) == (-10, 0)
+    assert view.sx == 1 and (view.ox, view.oy) == (-10, 0)
 
 
 def test_on_a_wide_screen_the_map_fills_it() -> None:

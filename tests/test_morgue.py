@@ -3,17 +3,20 @@ recorded state), the morgue file's sections, and the end screen that shows both.
 
 from __future__ import annotations
 
+import functools
 import re
+import shlex
 from pathlib import Path
 
 import pytest
 from engine_helpers import content, make_game
 from test_no_cut import box_text
 from test_overlap import broken_frames
-from ui_helpers import Driver, screen
+from ui_helpers import Driver, isolate_user_data, rows, screen
 
 from undercroft import record
 from undercroft.bot import Bot
+from undercroft.cli.main import main
 from undercroft.recap import read_run, replay_command, turning_lines
 from undercroft.record import Recorder, play_step
 from undercroft.rules.actions import Attack, Drink, Fight, Run, Talk
@@ -25,6 +28,7 @@ from undercroft.sim import chances
 from undercroft.sim.odds import fight_odds
 from undercroft.tools.autoplay import play_game
 from undercroft.ui import render
+from undercroft.ui.app import Window
 from undercroft.ui.scenes import EndScene, SceneStack
 from undercroft.ui.session import Session, morgue_text, party_lines
 
@@ -127,13 +131,41 @@ def test_at_80x24_the_end_screen_keeps_the_command_that_plays_on(
     assert cuts == [] and broken_frames(text) == []
     flat = box_text(text, "Death").replace("/ ", "/").replace("- ", "-")  # (a path breaks after / or -)
     short = "warden-14057373462282159211-20261204"  # (the save's name up to its date: unique in its folder)
-    command = f"undercroft replay {short} --until"
-    assert f"Play on from just before it: {command}" in flat
-    assert session.turning_command().startswith(command) and len(session.turning_command()) <= 80  # one line
+    command = session.turning_command()
+    assert command.startswith(f"undercroft replay {short} --until") and command.endswith(" --play")
+    assert "Play on from just before it: the command on the last row." in flat
+    assert rows(text)[-1].strip() == command  # longer than the panel's rows: on one row of its own
     shown = (f"Morgue file (the morgue folder): morgue-{name}.txt", f"Morgue file: ~/morgue/morgue-{name}.txt")
     assert any(s in flat for s in shown) or str(session.morgue) in flat
     assert "Where it turned:" in flat and "Score:" in flat and "Enter: title" in flat
     assert "@" in text  # the map beside it still shows the party
+
+
+def test_the_play_on_command_of_a_title_seed_stands_on_one_row_at_80x24_and_runs(
+    dead: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save of a seed from the title (up to nine digits) is named by its start, ruleset, seed and date: the
+    command (56 characters and more) once wrapped over three rows of the 80x24 end panel. It stands on the
+    screen's last row, whole, and that very command replays to the turn and plays on (in the window)."""
+    path = isolate_user_data(monkeypatch, tmp_path) / "saves" / "warden-483920117-20261207-101500.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(dead.read_bytes())
+    session = Session.load(content(), path)
+    text = screen(Driver(SceneStack([EndScene(session, write_morgue=False)]), size=(80, 24)))
+    assert broken_frames(text) == []
+    command = session.turning_command()
+    turn = int(command.split("--until ")[1].split()[0])
+    assert command == f"undercroft replay warden-483920117-20261207 --until {turn} --play" and len(command) > 46
+    last = rows(text)[-1]
+    assert last.strip() == command and "│" not in last  # the whole row its own, no panel's side on it
+    assert "the command on the last row" in box_text(text, "Death")
+    session.close()
+    monkeypatch.setattr(
+        "undercroft.term.app.choose", lambda options: functools.partial(Window.open, source=lambda t: None)
+    )
+    assert main(shlex.split(command)[1:]) == 0
+    branched = [p for p in path.parent.glob("*.jsonl") if p != path]
+    assert len(branched) == 1 and record.load_recording(branched[0]).turns == turn  # a new game from that turn
 
 
 # The recap once named the meeting's first choice when a later one lost the run. The three cases of the play-tests,

@@ -453,7 +453,7 @@ def test_the_odds_of_the_fight_are_on_the_encounter_and_fight_screens() -> None:
     odds = fight_odds(session.content, session.game)
     assert odds is not None and odds.exact
     text = panel_text(screen(stack), session)
-    lost = "" if round(100 * odds.death) == 100 else f", HP lost ~{odds.hp_lost_mean:.1f}"  # all of them: not told
+    lost = "" if round(100 * odds.death) == 100 else f", HP lost {odds.hp_lost_mean:.1f}"  # all of them: not told
     assert f"If you fight on: win {odds.win:.0%}, death {odds.death:.0%}{lost}" in text
     dice.push(10, 10)  # the gaoler (faster) strikes first: 10 + 2 >= 12, 5 damage
     press(stack, KeySym.F)

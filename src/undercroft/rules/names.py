@@ -24,21 +24,38 @@ def The(name: str) -> str:
 
 
 def a_name(name: str) -> str:
-    """'A Ghoul', 'An Orc', 'The Unlit'."""
+    """'A Ghoul', 'An Orc', 'The Unlit'; one of a monster whose name names several, by its :func:`one_name`:
+    'A Sump Leech' (never 'A Sump Leeches')."""
     if owns_article(name):
         return name
+    name = one_name(name)
     return f"{'An' if name[0].lower() in 'aeiou' else 'A'} {name}"
+
+
+def names_several(name: str) -> bool:
+    """Whether a name already names several: its last word ends in a single "s" ("Sump Leeches"; not "Empty
+    Harness", "Incubus", "Ibis"), and it brings no article of its own."""
+    last = name.rsplit(" ", 1)[-1].lower()
+    return not owns_article(name) and last.endswith("s") and not last.endswith(("ss", "us", "is"))
+
+
+def one_name(name: str) -> str:
+    """One of a monster whose name names several (:func:`names_several`): "es" off after ch, sh, x, z and s
+    ("Sump Leeches": "Sump Leech"), else "s" off; any other name as it is."""
+    if not names_several(name):
+        return name
+    return name[:-2] if name.lower().endswith(("ches", "shes", "xes", "zes", "sses")) else name[:-1]
 
 
 def plural_name(name: str, plural: str | None = None) -> str:
     """Several of a monster: its data's ``plural`` when it has one; else the name itself when it names several
-    already (its last word ends in a single "s": "Sump Leeches") or one of a kind ("The Unlit"); else with "es"
-    after s, x, z, ch and sh ("Empty Harnesses"), else with "s" ("Bandits")."""
+    already (:func:`names_several`: "Sump Leeches") or one of a kind ("The Unlit"); else with "es" after s, x, z,
+    ch and sh ("Empty Harnesses"), else with "s" ("Bandits")."""
     if plural:
         return plural
-    last = name.rsplit(" ", 1)[-1].lower()
-    if owns_article(name) or (last.endswith("s") and not last.endswith(("ss", "us", "is"))):
+    if owns_article(name) or names_several(name):
         return name
+    last = name.rsplit(" ", 1)[-1].lower()
     return name + ("es" if last.endswith(("s", "x", "z", "ch", "sh")) else "s")
 
 

@@ -12,7 +12,9 @@ its side and the status bar and the log move to the other side.
 :class:`Camera` chooses which part of the level the viewport shows. It follows the party, scrolling only when the
 party comes within a quarter of the view of an edge (as DCSS's and NetHack's consoles do, not every step), and it
 shifts so that the party and the creatures it faces stand in the part of the map no panel covers. The camera is
-front-end state (it lives in the session, never in the game) and draws nothing from any random stream.
+front-end state (it lives in the session, never in the game) and draws nothing from any random stream. A level
+that fits twice or more in the map's rows and the columns no panel covers (:func:`scale_of`) is scaled up instead:
+each tile a block of whole cells, the level whole and centred in that part of the screen.
 """
 
 from __future__ import annotations
@@ -124,33 +126,64 @@ def panel_on_right(party_x: int, level_w: int) -> bool:
 
 @dataclass(frozen=True)
 class Viewport:
-    """The map as drawn: level tile (mx, my) is at screen cell ((mx - ox) * sx, my - oy), ``sx`` columns wide,
-    for screen rows [top, h) and columns [0, w) (the rows above ``top`` are not the map's: the title's)."""
+    """The map as drawn: level tile (mx, my) is the block of ``sx`` columns by ``sy`` rows whose top left cell is
+    (x0 + (mx - ox) * sx, y0 + (my - oy) * sy), for screen rows [top, h) and columns [0, w) (the rows above
+    ``top`` are not the map's: the title's). Its glyph stands in the block's middle cell (:meth:`to_screen`), the
+    others repeat a wall's or water's or are blank on its colour."""
 
     ox: int
     oy: int
     w: int
     h: int
     top: int = 0
-    sx: int = 1  # screen columns a tile: 2 on a wide screen (the map grows to fill it: WIDE)
+    sx: int = 1  # screen columns a tile: 2 on a wide screen (WIDE), more for a small level scaled up
+    sy: int = 1  # screen rows a tile: more than one for a small level scaled up
+    x0: int = 0  # the screen column of tile column ox
+    y0: int = 0  # the screen row of tile row oy
+
+    @property
+    def cols(self) -> int:
+        """Tiles across the view (whole)."""
+        return max(0, (self.w - self.x0) // self.sx)
+
+    @property
+    def rows(self) -> int:
+        """Tiles down the view (whole)."""
+        return max(0, (self.h - self.y0) // self.sy)
+
+    def cell(self, p: Point) -> Point:
+        """The top left screen cell of level tile ``p``'s block."""
+        return (self.x0 + (p[0] - self.ox) * self.sx, self.y0 + (p[1] - self.oy) * self.sy)
 
     def to_screen(self, p: Point) -> Point:
-        return ((p[0] - self.ox) * self.sx, p[1] - self.oy)
+        """The screen cell of level tile ``p``'s glyph (its block's middle: the top left one for a block of one
+        row and two columns)."""
+        x, y = self.cell(p)
+        return (x + (self.sx - 1) // 2, y + (self.sy - 1) // 2)
 
     def to_map(self, s: Point) -> Point | None:
-        """The level tile under screen cell ``s``, or None off the map's rows and columns."""
-        x, y = s
-        if not (0 <= x < self.w // self.sx * self.sx and self.top <= y < self.h):
+        """The level tile whose block holds screen cell ``s``, or None off the map's rows and columns."""
+        x, y = s[0] - self.x0, s[1] - self.y0
+        if not (0 <= x < self.cols * self.sx and 0 <= y < self.rows * self.sy and self.top <= s[1] < self.h):
             return None
-        return (x // self.sx + self.ox, y + self.oy)
+        return (x // self.sx + self.ox, y // self.sy + self.oy)
 
     def shows(self, p: Point) -> bool:
-        """Whether level tile ``p`` is on screen."""
-        x, y = self.to_screen(p)
-        return 0 <= x <= self.w - self.sx and self.top <= y < self.h
+        """Whether level tile ``p``'s whole block is on screen."""
+        x, y = self.cell(p)
+        return 0 <= x <= self.w - self.sx and self.top <= y <= self.h - self.sy
 
 
 IDENTITY: Final = Viewport(0, 0, MIN_W, LEVEL_H)
+
+
+def scale_of(layout: Layout, level_size: tuple[int, int], panel: Rect | None = None) -> int:
+    """How many times a level is scaled up on this layout: the most whole times its tiles (``layout.sx`` columns
+    by one row each) fit, all of them, in the columns no ``panel`` covers and the map's rows; 1 for a level that
+    does not fit twice (every dungeon level on a console under 320x90: it scrolls as before)."""
+    x0, x1 = layout.clear(panel)
+    mw, mh = level_size
+    return max(1, min((x1 - x0) // max(1, mw * layout.sx), (layout.map_h - TOP) // max(1, mh)))
 
 
 def _axis(prev: int | None, size: int, view: int, focus: int, lo: int, hi: int, box: tuple[int, int]) -> int:
@@ -194,7 +227,8 @@ class Camera:
         """The viewport for this frame: ``party`` in view, and ``keep`` (the creatures faced) with it in the
         columns no ``panel`` covers, in the rows below the title's (:data:`TOP`), when they fit there. With a
         panel, the level is laid out in those columns alone (a level narrower than them centred there, never
-        under the panel)."""
+        under the panel). A level that fits there twice or more is scaled up (:func:`scale_of`): whole, centred,
+        nothing to scroll."""
         if level != self.key:
             self.origin, self.key = None, level
         mw, mh = level_size
@@ -202,8 +236,17 @@ class Camera:
         xs = [p[0] for p in pts]
         ys = [p[1] for p in pts]
         sx = layout.sx
-        c0, c1 = layout.clear(panel)
-        c0, c1 = -(-c0 // sx), c1 // sx  # the tiles no panel covers, whole
+        x0, x1 = layout.clear(panel)
+        rows = layout.map_h - TOP  # the level's rows, below the title's
+        scale = scale_of(layout, level_size, panel)
+        if scale > 1:  # a small level scaled up: whole in the columns no panel covers, centred there
+            w, h = mw * sx * scale, mh * scale
+            self.origin = (0, 0)
+            self.last = Viewport(
+                0, 0, layout.width, layout.map_h, TOP, sx * scale, scale, x0 + (x1 - x0 - w) // 2, TOP + (rows - h) // 2
+            )
+            return self.last
+        c0, c1 = -(-x0 // sx), x1 // sx  # the tiles no panel covers, whole
         px, py = party
         prev = self.origin
         if panel is None:
@@ -211,8 +254,7 @@ class Camera:
         else:  # the map fills the columns the panel leaves: the level laid out (centred, scrolled) in them alone
             span = c1 - c0
             ox = _axis(None if prev is None else prev[0] + c0, mw, span, px, 0, span, (min(xs), max(xs))) - c0
-        rows = layout.map_h - TOP  # the level's rows, below the title's
         oy = _axis(None if prev is None else prev[1], mh, rows, py, 0, rows, (min(ys), max(ys)))
         self.origin = (ox, oy)
-        self.last = Viewport(ox, oy - TOP, layout.width, layout.map_h, TOP, sx)
+        self.last = Viewport(ox, oy, layout.width, layout.map_h, TOP, sx, 1, 0, TOP)
         return self.last

@@ -150,19 +150,16 @@ def draw_map(
         visible = view.visible()
     if port is None:
         port = Viewport(0, 0, console.width, min(console.height, m.height))
-    ox, oy, top = port.ox, port.oy, port.top
-    vh, vw = min(port.h, console.height), min(port.w, console.width) // port.sx  # (vw: columns of tiles)
-    # the tile cells [sx0, sx1) x [sy0, sy1) show level tiles [sx0 + ox, ...) x [sy0 + oy, ...); a tile is
-    # port.sx screen columns wide: drawn one column a tile first, then spread (see _widen)
-    sx0, sy0 = max(0, -ox), max(top, -oy)
+    ox, oy = port.ox, port.oy
+    screen = _canvas(console, port)  # tile (x, y) of it: level tile (ox + x, oy + y)
+    vh, vw = screen.shape
+    sx0, sy0 = max(0, -ox), max(0, -oy)  # the tiles [sx0, sx1) x [sy0, sy1) are the level's, the others dark
     sx1, sy1 = min(vw, m.width - ox), min(vh, m.height - oy)
-    screen = cells(console) if port.sx == 1 else np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
+    if sx1 <= sx0 or sy1 <= sy0 or sy0 > 0 or sx0 > 0 or sy1 < vh or sx1 < vw:
+        screen[...] = SHROUD  # the level does not fill the view: dark around it
     if sx1 <= sx0 or sy1 <= sy0:
-        screen[top:vh, :vw] = SHROUD
-        _widen(console, screen, port, top, vh)
+        _spread(console, screen, port)
         return visible
-    if sy0 > top or sx0 > 0 or sy1 < vh or sx1 < vw:  # the level does not fill the view: dark around it
-        screen[top:vh, :vw] = SHROUD
     sl = (slice(sy0 + oy, sy1 + oy), slice(sx0 + ox, sx1 + ox))
     vis = visible[sl]
     explored = view.seen(visible)
@@ -202,24 +199,42 @@ def draw_map(
         content.party[lead.template].glyph if lead.template in content.party else "@",
         WHITE if st.mode != Mode.DEAD else BAD,
     )
-    _widen(console, screen, port, top, vh)
+    _spread(console, screen, port)
     return visible
 
 
-def _widen(console: tcod.console.Console, tiles: npt.NDArray[np.void], port: Viewport, top: int, bottom: int) -> None:
-    """A map drawn one column a tile (``tiles``), spread over ``port.sx`` columns a tile on the console's rows
-    [top, bottom): the tile's cell, then its filler (a wall's or water's glyph again, so that they stay solid; a
-    blank on the tile's colour beside anything else)."""
-    if port.sx == 1:
+def _canvas(console: tcod.console.Console, port: Viewport) -> npt.NDArray[np.void]:
+    """Where :func:`draw_map` draws one cell a tile, as many tiles as fit whole in the port and the console: the
+    console's own cells where a tile is one cell, else an array apart (:func:`_spread` then puts it on)."""
+    vw = max(0, min(port.cols, (console.width - port.x0) // port.sx))
+    vh = max(0, min(port.rows, (min(port.h, console.height) - port.y0) // port.sy))
+    if port.sx == port.sy == 1:
+        return cells(console)[port.y0 : port.y0 + vh, port.x0 : port.x0 + vw]
+    return np.full((vh, vw), SHROUD, dtype=tcod.console.rgb_graphic)
+
+
+def _spread(console: tcod.console.Console, tiles: npt.NDArray[np.void], port: Viewport) -> None:
+    """A map drawn one cell a tile (``tiles``, from :func:`_canvas`) put on the console through ``port``: each
+    tile a block of ``port.sx`` x ``port.sy`` cells, its glyph in the block's middle cell
+    (:meth:`Viewport.to_screen`), the rest its filler (a wall's or water's glyph again, so that they stay solid;
+    a blank on the tile's colour beside anything else); the map's cells around the blocks dark. Nothing to do
+    where a tile is one cell: drawn in place."""
+    if port.sx == port.sy == 1:
         return
     screen = cells(console)
-    rows = tiles[top:bottom]
-    n = rows.shape[1]
-    screen[top:bottom, 0 : n * port.sx : port.sx] = rows
-    filler = rows.copy()
-    filler["ch"][~np.isin(rows["ch"], _SOLID)] = ord(" ")
-    for k in range(1, port.sx):
-        screen[top:bottom, k : n * port.sx : port.sx] = filler
+    top, bottom, right = port.top, min(port.h, console.height), min(port.w, console.width)
+    sx, sy, x0, y0 = port.sx, port.sy, port.x0, port.y0
+    x1, y1 = x0 + tiles.shape[1] * sx, y0 + tiles.shape[0] * sy
+    for rows, cols in ((slice(top, bottom), slice(0, x0)), (slice(top, bottom), slice(x1, right))):
+        screen[rows, cols] = SHROUD
+    for rows in (slice(top, y0), slice(y1, bottom)):
+        screen[rows, x0:x1] = SHROUD
+    filler = tiles.copy()
+    filler["ch"][~np.isin(tiles["ch"], _SOLID)] = ord(" ")
+    gx, gy = (sx - 1) // 2, (sy - 1) // 2
+    for ky in range(sy):
+        for kx in range(sx):
+            screen[y0 + ky : y1 : sy, x0 + kx : x1 : sx] = tiles if (kx, ky) == (gx, gy) else filler
 
 
 _SOLID: Final = np.array([ord("#"), ord("\u2248")])  # wall and water: drawn on both columns of a wide tile

@@ -124,7 +124,9 @@ class DoorScene(Scene):
                 chosen = doors.index(i) == self.cursor
                 out["ch"][y, x], out["fg"][y, x] = ord("+"), render.BLACK
                 out["bg"][y, x] = DOOR_CURSOR_BG if chosen else DOOR_OPEN_BG
-                self.buttons.add(x, y, 1, i)
+                bx, by = view.cell(way.door)  # (the door's whole block is the button: a tile scaled up)
+                for row in range(by, by + view.sy):
+                    self.buttons.add(bx, row, view.sx, i)
         # The list, in place of the side panel.
         st = game.state
         r = Layout.of(console.width, console.height).panel(panel_on_right(st.pos[0], st.level.map.width))

@@ -172,8 +172,10 @@ def odds_line(odds: Odds, lead: str, falls: float | None = None) -> tuple[str, R
             "" if falls is None or falls == 0 else f", one falls {about}{threat.pct(falls)}"
         )  # (none fell in any simulated fight: not "one falls ~0%", which reads as a chance)
     colour = render.KIND_COLOURS.get("good" if odds.win >= 0.5 else "bad", TEXT)
-    # (the hit points lost, an average over every ending, are all of them where death is certain: not told then)
-    lost = "" if threat.pct(odds.death) == "100%" else f", HP lost ~{odds.hp_lost_mean:.1f}"
+    # (the hit points lost, an average over every ending, are all of them where death is certain: not told then;
+    # "~" only where the average is a simulation's, as "one falls" says: "~6.2 (exact)" read as a contradiction)
+    about = "" if odds.exact else "~"
+    lost = "" if threat.pct(odds.death) == "100%" else f", HP lost {about}{odds.hp_lost_mean:.1f}"
     return (f"{lead}: win {threat.pct(odds.win)}, {death}{lost} ({how})", colour)
 
 
@@ -241,8 +243,8 @@ class LookScene(Scene):
             nx, ny = self.cursor[0] + d[0] * step, self.cursor[1] + d[1] * step
             lv = self.session.game.state.level
             view = self.session.camera.last  # the part of the level on screen: the cursor stays in it
-            nx = max(max(0, view.ox), min(min(lv.map.width, view.ox + view.w // view.sx) - 1, nx))
-            ny = max(max(0, view.oy + view.top), min(min(lv.map.height, view.oy + view.h) - 1, ny))
+            nx = max(max(0, view.ox), min(min(lv.map.width, view.ox + view.cols) - 1, nx))
+            ny = max(max(0, view.oy), min(min(lv.map.height, view.oy + view.rows) - 1, ny))
             self.cursor = (nx, ny)
         self.page = 0
         return None
@@ -271,7 +273,9 @@ class LookScene(Scene):
         if 0 <= y < min(console.height, view.h) and 0 <= x < console.width:  # the cursor: the tile in inverse
             fg = tuple(int(v) for v in out["fg"][y, x])
             bg = fg if any(fg) and fg != tuple(int(v) for v in out["bg"][y, x]) else CURSOR_BG
-            out["bg"][y, x : x + view.sx], out["fg"][y, x : x + view.sx] = bg, CURSOR_FG
+            bx, by = view.cell(self.cursor)  # (its whole block: a tile of a level scaled up is several cells)
+            block = (slice(max(by, view.top), min(by + view.sy, view.h)), slice(max(bx, 0), bx + view.sx))
+            out["bg"][block], out["fg"][block] = bg, CURSOR_FG
         lines = describe_lines(self.session, self.cursor, self.odds)
         layout = Layout.of(console.width, console.height)
         below = self.panel(layout) if self.panel is not None else None
