@@ -179,6 +179,11 @@ class Snapshot:
 class Game(Ctx):
     """One seeded game of one ruleset."""
 
+    #: A fork that plays a chase out and no further (:mod:`undercroft.sim.chase`): a step that ends the chase (or
+    #: never starts one) stops at its events, before the entries, the watch and the clock of the step's end, which
+    #: nothing reads from it.
+    chase_only = False
+
     def __init__(
         self, content: Content, ruleset: str = "undercroft", seed: int | str = 0, *, dice: DiceSource | None = None
     ) -> None:
@@ -244,6 +249,8 @@ class Game(Ctx):
             return [Event("refused", {"action": action.type, **exc.reason.data()})]
         if fled and st.fled == fled:  # the party did not pursue the group that went its way: it is gone
             flight.let_go(self, events)
+        if self.chase_only and st.mode != Mode.PURSUIT:
+            return events  # (a rollout's chase is over: its events have told what it came to)
         explore.settle(self, events)
         items.expire(self, events)
         agreements.follow(self)
