@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "undercroft"
 MODES = {"explore", "encounter", "combat", "pursuit", "dead", "won"}
+MODE_ATTRIBUTE = re.compile(r"\.\s*mode\b")
 ENGINE_NAMES = re.compile(r"^(game|g|self\.game|self\.session\.game|session\.game|ctx|engine)$")
 
 
@@ -41,7 +42,10 @@ def private_uses(path: Path) -> list[str]:
 
 def bare_modes(path: Path) -> list[str]:
     """Comparisons of a ``.mode`` with a string literal naming a mode (``st.mode == "explore"``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    text = path.read_text(encoding="utf-8")
+    if not MODE_ATTRIBUTE.search(text):
+        return []  # (no ``.mode`` to compare: three files in four, not parsed)
+    tree = ast.parse(text, str(path))
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):

@@ -89,20 +89,23 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
     later = {"fight": win}  # the same a round later, in sight
     # (a run at its best, one that surely gets away, worth less than the fight: it is never taken, and no better a
     # round later, so the chase is not played out)
-    again = chances.left_behind(game, g).again() if game.legal(Run()) else 0.0  # (what the panel says it leaves)
-    if again and _run_value(1.0, win, again) + 1e-9 >= win:
-        now, seen = chances.escape_chance(game, g), chances.escape_chance(game, g, later=True)
-        out["run"] = _run_value(now, win, again)
-        later["run"] = _run_value(seen, win, again)
     offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
     if offer is not None:
         cell = game.bribe_cell(g, offer)
         taken = 0.0 if cell is None else chances.bribe_chance(game.content.tables.bribery.die, cell[2])
         out["bribe"] = later["bribe"] = taken + (1 - taken) * win * STRUCK_FIRST
-    best_later = max(later.values())
+    # A run at its best, one that surely gets away, is worth ``again`` (what the panel says it leaves behind): worth
+    # no more than the fight or the bribe, it is never taken, and no better a round later, so its chase is not
+    # played out (an equal value loses the tie). The run a round later is played out only for a talk's value.
+    again = chances.left_behind(game, g).again() if game.legal(Run()) else 0.0
+    run = bool(again) and again + 1e-9 >= max(out.values())
+    if run:
+        out["run"] = _run_value(chances.escape_chance(game, g), win, again)
 
     def then(p: float) -> float:  # p, else the best of the others a round later
-        return p + (1 - p) * best_later
+        if run:
+            later["run"] = _run_value(chances.escape_chance(game, g, later=True), win, again)
+        return p + (1 - p) * max(later.values())
 
     # Peace with a group standing in a corridor can block the way for good (a peaceful monster cannot be passed or
     # attacked), so there it talks only when the fight is hopeless.

@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterator
 from undercroft.bot import kit
 from undercroft.bot.meeting import (
     GIVE_UP,
+    LEAVE_MARGIN,
     Met,
     best,
     bribe_offer,
@@ -434,7 +435,10 @@ class Bot:
         can_run = game.legal(Run())  # not where the rules have no running, nor with every way out blocked
         escape = functools.cache(functools.partial(escape_chance, game, g))
         ok = not met.committed and can_run and not tired and win() < FIGHT_ODDS
-        if ok and leaves(escape(), win(), left_behind(game, g).again()):
+        # (a sure escape is worth ``again``: no more than the fight's win and the margin, no run can beat staying,
+        # and its chase is not played out)
+        again = left_behind(game, g).again() if ok else 0.0
+        if ok and again + 1e-9 > win() + LEAVE_MARGIN and leaves(escape(), win(), again):
             self._flee(g)  # (to come back rested, or to go round it)
             out += self._fleet(escape())
             out.append(_BEST_RUN)

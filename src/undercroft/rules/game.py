@@ -20,7 +20,7 @@ import copy
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from undercroft.content import Content
 from undercroft.rules import (
@@ -47,6 +47,8 @@ from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import Streams
 from undercroft.rules.state import Encounter, GameState, Group
 from undercroft.rules.types import OVER, Mode, Origin, Side
+
+_T = TypeVar("_T")
 
 Handler = Callable[[Ctx, Any, list[Event]], None]
 
@@ -176,6 +178,11 @@ class Snapshot:
 class Game(Ctx):
     """One seeded game of one ruleset."""
 
+    #: A fork that plays a chase out and no further (:mod:`undercroft.sim.chase`): a step that ends the chase (or
+    #: never starts one) stops at its events, before the entries, the watch and the clock of the step's end, which
+    #: nothing reads from it.
+    chase_only = False
+
     def __init__(
         self, content: Content, ruleset: str = "undercroft", seed: int | str = 0, *, dice: DiceSource | None = None
     ) -> None:
@@ -241,6 +248,8 @@ class Game(Ctx):
             return [Event("refused", {"action": action.type, **exc.reason.data()})]
         if fled and st.fled == fled:  # the party did not pursue the group that went its way: it is gone
             running.let_go(self, events)
+        if self.chase_only and st.mode != Mode.CHASE:
+            return events  # (a rollout's chase is over: its events have told what it came to)
         explore.settle(self, events)
         items.expire(self, events)
         agreements.follow(self)
@@ -377,11 +386,7 @@ class Game(Ctx):
         state, every die from ``dice`` (never this game's streams, which it leaves as they are). The maps, the data
         and the other levels are shared (nothing done on this level changes them)."""
         other = copy.copy(self)
-        lv = self.state.level
-        memo: dict[int, Any] = {id(x): x for x in self.state.levels.values() if x is not lv}
-        # (the looks are sets and lists of tuples of ints: a shallow copy is a whole one, and far quicker)
-        memo.update({id(lv.map): lv.map, id(lv.looked): set(lv.looked), id(lv.looks): list(lv.looks)})
-        other.state = copy.deepcopy(self.state, memo)
+        other.state = _fork_state(self.state)
         other.streams = Streams(self.streams.seed)  # (never drawn: the dice come from ``dice``)
         other.dice_override = dice
         other._tracker = Tracker()
@@ -401,3 +406,48 @@ class Game(Ctx):
         self.streams.restore(snap.streams)
         self._tracker = Tracker()
         self.exits_memo = None
+
+
+def _record(obj: _T) -> _T:
+    """A copy of a state record whose fields are all immutable (ints, strings, tuples, enums): its attributes
+    copied as they are, its change counter (``rev``) with them, as ``copy.deepcopy`` copies them."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+def _fork_state(st: GameState) -> GameState:
+    """What ``copy.deepcopy`` of ``st`` gives :meth:`Game.fork`, built field by field (a rollout forks the game, and
+    deepcopy's walk of every record was most of a rollout's cost): the party's level copied (its groups owned by
+    the copy), every other level shared, the maps shared. A field added to the state's records that holds a mutable
+    value must be copied here too (``tests/test_fork.py`` compares this with a deepcopy field by field)."""
+    lv = st.level
+    new_lv = _record(lv)
+    nd = new_lv.__dict__
+    nd["visited"] = lv.visited.copy()
+    nd["memory"] = lv.memory.copy()
+    nd["items"] = {tile: list(stack) for tile, stack in lv.items.items()}
+    nd["looks"] = list(lv.looks)
+    nd["looked"] = set(lv.looked)
+    groups = []
+    for g in lv.groups:
+        ng = _record(g)
+        ng.__dict__["owner"] = new_lv
+        groups.append(ng)
+    nd["groups"] = groups
+    new = _record(st)
+    d = new.__dict__
+    d["levels"] = {k: new_lv if v is lv else v for k, v in st.levels.items()}
+    d["party"] = [_record(m) for m in st.party]
+    for name in ("items", "slain", "effects", "wares"):
+        d[name] = dict(d[name])
+    d["owed"] = list(st.owed)
+    d["death"] = copy.deepcopy(st.death)
+    if st.encounter is not None:
+        d["encounter"] = _record(st.encounter)
+    if st.combat is not None:
+        d["combat"] = _record(st.combat)
+    if st.pursuit is not None:
+        p = d["pursuit"] = _record(st.pursuit)
+        p.trail, p.lures, p.fire = list(p.trail), list(p.lures), list(p.fire)
+    return new

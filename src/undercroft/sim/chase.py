@@ -4,8 +4,9 @@ A chase on the map is deterministic once the pursuit roll has been made: both si
 map, and sight decides (the dice a chase can still ask for are the lures' and the fire's, which a plain run never
 meets). So the odds of a Run are exact, from one rollout: the game is forked (:meth:`Game.fork`: a copy of the
 state, its own dice, never the game's streams), the Run is taken with a pursuit roll that says yes, and the chase
-is run on until it ends. The chance of getting away is then the chance it does not follow, plus, if the chase so
-played ends without a fight, the chance it does. The screens, the recap and the bots all read :func:`run_odds`.
+is run on until it ends (the fork's steps stop there: :attr:`Game.chase_only`). The chance of getting away is then
+the chance it does not follow, plus, if the chase so played ends without a fight, the chance it does. The screens,
+the recap and the bots all read :func:`run_odds`.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def _run_odds(game: Game, door: int, later: bool) -> RunOdds | None:
     if game.mode not in (Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE) or not game.legal(Run(door)):
         return None
     fork = game.fork(_Yes())
+    fork.chase_only = True
     lv = fork.state.level
     view = View(fork)  # the chase on the level as the player knows it: a group it does not know of is not in it
     front = fork.state.front_group()
@@ -126,6 +128,7 @@ def chase_catches(game: Game) -> bool:
     chasing, the chase played out on a fork of the game (no die: the group runs away on the map, the party after
     it; exhausted, the party lets it go)."""
     fork = game.fork(_Yes())
+    fork.chase_only = True
     if fork.mode != Mode.CHASE:
         if not fork.legal(Pursue()):
             return False

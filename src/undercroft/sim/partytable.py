@@ -44,7 +44,9 @@ from undercroft.sim.spec import FightSpec
 
 TOLERANCE = 1e-13  # the chance that a fight is still undecided at which a table stops adding rounds
 PARTY_WORK = 2_000_000  # multiply-adds a round of a party's tables may take (see tabled); beyond, the odds simulate
-PARTIES_KEPT = 64  # tables remembered (one per kind of fight: each holds every count of the living)
+#: The tables remembered, in bytes, the most recently asked for kept (one set per kind of fight, each holding every
+#: count: tens of kilobytes for one character, a few megabytes for two)
+KEPT_BYTES = 64 * 2**20
 WIN, GOING, LEFT, ROUNDS = range(4)  # a table's layers: see the module docstring
 TARGETING = ("lowest_hp", "first", "random")
 
@@ -282,19 +284,29 @@ def _one_thread() -> AbstractContextManager[object]:
 
 
 _tables: dict[Key, PartyTables] = {}  # _key -> the tables, for the largest count asked for
+_kept = 0  # their bytes
 
 
 def party_tables(specs: tuple[FightSpec, ...], count: int, targeting: str) -> PartyTables:
     """The tables of the party ``specs`` against ``count`` creatures (and fewer); remembered: one set serves every
     hit points of the party, either side opening, and every count up to the largest asked for."""
+    global _kept
     key = _key(specs, targeting)
-    got = _tables.get(key)
+    got = _tables.pop(key, None)  # (put back last: the dict runs from the least recently asked to the most)
     if got is None or got.tables[0][0][0].shape[0] < count:
-        if len(_tables) >= PARTIES_KEPT:
-            _tables.clear()
+        if got is not None:
+            _kept -= _size(got)
         with _one_thread():
-            got = _tables[key] = _build(specs, count, targeting)
+            got = _build(specs, count, targeting)
+        _kept += _size(got)
+        while _kept > KEPT_BYTES and _tables:  # the ones asked for longest ago go first
+            _kept -= _size(_tables.pop(next(iter(_tables))))
+    _tables[key] = got
     return got
+
+
+def _size(t: PartyTables) -> int:
+    return sum(a.nbytes for side in t.tables for lost in side for a in lost)
 
 
 def _at(specs: tuple[FightSpec, ...], hps: tuple[int, ...]) -> tuple[int, int, int]:
@@ -323,4 +335,6 @@ def party_numbers(
 
 def clear() -> None:
     """Forget every table."""
+    global _kept
     _tables.clear()
+    _kept = 0

@@ -210,10 +210,13 @@ def _follow(ctx: Ctx, p: Pursuit, g: Group, tiles: int, events: list[Event]) -> 
         here = g.pos if party_runs else st.pos
         if _near(here, runner):
             return Outcome("caught")
-        # the farthest tile of the path a step away (a corner cut), else its next tile
+        # the farthest tile of the path a step away (a corner cut), else its next tile (_near, inlined: the path is
+        # read from its end at every step of the chaser)
         nxt = 0
+        hx, hy = here
         for j in range(len(p.trail) - 1, -1, -1):
-            if _near(here, p.trail[j]):
+            tx, ty = p.trail[j]
+            if -BESIDE <= tx - hx <= BESIDE and -BESIDE <= ty - hy <= BESIDE:
                 nxt = j
                 break
         if party_runs:  # no corner cut past the fire: it comes to it
