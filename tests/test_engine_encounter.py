@@ -24,6 +24,7 @@ from engine_helpers import (
     walk_into,
     walk_to,
 )
+from event_helpers import sample
 
 from undercroft.rules import approach, explore
 from undercroft.rules.actions import Attack, Bribe, Fight, Move, Rest, Run, Talk, Wait
@@ -397,7 +398,7 @@ def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_when_the_stando
     assert g.refusal(Talk()) is not None
     walk = g.refusal(Move(0, 1))
     assert walk == Reason(Code.FACING, {"monster": "the_unlit", "talks": False, "runs": True})
-    assert walk is not None and say(g, Event("refused", {"action": "move", **walk.data()})) == (
+    assert walk is not None and say(g, sample({"type": "refused", "action": "move", **walk.data()})) == (
         "The Unlit is facing you: fight, wait or run."  # (no talk: it hears no terms)
     )
     assert g.legal(Wait())  # the sensible action left: wait for it to make up its mind

@@ -361,10 +361,10 @@ def test_every_event_type_is_documented_with_a_json_example() -> None:
     import re
     from pathlib import Path
 
+    from event_helpers import emitted_types
+
     root = Path(__file__).resolve().parent.parent
-    rules = root / "src" / "undercroft" / "rules"
-    source = "".join(p.read_text(encoding="utf-8") for p in sorted(rules.glob("*.py")))
-    emitted = set(re.findall(r'Event\(\s*"([a-z_]+)"', source))
+    emitted = emitted_types()
     doc = (root / "docs" / "EVENTS.md").read_text(encoding="utf-8")
     sections = re.split(r"^### `([a-z_]+)`\n", doc, flags=re.MULTILINE)
     documented = dict(zip(sections[1::2], sections[2::2], strict=True))
