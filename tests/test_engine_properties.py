@@ -8,11 +8,12 @@ import random
 from typing import Any
 
 import pytest
-from engine_helpers import content, encounter_faces, make_game, meet, of, one, say, script, walk_into, why
+from engine_helpers import attacks, content, encounter_faces, make_game, meet, of, one, say, script, walk_into, why
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from undercroft.rules import dungeon, items
+from undercroft.rules import events as evt
 from undercroft.rules.actions import (
     Action,
     Attack,
@@ -142,10 +143,10 @@ def play(game: Game, rnd: random.Random, length: int, *, try_illegal: bool) -> l
         gold = all_gold(game) - gone_with(game)
         events = game.step(action)
         log.append(events)
-        refusals = of(events, "refused")
+        refusals = of(events, evt.Refused)
         if refusals or not was_legal:
             assert [e.type for e in events] == ["refused"], events
-            assert refusals[0]["reason"] and say(game, refusals[0])
+            assert why(refusals[0]).code and say(game, refusals[0])
             assert game.checksum() == before, f"refused {action} changed the state"
         elif action.type in ("talk", "bribe"):
             assert all_gold(game) == gold, f"{action} created or destroyed gold: {events}"
@@ -221,19 +222,19 @@ def test_parley_conserves_gold(
     gold = game.state.gold  # the walk into the room may have picked some up
     start = all_gold(game)
     script(game).push(*talk)
-    neg = one(game.step(Talk()), "negotiate")
+    neg = one(game.step(Talk()), evt.Negotiate)
     assert all_gold(game) == start
-    if neg["result"] == "intimidation":
-        assert neg["tribute"] == treasure // 4 and game.state.gold == gold + treasure // 4
-    if neg["result"] != "failure":
+    if neg.result == "intimidation":
+        assert neg.tribute == treasure // 4 and game.state.gold == gold + treasure // 4
+    if neg.result != "failure":
         return
     script(game).push(bribe_face, *([1] * count))  # if refused, every creature swings once (and misses)
     before = game.checksum()
     events = game.step(Bribe(offer))
-    if of(events, "refused"):
+    if of(events, evt.Refused):
         assert not 1 <= offer <= gold and game.checksum() == before
     else:
-        assert one(events, "bribe")["gold"] == offer
+        assert one(events, evt.Bribe).gold == offer
         assert game.state.gold == gold - offer and group.bribes == offer
     assert all_gold(game) == start
 
@@ -245,10 +246,10 @@ def faces_reported(events: list[Event]) -> list[int]:
     """The faces of every die the events report, in order."""
     out: list[int] = []
     for e in events:
-        if e.type in ("roll", "negotiate", "bribe"):
-            out.extend(e["faces"])
-        elif e.type == "attack":
-            out.append(e["natural"])
+        if isinstance(e, evt.Roll | evt.Negotiate | evt.Bribe):
+            out.extend(e.faces)
+        elif isinstance(e, evt.PartyAttack | evt.MonsterAttack):
+            out.append(e.natural)
     return out
 
 
@@ -268,10 +269,10 @@ def test_every_die_rolled_is_reported_in_an_event() -> None:
     assert d.remaining == 0
     # every face the script gave after the walk (its empty monster checks) is in an event, in order
     assert faces_reported(log) == scripted == [f for _, f in d.used][-len(scripted) :]
-    for e in of(log, "roll"):
-        assert set(e.data) >= ROLL_FIELDS, e
-    for e in of(log, "negotiate") + of(log, "bribe"):
-        assert {"group", "result", "dice", "faces", "total"} <= set(e.data)
+    for e in of(log, evt.Roll):
+        assert set(e.as_dict()) >= ROLL_FIELDS, e
+    for x in [*of(log, evt.Negotiate), *of(log, evt.Bribe)]:
+        assert {"group", "result", "dice", "faces", "total"} <= set(x.as_dict())
 
 
 def test_combat_rolls_are_attack_events_with_their_numbers() -> None:
@@ -280,8 +281,8 @@ def test_combat_rolls_are_attack_events_with_their_numbers() -> None:
     script(g).push(12, 1)
     g.step(Fight())
     events = g.step(Attack(0))
-    for e in of(events, "attack"):
-        data: dict[str, Any] = e.data
+    for e in attacks(events):
+        data: dict[str, Any] = e.as_dict()
         assert {
             "attacker",
             "target",
@@ -295,7 +296,7 @@ def test_combat_rolls_are_attack_events_with_their_numbers() -> None:
         } <= set(data)
         assert data["total"] == data["natural"] + data["modifier"]
         assert data["hit"] == (data["natural"] != 1 and (data["natural"] == 20 or data["total"] >= data["defense"]))
-    assert [e["natural"] for e in of(events, "attack")] == [12, 1]
+    assert [e.natural for e in attacks(events)] == [12, 1]
     assert script(g).remaining == 0
 
 
@@ -322,7 +323,7 @@ def test_refused_actions_say_why_in_every_mode() -> None:
     for action, reason, line in checks:
         before = g.checksum()
         (e,) = g.step(action)
-        assert why(e) == reason and e["action"] == action.type and say(g, e) == line
+        assert why(e) == reason and isinstance(e, evt.Refused) and e.action == action.type and say(g, e) == line
         assert g.checksum() == before
     g.state.party[1].hp -= 1  # someone hurt: a drinker not there, or the one who is whole, is still refused
     assert g.legal(Drink())

@@ -842,6 +842,13 @@ EVENT_TYPES: tuple[type[Event], ...] = tuple(
 """Every event class, in the order above (two, :class:`PartyAttack` and :class:`MonsterAttack`, share the wire name
 ``attack``)."""
 
+
+def about_group(e: Event) -> int | None:
+    """The monster group ``e`` is about (its ``group`` field), if it has one."""
+    group = getattr(e, "group", None)
+    return group if isinstance(group, int) else None
+
+
 _BY_TYPE: dict[str, type[Event]] = {c.type: c for c in EVENT_TYPES if c is not PartyAttack}
 
 
