@@ -136,6 +136,7 @@ def why(event: Event) -> Reason:
 
 def roll_line(game: Game, event: Event) -> str:
     """The roll behind an attack event, as the log shows it."""
+    assert isinstance(event, evt.PartyAttack | evt.MonsterAttack), event
     return Narrator(game.content, game.ruleset_id).roll_line(event)
 
 

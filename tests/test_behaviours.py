@@ -87,7 +87,7 @@ def test_kneels_until_inside_then_rises_acts_every_other_round_and_kneels_again(
     ev = step_inside(game)  # inside the room: it rises; AGILITY 1 against 3, the delver first
     assert one(ev, evt.Rises).group == g.id and g.risen and st.mode == "combat" and not attacks(ev)
     ev = act(game, Attack(0), 2, 9)  # it acts (9 + 3 hits for 2)
-    assert one(ev, evt.MonsterAttack)["hit"]
+    assert one(ev, evt.MonsterAttack).hit
     ev = act(game, Attack(0), 2)  # the next round it does not
     assert one(ev, evt.Slow) and not of(ev, evt.MonsterAttack)
     ev = act(game, Attack(0), 2, 1)  # then it does again
@@ -126,18 +126,18 @@ def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() ->
     # Past it: it rises behind, hits in its free round, and (quicker, AGILITY 4 against 3) misses first in round 2.
     ev = act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), 9, 1)
     assert kinds(ev)[:3] == ["move", "reveal", "combat"] and not g.hidden
-    assert one(ev, evt.Combat)["free_round"] == "monsters"
+    assert one(ev, evt.Combat).free_round == "monsters"
     strike, again = attacks(ev)
-    assert strike["attacker_side"] == "monsters" and strike["hit"] and st.party[0].hp == 12 - 3
-    assert kinds(ev)[-3:] == ["surprised_skip", "initiative", "attack"] and not again["hit"]
+    assert strike.attacker_side == "monsters" and strike.hit and st.party[0].hp == 12 - 3
+    assert kinds(ev)[-3:] == ["surprised_skip", "initiative", "attack"] and not again.hit
     assert st.mode == "combat" and st.combat is not None and st.combat.party_turn
     # It does not stop: it pursues whatever the (absent) reaction, and food does not distract it.
     st.party[0].speed = 130  # just faster than its 120, so the chase lasts: 10 ft a round of walking
     back = [w for w in game.exits() if w.segment == pool]  # the way back past it into the water
     assert back and all(w.blocked for w in back)
     ev = act(game, Run())  # no pursuit roll and no evasion: it always comes, from the fight, at the party's heels
-    assert one(ev, evt.Pursuit)["distance"] == 10 and st.mode == "pursuit" and not of(ev, evt.Chase)
-    to = tuple(one(ev, evt.Run)["to"])
+    assert one(ev, evt.Pursuit).distance == 10 and st.mode == "pursuit" and not of(ev, evt.Chase)
+    to = tuple(one(ev, evt.Run).to)
     assert to not in {w.landing for w in back}  # onward: not back into the water
     # (food on its way: tests/test_chase_map.py, on a map drawn for it)
 

@@ -181,7 +181,7 @@ def fight(game: Game, monster: str, policy: Policy, tally: Tally, hp: int | None
     while True:
         party_turn = monsters_turn = False
         for e in events:
-            if isinstance(e, evt.PartyAttack | evt.MonsterAttack) and e.attacker_side == "party":
+            if isinstance(e, evt.PartyAttack):
                 party_turn = True
                 swings += 1
                 connected += bool(e.hit)
@@ -203,10 +203,8 @@ def fight(game: Game, monster: str, policy: Policy, tally: Tally, hp: int | None
                 monsters_turn = True
         turns["party"] += party_turn
         turns["monsters"] += monsters_turn
-        swung = any(isinstance(e, evt.PartyAttack | evt.MonsterAttack) and e.attacker_side == "party" for e in events)
-        struck = any(
-            isinstance(e, evt.PartyAttack | evt.MonsterAttack) and e.attacker_side == "monsters" for e in events
-        )
+        swung = any(isinstance(e, evt.PartyAttack) for e in events)
+        struck = any(isinstance(e, evt.MonsterAttack) for e in events)
         tally.unprovoked_strikes += struck and not swung
         tally.unanswered_swings += swung and not struck and not g.defeated
         if st.mode not in ("combat", "encounter"):

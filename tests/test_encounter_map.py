@@ -121,8 +121,8 @@ def test_a_wanderer_may_stand_beyond_the_room_out_of_sight_and_comes_closer_at_i
     ev = act(game, Move(*inside[0]))  # no die: nothing is rolled for it
     walked = one(ev, evt.Approach)
     met = one(ev, evt.Encounter)
-    assert st.encounter is not None and met["sighted"] and met["first"]
-    assert met["distance"] == walked["distance"] == st.encounter.distance
+    assert st.encounter is not None and met.sighted and met.first
+    assert met.distance == walked.distance == st.encounter.distance
     assert not g.unseen and game.visible()[g.pos[1], g.pos[0]] and st.mode == Mode.ENCOUNTER
     assert start - approach.steps_between(game, st.pos, g.pos) <= 9 + 1  # at most its 9 tiles (and the step)
     assert game.legal(Talk()) and game.legal(Fight())

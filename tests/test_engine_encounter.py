@@ -521,7 +521,7 @@ def test_an_unseen_monster_that_knows_of_the_party_comes_closer_by_its_speed_as_
         assert 0 < walked <= tiles * (st.rounds - rounds)
     # It stopped as it came into sight, and the sides met then: the step that brought it says so.
     met = one(events, evt.Encounter)
-    assert met["sighted"] and met["distance"] == g.distance_to(group) and st.mode == "encounter"
+    assert met.sighted and met.distance == g.distance_to(group) and st.mode == "encounter"
     assert g.visible()[group.pos[1], group.pos[0]] and script(g).remaining == 0
 
 

@@ -13,14 +13,15 @@ from event_helpers import emitted_types, sample
 
 from undercroft.content import load_content
 from undercroft.narrate import Narrator, plural
+from undercroft.narrate.narrator import LINES, SILENT
 from undercroft.record import state_summary
-from undercroft.rules.events import Event
+from undercroft.rules.events import EVENT_TYPES, Event
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.ui.session import end_lines
 
 # Events the player does not read (bookkeeping): no line.
-SILENT = {"move", "enter"}
+SILENT_TYPES = {"move", "enter"}
 
 # One or more samples of every narrated event, with the monster left as "{m}".
 SAMPLES: list[tuple[str, dict[str, Any]]] = [
@@ -300,11 +301,15 @@ def fill(value: Any, monster: str, name: str) -> Any:
     return value
 
 
-def test_every_event_the_engine_emits_is_narrated_or_silent_on_purpose() -> None:
-    narrated = {t for t, _ in SAMPLES}
-    assert emitted_types() - SILENT == narrated, "a sample (and a narration) for every event a player reads"
+def test_every_event_class_has_a_line_or_is_silent_on_purpose() -> None:
+    """The narrator's table (``LINES``, one method an event class) and ``SILENT`` share out every event class, and
+    each class the rules build with a line has a sample here."""
+    assert set(LINES) | set(SILENT) == set(EVENT_TYPES), "an event class with no line, and not silent"
+    assert not set(LINES) & set(SILENT)
+    assert {c.type for c in SILENT} == SILENT_TYPES
+    assert emitted_types() - SILENT_TYPES == {t for t, _ in SAMPLES}, "a sample for every event a player reads"
     nar = Narrator(content(), "undercroft")
-    for kind in SILENT:
+    for kind in SILENT_TYPES:
         assert nar.text(sample({"type": kind})) == ""
 
 

@@ -298,9 +298,7 @@ def test_a_surprised_side_neither_moves_nor_acts_in_its_surprised_round(ruleset:
                 elif (isinstance(e, evt.SurprisedSkip) and e.side == "monsters") or isinstance(e, evt.Encounter):
                     unaware.discard(gid)
                 elif gid in unaware:
-                    acted = e.type in MONSTER_ACTS or (
-                        isinstance(e, evt.PartyAttack | evt.MonsterAttack) and e.attacker_side == "monsters"
-                    )
+                    acted = e.type in MONSTER_ACTS or (isinstance(e, evt.MonsterAttack))
                     acted = acted or (isinstance(e, evt.Roll) and e.purpose in ("monster_attacks", "pursuit"))
                     assert not acted, f"{where(p, turn)}: a surprised monster's {e.type} in its lost round"
             if not any(isinstance(x, evt.Encounter | evt.Surprise) for x in events) and p.held[turn] == 0:

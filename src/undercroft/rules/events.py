@@ -35,19 +35,6 @@ class Event:
                 d[wire] = v
         return d
 
-    # The dict interface of the untyped events, for the readers not converted yet.
-    @property
-    def data(self) -> dict[str, Any]:
-        d = self.as_dict()
-        del d["type"]
-        return d
-
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.data.get(key, default)
-
 
 _LAYOUTS: dict[type[Event], tuple[tuple[str, str, bool], ...]] = {}
 
