@@ -376,3 +376,62 @@ def test_every_event_type_is_documented_with_a_json_example() -> None:
         assert lines, f"no example line for {kind}"
         for ln in lines:
             assert json.loads(ln)["type"] == kind
+
+
+def _documented_events() -> dict[str, str]:
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "EVENTS.md").read_text(encoding="utf-8")
+    sections = re.split(r"^### `([a-z_]+)`\n", doc, flags=re.MULTILINE)
+    return dict(zip(sections[1::2], sections[2::2], strict=True))
+
+
+def _field_table(body: str) -> list[str]:
+    """The field names the first column of a section's field table names (`from`, `to` is two)."""
+    import re
+
+    lines = body.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("| field |"))
+    names: list[str] = []
+    for ln in lines[start + 2 :]:
+        if not ln.startswith("|"):
+            break
+        names += re.findall(r"`([a-z_]+)`", ln.split("|")[1])
+    return names
+
+
+def test_events_md_names_exactly_the_fields_of_each_event_class() -> None:
+    """Each section's field table in docs/EVENTS.md names exactly its class's fields (``attack``: both classes');
+    a field renamed, added or dropped in rules/events.py without the docs fails here. (``refused`` names its own
+    two; the fields of each refusal code are held to the docs by tests/test_refusals.py.)"""
+    from undercroft.rules.events import EVENT_TYPES, event_fields
+
+    want: dict[str, set[str]] = {}
+    for cls in EVENT_TYPES:
+        want.setdefault(cls.type, set()).update(event_fields(cls))
+    want["refused"] = {"action", "reason"}
+    for kind, body in _documented_events().items():
+        names = _field_table(body)
+        got = set(names) if kind != "refused" else set(names) & want["refused"]
+        assert got == want[kind], f"{kind}: docs name {sorted(got)}, the class has {sorted(want[kind])}"
+
+
+def test_every_events_md_example_is_its_class_on_the_wire() -> None:
+    """Every example line of docs/EVENTS.md reads back into its event class (``from_wire``: no field missing or
+    unknown) and writes out again as it is, key for key and in the same order (``as_dict``)."""
+    import json
+
+    from undercroft.rules.events import from_wire
+
+    seen = 0
+    for kind, body in _documented_events().items():
+        for ln in (ln for ln in body.splitlines() if ln.startswith("{")):
+            d = json.loads(ln)
+            d.pop("text", None)
+            own = kind in ("won", "death")  # (their turn is their own: it takes the line's place)
+            e = from_wire({k: v for k, v in d.items() if k != "turn" or own})
+            line = {"turn": d["turn"], **e.as_dict()} if "turn" in d else e.as_dict()  # as replay --events
+            assert e.type == kind and list(line.items()) == list(d.items()), ln
+            seen += 1
+    assert seen > 100
