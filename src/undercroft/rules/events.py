@@ -1,8 +1,9 @@
 """Events: what happened, as records the front ends narrate and tests assert on.
 
-Every event type is a frozen dataclass below (its wire name, ``type``, is a class constant; docs/EVENTS.md tells
-each field, and a test checks that it names exactly these). An event is built and read by field name, so mypy sees
-a misspelt or missing field. It carries no English: :mod:`undercroft.narrate` words it for the player.
+Every event type is a slotted dataclass below, read-only to the type checker (:func:`_event`; its wire name,
+``type``, is a class constant; docs/EVENTS.md tells each field, and a test checks that it names exactly these). An
+event is built and read by field name, so mypy sees a misspelt or missing field, or an assignment to one. It
+carries no English: :mod:`undercroft.narrate` words it for the player.
 
 :meth:`Event.as_dict` is the wire form that ``replay --events`` prints: ``{"type": ..., field: value, ...}`` in the
 order the fields are declared, the values plain JSON (lists, not tuples). A field that defaults to ``None`` is
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, TypeVar, dataclass_transform
 
 if TYPE_CHECKING:
     from undercroft.rules.refusals import Reason
@@ -34,6 +35,17 @@ class Event:
             if v is not None or not optional:
                 d[wire] = v
         return d
+
+
+_E = TypeVar("_E", bound=Event)
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def _event(cls: type[_E]) -> type[_E]:
+    """An event class: a slotted dataclass whose fields are given by name. Frozen to the type checker (mypy rejects
+    an assignment to a field); not at run time, where a frozen dataclass's ``__init__`` (a call to
+    ``object.__setattr__`` a field) made ``Game.step`` a quarter slower."""
+    return dataclass(slots=True, kw_only=True)(cls)
 
 
 _LAYOUTS: dict[type[Event], tuple[tuple[str, str, bool], ...]] = {}
@@ -56,7 +68,7 @@ def event_fields(cls: type[Event]) -> list[str]:
 # --- refusal ---------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Refused(Event):
     """The action is not allowed now, for ``why`` (its code and fields are flattened into the wire form)."""
 
@@ -82,7 +94,7 @@ class RollAbout(TypedDict, total=False):
     group: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Roll(Event):
     type: ClassVar[str] = "roll"
     purpose: str
@@ -104,7 +116,7 @@ class Roll(Event):
 # --- exploring -------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Move(Event):
     type: ClassVar[str] = "move"
     from_: list[int]
@@ -112,7 +124,7 @@ class Move(Event):
     segment: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Enter(Event):
     type: ClassVar[str] = "enter"
     segment: int
@@ -122,21 +134,21 @@ class Enter(Event):
     passed: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Pickup(Event):
     type: ClassVar[str] = "pickup"
     item: str
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Descend(Event):
     type: ClassVar[str] = "descend"
     depth: int
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Rest(Event):
     type: ClassVar[str] = "rest"
     rounds: int
@@ -147,7 +159,7 @@ class Rest(Event):
     hp: list[list[int]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Drink(Event):
     type: ClassVar[str] = "drink"
     member: int
@@ -161,7 +173,7 @@ class Drink(Event):
 # --- the monster check -----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Table(Event):
     type: ClassVar[str] = "table"
     table: str
@@ -175,7 +187,7 @@ class Table(Event):
 # --- the encounter ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Encounter(Event):
     type: ClassVar[str] = "encounter"
     group: int
@@ -188,7 +200,7 @@ class Encounter(Event):
     sighted: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Placed(Event):
     type: ClassVar[str] = "placed"
     group: int
@@ -198,7 +210,7 @@ class Placed(Event):
     out_of_sight: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class InSight(Event):
     type: ClassVar[str] = "in_sight"
     group: int
@@ -207,7 +219,7 @@ class InSight(Event):
     distance: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Close(Event):
     type: ClassVar[str] = "close"
     group: int
@@ -216,7 +228,7 @@ class Close(Event):
     distance: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Surprise(Event):
     type: ClassVar[str] = "surprise"
     party: bool
@@ -226,7 +238,7 @@ class Surprise(Event):
     group: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class RoundLost(Event):
     type: ClassVar[str] = "round_lost"
     group: int
@@ -234,7 +246,7 @@ class RoundLost(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Approach(Event):
     type: ClassVar[str] = "approach"
     group: int
@@ -244,7 +256,7 @@ class Approach(Event):
     out_of_sight: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Standoff(Event):
     type: ClassVar[str] = "standoff"
     group: int
@@ -253,7 +265,7 @@ class Standoff(Event):
     rounds: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Attacks(Event):
     type: ClassVar[str] = "attacks"
     group: int
@@ -261,13 +273,13 @@ class Attacks(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Wait(Event):
     type: ClassVar[str] = "wait"
     combat: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Leaves(Event):
     type: ClassVar[str] = "leaves"
     group: int
@@ -276,7 +288,7 @@ class Leaves(Event):
     distance: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Peaceful(Event):
     type: ClassVar[str] = "peaceful"
     group: int
@@ -285,7 +297,7 @@ class Peaceful(Event):
     already: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Pass(Event):
     type: ClassVar[str] = "pass"
     group: int
@@ -293,7 +305,7 @@ class Pass(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class BreakPeace(Event):
     type: ClassVar[str] = "break_peace"
     group: int
@@ -301,13 +313,13 @@ class BreakPeace(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Hidden(Event):
     type: ClassVar[str] = "hidden"
     group: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Reveal(Event):
     type: ClassVar[str] = "reveal"
     group: int
@@ -315,7 +327,7 @@ class Reveal(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Rises(Event):
     type: ClassVar[str] = "rises"
     group: int
@@ -323,7 +335,7 @@ class Rises(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Wield(Event):
     type: ClassVar[str] = "wield"
     member: int
@@ -333,7 +345,7 @@ class Wield(Event):
     damage: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class WalkedPast(Event):
     type: ClassVar[str] = "walked_past"
     group: int
@@ -344,7 +356,7 @@ class WalkedPast(Event):
 # --- negotiation and bribery -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Negotiate(Event):
     type: ClassVar[str] = "negotiate"
     group: int
@@ -362,7 +374,7 @@ class Negotiate(Event):
     tribute: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Bribe(Event):
     type: ClassVar[str] = "bribe"
     group: int
@@ -382,7 +394,7 @@ class Bribe(Event):
 # --- running, evasion and pursuit ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Run(Event):
     type: ClassVar[str] = "run"
     group: int
@@ -391,7 +403,7 @@ class Run(Event):
     segment: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Leave(Event):
     type: ClassVar[str] = "leave"
     group: int
@@ -400,7 +412,7 @@ class Leave(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Evade(Event):
     type: ClassVar[str] = "evade"
     group: int
@@ -411,7 +423,7 @@ class Evade(Event):
     monster_speed: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Pursuit(Event):
     type: ClassVar[str] = "pursuit"
     group: int
@@ -420,7 +432,7 @@ class Pursuit(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Chase(Event):
     type: ClassVar[str] = "chase"
     group: int
@@ -431,7 +443,7 @@ class Chase(Event):
     by: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Caught(Event):
     type: ClassVar[str] = "caught"
     group: int
@@ -442,7 +454,7 @@ class Caught(Event):
     exhausted: bool | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Escape(Event):
     type: ClassVar[str] = "escape"
     group: int
@@ -452,7 +464,7 @@ class Escape(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Pursue(Event):
     type: ClassVar[str] = "pursue"
     group: int
@@ -461,7 +473,7 @@ class Pursue(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class LetGo(Event):
     type: ClassVar[str] = "let_go"
     group: int
@@ -469,7 +481,7 @@ class LetGo(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class GotAway(Event):
     type: ClassVar[str] = "got_away"
     group: int
@@ -479,20 +491,20 @@ class GotAway(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Exhausted(Event):
     type: ClassVar[str] = "exhausted"
     rounds: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Drop(Event):
     type: ClassVar[str] = "drop"
     item: str
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Distracted(Event):
     type: ClassVar[str] = "distracted"
     group: int
@@ -501,7 +513,7 @@ class Distracted(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Ignored(Event):
     type: ClassVar[str] = "ignored"
     group: int
@@ -510,7 +522,7 @@ class Ignored(Event):
     what: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Oil(Event):
     """Burning oil: thrown at a creature in a fight (``target_index``, ``damage``, ``target_hp_after``) or behind
     the party in a chase (``tiles``)."""
@@ -526,7 +538,7 @@ class Oil(Event):
     tiles: list[list[int]] | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Slowed(Event):
     type: ClassVar[str] = "slowed"
     group: int
@@ -538,7 +550,7 @@ class Slowed(Event):
 # --- combat ----------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Initiative(Event):
     type: ClassVar[str] = "initiative"
     party: int
@@ -549,7 +561,7 @@ class Initiative(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Combat(Event):
     type: ClassVar[str] = "combat"
     group: int
@@ -559,7 +571,7 @@ class Combat(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class PartyAttack(Event):
     """A character's swing at a creature of the group (wire name ``attack``, ``attacker_side`` ``party``)."""
 
@@ -582,7 +594,7 @@ class PartyAttack(Event):
     target_hp_after: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class MonsterAttack(Event):
     """A creature's swing at a character (wire name ``attack``, ``attacker_side`` ``monsters``)."""
 
@@ -609,7 +621,7 @@ class MonsterAttack(Event):
 Attack = PartyAttack | MonsterAttack
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Kill(Event):
     type: ClassVar[str] = "kill"
     group: int
@@ -618,7 +630,7 @@ class Kill(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class SurprisedSkip(Event):
     type: ClassVar[str] = "surprised_skip"
     group: int
@@ -627,7 +639,7 @@ class SurprisedSkip(Event):
     side: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Slow(Event):
     type: ClassVar[str] = "slow"
     group: int
@@ -635,7 +647,7 @@ class Slow(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Holds(Event):
     type: ClassVar[str] = "holds"
     group: int
@@ -643,7 +655,7 @@ class Holds(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Idle(Event):
     type: ClassVar[str] = "idle"
     group: int
@@ -651,7 +663,7 @@ class Idle(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Regenerate(Event):
     type: ClassVar[str] = "regenerate"
     group: int
@@ -661,7 +673,7 @@ class Regenerate(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Victory(Event):
     type: ClassVar[str] = "victory"
     group: int
@@ -675,7 +687,7 @@ class Victory(Event):
 # --- the end ---------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Won(Event):
     type: ClassVar[str] = "won"
     turn: int
@@ -685,7 +697,7 @@ class Won(Event):
     guardians: list[list[str]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Death(Event):
     type: ClassVar[str] = "death"
     cause: str
@@ -697,7 +709,7 @@ class Death(Event):
 # --- things, growth, the merchant and talk that pays -----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Wear(Event):
     type: ClassVar[str] = "wear"
     member: int
@@ -706,7 +718,7 @@ class Wear(Event):
     speed: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Quaff(Event):
     type: ClassVar[str] = "quaff"
     member: int
@@ -718,14 +730,14 @@ class Quaff(Event):
     max_hp: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class EffectEnded(Event):
     type: ClassVar[str] = "effect_ended"
     item: str
     effect: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class LevelUp(Event):
     type: ClassVar[str] = "level_up"
     member: int
@@ -737,7 +749,7 @@ class LevelUp(Event):
     rest_heal: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Shop(Event):
     type: ClassVar[str] = "shop"
     depth: int
@@ -745,7 +757,7 @@ class Shop(Event):
     wares: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Trade(Event):
     type: ClassVar[str] = "trade"
     group: int
@@ -756,7 +768,7 @@ class Trade(Event):
     wares: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Bought(Event):
     type: ClassVar[str] = "bought"
     item: str
@@ -765,13 +777,13 @@ class Bought(Event):
     left: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class ShopLeft(Event):
     type: ClassVar[str] = "shop_left"
     gold: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Charted(Event):
     type: ClassVar[str] = "charted"
     item: str
@@ -779,7 +791,7 @@ class Charted(Event):
     out: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Directions(Event):
     type: ClassVar[str] = "directions"
     group: int
@@ -789,7 +801,7 @@ class Directions(Event):
     known: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class Hired(Event):
     type: ClassVar[str] = "hired"
     group: int
@@ -797,7 +809,7 @@ class Hired(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class HirelingAttack(Event):
     type: ClassVar[str] = "hireling_attack"
     group: int
@@ -815,7 +827,7 @@ class HirelingAttack(Event):
     target_hp_after: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@_event
 class HirelingLeft(Event):
     type: ClassVar[str] = "hireling_left"
     group: int
