@@ -23,17 +23,19 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import TypeVar
 from weakref import WeakKeyDictionary
 
 from undercroft.content import Content, load_content
 from undercroft.narrate import Narrator
 from undercroft.paths import data_dir
 from undercroft.rules import dungeon
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Action, Descend, LeaveShop, Move
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
-from undercroft.rules.refusals import Code, Reason
+from undercroft.rules.refusals import Reason
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode, Origin
 
@@ -99,19 +101,26 @@ def script(game: Game) -> ScriptedDice:
         raise AssertionError("this game rolls seeded dice: make it with make_game(..., dice=ScriptedDice())") from None
 
 
+E = TypeVar("E", bound=Event)
+
 # --- events --------------------------------------------------------------------------------------------------
 
 
-def of(events: Iterable[Event], kind: str, **fields: object) -> list[Event]:
-    """The events of type ``kind`` (whose data match ``fields``)."""
-    return [e for e in events if e.type == kind and all(e.get(k) == v for k, v in fields.items())]
+def of(events: Iterable[Event], kind: type[E], **fields: object) -> list[E]:
+    """The events of class ``kind`` (whose fields match ``fields``)."""
+    return [e for e in events if isinstance(e, kind) and all(getattr(e, k) == v for k, v in fields.items())]
 
 
-def one(events: Iterable[Event], kind: str, **fields: object) -> Event:
-    """The single event of type ``kind`` (matching ``fields``); fails otherwise."""
+def one(events: Iterable[Event], kind: type[E], **fields: object) -> E:
+    """The single event of class ``kind`` (matching ``fields``); fails otherwise."""
     found = of(events, kind, **fields)
-    assert len(found) == 1, f"expected one {kind!r} event {fields or ''}, got {len(found)}: {list(events)}"
+    assert len(found) == 1, f"expected one {kind.type!r} event {fields or ''}, got {len(found)}: {list(events)}"
     return found[0]
+
+
+def attacks(events: Iterable[Event]) -> list[evt.PartyAttack | evt.MonsterAttack]:
+    """The ``attack`` events, of either side, in order."""
+    return [e for e in events if isinstance(e, evt.PartyAttack | evt.MonsterAttack)]
 
 
 def say(game: Game, event: Event) -> str:
@@ -121,12 +130,13 @@ def say(game: Game, event: Event) -> str:
 
 def why(event: Event) -> Reason:
     """The reason of a ``refused`` event: its code and fields (the action's type aside)."""
-    assert event.type == "refused", event
-    return Reason(Code(event["reason"]), {k: v for k, v in event.data.items() if k not in ("action", "reason")})
+    assert isinstance(event, evt.Refused), event
+    return event.why
 
 
 def roll_line(game: Game, event: Event) -> str:
     """The roll behind an attack event, as the log shows it."""
+    assert isinstance(event, evt.PartyAttack | evt.MonsterAttack), event
     return Narrator(game.content, game.ruleset_id).roll_line(event)
 
 
@@ -135,9 +145,9 @@ def kinds(events: Iterable[Event]) -> list[str]:
     return [e.type for e in events]
 
 
-def rolls(events: Iterable[Event], purpose: str) -> list[Event]:
+def rolls(events: Iterable[Event], purpose: str) -> list[evt.Roll]:
     """The ``roll`` events of one purpose (``monster_check``, ``reaction``...)."""
-    return of(events, "roll", purpose=purpose)
+    return of(events, evt.Roll, purpose=purpose)
 
 
 # --- walking -------------------------------------------------------------------------------------------------
@@ -195,7 +205,7 @@ def _walk(game: Game, path: Sequence[tuple[int, int]], last_faces: Sequence[int]
         elif seg != st.segment and seg >= 0 and not any(g.segment == seg for g in st.level.groups if not g.defeated):
             dice.push(NOTHING)
         events = game.step(Move(x - st.pos[0], y - st.pos[1]))
-        assert not of(events, "refused"), events
+        assert not of(events, evt.Refused), events
         assert st.pos == (x, y)
     return events
 
@@ -261,12 +271,12 @@ def go_down(game: Game) -> list[Event]:
     if scripted and not shop and not game.rs.levels[game.state.depth].final:
         script(game).push(NOTHING)  # the room arrived in: its monster check (000), on arrival
     events = game.step(Descend())
-    assert of(events, "descend"), events
+    assert of(events, evt.Descend), events
     if game.state.mode == Mode.SHOP:
-        assert of(events, "shop"), events
+        assert of(events, evt.Shop), events
         if scripted:
             script(game).push(NOTHING)  # the room arrived in: its monster check once the merchant is left
-        assert not of(game.step(LeaveShop()), "refused")
+        assert not of(game.step(LeaveShop()), evt.Refused)
     return events
 
 
@@ -342,7 +352,7 @@ def act(game: Game, action: Action, *faces: int) -> list[Event]:
     dice = script(game)
     dice.push(*faces)
     events = game.step(action)
-    assert not of(events, "refused"), events
+    assert not of(events, evt.Refused), events
     assert dice.remaining == 0, f"{dice.remaining} scripted faces left unused: {events}"
     return events
 
@@ -382,7 +392,7 @@ def walk(game: Game, path: list[tuple[int, int]]) -> list[list[Event]]:
     for x, y in path:
         st = game.state
         out.append(game.step(Move(x - st.pos[0], y - st.pos[1])))
-        assert not of(out[-1], "refused"), out[-1]
+        assert not of(out[-1], evt.Refused), out[-1]
     return out
 
 
@@ -393,7 +403,7 @@ def walk_out_past(game: Game, *faces: int) -> list[Event]:
     path = way_out(game, avoid=st.segment_entry)
     for x, y in path[:-1]:
         events = game.step(Move(x - st.pos[0], y - st.pos[1]))
-        assert not of(events, "refused"), events
+        assert not of(events, evt.Refused), events
     return act(game, Move(path[-1][0] - st.pos[0], path[-1][1] - st.pos[1]), *faces)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine_helpers import NOTHING, act, encounter_faces, make_game, of, one, script, walk_into, walk_to
 
 from undercroft.bot import Bot
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Move, Pursue, Run, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -94,7 +95,7 @@ def test_the_bot_runs_through_a_door_away_from_the_group_not_past_it() -> None:
     assert not way.came_in and way.door == far.door
     assert steps(g.pos, way.door) > steps(st.pos, way.door)  # the party is nearer that door than the demon
     ev = act(game, action, NOTHING)
-    assert tuple(one(ev, "run")["to"]) == way.landing == st.pos and st.mode == Mode.EXPLORE
+    assert tuple(one(ev, evt.Run).to) == way.landing == st.pos and st.mode == Mode.EXPLORE
     assert st.segment == way.segment != g.segment
 
 
@@ -109,7 +110,7 @@ def wanderer_goes_its_way(treasure: int) -> tuple[Game, Bot, Group]:
     bot = Bot(game, 1)
     assert bot.choose() == Wait()
     ev = act(game, Wait())
-    assert one(ev, "leaves") and game.state.fled == g.id and game.legal(Pursue())
+    assert one(ev, evt.Leaves) and game.state.fled == g.id and game.legal(Pursue())
     return game, bot, g
 
 
@@ -121,7 +122,7 @@ def test_the_bot_chases_a_group_that_goes_off_with_treasure_and_catches_it() -> 
     while st.mode == Mode.CHASE:
         action = bot.choose()
         assert action == Run()  # faster than kobolds: it runs on
-        assert not of(game.step(action), "refused")
+        assert not of(game.step(action), evt.Refused)
     assert st.mode == Mode.COMBAT and st.combat is not None and st.combat.group == g.id
 
 

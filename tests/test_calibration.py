@@ -26,6 +26,7 @@ import pytest
 
 from undercroft.content import Content, load_content
 from undercroft.paths import data_dir
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Action, Attack, Drink, Fight
 from undercroft.rules.context import init_behaviour
 from undercroft.rules.game import Game
@@ -172,7 +173,7 @@ def fight(game: Game, monster: str, policy: Policy, tally: Tally, hp: int | None
     st.encounter = Encounter(g.id, entry=st.pos, first_round=False)
     hp_now = delver.hp
     events = game.step(Fight())
-    first = next(e["first"] for e in events if e.type == "combat")
+    first = next(e.first for e in events if isinstance(e, evt.Combat))
     turns = {"party": 0, "monsters": 0}  # a step holds at most one turn of each side
     hits = strikes = swings = connected = drinks = 0
     crit_for = crit_against = False
@@ -180,30 +181,30 @@ def fight(game: Game, monster: str, policy: Policy, tally: Tally, hp: int | None
     while True:
         party_turn = monsters_turn = False
         for e in events:
-            if e.type == "attack" and e["attacker_side"] == "party":
+            if isinstance(e, evt.PartyAttack):
                 party_turn = True
                 swings += 1
-                connected += bool(e["hit"])
-                if e["hit"] and not e["critical"]:
-                    tally.hit_damage.add(e["damage"])
-                crit_for |= bool(e["critical"])
-            elif e.type == "attack":
+                connected += bool(e.hit)
+                if e.hit and not e.critical:
+                    tally.hit_damage.add(e.damage)
+                crit_for |= bool(e.critical)
+            elif isinstance(e, evt.PartyAttack | evt.MonsterAttack):
                 monsters_turn = True
                 strikes += 1
-                hits += bool(e["hit"])
-                crit_against |= bool(e["critical"])
-                tally.hp_lost += hp_now - e["target_hp_after"]
-                hp_now = e["target_hp_after"]
-            elif e.type == "drink":
+                hits += bool(e.hit)
+                crit_against |= bool(e.critical)
+                tally.hp_lost += hp_now - e.target_hp_after
+                hp_now = e.target_hp_after
+            elif isinstance(e, evt.Drink):
                 party_turn = True
                 drinks += 1
-                hp_now = e["hp"]
-            elif e.type in ("holds", "slow"):
+                hp_now = e.hp
+            elif isinstance(e, evt.Holds | evt.Slow):
                 monsters_turn = True
         turns["party"] += party_turn
         turns["monsters"] += monsters_turn
-        swung = any(e.type == "attack" and e["attacker_side"] == "party" for e in events)
-        struck = any(e.type == "attack" and e["attacker_side"] == "monsters" for e in events)
+        swung = any(isinstance(e, evt.PartyAttack) for e in events)
+        struck = any(isinstance(e, evt.MonsterAttack) for e in events)
         tally.unprovoked_strikes += struck and not swung
         tally.unanswered_swings += swung and not struck and not g.defeated
         if st.mode not in ("combat", "encounter"):
@@ -213,7 +214,7 @@ def fight(game: Game, monster: str, policy: Policy, tally: Tally, hp: int | None
         # Left alone while the delver drank, the wick-trimmer kneels again (mode "encounter"): the delver
         # steps back in and the fight goes on.
         events = game.step(policy(game, mon.damage) if st.mode == "combat" else Fight())
-        assert not any(e.type == "refused" for e in events), events
+        assert not any(isinstance(e, evt.Refused) for e in events), events
     assert st.mode in ("explore", "dead"), f"{monster}: the fight ended in mode {st.mode}"
     tally.fights += 1
     tally.wins += st.mode == "explore"

@@ -34,6 +34,7 @@ from test_validation import Mutate, check, only_problem, pos
 from ui_helpers import Driver, TestDice, names, panel_text, press, rows, screen
 
 from undercroft.bot import Bot
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Action, Attack, Bribe, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -163,7 +164,7 @@ def test_the_other_rulesets_keep_running(ruleset: str) -> None:
     script(g).push(NOTHING)  # the run over, the segment run into gets its monster check
     events = g.step(Run())
     assert "refused" not in kinds(events) and script(g).remaining == 0
-    assert one(events, "run") and one(events, "enter")
+    assert one(events, evt.Run) and one(events, evt.Enter)
     assert g.state.mode == Mode.EXPLORE
 
 
@@ -213,14 +214,14 @@ def test_no_bribe_after_terms_even_when_the_peace_was_broken(monster: str, faces
     g = make_game("undercroft", 1, ScriptedDice(), gold=200)
     group, _ = meet(g, monster, faces=encounter_faces(), treasure=40)
     inside = g.state.pos
-    assert one(act(g, Talk(), *faces), "negotiate")["result"] == result
+    assert one(act(g, Talk(), *faces), evt.Negotiate).result == result
     assert group.negotiation == result and mode(g) == Mode.EXPLORE
-    assert one(act(g, Fight()), "break_peace")["group"] == group.id
+    assert one(act(g, Fight()), evt.BreakPeace).group == group.id
     assert mode(g) == Mode.COMBAT and not group.peaceful
     act(g, Run(), 100, NOTHING)  # its pursuit roll (as fast as the delver): it does not follow; then the check
     assert mode(g) == Mode.EXPLORE
     events = walk_to(g, inside)
-    assert one(events, "encounter")["first"] is False and mode(g) == Mode.ENCOUNTER
+    assert one(events, evt.Encounter).first is False and mode(g) == Mode.ENCOUNTER
     name = content().monsters[monster].name
     reason = Reason(Code.TERMS_MADE, {"monster": monster})
     assert g.refusal(Bribe(50)) == reason and not g.legal(Bribe(50))
@@ -236,5 +237,5 @@ def test_a_bribe_after_a_failed_talk_is_allowed() -> None:
     assert orc.negotiation == "failure"
     assert g.canonical()["levels"]["0"]["groups"][-1][13] == "failure"  # in the canonical form
     assert g.legal(Bribe(60))
-    b = one(act(g, Bribe(60), 1), "bribe")
-    assert b["result"] == "accepted" and orc.peaceful and g.state.gold == 140
+    b = one(act(g, Bribe(60), 1), evt.Bribe)
+    assert b.result == "accepted" and orc.peaceful and g.state.gold == 140

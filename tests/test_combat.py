@@ -10,9 +10,10 @@ import dataclasses
 from collections.abc import Sequence
 
 import pytest
-from engine_helpers import content, kinds, of, one, roll_line, say
+from engine_helpers import attacks, content, kinds, of, one, roll_line, say, why
 
 from undercroft.content import Content
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Action, Attack, Bribe, Drink, Fight, Move, Rest, Talk, Wait
 from undercroft.rules.context import init_behaviour
 from undercroft.rules.dice import Dice, ScriptedDice
@@ -80,12 +81,12 @@ def step(game: Game, dice: ScriptedDice, action: Action, *faces: int) -> list[Ev
     return events
 
 
-def party_attack(events: list[Event]) -> Event:
-    return one(events, "attack", attacker_side="party")
+def party_attack(events: list[Event]) -> evt.PartyAttack:
+    return one(events, evt.PartyAttack)
 
 
-def monster_attacks(events: list[Event]) -> list[Event]:
-    return of(events, "attack", attacker_side="monsters")
+def monster_attacks(events: list[Event]) -> list[evt.MonsterAttack]:
+    return of(events, evt.MonsterAttack)
 
 
 def with_monster(monster: str, **changes: object) -> Content:
@@ -103,11 +104,11 @@ def test_delver_hits_on_d20_plus_might_at_or_over_defense_exactly() -> None:
     assert game.content.monsters["ghoul"].defense == 12 and game.state.party[0].might == 3
     ev = step(game, dice, Attack(0), 9, 1)  # 9 + 3 = 12: equal to defense hits
     a = party_attack(ev)
-    assert (a["natural"], a["modifier"], a["total"], a["defense"], a["hit"]) == (9, 3, 12, 12, True)
+    assert (a.natural, a.modifier, a.total, a.defense, a.hit) == (9, 3, 12, 12, True)
     assert g.hp == (2,)
     ev = step(game, dice, Attack(0), 8, 1)  # 8 + 3 = 11: one less misses
     a = party_attack(ev)
-    assert (a["total"], a["hit"], a["damage"]) == (11, False, 0)
+    assert (a.total, a.hit, a.damage) == (11, False, 0)
     assert g.hp == (2,)
 
 
@@ -117,19 +118,19 @@ def test_a_natural_one_misses_whatever_the_bonus() -> None:
     game.state.party[0].might = 50
     ev = step(game, dice, Attack(0), 1, 1)
     a = party_attack(ev)
-    assert a["natural"] == 1 and a["total"] == 51 and a["total"] >= a["defense"]
-    assert a["hit"] is False and a["damage"] == 0 and g.hp == (200,)
+    assert a.natural == 1 and a.total == 51 and a.total >= a.defense
+    assert a.hit is False and a.damage == 0 and g.hp == (200,)
     assert say(game, ev[0]) == "You miss."
     ev = step(game, dice, Attack(0), 2, 1)  # any other face with MIGHT 50 hits
-    assert party_attack(ev)["hit"] and g.hp == (147,)
+    assert party_attack(ev).hit and g.hp == (147,)
 
 
 def test_a_monster_natural_one_misses_whatever_its_attack() -> None:
     game, dice = new_game(data=with_monster("ghoul", attack=30))
     engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 2, 1)
-    m = one(ev, "attack", attacker_side="monsters")
-    assert m["total"] == 31 and m["hit"] is False and say(game, m) == "Ghoul misses."
+    m = one(ev, evt.MonsterAttack)
+    assert m.total == 31 and m.hit is False and say(game, m) == "Ghoul misses."
     assert game.state.party[0].hp == 12
 
 
@@ -137,19 +138,19 @@ def test_a_natural_twenty_hits_anything_for_double_damage() -> None:
     game, dice = new_game(data=with_monster("ghoul", defense=40))
     g, _ = engage(game, "ghoul", hp=[20])
     ev = step(game, dice, Attack(0), 19, 1)  # 19 + 3 = 22 < 40: a miss
-    assert not party_attack(ev)["hit"]
+    assert not party_attack(ev).hit
     ev = step(game, dice, Attack(0), 20, 1)  # 20 + 3 = 23 < 40, but a natural 20 hits
     a = party_attack(ev)
-    assert a["hit"] and a["critical"] and a["total"] == 23 and a["defense"] == 40
-    assert a["damage"] == 2 * 6 and g.hp == (8,) and a["target_hp_after"] == 8
+    assert a.hit and a.critical and a.total == 23 and a.defense == 40
+    assert a.damage == 2 * 6 and g.hp == (8,) and a.target_hp_after == 8
 
 
 def test_a_monster_natural_twenty_deals_double_damage() -> None:
     game, dice = new_game()
     engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 2, 20)
-    m = one(ev, "attack", attacker_side="monsters")
-    assert m["hit"] and m["critical"] and m["damage"] == 6
+    m = one(ev, evt.MonsterAttack)
+    assert m.hit and m.critical and m.damage == 6
     assert say(game, m) == "A critical hit! Ghoul hits. 6 damage. HP 6/12."
 
 
@@ -161,7 +162,7 @@ def test_damage_is_flat_might_plus_weapon(might: int, weapon: int) -> None:
     d.might, d.weapon = might, weapon
     ev = step(game, dice, Attack(0), 19, 1)
     a = party_attack(ev)
-    assert a["hit"] and a["damage"] == might + weapon and g.hp == (30 - might - weapon,)
+    assert a.hit and a.damage == might + weapon and g.hp == (30 - might - weapon,)
 
 
 def test_the_starting_kit_deals_the_standard_six() -> None:
@@ -175,12 +176,12 @@ def test_monster_hits_on_d20_plus_attack_at_or_over_delver_defense() -> None:
     engage(game, "ghoul")  # attack 3, damage 3; the delver's defense is 12
     assert game.state.party[0].defense == 12
     ev = step(game, dice, Attack(0), 2, 9)  # 9 + 3 = 12 hits
-    m = one(ev, "attack", attacker_side="monsters")
-    assert (m["natural"], m["modifier"], m["total"], m["defense"], m["hit"], m["damage"]) == (9, 3, 12, 12, True, 3)
+    m = one(ev, evt.MonsterAttack)
+    assert (m.natural, m.modifier, m.total, m.defense, m.hit, m.damage) == (9, 3, 12, 12, True, 3)
     assert game.state.party[0].hp == 9
     ev = step(game, dice, Attack(0), 2, 8)  # 11 misses
-    m = one(ev, "attack", attacker_side="monsters")
-    assert (m["total"], m["hit"], m["damage"], m["target_hp_after"]) == (11, False, 0, 9)
+    m = one(ev, evt.MonsterAttack)
+    assert (m.total, m.hit, m.damage, m.target_hp_after) == (11, False, 0, 9)
 
 
 # --- order -----------------------------------------------------------------------------------------------------
@@ -189,8 +190,8 @@ def test_monster_hits_on_d20_plus_attack_at_or_over_delver_defense() -> None:
 def test_agility_tie_goes_to_the_player() -> None:
     game, dice = new_game()
     _, ev = engage(game, "ghoul")  # agility 3 against the delver's 3
-    assert one(ev, "initiative")["first"] == "party" and one(ev, "combat")["first"] == "party"
-    assert not of(ev, "attack") and dice.used == []
+    assert one(ev, evt.Initiative).first == "party" and one(ev, evt.Combat).first == "party"
+    assert not attacks(ev) and dice.used == []
     assert game.state.combat is not None and game.state.combat.party_turn
 
 
@@ -199,8 +200,8 @@ def test_higher_monster_agility_acts_first() -> None:
     dice.push(9)
     _, ev = engage(game, "gaoler")  # agility 4
     assert dice.remaining == 0
-    assert one(ev, "initiative")["first"] == "monsters"
-    assert kinds(ev)[-1] == "attack" and ev[-1]["attacker_side"] == "monsters"
+    assert one(ev, evt.Initiative).first == "monsters"
+    assert kinds(ev)[-1] == "attack" and isinstance(ev[-1], evt.MonsterAttack)
     assert game.state.combat is not None and game.state.combat.party_turn  # then it alternates
 
 
@@ -208,16 +209,16 @@ def test_higher_delver_agility_acts_first() -> None:
     game, dice = new_game()
     game.state.party[0].agility = 5
     _, ev = engage(game, "gaoler")
-    assert one(ev, "initiative")["first"] == "party" and not of(ev, "attack") and dice.used == []
+    assert one(ev, evt.Initiative).first == "party" and not attacks(ev) and dice.used == []
 
 
 def test_sides_alternate_until_one_is_down() -> None:
     game, dice = new_game()
     g, _ = engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 15, 2)
-    assert [e["attacker_side"] for e in of(ev, "attack")] == ["party", "monsters"]
+    assert [e.attacker_side for e in attacks(ev)] == ["party", "monsters"]
     ev = step(game, dice, Attack(0), 15)  # 2 - 6: down; it never acts again
-    assert [e["attacker_side"] for e in of(ev, "attack")] == ["party"]
+    assert [e.attacker_side for e in attacks(ev)] == ["party"]
     assert kinds(ev)[-2:] == ["kill", "victory"] and g.defeated
 
 
@@ -230,11 +231,11 @@ def test_three_monsters_are_three_pools_kill_one_and_there_are_two() -> None:
     ev = step(game, dice, Attack(0), 15, 1, 1, 1)
     assert g.hp == (2, 8, 8)
     assert say(game, party_attack(ev)) == "You hit. 6 damage. Ghoul #1 at 2."
-    assert [e["attacker_index"] for e in monster_attacks(ev)] == [0, 1, 2]
+    assert [e.attacker_index for e in monster_attacks(ev)] == [0, 1, 2]
     ev = step(game, dice, Attack(0), 15, 1, 1)
     assert g.hp == (0, 8, 8) and g.alive == [1, 2]
-    assert one(ev, "kill")["index"] == 0
-    assert [e["attacker_index"] for e in monster_attacks(ev)] == [1, 2]  # kill one and there are two
+    assert one(ev, evt.Kill).index == 0
+    assert [e.attacker_index for e in monster_attacks(ev)] == [1, 2]  # kill one and there are two
     assert game.state.mode == "combat"
 
 
@@ -243,7 +244,7 @@ def test_target_selection() -> None:
     g, _ = engage(game, "ghoul", 3)
     ev = step(game, dice, Attack(2), 15, 1, 1, 1)
     a = party_attack(ev)
-    assert a["target_index"] == 2 and g.hp == (8, 8, 2)
+    assert a.target_index == 2 and g.hp == (8, 8, 2)
     assert say(game, a) == "You hit. 6 damage. Ghoul #3 at 2."
     ev = step(game, dice, Attack(2), 15, 1, 1)
     assert g.hp == (8, 8, 0)
@@ -262,13 +263,13 @@ def test_log_lines_are_exactly_the_texts() -> None:
     game, dice = new_game()
     engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 15, 9)
-    assert [say(game, e) for e in of(ev, "attack")] == [
+    assert [say(game, e) for e in attacks(ev)] == [
         "You hit. 6 damage. Ghoul at 2.",
         "Ghoul hits. 3 damage. HP 9/12.",
     ]
     assert roll_line(game, party_attack(ev)) == "You roll 15 + 3 = 18 vs defense 12."
     ev = step(game, dice, Attack(0), 2, 8)
-    assert [say(game, e) for e in of(ev, "attack")] == ["You miss.", "Ghoul misses."]
+    assert [say(game, e) for e in attacks(ev)] == ["You miss.", "Ghoul misses."]
     assert roll_line(game, party_attack(ev)) == "You roll 2 + 3 = 5 vs defense 12."
 
 
@@ -287,9 +288,9 @@ def test_attack_event_fields() -> None:
     game, dice = new_game()
     engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 15, 8)
-    a, m = party_attack(ev), one(ev, "attack", attacker_side="monsters")
+    a, m = party_attack(ev), one(ev, evt.MonsterAttack)
     assert {
-        k: a[k]
+        k: getattr(a, k)
         for k in ("attacker", "target", "natural", "modifier", "total", "defense", "hit", "damage", "target_hp_after")
     } == {
         "attacker": "delver",
@@ -303,7 +304,7 @@ def test_attack_event_fields() -> None:
         "target_hp_after": 2,
     }
     assert {
-        k: m[k]
+        k: getattr(m, k)
         for k in ("attacker", "target", "natural", "modifier", "total", "defense", "hit", "damage", "target_hp_after")
     } == {
         "attacker": "ghoul",
@@ -326,19 +327,19 @@ def test_exhaustion_minus_two_to_hit_and_damage_and_plus_two_for_the_opponent() 
     game.state.exhausted = True
     g, _ = engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 11, 7)  # 11 + 3 - 2 = 12 hits for 6 - 2; 7 + 3 + 2 = 12 hits
-    a, m = party_attack(ev), one(ev, "attack", attacker_side="monsters")
-    assert (a["modifier"], a["total"], a["hit"], a["damage"]) == (1, 12, True, 4) and g.hp == (4,)
-    assert (m["modifier"], m["total"], m["hit"], m["damage"]) == (5, 12, True, 3)
+    a, m = party_attack(ev), one(ev, evt.MonsterAttack)
+    assert (a.modifier, a.total, a.hit, a.damage) == (1, 12, True, 4) and g.hp == (4,)
+    assert (m.modifier, m.total, m.hit, m.damage) == (5, 12, True, 3)
     assert say(game, a) == "You hit. 4 damage. Ghoul at 4."
     ev = step(game, dice, Attack(0), 10, 6)  # 11 and 11: both miss
-    assert [e["hit"] for e in of(ev, "attack")] == [False, False]
+    assert [e.hit for e in attacks(ev)] == [False, False]
 
 
 def test_not_exhausted_no_penalty() -> None:
     game, dice = new_game("undercroft")
     _g, _ = engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 10, 7)  # 13 hits for 6; 10 misses
-    assert [(e["hit"], e["damage"]) for e in of(ev, "attack")] == [(True, 6), (False, 0)]
+    assert [(e.hit, e.damage) for e in attacks(ev)] == [(True, 6), (False, 0)]
 
 
 def test_exhaustion_ignored_by_a_ruleset_without_fatigue() -> None:
@@ -346,7 +347,7 @@ def test_exhaustion_ignored_by_a_ruleset_without_fatigue() -> None:
     game.state.exhausted = True
     engage(game, "ghoul")
     ev = step(game, dice, Attack(0), 10, 7)
-    assert [(e["modifier"], e["damage"]) for e in of(ev, "attack")] == [(3, 6), (3, 0)]
+    assert [(e.modifier, e.damage) for e in attacks(ev)] == [(3, 6), (3, 0)]
 
 
 @pytest.mark.parametrize(("natural", "damage"), [(13, 1), (20, 1)])
@@ -358,7 +359,7 @@ def test_any_hit_deals_at_least_one(natural: int, damage: int) -> None:
     g, _ = engage(game, "ghoul")
     ev = step(game, dice, Attack(0), natural, 1)  # 13 + 1 - 2 = 12 hits
     a = party_attack(ev)
-    assert a["hit"] and a["damage"] == damage and g.hp == (8 - damage,)
+    assert a.hit and a.damage == damage and g.hp == (8 - damage,)
 
 
 # --- drinking --------------------------------------------------------------------------------------------------
@@ -373,11 +374,11 @@ def test_drinking_takes_the_action_and_heals_by_the_data_dice_up_to_max() -> Non
     d.hp = 2
     ev = step(game, dice, Drink(0), 1, 2, 9)  # 1 + 2 + 4 = 7: 2 -> 9; then the ghoul acts (9 + 3 hits)
     assert kinds(ev) == ["roll", "drink", "attack"]
-    assert ev[1]["heal"] == 7 and say(game, ev[1]) == "You drink. 7 healed. HP 9/12."
-    assert ev[2]["attacker_side"] == "monsters" and d.hp == 6
+    assert one(ev, evt.Drink).heal == 7 and say(game, ev[1]) == "You drink. 7 healed. HP 9/12."
+    assert isinstance(ev[2], evt.MonsterAttack) and d.hp == 6
     assert game.state.items["healing_potion"] == 1
     ev = step(game, dice, Drink(0), 4, 4, 1)  # 12 would give 18: capped at 12
-    assert ev[1]["heal"] == 12 and d.hp == 12 and say(game, ev[1]) == "You drink. 6 healed. HP 12/12."
+    assert one(ev, evt.Drink).heal == 12 and d.hp == 12 and say(game, ev[1]) == "You drink. 6 healed. HP 12/12."
     assert "healing_potion" not in game.state.items
 
 
@@ -388,7 +389,7 @@ def test_drinking_is_refused_without_a_potion() -> None:
     game.state.party[0].hp = 5
     before = game.checksum()
     ev = game.step(Drink(0))
-    assert kinds(ev) == ["refused"] and ev[0]["reason"] == Code.NO_POTION
+    assert kinds(ev) == ["refused"] and why(ev[0]).code == Code.NO_POTION
     assert game.checksum() == before and game.state.party[0].hp == 5 and dice.used == []
 
 
@@ -401,8 +402,8 @@ def test_victory_gives_the_treasure_and_the_bribes_to_the_party() -> None:
     g.bribes = 10
     gold = game.state.gold
     ev = step(game, dice, Attack(0), 15)
-    v = one(ev, "victory")
-    assert v["gold"] == 50 and v["shares"] == [["delver", 50]]
+    v = one(ev, evt.Victory)
+    assert v.gold == 50 and v.shares == [["delver", 50]]
     assert game.state.gold == gold + 50 and game.state.mode == "explore"
     assert g not in game.state.level.groups
     assert say(game, v) == "The Ghoul is defeated. You take 50 gold."
@@ -417,16 +418,16 @@ def test_a_party_divides_the_treasure_in_shares() -> None:
     game.start_encounter(g)  # the citadel: no distance, surprise or reaction
     assert game.state.mode == "encounter" and dice.used == []
     ev = step(game, dice, Talk(), 1, 1)  # 2 - 4 reluctance + 2 (the priest) = 0: failure
-    assert one(ev, "negotiate")["result"] == "failure"
+    assert one(ev, evt.Negotiate).result == "failure"
     ev = step(game, dice, Bribe(30), 6, 1)  # strength 4 + reluctance 4, 30 gold: digit 1; a 6 refuses;
-    assert one(ev, "bribe")["result"] == "refused"  # the ghoul attacks first (a 1 misses)
+    assert one(ev, evt.Bribe).result == "refused"  # the ghoul attacks first (a 1 misses)
     assert g.bribes == 30 and game.state.gold == 30
     ev = step(game, dice, Attack(0), 15, 15)  # the warrior: 6 (8 -> 2); the rogue: 3 (dead)
-    assert [e["attacker"] for e in of(ev, "attack")] == ["warrior", "rogue"]
-    v = one(ev, "victory")
-    assert v["gold"] == 70
-    assert v["shares"] == [["warrior", 18], ["rogue", 18], ["priest", 17], ["mage", 17]]
-    assert sum(n for _, n in v["shares"]) == 70 and game.state.gold == 100
+    assert [e.attacker for e in attacks(ev)] == ["warrior", "rogue"]
+    v = one(ev, evt.Victory)
+    assert v.gold == 70
+    assert v.shares == [["warrior", 18], ["rogue", 18], ["priest", 17], ["mage", 17]]
+    assert sum(n for _, n in v.shares) == 70 and game.state.gold == 100
     assert "Shares: Warrior 18, Rogue 18, Priest 17, Mage 17." in say(game, v)
 
 
@@ -438,17 +439,21 @@ def test_zero_hp_is_dead_and_the_game_is_over() -> None:
     engage(game, "ghoul")
     game.state.party[0].hp = 4
     ev = step(game, dice, Attack(0), 2, 9)  # 4 - 3 = 1: alive
-    assert game.state.party[0].hp == 1 and game.state.mode == "combat" and not of(ev, "death")
+    assert game.state.party[0].hp == 1 and game.state.mode == "combat" and not of(ev, evt.Death)
     ev = step(game, dice, Attack(0), 2, 9)  # 1 - 3: 0, dead
     assert game.state.party[0].hp == 0
-    d = one(ev, "death")
-    assert d.data == {"cause": "Ghoul", "turn": game.state.turn, "depth": 0, "seed": game.state.seed}
+    d = one(ev, evt.Death)
+    assert d == evt.Death(cause="Ghoul", turn=game.state.turn, depth=0, seed=game.state.seed)
     assert game.state.seed == 4242
-    assert game.state.mode == "dead" and game.over and game.state.death == d.data
+    assert (
+        game.state.mode == "dead"
+        and game.over
+        and game.state.death == {"cause": d.cause, "turn": d.turn, "depth": d.depth, "seed": d.seed}
+    )
     before = game.checksum()
     for action in (Attack(0), Drink(0), Wait(), Rest(), Move(1, 0), Fight()):
         ev = game.step(action)
-        assert kinds(ev) == ["refused"] and ev[0]["reason"] == Code.GAME_OVER
+        assert kinds(ev) == ["refused"] and why(ev[0]).code == Code.GAME_OVER
     assert game.checksum() == before and dice.used[-1] == (20, 9)
 
 
@@ -462,6 +467,6 @@ def test_a_party_of_two_of_the_same_character_keeps_two_shares() -> None:
     g = place(game, "ghoul", treasure=41)
     events: list[Event] = []
     combat.victory(game, g, events)
-    v = one(events, "victory")
-    assert v["shares"] == [["delver", 21], ["delver", 20]]
+    v = one(events, evt.Victory)
+    assert v.shares == [["delver", 21], ["delver", 20]]
     assert "Shares: Delver 21, Delver 20." in say(game, v)

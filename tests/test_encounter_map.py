@@ -23,6 +23,7 @@ from engine_helpers import (
 )
 
 from undercroft.rules import approach, ways_out
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Bribe, Descend, Fight, Move, Pursue, Rest, Run, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -67,8 +68,8 @@ def test_a_resident_stands_in_its_room_at_the_rolled_walking_distance() -> None:
     game = in_a_new_room()
     st = game.state
     g, events = meet_at(game, "orc", 3, (2, 2))  # 40 ft: four tiles
-    placed = one(events, "placed")  # type: ignore[arg-type]
-    assert placed["rolled"] == 40 and placed["distance"] == 40
+    placed = one(events, evt.Placed)  # type: ignore[arg-type]
+    assert placed.rolled == 40 and placed.distance == 40
     assert steps(game, st.pos, g.pos) == 4 and g.segment == st.segment
     assert st.encounter is not None and st.encounter.distance == 40 and not g.unseen
     tiles = game.creature_tiles(g)
@@ -102,10 +103,10 @@ def test_a_wanderer_may_stand_beyond_the_room_out_of_sight_and_comes_closer_at_i
     game = in_a_new_room()
     st = game.state
     g, events = meet_at(game, "orc", 2, (6, 6), origin=Origin.WANDERING)  # 120 ft, anywhere on the level
-    assert one(events, "placed")["distance"] == 120 and g.unseen  # type: ignore[arg-type]
+    assert one(events, evt.Placed).distance == 120 and g.unseen  # type: ignore[arg-type]
     assert not game.visible()[g.pos[1], g.pos[0]]
     # 003: nothing is met until the sides meet: the party explores as if alone.
-    assert st.mode == Mode.EXPLORE and st.encounter is None and not of(events, "encounter")  # type: ignore[arg-type]
+    assert st.mode == Mode.EXPLORE and st.encounter is None and not of(events, evt.Encounter)  # type: ignore[arg-type]
     for action in (Talk(), Bribe(5), Fight(), Wait(), Run()):
         assert not game.legal(action)
     assert game.legal(Rest())
@@ -118,10 +119,10 @@ def test_a_wanderer_may_stand_beyond_the_room_out_of_sight_and_comes_closer_at_i
         if m.tiles[st.pos[1] + dy, st.pos[0] + dx] == 1 and m.segment_of[st.pos[1] + dy, st.pos[0] + dx] == st.segment
     ]
     ev = act(game, Move(*inside[0]))  # no die: nothing is rolled for it
-    walked = one(ev, "approach")
-    met = one(ev, "encounter")
-    assert st.encounter is not None and met["sighted"] and met["first"]
-    assert met["distance"] == walked["distance"] == st.encounter.distance
+    walked = one(ev, evt.Approach)
+    met = one(ev, evt.Encounter)
+    assert st.encounter is not None and met.sighted and met.first
+    assert met.distance == walked.distance == st.encounter.distance
     assert not g.unseen and game.visible()[g.pos[1], g.pos[0]] and st.mode == Mode.ENCOUNTER
     assert start - approach.steps_between(game, st.pos, g.pos) <= 9 + 1  # at most its 9 tiles (and the step)
     assert game.legal(Talk()) and game.legal(Fight())
@@ -156,7 +157,7 @@ def test_to_fight_the_sides_close_and_the_fight_is_side_by_side() -> None:
     g, _ = meet_at(game, "orc", 3, (2, 3))  # 50 ft
     assert steps(game, st.pos, g.pos) == 5
     ev = act(game, Fight())  # party speed 90: nine tiles in the round, so the sides meet in it (no attack roll)
-    assert kinds(ev)[:3] == ["close", "initiative", "combat"] and one(ev, "close")["distance"] == FEET
+    assert kinds(ev)[:3] == ["close", "initiative", "combat"] and one(ev, evt.Close).distance == FEET
     assert st.mode == Mode.COMBAT and steps(game, st.pos, g.pos) == 1
     tiles = game.creature_tiles(g)
     assert all(steps(game, st.pos, p) <= 2 for p in tiles) and st.pos not in tiles
@@ -169,13 +170,13 @@ def test_a_slow_party_closing_gives_a_hostile_monster_its_chance_to_strike_first
         m.speed = 10  # one tile a round
     meet_at(game, "the_patient_one", 1, (2, 3))  # holds its ground: it never comes on, nor strikes first
     ev = act(game, Fight())  # four rounds of walking, no attack roll: it does not initiate
-    assert len(of(ev, "close")) == 4 and not rolls(ev, "monster_attacks") and st.mode == Mode.COMBAT
+    assert len(of(ev, evt.Close)) == 4 and not rolls(ev, "monster_attacks") and st.mode == Mode.COMBAT
     game2 = in_a_new_room()
     for m in game2.state.party:
         m.speed = 10
     meet_at(game2, "orc", 1, (2, 3), reaction=(2, 2))  # hostile (reaction 4): it comes on at 9 tiles a round
     ev = act(game2, Fight())
-    assert len(of(ev, "close")) == 1 and game2.state.mode == Mode.COMBAT  # it met the party in the first round
+    assert len(of(ev, evt.Close)) == 1 and game2.state.mode == Mode.COMBAT  # it met the party in the first round
 
 
 def test_a_monster_caught_unaware_does_not_come_on_in_the_first_round_of_closing() -> None:
@@ -189,17 +190,17 @@ def test_a_monster_caught_unaware_does_not_come_on_in_the_first_round_of_closing
     assert steps(game, st.pos, g.pos) == 5
     ev = act(game, Fight())  # round 1: only the party moves (and the orc, unaware, strikes nothing); round 2 both
     assert kinds(ev) == ["close", "surprised_skip", "close", "initiative", "combat"]
-    first, second = of(ev, "close")
-    assert first["distance"] == 40 and second["distance"] == FEET  # the orc, surprised, did not move in round 1
-    assert st.mode == Mode.COMBAT and one(ev, "combat")["free_round"] == ""
+    first, second = of(ev, evt.Close)
+    assert first.distance == 40 and second.distance == FEET  # the orc, surprised, did not move in round 1
+    assert st.mode == Mode.COMBAT and one(ev, evt.Combat).free_round == ""
 
 
 def test_a_monster_that_attacks_on_sight_comes_at_the_party() -> None:
     game = in_a_new_room()
     st = game.state
     g, events = meet_at(game, "orc", 1, (2, 3), reaction=(1, 1))  # reaction 2: it attacks at once
-    assert kinds(events)[-3:] == ["initiative", "combat", "attack"] or one(events, "combat")  # type: ignore[arg-type]
-    assert one(events, "approach")  # type: ignore[arg-type]
+    assert kinds(events)[-3:] == ["initiative", "combat", "attack"] or one(events, evt.Combat)  # type: ignore[arg-type]
+    assert one(events, evt.Approach)  # type: ignore[arg-type]
     assert st.mode == Mode.COMBAT and steps(game, st.pos, g.pos) == 1
 
 
@@ -215,10 +216,10 @@ def test_running_goes_through_the_chosen_door_and_the_segment_beyond_gets_its_mo
     assert len(ways) >= 2, "this room needs two doors for the test"
     other = next(i for i, w in enumerate(ways) if not w.came_in and not w.blocked)
     ev = act(game, Run(door=other), NOTHING)
-    run = one(ev, "run")
-    assert tuple(run["to"]) == ways[other].landing == st.pos and st.segment == ways[other].segment
-    check = one(ev, "roll", purpose="monster_check")
-    assert check["segment"] == ways[other].segment  # the entry procedure of the segment run into
+    run = one(ev, evt.Run)
+    assert tuple(run.to) == ways[other].landing == st.pos and st.segment == ways[other].segment
+    check = one(ev, evt.Roll, purpose="monster_check")
+    assert check.segment == ways[other].segment  # the entry procedure of the segment run into
     assert kinds(ev).index("run") < kinds(ev).index("enter") and st.mode == Mode.EXPLORE
     assert g.segment != st.segment and g.hp == (game.monster_of(g).hp,)  # it stays where it was
 
@@ -252,7 +253,7 @@ def test_a_door_behind_the_group_is_blocked_and_with_every_way_blocked_there_is_
     assert why(game.step(Run(door=i))[0]) == Reason(Code.DOOR_BLOCKED, {"monster": "orc"})
     assert game.legal(Run())  # the way back is open
     ev = act(game, Run())  # met without a reaction, it follows for sure; the chase starts 10 ft apart
-    assert tuple(one(ev, "run")["to"]) == came.landing and one(ev, "pursuit")["distance"] == FEET
+    assert tuple(one(ev, evt.Run).to) == came.landing and one(ev, evt.Pursuit).distance == FEET
 
 
 @pytest.mark.parametrize("ruleset", ["warden", "citadel", "undercroft"])
@@ -272,7 +273,7 @@ def test_the_patient_one_never_closes_the_party_goes_to_it(ruleset: str) -> None
     game.start_encounter(g, meeting=False)
     start = st.pos
     ev = act(game, Fight())
-    assert one(ev, "combat") and st.mode == Mode.COMBAT
+    assert one(ev, evt.Combat) and st.mode == Mode.COMBAT
     assert g.pos == far and st.pos != start and approach.side_by_side(game, g)
 
 
@@ -304,7 +305,7 @@ def test_only_a_pursuer_where_003_is_on_blocks_the_route(ruleset: str, monster: 
     assert not any(w.blocked for w in ways if w.door != nxt and w.landing != nxt)
     i = next(i for i, w in enumerate(ways) if not w.came_in and not w.blocked)
     ev = act(game, Run(door=i), NOTHING)  # it does not follow; the segment beyond gets its monster check
-    assert tuple(one(ev, "run")["to"]) == ways[i].landing and one(ev, "leave")["pursued"] is False
+    assert tuple(one(ev, evt.Run).to) == ways[i].landing and one(ev, evt.Leave).pursued is False
 
 
 def test_with_the_group_in_the_only_doorway_there_is_no_running() -> None:
@@ -326,7 +327,7 @@ def test_with_the_group_in_the_only_doorway_there_is_no_running() -> None:
 def friendly_wanderer(game: Game) -> Group:
     g, _ = meet_at(game, "kobold", 1, (2, 2), origin=Origin.WANDERING, reaction=(6, 5))  # 11: leaves or parleys
     ev = act(game, Wait())  # the band's attack chance is nil: a wanderer goes its way
-    assert one(ev, "leaves")["distance"] > 0 and game.state.fled == g.id
+    assert one(ev, evt.Leaves).distance > 0 and game.state.fled == g.id
     return g
 
 
@@ -337,7 +338,7 @@ def test_the_party_may_pursue_a_group_that_goes_its_way_and_catch_it() -> None:
     g = friendly_wanderer(game)
     assert game.legal(Pursue())
     ev = act(game, Pursue())
-    assert one(ev, "pursue") and one(ev, "caught", by="party") and st.mode == Mode.COMBAT
+    assert one(ev, evt.Pursue) and one(ev, evt.Caught, by="party") and st.mode == Mode.COMBAT
     assert steps(game, st.pos, g.pos) == 1
 
 
@@ -374,15 +375,15 @@ def test_nothing_happens_with_a_group_out_of_sight_until_the_sides_meet(ruleset:
         unseen: set[int] = set()
         for turn, events in enumerate(p.steps):
             for e in events:
-                gid = e.get("group")
-                if e.type == "placed" and e["out_of_sight"]:
-                    unseen.add(e["group"])
+                gid = getattr(e, "group", None)
+                if isinstance(e, evt.Placed) and e.out_of_sight:
+                    unseen.add(e.group)
                     unseen_seen += 1
-                elif e.type in ("encounter", "in_sight"):
-                    unseen.discard(e["group"])
+                elif isinstance(e, evt.Encounter | evt.InSight):
+                    unseen.discard(e.group)
                 elif gid in unseen:
-                    ok = e.type == "approach" or (
-                        e.type == "roll" and e["purpose"] in ("surprise_party", "surprise_monster", "reaction")
+                    ok = isinstance(e, evt.Approach) or (
+                        isinstance(e, evt.Roll) and e.purpose in ("surprise_party", "surprise_monster", "reaction")
                     )
                     assert ok, f"{where(p, turn)}: {e.type} about a group out of sight"
     if ruleset in ("undercroft", "crawler"):
@@ -405,44 +406,48 @@ def test_every_run_into_a_segment_gets_its_entry_procedure(ruleset: str) -> None
         last_enter = -1
         ran = False  # the party has run a round of the chase since its last run
         for turn, events in enumerate(p.steps):
-            stood = any(x.type in ("drink", "quaff", "wield", "wear") for x in events)  # (once a step, not an event)
+            stood = any(
+                isinstance(x, evt.Drink | evt.Quaff | evt.Wield | evt.Wear) for x in events
+            )  # (once a step, not an event)
             for i, e in enumerate(events):
-                if e.type == "enter":
-                    last_enter = e["segment"]
-                if e.type == "hidden":
-                    lurking[e["group"]] = last_enter
-                elif e.type == "reveal":
-                    lurking.pop(e["group"], None)
-                if e.type == "run":
+                if isinstance(e, evt.Enter):
+                    last_enter = e.segment
+                if isinstance(e, evt.Hidden):
+                    lurking[e.group] = last_enter
+                elif isinstance(e, evt.Reveal):
+                    lurking.pop(e.group, None)
+                if isinstance(e, evt.Run):
                     runs += 1
-                    pending, where_from = e["segment"], where(p, turn)
-                    ran = any(x.type in ("chase", "caught", "escape", "distracted") for x in events)
-                elif e.type in ("chase", "escape") and not stood:
+                    pending, where_from = e.segment, where(p, turn)
+                    ran = any(isinstance(x, evt.Chase | evt.Caught | evt.Escape | evt.Distracted) for x in events)
+                elif isinstance(e, evt.Chase | evt.Escape) and not stood:
                     ran = True
-                elif e.type == "caught" and stood and not ran:
+                elif isinstance(e, evt.Caught) and stood and not ran:
                     # a chase from a fight caught the party while it drank, before it ran a step (a drink is its
                     # round of the chase): it is still where it fought, short of the segment it ran for
                     pending = None
-                elif e.type == "distracted":
+                elif isinstance(e, evt.Distracted):
                     # a chase ended by a drop before the party reached its door leaves it short of the segment it
                     # ran for, in one it has entered already (or enters now, below)
                     pending = None
-                elif e.type == "enter" and pending is not None and e["segment"] != pending:
+                elif isinstance(e, evt.Enter) and pending is not None and e.segment != pending:
                     # another segment's entry: one left behind, or one walked into from a meeting before the
                     # segment run into had its own (it is owed it, and gets it as an entry behind)
                     continue
-                elif e.type == "enter" and pending is not None:
+                elif isinstance(e, evt.Enter) and pending is not None:
                     nxt = events[i + 1] if i + 1 < len(events) else None
-                    met = nxt is not None and nxt.type in ("encounter", "peaceful", "hidden")
+                    met = nxt is not None and isinstance(nxt, evt.Encounter | evt.Peaceful | evt.Hidden)
                     # (a resident waiting there, a floor's named monster, is met: its distance is rolled first)
-                    rolled = nxt is not None and nxt.type == "roll" and nxt["purpose"] in ("monster_check", "distance")
-                    passed = "passed" in e.data  # a group stands there: run past, or the one that lost the party
-                    assert met or rolled or passed or not checks or e["segment"] in lurking.values(), (
+                    rolled = (
+                        nxt is not None and isinstance(nxt, evt.Roll) and nxt.purpose in ("monster_check", "distance")
+                    )
+                    passed = e.passed is not None  # a group stands there: run past, or the one that lost the party
+                    assert met or rolled or passed or not checks or e.segment in lurking.values(), (
                         f"{where(p, turn)}: {[x.type for x in events]}"
                     )
                     entered += 1
                     pending = None
-                elif e.type == "move" and pending is not None and turn and p.where[turn - 1][1] == Mode.EXPLORE:
+                elif isinstance(e, evt.Move) and pending is not None and turn and p.where[turn - 1][1] == Mode.EXPLORE:
                     # (in a meeting, as with a group found in a segment left behind, the entry waits for its end)
                     raise AssertionError(f"{where_from}: walked on from segment {pending} without entering it")
         # (a game may end, in death or at the action cap, before the run is over)

@@ -9,6 +9,7 @@ import pytest
 from engine_helpers import (
     NOTHING,
     act,
+    attacks,
     content,
     encounter_faces,
     kinds,
@@ -24,8 +25,10 @@ from engine_helpers import (
     walk_into,
     walk_to,
 )
+from event_helpers import sample
 
 from undercroft.rules import approach, explore
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Attack, Bribe, Fight, Move, Rest, Run, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.events import Event
@@ -54,9 +57,9 @@ def bandit(faces: tuple[int, ...], origin: Origin = Origin.RESIDENT, seed: int =
 
 def test_distance_is_2d6_times_10_feet() -> None:
     g, _group, events = bandit(encounter_faces(distance=(2, 3)))
-    dist = one(rolls(events, "distance"), "roll")
-    assert dist["dice"] == "2d6x10" and dist["faces"] == [2, 3] and dist["multiplier"] == 10
-    assert dist["total"] == 50 and say(g, dist) == "Distance: 50 ft."
+    dist = one(rolls(events, "distance"), evt.Roll)
+    assert dist.dice == "2d6x10" and dist.faces == [2, 3] and dist.multiplier == 10
+    assert dist.total == 50 and say(g, dist) == "Distance: 50 ft."
     assert g.state.encounter is not None and g.state.encounter.distance == 50
     assert not _group.unseen and g.state.mode == "encounter"
 
@@ -65,9 +68,9 @@ def test_a_monster_whose_tile_the_party_cannot_see_is_not_met_and_nothing_names_
     # A wanderer 120 ft away may stand beyond the room: where the party cannot see its tile, nothing is met yet
     # (003: "only when the monster and party actually meet will the party know an encounter has occurred").
     g, group, events = bandit(encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
-    assert one(events, "placed")["out_of_sight"] is True and group.unseen
+    assert one(events, evt.Placed).out_of_sight is True and group.unseen
     assert not g.visible()[group.pos[1], group.pos[0]]
-    assert not of(events, "encounter") and not of(events, "surprise")
+    assert not of(events, evt.Encounter) and not of(events, evt.Surprise)
     st = g.state
     assert st.mode == "explore" and st.encounter is None
     # No action names it: the refusals are those of a party alone.
@@ -80,14 +83,19 @@ def test_a_monster_whose_tile_the_party_cannot_see_is_not_met_and_nothing_names_
 def test_sight_is_the_map_not_a_number_of_feet() -> None:
     # A resident 70 ft away in its own room, in the party's view, is in sight.
     g, group, events = bandit(encounter_faces(distance=(3, 4)))  # 70 ft
-    assert one(events, "placed")["distance"] == 70 and not group.unseen
+    assert one(events, evt.Placed).distance == 70 and not group.unseen
     assert g.visible()[group.pos[1], group.pos[0]]
     assert g.state.mode == "encounter"
 
 
 def test_the_sequence_rolls_distance_surprise_reaction_in_that_order_then_the_sides_meet() -> None:
     g, _group, events = bandit(encounter_faces())
-    assert [e["purpose"] for e in of(events, "roll")] == ["distance", "surprise_party", "surprise_monster", "reaction"]
+    assert [e.purpose for e in of(events, evt.Roll)] == [
+        "distance",
+        "surprise_party",
+        "surprise_monster",
+        "reaction",
+    ]
     assert kinds(events)[-1] == "encounter"
     assert script(g).remaining == 0
 
@@ -101,9 +109,9 @@ def test_both_surprised_cancels_out_neither_side_acts_that_round_and_nobody_gets
     before = g.state.rounds
     script(g).push(*encounter_faces(surprise=(1, 2), reaction=(1, 1)))
     group, events = place_group(g, "bandit")
-    s = one(events, "surprise")
-    assert s["party"] is True and s["monster"] is True
-    assert [e["result"] for e in of(events, "roll") if e["purpose"].startswith("surprise")] == [
+    s = one(events, evt.Surprise)
+    assert s.party is True and s.monster is True
+    assert [e.result for e in of(events, evt.Roll) if e.purpose.startswith("surprise")] == [
         "surprised",
         "surprised",
     ]
@@ -111,12 +119,12 @@ def test_both_surprised_cancels_out_neither_side_acts_that_round_and_nobody_gets
     # and nobody has a free round: initiative decides (the party wins the tie).
     order = kinds(events)
     assert order.index("round_lost") < order.index("attacks")
-    assert say(g, one(events, "round_lost")) == "Neither side moves nor fights this round."
+    assert say(g, one(events, evt.RoundLost)) == "Neither side moves nor fights this round."
     assert g.state.rounds == before + 1
-    assert one(events, "attacks")["group"] == group.id
-    assert one(events, "combat")["free_round"] == ""
-    assert one(events, "initiative")["first"] == "party"
-    assert not of(events, "attack")
+    assert one(events, evt.Attacks).group == group.id
+    assert one(events, evt.Combat).free_round == ""
+    assert one(events, evt.Initiative).first == "party"
+    assert not attacks(events)
     st = g.state
     assert st.mode == "combat" and st.combat is not None and st.combat.party_turn and st.combat.round == 1
 
@@ -125,29 +133,29 @@ def test_both_surprised_out_of_sight_go_on_as_if_nothing_had_occurred() -> None:
     # 003: "the monster and party will continue as if nothing had occurred": it does not come; the party walks and
     # rests as if alone; walking into each other later, the surprise still cancels out and the round is lost.
     g, group, events = bandit(encounter_faces(distance=(6, 6), surprise=(2, 1)), origin=Origin.WANDERING)
-    assert one(events, "placed")["out_of_sight"] is True and group.unseen
+    assert one(events, evt.Placed).out_of_sight is True and group.unseen
     where = group.pos
     script(g).push(NOTHING)
     g.step(Rest())  # a turn goes by: it stays where it was
     assert group.pos == where and group.unseen and g.state.mode == "explore"
     events = walk_until_met(g, group)
-    assert one(events, "encounter")["sighted"] and one(events, "surprise")["party"] and one(events, "round_lost")
+    assert one(events, evt.Encounter).sighted and one(events, evt.Surprise).party and one(events, evt.RoundLost)
     assert g.state.mode == "encounter" and script(g).remaining == 0
 
 
 def test_party_surprised_gives_the_monster_a_free_round_when_it_attacks() -> None:
     # reaction 2: it attacks at once, in its free round, and hits.
     g, _group, events = bandit((*encounter_faces(surprise=(2, 5), reaction=(1, 1)), BANDIT_HITS))
-    s = one(events, "surprise")
-    assert s["party"] is True and s["monster"] is False and say(g, s) == "You are surprised."
-    assert one(events, "combat")["free_round"] == "monsters"
+    s = one(events, evt.Surprise)
+    assert s.party is True and s.monster is False and say(g, s) == "You are surprised."
+    assert one(events, evt.Combat).free_round == "monsters"
     # after its free round, the surprised party's lost round; then round 2 in AGILITY order (the party's tie)
     assert kinds(events)[-3:] == ["attack", "surprised_skip", "initiative"]
-    assert one(events, "surprised_skip")["side"] == "party" and one(events, "initiative")["first"] == "party"
-    (hit,) = of(events, "attack")
-    assert hit["attacker_side"] == "monsters" and hit["natural"] == BANDIT_HITS and hit["hit"]
-    assert hit["total"] == BANDIT_HITS + BANDIT.attack and hit["defense"] == DELVER.defense
-    assert hit["damage"] == BANDIT.damage and hit["target_hp_after"] == DELVER.hp - BANDIT.damage
+    assert one(events, evt.SurprisedSkip).side == "party" and one(events, evt.Initiative).first == "party"
+    (hit,) = attacks(events)
+    assert hit.attacker_side == "monsters" and hit.natural == BANDIT_HITS and hit.hit
+    assert hit.total == BANDIT_HITS + BANDIT.attack and hit.defense == DELVER.defense
+    assert hit.damage == BANDIT.damage and hit.target_hp_after == DELVER.hp - BANDIT.damage
     st = g.state
     assert st.party[0].hp == DELVER.hp - BANDIT.damage
     # the monster's free round is over: round 2, the party's turn
@@ -158,10 +166,10 @@ def test_party_surprised_gives_the_monster_a_free_round_when_it_attacks() -> Non
 def test_party_surprised_a_hostile_monster_may_attack_at_once() -> None:
     # reaction 4 (hostile, 50%): the surprised party cannot act, the monster rolls d100 = 50: it attacks (misses).
     g, _group, events = bandit((*encounter_faces(surprise=(1, 6), reaction=(2, 2)), 50, 1))
-    chance = one(rolls(events, "monster_attacks"), "roll")
-    assert chance["dice"] == "1d100" and chance["target"] == 50 and chance["total"] == 50 and chance["result"] == "yes"
-    assert one(events, "combat")["free_round"] == "monsters"
-    assert [e["attacker_side"] for e in of(events, "attack")] == ["monsters"]
+    chance = one(rolls(events, "monster_attacks"), evt.Roll)
+    assert chance.dice == "1d100" and chance.target == 50 and chance.total == 50 and chance.result == "yes"
+    assert one(events, evt.Combat).free_round == "monsters"
+    assert [e.attacker_side for e in attacks(events)] == ["monsters"]
     assert g.state.combat is not None and g.state.combat.round == 2
 
 
@@ -171,14 +179,14 @@ def test_party_surprised_an_uncertain_monster_does_nothing_and_the_round_is_over
     before = g.state.rounds
     script(g).push(*encounter_faces(surprise=(1, 6), reaction=(3, 4)))
     _group, events = place_group(g, "bandit")
-    chance = one(rolls(events, "monster_attacks"), "roll")
-    assert chance["dice"] == "" and chance["target"] == 0 and chance["result"] == "no"
+    chance = one(rolls(events, "monster_attacks"), evt.Roll)
+    assert chance.dice == "" and chance.target == 0 and chance.result == "no"
     # 003: the surprised side "may not" move or attack in the first round: it is played out before the party acts.
-    lost = one(events, "surprised_skip")
-    assert lost["side"] == "party" and say(g, lost) == "Surprised, you lose the round."
+    lost = one(events, evt.SurprisedSkip)
+    assert lost.side == "party" and say(g, lost) == "Surprised, you lose the round."
     enc = g.state.encounter
     assert enc is not None and not enc.first_round and g.state.rounds == before + 1
-    assert g.state.mode == "encounter" and not of(events, "combat")
+    assert g.state.mode == "encounter" and not of(events, evt.Combat)
     assert g.refusal(Run()) is None  # from the second round on, the party may run (or anything else)
 
 
@@ -187,11 +195,11 @@ def test_the_monster_caught_unaware_neither_moves_nor_acts_in_the_first_round() 
     g, group, events = bandit(encounter_faces(distance=(2, 3), surprise=(5, 2), reaction=(2, 2)))
     where = group.pos
     events = g.step(Wait())
-    assert one(events, "surprised_skip")["side"] == "monsters" and not rolls(events, "monster_attacks")
+    assert one(events, evt.SurprisedSkip).side == "monsters" and not rolls(events, "monster_attacks")
     assert group.pos == where
     script(g).push(51)
     events = g.step(Wait())
-    assert one(rolls(events, "monster_attacks"), "roll")["result"] == "no" and not of(events, "surprised_skip")
+    assert one(rolls(events, "monster_attacks"), evt.Roll).result == "no" and not of(events, evt.SurprisedSkip)
     assert script(g).remaining == 0
 
 
@@ -199,7 +207,7 @@ def test_running_from_a_monster_caught_unaware_it_never_sees_where_the_party_wen
     g, _group, _ = bandit(encounter_faces(surprise=(5, 2), reaction=(2, 2)))  # hostile: 75 % pursuit otherwise
     assert g.party_speed() == BANDIT.speed  # as fast as the party: no evasion by speed
     events = act(g, Run(), NOTHING)  # no pursuit roll: the d6 is the monster check of the segment run into
-    assert one(events, "evade")["reason"] == "out_of_sight" and not rolls(events, "pursuit")
+    assert one(events, evt.Evade).reason == "out_of_sight" and not rolls(events, "pursuit")
     assert g.state.mode == "explore"
 
 
@@ -209,63 +217,63 @@ def test_after_the_partys_free_round_a_quicker_monster_acts_first() -> None:
     spider = content().monsters["giant_spider"]
     assert spider.agility > DELVER.agility
     meet(g, "giant_spider", faces=encounter_faces(distance=(1, 1), surprise=(5, 2), reaction=(2, 2)))
-    assert one(act(g, Fight()), "combat")["free_round"] == "party"
+    assert one(act(g, Fight()), evt.Combat).free_round == "party"
     events = act(g, Attack(0), 2, 1)  # the delver misses in its free round; then round 2: the spider first
     order = kinds(events)
     assert order == ["attack", "surprised_skip", "initiative", "attack"]
-    assert one(events, "initiative")["first"] == "monsters"
-    assert [e["attacker_side"] for e in of(events, "attack")] == ["party", "monsters"]
+    assert one(events, evt.Initiative).first == "monsters"
+    assert [e.attacker_side for e in attacks(events)] == ["party", "monsters"]
     st = g.state
     assert st.combat is not None and st.combat.party_turn  # the party answers: the sides alternate
-    assert [e["attacker_side"] for e in of(act(g, Attack(0), 2, 1), "attack")] == ["party", "monsters"]
+    assert [e.attacker_side for e in attacks(act(g, Attack(0), 2, 1))] == ["party", "monsters"]
 
 
 def test_after_the_monsters_free_round_the_quicker_monster_acts_first_again() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     faces = (*encounter_faces(distance=(1, 1), surprise=(1, 6), reaction=(1, 1)), 1, 1)  # it attacks at once
     _group, events = meet(g, "giant_spider", faces=faces)
-    assert one(events, "combat")["free_round"] == "monsters"
+    assert one(events, evt.Combat).free_round == "monsters"
     assert kinds(events)[-4:] == ["attack", "surprised_skip", "initiative", "attack"]
-    assert one(events, "surprised_skip")["side"] == "party" and one(events, "initiative")["first"] == "monsters"
+    assert one(events, evt.SurprisedSkip).side == "party" and one(events, evt.Initiative).first == "monsters"
     assert g.state.combat is not None and g.state.combat.party_turn and script(g).remaining == 0
 
 
 def test_monster_surprised_gives_the_party_a_free_round() -> None:
     g, group, events = bandit(encounter_faces(surprise=(5, 2)))
-    s = one(events, "surprise")
-    assert s["party"] is False and s["monster"] is True
+    s = one(events, evt.Surprise)
+    assert s.party is False and s.monster is True
     events = g.step(Fight())
-    assert one(events, "combat")["free_round"] == "party" and not of(events, "initiative")
+    assert one(events, evt.Combat).free_round == "party" and not of(events, evt.Initiative)
     # the delver hits; the bandit is surprised and does not act in round 1
     script(g).push(DELVER_HITS)
     events = g.step(Attack(0))
-    (hit,) = of(events, "attack")
-    assert hit["attacker_side"] == "party" and hit["hit"] and hit["damage"] == DELVER_DAMAGE
-    assert hit["target_hp_after"] == BANDIT.hp - DELVER_DAMAGE
-    assert one(events, "surprised_skip")["group"] == group.id
+    (hit,) = attacks(events)
+    assert hit.attacker_side == "party" and hit.hit and hit.damage == DELVER_DAMAGE
+    assert hit.target_hp_after == BANDIT.hp - DELVER_DAMAGE
+    assert one(events, evt.SurprisedSkip).group == group.id
     st = g.state
     assert st.party[0].hp == DELVER.hp and st.combat is not None and st.combat.round == 2 and st.combat.party_turn
     # round 2: the bandit strikes back after the party's swing
     script(g).push(1, BANDIT_HITS)
     events = g.step(Attack(0))
-    assert [e["attacker_side"] for e in of(events, "attack")] == ["party", "monsters"]
+    assert [e.attacker_side for e in attacks(events)] == ["party", "monsters"]
     assert st.party[0].hp == DELVER.hp - BANDIT.damage
     assert script(g).remaining == 0
 
 
 def test_monster_surprised_does_not_attack_at_once_even_on_a_2() -> None:
     g, _group, events = bandit(encounter_faces(surprise=(4, 1), reaction=(1, 1)))
-    assert one(rolls(events, "reaction"), "roll")["result"] == "attacks"
-    assert not of(events, "attacks") and not of(events, "combat")
+    assert one(rolls(events, "reaction"), evt.Roll).result == "attacks"
+    assert not of(events, evt.Attacks) and not of(events, evt.Combat)
     assert g.state.mode == "encounter"
 
 
 def test_nobody_surprised_initiative_decides() -> None:
     _g, _group, events = bandit(encounter_faces(surprise=(3, 3), reaction=(1, 1)))
-    assert not of(events, "surprise")
-    assert one(events, "combat")["free_round"] == ""
-    ini = one(events, "initiative")
-    assert ini["party"] == DELVER.agility and ini["monster"] == BANDIT.agility and ini["first"] == "party"
+    assert not of(events, evt.Surprise)
+    assert one(events, evt.Combat).free_round == ""
+    ini = one(events, evt.Initiative)
+    assert ini.party == DELVER.agility and ini.monster == BANDIT.agility and ini.first == "party"
 
 
 def test_a_quicker_monster_acts_first_when_nobody_is_surprised() -> None:
@@ -273,8 +281,8 @@ def test_a_quicker_monster_acts_first_when_nobody_is_surprised() -> None:
     spider = content().monsters["giant_spider"]
     assert spider.agility > DELVER.agility
     _group, events = meet(g, "giant_spider", faces=(*encounter_faces(reaction=(1, 1)), 1))
-    assert one(events, "initiative")["first"] == "monsters"
-    assert [e["attacker_side"] for e in of(events, "attack")] == ["monsters"]
+    assert one(events, evt.Initiative).first == "monsters"
+    assert [e.attacker_side for e in attacks(events)] == ["monsters"]
     assert g.state.combat is not None and g.state.combat.party_turn
 
 
@@ -296,14 +304,14 @@ def test_a_quicker_monster_acts_first_when_nobody_is_surprised() -> None:
 )
 def test_each_reaction_band(faces: tuple[int, int], result: str) -> None:
     g, group, events = bandit(encounter_faces(reaction=faces))
-    r = one(rolls(events, "reaction"), "roll")
-    assert r["dice"] == "2d6" and r["faces"] == list(faces) and r["total"] == sum(faces) and r["result"] == result
+    r = one(rolls(events, "reaction"), evt.Roll)
+    assert r.dice == "2d6" and r.faces == list(faces) and r.total == sum(faces) and r.result == result
     assert group.reaction == sum(faces) and group.reaction_result == result
     if result == "attacks":
-        assert one(events, "attacks")["group"] == group.id
+        assert one(events, evt.Attacks).group == group.id
         assert g.state.mode == "combat"
     else:
-        assert not of(events, "attacks") and g.state.mode == "encounter"
+        assert not of(events, evt.Attacks) and g.state.mode == "encounter"
 
 
 @pytest.mark.parametrize(("d100", "attacks"), [(50, True), (51, False), (1, True), (100, False)])
@@ -314,19 +322,19 @@ def test_waiting_on_a_hostile_monster_rolls_its_attack_chance(d100: int, attacks
     script(g).push(d100, *([1] if attacks else []))
     events = g.step(Wait())
     assert kinds(events)[0] == "wait"
-    roll = one(rolls(events, "monster_attacks"), "roll")
-    assert roll["dice"] == "1d100" and roll["total"] == d100 and roll["target"] == 50
-    assert roll["result"] == ("yes" if attacks else "no")
+    roll = one(rolls(events, "monster_attacks"), evt.Roll)
+    assert roll.dice == "1d100" and roll.total == d100 and roll.target == 50
+    assert roll.result == ("yes" if attacks else "no")
     if attacks:
-        assert one(events, "attacks")["group"] == group.id
+        assert one(events, evt.Attacks).group == group.id
         # the monster acts on its reaction: it strikes first, no initiative
-        combat = one(events, "combat")
-        assert combat["first"] == "monsters" and combat["free_round"] == ""
-        assert not of(events, "initiative")
-        assert [e["attacker_side"] for e in of(events, "attack")] == ["monsters"]
+        combat = one(events, evt.Combat)
+        assert combat.first == "monsters" and combat.free_round == ""
+        assert not of(events, evt.Initiative)
+        assert [e.type for e in events].count("attack") == 1 and one(events, evt.MonsterAttack)
         assert g.state.mode == "combat"
     else:
-        assert not of(events, "attack") and g.state.mode == "encounter"
+        assert "attack" not in [e.type for e in events] and g.state.mode == "encounter"
     assert script(g).remaining == 0
 
 
@@ -334,8 +342,8 @@ def test_waiting_on_an_uncertain_monster_never_brings_an_attack() -> None:
     g, _group, _ = bandit(encounter_faces(reaction=(3, 5)))
     for _ in range(3):
         events = g.step(Wait())
-        roll = one(rolls(events, "monster_attacks"), "roll")
-        assert roll["target"] == 0 and roll["result"] == "no" and roll["faces"] == []
+        roll = one(rolls(events, "monster_attacks"), evt.Roll)
+        assert roll.target == 0 and roll.result == "no" and roll.faces == []
         assert g.state.mode == "encounter"
     assert script(g).remaining == 0
 
@@ -345,13 +353,13 @@ def test_waiting_a_wanderer_that_will_not_attack_goes_its_way(faces: tuple[int, 
     g, group, _ = bandit(encounter_faces(reaction=faces), origin=Origin.WANDERING)
     assert g.state.encounter is not None and not group.unseen
     events = g.step(Wait())
-    assert one(events, "leaves")["group"] == group.id
+    assert one(events, evt.Leaves).group == group.id
     assert g.state.mode == "explore" and g.state.encounter is None
     # Until the party's next action it may be pursued; any other action lets it go, and it is gone.
     assert g.state.fled == group.id and group in g.state.level.groups
     script(g).push(NOTHING)  # a turn of rest: the wandering check (the leaving group is no longer there)
     events = g.step(Rest())
-    assert not of(events, "refused") and g.state.fled == 0
+    assert not of(events, evt.Refused) and g.state.fled == 0
     assert group not in g.state.level.groups
     assert script(g).remaining == 0
 
@@ -361,13 +369,13 @@ def test_waiting_a_resident_that_will_not_attack_lets_the_party_be(faces: tuple[
     g, group, _ = bandit(encounter_faces(reaction=faces))
     inside = g.state.pos
     events = g.step(Wait())
-    assert one(events, "peaceful")["group"] == group.id
+    assert one(events, evt.Peaceful).group == group.id
     assert group in g.state.level.groups and group.peaceful
     assert g.state.mode == "explore"
     # it stays in its room, peaceful: walking out and back in starts no encounter (and rolls no check)
     walk_into(g, "corridor")
     events = walk_to(g, inside)
-    assert one(events, "peaceful")["group"] == group.id and not of(events, "encounter")
+    assert one(events, evt.Peaceful).group == group.id and not of(events, evt.Encounter)
     assert g.state.mode == "explore" and script(g).remaining == 0
 
 
@@ -379,7 +387,7 @@ def test_a_monster_that_will_not_attack_faces_the_party_until_it_waits(faces: tu
     assert group.reaction_result in ("peaceful", "friendly") and not group.peaceful
     assert explore.check_walk(g) == Reason(Code.FACING, {"monster": "bandit", "talks": True, "runs": True})
     events = g.step(Wait())
-    assert not of(events, "attacks") and one(events, "peaceful")["group"] == group.id
+    assert not of(events, evt.Attacks) and one(events, evt.Peaceful).group == group.id
     assert group.peaceful and g.state.mode == "explore" and explore.check_walk(g) is None
     assert script(g).remaining == 0
 
@@ -397,27 +405,27 @@ def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_when_the_stando
     assert g.refusal(Talk()) is not None
     walk = g.refusal(Move(0, 1))
     assert walk == Reason(Code.FACING, {"monster": "the_unlit", "talks": False, "runs": True})
-    assert walk is not None and say(g, Event("refused", {"action": "move", **walk.data()})) == (
+    assert walk is not None and say(g, sample({"type": "refused", "action": "move", **walk.data()})) == (
         "The Unlit is facing you: fight, wait or run."  # (no talk: it hears no terms)
     )
     assert g.legal(Wait())  # the sensible action left: wait for it to make up its mind
     for _ in range(STANDOFF - 1):
-        assert not of(g.step(Wait()), "standoff") and st.mode == "encounter"
+        assert not of(g.step(Wait()), evt.Standoff) and st.mode == "encounter"
     events = g.step(Wait())
-    standoff = one(events, "standoff")
+    standoff = one(events, evt.Standoff)
     assert (
-        standoff["rounds"] == STANDOFF
+        standoff.rounds == STANDOFF
         and say(g, standoff) == f"{STANDOFF} rounds of this, and the Unlit makes up its mind."
     )
     # It never attacks on a wait: it lets the party be (a guardian, it stays where it is).
-    assert one(events, "peaceful")["group"] == group.id and group.peaceful and st.mode == "explore"
+    assert one(events, evt.Peaceful).group == group.id and group.peaceful and st.mode == "explore"
     assert script(g).remaining == 0
 
 
 def test_a_wanderer_goes_its_way_at_the_end_of_a_standoff() -> None:
     g, group, _ = bandit(encounter_faces(reaction=(4, 4)), origin=Origin.WANDERING)
     script(g).push(1, 1)
-    assert one(g.step(Talk()), "negotiate")["result"] == "failure"  # (a failed talk is a round of it too)
+    assert one(g.step(Talk()), evt.Negotiate).result == "failure"  # (a failed talk is a round of it too)
     for _ in range(STANDOFF - 2):
         g.step(Wait())
     events = g.step(Wait())
@@ -431,9 +439,9 @@ def test_a_peddler_at_peace_goes_its_way_when_the_party_waits() -> None:
     group, _ = meet(g, "peddler", faces=encounter_faces(reaction=(5, 5)), origin=Origin.WANDERING)
     assert group.reaction_result == "peaceful" and g.state.mode == "encounter"
     script(g).push(1, 1)
-    assert one(g.step(Talk()), "negotiate")["result"] == "failure"
+    assert one(g.step(Talk()), evt.Negotiate).result == "failure"
     events = g.step(Wait())
-    assert one(events, "leaves")["group"] == group.id and g.state.fled == group.id and g.state.mode == "explore"
+    assert one(events, evt.Leaves).group == group.id and g.state.fled == group.id and g.state.mode == "explore"
 
 
 def test_a_quiet_wanderer_goes_its_way_when_the_standoff_ends_and_a_quiet_resident_stays() -> None:
@@ -443,13 +451,13 @@ def test_a_quiet_wanderer_goes_its_way_when_the_standoff_ends_and_a_quiet_reside
     group, _ = meet(g, "peddler", faces=encounter_faces(reaction=(2, 2)), origin=Origin.WANDERING)
     assert group.reaction_result == "hostile"
     for _ in range(STANDOFF - 1):
-        assert not of(g.step(Wait()), "leaves") and g.state.mode == "encounter"
+        assert not of(g.step(Wait()), evt.Leaves) and g.state.mode == "encounter"
     events = g.step(Wait())
-    assert kinds(events)[-2:] == ["standoff", "leaves"] and not of(events, "attack") and script(g).remaining == 0
+    assert kinds(events)[-2:] == ["standoff", "leaves"] and not attacks(events) and script(g).remaining == 0
     g = make_game("undercroft", 1, ScriptedDice())
     meet(g, "peddler", faces=encounter_faces(reaction=(5, 5)))  # a resident: it keeps its ground
     for _ in range(STANDOFF + 1):
-        assert not of(g.step(Wait()), "leaves") and g.state.mode == "encounter"
+        assert not of(g.step(Wait()), evt.Leaves) and g.state.mode == "encounter"
 
 
 def test_a_hostile_monster_that_has_not_attacked_by_the_end_of_a_standoff_attacks() -> None:
@@ -460,7 +468,7 @@ def test_a_hostile_monster_that_has_not_attacked_by_the_end_of_a_standoff_attack
     events = g.step(Wait())
     order = kinds(events)
     assert order.index("standoff") < order.index("attacks") < order.index("combat")
-    assert one(events, "combat")["first"] == "monsters" and g.state.mode == "combat" and script(g).remaining == 0
+    assert one(events, evt.Combat).first == "monsters" and g.state.mode == "combat" and script(g).remaining == 0
 
 
 def test_holding_back_in_combat_lets_the_monster_strike() -> None:
@@ -493,7 +501,7 @@ def walk_until_met(g: Game, group: Group) -> list[Event]:
         if seg != st.segment and seg >= 0:
             script(g).push(NOTHING)
         events = g.step(Move(x - st.pos[0], y - st.pos[1]))
-        assert not of(events, "refused"), events
+        assert not of(events, evt.Refused), events
         if st.mode != "explore":
             return events
     raise AssertionError("walked up to it and never met it")
@@ -512,8 +520,8 @@ def test_an_unseen_monster_that_knows_of_the_party_comes_closer_by_its_speed_as_
         walked = approach.steps_between(g, before, group.pos)
         assert 0 < walked <= tiles * (st.rounds - rounds)
     # It stopped as it came into sight, and the sides met then: the step that brought it says so.
-    met = one(events, "encounter")
-    assert met["sighted"] and met["distance"] == g.distance_to(group) and st.mode == "encounter"
+    met = one(events, evt.Encounter)
+    assert met.sighted and met.distance == g.distance_to(group) and st.mode == "encounter"
     assert g.visible()[group.pos[1], group.pos[0]] and script(g).remaining == 0
 
 
@@ -535,12 +543,12 @@ def test_a_surprised_monster_out_of_sight_does_not_come_and_is_caught_unaware_wh
     g.step(Rest())  # it does not know the party is there: it stays where it was
     assert group.pos == where and group.unseen
     events = walk_until_met(g, group)
-    s = one(events, "surprise")
-    assert s["monster"] and not s["party"] and g.state.mode == "encounter"
+    s = one(events, evt.Surprise)
+    assert s.monster and not s.party and g.state.mode == "encounter"
     # 003: "those not surprised may move and attack the first round, and the surprised enemy may not".
     assert explore.check_walk(g) is None
     events = g.step(Wait())  # the party lets its round go by: the bandit, surprised, does nothing in it
-    assert one(events, "surprised_skip")["side"] == "monsters" and not rolls(events, "monster_attacks")
+    assert one(events, evt.SurprisedSkip).side == "monsters" and not rolls(events, "monster_attacks")
     # round 2: it faces the party
     assert explore.check_walk(g) == Reason(Code.FACING, {"monster": "bandit", "talks": True, "runs": True})
 
@@ -552,8 +560,8 @@ def test_the_party_surprised_out_of_sight_loses_the_first_round_when_they_meet()
     events = g.step(Rest())
     order = kinds(events)
     assert order.index("encounter") < order.index("surprise") < order.index("attacks") < order.index("combat")
-    assert one(events, "combat")["free_round"] == "monsters"
-    assert one(events, "surprised_skip")["side"] == "party"
+    assert one(events, evt.Combat).free_round == "monsters"
+    assert one(events, evt.SurprisedSkip).side == "party"
     assert g.state.mode == "combat" and g.state.combat is not None and g.state.combat.party_turn
     assert script(g).remaining == 0
 
@@ -568,8 +576,8 @@ def test_citadel_meets_without_distance_surprise_or_reaction() -> None:
     # waiting on a monster with no reaction roll: it attacks (certain, no die), first
     script(g).push(1)
     events = g.step(Wait())
-    assert one(rolls(events, "monster_attacks"), "roll")["target"] == 100
-    assert one(events, "combat")["first"] == "monsters"
+    assert one(rolls(events, "monster_attacks"), evt.Roll).target == 100
+    assert one(events, evt.Combat).first == "monsters"
     assert script(g).remaining == 0
 
 

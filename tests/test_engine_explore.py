@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from engine_helpers import (
     NOTHING,
+    attacks,
     clear_unique,
     content,
     encounter_faces,
@@ -23,8 +24,10 @@ from engine_helpers import (
     script,
     walk_into,
     walk_to,
+    why,
 )
 
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Attack, Descend, Fight, Move, Rest, Run
 from undercroft.rules.dice import Dice, ScriptedDice
 from undercroft.rules.events import Event
@@ -72,20 +75,20 @@ def test_new_room_holds_a_resident_on_3() -> None:
     # reaction 8.
     bonus = g.rs.levels[0].number_bonus
     events = walk_into(g, "room", visited=False, faces=[3, 2, 5, 4, 4, 3, 3, 6, 6, 4, 4])
-    check = one(rolls(events, "monster_check"), "roll")
-    assert check["dice"] == "1d6" and check["faces"] == [3] and check["total"] == 3
-    assert check["target"] == 3 and check["result"] == "resident"
-    assert check["kind"] == "room" and check["visited"] is False
-    table = one(events, "table")
-    assert (table["table"], table["row"], table["column"]) == (resident, 2, 5)
-    assert table["monster"] == content().encounters[resident][1][4].monster == "kobold"
-    number = one(rolls(events, "number_appearing"), "roll")
+    check = one(rolls(events, "monster_check"), evt.Roll)
+    assert check.dice == "1d6" and check.faces == [3] and check.total == 3
+    assert check.target == 3 and check.result == "resident"
+    assert check.kind == "room" and check.visited is False
+    table = one(events, evt.Table)
+    assert (table.table, table.row, table.column) == (resident, 2, 5)
+    assert table.monster == content().encounters[resident][1][4].monster == "kobold"
+    number = one(rolls(events, "number_appearing"), evt.Roll)
     n = 5 + bonus
-    assert number["dice"] == "1d4+1" and number["faces"] == [4] and number["modifier"] == 1 + bonus
-    assert number["total"] == n == table["number"]
-    enc = one(events, "encounter")
-    assert enc["monster"] == "kobold" and enc["count"] == n and enc["origin"] == "resident" and enc["first"] is True
-    assert enc["hp"] == [4] * n
+    assert number.dice == "1d4+1" and number.faces == [4] and number.modifier == 1 + bonus
+    assert number.total == n == table.number
+    enc = one(events, evt.Encounter)
+    assert enc.monster == "kobold" and enc.count == n and enc.origin == "resident" and enc.first is True
+    assert enc.hp == [4] * n
     (group,) = g.state.level.groups
     assert group.origin == "resident" and group.treasure == 8 and group.segment == g.state.segment
     assert g.state.mode == "encounter"
@@ -96,9 +99,9 @@ def test_new_room_is_empty_on_4() -> None:
     d = ScriptedDice()
     g = clear_unique(make_game("undercroft", 1, d))  # (the floor's named monster waits elsewhere)
     events = walk_into(g, "room", visited=False, faces=[4])
-    check = one(rolls(events, "monster_check"), "roll")
-    assert check["faces"] == [4] and check["result"] == "none" and check["target"] == 3
-    assert not of(events, "table") and not of(events, "encounter")
+    check = one(rolls(events, "monster_check"), evt.Roll)
+    assert check.faces == [4] and check.result == "none" and check.target == 3
+    assert not of(events, evt.Table) and not of(events, evt.Encounter)
     assert g.state.level.groups == [] and g.state.mode == "explore"
     assert d.remaining == 0  # one die, nothing more
 
@@ -116,12 +119,12 @@ def test_visited_room_and_corridor_find_nothing_above_1(where: str, face: int) -
     d = ScriptedDice()
     g = make_game("undercroft", 1, d)
     events = _into(g, where, face)
-    check = one(rolls(events, "monster_check"), "roll")
-    assert check["target"] == 1 and check["result"] == "none"
-    assert check["kind"] == ("corridor" if where == "corridor" else "room")
+    check = one(rolls(events, "monster_check"), evt.Roll)
+    assert check.target == 1 and check.result == "none"
+    assert check.kind == ("corridor" if where == "corridor" else "room")
     if where != "corridor":
-        assert check["visited"] is True
-    assert g.state.mode == "explore" and not of(events, "encounter")
+        assert check.visited is True
+    assert g.state.mode == "explore" and not of(events, evt.Encounter)
     assert d.remaining == 0
 
 
@@ -138,13 +141,13 @@ def test_visited_room_and_corridor_meet_a_wanderer_on_1(where: str) -> None:
     else:
         walk_into(g, "corridor")
         events = walk_into(g, "room", visited=True, faces=faces)
-    check = one(rolls(events, "monster_check"), "roll")
-    assert check["result"] == "wandering" and check["target"] == 1
-    table = one(events, "table")
-    assert table["table"] == wandering and (table["row"], table["column"]) == (1, 4)
-    assert table["monster"] == content().encounters[wandering][0][3].monster
-    enc = one(events, "encounter")
-    assert enc["origin"] == "wandering" and enc["count"] == 5 + g.rs.levels[0].number_bonus
+    check = one(rolls(events, "monster_check"), evt.Roll)
+    assert check.result == "wandering" and check.target == 1
+    table = one(events, evt.Table)
+    assert table.table == wandering and (table.row, table.column) == (1, 4)
+    assert table.monster == content().encounters[wandering][0][3].monster
+    enc = one(events, evt.Encounter)
+    assert enc.origin == "wandering" and enc.count == 5 + g.rs.levels[0].number_bonus
     assert d.remaining == 0 and g.state.mode == "encounter"
 
 
@@ -154,7 +157,7 @@ def test_a_visited_room_never_rolls_a_resident() -> None:
     g = make_game("citadel", 3, d)
     walk_into(g, "corridor")
     events = walk_into(g, "room", visited=True, faces=[2])
-    assert one(rolls(events, "monster_check"), "roll")["result"] == "none"
+    assert one(rolls(events, "monster_check"), evt.Roll).result == "none"
     assert g.state.level.groups == []
 
 
@@ -179,8 +182,8 @@ def test_resting_checks_for_wanderers() -> None:
     d = ScriptedDice([2])
     g = make_game("citadel", 1, d)
     events = g.step(Rest())
-    check = one(rolls(events, "monster_check"), "roll")
-    assert check["target"] == 1 and check["result"] == "none" and check["visited"] is True
+    check = one(rolls(events, "monster_check"), evt.Roll)
+    assert check.target == 1 and check.result == "none" and check.visited is True
 
 
 # --- the 6x6 tables ----------------------------------------------------------------------------------------
@@ -194,12 +197,12 @@ def test_first_die_is_the_row_second_the_column(row: int, col: int) -> None:
     grid = content().encounters[resident]
     assert grid[1][4].monster != grid[4][1].monster  # the test can tell rows from columns
     events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, row, col)])
-    table = one(events, "table")
-    assert (table["row"], table["column"]) == (row, col)
-    assert one(rolls(events, "table_row"), "roll")["faces"] == [row]
-    assert one(rolls(events, "table_column"), "roll")["faces"] == [col]
-    assert table["monster"] == grid[row - 1][col - 1].monster
-    assert one(events, "encounter")["monster"] == grid[row - 1][col - 1].monster
+    table = one(events, evt.Table)
+    assert (table.row, table.column) == (row, col)
+    assert one(rolls(events, "table_row"), evt.Roll).faces == [row]
+    assert one(rolls(events, "table_column"), evt.Roll).faces == [col]
+    assert table.monster == grid[row - 1][col - 1].monster
+    assert one(events, evt.Encounter).monster == grid[row - 1][col - 1].monster
     assert d.remaining == 0
 
 
@@ -211,10 +214,10 @@ def test_number_appearing_from_the_cell_dice() -> None:
     cell = content().encounters[wandering][1][0]
     assert cell.monster == "kobold" and str(cell.number) == "1d4"
     events = walk_into(g, "corridor", faces=[1, 2, 1, 4, 1, 3, 3, 6, 6, 4, 4])
-    number = one(rolls(events, "number_appearing"), "roll")
+    number = one(rolls(events, "number_appearing"), evt.Roll)
     bonus = g.rs.levels[0].number_bonus
-    assert number["dice"] == "1d4" and number["faces"] == [4] and number["modifier"] == bonus
-    assert number["total"] == 4 + bonus and one(events, "encounter")["count"] == 4 + bonus
+    assert number.dice == "1d4" and number.faces == [4] and number.modifier == bonus
+    assert number.total == 4 + bonus and one(events, evt.Encounter).count == 4 + bonus
     assert d.remaining == 0
 
 
@@ -225,10 +228,10 @@ def test_number_appearing_from_the_monster_dice() -> None:
     cell = content().encounters[wandering][1][1]
     assert cell.monster == "goblin" and cell.number is None
     events = walk_into(g, "corridor", faces=[1, 2, 2, 3, 1, 1, 3, 3, 6, 6, 4, 4])  # (its treasure: 2d6x5)
-    number = one(rolls(events, "number_appearing"), "roll")
-    assert number["dice"] == content().monsters["goblin"].number == "1d4+1"
+    number = one(rolls(events, "number_appearing"), evt.Roll)
+    assert number.dice == content().monsters["goblin"].number == "1d4+1"
     n = 4 + g.rs.levels[0].number_bonus
-    assert number["total"] == n and one(events, "encounter")["count"] == n
+    assert number.total == n and one(events, evt.Encounter).count == n
     assert d.remaining == 0
 
 
@@ -247,9 +250,9 @@ def test_the_level_number_bonus_is_added() -> None:
     events = walk_into(
         g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 6, number_face=4), *encounter_faces()]
     )
-    number = one(rolls(events, "number_appearing"), "roll")
-    assert number["faces"] == [4] and number["modifier"] == -3 and number["total"] == 1
-    assert one(events, "encounter")["count"] == 1 and len(g.state.level.groups[0].hp) == 1
+    number = one(rolls(events, "number_appearing"), evt.Roll)
+    assert number.faces == [4] and number.modifier == -3 and number.total == 1
+    assert one(events, evt.Encounter).count == 1 and len(g.state.level.groups[0].hp) == 1
     assert d.remaining == 0
 
 
@@ -272,10 +275,10 @@ def test_a_monster_from_deeper_down_on_1_with_a_bigger_hoard() -> None:
     # 3: 120 gold), of which undercroft's monsters carry 40 % (48), twice over
     faces = [1, 1, *monster_faces(ood.table, 2, 3, treasure_face=3), *encounter_faces()]
     events = walk_into(g, "room", visited=False, faces=faces)
-    deeper = one(rolls(events, "out_of_depth"), "roll")
-    assert deeper["dice"] == "1d12" and deeper["total"] == 1 and deeper["target"] == 1 and deeper["result"] == "yes"
-    table = one(events, "table")
-    assert (table["table"], table["monster"], table["deeper"]) == (ood.table, "gaoler", True)
+    deeper = one(rolls(events, "out_of_depth"), evt.Roll)
+    assert deeper.dice == "1d12" and deeper.total == 1 and deeper.target == 1 and deeper.result == "yes"
+    table = one(events, evt.Table)
+    assert (table.table, table.monster, table.deeper) == (ood.table, "gaoler", True)
     (group,) = g.state.level.groups
     assert g.rs.treasure_percent == 40
     assert group.monster == "gaoler" and group.treasure == 2 * 48
@@ -293,8 +296,8 @@ def test_a_wanderer_from_deeper_down_comes_from_the_deep_floors_walkers() -> Non
     assert content().encounters[ood.table][0][2].monster == "caryatid"  # (where a resident from deeper is one)
     faces = [1, 1, *monster_faces(ood.wandering, 1, 3, treasure_face=3), *encounter_faces()]
     events = walk_into(g, "corridor", faces=faces)  # (a corridor: a wanderer on 1)
-    table = one(events, "table")
-    assert (table["table"], table["monster"], table["deeper"]) == (ood.wandering, "gaoler", True)
+    table = one(events, evt.Table)
+    assert (table.table, table.monster, table.deeper) == (ood.wandering, "gaoler", True)
     assert d.remaining == 0
 
 
@@ -319,10 +322,10 @@ def test_no_monster_from_deeper_down_on_2() -> None:
     resident, _ = level_tables(g)
     faces = [1, 2, *monster_faces(resident, 1, 3, number_face=1, treasure_face=3), *encounter_faces()]
     events = walk_into(g, "room", visited=False, faces=faces)
-    deeper = one(rolls(events, "out_of_depth"), "roll")
-    assert deeper["total"] == 2 and deeper["result"] == "no"
-    table = one(events, "table")
-    assert table["table"] == resident and "deeper" not in table.data
+    deeper = one(rolls(events, "out_of_depth"), evt.Roll)
+    assert deeper.total == 2 and deeper.result == "no"
+    table = one(events, evt.Table)
+    assert table.table == resident and table.deeper is None
     (group,) = g.state.level.groups
     assert group.monster == content().encounters[resident][0][2].monster == "drowned_dead"
     assert group.treasure == 6  # its own 1d6x5 (15), 40 % of it (6, rounded down), once
@@ -334,9 +337,9 @@ def test_no_bonus_on_the_first_level() -> None:
     g = make_game("warden", 4, d)  # its first floor has no number_bonus (the citadel's and crawler's have)
     resident, _ = level_tables(g)
     events = walk_into(g, "room", visited=False, faces=[1, *monster_faces(resident, 1, 1, number_face=3)])
-    number = one(rolls(events, "number_appearing"), "roll")
+    number = one(rolls(events, "number_appearing"), evt.Roll)
     # sump leeches: 1d4+1, face 3; the modifier is the dice's own +1, nothing from the level
-    assert number["dice"] == "1d4+1" and number["modifier"] == 1 and number["total"] == 4
+    assert number.dice == "1d4+1" and number.modifier == 1 and number.total == 4
 
 
 # --- residents stay ----------------------------------------------------------------------------------------
@@ -357,23 +360,23 @@ def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
     damage = warrior.might + content().items[warrior.weapon].damage
     assert damage < hob.hp
     events = g.step(Fight())
-    assert one(events, "initiative")["first"] == "party"  # the rogue's AGILITY 5 beats the hobgoblin's
+    assert one(events, evt.Initiative).first == "party"  # the rogue's AGILITY 5 beats the hobgoblin's
     # the warrior hits (19, no natural 20); the rogue, priest and mage roll natural 1s; the hobgoblin misses.
     d.push(19, 1, 1, 1, 1)
     events = g.step(Attack(0))
     assert group.hp == (hob.hp - damage,) and st.mode == "combat"
-    assert [e["hit"] for e in of(events, "attack")] == [True, False, False, False, False]
+    assert [e.hit for e in attacks(events)] == [True, False, False, False, False]
     d.push(NOTHING)  # the run over, the corridor run into gets its monster check
     events = g.step(Run())
-    leave = one(events, "leave")
-    assert leave["pursued"] is False and st.mode == "explore" and st.pos == door and st.segment != room
+    leave = one(events, evt.Leave)
+    assert leave.pursued is False and st.mode == "explore" and st.pos == door and st.segment != room
     assert group in st.level.groups and group.hp == (hob.hp - damage,)
     # back in: no new monster check (it is still there), the same group, still hurt
     events = g.step(Move(inside[0] - door[0], inside[1] - door[1]))
     assert not rolls(events, "monster_check")
-    enc = one(events, "encounter")
-    assert enc["group"] == group.id and enc["hp"] == [hob.hp - damage]
-    assert enc["first"] is False and enc["origin"] == "resident"
+    enc = one(events, evt.Encounter)
+    assert enc.group == group.id and enc.hp == [hob.hp - damage]
+    assert enc.first is False and enc.origin == "resident"
     assert st.mode == "encounter" and group.treasure == 30
     assert d.remaining == 0
 
@@ -389,11 +392,11 @@ def test_a_run_from_undercroft_leaves_the_resident_in_its_room() -> None:
     inside, door = st.pos, st.prev_pos
     d.push(NOTHING)  # the run over, the corridor run into gets its monster check
     events = g.step(Run())
-    assert one(events, "leave")["group"] == group.id and st.mode == "explore"
-    assert st.pos == door and one(events, "enter")["segment"] == st.segment and rolls(events, "monster_check")
+    assert one(events, evt.Leave).group == group.id and st.mode == "explore"
+    assert st.pos == door and one(events, evt.Enter).segment == st.segment and rolls(events, "monster_check")
     events = g.step(Move(inside[0] - door[0], inside[1] - door[1]))
-    enc = one(events, "encounter")
-    assert enc["first"] is False and enc["count"] == 4 + g.rs.levels[0].number_bonus
+    enc = one(events, evt.Encounter)
+    assert enc.first is False and enc.count == 4 + g.rs.levels[0].number_bonus
     assert not rolls(events, "distance") and not rolls(events, "reaction")  # settled once, when first met
     assert d.remaining == 0
 
@@ -416,11 +419,11 @@ def test_running_from_a_wanderer_met_while_resting_leaves_the_room() -> None:
     _, wandering = level_tables(g)
     d.push(1, *monster_faces(wandering, 1, 1))  # giant rats
     events = g.step(Rest())
-    assert one(events, "encounter")["origin"] == "wandering" and st.mode == "encounter"
+    assert one(events, evt.Encounter).origin == "wandering" and st.mode == "encounter"
     (rats,) = st.level.groups
     d.push(NOTHING)  # the run over, the corridor run into gets its monster check
     events = g.step(Run())
-    assert one(events, "leave")["group"] == rats.id
+    assert one(events, evt.Leave).group == rats.id
     assert st.mode == "explore" and st.pos == door and st.segment != room
     assert rats.segment == room and rats in st.level.groups
     assert d.remaining == 0
@@ -457,8 +460,8 @@ def test_descending_arrives_at_the_start_of_the_new_level() -> None:
     g = make_game("citadel", 5, ScriptedDice())
     events = go_down(g)
     st = g.state
-    desc = one(events, "descend")
-    assert desc["depth"] == 1 and desc["name"] == g.rs.levels[1].name
+    desc = one(events, evt.Descend)
+    assert desc.depth == 1 and desc.name == g.rs.levels[1].name
     assert st.depth == 1 and st.pos == st.level.map.start and st.mode == "explore"
     assert st.level.visited[st.segment]
 
@@ -471,10 +474,10 @@ def test_the_room_arrived_in_down_the_stairs_gets_its_monster_check() -> None:
     walk_to(g, g.state.level.map.stairs)
     script(g).push(4)  # the check: 4, over the resident's 1-3
     events = g.step(Descend())
-    enter = one(events, "enter")
-    check = one(events, "roll", purpose="monster_check")
-    assert enter["segment"] == g.state.segment and enter["kind"] == "room" and not enter["visited"]
-    assert (check["dice"], check["target"], check["result"]) == ("1d6", 3, "none")  # (a resident on 1-3)
+    enter = one(events, evt.Enter)
+    check = one(events, evt.Roll, purpose="monster_check")
+    assert enter.segment == g.state.segment and enter.kind == "room" and not enter.visited
+    assert (check.dice, check.target, check.result) == ("1d6", 3, "none")  # (a resident on 1-3)
     assert kinds(events).index("descend") < kinds(events).index("enter") and g.state.level.visited[g.state.segment]
 
 
@@ -482,7 +485,7 @@ def test_descend_is_refused_off_the_stairs() -> None:
     g = make_game("citadel", 5, ScriptedDice())
     before = g.checksum()
     events = g.step(Descend())
-    assert one(events, "refused")["reason"] == Code.NO_STAIRS
+    assert why(one(events, evt.Refused)).code == Code.NO_STAIRS
     assert g.checksum() == before
 
 
@@ -516,7 +519,7 @@ def test_of_several_groups_in_a_segment_the_nearest_is_met() -> None:
     second = g.add_group("kobold", 1, pos=near)
     events: list[Event] = []
     explore.enter_segment(g, seg, events)
-    assert one(events, "encounter")["group"] == second.id != first.id
+    assert one(events, evt.Encounter).group == second.id != first.id
 
 
 def test_the_explored_map_is_what_was_seen_from_each_tile_and_costs_nothing_until_read(
@@ -579,7 +582,7 @@ def test_a_guardian_at_peace_that_holds_its_ground_never_steps_aside() -> None:
     guardian = g.add_group("the_patient_one", 1, pos=there, origin=Origin.GUARDIAN)
     guardian.met = guardian.peaceful = True
     events = g.step(Move(*step))
-    assert [e.type for e in events] == ["refused"] and events[0]["reason"] == Code.IN_THE_WAY.value
+    assert [e.type for e in events] == ["refused"] and why(events[0]).code == Code.IN_THE_WAY
     assert guardian.pos == there and g.state.pos == (x, y)
     g = make_game("undercroft", 1, ScriptedDice())  # the same place, a peddler at peace in the way
     peddler = g.add_group("peddler", 1, pos=there)
@@ -598,5 +601,5 @@ def test_segments_owed_on_a_floor_left_are_not_entered_below() -> None:
     game.state.owed = [above - 1, above - 2]  # (run through in a chase, and never entered)
     script(game).push(NOTHING)  # the arrival's monster check below: no die more
     events = game.step(Descend())
-    assert of(events, "descend") and game.state.owed == [] and game.state.depth == 1
-    assert [e["segment"] for e in of(events, "enter")] == [game.state.segment]  # the arrival's own, alone
+    assert of(events, evt.Descend) and game.state.owed == [] and game.state.depth == 1
+    assert [e.segment for e in of(events, evt.Enter)] == [game.state.segment]  # the arrival's own, alone

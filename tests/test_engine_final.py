@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine_helpers import encounter_faces, go_down, kinds, make_game, of, one, path_to, say, script, walk_to
 
 from undercroft.rules import dungeon
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Descend, Move, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -49,7 +50,7 @@ def enter_the_exit_room(game: Game) -> Group:
     script(game).push(*encounter_faces())  # met at 60 ft, nobody surprised, reaction 8: uncertain
     ev = game.step(Move(*door_step(game, room.id)))
     g = guardian(game, 0)
-    assert one(ev, "encounter")["group"] == g.id and st.mode == "encounter"
+    assert one(ev, evt.Encounter).group == g.id and st.mode == "encounter"
     return g
 
 
@@ -73,7 +74,7 @@ def test_walking_past_the_patient_one_and_out_through_the_seal_wins() -> None:
     walk_to(game, room.doors[0])
     ev = game.step(Move(*door_step(game, room.id)))  # (warden: no encounter rolls)
     g = guardian(game, 0)
-    assert one(ev, "encounter")["group"] == g.id and st.mode == "encounter"
+    assert one(ev, evt.Encounter).group == g.id and st.mode == "encounter"
     assert g.monster == "the_patient_one"  # it never closes: the party may walk past it
     st = game.state
     m = st.level.map
@@ -82,10 +83,10 @@ def test_walking_past_the_patient_one_and_out_through_the_seal_wins() -> None:
         ev = game.step(Move(p[0] - st.pos[0], p[1] - st.pos[1]))
         assert "refused" not in kinds(ev) and "attack" not in kinds(ev)
     ev = game.step(Descend())
-    won = one(ev, "won")
-    assert won["how"] == "escaped" and st.mode == "won" and game.over
+    won = one(ev, evt.Won)
+    assert won.how == "escaped" and st.mode == "won" and game.over
     assert g in st.level.groups  # it was never fought
-    assert won["guardians"] == [["the_patient_one", "passed"], ["the_unlit", "unmet"]]
+    assert won.guardians == [["the_patient_one", "passed"], ["the_unlit", "unmet"]]
     assert say(game, won) == (
         "You got past the Patient One; you never met the Unlit. You climb out through the seal. You have won."
     )
@@ -111,11 +112,11 @@ def test_the_lampless_letting_the_party_pass_is_told_at_the_end() -> None:
     game.step(Move(*door_step(game, room.id)))
     g = guardian(game, 0)
     assert g.monster == "the_lampless" and g.reaction_result == "peaceful"
-    assert not of(game.step(Wait()), "refused") and g.peaceful  # (003: wait, and it lets the party be)
+    assert not of(game.step(Wait()), evt.Refused) and g.peaceful  # (003: wait, and it lets the party be)
     for p in steps_inside(game, m.stairs):
         assert "refused" not in kinds(game.step(Move(p[0] - st.pos[0], p[1] - st.pos[1])))
-    won = one(game.step(Descend()), "won")
-    assert won["guardians"] == [["the_lampless", "at_peace"], ["the_long_patience", "unmet"]]
+    won = one(game.step(Descend()), evt.Won)
+    assert won.guardians == [["the_lampless", "at_peace"], ["the_long_patience", "unmet"]]
     text = "The Lampless let you pass; you never met the Long Patience."
     assert say(game, won) == f"{text} You climb out through the seal. You have won."
     assert text in end_lines(game)
@@ -149,7 +150,7 @@ def test_a_guardian_that_faces_the_party_bars_the_way_out() -> None:
 def test_the_stairs_of_a_level_that_is_not_final_lead_down() -> None:
     game = make_game("undercroft", 1, ScriptedDice())
     ev = go_down(game)
-    assert one(ev, "descend")["depth"] == 1 and game.state.mode == "explore"
+    assert one(ev, evt.Descend).depth == 1 and game.state.mode == "explore"
     assert (
         game.state.levels[0].map.tiles[game.state.levels[0].map.stairs[1], game.state.levels[0].map.stairs[0]]
         == dungeon.STAIRS

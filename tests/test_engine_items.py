@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine_helpers import act, make_game, meet, of, one, say
 
 from undercroft.rules import dungeon
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Attack, Move
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -28,8 +29,8 @@ def test_a_better_weapon_is_taken_up_and_hits_harder() -> None:
     step = drop_next_to_party(game, "long_sword")
     before = game.checksum()
     ev = game.step(Move(*step))
-    wield = one(ev, "wield")
-    assert wield["item"] == "long_sword" and wield["damage"] == 7
+    wield = one(ev, evt.Wield)
+    assert wield.item == "long_sword" and wield.damage == 7
     assert say(game, wield) == "You take up the Long Sword: 7 damage a hit."
     assert st.party[0].weapon == 4 and "long_sword" not in st.items
     assert game.checksum() != before  # the weapon in hand is part of the state
@@ -40,7 +41,7 @@ def test_a_worse_weapon_is_only_carried() -> None:
     st = game.state
     step = drop_next_to_party(game, "dagger")
     ev = game.step(Move(*step))
-    assert not of(ev, "wield") and st.items["dagger"] == 1 and st.party[0].weapon == 3
+    assert not of(ev, evt.Wield) and st.items["dagger"] == 1 and st.party[0].weapon == 3
 
 
 def test_a_weapon_equal_to_the_one_in_hand_is_only_carried() -> None:
@@ -50,8 +51,8 @@ def test_a_weapon_equal_to_the_one_in_hand_is_only_carried() -> None:
     assert st.party[0].weapon == game.content.items["short_sword"].damage == 3
     step = drop_next_to_party(game, "short_sword")
     ev = game.step(Move(*step))
-    assert one(ev, "pickup")["item"] == "short_sword"
-    assert not of(ev, "wield") and st.items["short_sword"] == 1 and st.party[0].weapon == 3
+    assert one(ev, evt.Pickup).item == "short_sword"
+    assert not of(ev, evt.Wield) and st.items["short_sword"] == 1 and st.party[0].weapon == 3
 
 
 def test_the_new_weapon_counts_in_a_fight() -> None:
@@ -61,4 +62,4 @@ def test_the_new_weapon_counts_in_a_fight() -> None:
     g, _ = meet(game, "empty_harness")  # the Warden: a fight at once; AGILITY 3 vs 2, the delver first
     assert st.mode == "combat"
     ev = act(game, Attack(0), 15, 2)  # 15 + 3 hits: 7 damage; the harness misses
-    assert one(ev, "attack", attacker_side="party")["damage"] == 7 and g.hp == (14 - 7,)
+    assert one(ev, evt.PartyAttack).damage == 7 and g.hp == (14 - 7,)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import (
     NOTHING,
+    attacks,
     content,
     encounter_faces,
     kinds,
@@ -23,6 +24,7 @@ from engine_helpers import (
     why,
 )
 
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Attack, Bribe, Fight, Run, Talk
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -51,14 +53,14 @@ def refused(g: Game, action: Talk | Bribe | Fight | Run | Attack) -> Reason:
     assert kinds(events) == ["refused"], events
     assert g.checksum() == before
     assert len(script(g).used) == used
-    assert events[0]["action"] == action.type and say(g, events[0])
+    assert one(events, evt.Refused).action == action.type and say(g, events[0])
     return why(events[0])
 
 
 def fail_talk(g: Game, group: Group) -> None:
     script(g).push(1, 1)  # 2 - reluctance + 2: a failure for anything with reluctance >= 0
     events = g.step(Talk())
-    assert one(events, "negotiate", group=group.id)["result"] == "failure"
+    assert one(events, evt.Negotiate, group=group.id).result == "failure"
 
 
 # --- negotiation -------------------------------------------------------------------------------------------
@@ -85,11 +87,11 @@ def test_negotiation_results(faces: tuple[int, int], total: int, result: str) ->
     g, orc = citadel(treasure=0)
     script(g).push(*faces)
     events = g.step(Talk())
-    neg = one(events, "negotiate")
-    assert neg["group"] == orc.id and neg["result"] == result
-    assert neg["dice"] == "2d6" and neg["faces"] == list(faces)
-    assert neg["reluctance"] == ORC.reluctance == 3 and neg["ability"] == 2 and neg["modifier"] == -1
-    assert neg["total"] == total == sum(faces) - ORC.reluctance + 2
+    neg = one(events, evt.Negotiate)
+    assert neg.group == orc.id and neg.result == result
+    assert neg.dice == "2d6" and neg.faces == list(faces)
+    assert neg.reluctance == ORC.reluctance == 3 and neg.ability == 2 and neg.modifier == -1
+    assert neg.total == total == sum(faces) - ORC.reluctance + 2
     assert orc.negotiated
     if result == "failure":
         assert g.state.mode == "encounter" and not orc.peaceful
@@ -111,8 +113,8 @@ def test_the_best_living_negotiator_counts() -> None:
     g, _orc = citadel()
     g.state.party[2].hp = 0
     script(g).push(4, 4)
-    neg = one(g.step(Talk()), "negotiate")
-    assert neg["ability"] == 1 and neg["total"] == 6 and neg["result"] == "failure"
+    neg = one(g.step(Talk()), evt.Negotiate)
+    assert neg.ability == 1 and neg.total == 6 and neg.result == "failure"
 
 
 def test_intimidation_hands_over_a_quarter_of_the_treasure_rounded_down() -> None:
@@ -120,8 +122,8 @@ def test_intimidation_hands_over_a_quarter_of_the_treasure_rounded_down() -> Non
     assert (NEG.tribute.numerator, NEG.tribute.denominator, NEG.tribute.rounding) == (1, 4, "down")
     script(g).push(6, 6)
     events = g.step(Talk())
-    neg = one(events, "negotiate")
-    assert neg["result"] == "intimidation" and neg["tribute"] == 25
+    neg = one(events, evt.Negotiate)
+    assert neg.result == "intimidation" and neg.tribute == 25
     assert g.state.gold == 75 and orc.treasure == 78
     assert "25 gold" in say(g, neg)
     assert orc.peaceful and g.state.mode == "explore"
@@ -130,8 +132,8 @@ def test_intimidation_hands_over_a_quarter_of_the_treasure_rounded_down() -> Non
 def test_agreement_hands_over_nothing() -> None:
     g, orc = citadel(treasure=103, gold=50)
     script(g).push(4, 4)
-    neg = one(g.step(Talk()), "negotiate")
-    assert neg["result"] == "agreement" and neg["tribute"] == 0
+    neg = one(g.step(Talk()), evt.Negotiate)
+    assert neg.result == "agreement" and neg.tribute == 0
     assert g.state.gold == 50 and orc.treasure == 103
 
 
@@ -149,9 +151,9 @@ def test_a_failed_negotiation_is_remembered_when_the_party_comes_back() -> None:
     fail_talk(g, orc)
     script(g).push(100, NOTHING)  # its pursuit roll: it does not follow; the segment run into finds nothing
     events = g.step(Run())
-    assert one(events, "evade")["group"] == orc.id and g.state.mode == "explore" and script(g).remaining == 0
+    assert one(events, evt.Evade).group == orc.id and g.state.mode == "explore" and script(g).remaining == 0
     events = walk_to(g, inside)
-    assert one(events, "encounter")["first"] is False
+    assert one(events, evt.Encounter).first is False
     assert refused(g, Talk()) == Reason(Code.TALKED, {"monster": "orc"})
 
 
@@ -178,9 +180,9 @@ def test_undercroft_negotiation_uses_the_delver_ability_and_the_reluctance() -> 
     g = make_game("undercroft", 1, ScriptedDice())
     _orc, _ = meet(g, "orc", faces=encounter_faces())
     script(g).push(5, 5)
-    neg = one(g.step(Talk()), "negotiate")
-    assert neg["ability"] == content().party["delver"].negotiation == 0
-    assert neg["total"] == 10 - ORC.reluctance and neg["result"] == "agreement"
+    neg = one(g.step(Talk()), evt.Negotiate)
+    assert neg.ability == content().party["delver"].negotiation == 0
+    assert neg.total == 10 - ORC.reluctance and neg.result == "agreement"
 
 
 def test_crawler_talk_is_a_plain_2d6() -> None:
@@ -188,9 +190,9 @@ def test_crawler_talk_is_a_plain_2d6() -> None:
     g = make_game("crawler", 1, ScriptedDice())
     orc, _ = meet(g, "orc", faces=encounter_faces(), treasure=100)
     script(g).push(6, 6)
-    neg = one(g.step(Talk()), "negotiate")
-    assert neg["reluctance"] == 0 and neg["ability"] == 0 and neg["total"] == 12
-    assert neg["result"] == "intimidation" and neg["tribute"] == 0 and orc.treasure == 100
+    neg = one(g.step(Talk()), evt.Negotiate)
+    assert neg.reluctance == 0 and neg.ability == 0 and neg.total == 12
+    assert neg.result == "intimidation" and neg.tribute == 0 and orc.treasure == 100
 
 
 # --- bribery -----------------------------------------------------------------------------------------------
@@ -244,9 +246,9 @@ def test_bribe_column_row_and_digit(monster: str, gold: int, col: int, row: int,
     fail_talk(g, group)
     script(g).push(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)  # the bribe's die, then (refused) the monsters' swings miss
     events = g.step(Bribe(gold))
-    b = one(events, "bribe")
-    assert (b["column"], b["row"], b["digit"], b["target"]) == (col, row, digit, digit)
-    assert b["result"] == ("accepted" if digit >= 1 else "refused")
+    b = one(events, evt.Bribe)
+    assert (b.column, b.row, b.digit, b.target) == (col, row, digit, digit)
+    assert b.result == ("accepted" if digit >= 1 else "refused")
 
 
 @pytest.mark.parametrize(("face", "result"), [(1, "accepted"), (2, "accepted"), (3, "refused"), (6, "refused")])
@@ -258,9 +260,9 @@ def test_a_bribe_is_accepted_on_1d6_at_most_the_digit(face: int, result: str) ->
     if result == "refused":
         script(g).push(1)  # the orc's swing (a miss)
     events = g.step(Bribe(60))
-    b = one(events, "bribe")
-    assert b["group"] == orc.id and b["gold"] == 60 and b["result"] == result
-    assert b["dice"] == "1d6" and b["faces"] == [face] and b["total"] == face
+    b = one(events, evt.Bribe)
+    assert b.group == orc.id and b.gold == 60 and b.result == result
+    assert b.dice == "1d6" and b.faces == [face] and b.total == face
     # the gold is gone either way; the orc holds it
     assert g.state.gold == 140 and orc.bribes == 60 and orc.treasure == 40 and orc.bribe_tried
     if result == "accepted":
@@ -276,12 +278,12 @@ def test_a_digit_of_0_never_accepts_and_6_always_does() -> None:
     assert (cell := g.bribe_cell(troll, 1)) is not None and cell[2] == 0
     fail_talk(g, troll)
     script(g).push(1, 1)
-    assert one(g.step(Bribe(1)), "bribe")["result"] == "refused"
+    assert one(g.step(Bribe(1)), evt.Bribe).result == "refused"
     g, kobold = citadel("kobold", gold=500)
     assert (cell := g.bribe_cell(kobold, 400)) is not None and cell[2] == 6
     fail_talk(g, kobold)
     script(g).push(6)
-    assert one(g.step(Bribe(400)), "bribe")["result"] == "accepted"
+    assert one(g.step(Bribe(400)), evt.Bribe).result == "accepted"
 
 
 def test_a_refused_bribe_means_the_monsters_attack_first() -> None:
@@ -292,10 +294,10 @@ def test_a_refused_bribe_means_the_monsters_attack_first() -> None:
     script(g).push(6, 1, 1, 1)
     events = g.step(Bribe(50))
     assert kinds(events) == ["bribe", "combat", "attack", "attack", "attack"]
-    assert one(events, "combat")["first"] == "monsters"
-    assert not of(events, "initiative")
-    assert [e["attacker_side"] for e in of(events, "attack")] == ["monsters"] * 3
-    assert [e["attacker_index"] for e in of(events, "attack")] == [0, 1, 2]
+    assert one(events, evt.Combat).first == "monsters"
+    assert not of(events, evt.Initiative)
+    assert [e.attacker_side for e in attacks(events)] == ["monsters"] * 3
+    assert [e.attacker_index for e in of(events, evt.MonsterAttack)] == [0, 1, 2]
     st = g.state
     # the party's attack phase of that round is skipped: it is round 2 and the party's turn now
     assert st.combat is not None and st.combat.round == 2 and st.combat.party_turn
@@ -313,9 +315,9 @@ def test_only_one_bribe_per_group_whatever_its_size() -> None:
     assert g.state.mode == "combat"
     script(g).push(100, NOTHING)  # their pursuit roll: they do not follow; the segment run into finds nothing
     events = g.step(Run())
-    assert one(events, "evade")["group"] == orcs.id and g.state.mode == "explore" and script(g).remaining == 0
+    assert one(events, evt.Evade).group == orcs.id and g.state.mode == "explore" and script(g).remaining == 0
     events = walk_to(g, inside)
-    assert one(events, "encounter")["first"] is False and g.state.mode == "encounter"
+    assert one(events, evt.Encounter).first is False and g.state.mode == "encounter"
     assert refused(g, Bribe(30)) == Reason(Code.BRIBED, {"monster": "orc"})
     assert refused(g, Talk()) == Reason(Code.TALKED, {"monster": "orc"})
     assert g.state.gold == 150 and orcs.bribes == 50
@@ -334,10 +336,10 @@ def test_the_bribe_is_recovered_by_killing_the_monster() -> None:
     # the warrior and the rogue hit (19 is no natural 20); the orc is dead before the priest and mage swing
     script(g).push(19, 19)
     events = g.step(Attack(0))
-    assert [e["member"] for e in of(events, "attack")] == [0, 1]
-    victory = one(events, "victory")
-    assert victory["gold"] == 40 + 60 and victory["group"] == orc.id
-    assert victory["shares"] == [["warrior", 25], ["rogue", 25], ["priest", 25], ["mage", 25]]
+    assert [e.member for e in attacks(events)] == [0, 1]
+    victory = one(events, evt.Victory)
+    assert victory.gold == 40 + 60 and victory.group == orc.id
+    assert victory.shares == [["warrior", 25], ["rogue", 25], ["priest", 25], ["mage", 25]]
     assert g.state.gold == 240 and orc not in g.state.level.groups and g.state.mode == "explore"
     assert script(g).remaining == 0
 
@@ -349,8 +351,8 @@ def test_no_offer_above_what_the_party_has() -> None:
     assert refused(g, Bribe(0)) == Reason(Code.OFFER_MORE, {"least": BRIBERY.rows[0].min})
     assert refused(g, Bribe(-5)) == Reason(Code.OFFER_MORE, {"least": BRIBERY.rows[0].min})
     script(g).push(1)
-    b = one(g.step(Bribe(50)), "bribe")
-    assert b["result"] == "accepted" and g.state.gold == 0
+    b = one(g.step(Bribe(50)), evt.Bribe)
+    assert b.result == "accepted" and g.state.gold == 0
 
 
 def test_the_least_sum_the_table_takes_is_a_bribe_and_a_coin_less_is_not() -> None:
@@ -362,8 +364,8 @@ def test_the_least_sum_the_table_takes_is_a_bribe_and_a_coin_less_is_not() -> No
     fail_talk(g, kobold)
     assert refused(g, Bribe(least - 1)) == Reason(Code.OFFER_MORE, {"least": least})
     script(g).push(1)
-    b = one(g.step(Bribe(least)), "bribe")  # all the party has, and just enough
-    assert (b["gold"], b["row"], b["result"]) == (least, 0, "accepted")
+    b = one(g.step(Bribe(least)), evt.Bribe)  # all the party has, and just enough
+    assert (b.gold, b.row, b.result) == (least, 0, "accepted")
     assert g.state.gold == 0 and kobold.bribes == least and kobold.peaceful
 
 
@@ -387,8 +389,8 @@ def test_undercroft_bribe_after_a_failed_talk() -> None:
     orc, _ = meet(g, "orc", faces=encounter_faces(), treasure=10)
     fail_talk(g, orc)
     script(g).push(1)
-    b = one(g.step(Bribe(50)), "bribe")
-    assert b["result"] == "accepted" and g.state.gold == 50 and orc.bribes == 50 and orc.peaceful
+    b = one(g.step(Bribe(50)), evt.Bribe)
+    assert b.result == "accepted" and g.state.gold == 50 and orc.bribes == 50 and orc.peaceful
 
 
 def test_gold_is_conserved_through_parley() -> None:
@@ -414,4 +416,4 @@ def test_placing_a_group_directly_rolls_the_rulesets_sequence() -> None:
     assert kinds(events) == ["encounter"]
     g = make_game("undercroft", 2, ScriptedDice(encounter_faces()))
     _, events = place_group(g, "goblin", 2)
-    assert len(of(events, "roll")) == 4 and script(g).remaining == 0
+    assert len(of(events, evt.Roll)) == 4 and script(g).remaining == 0

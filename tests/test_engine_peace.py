@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine_helpers import encounter_faces, kinds, make_game, meet, of, one, rolls, say, script, walk_up_to
 
 from undercroft.rules import approach, dungeon, monster_check
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Fight, Move, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -16,7 +17,7 @@ def _agree(game: Game, monster: str = "goblin") -> None:
     meet(game, monster, faces=encounter_faces(), treasure=40)
     script(game).push(6, 6)  # 12 - reluctance 2 = 10: agreement
     ev = game.step(Talk())
-    assert one(ev, "negotiate")["result"] == "agreement"
+    assert one(ev, evt.Negotiate).result == "agreement"
     assert game.state.mode == "explore"
 
 
@@ -28,7 +29,7 @@ def test_a_peaceful_monster_steps_aside() -> None:
     walk_up_to(game, g)  # met 60 ft away: the party walks up to it (it lets the party be)
     before = st.pos
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
-    assert "pass" in kinds(ev) and say(game, one(ev, "pass")) == "The Goblin lets you pass."
+    assert "pass" in kinds(ev) and say(game, one(ev, evt.Pass)) == "The Goblin lets you pass."
     assert g.pos == before and st.pos != before  # they swapped places
     assert st.mode == "explore"
 
@@ -59,7 +60,7 @@ def test_walking_into_a_monster_left_alone_confronts_it_again() -> None:
     st.mode, st.encounter = Mode.EXPLORE, None  # e.g. both sides were surprised far apart
     walk_up_to(game, g)  # (met 60 ft away)
     ev = game.step(Move(g.pos[0] - st.pos[0], g.pos[1] - st.pos[1]))
-    assert one(ev, "encounter")["first"] is False and st.mode == "encounter"
+    assert one(ev, evt.Encounter).first is False and st.mode == "encounter"
     assert not rolls(ev, "reaction")  # its reaction was settled when first met
 
 
@@ -79,7 +80,7 @@ def test_out_of_sight_the_party_walks_as_if_alone_and_the_monster_keeps_coming()
     # A wanderer 120 ft away, beyond the room where the party cannot see it: nothing is met.
     g, ev = meet(game, "goblin", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
     st = game.state
-    assert g.unseen and st.mode == Mode.EXPLORE and one(ev, "placed")["distance"] == 120
+    assert g.unseen and st.mode == Mode.EXPLORE and one(ev, evt.Placed).distance == 120
     m = st.level.map
     step = next(
         (dx, dy)
@@ -90,9 +91,9 @@ def test_out_of_sight_the_party_walks_as_if_alone_and_the_monster_keeps_coming()
     )
     clock, where = st.rounds, g.pos
     ev = game.step(Move(*step))
-    assert not of(ev, "refused") and one(ev, "move")
+    assert not of(ev, evt.Refused) and one(ev, evt.Move)
     walked = approach.steps_between(game, where, g.pos)
-    assert 0 < walked <= game.monster_of(g).speed // 10 and one(ev, "approach")["distance"] == game.distance_to(g)
+    assert 0 < walked <= game.monster_of(g).speed // 10 and one(ev, evt.Approach).distance == game.distance_to(g)
     assert st.rounds == clock + 1  # one round
 
 
@@ -113,7 +114,7 @@ def test_the_citadel_talks_to_anything_but_the_nameless_one_and_demons() -> None
     assert game.negotiable(g)
     script(game).push(3, 3)
     ev = game.step(Talk())
-    assert one(ev, "negotiate")["group"] == g.id
+    assert one(ev, evt.Negotiate).group == g.id
     for monster in ("the_nameless_one", "demon"):
         other = make_game("citadel", dice=ScriptedDice())
         meet(other, monster)

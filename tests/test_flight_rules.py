@@ -22,6 +22,7 @@ from engine_helpers import (
 )
 
 from undercroft.rules import approach
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Fight, Run
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
@@ -62,19 +63,19 @@ def test_a_faster_party_evades_automatically_only_before_the_fight() -> None:
     game, _ = crawl_meet("ghoul", speed=100)
     assert game.state.mode == "encounter"
     ev = act(game, Run(), NOTHING)  # (the d6: the monster check of the segment run into, once it is gone)
-    assert one(ev, "evade")["reason"] == "faster" and not rolls(ev, "pursuit") and not of(ev, "pursuit")
+    assert one(ev, evt.Evade).reason == "faster" and not rolls(ev, "pursuit") and not of(ev, evt.Pursuit)
     assert game.state.mode == "explore"
     # The same party, the same ghoul, but the fight has begun: no automatic evasion; the pursuit roll decides.
     game, _ = crawl_meet("ghoul", speed=100)
     fight(game)
     ev = act(game, Run(), 75)
-    r = one(ev, "roll", purpose="pursuit")
-    assert (r["total"], r["target"], r["result"]) == (75, 75, "yes") and not of(ev, "evade")
-    assert one(ev, "pursuit")["distance"] == 10  # the sides were in melee: a step apart
-    assert say(game, one(ev, "pursuit")) == "The Ghoul comes after you, right at your heels!"
-    assert not of(ev, "chase") and game.state.mode == "pursuit"  # the chase starts where the fight is
+    r = one(ev, evt.Roll, purpose="pursuit")
+    assert (r.total, r.target, r.result) == (75, 75, "yes") and not of(ev, evt.Evade)
+    assert one(ev, evt.Pursuit).distance == 10  # the sides were in melee: a step apart
+    assert say(game, one(ev, evt.Pursuit)) == "The Ghoul comes after you, right at your heels!"
+    assert not of(ev, evt.Chase) and game.state.mode == "pursuit"  # the chase starts where the fight is
     ev = act(game, Run())
-    assert one(ev, "chase")["distance"] == 10 + 3 * (100 - 90)  # a step apart, it falls 3 tiles behind a round
+    assert one(ev, evt.Chase).distance == 10 + 3 * (100 - 90)  # a step apart, it falls 3 tiles behind a round
     assert game.state.mode == "pursuit"
 
 
@@ -82,15 +83,15 @@ def test_a_faster_party_running_from_a_fight_gets_away_when_the_monster_does_not
     game, _g = crawl_meet("ghoul", speed=100)
     fight(game)
     ev = act(game, Run(), 76, NOTHING)  # it stays: the run is over, the segment run into gets its check
-    assert one(ev, "roll", purpose="pursuit")["result"] == "no"
-    assert one(ev, "evade")["reason"] == "no_pursuit" and game.state.mode == "explore"
+    assert one(ev, evt.Roll, purpose="pursuit").result == "no"
+    assert one(ev, evt.Evade).reason == "no_pursuit" and game.state.mode == "explore"
 
 
 def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_a_step_apart() -> None:
     # From the encounter, 40 ft away and as fast as the party: the chase starts and holds at 40 ft.
     game, _ = crawl_meet("ghoul", distance=FORTY_FEET, speed=90)
     ev = act(game, Run(), 75)
-    assert one(ev, "pursuit")["distance"] == 40 and one(ev, "chase")["distance"] == 40
+    assert one(ev, evt.Pursuit).distance == 40 and one(ev, evt.Chase).distance == 40
     assert game.state.mode == "pursuit"
     # From the fight, met at the same 40 ft: it starts at the party's heels and catches it at once.
     game, _ = crawl_meet("ghoul", distance=FORTY_FEET, speed=90)
@@ -98,10 +99,10 @@ def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_a_step_apa
     st = game.state
     fought_at, segment = st.pos, st.segment
     ev = act(game, Run(), 75)
-    assert one(ev, "pursuit")["distance"] == 10 and not of(ev, "chase") and st.mode == "pursuit"
+    assert one(ev, evt.Pursuit).distance == 10 and not of(ev, evt.Chase) and st.mode == "pursuit"
     assert (st.pos, st.segment) == (fought_at, segment)  # the chase starts where the fight is
     ev = act(game, Run())  # the chase's first round: it catches the party at once, on its way out
-    assert one(ev, "caught")["fights"] is True and st.mode == "combat"
+    assert one(ev, evt.Caught).fights is True and st.mode == "combat"
     assert st.pos != fought_at  # the party ran its round on the map before it was caught
 
 
@@ -111,24 +112,24 @@ def test_the_chance_of_pursuit_is_rolled_once_not_on_every_run() -> None:
     game, g = crawl_meet("ghoul", distance=FORTY_FEET, speed=90)
     fight(game)
     ev = act(game, Run(), 75)  # the one pursuit roll: 75 <= 75, it comes
-    assert one(ev, "roll", purpose="pursuit")["total"] == 75 and g.pursues
+    assert one(ev, evt.Roll, purpose="pursuit").total == 75 and g.pursues
     ev = act(game, Run())
-    assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
+    assert one(ev, evt.Caught).fights is True and game.state.mode == "combat"
     ev = act(game, Run())  # running from the same group again: no die, it still comes
-    assert not of(ev, "roll") and one(ev, "pursuit")["distance"] == 10 and game.state.mode == "pursuit"
+    assert not of(ev, evt.Roll) and one(ev, evt.Pursuit).distance == 10 and game.state.mode == "pursuit"
 
 
 def test_a_monster_that_attacked_at_once_pursues_a_faster_party_from_the_fight() -> None:
     game, _ = crawl_meet("ghoul", ATTACKS, speed=120)  # it attacks at once: 100%, no die
     assert game.state.mode == "combat"
     ev = act(game, Run())  # no pursuit die: from the fight it comes, at the party's heels, where the fight is
-    assert one(ev, "roll", purpose="pursuit")["result"] == "yes" and one(ev, "pursuit")["distance"] == 10
-    assert not of(ev, "evade") and not of(ev, "escape") and game.state.mode == "pursuit"
+    assert one(ev, evt.Roll, purpose="pursuit").result == "yes" and one(ev, evt.Pursuit).distance == 10
+    assert not of(ev, evt.Evade) and not of(ev, evt.Escape) and game.state.mode == "pursuit"
     assert approach.sight_feet(game) < 90  # the map's field of view on this level, at its scale
     # (the d6s: the checks of the three segments it ran through or into, once the ghoul has lost it)
     ev = act(game, Run(), NOTHING, NOTHING, NOTHING)
-    assert one(ev, "escape")["reason"] == "out_of_sight"  # 100 ft ahead after the chase's first round
-    assert one(ev, "escape")["distance"] == 100 == approach.distance(game, game.state.group(1))
+    assert one(ev, evt.Escape).reason == "out_of_sight"  # 100 ft ahead after the chase's first round
+    assert one(ev, evt.Escape).distance == 100 == approach.distance(game, game.state.group(1))
 
 
 def drowner_fight(ruleset: str, seed: int = 1) -> Game:
@@ -152,10 +153,10 @@ def test_in_warden_the_drowner_does_not_follow_a_delver_who_runs_from_its_fight(
     # No die for the run: nothing follows (001). Then the entries: the corridor where the fight broke out on the
     # threshold (stood in, never entered: its check is owed), then the room run into.
     ev = act(game, Run(), NOTHING, NOTHING)
-    assert kinds(ev) == ["run", "leave", "enter", "roll", "enter", "roll"] and one(ev, "leave")["pursued"] is False
-    behind, landing = of(ev, "enter")
-    assert behind["behind"] is True and "behind" not in landing.data and behind["segment"] != landing["segment"]
-    assert not rolls(ev, "pursuit") and [r["purpose"] for r in of(ev, "roll")] == ["monster_check"] * 2
+    assert kinds(ev) == ["run", "leave", "enter", "roll", "enter", "roll"] and one(ev, evt.Leave).pursued is False
+    behind, landing = of(ev, evt.Enter)
+    assert behind.behind is True and landing.behind is None and behind.segment != landing.segment
+    assert not rolls(ev, "pursuit") and [r.purpose for r in of(ev, evt.Roll)] == ["monster_check"] * 2
     assert st.mode == "explore" and st.pursuit is None and g in st.level.groups
 
 
@@ -172,7 +173,7 @@ def test_a_run_never_lands_in_the_segment_of_the_monster_it_leaves() -> None:
     assert all(not w.blocked for w in ways if w.segment != g.segment)
     assert why(game.step(Run(door=into[0]))[0]) == Reason(Code.DOOR_BLOCKED, {"monster": "cistern_drowner"})
     ev = act(game, Run(), NOTHING, NOTHING)
-    assert st.segment != g.segment and st.mode == "explore" and not of(ev, "combat")
+    assert st.segment != g.segment and st.mode == "explore" and not of(ev, evt.Combat)
 
 
 def test_where_every_way_out_leads_into_its_segment_there_is_no_running() -> None:
@@ -200,10 +201,10 @@ def test_in_undercroft_the_drowner_still_pursues_from_its_fight() -> None:
     game = drowner_fight("undercroft")
     assert game.proc.pursuit
     ev = act(game, Run())  # certain pursuit (no die), from 0 ft, where the fight is
-    r = one(ev, "roll", purpose="pursuit")
-    assert (r["target"], r["result"]) == (100, "yes") and one(ev, "pursuit")["distance"] == 10
+    r = one(ev, evt.Roll, purpose="pursuit")
+    assert (r.target, r.result) == (100, "yes") and one(ev, evt.Pursuit).distance == 10
     ev = act(game, Run(), 1)  # 120 against 90: caught in the chase's first round; it strikes first
-    assert one(ev, "caught")["fights"] is True and game.state.mode == "combat"
+    assert one(ev, evt.Caught).fights is True and game.state.mode == "combat"
 
 
 def test_a_group_that_does_not_follow_is_told_as_the_group_it_is() -> None:
@@ -211,8 +212,8 @@ def test_a_group_that_does_not_follow_is_told_as_the_group_it_is() -> None:
     for hp, line in (([6, 6, 6], "The Bandits do not follow."), ([0, 0, 4], "The Bandit does not follow.")):
         game = make_game("undercroft", dice=ScriptedDice())
         g, met = meet(game, "bandit", 3, faces=encounter_faces(distance=(3, 3), reaction=HOSTILE))
-        assert say(game, one(met, "encounter")) == "3 x Bandit!"
+        assert say(game, one(met, evt.Encounter)) == "3 x Bandit!"
         game.state.party[0].speed = game.content.monsters["bandit"].speed  # not faster: its pursuit roll decides
         g.hp = hp
         ev = act(game, Run(), 76, NOTHING)  # 76 against its 75%: it stays; the segment run into finds nothing
-        assert say(game, one(ev, "evade")) == line
+        assert say(game, one(ev, evt.Evade)) == line

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 import tcod.console
 from engine_helpers import NOTHING, content, encounter_faces, make_game, script, walk_into
+from event_helpers import emitted_types, sample
 from tcod.event import KeySym
 from test_narrate import SAMPLES, fill
 from test_rules_properties import RULESETS, played
 
 from undercroft.narrate import EVENT_LEVELS, LEVELS, ROLL_LEVELS, Narrator
 from undercroft.rules.dice import Dice, ScriptedDice
-from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.ui.keys import key
 from undercroft.ui.scenes.log import LOG_LEVELS, LogScene
@@ -32,7 +32,7 @@ def rules_source() -> str:
 
 
 def test_every_event_type_and_every_roll_has_a_level() -> None:
-    emitted = set(re.findall(r'Event\(\s*"([a-z_]+)"', rules_source()))
+    emitted = emitted_types()
     assert emitted, "no event found in the rules' source"
     assert emitted <= set(EVENT_LEVELS), f"event types without a level: {sorted(emitted - set(EVENT_LEVELS))}"
     assert set(EVENT_LEVELS) <= emitted, f"levels of events never emitted: {sorted(set(EVENT_LEVELS) - emitted)}"
@@ -47,7 +47,9 @@ def test_every_sample_line_has_a_level_and_no_id() -> None:
     tables = set(content().encounters)
     for kind, data in SAMPLES:
         for table in tables if kind == "table" else {"-"}:
-            event = Event(kind, fill({**data, "table": table} if kind == "table" else data, "giant_rat", "Giant Rat"))
+            event = sample(
+                {"type": kind, **fill({**data, "table": table} if kind == "table" else data, "giant_rat", "Giant Rat")}
+            )
             for text, _, level in nar.entries(event):
                 assert level in LEVELS
                 assert not ID.search(text), f"{kind}: {text!r}"
@@ -55,9 +57,9 @@ def test_every_sample_line_has_a_level_and_no_id() -> None:
 
 def test_the_party_roll_is_the_player_s_and_a_monster_s_a_detail() -> None:
     nar = Narrator(content(), "undercroft")
-    mine = Event(
-        "attack",
+    mine = sample(
         {
+            "type": "attack",
             "attacker": "delver",
             "attacker_side": "party",
             "member": 0,
@@ -72,15 +74,15 @@ def test_the_party_roll_is_the_player_s_and_a_monster_s_a_detail() -> None:
             "critical": False,
             "damage": 6,
             "target_hp_after": 2,
-        },
+        }
     )
     assert [(x.text, x.level) for x in nar.entries(mine)] == [
         ("You roll 15 + 3 = 18 vs defense 12.", "player"),
         ("You hit. 6 damage. Ghoul at 2.", "player"),
     ]
-    theirs = Event(
-        "attack",
+    theirs = sample(
         {
+            "type": "attack",
             "attacker": "ghoul",
             "attacker_side": "monsters",
             "attacker_index": 0,
@@ -96,7 +98,7 @@ def test_the_party_roll_is_the_player_s_and_a_monster_s_a_detail() -> None:
             "damage": 3,
             "target_hp_after": 9,
             "target_max_hp": 12,
-        },
+        }
     )
     assert [x.level for x in nar.entries(theirs)] == ["player", "detail"]
 
@@ -104,7 +106,9 @@ def test_the_party_roll_is_the_player_s_and_a_monster_s_a_detail() -> None:
 def test_a_table_is_named_for_the_player() -> None:
     nar = Narrator(content(), "undercroft")
     lv = content().ruleset("undercroft").levels[1]
-    line = nar.text(Event("table", {"table": lv.resident, "row": 5, "column": 4, "monster": "bandit", "number": 1}))
+    line = nar.text(
+        sample({"type": "table", "table": lv.resident, "row": 5, "column": 4, "monster": "bandit", "number": 1})
+    )
     assert line == "The resident table of level 2: row 5, column 4: 1 x Bandit."
 
 

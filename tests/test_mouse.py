@@ -26,6 +26,7 @@ from ui_helpers import (
     wheel,
 )
 
+from undercroft.rules import events as evt
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.types import Mode
 from undercroft.ui.scenes import DoorScene, ExploreScene, HelpScene, LogScene, SceneStack, TitleScene, game_stack
@@ -39,7 +40,7 @@ def test_a_click_on_a_choice_of_the_encounter_panel_takes_it() -> None:
     turn = game.state.turn
     script(game).push(*[NOTHING] * 4)
     click_text(driver, "[w] Wait")
-    assert game.state.turn == turn + 1 and any(e.type == "wait" for e in session.last_events)
+    assert game.state.turn == turn + 1 and any(isinstance(e, evt.Wait) for e in session.last_events)
     click_text(driver, "Talk")  # on the label, not only the key
     assert game.state.turn == turn + 2 and session.last_events[0].type != "refused"
 
@@ -97,8 +98,8 @@ def test_a_click_on_a_menu_option_takes_it() -> None:
     first = game.state.party[0].name
     click_text(driver, first + " (HP")
     assert names(driver) == ["ExploreScene"]
-    drank = [e for e in session.last_events if e.type == "drink"]
-    assert drank and drank[0].get("member") == 0
+    drank = [e for e in session.last_events if isinstance(e, evt.Drink)]
+    assert drank and drank[0].member == 0
 
 
 def test_the_wheel_scrolls_the_log_and_the_help() -> None:

@@ -9,17 +9,19 @@ from typing import Any
 
 import pytest
 from engine_helpers import content
+from event_helpers import emitted_types, sample
 
 from undercroft.content import load_content
 from undercroft.narrate import Narrator, plural
+from undercroft.narrate.narrator import LINES, SILENT
 from undercroft.record import state_summary
-from undercroft.rules.events import Event
+from undercroft.rules.events import EVENT_TYPES, Event
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.ui.session import end_lines
 
 # Events the player does not read (bookkeeping): no line.
-SILENT = {"move", "enter"}
+SILENT_TYPES = {"move", "enter"}
 
 # One or more samples of every narrated event, with the monster left as "{m}".
 SAMPLES: list[tuple[str, dict[str, Any]]] = [
@@ -299,18 +301,16 @@ def fill(value: Any, monster: str, name: str) -> Any:
     return value
 
 
-def emitted_types() -> set[str]:
-    src = Path(__file__).resolve().parent.parent / "src" / "undercroft" / "rules"
-    text = "".join(p.read_text(encoding="utf-8") for p in sorted(src.rglob("*.py")))
-    return set(re.findall(r'Event\(\s*"([a-z_]+)"', text))
-
-
-def test_every_event_the_engine_emits_is_narrated_or_silent_on_purpose() -> None:
-    narrated = {t for t, _ in SAMPLES}
-    assert emitted_types() - SILENT == narrated, "a sample (and a narration) for every event a player reads"
+def test_every_event_class_has_a_line_or_is_silent_on_purpose() -> None:
+    """The narrator's table (``LINES``, one method an event class) and ``SILENT`` share out every event class, and
+    each class the rules build with a line has a sample here."""
+    assert set(LINES) | set(SILENT) == set(EVENT_TYPES), "an event class with no line, and not silent"
+    assert not set(LINES) & set(SILENT)
+    assert {c.type for c in SILENT} == SILENT_TYPES
+    assert emitted_types() - SILENT_TYPES == {t for t, _ in SAMPLES}, "a sample for every event a player reads"
     nar = Narrator(content(), "undercroft")
-    for kind in SILENT:
-        assert nar.text(Event(kind, {})) == ""
+    for kind in SILENT_TYPES:
+        assert nar.text(sample({"type": kind})) == ""
 
 
 @pytest.mark.parametrize("ruleset", ["undercroft", "citadel"])
@@ -319,7 +319,7 @@ def test_every_monster_name_in_every_sentence_has_the_right_article(ruleset: str
     seen = 0
     for mid, mon in content().monsters.items():
         for kind, data in SAMPLES:
-            event = Event(kind, fill(data, mid, mon.name))
+            event = sample({"type": kind, **fill(data, mid, mon.name)})
             lines = [nar.text(event), *(text for text, _ in nar.lines(event))]
             for line in lines:
                 assert not BAD_FORMS.search(line), f"{kind} for {mid}: {line!r}"
@@ -332,12 +332,12 @@ def test_every_monster_name_in_every_sentence_has_the_right_article(ruleset: str
 def test_names_that_bring_their_own_article() -> None:
     nar = Narrator(content(), "undercroft")
     unlit = next(mid for mid, m in content().monsters.items() if m.name == "The Unlit")
-    assert nar.text(Event("attacks", {"group": 1, "monster": unlit})) == "The Unlit attacks!"
-    assert nar.text(Event("encounter", {"monster": unlit, "count": 1})) == "The Unlit!"
-    assert nar.text(Event("walked_past", {"monster": unlit})) == "You walk past the Unlit, and it objects."
-    assert nar.text(Event("attacks", {"group": 1, "monster": "ghoul"})) == "The Ghoul attacks!"
-    assert nar.text(Event("encounter", {"monster": "orc", "count": 1})) == "An Orc!"
-    assert nar.text(Event("death", {"cause": "The Unlit", "turn": 7, "depth": 4, "seed": 3})) == (
+    assert nar.text(sample({"type": "attacks", "group": 1, "monster": unlit})) == "The Unlit attacks!"
+    assert nar.text(sample({"type": "encounter", "monster": unlit, "count": 1})) == "The Unlit!"
+    assert nar.text(sample({"type": "walked_past", "monster": unlit})) == "You walk past the Unlit, and it objects."
+    assert nar.text(sample({"type": "attacks", "group": 1, "monster": "ghoul"})) == "The Ghoul attacks!"
+    assert nar.text(sample({"type": "encounter", "monster": "orc", "count": 1})) == "An Orc!"
+    assert nar.text(sample({"type": "death", "cause": "The Unlit", "turn": 7, "depth": 4, "seed": 3})) == (
         "You are dead. Killed by the Unlit on turn 7, level 5. Seed 3."
     )
 
@@ -345,14 +345,14 @@ def test_names_that_bring_their_own_article() -> None:
 def test_counts_agree_with_their_nouns() -> None:
     assert plural(1, "round") == "1 round" and plural(3, "round") == "3 rounds"
     nar = Narrator(content(), "undercroft")
-    assert nar.text(Event("exhausted", {"rounds": 1})).startswith("You have run 1 round:")
+    assert nar.text(sample({"type": "exhausted", "rounds": 1})).startswith("You have run 1 round:")
 
 
 def test_the_fight_lines_of_a_party_name_who_struck_and_who_was_struck() -> None:
     nar = Narrator(content(), "citadel")
-    hit = Event(
-        "attack",
+    hit = sample(
         {
+            "type": "attack",
             "attacker": "ghoul",
             "attacker_side": "monsters",
             "attacker_index": 0,
@@ -368,12 +368,12 @@ def test_the_fight_lines_of_a_party_name_who_struck_and_who_was_struck() -> None
             "damage": 3,
             "target_hp_after": 5,
             "target_max_hp": 8,
-        },
+        }
     )
     assert nar.text(hit) == "Ghoul hits Rogue. 3 damage. Rogue HP 5/8."
-    mine = Event(
-        "attack",
+    mine = sample(
         {
+            "type": "attack",
             "attacker": "rogue",
             "attacker_side": "party",
             "member": 1,
@@ -388,7 +388,7 @@ def test_the_fight_lines_of_a_party_name_who_struck_and_who_was_struck() -> None
             "critical": False,
             "damage": 0,
             "target_hp_after": 5,
-        },
+        }
     )
     assert nar.text(mine) == "Rogue misses."
     assert nar.lines(mine)[0] == ("Rogue rolls 9 - 1 = 8 vs defense 12.", "roll")
@@ -413,9 +413,9 @@ def test_the_death_screen_the_morgue_and_the_summary_use_the_articles_once() -> 
 
 def roll(purpose: str, total: int, result: str = "", **extra: Any) -> Event:
     faces = [total] if total <= 6 else [total // 2, total - total // 2]
-    return Event(
-        "roll",
+    return sample(
         {
+            "type": "roll",
             "purpose": purpose,
             "dice": f"{len(faces)}d6",
             "faces": faces,
@@ -425,40 +425,40 @@ def roll(purpose: str, total: int, result: str = "", **extra: Any) -> Event:
             "target": None,
             "result": result,
             **extra,
-        },
+        }
     )
 
 
 def test_a_group_come_upon_out_of_sight_is_not_told_until_the_sides_meet() -> None:
     nar = Narrator(content(), "undercroft")
     found = [
-        Event("move", {"from": [1, 1], "to": [1, 2], "segment": 3}),
-        Event("enter", {"segment": 3, "kind": "corridor", "visited": True}),
+        sample({"type": "move", "from": [1, 1], "to": [1, 2], "segment": 3}),
+        sample({"type": "enter", "segment": 3, "kind": "corridor", "visited": True}),
         roll("monster_check", 1, "wandering", kind="corridor", visited=True, target=1),
         roll("table_row", 3, table="wandering_1"),
         roll("table_column", 4, table="wandering_1"),
-        Event("table", {"table": "wandering_1", "row": 3, "column": 4, "monster": "orc", "number": 3}),
+        sample({"type": "table", "table": "wandering_1", "row": 3, "column": 4, "monster": "orc", "number": 3}),
         roll("distance", 12, group=7),
-        Event("placed", {"group": 7, "pos": [3, 4], "distance": 120, "rolled": 120, "out_of_sight": True}),
+        sample({"type": "placed", "group": 7, "pos": [3, 4], "distance": 120, "rolled": 120, "out_of_sight": True}),
         roll("surprise_party", 5, "ready", group=7),
         roll("surprise_monster", 1, "surprised", monster="orc", group=7),
         roll("reaction", 8, "uncertain", group=7),
-        Event("pickup", {"item": "gold", "amount": 5}),
+        sample({"type": "pickup", "item": "gold", "amount": 5}),
     ]
     unseen: set[int] = set()
     assert nar.log_lines(found, unseen) == [("You pick up 5 gold.", "good")]  # not a line about it, at any level
     assert unseen == {7}
     # It walks closer, unseen; then into sight: the sides meet, and from then on it is told.
     closer = [
-        Event("move", {"from": [1, 2], "to": [1, 3], "segment": 3}),
-        Event("approach", {"group": 7, "distance": 60, "monster": "orc", "count": 3, "out_of_sight": True}),
+        sample({"type": "move", "from": [1, 2], "to": [1, 3], "segment": 3}),
+        sample({"type": "approach", "group": 7, "distance": 60, "monster": "orc", "count": 3, "out_of_sight": True}),
     ]
     assert nar.log_lines(closer, unseen) == [] and unseen == {7}
     met = [
-        Event("approach", {"group": 7, "distance": 30, "monster": "orc", "count": 3, "out_of_sight": False}),
-        Event(
-            "encounter",
+        sample({"type": "approach", "group": 7, "distance": 30, "monster": "orc", "count": 3, "out_of_sight": False}),
+        sample(
             {
+                "type": "encounter",
                 "group": 7,
                 "monster": "orc",
                 "count": 3,
@@ -467,18 +467,20 @@ def test_a_group_come_upon_out_of_sight_is_not_told_until_the_sides_meet() -> No
                 "first": True,
                 "distance": 30,
                 "sighted": True,
-            },
+            }
         ),
-        Event("surprise", {"party": False, "monster": True, "monster_id": "orc", "count": 3}),
+        sample({"type": "surprise", "party": False, "monster": True, "monster_id": "orc", "count": 3}),
     ]
     told = [text for text, _ in nar.log_lines(met, unseen)]
     assert told == ["3 Orcs come into sight, 30 ft away!", "The Orcs are surprised."] and unseen == set()
-    assert nar.log_lines([Event("attacks", {"group": 7, "monster": "orc"})], unseen) == [("The Orc attacks!", "bad")]
+    assert nar.log_lines([sample({"type": "attacks", "group": 7, "monster": "orc"})], unseen) == [
+        ("The Orc attacks!", "bad")
+    ]
     # A check in the same action whose group is placed in sight is told as ever.
     seen = [
         roll("monster_check", 1, "wandering", kind="corridor", visited=True, target=1),
         roll("distance", 4, group=8),
-        Event("placed", {"group": 8, "pos": [3, 4], "distance": 40, "rolled": 40, "out_of_sight": False}),
+        sample({"type": "placed", "group": 8, "pos": [3, 4], "distance": 40, "rolled": 40, "out_of_sight": False}),
     ]
     assert len(nar.log_lines(seen, unseen)) == 3
 
@@ -486,30 +488,30 @@ def test_a_group_come_upon_out_of_sight_is_not_told_until_the_sides_meet() -> No
 def test_the_new_lines_of_the_map_and_the_chase() -> None:
     nar = Narrator(content(), "undercroft")
     say = nar.text
-    assert say(Event("encounter", {"group": 1, "monster": "orc", "count": 1, "distance": 50, "sighted": True})) == (
-        "An Orc comes into sight, 50 ft away!"
-    )
+    assert say(
+        sample({"type": "encounter", "group": 1, "monster": "orc", "count": 1, "distance": 50, "sighted": True})
+    ) == ("An Orc comes into sight, 50 ft away!")
     assert nar.lines(
-        Event("placed", {"group": 1, "pos": [1, 2], "distance": 40, "rolled": 50, "out_of_sight": False})
+        sample({"type": "placed", "group": 1, "pos": [1, 2], "distance": 40, "rolled": 50, "out_of_sight": False})
     ) == [("On the map: 40 ft away, in sight (rolled 50 ft).", "detail")]
-    assert say(Event("close", {"group": 1, "monster": "orc", "distance": 30})) == (
+    assert say(sample({"type": "close", "group": 1, "monster": "orc", "distance": 30})) == (
         "You close in on the Orc: 30 ft apart."
     )
-    assert say(Event("close", {"group": 1, "monster": "orc", "distance": 10})) == "You close with the Orc."
-    assert say(Event("pursue", {"group": 1, "distance": 40, "monster": "kobold"})) == (
+    assert say(sample({"type": "close", "group": 1, "monster": "orc", "distance": 10})) == "You close with the Orc."
+    assert say(sample({"type": "pursue", "group": 1, "distance": 40, "monster": "kobold"})) == (
         "You go after the Kobold! (40 ft ahead)"
     )
-    assert say(Event("chase", {"group": 1, "distance": 10, "round": 1, "monster": "kobold", "by": "party"})) == (
-        "The Kobold is 10 ft ahead of you."
-    )
-    assert say(Event("caught", {"group": 1, "fights": True, "monster": "kobold", "by": "party"})) == (
+    assert say(
+        sample({"type": "chase", "group": 1, "distance": 10, "round": 1, "monster": "kobold", "by": "party"})
+    ) == ("The Kobold is 10 ft ahead of you.")
+    assert say(sample({"type": "caught", "group": 1, "fights": True, "monster": "kobold", "by": "party"})) == (
         "You catch up with the Kobold!"
     )
-    assert say(Event("let_go", {"group": 1, "monster": "kobold"})) == "You let the Kobold go."
-    assert say(Event("got_away", {"group": 1, "distance": 130, "monster": "kobold", "reason": "out_of_sight"})) == (
-        "You lose sight of the Kobold (130 ft off): it gets away."
-    )
-    assert say(Event("got_away", {"group": 1, "distance": 20, "monster": "kobold", "reason": "gave_up"})) == (
+    assert say(sample({"type": "let_go", "group": 1, "monster": "kobold"})) == "You let the Kobold go."
+    assert say(
+        sample({"type": "got_away", "group": 1, "distance": 130, "monster": "kobold", "reason": "out_of_sight"})
+    ) == ("You lose sight of the Kobold (130 ft off): it gets away.")
+    assert say(sample({"type": "got_away", "group": 1, "distance": 20, "monster": "kobold", "reason": "gave_up"})) == (
         "You give up the chase: the Kobold gets away."
     )
 
@@ -561,8 +563,8 @@ def test_a_group_of_several_is_named_in_the_plural_with_its_verbs_agreeing() -> 
     for kind, data in SAMPLES:
         if kind not in GROUP_KINDS or data.get("side") == "party":  # (the party's lost round names no group)
             continue
-        several = Event(kind, {**fill(data, "bandit", "Bandit"), "count": 3})
-        one_of = Event(kind, {**fill(data, "bandit", "Bandit"), "count": 1})
+        several = sample({"type": kind, **fill(data, "bandit", "Bandit"), "count": 3})
+        one_of = sample({"type": kind, **fill(data, "bandit", "Bandit"), "count": 1})
         text, single = nar.text(several), nar.text(one_of)
         assert "Bandits" in text, (kind, text)
         assert not SINGULAR_AFTER.search(text), (kind, text)
@@ -570,20 +572,24 @@ def test_a_group_of_several_is_named_in_the_plural_with_its_verbs_agreeing() -> 
         checked += 1
     assert checked >= 25
     assert (
-        nar.text(Event("evade", {"group": 1, "reason": "no_pursuit", "monster": "bandit", "count": 3}))
+        nar.text(sample({"type": "evade", "group": 1, "reason": "no_pursuit", "monster": "bandit", "count": 3}))
         == "The Bandits do not follow."
     )
     assert (
-        nar.text(Event("leaves", {"group": 1, "monster": "bandit", "count": 2, "distance": 40}))
+        nar.text(sample({"type": "leaves", "group": 1, "monster": "bandit", "count": 2, "distance": 40}))
         == "The Bandits go on their way."
     )
     # A name that already names several, one of a kind, and the "es" after an s
     leeches = next(mid for mid, m in content().monsters.items() if m.name == "Sump Leeches")
-    assert nar.text(Event("attacks", {"group": 1, "monster": leeches, "count": 4})) == "The Sump Leeches attack!"
+    assert (
+        nar.text(sample({"type": "attacks", "group": 1, "monster": leeches, "count": 4})) == "The Sump Leeches attack!"
+    )
     harness = next(mid for mid, m in content().monsters.items() if m.name == "Empty Harness")
-    assert nar.text(Event("rises", {"group": 1, "monster": harness, "count": 2})) == "The Empty Harnesses rise."
+    assert (
+        nar.text(sample({"type": "rises", "group": 1, "monster": harness, "count": 2})) == "The Empty Harnesses rise."
+    )
     unlit = next(mid for mid, m in content().monsters.items() if m.name == "The Unlit")
-    assert nar.text(Event("holds", {"group": 1, "monster": unlit, "count": 2})) == "The Unlit wait."
+    assert nar.text(sample({"type": "holds", "group": 1, "monster": unlit, "count": 2})) == "The Unlit wait."
 
 
 def test_a_monsters_plural_in_the_data_is_the_one_spoken(data_copy: Path) -> None:
@@ -595,8 +601,14 @@ def test_a_monsters_plural_in_the_data_is_the_one_spoken(data_copy: Path) -> Non
         encoding="utf-8",
     )
     nar = Narrator(load_content(data_copy), "undercroft")
-    assert nar.text(Event("attacks", {"group": 1, "monster": "giant_rat", "count": 2})) == "The Giant Rattes attack!"
-    assert nar.text(Event("attacks", {"group": 1, "monster": "giant_rat", "count": 1})) == "The Giant Rat attacks!"
+    assert (
+        nar.text(sample({"type": "attacks", "group": 1, "monster": "giant_rat", "count": 2}))
+        == "The Giant Rattes attack!"
+    )
+    assert (
+        nar.text(sample({"type": "attacks", "group": 1, "monster": "giant_rat", "count": 1}))
+        == "The Giant Rat attacks!"
+    )
 
 
 def test_every_example_in_events_md_reads_as_the_narrator_words_it() -> None:
@@ -616,7 +628,7 @@ def test_every_example_in_events_md_reads_as_the_narrator_words_it() -> None:
             continue
         if kind not in ("death", "won"):  # (the turn is the line's, not the event's, but for those two)
             data.pop("turn")
-        said = [nar.text(Event(kind, data)) for nar in narrators]
+        said = [nar.text(sample({"type": kind, **data})) for nar in narrators]
         assert text in said, f"{kind}: the example says {text!r}, the narrator {said[0]!r}"
         checked += 1
     assert checked >= 100
@@ -626,10 +638,10 @@ def test_an_intimidation_without_tribute_names_no_gold() -> None:
     """Crawler takes no tribute: the line once read 'the Bandits hand over 0 gold as tribute'."""
     nar = Narrator(content(), "crawler")
     talk = {"group": 1, "monster": "bandit", "count": 2, "faces": [6, 6], "total": 12, "result": "intimidation"}
-    assert nar.text(Event("negotiate", {**talk, "tribute": 0})) == (
+    assert nar.text(sample({"type": "negotiate", **talk, "tribute": 0})) == (
         "Negotiation: 12 = 12. Intimidation: the Bandits will not attack while you do not."
     )
-    assert nar.text(Event("negotiate", {**talk, "tribute": 8})).endswith(
+    assert nar.text(sample({"type": "negotiate", **talk, "tribute": 8})).endswith(
         "will not attack while you do not, and hand over 8 gold as tribute."
     )
 
@@ -639,18 +651,20 @@ def test_a_creature_the_words_call_he_or_she_is_not_it() -> None:
     calls "she", and "The Peddler opens its pack" for one called "he". The data's ``pronoun`` says which."""
     n = Narrator(content(), "undercroft")
     won = {"group": 1, "count": 1, "gold": 190, "shares": [["delver", 190]], "spoils": ["greater_healing_potion"]}
-    assert n.text(Event("victory", {**won, "monster": "leech_mother"})).endswith(
+    assert n.text(sample({"type": "victory", **won, "monster": "leech_mother"})).endswith(
         "Where she fell lies the Greater Healing Potion."
     )
-    assert n.text(Event("victory", {**won, "monster": "ogre"})).endswith(
+    assert n.text(sample({"type": "victory", **won, "monster": "ogre"})).endswith(
         "Where it fell lies the Greater Healing Potion."
     )
-    assert n.text(Event("victory", {**won, "monster": "ghoul", "count": 3})).endswith(
+    assert n.text(sample({"type": "victory", **won, "monster": "ghoul", "count": 3})).endswith(
         "Where they fell lies the Greater Healing Potion."
     )
     trade = {"group": 4, "count": 1, "depth": 0, "stock": ["healing_potion"], "wares": {"healing_potion": 1}}
-    assert n.text(Event("trade", {**trade, "monster": "peddler"})) == "The Peddler opens his pack: 1 ware."
-    assert n.text(Event("leave", {"group": 2, "count": 1, "monster": "drowned_queen"})) == (
+    assert n.text(sample({"type": "trade", **trade, "monster": "peddler"})) == "The Peddler opens his pack: 1 ware."
+    assert n.text(sample({"type": "leave", "group": 2, "count": 1, "monster": "drowned_queen"})) == (
         "The Drowned Queen stays where she is."
     )
-    assert n.text(Event("leave", {"group": 2, "count": 2, "monster": "ogre"})) == "The Ogres stay where they are."
+    assert (
+        n.text(sample({"type": "leave", "group": 2, "count": 2, "monster": "ogre"})) == "The Ogres stay where they are."
+    )

@@ -8,6 +8,7 @@ from engine_helpers import content, encounter_faces, make_game, meet, one, scrip
 from tcod.event import KeySym, TextInput
 from ui_helpers import Driver, names, press, screen
 
+from undercroft.rules import events as evt
 from undercroft.rules import items
 from undercroft.rules.actions import Fight, Talk, action_from_text, action_to_text
 from undercroft.rules.dice import ScriptedDice
@@ -26,7 +27,7 @@ def at_peace(extra: bool = True) -> tuple[Game, Session]:
     game = make_game("undercroft", dice=ScriptedDice())
     meet(game, "goblin", faces=encounter_faces(), treasure=40)
     script(game).push(6, 6)  # 12 - reluctance 2 = 10: agreement
-    assert one(game.step(Talk()), "negotiate")["result"] == "agreement"
+    assert one(game.step(Talk()), evt.Negotiate).result == "agreement"
     if extra:
         orcs = game.add_group("orc", 2, pos=game.state.pos)
         orcs.met = True
@@ -108,7 +109,7 @@ def test_fight_names_its_group_in_a_recording_only_when_one_is_chosen() -> None:
     assert action_to_text(Fight(7)) == "fight 7" and action_from_text("fight 7") == Fight(7)
     game, _ = at_peace(extra=False)
     before = game.checksum()
-    assert one(game.step(Fight(999)), "refused")["reason"] == "nothing_to_fight"
+    assert one(game.step(Fight(999)), evt.Refused).why.code == "nothing_to_fight"
     assert game.checksum() == before
 
 

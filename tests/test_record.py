@@ -29,6 +29,7 @@ from undercroft.record import (
 )
 from undercroft.record.format import state_digests
 from undercroft.record.saves import latest_unfinished, new_save_path, saves_dir
+from undercroft.rules import events as evt
 from undercroft.rules.actions import Action, Descend, Move, Rest, Wait
 from undercroft.rules.digest import PARTS
 from undercroft.rules.game import Game
@@ -236,14 +237,7 @@ def test_other_data_desyncs_and_names_the_part(data_copy: Path, mutate: Any, tmp
     wounds: list[int] = []  # turns at which the party's blow hit and left the creature standing
 
     def note(turn: int, _: Any, events: list[Any]) -> None:
-        wounds.extend(
-            turn
-            for e in events
-            if e.type == "attack"
-            and e.data.get("attacker_side") == "party"
-            and e.data.get("hit")
-            and e.data.get("target_hp_after", 0) > 0
-        )
+        wounds.extend(turn for e in events if isinstance(e, evt.PartyAttack) and e.hit and e.target_hp_after > 0)
 
     for seed in range(3, 40):  # (a game in which the party wounds something within its 300 actions)
         path.unlink(missing_ok=True)

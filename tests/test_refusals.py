@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 from engine_helpers import content
+from event_helpers import sample
 
 from undercroft.narrate import REFUSALS, Narrator
-from undercroft.rules.events import Event
 from undercroft.rules.refusals import Code
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,7 +92,7 @@ def test_events_md_names_every_code_with_its_fields_and_words() -> None:
     for e in examples:
         data = {k: v for k, v in e.items() if k not in ("type", "text")}
         assert set(data) - {"action", "reason"} == fields[str(e["reason"])], e
-        assert e["text"] == nar.text(Event("refused", data)), e
+        assert e["text"] == nar.text(sample({"type": "refused", **data})), e
 
 
 def test_the_engine_gives_each_code_its_documented_fields() -> None:

@@ -12,6 +12,7 @@ from engine_helpers import content
 from undercroft.bot import Bot
 from undercroft.narrate import Narrator
 from undercroft.rules import encounter
+from undercroft.rules import events as evt
 from undercroft.rules.actions import (
     Bribe,
     Descend,
@@ -140,7 +141,7 @@ def test_no_one_acts_in_a_round_where_both_sides_are_surprised(ruleset: str) -> 
         for turn, events in enumerate(p.steps):
             kinds = [e.type for e in events]
             for i, e in enumerate(events):
-                if e.type == "surprise" and e["party"] and e["monster"] and "bypass" not in kinds:
+                if isinstance(e, evt.Surprise) and e.party and e.monster and "bypass" not in kinds:
                     seen += 1
                     rest = kinds[i + 1 :]
                     lost = rest.index("round_lost") if "round_lost" in rest else len(rest)
@@ -163,27 +164,27 @@ def test_every_walk_into_a_segment_runs_its_entry_procedure(ruleset: str) -> Non
         last_enter = -1
         for turn, events in enumerate(p.steps):
             for i, e in enumerate(events):
-                if e.type == "hidden":  # it lies in the segment entered last
-                    lurking[last_enter] = e["group"]
-                if e.type != "enter":
+                if isinstance(e, evt.Hidden):  # it lies in the segment entered last
+                    lurking[last_enter] = e.group
+                if not isinstance(e, evt.Enter):
                     continue
-                last_enter = e["segment"]
+                last_enter = e.segment
                 entries += 1
                 after = events[i + 1 :]
                 nxt = after[0] if after else None
                 met = nxt is not None and (
-                    nxt.type in ("encounter", "peaceful", "hidden")  # (or the first meeting's rolls begin)
-                    or (nxt.type == "roll" and nxt["purpose"] in ("distance", "surprise_party", "reaction"))
+                    isinstance(nxt, evt.Encounter | evt.Peaceful | evt.Hidden)  # (or the first meeting's rolls begin)
+                    or (isinstance(nxt, evt.Roll) and nxt.purpose in ("distance", "surprise_party", "reaction"))
                 )
-                rolled = nxt is not None and nxt.type == "roll" and nxt["purpose"] == "monster_check"
+                rolled = nxt is not None and isinstance(nxt, evt.Roll) and nxt.purpose == "monster_check"
                 # a group there already that is not met: run past it (left behind), or it has just lost the party
-                passed = "passed" in e.data
-                ok = met or rolled or passed or e["segment"] in lurking
+                passed = e.passed is not None
+                ok = met or rolled or passed or e.segment in lurking
                 assert ok, f"{where(p, turn)}: {[x.type for x in events]}"
                 checked += rolled
             for e in events:
-                if e.type == "reveal":
-                    lurking = {s: g for s, g in lurking.items() if g != e["group"]}
+                if isinstance(e, evt.Reveal):
+                    lurking = {s: g for s, g in lurking.items() if g != e.group}
     assert entries > 50 and checked > 20, (entries, checked)
 
 
@@ -195,16 +196,16 @@ def test_running_follows_the_rulesets_texts(ruleset: str) -> None:
         fighting: set[int] = set()  # groups the party has fought in their current meeting
         for turn, events in enumerate(p.steps):
             for e in events:
-                if e.type == "encounter":
-                    fighting.discard(e["group"])
-                elif e.type == "combat":
-                    fighting.add(e["group"])
-                elif e.type in ("leave", "evade", "pursuit"):
+                if isinstance(e, evt.Encounter):
+                    fighting.discard(e.group)
+                elif isinstance(e, evt.Combat):
+                    fighting.add(e.group)
+                elif isinstance(e, evt.Leave | evt.Evade | evt.Pursuit):
                     runs += 1
                     assert ruleset != "citadel", f"{where(p, turn)}: a run in the citadel"
-                    assert not (e.type == "pursuit" and ruleset == "warden"), f"{where(p, turn)}: a pursuit"
-                    if e.type == "evade" and e["reason"] == "faster":
-                        assert e["group"] not in fighting, f"{where(p, turn)}: evaded by speed mid-fight"
+                    assert not (isinstance(e, evt.Pursuit) and ruleset == "warden"), f"{where(p, turn)}: a pursuit"
+                    if isinstance(e, evt.Evade) and e.reason == "faster":
+                        assert e.group not in fighting, f"{where(p, turn)}: evaded by speed mid-fight"
     if ruleset != "citadel":
         assert runs > 0, "the games had no run: the property was not tried"
 
@@ -216,10 +217,10 @@ def test_no_bribe_after_terms_were_made(ruleset: str) -> None:
         terms: set[int] = set()
         for turn, events in enumerate(p.steps):
             for e in events:
-                if e.type == "negotiate" and e["result"] != "failure":
-                    terms.add(e["group"])
-                if e.type == "bribe":
-                    assert e["group"] not in terms, f"{where(p, turn)}: a bribe after terms were made"
+                if isinstance(e, evt.Negotiate) and e.result != "failure":
+                    terms.add(e.group)
+                if isinstance(e, evt.Bribe):
+                    assert e.group not in terms, f"{where(p, turn)}: a bribe after terms were made"
 
 
 # --- the unseen stay unknown, surprise and order, standoffs end (003) -----------------------------------------------
@@ -236,17 +237,17 @@ def _knowable(p: Played, turn: int, events: list[Event]) -> list[Event]:
     out = []
     known: set[int] = set()
     for i, e in enumerate(events):
-        if e.type in ("encounter", "in_sight"):
-            known.add(e["group"])
-        about = e.get("group") in hidden - known
+        if isinstance(e, evt.Encounter | evt.InSight):
+            known.add(e.group)
+        about = getattr(e, "group", None) in hidden - known
         # The check that found such a group (the group its result places next); a step may hold several checks
         # (the segments a chase ran through): one that found nothing, or a group met in sight, is told.
         is_check = (
-            e.type == "table"
-            or (e.type == "roll" and e["purpose"] == "monster_check" and e["result"] != "none")
-            or (e.type == "roll" and e["purpose"] == "out_of_depth")  # (ours: the same check's deeper roll)
+            isinstance(e, evt.Table)
+            or (isinstance(e, evt.Roll) and e.purpose == "monster_check" and e.result != "none")
+            or (isinstance(e, evt.Roll) and e.purpose == "out_of_depth")  # (ours: the same check's deeper roll)
         )
-        found = next((x["group"] for x in events[i + 1 :] if x.type == "placed"), None) if is_check else None
+        found = next((x.group for x in events[i + 1 :] if isinstance(x, evt.Placed)), None) if is_check else None
         check = found is not None and found in hidden - known
         if not (about or check):
             out.append(e)
@@ -283,24 +284,24 @@ def test_a_surprised_side_neither_moves_nor_acts_in_its_surprised_round(ruleset:
         unaware: set[int] = set()  # groups surprised, their first round not over yet
         for turn, events in enumerate(p.steps):
             for i, e in enumerate(events):
-                gid = e.get("group")
-                if e.type == "surprise" and e["party"] and not e["monster"]:
+                gid = getattr(e, "group", None)
+                if isinstance(e, evt.Surprise) and e.party and not e.monster:
                     party += 1
                     rest = events[i + 1 :]
-                    over = any(x.type == "surprised_skip" and x["side"] == "party" for x in rest) or any(
-                        x.type in ("leaves", "peaceful", "death") for x in rest
+                    over = any(isinstance(x, evt.SurprisedSkip) and x.side == "party" for x in rest) or any(
+                        isinstance(x, evt.Leaves | evt.Peaceful | evt.Death) for x in rest
                     )
                     assert over, f"{where(p, turn)}: the party surprised could act in its lost round"
-                elif e.type == "surprise" and e["monster"] and not e["party"]:
+                elif isinstance(e, evt.Surprise) and e.monster and not e.party:
                     monsters += 1
-                    unaware.add(gid)
-                elif (e.type == "surprised_skip" and e["side"] == "monsters") or e.type == "encounter":
+                    unaware.add(e.group)
+                elif (isinstance(e, evt.SurprisedSkip) and e.side == "monsters") or isinstance(e, evt.Encounter):
                     unaware.discard(gid)
                 elif gid in unaware:
-                    acted = e.type in MONSTER_ACTS or (e.type == "attack" and e["attacker_side"] == "monsters")
-                    acted = acted or (e.type == "roll" and e["purpose"] in ("monster_attacks", "pursuit"))
+                    acted = e.type in MONSTER_ACTS or (isinstance(e, evt.MonsterAttack))
+                    acted = acted or (isinstance(e, evt.Roll) and e.purpose in ("monster_attacks", "pursuit"))
                     assert not acted, f"{where(p, turn)}: a surprised monster's {e.type} in its lost round"
-            if not any(x.type in ("encounter", "surprise") for x in events) and p.held[turn] == 0:
+            if not any(isinstance(x, evt.Encounter | evt.Surprise) for x in events) and p.held[turn] == 0:
                 unaware.clear()  # (the meeting is over without a fight: a new one would surprise afresh)
     if ruleset in ("undercroft", "crawler"):
         assert party > 3 and monsters > 3, (party, monsters)
@@ -316,7 +317,7 @@ def test_every_meeting_that_holds_the_party_ends_within_the_standoff_bound(rules
         run, group = 0, 0
         for turn, events in enumerate(p.steps):
             held = p.held[turn]
-            met_now = any(e.type == "encounter" and e["group"] == held for e in events)
+            met_now = any(isinstance(e, evt.Encounter) and e.group == held for e in events)
             run = run + 1 if held and held == group and not met_now else (1 if held else 0)
             group = held
             longest = max(longest, run)
@@ -366,9 +367,9 @@ def test_every_segment_the_party_stands_in_had_its_entry_before_its_next_step(ru
         entered: int | None = None  # None: where the party arrived on the level (the start, or down the stairs)
         for turn, events in enumerate(p.steps):
             for e in events:
-                if e.type == "enter" and not e.get("behind"):  # (a behind entry is of a segment left)
-                    entered = e["segment"]
-                elif e.type == "descend":
+                if isinstance(e, evt.Enter) and not e.behind:  # (a behind entry is of a segment left)
+                    entered = e.segment
+                elif isinstance(e, evt.Descend):
                     entered = None
             seg, mode = p.where[turn]
             if entered is None:
@@ -390,11 +391,11 @@ def test_every_segment_the_party_stood_in_gets_its_entry_before_it_explores_on(r
         last: int | None = None  # the segment of the last entry (None: just arrived on the level)
         for turn, events in enumerate(p.steps):
             for e in events:
-                if e.type == "enter":
-                    waiting.discard(e["segment"])
-                    behind += bool(e.get("behind"))
-                    last = last if e.get("behind") else e["segment"]
-                elif e.type == "descend":
+                if isinstance(e, evt.Enter):
+                    waiting.discard(e.segment)
+                    behind += bool(e.behind)
+                    last = last if e.behind else e.segment
+                elif isinstance(e, evt.Descend):
                     waiting, last = set(), None
             seg, mode = p.where[turn]
             last = seg if last is None else last
@@ -419,18 +420,20 @@ def test_drops_distract_only_pursuers_and_reach_only_groups_in_sight(ruleset: st
         for turn, events in enumerate(p.steps):
             before = p.unseen[turn - 1] if turn else frozenset()
             for e in events:
-                if e.type == "distracted" and e["by"] in ("food", "treasure"):
+                if isinstance(e, evt.Distracted) and e.by in ("food", "treasure"):
                     drops += 1
-                    assert mode == Mode.CHASE, f"{where(p, turn)}: distracted by {e['by']} in {mode}"
-                    assert e["group"] not in before, f"{where(p, turn)}: a drop reached an unseen group"
-                if e.type == "drop":
+                    assert mode == Mode.CHASE, f"{where(p, turn)}: distracted by {e.by} in {mode}"
+                    assert e.group not in before, f"{where(p, turn)}: a drop reached an unseen group"
+                if isinstance(e, evt.Drop):
                     drops += 1  # (tried, whether or not the 50 % came up)
                     assert mode == Mode.CHASE, f"{where(p, turn)}: a drop in {mode}"
-                if e.type == "peaceful" and any(x.type == "drop" for x in events):
+                if isinstance(e, evt.Peaceful) and any(isinstance(x, evt.Drop) for x in events):
                     # (a group met once the chase is over, in the segment run into, may be at peace by its own
                     # reaction: not the one the drop was for)
-                    reached = {x["group"] for x in events if x.type in ("distracted", "ignored", "oil", "slowed")}
-                    assert e["group"] not in reached, f"{where(p, turn)}: a drop bought peace"
+                    reached = {
+                        x.group for x in events if isinstance(x, evt.Distracted | evt.Ignored | evt.Oil | evt.Slowed)
+                    }
+                    assert e.group not in reached, f"{where(p, turn)}: a drop bought peace"
             mode = p.where[turn][1]
     # (crawler's sample may have none)
     if ruleset == "undercroft":

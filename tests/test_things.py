@@ -24,6 +24,7 @@ from engine_helpers import (
 )
 
 from undercroft import travel
+from undercroft.rules import events as evt
 from undercroft.rules import explore, formulas, growth, items, shop
 from undercroft.rules.actions import (
     Attack,
@@ -96,16 +97,16 @@ def test_the_merchants_stock_grows_with_the_floors() -> None:
 
 def test_a_dagger_hits_where_the_short_sword_misses_and_deals_less() -> None:
     g, ev = duel("orc", "dagger")  # defense 11; the delver's MIGHT 3
-    assert one(ev, "wield")["to_hit"] == 2 and g.state.items == {"healing_potion": 2, "short_sword": 1}
-    assert say(g, one(ev, "wield")) == "You take up the Dagger: 4 damage a hit, +2 to hit."
+    assert one(ev, evt.Wield).to_hit == 2 and g.state.items == {"healing_potion": 2, "short_sword": 1}
+    assert say(g, one(ev, evt.Wield)) == "You take up the Dagger: 4 damage a hit, +2 to hit."
     # natural 6: 6 + 3 + 2 = 11 >= 11 hits for MIGHT 3 + 1; the orc's blow misses on a 1
     ev = act(g, Attack(), 6, 1)
-    hit = one(ev, "attack", attacker_side="party")
-    assert hit["modifier"] == 5 and hit["hit"] and hit["damage"] == 4
+    hit = one(ev, evt.PartyAttack)
+    assert hit.modifier == 5 and hit.hit and hit.damage == 4
     ev = act(g, Use(number("short_sword"), 0), 1)  # wielding takes the turn in a fight: the orc misses on a 1
     assert g.state.party[0].to_hit == 0 and g.state.party[0].weapon == 3
     ev = act(g, Attack(), 6, 1)  # 6 + 3 = 9 < 11: a miss with the short sword
-    assert not one(ev, "attack", attacker_side="party")["hit"]
+    assert not one(ev, evt.PartyAttack).hit
 
 
 def test_a_great_axe_found_is_taken_up_and_hits_hard_but_seldom() -> None:
@@ -114,8 +115,8 @@ def test_a_great_axe_found_is_taken_up_and_hits_hard_but_seldom() -> None:
     st.level.items[st.pos] = [("great_axe", 1)]
     events: list[Event] = []
     explore.pickup(g, events)
-    w = one(events, "wield")
-    assert w["item"] == "great_axe" and st.party[0].to_hit == -2 and st.party[0].weapon == 6
+    w = one(events, evt.Wield)
+    assert w.item == "great_axe" and st.party[0].to_hit == -2 and st.party[0].weapon == 6
     assert st.items["short_sword"] == 1  # the old blade goes into the pack
 
 
@@ -132,10 +133,10 @@ def test_armour_found_that_plainly_beats_none_is_put_on_a_trade_off_stays_in_the
     st.level.items[st.pos] = [("mail_shirt", 1), ("leather_armour", 1)]
     events: list[Event] = []
     explore.pickup(g, events)
-    assert [e["item"] for e in of(events, "wear")] == ["leather_armour"]
+    assert [e.item for e in of(events, evt.Wear)] == ["leather_armour"]
     assert m.armour == "leather_armour" and m.defense == bare + 1 and m.speed == content().party["delver"].speed
     assert st.items["mail_shirt"] == 1 and "leather_armour" not in st.items
-    assert say(g, one(events, "wear")) == "You put on the Leather Armour: defense 13, speed 90 ft a round."
+    assert say(g, one(events, evt.Wear)) == "You put on the Leather Armour: defense 13, speed 90 ft a round."
 
 
 def test_armour_bought_that_beats_what_is_worn_is_put_on_the_old_goes_in_the_pack() -> None:
@@ -144,13 +145,13 @@ def test_armour_bought_that_beats_what_is_worn_is_put_on_the_old_goes_in_the_pac
     assert m.armour == ""  # (none worn)
     st.wares.update({"mail_shirt": 1, "leather_armour": 1})
     ev = g.step(Buy(number("mail_shirt")))  # +2 defense for 15 ft of speed: the player's choice, in the pack
-    assert not of(ev, "wear") and st.party[0].armour == "" and st.items["mail_shirt"] == 1
+    assert not of(ev, evt.Wear) and st.party[0].armour == "" and st.items["mail_shirt"] == 1
     ev = g.step(Buy(number("leather_armour")))  # +1 and no speed lost: on at once
-    assert one(ev, "wear")["item"] == "leather_armour" and st.party[0].armour == "leather_armour"
+    assert one(ev, evt.Wear).item == "leather_armour" and st.party[0].armour == "leather_armour"
     st.level.items[st.pos] = [("runed_mail", 1)]  # +3, no speed lost: beats the leather, which goes in the pack
     events: list[Event] = []
     explore.pickup(g, events)
-    assert one(events, "wear")["item"] == "runed_mail" and st.party[0].armour == "runed_mail"
+    assert one(events, evt.Wear).item == "runed_mail" and st.party[0].armour == "runed_mail"
     assert st.items["leather_armour"] == 1 and m.speed == content().party["delver"].speed
 
 
@@ -159,10 +160,10 @@ def test_mail_turns_a_blow_and_slows_the_delver() -> None:
     m = g.state.party[0]
     bare = content().party["delver"]
     assert m.defense == bare.defense + 2 and m.speed == bare.speed - 15
-    assert one(ev, "wear")["defense"] == m.defense and g.party_speed() == 75
+    assert one(ev, evt.Wear).defense == m.defense and g.party_speed() == 75
     # the orc's natural 10: 10 + 3 = 13 < 14 misses the mailed delver (it hit the bare one at 12)
     ev = act(g, Attack(), 1, 10)
-    assert not one(ev, "attack", attacker_side="monsters")["hit"]
+    assert not one(ev, evt.MonsterAttack).hit
 
 
 def test_heavy_armour_loses_003s_evasion_by_speed() -> None:
@@ -183,17 +184,17 @@ def test_fleetness_speeds_the_party_until_its_rounds_are_up() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     carry(g, "fleetness_potion")
     ev = act(g, Use(number("fleetness_potion"), 0))
-    assert one(ev, "quaff")["until"] == g.state.rounds + 60 and g.party_speed() == 120
+    assert one(ev, evt.Quaff).until == g.state.rounds + 60 and g.party_speed() == 120
     assert formulas.escapes_by_speed(g.party_speed(), 110)
     ev = act(g, Rest(), NOTHING)  # a turn of rest: 60 rounds
-    assert one(ev, "effect_ended")["item"] == "fleetness_potion" and g.party_speed() == 90
-    assert say(g, one(ev, "effect_ended")) == "The Potion of Fleetness wears off."
+    assert one(ev, evt.EffectEnded).item == "fleetness_potion" and g.party_speed() == 90
+    assert say(g, one(ev, evt.EffectEnded)) == "The Potion of Fleetness wears off."
 
 
 def test_heroism_adds_to_the_attack_roll_in_a_fight() -> None:
     g, _ = duel("orc", "heroism_potion")
     ev = act(g, Attack(), 6, 1)  # 6 + 3 + 2 = 11 >= 11
-    assert one(ev, "attack", attacker_side="party")["hit"]
+    assert one(ev, evt.PartyAttack).hit
 
 
 def test_the_elixir_of_life_is_for_good_up_to_its_limit() -> None:
@@ -205,7 +206,7 @@ def test_the_elixir_of_life_is_for_good_up_to_its_limit() -> None:
     m.hp = 5
     ev = act(g, Use(number("elixir_of_life"), 0))  # no dice: 3 more maximum HP, and 3 healed
     assert (m.hp, m.max_hp) == (8, 15)
-    assert say(g, one(ev, "quaff")) == "You drink the Elixir of Life: +3 maximum hit points for good, HP 8/15."
+    assert say(g, one(ev, evt.Quaff)) == "You drink the Elixir of Life: +3 maximum hit points for good, HP 8/15."
     act(g, Rest(), NOTHING)  # a turn of rest: nothing wears off
     assert m.max_hp == 15 and not g.state.effects
     growth.gain(g, formulas.renown_for(2, GROWTH), [])  # a level: its own 2 HP, the elixir's 3 kept
@@ -215,7 +216,7 @@ def test_the_elixir_of_life_is_for_good_up_to_its_limit() -> None:
     assert m.max_hp == 12 + 2 + 12 and items.vigour_given(g.content, True, m) == 12
     m.hp = 10
     ev = act(g, Use(number("elixir_of_life"), 0))  # the limit reached: it heals, and gives no more
-    assert one(ev, "quaff")["bonus"] == 0 and (m.hp, m.max_hp) == (13, 26) and "elixir_of_life" not in g.state.items
+    assert one(ev, evt.Quaff).bonus == 0 and (m.hp, m.max_hp) == (13, 26) and "elixir_of_life" not in g.state.items
 
 
 def test_a_named_creature_leaves_its_prize_where_it_falls() -> None:
@@ -225,13 +226,13 @@ def test_a_named_creature_leaves_its_prize_where_it_falls() -> None:
     where = king.pos
     act(g, Attack(), 20, 1)  # a natural 20: 2 x 6 = 12 of his 14; his blow misses on a 1
     ev = act(g, Attack(), 20)
-    won = one(ev, "victory")
-    assert won["spoils"] == ["long_sword"] and g.state.level.items[where] == [("long_sword", 1)]
+    won = one(ev, evt.Victory)
+    assert won.spoils == ["long_sword"] and g.state.level.items[where] == [("long_sword", 1)]
     assert say(g, won).endswith("Where he fell lies the Long Sword.")  # (his data's pronoun: "he")
     g.state.pos = where
     ev = []
     explore.pickup(g, ev)
-    assert one(ev, "wield")["item"] == "long_sword" and where not in g.state.level.items
+    assert one(ev, evt.Wield).item == "long_sword" and where not in g.state.level.items
 
 
 def test_drink_takes_the_weakest_healing_potion_not_an_effect() -> None:
@@ -256,10 +257,10 @@ def test_a_lantern_and_clarity_let_the_party_see_farther() -> None:
 def test_use_refuses_what_is_not_carried_or_not_used_so() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     ev = g.step(Use(number("lantern"), 0))
-    assert why(one(ev, "refused")) == Reason(Code.NOT_CARRIED, {"item": "lantern"})
+    assert why(one(ev, evt.Refused)) == Reason(Code.NOT_CARRIED, {"item": "lantern"})
     carry(g, "lantern")
-    assert why(one(g.step(Use(number("lantern"), 0)), "refused")) == Reason(Code.NOT_USABLE, {"item": "lantern"})
-    assert why(one(g.step(Use(999, 0)), "refused")) == Reason(Code.NO_SUCH_ITEM)
+    assert why(one(g.step(Use(number("lantern"), 0)), evt.Refused)) == Reason(Code.NOT_USABLE, {"item": "lantern"})
+    assert why(one(g.step(Use(999, 0)), evt.Refused)) == Reason(Code.NO_SUCH_ITEM)
     g.state.items = {}
     assert g.refusal(Use(0)) == Reason(Code.NOTHING_TO_USE)
 
@@ -278,7 +279,7 @@ def test_a_gem_carried_down_the_stairs_is_renown() -> None:
     walk_to(g, stairs)
     ev = g.step(Descend())
     assert st.party[0].renown == GROWTH.renown_per_level - 1 + 120 // GROWTH.gold_per_renown and st.haul == 0
-    assert one(ev, "level_up")["level"] == formulas.level_for(st.party[0].renown, GROWTH)
+    assert one(ev, evt.LevelUp).level == formulas.level_for(st.party[0].renown, GROWTH)
 
 
 def test_victories_raise_the_delver_a_level_with_hit_points_and_might() -> None:
@@ -290,11 +291,11 @@ def test_victories_raise_the_delver_a_level_with_hit_points_and_might() -> None:
     m.level = 2
     g.state.front_group().set_hp(0, 1)  # type: ignore[union-attr]
     ev = act(g, Attack(), 15)
-    up = one(ev, "level_up")
-    assert up["level"] == 3 and 3 in GROWTH.might_at
-    assert up.data == {**up.data, "member": 0, "name": "Delver", "max_hp": 12 + GROWTH.hp_per_level, "might": 4}
+    up = one(ev, evt.LevelUp)
+    assert up.level == 3 and 3 in GROWTH.might_at
+    assert (up.member, up.name, up.max_hp, up.might) == (0, "Delver", 12 + GROWTH.hp_per_level, 4)
     assert m.max_hp == 14 and m.hp == 12 and m.might == 4
-    assert say(g, of(ev, "level_up")[0]) == "You reach level 3: HP 14, MIGHT 4, AGILITY 3."
+    assert say(g, of(ev, evt.LevelUp)[0]) == "You reach level 3: HP 14, MIGHT 4, AGILITY 3."
 
 
 @pytest.mark.parametrize(("level", "earned"), [(3, 29), (4, 14), (5, 7), (6, 3)])
@@ -341,11 +342,11 @@ def test_growth_stops_at_the_level_cap() -> None:
     events: list[Event] = []
     plenty = formulas.renown_for(cap, GROWTH) * 50  # renown for many levels more
     growth.gain(g, plenty, events)
-    assert [e["level"] for e in of(events, "level_up")] == [cap] and m.level == cap
+    assert [e.level for e in of(events, evt.LevelUp)] == [cap] and m.level == cap
     max_hp, might, agility = m.max_hp, m.might, m.agility
     events = []
     growth.gain(g, plenty, events)  # at the cap: renown, but no level
-    assert not of(events, "level_up") and m.level == cap
+    assert not of(events, evt.LevelUp) and m.level == cap
     assert (m.max_hp, m.might, m.agility) == (max_hp, might, agility)
     assert m.renown == formulas.renown_for(cap - 1, GROWTH) + 2 * plenty
 
@@ -357,15 +358,15 @@ def test_each_level_costs_more_renown_than_the_one_before() -> None:
     m = g.state.party[0]
     events: list[Event] = []
     growth.gain(g, 389, events)  # a renown short of level 4: levels 2 and 3
-    assert [e["level"] for e in of(events, "level_up")] == [2, 3] and m.level == 3
+    assert [e.level for e in of(events, evt.LevelUp)] == [2, 3] and m.level == 3
     events = []
     growth.gain(g, 1, events)
-    assert [e["level"] for e in of(events, "level_up")] == [4] and m.max_hp == 12 + 3 * GROWTH.hp_per_level
+    assert [e.level for e in of(events, evt.LevelUp)] == [4] and m.max_hp == 12 + 3 * GROWTH.hp_per_level
     assert 4 in GROWTH.rest_heal_at
-    assert say(g, of(events, "level_up")[0]) == "You reach level 4: HP 18, MIGHT 4, AGILITY 4. A turn of rest heals 2."
+    assert say(g, of(events, evt.LevelUp)[0]) == "You reach level 4: HP 18, MIGHT 4, AGILITY 4. A turn of rest heals 2."
     events = []
     growth.gain(g, 269, events)  # level 5 is 270 more: one short
-    assert not of(events, "level_up") and m.level == 4
+    assert not of(events, evt.LevelUp) and m.level == 4
 
 
 # --- the merchant -------------------------------------------------------------------------------------------------
@@ -381,20 +382,20 @@ def descend_to_shop(gold: int = 100) -> tuple[Game, list[Event]]:
 
 def test_a_merchant_waits_at_the_foot_of_the_stairs() -> None:
     g, ev = descend_to_shop()
-    told = one(ev, "shop")
-    assert g.state.mode == Mode.SHOP and told["stock"] == shop.for_sale(g.state) == list(told["wares"])
-    assert set(told["stock"]) <= set(shop.stock(content(), 1)) and kinds(ev)[-1] == "shop"
+    told = one(ev, evt.Shop)
+    assert g.state.mode == Mode.SHOP and told.stock == shop.for_sale(g.state) == list(told.wares)
+    assert set(told.stock) <= set(shop.stock(content(), 1)) and kinds(ev)[-1] == "shop"
     had = g.state.wares["healing_potion"]
     ev = g.step(Buy(number("healing_potion")))
-    assert one(ev, "bought").data == {"item": "healing_potion", "price": 50, "gold": 50, "left": had - 1}
+    assert one(ev, evt.Bought) == evt.Bought(item="healing_potion", price=50, gold=50, left=had - 1)
     assert g.state.gold == 50 and g.state.items["healing_potion"] == 3
-    assert say(g, one(ev, "bought")) == "You buy the Healing Potion for 50 gold (50 left)."
-    assert why(one(g.step(Buy(number("plate_armour"))), "refused")) == Reason(Code.NOT_SOLD, {"item": "plate_armour"})
+    assert say(g, one(ev, evt.Bought)) == "You buy the Healing Potion for 50 gold (50 left)."
+    assert why(one(g.step(Buy(number("plate_armour"))), evt.Refused)) == Reason(Code.NOT_SOLD, {"item": "plate_armour"})
     g.state.gold = 5
-    assert why(one(g.step(Buy(number("healing_potion"))), "refused")) == Reason(
+    assert why(one(g.step(Buy(number("healing_potion"))), evt.Refused)) == Reason(
         Code.TOO_DEAR, {"item": "healing_potion"}
     )
-    assert one(g.step(LeaveShop()), "shop_left") and g.mode == Mode.EXPLORE
+    assert one(g.step(LeaveShop()), evt.ShopLeft) and g.mode == Mode.EXPLORE
 
 
 def test_a_merchant_has_only_so_many_of_a_ware() -> None:
@@ -402,10 +403,10 @@ def test_a_merchant_has_only_so_many_of_a_ware() -> None:
     had = g.state.wares["healing_potion"]
     assert 2 <= had <= 3  # floor 2: 1d2+1 of them
     for n in range(had):
-        assert one(g.step(Buy(number("healing_potion"))), "bought")["left"] == had - 1 - n
+        assert one(g.step(Buy(number("healing_potion"))), evt.Bought).left == had - 1 - n
     ev = g.step(Buy(number("healing_potion")))
-    assert why(one(ev, "refused")) == Reason(Code.SOLD_OUT, {"item": "healing_potion"})
-    assert say(g, one(ev, "refused")) == "The merchant has no Healing Potion left."
+    assert why(one(ev, evt.Refused)) == Reason(Code.SOLD_OUT, {"item": "healing_potion"})
+    assert say(g, one(ev, evt.Refused)) == "The merchant has no Healing Potion left."
     assert "healing_potion" not in shop.for_sale(g.state) and g.state.gold == 1000 - 50 * had
     g.step(LeaveShop())
     assert g.state.wares == {}
@@ -444,14 +445,14 @@ def test_gold_equal_to_the_price_buys_and_a_coin_less_does_not() -> None:
     price = ITEMS["healing_potion"].price
     assert price is not None
     g, _ = descend_to_shop(gold=price - 1)
-    assert why(one(g.step(Buy(number("healing_potion"))), "refused")) == Reason(
+    assert why(one(g.step(Buy(number("healing_potion"))), evt.Refused)) == Reason(
         Code.TOO_DEAR, {"item": "healing_potion"}
     )
     assert g.state.gold == price - 1 and g.state.items["healing_potion"] == 2
     g.state.gold = price
     ev = g.step(Buy(number("healing_potion")))
     left = g.state.wares["healing_potion"]
-    assert one(ev, "bought").data == {"item": "healing_potion", "price": price, "gold": 0, "left": left}
+    assert one(ev, evt.Bought) == evt.Bought(item="healing_potion", price=price, gold=0, left=left)
     assert g.state.gold == 0 and g.state.items["healing_potion"] == 3
 
 
@@ -464,12 +465,14 @@ def test_a_chart_bought_from_the_merchant_marks_the_way_down_once() -> None:
     x, y = g.state.level.map.stairs
     assert not g.state.level.explored[y, x] and not travel.path(g, (x, y))
     ev = g.step(Use(number("delvers_chart")))
-    read = one(ev, "charted")
-    assert read.data == {"item": "delvers_chart", "stairs": [x, y], "out": False}
+    read = one(ev, evt.Charted)
+    assert read == evt.Charted(item="delvers_chart", stairs=[x, y], out=False)
     assert say(g, read) == "You read the Delver's Chart: the way down is on your map (> to go)."
     assert g.state.level.explored[y, x] and travel.path(g, (x, y))  # the way there, to travel by
     assert g.state.items["delvers_chart"] == 0 and g.state.gold == 300 - price
-    assert say(g, Event("charted", {**read.data, "out": True})).endswith("the way out is on your map (> to go).")
+    assert say(g, evt.Charted(item=read.item, stairs=read.stairs, out=True)).endswith(
+        "the way out is on your map (> to go)."
+    )
 
 
 def test_a_chart_is_not_wasted_where_the_way_down_is_known_nor_read_in_a_fight() -> None:
@@ -477,12 +480,12 @@ def test_a_chart_is_not_wasted_where_the_way_down_is_known_nor_read_in_a_fight()
     carry(g, "delvers_chart")
     x, y = g.state.level.map.stairs
     g.state.level.memory[y, x] = True  # seen before
-    refused = one(g.step(Use(number("delvers_chart"))), "refused")
+    refused = one(g.step(Use(number("delvers_chart"))), evt.Refused)
     assert why(refused) == Reason(Code.WAY_KNOWN, {"item": "delvers_chart"})
     assert say(g, refused) == "You know the way down already: keep the Delver's Chart for a floor you do not."
     g.state.level.memory[y, x] = False
     meet(g, "orc", faces=encounter_faces())
-    assert why(one(g.step(Use(number("delvers_chart"))), "refused")).code == Code.NOT_NOW
+    assert why(one(g.step(Use(number("delvers_chart"))), evt.Refused)).code == Code.NOT_NOW
     assert g.state.items["delvers_chart"] == 1
 
 
@@ -490,8 +493,8 @@ def test_no_merchant_where_the_ruleset_has_none() -> None:
     g = make_game("citadel", 1, ScriptedDice())
     walk_to(g, g.state.level.map.stairs)
     ev = act(g, Descend(), NOTHING)  # no merchant: the room arrived in gets its monster check at once (000)
-    assert g.state.mode == Mode.EXPLORE and not of(ev, "shop")
-    assert one(ev, "roll", purpose="monster_check")["result"] == "none" and of(ev, "enter")
+    assert g.state.mode == Mode.EXPLORE and not of(ev, evt.Shop)
+    assert one(ev, evt.Roll, purpose="monster_check").result == "none" and of(ev, evt.Enter)
 
 
 def test_shop_actions_are_recorded_as_text() -> None:
@@ -516,15 +519,15 @@ def talk_to(monster: str, *faces: int, agreements: bool = True) -> tuple[Game, l
 def test_talk_pays_only_where_the_ruleset_turns_it_on() -> None:
     assert [r for r, rs in content().rulesets.items() if rs.agreements] == ["undercroft"]
     g, ev = talk_to("kobold", 3, 3, agreements=False)  # an agreement, in the citadel as shipped
-    assert one(ev, "negotiate")["result"] == "agreement" and g.state.group(one(ev, "negotiate")["group"]).peaceful
-    assert not of(ev, "directions") and not of(ev, "hired") and not of(ev, "trade")
+    assert one(ev, evt.Negotiate).result == "agreement" and g.state.group(one(ev, evt.Negotiate).group).peaceful
+    assert not of(ev, evt.Directions) and not of(ev, evt.Hired) and not of(ev, evt.Trade)
 
 
 def test_kobolds_sell_directions_the_stairs_on_the_map() -> None:
     g, ev = talk_to("kobold", 3, 3)  # 6 - 1 + 2 = 7: agreement
     stairs = g.state.level.map.stairs
-    d = one(ev, "directions")
-    assert d["stairs"] == list(stairs) and d["known"] is False and g.state.level.explored[stairs[1], stairs[0]]
+    d = one(ev, evt.Directions)
+    assert d.stairs == list(stairs) and d.known is False and g.state.level.explored[stairs[1], stairs[0]]
     assert re.match(r"The Kobold tells you the way down", say(g, d))
     # the way there too: the party can travel to the stairs over what it knows
     assert travel.path(g, stairs)
@@ -537,19 +540,19 @@ def test_kobolds_tell_nothing_new_when_the_stairs_are_known() -> None:
     g.state.level.memory[y, x] = True  # seen before the talk
     meet(g, "kobold")
     before = g.state.level.explored.copy()
-    d = one(act(g, Talk(), 3, 3), "directions")
-    assert d["known"] is True and (g.state.level.explored == before).all()  # nothing drawn on the map
+    d = one(act(g, Talk(), 3, 3), evt.Directions)
+    assert d.known is True and (g.state.level.explored == before).all()  # nothing drawn on the map
     assert say(g, d) == "The Kobold points you to the stairs you know already: nothing new."
 
 
 def test_a_failed_talk_sells_nothing() -> None:
     _g, ev = talk_to("kobold", 1, 1)
-    assert not of(ev, "directions")
+    assert not of(ev, evt.Directions)
 
 
 def test_a_sellsword_follows_and_fights_beside_the_party_for_the_floor() -> None:
     g, ev = talk_to("sellsword_for_hire", 3, 4)  # 7 - 2 + 2 = 7: agreement
-    assert one(ev, "hired") and g.state.mode == Mode.EXPLORE
+    assert one(ev, evt.Hired) and g.state.mode == Mode.EXPLORE
     sword = g.state.level.groups[0]
     assert sword.hired and g.hirelings() == [sword] and g.group_at(sword.pos) is None
     # a goblin: the party of four misses (natural 1s), the sellsword hits on 15 + 3 >= 10 for 4, the goblin misses
@@ -557,8 +560,8 @@ def test_a_sellsword_follows_and_fights_beside_the_party_for_the_floor() -> None
     g.start_encounter(foe)
     act(g, Fight())
     ev = act(g, Attack(), 1, 1, 1, 1, 15, 1)
-    hit = one(ev, "hireling_attack")
-    assert hit["hit"] and hit["damage"] == 4 and foe.hp == (1,)
+    hit = one(ev, evt.HirelingAttack)
+    assert hit.hit and hit.damage == 4 and foe.hp == (1,)
     assert say(g, hit) == "The Sellsword for Hire hits Goblin. 4 damage. Goblin at 1."
 
 
@@ -567,15 +570,15 @@ def test_the_hireling_stays_behind_on_the_stairs() -> None:
     walk_to(g, g.state.level.map.stairs)
     assert g.state.level.groups[0].pos == g.state.prev_pos  # it kept one step behind
     ev = act(g, Descend(), NOTHING)  # (the room arrived in: its monster check)
-    assert one(ev, "hireling_left") and not g.state.levels[0].groups
+    assert one(ev, evt.HirelingLeft) and not g.state.levels[0].groups
 
 
 def test_a_peddler_come_to_terms_opens_its_pack() -> None:
     g, ev = talk_to("peddler", 3, 3)  # 6 - 0 + 2 = 8
-    t = one(ev, "trade")
-    assert g.state.mode == Mode.SHOP and t["stock"] == shop.for_sale(g.state)
-    assert set(t["stock"]) <= set(shop.stock(content(), 0))
-    assert one(g.step(LeaveShop()), "shop_left") and g.mode == Mode.EXPLORE
+    t = one(ev, evt.Trade)
+    assert g.state.mode == Mode.SHOP and t.stock == shop.for_sale(g.state)
+    assert set(t.stock) <= set(shop.stock(content(), 0))
+    assert one(g.step(LeaveShop()), evt.ShopLeft) and g.mode == Mode.EXPLORE
 
 
 @pytest.mark.parametrize("monster", ["kobold", "peddler", "sellsword_for_hire"])

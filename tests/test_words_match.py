@@ -7,6 +7,7 @@ import itertools
 
 import tcod.console
 from engine_helpers import content, make_game
+from event_helpers import sample
 from tcod.event import KeySym
 from test_running import chase
 from test_ui_encounter_map import colour_of
@@ -16,7 +17,6 @@ from undercroft.narrate import Narrator, time_left
 from undercroft.rules import items
 from undercroft.rules.actions import Move, Use
 from undercroft.rules.dice import ScriptedDice
-from undercroft.rules.events import Event
 from undercroft.rules.types import Mode
 from undercroft.ui import render
 from undercroft.ui.scenes import SceneStack, game_stack
@@ -26,7 +26,7 @@ from undercroft.ui.session import Session
 
 def test_a_potion_says_how_long_from_now_not_until_which_round() -> None:
     said = Narrator(content(), "undercroft").text(
-        Event("quaff", {"member": 0, "item": "heroism_potion", "effect": "heroism", "bonus": 2, "until": 2120})
+        sample({"type": "quaff", "member": 0, "item": "heroism_potion", "effect": "heroism", "bonus": 2, "until": 2120})
     )
     assert content().items["heroism_potion"].rounds == 30  # (a rest, 60 rounds, outlasts it)
     assert said == "You drink the Potion of Heroism: +2 to hit for 30 more moves, a rest ends it."
@@ -61,7 +61,7 @@ def test_every_duration_on_the_screens_counts_moves_from_now() -> None:
 
 def test_a_refusal_names_the_moment_in_words_and_the_use_list_says_it_short() -> None:
     said = Narrator(content(), "undercroft").text(
-        Event("refused", {"reason": "not_now", "action": "oil", "mode": "encounter"})
+        sample({"type": "refused", "reason": "not_now", "action": "oil", "mode": "encounter"})
     )
     assert said == "You cannot throw oil in an encounter."
     game = make_game("undercroft", dice=ScriptedDice())

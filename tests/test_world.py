@@ -13,6 +13,7 @@ from ui_helpers import isolate_user_data
 from undercroft.content import DataError, load_content
 from undercroft.content.schema import Level
 from undercroft.narrate import Narrator
+from undercroft.rules import events as evt
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.levels import make_level
 from undercroft.rules.names import the
@@ -94,9 +95,9 @@ def test_walking_into_the_set_piece_room_meets_the_unique_by_the_ordinary_proced
         if abs(x - door[0]) + abs(y - door[1]) == 1
     )
     events = walk_to(game, inside, faces=encounter_faces())
-    assert not of(events, "roll", purpose="monster_check")
-    enc = one(events, "encounter")
-    assert st.group(enc["group"]).monster == "embalmer" and st.mode == Mode.ENCOUNTER
+    assert not of(events, evt.Roll, purpose="monster_check")
+    enc = one(events, evt.Encounter)
+    assert st.group(enc.group).monster == "embalmer" and st.mode == Mode.ENCOUNTER
 
 
 def test_a_unique_in_a_table_is_refused(data_copy: Path, mutate: Mutate) -> None:
@@ -125,7 +126,7 @@ def test_each_floor_greets_the_party_with_a_hint_of_what_waits_there() -> None:
     assert narrator.greeting(len(levels)) == "" and Narrator(c, "warden").greeting(0) == ""
     g = make_game("undercroft", 1, ScriptedDice())
     clear_unique(g)
-    text = narrator.text(one(go_down(g), "descend"))
+    text = narrator.text(one(go_down(g), evt.Descend))
     assert text == f"You go down to level 2: The Bone Galleries. {levels[1].greeting}"
 
 

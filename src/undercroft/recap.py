@@ -18,6 +18,7 @@ from pathlib import Path
 from undercroft import paths, record
 from undercroft.content import Content
 from undercroft.narrate import finale
+from undercroft.rules import events as ev
 from undercroft.rules import explore, items
 from undercroft.rules.actions import (
     Action,
@@ -104,28 +105,27 @@ def _note_events(content: Content, game: Game, turn: int, events: list[Event], n
     st = game.state
     floor = st.depth + 1
     for e in events:
-        if e.type == "descend":
-            notes.append(Note(turn, int(e["depth"]) + 1, f"Reached floor {int(e['depth']) + 1}: {e['name']}."))
-        elif e.type == "encounter" and e.get("first"):
-            mon = content.monsters.get(str(e["monster"]))
+        if isinstance(e, ev.Descend):
+            notes.append(Note(turn, e.depth + 1, f"Reached floor {e.depth + 1}: {e.name}."))
+        elif isinstance(e, ev.Encounter) and e.first:
+            mon = content.monsters.get(e.monster)
             if mon is not None and mon.unique:
                 notes.append(Note(turn, floor, f"Met {the(mon.name)}."))
-        elif e.type == "level_up":  # a delver who grows: {"member", "name", "level", "max_hp", ...}
+        elif isinstance(e, ev.LevelUp):  # a delver who grows
             notes.append(
                 Note(
                     turn,
                     floor,
-                    f"{e.get('name', 'You')} reached level {e.get('level')}: HP {e.get('max_hp')}, "
-                    f"MIGHT {e.get('might')}, AGILITY {e.get('agility')}.",
+                    f"{e.name} reached level {e.level}: HP {e.max_hp}, MIGHT {e.might}, AGILITY {e.agility}.",
                 )
             )
-        elif e.type == "victory" and content.monsters[str(e["monster"])].unique:
-            notes.append(Note(turn, floor, f"Killed {the(content.monsters[str(e['monster'])].name)}."))
-        elif e.type == "death":
-            notes.append(Note(turn, floor, f"Killed by {the(str(e['cause']))}."))
-        elif e.type == "won":
-            won = "Won: " + ("slew the last guardian." if e["how"] == "slew" else "went out.")
-            past = finale(content, e.get("guardians") or [])
+        elif isinstance(e, ev.Victory) and content.monsters[e.monster].unique:
+            notes.append(Note(turn, floor, f"Killed {the(content.monsters[e.monster].name)}."))
+        elif isinstance(e, ev.Death):
+            notes.append(Note(turn, floor, f"Killed by {the(e.cause)}."))
+        elif isinstance(e, ev.Won):
+            won = "Won: " + ("slew the last guardian." if e.how == "slew" else "went out.")
+            past = finale(content, e.guardians)
             notes.append(Note(turn, floor, f"{won} {past}".rstrip()))
 
 

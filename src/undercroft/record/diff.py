@@ -11,6 +11,7 @@ from undercroft.content import Content
 from undercroft.record.format import Recording, _text_of
 from undercroft.rules.actions import Action
 from undercroft.rules.digest import PARTS, differing
+from undercroft.rules.events import Refused
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group, Member
 
@@ -86,8 +87,8 @@ def _step(game: Game, action: Action) -> str:
         events = game.step(action)
     except Exception as exc:
         return f"made the engine raise {type(exc).__name__}: {exc}"
-    if len(events) == 1 and events[0].type == "refused":
-        return f"is refused by the engine ({events[0].get('reason', '')})"
+    if len(events) == 1 and isinstance(events[0], Refused):
+        return f"is refused by the engine ({events[0].why.code})"
     return ""
 
 

@@ -24,7 +24,7 @@ from undercroft.record.format import (
 from undercroft.record.reader import stream_recording
 from undercroft.rules.actions import Action
 from undercroft.rules.digest import PARTS, differing
-from undercroft.rules.events import Event
+from undercroft.rules.events import Event, Refused
 from undercroft.rules.game import Game
 from undercroft.rules.names import the
 from undercroft.rules.rng import parse_seed
@@ -119,8 +119,8 @@ class _Replay:
         except Exception as exc:
             exc.add_note(f"replaying {self.path}: at turn {turn} (line {self.line}), action {describe_action(action)}")
             raise
-        if len(events) == 1 and events[0].type == "refused":
-            raise Desync(turn, action, [f"refused: {events[0].get('reason', '')}"], line=self.line)
+        if len(events) == 1 and isinstance(events[0], Refused):
+            raise Desync(turn, action, [f"refused: {events[0].why.code}"], line=self.line)
         if self.on_events is not None:
             self.on_events(turn, action, events)
         if self.verify:

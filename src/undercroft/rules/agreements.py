@@ -14,6 +14,7 @@ does more (:func:`after_terms`):
 
 from __future__ import annotations
 
+from undercroft.rules import events as ev
 from undercroft.rules import items, shop
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
@@ -24,15 +25,14 @@ def after_terms(ctx: Ctx, g: Group, events: list[Event]) -> None:
     """``g`` came to terms with the party: what its agreement brings."""
     st = ctx.state
     what = ctx.monster_of(g).agreement
-    told = {"group": g.id, "monster": g.monster, "count": g.count_told}
     if what == "directions":
         known = items.show_way_down(ctx)
         x, y = st.level.map.stairs
-        events.append(Event("directions", {**told, "stairs": [x, y], "known": known}))
+        events.append(ev.Directions(group=g.id, monster=g.monster, count=g.count_told, stairs=[x, y], known=known))
     elif what == "hireling":
         g.hired = True
         g.pos = st.prev_pos
-        events.append(Event("hired", told))
+        events.append(ev.Hired(group=g.id, monster=g.monster, count=g.count_told))
     elif what == "trade":
         shop.open_shop(ctx, events, g)
 
@@ -50,4 +50,4 @@ def part(ctx: Ctx, events: list[Event]) -> None:
     st = ctx.state
     for g in ctx.hirelings():
         st.level.remove_group(g)
-        events.append(Event("hireling_left", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+        events.append(ev.HirelingLeft(group=g.id, monster=g.monster, count=g.count_told))

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from undercroft.rules import approach, formulas, growth, levels
+from undercroft.rules import events as ev
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice, roll
 from undercroft.rules.events import Event
@@ -51,20 +52,11 @@ def start(
     c = st.combat = Combat(g.id, 1, first == Side.PARTY, False, free_round)
     if st.encounter is None:
         st.encounter = Encounter(g.id, entry=st.prev_pos, first_round=False)
-    events.append(
-        Event(
-            "combat",
-            {"group": g.id, "first": first, "free_round": free_round, "monster": g.monster, "count": g.count_told},
-        )
-    )
+    events.append(ev.Combat(group=g.id, first=first, free_round=free_round, monster=g.monster, count=g.count_told))
     if first == Side.MONSTERS:
         monsters_turn(ctx, g, events)
         if free_round == FreeRound.MONSTERS and st.combat is c:  # the surprised party lost round 1
-            events.append(
-                Event(
-                    "surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told, "side": Side.PARTY}
-                )
-            )
+            events.append(ev.SurprisedSkip(group=g.id, monster=g.monster, count=g.count_told, side=Side.PARTY))
             if _initiative(ctx, g, events) == Side.MONSTERS:  # round 2 in the order of AGILITY (001)
                 c.party_turn = False
                 monsters_turn(ctx, g, events)
@@ -79,16 +71,8 @@ def _initiative(ctx: Ctx, g: Group, events: list[Event]) -> Side:
         formulas.party_acts_first(party_agility, mon.agility, Behaviour.HOLDS_GROUND in mon.behaviours)
     )
     events.append(
-        Event(
-            "initiative",
-            {
-                "party": party_agility,
-                "monster": mon.agility,
-                "first": first,
-                "group": g.id,
-                "monster_id": g.monster,
-                "count": g.count_told,
-            },
+        ev.Initiative(
+            party=party_agility, monster=mon.agility, first=first, group=g.id, monster_id=g.monster, count=g.count_told
         )
     )
     return first
@@ -134,30 +118,27 @@ def member_attack(ctx: Ctx, i: int, g: Group, target: int, events: list[Event]) 
         dealt = formulas.damage(formulas.damage_bonus(m.might, m.weapon, tired, fat), swing.critical, cr, fat)
         g.set_hp(target, max(0, g.hp[target] - dealt))
     events.append(
-        Event(
-            "attack",
-            {
-                "attacker": m.template,
-                "attacker_side": Side.PARTY,
-                "member": i,
-                "target": g.monster,
-                "target_index": target,
-                "group": g.id,
-                "count": len(g.hp),
-                "dice": f"1d{cr.attack_die}",
-                "natural": n,
-                "modifier": bonus,
-                "total": swing.total,
-                "defense": mon.defense,
-                "hit": swing.hit,
-                "critical": swing.critical,
-                "damage": dealt,
-                "target_hp_after": g.hp[target],
-            },
+        ev.PartyAttack(
+            attacker=m.template,
+            attacker_side=Side.PARTY,
+            member=i,
+            target=g.monster,
+            target_index=target,
+            group=g.id,
+            count=len(g.hp),
+            dice=f"1d{cr.attack_die}",
+            natural=n,
+            modifier=bonus,
+            total=swing.total,
+            defense=mon.defense,
+            hit=swing.hit,
+            critical=swing.critical,
+            damage=dealt,
+            target_hp_after=g.hp[target],
         )
     )
     if g.hp[target] <= 0 and swing.hit:
-        events.append(Event("kill", {"group": g.id, "index": target, "monster": g.monster, "count": len(g.hp)}))
+        events.append(ev.Kill(group=g.id, index=target, monster=g.monster, count=len(g.hp)))
 
 
 def oil(ctx: Ctx, target: int, events: list[Event]) -> None:
@@ -175,21 +156,18 @@ def oil(ctx: Ctx, target: int, events: list[Event]) -> None:
     dmg = max(ctx.rules.fatigue.minimum_damage, dmg)
     g.set_hp(target, max(0, g.hp[target] - dmg))
     events.append(
-        Event(
-            "oil",
-            {
-                "item": item,
-                "group": g.id,
-                "target_index": target,
-                "damage": dmg,
-                "target_hp_after": g.hp[target],
-                "monster": g.monster,
-                "count": len(g.hp),
-            },
+        ev.Oil(
+            item=item,
+            group=g.id,
+            target_index=target,
+            damage=dmg,
+            target_hp_after=g.hp[target],
+            monster=g.monster,
+            count=len(g.hp),
         )
     )
     if g.hp[target] <= 0:
-        events.append(Event("kill", {"group": g.id, "index": target, "monster": g.monster, "count": len(g.hp)}))
+        events.append(ev.Kill(group=g.id, index=target, monster=g.monster, count=len(g.hp)))
     after_party_turn(ctx, g, events, attacked=True)
 
 
@@ -197,7 +175,7 @@ def wait(ctx: Ctx, events: list[Event]) -> None:
     """The party holds back this round."""
     st = ctx.state
     c = _fight_of(ctx)
-    events.append(Event("wait", {"combat": True}))
+    events.append(ev.Wait(combat=True))
     after_party_turn(ctx, st.group(c.group), events, attacked=False)
 
 
@@ -210,9 +188,7 @@ def after_party_turn(ctx: Ctx, g: Group, events: list[Event], *, attacked: bool)
         return
     c.party_turn = False
     if c.free_round == FreeRound.PARTY and c.round == 1:  # the surprised monsters lose round 1
-        events.append(
-            Event("surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told, "side": Side.MONSTERS})
-        )
+        events.append(ev.SurprisedSkip(group=g.id, monster=g.monster, count=g.count_told, side=Side.MONSTERS))
         end_round(ctx, g, events)
         if _initiative(ctx, g, events) == Side.MONSTERS:  # round 2 in the order of AGILITY (001)
             c.party_turn, c.party_attacked = False, attacked
@@ -237,23 +213,20 @@ def hirelings_strike(ctx: Ctx, foe: Group, events: list[Event]) -> None:
             dealt = formulas.damage(mon.damage, swing.critical, cr, fat) if swing.hit else 0
             foe.set_hp(target, max(0, foe.hp[target] - dealt))
             events.append(
-                Event(
-                    "hireling_attack",
-                    {
-                        "group": h.id,
-                        "monster": h.monster,
-                        "attacker_index": i,
-                        "target": foe.monster,
-                        "target_index": target,
-                        "count": len(foe.hp),
-                        "natural": n,
-                        "total": swing.total,
-                        "defense": defense,
-                        "hit": swing.hit,
-                        "critical": swing.critical,
-                        "damage": dealt,
-                        "target_hp_after": foe.hp[target],
-                    },
+                ev.HirelingAttack(
+                    group=h.id,
+                    monster=h.monster,
+                    attacker_index=i,
+                    target=foe.monster,
+                    target_index=target,
+                    count=len(foe.hp),
+                    natural=n,
+                    total=swing.total,
+                    defense=defense,
+                    hit=swing.hit,
+                    critical=swing.critical,
+                    damage=dealt,
+                    target_hp_after=foe.hp[target],
                 )
             )
 
@@ -266,16 +239,16 @@ def monsters_turn(ctx: Ctx, g: Group, events: list[Event]) -> None:
     first_turn_of_fight = g.turns == 0 and c.round == 1
     if kneel_back and not first_turn_of_fight:
         g.risen = False
-        events.append(Event("idle", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+        events.append(ev.Idle(group=g.id, monster=g.monster, count=g.count_told))
         st.combat = None
         st.mode = Mode.ENCOUNTER
         return
     acts = formulas.monster_acts(g.turns, mon.acts_every)
     if formulas.holds_back(Behaviour.HOLDS_GROUND in mon.behaviours, c.party_attacked):
         acts = False
-        events.append(Event("holds", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+        events.append(ev.Holds(group=g.id, monster=g.monster, count=g.count_told))
     elif not acts:
-        events.append(Event("slow", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+        events.append(ev.Slow(group=g.id, monster=g.monster, count=g.count_told))
     if acts:
         for i in g.alive:
             monster_attack(ctx, g, i, events)
@@ -297,11 +270,7 @@ def end_round(ctx: Ctx, g: Group, events: list[Event]) -> None:
             if g.hp[i] > before:
                 healed.append(i)
         for i in healed:
-            events.append(
-                Event(
-                    "regenerate", {"group": g.id, "index": i, "hp": g.hp[i], "monster": g.monster, "count": len(g.hp)}
-                )
-            )
+            events.append(ev.Regenerate(group=g.id, index=i, hp=g.hp[i], monster=g.monster, count=len(g.hp)))
     ctx.tick(1)
     c.round += 1
     c.party_turn = True
@@ -325,27 +294,24 @@ def monster_attack(ctx: Ctx, g: Group, i: int, events: list[Event]) -> None:
         dealt = formulas.damage(mon.damage, swing.critical, cr, fat)
         m.hp = max(0, m.hp - dealt)
     events.append(
-        Event(
-            "attack",
-            {
-                "attacker": g.monster,
-                "attacker_side": Side.MONSTERS,
-                "attacker_index": i,
-                "group": g.id,
-                "count": len(g.hp),
-                "target": m.template,
-                "member": tj,
-                "dice": f"1d{cr.attack_die}",
-                "natural": n,
-                "modifier": bonus,
-                "total": swing.total,
-                "defense": m.defense,
-                "hit": swing.hit,
-                "critical": swing.critical,
-                "damage": dealt,
-                "target_hp_after": m.hp,
-                "target_max_hp": m.max_hp,
-            },
+        ev.MonsterAttack(
+            attacker=g.monster,
+            attacker_side=Side.MONSTERS,
+            attacker_index=i,
+            group=g.id,
+            count=len(g.hp),
+            target=m.template,
+            member=tj,
+            dice=f"1d{cr.attack_die}",
+            natural=n,
+            modifier=bonus,
+            total=swing.total,
+            defense=m.defense,
+            hit=swing.hit,
+            critical=swing.critical,
+            damage=dealt,
+            target_hp_after=m.hp,
+            target_max_hp=m.max_hp,
         )
     )
 
@@ -369,15 +335,14 @@ def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
         st.level.items.setdefault(g.pos, []).extend((item, 1) for item in spoils)
         st.level.touch()
     st.mode, st.combat, st.encounter, st.pursuit = Mode.EXPLORE, None, None, None
-    told = {"group": g.id, "monster": g.monster, "count": g.count_told, "gold": gold, "shares": shares}
-    events.append(Event("victory", {**told, "spoils": spoils} if spoils else told))
+    events.append(
+        ev.Victory(group=g.id, monster=g.monster, count=g.count_told, gold=gold, shares=shares, spoils=spoils or None)
+    )
     growth.victory(ctx, g, events)
     if ctx.rs.levels[st.depth].final and not any(gg.origin == Origin.GUARDIAN for gg in st.level.groups):
         st.mode = Mode.WON
         fates = levels.guardian_fates(ctx.content, ctx.ruleset_id, st.level)
-        events.append(
-            Event("won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "slew", "guardians": fates})
-        )
+        events.append(ev.Won(turn=st.turn + 1, depth=st.depth, seed=st.seed, how="slew", guardians=fates))
 
 
 def die(ctx: Ctx, cause: str, events: list[Event]) -> None:
@@ -386,4 +351,4 @@ def die(ctx: Ctx, cause: str, events: list[Event]) -> None:
     st.mode = Mode.DEAD
     st.combat = st.encounter = st.pursuit = None
     st.death = {"cause": cause, "turn": st.turn + 1, "depth": st.depth, "seed": st.seed}
-    events.append(Event("death", dict(st.death)))
+    events.append(ev.Death(cause=cause, turn=st.turn + 1, depth=st.depth, seed=st.seed))

@@ -10,12 +10,13 @@ module (:mod:`~undercroft.rules.explore`, :mod:`~undercroft.rules.encounter`, ..
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
 from undercroft.content import Content
 from undercroft.content.schema import Monster
+from undercroft.rules import events as ev
 from undercroft.rules import formulas, sight
 from undercroft.rules.dice import Dice, DiceSource, Roll, roll
 from undercroft.rules.events import Event
@@ -84,48 +85,44 @@ class Ctx:
         modifier: int = 0,
         target: Any = None,
         result: Callable[[int], str] | None = None,
-        **extra: Any,
+        **extra: Unpack[ev.RollAbout],
     ) -> tuple[int, str]:
         """Roll ``dice`` on ``stream`` for ``purpose``; record a ``roll`` event; return (total, result)."""
         r: Roll = roll(self.dice(stream), dice)
         total = r.total + modifier
         res = result(total) if result else ""
         events.append(
-            Event(
-                "roll",
-                {
-                    "purpose": purpose,
-                    "dice": r.dice,
-                    "faces": list(r.faces),
-                    "modifier": r.modifier + modifier,
-                    "multiplier": r.multiplier,
-                    "total": total,
-                    "target": target,
-                    "result": res,
-                    **extra,
-                },
+            ev.Roll(
+                purpose=purpose,
+                dice=r.dice,
+                faces=list(r.faces),
+                modifier=r.modifier + modifier,
+                multiplier=r.multiplier,
+                total=total,
+                target=target,
+                result=res,
+                **extra,
             )
         )
         return total, res
 
-    def percent(self, events: list[Event], purpose: str, chance: int, stream: str = ENCOUNTER, **extra: Any) -> bool:
+    def percent(
+        self, events: list[Event], purpose: str, chance: int, stream: str = ENCOUNTER, **extra: Unpack[ev.RollAbout]
+    ) -> bool:
         """A percentile check (:func:`formulas.percent`); a certain outcome rolls no die."""
         if not formulas.percent_needs_die(chance):
             ok = formulas.percent(None, chance)
             events.append(
-                Event(
-                    "roll",
-                    {
-                        "purpose": purpose,
-                        "dice": "",
-                        "faces": [],
-                        "modifier": 0,
-                        "multiplier": 1,
-                        "total": None,
-                        "target": chance,
-                        "result": "yes" if ok else "no",
-                        **extra,
-                    },
+                ev.Roll(
+                    purpose=purpose,
+                    dice="",
+                    faces=[],
+                    modifier=0,
+                    multiplier=1,
+                    total=None,
+                    target=chance,
+                    result="yes" if ok else "no",
+                    **extra,
                 )
             )
             return ok

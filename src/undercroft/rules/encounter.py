@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from undercroft.content.schema import Monster, ReactionBand
 from undercroft.rules import approach, combat, formulas
+from undercroft.rules import events as ev
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
@@ -81,7 +82,7 @@ def begin(ctx: Ctx, g: Group, events: list[Event]) -> None:
     if first and Behaviour.SUBMERGED in ctx.monster_of(g).behaviours:
         g.hidden = True
         g.met = True
-        events.append(Event("hidden", {"group": g.id}))
+        events.append(ev.Hidden(group=g.id))
         return
     if first:
         g.met = True
@@ -104,15 +105,8 @@ def _first_meeting(ctx: Ctx, g: Group, events: list[Event]) -> None:
         g.segment = int(st.level.map.segment_of[g.pos[1], g.pos[0]])
         g.unseen = not approach.in_sight(ctx, g)
         events.append(
-            Event(
-                "placed",
-                {
-                    "group": g.id,
-                    "pos": list(g.pos),
-                    "distance": approach.distance(ctx, g),
-                    "rolled": dist,
-                    "out_of_sight": g.unseen,
-                },
+            ev.Placed(
+                group=g.id, pos=list(g.pos), distance=approach.distance(ctx, g), rolled=dist, out_of_sight=g.unseen
             )
         )
     if ctx.proc.surprise:
@@ -156,18 +150,15 @@ def meet(ctx: Ctx, g: Group, events: list[Event], *, first: bool, sighted: bool 
     enc = Encounter(g.id, entry=ctx.way_out(), distance=approach.distance(ctx, g))
     st.mode, st.encounter = Mode.ENCOUNTER, enc
     events.append(
-        Event(
-            "encounter",
-            {
-                "group": g.id,
-                "monster": g.monster,
-                "count": len(g.alive),
-                "hp": list(g.hp),
-                "origin": g.origin,
-                "first": first,
-                "distance": enc.distance,
-                "sighted": sighted,
-            },
+        ev.Encounter(
+            group=g.id,
+            monster=g.monster,
+            count=len(g.alive),
+            hp=list(g.hp),
+            origin=g.origin,
+            first=first,
+            distance=enc.distance,
+            sighted=sighted,
         )
     )
     surprise, g.surprise = g.surprise, Surprise.NONE
@@ -175,19 +166,16 @@ def meet(ctx: Ctx, g: Group, events: list[Event], *, first: bool, sighted: bool 
         enc.party_surprised, enc.monster_surprised = surprise == Surprise.PARTY, surprise == Surprise.MONSTERS
         both = surprise == Surprise.BOTH
         events.append(
-            Event(
-                "surprise",
-                {
-                    "party": both or enc.party_surprised,
-                    "monster": both or enc.monster_surprised,
-                    "monster_id": g.monster,
-                    "count": g.count_told,
-                    "group": g.id,
-                },
+            ev.Surprise(
+                party=both or enc.party_surprised,
+                monster=both or enc.monster_surprised,
+                monster_id=g.monster,
+                count=g.count_told,
+                group=g.id,
             )
         )
         if both:  # 003: "neither side moves nor fights that round": it goes by, and what follows is the next one
-            events.append(Event("round_lost", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+            events.append(ev.RoundLost(group=g.id, monster=g.monster, count=g.count_told))
             round_passes(ctx, events)
     if st.mode != Mode.ENCOUNTER:
         return
@@ -211,7 +199,7 @@ def meet(ctx: Ctx, g: Group, events: list[Event], *, first: bool, sighted: bool 
 def _attacks(ctx: Ctx, g: Group, events: list[Event], *, first: Side | None = None, moved: bool = False) -> None:
     """The monster attacks: it comes at the party (:func:`charge`) and the fight begins (``first``: it strikes
     first)."""
-    events.append(Event("attacks", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+    events.append(ev.Attacks(group=g.id, monster=g.monster, count=g.count_told))
     charge(ctx, g, events, moved=moved)
     combat.start(ctx, g, events, first=first)
 
@@ -239,15 +227,10 @@ def _lets_be(ctx: Ctx, g: Group, events: list[Event]) -> None:
     if g.origin == Origin.WANDERING:
         # It goes its way; until the party's next action it may be pursued (flight.pursue), then it is gone.
         st.fled = g.id
-        events.append(
-            Event(
-                "leaves",
-                {"group": g.id, "monster": g.monster, "count": g.count_told, "distance": approach.distance(ctx, g)},
-            )
-        )
+        events.append(ev.Leaves(group=g.id, monster=g.monster, count=g.count_told, distance=approach.distance(ctx, g)))
     else:
         g.peaceful = True
-        events.append(Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told, "already": False}))
+        events.append(ev.Peaceful(group=g.id, monster=g.monster, count=g.count_told, already=False))
     st.mode, st.encounter = Mode.EXPLORE, None
 
 
@@ -269,9 +252,7 @@ def round_passes(ctx: Ctx, events: list[Event], *, waited: bool = False) -> None
         monster_reacts(ctx, g, events)
     if free:  # the round the surprised side lost is over
         lost = Side.PARTY if free == FreeRound.MONSTERS else Side.MONSTERS
-        events.append(
-            Event("surprised_skip", {"group": g.id, "monster": g.monster, "count": g.count_told, "side": lost})
-        )
+        events.append(ev.SurprisedSkip(group=g.id, monster=g.monster, count=g.count_told, side=lost))
     mon = ctx.monster_of(g)
     if (
         st.mode == Mode.ENCOUNTER
@@ -288,7 +269,7 @@ def standoff(ctx: Ctx, g: Group, events: list[Event]) -> None:
     quiet wanderer, :func:`moves_on`), goes its way or lets the party be, as on a kind reaction."""
     enc = ctx.state.encounter
     assert enc is not None
-    events.append(Event("standoff", {"group": g.id, "monster": g.monster, "count": g.count_told, "rounds": enc.rounds}))
+    events.append(ev.Standoff(group=g.id, monster=g.monster, count=g.count_told, rounds=enc.rounds))
     band = reaction_band(ctx, g)
     if (band is None or band.attacks_chance > 0) and initiates(ctx, g, ctx.monster_of(g)):
         _attacks(ctx, g, events, first=Side.MONSTERS)
@@ -322,15 +303,12 @@ def charge(ctx: Ctx, g: Group, events: list[Event], *, moved: bool = False) -> N
         if not approach.advance(ctx, g, tiles):
             break
         events.append(
-            Event(
-                "approach",
-                {
-                    "group": g.id,
-                    "distance": approach.distance(ctx, g),
-                    "monster": g.monster,
-                    "count": g.count_told,
-                    "out_of_sight": False,
-                },
+            ev.Approach(
+                group=g.id,
+                distance=approach.distance(ctx, g),
+                monster=g.monster,
+                count=g.count_told,
+                out_of_sight=False,
             )
         )
     if st.encounter is not None:
@@ -339,7 +317,7 @@ def charge(ctx: Ctx, g: Group, events: list[Event], *, moved: bool = False) -> N
 
 def wait(ctx: Ctx, events: list[Event]) -> None:
     """The party waits to see what the monster does."""
-    events.append(Event("wait", {"combat": False}))
+    events.append(ev.Wait(combat=False))
     round_passes(ctx, events, waited=True)
 
 
@@ -370,20 +348,13 @@ def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
         if initiates(ctx, g, mon) and not caught_unaware:
             moved = approach.advance(ctx, g, approach.tiles_per_round(ctx, mon.speed)) or moved
         enc.distance = approach.distance(ctx, g)
-        events.append(
-            Event("close", {"group": g.id, "monster": g.monster, "count": g.count_told, "distance": enc.distance})
-        )
+        events.append(ev.Close(group=g.id, monster=g.monster, count=g.count_told, distance=enc.distance))
         if approach.side_by_side(ctx, g) or not moved:
             return
         ctx.tick(1)  # a round goes by with the sides still apart
         enc.first_round = False
         if caught_unaware:
-            events.append(
-                Event(
-                    "surprised_skip",
-                    {"group": g.id, "monster": g.monster, "count": g.count_told, "side": Side.MONSTERS},
-                )
-            )
+            events.append(ev.SurprisedSkip(group=g.id, monster=g.monster, count=g.count_told, side=Side.MONSTERS))
             continue
         band = reaction_band(ctx, g)
         if (
@@ -405,5 +376,5 @@ def break_peace(ctx: Ctx, events: list[Event], group: int = -1) -> None:
     st.encounter = Encounter(g.id, entry=ctx.way_out(), first_round=False)
     st.mode = Mode.ENCOUNTER
     if g.peaceful:
-        events.append(Event("break_peace", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+        events.append(ev.BreakPeace(group=g.id, monster=g.monster, count=g.count_told))
     fight(ctx, events)

@@ -34,6 +34,7 @@ from undercroft.rules import (
     shop,
     unseen,
 )
+from undercroft.rules import events as ev
 from undercroft.rules.chase import fatigue
 from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.events import Event
@@ -69,8 +70,8 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
     st.pos = (x, y)
     if blocker is not None:  # a peaceful monster steps aside: it takes the party's place
         blocker.pos = st.prev_pos
-        events.append(Event("pass", {"group": blocker.id, "monster": blocker.monster, "count": blocker.count_told}))
-    events.append(Event("move", {"from": list(st.prev_pos), "to": [x, y], "segment": new_seg}))
+        events.append(ev.Pass(group=blocker.id, monster=blocker.monster, count=blocker.count_told))
+    events.append(ev.Move(from_=list(st.prev_pos), to=[x, y], segment=new_seg))
     ctx.see()
     if st.mode == Mode.ENCOUNTER and new_seg == st.segment:
         assert st.encounter is not None
@@ -79,7 +80,7 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
             # kneelers rise once the party is inside the room
             ctx.tick(ctx.rules.time.move_rounds)
             g.risen = True
-            events.append(Event("rises", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+            events.append(ev.Rises(group=g.id, monster=g.monster, count=g.count_told))
             combat.start(ctx, g, events)
             return
         encounter.round_passes(ctx, events)  # a step in front of the monster: a round of the meeting
@@ -112,7 +113,7 @@ def pickup(ctx: Ctx, events: list[Event]) -> None:
             st.items[item] = st.items.get(item, 0) + amount
         if it.kind == "treasure":
             st.haul += it.value * amount
-        events.append(Event("pickup", {"item": item, "amount": amount}))
+        events.append(ev.Pickup(item=item, amount=amount))
         items.take_up(ctx, item, events)
 
 
@@ -128,7 +129,7 @@ def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
             g.pos = st.prev_pos  # it rises from the water behind the party, in its own segment
             g.segment = int(st.level.map.segment_of[g.pos[1], g.pos[0]])
             g.met = True
-            events.append(Event("reveal", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+            events.append(ev.Reveal(group=g.id, monster=g.monster, count=g.count_told))
             # It rose behind the party (on the tile it just left): the way out is onward, not back past it.
             st.encounter = Encounter(g.id, entry=st.pos)
             combat.start(ctx, g, events, free_round=FreeRound.MONSTERS)
@@ -136,7 +137,7 @@ def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
         if Behaviour.PASSIVE in mon.behaviours and not g.peaceful and st.pos != st.segment_entry:
             # It "only objects to being walked past" (001): one strike, from the first of them. It is
             # dangerous in numbers only if the party stands in it and fights.
-            events.append(Event("walked_past", {"group": g.id, "monster": g.monster, "count": g.count_told}))
+            events.append(ev.WalkedPast(group=g.id, monster=g.monster, count=g.count_told))
             combat.monster_attack(ctx, g, g.alive[0], events)
             if not ctx.living():
                 combat.die(ctx, mon.name, events)
@@ -157,9 +158,7 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event], entry: tuple[int, int
     # segment it stands in gets no monster check either)
     present = [g for g in ctx.groups_in(seg) if not g.hidden and g.id != st.lost]
     lost = any(g.id == st.lost for g in ctx.groups_in(seg))
-    events.append(
-        Event("enter", {"segment": seg, "kind": s.kind, "visited": visited, **({"passed": st.lost} if lost else {})})
-    )
+    events.append(ev.Enter(segment=seg, kind=s.kind, visited=visited, passed=st.lost if lost else None))
     lv.visit(seg)
     if present:
         # the nearest group is the one met (the others stand behind it); the first listed between equals
@@ -170,9 +169,7 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event], entry: tuple[int, int
         )
         mon = ctx.monster_of(g)
         if g.peaceful:
-            events.append(
-                Event("peaceful", {"group": g.id, "monster": g.monster, "count": g.count_told, "already": True})
-            )
+            events.append(ev.Peaceful(group=g.id, monster=g.monster, count=g.count_told, already=True))
             return
         init_behaviour(g, mon)
         encounter.begin(ctx, g, events)
@@ -181,7 +178,7 @@ def enter_segment(ctx: Ctx, seg: int, events: list[Event], entry: tuple[int, int
         return
     under = next((g for g in ctx.groups_in(seg) if g.hidden), None)
     if under is not None:  # a monster lies under the water here: the segment holds one, nothing else is looked for
-        events.append(Event("hidden", {"group": under.id}))  # (told as on the first entry: the water is still)
+        events.append(ev.Hidden(group=under.id))  # (told as on the first entry: the water is still)
         return
     if ctx.proc.monster_check:
         monster_check.check(ctx, seg, s.kind, visited, events)
@@ -197,10 +194,8 @@ def enter_behind(ctx: Ctx, seg: int, events: list[Event]) -> None:
     s = lv.map.segments[seg]
     visited = bool(lv.visited[seg])
     there = [g for g in ctx.groups_in(seg) if not g.hidden] or [g for g in lv.groups if g.segment == seg and g.hidden]
-    data: dict[str, object] = {"segment": seg, "kind": s.kind, "visited": visited, "behind": True}
-    if there:
-        data["passed"] = there[0].id
-    events.append(Event("enter", data))
+    passed = there[0].id if there else None
+    events.append(ev.Enter(segment=seg, kind=s.kind, visited=visited, behind=True, passed=passed))
     lv.visit(seg)
     if not there and ctx.proc.monster_check:
         monster_check.check(ctx, seg, s.kind, visited, events)
@@ -265,11 +260,7 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
         ctx.tick(ctx.rules.time.move_rounds)
         st.mode = Mode.WON
         fates = guardian_fates(ctx.content, ctx.ruleset_id, st.level)
-        events.append(
-            Event(
-                "won", {"turn": st.turn + 1, "depth": st.depth, "seed": st.seed, "how": "escaped", "guardians": fates}
-            )
-        )
+        events.append(ev.Won(turn=st.turn + 1, depth=st.depth, seed=st.seed, how="escaped", guardians=fates))
         return
     agreements.part(ctx, events)
     growth.descend(ctx, events)
@@ -285,7 +276,7 @@ def descend(ctx: Ctx, events: list[Event]) -> None:
     spec = ctx.rs.levels[st.depth]
     ctx.tick(ctx.rules.time.move_rounds)
     ctx.see()
-    events.append(Event("descend", {"depth": st.depth, "name": spec.name}))
+    events.append(ev.Descend(depth=st.depth, name=spec.name))
     if ctx.rs.shop:
         shop.open_shop(ctx, events)
 

@@ -35,6 +35,7 @@ from undercroft.rules import (
     shop,
     ways_out,
 )
+from undercroft.rules import events as ev
 from undercroft.rules.actions import Action, Move, Run
 from undercroft.rules.canonical import canonical, checksum
 from undercroft.rules.chase import distractions, running
@@ -238,14 +239,14 @@ class Game(Ctx):
         handler = None if st.mode in OVER else HANDLERS.get((st.mode, action.type))
         why = self.refusal(action) if handler is None else self._precheck(action.type)
         if why is not None:
-            return [Event("refused", {"action": action.type, **why.data()})]
+            return [ev.Refused(why=why, action=action.type)]
         assert handler is not None
         events: list[Event] = []
         fled = st.fled
         try:
             handler(self, action, events)
         except Refused as exc:
-            return [Event("refused", {"action": action.type, **exc.reason.data()})]
+            return [ev.Refused(why=exc.reason, action=action.type)]
         if fled and st.fled == fled:  # the party did not pursue the group that went its way: it is gone
             running.let_go(self, events)
         if self.chase_only and st.mode != Mode.CHASE:

@@ -10,6 +10,7 @@ points, and +1 MIGHT or AGILITY at the levels the data names. Event ``level_up``
 
 from __future__ import annotations
 
+from undercroft.rules import events as ev
 from undercroft.rules import formulas
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
@@ -59,16 +60,13 @@ def level_up(ctx: Ctx, i: int, events: list[Event]) -> None:
     if m.level in g.agility_at:
         m.agility += 1
     events.append(
-        Event(
-            "level_up",
-            {
-                "member": i,
-                "name": m.name,
-                "level": m.level,
-                "max_hp": m.max_hp,
-                "might": m.might,
-                "agility": m.agility,
-                "rest_heal": formulas.rest_heal(ctx.rules.time.rest_heal, m.level, g.rest_heal_at),
-            },
+        ev.LevelUp(
+            member=i,
+            name=m.name,
+            level=m.level,
+            max_hp=m.max_hp,
+            might=m.might,
+            agility=m.agility,
+            rest_heal=formulas.rest_heal(ctx.rules.time.rest_heal, m.level, g.rest_heal_at),
         )
     )

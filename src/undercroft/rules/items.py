@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from undercroft.content import Content
 from undercroft.content.schema import Item
 from undercroft.rules import combat, dungeon, encounter, formulas, searches
+from undercroft.rules import events as ev
 from undercroft.rules.chase import running
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
@@ -162,7 +163,7 @@ def read_chart(ctx: Ctx, chart: str, events: list[Event]) -> None:
     st.items[chart] -= 1
     show_way_down(ctx)
     x, y = st.level.map.stairs
-    events.append(Event("charted", {"item": chart, "stairs": [x, y], "out": ctx.rs.levels[st.depth].final}))
+    events.append(ev.Charted(item=chart, stairs=[x, y], out=ctx.rs.levels[st.depth].final))
 
 
 def unhurt(m: Member) -> Reason | None:
@@ -193,12 +194,7 @@ def drink(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
     heal, _ = ctx.roll(events, "heal", heal_dice, ENCOUNTER if st.mode != Mode.COMBAT else COMBAT)
     before = m.hp
     m.hp = min(m.max_hp, m.hp + heal)
-    events.append(
-        Event(
-            "drink",
-            {"member": member, "item": potion, "heal": heal, "healed": m.hp - before, "hp": m.hp, "max_hp": m.max_hp},
-        )
-    )
+    events.append(ev.Drink(member=member, item=potion, heal=heal, healed=m.hp - before, hp=m.hp, max_hp=m.max_hp))
     after_use(ctx, member, events)
 
 
@@ -245,19 +241,15 @@ def quaff(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
         gain = formulas.vigour_gain(it.bonus, it.limit, vigour_given(ctx.content, ctx.rs.growth, m))
         m.max_hp += gain
         m.hp = min(m.max_hp, m.hp + it.bonus)
-        told = {"member": member, "item": potion, "effect": it.effect, "bonus": gain, "until": None}
-        events.append(Event("quaff", {**told, "hp": m.hp, "max_hp": m.max_hp}))
+        events.append(
+            ev.Quaff(member=member, item=potion, effect=it.effect, bonus=gain, until=None, hp=m.hp, max_hp=m.max_hp)
+        )
         return
     if potion not in st.effects:
         _apply(ctx, it, 1)
     st.effects[potion] = st.rounds + it.rounds
     assert it.effect is not None
-    events.append(
-        Event(
-            "quaff",
-            {"member": member, "item": potion, "effect": it.effect, "bonus": it.bonus, "until": st.effects[potion]},
-        )
-    )
+    events.append(ev.Quaff(member=member, item=potion, effect=it.effect, bonus=it.bonus, until=st.effects[potion]))
 
 
 def vigour_given(content: Content, growth: bool, m: Member) -> int:
@@ -277,7 +269,7 @@ def expire(ctx: Ctx, events: list[Event]) -> None:
             del st.effects[potion]
             it = ctx.content.items[potion]
             _apply(ctx, it, -1)
-            events.append(Event("effect_ended", {"item": potion, "effect": it.effect}))
+            events.append(ev.EffectEnded(item=potion, effect=it.effect))
 
 
 def wield(ctx: Ctx, member: int, weapon: str, events: list[Event]) -> None:
@@ -290,12 +282,7 @@ def wield(ctx: Ctx, member: int, weapon: str, events: list[Event]) -> None:
         st.items[m.wielded] = st.items.get(m.wielded, 0) + 1
     old_to_hit = ctx.content.items[m.wielded].to_hit if m.wielded else 0
     m.wielded, m.weapon, m.to_hit = weapon, it.damage, m.to_hit - old_to_hit + it.to_hit
-    events.append(
-        Event(
-            "wield",
-            {"member": member, "item": weapon, "weapon": it.damage, "to_hit": it.to_hit, "damage": m.might + m.weapon},
-        )
-    )
+    events.append(ev.Wield(member=member, item=weapon, weapon=it.damage, to_hit=it.to_hit, damage=m.might + m.weapon))
 
 
 def take_up(ctx: Ctx, item: str, events: list[Event]) -> None:
@@ -355,4 +342,4 @@ def wear(ctx: Ctx, member: int, armour: str, events: list[Event]) -> None:
     m.armour = armour
     m.defense += it.defense
     m.speed -= it.speed_penalty
-    events.append(Event("wear", {"member": member, "item": armour, "defense": m.defense, "speed": m.speed}))
+    events.append(ev.Wear(member=member, item=armour, defense=m.defense, speed=m.speed))

@@ -16,6 +16,7 @@ import numpy as np
 
 from undercroft.content.schema import Level
 from undercroft.rules import encounter, formulas
+from undercroft.rules import events as ev
 from undercroft.rules.context import Ctx, init_behaviour
 from undercroft.rules.dice import Dice
 from undercroft.rules.events import Event
@@ -60,8 +61,9 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
     n = max(1, n)
     treasure, _ = ctx.roll(events, "treasure", mon.treasure, ENCOUNTER, monster=cell.monster)
     treasure = formulas.treasure_share(treasure, ctx.rs.treasure_percent) * hoard
-    told = {"table": table_id, "row": row, "column": col, "monster": cell.monster, "number": n}
-    events.append(Event("table", {**told, "deeper": True} if deep else told))
+    events.append(
+        ev.Table(table=table_id, row=row, column=col, monster=cell.monster, number=n, deeper=True if deep else None)
+    )
     g = Group(st.next_group, cell.monster, [mon.hp] * n, mon.hp, st.depth, seg, far_tile(ctx, seg), origin, treasure)
     st.next_group += 1
     init_behaviour(g, mon)

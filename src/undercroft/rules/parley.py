@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from undercroft.rules import agreements, combat, encounter, formulas
+from undercroft.rules import events as ev
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice, roll
 from undercroft.rules.events import Event
@@ -81,23 +82,20 @@ def talk(ctx: Ctx, events: list[Event]) -> None:
             g.treasure -= tribute
             st.gold += tribute
     events.append(
-        Event(
-            "negotiate",
-            {
-                "group": g.id,
-                "monster": g.monster,
-                "count": g.count_told,
-                "dice": r.dice,
-                "faces": list(r.faces),
-                "reluctance": reluctance,
-                "ability": ability,
-                "use_reluctance": table.use_reluctance,
-                "use_ability": table.use_ability,
-                "modifier": ability - reluctance,
-                "total": total,
-                "result": result,
-                "tribute": tribute,
-            },
+        ev.Negotiate(
+            group=g.id,
+            monster=g.monster,
+            count=g.count_told,
+            dice=r.dice,
+            faces=list(r.faces),
+            reluctance=reluctance,
+            ability=ability,
+            use_reluctance=table.use_reluctance,
+            use_ability=table.use_ability,
+            modifier=ability - reluctance,
+            total=total,
+            result=result,
+            tribute=tribute,
         )
     )
     if g.peaceful:
@@ -131,22 +129,19 @@ def bribe(ctx: Ctx, gold: int, events: list[Event]) -> None:
     r = roll(ctx.dice(ENCOUNTER), Dice(1, b.die))
     accepted = formulas.bribe_accepted(r.total, digit)
     events.append(
-        Event(
-            "bribe",
-            {
-                "group": g.id,
-                "monster": g.monster,
-                "count": g.count_told,
-                "gold": gold,
-                "column": col,
-                "row": row,
-                "digit": digit,
-                "dice": r.dice,
-                "faces": list(r.faces),
-                "total": r.total,
-                "target": digit,
-                "result": "accepted" if accepted else "refused",
-            },
+        ev.Bribe(
+            group=g.id,
+            monster=g.monster,
+            count=g.count_told,
+            gold=gold,
+            column=col,
+            row=row,
+            digit=digit,
+            dice=r.dice,
+            faces=list(r.faces),
+            total=r.total,
+            target=digit,
+            result="accepted" if accepted else "refused",
         )
     )
     if accepted:

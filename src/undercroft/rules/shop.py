@@ -14,6 +14,7 @@ explores on. A weapon bought that is plainly better is taken up at once, as one 
 from __future__ import annotations
 
 from undercroft.content import Content
+from undercroft.rules import events as ev
 from undercroft.rules import items
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import roll
@@ -53,12 +54,19 @@ def open_shop(ctx: Ctx, events: list[Event], peddler: Group | None = None) -> No
             continue
         if s.chance >= 100 or stocked(s.chance, roll(dice, "1d100").total):
             st.wares[s.item] = n
-    wares = {"depth": st.depth, "stock": for_sale(st), "wares": dict(st.wares)}
     if peddler is None:
-        events.append(Event("shop", wares))
+        events.append(ev.Shop(depth=st.depth, stock=for_sale(st), wares=dict(st.wares)))
     else:
-        told = {"group": peddler.id, "monster": peddler.monster, "count": peddler.count_told}
-        events.append(Event("trade", {**told, **wares}))
+        events.append(
+            ev.Trade(
+                group=peddler.id,
+                monster=peddler.monster,
+                count=peddler.count_told,
+                depth=st.depth,
+                stock=for_sale(st),
+                wares=dict(st.wares),
+            )
+        )
 
 
 def buy(ctx: Ctx, number: int, events: list[Event]) -> None:
@@ -76,7 +84,7 @@ def buy(ctx: Ctx, number: int, events: list[Event]) -> None:
     st.gold -= price
     st.wares[item] -= 1
     st.items[item] = st.items.get(item, 0) + 1
-    events.append(Event("bought", {"item": item, "price": price, "gold": st.gold, "left": st.wares[item]}))
+    events.append(ev.Bought(item=item, price=price, gold=st.gold, left=st.wares[item]))
     items.take_up(ctx, item, events)
 
 
@@ -84,4 +92,4 @@ def leave(ctx: Ctx, events: list[Event]) -> None:
     """The party leaves the merchant and explores on."""
     ctx.state.mode = Mode.EXPLORE
     ctx.state.wares = {}
-    events.append(Event("shop_left", {"gold": ctx.state.gold}))
+    events.append(ev.ShopLeft(gold=ctx.state.gold))

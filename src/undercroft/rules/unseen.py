@@ -8,6 +8,7 @@ far as the rounds gone by let it, and the one the party sees is met (:func:`watc
 from __future__ import annotations
 
 from undercroft.rules import approach, encounter
+from undercroft.rules import events as ev
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.state import Group
@@ -39,10 +40,7 @@ def watch(ctx: Ctx, events: list[Event]) -> None:
     for g in sighted:
         if g is not met:  # seen, and known from now on, but not met now
             events.append(
-                Event(
-                    "in_sight",
-                    {"group": g.id, "monster": g.monster, "count": len(g.alive), "distance": approach.distance(ctx, g)},
-                )
+                ev.InSight(group=g.id, monster=g.monster, count=len(g.alive), distance=approach.distance(ctx, g))
             )
     if met is not None:
         encounter.meet(ctx, met, events, first=True, sighted=True)
@@ -68,14 +66,11 @@ def _come(ctx: Ctx, g: Group, events: list[Event]) -> None:
     g.walked += rounds
     if approach.advance(ctx, g, rounds * approach.tiles_per_round(ctx, mon.speed), until=lambda: _seen(ctx, g)):
         events.append(
-            Event(
-                "approach",
-                {
-                    "group": g.id,
-                    "distance": approach.distance(ctx, g),
-                    "monster": g.monster,
-                    "count": g.count_told,
-                    "out_of_sight": not _seen(ctx, g),
-                },
+            ev.Approach(
+                group=g.id,
+                distance=approach.distance(ctx, g),
+                monster=g.monster,
+                count=g.count_told,
+                out_of_sight=not _seen(ctx, g),
             )
         )

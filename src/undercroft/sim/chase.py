@@ -14,6 +14,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+from undercroft.rules import events as ev
 from undercroft.rules.actions import Pursue, Run
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -95,10 +96,10 @@ def _run_odds(game: Game, door: int, later: bool) -> RunOdds | None:
     for e in events:
         if e.type == "leave":
             return RunOdds(1.0, 0.0, 0, "stays")
-        if e.type == "evade":
-            return RunOdds(1.0, 0.0, 0, str(e["reason"]))
-    rolled = [e for e in events if e.type == "roll" and e["purpose"] == "pursuit"]
-    follows = int(rolled[0]["target"]) / 100 if rolled else 1.0  # (no roll: it was settled before: it follows)
+        if isinstance(e, ev.Evade):
+            return RunOdds(1.0, 0.0, 0, e.reason)
+    rolled = [e for e in events if isinstance(e, ev.Roll) and e.purpose == "pursuit"]
+    follows = int(rolled[0].target or 0) / 100 if rolled else 1.0  # (no roll: it was settled before: it follows)
     caught, why = _play_out(fork, events)
     return RunOdds(1.0 - follows if caught else 1.0, follows, caught, why)
 
@@ -113,10 +114,12 @@ def _play_out(fork: Game, events: list[Event]) -> tuple[int, str]:
     for _ in range(MAX_RUNS):
         for e in events:
             rounds += e.type in ROUND_ENDS
-            if e.type == "caught":
-                return (rounds, "") if e["fights"] else (0, "friendly")
-            if e.type in ("escape", "distracted"):
-                return 0, str(e.get("reason", e.get("by", "")))
+            if isinstance(e, ev.Caught):
+                return (rounds, "") if e.fights else (0, "friendly")
+            if isinstance(e, ev.Escape):
+                return 0, e.reason
+            if isinstance(e, ev.Distracted):
+                return 0, e.by
         if fork.mode != Mode.CHASE:
             return 0, ""
         events = fork.step(Run())

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from undercroft.content import Content
+from undercroft.rules import events as ev
 from undercroft.rules.actions import Action, Attack, Fight
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
@@ -150,7 +151,7 @@ def play_out(game: Game, fights: int, seed: int = 1, *, max_rounds: int = MAX_RO
                 swings = monster_turns = 0
                 if st.mode in (Mode.ENCOUNTER, Mode.CHASE):
                     events = _step(game, Fight())
-                    first = next(e.get("first") for e in events if e.type == "combat")
+                    first = next(e.first for e in events if isinstance(e, ev.Combat))
                     monster_turns = 0 if first == Side.PARTY else 1
                 elif st.combat is not None and not st.combat.party_turn:
                     raise ValueError("play_out starts a fight in combat only on the party's turn")
@@ -163,11 +164,10 @@ def play_out(game: Game, fights: int, seed: int = 1, *, max_rounds: int = MAX_RO
                 hits = 0
                 kills: list[int] = []
                 for e in events:
-                    if e.type == "attack" and e.get("hit"):
-                        if e.get("attacker_side") == Side.MONSTERS:
-                            hits += 1
-                        elif e.get("target_hp_after") == 0:
-                            kills.append(int(e.get("natural")))
+                    if isinstance(e, ev.MonsterAttack) and e.hit:
+                        hits += 1
+                    elif isinstance(e, ev.PartyAttack) and e.hit and e.target_hp_after == 0:
+                        kills.append(e.natural)
                 outcomes.append("death" if st.mode == Mode.DEAD else "stalemate" if st.mode == Mode.COMBAT else "win")
                 rounds_out.append(min(max_rounds, math.ceil((swings + monster_turns) / 2)))
                 lost_out.append(start_hp - sum(max(0, m.hp) for m in st.party))
@@ -180,6 +180,6 @@ def play_out(game: Game, fights: int, seed: int = 1, *, max_rounds: int = MAX_RO
 
 def _step(game: Game, action: Action) -> list[Event]:
     events = game.step(action)
-    if events and events[0].type == "refused":
-        raise RuntimeError(f"the engine refused {action.type}: {events[0].get('reason')}")
+    if events and isinstance(events[0], ev.Refused):
+        raise RuntimeError(f"the engine refused {action.type}: {events[0].why.code}")
     return events

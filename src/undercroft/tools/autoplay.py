@@ -19,6 +19,7 @@ from undercroft.bot import POLICIES
 from undercroft.bot.meeting import cornered, fight_win
 from undercroft.content import Content
 from undercroft.record import Recorder, play_step
+from undercroft.rules import events as ev
 from undercroft.rules import formulas
 from undercroft.rules.actions import Action, Bribe, DropFood, DropTreasure, Rest, Run, Talk
 from undercroft.rules.events import Event
@@ -264,14 +265,14 @@ class Ledger:
         st = self.game.state
         here = self.floors[-1]
         for e in events:
-            if e.type == "combat":
+            if isinstance(e, ev.Combat):
                 living = [m for m in st.party if m.hp > 0]
                 self.fight, self.damage = (sum(m.hp for m in living), sum(m.max_hp for m in living)), 0
                 here = replace(here, fights=here.fights + 1)
-            elif e.type == "attack" and e["attacker_side"] == "monsters":
-                self.damage += e["damage"]
-            elif e.type == "bought":
-                here = replace(here, spent=here.spent + e["price"])
+            elif isinstance(e, ev.MonsterAttack):
+                self.damage += e.damage
+            elif isinstance(e, ev.Bought):
+                here = replace(here, spent=here.spent + e.price)
         if self.fight is not None and st.mode != Mode.COMBAT:
             hp, most = self.fight
             here = replace(here, hp_lost=here.hp_lost + min(self.damage, hp) / max(1, most))

@@ -9,6 +9,7 @@ where paying a monster is a bribe (000). The chase itself: :mod:`undercroft.rule
 
 from __future__ import annotations
 
+from undercroft.rules import events as ev
 from undercroft.rules.chase import running
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
@@ -21,7 +22,7 @@ def drop_food(ctx: Ctx, events: list[Event]) -> None:
     food = ctx.item_of("food")
     assert food is not None  # the precheck
     ctx.take_item(food)
-    events.append(Event("drop", {"item": food, "amount": 1}))
+    events.append(ev.Drop(item=food, amount=1))
     _lay(ctx, food, 1)
     _after_drop(ctx, events)
 
@@ -31,7 +32,7 @@ def drop_treasure(ctx: Ctx, events: list[Event]) -> None:
     takes it keeps it. Only in a pursuit, as :func:`drop_food`. The least valuable gem goes first (ours: gold buys
     bribes and wares; a gem only counts when carried out), else gold (:func:`dropped_treasure`)."""
     item, amount, _ = dropped_treasure(ctx, events)
-    events.append(Event("drop", {"item": item, "amount": amount}))
+    events.append(ev.Drop(item=item, amount=amount))
     _lay(ctx, item, amount)
     _after_drop(ctx, events)
 
@@ -88,6 +89,6 @@ def oil(ctx: Ctx, events: list[Event]) -> None:
     d = ctx.content.tables.distractions
     behind = [t for t in p.trail if t != g.pos][-d.oil_tiles :]  # the party's own tile (it runs on) and behind it
     p.fire, p.fire_out, p.balked = behind, p.rounds + 1 + d.oil_slows_rounds, False  # it burns the next rounds
-    told = {"monster": g.monster, "count": g.count_told, "tiles": [list(t) for t in behind]}
-    events.append(Event("oil", {"item": item, "group": g.id, **told}))
+    tiles = [list(t) for t in behind]
+    events.append(ev.Oil(item=item, group=g.id, monster=g.monster, count=g.count_told, tiles=tiles))
     _after_drop(ctx, events)

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from undercroft.rules import events as ev
 from undercroft.rules import formulas
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
@@ -28,7 +29,7 @@ def run_round(ctx: Ctx, events: list[Event]) -> bool:
     if formulas.exhausted_after(st.running_rounds, fat.max_running_rounds):
         st.exhausted = True
         st.rest_rounds = 0
-        events.append(Event("exhausted", {"rounds": st.running_rounds}))
+        events.append(ev.Exhausted(rounds=st.running_rounds))
     return True
 
 
@@ -57,15 +58,7 @@ def rest(ctx: Ctx, events: list[Event]) -> None:
         healed += gain
     hp = [[i, m.hp, m.max_hp] for i, m in enumerate(st.party) if m.alive]
     events.append(
-        Event(
-            "rest",
-            {
-                "rounds": t.rest_rounds,
-                "exhausted": st.exhausted,
-                "healed": healed,
-                "recovered": recovered,
-                "progress": progress,
-                "hp": hp,
-            },
+        ev.Rest(
+            rounds=t.rest_rounds, exhausted=st.exhausted, healed=healed, recovered=recovered, progress=progress, hp=hp
         )
     )

@@ -28,6 +28,7 @@ from typing import Literal
 import numpy as np
 
 from undercroft.rules import approach, formulas, sight
+from undercroft.rules import events as ev
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
 from undercroft.rules.levelmap import LevelMap, Point
@@ -255,15 +256,14 @@ def _fire(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> Outcome | None
     chance = formulas.oil_stop_percent(ctx.content.tables.distractions, ctx.monster_of(g).self_preservation)
     if not chance:  # (no self-preservation: fire means nothing to it)
         p.fire = []
-        events.append(Event("ignored", {"group": g.id, "monster": g.monster, "count": g.count_told, "what": "fire"}))
+        events.append(ev.Ignored(group=g.id, monster=g.monster, count=g.count_told, what="fire"))
         return None
     if p.balked:
         return None
     if ctx.percent(events, "oil_stops", chance, group=g.id):
         return Outcome("distracted", "fire")
     p.balked = True
-    held = {"rounds": p.fire_out - p.rounds, "monster": g.monster, "count": g.count_told}
-    events.append(Event("slowed", {"group": g.id, **held}))
+    events.append(ev.Slowed(group=g.id, rounds=p.fire_out - p.rounds, monster=g.monster, count=g.count_told))
     return None
 
 
@@ -282,8 +282,7 @@ def _lure(ctx: Ctx, p: Pursuit, g: Group, events: list[Event]) -> Outcome | None
                 continue
             chance = formulas.distraction_percent(kind, ctx.content.tables.distractions, mon.intelligent, submerged)
             if not chance:  # (not the kind that stops it)
-                told = {"monster": g.monster, "count": g.count_told, "what": item}
-                events.append(Event("ignored", {"group": g.id, **told}))
+                events.append(ev.Ignored(group=g.id, monster=g.monster, count=g.count_told, what=item))
                 continue
             if ctx.percent(events, f"{kind}_distracts", chance, group=g.id):
                 st.level.items[tile].remove((item, amount))

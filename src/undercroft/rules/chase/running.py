@@ -28,6 +28,7 @@
 from __future__ import annotations
 
 from undercroft.rules import approach, combat, encounter, formulas, ways_out
+from undercroft.rules import events as ev
 from undercroft.rules.chase import fatigue, moves
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
@@ -84,14 +85,12 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     ctx.tick(1)
     st.combat = None
     submerged = Behaviour.SUBMERGED in mon.behaviours
-    events.append(
-        Event("run", {"group": g.id, "door": list(way.door), "to": list(way.landing), "segment": way.segment})
-    )
+    events.append(ev.Run(group=g.id, door=list(way.door), to=list(way.landing), segment=way.segment))
     if Behaviour.KNEELS in mon.behaviours:
         g.risen = False
     if not formulas.follows(ctx.proc.pursuit, mon.pursues):
         _land(ctx, way)
-        events.append(Event("leave", {"group": g.id, "pursued": False, "monster": g.monster, "count": g.count_told}))
+        events.append(ev.Leave(group=g.id, pursued=False, monster=g.monster, count=g.count_told))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     band = encounter.reaction_band(ctx, g)
@@ -105,9 +104,16 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
     )
     if evaded is not None:
         _land(ctx, way)
-        speeds = {"party_speed": party_speed, "monster_speed": monster_speed} if evaded == "faster" else {}
+        fast = evaded == "faster"
         events.append(
-            Event("evade", {"group": g.id, "reason": evaded, "monster": g.monster, "count": g.count_told, **speeds})
+            ev.Evade(
+                group=g.id,
+                reason=evaded,
+                monster=g.monster,
+                count=g.count_told,
+                party_speed=party_speed if fast else None,
+                monster_speed=monster_speed if fast else None,
+            )
         )
         st.mode, st.encounter = Mode.EXPLORE, None
         return
@@ -116,21 +122,14 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         g.pursues, g.pursuit_rolled = ctx.percent(events, "pursuit", chance, group=g.id), True
     if not g.pursues:
         _land(ctx, way)
-        events.append(
-            Event("evade", {"group": g.id, "reason": "no_pursuit", "monster": g.monster, "count": g.count_told})
-        )
+        events.append(ev.Evade(group=g.id, reason="no_pursuit", monster=g.monster, count=g.count_told))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
     fights = band.pursuit_fights if band is not None else True
     trail = moves.start_trail(ctx, st.pos, g.pos)
     st.pursuit = Pursuit(g.id, approach.distance(ctx, g), 0, fights, to=way.landing, trail=trail)
     st.mode = Mode.CHASE
-    events.append(
-        Event(
-            "pursuit",
-            {"group": g.id, "distance": st.pursuit.distance, "monster": g.monster, "count": g.count_told},
-        )
-    )
+    events.append(ev.Pursuit(group=g.id, distance=st.pursuit.distance, monster=g.monster, count=g.count_told))
     if from_fight:
         return  # 003: the chase begins where the fight is; its rounds are the Runs that follow
     pursuit_round(ctx, events)
@@ -164,7 +163,7 @@ def pursue(ctx: Ctx, events: list[Event]) -> None:
     distance = approach.distance(ctx, g)
     st.pursuit = Pursuit(g.id, distance, 0, True, Side.PARTY, trail=moves.start_trail(ctx, g.pos, st.pos))
     st.mode, st.encounter = Mode.CHASE, None
-    events.append(Event("pursue", {"group": g.id, "distance": distance, "monster": g.monster, "count": g.count_told}))
+    events.append(ev.Pursue(group=g.id, distance=distance, monster=g.monster, count=g.count_told))
     keep_running(ctx, events)
 
 
@@ -189,9 +188,7 @@ def let_go(ctx: Ctx, events: list[Event]) -> None:
     gid = st.pursuit.group if st.pursuit is not None and giving_chase else st.fled
     st.fled = 0
     if giving_chase:
-        events.append(
-            Event("let_go", {"group": gid, "monster": st.group(gid).monster, "count": st.group(gid).count_told})
-        )
+        events.append(ev.LetGo(group=gid, monster=st.group(gid).monster, count=st.group(gid).count_told))
         st.mode, st.pursuit = Mode.EXPLORE, None
     _gone(ctx, gid)
 
@@ -213,35 +210,35 @@ def pursuit_round(ctx: Ctx, events: list[Event], *, party_stands: bool = False) 
     g = st.group(p.group)
     p.rounds += 1
     out = moves.round_(ctx, p, g, events, party_stands=party_stands)
-    told = {"monster": g.monster, "count": g.count_told}
+    monster, count = g.monster, g.count_told
     by_party = p.chaser == Side.PARTY
     if out.end == "caught":
         if by_party or p.fights:
-            by = {"by": "party"} if by_party else {}
-            events.append(Event("caught", {"group": g.id, "fights": True, **told, **by}))
+            by = "party" if by_party else None
+            events.append(ev.Caught(group=g.id, fights=True, monster=monster, count=count, by=by))
             st.pursuit = None
             g.peaceful = g.peaceful and not by_party
             combat.start(ctx, g, events)
             return
-        events.append(Event("caught", {"group": g.id, "fights": False, **told}))
+        events.append(ev.Caught(group=g.id, fights=False, monster=monster, count=count))
         g.peaceful = True
         st.mode, st.pursuit, st.encounter = Mode.EXPLORE, None, None
         return
     if out.end == "distracted":
-        events.append(Event("distracted", {"group": g.id, "by": out.by, **told}))
+        events.append(ev.Distracted(group=g.id, by=out.by, monster=monster, count=count))
         st.mode, st.pursuit, st.encounter, st.lost = Mode.EXPLORE, None, None, g.id
         return
     if out.end and by_party:
-        events.append(Event("got_away", {"group": g.id, "distance": p.distance, **told, "reason": out.end}))
+        events.append(ev.GotAway(group=g.id, distance=p.distance, monster=monster, count=count, reason=out.end))
         st.mode, st.pursuit = Mode.EXPLORE, None
         _gone(ctx, g.id)
         return
     if out.end:
-        events.append(Event("escape", {"group": g.id, "distance": p.distance, **told, "reason": out.end}))
+        events.append(ev.Escape(group=g.id, distance=p.distance, monster=monster, count=count, reason=out.end))
         st.mode, st.pursuit, st.encounter, st.lost = Mode.EXPLORE, None, None, g.id
         return
-    extra = {"by": "party"} if by_party else {}
-    events.append(Event("chase", {"group": g.id, "distance": p.distance, "round": p.rounds, **told, **extra}))
+    by = "party" if by_party else None
+    events.append(ev.Chase(group=g.id, distance=p.distance, round=p.rounds, monster=monster, count=count, by=by))
 
 
 def keep_running(ctx: Ctx, events: list[Event]) -> None:
@@ -257,12 +254,7 @@ def keep_running(ctx: Ctx, events: list[Event]) -> None:
         if p.chaser == Side.PARTY:  # too exhausted to chase on: it gets away
             let_go(ctx, events)
             return
-        events.append(
-            Event(
-                "caught",
-                {"group": g.id, "fights": True, "monster": g.monster, "count": g.count_told, "exhausted": True},
-            )
-        )
+        events.append(ev.Caught(group=g.id, fights=True, monster=g.monster, count=g.count_told, exhausted=True))
         st.pursuit = None
         combat.start(ctx, g, events)
 

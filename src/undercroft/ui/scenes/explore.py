@@ -17,7 +17,7 @@ from undercroft import travel
 from undercroft.narrate import plural
 from undercroft.rules import explore
 from undercroft.rules.actions import Action, Descend, Fight, Move, Pursue, Rest
-from undercroft.rules.events import Event
+from undercroft.rules.events import Event, Peaceful, Roll, about_group
 from undercroft.rules.game import Game
 from undercroft.rules.levelmap import Point
 from undercroft.rules.names import The, a_name, group_name, owns_article, the
@@ -334,10 +334,10 @@ class ExploreScene(GameScene):
         seen = travel.visible_groups(game)
         new = seen - trip.seen
         trip.seen = seen
-        found = any(e.type == "roll" and e.get("result") not in ("none", "", None) for e in events)
+        found = any(isinstance(e, Roll) and e.result not in ("none", "") for e in events)
         if self.session.mode != Mode.EXPLORE:
             return ""
-        if any(int(e.get("group", -1)) in self.session.log.unseen for e in events):
+        if any(about_group(e) in self.session.log.unseen for e in events):
             return travel.UNSEEN_STOP
         if any(not quiet(e) for e in events) or found or hp != trip.hp:
             return "" if self.session.log.batch or not found else travel.UNSEEN_STOP
@@ -463,4 +463,4 @@ def wanderer_text(p: Fraction) -> str:
 def quiet(e: Event) -> bool:
     """Whether ``e`` lets a walk go on: a step, a room entered, a roll that found nothing, a turn of rest; and a
     group already at peace letting the party be again (logged: the player knows it, and it will not move)."""
-    return e.type in QUIET_EVENTS or (e.type == "peaceful" and bool(e.get("already")))
+    return e.type in QUIET_EVENTS or (isinstance(e, Peaceful) and e.already)

@@ -23,7 +23,7 @@ from undercroft.narrate import plural, time_left
 from undercroft.narrate.refusals import WHEN
 from undercroft.rules import items
 from undercroft.rules.actions import Action, Drink, Run, Use
-from undercroft.rules.events import Event
+from undercroft.rules.events import Refused
 from undercroft.rules.levelmap import Point
 from undercroft.rules.refusals import Code
 from undercroft.rules.types import Mode
@@ -286,7 +286,7 @@ class GameScene(Scene):
             if why is not None and why.code == Code.NOT_NOW:
                 label += f" (not {WHEN.get(str(why.fields.get('mode', '')), 'now')})"  # "(not in a fight)"
             elif why is not None:
-                said = self.session.narrator.text(Event("refused", why.data()))
+                said = self.session.narrator.text(Refused(why=why))
                 head = said.split(":")[0].split(".")[0]
                 label += f" ({head[:1].lower()}{head[1:]})"
         return label
