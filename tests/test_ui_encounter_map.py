@@ -371,7 +371,7 @@ def test_the_door_list_wraps_a_long_way_at_80x24(monkeypatch: pytest.MonkeyPatch
     top = next(row for row in rows(text) if "┌─ Run: which door?" in row)
     x0, x1 = top.index("┌"), top.index("┐")
     words = " ".join(" ".join(row[x0 + 1 : x1] for row in rows(text)).split())
-    assert "(the way you came): blocked" in words and "Enter: run" in words
+    assert "(the way you came): closed: the monsters stand in front of it" in words and "Enter: run" in words
 
 
 def test_burning_oil_is_drawn_on_the_map_while_it_burns() -> None:
@@ -390,3 +390,27 @@ def test_burning_oil_is_drawn_on_the_map_while_it_burns() -> None:
     p.rounds = 3  # burnt out
     render.draw_map(console, View(game))
     assert "^" not in str(console)
+
+
+def test_the_door_list_names_the_monsters_met_beyond_and_why_a_door_is_closed() -> None:
+    # The warden play test: a door marked "blocked" though no door is blocked in warden (it led back into the room
+    # of the monster the delver was facing), and a door picked blind into a room whose Gaoler was known.
+    game = in_a_new_room("warden", 2)
+    ways = {w.segment: w for w in game.exits()}  # one door into each room or corridor beyond
+    assert len(ways) >= 2, "this room needs doors into two places"
+    first, second = list(ways.values())[:2]
+    gaoler = game.add_group("gaoler", 1, pos=first.landing)
+    gaoler.segment, gaoler.met = first.segment, True  # met in the room beyond the first door
+    game.add_group("orc", 1, pos=first.landing).segment = first.segment  # there too, but never seen: not named
+    knot = game.add_group("ossuary_knot", 1, pos=second.landing)
+    knot.segment = second.segment  # the one faced followed the party in: its room is behind the second door
+    game.start_encounter(knot, meeting=False)
+    driver = Driver(SceneStack(game_stack(Session(content(), game))))
+    now = {w.door: w.blocked for w in game.exits()}
+    assert now[second.door] and not now[first.door]
+    press(driver, KeySym.R)
+    text = " ".join(" ".join(screen(driver).split()).split("│"))
+    text = " ".join(text.split())
+    assert "the Gaoler beyond" in text
+    assert "closed: it leads back to the Ossuary Knot" in text
+    assert "Orc" not in text and "blocked" not in text
