@@ -414,3 +414,15 @@ def test_the_door_list_names_the_monsters_met_beyond_and_why_a_door_is_closed() 
     assert "the Gaoler beyond" in text
     assert "closed: it leads back to the Ossuary Knot" in text
     assert "Orc" not in text and "blocked" not in text
+
+
+def test_a_kneeler_s_reaction_does_not_say_it_may_attack() -> None:
+    """The Iron Abbot, left alone after a drink, "kneels again" while the panel said "hostile, may attack"
+    (play test, turn 668): a kneeler attacks nothing until the party steps further into its room."""
+    game = in_a_new_room()
+    g, driver, session = meet_at(game, "iron_abbot", 1, (1, 1), reaction=(1, 2))  # 3: hostile
+    assert g.reaction_result == "hostile" and not g.risen
+    text = " ".join(panel_text(screen(driver), session).split())
+    assert "Reaction: 3, hostile; kneeling until you step further in" in text and "may attack" not in text
+    g.risen = True  # standing, it may
+    assert "Reaction: 3, hostile, may attack" in " ".join(panel_text(screen(driver), session).split())

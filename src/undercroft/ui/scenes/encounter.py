@@ -213,6 +213,8 @@ class EncounterScene(GameScene):
             )
             if not (game.negotiable(g) and (proc.negotiation or proc.bribery)):  # no offers heard: not told of
                 label = label.split(";")[0]
+            if not g.risen:  # a kneeler attacks nothing until the party steps about its room (or fights)
+                label = f"{label.split(',')[0]}; kneeling until you step further in"
             out.append((f"Reaction: {g.reaction}, {label}", TEXT))
         talk = []
         if g.negotiated:
