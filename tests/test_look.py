@@ -177,3 +177,23 @@ def test_tab_goes_to_an_item_in_sight_and_names_it_with_its_amount() -> None:
     assert scene.cursor == spot
     assert describe(session, spot) == "Floor; here: 30 gold, 2 x Healing Potion."
     assert "30 gold, 2 x" in screen(driver)
+
+
+def test_shift_and_a_vi_key_moves_the_cursor_five_as_shift_and_an_arrow_does() -> None:
+    """Play test: "K" (Shift+k) did nothing in look, though the walking keys move five tiles with Shift, vi-keys
+    included."""
+    driver, _ = exploring()
+    for vi, arrow in (
+        (KeySym.K, KeySym.UP),
+        (KeySym.J, KeySym.DOWN),
+        (KeySym.H, KeySym.LEFT),
+        (KeySym.L, KeySym.RIGHT),
+    ):
+        moved = []
+        for sym in (vi, arrow):
+            scene = look(driver)
+            start = scene.cursor
+            press(driver, sym, mod=Modifier.LSHIFT)
+            moved.append((scene.cursor[0] - start[0], scene.cursor[1] - start[1]))
+            press(driver, KeySym.ESCAPE)
+        assert moved[0] == moved[1] and moved[0] != (0, 0) and max(map(abs, moved[0])) > 1, (vi, moved)

@@ -237,7 +237,7 @@ class LookScene(Scene):
             return None
         d = keymap.direction(name)
         if d is not None:
-            step = 5 if name.startswith("Shift+") else 1
+            step = 5 if name in keymap.SHIFT_WALK else 1
             nx, ny = self.cursor[0] + d[0] * step, self.cursor[1] + d[1] * step
             lv = self.session.game.state.level
             view = self.session.camera.last  # the part of the level on screen: the cursor stays in it
