@@ -5,6 +5,7 @@ the one loop on the null front end; every roll scripted."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -208,7 +209,7 @@ def test_r_with_several_doors_open_asks_which_and_marks_them_on_the_map() -> Non
     assert "Run: which door?" in text
     scene = driver.top
     assert isinstance(scene, DoorScene)
-    order = scene.open_doors()  # clockwise from north
+    order = scene.open_doors()  # the way in first, then clockwise from north
     assert sorted(order) == open_
     for i in order:
         dx, dy = ways[i].door[0] - st.pos[0], ways[i].door[1] - st.pos[1]
@@ -426,3 +427,30 @@ def test_a_kneeler_s_reaction_does_not_say_it_may_attack() -> None:
     assert "Reaction: 3, hostile; kneeling until you step further in" in text and "may attack" not in text
     g.risen = True  # standing, it may
     assert "Reaction: 3, hostile, may attack" in " ".join(panel_text(screen(driver), session).split())
+
+
+def test_the_door_chosen_first_heads_the_list() -> None:
+    """Play test: the door chosen first ("the way you came") sat in the middle of a clockwise list, and one Up took
+    the delver through the wrong door. The way in now heads the list; the others follow clockwise from north."""
+    heads = 0
+    for seed in range(1, 7):
+        game = in_a_new_room("warden", seed)
+        _, driver, _ = face(game, "gaoler")
+        ways = game.exits()
+        if len([w for w in ways if not w.blocked]) < 2:
+            continue
+        press(driver, KeySym.R)
+        scene = driver.top
+        assert isinstance(scene, DoorScene)
+        order = scene.open_doors()
+        assert ways[order[0]].came_in and scene.cursor == 0, seed
+        pos = game.state.pos
+        bearing = [bearing_of(pos, ways[i].door) for i in order[1:]]
+        assert bearing == sorted(bearing), seed  # the others clockwise from north
+        heads += not ways[min(order, key=lambda i: bearing_of(pos, ways[i].door))].came_in
+    assert heads, "no room here where the way in was not first clockwise"
+
+
+def bearing_of(pos: tuple[int, int], door: tuple[int, int]) -> float:
+    """Clockwise from north, in radians, as seen from ``pos``."""
+    return math.atan2(door[0] - pos[0], pos[1] - door[1]) % (2 * math.pi)

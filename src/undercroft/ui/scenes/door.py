@@ -26,12 +26,12 @@ def _bearing(dx: int, dy: int) -> float:
 
 class DoorScene(Scene):
     """Which door to run through: the ways out of the party's room or corridor, marked on the map and listed with
-    where each is from the party ("north-east, 6 tiles"), clockwise from north; a door the monsters stand in
-    front of, or whose room or corridor beyond is the one they stand in, is shown closed, saying why; each door
-    names the monsters met and still there beyond it ("the Gaoler beyond"). The walking keys move the choice (up
-    or left: the one before; down or right: the next), Enter runs through it, ``r`` the way the party came in (or
-    the first open door), a click on a door (on the map or in the list) runs through it, Esc stays. Digits are
-    walking keys, never door numbers."""
+    where each is from the party ("north-east, 6 tiles"), the way in first, then clockwise from north; a door the
+    monsters stand in front of, or whose room or corridor beyond is the one they stand in, is shown closed, saying
+    why; each door names the monsters met and still there beyond it ("the Gaoler beyond"). The walking keys move
+    the choice (up or left: the one before; down or right: the next), Enter runs through it, ``r`` the way the
+    party came in (or the first open door), a click on a door (on the map or in the list) runs through it, Esc
+    stays. Digits are walking keys, never door numbers."""
 
     opaque = False
     keymode = "door"
@@ -47,10 +47,14 @@ class DoorScene(Scene):
         return self.session.game.exits()
 
     def order(self) -> list[int]:
-        """The indexes (in ``game.exits()``) of every door, clockwise from north as seen from the party."""
+        """The indexes (in ``game.exits()``) of every door: the way the party came in first (the one chosen at
+        first, at the top where the eye starts), then clockwise from north as seen from the party."""
         px, py = self.session.game.state.pos
         ways = self.ways()
-        return sorted(range(len(ways)), key=lambda i: (_bearing(ways[i].door[0] - px, ways[i].door[1] - py), i))
+        return sorted(
+            range(len(ways)),
+            key=lambda i: (not ways[i].came_in, _bearing(ways[i].door[0] - px, ways[i].door[1] - py), i),
+        )
 
     def open_doors(self) -> list[int]:
         """The indexes (in ``game.exits()``) of the doors open now, in the order they are listed."""
