@@ -197,3 +197,17 @@ def test_shift_and_a_vi_key_moves_the_cursor_five_as_shift_and_an_arrow_does() -
             moved.append((scene.cursor[0] - start[0], scene.cursor[1] - start[1]))
             press(driver, KeySym.ESCAPE)
         assert moved[0] == moved[1] and moved[0] != (0, 0) and max(map(abs, moved[0])) > 1, (vi, moved)
+
+
+def test_at_80x24_look_lays_the_bar_and_the_log_out_beside_its_panel() -> None:
+    """Play test (lantern moth, turn 61): at 80x24 look was drawn over the left of the status bar and the log,
+    leaving fragments ("  Turn 61  Seed lantern moth", "60 ft away."); the meeting panels lay them out beside
+    themselves, and so does look now."""
+    session = Session(content(), make_game("undercroft", 11))
+    session.log.add("You stop: the Leech-Mother in sight, 60 ft away.")
+    driver = Driver(SceneStack(game_stack(session)), size=(80, 24))
+    look(driver)
+    beside = [row.replace("┘", "│").split("│")[-1] for row in rows(screen(driver))[-4:]]  # right of the panel
+    words = " ".join(" ".join(beside).split())
+    assert "HP 12/12 Lv1" in words  # the bar, from its start, beside the panel
+    assert "You stop: the Leech-Mother in sight, 60 ft away." in words  # the log too, whole
