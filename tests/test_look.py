@@ -211,3 +211,16 @@ def test_at_80x24_look_lays_the_bar_and_the_log_out_beside_its_panel() -> None:
     words = " ".join(" ".join(beside).split())
     assert "HP 12/12 Lv1" in words  # the bar, from its start, beside the panel
     assert "You stop: the Leech-Mother in sight, 60 ft away." in words  # the log too, whole
+
+
+def test_a_fight_not_certain_is_never_told_as_won_for_sure() -> None:
+    """Play test: "win 100%, death <1%" side by side on many flat fights (rounding). A Goblin against a fresh
+    delver: not certain either way, and said so."""
+    from undercroft.sim.odds import fight_odds
+    from undercroft.ui.scenes.look import odds_line
+
+    game = make_game("undercroft", 11)
+    odds = fight_odds(content(), game, game.add_group("goblin", 1))
+    assert odds is not None and 0.995 <= odds.win < 1 and odds.death > 0
+    line = odds_line(odds, "If you fight it")[0]
+    assert line.startswith("If you fight it: win >99%, death <1%,") and "100%" not in line

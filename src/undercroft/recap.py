@@ -211,8 +211,9 @@ BETTER = 0.1  # a way out this much likelier than the one chosen is named as the
 
 
 def _percent(p: float) -> str:
-    """A chance as the panels write it: "60%"; "<1%" for one that is not nil but rounds to it."""
-    return "<1%" if 0 < p < 0.005 else f"{round(100 * p)}%"
+    """A chance as the panels write it: "60%"; "<1%" for one that is not nil but rounds to it, ">99%" for one
+    not certain that rounds to 100%."""
+    return "<1%" if 0 < p < 0.005 else ">99%" if 0.995 <= p < 1 else f"{round(100 * p)}%"
 
 
 def _chances(game: Game, t: Turning) -> dict[str, tuple[str, float]]:

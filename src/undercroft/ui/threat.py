@@ -36,8 +36,9 @@ DROPS: Final[tuple[tuple[str, Literal["food", "treasure"], str], ...]] = (  # (c
 
 
 def pct(p: float) -> str:
-    """A chance as the panels write it: "60%"; "<1%" for a chance that is not nil but rounds to it."""
-    return "<1%" if 0 < p < 0.005 else f"{p:.0%}"
+    """A chance as the panels write it: "60%"; "<1%" for a chance that is not nil but rounds to it, ">99%" for
+    one that is not certain but rounds to 100% (never "win 100%, death <1%" side by side)."""
+    return "<1%" if 0 < p < 0.005 else ">99%" if 0.995 <= p < 1 else f"{p:.0%}"
 
 
 def specs(game: Game, g: Group) -> list[FightSpec]:
