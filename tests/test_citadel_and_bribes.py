@@ -125,11 +125,15 @@ def test_the_citadel_screens_grey_out_run_and_say_why() -> None:
     assert f"Not now: {NO_RUNNING}" in panel_text(screen(driver), session)
 
 
-@pytest.mark.parametrize(("monster", "talks"), [("the_nameless_one", False), ("orc", True)])
-def test_a_monster_that_never_talks_has_no_talk_or_bribe_on_the_panel(monster: str, talks: bool) -> None:
+@pytest.mark.parametrize(
+    ("ruleset", "monster", "talks"),
+    [("citadel", "the_nameless_one", False), ("citadel", "orc", True), ("warden", "wick_trimmer", False)],
+)
+def test_a_monster_that_never_talks_has_no_talk_or_bribe_on_the_panel(ruleset: str, monster: str, talks: bool) -> None:
     """Played: the panel listed Talk and Bribe, greyed, for a thing that will never take either (its lines say
-    "Will not talk or take a bribe."); now they are left off, and the keys still say why."""
-    game = Game(content(), "citadel", 1, dice=TestDice())
+    "Will not talk or take a bribe."), and in warden beside "No talking or bribes here."; now they are left off,
+    and the keys still say why."""
+    game = Game(content(), ruleset, 1, dice=TestDice())
     session = Session(content(), game)
     session.log.add_events(game.start_encounter(game.add_group(monster)), session.narrator)
     driver = Driver(SceneStack(game_stack(session)))
@@ -137,7 +141,8 @@ def test_a_monster_that_never_talks_has_no_talk_or_bribe_on_the_panel(monster: s
     assert ("[t] Talk" in text) is talks and ("Bribe..." in text) is talks and "[f] Fight" in text
     assert "[r] Run" in text  # (the ruleset's rule, not the monster's: greyed, and R says why)
     if not talks:
-        assert "Will not talk or take a bribe." in panel_text(text, session)
+        line = "No talking or bribes here." if ruleset == "warden" else "Will not talk or take a bribe."
+        assert line in panel_text(text, session)
         press(driver, KeySym.T)
         assert "Not now:" in panel_text(screen(driver), session)
 

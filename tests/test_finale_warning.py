@@ -63,7 +63,7 @@ def test_the_engine_says_the_step_leads_to_a_final_guardian_and_what_the_rules_a
 def test_the_warning_asks_and_only_going_in_takes_the_step() -> None:
     """Citadel: the walking key into the Nameless One's room opens the warning and takes no action; staying back
     leaves everything as it was; going in is the ordinary step, and the meeting's panel lists only Fight, Wait and
-    Drink (000: no words, no gold; no running in the citadel) and says so."""
+    Drink (000: no words, no bribes; no running in the citadel) and says so."""
     game, g, step = at_the_door("citadel")
     game.state.party[0].hp -= 1  # (someone hurt: a healing potion is something to do)
     session = Session(content(), game)
@@ -75,7 +75,7 @@ def test_the_warning_asks_and_only_going_in_takes_the_step() -> None:
     warning = box_text(text, "The way out")
     for words in (
         "The Nameless One waits beyond this door",
-        "What will not work: it will not talk; it takes no gold; there is no running from it.",
+        "What will not work: it will not talk; it takes no bribe; there is no running from it.",
         "Once you are in, only a fight gets you past it.",
         "Waiting only lets it strike first.",
         "If you fight it: win",  # (the look panel's odds: what going in is likely to cost)
@@ -91,7 +91,7 @@ def test_the_warning_asks_and_only_going_in_takes_the_step() -> None:
     press(driver, KeySym.G)
     assert game.state.mode == Mode.ENCOUNTER and game.state.front_group() is g
     panel = box_text(screen(driver), "Encounter")
-    assert "A final guardian: no words, no gold, no running; waiting lets it strike first." in panel
+    assert "A final guardian: no words, no bribes, no running; waiting lets it strike first." in panel
     assert "[f] Fight" in panel and "[w] Wait" in panel and "Drink" in panel
     for refused in ("Talk", "Bribe", "Run", "Drop food", "walking keys"):
         assert refused not in panel, refused
@@ -181,3 +181,17 @@ def test_a_death_behind_the_warned_door_is_a_chosen_fight() -> None:
     assert game.state.front_group() is g and not had_a_way_out(game)
     result = play_game(content(), "citadel", 11)
     assert (result.outcome, result.cause, result.choice) == ("dead", "The Nameless One", True)
+
+
+def test_the_lampless_warning_and_look_agree_on_dropped_gold() -> None:
+    """Play test: the Lampless's warning said "it takes no gold" while look said "Chased: gold may stop it (50%)".
+    Both are the rules: it takes no bribe (it will not talk), and gold dropped while it chases may stop it (003)."""
+    from undercroft.ui import threat
+
+    game, g, _ = at_the_door("undercroft")
+    terms = game.finale_terms(g)
+    assert terms is not None
+    lines = threat.finale_lines(game, terms)
+    assert "What will not work: it will not talk; it takes no bribe." in lines
+    assert "What may: running; in a chase, dropped gold may stop it (50%)." in lines
+    assert "Chased: gold may stop it (50%)." in threat.distraction_lines(game, g)

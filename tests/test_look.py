@@ -177,3 +177,50 @@ def test_tab_goes_to_an_item_in_sight_and_names_it_with_its_amount() -> None:
     assert scene.cursor == spot
     assert describe(session, spot) == "Floor; here: 30 gold, 2 x Healing Potion."
     assert "30 gold, 2 x" in screen(driver)
+
+
+def test_shift_and_a_vi_key_moves_the_cursor_five_as_shift_and_an_arrow_does() -> None:
+    """Play test: "K" (Shift+k) did nothing in look, though the walking keys move five tiles with Shift, vi-keys
+    included."""
+    driver, _ = exploring()
+    for vi, arrow in (
+        (KeySym.K, KeySym.UP),
+        (KeySym.J, KeySym.DOWN),
+        (KeySym.H, KeySym.LEFT),
+        (KeySym.L, KeySym.RIGHT),
+    ):
+        moved = []
+        for sym in (vi, arrow):
+            scene = look(driver)
+            start = scene.cursor
+            press(driver, sym, mod=Modifier.LSHIFT)
+            moved.append((scene.cursor[0] - start[0], scene.cursor[1] - start[1]))
+            press(driver, KeySym.ESCAPE)
+        assert moved[0] == moved[1] and moved[0] != (0, 0) and max(map(abs, moved[0])) > 1, (vi, moved)
+
+
+def test_at_80x24_look_lays_the_bar_and_the_log_out_beside_its_panel() -> None:
+    """Play test (lantern moth, turn 61): at 80x24 look was drawn over the left of the status bar and the log,
+    leaving fragments ("  Turn 61  Seed lantern moth", "60 ft away."); the meeting panels lay them out beside
+    themselves, and so does look now."""
+    session = Session(content(), make_game("undercroft", 11))
+    session.log.add("You stop: the Leech-Mother in sight, 60 ft away.")
+    driver = Driver(SceneStack(game_stack(session)), size=(80, 24))
+    look(driver)
+    beside = [row.replace("┘", "│").split("│")[-1] for row in rows(screen(driver))[-4:]]  # right of the panel
+    words = " ".join(" ".join(beside).split())
+    assert "HP 12/12 Lv1" in words  # the bar, from its start, beside the panel
+    assert "You stop: the Leech-Mother in sight, 60 ft away." in words  # the log too, whole
+
+
+def test_a_fight_not_certain_is_never_told_as_won_for_sure() -> None:
+    """Play test: "win 100%, death <1%" side by side on many flat fights (rounding). A Goblin against a fresh
+    delver: not certain either way, and said so."""
+    from undercroft.sim.odds import fight_odds
+    from undercroft.ui.scenes.look import odds_line
+
+    game = make_game("undercroft", 11)
+    odds = fight_odds(content(), game, game.add_group("goblin", 1))
+    assert odds is not None and 0.995 <= odds.win < 1 and odds.death > 0
+    line = odds_line(odds, "If you fight it")[0]
+    assert line.startswith("If you fight it: win >99%, death <1%,") and "100%" not in line

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 import tcod.console
-from engine_helpers import content
+from engine_helpers import content, make_game
+from ui_helpers import Driver, rows
 
 from undercroft.bot import Bot
 from undercroft.rules.rng import parse_seed
@@ -127,3 +128,23 @@ def test_a_group_met_round_a_corner_is_drawn_whole() -> None:
     render.cells(console)["ch"][y, x] = ord(".")
     assert shown_wrongly(session, (80, 24), console) == [f"hobgoblin at {game.creature_tiles(g)[1]}: '.' for 1"]
     session.close()
+
+
+def test_exploring_the_camera_keeps_a_creature_in_sight_on_the_screen() -> None:
+    """Play test (lantern moth, turn 61, 80x24): "You stop: the Leech-Mother in sight, 60 ft away." while she was
+    below the map's bottom edge; the map scrolled only two steps later. Exploring, the camera keeps the creatures
+    in sight on the screen with the party (where both fit), as it keeps the group faced in a meeting."""
+    game = make_game("undercroft", 1)
+    session = Session(content(), game)
+    driver = Driver(SceneStack(game_stack(session)), size=(80, 24))
+    driver.screen()
+    orc = (60, 14)  # in sight, 6 rows above the party (59, 20)
+    assert session.view.visible()[orc[1], orc[0]]
+    game.add_group("orc", 1, pos=orc)
+    origin = session.camera.origin
+    assert origin is not None
+    session.camera.origin = (origin[0], origin[1] + 5)  # a camera left where the orc is a row above the map
+    text = driver.screen()
+    x, y = session.camera.last.to_screen(orc)
+    px, py = session.camera.last.to_screen(game.state.pos)
+    assert 0 < y < py and rows(text)[y][x] == "o" and rows(text)[py][px] == "@"

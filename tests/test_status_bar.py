@@ -50,6 +50,19 @@ def test_a_full_pack_still_shows_the_supplies_a_fight_draws_on() -> None:
     assert str(console).splitlines()[1].rstrip().endswith("!3  !1  ,1")
 
 
+def test_a_narrow_bar_drops_the_level_cap_before_the_supplies() -> None:
+    """Play test (lantern moth, turns 796-980, 80 columns): with four digits of gold the supplies vanished and
+    "Lv5 of 15" stayed, though the cap is the first thing a narrow bar leaves out."""
+    game = make_game("undercroft", 11)
+    game.state.gold, game.state.turn = 1165, 796
+    game.state.party[0].level = 5
+    console = tcod.console.Console(80, 3, order="C")
+    render.draw_status(console, game, y=1, seed="lantern moth")
+    line = str(console).splitlines()[1]
+    assert "Lv5 " in line and "of 15" not in line and line.rstrip().endswith("!2  !1  ,1"), line
+    assert "Turn 796" in line and "Seed lantern moth" in line
+
+
 def test_a_party_on_a_narrow_screen_falls_back_to_the_glyphs() -> None:
     line = bar("crawler", width=80)  # two characters' HP take the room the words would need
     assert "HP Del" in line and "!2" in line and "potions" not in line

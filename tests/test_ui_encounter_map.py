@@ -5,6 +5,7 @@ the one loop on the null front end; every roll scripted."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -208,7 +209,7 @@ def test_r_with_several_doors_open_asks_which_and_marks_them_on_the_map() -> Non
     assert "Run: which door?" in text
     scene = driver.top
     assert isinstance(scene, DoorScene)
-    order = scene.open_doors()  # clockwise from north
+    order = scene.open_doors()  # the way in first, then clockwise from north
     assert sorted(order) == open_
     for i in order:
         dx, dy = ways[i].door[0] - st.pos[0], ways[i].door[1] - st.pos[1]
@@ -371,7 +372,7 @@ def test_the_door_list_wraps_a_long_way_at_80x24(monkeypatch: pytest.MonkeyPatch
     top = next(row for row in rows(text) if "┌─ Run: which door?" in row)
     x0, x1 = top.index("┌"), top.index("┐")
     words = " ".join(" ".join(row[x0 + 1 : x1] for row in rows(text)).split())
-    assert "(the way you came): blocked" in words and "Enter: run" in words
+    assert "(the way you came): closed: the monsters stand in front of it" in words and "Enter: run" in words
 
 
 def test_burning_oil_is_drawn_on_the_map_while_it_burns() -> None:
@@ -390,3 +391,66 @@ def test_burning_oil_is_drawn_on_the_map_while_it_burns() -> None:
     p.rounds = 3  # burnt out
     render.draw_map(console, View(game))
     assert "^" not in str(console)
+
+
+def test_the_door_list_names_the_monsters_met_beyond_and_why_a_door_is_closed() -> None:
+    # The warden play test: a door marked "blocked" though no door is blocked in warden (it led back into the room
+    # of the monster the delver was facing), and a door picked blind into a room whose Gaoler was known.
+    game = in_a_new_room("warden", 2)
+    ways = {w.segment: w for w in game.exits()}  # one door into each room or corridor beyond
+    assert len(ways) >= 2, "this room needs doors into two places"
+    first, second = list(ways.values())[:2]
+    gaoler = game.add_group("gaoler", 1, pos=first.landing)
+    gaoler.segment, gaoler.met = first.segment, True  # met in the room beyond the first door
+    game.add_group("orc", 1, pos=first.landing).segment = first.segment  # there too, but never seen: not named
+    knot = game.add_group("ossuary_knot", 1, pos=second.landing)
+    knot.segment = second.segment  # the one faced followed the party in: its room is behind the second door
+    game.start_encounter(knot, meeting=False)
+    driver = Driver(SceneStack(game_stack(Session(content(), game))))
+    now = {w.door: w.blocked for w in game.exits()}
+    assert now[second.door] and not now[first.door]
+    press(driver, KeySym.R)
+    text = " ".join(" ".join(screen(driver).split()).split("│"))
+    text = " ".join(text.split())
+    assert "the Gaoler beyond" in text
+    assert "closed: it leads back to the Ossuary Knot" in text
+    assert "Orc" not in text and "blocked" not in text
+
+
+def test_a_kneeler_s_reaction_does_not_say_it_may_attack() -> None:
+    """The Iron Abbot, left alone after a drink, "kneels again" while the panel said "hostile, may attack"
+    (play test, turn 668): a kneeler attacks nothing until the party steps further into its room."""
+    game = in_a_new_room()
+    g, driver, session = meet_at(game, "iron_abbot", 1, (1, 1), reaction=(1, 2))  # 3: hostile
+    assert g.reaction_result == "hostile" and not g.risen
+    text = " ".join(panel_text(screen(driver), session).split())
+    assert "Reaction: 3, hostile; kneeling until you step further in" in text and "may attack" not in text
+    g.risen = True  # standing, it may
+    assert "Reaction: 3, hostile, may attack" in " ".join(panel_text(screen(driver), session).split())
+
+
+def test_the_door_chosen_first_heads_the_list() -> None:
+    """Play test: the door chosen first ("the way you came") sat in the middle of a clockwise list, and one Up took
+    the delver through the wrong door. The way in now heads the list; the others follow clockwise from north."""
+    heads = 0
+    for seed in range(1, 7):
+        game = in_a_new_room("warden", seed)
+        _, driver, _ = face(game, "gaoler")
+        ways = game.exits()
+        if len([w for w in ways if not w.blocked]) < 2:
+            continue
+        press(driver, KeySym.R)
+        scene = driver.top
+        assert isinstance(scene, DoorScene)
+        order = scene.open_doors()
+        assert ways[order[0]].came_in and scene.cursor == 0, seed
+        pos = game.state.pos
+        bearing = [bearing_of(pos, ways[i].door) for i in order[1:]]
+        assert bearing == sorted(bearing), seed  # the others clockwise from north
+        heads += not ways[min(order, key=lambda i: bearing_of(pos, ways[i].door))].came_in
+    assert heads, "no room here where the way in was not first clockwise"
+
+
+def bearing_of(pos: tuple[int, int], door: tuple[int, int]) -> float:
+    """Clockwise from north, in radians, as seen from ``pos``."""
+    return math.atan2(door[0] - pos[0], pos[1] - door[1]) % (2 * math.pi)

@@ -191,3 +191,25 @@ def test_a_chart_bought_is_read_from_the_pack_and_the_stairs_come_on_the_map() -
     text = screen(stack)
     assert "You read the Delver's Chart: the way down is on your map (> to go)." in text
     assert st.level.explored[y, x] and "delvers_chart" not in [i for i, n in st.items.items() if n]
+
+
+def test_a_short_list_counts_the_wares_hidden_above_and_below_where_they_are() -> None:
+    """Play test: "... 3 more (the walking keys)" was printed under the list when the hidden wares were above the
+    cursor. At 80x24 each hidden part is counted on its own side of the list, whatever ware is chosen."""
+    import re
+
+    session, stack = at_the_merchant()
+    small = Driver(stack.stack, size=(80, 24))
+    n = len(session.game.state.wares)
+    seen_above = False
+    for _ in range(n):
+        panel = [row.split("│")[1] for row in screen(small).splitlines() if row.count("│") >= 2]
+        listed = [i for i, row in enumerate(panel) if re.search(r"(\d+ g|sold) $", row)]
+        above = [(i, int(m[1])) for i, row in enumerate(panel) if (m := re.search(r"\.\.\. (\d+) more above", row))]
+        below = [(i, int(m[1])) for i, row in enumerate(panel) if (m := re.search(r"\.\.\. (\d+) more below", row))]
+        assert all(i < listed[0] for i, _ in above) and all(i > listed[-1] for i, _ in below)
+        assert len(listed) + sum(k for _, k in above) + sum(k for _, k in below) == n
+        assert any(">" in panel[i] for i in listed)  # the chosen ware is always shown
+        seen_above |= bool(above)
+        press(small, KeySym.DOWN)
+    assert seen_above  # (the list is cut at 80x24)

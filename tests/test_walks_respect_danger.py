@@ -145,3 +145,23 @@ def test_walks_do_not_start_under_the_hp_share_set_and_again_goes_anyway() -> No
     assert game.state.pos == pos
     press(stack, KeySym.X)
     assert game.state.pos != pos and game.state.mode == Mode.EXPLORE
+
+
+def test_a_rest_stopped_by_the_still_water_says_why() -> None:
+    """The play test's "The water is still. You see nothing." that ended a rest without a word: a wanderer that
+    lies under the water (a Cistern Drowner) came. The rest stops (it will rise behind the party), and says why."""
+    dice = TestDice()
+    session = hurt_session(4, dice)
+    stack = SceneStack([ExploreScene(session)])
+    press(stack, KeySym.Z, mod=Modifier.LSHIFT)
+    dice.queue.extend([6, 1, 5, 1])  # a quiet turn, then a wanderer: row 5, column 1 of level 1's, a drowner
+    press(stack, KeySym.R)
+    scene = stack.scenes[0]
+    assert isinstance(scene, ExploreScene)
+    walk_out(stack, scene, 10)
+    said = [t for t, _ in session.log.lines]
+    assert said[-2:] == [
+        "The water is still. You see nothing.",
+        "Your rest is broken after 2 turns: the water is still, and something may lie under it.",
+    ]
+    assert session.game.state.party[0].hp < session.game.state.party[0].max_hp  # not rested: it stopped

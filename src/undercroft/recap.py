@@ -93,7 +93,8 @@ class Story:
 
     notes: list[Note] = field(default_factory=list)
     turning: Turning | None = None  # the decision judged the turning point (:func:`judge`)
-    decisions: list[Turning] = field(default_factory=list)  # every decision of the last meeting, in order
+    # every decision of the last meeting of a lost run, in order ([] for a run not lost: no state is copied)
+    decisions: list[Turning] = field(default_factory=list)
     began: Began | None = None  # the rest that brought the last meeting on, if one did
     cause: str = ""  # what killed the party (its name), "" when it did not die
     ruleset: str = ""
@@ -140,20 +141,22 @@ def _decision(game: Game, action: Action) -> bool:
 
 
 def read_run(content: Content, rec: record.Recording, path: str = "") -> Story:
-    """Replay ``rec`` (the recording of the file ``path``) once: its notes, and the last decision of the last
-    meeting in which the party made a choice."""
+    """Replay ``rec`` (the recording of the file ``path``): its notes, and for a lost run the decisions of its last
+    meeting, the state before each copied in a second replay up to the last of them (a copy at every decision of
+    a long won game held its victory panel back for seconds)."""
     h = rec.header
     game = Game(content, h.ruleset, h.seed)
     out = Story(ruleset=h.ruleset, seed=h.seed, path=path)
     front: int | None = None  # the group in front of the party at its last choice
-    for turn, action, _ in rec.actions:
+    picked: dict[int, tuple[int, Action, int]] = {}  # the last meeting's decisions: action index -> turn, group
+    for i, (turn, action, _) in enumerate(rec.actions):
         g = game.state.front_group()
         gid = g.id if g is not None and game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE) else None
         if gid is not None and type(action) in CHOSE:
             if gid != front:
-                out.decisions = []
+                picked = {}
             if gid != front or _decision(game, action):
-                out.decisions.append(Turning(turn, action, gid, game.snapshot()))
+                picked[i] = (turn, action, gid)
             front = gid
         elif gid is None:
             front = None
@@ -166,6 +169,11 @@ def read_run(content: Content, rec: record.Recording, path: str = "") -> Story:
         _note_events(content, game, turn, events, out.notes)
     if game.state.death is not None:
         out.cause = str(game.state.death["cause"])
+        again = Game(content, h.ruleset, h.seed)
+        for i, (_, action, _) in enumerate(rec.actions[: max(picked, default=-1) + 1]):
+            if i in picked:
+                out.decisions.append(Turning(*picked[i], again.snapshot()))
+            again.step(action)
         out.turning = judge(game, out)
     return out
 
@@ -203,8 +211,9 @@ BETTER = 0.1  # a way out this much likelier than the one chosen is named as the
 
 
 def _percent(p: float) -> str:
-    """A chance as the panels write it: "60%"; "<1%" for one that is not nil but rounds to it."""
-    return "<1%" if 0 < p < 0.005 else f"{round(100 * p)}%"
+    """A chance as the panels write it: "60%"; "<1%" for one that is not nil but rounds to it, ">99%" for one
+    not certain that rounds to 100%."""
+    return "<1%" if 0 < p < 0.005 else ">99%" if 0.995 <= p < 1 else f"{round(100 * p)}%"
 
 
 def _chances(game: Game, t: Turning) -> dict[str, tuple[str, float]]:

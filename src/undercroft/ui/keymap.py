@@ -98,7 +98,8 @@ _WALK_BY_DIR: Final[dict[str, tuple[str, ...]]] = {
 WALK: Final[dict[str, tuple[int, int]]] = {k: _DIRS[d] for d, ks in _WALK_BY_DIR.items() for k in ks}
 WALK_KEYS: Final = tuple(WALK)
 SHIFT_WALK: Final[dict[str, tuple[int, int]]] = {
-    f"Shift+{k}": d for k, d in WALK.items() if f"Shift+{k}" != k and k in _SHIFTABLE
+    **{f"Shift+{k}": d for k, d in WALK.items() if f"Shift+{k}" != k and k in _SHIFTABLE},
+    **{k.upper(): d for k, d in WALK.items() if k.isalpha()},  # the vi-keys with Shift: "K" as typed
 }
 REST_KEYS: Final = ("z", ".", "KP5", "5")
 

@@ -496,13 +496,15 @@ def draw_status(
     width: int | None = None,
 ) -> None:
     """HP x/y, gold, level, turn and seed (as typed, when given) on one bar from ``x``, ``width`` wide (default:
-    the console's); the pack on its right when it fits. A narrow bar leaves out the turn, then the seed, then
-    uses short forms (:func:`status_texts`), rather than cut it."""
+    the console's); the pack on its right when it fits. A narrow bar leaves out the cap (before the pack), the
+    turn, then the seed, then uses short forms (:func:`status_texts`), rather than cut it."""
     width = console.width - x if width is None else width
     console.draw_rect(x, y, width, 1, ord(" "), fg=TEXT, bg=STATUS_BG)
     texts = status_texts(game, seed)
-    text = next((t for t in texts if len(t) + 2 <= width), texts[-1])
     words, glyphs = pack_texts(game)
+    text = next((t for t in texts if len(t) + 2 <= width), texts[-1])
+    if glyphs and text == texts[0] and len(text) + len(glyphs) + 4 > width >= len(texts[1]) + len(glyphs) + 4:
+        text = texts[1]  # the level's cap is the first thing left out: before the supplies
     low = any(m.hp * 3 <= m.max_hp for m in game.state.party if m.alive)
     put_text(console, x + 1, y, text, BAD if low else WHITE, STATUS_BG, width=width - 2)
     for pack in (words, glyphs):  # in words where they fit ("!2 potions"), else the glyphs alone ("!2")

@@ -36,8 +36,9 @@ DROPS: Final[tuple[tuple[str, Literal["food", "treasure"], str], ...]] = (  # (c
 
 
 def pct(p: float) -> str:
-    """A chance as the panels write it: "60%"; "<1%" for a chance that is not nil but rounds to it."""
-    return "<1%" if 0 < p < 0.005 else f"{p:.0%}"
+    """A chance as the panels write it: "60%"; "<1%" for a chance that is not nil but rounds to it, ">99%" for
+    one that is not certain but rounds to 100% (never "win 100%, death <1%" side by side)."""
+    return "<1%" if 0 < p < 0.005 else ">99%" if 0.995 <= p < 1 else f"{p:.0%}"
 
 
 def specs(game: Game, g: Group) -> list[FightSpec]:
@@ -133,11 +134,7 @@ def distraction_lines(game: Game, g: Group) -> list[str]:
     if not (game.proc.running and formulas.follows(game.proc.pursuit, mon.pursues)):
         return []
     d = game.content.tables.distractions
-    submerged = Behaviour.SUBMERGED in mon.behaviours
-    takes = []
-    for _, what, word in DROPS:
-        if formulas.distracted_by(what, mon.intelligent, submerged):
-            takes.append(f"{word} may stop it ({pct(chances.distraction_chance(game, g, what))})")
+    takes = drops_that_stop(game, g)
     out = ["Chased: " + (" and ".join(takes) if takes else "no drop stops it") + "."]
     if mon.self_preservation:
         stops = pct(chances.oil_chance(game, g))
@@ -146,6 +143,17 @@ def distraction_lines(game: Game, g: Group) -> list[str]:
     else:
         out.append("No fear of fire.")
     return out
+
+
+def drops_that_stop(game: Game, g: Group) -> list[str]:
+    """What dropped in a chase may stop ``g`` (003): "gold may stop it (50%)"; [] for none."""
+    mon = game.monster_of(g)
+    submerged = Behaviour.SUBMERGED in mon.behaviours
+    return [
+        f"{word} may stop it ({pct(chances.distraction_chance(game, g, what))})"
+        for _, what, word in DROPS
+        if formulas.distracted_by(what, mon.intelligent, submerged)
+    ]
 
 
 def parley_line(game: Game, g: Group) -> str:
@@ -219,7 +227,7 @@ def run_chance(game: Game, g: Group) -> str:
 
 def finale_short(t: Terms) -> str:
     """The encounter panel's line on a final guardian: what will not work against it ("" when everything may)."""
-    wont = [w for w, ok in (("no words", t.talk), ("no gold", t.bribe), ("no running", t.run)) if not ok]
+    wont = [w for w, ok in (("no words", t.talk), ("no bribes", t.bribe), ("no running", t.run)) if not ok]
     wait = "; waiting lets it strike first" if t.strikes_on_wait else ""
     return f"A final guardian: {', '.join(wont)}{wait}." if wont else ""
 
@@ -233,7 +241,7 @@ def finale_lines(game: Game, t: Terms) -> list[str]:
     if not t.talk:
         wont.append("it will not talk")
     if not t.bribe:
-        wont.append("it takes no gold")
+        wont.append("it takes no bribe")
     if not t.run:
         wont.append("there is no running from it")
     if wont:
@@ -243,6 +251,9 @@ def finale_lines(game: Game, t: Terms) -> list[str]:
         will.append("talk" + (" (and, if that fails, a bribe)" if t.bribe else ""))
     if t.run:
         will.append("running")
+        chase = distraction_lines(game, game.state.group(t.group))  # (only where it would follow a run)
+        if chase and (drops := drops_that_stop(game, game.state.group(t.group))):
+            will.append("in a chase, dropped " + " and ".join(drops))
     if t.walk_past:
         will.append("walking past it: it never closes")
     if will:

@@ -8,6 +8,8 @@ from collections.abc import Callable
 import tcod.console
 import tcod.event
 
+from undercroft.rules.names import group_name, the
+from undercroft.rules.state import Group
 from undercroft.rules.ways_out import Exit
 from undercroft.ui import keymap, render
 from undercroft.ui.layout import Layout, panel_on_right
@@ -24,10 +26,12 @@ def _bearing(dx: int, dy: int) -> float:
 
 class DoorScene(Scene):
     """Which door to run through: the ways out of the party's room or corridor, marked on the map and listed with
-    where each is from the party ("north-east, 6 tiles"), clockwise from north; a door the monsters stand in
-    front of is shown blocked. The walking keys move the choice (up or left: the one before; down or right: the
-    next), Enter runs through it, ``r`` the way the party came in (or the first open door), a click on a door
-    (on the map or in the list) runs through it, Esc stays. Digits are walking keys, never door numbers."""
+    where each is from the party ("north-east, 6 tiles"), the way in first, then clockwise from north; a door the
+    monsters stand in front of, or whose room or corridor beyond is the one they stand in, is shown closed, saying
+    why; each door names the monsters met and still there beyond it ("the Gaoler beyond"). The walking keys move
+    the choice (up or left: the one before; down or right: the next), Enter runs through it, ``r`` the way the
+    party came in (or the first open door), a click on a door (on the map or in the list) runs through it, Esc
+    stays. Digits are walking keys, never door numbers."""
 
     opaque = False
     keymode = "door"
@@ -43,10 +47,14 @@ class DoorScene(Scene):
         return self.session.game.exits()
 
     def order(self) -> list[int]:
-        """The indexes (in ``game.exits()``) of every door, clockwise from north as seen from the party."""
+        """The indexes (in ``game.exits()``) of every door: the way the party came in first (the one chosen at
+        first, at the top where the eye starts), then clockwise from north as seen from the party."""
         px, py = self.session.game.state.pos
         ways = self.ways()
-        return sorted(range(len(ways)), key=lambda i: (_bearing(ways[i].door[0] - px, ways[i].door[1] - py), i))
+        return sorted(
+            range(len(ways)),
+            key=lambda i: (not ways[i].came_in, _bearing(ways[i].door[0] - px, ways[i].door[1] - py), i),
+        )
 
     def open_doors(self) -> list[int]:
         """The indexes (in ``game.exits()``) of the doors open now, in the order they are listed."""
@@ -58,6 +66,31 @@ class DoorScene(Scene):
         px, py = self.session.game.state.pos
         dx, dy = way.door[0] - px, way.door[1] - py
         return "the door you stand in" if dx == dy == 0 else render.compass(dx, dy)
+
+    def beyond(self, way: Exit) -> str:
+        """What the party knows of the room or corridor beyond a door: the groups met there and still living
+        (never one out of sight or under the water), "" for none. A closed door says why: "leads back to the
+        Ossuary Knot", or the monsters stand in front of it."""
+        game = self.session.game
+        faced = game.state.front_group()
+        known = [
+            g
+            for g in game.state.level.groups
+            if g.segment == way.segment and g.met and not g.hidden and not g.unseen and not g.defeated
+        ]
+        known.sort(key=lambda g: g is not faced)  # (the group faced first)
+
+        def name(g: Group) -> str:
+            mon = game.monster_of(g)
+            told, many = group_name(mon.name, mon.plural, g.count_told)
+            return f"{g.count_told} {told}" if many else the(told)
+
+        names = ", ".join(name(g) for g in known)
+        if way.blocked:
+            if faced is not None and faced.segment == way.segment:
+                return f"closed: it leads back to {names or name(faced)}"
+            return "closed: the monsters stand in front of it"
+        return f"{names} beyond" if names else ""
 
     def handlers(self) -> dict[str, Callable[[str], Transition | None]]:
         return {
@@ -139,7 +172,8 @@ class DoorScene(Scene):
             chosen = not way.blocked and doors.index(i) == self.cursor
             mark = "x" if way.blocked else ">" if chosen else "+"
             colour = FAINT if way.blocked else render.KEY if chosen else TEXT
-            for k, part in enumerate(render.wrap(f"{label}: blocked" if way.blocked else label, w - 6)):
+            known = self.beyond(way)
+            for k, part in enumerate(render.wrap(f"{label}: {known}" if known else label, w - 6)):
                 if chosen:  # (a long one on two rows, under its mark)
                     console.draw_rect(px + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)
                 bg = render.SELECT_BG if chosen else None
@@ -157,4 +191,4 @@ class DoorScene(Scene):
             ]
             y += render.put_lines(console, px + 2, y, w - 4, [(h, DIM) for h in hints]) + 1
         if any(way.blocked for way in ways):
-            render.put_lines(console, px + 2, y, w - 4, [("x: blocked, the monsters stand in front of it.", DIM)])
+            render.put_lines(console, px + 2, y, w - 4, [("x: closed to a run (the list says why).", DIM)])

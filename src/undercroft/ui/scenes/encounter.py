@@ -46,8 +46,9 @@ ENCOUNTER_CHOICES: list[tuple[str, str, Action]] = [  # (keymap command, label, 
 ]
 
 
-#: refusals that are the monster's own and hold for the whole meeting: its choice is left off rather than greyed
-NEVER = frozenset({Code.UNNEGOTIABLE, Code.UNBRIBABLE})
+#: refusals that hold for the whole meeting, the monster's own or the ruleset's (``warden`` has no talk and no
+#: bribes: "No talking or bribes here."): its choice is left off rather than greyed, its key still says why
+NEVER = frozenset({Code.UNNEGOTIABLE, Code.UNBRIBABLE, Code.NO_TALKING, Code.NO_BRIBERY})
 #: refusals of a choice that cannot help in a meeting at all (a drop stops only a pursuer; oil is for a fight or a
 #: chase): left off, their keys still say why
 NO_HELP = frozenset({Code.NOT_FLEEING, Code.NOT_NOW})
@@ -88,8 +89,9 @@ class EncounterScene(GameScene):
 
     def choices(self) -> list[tuple[str, str, Action]]:
         """The panel's choices: every one, greyed where the engine refuses it now (a ruleset's missing procedure too:
-        the refusal says why), but talk and bribe to a monster that never takes either (the lines above say "Will
-        not talk"); before a final guardian (a warned finale) only those the engine allows."""
+        the refusal says why), but talk and bribe where they never can be (a monster that never takes either, a
+        ruleset without them: the lines above say so); before a final guardian (a warned finale) only those the
+        engine allows."""
         game = self.session.game
         if self.finale():
             return [c for c in ENCOUNTER_CHOICES if game.legal(c[2])]
@@ -211,6 +213,8 @@ class EncounterScene(GameScene):
             )
             if not (game.negotiable(g) and (proc.negotiation or proc.bribery)):  # no offers heard: not told of
                 label = label.split(";")[0]
+            if not g.risen:  # a kneeler attacks nothing until the party steps about its room (or fights)
+                label = f"{label.split(',')[0]}; kneeling until you step further in"
             out.append((f"Reaction: {g.reaction}, {label}", TEXT))
         talk = []
         if g.negotiated:

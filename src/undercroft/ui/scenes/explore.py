@@ -316,6 +316,8 @@ class ExploreScene(GameScene):
             why = cause.removeprefix("You stop: ").rstrip(".") if cause else ""
             if not why and self.session.mode != Mode.EXPLORE:
                 why = "something comes"  # (a wanderer: the lines above say who, when it is seen)
+            if not why and any(e.type == "hidden" for e in events):  # a wanderer that lies under the water here
+                why = "the water is still, and something may lie under it"
             if why:
                 self.session.log.add(f"Your rest is broken after {plural(trip.turns, 'turn')}: {why}.", "refused")
         elif self.rested():

@@ -311,11 +311,11 @@ class GameScene(Scene):
 
     def faced(self) -> tuple[Point, ...]:
         """The tiles of the creatures the party faces, as the map shows them: kept in view beside the panel with
-        the party."""
+        the party; with none faced, those in sight (a walk that stops for one in sight shows it)."""
         game = self.session.game
         g = game.state.front_group()
         if g is None:
-            return ()
+            return tuple(self.session.view.creatures())
         return tuple(p for p, (shown, _) in self.session.view.creatures().items() if shown is g)
 
     def draw_world(

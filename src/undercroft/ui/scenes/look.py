@@ -239,7 +239,7 @@ class LookScene(Scene):
             return None
         d = keymap.direction(name)
         if d is not None:
-            step = 5 if name.startswith("Shift+") else 1
+            step = 5 if name in keymap.SHIFT_WALK else 1
             nx, ny = self.cursor[0] + d[0] * step, self.cursor[1] + d[1] * step
             lv = self.session.game.state.level
             view = self.session.camera.last  # the part of the level on screen: the cursor stays in it
@@ -283,6 +283,8 @@ class LookScene(Scene):
         w = r.w
         h = r.h  # the whole side: over a panel of the scene below, it covers it whole, never a part of it
         render.panel(console, r.x, r.y, w, h, "Look")
+        if below is None and not layout.tall:  # over the bar and the log: laid out again beside it, as a meeting's
+            self.bar_and_log(console, layout, r)
         pages = render.paged(lines, w - 4, max(1, h - 5))
         page = self.page = self.page % len(pages)
         for i, (text, colour) in enumerate(pages[page]):
@@ -291,3 +293,14 @@ class LookScene(Scene):
         if len(pages) > 1:
             hint = f"Space: more ({page + 1}/{len(pages)})  Esc: back"
         render.put_text(console, r.x + 2, r.y + h - 2, hint, DIM, width=w - 4)
+
+    def bar_and_log(self, console: tcod.console.Console, layout: Layout, r: Rect) -> None:
+        """The status bar and the newest messages in the columns beside the look's panel (where the scene below
+        drew them across the whole width: a short screen's panel takes the whole side, their rows too)."""
+        x0, x1 = layout.text_columns(r)
+        bottom = layout.log_y + layout.log_rows
+        console.draw_rect(x0, layout.status_y, x1 - x0, bottom - layout.status_y, ord(" "), fg=TEXT, bg=render.BLACK)
+        session = self.session
+        render.draw_status(console, session.game, layout.status_y, seed=session.seed_label, x=x0, width=x1 - x0)
+        log = session.log
+        render.draw_log(console, log.lines, layout.log_y, layout.log_rows, fresh=log.fresh, x=x0, width=x1 - x0)

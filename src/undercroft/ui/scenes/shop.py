@@ -172,6 +172,12 @@ class ShopScene(GameScene):
         if len(wares) > room:
             first = max(0, min(len(wares) - (room - 1), self.cursor - (room - 1) // 2))
             last = first + room - 1
+            if first > 0 and last < len(wares):  # hidden above and below: a line for each
+                first += int(self.cursor >= last - 1)
+                last = first + room - 2
+        if first:
+            render.put_text(console, x + 4, y, f"... {first} more above (walking keys)", DIM, width=w - 6)
+            y += 1
         for i in range(first, last):
             it = game.content.items[wares[i]]
             price = it.price or 0
@@ -187,8 +193,8 @@ class ShopScene(GameScene):
             render.put_text(console, x + w - 8, y, f"{told:>6}", KEY if sel else TEXT if left else DIM)
             self.buttons.add(x + 1, y, w - 2, i)
             y += 1
-        if last - first < len(wares):
-            more = f"... {len(wares) - (last - first)} more (the walking keys)"
+        if last < len(wares):
+            more = f"... {len(wares) - last} more below (walking keys)"
             render.put_text(console, x + 4, y, more, DIM, width=w - 6)
             y += 1
         y += 1
