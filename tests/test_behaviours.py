@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import (
     NOTHING,
     act,
@@ -44,6 +45,7 @@ def step_inside(game: Game) -> list[Event]:
 # --- passive: the sump leeches ---------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-run-7")
 def test_passive_never_initiates_and_objects_once_when_walked_past() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     g, ev = meet(game, "sump_leeches", 2, faces=encounter_faces(reaction=ATTACKS))
@@ -64,6 +66,7 @@ def test_passive_never_initiates_and_objects_once_when_walked_past() -> None:
     assert st.party[0].hp == 12 - 2 and st.mode == "explore"
 
 
+@pytest.mark.clause("001-run-7")
 def test_passive_lets_the_party_leave_the_way_it_came() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     _g, ev = meet(game, "sump_leeches", 2, faces=encounter_faces())
@@ -77,6 +80,7 @@ def test_passive_lets_the_party_leave_the_way_it_came() -> None:
 # --- kneels: the wick-trimmer ----------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-small-2", "001-small-3", "001-small-5")
 def test_kneels_until_inside_then_rises_acts_every_other_round_and_kneels_again() -> None:
     game = make_game("warden", dice=ScriptedDice())
     g, ev = meet(game, "wick_trimmer")  # the Warden: a monster means a fight, but it is kneeling
@@ -98,6 +102,7 @@ def test_kneels_until_inside_then_rises_acts_every_other_round_and_kneels_again(
     assert one(ev, evt.Rises) and st.mode == "combat"
 
 
+@pytest.mark.clause("001-small-4")
 def test_kneeler_does_not_follow() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     g, _ = meet(game, "wick_trimmer", faces=encounter_faces(reaction=ATTACKS))
@@ -113,6 +118,7 @@ def test_kneeler_does_not_follow() -> None:
 # --- submerged: the cistern drowner ----------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-small-6", "001-small-7")
 def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     g, ev = meet(game, "cistern_drowner")  # no die: it is under the water
@@ -142,6 +148,7 @@ def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() ->
     # (food on its way: tests/test_chase_map.py, on a map drawn for it)
 
 
+@pytest.mark.clause("001-small-6")
 def test_submerged_stays_down_when_the_party_steps_back_out_the_way_it_came() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     g, _ = meet(game, "cistern_drowner")
@@ -152,6 +159,7 @@ def test_submerged_stays_down_when_the_party_steps_back_out_the_way_it_came() ->
     assert rolls(ev, "monster_check")  # the segment it stepped back into has its entry procedure as ever
 
 
+@pytest.mark.clause("001-small-6")
 def test_walking_back_in_over_a_submerged_monster_tells_the_still_water_again_and_checks_for_nothing() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     g, _ = meet(game, "cistern_drowner")
@@ -163,6 +171,7 @@ def test_walking_back_in_over_a_submerged_monster_tells_the_still_water_again_an
     assert say(game, one(ev, evt.Hidden)) == "The water is still. You see nothing."
 
 
+@pytest.mark.clause("001-small-7")
 def test_submerged_catches_a_party_that_is_not_faster() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     _g, _ = meet(game, "cistern_drowner")
@@ -192,6 +201,7 @@ def test_the_segment_stepped_into_when_it_rises_gets_its_entry_once_the_fight_is
 # --- regenerates: the ossuary knot -----------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-small-8")
 def test_regenerates_every_round_up_to_its_maximum() -> None:
     game = make_game("warden", dice=ScriptedDice())
     g, _ = meet(game, "ossuary_knot")
@@ -212,6 +222,7 @@ def test_regenerates_every_round_up_to_its_maximum() -> None:
 # --- holds its ground: the patient one -------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-end-4", "001-end-5")
 def test_holds_ground_only_strikes_after_a_swing_and_never_pursues() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     g, ev = meet(game, "the_patient_one", faces=encounter_faces(reaction=ATTACKS))
@@ -233,6 +244,7 @@ def test_holds_ground_only_strikes_after_a_swing_and_never_pursues() -> None:
     assert one(ev, evt.Leave).pursued is False and st.mode == "explore" and not rolls(ev, "pursuit")
 
 
+@pytest.mark.clause("001-fight-1")
 def test_the_armour_and_the_brute_simply_fight() -> None:
     game = make_game("warden", dice=ScriptedDice())
     _g, ev = meet(game, "gaoler", faces=(1,))  # the Warden: a fight at once; AGILITY 4 against 3: it strikes first

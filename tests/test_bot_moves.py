@@ -4,6 +4,7 @@ fight it anyway. Scripted dice, the engine's public interface."""
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import NOTHING, act, encounter_faces, make_game, of, one, script, walk_into, walk_to
 
 from undercroft.bot import Bot
@@ -45,6 +46,7 @@ def steps(a: tuple[int, int], b: tuple[int, int]) -> int:
 # --- a group out of sight ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-distance-3")
 def test_the_bot_knows_nothing_of_a_group_out_of_sight() -> None:
     game = in_a_new_room()
     st = game.state

@@ -269,6 +269,7 @@ def swings_to_kill(hp: int, damage: int) -> int:
     return math.ceil(hp / damage)
 
 
+@pytest.mark.clause("001-roll-5")
 def test_standard_damage_is_six(rows: dict[tuple[str, str], Tally]) -> None:
     c = shipped()
     delver = c.party["delver"]
@@ -278,6 +279,7 @@ def test_standard_damage_is_six(rows: dict[tuple[str, str], Tally]) -> None:
     assert set().union(*(t.hit_damage for t in rows.values())) == {6}
 
 
+@pytest.mark.clause("001-roll-6", "001-meet-1")
 def test_the_text_prints_these_numbers() -> None:
     m = shipped().monsters
     printed = {  # hp, defense (None: the text does not print it), damage
@@ -295,6 +297,7 @@ def test_the_text_prints_these_numbers() -> None:
         assert defense is None or m[mid].defense == defense, mid
 
 
+@pytest.mark.clause("001-fight-1")
 def test_the_armour_needs_three_connected_swings_and_lands_two_or_three(rows: dict[tuple[str, str], Tally]) -> None:
     harness = shipped().monsters["empty_harness"]
     assert swings_to_kill(harness.hp, 6) == 3
@@ -303,6 +306,7 @@ def test_the_armour_needs_three_connected_swings_and_lands_two_or_three(rows: di
     assert 2.0 <= t.monster_hits_mean <= 3.0, t.row()
 
 
+@pytest.mark.clause("001-fight-2")
 def test_the_brute_kills_in_three_hits_and_gets_four_rounds(rows: dict[tuple[str, str], Tally]) -> None:
     gaoler = shipped().monsters["gaoler"]
     assert 3 * gaoler.damage >= 12 > 2 * gaoler.damage
@@ -311,6 +315,7 @@ def test_the_brute_kills_in_three_hits_and_gets_four_rounds(rows: dict[tuple[str
     assert 3.5 <= t.rounds_mean <= 4.5, t.row()
 
 
+@pytest.mark.clause("001-end-1")
 def test_the_unlit_needs_four_swings_and_kills_in_two(rows: dict[tuple[str, str], Tally]) -> None:
     unlit = shipped().monsters["the_unlit"]
     assert swings_to_kill(unlit.hp, 6) == 4
@@ -320,6 +325,7 @@ def test_the_unlit_needs_four_swings_and_kills_in_two(rows: dict[tuple[str, str]
     assert t.clean_win_connected <= {4}  # the rare win without a 20 took four connected swings
 
 
+@pytest.mark.clause("001-end-3", "001-end-5")
 def test_the_patient_one_strikes_only_when_you_swing_four_times(rows: dict[tuple[str, str], Tally]) -> None:
     patient = shipped().monsters["the_patient_one"]
     assert swings_to_kill(patient.hp, 6) == 4
@@ -332,6 +338,7 @@ def test_the_patient_one_strikes_only_when_you_swing_four_times(rows: dict[tuple
     assert 3.5 <= t.swings_mean <= 4.5, t.row()  # "and then it happens four times"
 
 
+@pytest.mark.clause("001-meet-2")
 def test_four_kill_a_careless_delver_two_a_careful_one(rows: dict[tuple[str, str], Tally]) -> None:
     careless_killers = {m for m in EIGHT if rows[m, "careless"].death_rate >= KILLS}
     careful_killers = {m for m in EIGHT if rows[m, "careful"].death_rate >= KILLS}
@@ -342,6 +349,7 @@ def test_four_kill_a_careless_delver_two_a_careful_one(rows: dict[tuple[str, str
         assert rows[m, "careful"].death_rate <= rows[m, "careless"].death_rate + 0.02, m
 
 
+@pytest.mark.clause("001-small-1", "001-small-2", "001-small-8")
 def test_the_small_ones() -> None:
     c = shipped()
     # The knot: a nuisance at full health, a real problem at four.

@@ -59,6 +59,7 @@ def pursuer(game: Game) -> Group:
     return game.state.group(p.group)
 
 
+@pytest.mark.clause("003-running-1", "003-pursuit-2")
 def test_both_sides_run_their_running_speed_and_the_distance_is_the_walk() -> None:
     game = chased(STRAIGHT, "orc", (10, 1), (7, 1))  # the orc 3 tiles behind, both at 90 ft: 27 tiles a round
     g = pursuer(game)
@@ -69,6 +70,7 @@ def test_both_sides_run_their_running_speed_and_the_distance_is_the_walk() -> No
     assert game.state.mode == "pursuit"
 
 
+@pytest.mark.clause("003-pursuit-2")
 def test_a_faster_pursuer_catches_the_party_beside_it() -> None:
     game = chased(STRAIGHT, "orc", (10, 1), (7, 1), speed=60)  # 18 tiles a round against the orc's 27
     ev = act(game, Run())  # (the fight begins: initiative is by agility, no die)
@@ -82,6 +84,7 @@ def pursuer_of(ev: list, game: Game) -> Group:  # type: ignore[type-arg]
     return game.state.group(one(ev, evt.Caught).group)
 
 
+@pytest.mark.clause("003-pursuit-3")
 def test_a_slower_pursuer_left_beyond_the_light_loses_the_party() -> None:
     game = chased(STRAIGHT, "goblin", (10, 1), (7, 1))  # 18 tiles a round against the party's 27
     g = pursuer(game)
@@ -92,6 +95,7 @@ def test_a_slower_pursuer_left_beyond_the_light_loses_the_party() -> None:
     assert not moves.sees(game, g.pos, game.state.pos)
 
 
+@pytest.mark.clause("003-pursuit-3")
 def test_a_corner_hides_the_party_from_a_pursuer_as_fast_as_it() -> None:
     game = chased(CORNER, "orc", (5, 1), (2, 1))  # 3 tiles behind, as fast: only the corner can lose it
     g = pursuer(game)
@@ -101,6 +105,7 @@ def test_a_corner_hides_the_party_from_a_pursuer_as_fast_as_it() -> None:
     assert game.state.pos == (30, 4) and g.pos == (29, 1)  # the party round the corner, the orc not yet
 
 
+@pytest.mark.clause("003-pursuit-3")
 def test_in_sight_the_chase_goes_on_round_after_round_and_gives_up_at_last() -> None:
     game = chased(STRAIGHT, "orc", (10, 1), (7, 1), speed=90)
     game.content.rules.encounter.__dict__["pursuit_max_rounds"] = 2  # (the shipped 30 needs a longer corridor)
@@ -112,6 +117,7 @@ def test_in_sight_the_chase_goes_on_round_after_round_and_gives_up_at_last() -> 
         game.content.rules.encounter.__dict__["pursuit_max_rounds"] = 30
 
 
+@pytest.mark.clause("003-pursuit-4")
 @pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])
 def test_food_lies_where_it_was_dropped_and_stops_the_pursuer_that_comes_to_it(face: int, stops: bool) -> None:
     game = chased(STRAIGHT, "troll", (10, 1), (7, 1))  # a troll: no intelligence, eats food
@@ -128,6 +134,7 @@ def test_food_lies_where_it_was_dropped_and_stops_the_pursuer_that_comes_to_it(f
         assert g.pos == (34, 1)
 
 
+@pytest.mark.clause("003-pursuit-5")
 def test_food_dropped_before_an_intelligent_pursuer_stays_on_the_floor() -> None:
     game = chased(STRAIGHT, "orc", (10, 1), (7, 1))
     game.state.items["rations"] = 1
@@ -136,6 +143,7 @@ def test_food_dropped_before_an_intelligent_pursuer_stays_on_the_floor() -> None
     assert game.state.level.items[(10, 1)] == [("rations", 1)] and game.state.mode == "pursuit"
 
 
+@pytest.mark.clause("003-pursuit-7")
 @pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])
 def test_burning_oil_holds_or_stops_a_pursuer_with_self_preservation(face: int, stops: bool) -> None:
     game = chased(STRAIGHT, "orc", (10, 1), (7, 1))
@@ -153,6 +161,7 @@ def test_burning_oil_holds_or_stops_a_pursuer_with_self_preservation(face: int, 
     assert one(ev, evt.Escape).reason == "out_of_sight" and st.pos == (37, 1)
 
 
+@pytest.mark.clause("003-pursuit-7")
 def test_burning_oil_does_not_hold_a_pursuer_without_self_preservation() -> None:
     game = chased(STRAIGHT, "ghoul", (10, 1), (7, 1))
     game.state.items["oil_flask"] = 1
@@ -161,6 +170,7 @@ def test_burning_oil_does_not_hold_a_pursuer_without_self_preservation() -> None
     assert pursuer(game).pos == (34, 1)
 
 
+@pytest.mark.clause("003-evasion-4")
 def test_the_party_giving_chase_follows_the_group_on_the_map() -> None:
     game = giving_chase(90)  # the goblin runs 18 tiles, the party 27
     st = game.state
@@ -180,6 +190,7 @@ def giving_chase(speed: int) -> Game:
     return game
 
 
+@pytest.mark.clause("003-evasion-4")
 def test_the_party_giving_chase_has_nothing_to_throw_and_may_let_it_go() -> None:
     game = giving_chase(60)  # as fast: the distance holds
     st = game.state
@@ -193,6 +204,7 @@ def test_the_party_giving_chase_has_nothing_to_throw_and_may_let_it_go() -> None
     assert one(ev, evt.LetGo) and st.mode == Mode.EXPLORE and g not in st.level.groups
 
 
+@pytest.mark.clause("003-evasion-4")
 def test_a_group_faster_than_the_party_giving_chase_gets_away_and_is_gone() -> None:
     game = giving_chase(30)  # 9 tiles a round against its 18: 3 + 9 tiles apart, beyond the light
     g = pursuer(game)
@@ -201,6 +213,7 @@ def test_a_group_faster_than_the_party_giving_chase_gets_away_and_is_gone() -> N
     assert game.state.mode == Mode.EXPLORE and g not in game.state.level.groups
 
 
+@pytest.mark.clause("003-running-2")
 def test_nothing_is_mapped_while_running_and_the_party_looks_round_once_it_is_over() -> None:
     game = chased(CORNER, "orc", (5, 1), (2, 1))
     st = game.state
@@ -212,6 +225,7 @@ def test_nothing_is_mapped_while_running_and_the_party_looks_round_once_it_is_ov
     assert seen_now[st.pos[1], st.pos[0]] and not seen_now[1, 15]  # looked round where it stopped, not on the way
 
 
+@pytest.mark.clause("003-running-2")
 def test_a_chase_over_in_a_corridor_already_entered_looks_round_where_it_stopped() -> None:
     """Found by the bot's stalls (two timeouts in 1,000 games): a chase that ended on a tile of a segment the party
     had already entered left it standing on a tile it never saw, with nothing mapped round it: a player saw darkness
@@ -225,6 +239,7 @@ def test_a_chase_over_in_a_corridor_already_entered_looks_round_where_it_stopped
     assert st.level.explored[1, 37] and st.level.explored[1, 40] and not st.level.explored[1, 20]
 
 
+@pytest.mark.clause("003-pursuit-3")
 def test_a_submerged_pursuer_never_gives_up_and_ignores_food() -> None:
     game = chased(STRAIGHT, "cistern_drowner", (10, 1), (4, 1), speed=130)  # 39 tiles a round against its 36
     st = game.state
@@ -268,6 +283,7 @@ def test_oil_thrown_at_a_pursuer_at_the_partys_heels_burns_between_them() -> Non
     assert one(ev, evt.Oil).tiles == [[10, 1]] and one(ev, evt.Slowed) and g.pos == (9, 1) and one(ev, evt.Escape)
 
 
+@pytest.mark.clause("003-pursuit-2")
 def test_drinking_while_pursued_takes_the_round_the_pursuer_closes_in() -> None:
     game = chased(STRAIGHT, "goblin", (30, 1), (18, 1))  # 12 tiles behind; the goblin runs 18 a round
     st = game.state
@@ -279,6 +295,7 @@ def test_drinking_while_pursued_takes_the_round_the_pursuer_closes_in() -> None:
     assert st.pos == (30, 1) and max(abs(g.pos[0] - 30), abs(g.pos[1] - 1)) <= 1
 
 
+@pytest.mark.clause("003-pursuit-2")
 def test_drinking_while_giving_chase_lets_the_group_run_its_round() -> None:
     game = giving_chase(60)  # as fast as the goblin: 3 tiles apart, and it gains its 18 tiles while the party drinks
     st = game.state
@@ -289,6 +306,7 @@ def test_drinking_while_giving_chase_lets_the_group_run_its_round() -> None:
     assert one(ev, evt.GotAway, reason="out_of_sight").distance == 210 and g not in st.level.groups
 
 
+@pytest.mark.clause("003-pursuit-2")
 def test_a_group_standing_in_the_pursuers_way_does_not_stop_the_party_running_its_speed() -> None:
     game = chased(STRAIGHT, "orc", (20, 1), (12, 1))  # the orc 8 tiles behind, a goblin between them
     other = game.add_group("goblin", 1, pos=(14, 1), origin=Origin.WANDERING)

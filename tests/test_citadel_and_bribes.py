@@ -74,6 +74,7 @@ def citadel(monster: str = "orc", *, gold: int = 200) -> tuple[Game, Group]:
 # --- 6. no running in the citadel ----------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-gen-4")
 def test_the_citadel_refuses_run_in_an_encounter() -> None:
     g, orc = citadel()
     # what greys out Run on the encounter panel
@@ -147,6 +148,7 @@ def test_a_monster_that_never_talks_has_no_talk_or_bribe_on_the_panel(ruleset: s
         assert "Not now:" in panel_text(screen(driver), session)
 
 
+@pytest.mark.clause("000-gen-4")
 def test_the_citadel_refuses_run_after_a_failed_talk_and_a_refused_bribe() -> None:
     """Talk fails, the bribe is refused and the monster attacks first: only combat remains (000 8.0)."""
     g, orc = citadel()
@@ -211,6 +213,7 @@ def test_the_bot_talks_first_in_the_citadel_where_it_cannot_run() -> None:
 # --- 7. a bribe only after a failed negotiation -----------------------------------------------------------------
 
 
+@pytest.mark.clause("000-8.7")
 @pytest.mark.parametrize(
     ("monster", "faces", "result"), [("orc", (5, 5), "agreement"), ("bandit", (6, 6), "intimidation")]
 )
@@ -236,6 +239,7 @@ def test_no_bribe_after_terms_even_when_the_peace_was_broken(monster: str, faces
     assert g.state.gold == 200 + (10 if result == "intimidation" else 0) and group.bribes == 0
 
 
+@pytest.mark.clause("000-gen-3", "000-8.6a")
 def test_a_bribe_after_a_failed_talk_is_allowed() -> None:
     g, orc = citadel()
     act(g, Talk(), 1, 1)

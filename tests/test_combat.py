@@ -98,6 +98,7 @@ def with_monster(monster: str, **changes: object) -> Content:
 # --- to hit --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-roll-3")
 def test_delver_hits_on_d20_plus_might_at_or_over_defense_exactly() -> None:
     game, dice = new_game()
     g, _ = engage(game, "ghoul")  # defense 12, the delver's MIGHT is 3
@@ -112,6 +113,7 @@ def test_delver_hits_on_d20_plus_might_at_or_over_defense_exactly() -> None:
     assert g.hp == (2,)
 
 
+@pytest.mark.clause("001-roll-8")
 def test_a_natural_one_misses_whatever_the_bonus() -> None:
     game, dice = new_game()
     g, _ = engage(game, "ghoul", hp=[200])
@@ -125,6 +127,7 @@ def test_a_natural_one_misses_whatever_the_bonus() -> None:
     assert party_attack(ev).hit and g.hp == (147,)
 
 
+@pytest.mark.clause("001-roll-8")
 def test_a_monster_natural_one_misses_whatever_its_attack() -> None:
     game, dice = new_game(data=with_monster("ghoul", attack=30))
     engage(game, "ghoul")
@@ -134,6 +137,7 @@ def test_a_monster_natural_one_misses_whatever_its_attack() -> None:
     assert game.state.party[0].hp == 12
 
 
+@pytest.mark.clause("001-roll-7")
 def test_a_natural_twenty_hits_anything_for_double_damage() -> None:
     game, dice = new_game(data=with_monster("ghoul", defense=40))
     g, _ = engage(game, "ghoul", hp=[20])
@@ -145,6 +149,7 @@ def test_a_natural_twenty_hits_anything_for_double_damage() -> None:
     assert a.damage == 2 * 6 and g.hp == (8,) and a.target_hp_after == 8
 
 
+@pytest.mark.clause("001-roll-7")
 def test_a_monster_natural_twenty_deals_double_damage() -> None:
     game, dice = new_game()
     engage(game, "ghoul")
@@ -154,6 +159,7 @@ def test_a_monster_natural_twenty_deals_double_damage() -> None:
     assert say(game, m) == "A critical hit! Ghoul hits. 6 damage. HP 6/12."
 
 
+@pytest.mark.clause("001-roll-5")
 @pytest.mark.parametrize(("might", "weapon"), [(3, 3), (5, 3), (3, 1), (0, 2)])
 def test_damage_is_flat_might_plus_weapon(might: int, weapon: int) -> None:
     game, dice = new_game()
@@ -165,12 +171,14 @@ def test_damage_is_flat_might_plus_weapon(might: int, weapon: int) -> None:
     assert a.hit and a.damage == might + weapon and g.hp == (30 - might - weapon,)
 
 
+@pytest.mark.clause("001-roll-5")
 def test_the_starting_kit_deals_the_standard_six() -> None:
     game, _ = new_game()
     d = game.state.party[0]
     assert d.might + d.weapon == 6 and d.hp == d.max_hp == 12
 
 
+@pytest.mark.clause("001-roll-4", "001-roll-6")
 def test_monster_hits_on_d20_plus_attack_at_or_over_delver_defense() -> None:
     game, dice = new_game()
     engage(game, "ghoul")  # attack 3, damage 3; the delver's defense is 12
@@ -187,6 +195,7 @@ def test_monster_hits_on_d20_plus_attack_at_or_over_delver_defense() -> None:
 # --- order -----------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-order-2")
 def test_agility_tie_goes_to_the_player() -> None:
     game, dice = new_game()
     _, ev = engage(game, "ghoul")  # agility 3 against the delver's 3
@@ -195,6 +204,7 @@ def test_agility_tie_goes_to_the_player() -> None:
     assert game.state.combat is not None and game.state.combat.party_turn
 
 
+@pytest.mark.clause("001-order-1")
 def test_higher_monster_agility_acts_first() -> None:
     game, dice = new_game()
     dice.push(9)
@@ -205,6 +215,7 @@ def test_higher_monster_agility_acts_first() -> None:
     assert game.state.combat is not None and game.state.combat.party_turn  # then it alternates
 
 
+@pytest.mark.clause("001-order-1")
 def test_higher_delver_agility_acts_first() -> None:
     game, dice = new_game()
     game.state.party[0].agility = 5
@@ -212,6 +223,7 @@ def test_higher_delver_agility_acts_first() -> None:
     assert one(ev, evt.Initiative).first == "party" and not attacks(ev) and dice.used == []
 
 
+@pytest.mark.clause("000-gen-5", "001-order-3")
 def test_sides_alternate_until_one_is_down() -> None:
     game, dice = new_game()
     g, _ = engage(game, "ghoul")
@@ -225,6 +237,7 @@ def test_sides_alternate_until_one_is_down() -> None:
 # --- several monsters ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-order-4")
 def test_three_monsters_are_three_pools_kill_one_and_there_are_two() -> None:
     game, dice = new_game()
     g, _ = engage(game, "ghoul", 3)
@@ -259,6 +272,7 @@ def test_target_selection() -> None:
 # --- the report ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-report-1", "001-report-2", "001-report-3")
 def test_log_lines_are_exactly_the_texts() -> None:
     game, dice = new_game()
     engage(game, "ghoul")
@@ -273,6 +287,7 @@ def test_log_lines_are_exactly_the_texts() -> None:
     assert roll_line(game, party_attack(ev)) == "You roll 2 + 3 = 5 vs defense 12."
 
 
+@pytest.mark.clause("001-roll-2")
 def test_roll_text_form() -> None:
     game, dice = new_game()
     engage(game, "empty_harness")  # defense 13
@@ -284,6 +299,7 @@ def test_roll_text_form() -> None:
     assert kinds(ev).index("attack") == ev.index(a) and ev.index(a) < ev.index(monster_attacks(ev)[0])
 
 
+@pytest.mark.clause("001-report-1")
 def test_attack_event_fields() -> None:
     game, dice = new_game()
     engage(game, "ghoul")
@@ -322,6 +338,7 @@ def test_attack_event_fields() -> None:
 # --- exhaustion (seed 003) -------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-running-5", "003-running-6")
 def test_exhaustion_minus_two_to_hit_and_damage_and_plus_two_for_the_opponent() -> None:
     game, dice = new_game("undercroft")
     game.state.exhausted = True
@@ -342,6 +359,7 @@ def test_not_exhausted_no_penalty() -> None:
     assert [(e.hit, e.damage) for e in attacks(ev)] == [(True, 6), (False, 0)]
 
 
+@pytest.mark.clause("003-running-7")
 def test_exhaustion_ignored_by_a_ruleset_without_fatigue() -> None:
     game, dice = new_game("warden")
     game.state.exhausted = True
@@ -350,6 +368,7 @@ def test_exhaustion_ignored_by_a_ruleset_without_fatigue() -> None:
     assert [(e.modifier, e.damage) for e in attacks(ev)] == [(3, 6), (3, 0)]
 
 
+@pytest.mark.clause("003-running-8")
 @pytest.mark.parametrize(("natural", "damage"), [(13, 1), (20, 1)])
 def test_any_hit_deals_at_least_one(natural: int, damage: int) -> None:
     game, dice = new_game("undercroft")
@@ -365,6 +384,7 @@ def test_any_hit_deals_at_least_one(natural: int, damage: int) -> None:
 # --- drinking --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-end-2")
 def test_drinking_takes_the_action_and_heals_by_the_data_dice_up_to_max() -> None:
     game, dice = new_game()
     potion = game.content.items["healing_potion"]
@@ -382,6 +402,7 @@ def test_drinking_takes_the_action_and_heals_by_the_data_dice_up_to_max() -> Non
     assert "healing_potion" not in game.state.items
 
 
+@pytest.mark.clause("001-end-2")
 def test_drinking_is_refused_without_a_potion() -> None:
     game, dice = new_game()
     engage(game, "ghoul")
@@ -396,6 +417,7 @@ def test_drinking_is_refused_without_a_potion() -> None:
 # --- victory ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-gen-6", "000-8.7h")
 def test_victory_gives_the_treasure_and_the_bribes_to_the_party() -> None:
     game, dice = new_game()
     g, _ = engage(game, "ghoul", hp=[2], treasure=40)
@@ -409,6 +431,7 @@ def test_victory_gives_the_treasure_and_the_bribes_to_the_party() -> None:
     assert say(game, v) == "The Ghoul is defeated. You take 50 gold."
 
 
+@pytest.mark.clause("000-gen-6")
 def test_a_party_divides_the_treasure_in_shares() -> None:
     game, dice = new_game("citadel")  # warrior, rogue, priest, mage; 6d6x10 start gold answered with 1s: 60
     assert [m.template for m in game.state.party] == ["warrior", "rogue", "priest", "mage"]
@@ -434,6 +457,7 @@ def test_a_party_divides_the_treasure_in_shares() -> None:
 # --- death -----------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-gen-5", "001-die-1", "001-die-3")
 def test_zero_hp_is_dead_and_the_game_is_over() -> None:
     game, dice = new_game(seed=4242)
     engage(game, "ghoul")

@@ -64,6 +64,7 @@ def steps(game: Game, a: tuple[int, int], b: tuple[int, int]) -> int:
 # --- 1. the group stands at the rolled distance ------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-seq-2")
 def test_a_resident_stands_in_its_room_at_the_rolled_walking_distance() -> None:
     game = in_a_new_room()
     st = game.state
@@ -82,6 +83,7 @@ def test_a_resident_stands_in_its_room_at_the_rolled_walking_distance() -> None:
     assert all(cheb(p) >= cheb(g.pos) for p in tiles)  # none nearer than the group: its distance is theirs
 
 
+@pytest.mark.clause("003-seq-2")
 def test_a_resident_in_a_room_smaller_than_the_roll_stands_at_its_farthest_tile() -> None:
     game = in_a_new_room()
     st = game.state
@@ -99,6 +101,7 @@ def test_a_resident_in_a_room_smaller_than_the_roll_stands_at_its_farthest_tile(
     assert st.encounter is not None and st.encounter.distance == farthest * FEET
 
 
+@pytest.mark.clause("003-distance-1")
 def test_a_wanderer_may_stand_beyond_the_room_out_of_sight_and_comes_closer_at_its_speed() -> None:
     game = in_a_new_room()
     st = game.state
@@ -151,6 +154,7 @@ def test_the_distance_shown_follows_the_map_after_every_action() -> None:
         assert enc.distance == steps(game, st.pos, g.pos) * FEET
 
 
+@pytest.mark.clause("003-seq-7", "003-actions-2")
 def test_to_fight_the_sides_close_and_the_fight_is_side_by_side() -> None:
     game = in_a_new_room()
     st = game.state
@@ -179,6 +183,7 @@ def test_a_slow_party_closing_gives_a_hostile_monster_its_chance_to_strike_first
     assert len(of(ev, evt.Close)) == 1 and game2.state.mode == Mode.COMBAT  # it met the party in the first round
 
 
+@pytest.mark.clause("003-surprise-4")
 def test_a_monster_caught_unaware_does_not_come_on_in_the_first_round_of_closing() -> None:
     game = in_a_new_room()
     st = game.state
@@ -207,6 +212,7 @@ def test_a_monster_that_attacks_on_sight_comes_at_the_party() -> None:
 # --- 2, 3. running through any door, blocked ways, and the entry procedure beyond ----------------------------------
 
 
+@pytest.mark.clause("001-run-1")
 def test_running_goes_through_the_chosen_door_and_the_segment_beyond_gets_its_monster_check() -> None:
     game = in_a_new_room("warden", 2)  # no pursuit in warden: the run is over at once
     st = game.state
@@ -224,6 +230,7 @@ def test_running_goes_through_the_chosen_door_and_the_segment_beyond_gets_its_mo
     assert g.segment != st.segment and g.hp == (game.monster_of(g).hp,)  # it stays where it was
 
 
+@pytest.mark.clause("003-evasion-2")
 def test_a_door_behind_the_group_is_blocked_and_with_every_way_blocked_there_is_no_running() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     st = game.state
@@ -256,6 +263,7 @@ def test_a_door_behind_the_group_is_blocked_and_with_every_way_blocked_there_is_
     assert tuple(one(ev, evt.Run).to) == came.landing and one(ev, evt.Pursuit).distance == FEET
 
 
+@pytest.mark.clause("001-end-4")
 @pytest.mark.parametrize("ruleset", ["warden", "citadel", "undercroft"])
 def test_the_patient_one_never_closes_the_party_goes_to_it(ruleset: str) -> None:
     """001: the thing at the end "never closes": choosing Fight walks the party to it, never it to the party (in
@@ -277,6 +285,7 @@ def test_the_patient_one_never_closes_the_party_goes_to_it(ruleset: str) -> None
     assert g.pos == far and st.pos != start and approach.side_by_side(game, g)
 
 
+@pytest.mark.clause("001-run-1", "003-evasion-2")
 @pytest.mark.parametrize(("ruleset", "monster"), [("warden", "gaoler"), ("undercroft", "empty_harness")])
 def test_only_a_pursuer_where_003_is_on_blocks_the_route(ruleset: str, monster: str) -> None:
     """001 (warden): "leave through any door, any time": a group between the party and a door does not block it;
@@ -308,6 +317,7 @@ def test_only_a_pursuer_where_003_is_on_blocks_the_route(ruleset: str, monster: 
     assert tuple(one(ev, evt.Run).to) == ways[i].landing and one(ev, evt.Leave).pursued is False
 
 
+@pytest.mark.clause("003-evasion-2")
 def test_with_the_group_in_the_only_doorway_there_is_no_running() -> None:
     game = make_game("undercroft", 2, dice=ScriptedDice())  # the start room has one door
     st = game.state
@@ -331,6 +341,7 @@ def friendly_wanderer(game: Game) -> Group:
     return g
 
 
+@pytest.mark.clause("003-evasion-4")
 def test_the_party_may_pursue_a_group_that_goes_its_way_and_catch_it() -> None:
     """The kobold goes its way in a room whose doors are behind the party: it is cornered, and caught at once."""
     game = in_a_new_room()
@@ -342,6 +353,7 @@ def test_the_party_may_pursue_a_group_that_goes_its_way_and_catch_it() -> None:
     assert steps(game, st.pos, g.pos) == 1
 
 
+@pytest.mark.clause("003-evasion-4")
 def test_not_pursuing_lets_it_go() -> None:
     game = in_a_new_room()
     st = game.state
@@ -363,6 +375,7 @@ def test_no_pursuit_where_the_rules_have_none(ruleset: str) -> None:
 from test_rules_properties import RULESETS, played, where  # noqa: E402  (the same games, played once)
 
 
+@pytest.mark.clause("003-distance-3")
 @pytest.mark.slow
 @pytest.mark.usefixtures("autoplayed")
 @pytest.mark.parametrize("ruleset", RULESETS)

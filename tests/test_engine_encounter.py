@@ -64,6 +64,7 @@ def test_distance_is_2d6_times_10_feet() -> None:
     assert not _group.unseen and g.state.mode == "encounter"
 
 
+@pytest.mark.clause("003-distance-1")
 def test_a_monster_whose_tile_the_party_cannot_see_is_not_met_and_nothing_names_it() -> None:
     # A wanderer 120 ft away may stand beyond the room: where the party cannot see its tile, nothing is met yet
     # (003: "only when the monster and party actually meet will the party know an encounter has occurred").
@@ -88,6 +89,7 @@ def test_sight_is_the_map_not_a_number_of_feet() -> None:
     assert g.state.mode == "encounter"
 
 
+@pytest.mark.clause("003-seq-3", "003-seq-4", "003-surprise-2")
 def test_the_sequence_rolls_distance_surprise_reaction_in_that_order_then_the_sides_meet() -> None:
     g, _group, events = bandit(encounter_faces())
     assert [e.purpose for e in of(events, evt.Roll)] == [
@@ -103,6 +105,7 @@ def test_the_sequence_rolls_distance_surprise_reaction_in_that_order_then_the_si
 # --- surprise ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-surprise-3")
 def test_both_surprised_cancels_out_neither_side_acts_that_round_and_nobody_gets_a_free_round() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     walk_into(g, "room", visited=False)
@@ -129,6 +132,7 @@ def test_both_surprised_cancels_out_neither_side_acts_that_round_and_nobody_gets
     assert st.mode == "combat" and st.combat is not None and st.combat.party_turn and st.combat.round == 1
 
 
+@pytest.mark.clause("003-surprise-3", "003-distance-5")
 def test_both_surprised_out_of_sight_go_on_as_if_nothing_had_occurred() -> None:
     # 003: "the monster and party will continue as if nothing had occurred": it does not come; the party walks and
     # rests as if alone; walking into each other later, the surprise still cancels out and the round is lost.
@@ -143,6 +147,7 @@ def test_both_surprised_out_of_sight_go_on_as_if_nothing_had_occurred() -> None:
     assert g.state.mode == "encounter" and script(g).remaining == 0
 
 
+@pytest.mark.clause("003-surprise-4")
 def test_party_surprised_gives_the_monster_a_free_round_when_it_attacks() -> None:
     # reaction 2: it attacks at once, in its free round, and hits.
     g, _group, events = bandit((*encounter_faces(surprise=(2, 5), reaction=(1, 1)), BANDIT_HITS))
@@ -173,6 +178,7 @@ def test_party_surprised_a_hostile_monster_may_attack_at_once() -> None:
     assert g.state.combat is not None and g.state.combat.round == 2
 
 
+@pytest.mark.clause("003-surprise-4")
 def test_party_surprised_an_uncertain_monster_does_nothing_and_the_round_is_over_before_the_party_acts() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     walk_into(g, "room", visited=False)
@@ -190,6 +196,7 @@ def test_party_surprised_an_uncertain_monster_does_nothing_and_the_round_is_over
     assert g.refusal(Run()) is None  # from the second round on, the party may run (or anything else)
 
 
+@pytest.mark.clause("003-surprise-4")
 def test_the_monster_caught_unaware_neither_moves_nor_acts_in_the_first_round() -> None:
     # Hostile (50 %), surprised: a Wait in the first round brings no attack roll; in the second it does.
     g, group, events = bandit(encounter_faces(distance=(2, 3), surprise=(5, 2), reaction=(2, 2)))
@@ -203,6 +210,7 @@ def test_the_monster_caught_unaware_neither_moves_nor_acts_in_the_first_round() 
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("003-surprise-4")
 def test_running_from_a_monster_caught_unaware_it_never_sees_where_the_party_went() -> None:
     g, _group, _ = bandit(encounter_faces(surprise=(5, 2), reaction=(2, 2)))  # hostile: 75 % pursuit otherwise
     assert g.party_speed() == BANDIT.speed  # as fast as the party: no evasion by speed
@@ -211,6 +219,7 @@ def test_running_from_a_monster_caught_unaware_it_never_sees_where_the_party_wen
     assert g.state.mode == "explore"
 
 
+@pytest.mark.clause("001-order-3")
 def test_after_the_partys_free_round_a_quicker_monster_acts_first() -> None:
     # 003 then 001: the surprised side loses round 1; from round 2 the sides go in the order of their AGILITY.
     g = make_game("undercroft", 1, ScriptedDice())
@@ -228,6 +237,7 @@ def test_after_the_partys_free_round_a_quicker_monster_acts_first() -> None:
     assert [e.attacker_side for e in attacks(act(g, Attack(0), 2, 1))] == ["party", "monsters"]
 
 
+@pytest.mark.clause("001-order-3")
 def test_after_the_monsters_free_round_the_quicker_monster_acts_first_again() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     faces = (*encounter_faces(distance=(1, 1), surprise=(1, 6), reaction=(1, 1)), 1, 1)  # it attacks at once
@@ -238,6 +248,7 @@ def test_after_the_monsters_free_round_the_quicker_monster_acts_first_again() ->
     assert g.state.combat is not None and g.state.combat.party_turn and script(g).remaining == 0
 
 
+@pytest.mark.clause("003-surprise-4")
 def test_monster_surprised_gives_the_party_a_free_round() -> None:
     g, group, events = bandit(encounter_faces(surprise=(5, 2)))
     s = one(events, evt.Surprise)
@@ -261,6 +272,7 @@ def test_monster_surprised_gives_the_party_a_free_round() -> None:
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("003-reaction-2")
 def test_monster_surprised_does_not_attack_at_once_even_on_a_2() -> None:
     g, _group, events = bandit(encounter_faces(surprise=(4, 1), reaction=(1, 1)))
     assert one(rolls(events, "reaction"), evt.Roll).result == "attacks"
@@ -268,6 +280,7 @@ def test_monster_surprised_does_not_attack_at_once_even_on_a_2() -> None:
     assert g.state.mode == "encounter"
 
 
+@pytest.mark.clause("003-surprise-5")
 def test_nobody_surprised_initiative_decides() -> None:
     _g, _group, events = bandit(encounter_faces(surprise=(3, 3), reaction=(1, 1)))
     assert not of(events, evt.Surprise)
@@ -276,6 +289,7 @@ def test_nobody_surprised_initiative_decides() -> None:
     assert ini.party == DELVER.agility and ini.monster == BANDIT.agility and ini.first == "party"
 
 
+@pytest.mark.clause("003-surprise-5")
 def test_a_quicker_monster_acts_first_when_nobody_is_surprised() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     spider = content().monsters["giant_spider"]
@@ -289,6 +303,7 @@ def test_a_quicker_monster_acts_first_when_nobody_is_surprised() -> None:
 # --- reaction ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-reaction-2", "003-reaction-12")
 @pytest.mark.parametrize(
     ("faces", "result"),
     [
@@ -314,6 +329,7 @@ def test_each_reaction_band(faces: tuple[int, int], result: str) -> None:
         assert not of(events, evt.Attacks) and g.state.mode == "encounter"
 
 
+@pytest.mark.clause("003-actions-1", "003-actions-7", "003-reaction-3")
 @pytest.mark.parametrize(("d100", "attacks"), [(50, True), (51, False), (1, True), (100, False)])
 def test_waiting_on_a_hostile_monster_rolls_its_attack_chance(d100: int, attacks: bool) -> None:
     g, group, _ = bandit(encounter_faces(reaction=(2, 3)))
@@ -338,6 +354,7 @@ def test_waiting_on_a_hostile_monster_rolls_its_attack_chance(d100: int, attacks
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("003-actions-7", "003-reaction-6")
 def test_waiting_on_an_uncertain_monster_never_brings_an_attack() -> None:
     g, _group, _ = bandit(encounter_faces(reaction=(3, 5)))
     for _ in range(3):
@@ -348,6 +365,7 @@ def test_waiting_on_an_uncertain_monster_never_brings_an_attack() -> None:
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("003-reaction-9")
 @pytest.mark.parametrize("faces", [(4, 5), (5, 6), (6, 6)])
 def test_waiting_a_wanderer_that_will_not_attack_goes_its_way(faces: tuple[int, int]) -> None:
     g, group, _ = bandit(encounter_faces(reaction=faces), origin=Origin.WANDERING)
@@ -364,6 +382,7 @@ def test_waiting_a_wanderer_that_will_not_attack_goes_its_way(faces: tuple[int, 
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("003-reaction-9")
 @pytest.mark.parametrize("faces", [(4, 5), (5, 6), (6, 6)])
 def test_waiting_a_resident_that_will_not_attack_lets_the_party_be(faces: tuple[int, int]) -> None:
     g, group, _ = bandit(encounter_faces(reaction=faces))
@@ -379,6 +398,7 @@ def test_waiting_a_resident_that_will_not_attack_lets_the_party_be(faces: tuple[
     assert g.state.mode == "explore" and script(g).remaining == 0
 
 
+@pytest.mark.clause("003-reaction-9", "003-reaction-12")
 @pytest.mark.parametrize("faces", [(4, 5), (6, 6)])
 def test_a_monster_that_will_not_attack_faces_the_party_until_it_waits(faces: tuple[int, int]) -> None:
     """003 reaction 9-11 (and 12), as built: it never attacks, but it lets the party be (a resident) only in answer
@@ -397,6 +417,7 @@ def test_a_monster_that_will_not_attack_faces_the_party_until_it_waits(faces: tu
 STANDOFF = content().rules.encounter.standoff_rounds
 
 
+@pytest.mark.clause("003-reaction-6")
 def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_when_the_standoff_has_lasted_its_rounds() -> None:
     # undercroft 4321: an uncertain Unlit neither comes nor goes; walking on is refused and talk is no use.
     g = make_game("undercroft", 1, ScriptedDice())
@@ -422,6 +443,7 @@ def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_when_the_stando
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("003-reaction-6")
 def test_a_wanderer_goes_its_way_at_the_end_of_a_standoff() -> None:
     g, group, _ = bandit(encounter_faces(reaction=(4, 4)), origin=Origin.WANDERING)
     script(g).push(1, 1)
@@ -460,6 +482,7 @@ def test_a_quiet_wanderer_goes_its_way_when_the_standoff_ends_and_a_quiet_reside
         assert not of(g.step(Wait()), evt.Leaves) and g.state.mode == "encounter"
 
 
+@pytest.mark.clause("003-actions-1", "003-reaction-3")
 def test_a_hostile_monster_that_has_not_attacked_by_the_end_of_a_standoff_attacks() -> None:
     g, _group, _ = bandit(encounter_faces(reaction=(2, 2)))  # hostile: 50 % a wait
     script(g).push(*[100] * STANDOFF, 1)  # it never takes its chance; then, the standoff over, it attacks (and misses)
@@ -507,6 +530,7 @@ def walk_until_met(g: Game, group: Group) -> list[Event]:
     raise AssertionError("walked up to it and never met it")
 
 
+@pytest.mark.clause("003-distance-2")
 def test_an_unseen_monster_that_knows_of_the_party_comes_closer_by_its_speed_as_the_rounds_pass() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     group, events = meet(g, "goblin", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
@@ -525,6 +549,7 @@ def test_an_unseen_monster_that_knows_of_the_party_comes_closer_by_its_speed_as_
     assert g.visible()[group.pos[1], group.pos[0]] and script(g).remaining == 0
 
 
+@pytest.mark.clause("003-distance-2")
 def test_an_unseen_monster_seeks_the_party_only_so_long() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     group, _ = meet(g, "goblin", faces=encounter_faces(distance=(6, 6)), origin=Origin.WANDERING)
@@ -536,6 +561,7 @@ def test_an_unseen_monster_seeks_the_party_only_so_long() -> None:
     assert group.pos == where and group.unseen and g.state.mode == "explore"
 
 
+@pytest.mark.clause("003-surprise-2", "003-distance-4")
 def test_a_surprised_monster_out_of_sight_does_not_come_and_is_caught_unaware_when_met() -> None:
     g, group, _ = bandit(encounter_faces(distance=(6, 6), surprise=(6, 1)), origin=Origin.WANDERING)
     where = group.pos
@@ -581,6 +607,7 @@ def test_citadel_meets_without_distance_surprise_or_reaction() -> None:
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("001-intro-1")
 def test_warden_monster_in_the_room_means_a_fight() -> None:
     g = make_game("warden", 1, ScriptedDice())
     _group, events = meet(g, "empty_harness")  # slower than the delver: the delver swings first

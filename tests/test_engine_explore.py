@@ -66,6 +66,7 @@ def level_tables(game: Game) -> tuple[str, str]:
 # --- the monster check --------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-proc-2")
 def test_new_room_holds_a_resident_on_3() -> None:
     d = ScriptedDice()
     g = clear_unique(make_game("undercroft", 1, d))  # (the floor's named monster waits elsewhere)
@@ -95,6 +96,7 @@ def test_new_room_holds_a_resident_on_3() -> None:
     assert d.remaining == 0
 
 
+@pytest.mark.clause("000-proc-2")
 def test_new_room_is_empty_on_4() -> None:
     d = ScriptedDice()
     g = clear_unique(make_game("undercroft", 1, d))  # (the floor's named monster waits elsewhere)
@@ -113,6 +115,7 @@ def _into(g: Game, where: str, face: int) -> list[Event]:
     return walk_into(g, "room", visited=True, faces=[face])
 
 
+@pytest.mark.clause("000-proc-4")
 @pytest.mark.parametrize("where", ["corridor", "visited room"])
 @pytest.mark.parametrize("face", [2, 3])
 def test_visited_room_and_corridor_find_nothing_above_1(where: str, face: int) -> None:
@@ -128,6 +131,7 @@ def test_visited_room_and_corridor_find_nothing_above_1(where: str, face: int) -
     assert d.remaining == 0
 
 
+@pytest.mark.clause("000-proc-4", "000-proc-5")
 @pytest.mark.parametrize("where", ["corridor", "visited room"])
 def test_visited_room_and_corridor_meet_a_wanderer_on_1(where: str) -> None:
     d = ScriptedDice()
@@ -151,6 +155,7 @@ def test_visited_room_and_corridor_meet_a_wanderer_on_1(where: str) -> None:
     assert d.remaining == 0 and g.state.mode == "encounter"
 
 
+@pytest.mark.clause("000-proc-4")
 def test_a_visited_room_never_rolls_a_resident() -> None:
     """1-3 finds a resident only in a room never visited: 2 in the start room (visited) is nothing."""
     d = ScriptedDice()
@@ -161,6 +166,7 @@ def test_a_visited_room_never_rolls_a_resident() -> None:
     assert g.state.level.groups == []
 
 
+@pytest.mark.clause("000-proc-1")
 def test_moving_inside_a_segment_rolls_nothing() -> None:
     d = ScriptedDice()
     g = make_game("undercroft", 1, d)
@@ -189,6 +195,7 @@ def test_resting_checks_for_wanderers() -> None:
 # --- the 6x6 tables ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-proc-3", "000-8.1a", "000-8.1b")
 @pytest.mark.parametrize(("row", "col"), [(2, 5), (5, 2)])
 def test_first_die_is_the_row_second_the_column(row: int, col: int) -> None:
     d = ScriptedDice()
@@ -206,6 +213,7 @@ def test_first_die_is_the_row_second_the_column(row: int, col: int) -> None:
     assert d.remaining == 0
 
 
+@pytest.mark.clause("000-8.1b")
 def test_number_appearing_from_the_cell_dice() -> None:
     """undercroft level 1 wanderers, row 2 column 1 is "kobold 1d4": the cell's dice, not the kobold's 1d6+1."""
     d = ScriptedDice()
@@ -221,6 +229,7 @@ def test_number_appearing_from_the_cell_dice() -> None:
     assert d.remaining == 0
 
 
+@pytest.mark.clause("000-8.1b", "003-seq-1")
 def test_number_appearing_from_the_monster_dice() -> None:
     d = ScriptedDice()
     g = make_game("undercroft", 1, d)
@@ -235,6 +244,7 @@ def test_number_appearing_from_the_monster_dice() -> None:
     assert d.remaining == 0
 
 
+@pytest.mark.clause("000-8.1c", "003-seq-1")
 def test_the_level_number_bonus_is_added() -> None:
     """The undercroft's third level meets crowds three smaller (its number_bonus: the level adjustment, data-driven)."""
     d = ScriptedDice()
@@ -332,6 +342,7 @@ def test_no_monster_from_deeper_down_on_2() -> None:
     assert d.remaining == 0
 
 
+@pytest.mark.clause("000-8.1c")
 def test_no_bonus_on_the_first_level() -> None:
     d = ScriptedDice()
     g = make_game("warden", 4, d)  # its first floor has no number_bonus (the citadel's and crawler's have)
@@ -345,6 +356,7 @@ def test_no_bonus_on_the_first_level() -> None:
 # --- residents stay ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-run-4")
 def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
     d = ScriptedDice()
     g = with_running(make_game("citadel", 1, d))
@@ -381,6 +393,7 @@ def test_a_resident_is_still_there_damaged_when_the_party_comes_back() -> None:
     assert d.remaining == 0
 
 
+@pytest.mark.clause("001-run-3", "001-run-6")
 def test_a_run_from_undercroft_leaves_the_resident_in_its_room() -> None:
     d = ScriptedDice()
     g = clear_unique(make_game("undercroft", 1, d))  # (the floor's named monster waits elsewhere)
@@ -466,6 +479,7 @@ def test_descending_arrives_at_the_start_of_the_new_level() -> None:
     assert st.level.visited[st.segment]
 
 
+@pytest.mark.clause("000-proc-1")
 def test_the_room_arrived_in_down_the_stairs_gets_its_monster_check() -> None:
     """000: "When the party enters a new segment, it must check": arriving down the stairs is entering the level's
     first room (never visited: a resident on 1-3). In the citadel (no merchant) at once, in the descend step."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import encounter_faces, make_game, meet, say, script, why
 
 from undercroft.rules.actions import Bribe, Descend, Drink, DropFood, DropTreasure, Fight, Run, Talk, ThrowOil, Wait
@@ -10,6 +11,7 @@ from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.types import Mode
 
 
+@pytest.mark.clause("000-gen-1", "003-actions-1")
 def test_legal_follows_the_state_not_only_the_mode() -> None:
     game = make_game("undercroft", dice=ScriptedDice(), gold=0)
     st = game.state
@@ -36,6 +38,7 @@ def test_legal_follows_the_state_not_only_the_mode() -> None:
     assert say(game, game.step(ThrowOil())[0]) == "You cannot throw oil in an encounter."
 
 
+@pytest.mark.clause("000-gen-1", "000-8.6a")
 def test_a_bribe_is_legal_only_after_a_failed_talk_and_only_once() -> None:
     game = make_game("undercroft", dice=ScriptedDice(), gold=100)
     g, _ = meet(game, "goblin", faces=encounter_faces())

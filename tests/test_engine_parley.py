@@ -66,11 +66,13 @@ def fail_talk(g: Game, group: Group) -> None:
 # --- negotiation -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-8.4b2")
 def test_the_citadel_party_negotiates_with_its_best_ability() -> None:
     party = content().ruleset("citadel").party
     assert max(content().party[c].negotiation for c in party) == content().party["priest"].negotiation == 2
 
 
+@pytest.mark.clause("000-8.4b", "000-8.4c", "003-actions-3", "003-actions-5")
 @pytest.mark.parametrize(
     ("faces", "total", "result"),
     [
@@ -100,6 +102,7 @@ def test_negotiation_results(faces: tuple[int, int], total: int, result: str) ->
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("000-8.4c")
 def test_the_bands_come_from_the_data() -> None:
     assert [(b.min, b.max, b.result) for b in NEG.bands] == [
         (None, 6, "failure"),
@@ -108,6 +111,7 @@ def test_the_bands_come_from_the_data() -> None:
     ]
 
 
+@pytest.mark.clause("000-8.4b2")
 def test_the_best_living_negotiator_counts() -> None:
     """With the priest (+2) dead, the rogue or the mage (+1) speaks: 8 - 3 + 1 = 6 fails where 7 would agree."""
     g, _orc = citadel()
@@ -117,6 +121,7 @@ def test_the_best_living_negotiator_counts() -> None:
     assert neg.ability == 1 and neg.total == 6 and neg.result == "failure"
 
 
+@pytest.mark.clause("000-8.6c")
 def test_intimidation_hands_over_a_quarter_of_the_treasure_rounded_down() -> None:
     g, orc = citadel(treasure=103, gold=50)
     assert (NEG.tribute.numerator, NEG.tribute.denominator, NEG.tribute.rounding) == (1, 4, "down")
@@ -129,6 +134,7 @@ def test_intimidation_hands_over_a_quarter_of_the_treasure_rounded_down() -> Non
     assert orc.peaceful and g.state.mode == "explore"
 
 
+@pytest.mark.clause("000-8.6b")
 def test_agreement_hands_over_nothing() -> None:
     g, orc = citadel(treasure=103, gold=50)
     script(g).push(4, 4)
@@ -157,6 +163,7 @@ def test_a_failed_negotiation_is_remembered_when_the_party_comes_back() -> None:
     assert refused(g, Talk()) == Reason(Code.TALKED, {"monster": "orc"})
 
 
+@pytest.mark.clause("000-8.4", "000-8.7-2")
 @pytest.mark.parametrize("monster", ["the_nameless_one", "demon"])
 def test_the_nameless_one_and_demons_hear_no_terms_and_take_no_bribes(monster: str) -> None:
     g, group = citadel(monster)
@@ -168,6 +175,7 @@ def test_the_nameless_one_and_demons_hear_no_terms_and_take_no_bribes(monster: s
     assert not group.negotiated and not group.bribe_tried and g.state.gold == 200
 
 
+@pytest.mark.clause("001-intro-2")
 def test_the_warden_allows_no_talking() -> None:
     g = make_game("warden", 1, ScriptedDice(), gold=100)
     _trimmer, _events = meet(g, "wick_trimmer")  # it kneels: an encounter, not yet a fight
@@ -176,6 +184,7 @@ def test_the_warden_allows_no_talking() -> None:
     assert refused(g, Bribe(10)) == Reason(Code.NO_BRIBERY)
 
 
+@pytest.mark.clause("000-8.4a")
 def test_undercroft_negotiation_uses_the_delver_ability_and_the_reluctance() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     _orc, _ = meet(g, "orc", faces=encounter_faces())
@@ -185,6 +194,7 @@ def test_undercroft_negotiation_uses_the_delver_ability_and_the_reluctance() -> 
     assert neg.total == 10 - ORC.reluctance and neg.result == "agreement"
 
 
+@pytest.mark.clause("003-seq-5", "003-actions-3")
 def test_crawler_talk_is_a_plain_2d6() -> None:
     """The 003 procedure's talk table: no reluctance, no ability, no tribute."""
     g = make_game("crawler", 1, ScriptedDice())
@@ -198,6 +208,7 @@ def test_crawler_talk_is_a_plain_2d6() -> None:
 # --- bribery -----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-gen-3", "000-8.6a", "000-8.7")
 def test_a_bribe_comes_only_after_a_failed_negotiation() -> None:
     g, _orc = citadel()
     assert refused(g, Bribe(60)) == Reason(Code.TALK_FIRST)
@@ -223,6 +234,7 @@ def _row(gold: int) -> int:
     return next(i for i, r in enumerate(BRIBERY.rows) if gold >= r.min and (r.max is None or gold <= r.max))
 
 
+@pytest.mark.clause("000-8.7a", "000-8.7c")
 @pytest.mark.parametrize(
     ("monster", "gold", "col", "row", "digit"),
     [
@@ -251,6 +263,7 @@ def test_bribe_column_row_and_digit(monster: str, gold: int, col: int, row: int,
     assert b.result == ("accepted" if digit >= 1 else "refused")
 
 
+@pytest.mark.clause("000-8.7d")
 @pytest.mark.parametrize(("face", "result"), [(1, "accepted"), (2, "accepted"), (3, "refused"), (6, "refused")])
 def test_a_bribe_is_accepted_on_1d6_at_most_the_digit(face: int, result: str) -> None:
     g, orc = citadel(gold=200, treasure=40)
@@ -273,6 +286,7 @@ def test_a_bribe_is_accepted_on_1d6_at_most_the_digit(face: int, result: str) ->
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("000-8.7d")
 def test_a_digit_of_0_never_accepts_and_6_always_does() -> None:
     g, troll = citadel("troll", gold=500)
     assert (cell := g.bribe_cell(troll, 1)) is not None and cell[2] == 0
@@ -286,6 +300,7 @@ def test_a_digit_of_0_never_accepts_and_6_always_does() -> None:
     assert one(g.step(Bribe(400)), evt.Bribe).result == "accepted"
 
 
+@pytest.mark.clause("000-gen-4", "000-8.7f")
 def test_a_refused_bribe_means_the_monsters_attack_first() -> None:
     g, orcs = citadel("orc", 3, gold=200)
     fail_talk(g, orcs)
@@ -304,6 +319,7 @@ def test_a_refused_bribe_means_the_monsters_attack_first() -> None:
     assert st.party[0].hp == warrior_hp and script(g).remaining == 0
 
 
+@pytest.mark.clause("000-8.8")
 def test_only_one_bribe_per_group_whatever_its_size() -> None:
     """Undercroft (the citadel has no running away): refused, the party runs and comes back."""
     g = make_game("undercroft", 1, ScriptedDice(), gold=200)
@@ -323,6 +339,7 @@ def test_only_one_bribe_per_group_whatever_its_size() -> None:
     assert g.state.gold == 150 and orcs.bribes == 50
 
 
+@pytest.mark.clause("000-8.7h")
 def test_the_bribe_is_recovered_by_killing_the_monster() -> None:
     warrior, rogue = content().party["warrior"], content().party["rogue"]
     w_damage = warrior.might + content().items[warrior.weapon].damage
@@ -344,6 +361,7 @@ def test_the_bribe_is_recovered_by_killing_the_monster() -> None:
     assert script(g).remaining == 0
 
 
+@pytest.mark.clause("000-8.7b")
 def test_no_offer_above_what_the_party_has() -> None:
     g, orc = citadel(gold=50)
     fail_talk(g, orc)
@@ -384,6 +402,7 @@ def test_crawler_has_no_bribery() -> None:
     assert refused(g, Bribe(10)) == Reason(Code.NO_BRIBERY)
 
 
+@pytest.mark.clause("000-8.7e")
 def test_undercroft_bribe_after_a_failed_talk() -> None:
     g = make_game("undercroft", 1, ScriptedDice(), gold=100)
     orc, _ = meet(g, "orc", faces=encounter_faces(), treasure=10)
@@ -393,6 +412,7 @@ def test_undercroft_bribe_after_a_failed_talk() -> None:
     assert b.result == "accepted" and g.state.gold == 50 and orc.bribes == 50 and orc.peaceful
 
 
+@pytest.mark.clause("000-8.7g")
 def test_gold_is_conserved_through_parley() -> None:
     def total(g: Game) -> int:
         return g.state.gold + sum(x.treasure + x.bribes for lv in g.state.levels.values() for x in lv.groups)

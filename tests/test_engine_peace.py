@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import encounter_faces, kinds, make_game, meet, of, one, rolls, say, script, walk_up_to
 
 from undercroft.rules import approach, dungeon, monster_check
@@ -21,6 +22,7 @@ def _agree(game: Game, monster: str = "goblin") -> None:
     assert game.state.mode == "explore"
 
 
+@pytest.mark.clause("000-gen-2", "000-8.6b")
 def test_a_peaceful_monster_steps_aside() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     _agree(game)
@@ -34,6 +36,7 @@ def test_a_peaceful_monster_steps_aside() -> None:
     assert st.mode == "explore"
 
 
+@pytest.mark.clause("000-8.6d")
 def test_the_party_may_still_attack_after_an_agreement() -> None:
     """Seed 000, 8.6: having made terms, the party may still attack (e.g. for the rest of the treasure)."""
     game = make_game("undercroft", dice=ScriptedDice())
@@ -75,6 +78,7 @@ def test_a_monster_that_attacks_on_sight_attacks_again_when_met_again() -> None:
     assert "attacks" in kinds(ev) and st.mode == "combat"
 
 
+@pytest.mark.clause("003-distance-2")
 def test_out_of_sight_the_party_walks_as_if_alone_and_the_monster_keeps_coming() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     # A wanderer 120 ft away, beyond the room where the party cannot see it: nothing is met.
@@ -106,6 +110,7 @@ def test_new_groups_never_stand_on_the_stairs() -> None:
         assert monster_check.far_tile(game, seg) != m.stairs
 
 
+@pytest.mark.clause("000-8.4")
 def test_the_citadel_talks_to_anything_but_the_nameless_one_and_demons() -> None:
     """Seed 000, 8.4, as written: the citadel ruleset lists who is not negotiable; the data flag is not used."""
     game = make_game("citadel", dice=ScriptedDice())
@@ -132,6 +137,7 @@ def test_names_that_bring_their_own_article() -> None:
     assert all("The The" not in say(game, e) and "the The" not in say(game, e) for e in ev)
 
 
+@pytest.mark.clause("000-8.9")
 def test_no_bribery_cell_below_the_tables_first_row() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     g, _ = meet(game, "goblin", faces=encounter_faces())

@@ -195,6 +195,7 @@ def test_the_same_seed_and_actions_replay_the_same_game(seed: int, ruleset: str,
     assert a.checksum() == b.checksum()
 
 
+@pytest.mark.clause("000-8.7g")
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**16),
@@ -253,6 +254,7 @@ def faces_reported(events: list[Event]) -> list[int]:
     return out
 
 
+@pytest.mark.clause("001-roll-1", "001-die-4")
 def test_every_die_rolled_is_reported_in_an_event() -> None:
     d = ScriptedDice()
     g = make_game("undercroft", 1, d)
@@ -310,6 +312,7 @@ def test_event_records_are_plain_json() -> None:
         assert json.loads(line)["type"] == e.type
 
 
+@pytest.mark.clause("001-end-2")
 def test_refused_actions_say_why_in_every_mode() -> None:
     g = make_game("citadel", 1, ScriptedDice(), gold=10)
     checks: list[tuple[Action, Reason, str]] = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import NOTHING, act, encounter_faces, kinds, make_game, one, rolls, say, script
 from test_engine_explore import level_tables, monster_faces
 
@@ -10,6 +11,7 @@ from undercroft.rules.actions import Rest
 from undercroft.rules.dice import ScriptedDice
 
 
+@pytest.mark.clause("001-fight-3")
 def test_a_turn_of_rest_heals_rest_heal_hit_points_never_above_the_maximum() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     st = game.state
@@ -27,6 +29,7 @@ def test_a_turn_of_rest_heals_rest_heal_hit_points_never_above_the_maximum() -> 
     assert one(ev, evt.Rest).healed == 0 and st.party[0].hp == 12  # full: nothing more
 
 
+@pytest.mark.clause("003-distance-6")
 def test_a_wanderer_may_come_while_resting() -> None:
     game = make_game("undercroft", dice=ScriptedDice())
     st = game.state
@@ -38,6 +41,7 @@ def test_a_wanderer_may_come_while_resting() -> None:
     assert one(ev, evt.Encounter).origin == "wandering" and st.mode == "encounter"
 
 
+@pytest.mark.clause("001-fight-3")
 def test_every_character_of_a_party_heals() -> None:
     game = make_game("citadel", dice=ScriptedDice())
     st = game.state
@@ -48,6 +52,7 @@ def test_every_character_of_a_party_heals() -> None:
     assert all(m.hp == m.max_hp - 1 for m in st.party)
 
 
+@pytest.mark.clause("001-fight-3")
 def test_a_grown_delver_heals_more_a_turn_of_rest() -> None:
     # ours: each level of growth.rest_heal_at reached heals 1 HP more a turn, so a deep delver's rest to full takes
     # about as many turns (and wanderers) as a first-floor delver's, not three times as many
@@ -65,6 +70,7 @@ def test_a_grown_delver_heals_more_a_turn_of_rest() -> None:
     assert one(act(game, Rest(), NOTHING), evt.Rest).healed == 1 and m.hp == 30  # never above the maximum
 
 
+@pytest.mark.clause("001-fight-3")
 def test_without_growth_a_party_heals_one_a_turn_whatever_its_level() -> None:
     game = make_game("citadel", dice=ScriptedDice())
     for m in game.state.party:

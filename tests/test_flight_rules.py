@@ -5,6 +5,7 @@ Every roll is forced; each step asserts that the engine used exactly the faces s
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import (
     NOTHING,
     act,
@@ -58,6 +59,7 @@ def fight(game: Game) -> None:
     assert game.state.mode == "combat" and game.state.combat is not None and game.state.combat.party_turn
 
 
+@pytest.mark.clause("003-evasion-3")
 def test_a_faster_party_evades_automatically_only_before_the_fight() -> None:
     # Before any fight: 100 ft a round against the ghoul's 90, it is gone, no die.
     game, _ = crawl_meet("ghoul", speed=100)
@@ -87,6 +89,7 @@ def test_a_faster_party_running_from_a_fight_gets_away_when_the_monster_does_not
     assert one(ev, evt.Evade).reason == "no_pursuit" and game.state.mode == "explore"
 
 
+@pytest.mark.clause("003-evasion-3")
 def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_a_step_apart() -> None:
     # From the encounter, 40 ft away and as fast as the party: the chase starts and holds at 40 ft.
     game, _ = crawl_meet("ghoul", distance=FORTY_FEET, speed=90)
@@ -106,6 +109,7 @@ def test_a_pursuit_starts_at_the_encounters_distance_but_from_a_fight_a_step_apa
     assert st.pos != fought_at  # the party ran its round on the map before it was caught
 
 
+@pytest.mark.clause("003-evasion-5")
 def test_the_chance_of_pursuit_is_rolled_once_not_on_every_run() -> None:
     """003: the monster responds on its reaction result, once. Caught and running again from the same group asks
     no second pursuit roll (undercroft seed 62022 rolled it at turns 253 and 255)."""
@@ -145,6 +149,7 @@ def drowner_fight(ruleset: str, seed: int = 1) -> Game:
     return game
 
 
+@pytest.mark.clause("000-proc-1", "001-run-5")
 def test_in_warden_the_drowner_does_not_follow_a_delver_who_runs_from_its_fight() -> None:
     game = drowner_fight("warden", 2)
     st = game.state
@@ -160,6 +165,7 @@ def test_in_warden_the_drowner_does_not_follow_a_delver_who_runs_from_its_fight(
     assert st.mode == "explore" and st.pursuit is None and g in st.level.groups
 
 
+@pytest.mark.clause("001-run-1")
 def test_a_run_never_lands_in_the_segment_of_the_monster_it_leaves() -> None:
     """001's free exit is away from the monster: in the warden the risen drowner stands in its own room, behind the
     delver on the threshold; the doors into that room are blocked for the run (a run there ended in a new fight
@@ -176,6 +182,7 @@ def test_a_run_never_lands_in_the_segment_of_the_monster_it_leaves() -> None:
     assert st.segment != g.segment and st.mode == "explore" and not of(ev, evt.Combat)
 
 
+@pytest.mark.clause("001-run-1")
 def test_where_every_way_out_leads_into_its_segment_there_is_no_running() -> None:
     """A room whose one door opens into the monster's own corridor: no way out but past it, so no running (every
     way is blocked); the party fights it, or in the warden waits, where nothing can be said."""

@@ -45,11 +45,13 @@ def monster(content: Content, **changes: object) -> Monster:
 # --- the fight (001) -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-roll-8")
 def test_a_natural_1_misses_even_against_defense_0(combat: CombatRules) -> None:
     swing = formulas.attack(1, 30, 0, combat)
     assert (swing.natural, swing.total, swing.hit, swing.critical) == (1, 31, False, False)
 
 
+@pytest.mark.clause("001-roll-7")
 def test_a_natural_20_hits_defense_40_for_double(combat: CombatRules, fatigue: FatigueRules) -> None:
     swing = formulas.attack(20, -5, 40, combat)  # 15 against 40
     assert swing.hit and swing.critical and swing.total == 15
@@ -57,6 +59,7 @@ def test_a_natural_20_hits_defense_40_for_double(combat: CombatRules, fatigue: F
     assert formulas.damage(6, False, combat, fatigue) == 6
 
 
+@pytest.mark.clause("001-roll-3")
 def test_any_other_face_hits_when_the_total_reaches_the_defense(combat: CombatRules) -> None:
     assert formulas.attack(12, 3, 15, combat).hit  # 15 against 15: a tie hits
     assert not formulas.attack(11, 3, 15, combat).hit  # 14 against 15
@@ -64,12 +67,14 @@ def test_any_other_face_hits_when_the_total_reaches_the_defense(combat: CombatRu
     assert not formulas.attack(19, -5, 40, combat).hit  # only the natural 20 beats defense 40
 
 
+@pytest.mark.clause("003-running-8")
 def test_a_hit_deals_at_least_the_minimum(combat: CombatRules, fatigue: FatigueRules) -> None:
     assert fatigue.minimum_damage == 1
     assert formulas.damage(-1, False, combat, fatigue) == 1  # an exhausted weakling still scratches
     assert formulas.damage(0, True, combat, fatigue) == 1
 
 
+@pytest.mark.clause("003-running-5")
 def test_exhaustion_weakens_the_party_and_helps_its_foes(fatigue: FatigueRules) -> None:
     assert (fatigue.to_hit_penalty, fatigue.damage_penalty, fatigue.opponent_bonus) == (2, 2, 2)
     assert formulas.to_hit_bonus(3, False, fatigue) == 3
@@ -83,6 +88,7 @@ def test_exhaustion_weakens_the_party_and_helps_its_foes(fatigue: FatigueRules) 
     assert not formulas.exhausted_counts(False, True)
 
 
+@pytest.mark.clause("001-order-2")
 def test_higher_agility_acts_first_and_ties_go_to_the_party() -> None:
     assert formulas.party_acts_first(3, 3, False)
     assert formulas.party_acts_first(4, 3, False)
@@ -95,11 +101,13 @@ def test_a_monster_that_holds_its_ground_never_opens() -> None:
     assert formulas.party_acts_first(0, 20, True)
 
 
+@pytest.mark.clause("001-order-1")
 def test_the_party_acts_at_its_best_agility() -> None:
     assert formulas.party_agility([2, 5, 3]) == 5
     assert formulas.party_agility([]) == 0
 
 
+@pytest.mark.clause("001-small-3")
 def test_a_slow_monster_acts_every_nth_turn() -> None:
     assert [formulas.monster_acts(t, 1) for t in range(4)] == [True] * 4
     assert [formulas.monster_acts(t, 2) for t in range(5)] == [True, False, True, False, True]
@@ -139,6 +147,7 @@ def test_surprise_only_counts_in_the_first_round() -> None:
     assert formulas.free_round(False, True, False) == FreeRound.NONE
 
 
+@pytest.mark.clause("003-surprise-1")
 def test_surprised_on_1_to_2_of_a_d6(content: Content) -> None:
     most = content.rules.encounter.surprised_max
     assert most == 2
@@ -148,18 +157,21 @@ def test_surprised_on_1_to_2_of_a_d6(content: Content) -> None:
 # --- running and pursuit (001, 003) ---------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-evasion-1")
 def test_a_faster_party_escapes_an_equally_fast_one_does_not() -> None:
     assert formulas.escapes_by_speed(121, 120)
     assert not formulas.escapes_by_speed(120, 120)
     assert not formulas.escapes_by_speed(90, 120)
 
 
+@pytest.mark.clause("001-run-5")
 def test_only_a_pursuer_where_the_rules_have_pursuit_follows() -> None:
     assert formulas.follows(True, True)
     assert not formulas.follows(False, True), "001 alone: running is free, nothing follows"
     assert not formulas.follows(True, False)
 
 
+@pytest.mark.clause("003-evasion-3")
 def test_automatic_evasion_only_before_the_fight_and_never_from_the_submerged() -> None:
     def evade(**kw: bool | int) -> str | None:
         args: dict[str, bool | int] = {
@@ -179,6 +191,7 @@ def test_automatic_evasion_only_before_the_fight_and_never_from_the_submerged() 
     assert evade(submerged=True) is None
 
 
+@pytest.mark.clause("003-evasion-1")
 def test_the_party_moves_at_its_slowest() -> None:
     assert formulas.party_speed([120, 90, 150]) == 90
     assert formulas.party_speed([]) == 0
@@ -197,6 +210,7 @@ def test_percent_checks() -> None:
 # --- negotiation and bribery (000) -----------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-8.4b", "000-8.5")
 def test_negotiation_bands_with_reluctance_and_ability(content: Content) -> None:
     table = content.tables.negotiation["negotiation"]  # failure ..6, agreement 7..10, intimidation 11..
     goblin = monster(content, reluctance=2)
@@ -216,6 +230,7 @@ def test_a_table_without_reluctance_or_ability_ignores_both(content: Content) ->
     assert formulas.negotiation_modifiers(table, monster(content, reluctance=9), [5]) == (0, 0)
 
 
+@pytest.mark.clause("000-8.7c")
 def test_the_bribery_cell_and_digit(content: Content) -> None:
     table = content.tables.bribery  # columns by strength + reluctance: 0-3, 4-6, 7-9, 10-12, 13-
     goblin = monster(content, strength=2, reluctance=2)  # 4: the second column
@@ -421,6 +436,7 @@ def test_exhaustion_comes_with_the_last_running_round_and_a_held_ground_waits_fo
     assert not formulas.holds_back(holds_ground=False, party_attacked=False)
 
 
+@pytest.mark.clause("003-evasion-6")
 def test_the_chance_of_pursuit_is_the_bands_until_rolled_then_its_answer() -> None:
     assert formulas.pursuit_chance(75, False, False, False) == 75
     assert formulas.pursuit_chance(None, False, False, False) == 100  # no reaction: certain

@@ -159,6 +159,7 @@ def test_lines_are_written_whole_and_flushed_per_action(content: Content, tmp_pa
     rec.close()
 
 
+@pytest.mark.clause("001-die-3")
 def test_death_writes_the_end_line(content: Content, tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     game, _ = dead_bot_game(content, path)

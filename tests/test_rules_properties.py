@@ -133,6 +133,7 @@ def where(p: Played, turn: int) -> str:
     return f"{p.ruleset} seed {p.seed}, turn {turn + 1}"
 
 
+@pytest.mark.clause("003-surprise-3")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_one_acts_in_a_round_where_both_sides_are_surprised(ruleset: str) -> None:
     """003: both surprised, "neither side moves nor fights that round"."""
@@ -153,6 +154,7 @@ def test_no_one_acts_in_a_round_where_both_sides_are_surprised(ruleset: str) -> 
         assert seen > 0, "the games met no double surprise: the property was not tried"
 
 
+@pytest.mark.clause("000-proc-1")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_walk_into_a_segment_runs_its_entry_procedure(ruleset: str) -> None:
     """000: entering a segment means the monster check, unless a monster is there already (then it is met).
@@ -188,6 +190,7 @@ def test_every_walk_into_a_segment_runs_its_entry_procedure(ruleset: str) -> Non
     assert entries > 50 and checked > 20, (entries, checked)
 
 
+@pytest.mark.clause("000-gen-4")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_running_follows_the_rulesets_texts(ruleset: str) -> None:
     """000 (citadel): no running away; 001 (warden): nothing follows; 003: evasion by speed only before a fight."""
@@ -210,6 +213,7 @@ def test_running_follows_the_rulesets_texts(ruleset: str) -> None:
         assert runs > 0, "the games had no run: the property was not tried"
 
 
+@pytest.mark.clause("000-8.7")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_bribe_after_terms_were_made(ruleset: str) -> None:
     """000 8.7: a bribe only "if negotiation fails"."""
@@ -254,6 +258,7 @@ def _knowable(p: Played, turn: int, events: list[Event]) -> list[Event]:
     return out
 
 
+@pytest.mark.clause("003-distance-3")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_nothing_the_player_reads_names_a_group_not_yet_seen(ruleset: str) -> None:
     """003: "Only when the monster and party actually meet will the party know an encounter has occurred": until a
@@ -274,6 +279,7 @@ def test_nothing_the_player_reads_names_a_group_not_yet_seen(ruleset: str) -> No
         assert unseen_steps > 20, "no group was come upon out of sight: the property was not tried"
 
 
+@pytest.mark.clause("003-surprise-4")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_surprised_side_neither_moves_nor_acts_in_its_surprised_round(ruleset: str) -> None:
     """003: "those not surprised may move and attack the first round, and the surprised enemy may not". The party
@@ -307,6 +313,7 @@ def test_a_surprised_side_neither_moves_nor_acts_in_its_surprised_round(ruleset:
         assert party > 3 and monsters > 3, (party, monsters)
 
 
+@pytest.mark.clause("003-reaction-6")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_meeting_that_holds_the_party_ends_within_the_standoff_bound(ruleset: str) -> None:
     """A meeting in which the monster faces the party (walking on refused) lasts at most ``standoff_rounds``: the
@@ -329,6 +336,7 @@ def test_every_meeting_that_holds_the_party_ends_within_the_standoff_bound(rules
 # --- drops, running, entries and the eight -----------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-run-1")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_warden_run_is_refused(ruleset: str) -> None:
     """001 (warden): "You can leave a fight through any door, any time": on the delver's turn in a meeting or a
@@ -357,6 +365,7 @@ def test_the_patient_one_never_moves(ruleset: str) -> None:
                 assert first.setdefault(gid, pos) == pos, f"{where(p, turn)}: group {gid} moved to {pos}"
 
 
+@pytest.mark.clause("000-proc-1")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_segment_the_party_stands_in_had_its_entry_before_its_next_step(ruleset: str) -> None:
     """000: every segment entered gets its entry procedure (a group there is met, else the monster check). A
@@ -380,6 +389,7 @@ def test_every_segment_the_party_stands_in_had_its_entry_before_its_next_step(ru
     assert exploring > 100
 
 
+@pytest.mark.clause("000-proc-1")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_segment_the_party_stood_in_gets_its_entry_before_it_explores_on(ruleset: str) -> None:
     """000: every segment entered gets its entry procedure, however it was entered: one the party stood in during a
@@ -407,6 +417,7 @@ def test_every_segment_the_party_stood_in_gets_its_entry_before_it_explores_on(r
         assert behind > 0, "no segment was left before its entry: the property was not tried"
 
 
+@pytest.mark.clause("003-pursuit-4")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_drops_distract_only_pursuers_and_reach_only_groups_in_sight(ruleset: str) -> None:
     """003: dropped food or treasure stops a pursuer; it buys off nobody. No ``distracted`` by food or treasure

@@ -83,6 +83,7 @@ def chase(
 # --- seed 001: a free exit -------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-run-2", "001-run-4", "003-actions-6")
 def test_running_from_a_monster_that_does_not_pursue_is_free_and_it_stays_hurt() -> None:
     game = make_game("warden", dice=ScriptedDice())
     g, ev = meet(game, "ghoul")  # the Warden: a monster in the room means a fight
@@ -107,6 +108,7 @@ def test_running_from_a_monster_that_does_not_pursue_is_free_and_it_stays_hurt()
     assert st.mode == "combat" and not rolls(ev, "monster_check")
 
 
+@pytest.mark.clause("001-run-5")
 @pytest.mark.parametrize("monster", ["empty_harness", "the_patient_one", "wick_trimmer"])
 def test_a_monster_that_does_not_pursue_lets_the_party_go_in_undercroft(monster: str) -> None:
     game, g, _ = crawl_meet(monster, ATTACKS if monster == "empty_harness" else UNCERTAIN)
@@ -122,6 +124,7 @@ def test_a_monster_that_does_not_pursue_lets_the_party_go_in_undercroft(monster:
 # --- seed 003: evasion -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-seq-6", "003-evasion-1")
 def test_a_faster_party_evades_automatically() -> None:
     game, _g, _ = crawl_meet("ghoul", HOSTILE)  # 75% pursuit; no fight yet (003: evasion before the combat phase)
     assert game.state.mode == "encounter"
@@ -131,6 +134,7 @@ def test_a_faster_party_evades_automatically() -> None:
     assert game.state.mode == "explore"
 
 
+@pytest.mark.clause("003-seq-6", "003-evasion-5", "003-evasion-6")
 @pytest.mark.parametrize(("reaction", "chance"), [(HOSTILE, 75), (UNCERTAIN, 50), (FRIENDLY, 25)])
 @pytest.mark.parametrize("over", [False, True])
 def test_the_chance_of_pursuit_comes_from_the_reaction(reaction: tuple[int, int], chance: int, over: bool) -> None:
@@ -145,12 +149,14 @@ def test_the_chance_of_pursuit_comes_from_the_reaction(reaction: tuple[int, int]
         assert one(ev, evt.Pursuit).group == g.id and game.state.mode == "pursuit"
 
 
+@pytest.mark.clause("003-evasion-6")
 def test_no_pursuit_from_a_peaceful_reaction_rolls_nothing() -> None:
     game, _, _ = crawl_meet("gaoler", PEACEFUL)
     ev = act(game, Run(), NOTHING)  # the d6 is the monster check of the segment run into
     assert one(ev, evt.Roll, purpose="pursuit").result == "no" and one(ev, evt.Evade).reason == "no_pursuit"
 
 
+@pytest.mark.clause("003-evasion-6")
 def test_a_monster_that_attacked_at_once_always_pursues() -> None:
     game, _g, ev = long_meet("ghoul", ATTACKS)  # agility 3: the delver acts first
     assert game.state.mode == "combat"
@@ -177,6 +183,7 @@ def test_a_group_that_went_its_way_is_gone_but_not_the_one_that_chases() -> None
     assert st.pursuit is not None and st.group(st.pursuit.group) is g
 
 
+@pytest.mark.clause("003-actions-6", "003-pursuit-1")
 def test_pursuit_goes_on_in_rounds_while_in_sight() -> None:
     game, g = chase("gaoler")  # 90 against 90: the distance holds
     st = game.state
@@ -199,6 +206,7 @@ def test_a_pursuer_that_closes_the_distance_catches_the_party_and_fights() -> No
     assert game.state.mode == "combat" and [e.attacker_side for e in attacks(ev)] == ["monsters"]
 
 
+@pytest.mark.clause("003-reaction-12", "003-evasion-7")
 def test_a_friendly_pursuer_catches_up_and_does_not_fight() -> None:
     game, g, _ = long_meet("the_unlit", FRIENDLY)  # 120 against 90: it gains 90 ft a round
     ev = act(game, Run(), 25)  # caught, no fight: the run is over, the corridor run into is entered (it is there)
@@ -208,6 +216,7 @@ def test_a_friendly_pursuer_catches_up_and_does_not_fight() -> None:
 # --- dropping things -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-gen-1", "000-8.7", "000-8.7-2", "000-8.8", "003-actions-8", "003-pursuit-4")
 @pytest.mark.parametrize("ruleset", ["undercroft", "crawler"])
 def test_a_drop_in_a_meeting_or_a_fight_buys_off_nobody(ruleset: str) -> None:
     """003: dropped food or treasure stops a pursuer; in a meeting (or a fight) nothing is dropped: paying a
@@ -225,6 +234,7 @@ def test_a_drop_in_a_meeting_or_a_fight_buys_off_nobody(ruleset: str) -> None:
     assert game.refusal(DropFood()) == Reason(Code.NOT_FLEEING)
 
 
+@pytest.mark.clause("003-actions-8")
 def test_nameless_one_takes_no_drop_and_no_bribe_in_the_citadel() -> None:
     """000: The Nameless One is never bribed; a drop in the meeting is no back door to buying it off."""
     game = make_game("citadel", dice=ScriptedDice(), gold=500)
@@ -235,6 +245,7 @@ def test_nameless_one_takes_no_drop_and_no_bribe_in_the_citadel() -> None:
     assert not g.peaceful and game.state.gold == 500
 
 
+@pytest.mark.clause("003-pursuit-5")
 @pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])
 def test_food_stops_an_unintelligent_pursuer_half_the_time(face: int, stops: bool) -> None:
     game, g = chase("ogre")
@@ -256,6 +267,7 @@ def test_food_never_stops_an_intelligent_pursuer() -> None:
     assert game.state.mode == "pursuit" and one(ev, evt.Chase)
 
 
+@pytest.mark.clause("003-pursuit-6")
 @pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])
 def test_treasure_stops_an_intelligent_pursuer_half_the_time(face: int, stops: bool) -> None:
     game, g = chase("gaoler", gold=100)
@@ -305,12 +317,14 @@ def test_a_gem_is_treasure_enough_to_drop_without_gold() -> None:
     assert "silver_idol" not in game.state.items and game.state.mode == "pursuit"
 
 
+@pytest.mark.clause("003-pursuit-6")
 def test_treasure_never_stops_an_unintelligent_pursuer() -> None:
     game, _g = chase("ogre", gold=100)
     ev = act(game, DropTreasure(), *[1] * 6)
     assert one(ev, evt.Ignored) and not rolls(ev, "treasure_distracts") and game.state.mode == "pursuit"
 
 
+@pytest.mark.clause("003-pursuit-7")
 @pytest.mark.parametrize(("face", "stops"), [(50, True), (51, False)])
 def test_burning_oil_stops_or_slows_a_pursuer_with_self_preservation(face: int, stops: bool) -> None:
     game, g = chase("gaoler")
@@ -335,6 +349,7 @@ def test_burning_oil_does_nothing_to_a_pursuer_without_self_preservation() -> No
 # --- time and fatigue ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-time-1", "003-time-2", "003-time-3")
 def test_time_rounds_of_ten_seconds_sixty_to_a_turn() -> None:
     t = make_game("undercroft").content.rules.time
     assert (t.round_seconds, t.rounds_per_turn, t.rest_rounds) == (10, 60, 60)
@@ -359,6 +374,7 @@ def run_thirty_rounds(game: Game) -> list[Event]:
     return events
 
 
+@pytest.mark.clause("003-running-3")
 def test_thirty_rounds_of_running_exhaust_and_running_is_refused() -> None:
     game, _g, _ = long_meet("gaoler", HOSTILE)
     st = game.state
@@ -380,6 +396,7 @@ def test_thirty_rounds_of_running_exhaust_and_running_is_refused() -> None:
     assert a.modifier == 3 - 2 and a.damage == 6 - 2
 
 
+@pytest.mark.clause("003-running-4", "003-running-7", "003-time-3")
 def test_resting_three_turns_clears_exhaustion() -> None:
     game, _g, _ = long_meet("gaoler", HOSTILE)
     st = game.state
@@ -395,6 +412,7 @@ def test_resting_three_turns_clears_exhaustion() -> None:
     assert say(game, one(ev, evt.Rest)) == "You rest for a turn. You are no longer exhausted."
 
 
+@pytest.mark.clause("001-run-2")
 def test_running_while_exhausted_in_a_fight_is_refused() -> None:
     game, _g, _ = crawl_meet("ghoul", ATTACKS)
     game.state.exhausted = True
@@ -403,6 +421,7 @@ def test_running_while_exhausted_in_a_fight_is_refused() -> None:
     assert kinds(ev) == ["refused"] and game.checksum() == before
 
 
+@pytest.mark.clause("003-pursuit-2")
 def test_an_exhausted_party_caught_in_a_pursuit_must_turn_and_fight() -> None:
     game, _g = chase("gaoler")
     game.state.running_rounds = 29  # the next round is the 30th

@@ -138,6 +138,7 @@ def test_a_group_of_three_shows_three_creatures_beside_the_party_in_a_fight() ->
 # --- 2. the panel: distance, out of sight ----------------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-distance-3")
 def test_a_group_out_of_sight_is_neither_drawn_nor_named_until_it_comes_into_sight() -> None:
     game = in_a_new_room()
     st = game.state

@@ -119,6 +119,7 @@ def test_title_quit_and_help() -> None:
 # --- explore -----------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("001-report-3")
 def test_explore_status_bar_map_and_keys() -> None:
     session, _ = forced()
     game = session.game
@@ -195,6 +196,7 @@ def test_map_is_drawn_lit_dim_and_dark() -> None:
 # --- a whole encounter and a fight -----------------------------------------------------------------------------
 
 
+@pytest.mark.clause("003-seq-7", "003-actions-2")
 def test_a_whole_encounter_then_a_fight(user: Path) -> None:
     session, dice = forced()
     stack = meet(session, dice, "goblin")
@@ -306,6 +308,7 @@ def test_a_name_with_its_own_article_reads_the_mid_label() -> None:
     assert "[a] Attack the Leech-Mother" in text and "Attack The" not in text
 
 
+@pytest.mark.clause("001-roll-2")
 def test_fight_three_targets_player_roll_before_monster_outcome() -> None:
     session, dice = forced()
     stack = meet(session, dice, "goblin", 3)

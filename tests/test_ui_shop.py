@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import NOTHING, clear_unique, content, make_game, script, walk_to
 from tcod.event import KeySym
 from ui_helpers import Driver, click_text, panel_text, press, screen
@@ -83,6 +84,7 @@ def test_a_ware_too_dear_says_why_and_a_click_buys() -> None:
     assert session.game.state.items["rations"] == 2 and session.game.state.gold == 15
 
 
+@pytest.mark.clause("001-end-2")
 def test_armour_bought_that_is_plainly_better_goes_on_mail_waits_for_the_use_list() -> None:
     session, stack = at_the_merchant(gold=500)
     st = session.game.state

@@ -173,6 +173,7 @@ def test_negotiation_table_must_be_open_ended_below(data_copy: Path, mutate: Mut
     check(p, "tables.yaml", pos(text, "{min: 2, max: 7"), "negotiation.talk.bands.0", "open-ended below", "min 2")
 
 
+@pytest.mark.clause("000-8.9")
 def test_bribery_cells_must_match_the_columns(data_copy: Path, mutate: Mutate) -> None:
     text = mutate(data_copy, "tables.yaml", "- [3, 2, 1, 0, 0]", "- [3, 2, 1, 0]")
     p = only_problem(data_copy)
@@ -518,6 +519,7 @@ def test_display_root_changes_only_the_shown_path(data_copy: Path, mutate: Mutat
 # --- the shipped data ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("000-8.2")
 def test_shipped_data_validates(shipped_data: Path) -> None:
     content = load_content(shipped_data)
     assert set(content.rulesets) >= {"undercroft", "citadel", "warden", "crawler"}
@@ -538,6 +540,7 @@ def test_every_ruleset_ends_in_a_final_level_with_guardians(shipped_data: Path) 
         assert not any(lv.final for lv in before), rid
 
 
+@pytest.mark.clause("000-8.2")
 def test_enough_monsters_and_the_unbargainable(shipped_data: Path) -> None:
     content = load_content(shipped_data)
     assert len(content.monsters) >= 20
@@ -546,6 +549,7 @@ def test_enough_monsters_and_the_unbargainable(shipped_data: Path) -> None:
     assert not by_name["Demon"].negotiable
 
 
+@pytest.mark.clause("000-8.3")
 def test_encounter_grids_are_six_by_six(shipped_data: Path) -> None:
     content = load_content(shipped_data)
     for tid, grid in content.encounters.items():
@@ -554,6 +558,7 @@ def test_encounter_grids_are_six_by_six(shipped_data: Path) -> None:
         assert all(cell.monster in content.monsters for row in grid for cell in row), tid
 
 
+@pytest.mark.clause("000-8.5")
 def test_shipped_tables_follow_the_source_texts(shipped_data: Path) -> None:
     content = load_content(shipped_data)
     reaction = [(b.min, b.max, b.result) for b in content.tables.reaction.bands]  # seed 003
