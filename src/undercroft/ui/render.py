@@ -547,9 +547,11 @@ def draw_log(
     fresh: int = 0,
     x: int = 0,
     width: int | None = None,
+    whole: bool = False,
 ) -> None:
     """The newest messages, wrapped, newest at the bottom; the last ``fresh`` ones bright, older ones dimmed. Only
-    whole messages: an older one that would not fit whole is left to the full log (``L``)."""
+    whole messages: an older one that would not fit whole is left to the full log (``L``), and so is the newest with
+    ``whole`` (beside a panel that has the screen's attention), else its first rows are shown."""
     n = len(lines)
     out: list[list[tuple[str, RGB]]] = []
     used = 0
@@ -560,7 +562,7 @@ def draw_log(
             colour = fade(colour, FADE_OLD)
         parts = wrap(text, (console.width - x if width is None else width) - 2)
         if used + len(parts) > rows:
-            if not out:  # the newest alone does not fit: its first rows (a cut)
+            if not out and not whole:  # the newest alone does not fit: its first rows (a cut)
                 _cut(text)
                 out.append([(p, colour) for p in parts[:rows]])
             break

@@ -303,4 +303,6 @@ class LookScene(Scene):
         session = self.session
         render.draw_status(console, session.game, layout.status_y, seed=session.seed_label, x=x0, width=x1 - x0)
         log = session.log
-        render.draw_log(console, log.lines, layout.log_y, layout.log_rows, fresh=log.fresh, x=x0, width=x1 - x0)
+        render.draw_log(
+            console, log.lines, layout.log_y, layout.log_rows, fresh=log.fresh, x=x0, width=x1 - x0, whole=True
+        )
