@@ -297,12 +297,12 @@ def test_victories_raise_the_delver_a_level_with_hit_points_and_might() -> None:
     assert say(g, of(ev, "level_up")[0]) == "You reach level 3: HP 14, MIGHT 4, AGILITY 3."
 
 
-@pytest.mark.parametrize(("level", "earned"), [(2, 29), (3, 14), (4, 7), (5, 3)])
+@pytest.mark.parametrize(("level", "earned"), [(3, 29), (4, 14), (5, 7), (6, 3)])
 def test_a_delver_who_has_outgrown_the_floor_earns_less_renown(level: int, earned: int) -> None:
-    """On floor 1 an orc (worth 29) is whole renown up to level 2 (the floor's number and ``outgrown_after`` 1
-    more), half at level 3, a quarter at 4, an eighth at 5 (rounded down): a delver level 10 on floor 2 is no
-    longer made by farming the first floors, nor a grinder a level ahead of the floor by its wanderers."""
-    assert GROWTH.outgrown_after == 1 and content().monsters["orc"].worth == 29
+    """On floor 1 an orc (worth 29) is whole renown up to level 3 (the floor's number and ``outgrown_after`` 2
+    more), half at level 4, a quarter at 5, an eighth at 6 (rounded down): a delver level 10 on floor 2 is no
+    longer made by farming the first floors."""
+    assert GROWTH.outgrown_after == 2 and content().monsters["orc"].worth == 29
     g = make_game("undercroft", 1, ScriptedDice())
     meet(g, "orc", faces=encounter_faces())
     act(g, Fight())
