@@ -696,12 +696,12 @@ def render_section(
             f"{s.games} games: {s.wins} won, {s.deaths} dead, {s.timeouts} timeouts"
             + (f", {s.crashes} crashed" if s.crashes else "")
             + f"; mean turns {s.mean_turns}; deaths without a choice {s.no_choice}"
-            + f" ({_pct(s.no_choice_share)} of the deaths); to a group run from at first sight {s.ran_first}"
-            + f" ({_pct(_share(s.ran_first, s.deaths))}).",
+            + f" ({_pct(s.no_choice_share)} of the deaths).",
             "",
             f"Floor-1 meetings that cornered the party: {s.cornered_meetings}"
             + (f" ({cornered})" if cornered else "")
-            + ".",
+            + f". Deaths to a group run from at first sight: {s.ran_first}"
+            + f" ({_pct(_share(s.ran_first, s.deaths))}).",
             "",
             *textwrap.wrap(
                 "Survival (share of games that reached the level): "
