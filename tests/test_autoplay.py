@@ -233,6 +233,26 @@ def test_the_summary_counts_deaths_by_level_and_without_a_choice() -> None:
     assert s["deaths"] == {"Orc": 3}
 
 
+def test_a_death_to_a_group_first_run_from_is_counted() -> None:
+    """The party's first answer to a group is the first action that is not a drink, a use or a wait: a death to a
+    group whose first answer was a run counts among the deaths after running (warden's target)."""
+    from engine_helpers import make_game, meet
+
+    from undercroft.rules.actions import Drink, Fight, Run, Wait
+    from undercroft.rules.dice import ScriptedDice
+    from undercroft.tools.autoplay import Ledger
+
+    game = make_game("citadel", 3, dice=ScriptedDice())
+    group, _ = meet(game, "orc")
+    ledger = Ledger(game)
+    for action in (Drink(0), Wait(), Run(), Fight()):
+        ledger.chose(group, action)
+    assert ledger.answers == {group.id: Run}
+    ran = GameResult(1, "warden", "dead", 10, 1, "Gaoler", None, True, ran_first=True)
+    fought = GameResult(2, "warden", "dead", 10, 1, "Gaoler", None, True, ran_first=False)
+    assert summarize([ran, fought, ran])["deaths_after_running"] == 2
+
+
 def test_every_death_of_a_batch_says_whether_it_had_a_choice(content: Content) -> None:
     results = [play_game(content, "citadel", s, max_actions=3000) for s in range(1, 5)]
     assert all((r.choice is not None) == (r.outcome == "dead") for r in results)

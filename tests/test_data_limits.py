@@ -136,7 +136,7 @@ def highs(d: Data) -> None:
         rs.pop("check", None)
         for lv in rs["levels"]:
             lv["number_bonus"] = 10
-            lv.get("out_of_depth", {}).update(die=100, max=100, hoard=10)  # (always from deeper down, x10)
+            lv.get("out_of_depth", {}).update(die=100, max=100, hoard=10, resting=100)  # (always from deeper down, x10)
             for fi in lv.get("items", []):
                 fi.update(count=str(s.MAX_PILES), amount=str(s.MAX_GOLD))
 
@@ -218,7 +218,7 @@ def lows(d: Data) -> None:
         rs.pop("check", None)
         for lv in rs["levels"]:
             lv["number_bonus"] = -10
-            lv.get("out_of_depth", {}).update(die=2, max=0, hoard=1)  # (never from deeper down)
+            lv.get("out_of_depth", {}).update(die=2, max=0, hoard=1, resting=0)  # (never from deeper down)
             for fi in lv.get("items", []):
                 fi.update(count="0", amount="1")
 

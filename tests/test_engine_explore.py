@@ -311,6 +311,39 @@ def test_a_wanderer_from_deeper_down_comes_from_the_deep_floors_walkers() -> Non
     assert d.remaining == 0
 
 
+def on_floor_7(d: ScriptedDice) -> Game:
+    """An undercroft game on its seventh floor (the vaults: what a rest finds comes from deeper down more often)."""
+    g = make_game("undercroft", 4, d)
+    for _ in range(6):
+        go_down(g)
+    return clear_unique(g)
+
+
+def test_a_rest_deep_down_draws_wanderers_from_deeper_more_often() -> None:
+    """Ours: where the level's ``out_of_depth`` gives ``resting``, a wanderer a turn of rest finds comes from deeper
+    down on 1..``resting`` of its die; one met on the way there only on 1..``max``."""
+    d = ScriptedDice()
+    g = on_floor_7(d)
+    ood = g.rs.levels[g.state.depth].out_of_depth
+    assert ood is not None and ood.wandering is not None and ood.resting is not None and ood.resting > ood.max
+    face = ood.resting  # (from deeper down resting; not walking)
+    d.push(1, face, *monster_faces(ood.wandering, 1, 3, treasure_face=3), *encounter_faces())
+    events = g.step(Rest())
+    deeper = one(rolls(events, "out_of_depth"), evt.Roll)
+    assert deeper.total == face and deeper.target == ood.resting and deeper.result == "yes"
+    assert (one(events, evt.Table).table, one(events, evt.Table).deeper) == (ood.wandering, True)
+    assert d.remaining == 0
+    b = ScriptedDice()
+    w = on_floor_7(b)
+    _, wandering = level_tables(w)
+    faces = [1, face, *monster_faces(wandering, 1, 3, treasure_face=3), *encounter_faces()]
+    events = walk_into(w, "corridor", faces=faces)
+    deeper = one(rolls(events, "out_of_depth"), evt.Roll)
+    assert deeper.target == ood.max and deeper.result == "no"
+    assert one(events, evt.Table).table == wandering
+    assert b.remaining == 0
+
+
 def test_no_shipped_wanderer_is_one_that_never_moves() -> None:
     """Every table wanderers come from (a level's ``wandering``; for those from deeper, ``out_of_depth``'s
     ``wandering``, else its ``table``) holds no monster of speed 0."""

@@ -85,6 +85,7 @@ HURT = 0.5  # drink outside a fight at or below this fraction of max HP
 REST_UNTIL = 0.9  # rest while exploring when below this fraction of max HP
 LOW = 0.4  # drink in a fight at or below this fraction
 FIGHT_ODDS = 0.8  # fight when the estimated chance to win is at least this
+SURE_WIN = 0.95  # with growth, a fight the panel gives this or more is fought, not run from nor talked away
 MAX_WAITS = 3  # waits on one monster before doing something else
 FLEES_ON_THE_WAY = 2  # runs from a group standing on the only way on before it stops running from it
 MAX_FLEES = 4  # runs from one group on a level before it stops running from it at all
@@ -383,6 +384,8 @@ class Bot:
             if "talk" not in ways and "bribe" not in ways:
                 met.committed = True  # no more running from it (or none in these rules): a fight to the death
         way = best(ways)
+        if game.rs.growth and win >= SURE_WIN and way in ("run", "talk"):
+            way = "fight"  # a sure fight is fought where victories bring renown: worth more than a sure escape
         out: list[Action] = []
         low = self._hurt(READY) if way == "fight" and _has(game, "potion") else None
         if low is not None and win < FIGHT_ODDS:

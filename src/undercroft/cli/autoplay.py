@@ -116,6 +116,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
         if dead:
             print("  by level:   " + ", ".join(f"{k} {v}" for k, v in enumerate(summary["deaths_by_level"], 1)))
             print(f"  no choice:  {summary['deaths_without_choice']} of the deaths had no way out of the meeting")
+            print(f"  ran first:  {summary['deaths_after_running']} of the deaths to a group run from at first sight")
         cornered = summary["cornered_by_monster"]
         print(
             f"  cornered:   {summary['cornered_on_floor_1']} floor-1 meetings left nothing but a losing fight"

@@ -382,8 +382,10 @@ def _check_out_of_depth(
         tid = getattr(ood, key)
         if encounters is not None and tid is not None and tid not in encounters:
             col.add(f, (*at, "out_of_depth", key), unknown_message("encounter table", tid, encounters))
-    if ood.max > ood.die:
-        col.add(f, (*at, "out_of_depth", "max"), f"{ood.max} is more than the {ood.die} faces of its die")
+    for key in ("max", "resting"):
+        most = getattr(ood, key)
+        if most is not None and most > ood.die:
+            col.add(f, (*at, "out_of_depth", key), f"{most} is more than the {ood.die} faces of its die")
 
 
 def _good_entries(model: Any, value: Any) -> dict[str, Any]:

@@ -489,13 +489,15 @@ class OutOfDepth(Model):
     """Ours (the out-of-depth monsters of DCSS): a monster found on this level comes, on 1..``max`` of a d``die``,
     from the encounter table ``table`` (a deeper floor's) instead, carrying ``hoard`` times its treasure; a
     wanderer from ``wandering`` where it is given (a deep room's residents that never leave it, a caryatid holding
-    up its gallery, do not come walking)."""
+    up its gallery, do not come walking). A wanderer a turn of rest finds comes from deeper on 1..``resting``
+    where it is given (what roams deep down finds a delver who rests)."""
 
     table: Id
     wandering: Id | None = None
     die: Annotated[StrictInt, Field(ge=2, le=100)]
     max: Annotated[StrictInt, Field(ge=0, le=100)]
     hoard: Annotated[StrictInt, Field(ge=1, le=10)] = 1
+    resting: Annotated[StrictInt, Field(ge=0, le=100)] | None = None
 
 
 class Level(Model):

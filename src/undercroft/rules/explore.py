@@ -320,4 +320,4 @@ def rest(ctx: Ctx, events: list[Event]) -> None:
     if ctx.proc.monster_check:
         s = st.level.map.segments[st.segment]
         if not ctx.groups_in(st.segment):
-            monster_check.check(ctx, st.segment, s.kind, True, events)
+            monster_check.check(ctx, st.segment, s.kind, True, events, resting=True)

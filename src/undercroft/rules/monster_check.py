@@ -6,7 +6,8 @@
   the monster and may give its number appearing (else the monster's own ``number``), plus the level's
   ``number_bonus``, at least one; then its treasure.
 * Ours: where the level has ``out_of_depth``, a monster found comes on 1..``max`` of its die from that deeper table
-  instead (DCSS's out-of-depth monsters), with ``hoard`` times its treasure (the ``table`` event's ``deeper``).
+  instead (DCSS's out-of-depth monsters), with ``hoard`` times its treasure (the ``table`` event's ``deeper``);
+  a wanderer found by a turn of rest on 1..``resting`` of that die, where the level gives it.
 * The new group stands on the segment tile farthest from the party (:func:`far_tile`), and is met at once.
 """
 
@@ -25,8 +26,8 @@ from undercroft.rules.state import Group
 from undercroft.rules.types import Origin
 
 
-def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> None:
-    """The monster check on entering (or resting in) segment ``seg``."""
+def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event], *, resting: bool = False) -> None:
+    """The monster check on entering (or, ``resting``, resting in) segment ``seg``."""
     chk = ctx.content.check_rules(ctx.rs)
     st = ctx.state
     if kind == "room" and not visited:
@@ -47,7 +48,7 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
     if res == "none":
         return
     spec = ctx.rs.levels[st.depth]
-    table_id, hoard, deep = _table(ctx, spec, origin, events)
+    table_id, hoard, deep = _table(ctx, spec, origin, events, resting)
     grid = ctx.content.encounters[table_id]
     d6 = Dice(1, 6)
     row, _ = ctx.roll(events, "table_row", d6, ENCOUNTER, table=table_id)
@@ -71,19 +72,21 @@ def check(ctx: Ctx, seg: int, kind: str, visited: bool, events: list[Event]) -> 
     encounter.begin(ctx, g, events)
 
 
-def _table(ctx: Ctx, spec: Level, origin: Origin, events: list[Event]) -> tuple[str, int, bool]:
-    """The table a monster found is rolled on, its treasure's multiplier and whether it came from deeper down."""
+def _table(ctx: Ctx, spec: Level, origin: Origin, events: list[Event], resting: bool) -> tuple[str, int, bool]:
+    """The table a monster found is rolled on, its treasure's multiplier and whether it came from deeper down
+    (``resting``: found by a turn of rest)."""
     table_id = spec.resident if origin == Origin.RESIDENT else spec.wandering
     ood = spec.out_of_depth
     if ood is None:
         return table_id, 1, False
+    most = ood.resting if resting and ood.resting is not None else ood.max
     _, deeper = ctx.roll(
         events,
         "out_of_depth",
         Dice(1, ood.die),
         ENCOUNTER,
-        target=ood.max,
-        result=lambda t: "yes" if t <= ood.max else "no",
+        target=most,
+        result=lambda t: "yes" if t <= most else "no",
         table=ood.table,
     )
     if deeper != "yes":

@@ -21,7 +21,7 @@ from undercroft.content import Content
 from undercroft.record import Recorder, play_step
 from undercroft.rules import events as ev
 from undercroft.rules import formulas
-from undercroft.rules.actions import Action, Bribe, DropFood, DropTreasure, Rest, Run, Talk
+from undercroft.rules.actions import Action, Bribe, Drink, DropFood, DropTreasure, Rest, Run, Talk, Use, Wait
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.rng import parse_seed
@@ -36,6 +36,7 @@ MAX_STUCK = 30  # choices in a row with nothing useful to do: a timeout
 RECORD_BATCH = 64  # action lines a recorded bot game gathers before one write (see Recorder.create)
 
 
+NOT_ANSWERS = (Drink, Use, Wait)  # what the party may do before it answers a group in front of it
 FLAT = 0.95  # a meeting whose fight reads at least this on the panel at its first decision is "flat": nothing to weigh
 
 
@@ -86,6 +87,8 @@ class GameResult:
     floors: tuple[Floor, ...] = ()  # every floor reached, in order
     kit: tuple[str, ...] = ()  # the things in use as the party set out on the last floor (:func:`kit_of`)
     build: str = ""  # a won game's: the first character's weapon and armour (:func:`build_of`)
+    # For a death: whether the party's first answer to the group that killed it was to run (:class:`Ledger`).
+    ran_first: bool | None = None
 
 
 @dataclass
@@ -177,6 +180,7 @@ def play_game(
                 _watch_floor_1(game, front, trapped, named)
             ledger.decide(front, action)
             action = bot.choose()
+            ledger.chose(front, action)
             note_warning(game, action, ways)
             t1 = time.perf_counter() if timing is not None else 0.0
             try:
@@ -216,7 +220,10 @@ def play_game(
     if st.mode == Mode.DEAD:
         cause = str(st.death["cause"]) if st.death else "unknown"
         choice = True if facing is None else ways.get(facing, False)  # (struck walking past: it chose to pass)
-        return GameResult(seed, ruleset, "dead", st.turn, st.depth + 1, cause, record, choice, names, *log)
+        ran = facing is not None and ledger.answers.get(facing) is Run
+        return GameResult(
+            seed, ruleset, "dead", st.turn, st.depth + 1, cause, record, choice, names, *log, ran_first=ran
+        )
     return GameResult(seed, ruleset, "timeout", st.turn, st.depth + 1, None, record, None, names, *log)
 
 
@@ -238,6 +245,7 @@ class Ledger:
             None  # a fight in progress: the party's hit points and maximum at its start
         )
         self.damage = 0  # the hit points the party has lost in it
+        self.answers: dict[int, type[Action]] = {}  # group id -> the kind of the party's first answer to it
         self._arrive()
 
     def _arrive(self) -> None:
@@ -259,6 +267,13 @@ class Ledger:
         self.faced.add(front.id)
         guardian = front.origin == Origin.GUARDIAN
         self.meetings.append(Meeting(st.depth + 1, front.monster, fight_win(game), isinstance(last, Rest), guardian))
+
+    def chose(self, front: Group | None, action: Action) -> None:
+        """The bot chose ``action`` with ``front`` in front of the party: the party's first answer to the group is
+        the first action that is not a drink, a use or a wait (kept to tell the deaths to a group run from at first
+        sight)."""
+        if front is not None and front.id not in self.answers and not isinstance(action, NOT_ANSWERS):
+            self.answers[front.id] = type(action)
 
     def after(self, events: Sequence[Event]) -> None:
         """After a step, its ``events``."""
@@ -332,6 +347,7 @@ def summarize(results: list[GameResult]) -> dict[str, object]:
         "deaths": deaths,
         "deaths_by_level": by_level,
         "deaths_without_choice": sum(r.outcome == "dead" and r.choice is False for r in results),
+        "deaths_after_running": sum(r.outcome == "dead" and r.ran_first is True for r in results),
         "cornered_on_floor_1": sum(len(r.cornered) for r in results),
         "cornered_by_monster": _tally(name for r in results for name in r.cornered),
         "deepest": levels,

@@ -32,6 +32,9 @@ WIN_TARGETS: dict[str, tuple[float, float]] = {
     "warden": (0.05, 0.25),
 }
 MAX_NO_CHOICE_SHARE = 0.05  # deaths without a choice must stay at or under this share of the deaths
+# Getting away is worth what it leaves behind: at most this share of the deaths are to a group the party ran from
+# at first sight (its first answer to the group was to run: autoplay.GameResult.ran_first).
+RAN_FIRST_SHARE: dict[str, float] = {"warden": 1 / 3}
 MAX_TIMEOUTS = 0  # games the bot did not finish
 MAX_CRASHES = 0  # games the engine crashed in
 MAX_CORNERED = 0  # floor-1 meetings that left the careful bot nothing but a fight it loses more often than not
@@ -131,6 +134,7 @@ class RulesetStats:
     # decided when the games stopped at the cap); empty for a fixed number of games
     settled: tuple[tuple[str, int], ...] = ()
     depth: Mapping[str, Any] = field(default_factory=dict)  # the floor-by-floor measures (autoplay.depth_report)
+    ran_first: int = 0  # deaths to a group the party ran from at first sight
 
     @property
     def cornered_meetings(self) -> int:
@@ -193,6 +197,7 @@ class RulesetStats:
             "deaths_by_monster": dict(self.deaths_by_monster),
             "deaths_without_choice": self.no_choice,
             "no_choice_share": round(self.no_choice_share, 4),
+            "deaths_after_running": self.ran_first,
             "cornered_on_floor_1": self.cornered_meetings,
             "cornered_by_monster": dict(self.cornered),
             "timeouts": self.timeouts,
@@ -246,6 +251,7 @@ def ruleset_stats(ruleset: str, results: Sequence[GameResult], levels: int, poli
         policy=policy,
         cornered=_tally(name for r in results for name in r.cornered),
         depth=depth_report(results),
+        ran_first=sum(r.ran_first is True for r in dead),
     )
 
 
@@ -336,6 +342,10 @@ def _careful_verdicts(stats: RulesetStats) -> list[Verdict]:
         )
     )
     out.append(_count("cornered", stats.cornered_meetings, MAX_CORNERED))
+    most = RAN_FIRST_SHARE.get(stats.ruleset)
+    if most is not None:
+        n, target = stats.ran_first, f"<= {100 * most:.0f} % of the deaths to a group run from at first sight"
+        out.append(_proportion("ran_first", n, stats.deaths, target, n <= most * stats.deaths, (0.0, most)))
     return out + _depth_verdicts(stats)
 
 
@@ -554,6 +564,10 @@ def _targets_text() -> list[str | None]:
         f"{100 * MAX_NO_CHOICE_SHARE:.0f} % of the deaths;",
         f"  {MAX_CORNERED} floor-1 meetings that cornered it (nothing but a fight lost more often than not: no way",
         "  round, no talk, no affordable bribe, no run that works half the time);",
+        *(
+            f"  {name}: at most {100 * most:.0f} % of its deaths to a group it ran from at first sight;"
+            for name, most in RAN_FIRST_SHARE.items()
+        ),
         f"- the novice: {novice};",
         "- the greedy player (the top number at every meeting, the careful bot in all else):",
         f"  {greedy};",
@@ -686,7 +700,8 @@ def render_section(
             "",
             f"Floor-1 meetings that cornered the party: {s.cornered_meetings}"
             + (f" ({cornered})" if cornered else "")
-            + ".",
+            + f". Deaths to a group run from at first sight: {s.ran_first}"
+            + f" ({_pct(_share(s.ran_first, s.deaths))}).",
             "",
             *textwrap.wrap(
                 "Survival (share of games that reached the level): "
