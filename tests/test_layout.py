@@ -174,3 +174,23 @@ def test_a_path_breaks_after_a_slash_never_inside_a_name() -> None:
     assert "".join(rows) == path and all(len(r) <= 40 for r in rows) and len(rows) > 1
     assert all(r.endswith(("/", "-")) for r in rows[:-1])
     assert render.wrap_path("a" * 50, 20) == ["a" * 20, "a" * 20, "a" * 10]
+
+
+def test_what_has_been_seen_is_shown_whole_beside_a_panel_where_it_fits() -> None:
+    """A room seen whole is not cut at a panel's edge while columns are left empty on the other side (played in
+    the window: a room's east wall under the encounter panel, a third of the map black on the left): where the
+    tiles seen so far fit in the columns the panel leaves, the camera shows them all, the party and what it faces
+    still in view; where they do not fit, it follows the party as before."""
+    layout = Layout.of(120, 40)  # tiles two columns wide
+    panel = layout.panel(True)
+    x0, x1 = layout.clear(panel)
+    span = (x1 - x0) // layout.sx
+    known = (20, 5, 20 + span - 4, 30)  # the level seen so far: a little narrower than the columns left
+    party = (known[2] - 1, 20)  # at its east end, facing a creature beside it
+    plain = Camera().view(layout, (80, 43), party, panel=panel, keep=((known[2], 20),))
+    assert not x0 <= plain.to_screen((known[0], 20))[0] < x1  # (without the tiles seen: the west end cut)
+    view = Camera().view(layout, (80, 43), party, panel=panel, keep=((known[2], 20),), known=known)
+    for x in (known[0], known[2], party[0]):
+        assert x0 <= view.to_screen((x, 20))[0] < x1, x  # the whole span seen, the party and the creature
+    wide = (2, 5, 2 + span + 10, 30)  # seen wider than the columns left: the party is followed as before
+    assert Camera().view(layout, (80, 43), party, panel=panel, keep=((known[2], 20),), known=wide).ox == plain.ox

@@ -186,9 +186,19 @@ def scale_of(layout: Layout, level_size: tuple[int, int], panel: Rect | None = N
     return max(1, min((x1 - x0) // max(1, mw * layout.sx), (layout.map_h - TOP) // max(1, mh)))
 
 
-def _axis(prev: int | None, size: int, view: int, focus: int, lo: int, hi: int, box: tuple[int, int]) -> int:
+def _axis(
+    prev: int | None,
+    size: int,
+    view: int,
+    focus: int,
+    lo: int,
+    hi: int,
+    box: tuple[int, int],
+    known: tuple[int, int] | None = None,
+) -> int:
     """The origin along one axis. ``size``: the level's extent; ``view``: the screen's; ``focus``: the party;
-    [lo, hi): the screen span no panel covers; ``box``: the level span that must be inside it."""
+    [lo, hi): the screen span no panel covers; ``box``: the level span that must be inside it; ``known``: the span
+    of the level seen so far, shown whole where it fits (moved the least, ``box`` kept inside)."""
     if size <= view:
         o = -((view - size) // 2)  # the whole level fits: centred
     else:
@@ -203,6 +213,11 @@ def _axis(prev: int | None, size: int, view: int, focus: int, lo: int, hi: int, 
             o = (b0 + b1 + 1) // 2 - (lo + hi) // 2
     elif not lo <= focus - o < hi:
         o = focus - (lo + hi) // 2
+    if known is not None and size > hi - lo and known[1] - known[0] + 1 <= hi - lo:
+        k0, k1 = known  # what has been seen fits beside the panel: none of it cut at an edge while room is left
+        shifted = k0 - lo if k0 - o < lo else k1 - hi + 1 if k1 - o >= hi else o
+        if lo <= b0 - shifted and b1 - shifted < hi:
+            o = shifted
     return o
 
 
@@ -223,12 +238,14 @@ class Camera:
         level: object = None,
         panel: Rect | None = None,
         keep: tuple[Point, ...] = (),
+        known: tuple[int, int, int, int] | None = None,
     ) -> Viewport:
         """The viewport for this frame: ``party`` in view, and ``keep`` (the creatures faced) with it in the
         columns no ``panel`` covers, in the rows below the title's (:data:`TOP`), when they fit there. With a
         panel, the level is laid out in those columns alone (a level narrower than them centred there, never
         under the panel). A level that fits there twice or more is scaled up (:func:`scale_of`): whole, centred,
-        nothing to scroll."""
+        nothing to scroll. ``known`` (x0, y0, x1, y1): the tiles seen so far, shown whole where they fit, so that
+        a room is not cut at a panel's edge or the screen's while columns are left empty on the other side."""
         if level != self.key:
             self.origin, self.key = None, level
         mw, mh = level_size
@@ -249,12 +266,14 @@ class Camera:
         c0, c1 = -(-x0 // sx), x1 // sx  # the tiles no panel covers, whole
         px, py = party
         prev = self.origin
+        kx = None if known is None else (known[0], known[2])
+        ky = None if known is None else (known[1], known[3])
         if panel is None:
-            ox = _axis(None if prev is None else prev[0], mw, layout.width // sx, px, c0, c1, (min(xs), max(xs)))
+            ox = _axis(None if prev is None else prev[0], mw, layout.width // sx, px, c0, c1, (min(xs), max(xs)), kx)
         else:  # the map fills the columns the panel leaves: the level laid out (centred, scrolled) in them alone
             span = c1 - c0
-            ox = _axis(None if prev is None else prev[0] + c0, mw, span, px, 0, span, (min(xs), max(xs))) - c0
-        oy = _axis(None if prev is None else prev[1], mh, rows, py, 0, rows, (min(ys), max(ys)))
+            ox = _axis(None if prev is None else prev[0] + c0, mw, span, px, 0, span, (min(xs), max(xs)), kx) - c0
+        oy = _axis(None if prev is None else prev[1], mh, rows, py, 0, rows, (min(ys), max(ys)), ky)
         self.origin = (ox, oy)
         self.last = Viewport(ox, oy, layout.width, layout.map_h, TOP, sx, 1, 0, TOP)
         return self.last

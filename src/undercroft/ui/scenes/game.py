@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+import numpy as np
 import tcod.console
 import tcod.event
 
@@ -329,8 +330,11 @@ class GameScene(Scene):
         layout = Layout.of(console.width, console.height)
         panel = self.panel_rect(layout)
         m = st.level.map
+        seen = st.level.explored
+        cols, rows = np.flatnonzero(seen.any(axis=0)), np.flatnonzero(seen.any(axis=1))
+        known = (int(cols[0]), int(rows[0]), int(cols[-1]), int(rows[-1])) if cols.size else None
         port = self.session.camera.view(
-            layout, (m.width, m.height), st.pos, level=st.depth, panel=panel, keep=self.faced()
+            layout, (m.width, m.height), st.pos, level=st.depth, panel=panel, keep=self.faced(), known=known
         )
         render.draw_map(console, self.session.view, port=port, highlight=highlight, target=target)
         if panel is not None:  # no map beside the panel's frame, nor under it: the map is the columns it leaves
