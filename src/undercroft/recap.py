@@ -96,6 +96,7 @@ class Story:
     # every decision of the last meeting of a lost run, in order ([] for a run not lost: no state is copied)
     decisions: list[Turning] = field(default_factory=list)
     began: Began | None = None  # the rest that brought the last meeting on, if one did
+    walked: Began | None = None  # the last action, where it was taken exploring: its turn, the party then
     cause: str = ""  # what killed the party (its name), "" when it did not die
     ruleset: str = ""
     seed: int = 0
@@ -160,12 +161,15 @@ def read_run(content: Content, rec: record.Recording, path: str = "") -> Story:
             front = gid
         elif gid is None:
             front = None
-        resting = isinstance(action, Rest) and game.state.mode == Mode.EXPLORE
+        exploring = game.state.mode == Mode.EXPLORE
+        resting = isinstance(action, Rest) and exploring
         before = (_standing(game), float(explore.rest_wanderer_chance(game))) if resting else None
+        standing = _standing(game) if exploring else ""
         events = game.step(action)
         g = game.state.front_group() if game.state.mode in (Mode.ENCOUNTER, Mode.COMBAT) else None
         if g is not None and g.id != front:  # a meeting begins: by a rest (told), or else (walking on: not told)
             out.began = None if before is None else Began(turn, g.id, *before)
+        out.walked = Began(turn, -1, standing, 0.0) if exploring else None
         _note_events(content, game, turn, events, out.notes)
     if game.state.death is not None:
         out.cause = str(game.state.death["cause"])
@@ -248,16 +252,16 @@ def _standing(game: Game) -> str:
 
 def turning_lines(content: Content, run: Story) -> list[str]:
     """Where the run turned, in a sentence or three: the last decision of the fatal meeting (the hit points and
-    potions then, the chances the panels showed, the better one); [] for a game not lost, or lost with no choice
-    to tell of."""
+    potions then, the chances the panels showed, the better one); for a game lost with no choice, the step that met
+    its killer (:func:`no_choice_lines`); [] for a game not lost."""
     t = run.turning
     if not run.cause or t is None:
-        return []
+        return no_choice_lines(run)
     game = Game(content, run.ruleset, run.seed)
     game.restore(t.snapshot)
     g = game.state.front_group()
     if g is None or game.monster_of(g).name != run.cause:  # the last choice was not about what killed it
-        return []
+        return no_choice_lines(run)
     way, said = CHOSE[type(t.action)]
     ways = _chances(game, t)
     mine = ways.pop(way, None)
@@ -288,10 +292,30 @@ def _began(run: Story) -> list[str]:
     return [f"On turn {b.turn} you rested, {b.standing}, and a wandering monster came{each}."]
 
 
+def no_choice(run: Story) -> Began | None:
+    """The fatal step of a run lost with no choice at its end (walking on, it met what killed it in that very
+    step: an ambush, a monster rising behind): then that step is where the run turned; None otherwise."""
+    m = run.walked
+    return m if run.cause and m is not None and m.standing else None
+
+
+def no_choice_lines(run: Story) -> list[str]:
+    """Where a run with no choice at its end turned: the step that met the killer, and the party as it stood."""
+    m = no_choice(run)
+    if m is None:
+        return []
+    return [f"On turn {m.turn} you walked on, {m.standing}, and met {the(run.cause)}: it gave you no choice."]
+
+
 def replay_command(content: Content, run: Story) -> str:
-    """The command that plays on from just before the turning point :func:`turning_lines` tells of, as a new
-    game; "" when there is none to tell or no file."""
-    if not run.path or run.turning is None or not turning_lines(content, run):
+    """The command that plays on from just before the turning point :func:`turning_lines` tells of (or, where the
+    end gave no choice, from before the step that met it), as a new game; "" when there is none or no file."""
+    lines = turning_lines(content, run) if run.path else []
+    if not lines:
+        return ""
+    m = no_choice(run)
+    turn = m.turn if m is not None and lines == no_choice_lines(run) else run.turning.turn if run.turning else 0
+    if not turn:
         return ""
     name = paths.recording_short_name(Path(run.path))  # (a save's: the start of its name, to fit 80 columns)
-    return f"undercroft replay {name} --until {run.turning.turn - 1} --play"
+    return f"undercroft replay {name} --until {turn - 1} --play"
