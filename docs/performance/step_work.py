@@ -50,7 +50,9 @@ def main() -> None:
         actions[action.type] += 1
         for e in events:
             for name, (kind, purpose) in COUNTED.items():
-                if e.type == kind and (purpose is None or e.data.get("purpose") == purpose):
+                # (an older tree's events are dicts, ``e.data``; today's are typed: the field itself)
+                said = e.data.get("purpose") if hasattr(e, "data") else getattr(e, "purpose", None)
+                if e.type == kind and (purpose is None or said == purpose):
                     counted[name] += 1
         return events
 

@@ -161,7 +161,7 @@ def write_frame(frontend: NullFrontEnd, name: str, outputs: list[tuple[Path, str
 
 def _swung(session: Session) -> bool:
     """Whether the party struck at the foe on the last turn."""
-    return any(e.type == "attack" and e.get("attacker_side") == "party" for e in session.last_events)
+    return any(e.type == "attack" and getattr(e, "attacker_side", None) == "party" for e in session.last_events)
 
 
 def _time_to_run(game: Game, taken: set[str]) -> bool:
