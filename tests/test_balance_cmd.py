@@ -293,6 +293,7 @@ def test_the_command_rewrites_only_its_section(tmp_path: Path, capsys: pytest.Ca
     assert doc.read_text(encoding="utf-8") == first  # the same seed: the same games, the same section
 
 
+@pytest.mark.usefixtures("no_charts")  # (with the plot extra installed, drawing them passed the second)
 def test_prose_edited_while_the_games_play_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Found in use: a section of prose written into BALANCE.md during a 17-minute run was lost, the command having
     rewritten the file as it was when it started."""
