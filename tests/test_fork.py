@@ -14,7 +14,7 @@ from undercroft.content import Content
 from undercroft.rules import game as game_module
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
-from undercroft.rules.state import GameState
+from undercroft.rules.state import GameState, fork_state
 from undercroft.rules.types import Mode
 from undercroft.sim import chase
 from undercroft.tools.autoplay import play_game
@@ -67,7 +67,7 @@ def _differences(a: object, b: object, orig: object, path: Path, shared: set[int
 def test_a_fork_is_a_deepcopy_that_shares_nothing_it_changes(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
     modes: list[Mode] = []
     checked: list[str] = []
-    fork, play_out = game_module._fork_state, chase._play_out
+    fork, play_out = fork_state, chase._play_out
 
     def check(st: GameState) -> GameState:
         modes.append(st.mode)
@@ -82,7 +82,7 @@ def test_a_fork_is_a_deepcopy_that_shares_nothing_it_changes(content: Content, m
         check(fork.state)  # (a chase under way: a fork of a state in pursuit)
         return play_out(fork, events)
 
-    monkeypatch.setattr(game_module, "_fork_state", check)
+    monkeypatch.setattr(game_module, "fork_state", check)
     monkeypatch.setattr(chase, "_play_out", checking_play_out)
     play_game(content, "crawler", 1601, max_actions=600)
     assert {Mode.ENCOUNTER, Mode.COMBAT, Mode.CHASE} <= set(modes)

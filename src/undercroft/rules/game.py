@@ -20,7 +20,7 @@ import copy
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from undercroft.content import Content
 from undercroft.rules import (
@@ -46,10 +46,8 @@ from undercroft.rules.events import Event
 from undercroft.rules.levels import make_level
 from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import Streams
-from undercroft.rules.state import Encounter, GameState, Group
+from undercroft.rules.state import Encounter, GameState, Group, fork_state
 from undercroft.rules.types import OVER, Mode, Origin, Side
-
-_T = TypeVar("_T")
 
 Handler = Callable[[Ctx, Any, list[Event]], None]
 
@@ -387,7 +385,7 @@ class Game(Ctx):
         state, every die from ``dice`` (never this game's streams, which it leaves as they are). The maps, the data
         and the other levels are shared (nothing done on this level changes them)."""
         other = copy.copy(self)
-        other.state = _fork_state(self.state)
+        other.state = fork_state(self.state)
         other.streams = Streams(self.streams.seed)  # (never drawn: the dice come from ``dice``)
         other.dice_override = dice
         other._tracker = Tracker()
@@ -407,48 +405,3 @@ class Game(Ctx):
         self.streams.restore(snap.streams)
         self._tracker = Tracker()
         self.exits_memo = None
-
-
-def _record(obj: _T) -> _T:
-    """A copy of a state record whose fields are all immutable (ints, strings, tuples, enums): its attributes
-    copied as they are, its change counter (``rev``) with them, as ``copy.deepcopy`` copies them."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
-
-
-def _fork_state(st: GameState) -> GameState:
-    """What ``copy.deepcopy`` of ``st`` gives :meth:`Game.fork`, built field by field (a rollout forks the game, and
-    deepcopy's walk of every record was most of a rollout's cost): the party's level copied (its groups owned by
-    the copy), every other level shared, the maps shared. A field added to the state's records that holds a mutable
-    value must be copied here too (``tests/test_fork.py`` compares this with a deepcopy field by field)."""
-    lv = st.level
-    new_lv = _record(lv)
-    nd = new_lv.__dict__
-    nd["visited"] = lv.visited.copy()
-    nd["memory"] = lv.memory.copy()
-    nd["items"] = {tile: list(stack) for tile, stack in lv.items.items()}
-    nd["looks"] = list(lv.looks)
-    nd["looked"] = set(lv.looked)
-    groups = []
-    for g in lv.groups:
-        ng = _record(g)
-        ng.__dict__["owner"] = new_lv
-        groups.append(ng)
-    nd["groups"] = groups
-    new = _record(st)
-    d = new.__dict__
-    d["levels"] = {k: new_lv if v is lv else v for k, v in st.levels.items()}
-    d["party"] = [_record(m) for m in st.party]
-    for name in ("items", "slain", "effects", "wares"):
-        d[name] = dict(d[name])
-    d["owed"] = list(st.owed)
-    d["death"] = copy.deepcopy(st.death)
-    if st.encounter is not None:
-        d["encounter"] = _record(st.encounter)
-    if st.combat is not None:
-        d["combat"] = _record(st.combat)
-    if st.pursuit is not None:
-        p = d["pursuit"] = _record(st.pursuit)
-        p.trail, p.lures, p.fire = list(p.trail), list(p.lures), list(p.fire)
-    return new
