@@ -253,15 +253,20 @@ def _standing(game: Game) -> str:
 def turning_lines(content: Content, run: Story) -> list[str]:
     """Where the run turned, in a sentence or three: the last decision of the fatal meeting (the hit points and
     potions then, the chances the panels showed, the better one); for a game lost with no choice, the step that met
-    its killer (:func:`no_choice_lines`); [] for a game not lost."""
+    its killer (:func:`no_choice`); [] for a game not lost."""
+    return _turned(content, run)[0]
+
+
+def _turned(content: Content, run: Story) -> tuple[list[str], int]:
+    """:func:`turning_lines`, and the turn of what they tell of (0: nothing told)."""
     t = run.turning
     if not run.cause or t is None:
-        return no_choice_lines(run)
+        return no_choice(run)
     game = Game(content, run.ruleset, run.seed)
     game.restore(t.snapshot)
     g = game.state.front_group()
     if g is None or game.monster_of(g).name != run.cause:  # the last choice was not about what killed it
-        return no_choice_lines(run)
+        return no_choice(run)
     way, said = CHOSE[type(t.action)]
     ways = _chances(game, t)
     mine = ways.pop(way, None)
@@ -279,7 +284,7 @@ def turning_lines(content: Content, run: Story) -> list[str]:
         lines.append(f"{best[0].capitalize()} was the better chance.")
     elif mine is not None and way != "fight":
         lines.append("No other way was likelier; it failed.")
-    return lines
+    return lines, t.turn
 
 
 def _began(run: Story) -> list[str]:
@@ -292,30 +297,20 @@ def _began(run: Story) -> list[str]:
     return [f"On turn {b.turn} you rested, {b.standing}, and a wandering monster came{each}."]
 
 
-def no_choice(run: Story) -> Began | None:
-    """The fatal step of a run lost with no choice at its end (walking on, it met what killed it in that very
-    step: an ambush, a monster rising behind): then that step is where the run turned; None otherwise."""
+def no_choice(run: Story) -> tuple[list[str], int]:
+    """Where a run lost with no choice at its end turned (walking on, it met what killed it in that very step: an
+    ambush, a monster rising behind): that step, and the party as it stood; ([], 0) otherwise."""
     m = run.walked
-    return m if run.cause and m is not None and m.standing else None
-
-
-def no_choice_lines(run: Story) -> list[str]:
-    """Where a run with no choice at its end turned: the step that met the killer, and the party as it stood."""
-    m = no_choice(run)
-    if m is None:
-        return []
-    return [f"On turn {m.turn} you walked on, {m.standing}, and met {the(run.cause)}: it gave you no choice."]
+    if not run.cause or m is None or not m.standing:
+        return [], 0
+    return [f"On turn {m.turn} you walked on, {m.standing}, and met {the(run.cause)}: it gave you no choice."], m.turn
 
 
 def replay_command(content: Content, run: Story) -> str:
-    """The command that plays on from just before the turning point :func:`turning_lines` tells of (or, where the
-    end gave no choice, from before the step that met it), as a new game; "" when there is none or no file."""
-    lines = turning_lines(content, run) if run.path else []
+    """The command that plays on from just before where the run turned (:func:`turning_lines`: the decision, or
+    the step that gave no choice), as a new game; "" when there is none or no file."""
+    lines, turn = _turned(content, run) if run.path else ([], 0)
     if not lines:
-        return ""
-    m = no_choice(run)
-    turn = m.turn if m is not None and lines == no_choice_lines(run) else run.turning.turn if run.turning else 0
-    if not turn:
         return ""
     name = paths.recording_short_name(Path(run.path))  # (a save's: the start of its name, to fit 80 columns)
     return f"undercroft replay {name} --until {turn - 1} --play"
