@@ -406,7 +406,7 @@ def _field_table(body: str) -> list[str]:
 
 def test_events_md_names_exactly_the_fields_of_each_event_class() -> None:
     """Each section's field table in docs/EVENTS.md names exactly its class's fields (``attack``: both classes');
-    a field renamed, added or dropped in rules/events.py without the docs fails here. (``refused`` names its own
+    a field renamed, added or dropped in rules/events/ without the docs fails here. (``refused`` names its own
     two; the fields of each refusal code are held to the docs by tests/test_refusals.py.)"""
     from undercroft.rules.events import EVENT_TYPES, event_fields
 
@@ -443,7 +443,11 @@ def test_every_events_md_example_is_its_class_on_the_wire() -> None:
 def test_an_event_is_read_only_to_the_type_checker() -> None:
     """mypy --strict (which warns of an unused ignore) fails on this file if an event's field becomes assignable in
     the types: the ignore below would have nothing to ignore. At run time the field can be set: a frozen dataclass's
-    ``__init__`` made the step a quarter slower (rules/events.py: ``_event``)."""
+    ``__init__`` made the step a quarter slower (rules/events/base.py: ``event``). A field a shared base declares
+    (``AboutGroup``'s ``count``) is read-only too."""
     e = evt.Wait(combat=False)
     e.combat = True  # type: ignore[misc]
     assert e.combat and e.as_dict() == {"type": "wait", "combat": True}
+    a = evt.Attacks(group=1, monster="ghoul", count=1)
+    a.count = 2  # type: ignore[misc]
+    assert a.as_dict() == {"type": "attacks", "group": 1, "monster": "ghoul", "count": 2}
