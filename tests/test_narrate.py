@@ -13,7 +13,7 @@ from event_helpers import emitted_types, sample
 
 from undercroft.content import load_content
 from undercroft.narrate import Narrator, plural
-from undercroft.narrate.narrator import LINES, SILENT
+from undercroft.narrate.lines import LINES, SILENT
 from undercroft.record import state_summary
 from undercroft.rules.events import EVENT_TYPES, Event
 from undercroft.rules.game import Game
