@@ -30,6 +30,7 @@ from undercroft.rules.refusals import Code
 from undercroft.rules.types import Mode
 from undercroft.sim.odds import PARTY, fight_odds, someone_falls
 from undercroft.ui import keymap, render, settings, threat
+from undercroft.ui.bar import draw_bar_and_log
 from undercroft.ui.layout import TOP, Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
@@ -342,18 +343,9 @@ class GameScene(Scene):
             console.rgb[:c0, TOP : layout.map_h] = render.SHROUD
             console.rgb[c1:, TOP : layout.map_h] = render.SHROUD
         x0, x1 = layout.text_columns(panel)
-        render.draw_status(console, g, layout.status_y, seed=self.session.seed_label, x=x0, width=x1 - x0)
+        draw_bar_and_log(console, self.session, layout, (x0, x1))
         if self.session.save_problem():  # a full disk: said on the bar as long as it lasts (the log says why)
             render.put_text(console, x1 - 12, layout.status_y, " NOT SAVED ", render.BAD, render.STATUS_BG)
-        render.draw_log(
-            console,
-            self.session.log.lines,
-            layout.log_y,
-            layout.log_rows,
-            fresh=self.session.log.fresh,
-            x=x0,
-            width=x1 - x0,
-        )
         return layout, panel
 
     def run_away(self) -> Transition | None:

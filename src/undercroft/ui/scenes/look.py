@@ -23,6 +23,7 @@ from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
 from undercroft.sim.odds import PARTY, Odds, fight_odds, someone_falls
 from undercroft.ui import keymap, render, threat
+from undercroft.ui.bar import draw_bar_and_log
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.palette import CURSOR_BG, CURSOR_FG
 from undercroft.ui.render import DIM, RGB, TEXT
@@ -300,9 +301,4 @@ class LookScene(Scene):
         x0, x1 = layout.text_columns(r)
         bottom = layout.log_y + layout.log_rows
         console.draw_rect(x0, layout.status_y, x1 - x0, bottom - layout.status_y, ord(" "), fg=TEXT, bg=render.BLACK)
-        session = self.session
-        render.draw_status(console, session.game, layout.status_y, seed=session.seed_label, x=x0, width=x1 - x0)
-        log = session.log
-        render.draw_log(
-            console, log.lines, layout.log_y, layout.log_rows, fresh=log.fresh, x=x0, width=x1 - x0, whole=True
-        )
+        draw_bar_and_log(console, self.session, layout, (x0, x1), whole=True)
