@@ -108,6 +108,10 @@ def test_the_status_bar_says_not_saved_while_the_disk_is_full() -> None:
     s.act(Rest())
     bar = next(line for line in screen(d).splitlines() if "HP " in line)
     assert "NOT SAVED" in bar
+    press(d, KeySym.SEMICOLON)  # the look draws its own bar beside its panel: the flag stays on it
+    assert names(d)[-1] == "LookScene"
+    assert "NOT SAVED" in next(line for line in screen(d).splitlines() if "Gold " in line)
+    press(d, KeySym.ESCAPE)
     rec.disk_full = False
     s.act(Rest())
     assert "NOT SAVED" not in screen(d)

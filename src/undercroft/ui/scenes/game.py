@@ -344,8 +344,6 @@ class GameScene(Scene):
             console.rgb[c1:, TOP : layout.map_h] = render.SHROUD
         x0, x1 = layout.text_columns(panel)
         draw_bar_and_log(console, self.session, layout, (x0, x1))
-        if self.session.save_problem():  # a full disk: said on the bar as long as it lasts (the log says why)
-            render.put_text(console, x1 - 12, layout.status_y, " NOT SAVED ", render.BAD, render.STATUS_BG)
         return layout, panel
 
     def run_away(self) -> Transition | None:
