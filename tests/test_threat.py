@@ -25,6 +25,7 @@ from undercroft.ui import render
 from undercroft.ui.scenes import LookScene, SceneStack, game_stack
 from undercroft.ui.scenes.game import GameScene
 from undercroft.ui.session import Session
+from undercroft.ui.threat import way_chances
 
 
 def meeting_of(ruleset: str, monster: str, count: int) -> tuple[Game, Group, Session, SceneStack]:
@@ -132,6 +133,19 @@ def test_a_short_screen_keeps_the_blow_and_look_pages_the_rest() -> None:
     for line in ("Hits for", "Hits Delver on", "If you run, it chases", "Fears fire", "Will talk.", "one falls"):
         assert line in whole, line
     assert words(game.monster_of(g).description) in whole
+
+
+def test_a_monster_caught_unaware_is_why_running_is_sure() -> None:
+    """003: a monster surprised in the first round never sees where the party went, however fast it is; the look
+    says so beside the 100 % the panel shows, and a round later, when it has seen the party, the chase again."""
+    game, g, session, stack = meeting_of("undercroft", "lizardfolk", 1)
+    enc = game.state.encounter
+    assert enc is not None and game.monster_of(g).speed > game.party_speed()
+    enc.monster_surprised = enc.first_round = True
+    assert way_chances(game, g)["run"].startswith("100%")
+    assert "If you run now, it never sees where you went: it is caught unaware" in words(looked_at(session, stack, g))
+    enc.first_round = False
+    assert "If you run, it chases, faster" in words(looked_at(session, stack, g))
 
 
 def test_in_a_fight_running_carries_its_chance() -> None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, Literal
 
-from undercroft.rules import formulas, parley
+from undercroft.rules import encounter, formulas, parley
 from undercroft.rules.actions import Run, Talk
 from undercroft.rules.finale import Terms
 from undercroft.rules.game import Game
@@ -112,6 +112,9 @@ def running_lines(game: Game, g: Group) -> list[str]:
         return [f"If you run, it chases and never gives up ({speeds})."]
     if formulas.escapes_by_speed(mine, mon.speed):
         return [f"If you run, you outrun it ({speeds})."]
+    enc = game.state.encounter
+    if game.mode == Mode.ENCOUNTER and enc is not None and enc.group == g.id and encounter.unaware(enc):
+        return [f"If you run now, it never sees where you went: it is caught unaware ({speeds})."]
     faster = "faster" if mon.speed > mine else "as fast" if mon.speed == mine else "slower"
     return [f"If you run, it chases, {faster} ({speeds})."]
 
