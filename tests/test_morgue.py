@@ -26,6 +26,7 @@ from undercroft.rules.game import Game, Snapshot
 from undercroft.rules.names import the
 from undercroft.rules.types import Mode
 from undercroft.sim import chances
+from undercroft.sim.first import drink_win
 from undercroft.sim.odds import fight_odds
 from undercroft.tools.autoplay import play_game
 from undercroft.ui import render
@@ -244,6 +245,10 @@ def test_the_recap_names_the_last_decision_of_the_fatal_meeting(case: str, tmp_p
     ), lines
     if before.legal(Run()):
         assert f"running was {round(100 * chances.escape_chance(before, g))}%" in lines[0]
+    drunk = drink_win(content(), before)  # the fight panel's "Drink: win N%" is among the other ways
+    assert (drunk is not None) == (case == "the last blow")
+    if drunk is not None:
+        assert f"drinking a potion {round(100 * drunk)}%" in lines[0], lines
     assert "talked" not in " ".join(lines)
     assert replay_command(content(), story) == f"undercroft replay {path} --until {turn - 1} --play"
 

@@ -39,6 +39,7 @@ from undercroft.rules.game import Game, Snapshot
 from undercroft.rules.names import the
 from undercroft.rules.types import Mode
 from undercroft.sim import chances
+from undercroft.sim.first import drink_win
 from undercroft.sim.odds import fight_odds
 
 # Each choice in a meeting: the way out it takes (a key of :func:`_chances`) and how the recap says it was
@@ -269,6 +270,8 @@ def _turned(content: Content, run: Story) -> tuple[list[str], int]:
         return no_choice(run)
     way, said = CHOSE[type(t.action)]
     ways = _chances(game, t)
+    if way != "drink" and (drunk := drink_win(content, game)) is not None:
+        ways["drink"] = ("drinking a potion", drunk)  # the fight panel's "Drink: win 86%" (never judged: above)
     mine = ways.pop(way, None)
     what = said.format(the(game.monster_of(g).name))
     odds = fight_odds(content, game) if way == "fight" else None
