@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 import tcod.console
-from engine_helpers import content
+from engine_helpers import content, script
 from tcod.event import KeySym, Modifier
 from test_ui_encounter_map import in_a_new_room, meet_at
 from ui_helpers import TestDice, press, walk_out
@@ -179,6 +179,14 @@ def test_auto_explore_stopped_by_a_group_out_of_sight_says_something_unseen_move
     walk_out(driver.stack, scene)
     said = messages(session)
     assert said[-1] == "You stop: something unseen moves nearby." and "Drowned" not in " ".join(said), said
+    # Told once: x again walks on while the same group moves out of sight (not a stop at every one of its steps),
+    # until something else stops it (the group comes into sight, or it meets the party).
+    turn = game.state.turn
+    script(game).push(*[6] * 60)  # the monster checks of the floors walked into find nothing
+    press(driver.stack, KeySym.X)
+    walk_out(driver.stack, scene)
+    said = messages(session)
+    assert game.state.turn > turn + 1 and not said[-1].startswith("You stop: something unseen"), said
 
 
 def test_a_walk_drawn_back_by_turns_played_elsewhere_goes_on_afresh() -> None:

@@ -85,6 +85,7 @@ class ExploreScene(GameScene):
         self.stalled: frozenset[Point] = frozenset()  # places auto-explore stopped short of: x aims elsewhere
         self.low_ok = False  # a walk refused for low HP: the next one goes anyway (until the next action)
         self.rest_told: Fraction | None = None  # the chance of a wanderer the last z told (z rests on while it holds)
+        self.heard: set[int] = set()  # groups out of sight whose moving stopped a walk once: not again
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -339,8 +340,12 @@ class ExploreScene(GameScene):
         found = any(isinstance(e, Roll) and e.result not in ("none", "") for e in events)
         if self.session.mode != Mode.EXPLORE:
             return ""
-        if any(about_group(e) in self.session.log.unseen for e in events):
+        unseen = self.session.log.unseen
+        moving = {i for e in events if (i := about_group(e)) is not None and i in unseen}
+        if moving - self.heard or (moving and trip.rest):  # a walk is stopped once a group out of sight, a rest always
+            self.heard |= moving
             return travel.UNSEEN_STOP
+        events = [e for e in events if about_group(e) not in unseen]  # told: its further steps let the walk go on
         if any(not quiet(e) for e in events) or found or hp != trip.hp:
             return "" if self.session.log.batch or not found else travel.UNSEEN_STOP
         come = [o for o in game.state.level.groups if o.id in new and not o.peaceful]  # (at peace: walked past)
