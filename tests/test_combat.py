@@ -481,6 +481,25 @@ def test_zero_hp_is_dead_and_the_game_is_over() -> None:
     assert game.checksum() == before and dice.used[-1] == (20, 9)
 
 
+@pytest.mark.clause("001-die-2")
+def test_there_is_no_friend_in_warden_and_a_party_fights_on_past_its_dead() -> None:
+    """001, "there is no friend": warden's delver goes alone, and no talk brings a hireling. Adapted: crawler (and
+    citadel) send a party; a character at zero is dead (no dying state), and the others fight on without it."""
+    game, _ = new_game("warden")
+    assert [m.template for m in game.state.party] == ["delver"] and not game.content.ruleset("warden").agreements
+    game, dice = new_game("crawler")
+    assert [m.template for m in game.state.party] == ["delver", "sellsword"]
+    engage(game, "ghoul")
+    game.state.party[0].hp = 1
+    step(game, dice, Attack(0), 2, 2, 18)  # both miss; the ghoul hits the delver: 1 - 3, dead
+    delver, sellsword = game.state.party
+    assert (delver.hp, delver.alive) == (0, False) and sellsword.alive
+    assert game.state.mode == "combat" and not game.over  # the party fights on
+    ev = step(game, dice, Attack(0), 2, 2)  # only the sellsword strikes, and only it is struck at
+    assert [(a.attacker, a.target) for a in of(ev, evt.PartyAttack)] == [("sellsword", "ghoul")]
+    assert [a.target for a in monster_attacks(ev)] == ["sellsword"]
+
+
 def test_a_party_of_two_of_the_same_character_keeps_two_shares() -> None:
     from undercroft.rules import combat
 
