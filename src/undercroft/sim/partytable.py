@@ -172,13 +172,20 @@ class _Fight:
         stride = [math.prod(sizes[i + 1 :]) for i in range(self.n)]
         self.party_hp = grid.sum(axis=0).astype(np.float64)
         share = _targets(grid, targeting)
-        # per character: (its blows on the creature struck, m -> m'; the chance of a kill at each m; where it stands)
-        self.strikes: list[tuple[Table, Table, NDArray[np.bool_]]] = []
+        # the last creature down: won, over, the party's hit points left, no rounds
+        self.won = np.zeros((1, 4, 1, cells))
+        self.won[0, WIN] = 1.0
+        self.won[0, LEFT] = self.party_hp
+        # per character: (its blows on the creature struck, m -> m'; the chance of a kill at each m; where it is down;
+        # the kill of the last creature: the fight won)
+        self.strikes: list[tuple[Table, Table, NDArray[np.int64], Table]] = []
         falls = np.zeros((cells, cells))  # a creature's blow: the party's hit points s -> s'
         at = np.arange(cells)
         for i, s in enumerate(specs):
             blows, kill = _blows(s)
-            self.strikes.append((blows, kill[:, None], grid[i] > 0))
+            # (a lone character down is the party down, which round_ clears after the blows: nothing to keep)
+            down = np.flatnonzero(grid[i] == 0) if self.n > 1 else np.zeros(0, dtype=np.int64)
+            self.strikes.append((blows, kill[:, None], down, kill[:, None] * self.won[0]))
             _, m_out = outcome_probabilities(s)
             for (dmg, _), p in m_out.items():  # (each outcome in turn)
                 h = grid[i]
@@ -189,10 +196,6 @@ class _Fight:
         self.blows_t[0] = falls.T
         for c in range(1, count):
             np.matmul(self.blows_t[c - 1], self.blows_t[0], out=self.blows_t[c])
-        # the last creature down: won, over, the party's hit points left, no rounds
-        self.won = np.zeros((1, 4, 1, cells))
-        self.won[0, WIN] = 1.0
-        self.won[0, LEFT] = self.party_hp
         self.regen = np.minimum(np.arange(self.top_m) + s0.regenerate, self.top_m - 1)
 
     def start(self) -> Table:
@@ -205,9 +208,13 @@ class _Fight:
 
     def strike(self, v: Table, j: int) -> Table:
         """Backwards through character ``j``'s blow (where it stands)."""
-        blows, kill, standing = self.strikes[j]
-        ends = self.won if v.shape[0] == 1 else np.concatenate([self.won, v[:-1, :, self.top_m - 1 :]])
-        return np.where(standing, blows @ v + kill * ends, v)  # (a kill: the next creature, at full)
+        blows, kill, down, kill_won = self.strikes[j]
+        out = blows @ v
+        out[:1] += kill_won  # (a kill: the next creature, at full; the last one's: the fight won)
+        if v.shape[0] > 1:
+            out[1:] += kill * v[:-1, :, self.top_m - 1 :]
+        out[..., down] = v[..., down]  # (where it is down, no blow)
+        return out
 
     def monsters(self, v: Table, acts: bool) -> Table:
         """Backwards through the monsters' turn: the creature struck regenerates after the blows."""
