@@ -179,7 +179,10 @@ class _Fight:
         # per character: (its blows on the creature struck, m -> m'; the chance of a kill at each m; where it is down;
         # the kill of the last creature: the fight won)
         self.strikes: list[tuple[Table, Table, NDArray[np.int64], Table]] = []
-        falls = np.zeros((cells, cells))  # a creature's blow: the party's hit points s -> s'
+        # c creatures' blows, c = 1..count, transposed for the products below ([c - 1, s', s]: the party's hit points
+        # s -> s'), each made in its place; the first, a creature's blow, added up outcome by outcome
+        self.blows_t = np.zeros((count, cells, cells))
+        falls_t = self.blows_t[0]
         at = np.arange(cells)
         for i, s in enumerate(specs):
             blows, kill = _blows(s)
@@ -189,11 +192,8 @@ class _Fight:
             _, m_out = outcome_probabilities(s)
             for (dmg, _), p in m_out.items():  # (each outcome in turn)
                 h = grid[i]
-                np.add.at(falls, (at, at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i]), share[i] * p)
-        falls[0] = 0.0  # (the party down: the fight is over, lost)
-        # c creatures' blows, c = 1..count (transposed, for the products below), each made in its place
-        self.blows_t = np.empty((count, cells, cells))
-        self.blows_t[0] = falls.T
+                np.add.at(falls_t, (at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i], at), share[i] * p)
+        falls_t[:, 0] = 0.0  # (the party down: the fight is over, lost)
         for c in range(1, count):
             np.matmul(self.blows_t[c - 1], self.blows_t[0], out=self.blows_t[c])
         self.regen = np.minimum(np.arange(self.top_m) + s0.regenerate, self.top_m - 1)
