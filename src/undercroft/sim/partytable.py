@@ -229,7 +229,8 @@ class _Fight:
         out[:1] += kill_won  # (a kill: the next creature, at full; the last one's: the fight won)
         if v.shape[0] > 1:
             out[1:] += kill * v[:-1, :, self.top_m - 1 :]
-        out[..., down] = v[..., down]  # (where it is down, no blow)
+        if len(down):
+            out[..., down] = v[..., down]  # (where it is down, no blow)
         return out
 
     def monsters(self, v: Table, acts: bool) -> Table:
