@@ -86,6 +86,29 @@ def test_every_state_of_a_party_fight_is_the_enumerations(
     assert checked >= (96 + 2 * 48 if delver.monster_hp <= 4 else 240)
 
 
+@pytest.mark.parametrize(
+    ("monster", "targeting", "numbers"),
+    [("orc", "lowest_hp", {}), ("goblin", "random", {"regenerate": 1, "acts_every": 2})],
+)
+def test_a_large_party_gathers_the_blows_to_the_same_odds(
+    content: Content, monkeypatch: pytest.MonkeyPatch, monster: str, targeting: str, numbers: dict[str, Any]
+) -> None:
+    """A party of more than GATHER_CELLS states (three characters) takes a creature's blow outcome by outcome, not as
+    a product with a matrix of every state: the odds are the enumeration's all the same (here a small party made to
+    take that way)."""
+    monkeypatch.setattr(partytable, "GATHER_CELLS", 0)
+    partytable.clear()
+    delver, sellsword = _party(content, monster, **numbers)
+    for count, a, b, m, party_next in [(1, 4, 3, 2, True), (2, 2, 3, 1, False), (2, 1, 1, 4, True), (3, 4, 1, 3, True)]:
+        for phase in range(delver.acts_every):
+            specs = (replace(delver, delver_hp=a), replace(sellsword, delver_hp=b))
+            hps = (m,) + (delver.monster_hp,) * (count - 1)
+            got = partytable.party_numbers(specs, hps, party_next, phase, False, targeting)
+            want = enumerate_fight(specs, hps, party_next, phase, False, targeting)
+            assert got == pytest.approx(want, abs=CLOSE), (count, a, b, m, party_next, phase)
+    partytable.clear()
+
+
 def meet(content: Content, monster: str, count: int) -> Game:
     """A new crawler game facing ``count`` ``monster`` (met before: no surprise, no free round)."""
     game = Game(content, "crawler", 1)

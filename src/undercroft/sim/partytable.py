@@ -21,7 +21,10 @@ A table holds four numbers for each state: the chance to win, the chance that th
 table's rounds run out (it stops once that is below :data:`TOLERANCE` from every state), the party's hit points
 expected at the end (0 after a defeat), and the rounds expected. Each round read backwards is a handful of matrix
 products over the whole table (a character's blows move the creature's hit points, a creature's blow the hit points
-of the character it strikes), a few milliseconds for a whole table, which then answers every state of the fight.
+of the character it strikes), a few milliseconds for a whole table, which then answers every state of the fight. A
+party of more than :data:`GATHER_CELLS` states (three characters) takes a creature's blow as a sum over its few
+outcomes, each read from the state it leads to, rather than as a product with a matrix of every state by every state
+that is almost all zeros (the same sums, added in another order: within a unit in the last place).
 
 A party too large to count (:func:`tabled`: the citadel's four, or three, have tens or hundreds of thousands of
 states for each creature's hit points) is simulated, and so is a group with two creatures wounded."""
@@ -47,6 +50,9 @@ PARTY_WORK = 2_000_000  # multiply-adds a round of a party's tables may take (se
 #: The tables remembered, in bytes, the most recently asked for kept (one set per kind of fight, each holding every
 #: count: tens of kilobytes for one character, a few megabytes for two)
 KEPT_BYTES = 64 * 2**20
+#: The party's states (every character's hit points) beyond which a creature's blow is gathered outcome by outcome
+#: rather than multiplied by the matrix of every state by every state (a party of three has over a thousand)
+GATHER_CELLS = 1000
 WIN, GOING, LEFT, ROUNDS = range(4)  # a table's layers: see the module docstring
 TARGETING = ("lowest_hp", "first", "random")
 
@@ -172,27 +178,40 @@ class _Fight:
         stride = [math.prod(sizes[i + 1 :]) for i in range(self.n)]
         self.party_hp = grid.sum(axis=0).astype(np.float64)
         share = _targets(grid, targeting)
-        # per character: (its blows on the creature struck, m -> m'; the chance of a kill at each m; where it stands)
-        self.strikes: list[tuple[Table, Table, NDArray[np.bool_]]] = []
-        falls = np.zeros((cells, cells))  # a creature's blow: the party's hit points s -> s'
-        at = np.arange(cells)
-        for i, s in enumerate(specs):
-            blows, kill = _blows(s)
-            self.strikes.append((blows, kill[:, None], grid[i] > 0))
-            _, m_out = outcome_probabilities(s)
-            for (dmg, _), p in m_out.items():  # (each outcome in turn)
-                h = grid[i]
-                np.add.at(falls, (at, at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i]), share[i] * p)
-        falls[0] = 0.0  # (the party down: the fight is over, lost)
-        # c creatures' blows, c = 1..count (transposed, for the products below), each made in its place
-        self.blows_t = np.empty((count, cells, cells))
-        self.blows_t[0] = falls.T
-        for c in range(1, count):
-            np.matmul(self.blows_t[c - 1], self.blows_t[0], out=self.blows_t[c])
         # the last creature down: won, over, the party's hit points left, no rounds
         self.won = np.zeros((1, 4, 1, cells))
         self.won[0, WIN] = 1.0
         self.won[0, LEFT] = self.party_hp
+        # per character: (its blows on the creature struck, m -> m'; the chance of a kill at each m; where it is down;
+        # the kill of the last creature: the fight won)
+        self.strikes: list[tuple[Table, Table, NDArray[np.int64], Table]] = []
+        # a creature's blow, outcome by outcome: the state each state leads to, and its chance (0 from the party down:
+        # the fight is over, lost)
+        at = np.arange(cells)
+        leads: list[NDArray[np.int64]] = []
+        chances: list[Table] = []
+        for i, s in enumerate(specs):
+            blows, kill = _blows(s)
+            # (a lone character down is the party down, which round_ clears after the blows: nothing to keep)
+            down = np.flatnonzero(grid[i] == 0) if self.n > 1 else np.zeros(0, dtype=np.int64)
+            self.strikes.append((blows, kill[:, None], down, kill[:, None] * self.won[0]))
+            _, m_out = outcome_probabilities(s)
+            for (dmg, _), p in m_out.items():  # (each outcome in turn)
+                h = grid[i]
+                leads.append(at - (h - np.maximum(h - max(dmg, 0), 0)) * stride[i])
+                chances.append(share[i] * p)
+        self.leads, self.chances = np.array(leads), np.array(chances)
+        self.chances[:, 0] = 0.0
+        # c creatures' blows, c = 1..count, transposed for the products below ([c - 1, s', s]: the party's hit points
+        # s -> s'), each made in its place; none for a party gathered outcome by outcome
+        self.blows_t: Table | None = None
+        if cells <= GATHER_CELLS:
+            self.blows_t = np.zeros((count, cells, cells))
+            for lead, chance in zip(leads, chances, strict=True):  # (each outcome in turn)
+                np.add.at(self.blows_t[0], (lead, at), chance)
+            self.blows_t[0][:, 0] = 0.0
+            for c in range(1, count):
+                np.matmul(self.blows_t[c - 1], self.blows_t[0], out=self.blows_t[c])
         self.regen = np.minimum(np.arange(self.top_m) + s0.regenerate, self.top_m - 1)
 
     def start(self) -> Table:
@@ -205,17 +224,34 @@ class _Fight:
 
     def strike(self, v: Table, j: int) -> Table:
         """Backwards through character ``j``'s blow (where it stands)."""
-        blows, kill, standing = self.strikes[j]
-        ends = self.won if v.shape[0] == 1 else np.concatenate([self.won, v[:-1, :, self.top_m - 1 :]])
-        return np.where(standing, blows @ v + kill * ends, v)  # (a kill: the next creature, at full)
+        blows, kill, down, kill_won = self.strikes[j]
+        out = blows @ v
+        out[:1] += kill_won  # (a kill: the next creature, at full; the last one's: the fight won)
+        if v.shape[0] > 1:
+            out[1:] += kill * v[:-1, :, self.top_m - 1 :]
+        if len(down):
+            out[..., down] = v[..., down]  # (where it is down, no blow)
+        return out
 
     def monsters(self, v: Table, acts: bool) -> Table:
         """Backwards through the monsters' turn: the creature struck regenerates after the blows."""
         if self.regenerate:
             v = v[:, :, self.regen]
-        if acts:  # c creatures living strike c times: layer c - 1 goes back through c blows
+        # (c creatures living strike c times: layer c - 1 goes back through c blows)
+        if acts and self.blows_t is not None:
             v = (v.reshape(self.count, -1, self.cells) @ self.blows_t).reshape(v.shape)
+        elif acts:
+            v = self._gathered(v)
+            for c in range(1, self.count):
+                v[c:] = self._gathered(v[c:])
         return v
+
+    def _gathered(self, v: Table) -> Table:
+        """Backwards through one creature's blow, outcome by outcome (a new table)."""
+        out: Table = v[..., self.leads[0]] * self.chances[0]
+        for lead, chance in zip(self.leads[1:], self.chances[1:], strict=True):
+            out += v[..., lead] * chance
+        return out
 
     def round_(self, v: Table, acts: bool) -> Table:
         """Backwards through a round the party opens (the round's last blow first)."""
