@@ -156,3 +156,31 @@ def test_a_meeting_with_nothing_but_a_losing_fight_is_cornered_and_one_with_a_wa
     game = in_a_new_room("undercroft")
     peddler = meet_at(game, "peddler", 1, (3, 3))
     assert not cornered(game, peddler, 0.0)
+
+
+def test_a_talk_that_cannot_succeed_still_opens_the_bribe_so_the_meeting_is_no_corner() -> None:
+    """000: a bribe comes after a failed negotiation. A lone warrior (negotiation 0) cannot talk a Wight
+    (reluctance 6) round, but with gold a failed talk opens a bribe: not cornered, and the careful bot talks,
+    then bribes."""
+    from undercroft.bot.meeting import cornered, fight_win
+    from undercroft.rules.actions import Bribe, Talk
+    from undercroft.sim import chances
+
+    game = in_a_new_room("citadel")
+    st = game.state
+    for m in st.party[1:]:
+        m.hp = 0
+    st.party[0].hp, st.gold = 7, 825
+    st.items.pop("healing_potion", None)
+    g = game.add_group("wight", 1, pos=st.pos, origin=Origin.WANDERING)
+    game.start_encounter(g)
+    win = fight_win(game)
+    assert chances.talk_chance(game, g) == 0.0 and chances.best_bribe(game, g) is None  # (talk first)
+    assert not cornered(game, g, win)
+    bot = Bot(game, 1)
+    assert isinstance(bot.choose(), Talk)
+    script(game).push(6, 6)  # 12 - 6 reluctance: failure
+    act(game, Talk())
+    assert g.negotiation == "failure" and isinstance(bot.choose(), Bribe)
+    game.state.gold = 0
+    assert cornered(game, g, win)  # (no gold, no bribe: nothing but the fight)

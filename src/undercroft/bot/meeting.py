@@ -70,9 +70,17 @@ def leaves(escape: float, odds: float, again: float = 1.0) -> bool:
     return escape * again + (1 - escape) * odds * CAUGHT > odds + LEAVE_MARGIN
 
 
-def bribe_offer(game: Game, g: Group) -> int | None:
-    """The smallest sum the party can pay whose bribe is taken with at least :data:`BRIBE_ODDS`, or None."""
-    return next((gold for gold, p in chances.bribe_sums(game, g) if p >= BRIBE_ODDS), None)
+def bribe_offer(game: Game, g: Group, *, after_talk: bool = False) -> int | None:
+    """The smallest sum the party can pay whose bribe is taken with at least :data:`BRIBE_ODDS`, or None
+    (``after_talk``: the bribe a failed talk opens, :func:`undercroft.sim.chances.bribe_sums`)."""
+    return next((gold for gold, p in chances.bribe_sums(game, g, after_talk=after_talk) if p >= BRIBE_ODDS), None)
+
+
+def _bribe_value(game: Game, g: Group, offer: int, win: float) -> float:
+    """A bribe of ``offer``: taken, else the fight with it striking first."""
+    cell = game.bribe_cell(g, offer)
+    taken = 0.0 if cell is None else chances.bribe_chance(game.content.tables.bribery.die, cell[2])
+    return taken + (1 - taken) * win * STRUCK_FIRST
 
 
 def _run_value(escape: float, win: float, again: float) -> float:
@@ -91,9 +99,7 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
     # round later, so the chase is not played out)
     offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
     if offer is not None:
-        cell = game.bribe_cell(g, offer)
-        taken = 0.0 if cell is None else chances.bribe_chance(game.content.tables.bribery.die, cell[2])
-        out["bribe"] = later["bribe"] = taken + (1 - taken) * win * STRUCK_FIRST
+        out["bribe"] = later["bribe"] = _bribe_value(game, g, offer, win)
     # A run at its best, one that surely gets away, is worth ``again`` (what the panel says it leaves behind): worth
     # no more than the fight or the bribe, it is never taken, and no better a round later, so its chase is not
     # played out (an equal value loses the tie). The run a round later is played out only for a talk's value.
@@ -118,7 +124,11 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
         and (not in_corridor or win < GIVE_UP)
     ):
         chance = chances.talk_chance(game, g)
-        if chance > 0:
+        # A failed talk opens the bribe (000): a talk that cannot succeed is still the way to it.
+        opened = bribe_offer(game, g, after_talk=True) if offer is None else None
+        if opened is not None:
+            later["bribe"] = _bribe_value(game, g, opened, win)
+        if chance > 0 or opened is not None:
             out["talk"] = then(chance)
     return out
 
