@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from undercroft.rules import formulas
 from undercroft.rules.actions import Run
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -44,6 +45,7 @@ class Met:
     """What the player remembers of a group it met."""
 
     fled: int = 0  # times the party ran from it on this level
+    hp: int = -1  # its hit points, all its creatures' together, when the party last ran from it
     waits: int = 0  # times it waited on its reaction
     committed: bool = False  # it will not run from it any more (on this level)
     win: float | None = None  # the fight odds' win it showed when last met
@@ -63,11 +65,17 @@ def best(values: dict[str, float]) -> str:
     return max(values, key=lambda k: (round(values[k], 6), PREFER[k]))
 
 
-def leaves(escape: float, odds: float, again: float = 1.0) -> bool:
+def leaves(escape: float, odds: float, again: float = 1.0, margin: float = LEAVE_MARGIN) -> bool:
     """Leave the fight: running (the chance to get away, worth ``again``, what the panel says it leaves behind,
-    :meth:`undercroft.sim.chances.LeftBehind.again`; else the fight a little worse) beats staying by
-    :data:`LEAVE_MARGIN`."""
-    return escape * again + (1 - escape) * odds * CAUGHT > odds + LEAVE_MARGIN
+    :meth:`undercroft.sim.chances.LeftBehind.again`; else the fight a little worse) beats staying by ``margin``
+    (:data:`LEAVE_MARGIN`; none where a run costs nothing, :func:`free_run`)."""
+    return escape * again + (1 - escape) * odds * CAUGHT > odds + margin
+
+
+def free_run(game: Game, g: Group) -> bool:
+    """Whether running from ``g`` costs nothing (001: "at no cost"; the monster "does not follow"): it does not
+    follow a running party and running does not tire."""
+    return not game.proc.fatigue and not formulas.follows(game.proc.pursuit, game.monster_of(g).pursues)
 
 
 def bribe_offer(game: Game, g: Group, *, after_talk: bool = False) -> int | None:

@@ -147,19 +147,22 @@ class LeftBehind:
     party has seen, no walk from where the run lands reaches the stairs but through the group's segment; False
     when one does; None while the stairs are not found (nobody can say yet). ``rested``: the chance to win the
     fight with it as it stands (its creatures keep their wounds) met again rested, the party at full health (1
-    where it waits off the way: that fight need not be fought)."""
+    where it waits off the way: that fight need not be fought). ``stays_put``: it does not follow a running party
+    (001: it "stays where it is"), so it waits in the very room the party's way led into."""
 
     on_the_way: bool | None
     rested: float = 1.0
+    stays_put: bool = False
 
     def again(self) -> float:
         """What an escape is worth against a clean one, the panel's words in a number (the reference player's
         reading of them): 1 when it waits off the way; the rested fight's chance when it waits on the way (the
-        party must come past it again); while the stairs are not found, the same but at least even (it may wait on
-        the way, or not: a hopeless fight is still worth running from)."""
-        if self.on_the_way is None:
+        party must come past it again). While the stairs are not found: the same for one that stays put where the
+        party's way led (warden's mazes have one way on), and at least even for one that gives chase and may stop
+        anywhere (a hopeless fight is still worth running from)."""
+        if self.on_the_way is None and not self.stays_put:
             return max(self.rested, 0.5)
-        return self.rested if self.on_the_way else 1.0
+        return 1.0 if self.on_the_way is False else self.rested
 
     def words(self) -> str:
         """The panel's words beside the escape chance: "waits on your way", "stays off your way", "stays"."""
@@ -169,7 +172,10 @@ class LeftBehind:
 def left_behind(game: Game, g: Group) -> LeftBehind:
     """What running from ``g`` now (the way the party came in, as ``Run()``) leaves behind (:class:`LeftBehind`)."""
     way = _on_the_way(game, g)
-    return LeftBehind(way) if way is False else LeftBehind(way, rested_win(game, g))
+    if way is False:
+        return LeftBehind(way)
+    stays = not formulas.follows(game.proc.pursuit, game.monster_of(g).pursues)
+    return LeftBehind(way, rested_win(game, g), stays)
 
 
 def _on_the_way(game: Game, g: Group) -> bool | None:
