@@ -75,6 +75,8 @@ def test_the_bot_knows_nothing_of_a_group_out_of_sight() -> None:
 def test_the_bot_runs_through_a_door_away_from_the_group_not_past_it() -> None:
     game = in_a_new_room("warden", 2)  # a room with three doors; no pursuit in warden: the run is over at once
     st = game.state
+    st.party[0].hp = 6  # (hurt, nothing to drink: the fight met again rested is the better chance)
+    st.items.pop("healing_potion", None)
     m = st.level.map
     seg = m.segments[st.segment]
     entry = st.pos  # just inside the door the party came in by
@@ -156,3 +158,51 @@ def test_a_meeting_with_nothing_but_a_losing_fight_is_cornered_and_one_with_a_wa
     game = in_a_new_room("undercroft")
     peddler = meet_at(game, "peddler", 1, (3, 3))
     assert not cornered(game, peddler, 0.0)
+
+
+def test_a_talk_that_cannot_succeed_still_opens_the_bribe_so_the_meeting_is_no_corner() -> None:
+    """000: a bribe comes after a failed negotiation. A lone warrior (negotiation 0) cannot talk a Wight
+    (reluctance 6) round, but with gold a failed talk opens a bribe: not cornered, and the careful bot talks,
+    then bribes."""
+    from undercroft.bot.meeting import cornered, fight_win
+    from undercroft.rules.actions import Bribe, Talk
+    from undercroft.sim import chances
+
+    game = in_a_new_room("citadel")
+    st = game.state
+    for m in st.party[1:]:
+        m.hp = 0
+    st.party[0].hp, st.gold = 7, 825
+    st.items.pop("healing_potion", None)
+    g = game.add_group("wight", 1, pos=st.pos, origin=Origin.WANDERING)
+    game.start_encounter(g)
+    win = fight_win(game)
+    assert chances.talk_chance(game, g) == 0.0 and chances.best_bribe(game, g) is None  # (talk first)
+    assert not cornered(game, g, win)
+    bot = Bot(game, 1)
+    assert isinstance(bot.choose(), Talk)
+    script(game).push(6, 6)  # 12 - 6 reluctance: failure
+    act(game, Talk())
+    assert g.negotiation == "failure" and isinstance(bot.choose(), Bribe)
+    game.state.gold = 0
+    assert cornered(game, g, win)  # (no gold, no bribe: nothing but the fight)
+
+
+def test_in_warden_the_bot_runs_again_from_a_foe_it_wounded_since_it_last_ran() -> None:
+    """001: running costs nothing and the monster keeps the damage done. A delver that ran twice from a Gaoler
+    (it stops running from one that gets no worse) runs again once it has wounded it, hurt: back rested."""
+    from undercroft.bot.meeting import Met
+    from undercroft.rules.actions import Attack
+
+    game = in_a_new_room("warden")
+    g = game.add_group("gaoler", 1, pos=game.state.pos, origin=Origin.WANDERING)
+    script(game).push(1)  # a monster in the room means a fight: the Gaoler (AGILITY 4) strikes first, a natural 1
+    game.start_encounter(g)
+    assert game.state.mode == Mode.COMBAT
+    game.state.party[0].hp = 5
+    bot = Bot(game, 1)
+    assert isinstance(bot.choose(), Run)  # (hurt at first: a run back to rest, the fight met again rested)
+    bot.met[g.id] = Met(fled=2, hp=16, committed=True)
+    assert isinstance(bot.choose(), Attack)  # (unhurt since the last run: a fight to the end)
+    g.set_hp(0, 10)
+    assert isinstance(bot.choose(), Run)

@@ -235,6 +235,8 @@ def test_the_escape_chance_says_the_group_stays_off_the_way_to_the_stairs() -> N
 def test_before_the_stairs_are_found_the_panel_says_only_that_it_stays() -> None:
     game, g = met_on_art((8, 1), (6, 1), (10, 1))
     game.state.level.memory[:] = False
-    assert chances.left_behind(game, g).on_the_way is None
+    lb = chances.left_behind(game, g)
+    assert lb.on_the_way is None and lb.again() == lb.rested  # (the run is worth the number the panel shows)
     text = encounter_panel(game)
-    assert "Run... 100%, stays (choose a door)" in text and "Got away, it stays (met again rested: win" in text
+    assert "Run... 100%, stays (choose a door)" in text
+    assert f"Got away, it stays (met again rested: win {lb.rested:.0%})." in text

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from undercroft.rules import formulas
 from undercroft.rules.actions import Run
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -44,6 +45,7 @@ class Met:
     """What the player remembers of a group it met."""
 
     fled: int = 0  # times the party ran from it on this level
+    hp: int = -1  # its hit points, all its creatures' together, when the party last ran from it
     waits: int = 0  # times it waited on its reaction
     committed: bool = False  # it will not run from it any more (on this level)
     win: float | None = None  # the fight odds' win it showed when last met
@@ -63,16 +65,30 @@ def best(values: dict[str, float]) -> str:
     return max(values, key=lambda k: (round(values[k], 6), PREFER[k]))
 
 
-def leaves(escape: float, odds: float, again: float = 1.0) -> bool:
+def leaves(escape: float, odds: float, again: float = 1.0, margin: float = LEAVE_MARGIN) -> bool:
     """Leave the fight: running (the chance to get away, worth ``again``, what the panel says it leaves behind,
-    :meth:`undercroft.sim.chances.LeftBehind.again`; else the fight a little worse) beats staying by
-    :data:`LEAVE_MARGIN`."""
-    return escape * again + (1 - escape) * odds * CAUGHT > odds + LEAVE_MARGIN
+    :meth:`undercroft.sim.chances.LeftBehind.again`; else the fight a little worse) beats staying by ``margin``
+    (:data:`LEAVE_MARGIN`; none where a run costs nothing, :func:`free_run`)."""
+    return escape * again + (1 - escape) * odds * CAUGHT > odds + margin
 
 
-def bribe_offer(game: Game, g: Group) -> int | None:
-    """The smallest sum the party can pay whose bribe is taken with at least :data:`BRIBE_ODDS`, or None."""
-    return next((gold for gold, p in chances.bribe_sums(game, g) if p >= BRIBE_ODDS), None)
+def free_run(game: Game, g: Group) -> bool:
+    """Whether running from ``g`` costs nothing (001: "at no cost"; the monster "does not follow"): it does not
+    follow a running party and running does not tire."""
+    return not game.proc.fatigue and not formulas.follows(game.proc.pursuit, game.monster_of(g).pursues)
+
+
+def bribe_offer(game: Game, g: Group, *, after_talk: bool = False) -> int | None:
+    """The smallest sum the party can pay whose bribe is taken with at least :data:`BRIBE_ODDS`, or None
+    (``after_talk``: the bribe a failed talk opens, :func:`undercroft.sim.chances.bribe_sums`)."""
+    return next((gold for gold, p in chances.bribe_sums(game, g, after_talk=after_talk) if p >= BRIBE_ODDS), None)
+
+
+def _bribe_value(game: Game, g: Group, offer: int, win: float) -> float:
+    """A bribe of ``offer``: taken, else the fight with it striking first."""
+    cell = game.bribe_cell(g, offer)
+    taken = 0.0 if cell is None else chances.bribe_chance(game.content.tables.bribery.die, cell[2])
+    return taken + (1 - taken) * win * STRUCK_FIRST
 
 
 def _run_value(escape: float, win: float, again: float) -> float:
@@ -91,9 +107,7 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
     # round later, so the chase is not played out)
     offer = bribe_offer(game, g) if g.origin != Origin.GUARDIAN else None
     if offer is not None:
-        cell = game.bribe_cell(g, offer)
-        taken = 0.0 if cell is None else chances.bribe_chance(game.content.tables.bribery.die, cell[2])
-        out["bribe"] = later["bribe"] = taken + (1 - taken) * win * STRUCK_FIRST
+        out["bribe"] = later["bribe"] = _bribe_value(game, g, offer, win)
     # A run at its best, one that surely gets away, is worth ``again`` (what the panel says it leaves behind): worth
     # no more than the fight or the bribe, it is never taken, and no better a round later, so its chase is not
     # played out (an equal value loses the tie). The run a round later is played out only for a talk's value.
@@ -118,7 +132,11 @@ def values(game: Game, g: Group, win: float) -> dict[str, float]:
         and (not in_corridor or win < GIVE_UP)
     ):
         chance = chances.talk_chance(game, g)
-        if chance > 0:
+        # A failed talk opens the bribe (000): a talk that cannot succeed is still the way to it.
+        opened = bribe_offer(game, g, after_talk=True) if offer is None else None
+        if opened is not None:
+            later["bribe"] = _bribe_value(game, g, opened, win)
+        if chance > 0 or opened is not None:
             out["talk"] = then(chance)
     return out
 

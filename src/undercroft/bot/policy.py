@@ -21,7 +21,9 @@ been refused at this turn. docs/BALANCE.md describes it as a player would:
   segment already visited before one not yet entered (no resident to raise), then the one nearest its goal, then
   the one farthest from the group; the way it came in is plain ``Run()``;
 * **combat**: drink when low, burn oil on a hard foe, leave when running is clearly the better chance
-  (:data:`~undercroft.bot.meeting.LEAVE_MARGIN`; to come back rested), else strike the weakest;
+  (:data:`~undercroft.bot.meeting.LEAVE_MARGIN`; to come back rested), or just the better one where a run costs
+  nothing (:func:`~undercroft.bot.meeting.free_run`: the foe keeps its wounds, and it runs again from one it has
+  wounded since it last ran), else strike the weakest;
 * **pursuit**: drop food for an unintelligent pursuer, treasure for an intelligent one, burn oil at one that fears
   fire, then keep running (or turn and fight when its odds are good or it is too tired to run);
 * **a group that goes its way** (a wanderer leaving after a peaceful or friendly reaction): it is let go, unless
@@ -49,6 +51,7 @@ from undercroft.bot.meeting import (
     best,
     bribe_offer,
     fight_win,
+    free_run,
     leaves,
     pays,
     values,
@@ -169,7 +172,7 @@ class Bot:
         self._depth = self.game.state.depth
         self.walk.new_level()
         for m in self.met.values():
-            m.fled, m.committed = 0, False
+            m.fled, m.hp, m.committed = 0, -1, False
         self._reengaged = 0
         self._rested = 0
 
@@ -410,7 +413,9 @@ class Bot:
         return [] if potion is None else [Use(potion)]
 
     def _flee(self, g: Group) -> None:
-        self.met.setdefault(g.id, Met()).fled += 1
+        met = self.met.setdefault(g.id, Met())
+        met.fled += 1
+        met.hp = sum(g.hp)
         self.walk.flee(g.segment)
 
     # --- combat --------------------------------------------------------------------------------------------
@@ -437,11 +442,16 @@ class Bot:
         tired = game.tired()
         can_run = game.legal(Run())  # not where the rules have no running, nor with every way out blocked
         escape = functools.cache(functools.partial(escape_chance, game, g))
-        ok = not met.committed and can_run and not tired and win() < FIGHT_ODDS
+        # A run that costs nothing (001) from a foe that keeps its wounds: back rested, and again while it wounds it
+        # (``committed`` stops runs that get nowhere, not these).
+        free = free_run(game, g)
+        wounded = free and sum(g.hp) < met.hp  # it lost hit points since the party last ran from it
+        ok = (not met.committed or wounded) and can_run and not tired and win() < FIGHT_ODDS
         # (a sure escape is worth ``again``: no more than the fight's win and the margin, no run can beat staying,
         # and its chase is not played out)
         again = left_behind(game, g).again() if ok else 0.0
-        if ok and again + 1e-9 > win() + LEAVE_MARGIN and leaves(escape(), win(), again):
+        margin = 0.0 if free else LEAVE_MARGIN
+        if ok and again + 1e-9 > win() + margin and leaves(escape(), win(), again, margin):
             self._flee(g)  # (to come back rested, or to go round it)
             out += self._fleet(escape())
             out.append(_BEST_RUN)

@@ -23,7 +23,7 @@ from undercroft.rules import dungeon, floods, formulas, parley, searches
 from undercroft.rules.chase import running
 from undercroft.rules.dice import Dice
 from undercroft.rules.game import Game
-from undercroft.rules.refusals import Refused
+from undercroft.rules.refusals import Code, Refused
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour
 from undercroft.sim import chase, odds
@@ -85,11 +85,15 @@ def bribe_chance(die: int, digit: int) -> float:
     return sum(formulas.bribe_accepted(face, digit) for face in range(1, die + 1)) / die
 
 
-def bribe_sums(game: Game, g: Group) -> list[tuple[int, float]]:
+def bribe_sums(game: Game, g: Group, *, after_talk: bool = False) -> list[tuple[int, float]]:
     """(the least sum of each row of the bribery table the party can pay, the chance ``g`` takes it), from the
-    smallest; [] when the engine would refuse any bribe (a failed talk first, ...)."""
+    smallest; [] when the engine would refuse any bribe (a failed talk first, ...). ``after_talk``: also the bribe
+    a talk not yet tried opens if it fails (000: bribery comes after a failed negotiation)."""
     b = game.content.tables.bribery
-    if g.peaceful or parley.check_bribe(game, g) is not None:
+    why = parley.check_bribe(game, g)
+    if after_talk and why is not None and why.code == Code.TALK_FIRST and parley.check_talk(game, g) is None:
+        why = None
+    if g.peaceful or why is not None:
         return []
     mon = game.monster_of(g)
     out = []
@@ -102,10 +106,10 @@ def bribe_sums(game: Game, g: Group) -> list[tuple[int, float]]:
     return out
 
 
-def best_bribe(game: Game, g: Group) -> tuple[int, float] | None:
+def best_bribe(game: Game, g: Group, *, after_talk: bool = False) -> tuple[int, float] | None:
     """The best chance a bribe the party can pay has with ``g``, and the least sum that has it; None when no sum it
-    can pay has any chance (or no bribe can be offered now)."""
-    rows = [r for r in bribe_sums(game, g) if r[1] > 0]
+    can pay has any chance (or no bribe can be offered now; ``after_talk`` as for :func:`bribe_sums`)."""
+    rows = [r for r in bribe_sums(game, g, after_talk=after_talk) if r[1] > 0]
     if not rows:
         return None
     top = max(p for _, p in rows)
@@ -114,8 +118,8 @@ def best_bribe(game: Game, g: Group) -> tuple[int, float] | None:
 
 def bribe_affordable(game: Game, g: Group) -> bool:
     """Whether some sum the party can pay has a chance of being taken by ``g`` (the bribery table does not say
-    never to all of them)."""
-    return best_bribe(game, g) is not None
+    never to all of them), now or after a talk that fails (even one that cannot succeed: it opens the bribe)."""
+    return best_bribe(game, g, after_talk=True) is not None
 
 
 def escape_chance(game: Game, g: Group, door: int = -1, *, later: bool = False) -> float:
@@ -143,19 +147,22 @@ class LeftBehind:
     party has seen, no walk from where the run lands reaches the stairs but through the group's segment; False
     when one does; None while the stairs are not found (nobody can say yet). ``rested``: the chance to win the
     fight with it as it stands (its creatures keep their wounds) met again rested, the party at full health (1
-    where it waits off the way: that fight need not be fought)."""
+    where it waits off the way: that fight need not be fought). ``stays_put``: it does not follow a running party
+    (001: it "stays where it is"), so it waits in the very room the party's way led into."""
 
     on_the_way: bool | None
     rested: float = 1.0
+    stays_put: bool = False
 
     def again(self) -> float:
         """What an escape is worth against a clean one, the panel's words in a number (the reference player's
         reading of them): 1 when it waits off the way; the rested fight's chance when it waits on the way (the
-        party must come past it again); while the stairs are not found, the same but at least even (it may wait on
-        the way, or not: a hopeless fight is still worth running from)."""
-        if self.on_the_way is None:
+        party must come past it again). While the stairs are not found: the same for one that stays put where the
+        party's way led (warden's mazes have one way on), and at least even for one that gives chase and may stop
+        anywhere (a hopeless fight is still worth running from)."""
+        if self.on_the_way is None and not self.stays_put:
             return max(self.rested, 0.5)
-        return self.rested if self.on_the_way else 1.0
+        return 1.0 if self.on_the_way is False else self.rested
 
     def words(self) -> str:
         """The panel's words beside the escape chance: "waits on your way", "stays off your way", "stays"."""
@@ -165,7 +172,10 @@ class LeftBehind:
 def left_behind(game: Game, g: Group) -> LeftBehind:
     """What running from ``g`` now (the way the party came in, as ``Run()``) leaves behind (:class:`LeftBehind`)."""
     way = _on_the_way(game, g)
-    return LeftBehind(way) if way is False else LeftBehind(way, rested_win(game, g))
+    if way is False:
+        return LeftBehind(way)
+    stays = not formulas.follows(game.proc.pursuit, game.monster_of(g).pursues)
+    return LeftBehind(way, rested_win(game, g), stays)
 
 
 def _on_the_way(game: Game, g: Group) -> bool | None:

@@ -168,6 +168,7 @@ def play_game(
     trapped: dict[int, bool] = {}  # floor-1 group id -> cornered at every decision of meeting it so far
     named: dict[int, str] = {}  # floor-1 group id -> its monster's name
     action: Action | None = None
+    killer: int | None = None  # the group whose blow killed the party
     ledger = Ledger(game)
     try:
         while not game.over and game.state.turn < max_actions:
@@ -196,6 +197,8 @@ def play_game(
                     record,
                 )
             ledger.after(events)
+            if game.state.mode == Mode.DEAD:
+                killer = next((e.group for e in reversed(events) if isinstance(e, ev.MonsterAttack) and e.hit), None)
             if timing is not None:
                 timing.bot += t1 - t0
                 timing.step += time.perf_counter() - t1
@@ -220,7 +223,8 @@ def play_game(
     if st.mode == Mode.DEAD:
         cause = str(st.death["cause"]) if st.death else "unknown"
         choice = True if facing is None else ways.get(facing, False)  # (struck walking past: it chose to pass)
-        ran = facing is not None and ledger.answers.get(facing) is Run
+        struck = facing if killer is None else killer  # (a group met as the party fell was never answered)
+        ran = struck is not None and ledger.answers.get(struck) is Run
         return GameResult(
             seed, ruleset, "dead", st.turn, st.depth + 1, cause, record, choice, names, *log, ran_first=ran
         )
