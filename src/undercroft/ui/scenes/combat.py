@@ -173,8 +173,9 @@ class CombatScene(GameScene):
         for command, label, action in opts:
             if command in chances:  # running from the fight: its chance to get away
                 label = f"{label} ({chances[command]})"
-            self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
-            y += 1
+            if command == "run" and (known := self.run_beyond()):  # (one door: r runs at once, so say it here)
+                label = f"{label}: {known}"
+            y += self.choice(console, x + 2, y, command, label, game.legal(action), w - 4, wrap=True)
         render.put_text(console, x + 2, y, "Tab, Shift+Tab or a click: target", DIM, width=w - 4)
         y += 2
         y += self.draw_refusal(console, x + 2, y, w - 4)

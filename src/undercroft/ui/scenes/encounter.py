@@ -249,8 +249,14 @@ class EncounterScene(GameScene):
         listed = self.choices()
         paired = [c[0] for c in listed if c[0] != "bribe"]  # compact: two columns, the bribe on a row of its own
         half = (len(paired) + 1) // 2
+        shown = threat.way_chances(game, g) if g is not None else {}
+        known = self.run_beyond()  # (one door: r runs at once, so the run choice says what waits there)
+        run = with_chance("Run", shown["run"], w - 8) if "run" in shown else "Run"
+        beyond_rows = (
+            len(render.wrap(f"{run}: {known}", w - 8)) - 1 if known and any(c[0] == "run" for c in listed) else 0
+        )
         for compact, tier in ways:
-            choices = half + (len(listed) - len(paired)) if compact else len(listed)
+            choices = half + (len(listed) - len(paired)) if compact else len(listed) + beyond_rows
             # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
             room = max(3, bottom - y - (2 + choices + int(stairs) + 2 + refusal))
             info = tiers[tier]
@@ -261,8 +267,8 @@ class EncounterScene(GameScene):
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
         col = (w - 4) // 2
-        shown = threat.way_chances(game, g) if g is not None else {}
         # compact: two columns, and the bribe on the last row across both (its chance and its sum: "67% at 100")
+        below = 0  # rows taken by a choice on more than one (the run's, with what waits beyond its door)
         for i, (command, label, action) in enumerate(listed):
             wide = not compact or command == "bribe"
             if command == "run":
@@ -271,10 +277,13 @@ class EncounterScene(GameScene):
                 label = self.drink_label((w - 4 if wide else col) - 4)
             if command in shown:
                 label = with_chance(label, shown[command], (w - 4 if wide else col) - 4)
+            if command == "run" and known:
+                told = f"{label}: {known}"
+                label = told if not compact or len(told) <= col - 4 else label
             # (open, but it cannot work: "Talk 0%" greyed, its chance the why; a run at 0% still leads to a chase)
             live = game.legal(action) and not (command in ("talk", "bribe") and shown.get(command, "").startswith("0%"))
             if not compact:
-                self.choice(console, x + 2, y + i, command, label, live, w - 4)
+                below += self.choice(console, x + 2, y + i + below, command, label, live, w - 4, wrap=True) - 1
             elif command == "bribe":
                 self.choice(console, x + 2, y + half, command, label, live, w - 4)
             else:

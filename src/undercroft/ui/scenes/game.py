@@ -35,7 +35,7 @@ from undercroft.ui.layout import TOP, Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
 from undercroft.ui.scenes.choice import ChoiceScene
-from undercroft.ui.scenes.door import DoorScene
+from undercroft.ui.scenes.door import DoorScene, beyond
 from undercroft.ui.scenes.help import HelpScene
 from undercroft.ui.scenes.inventory import InventoryScene
 from undercroft.ui.scenes.log import LogScene
@@ -199,11 +199,28 @@ class GameScene(Scene):
         return handler
 
     def choice(
-        self, console: tcod.console.Console, x: int, y: int, command: str, label: str, enabled: bool, width: int
-    ) -> None:
-        """A choice of the panel, ``[k] label``, with its key from the keymap; a click on it takes it."""
-        render.choice(console, x, y, keymap.key_for(self.key_mode(), command), label, enabled, width=width)
-        self.buttons.add(x, y, width, command)
+        self,
+        console: tcod.console.Console,
+        x: int,
+        y: int,
+        command: str,
+        label: str,
+        enabled: bool,
+        width: int,
+        *,
+        wrap: bool = False,
+    ) -> int:
+        """A choice of the panel, ``[k] label``, with its key from the keymap; a click on it takes it. ``wrap``: a
+        label too long for the row goes on under it (indented), else it is cut. Returns the rows used."""
+        key = keymap.key_for(self.key_mode(), command)
+        indent = len(key) + 3
+        rows = render.wrap(label, width - indent) if wrap else [label]
+        render.choice(console, x, y, key, rows[0], enabled, width=width)
+        for i, row in enumerate(rows[1:], 1):
+            render.put_text(console, x + indent, y + i, row, TEXT if enabled else render.FAINT, width=width - indent)
+        for i in range(len(rows)):
+            self.buttons.add(x, y + i, width, command)
+        return len(rows)
 
     def refusal_text(self) -> str:
         """Why the last key did nothing ("Not now: ..."): the engine's refusal, or the scene's notice ("": none)."""
@@ -360,6 +377,13 @@ class GameScene(Scene):
         door is open)."""
         game = self.session.game
         return several if sum(not w.blocked for w in game.exits()) > 1 and game.legal(Run()) else one
+
+    def run_beyond(self) -> str:
+        """What waits beyond the one door a run takes at once, as the door list says it ("the Gaoler beyond"):
+        "" when nothing met is there, or running is not open, or a choice of doors follows."""
+        game = self.session.game
+        doors = [w for w in game.exits() if not w.blocked]
+        return beyond(game, doors[0]) if len(doors) == 1 and game.legal(Run()) else ""
 
     def draw_panel_events(
         self, console: tcod.console.Console, x: int, y: int, w: int, rows: int, heading: str = "What happened:"
