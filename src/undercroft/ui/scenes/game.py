@@ -378,6 +378,17 @@ class GameScene(Scene):
         game = self.session.game
         return several if sum(not w.blocked for w in game.exits()) > 1 and game.legal(Run()) else one
 
+    def why_not(self, action: Action) -> str:
+        """Why the engine refuses ``action`` now, in its own words as a clause ("the Orc stands between you and
+        every way out"; what it says of the other ways, after a colon, left off: the panel lists them), "" when it
+        allows it: what a greyed choice says beside it."""
+        why = self.session.game.refusal(action)
+        if why is None:
+            return ""
+        text = self.session.narrator.text(Refused(why=why)).rstrip(".").split(": ")[0]
+        plain = text.split(" ")[0] in ("The", "You", "There", "A", "An", "No", "Nobody", "Nothing", "Not")
+        return text[:1].lower() + text[1:] if plain else text  # (a name keeps its capital)
+
     def run_beyond(self) -> str:
         """What waits beyond the one door a run takes at once, as the door list says it ("the Gaoler beyond"):
         "" when nothing met is there, or running is not open, or a choice of doors follows."""
