@@ -406,9 +406,10 @@ class ExploreScene(GameScene):
         """What auto-explore says when nothing reachable is left: where the stairs are."""
         game = self.session.game
         stairs = travel.stairs(game)
-        if travel.explore_target(game, caution=travel.BOLD) is not None:
+        bold = travel.explore_target(game, caution=travel.BOLD)
+        if bold is not None:
             self.insist = True
-            return "Nothing more to explore without going past a monster (x again: go anyway)."
+            return f"Nothing more to explore without going past {gone_past(game, bold)} (x again: go anyway)."
         ran = travel.ran_from_text(game)
         if ran and travel.targets(game).any():
             return f"Nothing more to explore that keeps clear of {ran}."
@@ -446,6 +447,31 @@ class ExploreScene(GameScene):
             self.buttons.add(x, 0, 11, "pursue")
         elif self.trip is None:
             self.draw_hover_line(console, right=console.width - len(name) - 3)
+
+
+def gone_past(game: Game, goal: Point) -> str:
+    """The monsters a bold walk to ``goal`` (``x`` again: go anyway) goes past, named: those met and left alone in
+    a room or corridor it crosses, and those in sight on its way or beside it, the nearest first ("the Gaoler",
+    "the Gaoler and 5 Leeches"); "a monster" when none is known by name."""
+    way = travel.path(game, goal, travel.BOLD)
+    m = game.state.level.map
+    crossed = {int(m.segment_of[y, x]) for x, y in way} - {game.state.segment}
+    haunted = travel.haunted(game)
+    seen = travel.visible_groups(game)
+    near: list[tuple[int, int, str]] = []
+    for g in game.state.level.groups:
+        if not g.alive or g.peaceful or g.defeated:
+            continue
+        tiles = game.creature_tiles(g)
+        beside = g.id in seen and any(max(abs(x - tx), abs(y - ty)) <= 1 for x, y in way for tx, ty in tiles)
+        if beside or (g.segment in crossed and g.segment in haunted and g.met):
+            mon = game.monster_of(g)
+            name, many = group_name(mon.name, mon.plural, g.count_told)
+            near.append((game.distance_to(g), g.id, f"{g.count_told} {name}" if many else the(name)))
+    names = [name for _, _, name in sorted(near)]
+    if not names:
+        return "a monster"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def rest_odds(game: Game) -> str:
