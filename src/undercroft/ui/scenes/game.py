@@ -292,14 +292,14 @@ class GameScene(Scene):
         return Push(MenuScene("Use what?", options, lambda k: self.use_by(wares[k])))
 
     def item_label(self, item: str) -> str:
-        """ "Healing Potion x3"; "Potion of Heroism x1 (lasts 30 more moves, a rest ends it)"; for a lone delver,
+        """ "Healing Potion x3"; "Potion of Heroism x1 (lasts 30 moves, a rest ends it)"; for a lone delver,
         with what the engine says against using it now, in short: "Healing Potion x3 (not hurt)" (in a party, who
         uses it is asked next, and each may differ)."""
         game = self.session.game
         it = self.session.content.items[item]
         label = f"{it.name} x{game.state.items.get(item, 0)}"
         if it.rounds:  # a potion whose effect wears off: how long, in what the player does
-            label += f" (lasts {time_left(it.rounds, self.session.content.rules.time)})"
+            label += f" (lasts {time_left(it.rounds, self.session.content.rules.time, begun=False)})"  # (once drunk)
         if len(game.state.party) == 1:
             why = items.use_refusal(game, item, 0)
             if why is not None and why.code == Code.NOT_NOW:
