@@ -140,6 +140,7 @@ class CombatScene(GameScene):
         st = game.state
         x, w, bottom = r.x, r.w, r.y + r.h - 1
         c = st.combat
+        opts = self.options(g)
         render.panel(console, r.x, r.y, r.w, r.h, f"Fight, round {c.round}" if c is not None else "Fight")
         self.draw_hover_line(console, r)
         y = r.y + 2
@@ -160,8 +161,9 @@ class CombatScene(GameScene):
             mcol = render.hex_rgb(mon.colour)
             n = len(g.hp)
             odds_rows = sum(len(render.wrap(t, w - 4)) for t, _ in self.odds_lines())
+            longer = sum(len(render.wrap(label, w - 8)) - 1 for _, label, _ in opts)  # (choices on two rows)
             # what the odds, the choices, the hint and a refusal leave for the list
-            room = max(2, bottom - y - 10 - odds_rows - self.refusal_rows(w - 4))
+            room = max(2, bottom - y - 10 - odds_rows - longer - self.refusal_rows(w - 4))
             first, last = 0, n
             if n > room:  # a window of the list around the target, the rest counted
                 first = max(0, min(n - (room - 1), self.target - (room - 1) // 2))
@@ -191,7 +193,7 @@ class CombatScene(GameScene):
                 y += 1
         y += 1
         y += render.put_lines(console, x + 2, y, w - 4, self.odds_lines())
-        for command, label, action in self.options(g):
+        for command, label, action in opts:
             y += self.choice(console, x + 2, y, command, label, game.legal(action), w - 4, wrap=True)
         render.put_text(console, x + 2, y, "Tab, Shift+Tab or a click: target", DIM, width=w - 4)
         y += 2
