@@ -120,7 +120,7 @@ def test_the_citadel_screens_grey_out_run_and_say_why() -> None:
     assert f"Not now: {NO_RUNNING}" in panel_text(screen(driver), session)
     press(driver, KeySym.F)  # initiative by agility: the party first
     assert names(driver) == ["ExploreScene", "CombatScene"]
-    assert _colour_of(stack, "[r] Run through the door") == render.FAINT
+    assert _colour_of(stack, "[r] Run: there is no running") == render.FAINT  # (and says why)
     press(driver, KeySym.R)
     assert names(driver) == ["ExploreScene", "CombatScene"]
     assert f"Not now: {NO_RUNNING}" in panel_text(screen(driver), session)

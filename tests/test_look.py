@@ -224,3 +224,25 @@ def test_a_fight_not_certain_is_never_told_as_won_for_sure() -> None:
     assert odds is not None and 0.995 <= odds.win < 1 and odds.death > 0
     line = odds_line(odds, "If you fight it")[0]
     assert line.startswith("If you fight it: win >99%, death <1%,") and "100%" not in line
+
+
+def test_a_fight_that_cannot_be_lost_is_not_told_as_not_certain() -> None:
+    """Play test (a Peddler on floor 7): "win >99%, death 0%", where the exact odds summed to 0.9999999999999476
+    for a fight that cannot end otherwise: a rounding of the floats, told as the certainty it is."""
+    from undercroft.sim.odds import Odds
+    from undercroft.ui.scenes.look import odds_line
+
+    odds = Odds(
+        win=0.9999999999999476,
+        death=0.0,
+        hp_lost_mean=0.2,
+        rounds_mean=1.25,
+        method="exact",
+        character="delver",
+        exact=True,
+    )
+    assert odds_line(odds, "If you fight it")[0].startswith("If you fight it: win 100%, death 0%,")
+    near = Odds(
+        win=0.996, death=0.004, hp_lost_mean=0.2, rounds_mean=1.25, method="exact", character="delver", exact=True
+    )
+    assert odds_line(near, "If you fight it")[0].startswith("If you fight it: win >99%, death <1%,")

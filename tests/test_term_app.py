@@ -12,6 +12,7 @@ import blessed
 import pyte
 import pytest
 import tcod.event
+from blessed.keyboard import Keystroke
 
 from undercroft.content import Content
 from undercroft.term import app
@@ -349,3 +350,61 @@ def test_hover_and_click_in_the_game(content: Content, tmp_path: Path, monkeypat
                 break
         assert screen.display[target[1]][target[0]] == "@"
         assert session.game.state.turn >= 2
+
+
+# --- a key held down, told from keys typed ahead -----------------------------------------------------------------
+
+
+class TimedTerm(FakeTerm):
+    """A fake terminal whose keys come at set times on a clock of its own (``now``): a read finds those already
+    come, or waits (moving the clock on) for the next one within its timeout."""
+
+    def __init__(self, presses: list[tuple[float, str]], start: float = 0.0) -> None:
+        super().__init__()
+        self.presses = sorted(presses)
+        self.now = start
+
+    def inkey(self, timeout: float | None = None, esc_delay: float = 0.35, capture_cpr: bool = False) -> Keystroke:
+        if self.presses and self.presses[0][0] <= self.now + (timeout or 0.0):
+            self.now = max(self.now, self.presses[0][0])
+            return Keystroke(self.presses.pop(0)[1])
+        self.now += timeout or 0.0
+        return Keystroke("")
+
+
+def _repeats(term: TimedTerm, frontend: TerminalFrontEnd, busy: float) -> list[bool]:
+    """The game busy for ``busy`` seconds (a frame, a key handled), then one read: each key's ``repeat``."""
+    term.now += busy
+    return [e.repeat for e in frontend.events(None) if isinstance(e, tcod.event.KeyDown)]
+
+
+def _timed(presses: list[tuple[float, str]], start: float = -0.05) -> tuple[TimedTerm, TerminalFrontEnd]:
+    term = TimedTerm(presses, start)
+    frontend = TerminalFrontEnd(term, mouse=False)
+    frontend.clock = lambda: term.now
+    return term, frontend
+
+
+def test_keys_typed_while_the_game_is_busy_are_never_a_held_key() -> None:
+    """j pressed by hand 0.3 s apart while a frame took a second: read back to back, yet none is a repeat (a held
+    key's repeats are swallowed on a new screen); nor is a j pressed just after them, 40 ms after they were read."""
+    term, frontend = _timed([(0.0, "j"), (0.3, "j"), (0.6, "j"), (0.9, "j"), (1.04, "j")])
+    assert _repeats(term, frontend, 0.0) == [False]
+    assert _repeats(term, frontend, 1.0) == [False, False, False]
+    assert _repeats(term, frontend, 0.005) == [False]
+
+
+def test_a_key_held_down_is_still_a_held_key() -> None:
+    """The terminal's auto-repeat (a j every 35 ms): every j after the first is a repeat, read one by one as they
+    come, or behind slower frames (30 ms), or several at a time behind a frame slower still."""
+    term, frontend = _timed([(i * 0.035, "j") for i in range(30)])
+    seen = [r for _ in range(6) for r in _repeats(term, frontend, 0.005)]
+    assert seen == [False] + [True] * 5
+    seen = [r for _ in range(6) for r in _repeats(term, frontend, 0.03)]
+    assert len(seen) >= 5 and all(seen)
+    # Five come behind a frame of 0.2 s: the first two might have been typed, but not five that fast.
+    assert _repeats(term, frontend, 0.2) == [False, False, True, True, True]
+    term.presses.clear()  # let go
+    assert _repeats(term, frontend, 0.5) == []
+    term.presses.append((term.now + 0.05, "j"))
+    assert _repeats(term, frontend, 0.0) == [False]  # pressed afresh

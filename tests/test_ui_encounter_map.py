@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from test_chase_map import STRAIGHT
 from ui_helpers import Driver, names, panel_rect, panel_text, press, rows, screen
 
 from undercroft.rules import approach
+from undercroft.rules.actions import Move
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -455,3 +457,48 @@ def test_the_door_chosen_first_heads_the_list() -> None:
 def bearing_of(pos: tuple[int, int], door: tuple[int, int]) -> float:
     """Clockwise from north, in radians, as seen from ``pos``."""
     return math.atan2(door[0] - pos[0], pos[1] - door[1]) % (2 * math.pi)
+
+
+def test_the_one_door_run_says_what_waits_beyond_it_as_the_door_list_does() -> None:
+    """With one door open ``r`` runs at once, with no list to read: the run choice names the monsters met beyond it
+    (the warden play test ran through its one door into a Gaoler's room it knew of)."""
+    game = make_game("undercroft", 2, dice=ScriptedDice())  # the start room has one door
+    (way,) = game.exits()
+    goblins = game.add_group("goblin", 2, pos=way.landing)
+    goblins.segment, goblins.met = way.segment, True  # met beyond the door before
+    g = game.add_group("orc", 1, pos=beside(game))
+    game.start_encounter(g, meeting=False)
+    session = Session(content(), game)
+    driver = Driver(SceneStack(game_stack(session)))
+    text = " ".join(panel_text(screen(driver), session).split())
+    assert "[r] Run" in text and "2 Goblins beyond" in text
+    script(game).push(*[3] * 20)
+    press(driver, KeySym.F)
+    assert game.state.mode == Mode.COMBAT
+    text = " ".join(panel_text(screen(driver), session).split())
+    assert re.search(r"\[r\] Run through the door \(\d+%\): 2 Goblins beyond", text)
+    goblins.met = False  # nothing known there: nothing said
+    assert "beyond" not in panel_text(screen(driver), session)
+
+
+def test_what_the_engine_refuses_is_never_offered_and_the_panel_says_why() -> None:
+    """The play test: "walking keys: walk on, or away" listed while the Ghoul facing the delver refused the walk;
+    in a fight, "Throw oil at it" with no oil and "Run through the door" with every door blocked, with no chance and
+    no reason (greyed only, which a terminal without colour does not show)."""
+    game = make_game("undercroft", 2, dice=ScriptedDice())  # the start room has one door
+    st = game.state
+    (door,) = st.level.map.segments[st.segment].doors
+    st.items.pop("oil_flask", None)
+    g = game.add_group("orc", 1, pos=door)  # in the doorway
+    game.start_encounter(g, meeting=False)
+    session = Session(content(), game)
+    driver = Driver(SceneStack(game_stack(session)))
+    assert not any(game.legal(Move(dx, dy)) for dx, dy in approach.STEPS8)
+    text = " ".join(panel_text(screen(driver), session).split())
+    assert "walk on, or away" not in text and "no walking: the Orc faces you" in text
+    script(game).push(*[3] * 20)
+    press(driver, KeySym.F)
+    assert game.state.mode == Mode.COMBAT
+    text = " ".join(panel_text(screen(driver), session).split())
+    assert "[o] Throw oil at it (none)" in text
+    assert "[r] Run: the Orc stands between you and every way out" in text

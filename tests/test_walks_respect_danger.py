@@ -4,19 +4,24 @@ broke; no walk goes through or beside a group the party ran from; walks do not s
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
+from typing import cast
 
 import pytest
-from engine_helpers import clear_unique, content
+from engine_helpers import clear_unique, content, go_down, make_game, rolls
 from tcod.event import KeySym, Modifier
 from ui_helpers import TestDice, isolate_user_data, press, screen, type_text, walk_out
 
 from undercroft import travel
 from undercroft.rules import explore
 from undercroft.rules.actions import Rest
+from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
+from undercroft.ui import render
 from undercroft.ui.scenes import ExploreScene, SceneStack
+from undercroft.ui.scenes.explore import rest_odds, wanderer_text
 from undercroft.ui.session import Session
 
 
@@ -89,6 +94,46 @@ def test_a_single_rest_tells_the_chance_of_a_wanderer_before_it_is_taken() -> No
     press(stack, KeySym.Z, KeySym.Z, KeySym.Z)
     assert game.state.turn == 3
     assert sum(t == told for t, _ in session.log.lines) == 1  # told once, not every turn
+
+
+def test_a_rest_deep_down_says_how_many_wanderers_come_from_deeper() -> None:
+    """The play test: on floors 6-8 the rest prompt said what it said on floor 1, though a wanderer found resting
+    there comes from deeper down half the time or more. Both prompts now say the share, the engine's own: every
+    face of the out-of-depth die played through a turn of rest brings one from deeper exactly that often."""
+    assert wanderer_text(Fraction(1, 6), Fraction(1, 2)) == (
+        "a wandering monster comes 1 time in 6 a turn, half of them from deeper down"
+    )
+    assert wanderer_text(Fraction(1, 6), Fraction(3, 8)).endswith(", 3 in 8 of them from deeper down")
+    dice = TestDice()
+    game = make_game("undercroft", 4, cast(ScriptedDice, dice))  # (unscripted rolls: nothing found on the way)
+    session = Session.watch(content(), game)
+    game.state.party[0].hp = 4
+    stack = SceneStack([ExploreScene(session)])
+    press(stack, KeySym.Z, mod=Modifier.LSHIFT)
+    assert "Rest until healed?" in screen(stack) and "deeper" not in screen(stack)  # floor 1: none
+    press(stack, KeySym.S)
+    for _ in range(6):
+        go_down(game)
+    clear_unique(game)
+    ood = game.rs.levels[game.state.depth].out_of_depth
+    assert ood is not None and ood.resting is not None
+    share = explore.rest_deeper_share(game)
+    snap = game.snapshot()
+    deeper = 0
+    for face in range(1, ood.die + 1):
+        game.restore(snap)
+        dice.queue.clear()
+        dice.push(1, face)  # a wanderer comes; the out-of-depth die shows this face
+        deeper += rolls(game.step(Rest()), "out_of_depth")[0].result == "yes"
+    game.restore(snap)
+    assert 0 < share == Fraction(deeper, ood.die)
+    game.state.party[0].hp = 4
+    press(stack, KeySym.Z, mod=Modifier.LSHIFT)
+    told = rest_odds(game)
+    assert f"Here {wanderer_text(explore.rest_wanderer_chance(game), share)}: " in told
+    assert "of them from deeper down" in told and all(row in screen(stack) for row in render.wrap(told, 46))
+    press(stack, KeySym.S, KeySym.Z)
+    assert session.log.lines[-1][0].endswith("of them from deeper down (z again: rest).")
 
 
 def test_the_walks_hp_share_is_remembered_for_the_next_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

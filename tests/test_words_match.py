@@ -40,8 +40,8 @@ def test_every_duration_on_the_screens_counts_moves_from_now() -> None:
     game.state.items["heroism_potion"] = 2
     session = Session(content(), game)
     stack = SceneStack(game_stack(session))
-    press(stack, KeySym.I, KeySym.U)  # the use list (from the inventory), before the drink
-    assert "Potion of Heroism x2 (lasts 30 more moves, a rest ends it)" in " ".join(screen(stack).split())
+    press(stack, KeySym.I, KeySym.U)  # the use list (from the inventory), before the drink: not "more" moves yet
+    assert "Potion of Heroism x2 (lasts 30 moves, a rest ends it)" in " ".join(screen(stack).split())
     session.act(Use(items.item_number(content(), "heroism_potion"), 0))
     assert "for 30 more moves, a rest ends it." in session.log.lines[-1][0]
     ways = itertools.cycle(Move(dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))

@@ -33,13 +33,14 @@ def moves_left(rounds: int, time: TimeRules) -> int:
     return -(-max(0, rounds) // max(1, time.move_rounds))
 
 
-def time_left(rounds: int, time: TimeRules) -> str:
+def time_left(rounds: int, time: TimeRules, *, begun: bool = True) -> str:
     """A duration from now, in what the player does (:func:`moves_left`; a rest moves the clock
-    ``time.rest_rounds``): "30 more moves, a rest ends it", "90 more moves, a rest uses 60". Every screen that
-    tells how long something lasts (the potion's line, the inventory, the use list; the status bar, in short,
-    from :func:`moves_left`) says it with this."""
+    ``time.rest_rounds``): "30 more moves, a rest ends it", "90 more moves, a rest uses 60"; ``begun`` False, of
+    one that has not begun (a potion not drunk yet): "30 moves, a rest ends it". Every screen that tells how long
+    something lasts (the potion's line, the inventory, the use list; the status bar, in short, from
+    :func:`moves_left`) says it with this."""
     rest = "a rest ends it" if rounds <= time.rest_rounds else f"a rest uses {time.rest_rounds}"
-    return f"{plural(moves_left(rounds, time), 'more move')}, {rest}"
+    return f"{plural(moves_left(rounds, time), 'more move' if begun else 'move')}, {rest}"
 
 
 class Words:

@@ -293,6 +293,15 @@ def rest_wanderer_chance(ctx: Ctx) -> Fraction:
     return Fraction(hits, chk.die)
 
 
+def rest_deeper_share(ctx: Ctx) -> Fraction:
+    """Of the wanderers a turn of rest here calls (:func:`rest_wanderer_chance`), the share that comes from deeper
+    down (:func:`monster_check.deeper_chance` for a wanderer found resting; 0 where none may come). For the
+    screens, before a rest begins."""
+    if not rest_wanderer_chance(ctx):
+        return Fraction(0)
+    return monster_check.deeper_chance(ctx.rs.levels[ctx.state.depth], resting=True)
+
+
 def turns_to_rest(ctx: Ctx) -> int | None:
     """The turns of rest (:func:`rest`) until every living character's hit points are full and exhaustion is
     gone, if nothing comes; None when rest heals nobody who is hurt (no healing in this ruleset)."""

@@ -13,9 +13,11 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
-from undercroft.content.schema import Level
+from undercroft.content.schema import Level, OutOfDepth
 from undercroft.rules import encounter, formulas
 from undercroft.rules import events as ev
 from undercroft.rules.context import Ctx, init_behaviour
@@ -79,7 +81,7 @@ def _table(ctx: Ctx, spec: Level, origin: Origin, events: list[Event], resting: 
     ood = spec.out_of_depth
     if ood is None:
         return table_id, 1, False
-    most = ood.resting if resting and ood.resting is not None else ood.max
+    most = deeper_most(ood, resting)
     _, deeper = ctx.roll(
         events,
         "out_of_depth",
@@ -92,6 +94,19 @@ def _table(ctx: Ctx, spec: Level, origin: Origin, events: list[Event], resting: 
     if deeper != "yes":
         return table_id, 1, False
     return (ood.wandering if origin == Origin.WANDERING and ood.wandering else ood.table), ood.hoard, True
+
+
+def deeper_most(ood: OutOfDepth, resting: bool) -> int:
+    """The highest face of the out-of-depth die on which a monster found comes from deeper down: ``resting`` where
+    the level gives it for a wanderer found by a turn of rest, else ``max``."""
+    return ood.resting if resting and ood.resting is not None else ood.max
+
+
+def deeper_chance(spec: Level, *, resting: bool = False) -> Fraction:
+    """The chance that a monster found on level ``spec`` (``resting``: by a turn of rest) comes from deeper down
+    (:func:`deeper_most` faces of the out-of-depth die; 0 where the level has none). For the screens."""
+    ood = spec.out_of_depth
+    return Fraction(0) if ood is None else Fraction(deeper_most(ood, resting), ood.die)
 
 
 def far_tile(ctx: Ctx, seg: int) -> tuple[int, int]:

@@ -37,7 +37,7 @@ import textwrap
 import time
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import IO, TYPE_CHECKING, Final
+from typing import IO, TYPE_CHECKING, Final, NoReturn
 
 import tcod.console
 import tcod.event
@@ -53,9 +53,11 @@ NEED_W: Final = MIN_W  # the smallest terminal the game lays out for (a larger o
 NEED_H: Final = MIN_H
 POLL_S: Final = 0.1  # how often the size is checked while waiting for a key
 MAX_BATCH: Final = 64  # keys handled before the next redraw when input arrives faster than frames
-# A key read again this soon after itself is the terminal's auto-repeat of a key held down (25-40 a second; two
-# presses of one key by hand are slower): marked ``repeat``, as SDL marks it in the window.
-REPEAT_S: Final = 0.06
+# A key pressed again this soon after itself is the terminal's auto-repeat of a key held down (25-40 a second; two
+# presses of one key by hand are slower): marked ``repeat``, as SDL marks it in the window. The terminal does not
+# say when a key was pressed, only that it is there to read, so a key counts as a repeat only when the time between
+# the two presses is known to be this short (see TerminalFrontEnd.events).
+REPEAT_S: Final = 0.08
 CLEAR: Final = f"{RESET}{CSI}H{CSI}2J"
 # Synchronized output (DEC mode 2026): a terminal that knows it shows the frame at once, the others ignore it.
 SYNC_BEGIN: Final = f"{CSI}?2026h"
@@ -204,7 +206,7 @@ class _Terminal:
         except OSError:  # EIO (the terminal closed), EPIPE: the game is saved, leave quietly
             self.hang_up()
 
-    def hang_up(self) -> None:
+    def hang_up(self) -> NoReturn:
         """The terminal is gone: write nothing more to it and leave with :data:`HANGUP_EXIT`."""
         self._gone()
         raise SystemExit(HANGUP_EXIT)
@@ -380,7 +382,10 @@ class TerminalFrontEnd:
         self.tty = _Terminal(term, mouse=mouse_wanted() if mouse is None else mouse)
         self.text = False
         self.measured: tuple[int, int] | None = None  # the size last reported: what present() lays out for
-        self.last_key: tuple[str, float] = ("", -1.0)  # the last keystroke read and when (a repeat: the same, soon)
+        self.clock: Callable[[], float] = time.monotonic
+        # The last keystroke read, and the earliest it can have been pressed (a repeat: the same, pressed soon after)
+        self.last_key: tuple[str, float] = ("", -1.0)
+        self.empty_at = -1.0  # when the input was last seen empty: a key read later was pressed after that
 
     @classmethod
     @contextlib.contextmanager
@@ -408,26 +413,44 @@ class TerminalFrontEnd:
         self.tty.write(self.screen.frame(console))
 
     def events(self, timeout: float | None) -> Iterator[tcod.event.Event]:
+        """The keys and mouse reports there are, or the first to come within ``timeout`` (at most :data:`POLL_S`),
+        with those typed right after it.
+
+        A key is a ``repeat`` (a key held down) only when it is the same as the last one and pressed, as far as can
+        be known, within :data:`REPEAT_S` of it. A key that came while the game was waiting was pressed as it was
+        read; one already there (typed while a frame was drawn or a key handled) was pressed at some time after the
+        input was last seen empty. So keys typed ahead while the game was busy, read back to back, are never taken
+        for a held key (and swallowed where a new screen holds repeats): only a press timed to follow another
+        within :data:`REPEAT_S` is."""
         from undercroft.term.keys import is_mouse, key_events
 
-        try:
-            ks = self.term.inkey(timeout=POLL_S if timeout is None else min(POLL_S, timeout))
-        except OSError:  # EIO: the terminal closed under us (the game is saved)
-            self.tty.hang_up()
+        ks = self._read(0.0)  # already there: typed while the game was busy
+        pressed = self.empty_at
+        if not ks and timeout != 0.0:
+            self.empty_at = self.clock()
+            ks = self._read(POLL_S if timeout is None else min(POLL_S, timeout))
+            pressed = self.clock()  # (it came while the game waited: pressed now)
         if not ks:
+            self.empty_at = self.clock()
             size = (self.term.width, self.term.height)
             if size != self.measured:
                 yield tcod.event.WindowResized(type="WindowResized", window_id=0, data=size)
             return
         handled = 0
+        # The run of one key read here: the earliest its first press can be, and how many presses followed it
+        since, gaps, keyed = pressed, 0, False
         moved: tcod.event.MouseMotion | None = None  # the last pointer move not yet passed on
         while ks:  # this key and any already typed after it, then one frame for them all
             # (read as the loop takes them: a prompt opened by one key gets the text of the next)
             repeat = False
             if not is_mouse(ks):
-                now = time.monotonic()
-                repeat = self.last_key[0] == str(ks) and now - self.last_key[1] < REPEAT_S
-                self.last_key = (str(ks), now)
+                if self.last_key[0] != str(ks):
+                    since, gaps = pressed, 0
+                else:  # the same again: were its presses (on average) this soon after each other?
+                    since, gaps = (since, gaps + 1) if keyed else (self.last_key[1], 1)
+                    repeat = (self.clock() - since) / gaps < REPEAT_S
+                self.last_key = (str(ks), pressed)
+                keyed = True
             for event in self.mouse_events(ks) if is_mouse(ks) else key_events(ks, text=self.text):
                 if isinstance(event, tcod.event.KeyDown):
                     event.repeat = repeat
@@ -441,12 +464,18 @@ class TerminalFrontEnd:
             handled += 1
             if handled >= MAX_BATCH:
                 break
-            try:
-                ks = self.term.inkey(timeout=0)
-            except OSError:
-                self.tty.hang_up()
+            ks = self._read(0.0)
+            pressed = self.empty_at  # (typed ahead: after the input was last seen empty)
+            if not ks:
+                self.empty_at = self.clock()
         if moved is not None:
             yield moved
+
+    def _read(self, timeout: float) -> blessed.keyboard.Keystroke:
+        try:
+            return self.term.inkey(timeout=timeout)
+        except OSError:  # EIO: the terminal closed under us (the game is saved)
+            self.tty.hang_up()
 
     def mouse_events(self, ks: blessed.keyboard.Keystroke) -> list[tcod.event.Event]:
         """The events of a mouse report, in the console's tiles; none while the game is not shown (too small)."""
@@ -461,4 +490,4 @@ class TerminalFrontEnd:
         self.text = on
 
     def now(self) -> float:
-        return time.monotonic()
+        return self.clock()

@@ -35,9 +35,15 @@ DROPS: Final[tuple[tuple[str, Literal["food", "treasure"], str], ...]] = (  # (c
 )
 
 
+EXACT = 1e-9  # (a float sum of many exact chances is off by some 1e-14)
+
+
 def pct(p: float) -> str:
     """A chance as the panels write it: "60%"; "<1%" for a chance that is not nil but rounds to it, ">99%" for
-    one that is not certain but rounds to 100% (never "win 100%, death <1%" side by side)."""
+    one that is not certain but rounds to 100% (never "win 100%, death <1%" side by side). A chance within
+    :data:`EXACT` of 0 or 1 is that, the sum of exact odds that missed it by a rounding of the floats ("win >99%,
+    death 0%" for a fight that cannot be lost)."""
+    p = 0.0 if p < EXACT else 1.0 if p > 1 - EXACT else p
     return "<1%" if 0 < p < 0.005 else ">99%" if 0.995 <= p < 1 else f"{p:.0%}"
 
 

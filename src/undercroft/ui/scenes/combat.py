@@ -7,6 +7,7 @@ import tcod.event
 
 from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil, Wait
 from undercroft.rules.names import owns_article, the
+from undercroft.rules.refusals import Code
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.sim.first import drink_win, oil_win
@@ -92,6 +93,44 @@ class CombatScene(GameScene):
             self.notice = "a click targets a creature of the fight, or takes a choice in the panel."
         return None
 
+    def options(self, g: Group | None) -> list[tuple[str, str, Action]]:
+        """The fight's choices (keymap command, label, action): a lone delver's with the odds of fighting on after
+        it (sim.first); the run's chance, and beyond its one door what waits there; a choice the engine refuses
+        says why (greyed)."""
+        game = self.session.game
+        target_name = (
+            self.session.narrator.creature(g.monster, self.target, len(g.hp)) if g is not None and g.alive else "it"
+        )
+        after_oil = oil_win(game.content, game, self.target)
+        after_drink = drink_win(game.content, game)
+        oil_label = "Throw oil at it" + ("" if after_oil is None else f": win {threat.pct(after_oil)}")
+        no_oil = game.refusal(ThrowOil(self.target))
+        if no_oil is not None:  # (none carried: as "Drink (none)" says)
+            oil_label = (
+                "Throw oil at it (none)" if no_oil.code == Code.NO_OIL else f"Throw oil: {self.why_not(ThrowOil())}"
+            )
+        run_label = self.run_label("Run through the door", "Run through a door...")
+        chance = threat.way_chances(game, g).get("run") if g is not None else None
+        run_label += f" ({chance})" if chance else ""
+        if known := self.run_beyond():  # (one door: r runs at once, with no list to read: say it here)
+            run_label += f": {known}"
+        elif not game.legal(Run()):
+            run_label = f"Run: {self.why_not(Run())}"
+        opts: list[tuple[str, str, Action]] = [
+            ("fight", f"Attack {the(target_name) if owns_article(target_name) else target_name}", Attack(self.target)),
+            ("oil", oil_label, ThrowOil(self.target)),
+            (
+                "drink",
+                self.drink_label() + ("" if after_drink is None else f": win {threat.pct(after_drink)}"),
+                Drink(),
+            ),
+            ("wait", "Hold back", Wait()),
+            ("run", run_label, Run()),
+        ]
+        if g is not None and game.finale_terms(g) is not None:  # a final guardian: only what the rules allow
+            opts = [o for o in opts if game.legal(o[2])]
+        return opts
+
     def on_draw(self, console: tcod.console.Console) -> None:
         self._fix_target()
         g = self.group()
@@ -101,6 +140,7 @@ class CombatScene(GameScene):
         st = game.state
         x, w, bottom = r.x, r.w, r.y + r.h - 1
         c = st.combat
+        opts = self.options(g)
         render.panel(console, r.x, r.y, r.w, r.h, f"Fight, round {c.round}" if c is not None else "Fight")
         self.draw_hover_line(console, r)
         y = r.y + 2
@@ -121,8 +161,9 @@ class CombatScene(GameScene):
             mcol = render.hex_rgb(mon.colour)
             n = len(g.hp)
             odds_rows = sum(len(render.wrap(t, w - 4)) for t, _ in self.odds_lines())
+            longer = sum(len(render.wrap(label, w - 8)) - 1 for _, label, _ in opts)  # (choices on two rows)
             # what the odds, the choices, the hint and a refusal leave for the list
-            room = max(2, bottom - y - 10 - odds_rows - self.refusal_rows(w - 4))
+            room = max(2, bottom - y - 10 - odds_rows - longer - self.refusal_rows(w - 4))
             first, last = 0, n
             if n > room:  # a window of the list around the target, the rest counted
                 first = max(0, min(n - (room - 1), self.target - (room - 1) // 2))
@@ -152,29 +193,8 @@ class CombatScene(GameScene):
                 y += 1
         y += 1
         y += render.put_lines(console, x + 2, y, w - 4, self.odds_lines())
-        target_name = (
-            self.session.narrator.creature(g.monster, self.target, len(g.hp)) if g is not None and g.alive else "it"
-        )
-        # a lone delver's other choices on its turn: the odds of fighting on after it (sim.first)
-        after_oil = oil_win(game.content, game, self.target)
-        after_drink = drink_win(game.content, game)
-        oil_label = "Throw oil at it" + ("" if after_oil is None else f": win {threat.pct(after_oil)}")
-        drink_label = self.drink_label() + ("" if after_drink is None else f": win {threat.pct(after_drink)}")
-        opts: list[tuple[str, str, Action]] = [
-            ("fight", f"Attack {the(target_name) if owns_article(target_name) else target_name}", Attack(self.target)),
-            ("oil", oil_label, ThrowOil(self.target)),
-            ("drink", drink_label, Drink()),
-            ("wait", "Hold back", Wait()),
-            ("run", self.run_label("Run through the door", "Run through a door..."), Run()),
-        ]
-        if g is not None and game.finale_terms(g) is not None:  # a final guardian: only what the rules allow
-            opts = [o for o in opts if game.legal(o[2])]
-        chances = threat.way_chances(game, g) if g is not None else {}
         for command, label, action in opts:
-            if command in chances:  # running from the fight: its chance to get away
-                label = f"{label} ({chances[command]})"
-            self.choice(console, x + 2, y, command, label, game.legal(action), w - 4)
-            y += 1
+            y += self.choice(console, x + 2, y, command, label, game.legal(action), w - 4, wrap=True)
         render.put_text(console, x + 2, y, "Tab, Shift+Tab or a click: target", DIM, width=w - 4)
         y += 2
         y += self.draw_refusal(console, x + 2, y, w - 4)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import tcod.console
 import tcod.event
 
+from undercroft.rules.game import Game
 from undercroft.rules.names import group_name, the
 from undercroft.rules.state import Group
 from undercroft.rules.ways_out import Exit
@@ -22,6 +23,32 @@ from undercroft.ui.session import Session
 def _bearing(dx: int, dy: int) -> float:
     """Clockwise from north, in turns (0 <= b < 1): the order the doors are listed and stepped through in."""
     return (math.atan2(dx, -dy) / (2 * math.pi)) % 1.0
+
+
+def beyond(game: Game, way: Exit) -> str:
+    """What the party knows of the room or corridor beyond a door: the groups met there and still living (never one
+    out of sight or under the water), "" for none ("the Gaoler beyond"). A closed door says why: "leads back to the
+    Ossuary Knot", or the monsters stand in front of it. (The door list says it of each door, the run choice of the
+    one door a run takes at once.)"""
+    faced = game.state.front_group()
+    known = [
+        g
+        for g in game.state.level.groups
+        if g.segment == way.segment and g.met and not g.hidden and not g.unseen and not g.defeated
+    ]
+    known.sort(key=lambda g: g is not faced)  # (the group faced first)
+
+    def name(g: Group) -> str:
+        mon = game.monster_of(g)
+        told, many = group_name(mon.name, mon.plural, g.count_told)
+        return f"{g.count_told} {told}" if many else the(told)
+
+    names = ", ".join(name(g) for g in known)
+    if way.blocked:
+        if faced is not None and faced.segment == way.segment:
+            return f"closed: it leads back to {names or name(faced)}"
+        return "closed: the monsters stand in front of it"
+    return f"{names} beyond" if names else ""
 
 
 class DoorScene(Scene):
@@ -66,31 +93,6 @@ class DoorScene(Scene):
         px, py = self.session.game.state.pos
         dx, dy = way.door[0] - px, way.door[1] - py
         return "the door you stand in" if dx == dy == 0 else render.compass(dx, dy)
-
-    def beyond(self, way: Exit) -> str:
-        """What the party knows of the room or corridor beyond a door: the groups met there and still living
-        (never one out of sight or under the water), "" for none. A closed door says why: "leads back to the
-        Ossuary Knot", or the monsters stand in front of it."""
-        game = self.session.game
-        faced = game.state.front_group()
-        known = [
-            g
-            for g in game.state.level.groups
-            if g.segment == way.segment and g.met and not g.hidden and not g.unseen and not g.defeated
-        ]
-        known.sort(key=lambda g: g is not faced)  # (the group faced first)
-
-        def name(g: Group) -> str:
-            mon = game.monster_of(g)
-            told, many = group_name(mon.name, mon.plural, g.count_told)
-            return f"{g.count_told} {told}" if many else the(told)
-
-        names = ", ".join(name(g) for g in known)
-        if way.blocked:
-            if faced is not None and faced.segment == way.segment:
-                return f"closed: it leads back to {names or name(faced)}"
-            return "closed: the monsters stand in front of it"
-        return f"{names} beyond" if names else ""
 
     def handlers(self) -> dict[str, Callable[[str], Transition | None]]:
         return {
@@ -172,7 +174,7 @@ class DoorScene(Scene):
             chosen = not way.blocked and doors.index(i) == self.cursor
             mark = "x" if way.blocked else ">" if chosen else "+"
             colour = FAINT if way.blocked else render.KEY if chosen else TEXT
-            known = self.beyond(way)
+            known = beyond(game, way)
             for k, part in enumerate(render.wrap(f"{label}: {known}" if known else label, w - 6)):
                 if chosen:  # (a long one on two rows, under its mark)
                     console.draw_rect(px + 1, y, w - 2, 1, ord(" "), bg=render.SELECT_BG)

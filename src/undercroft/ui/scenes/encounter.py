@@ -20,6 +20,7 @@ from undercroft.rules.actions import (
     ThrowOil,
     Wait,
 )
+from undercroft.rules.approach import STEPS8
 from undercroft.rules.names import a_name, group_name, the
 from undercroft.rules.refusals import Code
 from undercroft.rules.state import Group
@@ -86,6 +87,21 @@ class EncounterScene(GameScene):
         """Whether the group met is a final guardian (the engine's :meth:`Game.finale_terms`)."""
         g = self.group()
         return g is not None and self.session.game.finale_terms(g) is not None
+
+    def walking_line(self, g: Group | None) -> tuple[str, RGB] | None:
+        """What the walking keys do here, as the engine allows it: walk on or away; or, where the monster does not
+        let the party walk (it faces the party), that it does not (never offered and then refused). None before a
+        final guardian that refuses it (only what the rules allow is listed)."""
+        game = self.session.game
+        refused = [game.refusal(Move(dx, dy)) for dx, dy in STEPS8]
+        if any(why is None for why in refused):
+            return ("walking keys: walk on, or away", TEXT)
+        if g is None or self.finale() or not any(why.code == Code.FACING for why in refused if why is not None):
+            return None
+        mon = game.monster_of(g)
+        told, many = group_name(mon.name, mon.plural, g.count_told)
+        who = f"the {g.count_told} {told} face" if many else f"{the(told)} faces"
+        return (f"no walking: {who} you", FAINT)
 
     def choices(self) -> list[tuple[str, str, Action]]:
         """The panel's choices: every one, greyed where the engine refuses it now (a ruleset's missing procedure too:
@@ -249,10 +265,18 @@ class EncounterScene(GameScene):
         listed = self.choices()
         paired = [c[0] for c in listed if c[0] != "bribe"]  # compact: two columns, the bribe on a row of its own
         half = (len(paired) + 1) // 2
+        shown = threat.way_chances(game, g) if g is not None else {}
+        known = self.run_beyond()  # (one door: r runs at once, so the run choice says what waits there)
+        run = with_chance("Run", shown["run"], w - 8) if "run" in shown else "Run"
+        beyond_rows = (
+            len(render.wrap(f"{run}: {known}", w - 8)) - 1 if known and any(c[0] == "run" for c in listed) else 0
+        )
+        walking = self.walking_line(g)
+        walk_rows = len(render.wrap(walking[0], w - 4)) if walking else 0
         for compact, tier in ways:
-            choices = half + (len(listed) - len(paired)) if compact else len(listed)
+            choices = half + (len(listed) - len(paired)) if compact else len(listed) + beyond_rows
             # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
-            room = max(3, bottom - y - (2 + choices + int(stairs) + 2 + refusal))
+            room = max(3, bottom - y - (2 + choices + int(stairs) + walk_rows + 1 + refusal))
             info = tiers[tier]
             if sizes[tier] <= room:
                 break
@@ -261,8 +285,8 @@ class EncounterScene(GameScene):
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
         col = (w - 4) // 2
-        shown = threat.way_chances(game, g) if g is not None else {}
         # compact: two columns, and the bribe on the last row across both (its chance and its sum: "67% at 100")
+        below = 0  # rows taken by a choice on more than one (the run's, with what waits beyond its door)
         for i, (command, label, action) in enumerate(listed):
             wide = not compact or command == "bribe"
             if command == "run":
@@ -271,10 +295,13 @@ class EncounterScene(GameScene):
                 label = self.drink_label((w - 4 if wide else col) - 4)
             if command in shown:
                 label = with_chance(label, shown[command], (w - 4 if wide else col) - 4)
+            if command == "run" and known:
+                told = f"{label}: {known}"
+                label = told if not compact or len(told) <= col - 4 else label
             # (open, but it cannot work: "Talk 0%" greyed, its chance the why; a run at 0% still leads to a chase)
             live = game.legal(action) and not (command in ("talk", "bribe") and shown.get(command, "").startswith("0%"))
             if not compact:
-                self.choice(console, x + 2, y + i, command, label, live, w - 4)
+                below += self.choice(console, x + 2, y + i + below, command, label, live, w - 4, wrap=True) - 1
             elif command == "bribe":
                 self.choice(console, x + 2, y + half, command, label, live, w - 4)
             else:
@@ -287,10 +314,8 @@ class EncounterScene(GameScene):
                 console, x + 2, y, "stairs", "Leave: out, and win" if final else "Go down the stairs", True, w - 4
             )
             y += 1
-        walks = game.legal(Move(1, 0))
-        if walks or not self.finale():  # (before a final guardian, only what the rules allow is listed)
-            render.put_text(console, x + 2, y, "walking keys: walk on, or away", TEXT if walks else FAINT, width=w - 4)
-            y += 1
+        if walking:
+            y += render.put_lines(console, x + 2, y, w - 4, [walking])
         y += 1
         y += self.draw_refusal(console, x + 2, y, w - 4)
         self.draw_panel_events(console, x + 2, y, w - 4, bottom - y)

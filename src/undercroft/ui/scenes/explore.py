@@ -84,7 +84,8 @@ class ExploreScene(GameScene):
         self.track: Track | None = None
         self.stalled: frozenset[Point] = frozenset()  # places auto-explore stopped short of: x aims elsewhere
         self.low_ok = False  # a walk refused for low HP: the next one goes anyway (until the next action)
-        self.rest_told: Fraction | None = None  # the chance of a wanderer the last z told (z rests on while it holds)
+        # The chance of a wanderer the last z told, and the share of them from deeper (z rests on while they hold)
+        self.rest_told: tuple[Fraction, Fraction] | None = None
         self.heard: set[int] = set()  # groups out of sight whose moving stopped a walk once: not again
 
     def handlers(self) -> dict[str, Handler]:
@@ -273,9 +274,10 @@ class ExploreScene(GameScene):
         turn (:func:`wanderer_text`, the ``Z`` dialog's own words) and the next rests; later ones rest at once
         while that chance holds, and tell it again when it changes (another level, another floor's danger)."""
         p = explore.rest_wanderer_chance(self.session.game)
-        if p and p != self.rest_told:
-            self.rest_told = p
-            self.session.log.add(f"Resting here, {wanderer_text(p)} (z again: rest).", "refused")
+        deeper = explore.rest_deeper_share(self.session.game)
+        if p and (p, deeper) != self.rest_told:
+            self.rest_told = (p, deeper)
+            self.session.log.add(f"Resting here, {wanderer_text(p, deeper)} (z again: rest).", "refused")
             return None
         return self.act(Rest())
 
@@ -404,9 +406,10 @@ class ExploreScene(GameScene):
         """What auto-explore says when nothing reachable is left: where the stairs are."""
         game = self.session.game
         stairs = travel.stairs(game)
-        if travel.explore_target(game, caution=travel.BOLD) is not None:
+        bold = travel.explore_target(game, caution=travel.BOLD)
+        if bold is not None:
             self.insist = True
-            return "Nothing more to explore without going past a monster (x again: go anyway)."
+            return f"Nothing more to explore without going past {gone_past(game, bold)} (x again: go anyway)."
         ran = travel.ran_from_text(game)
         if ran and travel.targets(game).any():
             return f"Nothing more to explore that keeps clear of {ran}."
@@ -446,12 +449,37 @@ class ExploreScene(GameScene):
             self.draw_hover_line(console, right=console.width - len(name) - 3)
 
 
+def gone_past(game: Game, goal: Point) -> str:
+    """The monsters a bold walk to ``goal`` (``x`` again: go anyway) goes past, named: those met and left alone in
+    a room or corridor it crosses, and those in sight on its way or beside it, the nearest first ("the Gaoler",
+    "the Gaoler and 5 Leeches"); "a monster" when none is known by name."""
+    way = travel.path(game, goal, travel.BOLD)
+    m = game.state.level.map
+    crossed = {int(m.segment_of[y, x]) for x, y in way} - {game.state.segment}
+    haunted = travel.haunted(game)
+    seen = travel.visible_groups(game)
+    near: list[tuple[int, int, str]] = []
+    for g in game.state.level.groups:
+        if not g.alive or g.peaceful or g.defeated:
+            continue
+        tiles = game.creature_tiles(g)
+        beside = g.id in seen and any(max(abs(x - tx), abs(y - ty)) <= 1 for x, y in way for tx, ty in tiles)
+        if beside or (g.segment in crossed and g.segment in haunted and g.met):
+            mon = game.monster_of(g)
+            name, many = group_name(mon.name, mon.plural, g.count_told)
+            near.append((game.distance_to(g), g.id, f"{g.count_told} {name}" if many else the(name)))
+    names = [name for _, _, name in sorted(near)]
+    if not names:
+        return "a monster"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def rest_odds(game: Game) -> str:
     """What a rest until healed risks, before it begins: its turns and the chance a wanderer comes before its end
     (and each turn), from the rules' own check (:func:`undercroft.rules.explore.rest_wanderer_chance`)."""
     p = explore.rest_wanderer_chance(game)
     turns = explore.turns_to_rest(game)
-    each = wanderer_text(p)
+    each = wanderer_text(p, explore.rest_deeper_share(game))
     if turns is None:
         return f"Resting heals nobody here, and {each}."
     by_then = 1 - (1 - p) ** turns
@@ -461,10 +489,25 @@ def rest_odds(game: Game) -> str:
     )
 
 
-def wanderer_text(p: Fraction) -> str:
+#: a share said in words ("half of them from deeper down"); any other as "3 in 8"
+SHARES: Final = {
+    Fraction(1): "all",
+    Fraction(1, 2): "half",
+    Fraction(1, 3): "a third",
+    Fraction(2, 3): "two thirds",
+    Fraction(1, 4): "a quarter",
+    Fraction(3, 4): "three quarters",
+}
+
+
+def wanderer_text(p: Fraction, deeper: Fraction = Fraction(0)) -> str:
     """ "a wandering monster comes 1 time in 20 a turn": the chance a turn of rest calls one, as both rests tell
-    it."""
-    return f"a wandering monster comes {p.numerator} time{'s' if p.numerator > 1 else ''} in {p.denominator} a turn"
+    it; and, where some come from deeper down (``deeper``, their share), how many: ", half of them from deeper
+    down"."""
+    text = f"a wandering monster comes {p.numerator} time{'s' if p.numerator > 1 else ''} in {p.denominator} a turn"
+    if deeper:
+        text += f", {SHARES.get(deeper, f'{deeper.numerator} in {deeper.denominator}')} of them from deeper down"
+    return text
 
 
 def quiet(e: Event) -> bool:

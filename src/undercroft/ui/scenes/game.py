@@ -35,7 +35,7 @@ from undercroft.ui.layout import TOP, Layout, Rect, panel_on_right
 from undercroft.ui.render import DIM, RGB, TEXT
 from undercroft.ui.scenes.base import Buttons, Home, Pop, Push, Replace, Scene, Transition
 from undercroft.ui.scenes.choice import ChoiceScene
-from undercroft.ui.scenes.door import DoorScene
+from undercroft.ui.scenes.door import DoorScene, beyond
 from undercroft.ui.scenes.help import HelpScene
 from undercroft.ui.scenes.inventory import InventoryScene
 from undercroft.ui.scenes.log import LogScene
@@ -199,11 +199,28 @@ class GameScene(Scene):
         return handler
 
     def choice(
-        self, console: tcod.console.Console, x: int, y: int, command: str, label: str, enabled: bool, width: int
-    ) -> None:
-        """A choice of the panel, ``[k] label``, with its key from the keymap; a click on it takes it."""
-        render.choice(console, x, y, keymap.key_for(self.key_mode(), command), label, enabled, width=width)
-        self.buttons.add(x, y, width, command)
+        self,
+        console: tcod.console.Console,
+        x: int,
+        y: int,
+        command: str,
+        label: str,
+        enabled: bool,
+        width: int,
+        *,
+        wrap: bool = False,
+    ) -> int:
+        """A choice of the panel, ``[k] label``, with its key from the keymap; a click on it takes it. ``wrap``: a
+        label too long for the row goes on under it (indented), else it is cut. Returns the rows used."""
+        key = keymap.key_for(self.key_mode(), command)
+        indent = len(key) + 3
+        rows = render.wrap(label, width - indent) if wrap else [label]
+        render.choice(console, x, y, key, rows[0], enabled, width=width)
+        for i, row in enumerate(rows[1:], 1):
+            render.put_text(console, x + indent, y + i, row, TEXT if enabled else render.FAINT, width=width - indent)
+        for i in range(len(rows)):
+            self.buttons.add(x, y + i, width, command)
+        return len(rows)
 
     def refusal_text(self) -> str:
         """Why the last key did nothing ("Not now: ..."): the engine's refusal, or the scene's notice ("": none)."""
@@ -275,14 +292,14 @@ class GameScene(Scene):
         return Push(MenuScene("Use what?", options, lambda k: self.use_by(wares[k])))
 
     def item_label(self, item: str) -> str:
-        """ "Healing Potion x3"; "Potion of Heroism x1 (lasts 30 more moves, a rest ends it)"; for a lone delver,
+        """ "Healing Potion x3"; "Potion of Heroism x1 (lasts 30 moves, a rest ends it)"; for a lone delver,
         with what the engine says against using it now, in short: "Healing Potion x3 (not hurt)" (in a party, who
         uses it is asked next, and each may differ)."""
         game = self.session.game
         it = self.session.content.items[item]
         label = f"{it.name} x{game.state.items.get(item, 0)}"
         if it.rounds:  # a potion whose effect wears off: how long, in what the player does
-            label += f" (lasts {time_left(it.rounds, self.session.content.rules.time)})"
+            label += f" (lasts {time_left(it.rounds, self.session.content.rules.time, begun=False)})"  # (once drunk)
         if len(game.state.party) == 1:
             why = items.use_refusal(game, item, 0)
             if why is not None and why.code == Code.NOT_NOW:
@@ -360,6 +377,24 @@ class GameScene(Scene):
         door is open)."""
         game = self.session.game
         return several if sum(not w.blocked for w in game.exits()) > 1 and game.legal(Run()) else one
+
+    def why_not(self, action: Action) -> str:
+        """Why the engine refuses ``action`` now, in its own words as a clause ("the Orc stands between you and
+        every way out"; what it says of the other ways, after a colon, left off: the panel lists them), "" when it
+        allows it: what a greyed choice says beside it."""
+        why = self.session.game.refusal(action)
+        if why is None:
+            return ""
+        text = self.session.narrator.text(Refused(why=why)).rstrip(".").split(": ")[0]
+        plain = text.split(" ")[0] in ("The", "You", "There", "A", "An", "No", "Nobody", "Nothing", "Not")
+        return text[:1].lower() + text[1:] if plain else text  # (a name keeps its capital)
+
+    def run_beyond(self) -> str:
+        """What waits beyond the one door a run takes at once, as the door list says it ("the Gaoler beyond"):
+        "" when nothing met is there, or running is not open, or a choice of doors follows."""
+        game = self.session.game
+        doors = [w for w in game.exits() if not w.blocked]
+        return beyond(game, doors[0]) if len(doors) == 1 and game.legal(Run()) else ""
 
     def draw_panel_events(
         self, console: tcod.console.Console, x: int, y: int, w: int, rows: int, heading: str = "What happened:"
