@@ -240,3 +240,13 @@ def test_before_the_stairs_are_found_the_panel_says_only_that_it_stays() -> None
     text = encounter_panel(game)
     assert "Run... 100%, stays (choose a door)" in text
     assert f"Got away, it stays (met again rested: win {lb.rested:.0%})." in text
+
+
+def test_at_80x24_the_run_choice_keeps_what_running_leaves_behind() -> None:
+    """The meeting panel's two columns at 80x24 had no room for "100%, stays": the run's chance was left alone
+    there (the window showed both). A run whose words do not fit its column now takes a row across both."""
+    game, g, _, stack = meeting_of("undercroft", "skeleton", 1)
+    assert way_chances(game, g)["run"] == "100%, stays"
+    rows = screen(Driver(stack, size=(80, 24))).splitlines()
+    assert any("[r] Run... 100%, stays " in row for row in rows), rows
+    assert any("[f] Fight" in row and "[q] Drink" in row for row in rows)  # the others still two a row

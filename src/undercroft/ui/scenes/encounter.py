@@ -263,9 +263,13 @@ class EncounterScene(GameScene):
         ways = ways if r.h < 30 else [(False, 0), *ways]
         refusal = self.refusal_rows(w - 4)
         listed = self.choices()
-        paired = [c[0] for c in listed if c[0] != "bribe"]  # compact: two columns, the bribe on a row of its own
-        half = (len(paired) + 1) // 2
         shown = threat.way_chances(game, g) if g is not None else {}
+        col = (w - 4) // 2
+        # compact: two columns; the bribe on a row of its own, and the run where what it leaves behind ("100%,
+        # stays") would not fit its column: the panel never drops what running leaves on the floor
+        across = {"bribe"} | ({"run"} if len(f"Run... {shown.get('run', '')}") > col - 4 else set())
+        paired = [c[0] for c in listed if c[0] not in across]
+        half = (len(paired) + 1) // 2
         known = self.run_beyond()  # (one door: r runs at once, so the run choice says what waits there)
         run = with_chance("Run", shown["run"], w - 8) if "run" in shown else "Run"
         beyond_rows = (
@@ -284,11 +288,11 @@ class EncounterScene(GameScene):
         y += 1
         render.put_text(console, x + 2, y, "Your choice:", TITLE)
         y += 1
-        col = (w - 4) // 2
-        # compact: two columns, and the bribe on the last row across both (its chance and its sum: "67% at 100")
+        # compact: two columns, and the rows across both below them (the bribe's chance and its sum: "67% at 100")
         below = 0  # rows taken by a choice on more than one (the run's, with what waits beyond its door)
+        wides = [c[0] for c in listed if c[0] not in paired]
         for i, (command, label, action) in enumerate(listed):
-            wide = not compact or command == "bribe"
+            wide = not compact or command in across
             if command == "run":
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
             if command == "drink":
@@ -302,8 +306,8 @@ class EncounterScene(GameScene):
             live = game.legal(action) and not (command in ("talk", "bribe") and shown.get(command, "").startswith("0%"))
             if not compact:
                 below += self.choice(console, x + 2, y + i + below, command, label, live, w - 4, wrap=True) - 1
-            elif command == "bribe":
-                self.choice(console, x + 2, y + half, command, label, live, w - 4)
+            elif command in across:
+                self.choice(console, x + 2, y + half + wides.index(command), command, label, live, w - 4)
             else:
                 k = paired.index(command)
                 self.choice(console, x + 2 + col * (k // half), y + k % half, command, label, live, col)
