@@ -20,8 +20,8 @@ import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 
+import engine_helpers
 import pytest
 
 from undercroft.content import Content, load_content
@@ -255,9 +255,8 @@ def table(content: Content, fights: int = FIGHTS, seed: int = SEED) -> dict[tupl
 # --- the claims ------------------------------------------------------------------------------------------------
 
 
-@cache
 def shipped() -> Content:
-    return load_content(data_dir())
+    return engine_helpers.content()
 
 
 @pytest.fixture(scope="module")

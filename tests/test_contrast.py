@@ -3,22 +3,19 @@ visible and remembered tiles are clearly apart; the data's monster and item colo
 
 from __future__ import annotations
 
-from functools import cache
-
+import engine_helpers
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from undercroft.content import Content, load_content
-from undercroft.paths import data_dir
+from undercroft.content import Content
 from undercroft.rules import dungeon
 from undercroft.ui import palette
 from undercroft.ui.palette import AA, NON_TEXT, RGB, contrast, fade, hex_rgb, luminance
 
 
-@cache
 def content() -> Content:
-    return load_content(data_dir())
+    return engine_helpers.content()
 
 
 def rgb(row: npt.NDArray[np.uint8]) -> RGB:

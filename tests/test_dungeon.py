@@ -7,16 +7,14 @@ import itertools
 import os
 import subprocess
 import sys
-from functools import cache
 
+import engine_helpers
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from undercroft.content import load_content
 from undercroft.content.schema import MapGen
-from undercroft.paths import data_dir
 from undercroft.rules.dungeon import (
     DOOR,
     FLOOR,
@@ -37,9 +35,8 @@ PROFILES = ("maze", "crypt", "sanctum", "flooded", "cells", "gallery", "vault")
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
-@cache
 def profile(name: str) -> MapGen:
-    return load_content(data_dir()).dungeon[name]
+    return engine_helpers.content().dungeon[name]
 
 
 def level(seed: int, index: int = 0, name: str = "maze") -> LevelMap:

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import engine_helpers
 import pytest
 from tcod.event import KeySym
 from ui_helpers import press
 
-from undercroft.content import load_content
-from undercroft.paths import data_dir
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode
 from undercroft.tools.architecture import module_cycles, scan_package
@@ -81,7 +80,7 @@ def test_every_engine_mode_has_its_scene() -> None:
 
 
 def session() -> Session:
-    content = load_content(data_dir())
+    content = engine_helpers.content()
     return Session(content, Game(content, "undercroft", 1))
 
 

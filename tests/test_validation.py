@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from undercroft.content import DataError, Problem, load_content
+from undercroft.content import Content, DataError, Problem, load_content
 from undercroft.content.content import ruleset_monsters
 from undercroft.content.loader import FILES
 
@@ -120,8 +120,8 @@ def test_two_monsters_of_one_ruleset_may_not_share_a_glyph(data_copy: Path, muta
     )
 
 
-def test_the_shipped_rulesets_give_each_creature_its_own_glyph(shipped_data: Path) -> None:
-    c = load_content(shipped_data)
+def test_the_shipped_rulesets_give_each_creature_its_own_glyph(content: Content) -> None:
+    c = content
     for rid, rs in c.rulesets.items():
         kinds = ruleset_monsters(rs, c.encounters)
         glyphs = [c.monsters[m].glyph for m in kinds]
@@ -520,8 +520,7 @@ def test_display_root_changes_only_the_shown_path(data_copy: Path, mutate: Mutat
 
 
 @pytest.mark.clause("000-8.2")
-def test_shipped_data_validates(shipped_data: Path) -> None:
-    content = load_content(shipped_data)
+def test_shipped_data_validates(content: Content) -> None:
     assert set(content.rulesets) >= {"undercroft", "citadel", "warden", "crawler"}
     assert len(content.digest) == 24
 
@@ -530,8 +529,7 @@ def test_every_data_file_is_known(shipped_data: Path) -> None:
     assert {p.name for p in shipped_data.glob("*.yaml")} == set(FILES)
 
 
-def test_every_ruleset_ends_in_a_final_level_with_guardians(shipped_data: Path) -> None:
-    content = load_content(shipped_data)
+def test_every_ruleset_ends_in_a_final_level_with_guardians(content: Content) -> None:
     for rid, rs in content.rulesets.items():
         *before, last = rs.levels
         assert last.final, rid
@@ -541,8 +539,7 @@ def test_every_ruleset_ends_in_a_final_level_with_guardians(shipped_data: Path) 
 
 
 @pytest.mark.clause("000-8.2")
-def test_enough_monsters_and_the_unbargainable(shipped_data: Path) -> None:
-    content = load_content(shipped_data)
+def test_enough_monsters_and_the_unbargainable(content: Content) -> None:
     assert len(content.monsters) >= 20
     by_name = {m.name: m for m in content.monsters.values()}
     assert not by_name["The Nameless One"].negotiable
@@ -550,8 +547,7 @@ def test_enough_monsters_and_the_unbargainable(shipped_data: Path) -> None:
 
 
 @pytest.mark.clause("000-8.3")
-def test_encounter_grids_are_six_by_six(shipped_data: Path) -> None:
-    content = load_content(shipped_data)
+def test_encounter_grids_are_six_by_six(content: Content) -> None:
     for tid, grid in content.encounters.items():
         assert len(grid) == 6, tid
         assert all(len(row) == 6 for row in grid), tid
@@ -559,8 +555,7 @@ def test_encounter_grids_are_six_by_six(shipped_data: Path) -> None:
 
 
 @pytest.mark.clause("000-8.5")
-def test_shipped_tables_follow_the_source_texts(shipped_data: Path) -> None:
-    content = load_content(shipped_data)
+def test_shipped_tables_follow_the_source_texts(content: Content) -> None:
     reaction = [(b.min, b.max, b.result) for b in content.tables.reaction.bands]  # seed 003
     assert reaction == [
         (2, 2, "attacks"),

@@ -281,7 +281,7 @@ def follow(ctx: Ctx) -> None:
     """After every action in an encounter: the distance as the map has it now."""
     st = ctx.state
     enc = st.encounter
-    if st.mode != Mode.ENCOUNTER or enc is None:
+    if enc is None or st.mode != Mode.ENCOUNTER:
         return
     try:
         enc.distance = approach.distance(ctx, st.group(enc.group))

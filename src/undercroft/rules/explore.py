@@ -62,7 +62,8 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
             return
         raise Refused(Reason(Code.IN_THE_WAY, {"monster": blocker.monster}))
     new_seg = m.segment_rows[y][x]
-    if st.mode == Mode.ENCOUNTER:
+    meeting = st.mode == Mode.ENCOUNTER  # (looked up once: see settle)
+    if meeting:
         why = check_walk(ctx)
         if why is not None:
             raise Refused(why)
@@ -73,7 +74,7 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
         events.append(ev.Pass(group=blocker.id, monster=blocker.monster, count=blocker.count_told))
     events.append(ev.Move(from_=list(st.prev_pos), to=[x, y], segment=new_seg))
     ctx.see()
-    if st.mode == Mode.ENCOUNTER and new_seg == st.segment:
+    if meeting and new_seg == st.segment:
         assert st.encounter is not None
         g = st.group(st.encounter.group)
         if not g.risen:
@@ -86,7 +87,7 @@ def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
         encounter.round_passes(ctx, events)  # a step in front of the monster: a round of the meeting
     else:
         ctx.tick(ctx.rules.time.move_rounds)
-        if st.mode == Mode.ENCOUNTER:  # out of the segment: the monster let the party go
+        if meeting:  # out of the segment: the monster let the party go
             st.mode, st.encounter = Mode.EXPLORE, None
     pickup(ctx, events)
     if new_seg != st.segment and new_seg >= 0:
@@ -208,17 +209,19 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
     looks round. In an encounter, the distance follows the map (:func:`encounter.follow`); the groups come upon out
     of sight come closer, and are met once seen (:func:`unseen.watch`)."""
     st = ctx.state
-    while st.owed and st.mode == Mode.EXPLORE:
+    explore = Mode.EXPLORE  # (looked up once: Python 3.11 finds an enum's member through a slow metaclass hook)
+    while st.owed and st.mode == explore:
         enter_behind(ctx, st.owed.pop(0), events)
-    if st.mode == Mode.EXPLORE and not st.entered:
-        ctx.see()
-        if st.segment >= 0:
-            enter_segment(ctx, st.segment, events, st.segment_entry)
-        else:
-            st.entered = True
-    elif st.mode == Mode.EXPLORE and (st.pos, ctx.fov_radius()) not in st.level.looked:
-        ctx.see()  # a chase over (nothing is mapped on the way, 003): the party looks round where it stopped
-    if st.mode == Mode.EXPLORE:
+    if st.mode == explore:
+        if not st.entered:
+            ctx.see()
+            if st.segment >= 0:
+                enter_segment(ctx, st.segment, events, st.segment_entry)
+            else:
+                st.entered = True
+        elif (st.pos, ctx.fov_radius()) not in st.level.looked:
+            ctx.see()  # a chase over (nothing is mapped on the way, 003): the party looks round where it stopped
+    if st.mode == explore:
         st.lost = 0
     encounter.follow(ctx)
     unseen.watch(ctx, events)
@@ -230,7 +233,7 @@ def check_walk(ctx: Ctx) -> Reason | None:
     move and attack the first round")."""
     st = ctx.state
     enc = st.encounter
-    if st.mode != Mode.ENCOUNTER or enc is None:
+    if enc is None or st.mode != Mode.ENCOUNTER:
         return None
     g = st.group(enc.group)
     if encounter.lets_party_move(g, ctx.monster_of(g)) or encounter.unaware(enc):
