@@ -81,7 +81,7 @@ def test_a_ware_sold_to_a_floor_before_its_first_is_refused(data_copy: Path, mut
         data_copy, "rules.yaml", "{item: runed_blade, from_floor: 6,", "{item: runed_blade, to_floor: 3, from_floor: 6,"
     )
     p = only_problem(data_copy)
-    check(p, "rules.yaml", pos(text, "{item: runed_blade, to"), "shop.stock.20", "to_floor 3 is before from_floor 6")
+    check(p, "rules.yaml", pos(text, "{item: runed_blade, to"), "shop.stock.21", "to_floor 3 is before from_floor 6")
 
 
 def test_a_prize_that_is_no_item_is_refused(data_copy: Path, mutate: Mutate) -> None:

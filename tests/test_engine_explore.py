@@ -267,7 +267,7 @@ def test_the_level_number_bonus_is_added() -> None:
 
 
 def on_floor_4(d: ScriptedDice) -> Game:
-    """An undercroft game on its fourth floor (the flooded halls: a monster from deeper down on 1 of a d12)."""
+    """An undercroft game on its fourth floor (the flooded halls: a monster from deeper down on 1 of a d20)."""
     g = make_game("undercroft", 4, d)
     for _ in range(3):
         go_down(g)
@@ -278,15 +278,15 @@ def test_a_monster_from_deeper_down_on_1_with_a_bigger_hoard() -> None:
     d = ScriptedDice()
     g = on_floor_4(d)
     ood = g.rs.levels[g.state.depth].out_of_depth
-    assert ood is not None and (ood.table, ood.die, ood.max, ood.hoard) == ("undercroft_7_resident", 12, 1, 2)
+    assert ood is not None and (ood.table, ood.die, ood.max, ood.hoard) == ("undercroft_7_resident", 20, 1, 2)
     cell = content().encounters[ood.table][1][2]
     assert cell.monster == "gaoler" and content().monsters["gaoler"].treasure == "4d6x10"
-    # 1: a resident; 1 on the d12: from the vaults' table, row 2, column 3: a gaoler; its treasure 4d6x10 (faces
+    # 1: a resident; 1 on the d20: from the vaults' table, row 2, column 3: a gaoler; its treasure 4d6x10 (faces
     # 3: 120 gold), of which undercroft's monsters carry 40 % (48), twice over
     faces = [1, 1, *monster_faces(ood.table, 2, 3, treasure_face=3), *encounter_faces()]
     events = walk_into(g, "room", visited=False, faces=faces)
     deeper = one(rolls(events, "out_of_depth"), evt.Roll)
-    assert deeper.dice == "1d12" and deeper.total == 1 and deeper.target == 1 and deeper.result == "yes"
+    assert deeper.dice == "1d20" and deeper.total == 1 and deeper.target == 1 and deeper.result == "yes"
     table = one(events, evt.Table)
     assert (table.table, table.monster, table.deeper) == (ood.table, "gaoler", True)
     (group,) = g.state.level.groups

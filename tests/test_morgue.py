@@ -200,8 +200,8 @@ CASES = {
     # crawler "salt marsh" no longer comes up in the bot's own games: it is made below, by hand.)
     "fought after a talk, then only blows": ("citadel", 47, [Talk, Fight, *[Attack] * 7], 1),
     # the last blow after a fight and a potion (the play-test's "lanternfish" played so until the floors and the
-    # chase changed; seed 30 does under rules revision 4)
-    "the last blow": ("undercroft", 30, [Fight, Attack, Drink, Attack], 3),
+    # chase changed; seed 339 does under rules revision 5)
+    "the last blow": ("undercroft", 339, [Fight, Attack, Drink, Attack], 3),
 }
 
 

@@ -113,7 +113,7 @@ def test_the_merchant_with_every_ware_and_the_inventory_over_it() -> None:
     session.game.state.wares = {i: 3 for i in shop.stock(content(), 7)}
     small = Driver(driver.stack, size=SMALL)
     scene = small.top
-    assert isinstance(scene, ShopScene) and len(scene.wares()) == 22
+    assert isinstance(scene, ShopScene) and len(scene.wares()) == 21
     for i in range(18):
         if i % 4 == 0:
             press(small, KeySym.RETURN)  # bought: "What happened" and "You carry" take their rows too

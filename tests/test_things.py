@@ -315,6 +315,20 @@ def test_a_delver_who_has_outgrown_the_floor_earns_less_renown(level: int, earne
     assert g.state.mode == Mode.EXPLORE and m.renown == formulas.renown_for(level, GROWTH) + earned
 
 
+@pytest.mark.parametrize(("floor", "earned"), [(5, 48), (6, 24), (7, 48), (8, 48)])
+def test_below_the_fifth_floor_renown_halves_from_the_first_level_above_the_floor(floor: int, earned: int) -> None:
+    """A level-7 delver's victory worth 48: whole on floor 5 (the rules' ``outgrown_after`` 2), half on floor 6
+    (the deep floors' own ``outgrown_after`` 0: one level above it), whole again on floors 7 and 8: a grinder who
+    rests and fights its way a level ahead down there grows no faster than the floors."""
+    levels = content().rulesets["undercroft"].levels
+    assert levels[4].outgrown_after is None and [lv.outgrown_after for lv in levels[5:]] == [0, 0, 0]
+    g = make_game("undercroft", 1, ScriptedDice())
+    m = g.state.party[0]
+    m.level, m.renown = 7, formulas.renown_for(7, GROWTH)
+    growth.gain(g, 48, [], floor=floor)
+    assert m.renown == formulas.renown_for(7, GROWTH) + earned
+
+
 def test_a_gem_is_whole_renown_however_far_the_delver_has_outgrown_the_floor() -> None:
     g = make_game("undercroft", 1, ScriptedDice())
     m = g.state.party[0]

@@ -402,14 +402,14 @@ def test_unknown_reference_in_rulesets(
 
 
 def test_out_of_depth_needs_as_many_faces_as_it_names(data_copy: Path, mutate: Mutate) -> None:
-    text = mutate(data_copy, "rulesets.yaml", "die: 12, max: 1,", "die: 12, max: 13,")
+    text = mutate(data_copy, "rulesets.yaml", "7_wandering, die: 20, max: 1,", "7_wandering, die: 20, max: 21,")
     p = only_problem(data_copy)
     where = "undercroft.levels.3.out_of_depth.max"
-    check(p, "rulesets.yaml", pos(text, "13", after="die: 12, max: "), where, "13 is more than the 12 faces of its die")
+    check(p, "rulesets.yaml", pos(text, "21", after="die: 20, max: "), where, "21 is more than the 20 faces of its die")
 
 
 def test_out_of_depth_with_a_die_of_one_face(data_copy: Path, mutate: Mutate) -> None:
-    text = mutate(data_copy, "rulesets.yaml", "die: 12, max: 1,", "die: 1, max: 1,")
+    text = mutate(data_copy, "rulesets.yaml", "7_wandering, die: 20, max: 1,", "7_wandering, die: 1, max: 1,")
     p = only_problem(data_copy)
     where = "undercroft.levels.3.out_of_depth.die"
     check(p, "rulesets.yaml", pos(text, "1", after="wandering: undercroft_7_wandering, die: "), where, "2")

@@ -512,6 +512,8 @@ class Level(Model):
     unique: Id | None = None  # a monster with `unique: true`, waiting in the level's set-piece room
     greeting: Text | None = None  # ours: the line that greets the party on arrival (narrate/), a hint of what waits
     out_of_depth: OutOfDepth | None = None  # ours: now and then a monster from deeper down, with a bigger hoard
+    # ours: this floor's `growth.outgrown_after` (a victory's renown whole up to this many levels above the floor)
+    outgrown_after: Annotated[StrictInt, Field(ge=0, le=99)] | None = None
 
 
 class Ruleset(Model):

@@ -19,7 +19,7 @@ from undercroft.rules.state import Group
 
 def victory(ctx: Ctx, g: Group, events: list[Event]) -> None:
     """The party defeated ``g``: the worth of every creature of it is renown, less for a character that has
-    outgrown the floor (:func:`formulas.renown_earned`)."""
+    outgrown the floor (:func:`formulas.renown_earned`; the floor's own ``outgrown_after`` where it gives one)."""
     gain(ctx, ctx.monster_of(g).worth * len(g.hp), events, floor=ctx.state.depth + 1)
 
 
@@ -39,12 +39,13 @@ def gain(ctx: Ctx, renown: int, events: list[Event], floor: int | None = None) -
     if renown <= 0 or not living or not ctx.rs.growth:
         return
     share, rest = divmod(renown, len(living))
+    after = ctx.rules.growth.outgrown_after
+    if floor is not None and (own := ctx.rs.levels[floor - 1].outgrown_after) is not None:
+        after = own
     for k, i in enumerate(living):
         m = st.party[i]
         part = share + (1 if k < rest else 0)
-        m.renown += (
-            part if floor is None else formulas.renown_earned(part, m.level, floor, ctx.rules.growth.outgrown_after)
-        )
+        m.renown += part if floor is None else formulas.renown_earned(part, m.level, floor, after)
         while m.level < formulas.level_for(m.renown, ctx.rules.growth):
             level_up(ctx, i, events)
 
