@@ -10,14 +10,15 @@ import tcod.console
 from engine_helpers import content, script
 from tcod.event import KeySym, Modifier
 from test_ui_encounter_map import in_a_new_room, meet_at
-from ui_helpers import TestDice, press, walk_out
+from ui_helpers import Driver, TestDice, press, walk_out
 
 from undercroft import travel
 from undercroft.rules import dungeon
 from undercroft.rules.actions import Move
 from undercroft.rules.game import Game
 from undercroft.rules.types import Mode, Origin
-from undercroft.ui.scenes import ExploreScene, SceneStack
+from undercroft.ui import render
+from undercroft.ui.scenes import ExploreScene, SceneStack, game_stack
 from undercroft.ui.scenes.look import LookScene, targets
 from undercroft.ui.scenes.overview import OverviewScene
 from undercroft.ui.session import Session
@@ -244,3 +245,34 @@ def test_a_walk_goes_on_past_a_group_already_at_peace() -> None:
     said = messages(session)
     assert game.state.pos == goal, said[-3:]
     assert "The Wight lets you be." in said
+
+
+def test_f_with_a_monster_in_sight_beyond_this_room_says_where_it_is() -> None:
+    """The play-test's "There is nothing here to fight." with the Leech-Mother in sight 30 ft away: a fight is
+    with what shares the party's room or corridor (the engine refuses it), and now the log says where the one in
+    sight is and how to meet it."""
+    session = calm()
+    game = session.game
+    st, m = game.state, game.state.level.map
+    px, py = st.pos
+    spots = [
+        (x, y)
+        for y in range(max(0, py - 8), min(m.height, py + 9))
+        for x in range(max(0, px - 8), min(m.width, px + 9))
+        if m.tiles[y, x] != dungeon.WALL and int(m.segment_of[y, x]) != st.segment
+    ]
+    for x, y in spots:  # the first tile of another segment the party sees
+        g = game.add_group("ghoul", 1, pos=(x, y))
+        g.segment = int(m.segment_of[y, x])
+        if g.id in travel.visible_groups(game):
+            break
+        st.level.remove_group(g)
+    else:
+        pytest.fail("no tile of another segment in sight")
+    driver = Driver(SceneStack(game_stack(session)))
+    press(driver.stack, KeySym.F)
+    assert game.state.mode == Mode.EXPLORE
+    assert messages(session)[-2:] == [
+        "There is nothing here to fight.",
+        f"The Ghoul is {render.distance_text(game, g)} away, beyond this room or corridor: walk up to meet it.",
+    ]

@@ -279,7 +279,8 @@ EXPLORE = KeyMode(
             doc="attack a monster in this room or corridor: one met and left alone, or one you made terms with (an "
             "agreement holds only while you do not attack). With more than one group in sight here, a menu asks "
             "which (the nearest first, `(at peace)` marked); attacking a group at peace asks first (`a` attacks, "
-            "`s` or Esc leaves it be)",
+            "`s` or Esc leaves it be). With none here but one in sight beyond, the log says where it is (`The Ghoul "
+            "is 50 ft away, beyond this room or corridor: walk up to meet it.`)",
         ),
         Bind(
             "pursue",

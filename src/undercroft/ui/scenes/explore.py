@@ -370,8 +370,21 @@ class ExploreScene(GameScene):
         player says so. With none, the engine says why not."""
         game = self.session.game
         here = game.here()
-        if len(here) <= 1:
-            return self.attack_group(here[0]) if here else self.act(Fight())
+        if not here:
+            out = self.act(Fight())
+            seen = [g for g in game.state.level.groups if g.id in travel.visible_groups(game) and not g.peaceful]
+            if seen:  # in sight but beyond this room or corridor: a fight begins where the two meet
+                g = min(seen, key=lambda o: (game.distance_to(o), o.id))
+                mon = game.monster_of(g)
+                name = group_name(mon.name, mon.plural, g.count_told)[0]
+                where = f"{the(name)} {'are' if g.count_told > 1 else 'is'} {render.distance_text(game, g)} away"
+                them = "them" if g.count_told > 1 else "it"
+                self.session.log.add(
+                    f"{where[0].upper()}{where[1:]}, beyond this room or corridor: walk up to meet {them}.", "refused"
+                )
+            return out
+        if len(here) == 1:
+            return self.attack_group(here[0])
         here.sort(key=lambda g: (game.distance_to(g), g.id))
         options = [("", self.group_label(g)) for g in here]
         return Push(MenuScene("Attack which?", options, lambda i: self.attack_group(here[i])))
