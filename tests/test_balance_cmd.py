@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from undercroft.cli.main import main
-from undercroft.tools import balance, balance_charts
+from undercroft.tools import balance, balance_charts, balance_report
 from undercroft.tools.autoplay import Floor, GameResult, Meeting
-from undercroft.tools.balance import BEGIN, END, RulesetStats, replace_section, ruleset_stats, verdicts, wilson
+from undercroft.tools.balance import RulesetStats, ruleset_stats, verdicts, wilson
+from undercroft.tools.balance_report import BEGIN, END, replace_section
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -178,7 +179,7 @@ def test_the_second_half_is_judged_floor_by_floor() -> None:
     floors = s.to_dict()["floors"]
     assert [f["arrivals"] for f in floors] == [8, 8, 8, 8, 8, 8, 7, 7] and floors[5]["deaths"] == 1
     assert floors[0]["flat"] == 1.0 and floors[6]["flat"] == 0.0 and floors[7]["hp_lost_per_fight"] == 0.25
-    text = balance.render_section([s], command="c", seed=1, games=8)
+    text = balance_report.render_section([s], command="c", seed=1, games=8)
     assert "| 8 | 7 | 1 | 0.0 % of 14 | 25.0 % | 100 | 5.0 | 50.0 % | 1 |" in text  # a guardian too in each
     assert "Builds of the wins (weapon, armour): Blade 0 2, Blade 1 2, Blade 2 2." in text
     assert all(len(line) <= 120 for line in text.splitlines())
@@ -209,7 +210,7 @@ def stats_pair() -> list[RulesetStats]:
 
 
 def test_render_section() -> None:
-    text = balance.render_section(
+    text = balance_report.render_section(
         stats_pair(),
         command="undercroft balance --games 10 --seed 1",
         seed=1,

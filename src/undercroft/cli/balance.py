@@ -1,12 +1,12 @@
 """``undercroft balance``: the bot plays every ruleset, and docs/BALANCE.md gets the results.
 
-The bot plays ``--games`` games of each ruleset of ``--rulesets`` (game i with seed ``game_seed(--seed, i)``,
-as ``undercroft autoplay`` does; the results are the same whatever ``--jobs`` or ``--dask``). Their statistics
-and targets (:mod:`undercroft.tools.balance`) replace the generated section of ``--write`` (default docs/BALANCE.md
-under the current directory; the rest of the file is kept byte for byte), and three PNG charts are drawn into
-``--charts`` (default the folder ``balance`` beside that file) when matplotlib is installed. Output: a short
-summary per ruleset, or with ``--json`` the statistics as one JSON object. Exit status 0, 1 if a game crashed,
-2 for an argument or a file that cannot be used (one line).
+The bot plays ``--games`` games of each ruleset of ``--rulesets`` (game i with seed ``game_seed(--seed, i)``, as
+``undercroft autoplay`` does; the results are the same whatever ``--jobs`` or ``--dask``). Their statistics and targets
+(:mod:`undercroft.tools.balance`), as markdown (:mod:`undercroft.tools.balance_report`), replace the generated section
+of ``--write`` (default docs/BALANCE.md under the current directory; the rest of the file is kept byte for byte), and
+three PNG charts are drawn into ``--charts`` (default the folder ``balance`` beside that file) when matplotlib is
+installed. Output: a short summary per ruleset, or with ``--json`` the statistics as one JSON object. Exit status 0, 1
+if a game crashed, 2 for an argument or a file that cannot be used (one line).
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ def _play(
 def cmd_balance(args: argparse.Namespace) -> int:
     from undercroft.cli import progress
     from undercroft.rules.rng import parse_seed
-    from undercroft.tools import balance, balance_charts
+    from undercroft.tools import balance, balance_charts, balance_report
     from undercroft.tools.autoplay import game_seed
 
     content = load_data(args)
@@ -202,7 +202,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     charts_dir = Path(args.charts) if args.charts else write.parent / "balance"
     old = _writable_file(write)  # checked before the games: a bad path costs nothing
     try:
-        balance.replace_section(old, "")
+        balance_report.replace_section(old, "")
     except ValueError as exc:
         raise UserError(printable(f"{write}: {exc}")) from None
     modules = balance_charts.plotting()
@@ -243,7 +243,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
             raise UserError(
                 printable(f"{exc.filename or charts_dir}: cannot write a chart: {exc.strerror or exc}")
             ) from None
-    section = balance.render_section(
+    section = balance_report.render_section(
         stats,
         command=_command(args, args.seed, names, policies),
         seed=seed,
@@ -253,7 +253,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     )
     try:
         # (read again: the games take minutes, and the prose round the section may have been edited meanwhile)
-        balance.write_atomic(write, balance.replace_section(_writable_file(write), section))
+        balance_report.write_atomic(write, balance_report.replace_section(_writable_file(write), section))
     except OSError as exc:
         raise UserError(printable(f"{write}: cannot write it: {exc.strerror or exc}")) from None
 
