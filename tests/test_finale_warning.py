@@ -200,3 +200,16 @@ def test_the_lampless_warning_and_look_agree_on_dropped_gold() -> None:
     )
     assert "What may: running; in a chase, dropped gold may stop it (50%)." in lines
     assert "Chased: gold may stop it (50%)." in threat.distraction_lines(game, g)
+
+
+def test_a_kind_lampless_panel_says_waiting_will_not_move_it() -> None:
+    """A kind reaction once let the party past the last floor's guardian after one Wait. The meeting's panel at
+    80x24 now says a wait brings nothing from it, and that waiting will not move it."""
+    game, g, step = at_the_door("undercroft")
+    script(game).push(*encounter_faces(reaction=(5, 6)))  # reaction 11: no attack
+    game.step(Move(*step))
+    assert game.state.front_group() is g and g.reaction_result == "peaceful"
+    session = Session(content(), game)
+    panel = box_text(screen(Driver(SceneStack(game_stack(session)), size=(80, 24))), "Encounter")
+    assert "A final guardian: no words, no bribes; waiting will not move it." in panel
+    assert "[w] Wait: it stays" in panel
