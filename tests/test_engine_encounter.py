@@ -202,9 +202,11 @@ def test_the_monster_caught_unaware_neither_moves_nor_acts_in_the_first_round() 
     # Hostile (50 %), surprised: a Wait in the first round brings no attack roll; in the second it does.
     g, group, events = bandit(encounter_faces(distance=(2, 3), surprise=(5, 2), reaction=(2, 2)))
     where = group.pos
+    assert g.wait_outcome(group) == WaitOutcome(0.0, "stays", STANDOFF, 1.0, "lets_be", True)  # (as the panel says)
     events = g.step(Wait())
     assert one(events, evt.SurprisedSkip).side == "monsters" and not rolls(events, "monster_attacks")
     assert group.pos == where
+    assert g.wait_outcome(group) == WaitOutcome(0.5, "stays", STANDOFF - 1, 1.0, "lets_be", False)
     script(g).push(51)
     events = g.step(Wait())
     assert one(rolls(events, "monster_attacks"), evt.Roll).result == "no" and not of(events, evt.SurprisedSkip)

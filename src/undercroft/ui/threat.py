@@ -248,7 +248,7 @@ def wait_words(o: WaitOutcome) -> str:
     def otherwise(x: Otherwise) -> str:
         return "" if x == "stays" else f", else {_GIVES[x]}"
 
-    if o.unaware:
+    if o.unaware and o.attacks == 0:
         return "nothing, it is unaware"
     if o.attacks >= 1 - EXACT:
         return "it attacks"
