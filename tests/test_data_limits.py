@@ -257,6 +257,7 @@ def swift_foes(d: Data) -> None:
             "result": "hostile",
             "label": "hostile",
             "attacks_chance": 100,
+            "standoff_attacks": 100,
             "pursuit": 100,
         },
     ]

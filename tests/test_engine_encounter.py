@@ -31,6 +31,7 @@ from undercroft.rules import approach, explore
 from undercroft.rules import events as evt
 from undercroft.rules.actions import Attack, Bribe, Fight, Move, Rest, Run, Talk, Wait
 from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.encounter import WaitOutcome
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
 from undercroft.rules.refusals import Code, Reason
@@ -201,9 +202,11 @@ def test_the_monster_caught_unaware_neither_moves_nor_acts_in_the_first_round() 
     # Hostile (50 %), surprised: a Wait in the first round brings no attack roll; in the second it does.
     g, group, events = bandit(encounter_faces(distance=(2, 3), surprise=(5, 2), reaction=(2, 2)))
     where = group.pos
+    assert g.wait_outcome(group) == WaitOutcome(0.0, "stays", STANDOFF, 1.0, "lets_be", True)  # (as the panel says)
     events = g.step(Wait())
     assert one(events, evt.SurprisedSkip).side == "monsters" and not rolls(events, "monster_attacks")
     assert group.pos == where
+    assert g.wait_outcome(group) == WaitOutcome(0.5, "stays", STANDOFF - 1, 1.0, "lets_be", False)
     script(g).push(51)
     events = g.step(Wait())
     assert one(rolls(events, "monster_attacks"), evt.Roll).result == "no" and not of(events, evt.SurprisedSkip)
@@ -418,8 +421,13 @@ STANDOFF = content().rules.encounter.standoff_rounds
 
 
 @pytest.mark.clause("003-reaction-6")
-def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_when_the_standoff_has_lasted_its_rounds() -> None:
-    # undercroft 4321: an uncertain Unlit neither comes nor goes; walking on is refused and talk is no use.
+@pytest.mark.parametrize(("d100", "attacks"), [(50, True), (51, False)])
+def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_by_a_roll_when_the_standoff_ends(
+    d100: int, attacks: bool
+) -> None:
+    """undercroft 4321: an uncertain Unlit neither comes nor goes; walking on is refused and talk is no use. Waiting
+    was once a way past any uncertain monster at no risk (a standoff's end always let the party be): 003's
+    "uncertain, monster confused" now makes up its mind by a roll, its band's ``standoff_attacks`` (50 %)."""
     g = make_game("undercroft", 1, ScriptedDice())
     group, _ = meet(g, "the_unlit", faces=encounter_faces(reaction=(3, 4)), origin=Origin.GUARDIAN)
     st = g.state
@@ -429,29 +437,43 @@ def test_an_uncertain_monster_that_cannot_talk_makes_up_its_mind_when_the_stando
     assert walk is not None and say(g, sample({"type": "refused", "action": "move", **walk.data()})) == (
         "The Unlit is facing you: fight, wait or run."  # (no talk: it hears no terms)
     )
-    assert g.legal(Wait())  # the sensible action left: wait for it to make up its mind
-    for _ in range(STANDOFF - 1):
+    assert g.legal(Wait())
+    for left in range(STANDOFF, 1, -1):
+        assert g.wait_outcome(group) == WaitOutcome(0.0, "stays", left, 0.5, "lets_be", False)
         assert not of(g.step(Wait()), evt.Standoff) and st.mode == "encounter"
+    assert g.wait_outcome(group) == WaitOutcome(0.5, "lets_be", 1, 0.5, "lets_be", False)
+    script(g).push(d100, *([1] if attacks else []))  # (its blow, if it attacks, misses)
     events = g.step(Wait())
     standoff = one(events, evt.Standoff)
     assert (
         standoff.rounds == STANDOFF
         and say(g, standoff) == f"{STANDOFF} rounds of this, and the Unlit makes up its mind."
     )
-    # It never attacks on a wait: it lets the party be (a guardian, it stays where it is).
-    assert one(events, evt.Peaceful).group == group.id and group.peaceful and st.mode == "explore"
+    roll = one(rolls(events, "standoff_attacks"), evt.Roll)
+    assert roll.total == d100 and roll.target == 50 and roll.result == ("yes" if attacks else "no")
+    if attacks:  # it strikes first
+        assert one(events, evt.Combat).first == "monsters" and st.mode == "combat" and not group.peaceful
+    else:  # it lets the party be (a guardian, but not of the last floor: it stays where it is)
+        assert one(events, evt.Peaceful).group == group.id and group.peaceful and st.mode == "explore"
     assert script(g).remaining == 0
 
 
 @pytest.mark.clause("003-reaction-6")
-def test_a_wanderer_goes_its_way_at_the_end_of_a_standoff() -> None:
+@pytest.mark.parametrize(("d100", "attacks"), [(1, True), (100, False)])
+def test_a_wanderer_attacks_or_goes_its_way_at_the_end_of_a_standoff(d100: int, attacks: bool) -> None:
     g, group, _ = bandit(encounter_faces(reaction=(4, 4)), origin=Origin.WANDERING)
     script(g).push(1, 1)
     assert one(g.step(Talk()), evt.Negotiate).result == "failure"  # (a failed talk is a round of it too)
     for _ in range(STANDOFF - 2):
         g.step(Wait())
+    script(g).push(d100, *([1] if attacks else []))
     events = g.step(Wait())
-    assert kinds(events)[-2:] == ["standoff", "leaves"] and g.state.fled == group.id
+    if attacks:
+        assert kinds(events)[:4] == ["wait", "roll", "standoff", "roll"] and "attacks" in kinds(events)
+        assert g.state.mode == "combat" and g.state.fled == 0
+    else:
+        assert kinds(events)[-3:] == ["standoff", "roll", "leaves"] and g.state.fled == group.id
+    assert script(g).remaining == 0
 
 
 def test_a_peddler_at_peace_goes_its_way_when_the_party_waits() -> None:

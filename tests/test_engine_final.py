@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
-from engine_helpers import encounter_faces, go_down, kinds, make_game, of, one, path_to, say, script, walk_to
+import pytest
+from engine_helpers import (
+    NOTHING,
+    content,
+    encounter_faces,
+    go_down,
+    kinds,
+    make_game,
+    of,
+    one,
+    path_to,
+    rolls,
+    say,
+    script,
+    walk_to,
+)
 
-from undercroft.rules import dungeon
+from undercroft.rules import dungeon, explore
 from undercroft.rules import events as evt
-from undercroft.rules.actions import Descend, Move, Wait
+from undercroft.rules.actions import Descend, Fight, Move, Run, Wait
 from undercroft.rules.dice import ScriptedDice
+from undercroft.rules.encounter import WaitOutcome
 from undercroft.rules.game import Game
+from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
-from undercroft.ui.session import end_lines
+
+STANDOFF = content().rules.encounter.standoff_rounds
 
 
 def final_level(ruleset: str = "undercroft", seed: int = 1) -> Game:
@@ -102,24 +120,66 @@ def test_the_undercrofts_finale_is_a_meeting_with_the_lampless_at_the_way_out() 
     assert guardian(game, 1).monster == "the_long_patience" and guardian(game, 1).segment != g.segment
 
 
-def test_the_lampless_letting_the_party_pass_is_told_at_the_end() -> None:
+@pytest.mark.clause("003-reaction-9", "003-reaction-12")
+def test_a_kind_lampless_keeps_the_way_out_however_long_the_party_waits() -> None:
+    """Play test: a peaceful Lampless let the party by after one Wait, and a tester walked out past the last
+    floor's guardian without a blow. A final guardian keeps the way out: on a kind reaction (003, 9-12: no attack)
+    a Wait brings nothing, and at the standoff's end it stays, told once; walking on and the way out stay barred,
+    and the party may still fight it or run."""
     game = final_level()
     st = game.state
     m = st.level.map
+    assert m.stairs is not None
     room = m.segments[int(m.segment_of[m.stairs[1], m.stairs[0]])]
     walk_to(game, room.doors[0])
-    script(game).push(*encounter_faces(reaction=(5, 6)))  # reaction 11: it lets the party be
+    script(game).push(*encounter_faces(reaction=(5, 6)))  # reaction 11: no attack
     game.step(Move(*door_step(game, room.id)))
     g = guardian(game, 0)
-    assert g.monster == "the_lampless" and g.reaction_result == "peaceful"
-    assert not of(game.step(Wait()), evt.Refused) and g.peaceful  # (003: wait, and it lets the party be)
-    for p in steps_inside(game, m.stairs):
-        assert "refused" not in kinds(game.step(Move(p[0] - st.pos[0], p[1] - st.pos[1])))
-    won = one(game.step(Descend()), evt.Won)
-    assert won.guardians == [["the_lampless", "at_peace"], ["the_long_patience", "unmet"]]
-    text = "The Lampless let you pass; you never met the Long Patience."
-    assert say(game, won) == f"{text} You climb out through the seal. You have won."
-    assert text in end_lines(game)
+    assert g.monster == "the_lampless" and g.reaction_result == "peaceful" and st.mode == "encounter"
+    door = st.pos
+    st.pos = m.stairs  # (on the stairs, in its room: only the guardian stands between the party and the way out)
+    barred = Reason(Code.FACING, {"monster": "the_lampless", "talks": False, "runs": True})
+    told = []
+    for left in range(STANDOFF, 0, -1):
+        assert game.wait_outcome(g) == WaitOutcome(0.0, "stays", left, 0.0, "stays", False)
+        events = game.step(Wait())
+        assert not of(events, evt.Peaceful) and not of(events, evt.Leaves) and not of(events, evt.Attacks)
+        assert st.mode == "encounter" and not g.peaceful
+        assert game.refusal(Descend()) == barred and explore.check_walk(game) == barred
+        told += [say(game, e) for e in events if isinstance(e, evt.Standoff | evt.Guards)]
+    assert told == [
+        f"{STANDOFF} rounds of this, and the Lampless makes up its mind.",
+        "The Lampless will not leave the way out.",
+    ]
+    events = game.step(Wait())  # told once: it has made up its mind
+    assert (
+        not of(events, evt.Standoff)
+        and not of(events, evt.Guards)
+        and game.wait_outcome(g) == WaitOutcome(0.0, "stays", 0, 0.0, "stays", False)
+    )
+    assert game.legal(Fight()) and game.legal(Run())
+    st.pos = door
+    script(game).push(NOTHING)  # (the monster check of where it runs to)
+    assert not of(game.step(Run()), evt.Refused) and st.mode == "explore" and st.segment != g.segment
+
+
+@pytest.mark.clause("003-reaction-6")
+def test_an_uncertain_final_guardian_attacks_or_stays_at_the_standoffs_end() -> None:
+    for d100, attacks in ((50, True), (51, False)):
+        game = final_level()
+        g = enter_the_exit_room(game)  # reaction 8: uncertain
+        for _ in range(STANDOFF - 1):
+            game.step(Wait())
+        assert game.wait_outcome(g) == WaitOutcome(0.5, "stays", 1, 0.5, "stays", False)
+        script(game).push(d100, *([1] if attacks else []))
+        events = game.step(Wait())
+        assert one(rolls(events, "standoff_attacks"), evt.Roll).result == ("yes" if attacks else "no")
+        if attacks:
+            assert one(events, evt.Combat).first == "monsters" and game.state.mode == "combat"
+        else:
+            assert one(events, evt.Guards).group == g.id and game.state.mode == "encounter"
+            assert game.refusal(Descend()) is not None and not g.peaceful
+        assert script(game).remaining == 0
 
 
 def test_a_guardian_that_faces_the_party_bars_the_way_out() -> None:

@@ -42,12 +42,14 @@ def at_the_door(ruleset: str, seed: int = 1) -> tuple[Game, Group, tuple[int, in
 def test_the_engine_says_the_step_leads_to_a_final_guardian_and_what_the_rules_allow() -> None:
     """Each ruleset's first guardian, as its data and its procedures have it: the Nameless One (citadel: no
     running, unnegotiable, no reaction, so a Wait lets it strike), the Lampless (unnegotiable, running open), the
-    Patient One (001: no talk, free running, it holds its ground), the crawler's Troll (negotiable: talk works)."""
+    Patient One (001: no talk, free running, it holds its ground), the crawler's Troll (negotiable: talk works). The
+    Lampless and the Troll face the party with a reaction rolled: waiting will not move them (they keep the way
+    out)."""
     want = {
-        "citadel": Terms(40000, "the_nameless_one", False, False, False, False, True),
-        "undercroft": Terms(80000, "the_lampless", False, False, True, False, False),
-        "warden": Terms(40000, "the_patient_one", False, False, True, True, False),
-        "crawler": Terms(40000, "troll", True, False, True, False, False),
+        "citadel": Terms(40000, "the_nameless_one", False, False, False, False, True, False),
+        "undercroft": Terms(80000, "the_lampless", False, False, True, False, False, True),
+        "warden": Terms(40000, "the_patient_one", False, False, True, True, False, False),
+        "crawler": Terms(40000, "troll", True, False, True, False, False, True),
     }
     for ruleset, terms in want.items():
         game, g, step = at_the_door(ruleset, 2 if ruleset == "crawler" else 1)  # (crawler 1: the way is held)
@@ -192,6 +194,22 @@ def test_the_lampless_warning_and_look_agree_on_dropped_gold() -> None:
     terms = game.finale_terms(g)
     assert terms is not None
     lines = threat.finale_lines(game, terms)
-    assert "What will not work: it will not talk; it takes no bribe." in lines
+    assert (
+        "What will not work: it will not talk; it takes no bribe; waiting will not move it: it keeps the way out."
+        in lines
+    )
     assert "What may: running; in a chase, dropped gold may stop it (50%)." in lines
     assert "Chased: gold may stop it (50%)." in threat.distraction_lines(game, g)
+
+
+def test_a_kind_lampless_panel_says_waiting_will_not_move_it() -> None:
+    """A kind reaction once let the party past the last floor's guardian after one Wait. The meeting's panel at
+    80x24 now says a wait brings nothing from it, and that waiting will not move it."""
+    game, g, step = at_the_door("undercroft")
+    script(game).push(*encounter_faces(reaction=(5, 6)))  # reaction 11: no attack
+    game.step(Move(*step))
+    assert game.state.front_group() is g and g.reaction_result == "peaceful"
+    session = Session(content(), game)
+    panel = box_text(screen(Driver(SceneStack(game_stack(session)), size=(80, 24))), "Encounter")
+    assert "A final guardian: no words, no bribes; waiting will not move it." in panel
+    assert "[w] Wait: it stays" in panel

@@ -71,6 +71,7 @@ def _after(game: Game, p: Played) -> None:
     p.unseen.append(unseen)
     g = st.front_group()
     held = st.mode == Mode.ENCOUNTER and g is not None and encounter.initiates(game, g, game.monster_of(g))
+    held = held and not (st.encounter is not None and st.encounter.stays)  # (a final guardian keeps the way out)
     p.held.append(g.id if held and g is not None else 0)
     if st.mode in (Mode.ENCOUNTER, Mode.COMBAT):
         why = game.refusal(Run())
@@ -115,7 +116,9 @@ def _played(ruleset: str, patient: bool, seeds: tuple[int, ...], actions: int) -
         p = Played(ruleset, seed)
         refusals = 0
         while not game.over and game.state.turn < actions and refusals < 20 and bot.stuck < 30:
-            waits = patient and game.mode == Mode.ENCOUNTER and game.legal(Wait())
+            # (a final guardian that has made up its mind stays for good: waiting on it goes nowhere)
+            enc = game.state.encounter
+            waits = patient and game.mode == Mode.ENCOUNTER and game.legal(Wait()) and not (enc and enc.stays)
             action = Wait() if waits else bot.choose()
             events = game.step(action)
             if len(events) == 1 and events[0].type == "refused":
@@ -317,7 +320,8 @@ def test_a_surprised_side_neither_moves_nor_acts_in_its_surprised_round(ruleset:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_meeting_that_holds_the_party_ends_within_the_standoff_bound(ruleset: str) -> None:
     """A meeting in which the monster faces the party (walking on refused) lasts at most ``standoff_rounds``: the
-    party is never left with nothing that ends it."""
+    party is never left with nothing that ends it; but a final guardian, once it has made up its mind, stays
+    (it keeps the way out: a fight, a run or terms end that meeting)."""
     bound = content().rules.encounter.standoff_rounds
     longest = 0
     for p in played(ruleset) + played(ruleset, patient=True):

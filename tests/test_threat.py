@@ -250,3 +250,23 @@ def test_at_80x24_the_run_choice_keeps_what_running_leaves_behind() -> None:
     rows = screen(Driver(stack, size=(80, 24))).splitlines()
     assert any("[r] Run... 100%, stays " in row for row in rows), rows
     assert any("[f] Fight" in row and "[q] Drink" in row for row in rows)  # the others still two a row
+
+
+def test_at_80x24_the_wait_choice_says_what_a_wait_brings() -> None:
+    """A hand play-test waited out every uncertain monster: nothing on the panel said what a Wait risks. The wait
+    choice tells it, whole at 80x24 (on a row across both columns, or two, where it does not fit one): a hostile
+    group's chance to attack; an uncertain one's rounds before it makes up its mind, and then its chance; on the
+    standoff's last round, that chance and what it does else."""
+    game, g, _, stack = meeting_of("undercroft", "skeleton", 1)
+    g.reaction, g.reaction_result = 4, "hostile"  # 50 % a wait
+    rows = screen(Driver(stack, size=(80, 24))).splitlines()
+    assert any("[w] Wait: 50% it attacks " in row for row in rows), rows
+    game, g, _, stack = meeting_of("undercroft", "skeleton", 1)
+    g.reaction, g.reaction_result = 7, "uncertain"  # never on a wait; 50 % when the standoff ends
+    text = box_text(screen(Driver(stack, size=(80, 24))), "Encounter")
+    assert "[w] Wait: 6 rounds, then 50% it attacks, else it lets you be" in text, text
+    st = game.state
+    assert st.encounter is not None
+    st.encounter.rounds = content().rules.encounter.standoff_rounds - 1
+    text = box_text(screen(Driver(stack, size=(80, 24))), "Encounter")
+    assert "[w] Wait: 50% it attacks, else it lets you be" in text, text

@@ -233,6 +233,7 @@ class ReactionBand(Band):
     result: Literal["attacks", "hostile", "uncertain", "peaceful", "friendly"]
     label: Text
     attacks_chance: Percent  # chance the monster attacks when the party waits or acts hostile
+    standoff_attacks: Percent  # chance a monster still facing the party at a standoff's end attacks (else it goes)
     pursuit: Percent  # chance the monster chases a party that runs (seed 003 table)
     pursuit_fights: StrictBool = True  # on 12 the monster pursues but does not fight
 

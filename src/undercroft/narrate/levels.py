@@ -54,6 +54,7 @@ EVENT_LEVELS: Final[dict[str, Level]] = {
     "surprise": "player",
     "round_lost": "player",
     "standoff": "player",
+    "guards": "player",
     "break_peace": "player",
     "negotiate": "player",
     "bribe": "player",
@@ -117,6 +118,7 @@ ROLL_LEVELS: Final[dict[str, Level]] = {
     "surprise_monster": "detail",
     "reaction": "detail",
     "monster_attacks": "detail",
+    "standoff_attacks": "detail",
     "pursuit": "detail",
     "food_distracts": "detail",
     "treasure_distracts": "detail",
@@ -160,6 +162,7 @@ ALERT = {
     "pursue",
     "close",
     "standoff",
+    "guards",
     "in_sight",
 }
 QUIET = {"placed"}  # roll-ish details: on the quiet side of the log (kind "detail")

@@ -109,6 +109,7 @@ def canonical(state: GameState, streams: dict[tuple[str, int], tuple[int, int, i
                 enc.first_round,
                 list(enc.entry),
                 enc.rounds,
+                enc.stays,
             ],
             "combat": None
             if com is None

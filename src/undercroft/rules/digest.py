@@ -124,6 +124,7 @@ def encode_mode(st: GameState) -> list[int]:
             enc.first_round,
             *enc.entry,
             enc.rounds,
+            enc.stays,
         )
     if com is None:
         out.append(NONE)

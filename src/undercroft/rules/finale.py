@@ -3,8 +3,9 @@ farthest rooms (:mod:`undercroft.rules.levels`), and a step (or a run) through t
 the game warns of. The engine decides nothing new here: :func:`ahead` says whether a step leads into the room of a final
 guardian still to be dealt with, and :func:`terms` what the rules allow against it once met, from the same checks
 the actions are refused by (:func:`undercroft.rules.parley.ever_talks`, ``ever_bribed``, the ruleset's running,
-the meeting's own :func:`undercroft.rules.encounter.lets_party_move` and ``initiates``). The screens word it and ask;
-the step itself is an ordinary ``Move`` or ``Run`` (recordings hold only actions).
+the meeting's own :func:`undercroft.rules.encounter.lets_party_move` and ``initiates``; a final guardian:
+:func:`undercroft.rules.encounter.is_final_guardian`, which never goes its way nor lets the party be). The
+screens word it and ask; the step itself is an ordinary ``Move`` or ``Run`` (recordings hold only actions).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from undercroft.rules import encounter, parley
 from undercroft.rules.context import Ctx
 from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
-from undercroft.rules.types import Origin
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +29,7 @@ class Terms:
     run: bool  # the ruleset lets a party run from a meeting
     walk_past: bool  # the party may walk on while it faces it (it holds its ground, or never starts anything)
     strikes_on_wait: bool  # a Wait only lets it strike first (no reaction is rolled: it attacks)
-
-
-def is_final_guardian(ctx: Ctx, g: Group) -> bool:
-    """Whether ``g`` is a guardian of the final level."""
-    return g.origin == Origin.GUARDIAN and ctx.rs.levels[g.level].final
+    stays: bool  # waiting will not move it: a kind reaction or a standoff's end leaves it keeping the way out
 
 
 def ahead(ctx: Ctx, tile: Point) -> Group | None:
@@ -47,7 +43,7 @@ def ahead(ctx: Ctx, tile: Point) -> Group | None:
     seg = m.segment_rows[y][x]
     if seg == st.segment:
         return None
-    waiting = (g for g in st.level.groups if g.segment == seg and is_final_guardian(ctx, g))
+    waiting = (g for g in st.level.groups if g.segment == seg and encounter.is_final_guardian(ctx, g))
     return next((g for g in waiting if not (g.defeated or g.peaceful)), None)
 
 
@@ -62,4 +58,5 @@ def terms(ctx: Ctx, g: Group) -> Terms:
         run=ctx.proc.running,
         walk_past=encounter.lets_party_move(g, mon),
         strikes_on_wait=not ctx.proc.reaction and encounter.initiates(ctx, g, mon),
+        stays=ctx.proc.reaction and encounter.initiates(ctx, g, mon),
     )

@@ -148,6 +148,7 @@ class Encounter:
     first_round: bool = True  # surprise only counts in the first round
     entry: tuple[int, int] = (0, 0)  # the tile the party came from: its way out
     rounds: int = 0  # rounds the meeting has lasted (a standoff ends at ``encounter.standoff_rounds``)
+    stays: bool = False  # a final guardian made up its mind at the standoff's end: it stays, keeping the way out
 
 
 @dataclass

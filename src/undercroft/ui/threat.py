@@ -17,7 +17,8 @@ from functools import lru_cache
 from typing import Final, Literal
 
 from undercroft.rules import encounter, formulas, parley
-from undercroft.rules.actions import Run, Talk
+from undercroft.rules.actions import Run, Talk, Wait
+from undercroft.rules.encounter import Otherwise, WaitOutcome
 from undercroft.rules.finale import Terms
 from undercroft.rules.game import Game
 from undercroft.rules.names import The
@@ -217,6 +218,9 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
         bribe = chances.best_bribe(game, g)
         if bribe is not None:
             out["bribe"] = f"{pct(bribe[1])} at {bribe[0]}"
+        o = game.wait_outcome(g)
+        if o is not None and game.legal(Wait()):
+            out["wait"] = wait_words(o)
     elif st.mode == Mode.CHASE and st.pursuit is not None:
         if st.pursuit.chaser == Side.MONSTERS and game.legal(Run()):
             out["run"] = pct(chances.escape_chance(game, g))  # the chase played out: it catches you, or not
@@ -234,11 +238,36 @@ def run_chance(game: Game, g: Group) -> str:
     return f"{pct(away)}, {chances.left_behind(game, g).words()}" if away > 0 else pct(away)
 
 
+_GIVES: Final[dict[Otherwise, str]] = {"leaves": "it goes its way", "lets_be": "it lets you be", "stays": "it stays"}
+
+
+def wait_words(o: WaitOutcome) -> str:
+    """What a Wait brings (:func:`undercroft.rules.encounter.wait_outcome`), as the wait choice's label ends:
+    "50% it attacks", "it goes its way", "3 rounds, then 50% it attacks, else it goes its way", "it stays"."""
+
+    def otherwise(x: Otherwise) -> str:
+        return "" if x == "stays" else f", else {_GIVES[x]}"
+
+    if o.unaware and o.attacks == 0:
+        return "nothing, it is unaware"
+    if o.attacks >= 1 - EXACT:
+        return "it attacks"
+    if o.attacks > 0:
+        return f"{pct(o.attacks)} it attacks{otherwise(o.otherwise)}"
+    if o.otherwise != "stays":
+        return _GIVES[o.otherwise]
+    if o.rounds > 1 and (o.then > 0 or o.then_otherwise != "stays"):  # nothing now; it makes up its mind later
+        then = f"{pct(o.then)} it attacks{otherwise(o.then_otherwise)}" if o.then > 0 else _GIVES[o.then_otherwise]
+        return f"{o.rounds} rounds, then {then}"
+    return "it stays"
+
+
 def finale_short(t: Terms) -> str:
     """The encounter panel's line on a final guardian: what will not work against it ("" when everything may)."""
-    wont = [w for w, ok in (("no words", t.talk), ("no bribes", t.bribe), ("no running", t.run)) if not ok]
-    wait = "; waiting lets it strike first" if t.strikes_on_wait else ""
-    return f"A final guardian: {', '.join(wont)}{wait}." if wont else ""
+    wont = ", ".join(w for w, ok in (("no words", t.talk), ("no bribes", t.bribe), ("no running", t.run)) if not ok)
+    wait = "waiting lets it strike first" if t.strikes_on_wait else "waiting will not move it" if t.stays else ""
+    told = "; ".join(x for x in (wont, wait) if x)
+    return f"A final guardian: {told}." if told else ""
 
 
 def finale_lines(game: Game, t: Terms) -> list[str]:
@@ -253,6 +282,8 @@ def finale_lines(game: Game, t: Terms) -> list[str]:
         wont.append("it takes no bribe")
     if not t.run:
         wont.append("there is no running from it")
+    if t.stays:
+        wont.append("waiting will not move it: it keeps the way out")
     if wont:
         out.append(("What will not work: " + "; ".join(wont)) + ".")
     will = []

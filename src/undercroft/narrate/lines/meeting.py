@@ -77,6 +77,12 @@ def _e_standoff(nar: Words, e: ev.Standoff) -> str:
     )
 
 
+@line(ev.Guards)
+def _e_guards(nar: Words, e: ev.Guards) -> str:
+    name, _ = nar.group(e.monster, e.count)
+    return f"{The(name)} will not leave the way out."
+
+
 @line(ev.Attacks)
 def _e_attacks(nar: Words, e: ev.Attacks) -> str:
     name, many = nar.group(e.monster, e.count)

@@ -84,6 +84,11 @@ class Standoff(AboutGroup):
 
 
 @event
+class Guards(AboutGroup):
+    type: ClassVar[str] = "guards"
+
+
+@event
 class Attacks(AboutGroup):
     type: ClassVar[str] = "attacks"
 

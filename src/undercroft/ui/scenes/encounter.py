@@ -26,7 +26,7 @@ from undercroft.rules.refusals import Code
 from undercroft.rules.state import Group
 from undercroft.rules.types import Mode
 from undercroft.sim import chances
-from undercroft.ui import render, threat
+from undercroft.ui import keymap, render, threat
 from undercroft.ui.keymap import WALK
 from undercroft.ui.layout import Layout, Rect
 from undercroft.ui.render import DIM, FAINT, RGB, TEXT, TITLE
@@ -265,9 +265,15 @@ class EncounterScene(GameScene):
         listed = self.choices()
         shown = threat.way_chances(game, g) if g is not None else {}
         col = (w - 4) // 2
-        # compact: two columns; the bribe on a row of its own, and the run where what it leaves behind ("100%,
-        # stays") would not fit its column: the panel never drops what running leaves on the floor
+        # what a wait brings ("Wait: 50% it attacks"), whole: on as many rows as it takes
+        wait = f"Wait: {shown['wait']}" if "wait" in shown else "Wait"
+        wait_rows = len(render.wrap(wait, w - 4 - len(keymap.key_for(self.key_mode(), "wait")) - 3))
+        wait_rows = wait_rows if any(c[0] == "wait" for c in listed) else 1
+        # compact: two columns; the bribe on a row of its own, and the run and the wait where what they say (what
+        # running leaves behind: "100%, stays"; what a wait brings) would not fit its column: the panel never
+        # drops either
         across = {"bribe"} | ({"run"} if len(f"Run... {shown.get('run', '')}") > col - 4 else set())
+        across |= {"wait"} if len(wait) > col - 4 else set()
         paired = [c[0] for c in listed if c[0] not in across]
         half = (len(paired) + 1) // 2
         known = self.run_beyond()  # (one door: r runs at once, so the run choice says what waits there)
@@ -278,7 +284,7 @@ class EncounterScene(GameScene):
         walking = self.walking_line(g)
         walk_rows = len(render.wrap(walking[0], w - 4)) if walking else 0
         for compact, tier in ways:
-            choices = half + (len(listed) - len(paired)) if compact else len(listed) + beyond_rows
+            choices = (half + (len(listed) - len(paired)) if compact else len(listed) + beyond_rows) + wait_rows - 1
             # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
             room = max(3, bottom - y - (2 + choices + int(stairs) + walk_rows + 1 + refusal))
             info = tiers[tier]
@@ -291,13 +297,16 @@ class EncounterScene(GameScene):
         # compact: two columns, and the rows across both below them (the bribe's chance and its sum: "67% at 100")
         below = 0  # rows taken by a choice on more than one (the run's, with what waits beyond its door)
         wides = [c[0] for c in listed if c[0] not in paired]
+        below_wide = {c: sum(wait_rows - 1 for d in wides[: wides.index(c)] if d == "wait") for c in wides}
         for i, (command, label, action) in enumerate(listed):
             wide = not compact or command in across
             if command == "run":
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
             if command == "drink":
                 label = self.drink_label((w - 4 if wide else col) - 4)
-            if command in shown:
+            if command == "wait":
+                label = wait
+            elif command in shown:
                 label = with_chance(label, shown[command], (w - 4 if wide else col) - 4)
             if command == "run" and known:
                 told = f"{label}: {known}"
@@ -307,7 +316,8 @@ class EncounterScene(GameScene):
             if not compact:
                 below += self.choice(console, x + 2, y + i + below, command, label, live, w - 4, wrap=True) - 1
             elif command in across:
-                self.choice(console, x + 2, y + half + wides.index(command), command, label, live, w - 4)
+                row = y + half + wides.index(command) + below_wide[command]
+                self.choice(console, x + 2, row, command, label, live, w - 4, wrap=command == "wait")
             else:
                 k = paired.index(command)
                 self.choice(console, x + 2 + col * (k // half), y + k % half, command, label, live, col)
