@@ -270,3 +270,12 @@ def test_at_80x24_the_wait_choice_says_what_a_wait_brings() -> None:
     st.encounter.rounds = content().rules.encounter.standoff_rounds - 1
     text = box_text(screen(Driver(stack, size=(80, 24))), "Encounter")
     assert "[w] Wait: 50% it attacks, else it lets you be" in text, text
+
+
+def test_the_wait_choice_speaks_of_a_group_as_they() -> None:
+    """Three Kobolds waited on read "it attacks, else it lets you be" at 80x24: the wait's words now agree with the
+    group met, as the other lines of the panel do ("the 3 Kobolds face you")."""
+    _, g, _, stack = meeting_of("undercroft", "kobold", 3)
+    g.reaction, g.reaction_result = 7, "uncertain"
+    text = box_text(screen(Driver(stack, size=(80, 24))), "Encounter")
+    assert "[w] Wait: 6 rounds, then 50% they attack, else they let you be" in text, text

@@ -220,7 +220,7 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
             out["bribe"] = f"{pct(bribe[1])} at {bribe[0]}"
         o = game.wait_outcome(g)
         if o is not None and game.legal(Wait()):
-            out["wait"] = wait_words(o)
+            out["wait"] = wait_words(o, many=g.count_told > 1)
     elif st.mode == Mode.CHASE and st.pursuit is not None:
         if st.pursuit.chaser == Side.MONSTERS and game.legal(Run()):
             out["run"] = pct(chances.escape_chance(game, g))  # the chase played out: it catches you, or not
@@ -238,28 +238,37 @@ def run_chance(game: Game, g: Group) -> str:
     return f"{pct(away)}, {chances.left_behind(game, g).words()}" if away > 0 else pct(away)
 
 
-_GIVES: Final[dict[Otherwise, str]] = {"leaves": "it goes its way", "lets_be": "it lets you be", "stays": "it stays"}
+_GIVES: Final[dict[Otherwise, tuple[str, str]]] = {  # (one, many)
+    "leaves": ("it goes its way", "they go their way"),
+    "lets_be": ("it lets you be", "they let you be"),
+    "stays": ("it stays", "they stay"),
+}
 
 
-def wait_words(o: WaitOutcome) -> str:
+def wait_words(o: WaitOutcome, many: bool = False) -> str:
     """What a Wait brings (:func:`undercroft.rules.encounter.wait_outcome`), as the wait choice's label ends:
-    "50% it attacks", "it goes its way", "3 rounds, then 50% it attacks, else it goes its way", "it stays"."""
+    "50% it attacks", "it goes its way", "3 rounds, then 50% it attacks, else it goes its way", "it stays"; of a
+    group of several (``many``), "they attack", "they go their way"."""
+    attack, unaware = ("they attack", "they are unaware") if many else ("it attacks", "it is unaware")
+
+    def gives(x: Otherwise) -> str:
+        return _GIVES[x][many]
 
     def otherwise(x: Otherwise) -> str:
-        return "" if x == "stays" else f", else {_GIVES[x]}"
+        return "" if x == "stays" else f", else {gives(x)}"
 
     if o.unaware and o.attacks == 0:
-        return "nothing, it is unaware"
+        return f"nothing, {unaware}"
     if o.attacks >= 1 - EXACT:
-        return "it attacks"
+        return attack
     if o.attacks > 0:
-        return f"{pct(o.attacks)} it attacks{otherwise(o.otherwise)}"
+        return f"{pct(o.attacks)} {attack}{otherwise(o.otherwise)}"
     if o.otherwise != "stays":
-        return _GIVES[o.otherwise]
+        return gives(o.otherwise)
     if o.rounds > 1 and (o.then > 0 or o.then_otherwise != "stays"):  # nothing now; it makes up its mind later
-        then = f"{pct(o.then)} it attacks{otherwise(o.then_otherwise)}" if o.then > 0 else _GIVES[o.then_otherwise]
+        then = f"{pct(o.then)} {attack}{otherwise(o.then_otherwise)}" if o.then > 0 else gives(o.then_otherwise)
         return f"{o.rounds} rounds, then {then}"
-    return "it stays"
+    return gives("stays")
 
 
 def finale_short(t: Terms) -> str:
