@@ -148,6 +148,25 @@ def test_submerged_hidden_then_attacks_from_behind_pursues_and_ignores_food() ->
     # (food on its way: tests/test_chase_map.py, on a map drawn for it)
 
 
+@pytest.mark.clause("001-small-6", "001-order-3")
+def test_in_warden_the_risen_drowner_strikes_once_before_the_delver_chooses() -> None:
+    # 001 has no surprise: it comes up behind the delver and strikes first, then the sides alternate (a natural
+    # 20, 6 of the 12 HP: the most one blow takes). The dice scripted are exactly the step's: a second blow would
+    # ask for a die that is not there.
+    game = make_game("warden", 2, dice=ScriptedDice())  # (a map whose room has a second way out)
+    assert not game.proc.surprise
+    g, _ = meet(game, "cistern_drowner")
+    st = game.state
+    ev = walk_out_past(game, 20)
+    assert kinds(ev)[:3] == ["move", "reveal", "combat"] and not g.hidden
+    assert not one(ev, evt.Combat).free_round and not of(ev, evt.SurprisedSkip)
+    (blow,) = attacks(ev)
+    assert blow.attacker_side == "monsters" and blow.critical and st.party[0].hp == 12 - 6
+    assert st.mode == "combat" and st.combat is not None and st.combat.party_turn  # the delver's choice now
+    ev = act(game, Attack(0), 1, 1)  # the delver misses, and only then does it strike again (and misses)
+    assert [a.attacker_side for a in attacks(ev)] == ["party", "monsters"] and st.party[0].hp == 6
+
+
 @pytest.mark.clause("001-small-6")
 def test_submerged_stays_down_when_the_party_steps_back_out_the_way_it_came() -> None:
     game = make_game("undercroft", dice=ScriptedDice())

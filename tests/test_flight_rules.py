@@ -137,14 +137,14 @@ def test_a_monster_that_attacked_at_once_pursues_a_faster_party_from_the_fight()
 
 
 def drowner_fight(ruleset: str, seed: int = 1) -> Game:
-    """Meet the Cistern Drowner (under the water) and walk out past it: it rises and misses (a 1) in its free round,
-    and again (quicker than the delver) in round 2."""
+    """Meet the Cistern Drowner (under the water) and walk out past it: it rises and misses (a 1); with surprise
+    (undercroft) that was its free round, and it misses again (quicker than the delver) in round 2."""
     game = make_game(ruleset, seed, dice=ScriptedDice())
     g, _ = meet(game, "cistern_drowner")  # no die: it is hidden
     mon = game.monster_of(g)
     assert Behaviour.SUBMERGED in mon.behaviours and mon.pursues
     st = game.state
-    walk_out_past(game, 1, 1)
+    walk_out_past(game, *((1, 1) if game.proc.surprise else (1,)))
     assert st.mode == "combat" and st.combat is not None and st.combat.party_turn
     return game
 

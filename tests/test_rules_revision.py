@@ -25,8 +25,8 @@ PLAY_DIGESTS = {
     3: "c87bda605d3477424e37b4f00ce699b8",  # the second half's data: deep packs, new guardians, scarcer potions
     4: "f2ec72293aee9477472e8aac682a6fee",  # a rest deep down draws from deeper; sure fights fought
     5: "f2ec72293aee9477472e8aac682a6fee",  # floors 4-8 (the goldens, 300 actions, stay above them): see CHANGELOG
-    6: "f145b2fec9e239cdd5c440469a9e93fc",  # a standoff's end is a roll; final guardians keep the way out (the
-    # goldens' moves are the same: the meeting's state digest holds whether a guardian has made up its mind)
+    6: "ff15483ed13ee1e8b6ad35aa435fc2e9",  # a standoff's end is a roll; final guardians keep the way out (the
+    # meeting's state digest holds whether a guardian has made up its mind); warden: a risen drowner strikes once
 }
 
 

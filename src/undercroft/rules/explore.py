@@ -41,7 +41,7 @@ from undercroft.rules.events import Event
 from undercroft.rules.levels import guardian_fates, make_level
 from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.state import Encounter, Group
-from undercroft.rules.types import Behaviour, FreeRound, Mode, Origin
+from undercroft.rules.types import Behaviour, FreeRound, Mode, Origin, Side
 
 
 def move(ctx: Ctx, dx: int, dy: int, events: list[Event]) -> None:
@@ -131,9 +131,13 @@ def leave_segment(ctx: Ctx, old: int, events: list[Event]) -> None:
             g.segment = int(st.level.map.segment_of[g.pos[1], g.pos[0]])
             g.met = True
             events.append(ev.Reveal(group=g.id, monster=g.monster, count=g.count_told))
-            # It rose behind the party (on the tile it just left): the way out is onward, not back past it.
+            # It rose behind the party (on the tile it just left): the way out is onward, not back past it. It
+            # strikes first; where the rules have surprise (003) the party is surprised and loses round 1 (a
+            # quicker monster then strikes again, by AGILITY, before the party acts); where they do not (001's
+            # fight as written) it strikes once, then the sides alternate.
             st.encounter = Encounter(g.id, entry=st.pos)
-            combat.start(ctx, g, events, free_round=FreeRound.MONSTERS)
+            free = FreeRound.MONSTERS if ctx.proc.surprise else FreeRound.NONE
+            combat.start(ctx, g, events, Side.MONSTERS, free)
             return
         if Behaviour.PASSIVE in mon.behaviours and not g.peaceful and st.pos != st.segment_entry:
             # It "only objects to being walked past" (001): one strike, from the first of them. It is
