@@ -210,3 +210,61 @@ def test_a_rest_stopped_by_the_still_water_says_why() -> None:
         "Your rest is broken after 2 turns: the water is still, and something may lie under it.",
     ]
     assert session.game.state.party[0].hp < session.game.state.party[0].max_hp  # not rested: it stopped
+
+
+def ran_from_on_the_only_way(game: Game) -> tuple[int, int]:
+    """An Orc the party ran from, standing where every known way to the stairs passes it (beside or through it)."""
+    lv = game.state.level
+    lv.explored[...] = True
+    goal = lv.map.stairs
+    way = travel.path(game, goal, travel.BOLD)
+    for x, y in way[2:-2]:
+        g = game.add_group("orc", 1, pos=(x, y))
+        g.met, g.pursuit_rolled = True, True  # the party ran from it
+        g.segment = int(lv.map.segment_of[y, x])
+        if not travel.path(game, goal) and travel.path(game, goal, least=travel.RECKLESS):
+            return x, y
+        lv.groups.remove(g)
+    raise AssertionError("no choke point on the way to the stairs")
+
+
+def test_travel_past_a_group_run_from_says_so_and_goes_anyway_when_asked_again() -> None:
+    """The play test's ``>`` said "You know of no way to the stairs from here." when the way passed the Kobolds run
+    from, and offered nothing: it says the way passes them, and ``>`` again walks it (ordinary moves) to meet them."""
+    session = hurt_session(99)
+    game = session.game
+    game.state.party[0].hp = game.state.party[0].max_hp
+    ran_from_on_the_only_way(game)
+    scene = ExploreScene(session)
+    stack = SceneStack([scene])
+    pos = game.state.pos
+    press(stack, KeySym.PERIOD, mod=Modifier.LSHIFT)
+    said = "The way to the stairs passes the Orc you ran from (> again: go anyway)."
+    assert session.log.lines[-1][0] == said and said in screen(stack).replace("\n", "")
+    assert game.state.pos == pos
+    for _ in range(10):
+        if session.mode != Mode.EXPLORE:
+            break
+        press(stack, KeySym.PERIOD, mod=Modifier.LSHIFT)
+        walk_out(stack, scene)
+    assert session.mode == Mode.ENCOUNTER and game.state.pos != pos
+
+
+def test_explore_past_a_group_run_from_says_so_and_goes_anyway_when_asked_again() -> None:
+    """The play test's ``x`` said "Nothing more to explore that keeps clear of the Kobolds you ran from." forty
+    times: it offers to go past them, as it does past a monster left behind."""
+    session = hurt_session(99)
+    game = session.game
+    game.state.party[0].hp = game.state.party[0].max_hp
+    ran_from_on_the_only_way(game)
+    scene = ExploreScene(session)
+    stack = SceneStack([scene])
+    said = "Nothing more to explore without going past the Orc you ran from (x again: go anyway)."
+    told = False
+    for _ in range(40):
+        if session.mode != Mode.EXPLORE:
+            break
+        press(stack, KeySym.X)
+        walk_out(stack, scene)
+        told = told or session.log.lines[-1][0] == said
+    assert told and session.mode == Mode.ENCOUNTER

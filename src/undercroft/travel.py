@@ -5,8 +5,9 @@ in sight) and says which ``Move(dx, dy)`` comes next; the front end sends it thr
 key press, so a recording of a travelled game holds only ordinary moves. Deterministic: the same state gives the
 same step (ties broken in the fixed order of :data:`STEPS8`). The walk only uses known (explored) floor and never
 a tile where a group in sight stands (other than a peaceful one, which steps aside), and never goes through or
-beside a group the party ran from while it knows the group is there (:func:`ran_from`), however bold. A
-breadth-first flood in eight directions over numpy arrays (no ``tcod.path``).
+beside a group the party ran from while it knows the group is there (:func:`ran_from`), unless the player asks
+for it (a walk that can only go past such a group says so and goes anyway when asked again). A breadth-first flood
+in eight directions over numpy arrays (no ``tcod.path``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ UNREACHED = -1
 
 # How careful a walk is: BOLD goes anywhere known (walking into a monster meets it) but through or beside a group
 # the party ran from; PLAIN goes round the monsters in sight; WARY also keeps out of the rooms and corridors where
-# monsters met and left alone wait. RECKLESS goes anywhere known, past a group run from too: never a walk of the
-# player's (no key asks for it), only the novice bot's last resort, as a player walks on by hand.
+# monsters met and left alone wait. RECKLESS goes anywhere known, past a group run from too: a walk of the player's
+# only when asked again after being told the way passes that group; the novice bot's last resort.
 RECKLESS, BOLD, PLAIN, WARY = -1, 0, 1, 2
 
 
@@ -106,11 +107,11 @@ def flood(walk: BoolArray, origin: Point) -> Steps:
     return floods.flood8(walk, origin)
 
 
-def path(game: Game, goal: Point, caution: int = WARY) -> list[Point]:
+def path(game: Game, goal: Point, caution: int = WARY, least: int = BOLD) -> list[Point]:
     """The tiles of a shortest known walk from the party to ``goal``, the party's own tile left out ([] when the
     party is there or there is no known way): as careful as ``caution`` allows, less only where there is no other
-    way (the last resort walks into a monster, which stops the walk)."""
-    for c in range(caution, min(caution, BOLD) - 1, -1):  # (never down to RECKLESS unless asked for it)
+    way, down to ``least`` (the last resort walks into a monster, which stops the walk)."""
+    for c in range(caution, min(caution, least) - 1, -1):  # (never down to RECKLESS unless asked for it)
         p = _path(game, goal, known_walk(game, c))
         if p:
             return p
@@ -139,9 +140,9 @@ def _path(game: Game, goal: Point, walk: BoolArray) -> list[Point]:
     return out
 
 
-def step_toward(game: Game, goal: Point, caution: int = WARY) -> Move | None:
-    """The next step of the walk to ``goal`` (None: there already, or no known way)."""
-    p = path(game, goal, caution)
+def step_toward(game: Game, goal: Point, caution: int = WARY, least: int = BOLD) -> Move | None:
+    """The next step of the walk to ``goal`` (None: there already, or no known way; ``least`` as :func:`path`)."""
+    p = path(game, goal, caution, least)
     if not p:
         return None
     x, y = game.state.pos

@@ -50,6 +50,7 @@ class Trip:
     hp: tuple[int, ...]
     seen: frozenset[int]  # the groups in sight at the last step
     caution: int = travel.WARY  # BOLD: past the monsters left behind, or into one in the way
+    least: int = travel.BOLD  # RECKLESS: past a group run from too (the player asked to go anyway)
     rest: bool = False  # resting until healed (no goal): one Rest a tick
     turns: int = 0  # the turns of rest taken so far
 
@@ -80,7 +81,10 @@ class ExploreScene(GameScene):
     def __init__(self, session: Session) -> None:
         super().__init__(session)
         self.trip: Trip | None = None
-        self.insist = False  # auto-explore stopped short of the monsters left behind: x again goes past them
+        # auto-explore stopped short of the monsters left behind (BOLD) or of a group run from (RECKLESS): the
+        # caution of the next x, which goes past them (None: as careful as ever)
+        self.insist: int | None = None
+        self.past: Point | None = None  # a walk there was told it passes a group run from: again goes anyway
         self.track: Track | None = None
         self.stalled: frozenset[Point] = frozenset()  # places auto-explore stopped short of: x aims elsewhere
         self.low_ok = False  # a walk refused for low HP: the next one goes anyway (until the next action)
@@ -109,17 +113,19 @@ class ExploreScene(GameScene):
             self.trip = None  # any key (or click) stops a walk, and does nothing else
             return None
         if isinstance(event, tcod.event.MouseButtonDown):
-            self.insist = False
+            self.insist = None
         return super().on_event(event)
 
     def act(self, action: Action) -> Transition | None:
         self.track, self.stalled = None, frozenset()  # an action of the player's own: the walks start afresh
-        self.low_ok = False
+        self.low_ok, self.past = False, None
         return super().act(action)
 
     def run(self, command: str, key: str) -> Transition | None:
         if command != "explore":
-            self.insist = False  # x again (and only x) goes past the monsters left behind
+            self.insist = None  # x again (and only x) goes past the monsters left behind
+        if command not in ("stairs", "look"):
+            self.past = None  # > again (or the same place chosen again) goes past a group run from
         return super().run(command, key)
 
     def on_click(self, event: tcod.event.MouseButtonDown) -> Transition | None:
@@ -163,10 +169,7 @@ class ExploreScene(GameScene):
             return None
         if game.legal(Descend()) or stairs is None or stairs == game.state.pos:
             return self.act(Descend())  # taken, or the engine says why not
-        if not travel.path(game, stairs):
-            self.session.log.add(f"You know of no way to the {'way out' if final else 'stairs'} from here.", "refused")
-            return None
-        return self.start(stairs)
+        return self.start(stairs, where=f"to the {'way out' if final else 'stairs'}")
 
     def travel_to(self, goal: Point) -> Transition | None:
         """A walk to a known tile chosen with the look cursor (Enter)."""
@@ -175,32 +178,34 @@ class ExploreScene(GameScene):
             return None
         return self.start(goal)
 
-    def start(self, goal: Point | None, *, explore: bool = False) -> Transition | None:
+    def start(self, goal: Point | None, *, explore: bool = False, where: str = "") -> Transition | None:
         """Begin a walk; its first step is taken at once, the others one a tick. Not with a character's hit points
         under the share the player set (:attr:`Session.stop_hp`, in the pause menu): it says so, and the next
-        walk goes anyway."""
+        walk goes anyway. A walk ``where`` (``>``: "to the stairs"; "" a place) whose only known way passes a group
+        the party ran from says so, and goes past it when asked again."""
         game = self.session.game
         low = self.low_hp()
         if low and not self.low_ok:
             self.low_ok = True
             self.session.log.add(f"You stop: {low} (again: go anyway).", "refused")
             return None
-        self.trip = Trip(
-            goal,
-            explore,
-            tuple(m.hp for m in game.state.party),
-            travel.visible_groups(game),
-            travel.BOLD if explore and self.insist else travel.WARY,
-        )
-        self.insist = False
+        caution = self.insist if explore and self.insist is not None else travel.WARY
+        least = travel.RECKLESS if caution == travel.RECKLESS else travel.BOLD
+        self.insist = None
         if not explore and goal is not None and not travel.path(game, goal):
-            self.trip = None
             ran = travel.ran_from_text(game)
-            self.session.log.add(
-                f"You know of no way there that keeps clear of {ran}." if ran else "You know of no way there.",
-                "refused",
-            )
-            return None
+            if not (ran and travel.path(game, goal, least=travel.RECKLESS)):
+                self.session.log.add(f"You know of no way {where or 'there'} from here.", "refused")
+                return None
+            if self.past != goal:
+                self.past = goal
+                again = "> again" if where else "again"
+                self.session.log.add(f"The way {where or 'there'} passes {ran} ({again}: go anyway).", "refused")
+                return None
+            least = travel.RECKLESS
+        self.trip = Trip(
+            goal, explore, tuple(m.hp for m in game.state.party), travel.visible_groups(game), caution, least
+        )
         return self.travel_step()
 
     def travel_step(self) -> Transition | None:
@@ -223,7 +228,7 @@ class ExploreScene(GameScene):
                 self.session.log.add(self.explored_text())
                 return None
         assert trip.goal is not None
-        move = travel.step_toward(game, trip.goal, trip.caution)
+        move = travel.step_toward(game, trip.goal, trip.caution, trip.least)
         if move is None:
             self.trip = None
             return None
@@ -267,7 +272,7 @@ class ExploreScene(GameScene):
     def steps_left(self, trip: Trip) -> int:
         """The steps of the known way from the party to the trip's place (0 there)."""
         assert trip.goal is not None
-        return len(travel.path(self.session.game, trip.goal, trip.caution))
+        return len(travel.path(self.session.game, trip.goal, trip.caution, trip.least))
 
     def rest_once(self) -> Transition | None:
         """``z``: one turn of rest. Where a wanderer may come, the first ``z`` only tells how likely one is each
@@ -421,11 +426,12 @@ class ExploreScene(GameScene):
         stairs = travel.stairs(game)
         bold = travel.explore_target(game, caution=travel.BOLD)
         if bold is not None:
-            self.insist = True
+            self.insist = travel.BOLD
             return f"Nothing more to explore without going past {gone_past(game, bold)} (x again: go anyway)."
         ran = travel.ran_from_text(game)
-        if ran and travel.targets(game).any():
-            return f"Nothing more to explore that keeps clear of {ran}."
+        if ran and travel.explore_target(game, caution=travel.RECKLESS) is not None:
+            self.insist = travel.RECKLESS
+            return f"Nothing more to explore without going past {ran} (x again: go anyway)."
         if stairs is None:
             return "Explored. No stairs are known on this level."
         px, py = game.state.pos
