@@ -74,6 +74,20 @@ def test_a_ware_sold_out_stays_on_the_list_and_says_so() -> None:
     )  # (its own)
 
 
+def test_a_sold_out_ware_dearer_than_a_third_says_sold_out_and_asks_nothing() -> None:
+    """The play test's Elixir, sold: Enter offered "Buy it (383 gold left)", which then said the merchant had none."""
+    session, stack = at_the_merchant(gold=1000)
+    st = session.game.state
+    for _ in range(st.wares["healing_potion"]):
+        press(stack, KeySym.RETURN)
+    st.gold = 100  # the potion's 50 is more than a third of it: a ware in stock would ask first
+    press(stack, KeySym.RETURN)
+    text = screen(stack)
+    assert "Buy?" not in text and "Buy it" not in text
+    assert "The merchant has no Healing Potion left." in " ".join(panel_text(text, session).split())
+    assert st.gold == 100
+
+
 def test_a_ware_too_dear_says_why_and_a_click_buys() -> None:
     session, stack = at_the_merchant(gold=25)
     press(stack, KeySym.RETURN)

@@ -104,7 +104,8 @@ class ShopScene(GameScene):
         return layout.panel(self.panel_right())
 
     def buy(self, ware: int) -> Transition | None:
-        """Buy ``ware``; one that costs more than :data:`DEAR` of the purse asks first."""
+        """Buy ``ware``; one that costs more than :data:`DEAR` of the purse asks first, unless it cannot be bought
+        (sold out, too dear: the engine says why at once, never behind a confirmation)."""
         wares = self.wares()
         if not wares:
             return None
@@ -112,8 +113,9 @@ class ShopScene(GameScene):
         it = self.session.content.items[wares[self.cursor]]
         number = items.item_number(self.session.content, wares[self.cursor])
         gold, price = self.session.game.state.gold, it.price or 0
-        if not (price <= gold and price * DEAR > gold):
-            return self.act(Buy(number))  # (one the party cannot pay for: the engine says why)
+        stock = self.session.game.state.wares.get(wares[self.cursor], 0)
+        if not (stock and price <= gold and price * DEAR > gold):
+            return self.act(Buy(number))  # (one the party cannot buy: the engine says why)
         ask = f"The {it.name} costs {price} gold: more than a third of your {gold}."
         options = [("", f"Buy it ({gold - price} gold left)"), ("", "Keep the gold")]
         return Push(ChoiceScene("Buy?", [ask], options, lambda i: self.act(Buy(number)) if i == 0 else None))
