@@ -670,3 +670,19 @@ def test_a_creature_the_words_call_he_or_she_is_not_it() -> None:
     assert (
         n.text(sample({"type": "leave", "group": 2, "count": 2, "monster": "ogre"})) == "The Ogres stay where they are."
     )
+
+
+def test_one_creature_of_a_monster_whose_name_names_several_is_named_as_one() -> None:
+    """The play test's "Sump Leeches is dead." and "Sump Leeches #1 misses.": one leech is a Sump Leech."""
+    nar = Narrator(content(), "undercroft")
+    leeches = next(mid for mid, m in content().monsters.items() if m.name == "Sump Leeches")
+    kill = {"type": "kill", "group": 1, "index": 1, "monster": leeches}
+    assert nar.text(sample({**kill, "count": 3})) == "Sump Leech #2 is dead."
+    assert nar.text(sample({**kill, "index": 0, "count": 1})) == "Sump Leech is dead."
+    swing = {"type": "attack", "attacker": leeches, "attacker_index": 0, "count": 4, "hit": False}
+    assert nar.text(sample(swing)) == "Sump Leech #1 misses."
+    heal = {"type": "regenerate", "group": 1, "monster": leeches, "index": 2, "count": 3, "hp": 3}
+    assert nar.text(sample(heal)) == "Sump Leech #3 closes up. Sump Leech #3 at 3."
+    won = {"type": "victory", "group": 1, "monster": leeches, "count": 1, "gold": 0}
+    assert nar.text(sample(won)).startswith("The Sump Leech is defeated.")
+    assert nar.text(sample({**won, "count": 3})).startswith("The Sump Leeches are defeated.")

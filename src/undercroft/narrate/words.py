@@ -12,7 +12,7 @@ from typing import Any
 
 from undercroft.content import Content
 from undercroft.content.schema import TimeRules
-from undercroft.rules.names import group_name, the
+from undercroft.rules.names import group_name, one_name, the
 
 PRONOUNS: dict[str, tuple[str, str]] = {"it": ("it", "its"), "he": ("he", "his"), "she": ("she", "her")}
 
@@ -77,8 +77,9 @@ class Words:
         return PRONOUNS[m.pronoun if m is not None else "it"]
 
     def creature(self, monster_id: str, index: int, count: int) -> str:
-        """One creature of a group: "Ghoul", or "Ghoul #2" in a group of several."""
-        name = self.monster(monster_id)
+        """One creature of a group: "Ghoul", or "Ghoul #2" in a group of several; one of a monster whose name
+        names several by its one name ("Sump Leech #2", never "Sump Leeches #2")."""
+        name = one_name(self.monster(monster_id))
         return name if count == 1 else f"{name} #{index + 1}"
 
     def table_name(self, table_id: str) -> str:

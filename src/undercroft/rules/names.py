@@ -60,7 +60,8 @@ def plural_name(name: str, plural: str | None = None) -> str:
 
 
 def group_name(name: str, plural: str | None, count: int) -> tuple[str, bool]:
-    """How a group of ``count`` of a monster is named (its :func:`plural_name` for several), and whether it is
-    several (for the words that agree with it: "does" / "do")."""
+    """How a group of ``count`` of a monster is named (its :func:`plural_name` for several, its :func:`one_name`
+    for one: "the Sump Leech is defeated"), and whether it is several (for the words that agree with it: "does" /
+    "do")."""
     many = count > 1
-    return (plural_name(name, plural) if many else name), many
+    return (plural_name(name, plural) if many else one_name(name)), many

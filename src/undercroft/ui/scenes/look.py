@@ -20,6 +20,7 @@ import tcod.event
 
 from undercroft.rules import dungeon
 from undercroft.rules.levelmap import Point
+from undercroft.rules.names import one_name
 from undercroft.rules.state import Group
 from undercroft.sim.odds import PARTY, Odds, fight_odds, someone_falls
 from undercroft.ui import keymap, render, threat
@@ -132,7 +133,8 @@ def describe_lines(
     mon = game.monster_of(g)
     colour = render.hex_rgb(mon.colour)
     of = f", {i + 1} of {len(g.hp)}" if len(g.hp) > 1 else ""
-    head = f"{session.narrator.monster(g.monster)}{of}: HP {g.hp[i]}/{g.max_hp}, {render.distance_text(game, g)} away."
+    name = one_name(session.narrator.monster(g.monster))  # ("Sump Leech, 2 of 4")
+    head = f"{name}{of}: HP {g.hp[i]}/{g.max_hp}, {render.distance_text(game, g)} away."
     out: list[tuple[str, RGB]] = [(head, colour)]
     if seen.count > 1:
         out.append((f"{seen.count} of them stand on this tile (the map shows their number).", TEXT))
