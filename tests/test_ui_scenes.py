@@ -514,3 +514,16 @@ def test_on_the_last_level_the_stairs_key_speaks_of_the_way_out() -> None:
     press(stack, KeySym.PERIOD, mod=Modifier.LSHIFT)
     text = " ".join(screen(stack).split())
     assert "You have not found the way out of this level yet." in text and game.state.turn == turn
+
+
+def test_the_stairs_key_in_a_fight_says_why_not() -> None:
+    """The play test's ``>`` in a fight beside the stairs did nothing and said nothing: the refusal row says why."""
+    session, dice = forced()
+    stack = meet(session, dice, "goblin")
+    press(stack, KeySym.F)
+    assert names(stack) == ["ExploreScene", "CombatScene"]
+    turn = session.game.state.turn
+    press(stack, KeySym.PERIOD, mod=Modifier.LSHIFT)
+    text = " ".join(panel_text(screen(stack), session).split())
+    assert "Not now: You cannot go down in a fight." in text
+    assert session.game.state.turn == turn and names(stack) == ["ExploreScene", "CombatScene"]

@@ -380,6 +380,12 @@ FIGHT = KeyMode(
         Bind("drink", ("q",), "drink (it takes your action)"),
         Bind("wait", ("w",), "hold back"),
         Bind(
+            "stairs",
+            (">",),
+            "(no stairs in a fight: the panel says why)",
+            doc="no going down in a fight (the panel says why, and no turn passes): running is `r`",
+        ),
+        Bind(
             "run",
             ("r",),
             "run through a door, as in an encounter",
@@ -414,6 +420,12 @@ PURSUED = KeyMode(
         Bind("oil", ("o",), "throw burning oil behind you"),
         Bind("fight", ("f",), "turn and fight"),
         Bind("drink", ("q",), "drink"),
+        Bind(
+            "stairs",
+            (">",),
+            "(no stairs while chased: the panel says why)",
+            doc="no going down while chased (the panel says why, and no turn passes)",
+        ),
         *_common(),
         _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
     ),
@@ -435,6 +447,12 @@ CHASE = KeyMode(
         Bind("run", ("r",), "run on after it"),
         Bind("wait", ("w",), "let it go"),
         Bind("drink", ("q",), "drink"),
+        Bind(
+            "stairs",
+            (">",),
+            "(no stairs while giving chase: the panel says why)",
+            doc="no going down while giving chase (the panel says why, and no turn passes)",
+        ),
         *_common(),
         _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
     ),

@@ -6,7 +6,7 @@ import tcod.console
 import tcod.event
 
 from undercroft.narrate import plural
-from undercroft.rules.actions import Action, Drink, DropFood, DropTreasure, Fight, Run, ThrowOil, Wait
+from undercroft.rules.actions import Action, Descend, Drink, DropFood, DropTreasure, Fight, Run, ThrowOil, Wait
 from undercroft.rules.names import The, group_name, the
 from undercroft.rules.refusals import Code
 from undercroft.rules.types import Mode, Side
@@ -67,6 +67,8 @@ class ChaseScene(GameScene):
         out["walk"] = self.no_walking(
             f"you are chasing {self.chased()}: r runs on." if self.chasing() else "you are running: r keeps running."
         )
+        # (refused: the engine says why on the refusal row; giving chase, the walking keys' words)
+        out["stairs"] = out["walk"] if self.chasing() else self.taker(Descend())
         return out
 
     def on_draw(self, console: tcod.console.Console) -> None:

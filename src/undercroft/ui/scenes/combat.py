@@ -5,7 +5,7 @@ from __future__ import annotations
 import tcod.console
 import tcod.event
 
-from undercroft.rules.actions import Action, Attack, Drink, Run, ThrowOil, Wait
+from undercroft.rules.actions import Action, Attack, Descend, Drink, Run, ThrowOil, Wait
 from undercroft.rules.names import owns_article, the
 from undercroft.rules.refusals import Code
 from undercroft.rules.state import Group
@@ -64,6 +64,7 @@ class CombatScene(GameScene):
             "wait": lambda _k: self.act(Wait()),
             "run": lambda _k: self.run_away(),
             "drink": lambda _k: self.drink(),
+            "stairs": self.taker(Descend()),  # (refused: the engine says why on the refusal row)
         }
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
