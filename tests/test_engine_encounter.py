@@ -60,7 +60,7 @@ def test_distance_is_2d6_times_10_feet() -> None:
     g, _group, events = bandit(encounter_faces(distance=(2, 3)))
     dist = one(rolls(events, "distance"), evt.Roll)
     assert dist.dice == "2d6x10" and dist.faces == [2, 3] and dist.multiplier == 10
-    assert dist.total == 50 and say(g, dist) == "Distance: 50 ft."
+    assert dist.total == 50 and say(g, dist) == "Distance rolled: 50 ft."
     assert g.state.encounter is not None and g.state.encounter.distance == 50
     assert not _group.unseen and g.state.mode == "encounter"
 

@@ -494,7 +494,10 @@ def test_the_new_lines_of_the_map_and_the_chase() -> None:
     ) == ("An Orc comes into sight, 50 ft away!")
     assert nar.lines(
         sample({"type": "placed", "group": 1, "pos": [1, 2], "distance": 40, "rolled": 50, "out_of_sight": False})
-    ) == [("On the map: 40 ft away, in sight (rolled 50 ft).", "detail")]
+    ) == [("Distance: 40 ft (rolled 50 ft).", "detail")]
+    assert nar.text(
+        sample({"type": "placed", "group": 1, "pos": [1, 2], "distance": 50, "rolled": 50, "out_of_sight": True})
+    ) == ("Distance: 50 ft, out of sight.")
     assert say(sample({"type": "close", "group": 1, "monster": "orc", "distance": 30})) == (
         "You close in on the Orc: 30 ft apart."
     )

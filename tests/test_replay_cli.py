@@ -100,7 +100,8 @@ def test_log_level_player_prints_only_the_players_lines(run: Run) -> None:
     assert not any(x.startswith(MARKS) or x.startswith(" ") for x in player)  # unmarked: nothing but the player's
     assert player == [x for x in full if not x.startswith(MARKS)]  # the same lines, in the same order
     assert "You pick up the Rations." in player and "A Hobgoblin!" in player
-    assert not {"Distance: 80 ft.", "The resident table of level 1: row 6, column 4: 1 x Ghoul."} & set(player)
+    table = "The resident table of level 1: row 6, column 4: 1 x Ghoul."
+    assert not {"Distance: 80 ft.", "Distance rolled: 80 ft.", table} & set(player)
 
 
 def test_log_level_internal_is_the_default_and_marks_every_line_below_the_players(run: Run) -> None:
@@ -112,9 +113,9 @@ def test_log_level_internal_is_the_default_and_marks_every_line_below_the_player
     nothing = [x for x in lines if found_nothing(x)]
     assert nothing and all(x.startswith("  : Monster check (") for x in nothing)
     assert "  : The resident table of level 1: row 2, column 4: 1 x Goblin." in lines
-    assert "  : On the map: 40 ft away, in sight (rolled 60 ft)." in lines
+    assert "  : Distance rolled: 60 ft." in lines
     assert "  . Monster check (new room): rolled 3, 1-3 means a resident monster: a resident monster." in lines
-    assert "  . Distance: 60 ft." in lines and "  . Reaction: rolled 8: uncertain." in lines
+    assert "  . Distance: 40 ft (rolled 60 ft)." in lines and "  . Reaction: rolled 8: uncertain." in lines
     assert "A Goblin!" in lines and "  . A Goblin!" not in lines  # the player's lines as they were
 
 
@@ -126,7 +127,7 @@ def test_log_level_detail_adds_the_rolls_but_not_the_rules_working(run: Run) -> 
         counts[level] = len(out.splitlines())
         if level == "detail":
             lines = out.splitlines()
-            assert "  . Distance: 60 ft." in lines
+            assert "  . Distance: 40 ft (rolled 60 ft)." in lines  # the map's, as the panel says
             assert not any(x.startswith("  : ") or found_nothing(x) for x in lines)
     assert counts["player"] < counts["detail"] < counts["internal"]
 

@@ -527,3 +527,21 @@ def test_the_stairs_key_in_a_fight_says_why_not() -> None:
     text = " ".join(panel_text(screen(stack), session).split())
     assert "Not now: You cannot go down in a fight." in text
     assert session.game.state.turn == turn and names(stack) == ["ExploreScene", "CombatScene"]
+
+
+def test_the_logs_distance_is_the_panels_where_the_room_is_shorter_than_the_roll() -> None:
+    """The play test's panel read "Distance: 70 ft" and the log "Distance: 110 ft." for one meeting: the roll put
+    the group as far as the room allows, and the meeting goes by the map's distance. The log's line (at the detail
+    level, ``L`` then ``a``) says the map's, with the roll beside it."""
+    session, dice = forced()
+    dice.push(*encounter_faces(distance=(6, 6)))  # 120 ft: more than the first room holds
+    _, events = place_group(session.game, "goblin", 3)
+    session.log.add_events(events, session.narrator)
+    stack = Driver(SceneStack(game_stack(session)))
+    enc = session.game.state.encounter
+    assert enc is not None and enc.distance < 120
+    assert f"Distance: {enc.distance} ft" in panel_text(screen(stack), session)
+    press(stack, KeySym.L, mod=Modifier.LSHIFT)
+    press(stack, KeySym.A)  # the rolls a player may want
+    full = " ".join(screen(stack).split())
+    assert f"Distance: {enc.distance} ft (rolled 120 ft)." in full and "Distance: 120 ft" not in full

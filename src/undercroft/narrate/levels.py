@@ -11,9 +11,9 @@ LogLine = tuple[str, str]  # (text, kind): kind picks the colour (see ui.render.
 #
 # ``player``: what a player needs (meetings, hits, damage, deaths, finds, refusals, the party's own rolls in a fight,
 # talk and bribes); the message log and the panels show only these. ``detail``: the rolls a player may want
-# (surprise, reaction, distance, a monster's attack roll, the percentile checks, a monster check that found
-# something). ``internal``: how the rules got there (a monster check that found nothing, the table's row and column,
-# where a group was placed). The full log (``L``) can show every level; ``replay --events`` keeps everything.
+# (surprise, reaction, the distance on the map, a monster's attack roll, the percentile checks, a monster check that
+# found something). ``internal``: how the rules got there (a monster check that found nothing, the table's row and
+# column, the distance rolled). The full log (``L``) can show every level; ``replay --events`` keeps everything.
 
 Level = Literal["player", "detail", "internal"]
 LEVELS: Final[tuple[Level, ...]] = ("player", "detail", "internal")  # from the most to the least needed
@@ -33,8 +33,8 @@ EVENT_LEVELS: Final[dict[str, Level]] = {
     # bookkeeping, never worded
     "move": "internal",
     "enter": "internal",
-    # the rules' working: where the group stands, which table cell it came from
-    "placed": "internal",
+    # the rules' working: which table cell it came from
+    "placed": "detail",  # the distance on the map (the roll's own line is internal: the room may be shorter)
     "table": "internal",
     # rolls: by purpose (ROLL_LEVELS)
     "roll": "detail",
@@ -113,7 +113,7 @@ EVENT_LEVELS: Final[dict[str, Level]] = {
 ROLL_LEVELS: Final[dict[str, Level]] = {
     "monster_check": "detail",  # one that finds nothing is internal (Narrator.level)
     "out_of_depth": "detail",  # (ours; the group may stand out of sight) one that brings nothing is internal
-    "distance": "detail",
+    "distance": "internal",  # told by the placed line: the distance on the map, the panel's
     "surprise_party": "detail",
     "surprise_monster": "detail",
     "reaction": "detail",

@@ -39,7 +39,7 @@ def _e_roll(nar: Words, e: ev.Roll) -> str:
     if purpose == "out_of_depth":
         return f"Out of depth: rolled {total}, 1-{e.target} means something from deeper down, with a hoard!"
     if purpose == "distance":
-        return f"Distance: {total} ft."
+        return f"Distance rolled: {total} ft."
     if purpose == "surprise_party":
         return f"Surprise (party): rolled {total}: {res}."
     if purpose == "surprise_monster":

@@ -20,8 +20,10 @@ def _e_encounter(nar: Words, e: ev.Encounter) -> str:
 
 @line(ev.Placed)
 def _e_placed(nar: Words, e: ev.Placed) -> str:
-    where = "out of sight" if e.out_of_sight else "in sight"
-    return f"On the map: {e.distance} ft away, {where} (rolled {e.rolled} ft)."
+    # (the distance the panel and the encounter go by: the map's, never the roll where the room is shorter)
+    where = ", out of sight" if e.out_of_sight else ""
+    rolled = f" (rolled {e.rolled} ft)" if e.rolled != e.distance else ""
+    return f"Distance: {e.distance} ft{where}{rolled}."
 
 
 @line(ev.Hidden)
