@@ -545,3 +545,16 @@ def test_the_logs_distance_is_the_panels_where_the_room_is_shorter_than_the_roll
     press(stack, KeySym.A)  # the rolls a player may want
     full = " ".join(screen(stack).split())
     assert f"Distance: {enc.distance} ft (rolled 120 ft)." in full and "Distance: 120 ft" not in full
+
+
+def test_a_talk_that_cannot_succeed_names_the_bribe_it_opens_at_80x24() -> None:
+    """The play test's three Ghasts: "[t] Talk 0%" and "[$] Bribe..." hid the best way out (a talk fails, then a
+    bribe is taken 67% of the time at 400). The talk's choice says so, whole, on the smallest screen."""
+    session, dice = forced()
+    session.game.state.gold = 800
+    dice.push(*encounter_faces())
+    place_group(session.game, "ghast", 3)
+    stack = Driver(SceneStack(game_stack(session)), size=(80, 24))
+    text = screen(stack)
+    assert "[t] Talk 0%, then bribe 67% at 400" in text
+    assert "[w] Wait: 6 rounds, then 50% they" in text and "[r] Run..." in text  # (nothing pushed off)

@@ -204,7 +204,8 @@ def short_line(game: Game, g: Group) -> Line | None:
 
 def way_chances(game: Game, g: Group) -> dict[str, str]:
     """The chance of each way out of the meeting in front of the party, as a choice's label ends: command ->
-    "100%": run (from a meeting, a fight or a chase: the chase played out on the map), talk, bribe (the best
+    "100%": run (from a meeting, a fight or a chase: the chase played out on the map), talk (one that cannot
+    succeed but opens a bribe when it fails says so: "0%, then bribe 67% at 400"), bribe (the best
     chance the party's gold can buy, at the least sum that buys it: "50% at 100"; none when no sum it can pay has
     a chance: the prompt says the chance of the sum typed), food, treasure, oil (in a chase). In a meeting the run's
     chance has beside it what getting away leaves behind (:func:`run_chance`; the look panel says it always)."""
@@ -213,9 +214,13 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
     if st.mode in (Mode.ENCOUNTER, Mode.COMBAT):
         if game.legal(Run()):  # (the meeting's panel has the room to say what running leaves behind)
             out["run"] = run_chance(game, g) if st.mode == Mode.ENCOUNTER else pct(chances.escape_chance(game, g))
-        if game.legal(Talk()):
-            out["talk"] = pct(chances.talk_chance(game, g))
         bribe = chances.best_bribe(game, g)
+        if game.legal(Talk()):
+            talk = chances.talk_chance(game, g)
+            out["talk"] = pct(talk)
+            opens = chances.best_bribe(game, g, after_talk=True) if bribe is None and talk == 0 else None
+            if opens is not None:  # a talk that cannot succeed still opens the bribe a failed one allows
+                out["talk"] += f", then bribe {pct(opens[1])} at {opens[0]}"
         if bribe is not None:
             out["bribe"] = f"{pct(bribe[1])} at {bribe[0]}"
         o = game.wait_outcome(g)

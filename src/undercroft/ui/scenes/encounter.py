@@ -269,11 +269,17 @@ class EncounterScene(GameScene):
         wait = f"Wait: {shown['wait']}" if "wait" in shown else "Wait"
         wait_rows = len(render.wrap(wait, w - 4 - len(keymap.key_for(self.key_mode(), "wait")) - 3))
         wait_rows = wait_rows if any(c[0] == "wait" for c in listed) else 1
+        # a talk that cannot succeed but opens a bribe says so ("Talk 0%, then bribe 67% at 400"), whole, as the wait
+        talk = f"Talk {shown['talk']}" if "talk" in shown else "Talk"
+        talk_rows = len(render.wrap(talk, w - 4 - len(keymap.key_for(self.key_mode(), "talk")) - 3))
+        talk_rows = talk_rows if any(c[0] == "talk" for c in listed) else 1
+        extra = {"wait": wait_rows - 1, "talk": talk_rows - 1}
         # compact: two columns; the bribe on a row of its own, and the run and the wait where what they say (what
         # running leaves behind: "100%, stays"; what a wait brings) would not fit its column: the panel never
         # drops either
         across = {"bribe"} | ({"run"} if len(f"Run... {shown.get('run', '')}") > col - 4 else set())
         across |= {"wait"} if len(wait) > col - 4 else set()
+        across |= {"talk"} if len(talk) > col - 4 else set()
         paired = [c[0] for c in listed if c[0] not in across]
         half = (len(paired) + 1) // 2
         known = self.run_beyond()  # (one door: r runs at once, so the run choice says what waits there)
@@ -284,7 +290,9 @@ class EncounterScene(GameScene):
         walking = self.walking_line(g)
         walk_rows = len(render.wrap(walking[0], w - 4)) if walking else 0
         for compact, tier in ways:
-            choices = (half + (len(listed) - len(paired)) if compact else len(listed) + beyond_rows) + wait_rows - 1
+            choices = (half + (len(listed) - len(paired)) if compact else len(listed) + beyond_rows) + sum(
+                extra.values()
+            )
             # "Your choice:", the choices, the stairs, the walking hint, why the last key did nothing
             room = max(3, bottom - y - (2 + choices + int(stairs) + walk_rows + 1 + refusal))
             info = tiers[tier]
@@ -297,7 +305,7 @@ class EncounterScene(GameScene):
         # compact: two columns, and the rows across both below them (the bribe's chance and its sum: "67% at 100")
         below = 0  # rows taken by a choice on more than one (the run's, with what waits beyond its door)
         wides = [c[0] for c in listed if c[0] not in paired]
-        below_wide = {c: sum(wait_rows - 1 for d in wides[: wides.index(c)] if d == "wait") for c in wides}
+        below_wide = {c: sum(extra.get(d, 0) for d in wides[: wides.index(c)]) for c in wides}
         for i, (command, label, action) in enumerate(listed):
             wide = not compact or command in across
             if command == "run":
@@ -306,18 +314,21 @@ class EncounterScene(GameScene):
                 label = self.drink_label((w - 4 if wide else col) - 4)
             if command == "wait":
                 label = wait
+            elif command == "talk":
+                label = talk
             elif command in shown:
                 label = with_chance(label, shown[command], (w - 4 if wide else col) - 4)
             if command == "run" and known:
                 told = f"{label}: {known}"
                 label = told if not compact or len(told) <= col - 4 else label
-            # (open, but it cannot work: "Talk 0%" greyed, its chance the why; a run at 0% still leads to a chase)
-            live = game.legal(action) and not (command in ("talk", "bribe") and shown.get(command, "").startswith("0%"))
+            # (open, but it cannot work: "Talk 0%" greyed, its chance the why, unless it opens a bribe; a run at 0%
+            # still leads to a chase)
+            live = game.legal(action) and not (command in ("talk", "bribe") and shown.get(command, "") == "0%")
             if not compact:
                 below += self.choice(console, x + 2, y + i + below, command, label, live, w - 4, wrap=True) - 1
             elif command in across:
                 row = y + half + wides.index(command) + below_wide[command]
-                self.choice(console, x + 2, row, command, label, live, w - 4, wrap=command == "wait")
+                self.choice(console, x + 2, row, command, label, live, w - 4, wrap=command in extra)
             else:
                 k = paired.index(command)
                 self.choice(console, x + 2 + col * (k // half), y + k % half, command, label, live, col)
