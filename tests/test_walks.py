@@ -77,9 +77,9 @@ def test_auto_explore_stopped_short_aims_elsewhere_and_never_stops_without_a_ste
     first = travel.explore_target(game)
     assert first is not None
 
-    def back_and_forth(_game: Game, goal: tuple[int, int], _caution: int = 0) -> Move:
+    def back_and_forth(_game: Game, goal: tuple[int, int], _caution: int = 0, _least: int = travel.BOLD) -> Move:
         if goal != first:  # another place: walked to as ever
-            step = real(_game, goal, _caution)
+            step = real(_game, goal, _caution, _least)
             assert step is not None
             return step
         return Move(*there) if game.state.pos == (x, y) else Move(-there[0], -there[1])
