@@ -9,7 +9,7 @@ from engine_helpers import NOTHING, act, encounter_faces, make_game, of, one, sc
 
 from undercroft.bot import Bot
 from undercroft.rules import events as evt
-from undercroft.rules.actions import Move, Pursue, Run, Wait
+from undercroft.rules.actions import Drink, Move, Pursue, Run, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.game import Game
 from undercroft.rules.state import Group
@@ -206,3 +206,21 @@ def test_in_warden_the_bot_runs_again_from_a_foe_it_wounded_since_it_last_ran() 
     assert isinstance(bot.choose(), Attack)  # (unhurt since the last run: a fight to the end)
     g.set_hp(0, 10)
     assert isinstance(bot.choose(), Run)
+
+
+# --- drinking in a meeting --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reaction", "drinks"), [((4, 4), True), ((2, 3), False)])
+def test_the_bot_drinks_in_a_meeting_only_where_the_monster_cannot_attack_on_it(
+    reaction: tuple[int, int], drinks: bool
+) -> None:
+    """A drink in a meeting is answered as a wait is: hurt, the bot drinks in front of an uncertain group (it
+    never attacks on the round), not in front of a hostile one (50 % it attacks on it): it takes another way."""
+    game = in_a_new_room()
+    g = meet_at(game, "kobold", 1, (1, 1), reaction=reaction)
+    assert game.state.mode == Mode.ENCOUNTER
+    game.state.party[0].hp = 2
+    o = game.wait_outcome(g)
+    assert o is not None and (o.attacks == 0) == drinks
+    assert isinstance(Bot(game, 1).choose(), Drink) == drinks

@@ -27,9 +27,9 @@ from engine_helpers import (
 )
 from event_helpers import sample
 
-from undercroft.rules import approach, explore
+from undercroft.rules import approach, explore, items
 from undercroft.rules import events as evt
-from undercroft.rules.actions import Attack, Bribe, Fight, Move, Rest, Run, Talk, Wait
+from undercroft.rules.actions import Attack, Bribe, Drink, Fight, Move, Rest, Run, Talk, Use, Wait
 from undercroft.rules.dice import ScriptedDice
 from undercroft.rules.encounter import WaitOutcome
 from undercroft.rules.events import Event
@@ -413,6 +413,64 @@ def test_a_monster_that_will_not_attack_faces_the_party_until_it_waits(faces: tu
     assert not of(events, evt.Attacks) and one(events, evt.Peaceful).group == group.id
     assert group.peaceful and g.state.mode == "explore" and explore.check_walk(g) is None
     assert script(g).remaining == 0
+
+
+# --- a drink in a meeting ----------------------------------------------------------------------------------------
+
+
+def hurt_before(faces: tuple[int, ...], origin: Origin = Origin.RESIDENT) -> tuple[Game, Group]:
+    """The delver, 6 hit points down, meets a bandit (``faces``: its encounter sequence)."""
+    g, group, _ = bandit(faces, origin=origin)
+    g.state.party[0].hp = DELVER.hp - 6
+    return g, group
+
+
+@pytest.mark.clause("003-actions-1", "003-actions-8", "003-reaction-3")
+@pytest.mark.parametrize(("d100", "attacks"), [(50, True), (51, False)])
+def test_a_drink_before_a_hostile_monster_gives_it_the_round_a_wait_would(d100: int, attacks: bool) -> None:
+    """A play-test drank three potions in front of a hostile Vampire and no blow came: a drink in a meeting is a
+    round the monster answers as it answers a Wait (here its 50 %)."""
+    g, group = hurt_before(encounter_faces(reaction=(2, 3)))
+    o = g.wait_outcome(group)
+    assert o is not None and o.attacks == 0.5  # (what the panel's Drink choice says)
+    events = act(g, Drink(0), 1, 1, d100, *([1] if attacks else []))  # heals 2d4+4 = 6, then its d100
+    assert one(events, evt.Drink).healed == 6 and g.state.party[0].hp == DELVER.hp
+    roll = one(rolls(events, "monster_attacks"), evt.Roll)
+    assert roll.total == d100 and roll.target == 50
+    if attacks:
+        assert one(events, evt.Attacks).group == group.id and one(events, evt.Combat).first == "monsters"
+        assert one(events, evt.MonsterAttack) and g.state.mode == "combat"
+    else:
+        assert not of(events, evt.Attacks) and g.state.mode == "encounter"
+
+
+@pytest.mark.clause("003-actions-8")
+def test_a_thing_used_before_a_hostile_monster_is_a_round_it_answers_too() -> None:
+    """A round is a round: a potion of heroism quaffed in front of a hostile bandit gives it its 50 % as a drink
+    does."""
+    g, group = hurt_before(encounter_faces(reaction=(2, 3)))
+    g.state.items["heroism_potion"] = 1
+    number = items.catalogue(content()).index("heroism_potion")
+    events = act(g, Use(number, 0), 50, 1)
+    assert one(events, evt.Quaff).item == "heroism_potion"
+    assert one(events, evt.Attacks).group == group.id and g.state.mode == "combat"
+
+
+@pytest.mark.clause("003-reaction-9")
+def test_a_drink_before_a_peaceful_wanderer_lets_it_go_its_way() -> None:
+    g, group = hurt_before(encounter_faces(reaction=(4, 5)), origin=Origin.WANDERING)
+    events = act(g, Drink(0), 1, 1)
+    assert one(events, evt.Leaves).group == group.id and g.state.mode == "explore" and g.state.fled == group.id
+
+
+@pytest.mark.clause("003-seq-3")
+def test_a_drink_before_a_monster_caught_unaware_draws_nothing() -> None:
+    g, group = hurt_before(encounter_faces(surprise=(5, 2), reaction=(2, 3)))
+    o = g.wait_outcome(group)
+    assert o is not None and o.unaware and o.attacks == 0
+    events = act(g, Drink(0), 1, 1)  # no d100: its round is lost
+    assert not rolls(events, "monster_attacks") and one(events, evt.SurprisedSkip).side == "monsters"
+    assert g.state.mode == "encounter" and g.state.party[0].hp == DELVER.hp
 
 
 # --- standoffs -------------------------------------------------------------------------------------------------

@@ -279,3 +279,26 @@ def test_the_wait_choice_speaks_of_a_group_as_they() -> None:
     g.reaction, g.reaction_result = 7, "uncertain"
     text = box_text(screen(Driver(stack, size=(80, 24))), "Encounter")
     assert "[w] Wait: 6 rounds, then 50% they attack, else they let you be" in text, text
+
+
+def test_at_80x24_the_drink_choice_says_the_monster_may_attack_on_it() -> None:
+    """A hand play-test drank three potions in front of a hostile Vampire: nothing on the panel said a drink gives
+    the monster its round. Where it may attack on it (as on a wait), the drink choice says so, whole at 80x24;
+    where it is unaware, or never attacks on a wait, the label stays the potions carried."""
+    game, g, _, stack = meeting_of("undercroft", "skeleton", 1)
+    g.reaction, g.reaction_result = 4, "hostile"  # 50 % a wait, or a drink
+    game.state.party[0].hp -= 5
+    potions = sum(n for i, n in game.state.items.items() if content().items[i].heal is not None)
+    assert potions > 0
+    rows = screen(Driver(stack, size=(80, 24))).splitlines()
+    assert any(f"[q] Drink ({potions}): 50% it attacks" in row for row in rows), rows
+    g.reaction, g.reaction_result = 7, "uncertain"  # never on a wait (six rounds before the standoff)
+    text = box_text(screen(Driver(stack, size=(80, 24))), "Encounter")
+    plain = re.compile(rf"\[q\] Drink \({potions}( left)?\)(?!:)")
+    assert plain.search(text) and f"Drink ({potions}):" not in text, text
+    g.reaction, g.reaction_result = 4, "hostile"
+    st = game.state
+    assert st.encounter is not None
+    st.encounter.first_round, st.encounter.monster_surprised = True, True  # caught unaware: its round is lost
+    text = box_text(screen(Driver(stack, size=(80, 24))), "Encounter")
+    assert plain.search(text) and f"Drink ({potions}):" not in text, text

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from undercroft.bot.meeting import Met, best, fight_win
 from undercroft.bot.planning import count
-from undercroft.bot.policy import FIGHT_ODDS, MAX_FLEES, READY, Bot
+from undercroft.bot.policy import FIGHT_ODDS, MAX_FLEES, READY, Bot, spares_a_drink
 from undercroft.rules import formulas
 from undercroft.rules.actions import (
     Action,
@@ -97,7 +97,7 @@ class Greedy(Bot):
 
     def _meet(self, g: Group, win: float) -> list[Action]:
         mon = self.game.monster_of(g)
-        out = self._drink()
+        out = self._drink() if spares_a_drink(self.game, g) else []
         quiet = g.peaceful or Behaviour.HOLDS_GROUND in mon.behaviours or Behaviour.PASSIVE in mon.behaviours
         if quiet and win < 0.9:
             step = self.walk.next_step()

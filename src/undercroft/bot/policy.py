@@ -109,6 +109,13 @@ def _has(game: Game, kind: str) -> bool:
     return count(game, kind) > 0
 
 
+def spares_a_drink(game: Game, g: Group) -> bool:
+    """Whether a drink in front of ``g`` is safe: a drink in a meeting is answered as a wait is, so only where the
+    group cannot attack on the round (:meth:`Game.wait_outcome`; outside a meeting, always)."""
+    o = game.wait_outcome(g)
+    return o is None or o.attacks == 0
+
+
 def _step(st_pos: Point, step: Point) -> Move:
     """The move from ``st_pos`` onto the next tile ``step``."""
     return Move(step[0] - st_pos[0], step[1] - st_pos[1])
@@ -330,8 +337,8 @@ class Bot:
         mon = game.monster_of(g)
         out: list[Action] = []
         hurt = self._hurt(self.hurt)
-        if hurt is not None and _has(game, "potion"):
-            out.append(Drink(hurt))  # in an encounter a drink only lets a round pass
+        if hurt is not None and _has(game, "potion") and spares_a_drink(game, g):
+            out.append(Drink(hurt))
         # Peaceful, holding its ground, or passive: it starts nothing (a passive one strikes once at whoever walks
         # past it, which costs less than fighting a crowd of them). A kneeler rises once the party is inside: it
         # is met like any other monster.

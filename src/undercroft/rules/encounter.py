@@ -324,7 +324,8 @@ def _lets_be(ctx: Ctx, g: Group, events: list[Event]) -> None:
 def round_passes(ctx: Ctx, events: list[Event], *, waited: bool = False) -> None:
     """A round of the meeting goes by (a Wait, a failed Talk, a drink, a drop, a step in front of a monster that
     lets the party walk): a side surprised in the first round loses it (003: it neither moves nor acts); after a
-    Wait the monster acts on its reaction, unless it was the one surprised; and one that still faces the party
+    Wait, a drink or a thing used (``waited``) the monster acts on its reaction, unless it was the one surprised;
+    and one that still faces the party
     after ``standoff_rounds`` rounds makes up its mind (:func:`standoff`)."""
     st = ctx.state
     ctx.tick(1)

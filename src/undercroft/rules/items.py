@@ -20,7 +20,8 @@
 * Treasure (gems) is carried: its ``value`` taken up on a floor is that floor's haul, renown once carried down the
   stairs (:mod:`~undercroft.rules.growth`).
 
-In a fight, using a thing is the user's action: the others strike (as with ``Drink``). While pursued (or giving
+In a fight, using a thing is the user's action: the others strike (as with ``Drink``). In a meeting it is a round
+the monster answers as it answers a Wait. While pursued (or giving
 chase) it is the party's round of the chase: it stands while the other side runs (:func:`after_use`).
 """
 
@@ -200,8 +201,9 @@ def drink(ctx: Ctx, member: int, potion: str, events: list[Event]) -> None:
 
 def after_use(ctx: Ctx, member: int, events: list[Event]) -> None:
     """What follows a thing used: in a fight the others strike and the monsters answer; in a meeting a round
-    passes; in a chase the round is the party's round of the chase, spent standing: the other side runs it (the
-    pursuer closes in, a group the party chases runs on)."""
+    passes that the monster answers as it answers a Wait (:func:`encounter.monster_reacts`: a round is a round,
+    whatever the party spends it on); in a chase the round is the party's round of the chase, spent standing: the
+    other side runs it (the pursuer closes in, a group the party chases runs on)."""
     st = ctx.state
     if st.mode == Mode.COMBAT:
         assert st.combat is not None
@@ -219,7 +221,7 @@ def after_use(ctx: Ctx, member: int, events: list[Event]) -> None:
         ctx.tick(1)
         running.pursuit_round(ctx, events, party_stands=True)
     elif st.mode == Mode.ENCOUNTER:
-        encounter.round_passes(ctx, events)
+        encounter.round_passes(ctx, events, waited=True)
 
 
 def _apply(ctx: Ctx, it: Item, sign: int) -> None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Final, Literal
 
 from undercroft.rules import encounter, formulas, parley
-from undercroft.rules.actions import Run, Talk, Wait
+from undercroft.rules.actions import Drink, Run, Talk, Wait
 from undercroft.rules.encounter import Otherwise, WaitOutcome
 from undercroft.rules.finale import Terms
 from undercroft.rules.game import Game
@@ -207,7 +207,9 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
     "100%": run (from a meeting, a fight or a chase: the chase played out on the map), talk (one that cannot
     succeed but opens a bribe when it fails says so: "0%, then bribe 67% at 400"), bribe (the best
     chance the party's gold can buy, at the least sum that buys it: "50% at 100"; none when no sum it can pay has
-    a chance: the prompt says the chance of the sum typed), food, treasure, oil (in a chase). In a meeting the run's
+    a chance: the prompt says the chance of the sum typed), food, treasure, oil (in a chase); in a meeting, what
+    a wait brings (:func:`wait_words`) and, where a drink can be had and the monster may attack on it, the
+    drink's risk (:func:`risk_words`: the monster answers a drink as it answers a wait). In a meeting the run's
     chance has beside it what getting away leaves behind (:func:`run_chance`; the look panel says it always)."""
     out: dict[str, str] = {}
     st = game.state
@@ -226,6 +228,8 @@ def way_chances(game: Game, g: Group) -> dict[str, str]:
         o = game.wait_outcome(g)
         if o is not None and game.legal(Wait()):
             out["wait"] = wait_words(o, many=g.count_told > 1)
+        if o is not None and o.attacks > 0 and any(game.legal(Drink(i)) for i in range(len(st.party))):
+            out["drink"] = risk_words(o, many=g.count_told > 1)  # a drink is answered as a wait is
     elif st.mode == Mode.CHASE and st.pursuit is not None:
         if st.pursuit.chaser == Side.MONSTERS and game.legal(Run()):
             out["run"] = pct(chances.escape_chance(game, g))  # the chase played out: it catches you, or not
@@ -274,6 +278,13 @@ def wait_words(o: WaitOutcome, many: bool = False) -> str:
         then = f"{pct(o.then)} {attack}{otherwise(o.then_otherwise)}" if o.then > 0 else gives(o.then_otherwise)
         return f"{o.rounds} rounds, then {then}"
     return gives("stays")
+
+
+def risk_words(o: WaitOutcome, many: bool = False) -> str:
+    """What a round spent on something else (a drink) risks, the chance that the monster attacks on it
+    (:func:`undercroft.rules.encounter.wait_outcome`): "50% it attacks", "they attack"."""
+    attack = "they attack" if many else "it attacks"
+    return attack if o.attacks >= 1 - EXACT else f"{pct(o.attacks)} {attack}"
 
 
 def finale_short(t: Terms) -> str:

@@ -280,6 +280,9 @@ class EncounterScene(GameScene):
         across = {"bribe"} | ({"run"} if len(f"Run... {shown.get('run', '')}") > col - 4 else set())
         across |= {"wait"} if len(wait) > col - 4 else set()
         across |= {"talk"} if len(talk) > col - 4 else set()
+        # a drink is answered as a wait is: its risk beside the potions carried ("Drink (2): 50% it attacks")
+        drink = f"{self.drink_label(0)}: {shown['drink']}" if "drink" in shown else None
+        across |= {"drink"} if drink is not None and len(drink) > col - 4 else set()
         paired = [c[0] for c in listed if c[0] not in across]
         half = (len(paired) + 1) // 2
         known = self.run_beyond()  # (one door: r runs at once, so the run choice says what waits there)
@@ -311,8 +314,8 @@ class EncounterScene(GameScene):
             if command == "run":
                 label = self.run_label(label, "Run..." if compact else "Run... (choose a door)")
             if command == "drink":
-                label = self.drink_label((w - 4 if wide else col) - 4)
-            if command == "wait":
+                label = drink or self.drink_label((w - 4 if wide else col) - 4)
+            elif command == "wait":
                 label = wait
             elif command == "talk":
                 label = talk
