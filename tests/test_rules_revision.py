@@ -25,6 +25,7 @@ PLAY_DIGESTS = {
     3: "c87bda605d3477424e37b4f00ce699b8",  # the second half's data: deep packs, new guardians, scarcer potions
     4: "f2ec72293aee9477472e8aac682a6fee",  # a rest deep down draws from deeper; sure fights fought
     5: "f2ec72293aee9477472e8aac682a6fee",  # floors 4-8 (the goldens, 300 actions, stay above them): see CHANGELOG
+    6: "f2ec72293aee9477472e8aac682a6fee",  # floors 5-8 and two uniques (below the goldens again): see CHANGELOG
 }
 
 

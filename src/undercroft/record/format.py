@@ -26,7 +26,7 @@ FORMAT_VERSION = 3
 # change (tests/test_rules_revision.py fails until it is), so a save made under other rules is told by its header at
 # once, not by a desync; kept in the header (``rules_revision``, format 3; 0: a recording from before it was kept)
 # and in the saves folder's index (what a replay showed holds for one revision).
-RULES_REVISION = 5
+RULES_REVISION = 6
 MAGIC = "undercroft"  # the header's "recording" field
 MAX_LINE = 64 * 1024  # bytes; a longer line is refused without being parsed
 MAX_FILE = 64 * 1024 * 1024  # bytes (about 450,000 actions); a larger file is refused before it is read
