@@ -144,13 +144,17 @@ def test_the_first_floors_greeting_opens_the_log(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_new_things_lie_on_the_floors_deeper_ones_worth_more() -> None:
-    """Each of our things lies on some undercroft floor (but the deep wares, the merchant's alone); gems deeper are
-    worth more; the first floor holds no plate and the vaults no dagger."""
+    """Each of our things lies on some undercroft floor (but the deep wares, the merchant's alone, save one runed
+    mail in the crypt of cells: armour for a first-time player, who never shops); gems deeper are worth more; the
+    first floor holds no plate and the vaults no dagger."""
     c = content()
     levels = c.ruleset("undercroft").levels
     placed = {fi.item for lv in levels for fi in lv.items}
     deep_wares = {"elixir_of_life", "runed_mail", "runed_blade", "headsmans_axe", "war_pick", "plate_armour"}
-    assert deep_wares <= {s.item for s in c.rules.shop.stock} and not placed & deep_wares
+    assert deep_wares <= {s.item for s in c.rules.shop.stock} and placed & deep_wares == {"runed_mail"}
+    assert [(depth, fi.count) for depth, lv in enumerate(levels) for fi in lv.items if fi.item == "runed_mail"] == [
+        (4, "1")
+    ]
     tools = {i for i, it in c.items.items() if it.kind == "tool"}
     assert placed >= set(c.items) - {"gold"} - tools - {"short_sword"} - deep_wares
     assert "lantern" in placed
