@@ -228,15 +228,21 @@ def ran_from_on_the_only_way(game: Game) -> tuple[int, int]:
     raise AssertionError("no choke point on the way to the stairs")
 
 
-def test_travel_past_a_group_run_from_says_so_and_goes_anyway_when_asked_again() -> None:
-    """The play test's ``>`` said "You know of no way to the stairs from here." when the way passed the Kobolds run
-    from, and offered nothing: it says the way passes them, and ``>`` again walks it (ordinary moves) to meet them."""
+def whole_past_a_group_run_from() -> tuple[Session, ExploreScene, SceneStack]:
+    """A whole delver on the explore screen whose only way on passes a group it ran from."""
     session = hurt_session(99)
     game = session.game
     game.state.party[0].hp = game.state.party[0].max_hp
     ran_from_on_the_only_way(game)
     scene = ExploreScene(session)
-    stack = SceneStack([scene])
+    return session, scene, SceneStack([scene])
+
+
+def test_travel_past_a_group_run_from_says_so_and_goes_anyway_when_asked_again() -> None:
+    """The play test's ``>`` said "You know of no way to the stairs from here." when the way passed the Kobolds run
+    from, and offered nothing: it says the way passes them, and ``>`` again walks it (ordinary moves) to meet them."""
+    session, scene, stack = whole_past_a_group_run_from()
+    game = session.game
     pos = game.state.pos
     press(stack, KeySym.PERIOD, mod=Modifier.LSHIFT)
     said = "The way to the stairs passes the Orc you ran from (> again: go anyway)."
@@ -253,12 +259,7 @@ def test_travel_past_a_group_run_from_says_so_and_goes_anyway_when_asked_again()
 def test_explore_past_a_group_run_from_says_so_and_goes_anyway_when_asked_again() -> None:
     """The play test's ``x`` said "Nothing more to explore that keeps clear of the Kobolds you ran from." forty
     times: it offers to go past them, as it does past a monster left behind."""
-    session = hurt_session(99)
-    game = session.game
-    game.state.party[0].hp = game.state.party[0].max_hp
-    ran_from_on_the_only_way(game)
-    scene = ExploreScene(session)
-    stack = SceneStack([scene])
+    session, scene, stack = whole_past_a_group_run_from()
     said = "Nothing more to explore without going past the Orc you ran from (x again: go anyway)."
     told = False
     for _ in range(40):
