@@ -31,9 +31,9 @@ from undercroft.rules import approach, explore, items
 from undercroft.rules import events as evt
 from undercroft.rules.actions import Attack, Bribe, Drink, Fight, Move, Rest, Run, Talk, Use, Wait
 from undercroft.rules.dice import ScriptedDice
-from undercroft.rules.encounter import WaitOutcome
 from undercroft.rules.events import Event
 from undercroft.rules.game import Game
+from undercroft.rules.reaction import WaitOutcome
 from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
 from undercroft.rules.types import Origin

@@ -23,8 +23,8 @@ from undercroft.rules import dungeon, explore
 from undercroft.rules import events as evt
 from undercroft.rules.actions import Descend, Fight, Move, Run, Wait
 from undercroft.rules.dice import ScriptedDice
-from undercroft.rules.encounter import WaitOutcome
 from undercroft.rules.game import Game
+from undercroft.rules.reaction import WaitOutcome
 from undercroft.rules.refusals import Code, Reason
 from undercroft.rules.state import Group
 

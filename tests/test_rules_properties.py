@@ -11,8 +11,8 @@ from engine_helpers import content
 
 from undercroft.bot import Bot
 from undercroft.narrate import Narrator
-from undercroft.rules import encounter
 from undercroft.rules import events as evt
+from undercroft.rules import reaction
 from undercroft.rules.actions import (
     Bribe,
     Descend,
@@ -70,7 +70,7 @@ def _after(game: Game, p: Played) -> None:
     unseen = frozenset(g.id for lv in st.levels.values() for g in lv.groups if g.unseen)
     p.unseen.append(unseen)
     g = st.front_group()
-    held = st.mode == Mode.ENCOUNTER and g is not None and encounter.initiates(game, g, game.monster_of(g))
+    held = st.mode == Mode.ENCOUNTER and g is not None and reaction.initiates(game, g, game.monster_of(g))
     held = held and not (st.encounter is not None and st.encounter.stays)  # (a final guardian keeps the way out)
     p.held.append(g.id if held and g is not None else 0)
     if st.mode in (Mode.ENCOUNTER, Mode.COMBAT):

@@ -11,7 +11,7 @@ does.
   when it comes into the party's sight.
 * The meeting (:func:`meet`): the surprise rolled applies then, and a surprised side loses the first round,
   played out before the party chooses (both: neither side moves nor fights that round; the party: the monster
-  acts on its reaction; the monster: it neither moves nor acts while the party has the round, :func:`unaware`).
+  acts on its reaction; the monster: it neither moves nor acts while the party has the round, :func:`reaction.unaware`).
 * The distance is the walking distance on the map, measured after every action (:func:`follow`). To fight, the
   sides close at their speeds (:func:`fight`), round by round, and a hostile monster may attack meanwhile. A
   monster that attacks comes at the party at its speed.
@@ -20,19 +20,16 @@ does.
   chance to attack, else a peaceful or friendly group goes its way (a wanderer: the party may pursue it, 003) or
   lets the party be. A monster still facing the party after ``standoff_rounds`` rounds makes up its mind
   (:func:`standoff`): the band's ``standoff_attacks`` chance to attack, else it goes or lets the party be. A
-  guardian of the final level never goes nor lets the party be (:func:`is_final_guardian`): it keeps the way out.
-  What a Wait brings, as the panels and the bot read it: :func:`wait_outcome`.
+  guardian of the final level never goes nor lets the party be (:func:`reaction.is_final_guardian`): it keeps
+  the way out.
+  What a Wait brings, as the panels and the bot read it: :func:`reaction.wait_outcome`.
 * The party may fight (:func:`fight`), or break an agreement by attacking a peaceful group (:func:`break_peace`,
   000 8.6).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
-from undercroft.content.schema import Monster, ReactionBand
-from undercroft.rules import approach, combat, formulas
+from undercroft.rules import approach, combat, formulas, reaction
 from undercroft.rules import events as ev
 from undercroft.rules.context import Ctx
 from undercroft.rules.dice import Dice
@@ -41,64 +38,6 @@ from undercroft.rules.refusals import Code, Reason, Refused
 from undercroft.rules.rng import ENCOUNTER
 from undercroft.rules.state import Encounter, Group
 from undercroft.rules.types import Behaviour, FreeRound, Mode, Origin, Side, Surprise
-
-_QUIET = (Behaviour.PASSIVE, Behaviour.HOLDS_GROUND)
-_KIND = ("peaceful", "friendly")
-
-Otherwise = Literal["leaves", "lets_be", "stays"]
-
-
-@dataclass(frozen=True, slots=True)
-class WaitOutcome:
-    """What a Wait brings from the monster the party faces (:func:`wait_outcome`)."""
-
-    attacks: float  # this wait's chance that it attacks, striking first (its standoff roll too, on the last round)
-    otherwise: Otherwise  # what it does this wait if it does not attack: goes its way, lets the party be, or stays
-    rounds: int  # rounds, this one included, until it makes up its mind at the standoff's end (0: no standoff due)
-    then: float  # the chance it attacks when it makes up its mind
-    then_otherwise: Otherwise  # ... and what it does then if not
-    unaware: bool  # caught unaware (003): this round it neither moves nor acts
-
-
-def reaction_band(ctx: Ctx, g: Group) -> ReactionBand | None:
-    """The reaction band of ``g`` (None: no reaction was rolled)."""
-    if not g.reaction:
-        return None
-    return formulas.band(ctx.content.tables.reaction.bands, g.reaction)
-
-
-def initiates(ctx: Ctx, g: Group, mon: Monster) -> bool:
-    """Whether ``g`` starts anything: standing, not at peace, neither passive nor holding its ground."""
-    return g.risen and not g.peaceful and not any(b in mon.behaviours for b in _QUIET)
-
-
-def is_final_guardian(ctx: Ctx, g: Group) -> bool:
-    """Whether ``g`` is a guardian of the final level: it keeps the way out (ours), never going its way nor
-    letting the party be on a kind reaction or at a standoff's end; only terms, gold, a fight or a run get the
-    party past it (or its own nature: one that never closes lets the party walk by)."""
-    return g.origin == Origin.GUARDIAN and ctx.rs.levels[g.level].final
-
-
-def moves_on(g: Group, mon: Monster) -> bool:
-    """Ours: whether ``g`` is a quiet wanderer (passive, or holding its ground: it never starts anything) that
-    goes its way rather than stand in front of the party for good: on a kind reaction when the party waits (003,
-    9-11: it leaves), and at the end of a standoff whatever its reaction (it never attacks first). A peddler whose
-    talk failed once stood in a corridor for ever, leaving a fight or a bribe as the only way on."""
-    quiet = any(b in mon.behaviours for b in _QUIET)
-    return quiet and g.origin == Origin.WANDERING and g.risen and not g.peaceful
-
-
-def lets_party_move(g: Group, mon: Monster) -> bool:
-    """Whether the party may walk on (or down) while ``g`` faces it."""
-    return g.peaceful or not g.risen or any(b in mon.behaviours for b in _QUIET)
-
-
-def unaware(enc: Encounter | None) -> bool:
-    """Whether the monster is caught unaware: it was surprised and this is still the first round of the meeting,
-    in which it neither moves nor acts (003)."""
-    return enc is not None and formulas.free_round(enc.first_round, enc.party_surprised, enc.monster_surprised) == (
-        FreeRound.PARTY
-    )
 
 
 def begin(ctx: Ctx, g: Group, events: list[Event]) -> None:
@@ -170,7 +109,7 @@ def meet(ctx: Ctx, g: Group, events: list[Event], *, first: bool, sighted: bool 
     surprise rolled when the group was first come upon applies now, and a surprised side loses this first round,
     played out before the party chooses: both surprised, "neither side moves nor fights that round" (003); the
     party surprised, the monster acts on its reaction and the party does nothing; the monster surprised, the party
-    has the round to itself (:func:`unaware`)."""
+    has the round to itself (:func:`reaction.unaware`)."""
     st = ctx.state
     mon = ctx.monster_of(g)
     g.unseen = False
@@ -206,7 +145,7 @@ def meet(ctx: Ctx, g: Group, events: list[Event], *, first: bool, sighted: bool 
             round_passes(ctx, events)
     if st.mode != Mode.ENCOUNTER:
         return
-    if not initiates(ctx, g, mon):
+    if not reaction.initiates(ctx, g, mon):
         if enc.party_surprised:
             round_passes(ctx, events)  # the party's surprised round: nothing comes of it
         return
@@ -233,78 +172,16 @@ def _attacks(ctx: Ctx, g: Group, events: list[Event], *, first: Side | None = No
 
 def monster_reacts(ctx: Ctx, g: Group, events: list[Event]) -> None:
     """The monster acts on its reaction (the party waited, or was surprised); a quiet wanderer
-    (:func:`moves_on`) at peace with the party goes its way."""
+    (:func:`reaction.moves_on`) at peace with the party goes its way."""
     mon = ctx.monster_of(g)
-    if not initiates(ctx, g, mon):
-        if moves_on(g, mon) and g.reaction_result in _KIND:
+    if not reaction.initiates(ctx, g, mon):
+        if reaction.moves_on(g, mon) and g.reaction_result in reaction.KIND:
             _lets_be(ctx, g, events)
         return
-    if ctx.percent(events, "monster_attacks", _attacks_chance(ctx, g), group=g.id):
+    if ctx.percent(events, "monster_attacks", reaction.attacks_chance(ctx, g), group=g.id):
         _attacks(ctx, g, events, first=Side.MONSTERS)
-    elif _gives_way(ctx, g):
+    elif reaction.gives_way(ctx, g):
         _lets_be(ctx, g, events)
-
-
-def _attacks_chance(ctx: Ctx, g: Group) -> int:
-    """The chance (%) that ``g``, facing the party, attacks on a Wait: its band's ``attacks_chance``; without a
-    reaction, certain."""
-    band = reaction_band(ctx, g)
-    return band.attacks_chance if band is not None else formulas.PERCENT
-
-
-def _standoff_chance(ctx: Ctx, g: Group) -> int:
-    """The chance (%) that ``g``, still facing the party at a standoff's end, attacks (003's "monster confused"
-    makes up its mind by a roll): its band's ``standoff_attacks``; without a reaction, certain; one that never
-    starts anything (:func:`initiates`), never."""
-    if not initiates(ctx, g, ctx.monster_of(g)):
-        return 0
-    band = reaction_band(ctx, g)
-    return band.standoff_attacks if band is not None else formulas.PERCENT
-
-
-def _gives_way(ctx: Ctx, g: Group) -> bool:
-    """Whether ``g``, facing the party and not attacking on a Wait, goes its way or lets the party be (a kind
-    reaction: 003, 9-12), a final guardian excepted (it keeps the way out)."""
-    return g.reaction_result in _KIND and not is_final_guardian(ctx, g)
-
-
-def _gone(g: Group) -> Otherwise:
-    """What ``g`` does when it gives way: a wanderer goes its way, any other lets the party be."""
-    return "leaves" if g.origin == Origin.WANDERING else "lets_be"
-
-
-def _standoff_due(ctx: Ctx, g: Group, enc: Encounter) -> bool:
-    """Whether ``g`` makes up its mind when the meeting has lasted its rounds: it faces the party (or is a quiet
-    wanderer, :func:`moves_on`), and has not made up its mind already (a final guardian that stayed)."""
-    mon = ctx.monster_of(g)
-    return not enc.stays and (initiates(ctx, g, mon) or moves_on(g, mon))
-
-
-def wait_outcome(ctx: Ctx, g: Group) -> WaitOutcome:
-    """What a Wait brings now from ``g``, the group the party faces in a meeting, by the rules
-    :func:`monster_reacts` and :func:`standoff` play: this wait's chance that it attacks (on the standoff's last
-    round, its standoff roll too), what it does otherwise, and the rounds left before it makes up its mind. Every
-    chance is exact."""
-    enc = ctx.state.encounter
-    assert enc is not None
-    mon = ctx.monster_of(g)
-    unaware_ = unaware(enc)
-    if unaware_:  # its lost round: nothing comes of a wait
-        now, kind = 0.0, False
-    elif initiates(ctx, g, mon):
-        now, kind = _attacks_chance(ctx, g) / formulas.PERCENT, _gives_way(ctx, g)
-    else:
-        now, kind = 0.0, moves_on(g, mon) and g.reaction_result in _KIND
-    if kind:
-        return WaitOutcome(now, _gone(g), 0, 0.0, "stays", unaware_)
-    if not _standoff_due(ctx, g, enc):
-        return WaitOutcome(now, "stays", 0, 0.0, "stays", unaware_)
-    then = _standoff_chance(ctx, g) / formulas.PERCENT
-    after: Otherwise = "stays" if is_final_guardian(ctx, g) else _gone(g)
-    rounds = max(1, ctx.rules.encounter.standoff_rounds - enc.rounds)
-    if rounds == 1:  # this wait's round is the standoff's last: it makes up its mind if it has not attacked
-        return WaitOutcome(now + (1 - now) * then, after, 1, then, after, unaware_)
-    return WaitOutcome(now, "stays", rounds, then, after, unaware_)
 
 
 def _lets_be(ctx: Ctx, g: Group, events: list[Event]) -> None:
@@ -341,7 +218,11 @@ def round_passes(ctx: Ctx, events: list[Event], *, waited: bool = False) -> None
     if free:  # the round the surprised side lost is over
         lost = Side.PARTY if free == FreeRound.MONSTERS else Side.MONSTERS
         events.append(ev.SurprisedSkip(group=g.id, monster=g.monster, count=g.count_told, side=lost))
-    if st.mode == Mode.ENCOUNTER and enc.rounds >= ctx.rules.encounter.standoff_rounds and _standoff_due(ctx, g, enc):
+    if (
+        st.mode == Mode.ENCOUNTER
+        and enc.rounds >= ctx.rules.encounter.standoff_rounds
+        and reaction.standoff_due(ctx, g, enc)
+    ):
         standoff(ctx, g, events)
 
 
@@ -349,17 +230,18 @@ def standoff(ctx: Ctx, g: Group, events: list[Event]) -> None:
     """A meeting that has lasted ``encounter.standoff_rounds`` rounds with the monster still facing the party
     (neither attacking nor going) ends: it makes up its mind (003's "monster confused"). One that starts things
     attacks, striking first, on its band's ``standoff_attacks`` chance (without a reaction: it attacks); else, and
-    one that never starts anything (a quiet wanderer, :func:`moves_on`), goes its way or lets the party be, as on
-    a kind reaction; but a final guardian stays where it is, keeping the way out (a ``guards`` event), and makes up
-    its mind no more in this meeting."""
+    one that never starts anything (a quiet wanderer, :func:`reaction.moves_on`), goes its way or lets the party
+    be, as on a kind reaction; but a final guardian stays where it is, keeping the way out (a ``guards`` event),
+    and makes up its mind no more in this meeting."""
     enc = ctx.state.encounter
     assert enc is not None
     events.append(ev.Standoff(group=g.id, monster=g.monster, count=g.count_told, rounds=enc.rounds))
-    if initiates(ctx, g, ctx.monster_of(g)) and (
-        reaction_band(ctx, g) is None or ctx.percent(events, "standoff_attacks", _standoff_chance(ctx, g), group=g.id)
+    if reaction.initiates(ctx, g, ctx.monster_of(g)) and (
+        reaction.reaction_band(ctx, g) is None
+        or ctx.percent(events, "standoff_attacks", reaction.standoff_chance(ctx, g), group=g.id)
     ):
         _attacks(ctx, g, events, first=Side.MONSTERS)
-    elif is_final_guardian(ctx, g):
+    elif reaction.is_final_guardian(ctx, g):
         enc.stays = True
         events.append(ev.Guards(group=g.id, monster=g.monster, count=g.count_told))
     else:
@@ -432,9 +314,9 @@ def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
     assert enc is not None
     mon = ctx.monster_of(g)
     while not approach.side_by_side(ctx, g):
-        caught_unaware = unaware(enc)  # a surprised monster does not move in the first round
+        caught_unaware = reaction.unaware(enc)  # a surprised monster does not move in the first round
         moved = approach.party_advance(ctx, g, approach.tiles_per_round(ctx, ctx.party_speed()))
-        if initiates(ctx, g, mon) and not caught_unaware:
+        if reaction.initiates(ctx, g, mon) and not caught_unaware:
             moved = approach.advance(ctx, g, approach.tiles_per_round(ctx, mon.speed)) or moved
         enc.distance = approach.distance(ctx, g)
         events.append(ev.Close(group=g.id, monster=g.monster, count=g.count_told, distance=enc.distance))
@@ -445,9 +327,9 @@ def close(ctx: Ctx, g: Group, events: list[Event]) -> None:
         if caught_unaware:
             events.append(ev.SurprisedSkip(group=g.id, monster=g.monster, count=g.count_told, side=Side.MONSTERS))
             continue
-        band = reaction_band(ctx, g)
+        band = reaction.reaction_band(ctx, g)
         if (
-            initiates(ctx, g, mon)
+            reaction.initiates(ctx, g, mon)
             and band is not None
             and ctx.percent(events, "monster_attacks", band.attacks_chance, group=g.id)
         ):

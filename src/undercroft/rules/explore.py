@@ -31,6 +31,7 @@ from undercroft.rules import (
     growth,
     items,
     monster_check,
+    reaction,
     shop,
     unseen,
 )
@@ -233,14 +234,14 @@ def settle(ctx: Ctx, events: list[Event]) -> None:
 
 def check_walk(ctx: Ctx) -> Reason | None:
     """Why the party cannot walk on (or down) in front of the group it has met, or None: the monster lets it
-    (:func:`encounter.lets_party_move`), or is caught unaware in the first round (003: "those not surprised may
+    (:func:`reaction.lets_party_move`), or is caught unaware in the first round (003: "those not surprised may
     move and attack the first round")."""
     st = ctx.state
     enc = st.encounter
     if enc is None or st.mode != Mode.ENCOUNTER:
         return None
     g = st.group(enc.group)
-    if encounter.lets_party_move(g, ctx.monster_of(g)) or encounter.unaware(enc):
+    if reaction.lets_party_move(g, ctx.monster_of(g)) or reaction.unaware(enc):
         return None
     talks = ctx.proc.negotiation and ctx.negotiable(g)  # (what the player may do instead, as the panel lists it)
     return Reason(Code.FACING, {"monster": g.monster, "talks": talks, "runs": ctx.proc.running})

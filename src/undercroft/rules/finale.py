@@ -3,8 +3,8 @@ farthest rooms (:mod:`undercroft.rules.levels`), and a step (or a run) through t
 the game warns of. The engine decides nothing new here: :func:`ahead` says whether a step leads into the room of a final
 guardian still to be dealt with, and :func:`terms` what the rules allow against it once met, from the same checks
 the actions are refused by (:func:`undercroft.rules.parley.ever_talks`, ``ever_bribed``, the ruleset's running,
-the meeting's own :func:`undercroft.rules.encounter.lets_party_move` and ``initiates``; a final guardian:
-:func:`undercroft.rules.encounter.is_final_guardian`, which never goes its way nor lets the party be). The
+the meeting's own :func:`undercroft.rules.reaction.lets_party_move` and ``initiates``; a final guardian:
+:func:`undercroft.rules.reaction.is_final_guardian`, which never goes its way nor lets the party be). The
 screens word it and ask; the step itself is an ordinary ``Move`` or ``Run`` (recordings hold only actions).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from undercroft.rules import encounter, parley
+from undercroft.rules import parley, reaction
 from undercroft.rules.context import Ctx
 from undercroft.rules.levelmap import Point
 from undercroft.rules.state import Group
@@ -43,7 +43,7 @@ def ahead(ctx: Ctx, tile: Point) -> Group | None:
     seg = m.segment_rows[y][x]
     if seg == st.segment:
         return None
-    waiting = (g for g in st.level.groups if g.segment == seg and encounter.is_final_guardian(ctx, g))
+    waiting = (g for g in st.level.groups if g.segment == seg and reaction.is_final_guardian(ctx, g))
     return next((g for g in waiting if not (g.defeated or g.peaceful)), None)
 
 
@@ -56,7 +56,7 @@ def terms(ctx: Ctx, g: Group) -> Terms:
         talk=parley.ever_talks(ctx, g),
         bribe=parley.ever_bribed(ctx, g),
         run=ctx.proc.running,
-        walk_past=encounter.lets_party_move(g, mon),
-        strikes_on_wait=not ctx.proc.reaction and encounter.initiates(ctx, g, mon),
-        stays=ctx.proc.reaction and encounter.initiates(ctx, g, mon),
+        walk_past=reaction.lets_party_move(g, mon),
+        strikes_on_wait=not ctx.proc.reaction and reaction.initiates(ctx, g, mon),
+        stays=ctx.proc.reaction and reaction.initiates(ctx, g, mon),
     )

@@ -32,6 +32,7 @@ from undercroft.rules import (
     finale,
     items,
     parley,
+    reaction,
     shop,
     ways_out,
 )
@@ -320,15 +321,15 @@ class Game(Ctx):
 
     def finale_terms(self, g: Group) -> finale.Terms | None:
         """What the rules allow against ``g`` when it is a final guardian (:func:`finale.terms`), else None."""
-        return finale.terms(self, g) if encounter.is_final_guardian(self, g) else None
+        return finale.terms(self, g) if reaction.is_final_guardian(self, g) else None
 
-    def wait_outcome(self, g: Group) -> encounter.WaitOutcome | None:
-        """What a Wait brings now from ``g``, the group the party faces in a meeting (:func:`encounter.wait_outcome`:
+    def wait_outcome(self, g: Group) -> reaction.WaitOutcome | None:
+        """What a Wait brings now from ``g``, the group the party faces in a meeting (:func:`reaction.wait_outcome`:
         its chance to attack, what it does otherwise, the rounds before it makes up its mind); None outside one."""
         enc = self.state.encounter
         if self.state.mode != Mode.ENCOUNTER or enc is None or enc.group != g.id:
             return None
-        return encounter.wait_outcome(self, g)
+        return reaction.wait_outcome(self, g)
 
     # --- the public interface for simulators and tests ------------------------------------------------------
 

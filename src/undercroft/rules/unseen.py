@@ -7,7 +7,7 @@ far as the rounds gone by let it, and the one the party sees is met (:func:`watc
 
 from __future__ import annotations
 
-from undercroft.rules import approach, encounter
+from undercroft.rules import approach, encounter, reaction
 from undercroft.rules import events as ev
 from undercroft.rules.context import Ctx
 from undercroft.rules.events import Event
@@ -58,7 +58,7 @@ def _come(ctx: Ctx, g: Group, events: list[Event]) -> None:
     :func:`watch`)."""
     st = ctx.state
     mon = ctx.monster_of(g)
-    if g.surprise in (Surprise.MONSTERS, Surprise.BOTH) or not encounter.initiates(ctx, g, mon):
+    if g.surprise in (Surprise.MONSTERS, Surprise.BOTH) or not reaction.initiates(ctx, g, mon):
         return  # it does not know the party is there (or never starts anything): it goes on as it was
     rounds = min(st.rounds - g.since, ctx.rules.encounter.approach_rounds) - g.walked
     if rounds <= 0:

@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, Literal
 
-from undercroft.rules import encounter, formulas, parley
+from undercroft.rules import formulas, parley, reaction
 from undercroft.rules.actions import Drink, Run, Talk, Wait
-from undercroft.rules.encounter import Otherwise, WaitOutcome
 from undercroft.rules.finale import Terms
 from undercroft.rules.game import Game
 from undercroft.rules.names import The
+from undercroft.rules.reaction import Otherwise, WaitOutcome
 from undercroft.rules.state import Group
 from undercroft.rules.types import Behaviour, Mode, Side
 from undercroft.sim import chances
@@ -120,7 +120,7 @@ def running_lines(game: Game, g: Group) -> list[str]:
     if formulas.escapes_by_speed(mine, mon.speed):
         return [f"If you run, you outrun it ({speeds})."]
     enc = game.state.encounter
-    if game.mode == Mode.ENCOUNTER and enc is not None and enc.group == g.id and encounter.unaware(enc):
+    if game.mode == Mode.ENCOUNTER and enc is not None and enc.group == g.id and reaction.unaware(enc):
         return [f"If you run now, it never sees where you went: it is caught unaware ({speeds})."]
     faster = "faster" if mon.speed > mine else "as fast" if mon.speed == mine else "slower"
     return [f"If you run, it chases, {faster} ({speeds})."]
@@ -255,7 +255,7 @@ _GIVES: Final[dict[Otherwise, tuple[str, str]]] = {  # (one, many)
 
 
 def wait_words(o: WaitOutcome, many: bool = False) -> str:
-    """What a Wait brings (:func:`undercroft.rules.encounter.wait_outcome`), as the wait choice's label ends:
+    """What a Wait brings (:func:`undercroft.rules.reaction.wait_outcome`), as the wait choice's label ends:
     "50% it attacks", "it goes its way", "3 rounds, then 50% it attacks, else it goes its way", "it stays"; of a
     group of several (``many``), "they attack", "they go their way"."""
     attack, unaware = ("they attack", "they are unaware") if many else ("it attacks", "it is unaware")
@@ -282,7 +282,7 @@ def wait_words(o: WaitOutcome, many: bool = False) -> str:
 
 def risk_words(o: WaitOutcome, many: bool = False) -> str:
     """What a round spent on something else (a drink) risks, the chance that the monster attacks on it
-    (:func:`undercroft.rules.encounter.wait_outcome`): "50% it attacks", "they attack"."""
+    (:func:`undercroft.rules.reaction.wait_outcome`): "50% it attacks", "they attack"."""
     attack = "they attack" if many else "it attacks"
     return attack if o.attacks >= 1 - EXACT else f"{pct(o.attacks)} {attack}"
 

@@ -27,7 +27,7 @@
 
 from __future__ import annotations
 
-from undercroft.rules import approach, combat, encounter, formulas, ways_out
+from undercroft.rules import approach, combat, formulas, reaction, ways_out
 from undercroft.rules import events as ev
 from undercroft.rules.chase import fatigue, moves
 from undercroft.rules.context import Ctx
@@ -93,14 +93,14 @@ def run(ctx: Ctx, door: int, events: list[Event]) -> None:
         events.append(ev.Leave(group=g.id, pursued=False, monster=g.monster, count=g.count_told))
         st.mode, st.encounter = Mode.EXPLORE, None
         return
-    band = encounter.reaction_band(ctx, g)
+    band = reaction.reaction_band(ctx, g)
     party_speed, monster_speed = ctx.party_speed(), mon.speed
     evaded = formulas.automatic_evasion(
         in_fight=from_fight,
         submerged=submerged,
         party_speed_=party_speed,
         monster_speed=monster_speed,
-        out_of_sight=encounter.unaware(enc),  # surprised, in its first round: it never saw where the party went
+        out_of_sight=reaction.unaware(enc),  # surprised, in its first round: it never saw where the party went
     )
     if evaded is not None:
         _land(ctx, way)
