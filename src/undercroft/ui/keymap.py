@@ -182,6 +182,16 @@ def _mouse(shown: str, help_: str, doc: str = "") -> Bind:
     return Bind("mouse", (), help_, shown=shown, doc=doc)
 
 
+def _no_stairs(where: str, also: str = "") -> Bind:
+    """``>`` where there are no stairs to take (a fight, a chase): bound so that the engine's refusal says why."""
+    return Bind(
+        "stairs",
+        (">",),
+        f"(no stairs {where}: the panel says why)",
+        doc=f"no going down {where} (the panel says why, and no turn passes){also}",
+    )
+
+
 def _common(help_title: str = "pause: carry on, or back to the title (kept)") -> tuple[Bind, ...]:
     return (
         Bind(
@@ -379,12 +389,7 @@ FIGHT = KeyMode(
         Bind("oil", ("o",), "throw oil at the target", doc="throw burning oil at the target"),
         Bind("drink", ("q",), "drink (it takes your action)"),
         Bind("wait", ("w",), "hold back"),
-        Bind(
-            "stairs",
-            (">",),
-            "(no stairs in a fight: the panel says why)",
-            doc="no going down in a fight (the panel says why, and no turn passes): running is `r`",
-        ),
+        _no_stairs("in a fight", also=": running is `r`"),
         Bind(
             "run",
             ("r",),
@@ -420,12 +425,7 @@ PURSUED = KeyMode(
         Bind("oil", ("o",), "throw burning oil behind you"),
         Bind("fight", ("f",), "turn and fight"),
         Bind("drink", ("q",), "drink"),
-        Bind(
-            "stairs",
-            (">",),
-            "(no stairs while chased: the panel says why)",
-            doc="no going down while chased (the panel says why, and no turn passes)",
-        ),
+        _no_stairs("while chased"),
         *_common(),
         _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
     ),
@@ -447,12 +447,7 @@ CHASE = KeyMode(
         Bind("run", ("r",), "run on after it"),
         Bind("wait", ("w",), "let it go"),
         Bind("drink", ("q",), "drink"),
-        Bind(
-            "stairs",
-            (">",),
-            "(no stairs while giving chase: the panel says why)",
-            doc="no going down while giving chase (the panel says why, and no turn passes)",
-        ),
+        _no_stairs("while giving chase"),
         *_common(),
         _mouse("click", "a choice in the panel", doc="a choice in the panel takes it"),
     ),
