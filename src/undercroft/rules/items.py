@@ -21,8 +21,8 @@
   stairs (:mod:`~undercroft.rules.growth`).
 
 In a fight, using a thing is the user's action: the others strike (as with ``Drink``). In a meeting it is a round
-the monster answers as it answers a Wait. While pursued (or giving
-chase) it is the party's round of the chase: it stands while the other side runs (:func:`after_use`).
+the monster answers as it answers a Wait. While pursued (or giving chase) it is the party's round of the chase: it
+stands while the other side runs (:func:`after_use`).
 """
 
 from __future__ import annotations

@@ -268,10 +268,8 @@ def wait_words(o: WaitOutcome, many: bool = False) -> str:
 
     if o.unaware and o.attacks == 0:
         return f"nothing, {unaware}"
-    if o.attacks >= 1 - EXACT:
-        return attack
-    if o.attacks > 0:
-        return f"{pct(o.attacks)} {attack}{otherwise(o.otherwise)}"
+    if o.attacks > 0:  # ("it attacks" when certain: nothing else can come of it)
+        return risk_words(o, many) + ("" if o.attacks >= 1 - EXACT else otherwise(o.otherwise))
     if o.otherwise != "stays":
         return gives(o.otherwise)
     if o.rounds > 1 and (o.then > 0 or o.then_otherwise != "stays"):  # nothing now; it makes up its mind later
